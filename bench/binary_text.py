@@ -8,7 +8,9 @@ extraction-structures) and every recorded fixture (fixtures/), decoded as fetch 
 ``text/html`` body, and for random bytes, zlib data, a PNG of noise and a zip archive: the
 share of the first 4096 characters that are control characters or U+FFFD. Prints the
 largest share among real pages, the smallest among binary samples, and how many of each
-``binary()`` calls binary.
+``binary()`` calls binary; then how many real pages, made XML documents in each form of Unicode
+XML reads without a byte-order mark (UTF-16 and UTF-32, either byte order: XML 1.0 Appendix F),
+``binary()`` calls binary once decoded as fetch decodes an ``application/xml`` body.
 """
 
 import gzip
@@ -70,6 +72,17 @@ def share(body: bytes) -> float:
     return len(_BINARY.findall(sample)) / max(1, len(sample))
 
 
+#: The forms of Unicode an XML document may be in without a byte-order mark, besides UTF-8's kin.
+WIDE_FORMS = ("utf-16-be", "utf-16-le", "utf-32-be", "utf-32-le")
+
+
+def as_wide_xml(body: bytes, form: str) -> bytes:
+    """A real page as an XML document in ``form`` with no byte-order mark: its text behind an XML
+    declaration naming the encoding, which is all XML has to say which form it is."""
+    text = decode_body(body, "text/html").lstrip("\ufeff \t\r\n")
+    return ('<?xml version="1.0" encoding="%s"?>\n' % form[:6].upper() + text).encode(form, errors="replace")
+
+
 def main() -> None:
     """Print the shares and the verdicts."""
     real, samples = real_pages(), binary_samples()
@@ -79,6 +92,10 @@ def main() -> None:
     for name, body in samples.items():
         verdict = binary(decode_body(body, "text/html"))
         print("%-13s share %.3f, called binary: %s" % (name, share(body), verdict))
+    for form in WIDE_FORMS:
+        documents = [as_wide_xml(body, form) for body in real.values()]
+        called = [doc for doc in documents if binary(decode_body(doc, "application/xml"))]
+        print("real pages as %s XML without a BOM: %d, called binary: %d" % (form, len(documents), len(called)))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,9 @@ end of collection (interpreter and pytest start, plugins, collecting every modul
   shares): when each worker collected, started and finished, how long only one, two or three
   workers were busy, the units each worker ran last, and the wall during which the tests that
   ran wanted less than the 2 cores (each running test wants its CPU / its wall of a core);
+* the ``--top`` tests by the real seconds they slept through the client's clock (retries, rate-limit
+  slots, cool-downs: ``websearch_sync.client.clock.Clock.sleep``, in the test's own process): waits
+  the ``fake_clock`` fixture takes away where real time is not the test's subject;
 * the load average before and after, since wall seconds on a shared machine are noise and the
   CPU seconds are the figure to compare (on 2 cores the suite's wall is at least CPU / 2).
 
@@ -54,11 +57,33 @@ def _cpu(usage: resource.struct_rusage) -> float:
 
 _tests: dict[str, list[float]] = {}
 _marks: dict[str, float] = {}
+#: Real seconds slept through the client's clock in this process so far (every thread).
+_clock_slept = [0.0]
+_clock_lock = threading.Lock()
+
+
+def _count_clock_sleeps() -> None:
+    """Wrap the client's real clock's ``sleep`` (a fake clock overrides it and is not counted) to
+    add the real seconds each call took to :data:`_clock_slept`."""
+    from websearch_sync.client.clock import Clock
+
+    real = Clock.sleep
+
+    def sleep(self: Any, seconds: float) -> None:
+        started = time.monotonic()
+        try:
+            real(self, seconds)
+        finally:
+            with _clock_lock:
+                _clock_slept[0] += time.monotonic() - started
+
+    Clock.sleep = sleep  # type: ignore[method-assign]
 
 
 def pytest_configure(config: Any) -> None:
-    """When pytest had started in this process (monotonic)."""
+    """When pytest had started in this process (monotonic); the client clock's sleeps counted from here."""
     _marks["configured_at"] = time.monotonic()
+    _count_clock_sleeps()
 
 
 def pytest_collection_finish(session: Any) -> None:
@@ -69,8 +94,10 @@ def pytest_collection_finish(session: Any) -> None:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
-    """One test's own CPU, its waited-for children's CPU, its wall time, its start and end (monotonic)."""
+    """One test's own CPU, its waited-for children's CPU, its wall time, its start and end
+    (monotonic), and the real seconds its process slept through the client's clock meanwhile."""
     own, children, wall = time.process_time(), _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)), time.monotonic()
+    slept = _clock_slept[0]
     yield
     end = time.monotonic()
     _tests[item.nodeid] = [
@@ -79,6 +106,7 @@ def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
         end - wall,
         wall,
         end,
+        _clock_slept[0] - slept,
     ]
 
 
@@ -158,6 +186,14 @@ def report(records: list[dict[str, Any]], wall: float, total_cpu: float, top: in
     print("\ntop %d tests by wall (wall, own + children CPU):" % top)
     for nodeid, (cpu, child, spent, *_) in sorted(tests.items(), key=lambda kv: -kv[1][2])[:top]:
         print("  %6.2f %6.2f  %s" % (spent, cpu + child, nodeid))
+    slept = {nodeid: figures[5] for nodeid, figures in tests.items() if len(figures) > 5 and figures[5] > 0.005}
+    if slept:
+        print(
+            "\nreal seconds slept through the client's clock: %.1f s in %d tests; top %d (slept, wall):"
+            % (sum(slept.values()), len(slept), top)
+        )
+        for nodeid, seconds in sorted(slept.items(), key=lambda kv: -kv[1])[:top]:
+            print("  %6.2f %6.2f  %s" % (seconds, tests[nodeid][2], nodeid))
 
 
 def _unit_of() -> Any:
@@ -267,7 +303,7 @@ def timeline(run: dict[str, Any], top: int) -> None:
     busy_events: list[tuple[float, float]] = []
     want_events: list[tuple[float, float]] = []
     for record in workers:
-        for own, child, spent, begin, end in record["tests"].values():
+        for own, child, spent, begin, end, *_ in record["tests"].values():
             busy_events += [(begin - started, 1), (end - started, -1)]
             rate = min(1.0, (own + child) / spent) if spent > 0 else 0.0
             want_events += [(begin - started, rate), (end - started, -rate)]
@@ -290,7 +326,7 @@ def timeline(run: dict[str, Any], top: int) -> None:
     unit_of = _unit_of()
     for record in sorted(workers, key=lambda r: r["worker"]):
         units: dict[str, list[float]] = {}
-        for nodeid, (own, child, _, begin, end) in record["tests"].items():
+        for nodeid, (own, child, _, begin, end, *_) in record["tests"].items():
             unit = units.setdefault(unit_of(nodeid), [begin, end, 0.0])
             unit[0], unit[1], unit[2] = min(unit[0], begin), max(unit[1], end), unit[2] + own + child
         tail = sorted(units.items(), key=lambda kv: kv[1][1])[-max(1, top // 3) :]

@@ -21,7 +21,9 @@ answers of fixtures/searxng/ (shortlist__1.json, browse-API__1.json):
 * ``searx/webapp.py: config``: ``GET /config`` lists every engine (``name``, ``categories``,
   ``enabled``, ``timeout`` ...) and the categories (``config=False``: an instance without it, 404);
 * an engine that failed is listed as ``[engine, reason]``, then suspended (``Suspended:
-  <reason>``, not asked again) as ``searx/search/processors/abstract.py`` does;
+  <reason>``, not asked again) as ``searx/search/processors/abstract.py`` does; with a
+  ``time_range`` an engine without ``time_range_support`` is not asked at all, and listed nowhere
+  (``get_params`` returns ``None``);
 * ``searx/webapp.py: search``: a query word ``!!name`` (an external bang) is answered with
   ``redirect(result_container.redirect_url)``, a 302 to that site's own search (``bang_site``
   + the rest of the query, as ``searx/external_bang.py`` builds it for ``!!g``);
@@ -84,6 +86,7 @@ class Engine:
     fails: Optional[str] = None  #: the reason SearXNG gives ("too many requests", "CAPTCHA", ...)
     default: bool = True  #: runs when a search names no engine or category
     timeout_s: Optional[float] = None  #: its own ``timeout`` (default: ``outgoing.request_timeout``)
+    time_range_support: bool = True  #: False: not asked at all by a search with a time range
     asked: int = 0
 
     def result(self, position: int, query: str) -> dict[str, Any]:
@@ -176,7 +179,7 @@ class FakeSearXNG:
                 "languages": [],
                 "regions": [],
                 "safesearch": False,
-                "time_range_support": False,
+                "time_range_support": e.time_range_support,
                 "timeout": self.own_timeout_s(e),
             }
             for e in self.engines
@@ -251,6 +254,8 @@ class FakeSearXNG:
         for engine in engines:
             if engine.name in self._suspended:
                 unresponsive.append([engine.name, "Suspended: " + self._suspended[engine.name]])
+                continue
+            if form.get("time_range") and not engine.time_range_support:  # skipped, said nowhere
                 continue
             engine.asked += 1
             if engine.fails:

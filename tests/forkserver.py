@@ -12,7 +12,9 @@ for ``python -c``, the working directory for ``-m``, a script's folder; the rest
 request's ``PYTHONPATH`` and the installation make it) and what to run: ``code`` (as
 ``python -c`` runs it, in ``__main__``) or ``call`` (a ``module:function`` called without
 arguments; what it returns is the exit status). The requester reads the child's exit status on
-the same connection (:func:`status`; a signal's as a negative number, as ``subprocess`` says).
+the same connection (:func:`status`; a signal's as a negative number, as ``subprocess`` says),
+after the child's pid when the request asks for it (``tell_pid``: a launcher that passes its
+signals on, :func:`pid_and_status`).
 An :func:`idle` request is answered once no child of the server is running (a test module's check
 that the children it caused have ended).
 
@@ -49,7 +51,8 @@ FORK, IDLE = b"F", b"I"
 def send(path: str, fds: list[int], spec: dict[str, Any]) -> socket.socket:
     """Ask the server at ``path`` for a child on ``fds`` (its 0, 1, 2...) running ``spec`` (see the
     module docstring: ``env``, ``cwd``, ``argv``, ``path0``, ``code`` or ``call``,
-    ``interpreter_exit``); the connection on which :func:`status` reads how it ended."""
+    ``interpreter_exit``, ``tell_pid``); the connection on which :func:`status` (with ``tell_pid``:
+    :func:`pid_and_status`) reads how it ended."""
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         conn.connect(path)
@@ -68,6 +71,23 @@ def status(conn: socket.socket, timeout: Optional[float] = None) -> Optional[int
     conn.settimeout(timeout)
     line = conn.makefile("rb").readline()
     conn.close()
+    return int(line) if line.strip() else None
+
+
+def pid_and_status(conn: socket.socket, started: Callable[[int], None]) -> Optional[int]:
+    """For a request sent with ``tell_pid``: ``started(pid)`` once the child runs, then its exit
+    status as :func:`status` reads it (None, and no ``started``, when the server ended without
+    telling). Closes ``conn``."""
+    lines = conn.makefile("rb")
+    try:
+        pid = lines.readline()
+        if not pid.strip():
+            return None
+        started(int(pid))
+        line = lines.readline()  # a signal handler run meanwhile does not end the read (PEP 475)
+    finally:
+        lines.close()
+        conn.close()
     return int(line) if line.strip() else None
 
 
@@ -249,6 +269,11 @@ def serve(path: str, spec: dict[str, Any]) -> Optional[tuple[list[int], dict[str
                     return fds, request, installation
                 for fd in fds:
                     os.close(fd)
+                if request.get("tell_pid"):
+                    try:
+                        conn.sendall(b"%d\n" % pid)
+                    except OSError:  # the requester is gone: its status has nobody to tell either
+                        pass
                 waiting[pid] = conn
         if 0 in readable:  # after the requests already made (connected before stdin closed)
             read = os.read(0, 1024)

@@ -9,8 +9,13 @@ its MCP client, :meth:`Zygote.command`, is a launcher (``python mcp_zygote.py SO
 a few standard modules) that hands its own stdin, stdout and stderr, its environment and its
 working directory to the zygote in a request; the zygote forks a child that takes them as its
 own and runs ``websearch_sync.cli.main(["mcp", ARGS])``, as ``python -m websearch_sync mcp ARGS``
-would, and the launcher exits with the child's status.
-The client talks to that child over the launcher's pipes, as to any stdio server.
+would, and the launcher exits with the child's status (or dies of the signal that ended it).
+The client talks to that child over the launcher's pipes, as to any stdio server. The signals a
+client ends its server with reach the child: the child is no descendant of the launcher (the MCP
+SDK's ``stdio_client`` sends SIGTERM to its server's process group when stdin's close did not end
+it; the child is in the zygote's), so the launcher passes on the SIGTERM, SIGINT and SIGHUP it
+gets (:data:`PASSED_ON`). Only a SIGKILL, which no process can pass on, leaves a forked server
+running: it ends when its stdin closes, and :meth:`Zygote.servers_ended` kills one that does not.
 
 What a forked server does not go through: the interpreter's start and the imports (whatever
 they would print, the time they take) and the interpreter's exit (a child flushes its streams
@@ -21,6 +26,7 @@ that closes the zygote (``RUSAGE_CHILDREN`` counts waited-for descendants).
 """
 
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -44,15 +50,42 @@ PRELOADED = (
 )
 
 
+#: The signals the launcher passes on to its child: what a client or a terminal ends a server with.
+PASSED_ON = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
 def launch(path: str, argv: list[str]) -> int:
     """Run ``websearch_sync.cli.main(argv)`` in a child of the zygote at ``path`` on this process's
-    stdin, stdout and stderr, environment and working directory; its exit status."""
+    stdin, stdout and stderr, environment and working directory, passing on the signals of
+    :data:`PASSED_ON` to it; its exit status. A child ended by a signal ends the launcher by the
+    same signal: its client sees what the started command's end would show (``-15`` after a
+    SIGTERM, Python's default for that signal, which the command keeps)."""
     cwd = os.getcwd()
     spec = {"env": dict(os.environ), "cwd": cwd, "path0": cwd, "argv": [os.path.abspath(__file__), *argv]}
-    code = forkserver.request(path, [0, 1, 2], dict(spec, call="websearch_sync.cli:main"))
+    signal.pthread_sigmask(signal.SIG_BLOCK, PASSED_ON)  # held until the child can be given them
+    conn = forkserver.send(path, [0, 1, 2], dict(spec, call="websearch_sync.cli:main", tell_pid=True))
+    code = forkserver.pid_and_status(conn, _pass_signals_on)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, PASSED_ON)  # no child: one held ends the launcher
     if code is None:
         return 1
-    return code if code >= 0 else 128 - code  # a signal's number, as a shell reports it
+    if code < 0:  # the child died of a signal: so does the launcher, with the default action restored
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    return code if code >= 0 else 128 - code  # a signal that does not end a process (none passed on)
+
+
+def _pass_signals_on(child: int) -> None:
+    """From now on, each signal of :data:`PASSED_ON` this process gets goes to ``child``."""
+
+    def pass_on(signum: int, frame: object) -> None:
+        try:
+            os.kill(child, signum)
+        except ProcessLookupError:  # it has just ended: its status is on its way
+            pass
+
+    for signum in PASSED_ON:
+        signal.signal(signum, pass_on)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, PASSED_ON)  # one held meanwhile goes to the child now
 
 
 def preload() -> list[str]:

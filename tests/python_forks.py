@@ -218,6 +218,6 @@ def shared_searching(config: Any) -> PythonForks:
     """The fork server with :func:`searching_preload` and pytest imported that the test modules of
     this pytest process share (``forkserver.shared``: started by the first that asks, closed as
     the session ends): the modules whose children run a search, a CLI command or a user's pytest
-    (test_cli_output.py, test_offline_stub_notice.py, test_plugins.py, test_conformance_kit.py)
+    (test_cli_output.py, test_plugins.py, test_conformance_kit.py)
     pay one server's start and imports per worker (about 0.5 s of CPU) instead of one each."""
     return shared(config, "searching", lambda: PythonForks(preload=searching_preload("pytest")))

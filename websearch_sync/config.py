@@ -703,6 +703,18 @@ def check_backend_names(backend: Any, where: str) -> None:
         raise InvalidInput(problem, detail_code=UNKNOWN_BACKEND)
 
 
+def check_one_backend(name: Optional[str], where: str) -> None:
+    """``InvalidInput(unknown_backend)`` unless ``name`` (when given) is one registered backend,
+    spelt as registered: what works on one backend's requests and recorded cases (``record``,
+    ``verify --backend``, ``check-live``) takes no list and no ``auto``, and a name it would not
+    find (``DDG_HTML``, ``ddg_html,bing_html``) is no backend, not "no cases under" its folder."""
+    if name is None:
+        return
+    problem = _unknown_backend_problem("%s=%r" % (where, name), [name], auto=False)
+    if problem:
+        raise InvalidInput(problem, detail_code=UNKNOWN_BACKEND)
+
+
 def _userinfo_secret(url: Optional[str]) -> list[str]:
     if not url or "@" not in url:
         return []

@@ -71,7 +71,9 @@ COMMON_OPTIONS = (
 _LOCALE = re.compile(r"^(?:[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}|(?i:auto))$")
 #: The locale values that are no language tag.
 LOCALE_WORDS = ("auto",)
-_SITE = re.compile(r"^[A-Za-z0-9.-]+(?::\d+)?(?:/[^\s]*)?$")
+#: A site: a host name (letters beyond ASCII too: an internationalised domain, ``bücher.de``), an
+#: optional port and path (``docs.python.org/3``); its labels are checked by :func:`_site_filter`.
+_SITE = re.compile(r"^((?:[A-Za-z0-9.-]|[^\x00-\x7f\s])+)(?::\d+)?(?:/[^\s]*)?$")
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e]{1,200}$")
 
 
@@ -221,6 +223,26 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
     return value
 
 
+def _site_filter(value: Any) -> Optional[str]:
+    """``site_filter`` checked: the shape of :data:`_SITE`, and a host whose labels IDNA can
+    encode (none empty, none over 63 characters: ``...`` or ``a..b.com`` is no domain, and
+    sent as ``site:...`` it would narrow nothing). A label beyond ASCII is sent as IDNA reads
+    it (``Bücher.de`` is ``bücher.de``; an invisible zero-width space is no part of it)."""
+    site = _check_pattern("site_filter", value, _SITE, BAD_SITE_FILTER)
+    if site is None:
+        return None
+    matched = _SITE.fullmatch(site)
+    host = matched.group(1) if matched else site
+    try:
+        encoded = host.encode("idna")
+    except UnicodeError as exc:
+        raise InvalidInput(
+            "invalid site_filter: %r (%s; expected %s)" % (site, exc.__cause__ or exc, _EXAMPLES["site_filter"]),
+            detail_code=BAD_SITE_FILTER,
+        ) from None
+    return site if host.isascii() else encoded.decode("idna") + site[len(host) :]
+
+
 class Defaults(Protocol):
     """What :func:`search_params` reads of the ``Settings`` (this module sits below ``config``)."""
 
@@ -265,7 +287,7 @@ def search_params(
         max_results=check_max_results(max_results, settings.max_results),
         locale=_check_pattern("locale", _locale(options), _LOCALE, BAD_LOCALE),
         time_range=_check_choice("time_range", options.get("time_range"), TIME_RANGES, BAD_TIME_RANGE),
-        site_filter=_check_pattern("site_filter", options.get("site_filter"), _SITE, BAD_SITE_FILTER),
+        site_filter=_site_filter(options.get("site_filter")),
         safe_search=_check_choice(
             "safe_search", _safe_search(options.get("safe_search")), SAFE_SEARCH_LEVELS, BAD_SAFE_SEARCH
         ),

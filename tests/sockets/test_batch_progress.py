@@ -1,9 +1,10 @@
-"""Long work shows progress (issue 23, point 17): a batch's progress line on stderr (a log file
-too), the counts on Ctrl-C, resuming with ``--skip-done``, one stderr line per retry wait,
+"""Long work shows progress (issue 23, point 17): a batch's progress line on stderr (redrawn on a
+terminal, printed in a log file), the counts on Ctrl-C, resuming with ``--skip-done``, one stderr line per retry wait,
 ``--retries`` and ``--cache-ttl`` on the command line."""
 
 import io
 import json
+import sys
 
 import pytest
 from clocks import FakeClock
@@ -51,6 +52,29 @@ class PacedClient:
         return {"items": [], "provider_meta": {"provider_name": "testjson"}}
 
 
+class TerminalStderr(io.StringIO):
+    """A stderr that is a terminal (``isatty``), holding what was written to it."""
+
+    def isatty(self):
+        return True
+
+
+def test_on_a_terminal_the_progress_line_is_redrawn_in_place_then_cleared(tmp_path, monkeypatch, fake_clock):
+    """docs/cli.md: redrawn after each query on a terminal. Its cursor controls reach the terminal
+    (the command line removes every other control character: a query's escape among them), and the
+    line is gone before the summary. The clock stands still: no rate yet."""
+    stderr = TerminalStderr()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    assert main(batch(tmp_path, ["one", "t\x1b]0;title\x07wo"])) == 0
+    drawn = stderr.getvalue()
+    assert drawn.startswith(
+        "\r[1/2] 1 ok, 0 failed, - queries/s, last: one\x1b[K"
+        "\r[2/2] 2 ok, 0 failed, - queries/s, last: t]0;titlewo\x1b[K"
+        "\r\x1b[K"
+    ), repr(drawn)
+    assert drawn.endswith("\n2 ok, 0 failed\n") and drawn.count("\x1b") == 3, repr(drawn)
+
+
 def test_progress_lines_come_every_interval_with_counts_and_rate(capsys):
     clock = FakeClock()
     queries = ["q%d" % i for i in range(7)]
@@ -74,6 +98,7 @@ def test_ctrl_c_prints_the_counts(tmp_path, monkeypatch, capsys):
     captured = capsys.readouterr()
     assert len(captured.out.splitlines()) == 2
     assert "interrupted: 2 ok, 0 failed, 3 not run" in captured.err.splitlines()
+    assert "interrupted" not in captured.err.splitlines()  # said once: no second, bare line after the summary
 
 
 def test_skip_done_resumes_a_batch_from_its_jsonl_output(tmp_path, capsys):

@@ -1,15 +1,22 @@
 """The command line, through main(argv) and as a real subprocess."""
 
+import argparse
+import configparser
 import json
+import os
 import subprocess
 import sys
+from importlib import metadata
+from pathlib import Path
 
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.cli import main
+from websearch_sync.cli import build_parser, main
 from websearch_sync.net import browser
 from websearch_sync.net.browser import browser_available
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_search_prints_numbered_results(capsys):
@@ -78,6 +85,24 @@ def test_version_and_help(capsys):
     assert "websearch-sync" in capsys.readouterr().out
     assert main(["--help"]) == 0
     assert "example" in capsys.readouterr().out
+
+
+def _command_parsers(parser, path=()):
+    """``(argv before --help, parser)`` for the command line and each of its commands, nested ones too."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                yield from _command_parsers(command, (*path, name))
+
+
+def test_every_commands_help_can_be_printed():
+    """argparse expands ``%`` in a help string only when it prints the help: a stray ``%`` (``100%``)
+    or an unknown ``%(name)s`` makes that command's ``--help`` a traceback, which nothing else shows."""
+    commands = dict(_command_parsers(build_parser()))
+    assert {("state", "clear"), ("mcp",), ("check-live",)} <= set(commands)  # the walk reaches nested commands
+    for path, parser in commands.items():
+        assert parser.format_help().startswith("usage: " + " ".join(("websearch-sync", *path))), path
 
 
 def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock):
@@ -231,6 +256,40 @@ def test_the_module_runs_a_batch_as_a_subprocess(tmp_path):
     assert lines[0]["items"][0]["url"] == "https://example.com/search?q=hello+world"
     assert "\r" not in proc.stderr  # no progress bar when stderr is not a terminal
     assert proc.stderr.splitlines()[-1] == "2 ok, 1 failed"
+
+
+def installed_console_script(name: str) -> Path:
+    """The console script ``name`` as pip wrote it for this installation of websearch-sync (listed
+    in its RECORD: beside ``sys.executable`` in a venv), once the installation is seen to declare
+    the console scripts setup.cfg declares (an installation older than setup.cfg runs the old ones)."""
+    try:
+        installed = metadata.distribution("websearch-sync")
+    except metadata.PackageNotFoundError:
+        pytest.skip("websearch-sync is not installed (a checkout on PYTHONPATH): it has no console script")
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg", encoding="utf-8")
+    lines = config["options.entry_points"]["console_scripts"].strip().splitlines()
+    declared = {script.strip(): target.strip() for script, target in (line.split("=", 1) for line in lines)}
+    scripts = {ep.name: ep.value for ep in installed.entry_points.select(group="console_scripts")}
+    assert scripts == declared, "installed before setup.cfg changed: reinstall (pip install -e '.[test]')"
+    listed = [path for path in installed.files or () if path.name in (name, name + ".exe")]
+    assert len(listed) == 1, "the installation's RECORD lists %r as %s" % (name, listed)
+    return Path(os.path.normpath(installed.locate_file(listed[0])))
+
+
+def test_the_installed_command_searches_with_an_ascii_stdout(capsys):
+    """The README's first command as pip installs it (the ``websearch-sync`` script of setup.cfg's
+    entry point; every other test calls ``main`` or ``python -m``, which a wrong entry point leaves
+    working), started with the interpreter's own strict ASCII stdout (``PYTHONIOENCODING``): what
+    ASCII cannot hold is written as backslash escapes (docs/cli.md), not a UnicodeEncodeError."""
+    argv = ["search", "北京 天气 ☃ \U0001f600", "-n", "1"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="ascii")
+    done = subprocess.run([installed_console_script("websearch-sync"), *argv], capture_output=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr.decode("ascii", "replace")
+    assert main(argv) == 0  # the same command in this process, on a UTF-8 stream: the text to expect, escaped
+    expected = capsys.readouterr().out.encode("ascii", "backslashreplace").decode("ascii")
+    assert "\\u5317\\u4eac" in expected  # the stub's title and snippet carry the query
+    assert done.stdout.decode("ascii") == expected
 
 
 ARTICLE = (

@@ -132,7 +132,7 @@ def test_a_body_the_byte_cap_cut_is_truncated_not_broken(impersonate):
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
-def test_fetch_reports_a_cut_stream_and_follows_a_redirect_whose_body_is_cut(impersonate):
+def test_fetch_reports_a_cut_stream_and_follows_a_redirect_whose_body_is_cut(impersonate, fake_clock):
     cut = gzip.compress(PAGE)[:-8]
     routes = {
         "/cut": served("gzip", cut),
@@ -202,7 +202,7 @@ def test_codings_one_inside_the_other_are_decoded_up_to_five(impersonate):
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
-def test_a_longer_chain_of_codings_is_refused_not_a_recursion_error(impersonate):
+def test_a_longer_chain_of_codings_is_refused_not_a_recursion_error(impersonate, fake_clock):
     """2000 stacked gzip (a 48 KB body) raised RecursionError out of fetch: one generator per coding."""
     with FaultServer({"/p": _stacked(2000, level=0)}) as server:
         with pytest.raises(ws.NetworkError) as info:

@@ -51,7 +51,7 @@ def test_a_tavily_result_without_page_text_is_read_by_the_client_and_marked():
     assert "errors" not in result
 
 
-def test_a_jina_result_without_page_text_that_cannot_be_read_is_an_error_entry():
+def test_a_jina_result_without_page_text_that_cannot_be_read_is_an_error_entry(fake_clock):
     answer = json.loads((FIXTURES / "jina" / "jina-docs__when_founded.json").read_text(encoding="utf-8"))
     answer["data"][1]["content"] = ""  # a page Jina could not read
     with FaultServer({}) as server:  # the page is gone: 404

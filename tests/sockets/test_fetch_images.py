@@ -266,7 +266,7 @@ def chunked(body, content_type):
     ],
     ids=["gif without its trailer", "jpeg without its end-of-image marker", "png without its IEND chunk"],
 )
-def test_an_image_without_its_end_marker_is_returned_when_http_says_its_body_is_whole(body, content_type):
+def test_an_image_without_its_end_marker_is_returned_when_http_says_its_body_is_whole(body, content_type, fake_clock):
     served = {
         "/length": respond(200, body, content_type=content_type),
         "/chunked": chunked(body, content_type),

@@ -97,7 +97,7 @@ def _every_request(records):
 
 
 @browser
-def test_browser_requests_carry_chromes_own_headers_in_chromes_order():
+def test_browser_requests_carry_chromes_own_headers_in_chromes_order(fake_clock):
     """Issue 32 point 6 (and 33 point 22: a form post without Origin fails here): the form post
     is Chromium's, header for header; a navigation is the profile's without the
     ``cache-control`` Chrome sends only on a form post; ``Accept`` is always the profile's
@@ -118,7 +118,7 @@ def test_browser_requests_carry_chromes_own_headers_in_chromes_order():
 
 
 @browser
-def test_fetch_follows_a_redirect_over_the_same_connection():
+def test_fetch_follows_a_redirect_over_the_same_connection(fake_clock):
     """Chromium sends a redirect's next request on the connection it already has (one TLS
     handshake); fetch pins each hop to its checked address and still reuses it."""
     with FingerprintServer() as server:

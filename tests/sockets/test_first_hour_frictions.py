@@ -163,7 +163,7 @@ def test_include_content_failures_name_the_url_and_the_reason():
 
 
 @pytest.mark.parametrize("impersonate", ["chrome", "off"])
-def test_https_to_a_plain_http_server_says_so(impersonate, tmp_path, capsys):
+def test_https_to_a_plain_http_server_says_so(impersonate, tmp_path, capsys, fake_clock):
     """A local ``python -m http.server`` asked with https:// was "TLS failure with 127.0.0.1": no why."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):

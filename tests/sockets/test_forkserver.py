@@ -9,7 +9,7 @@ import signal
 import subprocess
 
 import pytest
-from forkserver import ForkServer, status
+from forkserver import ForkServer, pid_and_status, status
 from python_forks import PythonForks
 
 #: A child that has nothing left to run ends within this; the server answers at once.
@@ -59,6 +59,23 @@ def test_a_callable_by_name_gives_the_status_and_a_signal_is_a_negative_status(t
     with ForkServer([]) as server:  # found on the path the request's PYTHONPATH makes
         assert _run(server, "", call="seven:main", env={"PYTHONPATH": str(tmp_path)}) == (7, "")
         assert _run(server, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")[0] == -signal.SIGKILL
+
+
+def test_tell_pid_gives_the_childs_pid_before_its_status():
+    """What a launcher passing its signals on needs (mcp_zygote.py): the child's pid while it runs."""
+    read, write = os.pipe()
+    null = os.open(os.devnull, os.O_RDONLY)
+    spec = {"env": {}, "cwd": os.path.dirname(os.devnull), "path0": "", "argv": ["-c"], "tell_pid": True}
+    with ForkServer([]) as server:
+        try:
+            conn = server.send([null, write, 2], code="import os\nprint(os.getpid())\nraise SystemExit(5)\n", **spec)
+        finally:
+            os.close(null)
+            os.close(write)
+        told = []
+        code = pid_and_status(conn, told.append)
+    with os.fdopen(read, encoding="utf-8") as out:
+        assert (code, told) == (5, [int(out.read())])
 
 
 def test_close_kills_a_child_that_does_not_end():

@@ -106,7 +106,7 @@ def test_every_backend_declares_whether_its_text_is_html():
         assert any("text_format" in klass.__dict__ for klass in cls.__mro__ if klass is not Backend), name
 
 
-def test_html_text_is_decoded_once_in_a_merge():
+def test_html_text_is_decoded_once_in_a_merge(fake_clock):
     """Brave's recorded answer with a description that writes markup as text (``&lt;br&gt;``,
     ``&amp;lt;``): a merge shows it as Brave alone does, ``Use <br> …; write &lt; …`` (before:
     the fused list was read as HTML a second time, ``Use to break a line; write < …``)."""

@@ -45,7 +45,7 @@ def test_an_api_backend_reads_its_results_past_early_hints():
     assert [item["url"] for item in result["items"]] == ["https://a.example/"]
 
 
-def test_endless_early_hints_are_a_header_block_too_large():
+def test_endless_early_hints_are_a_header_block_too_large(fake_clock):
     flood = raw(EARLY_HINTS * 200 + answer(b"", PAGE, "text/html"))
     with FaultServer({"/page": flood}) as server:
         with pytest.raises(ws.NetworkError) as caught:
@@ -54,7 +54,7 @@ def test_endless_early_hints_are_a_header_block_too_large():
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
-def test_interim_answers_over_300_kb_are_a_header_block_too_large_on_both_wires(impersonate):
+def test_interim_answers_over_300_kb_are_a_header_block_too_large_on_both_wires(impersonate, fake_clock):
     # Each block within http.client's 100 lines of 64 KB; together past libcurl's 300 KB of header lines.
     padded = b"HTTP/1.1 103 Early Hints\r\n" + b"X-Pad: %s\r\n" % (b"a" * 1000) * 99 + b"\r\n"
     flood = raw(padded * 4 + answer(b"", PAGE, "text/html"))

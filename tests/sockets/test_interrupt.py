@@ -1,9 +1,9 @@
 """Ctrl-C ends a hanging call at once on both wires (issue 32 point 5).
 
 A loopback server reads each request and never answers; a child process searches,
-fetches or runs a batch against it with the default 15 s deadline; SIGINT comes 2 s
+fetches, merges or runs a batch against it with the default 15 s deadline; SIGINT comes 2 s
 after the server got the child's request. The child must be gone within 3 s of the signal (the browser
-wire used to hold Ctrl-C for the whole deadline: libcurl runs in C). The ten children run side by
+wire used to hold Ctrl-C for the whole deadline: libcurl runs in C). The twelve children run side by
 side (each on paths of its own), so the module takes one child's time; each case is its own test.
 
 The CLI's search on the browser wire (the requests one without ``curl_cffi``) starts the real
@@ -41,6 +41,9 @@ GONE_WITHIN_S, LOADED_LIMIT_S = 3.0, 8.0
 PYTHON_CALLS = {
     "search": "ws.search('q', backend='ddg_html', retries=0, settings=ws.Settings(endpoints={'ddg_html': URL}, impersonate=IMP))",
     "fetch": "ws.fetch(URL, allow_private=True, settings=ws.Settings(impersonate=IMP))",
+    # a merge asks in threads of its own: the process must not wait for them at its end
+    "merge": "ws.SearchClient(['ddg_html', 'stub'], strategy='merge', retries=0,"
+    " settings=ws.Settings(endpoints={'ddg_html': URL}, impersonate=IMP)).search('q')",
 }
 
 
@@ -78,7 +81,7 @@ def _command(kind, url, impersonate, tmp_path):
     return [sys.executable, "-c", script]
 
 
-KINDS = ["cli-search", "cli-fetch", "cli-batch", "python-search", "python-fetch"]
+KINDS = ["cli-search", "cli-fetch", "cli-batch", "python-search", "python-fetch", "python-merge"]
 WIRES = {"browser": None, "requests": "off"}
 #: The command a user types, started for real on the first wire there is (see the module docstring).
 STARTED = "cli-search"

@@ -15,6 +15,7 @@ import gzip
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -436,6 +437,27 @@ def test_the_started_command_ends_cleanly_when_its_client_disconnects_mid_call()
     assert process.returncode == 0
     # a fresh interpreter's start and exit add nothing of their own (what the forked servers do not go through)
     assert all(line.startswith("websearch-sync mcp: ") for line in err.splitlines()), err
+
+
+def test_a_forked_server_ends_on_the_sigterm_a_client_ends_its_server_with(zygote):
+    """The MCP SDK's client ends a server its stdin's close did not end with SIGTERM to the server's
+    process group (``mcp.client.stdio``: ``terminate_posix_process_tree``); the started command dies
+    of it (status -15: it keeps Python's default for SIGTERM). A forked server is in the zygote's
+    process group, not its launcher's: before, the launcher died and the server served on, its
+    stdout still open (mcp_zygote.py now passes the signal on). Its stdin stays open here: the
+    signal alone must end it."""
+    server = RawServer(zygote.command())
+    try:
+        server.send(json.dumps(INITIALIZE))
+        assert server.next_answers(1)[0]["id"] == 1  # serving
+        os.kill(server.process.pid, signal.SIGTERM)
+        assert server.process.wait(server.limit_s) == -signal.SIGTERM
+        assert server.rest() == []  # stdout at its end: the server, which shared it, has ended
+    finally:
+        server.process.stdin.close()
+        if server.process.poll() is None:
+            server.process.kill()
+            server.process.wait()
 
 
 # -- without the SDK, and the pieces ------------------------------------------------------------------

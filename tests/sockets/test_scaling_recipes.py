@@ -1,7 +1,7 @@
 """docs/scaling.md's RQ and Celery recipes, run as written: the code blocks and command lines are
 read from the page; only the host names change (two local redis-servers: the queue's and the
-shared state's), the backend is a local SearXNG answering recorded responses, and the RQ worker
-line gets ``--burst`` so that the worker stops when the queue is empty."""
+shared state's), the backend is a local SearXNG answering recorded responses, and the Celery
+worker line gets a log level and no mingle or gossip (it is alone)."""
 
 import contextlib
 import json
@@ -104,14 +104,17 @@ def _rq_workers(count, queue, state, upstream, tmp_path):
     ]
 
 
-def _stop(worker):
-    """Stop a worker process: asked first (it finishes its job), killed if it does not end."""
-    worker.terminate()
-    try:
-        worker.wait(30)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        worker.wait()
+def _stop(*workers):
+    """Stop worker processes: each asked first (it finishes its job), killed if it does not end.
+    All are asked at once: each takes a second or more to wind down, and they do so side by side."""
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        try:
+            worker.wait(30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
 
 
 def _until_ended(jobs, workers):
@@ -133,8 +136,8 @@ def _running(workers):
     try:
         yield workers
     finally:
+        _stop(*workers)
         for worker in workers:
-            _stop(worker)
             worker.stderr.close()
 
 
@@ -185,8 +188,11 @@ def test_the_celery_recipe_retries_when_the_cool_down_ends_and_returns_errors_as
     with Upstream("browse-API__1") as upstream:
         golden = load_golden(upstream.answer_with("browse-API__1"))
         line = shlex.split(_command("celery -A tasks worker"))
+        # A lone worker: no neighbours to ask for their state (mingle waits a second for answers)
+        # or to gossip with; neither is what the recipe is about.
+        quiet = ["--loglevel", "WARNING", "--without-mingle", "--without-gossip"]
         worker = subprocess.Popen(
-            [_program("celery")] + line[1:] + ["--loglevel", "WARNING"],
+            [_program("celery")] + line[1:] + quiet,
             env=_env(upstream, tmp_path, state),
             cwd=tmp_path,
             stdout=subprocess.DEVNULL,

@@ -191,3 +191,32 @@ def test_the_models_error_line_names_each_failed_engine_not_other_backends():
     assert "Other backends" not in text
     assert "Its engines failed: brave WebBlocked (http_429) (suspended for 180 s)" in text
     assert "duckduckgo WebBlocked (captcha_required) (suspended for 3600 s)" in text
+
+
+# -- a time range ------------------------------------------------------------------------------------
+
+
+def test_engines_skipped_for_a_time_range_are_named():
+    """SearXNG does not ask an engine without time-range support when a search has a time range
+    (``get_params`` returns ``None``) and its answer says nothing of it: before, the results of the
+    others came back as if every engine had been searched. ``/config`` names the skipped ones."""
+    engines = [Engine("google"), Engine("wikipedia", time_range_support=False), Engine("bing", results=2)]
+    with FakeSearXNG(engines) as sx:
+        c = client(sx)
+        result = search(c, time_range="week")
+        unfiltered = search(c)
+        assert sx.config_reads == 1  # read once for the time range, then known
+    assert len(result["items"]) == 5 and engines[1].asked == 1  # asked by the search without time range only
+    [warning] = result["errors"]
+    assert (warning["type"], warning["detail_code"]) == ("WebProviderError", "time_range_skipped")
+    assert "none of their results are here: wikipedia; asked: google, bing" in warning["message"]
+    assert "errors" not in unfiltered
+
+
+def test_a_time_range_no_engine_asked_supports_is_said_instead_of_no_results():
+    with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
+        result = search(client(sx), engines="wikipedia", time_range="day")
+    assert result["items"] == []
+    [warning] = result["errors"]
+    assert warning["detail_code"] == "time_range_skipped"
+    assert "wikipedia; that was every engine of this search" in warning["message"]

@@ -22,7 +22,7 @@ def fetch(url: str, impersonate) -> dict:
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
-def test_two_different_locations_are_a_malformed_answer(impersonate):
+def test_two_different_locations_are_a_malformed_answer(impersonate, fake_clock):
     routes = {"/moved": TWO, "/ok": respond(200, PAGE), "/other": respond(200, PAGE)}
     with FaultServer(routes) as server:
         with pytest.raises(ws.NetworkError) as caught:
@@ -31,7 +31,7 @@ def test_two_different_locations_are_a_malformed_answer(impersonate):
     assert caught.value.detail_code == "malformed_response"
 
 
-def test_the_requests_wire_says_why():
+def test_the_requests_wire_says_why(fake_clock):
     with FaultServer({"/moved": TWO, "/ok": respond(200, PAGE)}) as server:
         with pytest.raises(ws.NetworkError) as caught:
             fetch(server.url("/moved"), "off")

@@ -53,7 +53,7 @@ def test_the_byte_cap_is_the_largest_image_whose_base64_fits():
     assert len(base64.b64encode(b"\0" * (largest + 1))) > ANTHROPIC_BASE64_LIMIT
 
 
-def test_page_text_a_search_service_returns_is_capped_at_max_content_chars():
+def test_page_text_a_search_service_returns_is_capped_at_max_content_chars(fake_clock):
     """Jina (like Tavily and the search service) returns each result's whole page with
     ``include_content``: 5 pages of 500,000 characters were 2.5 million characters for the model."""
     import responses

@@ -54,7 +54,7 @@ def test_a_head_the_connection_cut_short_is_no_answer(impersonate, answer):
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
-def test_fetch_says_no_answer_came_not_that_the_page_has_no_text(impersonate):
+def test_fetch_says_no_answer_came_not_that_the_page_has_no_text(impersonate, fake_clock):
     with FaultServer({"/p": raw(CUT_SHORT["inside-a-header-line"])}) as server:
         with pytest.raises(ws.NetworkError) as raised:
             ws.fetch(server.url("/p"), allow_private=True, settings=ws.Settings(impersonate=impersonate))

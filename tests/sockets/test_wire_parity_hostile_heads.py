@@ -6,7 +6,10 @@ colon (taking it, and every header after it, for the body: a ``Content-Length`` 
 after it was lost), a NUL or CR inside a line, a ``Content-Length`` that is no number (``-1``,
 ``abc``, ``+12``, empty) and a status line of another shape (``HTTP/1.2``, ``HTTP/0.9``, two
 spaces), all of which libcurl refuses; and the two wires said a
-malformed status line, and malformed headers, in different words."""
+malformed status line, and malformed headers, in different words. The other way round, libcurl
+took ``HTTP/2.0 200`` from an HTTP/1 server (and its body for a framed one), and read a body of a
+``Content-Length`` from 2^63 on to the connection's end where ``http.client`` waited for its bytes:
+both wires now refuse those."""
 
 import pytest
 from faults import raw
@@ -39,12 +42,20 @@ REFUSED = {
     "version-1.2": (answer(b"HTTP/1.2 200 OK"), NOT_HTTP),
     "version-0.9": (answer(b"HTTP/0.9 200 OK"), NOT_HTTP),
     "two-spaces-after-the-version": (answer(b"HTTP/1.1  200 OK"), NOT_HTTP),
+    # libcurl took HTTP/2.0 from an HTTP/1 server (and its body as framed: whole without a length)
+    "version-2.0": (answer(b"HTTP/2.0 200 OK"), NOT_HTTP),
+    "version-2": (answer(b"HTTP/2 200 OK"), NOT_HTTP),  # libcurl: "Version mismatch"
+    "version-3": (answer(b"HTTP/3 200 OK"), NOT_HTTP),
     "two-different-lengths": (answer(headers=LENGTH + b"Content-Length: 99\r\n"), MALFORMED_HEADERS),
     "negative-length": (answer(headers=b"Content-Length: -1\r\n"), MALFORMED_HEADERS),
     "length-not-a-number": (answer(headers=b"Content-Length: abc\r\n"), MALFORMED_HEADERS),
     "length-with-a-sign": (answer(headers=b"Content-Length: +%d\r\n" % len(BODY)), MALFORMED_HEADERS),
     "empty-length": (answer(headers=b"Content-Length: \r\n"), MALFORMED_HEADERS),
     "length-of-two-numbers": (answer(headers=b"Content-Length: 1 2\r\n"), MALFORMED_HEADERS),
+    # no 64-bit length: http.client waited for the bytes (incomplete_body), libcurl read to the end
+    "length-of-2^63": (answer(headers=b"Content-Length: %d\r\n" % 2**63), MALFORMED_HEADERS),
+    "length-of-40-digits": (answer(headers=b"Content-Length: %s\r\n" % (b"9" * 40)), MALFORMED_HEADERS),
+    "length-of-5000-digits": (answer(headers=b"Content-Length: 1%s\r\n" % (b"0" * 5000)), MALFORMED_HEADERS),
     "bad-length-beside-chunked": (
         answer(headers=b"Content-Length: abc\r\nTransfer-Encoding: chunked\r\n", body=CHUNKED),
         MALFORMED_HEADERS,
@@ -64,6 +75,7 @@ READ = {
     "one-length-twice": answer(headers=LENGTH + LENGTH),
     "one-length-listed-twice": answer(headers=b"Content-Length: %d, %d\r\n" % (len(BODY), len(BODY))),
     "bad-length-of-a-204": answer(b"HTTP/1.1 204 No Content", headers=b"Content-Length: abc\r\n", body=b""),
+    "length-after-40-zeros": answer(headers=b"Content-Length: %s%d\r\n" % (b"0" * 40, len(BODY))),
     "space-in-a-name": answer(headers=b"Bad Name: x\r\n" + LENGTH),
     "continuation-line-first": answer(headers=b" folded: x\r\n" + LENGTH),
     "name-empty": answer(headers=b":novalue\r\n" + LENGTH),

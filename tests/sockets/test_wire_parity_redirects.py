@@ -72,14 +72,28 @@ def test_a_search_follows_a_backslash_as_a_slash(impersonate):
 @pytest.mark.parametrize("impersonate", BOTH)
 @pytest.mark.parametrize(
     "written",
-    ["https:/\t/127.0.0.1:%d/ok", "https://127.0.0.1:%d\t/ok", "ht\ttps://127.0.0.1:%d/ok "],
-    ids=["tab-between-the-slashes", "tab-after-the-port", "tab-in-the-scheme-space-last"],
+    [
+        "https:/\t/127.0.0.1:%d/ok",
+        "https://127.0.0.1:%d\t/ok",
+        "ht\ttps://127.0.0.1:%d/ok ",
+        "https:/127.0.0.1:%d/ok",
+        "https:127.0.0.1:%d/ok",
+    ],
+    ids=[
+        "tab-between-the-slashes",
+        "tab-after-the-port",
+        "tab-in-the-scheme-space-last",
+        "another-scheme-one-slash",
+        "another-scheme-no-slash",
+    ],
 )
-def test_a_location_is_sent_to_the_host_checked_without_its_tabs(impersonate, written):
+def test_a_location_is_sent_to_the_host_checked_without_its_tabs(impersonate, written, fake_clock):
     """WHATWG drops every tab (CR, LF) of a URL, and control characters and spaces at its ends,
     before it reads it: the hop goes to the host the guard checked (``urlsplit`` drops them; in
     another scheme's URL ``urljoin`` kept them, and the wire was sent a URL with a tab in it:
-    "invalid request", no connection). The target speaks no TLS: what shows the hop went out is
+    "invalid request", no connection). Another special scheme than the page's opens the host
+    whatever follows its colon (``https:/host`` from an http page: ``urljoin`` read a path without a
+    host, ``bad_redirect``). The target speaks no TLS: what shows the hop went out is
     the TLS handshake's first byte (0x16) reaching it, for search and fetch."""
     listener = socket.create_server(("127.0.0.1", 0))
     firsts = []
@@ -104,3 +118,60 @@ def test_a_location_is_sent_to_the_host_checked_without_its_tabs(impersonate, wr
     finally:
         listener.close()
     assert searched >= 1 and len(firsts) > searched and set(firsts) == {b"\x16"}
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "written", ["http://127.0.0.1:%d\\ok", "http://127.0.0.1:%d/a\\ok", "http:\\\\127.0.0.1:%d\\ok"]
+)
+def test_a_url_to_fetch_with_a_backslash_before_its_query_is_bad_url_with_a_browsers_reading(impersonate, written):
+    """A URL the caller passes is refused, not rewritten (as ``http:///host`` and a control
+    character are): before the query a browser reads a backslash as a slash, ``urlsplit`` as part
+    of the host (``127.0.0.1:PORT\\ok``: a bad port, ``bad_url``) and ``requests`` as a path
+    character (``/a%5Cok`` was sent), so the one reading to check and send is the caller's to
+    choose; the message names a browser's. Nothing is sent, on either wire."""
+    with FaultServer({"*": respond(200, PAGE)}) as server:
+        url = written % server.port
+        with pytest.raises(ws.InvalidInput) as refused:
+            ws.fetch(url, allow_private=True, settings=ws.Settings(impersonate=impersonate))
+        requests = list(server.requests)
+    browser_reading = url.replace("\\", "/").replace("http:///", "http://")
+    assert (refused.value.detail_code, requests) == ("bad_url", [])
+    assert str(refused.value).endswith("(did you mean %r?)" % browser_reading)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_backslash_in_the_query_of_a_url_to_fetch_is_sent_encoded(impersonate):
+    """After the query starts a backslash is no slash to a browser either: sent as ``%5C``."""
+    with FaultServer({"*": respond(200, PAGE)}) as server:
+        page = ws.fetch(server.url("/a?q=\\x"), allow_private=True, settings=ws.Settings(impersonate=impersonate))
+    assert (page["title"], server.requests[-1].path) == ("Harbour works", "/a?q=%5Cx")
+
+
+def _refresh_to(target):
+    return b'<html><head><meta http-equiv="refresh" content="0; url=%s"></head><body></body></html>' % target.encode()
+
+
+def _script_to(target):
+    quoted = target.replace("\\", "\\\\").encode()
+    return b'<html><head><script>window.location.href="%s"</script></head><body></body></html>' % quoted
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("page", [_refresh_to, _script_to], ids=["meta-refresh", "script"])
+def test_a_client_side_redirect_reads_a_backslash_as_a_location_does(impersonate, page):
+    """A meta refresh's or a script's target is read as a ``Location`` is (``urljoin`` first, then
+    the hop's reading, took ``\\ok`` to ``/from//ok`` and ``\\\\host\\ok`` to a path on the same host)."""
+    with FaultServer({"*": respond(200, PAGE)}) as other:
+        routes = {
+            "/from/near": respond(200, page("\\ok")),
+            "/from/far": respond(200, page("\\\\127.0.0.1:%d\\ok" % other.port)),
+        }
+        routes["*"] = respond(200, PAGE)
+        with FaultServer(routes) as server:
+            settings = ws.Settings(impersonate=impersonate)
+            near = ws.fetch(server.url("/from/near"), allow_private=True, settings=settings)
+            far = ws.fetch(server.url("/from/far"), allow_private=True, settings=settings)
+            paths = [r.path for r in server.requests]
+    assert (near["final_url"], far["final_url"]) == (server.url("/ok"), other.url("/ok"))
+    assert (paths, [r.path for r in other.requests]) == (["/from/near", "/ok", "/from/far"], ["/ok"])

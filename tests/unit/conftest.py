@@ -2,9 +2,12 @@
 ``responses``. A test that needs a real local server belongs in ``tests/sockets/``."""
 
 import socket
+import threading
+import warnings
 
 import pytest
 
+from websearch_sync.backends import stub
 from websearch_sync.net import browser
 
 
@@ -25,3 +28,13 @@ def _requests_transport(monkeypatch):
     on the requests transport (as without the browser extra). The browser transport is tested
     against real loopback servers in tests/sockets/ and tests/reliability/."""
     monkeypatch.setattr(browser, "browser_available", lambda: False)
+
+
+@pytest.fixture
+def unwarned(monkeypatch):
+    """The offline stub's once-per-process warning not given yet in this process (its state reset),
+    and every warning recorded: the list the fixture gives."""
+    monkeypatch.setattr(stub, "_warned", threading.Event())
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        yield seen

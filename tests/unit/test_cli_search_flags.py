@@ -22,7 +22,9 @@ def searxng(monkeypatch):
 
 
 def _sent(mock):
-    return dict(parse_qsl(urlsplit(mock.calls[0].request.url).query))
+    """The search's query parameters (a time range has the instance's ``/config`` read first)."""
+    [search] = [call for call in mock.calls if urlsplit(call.request.url).path == "/search"]
+    return dict(parse_qsl(urlsplit(search.request.url).query))
 
 
 def test_common_flags_and_backend_options_reach_the_request(searxng, capsys):
@@ -81,3 +83,22 @@ def test_a_value_its_kind_refuses_gets_the_options_own_error(monkeypatch, capsys
     with responses.RequestsMock():  # refused before any request
         assert main(["search", "q", "-b", "searxng", "--option", "pageno=two"]) == 2
     assert "InvalidInput/bad_pageno" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--vertical", "images", "--option", "vertical=news"],
+        ["--time-range", "week", "--option", "time_range=day"],
+        ["--site", "a.example", "--option", "site_filter=b.example"],
+        ["--option", "pageno=2", "--option", "pageno=3"],
+    ],
+)
+def test_an_input_set_twice_is_refused_not_silently_overridden(argv, capsys):
+    """A flag and ``--option`` for the same input, or one ``--option`` KEY twice: exit 2 naming
+    both (before: the ``--option`` or the last one silently won, ``--vertical images`` gave news)."""
+    with responses.RequestsMock():  # refused before any request
+        assert main(["search", "q", "-b", "searxng", "--json", *argv]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["detail_code"] == "bad_arguments"
+    assert argv[-1].partition("=")[0] in error["message"]

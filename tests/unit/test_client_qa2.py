@@ -85,7 +85,7 @@ def test_a_set_of_backends_is_refused_saying_that_a_chain_has_an_order(unordered
     assert info.value.detail_code == "unknown_backend"
 
 
-def test_clearing_a_backends_cool_down_also_lifts_its_endpoint_hosts():
+def test_clearing_a_backends_cool_down_also_lifts_its_endpoint_hosts(fake_clock):
     """A block that ends a call cools the backend and its endpoint's host down; clearing the
     backend lifts both, so a page of that host is read again (it was still refused)."""
     endpoint = "http://127.0.0.1:9/html/"

@@ -39,6 +39,12 @@ AGREED = [
     ("<meta http-equiv='refresh' content='0; url=/x'>", "https://www.baidu.com/x"),
     ("<script>window.location.href = 'https://a.example/s'</script>", "https://a.example/s"),
     ("<script>xlocation.replace('https://a.example/s')</script>", None),
+    # read as a browser and the Location reader read them: a backslash is a slash (it was a path character)
+    ("<meta http-equiv='refresh' content='0; url=\\x'>", "https://www.baidu.com/x"),
+    ("<meta http-equiv='refresh' content='0; url=\\\\a.example\\x'>", "https://a.example/x"),
+    ("<meta http-equiv='refresh' content='0; url=http:/a.example/x'>", "http://a.example/x"),
+    ("<base href='\\\\a.example\\d\\'><meta http-equiv='refresh' content='0; url=x'>", "https://a.example/d/x"),
+    ("<script>window.location.href = '\\\\x'</script>", "https://www.baidu.com/x"),
 ]
 
 

@@ -7,14 +7,23 @@ The answer below is Cloudflare's as recorded by a user in front of a JSON endpoi
 charset=UTF-8``, ``content-length: 16``, ``server: cloudflare``, ``cf-ray: 74385ccaab1ab3d3-MIA``,
 body ``error code: 1020``); curl's maintainer confirms the body is all of it (curl/curl#5127).
 Served here by ``responses`` in front of Tavily's and Brave's endpoints.
+
+Cloudflare's HTML block page ("Attention Required! | Cloudflare", "Sorry, you have been blocked":
+``div#cf-wrapper > div#cf-error-details > h1[data-translate=block_headline]``) is its managed
+WAF's refusal, read by net/edge_page.py. The page is an API's recorded 403 answer
+(coinwise-io/zrobank-doc-api, docs/caas/conversion/otc_conversions_id_quotations.md at 4452833,
+2023: fixtures/tavily/zrobank-doc-api__cloudflare_block_403.html, its provenance in the .meta.json);
+its headers are Cloudflare's as in the 1020 recording above.
 """
 
 import pytest
 import responses
-from backend_kit import recorded_json
+from backend_kit import FIXTURES, dummy_config, network_backends, recorded_json, replay_search
+from backend_kit import declared_endpoint as endpoint_of
 from clocks import FakeClock
 
 import websearch_sync as ws
+from websearch_sync.engine import registry
 
 TAVILY = "https://api.tavily.com/search"
 BRAVE = "https://api.search.brave.com/res/v1/web/search"
@@ -23,6 +32,9 @@ PAGE = "https://93.184.215.14/report"
 #: Cloudflare's recorded refusal: the headers it sent that matter here, and the 16-byte body.
 EDGE_HEADERS = {"Server": "cloudflare", "cf-ray": "74385ccaab1ab3d3-MIA"}
 EDGE_BODY = "error code: 1020"
+#: Cloudflare's recorded block page (4,656 bytes).
+BLOCK_PAGE = (FIXTURES / "tavily" / "zrobank-doc-api__cloudflare_block_403.html").read_bytes()
+HTML = "text/html; charset=UTF-8"
 
 
 def _edge(mock, method, url, headers=EDGE_HEADERS, body=EDGE_BODY):
@@ -90,3 +102,62 @@ def test_a_fetched_page_refused_at_the_edge_says_so():
             ws.fetch(PAGE)
     assert caught.value.detail_code == "http_403"
     assert "Cloudflare error 1020" in caught.value.message
+
+
+def _block_page_search(name, headers=EDGE_HEADERS, body=BLOCK_PAGE, content_type=HTML):
+    """One search of ``name`` answered by Cloudflare's block page (or ``body``) with HTTP 403."""
+    cls = registry.backend_class(name)
+    config = dummy_config(cls, "https://%s.edge.test/api" % name, "edge-test-secret")
+    return replay_search(
+        name,
+        endpoint_of(cls, config),
+        body,
+        status=403,
+        headers=headers,
+        content_type=content_type,
+        settings=ws.Settings(providers={name: config}),
+    )
+
+
+@pytest.mark.parametrize("name", network_backends())
+def test_cloudflares_block_page_is_a_block_from_every_backend_not_a_refused_key(name):
+    """Before: ``AuthError(http_403)`` "refused the API key or account" from every API backend."""
+    error, calls = _block_page_search(name)
+    assert type(error) is ws.WebBlocked, repr(error)
+    assert (error.detail_code, error.status, error.provider) == ("http_403", 403, name)
+    assert "at Cloudflare's edge" in error.message and "never saw it" in error.message
+    assert 'block page "Sorry, you have been blocked"' in error.message
+    assert "check the key" not in error.message and len(calls) == 1
+
+
+@pytest.mark.parametrize("name", ["tavily", "brave", "searxng"])
+def test_the_page_without_cloudflares_headers_is_the_services_own_403(name):
+    """Without ``server: cloudflare`` or ``cf-ray`` nothing says the page is Cloudflare's answer:
+    the backend's usual 403 (an API's refused key; SearXNG: something in front of the instance)."""
+    error, _ = _block_page_search(name, headers={})
+    assert type(error) is ws.AuthError and error.detail_code == "http_403", repr(error)
+
+
+def test_a_page_without_the_block_headline_is_not_read_as_the_block():
+    """The two containers alone are not the block page: a page holding them without the headline
+    (here the recorded one with its ``h1`` taken out) stays the service's 403."""
+    start = BLOCK_PAGE.index(b"<h1 ")
+    body = BLOCK_PAGE[:start] + BLOCK_PAGE[BLOCK_PAGE.index(b"</h1>", start) + len(b"</h1>") :]
+    error, _ = _block_page_search("tavily", body=body)
+    assert type(error) is ws.AuthError, repr(error)
+
+
+def test_a_fetched_page_behind_cloudflares_block_page_says_so():
+    with responses.RequestsMock() as mock:
+        mock.add(responses.GET, PAGE, body=BLOCK_PAGE, status=403, headers=EDGE_HEADERS, content_type=HTML)
+        with pytest.raises(ws.WebBlocked) as caught:
+            ws.fetch(PAGE)
+    assert caught.value.detail_code == "http_403"
+    assert 'Cloudflare\'s block page "Sorry, you have been blocked"' in caught.value.message
+
+
+def test_searxng_says_the_edge_refused_a_1020_too():
+    """SearXNG reworded every 403 from in front of the instance as "check its access rules (and
+    SEARXNG_API_KEY)", Cloudflare's 1020 included; the edge's words are kept."""
+    error, _ = _block_page_search("searxng", body=EDGE_BODY, content_type="text/plain; charset=UTF-8")
+    assert type(error) is ws.WebBlocked and "Cloudflare error 1020" in error.message, repr(error)

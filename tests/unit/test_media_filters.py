@@ -210,7 +210,7 @@ def test_the_filters_are_part_of_the_cache_key_only_when_given():
     assert len(plain.cache_key()) == len(large.cache_key()) - 1
 
 
-def test_the_cli_flags_reach_the_request(capsys):
+def test_the_cli_flags_reach_the_request(capsys, fake_clock):
     with responses.RequestsMock() as mock:
         mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
         mock.get("https://duckduckgo.com/v.js", json={"results": [], "next": None})

@@ -108,3 +108,14 @@ def test_a_cache_file_corrupted_while_in_use_does_not_fail_searches(tmp_path, ca
             reader.join()
     assert len(answers) == 2 and all(answer["items"] for answer in answers)
     assert "cache" in caplog.text.lower()
+
+
+def test_a_cache_path_under_a_file_says_that_its_folder_is_a_file(tmp_path):
+    """``notes.txt/cache.sqlite3``: the message said the folder ``notes.txt`` "does not exist",
+    though it is right there, a file."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a file\n")
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", settings=ws.Settings(), cache_path=str(notes / "cache.sqlite3"))
+    assert info.value.detail_code == "bad_cache_path"
+    assert "its folder %s is a file" % notes in info.value.message

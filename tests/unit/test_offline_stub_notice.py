@@ -3,18 +3,21 @@
 Python callers get one ``OfflineResultsWarning`` and one logged warning per process, the
 formatted tool output says the results are made up, and ``include_content`` never reads the
 stub's made-up pages. (The MCP server's start-up line is checked in tests/sockets/test_mcp.py.)
+One test starts a fresh interpreter, for what a script sees with Python's default warning filters
+and no logging configured; the others reset the once-per-process state in this process.
 """
 
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import responses
 
 import websearch_sync as ws
 from websearch_sync import tool
+from websearch_sync.backends import stub
 from websearch_sync.backends.stub import OFFLINE_WARNING
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,39 +29,43 @@ def clean_env():
     return env
 
 
-def test_python_callers_are_warned_once_per_process():
+def test_a_script_sees_the_notice_once_at_its_first_search():
+    """A fresh interpreter, as a user's script meets the library: Python's default warning filters
+    and no logging configured (pytest changes both). The warning is shown once, at the caller's
+    first search; three more searches on other lines (one by a client) add none; and no log record
+    beside it (logging's last resort would print the same words again)."""
     script = (
-        "import warnings, websearch_sync as ws\n"
-        "with warnings.catch_warnings(record=True) as seen:\n"
-        "    warnings.simplefilter('always')\n"
-        "    for query in ('one', 'two', 'three'):\n"
-        "        ws.search(query)\n"
-        "    ws.SearchClient().search('four')\n"
-        "print([(w.category.__name__, str(w.message)) for w in seen])\n"
+        "import websearch_sync as ws\n"
+        "ws.search('one')\n"
+        "ws.search('two')\n"
+        "ws.SearchClient().search('three')\n"
+        "ws.search('four')\n"
     )
     done = subprocess.run([sys.executable, "-c", script], env=clean_env(), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == repr([("OfflineResultsWarning", OFFLINE_WARNING)])
-    assert OFFLINE_WARNING not in done.stderr  # recorded above; no logging configured: no log record either
+    notices = [line for line in done.stderr.splitlines() if OFFLINE_WARNING in line]
+    assert notices == ["<string>:2: OfflineResultsWarning: " + OFFLINE_WARNING], done.stderr
 
 
-@pytest.mark.parametrize(
-    "logging_setup, lines",
-    [
-        ("", ["<string>:2: OfflineResultsWarning: " + OFFLINE_WARNING]),  # the warning alone, at the caller's line
-        (
-            "import logging; logging.basicConfig(format='LOG %(message)s')",
-            ["<string>:2: OfflineResultsWarning: " + OFFLINE_WARNING, "LOG " + OFFLINE_WARNING],
-        ),
-    ],
-    ids=["a script without logging", "an application that configured logging"],
-)
-def test_a_script_sees_the_notice_once_and_a_configured_log_gets_it(logging_setup, lines):
-    # before, logging's last resort printed the log record beside the warning: the same words twice
-    script = "import websearch_sync as ws; %s\nws.search('one'); ws.search('two')\n" % logging_setup
-    done = subprocess.run([sys.executable, "-c", script], env=clean_env(), capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert [line for line in done.stderr.splitlines() if OFFLINE_WARNING in line] == lines
+def _offline(seen):
+    return [str(w.message) for w in seen if issubclass(w.category, stub.OfflineResultsWarning)]
+
+
+def test_python_callers_are_warned_once_per_process(unwarned):
+    for query in ("one", "two", "three"):
+        ws.search(query)
+    with ws.SearchClient() as client:
+        client.search("four")
+    assert _offline(unwarned) == [OFFLINE_WARNING]
+
+
+def test_an_application_that_configured_logging_also_gets_one_log_record(unwarned, caplog):
+    # pytest's capture handler on the root logger stands for the application's (logging.basicConfig)
+    ws.search("one")
+    ws.search("two")
+    logged = [(r.name, r.levelno) for r in caplog.records if r.getMessage() == OFFLINE_WARNING]
+    assert logged == [("websearch_sync", logging.WARNING)]
+    assert _offline(unwarned) == [OFFLINE_WARNING]  # beside the warning, once
 
 
 def test_the_formatted_tool_output_says_the_results_are_made_up():

@@ -59,3 +59,54 @@ def test_a_response_read_as_chunked_once_begin_set_chunked():
     assert response.chunked is False  # http.client knows only "chunked" spelled alone
     response.chunked, response.chunk_left, response.length = True, None, None
     assert response.read() == b"ok"
+
+
+class _Calls:
+    """A reader noting each call ``http.client`` makes on it, with what it returned."""
+
+    def __init__(self, fp):
+        self.fp, self.calls = fp, []
+
+    def _noted(self, name, result):
+        self.calls.append((name, result))
+        return result
+
+    def readline(self, limit=-1):
+        return self._noted("readline", self.fp.readline(limit))
+
+    def read(self, amt=-1):
+        return self._noted("read", self.fp.read(amt))
+
+    def read1(self, amt=-1):
+        return self._noted("read1", self.fp.read1(amt))
+
+    def peek(self, amt=0):
+        return self.fp.peek(amt)
+
+    def close(self):
+        self.fp.close()
+
+    def flush(self):
+        self.fp.flush()
+
+
+CHUNKED = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\nX-Sum: 1\r\n\r\n"
+
+
+def test_a_chunked_body_is_read_by_readline_for_sizes_and_trailers_and_read_for_data_and_line_ends():
+    """``_ChunkedBody`` hands ``http.client`` the chunks' framing as libcurl reads it: it relies on
+    ``read`` and ``read1`` taking a size line and trailer lines by ``readline``, a chunk's data by
+    ``read`` or ``read1`` within its size, and the line end after the data by ``read(2)``."""
+    for method in ("read", "read1"):
+        response, _ = _begun(CHUNKED)
+        calls = response.fp = _Calls(response.fp)
+        body = response.read() if method == "read" else response.read1(100) + response.read1(100)
+        assert body == b"ok"
+        assert calls.calls == [
+            ("readline", b"2\r\n"),
+            (method, b"ok"),
+            ("read", b"\r\n"),
+            ("readline", b"0\r\n"),
+            ("readline", b"X-Sum: 1\r\n"),
+            ("readline", b"\r\n"),
+        ]

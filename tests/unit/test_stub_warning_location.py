@@ -4,23 +4,10 @@ which of their calls got made-up results (before, every warning read
 ``websearch_sync/backends/stub.py:81: ... _warn_once()``)."""
 
 import inspect
-import threading
-import warnings
-
-import pytest
 
 import websearch_sync as ws
 from websearch_sync.backends import stub
 from websearch_sync.testing import fake_results
-
-
-@pytest.fixture
-def unwarned(monkeypatch):
-    """The stub's once-per-process warning not given yet, and every warning recorded."""
-    monkeypatch.setattr(stub, "_warned", threading.Event())
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        yield seen
 
 
 def _offline(seen):

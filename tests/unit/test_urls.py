@@ -13,6 +13,7 @@ from websearch_sync.net.hops import RedirectPolicy
 from websearch_sync.net.ssrf import AddressGuard
 from websearch_sync.net.urls import (
     MAX_URL_CHARS,
+    browser_target,
     dedupe_key,
     host_in,
     http_url,
@@ -138,6 +139,8 @@ def test_the_request_form_is_what_requests_sends(raw, sent):
         "ftp://example.com/",
         "example.com/page",
         "http:///path",
+        "http://example.com\\path",  # host "example.com\\path" to urlsplit, path "/%5Cpath" to requests
+        "http://example.com/a\\b?q",
         "http://[::1",
         "http://example.com:99999/",
         "http://4294967296/",  # a numeric host out of range
@@ -260,20 +263,45 @@ class _RecordingGuard(AddressGuard):
         "http://10.0.0.1\r/x",
         "\x00 http://10.0.0.1/x\t\x0c ",
         "h\tttp://10.0.0.1/x",
+        "http:/10.0.0.1/x",
+        "http:10.0.0.1/x",
+        "http:\\10.0.0.1\\x",
     ],
 )
 def test_a_redirect_target_is_sent_as_it_is_checked(location, canonical):
     """WHATWG drops tab, CR and LF anywhere and C0 controls and spaces at the ends before reading a
     URL: from an https page to an http URL (``urljoin`` keeps another scheme's URL as written) the
-    hop's URL carries none of them, and its host is the one the guard checked."""
+    hop's URL carries none of them, and its host is the one the guard checked. And it reads
+    ``http:`` on an https page as the start of a host however many slashes follow (one, none,
+    backslashes): ``urljoin`` read a path without a host (``bad_redirect``)."""
     guard = _RecordingGuard()
     policy = RedirectPolicy("https://start.test/a", guard, provider=None, canonical=canonical)
     hop = policy.follow("https://start.test/a", location, Deadline(10_000))
     assert (hop.url, guard.checked) == ("http://10.0.0.1/x", ["10.0.0.1"])
 
 
-def test_a_redirect_target_with_a_tab_is_refused_as_the_private_address_it_names():
+@pytest.mark.parametrize("location", ["http:/\t/10.0.0.1/", "http:/10.0.0.1/x"])
+def test_a_redirect_target_is_refused_as_the_private_address_it_names(location):
     policy = RedirectPolicy("https://start.test/a", AddressGuard(), provider=None, canonical=request_url)
     with pytest.raises(ws.InvalidInput) as refused:
-        policy.follow("https://start.test/a", "http:/\t/10.0.0.1/", Deadline(10_000))
+        policy.follow("https://start.test/a", location, Deadline(10_000))
     assert refused.value.detail_code == "private_address"
+
+
+@pytest.mark.parametrize("location, url", [("http:/x", "http://10.0.0.2/x"), ("http:x", "http://10.0.0.2/a/x")])
+def test_the_pages_own_scheme_without_two_slashes_is_a_path_on_the_page(location, url):
+    """The page's own scheme there starts a relative reference (WHATWG's "special relative or
+    authority" state): ``http:/x`` on an http page is ``/x`` on that page's host."""
+    guard = _RecordingGuard()
+    policy = RedirectPolicy("http://10.0.0.2/a/b", guard, provider=None, canonical=request_url)
+    hop = policy.follow("http://10.0.0.2/a/b", location, Deadline(10_000))
+    assert (hop.url, guard.checked) == (url, ["10.0.0.2"])
+
+
+@pytest.mark.parametrize(
+    "location, read", [("file:///etc/passwd", "file:///etc/passwd"), ("file:\\\\x\\y", "file://x/y")]
+)
+def test_a_file_target_keeps_its_slashes(location, read):
+    """``file:`` is no host after a run of slashes (``file:///x`` has an empty host, WHATWG's file
+    state): it was read as ``file://x``, host ``x``; refused as a hop either way."""
+    assert browser_target(location, "https") == read

@@ -47,6 +47,7 @@ from ..engine.html_parsing import (
     walk_blocks,
 )
 from ..engine.locales import split_locale
+from ..errors import UNEXPECTED_SHAPE, WebParseError
 from ..models import SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import RequestSpec
@@ -344,15 +345,25 @@ class _DuckDuckGo(HtmlEngine):
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
         """The previous page's "Next" form as a browser submits it (:func:`next_form`), posted to
-        its action on the endpoint's host; ``None`` without one (or with one aimed elsewhere)."""
+        its action on the endpoint's host; ``None`` without one (the last page).
+
+        A form aimed at another host or at no http(s) URL is not followed (the token and the
+        pace are this host's) and is no last page either: ``WebParseError``, which leaves the
+        pages read, as for the ``next`` of DuckDuckGo's JSON answers."""
         form = next_form(page.previous.text)
         if form is None:
             return None
         action, fields = form
         endpoint = self.endpoint_url()
         url = urljoin(endpoint, action or endpoint)
-        if urlsplit(url).netloc != urlsplit(endpoint).netloc or urlsplit(url).scheme not in ("http", "https"):
-            return None
+        target, site = urlsplit(url), urlsplit(endpoint)
+        if target.netloc != site.netloc or target.scheme not in ("http", "https"):
+            raise WebParseError(
+                "%s: the page's Next form posts elsewhere (%r), not to %s: not followed"
+                % (self.name, (target.netloc or target.scheme)[:100], site.netloc),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+            )
         return RequestSpec(
             "POST", url, data=fields, headers=self.headers(params), allow_redirects=self.follow_redirects
         )

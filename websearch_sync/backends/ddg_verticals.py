@@ -176,7 +176,7 @@ class _DuckDuckGoVertical(Backend):
                 detail_code=UNEXPECTED_SHAPE,
             )
         items = [self.item(result) for result in results if isinstance(result, dict)]
-        return ParseResult(items=listed_results(items, self.vertical, self.name))
+        return ParseResult(items=listed_results(items, self.vertical, self.name, listed=len(results)))
 
     def item(self, result: dict[str, Any]) -> dict[str, Any]:
         """The raw item of one result (the field names of the vertical's items)."""

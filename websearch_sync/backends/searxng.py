@@ -85,7 +85,7 @@ from .searxng_config import (
 )
 from .searxng_extras import extras_of
 from .searxng_failures import EngineFailure, engine_failure, no_results_because
-from .searxng_names import categories_undecided, ignored_names
+from .searxng_names import categories_undecided, ignored_names, time_range_skipped
 from .searxng_query import has_external_bang, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -252,12 +252,14 @@ class SearXNG(JsonApiBackend):
         return headers
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-        """Read the instance's ``/config`` first when a slow answer asked for it
+        """Read the instance's ``/config`` first when a slow answer or a time range asked for it
         (:mod:`.searxng_config`), then search; after an answer whose categories only ``/config``
         can judge (:func:`.searxng_names.categories_undecided`), read it then and judge them."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
         url = self._config_url()
+        if params.time_range:  # which engines the instance skips for it: only /config says
+            want_config(url)
         if wanted(url):
             read_config_at(transport, url, headers, deadline, self.name, self.secrets())
             before_next_request()  # the search is this call's second request: it keeps the call's pace
@@ -391,8 +393,9 @@ class SearXNG(JsonApiBackend):
         )
 
     def _forbidden(self, response: HttpResponse) -> WebSearchError:
-        """SearXNG's own 403 (JSON disabled) or a 403 from something in front of it (a challenge's 403
-        is a wall :meth:`classify` found first)."""
+        """SearXNG's own 403 (JSON disabled), Cloudflare's edge refusing it (the shared mapping's
+        ``WebBlocked``), or a 403 from something else in front of it (a challenge's 403 is a wall
+        :meth:`classify` found first)."""
         if all(marker in response.content[:4096] for marker in _WERKZEUG_403):
             return AuthError(
                 "SearXNG instance refused JSON output (HTTP 403 with its standard page): enable `json` in the "
@@ -403,6 +406,8 @@ class SearXNG(JsonApiBackend):
             )
         error = super().classify(response)
         assert error is not None  # a 403 is never a success
+        if isinstance(error, WebBlocked):  # Cloudflare's edge refused it (net.status.edge_refusal): its words
+            return error
         return _reworded(
             error,
             "searxng: HTTP 403 from something in front of the instance at %s (a reverse proxy, firewall or access "
@@ -490,13 +495,18 @@ class SearXNG(JsonApiBackend):
     def _names_searched(
         self, params: SearchParams, results: list[Any], problems: list[EngineFailure]
     ) -> list[WebSearchError]:
-        """The warnings on the names the instance did not search; an answer whose categories only
-        ``/config`` can judge is kept for :meth:`search`, which reads it."""
+        """The warnings on the names the instance did not search, and on the engines it did not ask
+        for the time range (:func:`.searxng_names.time_range_skipped`); an answer whose categories
+        only ``/config`` can judge is kept for :meth:`search`, which reads it."""
         failed = [p.engine for p in problems]
         asked = self._names(params, "categories")
         if self.instance() is None and categories_undecided(asked, results):
             self.undecided = (results, failed)
-        return self._warnings(params, results, failed, self.instance())
+        warnings = self._warnings(params, results, failed, self.instance())
+        skipped = (
+            time_range_skipped(self.instance(), self._names(params, "engines"), asked) if params.time_range else None
+        )
+        return warnings + ([skipped] if skipped is not None else [])
 
     def _warnings(
         self,

@@ -20,9 +20,10 @@ call's deadline and pace (at most :data:`CONFIG_SHARE` of what is left, :data:`C
 most), without following redirects; it is kept :data:`KEEP_S` (an instance whose ``/config``
 failed is not asked again for :data:`RETRY_FAILED_S`). Whatever goes wrong with it (a timeout,
 a 404 from an older instance, a block, an answer of another shape) leaves the search as it
-would be without it. An instance that always answers fast is never asked for it. The
-backend also reads it in the call, after the answer, when only it can tell whether the
-categories asked were searched (:mod:`.searxng_names`).
+would be without it. An instance that always answers fast is never asked for it, unless a
+search has a time range: then it is read first, to name the engines the instance will not ask
+(:func:`.searxng_names.time_range_skipped`). The backend also reads it in the call, after the
+answer, when only it can tell whether the categories asked were searched (:mod:`.searxng_names`).
 """
 
 import dataclasses
@@ -64,6 +65,9 @@ class Engine:
     categories: tuple[str, ...]
     enabled: bool
     timeout_s: Optional[float]
+    #: ``time_range_support`` as published (``None``: not said): SearXNG does not ask an engine
+    #: without it when a search has a time range (``searx/search/processors/abstract.py: get_params``).
+    time_range_support: Optional[bool] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,7 +117,14 @@ def _engine(value: Any) -> Optional[Engine]:
     timeout = value.get("timeout")
     seconds = float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
     usable = seconds is not None and 0 < seconds < 86400  # also not NaN
-    return Engine(value["name"], categories, value.get("enabled") is not False, seconds if usable else None)
+    time_range = value.get("time_range_support")
+    return Engine(
+        value["name"],
+        categories,
+        value.get("enabled") is not False,
+        seconds if usable else None,
+        time_range if isinstance(time_range, bool) else None,
+    )
 
 
 @dataclasses.dataclass(frozen=True)

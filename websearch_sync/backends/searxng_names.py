@@ -16,6 +16,12 @@ when the results alone cannot tell (:func:`categories_undecided`).
 Names the instance does not know are ``InvalidInput(unknown_engines|unknown_categories)``
 warnings; names it knows but did not search are ``WebProviderError(option_overridden)``:
 the instance overrode the call's choice (a locked preference, a bang).
+
+A time range is not sent to every engine: SearXNG does not ask an engine without time-range
+support at all when a search has one (``searx/search/processors/abstract.py: get_params``), and
+its answer does not say so (no result, no ``unresponsive_engines`` entry). Only ``/config``
+(each engine's ``time_range_support``) tells which engines were left out:
+``WebProviderError(time_range_skipped)`` names them (:func:`time_range_skipped`).
 """
 
 from collections.abc import Sequence
@@ -23,6 +29,7 @@ from typing import Any, Optional
 
 from ..errors import (
     OPTION_OVERRIDDEN,
+    TIME_RANGE_SKIPPED,
     UNKNOWN_CATEGORIES,
     UNKNOWN_ENGINES,
     InvalidInput,
@@ -113,4 +120,29 @@ def ignored_names(
         % (option, ", ".join(names), ", ".join(others[:10]), hint),
         provider="searxng",
         detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
+    )
+
+
+def time_range_skipped(
+    config: Optional[InstanceConfig], engines: Optional[str], categories: Optional[str]
+) -> Optional[WebSearchError]:
+    """A warning naming the engines a search with a time range did not ask (those of ``engines``
+    or ``categories``, comma-separated as sent, that ``config`` lists without time-range support),
+    else ``None`` (also when ``/config`` was not read)."""
+    if config is None:
+        return None
+    asked = config.engines_asked((engines or "").split(","), (categories or "").split(","))
+    skipped = [engine.name for engine in asked if engine.time_range_support is False]
+    if not skipped:
+        return None
+    kept = [engine.name for engine in asked if engine.time_range_support is not False]
+    return WebProviderError(
+        "searxng: with a time range the instance does not ask its engines that have no time-range support, "
+        "so none of their results are here: %s%s"
+        % (
+            ", ".join(skipped[:10]) + (" and %d more" % (len(skipped) - 10) if len(skipped) > 10 else ""),
+            "; asked: %s" % ", ".join(kept[:10]) if kept else "; that was every engine of this search",
+        ),
+        provider="searxng",
+        detail_code=TIME_RANGE_SKIPPED,
     )

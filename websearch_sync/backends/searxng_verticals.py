@@ -171,8 +171,12 @@ class SearXNGVertical(SearXNG):
         of which has what a result of the vertical is known by (an image's ``img_src``) are an
         unknown shape, never "no results" (:func:`~..engine.base.listed_results`)."""
         read = READERS[self.vertical]
+        entries = list(results)
         return listed_results(
-            [read(result, params) for result in results if isinstance(result, dict)], self.vertical, self.name
+            [read(result, params) for result in entries if isinstance(result, dict)],
+            self.vertical,
+            self.name,
+            listed=len(entries),
         )
 
 

@@ -26,6 +26,7 @@ from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
+    Interrupted,
     OutputFailed,
     cli_hint,
     error_lines,
@@ -76,10 +77,20 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+class _SilentParser(argparse.ArgumentParser):
+    """A parser that reads a few flags again and says nothing of what it cannot read: the
+    command's own parser has said it (a second usage and error line, of a parser named after
+    ``sys.argv[0]``, ``__main__.py``, followed the real ones)."""
+
+    def error(self, message: str) -> "NoReturn":
+        """Give up on ``argv`` without a word."""
+        raise SystemExit(2)
+
+
 def _json_indent(argv: Optional[Sequence[str]]) -> Optional[int]:
     """The JSON indent the command line asked for (``--json``, ``--format json``/``jsonl``, a
     batch), read from ``argv`` alone: after a usage error there is no parsed namespace."""
-    flags = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    flags = _SilentParser(add_help=False, allow_abbrev=False)
     flags.add_argument("--json", action="store_true")
     flags.add_argument("--format")
     flags.add_argument("--queries-file")
@@ -181,8 +192,9 @@ def _run(args: argparse.Namespace) -> int:
         if indent is not None:  # the error form, as a batch line or call_tool gives it
             sys.stdout.write(json_text({"error": error.to_dict()}, sys.stdout, indent or None) + "\n")
         return exit_status(error)
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
+    except KeyboardInterrupt as interrupt:
+        if not isinstance(interrupt, Interrupted):  # else the command said so itself
+            sys.stderr.write("interrupted\n")
         return 130
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 from ..client.clock import SYSTEM_CLOCK, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..net.waits import wait_for
-from .output import EXIT_OK, exit_status, json_text, offline_notice, terminal_text
+from .output import EXIT_OK, Interrupted, exit_status, json_text, offline_notice, terminal_text
 
 if TYPE_CHECKING:  # the search command imports the client when it runs
     from ..client.search_client import SearchClient
@@ -215,7 +215,7 @@ def run_batch(
     """Search every query and write one JSON line each; the exit status of the first failure, else 0.
 
     Ctrl-C ends the batch with the summary line (``interrupted: N ok, M failed, K not
-    run``) and raises ``KeyboardInterrupt`` again for the caller's exit status.
+    run``) and raises :class:`~.output.Interrupted` (a ``KeyboardInterrupt``) for the caller's exit status.
     """
 
     def work(query: str) -> Outcome:
@@ -240,7 +240,7 @@ def run_batch(
     except KeyboardInterrupt:
         progress.clear()
         sys.stderr.write(counts.summary(len(queries), stop_after, interrupted=True) + "\n")
-        raise
+        raise Interrupted() from None
     progress.clear()
     if notice:
         sys.stderr.write(notice + "\n")

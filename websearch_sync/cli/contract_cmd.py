@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..config import Settings, check_backend_names
+from ..config import Settings, check_one_backend
 from ..errors import WebSearchError
 from ..models import VERTICALS
 from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
@@ -91,7 +91,7 @@ def run_record(args: argparse.Namespace) -> int:
     from ..contract.cases import describe
     from ..contract.recording import record_case
 
-    check_backend_names(args.backend, "BACKEND")
+    check_one_backend(args.backend, "BACKEND")
     try:
         result = record_case(
             args.backend,
@@ -170,7 +170,7 @@ def run_verify(args: argparse.Namespace) -> int:
     """Replay every case and print the verdicts."""
     from ..contract.cases import count_provenances, count_statuses, run_cases, write_golden
 
-    check_backend_names(args.backend, "--backend")  # a misspelt name says so, not "no cases under fixtures/ddg"
+    check_one_backend(args.backend, "--backend")  # a misspelt name says so, not "no cases under fixtures/ddg"
     results = run_cases(args.fixtures, args.backend)
     width = max(len(r.case.case_id) for r in results)
     out = sys.stdout
@@ -212,7 +212,7 @@ def run_check_live(args: argparse.Namespace) -> int:
     """Run live queries and report how each went."""
     from ..contract.livecheck import check_live
 
-    check_backend_names(args.backend, "BACKEND")
+    check_one_backend(args.backend, "BACKEND")
     checks = check_live(
         args.backend,
         args.queries,

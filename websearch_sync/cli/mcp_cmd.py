@@ -80,10 +80,10 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     parser.add_argument(
         "--repeat-window",
-        type=int_arg,
-        default=int(DEFAULT_REPEAT_WINDOW_S),
+        type=float,  # seconds, as --cache-ttl: 1.5 is a window (range checks are the library's)
+        default=DEFAULT_REPEAT_WINDOW_S,
         metavar="SECONDS",
-        help="seconds within which lookups of one query or URL count as repeats (default %d; 0: no guard)"
+        help="seconds within which lookups of one query or URL count as repeats (default %g; 0: no guard)"
         % DEFAULT_REPEAT_WINDOW_S,
     )
     parser.add_argument(

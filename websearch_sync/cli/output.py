@@ -168,6 +168,11 @@ def terminal_text(text: str) -> str:
     return _CONTROL.sub("", text)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, once the command has said so itself (a batch's ``interrupted: N ok, ...`` line):
+    the command line ends with status 130 without a second ``interrupted`` line."""
+
+
 class OutputFailed(Exception):
     """Writing the command's output failed for another reason than a closed pipe (a full disk):
     the command ends with one error line, not a traceback (:func:`websearch_sync.cli.main`)."""

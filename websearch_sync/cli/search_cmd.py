@@ -143,13 +143,20 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
             options[name] = getattr(args, name)
     if args.include_content:
         options["include_content"] = True
-    options.update(backend_options(args.option))
+    for key, value in backend_options(args.option).items():
+        if key in options:  # a flag and --option setting one input: neither may silently win
+            flag = "--site" if key == "site_filter" else "--" + key.replace("_", "-")
+            raise InvalidInput(
+                "--option %s and %s both set %s: give one of them" % (key, flag, key), detail_code=BAD_ARGUMENTS
+            )
+        options[key] = value
     return options
 
 
 def backend_options(pairs: list[str]) -> dict[str, Any]:
     """``--option KEY=VALUE`` pairs as search() keywords; ``InvalidInput(bad_arguments)`` for a
-    pair without ``=`` or a key no backend (nor the common options) knows."""
+    pair without ``=``, a key no backend (nor the common options) knows, or a key given twice
+    (the last would silently win)."""
     from ..engine import registry
 
     known = set(COMMON_OPTIONS) | set(registry.backend_options())
@@ -163,6 +170,11 @@ def backend_options(pairs: list[str]) -> dict[str, Any]:
             raise InvalidInput(
                 "--option %s: no backend knows this option%s; known: %s"
                 % (key, close_match(key, known), ", ".join(sorted(known))),
+                detail_code=BAD_ARGUMENTS,
+            )
+        if key in options:
+            raise InvalidInput(
+                "--option %s is given twice: give it once (the last would silently win)" % key,
                 detail_code=BAD_ARGUMENTS,
             )
         options[key] = _option_value(key, text.strip(), registry.option_kinds(key))

@@ -170,7 +170,7 @@ def check_cache_path(path: Any) -> str:
     if os.path.isdir(text):
         problem = "it is a folder"
     elif not os.path.isdir(folder):
-        problem = "its folder %s does not exist" % folder
+        problem = "its folder %s %s" % (folder, "is a file" if os.path.exists(folder) else "does not exist")
     elif os.path.isfile(text) and os.path.getsize(text) > 0:
         try:
             with open(text, "rb") as handle:

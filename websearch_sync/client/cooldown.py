@@ -32,6 +32,7 @@ class _Entry(NamedTuple):
     recorded: float  #: monotonic time of the record
     token: str  #: names the record (see :meth:`Cooldowns.record`)
     shared: bool = False  #: also held in the shared tier (recorded there, or read from there)
+    heard: bool = False  #: read from the shared tier: ``cause`` is the cool-down it raised, not the block's words
 
 
 class Cooldowns:
@@ -99,7 +100,14 @@ class Cooldowns:
         return token
 
     def _suspend(
-        self, name: str, duration: float, wall_until: float, cause: WebBlocked, token: str, shared: bool = False
+        self,
+        name: str,
+        duration: float,
+        wall_until: float,
+        cause: WebBlocked,
+        token: str,
+        shared: bool = False,
+        heard: bool = False,
     ) -> None:
         """Suspend ``name`` until ``duration`` from now, unless it is suspended longer already (a
         block met through another suspension, e.g. its host's, carries only what is left of that)."""
@@ -107,7 +115,7 @@ class Cooldowns:
             now = self._clock.monotonic()
             current = self._until.get(name)
             if current is None or current.until <= now + duration:
-                self._until[name] = _Entry(now + duration, wall_until, cause, now, token, shared)
+                self._until[name] = _Entry(now + duration, wall_until, cause, now, token, shared, heard)
             if len(self._until) > self._sweep_above:
                 self._forget_over(now)
 
@@ -173,7 +181,8 @@ class Cooldowns:
                 entry.cause.status,
                 entry.wall_until,
                 entry.until - self._clock.monotonic(),
-                cause=entry.cause,
+                cause=None if entry.heard else entry.cause,  # a cool-down heard of repeats no words of its own
+                advice=(entry.cause.retryable, entry.cause.hint),
             )
         shared = self._shared.lookup(name, left_s) if self._shared is not None else None
         if shared is not None and (
@@ -184,7 +193,7 @@ class Cooldowns:
             error = cooling_down(
                 name, shared.detail_code, shared.status, until, left, advice=(shared.retryable, shared.hint)
             )
-            self._suspend(name, left, until, error, shared.token or "", shared=True)
+            self._suspend(name, left, until, error, shared.token or "", shared=True, heard=True)
             raise error
 
     def _lifted(self, name: str, entry: _Entry, left_s: Optional[float]) -> bool:

@@ -29,6 +29,7 @@ from ..errors import (
 from ..models import STRATEGIES as STRATEGIES  # STRATEGIES: in models, where the CLI reads it without the engines
 from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
 from ..net.deadline import Deadline, wait_all
+from ..net.workers import run_each
 from .fusion import fuse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -142,12 +143,10 @@ def merge(
     ``mcp.CancellableClock``) its backends' waits obey too. A backend that raises something
     other than a ``WebSearchError`` (such a cancellation) ends the call with it.
     """
-    executor = concurrent.futures.ThreadPoolExecutor(max_workers=len(backends), thread_name_prefix="websearch-merge")
-    try:  # one context copy per backend: a context cannot be entered by two threads at once
-        futures = [executor.submit(contextvars.copy_context().run, run, b) for b in backends]
-        wait_all(futures, max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)  # in slices: Ctrl-C is raised soon
-    finally:
-        executor.shutdown(wait=False)
+    # one context copy per backend: a context cannot be entered by two threads at once
+    contexts = [(contextvars.copy_context(), backend) for backend in backends]
+    futures = run_each(lambda pair: pair[0].run(run, pair[1]), contexts, len(contexts), "websearch-merge")
+    wait_all(futures, max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)  # in slices: Ctrl-C is raised soon
     lists: list[tuple[str, list[SearchItem]]] = []
     failures: list[WebSearchError] = []
     soft_errors: list[ErrorInfo] = []

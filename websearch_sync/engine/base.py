@@ -833,15 +833,19 @@ def json_shape(value: Any) -> str:
     return _JSON_KINDS.get(type(value), type(value).__name__)
 
 
-def listed_results(items: list[dict[str, Any]], vertical: str, provider: str) -> list[dict[str, Any]]:
-    """``items``, read from the list of results an answer holds; ``WebParseError`` when it lists
+def listed_results(
+    items: list[dict[str, Any]], vertical: str, provider: str, listed: Optional[int] = None
+) -> list[dict[str, Any]]:
+    """``items``, read from the list of results an answer holds (``listed`` entries, default as
+    many as ``items``: entries that are no JSON object give none); ``WebParseError`` when it lists
     results none of which has what a result of ``vertical`` is known by (its URL, an image's
     image: :func:`~.identity.identity`). That is a renamed field, an answer of a shape not known,
     not an answer without results (which would read as "no results", and be cached)."""
-    if items and all(identity(item, vertical) is None for item in items):
+    listed = len(items) if listed is None else listed
+    if listed and all(identity(item, vertical) is None for item in items):
         raise WebParseError(
             "%s answered with %d %s results, none with the address a result needs (an unknown shape)"
-            % (provider, len(items), vertical),
+            % (provider, listed, vertical),
             provider=provider,
             detail_code=UNEXPECTED_SHAPE,
         )

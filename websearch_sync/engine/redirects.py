@@ -22,13 +22,13 @@ the body): the reading is bounded whatever the page's size.
 import re
 from dataclasses import dataclass
 from typing import Optional
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import InvalidInput
 from ..extract.article import visible_text
 from ..net.media import content_kind
 from ..net.response import HttpResponse
-from ..net.urls import DEFAULT_PORTS, page_key, request_url
+from ..net.urls import DEFAULT_PORTS, browser_join, page_key, request_url
 from .declarative import declarative_refresh, start_tags
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -163,7 +163,7 @@ def _refresh(content: str, base_url: str, page_url: str) -> Optional[Refresh]:
         return Refresh(page_url, delay)
     url = url.strip(_URL_EDGES).translate(_URL_INSIDE)
     try:
-        target = urljoin(base_url, url)
+        target = browser_join(base_url, url)
         scheme = urlsplit(target).scheme
     except ValueError:
         return None
@@ -173,7 +173,7 @@ def _refresh(content: str, base_url: str, page_url: str) -> Optional[Refresh]:
 def _base_url(href: str, page_url: str) -> str:
     """What a ``<base href>`` makes the page's base URL (the page's own when it does not parse)."""
     try:
-        return urljoin(page_url, href.strip(_URL_EDGES).translate(_URL_INSIDE))
+        return browser_join(page_url, href.strip(_URL_EDGES).translate(_URL_INSIDE))
     except ValueError:
         return page_url
 
@@ -223,7 +223,7 @@ def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, 
             if not target or len(visible_text(response.text)) >= _STUB_TEXT_CHARS:  # a stub: at most 32 KB
                 return None
             try:
-                return urljoin(response.url, target)
+                return browser_join(response.url, target)
             except ValueError:  # malformed: the caller refuses it as it is
                 return target
     return None

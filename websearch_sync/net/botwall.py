@@ -14,12 +14,12 @@ import logging
 from collections.abc import Iterable
 from re import Pattern
 from typing import Callable, Optional
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from ..errors import CAPTCHA_REQUIRED, WebBlocked
 from .status import retry_after_header
 from .transport import HttpResponse
-from .urls import browser_target
+from .urls import browser_join
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -120,7 +120,7 @@ def _absolute(url: str, location: str) -> str:
     (:func:`~.urls.browser_target`); as it is when it cannot be (``http://[::1``: the walls'
     address tests then see the malformed text, which is no wall's address)."""
     try:
-        return urljoin(url, browser_target(location))
+        return browser_join(url, location)
     except ValueError:
         return location
 

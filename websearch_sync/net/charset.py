@@ -5,7 +5,7 @@ import re
 from typing import Optional
 
 from websearch_sync.net.alphabets import spelling_candidates
-from websearch_sync.net.contenttype import charset_label
+from websearch_sync.net.contenttype import charset_label, media_type, xml_media
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -99,6 +99,49 @@ def _bom(content: bytes) -> Optional[str]:
     return None
 
 
+#: The byte-order marks of UTF-32, which XML reads (XML 1.0 Appendix F) and the web's encodings do not.
+_UTF32_MARKS = (codecs.BOM_UTF32_BE, codecs.BOM_UTF32_LE)
+#: The forms of Unicode an XML document opening with ``<`` may be in without a byte-order mark, besides
+#: the ASCII-compatible ones: where the NUL bytes of its first characters fall says which.
+_WIDE_FORMS = ("utf-32-be", "utf-32-le", "utf-16-be", "utf-16-le")
+
+
+def xml_encoding(content: bytes) -> Optional[str]:
+    """The codec an XML document's first bytes fix, as XML 1.0 Appendix F reads them: a byte-order
+    mark (UTF-32's first: ``FF FE 00 00`` is no UTF-16 mark followed by a NUL), else the UTF-16 or
+    UTF-32 form in which its first four bytes are ``<`` and characters without a NUL (``00 3C 00 3F``
+    is UTF-16BE ``<?``); ``None`` for a document in an ASCII-compatible encoding, which its
+    declaration or its server names. Read as UTF-8, a BOM-less UTF-16 document was every other
+    character a NUL, and refused as binary data."""
+    if content.startswith(_UTF32_MARKS):
+        return "utf-32"
+    marked = _bom(content)
+    if marked or b"\x00" not in content[:4]:  # an ASCII-compatible opening has no NUL: no decoding tried
+        return marked
+    for form in _WIDE_FORMS:
+        try:
+            opening = content[:4].decode(form)
+        except UnicodeDecodeError:
+            continue
+        if opening.startswith("<") and "\x00" not in opening:
+            return form
+    return None
+
+
+#: An XML declaration's ``encoding`` (``<?xml version="1.0" encoding="windows-1251"?>``), at the
+#: very start of the document as XML places it (after a UTF-8 byte-order mark).
+_XML_DECLARED = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml\s[^<>]{0,200}?encoding\s*=\s*[\"']([A-Za-z0-9_.:\-]{1,40})[\"']")
+
+
+def xml_declared_charset(content: bytes) -> Optional[str]:
+    """The codec an XML declaration names, if it names a web encoding. UTF-16 named in ASCII bytes
+    means UTF-8, as for ``<meta>`` (:func:`meta_charset`): a file converted to UTF-8 that kept its
+    declaration was read as UTF-16, every two bytes one CJK-looking character."""
+    match = _XML_DECLARED.match(content)
+    codec = _codec(match.group(1).decode("ascii")) if match else None
+    return "utf-8" if codec in _UTF16 else codec
+
+
 #: A byte that is not UTF-8, as the ``surrogateescape`` handler writes it (U+DC80..U+DCFF).
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 #: The ASCII bytes (what ``bytes.translate`` deletes to count the others).
@@ -176,11 +219,31 @@ def _detect(content: bytes) -> Optional[str]:
     return _codec(tied[spelled[0]].encoding if len(spelled) == 1 else best.encoding)
 
 
+def _labelled(content: bytes, content_type: Optional[str], header: Optional[str]) -> list[Optional[str]]:
+    """The codecs the body's bytes and labels name, in the order :func:`decode_body` tries them."""
+    xml = xml_media(media_type(content_type))
+    candidates = [xml_encoding(content) if xml else _bom(content), header]
+    if xml:
+        candidates.append(xml_declared_charset(content))
+    is_html = not content_type or "html" in content_type.lower() or "xml" in content_type.lower()
+    if is_html:
+        candidates.append(meta_charset(content))
+    candidates.append("utf-8")
+    if header == "cp1252" and not content.isascii():
+        # "ISO-8859-1" is the classic wrong label: bytes that are valid UTF-8 are UTF-8.
+        candidates.insert(1, "utf-8")
+    return candidates
+
+
 def decode_body(content: bytes, content_type: Optional[str] = None, *, cut: bool = False) -> str:
     """Decode a response body to text.
 
     Order: byte-order mark, the header's charset, ``<meta charset>``, UTF-8, then
-    statistical detection. A declared charset that does not fit the bytes is not
+    statistical detection. An XML type's body (``contenttype.xml_media``) is read as XML reads
+    it (RFC 7303, XML 1.0 Appendix F): its first bytes' form of Unicode (:func:`xml_encoding`:
+    a byte-order mark, UTF-32's too, or a BOM-less UTF-16 or UTF-32 ``<``), the header's charset,
+    then its XML declaration's encoding (:func:`xml_declared_charset`), before ``<meta charset>``,
+    which an XML parser does not read. A declared charset that does not fit the bytes is not
     trusted blindly (servers lie); UTF-8 fits a page whose non-ASCII bytes are UTF-8 but
     for a few stray ones (each read as U+FFFD, as a browser shows them: one bad byte does
     not turn the page into another charset). The last resort decodes with replacement
@@ -190,15 +253,7 @@ def decode_body(content: bytes, content_type: Optional[str] = None, *, cut: bool
     if not content:
         return ""
     header = declared_charset(content_type)
-    candidates = [_bom(content), header]
-    is_html = not content_type or "html" in content_type.lower() or "xml" in content_type.lower()
-    if is_html:
-        candidates.append(meta_charset(content))
-    candidates.append("utf-8")
-    if header == "cp1252" and not content.isascii():
-        # "ISO-8859-1" is the classic wrong label: bytes that are valid UTF-8 are UTF-8.
-        candidates.insert(1, "utf-8")
-    for codec in candidates:
+    for codec in _labelled(content, content_type, header):
         text = _strict(content, codec, cut)
         if text is not None:
             return text

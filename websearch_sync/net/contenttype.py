@@ -44,6 +44,12 @@ def charset_label(value: Optional[str]) -> Optional[str]:
     return None
 
 
+def xml_media(media: str) -> bool:
+    """Whether ``media`` (a :func:`media_type`) is an XML type, RFC 7303's: ``text/xml``,
+    ``application/xml`` and every ``*/*+xml`` (a feed, XHTML, a sitemap; ``image/svg+xml`` too)."""
+    return media in ("text/xml", "application/xml") or media.endswith("+xml")
+
+
 def _essence(piece: str) -> str:
     """``type/subtype`` of one comma-separated piece, lower-case, or ``""`` when it names none."""
     media = piece.split(";", 1)[0].strip().lower()

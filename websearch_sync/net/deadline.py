@@ -10,12 +10,12 @@ checkpoint raises ``WorkAbandoned`` and the thread ends.
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, wait
 from typing import Any, Callable, Optional, TypeVar
 
 from ..checkpoints import Abandoned, WorkAbandoned, abandonable, abandoned_here
 from .waits import wait_for
-from .workers import submit
+from .workers import run_each, submit
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -170,10 +170,10 @@ def each_within(
     requests end at the same deadline). The one way the library reads several pages at once
     (``include_content``, Baidu's link resolution): each request still waits at the client's
     gate, so the threads keep each host's pace."""
-    pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(items))), thread_name_prefix=name)
+    futures = run_each(work, items, workers, name)
     try:
-        futures = [pool.submit(work, item) for item in items]
         wait_all(futures, max(0.0, deadline.remaining_s()) + grace_s)
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        for future in futures:
+            future.cancel()  # those not started: they are not run
     return futures

@@ -13,7 +13,8 @@ redirect (fetch), goes through :meth:`RedirectPolicy.follow`:
 - at most :data:`MAX_REDIRECTS` hops, and no hop back to a URL already visited
   (``WebProviderError(redirect_loop)``);
 - the target is read as a browser reads it (:func:`~.urls.browser_target`: a backslash before
-  the query is a slash) and must be an http(s) URL with a host (``WebProviderError(bad_redirect)``);
+  the query is a slash, ``http:/host`` from an https page is ``http://host``) and must be an
+  http(s) URL with a host (``WebProviderError(bad_redirect)``);
 - the target's host is checked by the :class:`~.ssrf.AddressGuard` (private,
   loopback, link-local and metadata addresses are refused unless allowed) and the
   hop connects to the address that was checked (no second lookup, so no DNS
@@ -24,13 +25,13 @@ redirect (fetch), goes through :meth:`RedirectPolicy.follow`:
 
 from dataclasses import dataclass
 from typing import Callable, Optional, Protocol
-from urllib.parse import SplitResult, urljoin, urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebBlocked, WebProviderError
 from .deadline import Deadline
 from .response import HttpResponse
 from .ssrf import AddressGuard, ResolvedHost
-from .urls import browser_target, host_token, http_url, page_key, same_origin
+from .urls import browser_join, host_token, http_url, page_key, same_origin
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -104,9 +105,9 @@ class RedirectPolicy:
         return Hop(target, parts, self._checked(parts, deadline), same_origin(self.origin, parts))
 
     def _target(self, base_url: str, location: str, shown: str) -> str:
-        target = browser_target(location)
+        target = location
         try:
-            target = urljoin(base_url, target)
+            target = browser_join(base_url, location)
             return self.canonical(target)
         except (InvalidInput, ValueError):
             raise WebProviderError(

@@ -3,7 +3,9 @@
 import re
 from typing import Optional
 
+from .contenttype import xml_media
 from .transport import HttpResponse
+from .xmlroot import foreign_root, xhtml_root
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -59,11 +61,6 @@ def _xml_document(media: str) -> bool:
     return media.startswith("application/") and media.endswith("+xml")
 
 
-def _xml_type(media: str) -> bool:
-    """An XML type, whose document a browser shows as a web page when its root is ``<html>``."""
-    return media in ("text/xml", "application/xml") or _xml_document(media)
-
-
 def sniffed_image_type(content: bytes) -> Optional[str]:
     """The media type of an image by its first bytes (PNG, JPEG, GIF, WebP), or None."""
     for signature, media in IMAGE_SIGNATURES:
@@ -84,8 +81,10 @@ def content_kind(response: HttpResponse) -> str:
         signed = _signed_kind(response.content)
         if signed is not None:
             return signed
-    if kind == "text" and _xml_type(response.content_type) and _xml_root_is_html(_xml_head(response.content)):
+    if kind == "text" and xml_media(response.content_type) and xhtml_root(response.content):
         return "html"
+    if response.content_type == "text/html" and foreign_root(response.content):
+        return "text"  # a feed or other XML labelled HTML: its XML, as under an XML type
     if kind is not None:
         return kind
     head = response.content[:1024].lstrip().lower()
@@ -106,8 +105,6 @@ _HTML_OPENINGS = (
     *(b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p"),
 )
 _PROLOGUE = ((b"<!--", b"-->"), (b"<?xml", b"?>"))
-#: What an XML document may hold before its root element: those and a doctype.
-_XML_PROLOGUE = (*_PROLOGUE, (b"<!doctype", b">"))
 
 
 def _opens_as_html(head: bytes) -> bool:
@@ -116,27 +113,6 @@ def _opens_as_html(head: bytes) -> bool:
     return any(
         head.startswith(opening) and head[len(opening) : len(opening) + 1] in (b" ", b">") for opening in _HTML_OPENINGS
     )
-
-
-#: The byte-order marks a UTF-16 document opens with.
-_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
-
-
-def _xml_head(content: bytes) -> bytes:
-    """The first KB of an XML document's text, lower case, as bytes that compare with ASCII
-    markup: a UTF-16 document (known by its byte-order mark, as the body's decoding knows it)
-    decoded first, so its ``<html>`` root is seen as a UTF-8 one's is."""
-    if content.startswith(_UTF16_MARKS):
-        return content[:2048].decode("utf-16", errors="replace").encode("utf-8", errors="replace").lower()
-    return content[:1024].lower()
-
-
-def _xml_root_is_html(head: bytes) -> bool:
-    """Whether the XML document ``head`` opens (its first KB, lower case) has ``<html>`` as its
-    root: XHTML served as XML, which a browser shows as a page, so fetch extracts it as one
-    (returned as it is, its scripts and markup came back as the page's text)."""
-    head = _past_prologue(head, _XML_PROLOGUE)
-    return head.startswith(b"<html") and head[5:6] in (b" ", b"\t", b"\r", b"\n", b">")
 
 
 def _past_prologue(head: bytes, prologue: tuple[tuple[bytes, bytes], ...]) -> bytes:

@@ -40,6 +40,7 @@ from ..errors import DEADLINE_EXCEEDED, DNS_TIMEOUT, Timeout, unresolved_host
 from .deadline import Deadline
 from .decoding import listed_codings
 from .ssrf import host_header, literal_address, system_resolver
+from .status import NO_BODY_STATUSES
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -158,8 +159,17 @@ MAX_INTERIM_ANSWERS = 100
 MAX_HEAD_BYTES = 300 * 1024
 
 
+#: How many lines of header blocks and a chunked body's trailer libcurl reads ("Too many response
+#: headers, 5000 is max"; it counts them its own way, within a line or two of this).
+MAX_HEAD_LINES = 5000
+#: The longest line of a chunked body's trailer libcurl reads (its line end aside: "Out of memory in
+#: chunked-encoding" from 4094 bytes on).
+MAX_TRAILER_LINE = 4093
+
+
 class HeadTooLarge(http.client.HTTPException):
-    """More interim answers, or more bytes of header lines, than the wire reads before the body."""
+    """More interim answers, or more bytes or lines of header lines, than the wire reads (before the
+    body, and with a chunked body's trailer), or a trailer line longer than libcurl reads."""
 
 
 class HeadCutShort(http.client.RemoteDisconnected):
@@ -193,6 +203,7 @@ class _HeadLines:
     def __init__(self, fp: Any) -> None:
         self.fp = fp
         self.count = 0
+        self.lines = 0  # lines read, of every head (libcurl bounds them with a trailer's: MAX_HEAD_LINES)
         self.last = b""
         self.cut = False  # the last read met the end of the input inside a head
         self.at_status = True  # the next line is a status line (the first, or after a blank line)
@@ -200,6 +211,7 @@ class _HeadLines:
     def readline(self, limit: int = -1) -> bytes:
         line: bytes = self.fp.readline(limit)
         self.count += len(line)
+        self.lines += 1
         if self.count > MAX_HEAD_BYTES:
             raise HeadTooLarge("got more than %d bytes of header lines" % MAX_HEAD_BYTES)
         # a lone CR ends a block for libcurl, which looks at a line's first byte only
@@ -221,8 +233,8 @@ class _HeadLines:
             raise http.client.BadStatusLine(text.decode("latin-1"))
         if self.at_status or not text:
             self.at_status = not text  # a blank line ends a block: an interim answer's, another follows
-        elif b":" not in text and text[:1] not in (b" ", b"\t"):
-            raise MalformedHead("a header line without a colon")
+        else:
+            _check_field(text, folds=True)
 
     def close(self) -> None:
         self.fp.close()
@@ -231,6 +243,141 @@ class _HeadLines:
         """Whether the status line just refused was cut short by the connection's end (it has no
         line end) while it could still have become one (``HTT``, ``HTTP/1.1 20``)."""
         return not self.last.endswith(b"\n") and _STATUS_START.startswith(self.last[:5])
+
+
+def _check_field(text: bytes, folds: bool) -> None:
+    """Refuse a header or trailer line (no line end, no NUL or CR: checked before) as libcurl does:
+    one without a colon, or a folded one's continuation where nothing folds (a trailer line)."""
+    folded = text[:1] in (b" ", b"\t")
+    if folded and not folds:
+        raise MalformedHead("a folded trailer line")
+    if not folded and b":" not in text:
+        raise MalformedHead("a header line without a colon")
+
+
+class MalformedChunk(http.client.IncompleteRead):
+    """A chunked body's framing that libcurl refuses and ``http.client`` read past or read
+    otherwise (:class:`_ChunkedBody`): the body is broken, as one cut short is."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(b"")
+        self.why = why
+
+
+#: A chunk's size as libcurl reads it: hex digits at the start of its line, at most 17 of them
+#: ("chunk hex-length longer than 17"); the rest of the line up to its LF is skipped.
+_CHUNK_SIZE = re.compile(rb"[0-9a-fA-F]{1,18}")
+_MAX_SIZE_DIGITS = 17
+
+
+class _ChunkedBody:
+    """The answer's reader once the head of a chunked body is read: ``http.client`` is handed the
+    chunks' framing as libcurl reads it, so both wires read one chunked body alike.
+
+    ``http.client`` took any text ``int(x, 16)`` reads for a size (`` 5``, ``+5``, ``0x5``, ``0_5``),
+    tossed the two bytes after a chunk's data unseen (``XX`` after ``hello``: the page went on), and took
+    a trailer that the connection's end cut, or one holding a lone CR, a NUL, no colon or a folded
+    line, for a whole body. libcurl reads a size from the hex digits that open its line (1 to 17, below 2^63,
+    the rest of the line skipped), ends a chunk's data with any CRs then an LF, and reads trailer
+    lines by its header rules; anything else is a broken body (:class:`MalformedChunk`) or, for a
+    trailer line, malformed headers (:class:`MalformedHead`). This reader checks each of those as
+    the bytes pass and hands ``http.client`` the canonical form (``5\\r\\n`` for a size line,
+    ``\\r\\n`` after the data).
+
+    Relies on how ``http.client`` reads a chunked body from ``fp`` (undocumented, pinned by
+    ``tests/unit/test_stdlib_head_reading.py``): a size or trailer line by ``readline``, a chunk's
+    data by ``read``, ``read1``, ``readinto`` or ``peek`` within its size, the two bytes after the
+    data by ``read(2)``."""
+
+    def __init__(self, fp: Any, head: _HeadLines) -> None:
+        self.fp = fp
+        self.bytes, self.lines = head.count, head.lines  # the head's, which the trailer's add to
+        self.left = -1  # data bytes left in the chunk (0: its line end is next; -1: a size line is)
+        self.trailer = False  # the last chunk was read: trailer lines, then a blank line
+
+    def readline(self, limit: int = -1) -> bytes:
+        line: bytes = self.fp.readline(limit)
+        if self.trailer and not line.endswith(b"\n"):
+            if limit < 0 or len(line) < limit:
+                raise MalformedChunk("the connection closed inside the trailer")
+            return line  # over the limit: ``http.client`` says so (a header block too large)
+        if self.trailer:
+            return self._trailer_line(line)
+        if self.left != -1:
+            return line  # (never asked for: data is read by size)
+        return self._size_line(line, limit)
+
+    def _size_line(self, line: bytes, limit: int) -> bytes:
+        size = _CHUNK_SIZE.match(line)
+        if size is None or len(size.group()) > _MAX_SIZE_DIGITS or int(size.group(), 16) >= MAX_CONTENT_LENGTH:
+            raise MalformedChunk("a chunk size that is no hex number below 2^63")
+        while not line.endswith(b"\n"):  # an extension longer than ``http.client`` reads: skipped, as libcurl does
+            line = self.fp.readline(limit)
+            if not line:
+                raise MalformedChunk("the connection closed inside a chunk size line")
+        length = int(size.group(), 16)
+        self.left, self.trailer = (length, False) if length else (-1, True)
+        return b"%x\r\n" % length
+
+    def _trailer_line(self, line: bytes) -> bytes:
+        self.bytes, self.lines = self.bytes + len(line), self.lines + 1
+        if self.bytes > MAX_HEAD_BYTES or self.lines >= MAX_HEAD_LINES:
+            raise HeadTooLarge("header and trailer lines over libcurl's bounds (bytes or lines)")
+        text = line[:-1]
+        text = text[:-1] if text.endswith(b"\r") else text
+        if b"\r" in text:
+            raise MalformedChunk("a CR inside a trailer line")
+        if not text:
+            return b"\r\n"  # the body's end (``\n`` alone too)
+        if len(text) > MAX_TRAILER_LINE:
+            raise HeadTooLarge("a trailer line over %d bytes" % MAX_TRAILER_LINE)
+        if b"\0" in text:
+            raise MalformedHead("a NUL inside a trailer line")
+        _check_field(text, folds=False)
+        return line
+
+    def read(self, amt: int = -1) -> bytes:
+        if self.left == 0:  # the data's line end: any CRs, then an LF
+            while (byte := self.fp.read(1)) != b"\n":
+                if byte != b"\r":
+                    raise MalformedChunk("a chunk's data not followed by its line end")
+            self.left = -1
+            return b"\r\n"
+        data: bytes = self.fp.read(self._within(amt))
+        self._consumed(len(data))
+        return data
+
+    def read1(self, amt: int = -1) -> bytes:
+        data: bytes = self.fp.read1(self._within(amt))
+        self._consumed(len(data))
+        return data
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer)
+        count: int = self.fp.readinto(view[: self._within(len(view))])
+        self._consumed(count)
+        return count
+
+    def peek(self, amt: int = 0) -> bytes:
+        peeked: bytes = self.fp.peek(amt)
+        return peeked
+
+    def close(self) -> None:
+        self.fp.close()
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, closed...: the socket file's own
+        return getattr(self.fp, name)
+
+    def _within(self, amt: Optional[int]) -> int:
+        """``amt`` bytes, or fewer: never past the chunk's data (``http.client`` asks for no more)."""
+        if self.left <= 0:
+            return amt if amt is not None else -1
+        return self.left if amt is None or amt < 0 else min(amt, self.left)
+
+    def _consumed(self, count: int) -> None:
+        """``count`` bytes of the chunk's data were read."""
+        if self.left > 0:
+            self.left -= count
 
 
 class _FinalAnswer(http.client.HTTPResponse):
@@ -268,10 +415,14 @@ class _FinalAnswer(http.client.HTTPResponse):
                 exchange.answered = True
         if lines.cut:
             raise HeadCutShort("the connection closed inside the header block")
-        if self.status not in (204, 304) and not _one_length(self.msg.get_all("Content-Length") or []):
-            raise MalformedHead("a Content-Length that is no single number")  # (libcurl reads none of a 204's)
-        if not self.chunked and _chunked_last(self.msg.get_all("Transfer-Encoding") or []):
+        if not readable_length(self.status, self.msg.get_all("Content-Length") or []):
+            raise MalformedHead("a Content-Length that is no single number below 2^63")
+        if self.status in NO_BODY_STATUSES:  # (http.client read a 304's chunked framing that never came)
+            self.chunked, self.length = False, 0
+        elif not self.chunked and _chunked_last(self.msg.get_all("Transfer-Encoding") or []):
             self.chunked, self.chunk_left, self.length = True, None, None
+        if self.chunked:
+            self.fp = _ChunkedBody(self.fp, lines)  # type: ignore[assignment]
 
     def _heads(self, lines: _HeadLines) -> None:
         """Read the interim answers and the final one's head."""
@@ -293,11 +444,30 @@ def _chunked_last(values: list[str]) -> bool:
     return bool(codings) and codings[-1] == "chunked" and set(codings) <= {"chunked", "identity"}
 
 
-def _one_length(values: list[str]) -> bool:
-    """Whether ``Content-Length`` values (a repeated header's, each maybe a list) name one length
-    in digits, or none: RFC 9110 (8.6) allows a list of one number repeated, nothing else."""
+#: The first length no body can have: libcurl reads a length into a signed 64-bit number, and one
+#: past it is no length to it (it reads such a body to the connection's end).
+MAX_CONTENT_LENGTH = 1 << 63
+
+
+def readable_length(status: int, values: list[str]) -> bool:
+    """Whether a final answer's ``Content-Length`` values (a repeated header's, each maybe a list)
+    name one length, or none, both wires read alike: RFC 9110 (8.6) allows a list of one number
+    repeated, nothing else, and a number from 2^63 on is no body's length (``http.client`` waited
+    for those bytes, libcurl read to the connection's end). A 204's or 304's length is not read
+    (libcurl reads none of theirs). The one test of both wires: a length it fails is
+    :func:`~.wire_requests.malformed_headers`."""
+    if status in NO_BODY_STATUSES:
+        return True
     lengths = {length.strip() for value in values for length in value.split(",")}
-    return not lengths or (len(lengths) == 1 and all(length.isascii() and length.isdigit() for length in lengths))
+    if not lengths:
+        return True
+    if len(lengths) > 1:
+        return False
+    digits = lengths.pop()
+    significant = digits.lstrip("0")  # (``int`` refuses over 4300 digits: a header may hold more)
+    return (
+        digits.isascii() and digits.isdigit() and len(significant) < 20 and int(significant or "0") < MAX_CONTENT_LENGTH
+    )
 
 
 class _Watched:

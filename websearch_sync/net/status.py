@@ -15,6 +15,7 @@ from ..errors import (
     WebSearchError,
     http_status,
 )
+from .edge_page import block_page_refusal
 from .response import HttpResponse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -22,6 +23,10 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: The statuses that redirect (to their ``Location``).
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+
+#: The final statuses whose answer ends with its head, whatever its headers say (RFC 9112, 6.3):
+#: no body, no ``Content-Length`` or chunked framing read.
+NO_BODY_STATUSES = (204, 304)
 
 #: The longest wait a service may ask for: Retry-After and X-RateLimit-Reset are capped here
 #: (a hostile ``inf`` or ``1e18`` would otherwise become a cool-down no clock can add).
@@ -123,23 +128,29 @@ _EDGE_PREFIX = b"error code: "
 
 
 def edge_refusal(response: HttpResponse) -> Optional[str]:
-    """Cloudflare's error code (``"1020"``) when its edge refused ``response``'s request itself, else ``None``.
+    """What Cloudflare's edge said when it refused ``response``'s request itself (``"Cloudflare error
+    1020"``, ``'Cloudflare's block page "Sorry, you have been blocked"'``), else ``None``.
 
     In front of an API, Cloudflare answers a request one of its site's rules refuses (a firewall
-    rule: 1020; a banned browser signature: 1010; a banned address: 1006) with a 4xx and a short
-    plain-text body, ``error code: 1020``, carrying its ``cf-ray`` header. The service behind it
-    never saw the request: its key is not the cause, and a 403 of this kind is a block, not a
-    refused key. Recorded: ``HTTP/2 403``, ``content-type: text/plain; charset=UTF-8``,
-    ``content-length: 16``, ``server: cloudflare``, ``cf-ray: 74385ccaab1ab3d3-MIA``, body
-    ``error code: 1020`` (hadoanngoc/php-bypass-cloudflare-challenge#2; the body alone: curl/curl#5127).
+    rule: 1020; a banned browser signature: 1010; a banned address: 1006; its managed WAF rules:
+    the block page) with a 4xx carrying its ``cf-ray`` header (``server: cloudflare``), and either a
+    short plain-text body, ``error code: 1020``, or its HTML block page
+    (:func:`~.edge_page.block_page_refusal`). The service behind it never saw the request: its key
+    is not the cause, and a 403 of this kind is a block, not a refused key. Recorded: ``HTTP/2 403``,
+    ``content-type: text/plain; charset=UTF-8``, ``content-length: 16``, ``server: cloudflare``,
+    ``cf-ray: 74385ccaab1ab3d3-MIA``, body ``error code: 1020`` (hadoanngoc/php-bypass-cloudflare-challenge#2;
+    the body alone: curl/curl#5127).
     """
-    if not 400 <= response.status < 500 or len(response.content) > _EDGE_BODY_MAX:
+    if not 400 <= response.status < 500:
         return None
     if "cf-ray" not in response.headers and (response.headers.get("Server") or "").strip().lower() != "cloudflare":
         return None
+    if len(response.content) > _EDGE_BODY_MAX:
+        return block_page_refusal(response)
     body = response.content.strip().lower()
     code = body[len(_EDGE_PREFIX) :]
-    return code.decode("ascii") if body.startswith(_EDGE_PREFIX) and len(code) == 4 and code.isdigit() else None
+    is_code = body.startswith(_EDGE_PREFIX) and len(code) == 4 and code.isdigit()
+    return "Cloudflare error %s" % code.decode("ascii") if is_code else None
 
 
 def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[WebSearchError]:
@@ -167,7 +178,7 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
     if status == 403:
         edge = edge_refusal(response)
         said = (
-            "%s refused the request at Cloudflare's edge (HTTP 403, Cloudflare error %s); the service behind it "
+            "%s refused the request at Cloudflare's edge (HTTP 403, %s); the service behind it "
             "never saw it, so no key or account of it is the cause" % (host, edge)
             if edge
             else "%s refused the request (HTTP 403)" % host

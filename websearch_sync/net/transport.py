@@ -42,7 +42,7 @@ from .mocks import requests_patched, say_once
 from .response import HttpResponse as HttpResponse
 from .ssrf import AddressGuard
 from .status import MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_S
-from .status import REDIRECT_STATUSES
+from .status import NO_BODY_STATUSES, REDIRECT_STATUSES
 from .status import retry_after_seconds as retry_after_seconds
 from .status import status_error as status_error
 from .wire import BrowserRequests, Wire, WireRequest
@@ -132,7 +132,7 @@ class _Body:
             self.max_bytes, self.truncate = min(self.max_bytes, _REDIRECT_BODY_BYTES), True
         elif self.read_body is not None and not self.read_body(status, headers):
             return False
-        if status not in (204, 304) and self.method != "HEAD":
+        if status not in NO_BODY_STATUSES and self.method != "HEAD":
             self._refuse_undecodable()
         return True
 

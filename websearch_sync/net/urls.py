@@ -29,7 +29,7 @@ Parsers read links from markup with :func:`url_parts`, which never raises.
 import functools
 import re
 from typing import Optional
-from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import requests
 
@@ -166,7 +166,12 @@ def request_url(url: object) -> str:
     unless it is an http(s) URL with a host, at most :data:`MAX_URL_CHARS` long.
 
     The host is IDNA-encoded, the path and query percent-encoded, an empty path is ``/``,
-    the scheme and host are lower case; the fragment stays (see :func:`page_key`).
+    the scheme and host are lower case; the fragment stays (see :func:`page_key`). A backslash
+    before the query is refused, with a browser's reading as a hint (:func:`browser_target`):
+    a browser reads it as a slash, ``urlsplit`` as part of the host (``http://host\\path``: a
+    host ``host\\path``) and ``requests`` as a path character (``/%5Cpath`` on ``host``), so no
+    one reading could be checked and sent; the other odd forms a browser reads (``http:/host``,
+    ``http:///host``) are refused alike (no host).
     """
     if not isinstance(url, str):
         raise InvalidInput("url must be a string, got %s" % type(url).__name__, detail_code=BAD_URL)
@@ -179,6 +184,12 @@ def request_url(url: object) -> str:
         )
     if _CONTROL_CHARS.search(text):
         raise InvalidInput("url contains control characters", detail_code=BAD_URL)
+    if "\\" in text[: _query_start(text)]:
+        raise InvalidInput(
+            "url %r has a backslash before its query, which a browser reads as a slash (did you mean %r?)"
+            % (text[:200], browser_target(text, "")[:200]),
+            detail_code=BAD_URL,
+        )
     try:
         parts = urlsplit(text)
         host, _port = parts.hostname, parts.port
@@ -226,13 +237,19 @@ _TAB_AND_NEWLINE = dict.fromkeys(map(ord, "\t\n\r"))
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
 
 
-def browser_target(location: str) -> str:
-    """``location`` (a redirect target, read against an http(s) page) as a browser reads it (WHATWG
-    URL, for any special scheme's URL): before its query and fragment a backslash is a slash
-    (``\\ok`` is ``/ok``), and a run of two or more slashes where the host may start, at the start
-    or after ``http:``, opens the host, however long (``///host/x`` and ``\\\\host\\x`` are
-    ``//host/x``, another host's); the query and fragment keep theirs. ``urljoin`` took a backslash
-    for a path character (``/%5Cok``) and ``///host`` for a path, on both wires.
+def browser_target(location: str, base_scheme: str) -> str:
+    """``location`` (a redirect target, read against an http(s) page of scheme ``base_scheme``) as a
+    browser reads it (WHATWG URL, for any special scheme's URL): before its query and fragment a
+    backslash is a slash (``\\ok`` is ``/ok``), and a run of two or more slashes where the host may
+    start, at the start or after ``http:``, opens the host, however long (``///host/x`` and
+    ``\\\\host\\x`` are ``//host/x``, another host's); the query and fragment keep theirs. ``urljoin``
+    took a backslash for a path character (``/%5Cok``) and ``///host`` for a path, on both wires.
+
+    A special scheme other than the page's opens the host whatever follows its colon, one slash
+    or none (``http:/10.0.0.1/x`` from an https page is ``http://10.0.0.1/x``, a host the guard
+    then checks like any other; ``urljoin`` read a path without a host); the page's own scheme
+    there starts a path relative to the page (``http:/x`` on an http page), as ``urljoin`` reads it.
+    ``file:`` keeps its slashes (``file:///x`` has an empty host; it is refused as a hop anyway).
 
     First, as WHATWG does before anything else, control characters and spaces at either end go,
     and every tab, CR and LF: ``urlsplit`` drops those (the host the guard checks) but ``urljoin``
@@ -243,14 +260,28 @@ def browser_target(location: str) -> str:
     named = bool(colon) and scheme[:1].isalpha() and set(scheme) <= _SCHEME_CHARS
     if named and scheme not in _SPECIAL_SCHEMES:
         return location  # another scheme's URL (refused as a hop anyway)
-    ends = [at for at in (location.find("?"), location.find("#")) if at >= 0]
-    end = min(ends) if ends else len(location)
+    end = _query_start(location)
     target = location[:end].replace("\\", "/") + location[end:]
     prefix = target[: len(scheme) + 1] if named else ""
     rest = target[len(prefix) :]
-    if rest.startswith("//"):
+    if scheme == "file" and named:
+        return target
+    if rest.startswith("//") or (named and scheme != base_scheme.lower()):
         target = prefix + "//" + rest.lstrip("/")
     return target
+
+
+def browser_join(base_url: str, location: str) -> str:
+    """``location`` (a redirect target: a ``Location``, a meta refresh's or a script's URL) made
+    absolute against the page at ``base_url`` as a browser reads it (:func:`browser_target`);
+    ``ValueError`` for one that cannot be (``http://[::1``)."""
+    return urljoin(base_url, browser_target(location, urlsplit(base_url).scheme))
+
+
+def _query_start(url: str) -> int:
+    """Where ``url``'s query or fragment starts (its length when it has neither)."""
+    ends = [at for at in (url.find("?"), url.find("#")) if at >= 0]
+    return min(ends) if ends else len(url)
 
 
 def page_key(url: str) -> str:

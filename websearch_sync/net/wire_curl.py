@@ -55,6 +55,7 @@ from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, deco
 from .environment import environment_proxy, proxy_table
 from .interrupt import run_interruptibly
 from .mocks import say_once
+from .requests_adapter import STATUS_SHAPE, readable_length
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
 from .wire_requests import (
     bad_status_line,
@@ -116,9 +117,11 @@ _PROXY_FAILURES: dict[int, Callable[[str, str, Optional[str]], NetworkError]] = 
 }
 #: The profile's ``Accept-Encoding``: the codings :mod:`.decoding` names as the browser's.
 _ACCEPT_ENCODING = ", ".join(BROWSER_CODINGS).encode("ascii")
-#: Status lines of the HTTP versions whose streams mark where a body ends (libcurl writes
-#: ``HTTP/2 200``, ``HTTP/3 200``): a body read to its end is whole without a length.
-_FRAMED_VERSIONS = ("HTTP/2", "HTTP/3")
+#: Status lines of the HTTP versions whose streams mark where a body ends, as libcurl writes them
+#: (``HTTP/2 200``, ``HTTP/3 200``): a body read to its end is whole without a length. Any other
+#: came from an HTTP/1 server, and is held to :data:`~.requests_adapter.STATUS_SHAPE` (libcurl took
+#: ``HTTP/2.0 200`` from one, which ``http.client`` and the requests wire call no HTTP).
+_FRAMED_VERSIONS = ("HTTP/2 ", "HTTP/3 ")
 _BROKEN_BODY = (CurlECode.PARTIAL_FILE, CurlECode.RECV_ERROR, CurlECode.HTTP2, CurlECode.HTTP2_STREAM)
 
 
@@ -155,34 +158,49 @@ class _Exchange:
         if self.headed:
             return len(line)  # a trailer line: the answer's status and headers are settled
         if self.expect_status:
-            self.status, self.lines, self.expect_status = _status_code(text), [], False
-            self.framed = text.startswith(_FRAMED_VERSIONS)
-            if self.status:
-                return len(line)
-            self.error = bad_status_line(self.host, self.provider, text)
-            return int(CURL_WRITEFUNC_ERROR)
+            return self._status_line(text, len(line))
         if not text:
-            if self.status == 407 and self.forwarder:  # the proxy refusing, as its 407 to CONNECT is
-                self.error = proxy_refused(self.forwarder, self.host, 407, self.provider)
-                return int(CURL_WRITEFUNC_ERROR)
-            if self.status >= 200:
-                self.headed = True
-                framed = self.framed
-                return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, framed), len(line))
-            if self.status == SWITCHING_PROTOCOLS:  # final, with no body (nothing here asks to switch)
-                self.headed = True
-                fed = self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, True), len(line))
-                self.ended = fed == len(line)  # the body it wants is none: ended here, as http.client ends it
-                self.stopped = True
-                return int(CURL_WRITEFUNC_ERROR)
-            self.expect_status = True  # an interim answer (1xx): the real one follows
-        elif text[0] in " \t" and self.lines:
+            return self._block_end(len(line))
+        if text[0] in " \t" and self.lines:
             name, value = self.lines[-1]
             self.lines[-1] = (name, value + " " + text.strip())
         elif ":" in text:
             name, _, value = text.partition(":")
             self.lines.append((name.strip(), value.strip()))
         return len(line)
+
+    def _status_line(self, text: str, size: int) -> int:
+        """A header block's first line: its status, or the error of a line that is no status line
+        (libcurl's own ``HTTP/2 200`` aside, held to the HTTP/1 shape the requests wire reads)."""
+        self.status, self.lines, self.expect_status = _status_code(text), [], False
+        self.framed = text.startswith(_FRAMED_VERSIONS)
+        if self.status and (self.framed or STATUS_SHAPE.match(text)):
+            return size
+        self.error = bad_status_line(self.host, self.provider, text)
+        return int(CURL_WRITEFUNC_ERROR)
+
+    def _block_end(self, size: int) -> int:
+        """The blank line ending a header block: the final answer's head goes to the sink (once its
+        ``Content-Length`` is one both wires read); an interim answer's is skipped."""
+        if self.status == 407 and self.forwarder:  # the proxy refusing, as its 407 to CONNECT is
+            self.error = proxy_refused(self.forwarder, self.host, 407, self.provider)
+            return int(CURL_WRITEFUNC_ERROR)
+        if self.status >= 200:
+            lengths = [value for name, value in self.lines if name.lower() == "content-length"]
+            if not readable_length(self.status, lengths):  # (one from 2^63 on: libcurl read to the end)
+                self.error = malformed_headers(self.host, self.provider)
+                return int(CURL_WRITEFUNC_ERROR)
+            self.headed = True
+            framed = self.framed
+            return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, framed), size)
+        if self.status == SWITCHING_PROTOCOLS:  # final, with no body (nothing here asks to switch)
+            self.headed = True
+            fed = self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, True), size)
+            self.ended = fed == size  # the body it wants is none: ended here, as http.client ends it
+            self.stopped = True
+            return int(CURL_WRITEFUNC_ERROR)
+        self.expect_status = True  # an interim answer (1xx): the real one follows
+        return size
 
     def data(self, chunk: bytes) -> Any:
         return self._fed(lambda: self.sink.data(chunk), len(chunk))
@@ -601,6 +619,14 @@ def _head_too_large(code: int, text: str) -> bool:
     )
 
 
+#: How libcurl refuses a status line of HTTP/2 or HTTP/3 on an HTTP/1 connection ("Version mismatch
+#: (from HTTP/1 to HTTP/2)").
+_VERSION_MISMATCH = "Version mismatch"
+#: How libcurl refuses a header line it cannot read as one, with ``BAD_FUNCTION_ARGUMENT`` (a folded
+#: line in a chunked body's trailer): not a connection that failed.
+_INVALID_HEADER = "Invalid response header"
+
+
 def _network_error(
     exc: CurlError, host: str, provider: Optional[str], reset: bool, headed: bool, refused: bool
 ) -> NetworkError:
@@ -609,7 +635,11 @@ def _network_error(
     code = getattr(exc, "code", 0)
     if code in _CLOSED_WITHOUT_ANSWER:
         return closed_without_answer(host, provider)
+    if code == CurlECode.WEIRD_SERVER_REPLY and _VERSION_MISMATCH in str(exc):  # ``HTTP/2 200`` from an HTTP/1 server
+        return not_http(host, provider)  # (no status line to http.client either)
     if code == CurlECode.WEIRD_SERVER_REPLY:  # a header block breaking HTTP's rules (libcurl refuses it)
+        return malformed_headers(host, provider)
+    if code == CurlECode.BAD_FUNCTION_ARGUMENT and _INVALID_HEADER in str(exc):  # a folded trailer line
         return malformed_headers(host, provider)
     if code == CurlECode.COULDNT_RESOLVE_HOST:
         return unresolved_host(host, provider)

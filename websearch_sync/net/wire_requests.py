@@ -278,7 +278,8 @@ def _check_transfer(response: requests.Response, host: str, provider: Optional[s
 def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(malformed_response)``: ``host`` sent more header lines, or longer ones, than
     the wire reads (``http.client``: 100 lines of 64 KB; libcurl: 5000 lines of 100 KB; both: 300 KB
-    of them, interim answers' included). Said as such, not as a connection that failed."""
+    of them, interim answers' and a chunked body's trailer included, whose lines both read up to
+    4093 bytes). Said as such, not as a connection that failed."""
     return NetworkError(
         "%s answered with a header block too large to read (too many header lines, one too long, or over 300 KB)"
         % host,
@@ -583,6 +584,8 @@ def _body_error(exc: Exception, deadline: Deadline, host: str, provider: Optiona
         return Timeout("%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT)
     if any(_is_head_too_large(e) for e in _cause_chain(exc)):  # a chunked body's trailer
         return head_too_large(host, provider)
+    if any(isinstance(e, MalformedHead) for e in _cause_chain(exc)):  # a trailer line libcurl refuses
+        return malformed_headers(host, provider)
     reset = any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc))
     return broken_body(host, provider, reset)
 
@@ -688,7 +691,8 @@ def _cause_chain(exc: BaseException) -> list[BaseException]:
 
 
 #: The lines of a header block (or a chunked body's trailer) ``http.client``'s ``LineTooLong`` names;
-#: its "chunk size" line is the body's (a 100 KB chunk extension: a broken body, not a header block).
+#: its "chunk size" line is the body's (and never too long: ``requests_adapter._ChunkedBody`` skips an
+#: extension of any length, as libcurl does).
 _HEAD_LINES = ("status line", "header line", "trailer line")
 
 

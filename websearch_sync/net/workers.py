@@ -1,6 +1,7 @@
 """Reusable daemon threads for the work a call hands off: libcurl's transfer (so Ctrl-C reaches
-the main thread at once, :mod:`.interrupt`), and a parse or an extraction that must end at the
-deadline (:func:`.deadline.run_within`).
+the main thread at once, :mod:`.interrupt`), a parse or an extraction that must end at the
+deadline (:func:`.deadline.run_within`), and work done several at a time (:func:`run_each`: a
+merge's backends, the pages ``include_content`` reads), which an interpreter's end never waits for.
 
 Starting a thread per call cost about a sixth of a warm search's CPU; a thread that finished
 its job waits here for the next. While it runs a job it carries the job's name
@@ -14,11 +15,16 @@ A caller waits for its job with :func:`.waits.wait_for`, which Ctrl-C ends withi
 import os
 import queue
 import threading
-from typing import Callable
+from collections.abc import Sequence
+from concurrent.futures import Future
+from typing import Callable, TypeVar
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 IDLE_NAME = "websearch-idle"
+
+T = TypeVar("T")
+A = TypeVar("A")
 
 _idle: list["queue.SimpleQueue[tuple[Callable[[], None], str]]"] = []
 _lock = threading.Lock()
@@ -32,6 +38,33 @@ def submit(job: Callable[[], None], name: str) -> None:
         jobs = queue.SimpleQueue()
         threading.Thread(target=_serve, args=(jobs,), name=IDLE_NAME, daemon=True).start()
     jobs.put((job, name))
+
+
+def run_each(work: Callable[[A], T], items: Sequence[A], threads: int, name: str) -> "list[Future[T]]":
+    """``work(item)`` for every item, in at most ``threads`` of these daemon threads; the futures,
+    in the order of ``items``. Cancelling a future that has not started keeps its item from
+    running. Not a thread pool: an interpreter joins a pool's threads before it ends, so a Ctrl-C
+    (or the end of a script) waited for work still running, up to its deadline."""
+    futures: list[Future[T]] = [Future() for _ in items]
+    indexes = iter(range(len(items)))
+    lock = threading.Lock()
+
+    def job() -> None:
+        while True:
+            with lock:
+                index = next(indexes, None)
+            if index is None:
+                return
+            if not futures[index].set_running_or_notify_cancel():  # cancelled before it started
+                continue
+            try:
+                futures[index].set_result(work(items[index]))
+            except BaseException as exc:  # the waiting thread raises it: a bug is not hidden
+                futures[index].set_exception(exc)
+
+    for _ in range(max(1, min(threads, len(items)))):
+        submit(job, name)
+    return futures
 
 
 def _serve(jobs: "queue.SimpleQueue[tuple[Callable[[], None], str]]") -> None:

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from ..errors import NO_CONTENT, NOT_JSON, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
 from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
+from ..net.contenttype import xml_media
 from ..net.deadline import Deadline
 from ..net.jsontext import JsonTooDeep
 from ..net.media import content_kind, media_kind, media_token
@@ -19,6 +20,7 @@ from .image import image_text
 from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
 from .pagetext import binary, readable
 from .pdf import pdf_text
+from .xhtml import xhtml_as_html
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -74,6 +76,8 @@ def page_text(
     if kind == "html":
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
         markup = _without_cut_tag(response.text) if response.truncated else response.text
+        if xml_media(response.content_type):  # XHTML served as XML: read as XML, as a browser reads it
+            markup = xhtml_as_html(markup)
         extraction = extract_html(markup, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
         if not readable(result.text):

@@ -87,3 +87,24 @@ def test_ten_results_or_fewer_send_one_request_as_before():
         mock.post(ENDPOINT, body=PAGE_1, content_type="text/html; charset=UTF-8")
         response = client.search("bun javascript runtime", max_results=10)
     assert len(response["items"]) == 10 and "pages" not in response["provider_meta"]
+
+
+@pytest.mark.parametrize(
+    "action", ["https://elsewhere.example/html/", "//elsewhere.example/html/", "javascript:next()"]
+)
+def test_a_next_form_posting_elsewhere_keeps_page_one_and_says_so(action):
+    """Page 1's recorded "Next" form with its action moved to another host (or to no http(s)
+    URL): not followed (the token and the pace are DuckDuckGo's), and not taken for the last
+    page either: the 10 results read stand and the unfollowed page is a ``WebParseError`` in
+    ``errors``, as for the ``next`` of the JSON answers (before: 10 of the 20 asked for and no
+    word of the pages missing)."""
+    page = PAGE_1.replace('<form action="/html/" method="post">', '<form action="%s" method="post">' % action)
+    assert next_form(page) == (action, dict(NEXT_FORM))
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.post(ENDPOINT, body=page, content_type="text/html; charset=UTF-8")
+        response = client.search("bun javascript runtime", max_results=20)
+    assert len(response["items"]) == 10 and response["provider_meta"]["pages"] == 1
+    assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
+        ("WebParseError", "unexpected_shape", 2)
+    ]
+    assert "not followed" in response["errors"][0]["message"]

@@ -286,6 +286,25 @@ def test_results_without_the_field_a_result_needs_are_an_unknown_shape_not_no_re
     assert info.value.detail_code == "unexpected_shape" and str(len(answer["results"])) in info.value.message
 
 
+@pytest.mark.parametrize(
+    "vertical, answer_file",
+    [
+        ("news", "phrona__news_rust_programming.2.json"),
+        ("videos", "phrona__videos_rust_programming.2.json"),
+        ("images", "bort__images_puppy.2.json"),
+    ],
+)
+def test_results_that_are_no_json_objects_are_an_unknown_shape_not_no_results(vertical, answer_file):
+    """The recorded answer with each result replaced by its URL (a list of strings, not of
+    objects): it lists results and none can be read, ``WebParseError`` (before: skipped one by
+    one, the answer read as "no results", and cached)."""
+    answer = json.loads((FIXTURES / answer_file).read_text(encoding="utf-8"))
+    answer["results"] = [result.get("url") or result.get("content") for result in answer["results"]]
+    with pytest.raises(ws.WebParseError) as info:
+        _answered(vertical, answer)
+    assert info.value.detail_code == "unexpected_shape" and str(len(answer["results"])) in info.value.message
+
+
 def test_a_date_before_the_year_1000_is_still_iso_8601():
     """The recorded news answer with its first ``date`` -60000000000 (epoch seconds of the year
     68): ``published_at`` is ISO 8601 with its four-digit year, ``0068-…`` (before: ``68-…``,

@@ -65,7 +65,9 @@ def test_request_carries_language_time_range_safesearch_and_options():
         engines="google,bing",
         pageno=2,
     )
-    params = sent_params(calls[0])
+    *config, call = calls  # the time range had /config read first (unanswered here: no warning)
+    assert [c.request.url for c in config] == [BASE + "/config"]
+    params = sent_params(call)
     assert (
         float(params.pop("timeout_limit")) > 0
     )  # what is left of the deadline (tests/sockets/test_searxng_metaengine.py)
@@ -80,9 +82,9 @@ def test_request_carries_language_time_range_safesearch_and_options():
         "engines": "google,bing",
         "pageno": "2",
     }
-    assert calls[0].request.headers["Accept"] == "application/json, text/html;q=0.9"
-    assert calls[0].request.headers["Accept-Language"] == "en-US,en;q=0.9"
-    assert "Authorization" not in calls[0].request.headers
+    assert call.request.headers["Accept"] == "application/json, text/html;q=0.9"
+    assert call.request.headers["Accept-Language"] == "en-US,en;q=0.9"
+    assert "Authorization" not in call.request.headers
 
 
 def test_api_key_is_sent_as_a_bearer_token():

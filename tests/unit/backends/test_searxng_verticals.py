@@ -186,3 +186,18 @@ def test_recorded_results_whose_identifying_field_was_renamed_are_an_unknown_sha
     with pytest.raises(WebParseError) as caught:
         parsed(engine, data)
     assert caught.value.detail_code == "unexpected_shape"
+
+
+@pytest.mark.parametrize(
+    "engine, recorded",
+    [(IMAGES, "searxng-templates__images.json"), (NEWS, "browse-API__news.json")],
+    ids=["images", "news"],
+)
+def test_recorded_results_that_are_no_json_objects_are_an_unknown_shape(engine, recorded):
+    """The recorded answer with each result replaced by its URL (strings, not objects): never
+    "no results" (before: each skipped, an empty answer)."""
+    data = json.loads((FIXTURES / "searxng" / recorded).read_text("utf-8"))
+    data["results"] = [result["url"] for result in data["results"]]
+    with pytest.raises(WebParseError) as caught:
+        parsed(engine, data)
+    assert caught.value.detail_code == "unexpected_shape"

@@ -96,7 +96,7 @@ def test_user_agent_and_edition_from_the_environment(monkeypatch):
     assert result["items"][0]["url"] == "https://de.wikipedia.org/wiki/Caffeine-induced_sleep_disorder"
 
 
-def test_the_user_agent_names_no_page_that_does_not_exist_and_carries_the_operators_contact(monkeypatch):
+def test_the_user_agent_names_no_page_that_does_not_exist_and_carries_the_operators_contact(monkeypatch, fake_clock):
     """The project is published nowhere: a made-up home page (the old pypi.org one) is no contact."""
     _, request = search(body("perito-moreno__list-search.json"), query="perito moreno", max_results=4)
     assert "http" not in request.headers["User-Agent"]

@@ -1,13 +1,16 @@
 """XML as fetch reads it: a document's encoding found as XML finds it (XML 1.0 Appendix F, RFC 7303),
 XHTML known by its namespace whatever its prefix, and binary data under an XML type still refused."""
 
+import gzip
 import random
+from pathlib import Path
 
 import pytest
 from faults import respond
 from servers import FaultServer
 from test_fetch_pdf import fetch, fetch_error
 
+DATA = Path(__file__).resolve().parent.parent / "data" / "fetch"
 XML_TYPES = ["text/xml", "application/xml", "application/xhtml+xml"]
 HEARING = b"The harbour board approved the dredging plan after a long public hearing on Tuesday. " * 4
 
@@ -264,3 +267,140 @@ def test_prefixed_xhtml_cut_by_the_byte_cap_is_read_up_to_the_cut():
     assert result["truncated"] is True and result["title"] == "Harbour works"
     assert result["text"].startswith("## The hearing\n\nThe harbour board approved the dredging plan")
     assert "h:p" not in result["text"] and "<" not in result["text"]
+
+
+ARTICLE = "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2"  # tests/data/fetch/SOURCES.md
+ARTICLE_TITLE = "Die elektronische Patientenakte (ePA) – der lange Marsch ins Digitale Gesundheitswesen"
+
+
+def article_page(root: bytes, prologue: bytes = b'<?xml version="1.0" encoding="UTF-8"?>\n') -> bytes:
+    """The real article page with its ``<html lang="en">`` start tag replaced by ``root``, after ``prologue``."""
+    html = gzip.decompress((DATA / (ARTICLE + ".html.gz")).read_bytes())
+    assert html.startswith(b'<html lang="en">')
+    return prologue + root + html[len(b'<html lang="en">') :]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        article_page(b'<html xmlns="https://www.w3.org/1999/xhtml" lang="en">'),
+        article_page(b'<html xmlns="http://www.w3.org/1999/xhtml/" lang="en">'),
+        article_page(b'<html xmlns="http://www.w3.org/TR/REC-html40" lang="en">'),
+        article_page(b'<html:html lang="en">'),
+        article_page(b'<html lang="en">', b'<?xml version="1.0"?>\n<!--%s-->\n' % (b" licence text." * 1300)),
+        article_page(b'<html lang="en">', b'<?xml version="1.0"?>\n<!DOCTYPE html [\n'),
+        article_page(b'<html lang="en">', b'<?xml version="1.0"?>\n<?php echo $x; \n'),
+    ],
+    ids=["https typo", "trailing slash", "word's html40", "unbound prefix", "17 kb comment", "open doctype", "<?php"],
+)
+def test_a_page_served_as_html_is_a_page_whatever_its_xmlns_or_prologue(body):
+    """Served as ``text/html`` a browser's HTML parser reads the root by its name, ``xmlns`` ignored:
+    these real pages came back as their markup (their namespace was no XHTML, or a prologue item
+    longer than the head looked through, ``<!--`` or ``<?php``, was taken for the root)."""
+    with FaultServer({"/p": respond(200, body, content_type="text/html; charset=utf-8")}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert result["extractor"] != "text" and result["title"] == ARTICLE_TITLE
+    assert "<" not in result["text"] and "Patientenakte" in result["text"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        TAG_SOUP.replace(b"<html ", b'<html xmlns:html="http://www.w3.org/1999/xhtml" ', 1),
+        TAG_SOUP.replace(b"<article>", b'<article><!-- <x:p xmlns:x="http://www.w3.org/1999/xhtml"/> -->', 1),
+        TAG_SOUP.replace(
+            b"<article>",
+            b'<article><svg xmlns="http://www.w3.org/2000/svg"><foreignObject>'
+            b'<x:div xmlns:x="http://www.w3.org/1999/xhtml"/></foreignObject></svg>',
+            1,
+        ),
+    ],
+    ids=["on the unprefixed root", "in a comment", "in an svg foreignObject"],
+)
+def test_xhtml_binding_a_prefix_below_its_root_is_still_read_by_the_html_parser(body):
+    """A not-well-formed page binding a prefix to XHTML's namespace anywhere in its text was recovered
+    as XML, which dropped all text after the unclosed ``<br>``: only a prefixed XHTML root, whose
+    elements the HTML parser cannot read, needs XML recovery."""
+    with FaultServer({"/p": respond(200, body, content_type="application/xhtml+xml")}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert result["title"] == "Harbour works"
+    assert result["text"].startswith("Fish & chips\nThe harbour board approved the dredging plan")
+    assert result["text"].count("The harbour board approved") == 4
+
+
+#: An XHTML page's root and body around ``&secret;``: unprefixed (well-formed: parsed strictly) and
+#: prefixed and left unclosed (recovered as XML), the two ways ``reader.xhtml`` parses.
+SECRET_PAGES = {
+    "strict": '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Harbour works</title></head>'
+    "<body><p>Fish &amp; chips &secret; on Tuesday.</p><p>%s</p></body></html>" % HEARING.decode(),
+    "recovered": '<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head><h:title>Harbour works</h:title>'
+    "</h:head><h:body><h:p>Fish &amp; chips &secret; on Tuesday.</h:p><h:p>%s" % HEARING.decode(),
+}
+
+
+@pytest.mark.parametrize("parse", SECRET_PAGES)
+@pytest.mark.parametrize("declared", ["entity", "external dtd"])
+def test_xhtml_never_reads_a_local_file_it_names(parse, declared, tmp_path):
+    """An external entity (``<!ENTITY secret SYSTEM "file:...">``), or one an external DTD on disk
+    declares, is not read: the file's content would be the page's text (the XML parser's
+    ``resolve_entities=False`` and ``load_dtd=False``)."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("LEAKED-FILE-CONTENT")
+    (tmp_path / "x.dtd").write_text('<!ENTITY secret SYSTEM "%s">' % secret.as_uri())
+    doctype = {
+        "entity": '<!DOCTYPE html [<!ENTITY secret SYSTEM "%s">]>' % secret.as_uri(),
+        "external dtd": '<!DOCTYPE html SYSTEM "%s">' % (tmp_path / "x.dtd").as_uri(),
+    }[declared]
+    body = ('<?xml version="1.0"?>\n' + doctype + SECRET_PAGES[parse]).encode()
+    with FaultServer({"/p": respond(200, body, content_type="application/xhtml+xml")}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert "The harbour board approved the dredging plan" in result["text"]
+    assert "LEAKED" not in result["text"] and "LEAKED" not in result["title"]
+
+
+@pytest.mark.parametrize("parse", SECRET_PAGES)
+def test_xhtml_never_fetches_the_dtd_it_names(parse):
+    """``<!DOCTYPE html SYSTEM "http://...">`` is not fetched (``no_network=True``, ``load_dtd=False``):
+    a page would make fetch send a request to any host, past ``allow_private``'s checks."""
+    dtd = respond(200, b'<!ENTITY secret "LEAKED-DTD">', content_type="application/xml-dtd")
+    with FaultServer({"/x.dtd": dtd}) as dtd_server:
+        doctype = '<!DOCTYPE html SYSTEM "%s">' % dtd_server.url("/x.dtd")
+        body = ('<?xml version="1.0"?>\n' + doctype + SECRET_PAGES[parse]).encode()
+        with FaultServer({"/p": respond(200, body, content_type="application/xhtml+xml")}) as server:
+            result = fetch(server.url("/p"), extract_mode="text")
+    assert "The harbour board approved the dredging plan" in result["text"]
+    assert dtd_server.requests == [] and "LEAKED" not in result["text"]
+
+
+#: Nine levels of ten references each: ``&lol9;`` is a thousand million ``lol``.
+LAUGHS = "".join(
+    '<!ENTITY lol%d "%s">' % (level, ("&lol%s;" % (level - 1 if level > 1 else "")) * 10) for level in range(1, 10)
+)
+
+
+@pytest.mark.parametrize("parse", SECRET_PAGES)
+def test_xhtml_does_not_expand_nested_entities(parse):
+    """The billion laughs: entities are not expanded (``resolve_entities=False``, and no ``huge_tree``
+    lifting libxml2's limits), so the page reads as the few KB it is, not as 3 GB of ``lol``."""
+    doctype = '<!DOCTYPE html [<!ENTITY lol "lol">%s]>' % LAUGHS
+    body = ('<?xml version="1.0"?>\n' + doctype + SECRET_PAGES[parse].replace("&secret;", "&lol9;")).encode()
+    with FaultServer({"/p": respond(200, body, content_type="application/xhtml+xml")}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert result["text"].startswith("Fish & chips")  # libxml2 stops recovery at the bomb: what follows is lost
+    assert "lollol" not in result["text"] and len(result["text"]) < len(body)
+
+
+def test_a_feed_in_utf16_labelled_html_is_its_text_with_a_byte_order_mark_else_binary():
+    """A body declared HTML is decoded as HTML is (a byte-order mark, the header, ``<meta>``), which
+    reads no BOM-less UTF-16: such a feed is binary data under ``text/html``, as docs/fetch.md says
+    (served as XML it is its text: the test above); with its mark it is the feed."""
+    with FaultServer(
+        {
+            "/marked": respond(200, FEED.encode("utf-16"), content_type="text/html"),
+            "/bare": respond(200, FEED.encode("utf-16-le"), content_type="text/html"),
+        }
+    ) as server:
+        result = fetch(server.url("/marked"))
+        error = fetch_error(server.url("/bare"))
+    assert (result["extractor"], result["text"]) == ("text", FEED)
+    assert error.detail_code == "unsupported_content" and "binary data as text/html" in error.message

@@ -294,16 +294,58 @@ def test_record_then_verify_keeps_the_config_read_of_a_time_range(tmp_path):
     assert verdict.status == "PASS", verdict.diff
 
 
+def test_two_time_range_cases_of_one_instance_recorded_in_one_process_both_keep_config(tmp_path):
+    """Before: the second case's live search found /config known from the first, so its recording
+    lacked the /config exchange while its golden had the warning (the live answer's); its replay
+    sent /config and failed. Each recording starts from no /config known."""
+    from websearch_sync.contract.cases import discover, load_golden, run_case
+    from websearch_sync.contract.recording import record_case
+
+    with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        for query in ("q", "other"):
+            recorded = record_case(
+                "searxng", query, fixtures_dir=tmp_path, settings=settings, options={"time_range": "week"}
+            )
+            assert recorded.ok, recorded.verdict.diff
+    for query in ("q", "other"):
+        meta = json.loads((tmp_path / "searxng" / (query + ".meta.json")).read_text(encoding="utf-8"))
+        assert [urlsplit(e["request"]["url"]).path for e in meta["exchanges"]] == ["/search", "/config"]
+    cases = discover(tmp_path)
+    assert [[e["detail_code"] for e in load_golden(case)["errors"]] for case in cases] == [["time_range_skipped"]] * 2
+    assert [run_case(case).status for case in cases] == ["PASS", "PASS"]
+
+
 def test_a_time_range_does_not_turn_a_paced_search_into_a_failure():
     """Before: with one request every 20 s, /config (read first for the time range) took the call's
     slot and the search failed budget_exhausted. The search goes first; /config gets no slot in the
-    call, so the results stand without the warning (the next call reads it)."""
+    call, so the results stand without the warning. Nor does the next call (60 s later, its slot
+    free) read /config before its search: before, the read that got no slot left a wish to read it
+    first, which took that call's slot and failed its search."""
+    clock = FakeClock()
     with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
         settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
-        with ws.SearchClient(settings=settings, clock=FakeClock(), cache_ttl_s=0, min_interval_s=20) as c:
+        with ws.SearchClient(settings=settings, clock=clock, cache_ttl_s=0, min_interval_s=20) as c:
             result = c.search("q", backend="searxng", time_range="week")
-        assert sx.config_reads == 0 and len(sx.searches) == 1
+            clock.advance(60)
+            later = c.search("q", backend="searxng", time_range="week")
+        assert sx.config_reads == 0 and len(sx.searches) == 2
     assert len(result["items"]) == 3 and "errors" not in result
+    assert len(later["items"]) == 3 and "errors" not in later
+
+
+def test_a_time_range_answer_not_judged_by_config_is_not_cached():
+    """Before: a time-range answer whose /config read got no slot was cached as whole, so the
+    same search never got the warning while it stayed cached. It is searched again."""
+    clock = FakeClock()
+    with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, clock=clock, min_interval_s=20) as c:
+            first = c.search("q", backend="searxng", time_range="week")
+            clock.advance(60)
+            again = c.search("q", backend="searxng", time_range="week")
+        assert sx.config_reads == 0 and len(sx.searches) == 2
+    assert "errors" not in first and again["provider_meta"].get("cached") is not True
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,9 @@ with that default scaled down to half a second (``short_default``: the same step
 waiting); the others note one directly (``slow_answer``) instead of waiting at all.
 """
 
+import math
 import threading
+import time
 
 import pytest
 from clocks import FakeClock, paced_budget_s
@@ -90,6 +92,7 @@ def test_the_cap_is_the_slowest_engine_the_call_asks():
     with FakeSearXNG(engines, max_request_timeout_s=15.0) as sx:
         seen_slow(sx)
         c = client(sx)
+        search(c, timeout_ms=20000)  # /config is read after it (never before a search)
         search(c, timeout_ms=20000)
         search(c, timeout_ms=20000, engines="wikidata")
         search(c, timeout_ms=20000, categories="news")
@@ -97,8 +100,8 @@ def test_the_cap_is_the_slowest_engine_the_call_asks():
         search(c, timeout_ms=20000, categories="nws")  # a category it does not know: its general engines
         search(c, timeout_ms=2000, engines="bing news")  # the deadline is sooner
         limits = [float(s["timeout_limit"]) for s in sx.searches]
-    assert limits[:5] == [2.0, 1.5, 5.0, 1.5, 2.0]
-    assert limits[5] < 2.0 - 0.25 - 0.3 + 0.01
+    assert limits[:6] == [searxng_config.DEFAULT_ENGINE_TIMEOUT_S, 2.0, 1.5, 5.0, 1.5, 2.0]
+    assert limits[6] < 2.0 - 0.25 - 0.3 + 0.01
 
 
 def test_config_is_read_once_per_instance_with_the_searchs_headers():
@@ -203,3 +206,42 @@ def test_searches_at_once_of_a_new_instance_share_one_config_read(monkeypatch):
             thread.join()
         assert sx.config_reads == 1
     assert [[e["detail_code"] for e in r["errors"]] for r in results] == [["time_range_skipped"]] * 4
+
+
+def test_a_search_that_waits_for_another_config_read_books_no_slot_for_it(monkeypatch):
+    """Before: a search that found another search's /config read under way waited for it (sending
+    nothing), then booked a second slot as if it had sent /config: with one request every 20 s
+    the call failed budget_exhausted without sending a request. The other read ends (failed)
+    while this search waits for it."""
+    clock = FakeClock()
+    with FakeSearXNG([Engine("google")]) as sx:
+        url = sx.url + "/config"
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, clock=clock, min_interval_s=20, cache_ttl_s=0, retries=0) as c:
+            search(c)
+            clock.advance(60)
+            with searxng_config._LOCK:  # another search's read under way
+                searxng_config._keep(url, searxng_config._Entry(None, math.inf, threading.Event()))
+
+            def the_other_read_ends(wait, timeout_s):
+                with searxng_config._LOCK:
+                    searxng_config._keep(url, searxng_config._Entry(None, time.monotonic() + 600.0))
+
+            monkeypatch.setattr(searxng_config, "wait_for", the_other_read_ends)
+            result = search(c)
+        assert sx.config_reads == 0 and len(sx.searches) == 2
+    assert len(result["items"]) == 3
+
+
+def test_a_slow_answers_config_is_read_after_the_next_search_on_a_slot_of_its_own():
+    """Before: the read a slow answer asked for went before the next search; on a paced instance it
+    waited for a second slot, then /config and the search went out back to back (the search a
+    moment after /config, not a slot later). The search goes first; /config follows on its own slot."""
+    clock = FakeClock()
+    with FakeSearXNG([Engine("google", timeout_s=1.0)]) as sx:
+        seen_slow(sx)
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, clock=clock, min_interval_s=2, cache_ttl_s=0, retries=0) as c:
+            result = search(c)
+        assert [r.route for r in sx.server.requests] == ["/search", "/config"]
+    assert len(result["items"]) == 3 and searxng_config.known_config(sx.url + "/config") is not None

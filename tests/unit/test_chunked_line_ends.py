@@ -1,7 +1,10 @@
 """The run of CRs that may end a chunk's data (libcurl reads any CRs, then an LF) is read by
 pieces of lines, not byte by byte: 10 MB of CRs cost 0.86 s of CPU in a Python loop per byte."""
 
+import http.client
 import io
+
+import pytest
 
 from websearch_sync.net import requests_adapter
 
@@ -35,3 +38,28 @@ def test_a_run_of_crs_after_a_chunks_data_is_read_in_a_few_calls():
     before = reader.calls
     assert answer.read() == b"hello"
     assert reader.calls - before < 50  # a call per 64 KB of CRs, not one per CR (300 000)
+
+
+@pytest.mark.parametrize("line_end", [b"\r\n", b"\n"], ids=["crlf", "lf"])
+@pytest.mark.parametrize("length", [80, 300_000], ids=["short", "longer-than-a-line-read"])
+def test_a_size_lines_extension_is_counted_to_the_byte_whatever_its_line_end(line_end, length, monkeypatch):
+    """Before: the size line's end was taken as two bytes, so an LF-only line's extension counted a
+    byte short of MAX_SKIPPED_FRAMING (one byte over it passed). An extension of exactly the bound
+    is read; one byte more is refused."""
+    monkeypatch.setattr(requests_adapter, "MAX_SKIPPED_FRAMING", length)
+
+    def body_read(extension):
+        reader = _CountingReader(HEAD + b"5;" + b"a" * (extension - 1) + line_end + b"hello\r\n0\r\n\r\n")
+
+        class Socket:
+            def makefile(self, mode):
+                return reader
+
+        answer = requests_adapter._FinalAnswer(Socket())
+        answer.begin()
+        return answer.read()
+
+    assert body_read(length) == b"hello"
+    with pytest.raises(http.client.IncompleteRead) as refused:  # http.client's report of the reader's refusal
+        body_read(length + 1)
+    assert refused.value.__cause__.why == "over %d bytes of chunk extensions and CRs" % length

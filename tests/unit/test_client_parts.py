@@ -229,3 +229,53 @@ def test_a_budget_spent_before_the_turn_does_not_blame_the_rate_limit():
     with pytest.raises(ws.Timeout) as waited:
         BackendRunner._too_late(backend, 2.0, Deadline(1000), 0.5, 0.8, None)
     assert waited.value.message.startswith("stub allows one request every 2.0 s; only ")
+
+
+def test_a_fallback_chain_out_of_time_names_the_backends_it_never_asked():
+    """``auto`` out of time after DuckDuckGo must not read as if it had tried DuckDuckGo alone: the
+    final error names the engines not asked, and ``errors`` holds one entry for each."""
+    from types import SimpleNamespace
+
+    from websearch_sync.client.strategies import fallback
+    from websearch_sync.net.deadline import Deadline
+
+    asked = []
+
+    def run(backend):
+        asked.append(backend.name)
+        raise ws.Timeout("read timed out", provider=backend.name, detail_code="read_timeout")
+
+    backends = [SimpleNamespace(name=name) for name in ("duckduckgo", "bing", "mojeek")]
+    with pytest.raises(ws.Timeout) as info:
+        fallback(backends, SimpleNamespace(max_results=5), Deadline(0), run)  # no time left after the first
+    assert asked == ["duckduckgo"]
+    assert info.value.provider == "duckduckgo"
+    assert info.value.message.endswith("; not asked: bing, mojeek (no time left)")
+    assert [(e.provider, e.detail_code) for e in info.value.errors] == [
+        ("bing", "deadline_exceeded"),
+        ("mojeek", "deadline_exceeded"),
+    ]
+
+
+def test_a_huge_interval_is_written_readably_in_the_budget_message():
+    """``min_interval_s=1e300`` (accepted: never again) wrote a 300-digit number twice in the
+    ``budget_exhausted`` message; a span is written in seconds, days, or past a thousand years
+    as a bound."""
+    clock = FakeClock()
+    with ws.SearchClient("stub", min_interval_s=1e300, clock=clock, state_url="") as client:
+        client.search("one")
+        with pytest.raises(ws.Timeout) as exhausted:
+            client.search("two")
+    assert exhausted.value.detail_code == "budget_exhausted"
+    assert exhausted.value.message.startswith(
+        "stub allows one request every 1000+ years; the next slot is 1000+ years away but only "
+    )
+
+
+@pytest.mark.parametrize(
+    "seconds, text", [(2.0, "2.0 s"), (86400.0, "86400.0 s"), (3 * 86400.0, "3.0 days"), (float("inf"), "1000+ years")]
+)
+def test_spans_are_written_in_seconds_days_or_as_a_bound(seconds, text):
+    from websearch_sync.net.spans import span_text
+
+    assert span_text(seconds) == text

@@ -1,5 +1,7 @@
 """normalize_items: the only writer of rank."""
 
+import datetime
+
 import pytest
 
 from websearch_sync.engine.normalize import clean_text, normalize_items
@@ -92,3 +94,21 @@ def test_clean_text_handles_odd_values():
 def test_inline_highlights_vanish_but_block_tags_separate_words():
     assert clean_text("<strong>Bostik</strong>, commonly <b>used</b>") == "Bostik, commonly used"
     assert clean_text("first<br>second<p>third</p>") == "first second third"
+
+
+def test_web_published_at_is_read_as_the_verticals_dates_are():
+    """A web item's date is canonical as a news item's is (docs/api.md): the values as Tavily
+    (topic news), Jina and Bocha write them; one that cannot be read is left out."""
+    answered = datetime.datetime(2025, 3, 11, 12, 0, tzinfo=datetime.timezone.utc)
+    written = ["Mon, 10 Mar 2025 09:30:00 GMT", "Jul 7, 2025", "2024-07-24T08:00:00+08:00", "3 hours ago", "soon"]
+    raw = [{"title": str(n), "url": "https://x.example/%d" % n, "published_at": w} for n, w in enumerate(written)]
+    items = normalize_items(raw, "tavily", 10, answered_at=answered)
+    assert [item.get("published_at") for item in items] == [
+        "2025-03-10T09:30:00Z",
+        "2025-07-07",
+        "2024-07-24T00:00:00Z",
+        "2025-03-11T09:00:00Z",
+        None,
+    ]
+    news = normalize_items(raw, "tavily", 10, vertical="news", answered_at=answered)
+    assert [item.get("published_at") for item in news] == [item.get("published_at") for item in items]

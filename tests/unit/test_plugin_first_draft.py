@@ -23,6 +23,13 @@ def test_a_url_that_is_not_a_str_is_refused_naming_it():
         RequestSpec("GET", None)  # type: ignore[arg-type]
 
 
+def test_best_effort_is_not_a_plugins_to_set():
+    """Before: any build_request could mark its request best_effort (undocumented), and a replay
+    whose recording lacked it passed verify silently. Only the library marks one (SearXNG's /config)."""
+    with pytest.raises(TypeError, match="best_effort"):
+        RequestSpec("GET", "https://api.example/s", best_effort=True)  # type: ignore[call-arg]
+
+
 class Demo(JsonApiEngine):
     name = "demo_first_draft"
     default_endpoint = "https://api.demo.example/s"

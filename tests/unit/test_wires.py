@@ -55,6 +55,16 @@ def test_browser_request_keeps_the_engines_headers_and_leaves_identity_headers_t
     assert browser_request(built) == built  # idempotent: a recorder may sit between it and the browser wire
 
 
+def test_the_browser_request_of_a_best_effort_request_is_best_effort():
+    """``best_effort`` is set outside ``__init__``, which ``dataclasses.replace`` resets: the
+    header merge that copies the request keeps it (else a replay under the browser wire counts
+    a SearXNG /config its recording lacks as a mismatch)."""
+    request = WireRequest("GET", "https://searx.example/config", [("User-Agent", "x"), ("Accept", "*/*")])
+    request.best_effort = True
+    merged = browser_request(request)
+    assert merged is not request and merged.best_effort
+
+
 def test_a_browser_request_reaches_a_mock_as_the_browser_wire_would_send_it():
     wire = MockWire(page)
     response = send(HttpTransport(wire=wire, impersonate="chrome"), form_post())

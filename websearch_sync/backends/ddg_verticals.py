@@ -189,7 +189,8 @@ class _DuckDuckGoVertical(Backend):
         ddgs sends them with every page).
 
         A ``next`` on another host is not followed (the token and the pace are this host's)
-        and is no last page either: ``WebParseError``, which leaves the pages read."""
+        and is no last page either: ``WebParseError``, which leaves the pages read; so is a
+        ``next`` for which the answer gives no token (the endpoint refuses a request without one)."""
         answer = page.previous.json()
         following = answer.get("next") if isinstance(answer, dict) else None
         if not isinstance(following, str) or not following:
@@ -205,7 +206,14 @@ class _DuckDuckGoVertical(Backend):
         present = {key for key, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
         extra = {key: value for key, value in self.narrowing(params).items() if key not in present}
         tokens = answer.get("vqd")
-        if "vqd=" not in urlsplit(url).query and isinstance(tokens, dict) and len(tokens) == 1:
+        if "vqd=" not in urlsplit(url).query:
+            if not (isinstance(tokens, dict) and len(tokens) == 1):
+                raise WebParseError(
+                    "%s: the answer's next page carries no vqd token (neither in next nor in its vqd field),"
+                    " which the endpoint needs; not followed" % self.name,
+                    provider=self.name,
+                    detail_code=UNEXPECTED_SHAPE,
+                )
             extra["vqd"] = str(next(iter(tokens.values())))
         return RequestSpec("GET", url, params=extra or None, headers=self.headers(params, _ACCEPT_JSON))
 
@@ -292,6 +300,8 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
     extra_fields = {"noamp": "1"}
     filter_slots = ("video_resolution", "video_duration", "video_license")
     filters = {
+        # "standard", not ddgs's CLI choice "standart": ddgs sends the value it is given as it is
+        # (``videoDefinition:{resolution}``) and its API documents "high, standard"; the CLI's is a typo
         "video_resolution": slot_tokens("videoDefinition", {"high": "high", "standard": "standard"}),
         "video_duration": slot_tokens("videoDuration", {"short": "short", "medium": "medium", "long": "long"}),
         "video_license": slot_tokens("videoLicense", {"creative_commons": "creativeCommon", "youtube": "youtube"}),

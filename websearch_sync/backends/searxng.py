@@ -80,7 +80,7 @@ from .searxng_config import (
     known_config,
     read_config_at,
     slow_answer,
-    want_config,
+    unjudged,
     wanted,
 )
 from .searxng_extras import extras_of
@@ -252,28 +252,29 @@ class SearXNG(JsonApiBackend):
         return headers
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-        """Read the instance's ``/config`` first when a slow answer asked for it (it sets this
-        search's ``timeout_limit``, :mod:`.searxng_config`), then search; after an answer with a
-        time range (which engines did the instance skip?) or whose categories only ``/config`` can
-        judge (:func:`.searxng_names.categories_undecided`), read it then, best effort (no slot
-        left for it in the call: the results stand without its warnings), and judge them."""
+        """Search, then read the instance's ``/config`` when it matters (:mod:`.searxng_config`):
+        a slow answer (it sets later searches' ``timeout_limit``), or an answer with a time range
+        (which engines did the instance skip?) or whose categories only ``/config`` can judge
+        (:func:`.searxng_names.categories_undecided`), which it then judges. Never before the
+        search, and on a rate-limit slot of its own: none left in the call, the results stand
+        without it (unjudged ones are not cached)."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
         url = self._config_url()
-        if wanted(url):
-            read_config_at(transport, url, headers, deadline, self.name, self.secrets(), self.answer_error)
-            before_next_request()  # the search is this call's second request: it keeps the call's pace
         result = super().search(params, transport, deadline)
-        if not params.time_range and self.undecided is None:
-            return result
-        want_config(url)
-        if wanted(url):
+        judged = bool(params.time_range) or self.undecided is not None
+        if unjudged(url) if judged else wanted(url):
             try:
                 read_config_at(
                     transport, url, headers, deadline, self.name, self.secrets(), self.answer_error, before_next_request
                 )
-            except WebSearchError:  # no slot left for it in the call: the results stand, unjudged
-                return result
+            except WebSearchError:  # no slot left for it in the call: the results stand without it
+                pass
+        if not judged:
+            return result
+        if self.instance() is None:  # no /config (no slot, failed, waited for in vain): not cached
+            result.partial = True
+            return result
         if self.undecided is not None:  # were the categories asked searched? /config tells
             results, failed = self.undecided
             warnings = self._warnings(params, results, failed, self.instance(), ("categories",))

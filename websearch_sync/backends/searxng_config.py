@@ -14,15 +14,17 @@ Until ``/config`` is known, ``timeout_limit`` is at most SearXNG's default engin
 ``max_request_timeout`` waits no longer for a slow engine than a default instance would. It is
 read when an answer shows it matters: one that took most of that default timeout
 (:data:`SLOW_SHARE`) while ``timeout_limit`` allowed it all (an engine hit the limit: the
-instance may give its engines less, or, by its own settings, more). The next search
-to that instance (in this process) reads it first, through the client's transport, within the
-call's deadline and pace (at most :data:`CONFIG_SHARE` of what is left, :data:`CONFIG_MAX_S` at
-most), without following redirects; it is kept :data:`KEEP_S` (an instance whose ``/config``
-failed is not asked again for :data:`RETRY_FAILED_S`). Whatever goes wrong with it (a timeout,
-a 404 from an older instance, a block, an answer of another shape) leaves the search as it
-would be without it. An instance that always answers fast is never asked for it, unless a
-search has a time range or asks for categories whose search only it can judge: then it is read
-in the call after the answer, best effort (the results stand without it), to name the engines the
+instance may give its engines less, or, by its own settings, more). It is read right after that
+answer, in the same call (no slot left in the call: after the next search to that instance in
+this process), never before a search: through the client's transport, within the call's deadline
+and pace (at most :data:`CONFIG_SHARE` of what is left, :data:`CONFIG_MAX_S` at most; on a
+rate-limit slot of its own, so it never takes a search's), without following redirects; it is
+kept :data:`KEEP_S` (an instance whose ``/config`` failed is not asked again for
+:data:`RETRY_FAILED_S`). Whatever goes wrong with it (a timeout, a 404 from an older instance, a
+block, an answer of another shape) leaves the searches as they would be without it. An instance
+that always answers fast is never asked for it, unless a search has a time range or asks for categories whose search only it can judge: then it is read
+in the call after the answer, best effort (the results stand without it, and a read that got no
+slot leaves no wish to read it after a later search), to name the engines the
 instance did not ask for the time range (:func:`.searxng_names.time_range_skipped`) or to judge
 the categories (:mod:`.searxng_names`). Its request is ``best_effort``: replaying a recording made
 without it answers as it did (:mod:`~websearch_sync.contract.replay`, :func:`fresh_configs`).
@@ -193,7 +195,7 @@ def slow_answer(url: str, answer_s: float, limit_s: float) -> None:
     """Note an answer of the instance: one that took most of SearXNG's default engine timeout
     while ``timeout_limit`` allowed it all ran into the limit (its engines may be given
     ``timeout_limit`` instead of their own timeouts, or have longer ones of their own), so
-    ``/config`` is read before the next search."""
+    ``/config`` is read after it (:meth:`.SearXNG.search`), or after the next search."""
     if answer_s >= SLOW_SHARE * DEFAULT_ENGINE_TIMEOUT_S and limit_s >= DEFAULT_ENGINE_TIMEOUT_S:
         want_config(url)
 
@@ -205,11 +207,16 @@ def want_config(url: str) -> None:
             _keep(url, _WANTED)
 
 
-def wanted(url: str) -> bool:
-    """True when ``/config`` at ``url`` is to be read (:func:`slow_answer`, :func:`want_config`),
-    or is being read by another search (:func:`read_config_at` waits for it)."""
+def unjudged(url: str) -> bool:
+    """True when ``/config`` at ``url`` is neither known nor failed lately: a search judged by it
+    reads it after its answer (:func:`read_config_at`)."""
     entry = _entry(url)
-    return entry is _WANTED or (entry is not None and entry.reading is not None)
+    return entry is None or (entry.config is None and entry.until == math.inf)
+
+
+def wanted(url: str) -> bool:
+    """True when ``/config`` at ``url`` is to be read (:func:`slow_answer`, :func:`want_config`)."""
+    return _entry(url) is _WANTED
 
 
 def _keep(url: str, entry: _Entry) -> None:
@@ -238,31 +245,36 @@ def read_config_at(
 
     One read per instance at a time: a search that finds another's read under way waits for it
     within its own slice instead of sending a second one. ``before_request`` runs right before
-    this search sends it (the call's pace: what it raises leaves the wish to read in place).
+    this search sends it (the call's pace: it books the read's own slot, so the read never takes
+    the search's; what it raises leaves the entry as it was, a wish to read or none).
     Kept per URL only, not per credentials: SearXNG serves ``/config`` to anyone
     (``searx/webapp.py: config``), so what one client reads holds for another; a read that failed
     for a client without the token a proxy wants hides the warnings from a client with it for
     :data:`RETRY_FAILED_S` at most, and keying by secrets would keep them in memory."""
     budget = deadline.sooner(1000.0 * min(CONFIG_MAX_S, CONFIG_SHARE * max(0.0, deadline.remaining_s())))
     with _LOCK:
-        entry = _known().get(url)
-        under_way = entry.reading if entry is not None else None
+        earlier = _known().get(url)
+        under_way = earlier.reading if earlier is not None else None
         if under_way is None:
             mine = threading.Event()
             _keep(url, _Entry(None, math.inf, mine))
-    if under_way is not None:
+    if under_way is not None:  # nothing sent: no slot booked
         wait_for(under_way.wait, max(0.0, budget.remaining_s()))
         return
-    ended = _WANTED  # no slot for it (or an interrupt): still wished for, not failed
+    ended = earlier  # no slot for it (or an interrupt): as it was before (a wish stays one, none stays none)
     try:
         before_request()
         send = partial(transport.send, deadline=budget, provider=provider, max_bytes=MAX_CONFIG_BYTES, secrets=secrets)
-        spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False, best_effort=True)
+        spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False)
+        spec.best_effort = True
         config = _read(send, spec, answer_error)
         ended = _Entry(config, time.monotonic() + (KEEP_S if config is not None else RETRY_FAILED_S))
     finally:
         with _LOCK:
-            _keep(url, ended)
+            if ended is not None:
+                _keep(url, ended)
+            else:
+                _known().pop(url, None)
         mine.set()  # the searches waiting for it go on
 
 

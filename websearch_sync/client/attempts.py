@@ -22,6 +22,7 @@ from ..errors import (
 )
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
+from ..net.spans import span_text
 from ..net.transport import HttpTransport
 from ..secrets import redact_error
 from .clock import Clock
@@ -218,9 +219,9 @@ class BackendRunner:
         if left >= need and not budget.expired():
             return
         if wait > 0:  # the wait for its turn is what leaves too little
-            why = "%s allows one request every %.1f s; only %.0f ms of the budget would be left to ask it" % (
+            why = "%s allows one request every %s; only %.0f ms of the budget would be left to ask it" % (
                 backend.name,
-                interval,
+                span_text(interval),
                 max(0.0, left * 1000),
             )
         else:  # the budget went before this request's turn (other backends, retries, an identical search in flight)
@@ -245,8 +246,13 @@ class BackendRunner:
         wait = self.limiter.reserve(upstream, interval, budget.remaining_s() - need)
         if wait is None:  # budget first: do not wait for a slot that comes too late
             raise last_error or Timeout(
-                "%s allows one request every %.1f s; the next slot is %.1f s away but only %.0f ms of the budget are left"
-                % (backend.name, interval, self.limiter.next_free_in(upstream), max(0.0, budget.remaining_ms())),
+                "%s allows one request every %s; the next slot is %s away but only %.0f ms of the budget are left"
+                % (
+                    backend.name,
+                    span_text(interval),
+                    span_text(self.limiter.next_free_in(upstream)),
+                    max(0.0, budget.remaining_ms()),
+                ),
                 provider=backend.name,
                 detail_code=BUDGET_EXHAUSTED,
             )

@@ -28,6 +28,7 @@ from ..engine import registry
 from ..engine.base import Backend
 from ..errors import BUDGET_EXHAUSTED, Timeout, WebBlocked, WebSearchError
 from ..net.deadline import Deadline
+from ..net.spans import span_text
 from ..net.urls import DEFAULT_PORTS
 from .clock import Clock
 from .cooldown import Cooldowns
@@ -158,8 +159,8 @@ class HostGate:
         wait = self.limiter.reserve(upstream, interval, deadline.remaining_s())
         if wait is None:  # budget first: do not wait for a slot that comes too late
             raise Timeout(
-                "%s allows one request every %.1f s; the next slot is %.1f s away but only %.0f ms of the"
-                " deadline are left" % (name, interval, self.limiter.next_free_in(upstream), deadline.remaining_ms()),
+                "%s allows one request every %s; the next slot is %s away but only %.0f ms of the deadline are left"
+                % (name, span_text(interval), span_text(self.limiter.next_free_in(upstream)), deadline.remaining_ms()),
                 provider=provider,
                 detail_code=BUDGET_EXHAUSTED,
             )

@@ -64,6 +64,7 @@ def fallback(
     failure to it ("during handling of the above exception"), as if one had led to the other.
     """
     failures: list[WebSearchError] = []
+    not_asked: list[str] = []
     for position, backend in enumerate(backends):
         try:
             result = run(backend)
@@ -74,7 +75,10 @@ def fallback(
             if ends_chain(error):  # fallback cannot fix it: say so
                 error.errors = failures[:-1]
                 raise error
-            if position == len(backends) - 1 or budget.expired():
+            if position == len(backends) - 1:
+                break
+            if budget.expired():
+                not_asked = [later.name for later in backends[position + 1 :]]
                 break
             logger.info(
                 "backend %s failed (%s); falling back to %s", backend.name, error.code, backends[position + 1].name
@@ -85,7 +89,18 @@ def fallback(
         response = _response(items, backend.name, result, failures, params.vertical)
         _add_not_sent(response["provider_meta"], {backend.name: _not_sent(backend, params)})
         return response, cacheable
-    raise most_informative(failures)
+    best = most_informative(failures)
+    if not_asked:  # else `auto` reads as if it had tried only the engines that failed
+        best.message += "; not asked: %s (no time left)" % ", ".join(not_asked)
+        best.errors += [_not_asked(name) for name in not_asked]
+    raise best
+
+
+def _not_asked(provider: str) -> WebSearchError:
+    """The entry in ``errors`` of a backend a fallback chain had no time left to ask."""
+    return Timeout(
+        "not asked: the call's deadline passed before its turn", provider=provider, detail_code=DEADLINE_EXCEEDED
+    )
 
 
 def only_refusals(failures: list[WebSearchError], refusing: Collection[str]) -> bool:

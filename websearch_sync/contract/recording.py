@@ -25,6 +25,7 @@ import json
 import os
 import re
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -32,6 +33,7 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from requests.structures import CaseInsensitiveDict
 
+from ..backends.searxng_config import fresh_configs
 from ..client.search_client import SearchClient
 from ..config import VERSION as __version__
 from ..config import Settings
@@ -137,10 +139,17 @@ class Recorder:
     Pass :meth:`wrap` as a :class:`~websearch_sync.SearchClient`'s ``wire``: each wire the
     client builds is wrapped in a :class:`RecordingWire` (a browser wire below its request
     building, so the request recorded is the one the browser wire sent).
+
+    As a context manager it also starts from no instance's ``/config`` known
+    (:func:`~websearch_sync.backends.searxng_config.fresh_configs`): what a search learnt of the
+    instance before (another case recorded in the same process) would leave the ``/config``
+    exchange its answer relied on out of the recording, and its replay (which starts from none
+    known) would send it.
     """
 
     def __init__(self) -> None:
         self.exchanges: list[Exchange] = []
+        self._fresh: Optional[AbstractContextManager[None]] = None
 
     def wrap(self, wire: Wire) -> Wire:
         """``wire`` with its exchanges recorded."""
@@ -155,9 +164,14 @@ class Recorder:
         """Nothing to release (the client closes its wires)."""
 
     def __enter__(self) -> "Recorder":
+        self._fresh = fresh_configs()
+        self._fresh.__enter__()
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
+        if self._fresh is not None:
+            self._fresh.__exit__(*exc_info)
+            self._fresh = None
         self.close()
 
 

@@ -127,7 +127,8 @@ def normalize_items(
 
     Items of another ``vertical`` than the web keep their own fields (:data:`VERTICAL_FIELDS`),
     each converted to its canonical form or left out (dates resolved against ``answered_at``,
-    when the service answered: default now); an image is identified by its image URL.
+    when the service answered: default now); an image is identified by its image URL. A web
+    item's ``published_at`` is made canonical the same way.
 
     ``canonical``: the items are canonical already (a merge's fused lists), so their text is
     not read as HTML a second time (``&lt;br&gt;`` decoded once is ``<br>``, a text to keep).
@@ -150,7 +151,7 @@ def normalize_items(
         if markup is None:
             markup = markup_of[source] = not canonical and text_is_markup(source, vertical)
         if vertical == "web":
-            item: Optional[dict[str, Any]] = _web_item(raw, url, source, markup)
+            item: Optional[dict[str, Any]] = _web_item(raw, url, source, markup, moment)
         else:
             item = _vertical_item(raw, url, source, vertical, markup, moment)
         if item is not None:
@@ -161,8 +162,11 @@ def normalize_items(
     return cast(list[SearchItem], items)  # every key of SearchItem is written above
 
 
-def _web_item(raw: dict[str, Any], url: str, provider: str, markup: bool) -> dict[str, Any]:
-    """The canonical web item from a raw one."""
+def _web_item(
+    raw: dict[str, Any], url: str, provider: str, markup: bool, answered_at: datetime.datetime
+) -> dict[str, Any]:
+    """The canonical web item from a raw one: ``published_at`` is read as the verticals' dates are
+    (a date that cannot be read is left out)."""
     item: dict[str, Any] = {
         "title": clean_text(raw.get("title"), markup),
         "url": url,
@@ -172,7 +176,12 @@ def _web_item(raw: dict[str, Any], url: str, provider: str, markup: bool) -> dic
     for name in OPTIONAL_FIELDS:
         value = raw.get(name)
         if value:
-            text = _clean_content(value) if name == "content" else clean_text(value, markup)
+            if name == "published_at":
+                text = _date_field(value, markup, answered_at)
+            elif name == "content":
+                text = _clean_content(value)
+            else:
+                text = clean_text(value, markup)
             if text:
                 item[name] = text
     if raw.get("providers"):

@@ -5,7 +5,7 @@ from typing import Optional
 
 from .contenttype import xml_media
 from .transport import HttpResponse
-from .xmlroot import foreign_root, xhtml_root
+from .xmlroot import foreign_root, past_prologue, xhtml_root
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -51,14 +51,9 @@ def media_kind(media: str) -> Optional[str]:
         return "pdf"
     if media.startswith("image/"):
         return "image"
-    if (media.startswith("text/") and media not in _STREAMS) or media in _OTHER_TEXT or _xml_document(media):
+    if (media.startswith("text/") and media not in _STREAMS) or media in _OTHER_TEXT or xml_media(media):
         return "text"
     return "other" if media and media not in UNTYPED else None
-
-
-def _xml_document(media: str) -> bool:
-    """An ``application/*+xml`` type (a feed, a sitemap): XML text."""
-    return media.startswith("application/") and media.endswith("+xml")
 
 
 def sniffed_image_type(content: bytes) -> Optional[str]:
@@ -98,35 +93,21 @@ def content_kind(response: HttpResponse) -> str:
 
 
 #: How an untyped HTML page opens: the MIME Sniffing standard's HTML patterns, each followed by a
-#: space or ``>`` (a tag-terminating byte), after a byte-order mark, white space, comments and an
-#: XML declaration (``<!-- generated -->``, ``<?xml ...?>`` before an XHTML page's doctype).
+#: space or ``>`` (a tag-terminating byte), after a byte-order mark, white space, comments and
+#: processing instructions (``<!-- generated -->``, ``<?xml ...?>`` before an XHTML page's doctype),
+#: skipped as ``xmlroot`` skips an XML prologue, but the doctype, which is one of the patterns.
 _HTML_OPENINGS = (
     *(b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1", b"<div", b"<font"),
     *(b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p"),
 )
-_PROLOGUE = ((b"<!--", b"-->"), (b"<?xml", b"?>"))
 
 
 def _opens_as_html(head: bytes) -> bool:
     """Whether ``head`` (the body's first KB, lower case) opens as an HTML page."""
-    head = _past_prologue(head, _PROLOGUE)
+    head = head[past_prologue(head, doctype=False) :]
     return any(
         head.startswith(opening) and head[len(opening) : len(opening) + 1] in (b" ", b">") for opening in _HTML_OPENINGS
     )
-
-
-def _past_prologue(head: bytes, prologue: tuple[tuple[bytes, bytes], ...]) -> bytes:
-    """``head`` after a byte-order mark, white space and the ``prologue`` items (opener,
-    closer) it opens with. Each item is skipped once found whole (at most one pass over ``head``)."""
-    head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    skipped = True
-    while skipped:
-        skipped = False
-        for opener, closer in prologue:
-            end = head.find(closer, len(opener)) if head.startswith(opener) else -1
-            if end >= 0:
-                head, skipped = head[end + len(closer) :].lstrip(), True
-    return head
 
 
 def _signed_kind(content: bytes) -> Optional[str]:

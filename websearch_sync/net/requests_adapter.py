@@ -284,6 +284,11 @@ MAX_SKIPPED_FRAMING = MAX_HEAD_BYTES
 _LINE_END_PIECE = 65536
 
 
+def _line_end(line: bytes) -> int:
+    """How many bytes of ``line`` are its line end (CRLF, a lone LF, or none: a line cut at the limit)."""
+    return 2 if line.endswith(b"\r\n") else 1 if line.endswith(b"\n") else 0
+
+
 class _ChunkedBody:
     """The answer's reader once the head of a chunked body is read: ``http.client`` is handed the
     chunks' framing as libcurl reads it, so both wires read one chunked body alike.
@@ -330,12 +335,12 @@ class _ChunkedBody:
         size = _CHUNK_SIZE.match(line)
         if size is None or len(size.group()) > _MAX_SIZE_DIGITS or int(size.group(), 16) >= MAX_CONTENT_LENGTH:
             raise MalformedChunk("a chunk size that is no hex number below 2^63")
-        self._skip(len(line) - len(size.group()) - 2)
+        self._skip(len(line) - len(size.group()) - _line_end(line))
         while not line.endswith(b"\n"):  # an extension longer than ``http.client`` reads: skipped, as libcurl does
             line = self.fp.readline(limit)
             if not line:
                 raise MalformedChunk("the connection closed inside a chunk size line")
-            self._skip(len(line))
+            self._skip(len(line) - _line_end(line))
         length = int(size.group(), 16)
         self.left, self.trailer = (length, False) if length else (-1, True)
         return b"%x\r\n" % length

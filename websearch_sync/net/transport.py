@@ -84,7 +84,9 @@ class RequestSpec:
     redirected: bool = False
     #: The caller goes on without the answer (a SearXNG instance's ``/config``): a replay whose
     #: recording lacks the request refuses it without counting it a mismatch (:mod:`~websearch_sync.contract.replay`).
-    best_effort: bool = False
+    #: The library's own mark (not a constructor argument: a plugin's request missing from its
+    #: recording is a mismatch); ``dataclasses.replace`` resets it, so a copy sets it again.
+    best_effort: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         """A plugin's misbuilt request fails here, in its ``build_request``, naming the field:
@@ -517,15 +519,9 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
             provider=provider,
             detail_code=BAD_HEADER,
         ) from None
-    return WireRequest(
-        spec.method.upper(),
-        url,
-        sent,
-        body,
-        browser=spec.browser,
-        redirected=spec.redirected,
-        best_effort=spec.best_effort,
-    )
+    request = WireRequest(spec.method.upper(), url, sent, body, browser=spec.browser, redirected=spec.redirected)
+    request.best_effort = spec.best_effort
+    return request
 
 
 #: Header lists (names and values, in order) that passed :func:`check_headers` and ``requests``'
@@ -577,7 +573,7 @@ def _redirected(spec: RequestSpec, status: int, url: str, secrets: list[str], sa
     headers = dict(spec.headers)
     if not same_origin:
         headers = {name: value for name, value in headers.items() if not _carries_credentials(name, value, secrets)}
-    return RequestSpec(
+    followed = RequestSpec(
         method,
         url,
         data=spec.data if keep_body else None,
@@ -586,5 +582,6 @@ def _redirected(spec: RequestSpec, status: int, url: str, secrets: list[str], sa
         allow_redirects=True,
         browser=spec.browser,
         redirected=True,
-        best_effort=spec.best_effort,
     )
+    followed.best_effort = spec.best_effort
+    return followed

@@ -65,7 +65,7 @@ class WireRequest:
     keep_auth: bool = True
     browser: bool = False
     redirected: bool = False
-    best_effort: bool = False
+    best_effort: bool = field(default=False, init=False)  #: set by the transport only
 
 
 class BodySink(Protocol):
@@ -122,7 +122,9 @@ def browser_request(request: WireRequest) -> WireRequest:
         headers.append(FORM_POST_CACHE_CONTROL)
     if headers == request.headers:
         return request
-    return replace(request, headers=headers)
+    browsers = replace(request, headers=headers)
+    browsers.best_effort = request.best_effort  # replace resets a field outside __init__
+    return browsers
 
 
 class BrowserRequests:

@@ -7,17 +7,15 @@ its first ``>``, the text before it lost. An XML parser knows an element by its 
 its prefix, and a CDATA section's text as text.
 """
 
-import re
 from typing import Optional
 
 from lxml import etree
 
+from ..net.xmlroot import HEAD_CHARS, XHTML_NAMESPACE, prefixed_xhtml_root
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-XHTML_NAMESPACE = "http://www.w3.org/1999/xhtml"
 _XHTML_TAG = "{%s}" % XHTML_NAMESPACE
-#: A namespace declaration binding a prefix to XHTML's (``xmlns:h="http://www.w3.org/1999/xhtml"``).
-_PREFIX_BOUND = re.compile(r"""xmlns:[^\s=<>]{1,100}\s*=\s*["']\s*http://www\.w3\.org/1999/xhtml\s*["']""")
 
 
 def xhtml_as_html(markup: str) -> str:
@@ -25,13 +23,14 @@ def xhtml_as_html(markup: str) -> str:
     network read) and written back as HTML, its XHTML elements under their HTML names (``h:p`` ->
     ``p``), its CDATA sections text. A document that is not well-formed, which a browser shows as an
     error, is returned as it is, for the HTML parser, which salvages more of tag soup than an XML
-    parser's recovery; unless it binds the XHTML namespace to a prefix, which only an XML parser
-    reads: then it is recovered from its errors (a page cut by ``max_bytes`` has one). So is one in
-    which not even that finds an element. (Of the 651 real pages ``bench/xhtml_as_xml.py`` reads, the
+    parser's recovery; unless its root element is XHTML's under a prefix (read in its head by
+    ``xmlroot``; a binding elsewhere, in a comment or an SVG, says nothing of the page), which only
+    an XML parser reads: then it is recovered from its errors (a page cut by ``max_bytes`` has one).
+    So is one in which not even that finds an element. (Of the 651 real pages ``bench/xhtml_as_xml.py`` reads, the
     37 that are well-formed XML extract the same read either way; reading them costs a tenth of the
     extraction's time.)"""
     root = _parsed(markup, recover=False)
-    if root is None and _PREFIX_BOUND.search(markup) is not None:
+    if root is None and prefixed_xhtml_root(markup[:HEAD_CHARS].encode("utf-8")):
         root = _parsed(markup, recover=True)
     if root is None:
         return markup

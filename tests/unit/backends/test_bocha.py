@@ -168,8 +168,8 @@ def test_snippet_by_default_and_summary_when_asked():
 def test_site_name_and_date_published():
     result, _ = search(recorded("unidentified-vendors-notes__1.json"))
     assert [(i["source"], i["published_at"]) for i in result["items"]] == [
-        ("外唐智库", "2024-07-24T08:00:00+08:00"),
-        ("手机搜狐网", "2024-08-12T23:57:00+08:00"),
+        ("外唐智库", "2024-07-24T00:00:00Z"),  # 2024-07-24T08:00:00+08:00 in UTC
+        ("手机搜狐网", "2024-08-12T15:57:00Z"),  # 2024-08-12T23:57:00+08:00
     ]
     assert result["provider_meta"]["request_id"] == "5cc4ea524eac0d82"
 

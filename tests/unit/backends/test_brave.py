@@ -137,7 +137,7 @@ def test_strong_tags_are_removed_and_page_age_is_published_at():
     item = result["items"][0]
     assert "<" not in item["snippet"] and "Bostik, commonly" in item["snippet"]
     assert "reusable putty-like pressure-sensitive adhesive" in item["snippet"]
-    assert item["published_at"] == "2023-11-23T09:26:19"
+    assert item["published_at"] == "2023-11-23T09:26:19Z"  # no offset: UTC
 
 
 def test_results_without_page_age_have_no_published_at():

@@ -313,3 +313,20 @@ def test_a_date_before_the_year_1000_is_still_iso_8601():
     answer["results"][0]["date"] = -60_000_000_000
     first = _answered("news", answer)["items"][0]
     assert first["published_at"] == "0068-09-03T13:20:00Z"
+
+
+def test_a_next_page_without_any_token_is_not_asked_and_says_so():
+    """The recorded news answer with the token taken out of its ``next`` and its ``vqd`` field
+    gone: the endpoint needs a token, so the next page is not asked without one; the 13 results
+    read stand and the page is a ``WebParseError`` in ``errors``, as a ``next`` on another host is
+    (before: page 2 was asked with no token)."""
+    recorded = json.loads(NEWS)
+    answer = dict(recorded, next=recorded["next"].replace("&vqd=%s" % TOKEN, ""))
+    del answer["vqd"]
+    assert "vqd=" not in answer["next"]
+    response = _answered("news", answer, max_results=30)
+    assert len(response["items"]) == 13 and response["provider_meta"]["pages"] == 1
+    assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
+        ("WebParseError", "unexpected_shape", 2)
+    ]
+    assert "no vqd token" in response["errors"][0]["message"]

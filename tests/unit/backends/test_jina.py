@@ -189,7 +189,7 @@ def test_date_becomes_published_at():
     body = doc_example()
     body["data"][1]["date"] = "Jul 7, 2025"
     result, _ = search(body)
-    assert result["items"][1]["published_at"] == "Jul 7, 2025" and "published_at" not in result["items"][0]
+    assert result["items"][1]["published_at"] == "2025-07-07" and "published_at" not in result["items"][0]
 
 
 def test_empty_data_is_success_with_no_items():

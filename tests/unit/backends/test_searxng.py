@@ -120,7 +120,7 @@ def test_published_date_becomes_published_at_and_unknown_fields_are_ignored():
     body["another_new_top_level_key"] = []
     del body["unresponsive_engines"]
     result, _ = search(body)
-    assert result["items"][0]["published_at"] == "2025-01-30T00:00:00"
+    assert result["items"][0]["published_at"] == "2025-01-30T00:00:00Z"  # no offset: UTC
     assert "published_at" not in result["items"][1]
     assert result["items"][1]["snippet"] == ""
     assert "errors" not in result

@@ -111,7 +111,7 @@ def test_published_date_and_request_id():
     body["results"][1]["published_date"] = "Mon, 15 Jul 2024 10:00:00 GMT"
     body["request_id"] = "123e4567-e89b-12d3-a456-426614174111"
     result, _ = search(body)
-    assert result["items"][1]["published_at"] == "Mon, 15 Jul 2024 10:00:00 GMT"
+    assert result["items"][1]["published_at"] == "2024-07-15T10:00:00Z"  # canonical, as news items' dates
     assert "published_at" not in result["items"][0]
     assert result["provider_meta"]["request_id"] == "123e4567-e89b-12d3-a456-426614174111"
 

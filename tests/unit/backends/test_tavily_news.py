@@ -1,4 +1,4 @@
-"""tavily news: topic "news" sent, a conflicting topic refused, published_date read as ISO 8601.
+"""tavily news: topic "news" sent, a conflicting topic refused, published_date made ISO 8601 by normalization.
 
 The answer is Tavily's documented news result shape (the fixture news_with_raw_content,
 written from Tavily's API reference: no news answer of Tavily's is on record).
@@ -10,8 +10,9 @@ import pytest
 from vertical_answers import FIXTURES, JSON, answer
 
 from websearch_sync.backends.tavily import Tavily
-from websearch_sync.backends.tavily_news import TavilyNews, iso_date
+from websearch_sync.backends.tavily_news import TavilyNews
 from websearch_sync.config import Settings
+from websearch_sync.engine.normalize import normalize_items
 from websearch_sync.errors import InvalidInput
 from websearch_sync.models import SearchParams
 
@@ -44,27 +45,13 @@ def test_another_topic_is_refused():
 def test_published_date_is_iso():
     meta = json.loads((FIXTURES / "tavily" / "news_with_raw_content.meta.json").read_text(encoding="utf-8"))
     response = answer(meta["response"]["body_text"], "https://api.tavily.com/search", content_type=JSON)
-    items = NEWS.interpret(response, params()).items
-    assert [item["published_at"] for item in items] == ["2025-03-11T17:00:00+00:00", "2025-03-10T09:30:00+00:00"]
+    items = normalize_items(NEWS.interpret(response, params()).items, "tavily", 5, "news")
+    assert [item["published_at"] for item in items] == ["2025-03-11T17:00:00Z", "2025-03-10T09:30:00Z"]
     assert [item["url"] for item in items] == [
         "https://news.example.com/eino-v0-4",
         "https://github.com/cloudwego/eino",
     ]
     assert not any("source" in item or "image_url" in item for item in items)
-
-
-@pytest.mark.parametrize(
-    "value, iso",
-    [
-        ("Tue, 11 Mar 2025 17:00:00 GMT", "2025-03-11T17:00:00+00:00"),
-        ("Tue, 11 Mar 2025 17:00:00 +0100", "2025-03-11T17:00:00+01:00"),
-        ("2025-03-11T17:00:00Z", "2025-03-11T17:00:00Z"),
-        ("", None),
-        (None, None),
-    ],
-)
-def test_iso_date(value, iso):
-    assert iso_date(value) == iso
 
 
 @pytest.mark.parametrize("engine", [NEWS, Tavily(NEWS.settings)])

@@ -262,10 +262,12 @@ def installed_console_script(name: str) -> Path:
     """The console script ``name`` as pip wrote it for this installation of websearch-sync (listed
     in its RECORD: beside ``sys.executable`` in a venv), once the installation is seen to declare
     the console scripts setup.cfg declares (an installation older than setup.cfg runs the old ones)."""
-    try:
-        installed = metadata.distribution("websearch-sync")
-    except metadata.PackageNotFoundError:
+    found = list(metadata.distributions(name="websearch-sync"))
+    if not found:
         pytest.skip("websearch-sync is not installed (a checkout on PYTHONPATH): it has no console script")
+    # ``pip install -e .`` leaves setuptools' websearch_sync.egg-info in the checkout, found first when the
+    # checkout is on sys.path (``python -m pytest``); pip's installation is the one with a RECORD.
+    installed = next((found_one for found_one in found if found_one.read_text("RECORD") is not None), found[0])
     config = configparser.ConfigParser()
     config.read(ROOT / "setup.cfg", encoding="utf-8")
     lines = config["options.entry_points"]["console_scripts"].strip().splitlines()

@@ -109,6 +109,7 @@ DEADLINE_EXCEEDED = "deadline_exceeded"
 DNS_TIMEOUT = "dns_timeout"
 BUDGET_EXHAUSTED = "budget_exhausted"  #: a rate-limit slot would come after the budget ends
 ENGINE_TIMEOUT = "engine_timeout"  #: a SearXNG engine timed out inside the instance
+NOT_ASKED = "not_asked"  #: in ``errors`` only: a backend of a fallback chain the deadline left no time to ask
 # NetworkError
 DNS_ERROR = "dns_error"
 NETWORK_BLOCKED = "network_blocked"  #: a test blocked the connection (websearch_sync.testing.no_network)
@@ -214,7 +215,8 @@ class WebSearchError(Exception):
 
     ``str(error)`` also names the other backends that failed (``errors`` with another
     provider), so a traceback or a log line of a fallback chain does not read as if only
-    the first backend had been tried.
+    the first backend had been tried. Entries ``not_asked`` are left out of that list: those
+    backends did not fail, and the chain's message already names them ("not asked: ...").
     """
 
     code = "WebSearchError"
@@ -263,7 +265,7 @@ class WebSearchError(Exception):
 
     def __str__(self) -> str:
         text = "%s; %s" % (self.message, self.hint) if self.hint else self.message
-        others = [error for error in self.errors if error.provider != self.provider]
+        others = [e for e in self.errors if e.provider != self.provider and e.detail_code != NOT_ASKED]
         if not others:
             return text
         failures = ", ".join("%s (%s)" % (error.provider, error.detail_code or error.code) for error in others)

@@ -252,8 +252,36 @@ def test_a_fallback_chain_out_of_time_names_the_backends_it_never_asked():
     assert info.value.provider == "duckduckgo"
     assert info.value.message.endswith("; not asked: bing, mojeek (no time left)")
     assert [(e.provider, e.detail_code) for e in info.value.errors] == [
-        ("bing", "deadline_exceeded"),
-        ("mojeek", "deadline_exceeded"),
+        ("bing", "not_asked"),
+        ("mojeek", "not_asked"),
+    ]
+
+
+def test_str_of_a_fallback_out_of_time_names_each_backend_once_as_failed_or_not_asked():
+    """A backend never asked did not fail: ``str(error)`` names it once, under the message's
+    "not asked", and only the backends that failed under "also failed"."""
+    from websearch_sync.client.strategies import fallback
+
+    asked = []
+
+    def run(backend):
+        asked.append(backend.name)
+        if backend.name == "duckduckgo":
+            raise ws.Timeout("read timed out", provider=backend.name, detail_code="read_timeout")
+        raise ws.NetworkError("connection refused", provider=backend.name, detail_code="connection_refused")
+
+    backends = [SimpleNamespace(name=name) for name in ("duckduckgo", "bing", "mojeek", "brave")]
+    budget = SimpleNamespace(expired=lambda: len(asked) == 2)  # the deadline passes during bing's turn
+    with pytest.raises(ws.NetworkError) as info:
+        fallback(backends, SimpleNamespace(max_results=5), budget, run)
+    assert asked == ["duckduckgo", "bing"]
+    assert str(info.value) == (
+        "connection refused; not asked: mojeek, brave (no time left) [also failed: duckduckgo (read_timeout)]"
+    )
+    assert [(e.provider, e.code, e.detail_code) for e in info.value.errors] == [
+        ("duckduckgo", "Timeout", "read_timeout"),
+        ("mojeek", "Timeout", "not_asked"),
+        ("brave", "Timeout", "not_asked"),
     ]
 
 

@@ -20,6 +20,7 @@ from ..errors import (
     BAD_PARSE_RESULT,
     DEADLINE_EXCEEDED,
     INTERNAL_ERROR,
+    NOT_ASKED,
     QUERY_TOO_LONG,
     UNSUPPORTED_QUERY,
     ErrorInfo,
@@ -98,9 +99,7 @@ def fallback(
 
 def _not_asked(provider: str) -> WebSearchError:
     """The entry in ``errors`` of a backend a fallback chain had no time left to ask."""
-    return Timeout(
-        "not asked: the call's deadline passed before its turn", provider=provider, detail_code=DEADLINE_EXCEEDED
-    )
+    return Timeout("not asked: the call's deadline passed before its turn", provider=provider, detail_code=NOT_ASKED)
 
 
 def only_refusals(failures: list[WebSearchError], refusing: Collection[str]) -> bool:

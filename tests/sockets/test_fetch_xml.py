@@ -120,6 +120,18 @@ def test_xhtml_whose_elements_carry_a_prefix_is_read_as_a_page(content_type):
     assert "<" not in result["text"]
 
 
+@pytest.mark.parametrize("content_type", [None, "application/octet-stream"])
+def test_untyped_xhtml_whose_root_carries_a_prefix_is_read_as_a_page(content_type):
+    """Sniffed, a prefixed XHTML root is a page, read as XML: ``<h:html>`` opens as no HTML, so
+    without a Content-Type the page came back as its markup."""
+    with FaultServer({"/p": respond(200, PREFIXED, content_type=content_type)}) as server:
+        result = fetch(server.url("/p"))
+    assert (result["extractor"], result["title"]) == ("readability", "Harbour works")
+    assert result["text"].startswith("## The hearing\n\nThe harbour board approved the dredging plan")
+    assert "[Read the plan](%s)" % server.url("/plan") in result["text"]
+    assert "<" not in result["text"]
+
+
 def test_an_html_root_in_another_namespace_is_no_page():
     """An ``html`` root that is not XHTML's (a vocabulary of its own) is XML, read as it is."""
     body = b'<?xml version="1.0"?><html xmlns="urn:example:inventory"><item>Dredger, 2 units</item></html>'

@@ -5,7 +5,7 @@ from typing import Optional
 
 from .contenttype import xml_media
 from .transport import HttpResponse
-from .xmlroot import foreign_root, past_prologue, xhtml_root
+from .xmlroot import foreign_root, past_prologue, prefixed_xhtml_root, xhtml_root
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -83,13 +83,24 @@ def content_kind(response: HttpResponse) -> str:
     if kind is not None:
         return kind
     head = response.content[:1024].lstrip().lower()
-    if _opens_as_html(head) or b"<body" in head:
-        return "html"
+    if _opens_as_html(head) or b"<body" in head or prefixed_xhtml_root(response.content):
+        return "html"  # an XHTML root under a prefix (``<h:html>``) opens as no HTML: it came back as its markup
     if head.startswith((b"{", b"[")):
         return "json"
     if b"\x00" not in response.content[:8192]:
         return "text"
     return "other"
+
+
+def read_as_xml(response: HttpResponse) -> bool:
+    """Whether a page (``"html"`` to :func:`content_kind`) is parsed as XML, as a browser parses it:
+    declared as XML (XHTML served as XML), or untyped with its root XHTML's under a prefix
+    (``<h:html xmlns:h="http://www.w3.org/1999/xhtml">``), whose elements only an XML parser reads
+    (an HTML parser reads ``<h:p>`` as an unknown element named ``h:p``). Other untyped pages keep
+    the HTML parser their sniffing names."""
+    if xml_media(response.content_type):
+        return True
+    return media_kind(response.content_type) is None and prefixed_xhtml_root(response.content)
 
 
 #: How an untyped HTML page opens: the MIME Sniffing standard's HTML patterns, each followed by a

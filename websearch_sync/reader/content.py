@@ -11,10 +11,9 @@ from urllib.parse import urlsplit
 from ..errors import NO_CONTENT, NOT_JSON, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
 from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
-from ..net.contenttype import xml_media
 from ..net.deadline import Deadline
 from ..net.jsontext import JsonTooDeep
-from ..net.media import content_kind, media_kind, media_token
+from ..net.media import content_kind, media_kind, media_token, read_as_xml
 from ..net.transport import HttpResponse
 from .image import image_text
 from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
@@ -76,7 +75,7 @@ def page_text(
     if kind == "html":
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
         markup = _without_cut_tag(response.text) if response.truncated else response.text
-        if xml_media(response.content_type):  # XHTML served as XML: read as XML, as a browser reads it
+        if read_as_xml(response):  # XHTML served as XML, or untyped under a prefix: read as XML
             markup = xhtml_as_html(markup)
         extraction = extract_html(markup, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)

@@ -132,6 +132,22 @@ def test_untyped_xhtml_whose_root_carries_a_prefix_is_read_as_a_page(content_typ
     assert "<" not in result["text"]
 
 
+@pytest.mark.parametrize("content_type", [None, "application/octet-stream"])
+def test_untyped_prefixed_xhtml_is_decoded_by_its_xml_declaration(content_type):
+    """Read as XML because sniffed as prefixed XHTML, an untyped page takes its encoding from its XML
+    declaration as under an XML type: decoded as HTML, by detection (no header, no ``<meta>``), this
+    Polish page in ISO-8859-2 came back as ISO-8859-10 mojibake (``Zażółć`` as ``Zaŋóģæ``)."""
+    codec, title, text = "iso-8859-2", "Zażółć gęślą jaźń", "Zażółć gęślą jaźń. Łódź, Świętokrzyskie, Śląsk."
+    body = (
+        '<?xml version="1.0" encoding="%s"?>\n<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head>'
+        "<h:title>%s</h:title></h:head><h:body><h:article><h:h1>%s</h:h1><h:p>%s</h:p></h:article></h:body></h:html>"
+    ) % (codec, title, title, (text + " ") * 4)
+    with FaultServer({"/p": respond(200, body.encode(codec), content_type=content_type)}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert (result["extractor"], result["title"]) == ("readability", title)
+    assert result["text"].startswith(text)
+
+
 def test_an_html_root_in_another_namespace_is_no_page():
     """An ``html`` root that is not XHTML's (a vocabulary of its own) is XML, read as it is."""
     body = b'<?xml version="1.0"?><html xmlns="urn:example:inventory"><item>Dredger, 2 units</item></html>'

@@ -219,9 +219,9 @@ def _detect(content: bytes) -> Optional[str]:
     return _codec(tied[spelled[0]].encoding if len(spelled) == 1 else best.encoding)
 
 
-def _labelled(content: bytes, content_type: Optional[str], header: Optional[str]) -> list[Optional[str]]:
+def _labelled(content: bytes, content_type: Optional[str], header: Optional[str], xml: bool) -> list[Optional[str]]:
     """The codecs the body's bytes and labels name, in the order :func:`decode_body` tries them."""
-    xml = xml_media(media_type(content_type))
+    xml = xml or xml_media(media_type(content_type))
     candidates = [xml_encoding(content) if xml else _bom(content), header]
     if xml:
         candidates.append(xml_declared_charset(content))
@@ -235,7 +235,7 @@ def _labelled(content: bytes, content_type: Optional[str], header: Optional[str]
     return candidates
 
 
-def decode_body(content: bytes, content_type: Optional[str] = None, *, cut: bool = False) -> str:
+def decode_body(content: bytes, content_type: Optional[str] = None, *, cut: bool = False, xml: bool = False) -> str:
     """Decode a response body to text.
 
     Order: byte-order mark, the header's charset, ``<meta charset>``, UTF-8, then
@@ -243,8 +243,9 @@ def decode_body(content: bytes, content_type: Optional[str] = None, *, cut: bool
     it (RFC 7303, XML 1.0 Appendix F): its first bytes' form of Unicode (:func:`xml_encoding`:
     a byte-order mark, UTF-32's too, or a BOM-less UTF-16 or UTF-32 ``<``), the header's charset,
     then its XML declaration's encoding (:func:`xml_declared_charset`), before ``<meta charset>``,
-    which an XML parser does not read. A declared charset that does not fit the bytes is not
-    trusted blindly (servers lie); UTF-8 fits a page whose non-ASCII bytes are UTF-8 but
+    which an XML parser does not read; so is a body ``xml`` says is read as XML whatever its type
+    (an untyped one sniffed as XHTML: ``HttpResponse.read_as_xml``). A declared charset that does
+    not fit the bytes is not trusted blindly (servers lie); UTF-8 fits a page whose non-ASCII bytes are UTF-8 but
     for a few stray ones (each read as U+FFFD, as a browser shows them: one bad byte does
     not turn the page into another charset). The last resort decodes with replacement
     characters, so this never raises. A body ``cut`` by the byte cap is read without the
@@ -253,7 +254,7 @@ def decode_body(content: bytes, content_type: Optional[str] = None, *, cut: bool
     if not content:
         return ""
     header = declared_charset(content_type)
-    for codec in _labelled(content, content_type, header):
+    for codec in _labelled(content, content_type, header, xml):
         text = _strict(content, codec, cut)
         if text is not None:
             return text

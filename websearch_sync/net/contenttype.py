@@ -7,6 +7,9 @@ from typing import Optional
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
+#: A type servers send for any file: the body says what it is (as for a missing type).
+UNTYPED = ("application/octet-stream", "binary/octet-stream")
+
 
 def media_type(value: Optional[str]) -> str:
     """The media type of a ``Content-Type`` value, without parameters, lower-case (``""`` when

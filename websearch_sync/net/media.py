@@ -3,7 +3,7 @@
 import re
 from typing import Optional
 
-from .contenttype import xml_media
+from .contenttype import UNTYPED, xml_media
 from .transport import HttpResponse
 from .xmlroot import foreign_root, past_prologue, prefixed_xhtml_root, xhtml_root
 
@@ -17,8 +17,6 @@ TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown")
 _OTHER_TEXT = ("application/xml", "application/javascript", "application/x-javascript", "application/ecmascript")
 _STREAMS = ("text/event-stream",)
 PDF_TYPES = ("application/pdf", "application/x-pdf")
-#: A type servers send for any file: the body says what it is (as for a missing type).
-UNTYPED = ("application/octet-stream", "binary/octet-stream")
 #: The signatures of the image formats fetch reads (PNG, JPEG, GIF, WebP), by media type.
 IMAGE_SIGNATURES = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
@@ -90,17 +88,6 @@ def content_kind(response: HttpResponse) -> str:
     if b"\x00" not in response.content[:8192]:
         return "text"
     return "other"
-
-
-def read_as_xml(response: HttpResponse) -> bool:
-    """Whether a page (``"html"`` to :func:`content_kind`) is parsed as XML, as a browser parses it:
-    declared as XML (XHTML served as XML), or untyped with its root XHTML's under a prefix
-    (``<h:html xmlns:h="http://www.w3.org/1999/xhtml">``), whose elements only an XML parser reads
-    (an HTML parser reads ``<h:p>`` as an unknown element named ``h:p``). Other untyped pages keep
-    the HTML parser their sniffing names."""
-    if xml_media(response.content_type):
-        return True
-    return media_kind(response.content_type) is None and prefixed_xhtml_root(response.content)
 
 
 #: How an untyped HTML page opens: the MIME Sniffing standard's HTML patterns, each followed by a

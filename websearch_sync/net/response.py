@@ -7,7 +7,8 @@ from requests.structures import CaseInsensitiveDict
 
 from . import jsontext
 from .charset import decode_body
-from .contenttype import media_type
+from .contenttype import UNTYPED, media_type, xml_media
+from .xmlroot import prefixed_xhtml_root
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -37,11 +38,25 @@ class HttpResponse:
         return media_type(self.headers.get("Content-Type"))
 
     @property
+    def read_as_xml(self) -> bool:
+        """Whether the body, if a page, is parsed as XML, as a browser parses it: declared as XML
+        (XHTML served as XML), or untyped with its root XHTML's under a prefix
+        (``<h:html xmlns:h="http://www.w3.org/1999/xhtml">``), whose elements only an XML parser reads
+        (an HTML parser reads ``<h:p>`` as an unknown element named ``h:p``). Other untyped pages keep
+        the HTML parser their sniffing names. Such a body is also decoded as XML (:attr:`text`)."""
+        media = self.content_type
+        if xml_media(media):
+            return True
+        return (not media or media in UNTYPED) and prefixed_xhtml_root(self.content)
+
+    @property
     def text(self) -> str:
         """The body decoded: header charset, then ``<meta>``, then detection (a body cut by the
-        byte cap without the character the cut fell in)."""
+        byte cap without the character the cut fell in); a body read as XML (:attr:`read_as_xml`)
+        as XML reads it, its XML declaration before ``<meta>``."""
         if self._text is None:
-            self._text = decode_body(self.content, self.headers.get("Content-Type"), cut=self.truncated)
+            header = self.headers.get("Content-Type")
+            self._text = decode_body(self.content, header, cut=self.truncated, xml=self.read_as_xml)
         return self._text
 
     def json(self) -> Any:

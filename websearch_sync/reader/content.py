@@ -13,7 +13,7 @@ from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.deadline import Deadline
 from ..net.jsontext import JsonTooDeep
-from ..net.media import content_kind, media_kind, media_token, read_as_xml
+from ..net.media import content_kind, media_kind, media_token
 from ..net.transport import HttpResponse
 from .image import image_text
 from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
@@ -75,7 +75,7 @@ def page_text(
     if kind == "html":
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
         markup = _without_cut_tag(response.text) if response.truncated else response.text
-        if read_as_xml(response):  # XHTML served as XML, or untyped under a prefix: read as XML
+        if response.read_as_xml:  # XHTML served as XML, or untyped under a prefix: read as XML
             markup = xhtml_as_html(markup)
         extraction = extract_html(markup, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)

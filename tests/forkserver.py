@@ -165,16 +165,17 @@ class ForkServer:
 
     def close(self, wait_s: float) -> bool:
         """Stop the server once its children have ended, waiting ``wait_s`` at most before killing
-        them all; whether they ended by themselves."""
+        them all; whether they ended by themselves. Closing it again does nothing more."""
         import shutil
         import subprocess
 
         assert self.process.stdin is not None and self.process.stdout is not None
-        try:
-            self.process.stdin.write(CLOSING)  # this side bounds the wait for the children
-            self.process.stdin.close()
-        except OSError:
-            pass
+        if not self.process.stdin.closed:  # not closed before (a fleet's failed test, then its module's end)
+            try:
+                self.process.stdin.write(CLOSING)  # this side bounds the wait for the children
+                self.process.stdin.close()
+            except OSError:  # the server has ended (killed): the pipe is closed all the same
+                pass
         try:
             ended = self.process.wait(wait_s) == 0
         except subprocess.TimeoutExpired:

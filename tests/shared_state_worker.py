@@ -247,6 +247,7 @@ class Workers:
         self._stdouts: list[int] = []
         self._conns: list[Any] = []  # where each worker's exit status comes
         self._statuses: Optional[list[Optional[int]]] = None
+        self._exits: dict[int, Optional[int]] = {}  # the exit statuses read so far, by worker
         self._read = [b"" for _ in jobs]  # what each worker printed and was not taken yet
         self._ended: set[int] = set()  # the workers whose stdout ended (they did)
         self._parent = parent
@@ -309,8 +310,24 @@ class Workers:
     def start(self, worker: int) -> None:
         """Let one worker begin (or go on after a pause) before the others; :meth:`go` then lets
         the others begin (one that has begun gets the line too: it goes on at its job's next
-        pause, if any, at once)."""
-        os.write(self._stdins[worker], b"go\n")
+        pause, if any, at once). A worker that has ended is told nothing: one that did its job
+        (status 0) needs no more lines; one that died fails the call with its exit status."""
+        try:
+            os.write(self._stdins[worker], b"go\n")
+        except BrokenPipeError:  # its stdin has no reader left: the worker has ended
+            code = self._exit_status(worker)
+            if code != 0:
+                raise RuntimeError(
+                    "worker %d ended (exit status %s) before it was told to go on: its traceback is in the"
+                    " captured stderr" % (worker, code)
+                ) from None
+
+    def _exit_status(self, worker: int) -> Optional[int]:
+        """``worker``'s exit status once it has ended (read once from its connection; None when its
+        parent was killed first)."""
+        if worker not in self._exits:
+            self._exits[worker] = status(self._conns[worker], max(1.0, self.deadline - time.monotonic()))
+        return self._exits[worker]
 
     def printed(self, worker: int) -> bool:
         """Whether ``worker`` printed anything since the last line taken from it (without waiting)."""
@@ -353,7 +370,7 @@ class Workers:
                 else:  # the worker ended
                     self._ended.add(open_.pop(fd))
         if len(self._ended) == len(self._stdouts) and self._statuses is None:  # they have all ended
-            self._statuses = [status(conn, max(1.0, self.deadline - time.monotonic())) for conn in self._conns]
+            self._statuses = [self._exit_status(worker) for worker in range(len(self._conns))]
             if any(self._statuses):
                 raise RuntimeError("a worker failed (exit statuses %s): its traceback is above" % self._statuses)
         texts = [self._read[worker].decode() for worker in chosen]

@@ -99,6 +99,22 @@ def test_close_kills_a_child_that_does_not_end():
     assert pid > 0 and status(conn, STATUS_WAIT_S) is None  # the server was killed before it could tell
 
 
+def test_a_server_closed_again_says_its_children_did_not_end_by_themselves_and_raises_nothing():
+    """What a shared fleet parent meets: a failed test's fleet closes it (killing a worker left
+    running), then the module's end closes it again."""
+    server = ForkServer([])
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        conn = server.send([null, null, 2], code=SLEEPS, env={}, cwd="/", path0="", argv=["-c"])
+    finally:
+        os.close(null)
+    try:
+        assert server.close(0.0) is False
+        assert server.close(STATUS_WAIT_S) is False  # not a write to its closed stdin
+    finally:
+        conn.close()
+
+
 def test_the_server_answers_idle_once_its_children_have_ended():
     with ForkServer([]) as server:
         read, write = os.pipe()

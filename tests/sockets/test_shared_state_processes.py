@@ -11,7 +11,7 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from redis_server import REDIS_UP_TIMEOUT_S, redis_server  # noqa: F401  (fixture)
-from shared_state_worker import FleetParent, Upstream, Workers, run_workers, worker_env
+from shared_state_worker import WORKER_WAIT_S, FleetParent, Upstream, Workers, run_workers, worker_env
 
 from websearch_sync import SearchClient, Settings, WebBlocked
 from websearch_sync.contract.cases import load_golden, outcome_of
@@ -151,3 +151,21 @@ def test_without_a_state_url_each_worker_keeps_its_own_pace(fleet_parent):
     assert _tightest_window(upstream.arrivals) < 10 * MIN_INTERVAL_S
     times = sorted(upstream.arrivals)
     assert min(b - a for a, b in zip(times, times[1:])) < MIN_INTERVAL_S / 2
+
+
+def test_a_worker_that_has_ended_is_told_nothing_and_one_that_died_fails_the_fleet_with_its_status():
+    """The harness: a worker that did its job and ended takes no more lines (no broken pipe); one
+    that died before it was told to go on fails :meth:`Workers.go` with its exit status, not with a
+    broken pipe; and the shared parent, closed by the failed fleet, closes again at its end."""
+    did_its_job = {"queries": []}
+    dies = {"queries": ["never asked"], "options": {"no_such_option": 1}}  # a TypeError: exit status 1
+    env = {"WEB_SEARCH_BACKEND": "searxng", "SEARXNG_BASE_URL": "http://127.0.0.1:9/"}  # never asked
+    with FleetParent() as parent, Workers([did_its_job, dies], env, parent) as fleet:
+        fleet.start(0)
+        fleet.start(1)
+        deadline = time.monotonic() + WORKER_WAIT_S
+        while not (fleet.printed(0) and fleet.printed(1)):  # neither prints a line: this is their stdout's end
+            assert time.monotonic() < deadline, "the workers did not end"
+            time.sleep(0.01)
+        with pytest.raises(RuntimeError, match=r"^worker 1 ended \(exit status 1\) before it was told to go on"):
+            fleet.go()

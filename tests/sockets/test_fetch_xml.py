@@ -107,23 +107,13 @@ PREFIXED = (
 )
 
 
-@pytest.mark.parametrize("content_type", XML_TYPES)
+@pytest.mark.parametrize("content_type", [*XML_TYPES, None, "application/octet-stream"])
 def test_xhtml_whose_elements_carry_a_prefix_is_read_as_a_page(content_type):
     """The XHTML namespace counts, not its prefix: as ``text/xml`` or ``application/xml`` the page
     came back as its markup, and as ``application/xhtml+xml`` its title ran into its text, its
-    heading and link lost (an HTML parser reads ``<h:p>`` as an unknown element named ``h:p``)."""
-    with FaultServer({"/p": respond(200, PREFIXED, content_type=content_type)}) as server:
-        result = fetch(server.url("/p"))
-    assert (result["extractor"], result["title"]) == ("readability", "Harbour works")
-    assert result["text"].startswith("## The hearing\n\nThe harbour board approved the dredging plan")
-    assert "[Read the plan](%s)" % server.url("/plan") in result["text"]
-    assert "<" not in result["text"]
-
-
-@pytest.mark.parametrize("content_type", [None, "application/octet-stream"])
-def test_untyped_xhtml_whose_root_carries_a_prefix_is_read_as_a_page(content_type):
-    """Sniffed, a prefixed XHTML root is a page, read as XML: ``<h:html>`` opens as no HTML, so
-    without a Content-Type the page came back as its markup."""
+    heading and link lost (an HTML parser reads ``<h:p>`` as an unknown element named ``h:p``).
+    Untyped (no Content-Type, or ``application/octet-stream``), a prefixed XHTML root is sniffed as a
+    page and read as XML: ``<h:html>`` opens as no HTML, so the page came back as its markup."""
     with FaultServer({"/p": respond(200, PREFIXED, content_type=content_type)}) as server:
         result = fetch(server.url("/p"))
     assert (result["extractor"], result["title"]) == ("readability", "Harbour works")

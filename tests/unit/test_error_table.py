@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from websearch_sync import errors
+from websearch_sync import errors, tool
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "websearch_sync"
@@ -55,6 +55,18 @@ def test_every_code_in_the_error_table_is_a_constant():
     codes = set(constants().values()) | PATTERNS
     unknown = sorted(code for code in table_codes() if code not in codes)
     assert not unknown, "docs/errors.md lists %s, which errors.py has no constant for" % unknown
+
+
+def test_the_warnings_the_model_reads_as_notes_are_the_tables_warnings():
+    """``tool.WARNINGS`` (a warning in ``errors`` is a note, not a failed source) is the table's rows
+    that say "only as a warning": a warning code added to the table without it was told to a model
+    as a failure."""
+    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    warned = set()
+    for row in re.findall(r"^\| `\w+` \|(.*)\|\s*$", text, re.M):
+        if "only as a warning" in row:
+            warned.update(re.findall(r"`([a-z][a-z0-9_]*)`", row.split("|")[-1]))
+    assert warned == set(tool.WARNINGS)
 
 
 def _strings(node):

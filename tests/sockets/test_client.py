@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
-from clocks import FakeClock, deadline_margin_s, machine_pace
+from clocks import FakeClock, deadline_margin_s, deadlines_on, machine_pace
 from faults import gated, never_answer, respond, sequence
 from servers import FaultServer, json_results
 
 import websearch_sync as ws
-from websearch_sync.client.attempts import MIN_SEND_S
+from websearch_sync.client.attempts import MIN_SEND_S, MIN_SEND_SHARE
 from websearch_sync.errors import WebSearchError
 
 #: What a call may take beyond its budget on an idle machine (noticing it, closing the connections).
@@ -230,19 +230,43 @@ def test_retry_after_beyond_the_budget_fails_now_with_the_real_error(json_backen
     assert clock.sleeps == []
 
 
-def test_retry_after_that_leaves_no_time_to_send_the_retry_fails_now(json_backends):
-    """A Retry-After shorter than the budget but leaving less than a request needs after it
-    (``send_need_s``: 1 s of a 60 s budget) is not waited out: the retry would be refused after
-    the wait (the whole budget spent for the same 429). Before, the call waited (``clock.sleeps``)."""
+@pytest.mark.parametrize(
+    "request_s, real_request_s",
+    [(0.0, 0.0), (0.6, 0.0), (20.0, 0.0), (0.0, MIN_SEND_S + 0.1)],
+    ids=["instant", "under-a-second", "long", "slow-in-real-time"],
+)
+def test_retry_after_that_leaves_no_time_to_send_the_retry_fails_now(
+    json_backends, monkeypatch, request_s, real_request_s
+):
+    """A Retry-After shorter than what is left of the budget but leaving less than a request
+    needs after it (``send_need_s``: 1 s of a 60 s budget) is not waited out: the retry would be
+    refused after the wait (the whole budget spent for the same 429). Before, the call waited
+    (``clock.sleeps``), then refused the retry it had waited for.
+
+    The call's deadline is on the fake clock (:func:`clocks.deadlines_on`) and the first request
+    takes ``request_s`` of it; the Retry-After is what is then left less half the need: it fits
+    what is left, it does not leave the need. Real time plays no part: the old check compared the
+    Retry-After with the real time left, so it caught the bug only when the first request took
+    under ``MIN_SEND_S`` of real time (``slow-in-real-time`` holds the 429 longer than that)."""
     json_backends("aa")
     clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
     budget_s = 60.0
-    retry_after_s = budget_s - MIN_SEND_S  # fits the budget alone; the first request took some of the rest
-    with FaultServer({"/aa": respond(429, b"", {"Retry-After": "%d" % retry_after_s})}) as server:
-        with client_for(server, ["aa"], retries=1, clock=clock) as client:
+    need_s = min(MIN_SEND_S, MIN_SEND_SHARE * budget_s)
+    retry_after_s = budget_s - request_s - need_s / 2
+    taking = respond(429, b"", {"Retry-After": repr(retry_after_s)})
+
+    def answer(conn, request, server):
+        server.wait(real_request_s)
+        clock.advance(request_s)
+        taking(conn, request, server)
+
+    with FaultServer({"/aa": answer}) as server:
+        # the request's own timeout is the budget's: a long first request is no Timeout of its own
+        with client_for(server, ["aa"], retries=1, clock=clock, timeout_ms=int(budget_s * 1000)) as client:
             with pytest.raises(ws.WebBlocked) as info:
                 client.search("q", budget_ms=int(budget_s * 1000))
-    assert info.value.detail_code == "http_429"
+    assert info.value.detail_code == "http_429" and info.value.retry_after == retry_after_s
     assert len(server.requests) == 1
     assert clock.sleeps == []
 

@@ -70,6 +70,15 @@ def test_numeric_ipv4_forms(host, expected):
     assert socket.inet_ntoa(socket.inet_aton(host.rstrip("."))) == expected
 
 
+@pytest.mark.parametrize(
+    "host, expected", [("0x", "0.0.0.0"), ("0X", "0.0.0.0"), ("0x.1", "0.0.0.1"), ("0x7f.0x.0x.1", "127.0.0.1")]
+)
+def test_a_hex_part_without_digits_is_zero_as_a_browser_reads_it(host, expected):
+    """``0x`` with no digits is 0 in the WHATWG URL standard, which ``inet_aton`` refuses: the
+    values are Node's ``new URL("http://<host>/").hostname`` (``0x7f.0x.0x.1`` is ``127.0.0.1``)."""
+    assert numeric_ipv4(host) == ipaddress.IPv4Address(expected)
+
+
 @pytest.mark.parametrize("host", ["example.com", "1.2.3.4.5", "0x7g.1", "08.1", "a.1", "1..2", ""])
 def test_names_that_are_not_numeric(host):
     assert numeric_ipv4(host) is None
@@ -130,6 +139,13 @@ def test_guard_allow_private_and_trusted_networks():
     assert public.addresses == [PUBLIC["public6.test"]] and public.private is False
 
 
+@pytest.mark.parametrize("host", ["public4.test.", "PUBLIC4.test."])
+def test_the_static_resolver_reads_a_name_as_dns_does(host):
+    """A fully qualified name (its trailing dot) and a name in capitals are the name in the table:
+    DNS names are case-insensitive and ``name.`` is ``name``."""
+    assert AddressGuard(resolver=RESOLVER).check(host, 80, Deadline(1000)).addresses == [PUBLIC["public4.test"]]
+
+
 def test_unknown_name_is_dns_error():
     with pytest.raises(ws.NetworkError) as info:
         AddressGuard(resolver=RESOLVER).check("nowhere.test", 80, Deadline(1000))
@@ -149,6 +165,21 @@ def test_resolution_cannot_outlast_the_deadline():
         )  # under the resolver cap, so the deadline is what bounds it
     assert info.value.detail_code == "deadline_exceeded"
     assert calls and 0 < calls[0] <= 3.0  # the lookup was given what is left of the deadline, no more
+
+
+def test_a_lookup_that_outlasts_the_resolver_cap_is_a_dns_timeout():
+    """With more of the deadline left than the 10 s cap on one lookup, a lookup that hangs ends at
+    the cap: ``Timeout(dns_timeout)`` (docs/errors.md), the DNS's fault, not the call's deadline."""
+    calls = []
+
+    def stuck_resolver(host, port, timeout_s):
+        calls.append(timeout_s)
+        raise TimeoutError("stuck")  # what a bounded wait on a hanging lookup ends with, timeout_s later
+
+    with pytest.raises(ws.Timeout) as info:
+        AddressGuard(resolver=stuck_resolver).check("slow.test", 80, Deadline(60_000))
+    assert info.value.detail_code == "dns_timeout"
+    assert calls == [10.0]  # the cap, not what is left of the deadline
 
 
 # -- through fetch -------------------------------------------------------------------------

@@ -3,15 +3,24 @@ bounded by the deadline (the system resolver's real wait: tests/reliability/test
 and refusals through fetch before any connection. Redirects and
 connections to the checked address: tests/sockets/test_ssrf_connections.py."""
 
+import http.client
 import ipaddress
 import socket
+from urllib.parse import urlsplit
 
 import pytest
 from servers import fetch_once as fetch
 
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
-from websearch_sync.net.ssrf import AddressGuard, forbidden_reason, literal_address, numeric_ipv4, static_resolver
+from websearch_sync.net.ssrf import (
+    AddressGuard,
+    forbidden_reason,
+    host_header,
+    literal_address,
+    numeric_ipv4,
+    static_resolver,
+)
 
 PAGE = b"<html><head><title>Local</title></head><body><p>" + b"Readable local text. " * 20 + b"</p></body></html>"
 
@@ -180,6 +189,62 @@ def test_a_lookup_that_outlasts_the_resolver_cap_is_a_dns_timeout():
         AddressGuard(resolver=stuck_resolver).check("slow.test", 80, Deadline(60_000))
     assert info.value.detail_code == "dns_timeout"
     assert calls == [10.0]  # the cap, not what is left of the deadline
+
+
+def test_an_expired_deadline_looks_nothing_up():
+    calls = []
+
+    def resolver(host, port, timeout_s):
+        calls.append(timeout_s)
+        return [PUBLIC["public4.test"]]
+
+    with pytest.raises(ws.Timeout) as info:
+        AddressGuard(resolver=resolver).check("public4.test", 80, Deadline(0))
+    assert info.value.detail_code == "deadline_exceeded" and calls == []
+
+
+def test_a_resolved_link_local_address_with_its_zone_is_judged_as_the_address():
+    """``getaddrinfo`` names a link-local IPv6 answer with its zone (``fe80::1%eth0``): the address
+    is judged (refused as link-local), not taken for an answer that is no IP address."""
+    guard = AddressGuard(resolver=static_resolver({"router.test": "fe80::1%eth0"}))
+    with pytest.raises(ws.InvalidInput) as info:
+        guard.check("router.test", 80, Deadline(1000))
+    assert info.value.detail_code == "private_address" and "link-local" in info.value.message
+
+
+def _host_http_client_writes(url: str) -> str:
+    """The ``Host`` header ``http.client`` writes itself for a connection to ``url``'s host and port."""
+    parts = urlsplit(url)
+    connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    written = []
+
+    class Recording(connection_class):  # type: ignore[misc, valid-type]
+        def putheader(self, header, *values):
+            written.append((header, values))
+
+    Recording(parts.hostname, parts.port or connection_class.default_port).putrequest("GET", "/")
+    [value] = [values[0] for header, values in written if header == "Host"]
+    return value.decode("ascii") if isinstance(value, bytes) else value
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://docs.example/a",
+        "http://docs.example:80/a",
+        "http://docs.example:8080/a",
+        "https://docs.example/a",
+        "https://docs.example:443/a",
+        "https://docs.example:8443/a",
+        "https://docs.example:80/a",
+        "http://[2001:db8::1]/a",
+        "https://[2001:db8::1]:8443/a",
+    ],
+)
+def test_the_host_header_of_a_pinned_connection_is_the_one_http_client_writes(url):
+    """A connection pinned to the checked address names the URL's host itself: the same ``Host``
+    ``http.client`` writes for a connection to the host (IPv6 in brackets, a default port left out)."""
+    assert host_header(url) == _host_http_client_writes(url)
 
 
 # -- through fetch -------------------------------------------------------------------------

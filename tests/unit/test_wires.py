@@ -116,6 +116,16 @@ def test_a_mock_wire_answer_passes_through_the_policy_redirects_and_byte_cap():
     assert caught.value.detail_code == "response_too_large"
 
 
+def test_a_fetch_through_a_mock_wire_looks_no_name_up():
+    """A stand-in wire answers without a socket: fetch's address guard looks no name up, so a
+    fetch of a name no DNS knows (``.invalid``) is the handler's answer, not a ``dns_error``."""
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/plain"}, "Harbour works resume."))
+    with ws.SearchClient("ddg_html", wire=wire) as client:
+        page = client.fetch("https://docs.invalid/guide")
+    assert [request.url for request in wire.requests] == ["https://docs.invalid/guide"]
+    assert page["text"] == "Harbour works resume."
+
+
 def test_a_handler_that_raises_is_a_failure_on_the_wire():
     def handler(request):
         raise ws.Timeout("silent", detail_code="read_timeout")

@@ -271,6 +271,23 @@ def test_retry_after_that_leaves_no_time_to_send_the_retry_fails_now(
     assert clock.sleeps == []
 
 
+def test_a_429_retried_after_its_backoff_cools_the_backend_down_for_that_wait_only(json_backends):
+    """A 429 without Retry-After is recorded as a cool-down at once, before the wait to retry: for
+    that wait (the backoff), not for the 60 s its kind gets when nothing is retried. The retry went
+    out after it; when the retry fails otherwise (a 502), the next call is sent too."""
+    json_backends("aa")
+    clock = FakeClock()
+    with FaultServer(
+        {"/aa": sequence(respond(429, b""), respond(502, b""), json_results("https://a.example/"))}
+    ) as server:
+        with client_for(server, ["aa"], retries=1, clock=clock) as client:
+            with pytest.raises(ws.BadGateway):
+                client.search("one")
+            assert len(clock.sleeps) == 1  # the backoff
+            assert client.search("two")["items"][0]["url"] == "https://a.example/"
+        assert len(server.requests) == 3
+
+
 @pytest.mark.parametrize("retry_after", ["-5", "-inf"])
 def test_a_negative_retry_after_is_no_duration(json_backends, retry_after):
     """It was read as 0 s: no cool-down at all, so every later call sent its retries into the 429

@@ -307,3 +307,39 @@ def test_spans_are_written_in_seconds_days_or_as_a_bound(seconds, text):
     from websearch_sync.net.spans import span_text
 
     assert span_text(seconds) == text
+
+
+def _stub_runner(clock, check_ahead_s=0.0, interval_s=2.0):
+    """A ``BackendRunner`` over the offline stub, its slots ``interval_s`` apart, on ``clock``."""
+    from websearch_sync.client.attempts import BackendRunner
+    from websearch_sync.net.transport import HttpTransport
+
+    return BackendRunner(
+        HttpTransport(), RateLimiter(clock), Cooldowns({}, clock=clock), {"stub": interval_s}, clock, check_ahead_s
+    )
+
+
+def _run_stub(runner, query, recheck=None, state=None):
+    from websearch_sync.backends.stub import Stub
+    from websearch_sync.client.attempts import CallState
+    from websearch_sync.client.retry import RetryPolicy
+    from websearch_sync.models import SearchParams
+    from websearch_sync.net.deadline import Deadline
+
+    params = SearchParams(query=query, max_results=3)
+    return runner.run(Stub(ws.Settings()), params, None, Deadline(15_000), RetryPolicy(), state or CallState(), recheck)
+
+
+def test_with_checks_ahead_a_request_wakes_before_its_slot_for_them_and_leaves_at_it():
+    """Issue 33.17: with a shared state the checks after a wait for a slot are round trips
+    (``check_ahead_s``: two of them); the request wakes that much before its slot to run them
+    (``recheck``: the cache read again), then sleeps the rest and leaves at its slot. Before, it
+    slept to the slot and ran the checks after it (one wait)."""
+    clock = FakeClock()
+    runner = _stub_runner(clock, check_ahead_s=0.5)
+    checked_at = []
+    _run_stub(runner, "one")
+    started = clock.monotonic()
+    _run_stub(runner, "two", recheck=lambda: checked_at.append(clock.monotonic()))
+    assert clock.sleeps == [1.5, 0.5]
+    assert checked_at == [started + 1.5]

@@ -288,6 +288,33 @@ def test_a_429_retried_after_its_backoff_cools_the_backend_down_for_that_wait_on
         assert len(server.requests) == 3
 
 
+def test_a_retry_that_times_out_on_its_own_ends_with_its_timeout(json_backends):
+    """A retry's own failure is the call's error: a 502 retried into a request that times
+    out (its own 300 ms, the budget far from spent) is a ``Timeout``. Only a retry the call's
+    deadline cuts short ends with the error it retried (the 502)."""
+    json_backends("aa")
+    with FaultServer({"/aa": sequence(respond(502, b""), never_answer())}) as server:
+        with client_for(server, ["aa"], retries=1, clock=FakeClock(), timeout_ms=300) as client:
+            with pytest.raises(ws.Timeout):
+                client.search("q", budget_ms=20_000)
+        assert len(server.requests) == 2
+
+
+def test_a_retry_whose_rate_limit_slot_comes_too_late_fails_with_the_error_it_retried(json_backends, monkeypatch):
+    """A retry of a 502 whose slot (one request every 3 s) leaves too little of a 2.5 s budget is
+    not waited for: the call fails at once with the 502, not with a ``Timeout`` about the slot.
+    The deadline is on the fake clock: the backoff (jittered) and the slot are exact."""
+    json_backends("aa")
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    with FaultServer({"/aa": respond(502, b"")}) as server:
+        with client_for(server, ["aa"], retries=1, clock=clock, min_interval_s={"aa": 3.0}) as client:
+            with pytest.raises(ws.BadGateway):
+                client.search("q", budget_ms=2500)
+        assert len(server.requests) == 1
+    assert len(clock.sleeps) == 1  # the backoff; not the slot
+
+
 @pytest.mark.parametrize("retry_after", ["-5", "-inf"])
 def test_a_negative_retry_after_is_no_duration(json_backends, retry_after):
     """It was read as 0 s: no cool-down at all, so every later call sent its retries into the 429

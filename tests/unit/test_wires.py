@@ -126,6 +126,22 @@ def test_a_fetch_through_a_mock_wire_looks_no_name_up():
     assert page["text"] == "Harbour works resume."
 
 
+def test_a_fetch_through_a_mock_wire_follows_a_redirect_to_another_name():
+    """A redirect's hop is checked as the first host is (no name looked up under a stand-in wire):
+    it has no address to connect to, and goes to the wire by its name."""
+
+    def handler(request):
+        if request.url.endswith("/old"):
+            return MockResponse(301, {"Location": "https://mirror.invalid/new"})
+        return MockResponse(200, {"Content-Type": "text/plain"}, "Harbour works resume.")
+
+    wire = MockWire(handler)
+    with ws.SearchClient("ddg_html", wire=wire) as client:
+        page = client.fetch("https://docs.invalid/old")
+    assert [request.url for request in wire.requests] == ["https://docs.invalid/old", "https://mirror.invalid/new"]
+    assert page["text"] == "Harbour works resume."
+
+
 def test_a_handler_that_raises_is_a_failure_on_the_wire():
     def handler(request):
         raise ws.Timeout("silent", detail_code="read_timeout")

@@ -9,18 +9,22 @@ keep its connection.
 """
 
 import os
-import signal
 import time
-import warnings
+from pathlib import Path
 
 import pytest
+from forked import exit_codes, fork_running
+from redis_server import NO_REDIS_REASON, REDIS_UP_TIMEOUT_S, RedisServer, redis_server_binary
 from servers import KeepAliveServer
 from transports import BOTH
 
 import websearch_sync as ws
+from websearch_sync.client.state.server import RETRY_AFTER_S, state_server
+from websearch_sync.net.wire_mock import MockResponse, MockWire
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
 
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CHILDREN = 3
 #: A child that has not exited by then hung (it does one loopback request).
 CHILD_LIMIT_S = 30
@@ -49,46 +53,13 @@ class PageServer(KeepAliveServer):
         handler.wfile.write(PAGE)
 
 
-def _fork(work) -> int:
-    """A child running ``work()``: exit 0 when it returns, 1 when it raises."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # forking a process that has threads: what servers do
-        pid = os.fork()
-    if pid == 0:
-        status = 1
-        try:
-            work()
-            status = 0
-        finally:
-            os._exit(status)
-    return pid
-
-
-def _exit_codes(pids) -> list[int]:
-    codes = []
-    ends = time.monotonic() + CHILD_LIMIT_S
-    for pid in pids:
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                codes.append(os.waitstatus_to_exitcode(status))
-                break
-            if time.monotonic() > ends:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                codes.append(-signal.SIGKILL)
-                break
-            time.sleep(0.02)
-    return codes
-
-
 @pytest.mark.parametrize("impersonate", BOTH)
 def test_forked_children_connect_on_their_own_not_on_the_parents_pooled_connection(impersonate):
     settings = ws.Settings(allow_private=True, impersonate=impersonate, timeout_ms=10_000)
     with PageServer(delay_s=0.05) as server, ws.SearchClient(settings=settings, retries=0) as client:
         assert client.fetch(server.url("/parent-first"))["text"]
-        pids = [_fork(lambda n=n: client.fetch(server.url("/child-%d" % n))) for n in range(CHILDREN)]
-        codes = _exit_codes(pids)
+        pids = [fork_running(lambda n=n: client.fetch(server.url("/child-%d" % n))) for n in range(CHILDREN)]
+        codes = exit_codes(pids, CHILD_LIMIT_S)
         assert client.fetch(server.url("/parent-second"))["text"]
         port = {path: port for port, path in server.seen}
     assert codes == [0] * CHILDREN  # before: malformed_response, or a Timeout, in some children
@@ -97,3 +68,28 @@ def test_forked_children_connect_on_their_own_not_on_the_parents_pooled_connecti
     assert port["/parent-first"] not in children  # before: every child wrote on the parent's socket
     assert len(set(children)) == CHILDREN
     assert port["/parent-second"] == port["/parent-first"]  # the parent's connection is still its own
+
+
+def _redis_parts(client, url):
+    """The locks of the shared state a search takes: its connection's (after an outage) and its
+    questions in flight's (a lease is renewed for a budget over 3 s)."""
+    return {"state server": state_server(url), "shared questions in flight": client._shared.flights}  # noqa: SLF001
+
+
+@pytest.mark.skipif(redis_server_binary() is None, reason=NO_REDIS_REASON)
+@pytest.mark.parametrize("lock", ["state server", "shared questions in flight"])
+def test_a_shared_state_lock_another_thread_held_at_the_fork_is_free_in_the_child(lock):
+    recorded = (FIXTURES / "brave" / "brave-search-python-client__1.json").read_bytes()
+    wire = MockWire(lambda request: MockResponse(headers={"Content-Type": "application/json"}, body=recorded))
+    with RedisServer() as redis:
+        url = "%s?socket_timeout=%s" % (redis.url, REDIS_UP_TIMEOUT_S)
+        settings = ws.Settings(providers={"brave": {"api_key": "a-key"}}, state_url=url)
+        with ws.SearchClient("brave", settings=settings, wire=wire, retries=0, budget_ms=10_000) as client:
+            client.search("asked in the parent")
+            server = state_server(url)
+            server.failed(ConnectionError("an outage over by now"), time.monotonic() - RETRY_AFTER_S - 1)
+            with _redis_parts(client, url)[lock]._lock:  # noqa: SLF001 - another thread's, for microseconds
+                pid = fork_running(lambda: client.search("asked in the child"))
+                code = exit_codes([pid], CHILD_LIMIT_S)[0]
+            server.forget_outage()
+    assert code == 0  # before: HUNG on the lock

@@ -20,12 +20,15 @@ import pytest
 from images import _chunk, _grey_rows, apng
 from requests.structures import CaseInsensitiveDict
 
+import websearch_sync as ws
 from websearch_sync.net.response import HttpResponse
 from websearch_sync.reader.image import image_text
 from websearch_sync.reader.imagesize import read_header
 from websearch_sync.reader.stills import first_frame
 
 SIZES = [(1, 1), (17, 9), (640, 480), (16383, 2), (3, 16383)]
+#: The IHDR fields after the size: bit depth, colour type, compression, filter and interlace method.
+GREY8 = (8, 0, 0, 0, 0)
 
 
 def webp(size, mode="RGB", **options):
@@ -137,3 +140,55 @@ def test_fetch_returns_such_a_png_as_it_is_not_a_frame_cut_out_of_it():
     assert base64.b64decode(page.image.data) == data
     assert (page.image.width, page.image.height) == (40, 30)
     assert "frames" not in page.text
+
+
+def grey_png(ihdr, rows=(10, 10)):
+    """A PNG of ``rows`` (width, height) grey rows whose IHDR chunk holds the bytes ``ihdr``."""
+    return (
+        b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", _grey_rows(*rows, 0x80)) + _chunk(b"IEND", b"")
+    )
+
+
+# PNG specification 11.2.2 (IHDR): 13 bytes; width and height "limited to the range 0 to 2^31-1";
+# bit depths per colour type 0: 1 2 4 8 16, 2: 8 16, 3: 1 2 4 8, 4: 8 16, 6: 8 16; compression and
+# filter method 0; interlace method 0 or 1 (libpng's png_check_IHDR refuses every other value).
+@pytest.mark.parametrize(
+    "ihdr",
+    [
+        struct.pack(">II", 10, 10) + bytes([99, 0, 0, 0, 0]),
+        struct.pack(">II", 10, 10) + bytes([4, 2, 0, 0, 0]),
+        struct.pack(">II", 10, 10) + bytes([16, 3, 0, 0, 0]),
+        struct.pack(">II", 10, 10) + bytes([8, 7, 0, 0, 0]),
+        struct.pack(">II", 10, 10) + bytes([8, 0, 1, 0, 0]),
+        struct.pack(">II", 10, 10) + bytes([8, 0, 0, 1, 0]),
+        struct.pack(">II", 10, 10) + bytes([8, 0, 0, 0, 2]),
+        struct.pack(">II", 10, 10) + bytes(GREY8) + b"\x00\x00",
+        struct.pack(">II", 10, 10),  # cut short: the size was read from the IDAT chunk after it
+        struct.pack(">II", 2**31, 10) + bytes(GREY8),
+    ],
+    ids=[
+        "bit depth 99",
+        "RGB of 4 bits",
+        "palette of 16 bits",
+        "colour type 7",
+        "compression method 1",
+        "filter method 1",
+        "interlace method 2",
+        "IHDR of 15 bytes",
+        "IHDR of 8 bytes",
+        "width 2^31",
+    ],
+)
+def test_a_png_whose_header_the_specification_does_not_allow_is_unreadable_not_returned(ihdr):
+    data = grey_png(ihdr)
+    assert read_header(data, "image/png") is None
+    headers = CaseInsensitiveDict({"Content-Type": "image/png", "Content-Length": str(len(data))})
+    with pytest.raises(ws.WebParseError) as info:
+        image_text(HttpResponse(200, headers, data, "https://example.com/a.png"), provider="fetch", images=True)
+    assert info.value.detail_code == "image_unreadable"
+
+
+@pytest.mark.parametrize("depth, colour", [(1, 0), (16, 0), (8, 2), (16, 6), (4, 3), (8, 4)])
+def test_a_png_of_each_allowed_depth_and_colour_type_gives_its_size(depth, colour):
+    ihdr = struct.pack(">II", 3, 2) + bytes([depth, colour, 0, 0, 1])  # Adam7 interlaced too
+    assert read_header(grey_png(ihdr, rows=(3 * depth * 4, 2)), "image/png").size == (3, 2)

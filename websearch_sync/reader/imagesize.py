@@ -73,6 +73,11 @@ def _blocks(side: int, block: int) -> int:
 _DEFLATE_RATIO = 1100
 #: Channels of a PNG's colour types (grey, RGB, palette, grey and alpha, RGBA).
 _PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+#: The bit depths each colour type allows (PNG specification, 11.2.2 IHDR); any other pair is
+#: an error to a decoder (libpng's ``png_check_IHDR``, Pillow), and to the model API sent it.
+_PNG_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
+#: The largest side a PNG may declare (2^31 - 1: "PNG four-byte unsigned integers are limited").
+_PNG_MAX_SIDE = 2**31 - 1
 
 
 #: What :func:`png_chunks` gives as the type of a chunk that runs past the data's end (its head included).
@@ -103,7 +108,7 @@ def _png(data: bytes) -> Optional[Header]:
     """Chunks (:func:`png_chunks`) up to ``IEND``; an APNG (one with an animation control,
     ``acTL``, before its image data: the APNG specification's condition, after which a decoder
     takes the file for a still PNG) has as many frames as frame controls (``fcTL``)."""
-    if len(data) < 26 or data[12:16] != b"IHDR":
+    if len(data) < 29 or data[12:16] != b"IHDR" or not _png_header_valid(data):
         return None
     size = _big(data, 16, 4), _big(data, 20, 4)
     compressed, ended, animated, imaged, frames = 0, False, False, False, 0
@@ -115,9 +120,24 @@ def _png(data: bytes) -> Optional[Header]:
         compressed += end - start - 12 if kind == b"IDAT" else 0
         frames += kind == b"fcTL"
         ended = kind == b"IEND"
-    bits = data[24] * _PNG_CHANNELS.get(data[25], 1)
+    bits = data[24] * _PNG_CHANNELS[data[25]]
     holds = compressed * _DEFLATE_RATIO >= size[1] * ((size[0] * bits + 7) // 8)
     return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated)
+
+
+def _png_header_valid(data: bytes) -> bool:
+    """Whether the IHDR chunk is one the specification allows: 13 bytes (a shorter one left its
+    size to be read from the next chunk's bytes), sides of at most 2^31 - 1, a bit depth its colour
+    type allows, compression and filter method 0, no interlace or Adam7. A file breaking these
+    decodes nowhere: returned as it is, it failed the whole request of the model API sent it."""
+    depth, colour, compression, filter_method, interlace = data[24:29]
+    return (
+        _big(data, 8, 4) == 13
+        and max(_big(data, 16, 4), _big(data, 20, 4)) <= _PNG_MAX_SIDE
+        and depth in _PNG_DEPTHS.get(colour, ())
+        and compression == filter_method == 0
+        and interlace in (0, 1)
+    )
 
 
 # -- JPEG -----------------------------------------------------------------------------------------

@@ -72,6 +72,7 @@ from .validate import (
     backend_list,
     check_arguments,
     check_number,
+    shown_text,
 )
 
 __all__ = [
@@ -495,7 +496,14 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
         aliases[value] = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
     if isinstance(name, str) and name in aliases:
         return aliases[name]
-    raise ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code=UNKNOWN_TOOL)
+    raise unknown_tool(name, sorted(aliases))
+
+
+def unknown_tool(name: object, available: Sequence[str]) -> ToolNotFound:
+    """The error for a call of a tool not served: its message, which goes back to the model, quotes
+    the name as :func:`~websearch_sync.validate.shown_text` does (a model may send pages of it)."""
+    shown = repr(shown_text(name)) if isinstance(name, str) else "(a %s, not a string)" % type(name).__name__
+    return ToolNotFound("no tool named %s; available: %s" % (shown, ", ".join(available)), detail_code=UNKNOWN_TOOL)
 
 
 def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> Union[AnyResponse, FetchResult]:

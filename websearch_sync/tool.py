@@ -472,6 +472,18 @@ def tool_definitions(
 # -- argument validation ------------------------------------------------------------------------------
 
 
+def json_int(digits: str) -> Union[int, float]:
+    """An integer of JSON text, for ``json.loads(..., parse_int=json_int)``: Python refuses to read
+    one of over 4,300 digits (``ValueError``), which made well-formed arguments "not valid JSON"
+    (and an MCP request "not JSON", answered with a null id: its client waited for an answer that
+    never came). One that long is read as the float it approximates (infinity), which the
+    arguments' check refuses as it refuses any number out of range."""
+    try:
+        return int(digits)
+    except ValueError:
+        return float(digits)
+
+
 def validate_arguments(tool: str, arguments: Any, *, settings: Optional[Settings] = None) -> dict[str, Any]:
     """Check ``arguments`` (a dict, or JSON text as OpenAI sends it) against a tool's declared
     arguments (as ``settings`` configure them: see :func:`tool_schema`).
@@ -481,7 +493,7 @@ def validate_arguments(tool: str, arguments: Any, *, settings: Optional[Settings
     """
     if isinstance(arguments, (str, bytes)):
         try:
-            arguments = json.loads(arguments or "{}")
+            arguments = json.loads(arguments or "{}", parse_int=json_int)
         except (ValueError, RecursionError):  # RecursionError: nested too deeply
             raise InvalidInput("arguments are not valid JSON", detail_code=BAD_ARGUMENTS) from None
     return check_arguments(_arguments(tool, settings), arguments)

@@ -216,3 +216,8 @@ def test_an_unknown_tool_of_a_huge_name_is_refused_quoting_its_start(call):
 def test_an_unknown_tool_named_by_no_string_says_so_not_as_python_writes_the_value():
     reply = tool.call_tool(["web_fetch"], {})
     assert reply["error"]["message"].startswith("no tool named (a list, not a string); available: ")
+
+
+def test_json_arguments_holding_an_integer_of_thousands_of_digits_are_json_refused_as_out_of_range():
+    reply = tool.call_tool("web_fetch", '{"url": "http://example.com/", "max_chars": %s}' % ("9" * 5000))
+    assert reply["error"]["message"] == "argument 'max_chars' must be of type integer, got a number (inf)"

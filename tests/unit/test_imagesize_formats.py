@@ -17,7 +17,7 @@ import io
 import struct
 
 import pytest
-from images import _chunk, _grey_rows, apng
+from images import _chunk, _grey_rows, apng, pillow_image
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
@@ -192,3 +192,44 @@ def test_a_png_whose_header_the_specification_does_not_allow_is_unreadable_not_r
 def test_a_png_of_each_allowed_depth_and_colour_type_gives_its_size(depth, colour):
     ihdr = struct.pack(">II", 3, 2) + bytes([depth, colour, 0, 0, 1])  # Adam7 interlaced too
     assert read_header(grey_png(ihdr, rows=(3 * depth * 4, 2)), "image/png").size == (3, 2)
+
+
+def jpeg_with_frame_header(change):
+    """A JPEG Pillow wrote (baseline, 3 components) with ``change(header)`` made to the bytes of
+    its frame header after the marker (Lf, precision, height, width, Nf, the components)."""
+    data = bytearray(pillow_image(20, 10, "JPEG"))
+    start = data.index(b"\xff\xc0") + 2
+    length = struct.unpack(">H", data[start : start + 2])[0]
+    header = bytearray(data[start : start + length])
+    change(header)
+    return bytes(data[:start] + header + data[start + length :])
+
+
+def _set(index, value):
+    def change(header):
+        header[index] = value
+
+    return change
+
+
+# ITU T.81 B.2.2: Lf = 8 + 3 x Nf; Pillow (libjpeg, 8-bit) and browsers decode 8-bit samples only
+@pytest.mark.parametrize(
+    "change",
+    [_set(2, 12), _set(2, 16), _set(2, 0), _set(7, 2), _set(7, 4)],
+    ids=["12-bit", "16-bit", "0-bit", "2 components in a header of 3", "4 components in a header of 3"],
+)
+def test_a_jpeg_whose_frame_header_pillow_refuses_is_unreadable_not_returned(change):
+    from PIL import Image
+
+    data = jpeg_with_frame_header(change)
+    with pytest.raises((OSError, SyntaxError, ValueError)):  # the oracle: Pillow does not decode it either
+        Image.open(io.BytesIO(data)).load()
+    assert read_header(data, "image/jpeg") is None
+    headers = CaseInsensitiveDict({"Content-Type": "image/jpeg", "Content-Length": str(len(data))})
+    with pytest.raises(ws.WebParseError) as info:
+        image_text(HttpResponse(200, headers, data, "https://example.com/a.jpg"), provider="fetch", images=True)
+    assert info.value.detail_code == "image_unreadable"
+
+
+def test_the_jpeg_pillow_wrote_is_read_with_its_frame_header_unchanged():
+    assert read_header(jpeg_with_frame_header(lambda header: None), "image/jpeg").size == (20, 10)

@@ -158,12 +158,20 @@ class _Frame(NamedTuple):
     mcus: int  # minimum coded units: a scan codes one bit each at least
 
 
+#: The sample precision of the frames fetch returns: 8 bits, the one browsers and Pillow decode
+#: (the specification's 12-bit extended and progressive frames, and its lossless ones, are
+#: refused by both: returned, such a file failed the whole request of the model API sent it).
+_JPEG_PRECISION = 8
+
+
 def _frame(segment: bytes) -> Optional[_Frame]:
     """A frame header's size and MCUs: precision, height, width, then the components, each
-    an id, its sampling factors (horizontal, vertical: 1 to 4) and a table."""
+    an id, its sampling factors (horizontal, vertical: 1 to 4) and a table. None for a header
+    whose length is not that of its components (ITU T.81 B.2.2: Lf = 8 + 3 x Nf, the 2 bytes
+    of Lf included) or whose precision is not :data:`_JPEG_PRECISION`."""
     components = segment[5] if len(segment) > 5 else 0
     factors = segment[7 : 6 + 3 * components : 3]
-    if not components or len(factors) != components:
+    if not components or len(segment) != 6 + 3 * components or segment[0] != _JPEG_PRECISION:
         return None
     across, down = max(f >> 4 for f in factors), max(f & 15 for f in factors)
     if not (1 <= across <= 4 and 1 <= down <= 4):

@@ -142,6 +142,15 @@ def test_fetch_returns_such_a_png_as_it_is_not_a_frame_cut_out_of_it():
     assert "frames" not in page.text
 
 
+def assert_unreadable(data, media):
+    """``data`` gives no header, and fetch (a whole body, ``images=True``) refuses it as ``image_unreadable``."""
+    assert read_header(data, media) is None
+    headers = CaseInsensitiveDict({"Content-Type": media, "Content-Length": str(len(data))})
+    with pytest.raises(ws.WebParseError) as info:
+        image_text(HttpResponse(200, headers, data, "https://example.com/a"), provider="fetch", images=True)
+    assert info.value.detail_code == "image_unreadable"
+
+
 def grey_png(ihdr, rows=(10, 10)):
     """A PNG of ``rows`` (width, height) grey rows whose IHDR chunk holds the bytes ``ihdr``."""
     return (
@@ -180,12 +189,7 @@ def grey_png(ihdr, rows=(10, 10)):
     ],
 )
 def test_a_png_whose_header_the_specification_does_not_allow_is_unreadable_not_returned(ihdr):
-    data = grey_png(ihdr)
-    assert read_header(data, "image/png") is None
-    headers = CaseInsensitiveDict({"Content-Type": "image/png", "Content-Length": str(len(data))})
-    with pytest.raises(ws.WebParseError) as info:
-        image_text(HttpResponse(200, headers, data, "https://example.com/a.png"), provider="fetch", images=True)
-    assert info.value.detail_code == "image_unreadable"
+    assert_unreadable(grey_png(ihdr), "image/png")
 
 
 @pytest.mark.parametrize("depth, colour", [(1, 0), (16, 0), (8, 2), (16, 6), (4, 3), (8, 4)])
@@ -224,12 +228,33 @@ def test_a_jpeg_whose_frame_header_pillow_refuses_is_unreadable_not_returned(cha
     data = jpeg_with_frame_header(change)
     with pytest.raises((OSError, SyntaxError, ValueError)):  # the oracle: Pillow does not decode it either
         Image.open(io.BytesIO(data)).load()
-    assert read_header(data, "image/jpeg") is None
-    headers = CaseInsensitiveDict({"Content-Type": "image/jpeg", "Content-Length": str(len(data))})
-    with pytest.raises(ws.WebParseError) as info:
-        image_text(HttpResponse(200, headers, data, "https://example.com/a.jpg"), provider="fetch", images=True)
-    assert info.value.detail_code == "image_unreadable"
+    assert_unreadable(data, "image/jpeg")
 
 
 def test_the_jpeg_pillow_wrote_is_read_with_its_frame_header_unchanged():
     assert read_header(jpeg_with_frame_header(lambda header: None), "image/jpeg").size == (20, 10)
+
+
+def png_with_text_chunk():
+    """A 10x10 grey PNG with a ``tEXt`` chunk (ancillary) before its image data."""
+    good = grey_png(struct.pack(">II", 10, 10) + bytes(GREY8))
+    return good[:33] + _chunk(b"tEXt", b"Comment\x00made here") + good[33:]
+
+
+def with_crc_broken(data, kind):
+    """``data`` with the last byte of the CRC of its chunk of type ``kind`` flipped."""
+    at = data.index(kind) - 4
+    end = at + 12 + struct.unpack(">I", data[at : at + 4])[0]
+    return data[: end - 1] + bytes([data[end - 1] ^ 0xFF]) + data[end:]
+
+
+# PNG specification 5.3: the CRC covers the chunk's type and data; libpng (browsers) refuses a
+# critical chunk whose CRC is wrong and discards an ancillary one's with a warning
+@pytest.mark.parametrize("kind", [b"IHDR", b"IDAT", b"IEND"])
+def test_a_png_whose_critical_chunk_has_a_wrong_crc_is_unreadable_not_returned(kind):
+    assert_unreadable(with_crc_broken(png_with_text_chunk(), kind), "image/png")
+
+
+def test_a_png_whose_ancillary_chunk_has_a_wrong_crc_is_read_as_browsers_show_it():
+    assert read_header(with_crc_broken(png_with_text_chunk(), b"tEXt"), "image/png").size == (10, 10)
+    assert read_header(png_with_text_chunk(), "image/png").size == (10, 10)

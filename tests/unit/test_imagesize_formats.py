@@ -258,3 +258,14 @@ def test_a_png_whose_critical_chunk_has_a_wrong_crc_is_unreadable_not_returned(k
 def test_a_png_whose_ancillary_chunk_has_a_wrong_crc_is_read_as_browsers_show_it():
     assert read_header(with_crc_broken(png_with_text_chunk(), b"tEXt"), "image/png").size == (10, 10)
     assert read_header(png_with_text_chunk(), "image/png").size == (10, 10)
+
+
+@pytest.mark.parametrize("marker", [0x02, 0x4A, 0xBF])
+def test_a_jpeg_holding_a_reserved_marker_is_unreadable_not_returned(marker):
+    from PIL import Image
+
+    good = pillow_image(20, 10, "JPEG")
+    data = good[:2] + bytes([0xFF, marker]) + struct.pack(">H", 4) + b"xy" + good[2:]  # a segment after SOI
+    with pytest.raises((OSError, SyntaxError)):  # the oracle: Pillow refuses it (libjpeg: "unsupported marker")
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/jpeg")

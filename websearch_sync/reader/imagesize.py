@@ -161,6 +161,9 @@ _SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 _ARITHMETIC = frozenset(range(0xC9, 0xD0)) - {0xCC}
 #: Markers without a length (start of image, restart markers, TEM).
 _STANDALONE = frozenset({0xD8, 0x01, *range(0xD0, 0xD8)})
+#: The reserved markers (ITU T.81 table B.1: RES, 02-BF): libjpeg refuses one ("unsupported
+#: marker type"), and so does Pillow.
+_RESERVED = range(0x02, 0xC0)
 #: The marker that ends a scan's entropy-coded data: ``FF`` then a byte that is not a stuffed
 #: zero, a restart marker or another ``FF`` (fill). Two fixed bytes: no backtracking.
 _SCAN_END = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
@@ -201,8 +204,8 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
     """``(marker, start, end)`` of the markers after the start of image, in order, up to the
     end-of-image marker or the data's end: the segment's data (after its length; empty for a
     marker without one); after a start of scan, its entropy-coded data up to the next marker
-    (``_CODED``); ``_BROKEN`` last when the bytes are not a marker where one must be, or a
-    segment runs past the data's end."""
+    (``_CODED``); ``_BROKEN`` last when the bytes are not a marker where one must be (or a
+    reserved one, :data:`_RESERVED`), or a segment runs past the data's end."""
     position = 2  # after the start-of-image marker
     while position + 2 <= len(data):
         marker = data[position + 1] if data[position] == 0xFF else _BROKEN
@@ -217,7 +220,9 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
             position += 2
             continue
         end = position + 2 + _big(data, position + 2, 2)
-        if marker == _BROKEN or end < position + 4 or end > len(data):  # a length under its own 2 bytes, or cut
+        if (
+            marker == _BROKEN or marker in _RESERVED or end < position + 4 or end > len(data)
+        ):  # or its length under 2 bytes, or cut
             yield _BROKEN, position, position
             return
         yield marker, position + 4, end

@@ -269,3 +269,34 @@ def test_a_jpeg_holding_a_reserved_marker_is_unreadable_not_returned(marker):
     with pytest.raises((OSError, SyntaxError)):  # the oracle: Pillow refuses it (libjpeg: "unsupported marker")
         Image.open(io.BytesIO(data)).load()
     assert_unreadable(data, "image/jpeg")
+
+
+def webp_with_bitstream_byte(options, offset, change):
+    """A WebP Pillow wrote (``options``), its bitstream's byte at ``offset`` (past the chunk's
+    8-byte head) replaced by ``change(byte)``."""
+    data = bytearray(webp((20, 10), **options))
+    at = 12 + 8 + offset  # RIFF head, WEBP, then the bitstream's chunk head
+    data[at] = change(data[at])
+    return bytes(data)
+
+
+# libwebp's VP8GetInfo and VP8LGetInfo (src/dec/vp8_dec.c, vp8l_dec.c)
+@pytest.mark.parametrize(
+    "options, offset, change",
+    [
+        ({}, 0, lambda byte: byte | 1),  # frame tag: an interframe, not a key frame
+        ({}, 0, lambda byte: byte | 0x0E),  # profile 7 (0-3 only)
+        ({}, 0, lambda byte: byte & ~0x10),  # not shown
+        ({}, 3, lambda byte: 0x9E),  # start code 9e 01 2a
+        ({"lossless": True}, 0, lambda byte: 0x2E),  # signature 2e
+        ({"lossless": True}, 4, lambda byte: byte | 0x20),  # version 1
+    ],
+    ids=["interframe", "profile 7", "hidden frame", "start code", "lossless signature", "lossless version 1"],
+)
+def test_a_webp_whose_bitstream_libwebp_refuses_is_unreadable_not_returned(options, offset, change):
+    from PIL import Image
+
+    data = webp_with_bitstream_byte(options, offset, change)
+    with pytest.raises((OSError, SyntaxError, ValueError)):  # the oracle: Pillow's libwebp refuses it too
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/webp")

@@ -366,6 +366,21 @@ def webp_declared_size(data: bytes, kind: bytes, start: int, length: int) -> Opt
     return None
 
 
+def _webp_bitstream_valid(data: bytes, kind: bytes, start: int, length: int) -> bool:
+    """Whether a ``VP8 `` or ``VP8L`` chunk opens as libwebp requires (``VP8GetInfo``,
+    ``VP8LGetInfo``), other chunks being no bitstream: lossy, a key frame (frame tag bit 0 clear)
+    of profile 0-3, shown, whose first partition fits the chunk, then the start code ``9d 01
+    2a``; lossless, the signature byte ``2f`` and version 0 (the 3 top bits of the size field).
+    libwebp and Pillow refuse any other: returned, it failed the request of the model API."""
+    if kind == b"VP8 " and length >= 10:
+        tag = _little(data, start, 3)
+        shown_key_frame = not tag & 1 and (tag >> 1) & 7 <= 3 and (tag >> 4) & 1
+        return bool(shown_key_frame) and tag >> 5 < length and data[start + 3 : start + 6] == b"\x9d\x01\x2a"
+    if kind == b"VP8L" and length >= 5:
+        return data[start] == 0x2F and data[start + 4] >> 5 == 0
+    return True
+
+
 def webp_chunks(data: bytes, position: int, end: int) -> Iterator[tuple[bytes, int, int]]:
     """``(four-character code, start, stop)`` of the RIFF chunks between ``position`` and
     ``end`` (code, length, data, a pad byte to an even length: ``data[start:stop]`` is the
@@ -403,12 +418,13 @@ def _webp_walk(
     size they declare to ``sizes``: the canvas and the bitstreams' frames
     (:func:`webp_declared_size`) and an animation frame's extent (``ANMF``, whose data holds
     chunks in turn, walked unless ``nested``). Whether every lossy bitstream holds its
-    macroblocks, and the animation frames found; ``None`` when a chunk runs past ``end``."""
+    macroblocks, and the animation frames found; ``None`` when a chunk runs past ``end``, or a
+    bitstream opens as libwebp does not take (:func:`_webp_bitstream_valid`)."""
     holds, frames = True, 0
     for kind, start, stop in webp_chunks(data, position, end):
-        if kind == CUT:
-            return None
         length = stop - start
+        if kind == CUT or not _webp_bitstream_valid(data, kind, start, length):
+            return None
         size = webp_declared_size(data, kind, start, length)
         if size is not None:
             sizes.append(size)

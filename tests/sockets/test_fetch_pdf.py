@@ -17,6 +17,7 @@ from pdfs import (
     blank_pages_pdf,
     bomb_pdf,
     broken_pdf,
+    hand_written_pdf,
     idle_form_pdf,
     mapped_font_pdf,
     misplaced_xref,
@@ -98,6 +99,34 @@ def test_a_pdf_title_is_a_line_of_text_or_empty(title, shown):
     body = text_pdf([["A one-page notice."]], title=title)
     with FaultServer({"/r.pdf": respond(200, body, content_type=PDF)}) as server:
         assert fetch(server.url("/r.pdf"))["title"] == shown
+
+
+def with_info(info_objects):
+    """A one-page PDF reading "Hello world" whose trailer's ``/Info`` is object 6, then ``info_objects``."""
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    content = b"BT /F1 11 Tf 72 720 Td (Hello world) Tj ET"
+    body = hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+            font,
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+            *info_objects,
+        ]
+    )
+    return body.replace(b"/Root 1 0 R", b"/Root 1 0 R /Info 6 0 R")
+
+
+@pytest.mark.parametrize(
+    "info_objects",
+    [[b"6 0 R"], [b"7 0 R", b"6 0 R"], [b"<< /Title 7 0 R >>", b"7 0 R"], [b"[1 2 3]"]],
+    ids=["info refers to itself", "info in a cycle of two", "title refers to itself", "info an array"],
+)
+def test_a_pdf_whose_metadata_cannot_be_read_is_read_without_a_title(info_objects):
+    with FaultServer({"/r.pdf": respond(200, with_info(info_objects), content_type=PDF)}) as server:
+        result = fetch(server.url("/r.pdf"))
+    assert (result["extractor"], result["title"], result["text"]) == ("pdf", "", "Hello world")
 
 
 def test_a_pdf_is_read_as_text_with_page_rules():

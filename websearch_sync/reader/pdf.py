@@ -163,7 +163,9 @@ def pdf_text(
             reader = _open(pypdf, response.content, host, provider, response.status)
             _unlock(pypdf, reader, host, provider, response.status)
             read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)
-            title = _title(reader)  # after the read, which first measures the object streams /Info may sit in
+            title = _title(
+                pypdf, reader, host
+            )  # after the read, which first measures the object streams /Info may sit in
     except (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
         raise broken(error) from None
@@ -253,14 +255,20 @@ def _encrypted(host: str, provider: Optional[str], status: int, reason: str) -> 
     )
 
 
-def _title(reader: Any) -> str:
+def _title(pypdf: Any, reader: Any, host: str) -> str:
     """The document title of the PDF's metadata: a string, its control characters read as
     spaces (as in an HTML page's title); empty when it has none, or something else where the
-    string belongs (pypdf then returns that object: an array, a number, a dictionary)."""
-    metadata = reader.metadata
-    title = metadata.title if metadata is not None else None
-    raw = metadata.get("/Title") if metadata is not None else None
-    raw = raw.get_object() if raw is not None else None
+    string belongs (pypdf then returns that object: an array, a number, a dictionary), or when
+    the metadata cannot be read (an ``/Info`` that refers to itself, an array): the pages'
+    text, read before, is what was asked for, and no viewer refuses a document for its title."""
+    try:
+        metadata = reader.metadata
+        title = metadata.title if metadata is not None else None
+        raw = metadata.get("/Title") if metadata is not None else None
+        raw = raw.get_object() if raw is not None else None
+    except (pypdf.errors.PyPdfError, *_MALFORMED) as error:
+        logger.info("PDF from %s: its metadata cannot be read (%s); no title", host, type(error).__name__)
+        return ""
     if isinstance(raw, bytes) and raw[:2] in (codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE):
         # UTF-16 that pypdf could not decode (a lone surrogate, an odd byte) it reads as
         # PDFDocEncoding: "þÿ" and the bytes as Latin letters. Read as UTF-16, the broken unit replaced.

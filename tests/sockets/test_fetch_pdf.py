@@ -191,6 +191,30 @@ def test_a_pdf_using_what_pypdf_does_not_implement_says_why_not_internal_error(b
     assert (type(error).__name__, error.detail_code) == (code, detail), repr(error)
 
 
+#: Page contents pypdf fails on (the cases above, each on a page of its own).
+BROKEN_PAGES = {
+    "reference in content": b"BT /F1 11 Tf [1 0 R] TJ ET",  # pypdf's AssertionError
+    "nested 100,000 deep": b"BT /F1 11 Tf 72 720 Td (x) Tj ET " + b"[" * 100_000 + b"]" * 100_000,  # RecursionError
+}
+
+
+@pytest.mark.parametrize("content", BROKEN_PAGES.values(), ids=BROKEN_PAGES.keys())
+def test_a_page_pypdf_fails_on_is_left_out_and_the_other_pages_are_read(content):
+    body = bomb_pdf([["The first page."], content, ["The third page."]])
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/x.pdf"))
+    assert result["text"] == "## Page 1\n\nThe first page.\n\n## Page 3\n\nThe third page."
+    assert result["truncated"] is True  # text was left out
+
+
+def test_a_pdf_whose_every_page_pypdf_fails_on_is_broken():
+    body = bomb_pdf(list(BROKEN_PAGES.values()))
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/x.pdf"))
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "pdf_broken"), repr(error)
+    assert "(AssertionError)" in error.message  # the first page's failure
+
+
 def test_a_pdf_encrypted_only_against_editing_is_read():
     body = text_pdf([["Open to read, closed to edit."]], password="")
     with FaultServer({"/o.pdf": respond(200, body, content_type=PDF)}) as server:

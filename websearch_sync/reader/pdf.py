@@ -163,10 +163,9 @@ def pdf_text(
             reader = _open(pypdf, response.content, host, provider, response.status)
             _unlock(pypdf, reader, host, provider, response.status)
             read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)
-            title = _title(
-                pypdf, reader, host
-            )  # after the read, which first measures the object streams /Info may sit in
-    except (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED) as error:
+            # after the read, which first measures the object streams /Info may sit in
+            title = _title(pypdf, reader, host)
+    except _failures(pypdf) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
         raise broken(error) from None
     if not read.pages and read.timed_out:
@@ -176,6 +175,8 @@ def pdf_text(
             detail_code=DEADLINE_EXCEEDED,
         )
     text = "\n\n".join(read.pages)
+    if not readable(text) and read.failure is not None:  # pypdf failed on every page it could read text from
+        raise broken(read.failure)
     if not readable(text) and read.truncated:  # pages left out for their size, or the content budget spent
         raise WebProviderError(
             "%s served a PDF that decodes to more than fetch reads (over %d bytes of content a page or %d in all)"
@@ -192,6 +193,11 @@ def pdf_text(
             status=response.status,
         )
     return PageText(title, text, EXTRACTOR, truncated=read.truncated)
+
+
+def _failures(pypdf: Any) -> tuple[type[BaseException], ...]:
+    """What reading a malformed file makes pypdf raise (see :data:`_MALFORMED`)."""
+    return (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED)
 
 
 def _pypdf_refusals(pypdf: Any) -> tuple[type[Exception], ...]:
@@ -302,24 +308,27 @@ def _budget(content: bytes) -> int:
 
 class _Read(NamedTuple):
     """What a page-by-page read gathered: the pages' texts (under their headings), whether it
-    left text out (it stopped before the last page, or left a page out for its size) and
-    whether it was the deadline that stopped it."""
+    left text out (it stopped before the last page, or left a page out for its size or its
+    failure), whether it was the deadline that stopped it, and the first page's failure."""
 
     pages: list[str]
     truncated: bool = False
     timed_out: bool = False
+    failure: Optional[BaseException] = None
 
 
 def _read_pages(
     pypdf: Any, reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline], budget: int
 ) -> _Read:
     """The pages' texts, under their headings when there are several (pages without text
-    left out, and pages drawing over ``MAX_PAGE_CONTENT`` bytes); the read stops at
+    left out, pages drawing over ``MAX_PAGE_CONTENT`` bytes, and pages pypdf fails on: a
+    broken content stream or font on one page costs that page only); the read stops at
     ``max_chars`` gathered, near the deadline, or once over ``budget`` bytes are decoded.
     The pages are resolved one at a time as the read reaches them (:mod:`.pdfpages`)."""
     texts: list[tuple[int, str]] = []
     gathered = 0
     truncated = timed_out = False
+    failure: Optional[BaseException] = None
     slowest = 0.0
     decoded: dict[int, int] = {}
     spent = _object_streams_bytes(reader, budget)
@@ -336,8 +345,15 @@ def _read_pages(
             truncated = timed_out = True
             break
         started = time.monotonic()
-        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget - spent)
-        spent += new
+        try:  # a page pypdf fails on is left out, as a viewer shows the others
+            drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget - spent)
+            spent += new
+            text = "" if spent > budget or drawn > MAX_PAGE_CONTENT else (page.extract_text() or "").strip()
+        except _failures(pypdf) as error:
+            logger.info("PDF page %d left out: pypdf failed on it (%s)", number, type(error).__name__)
+            failure, truncated = failure or error, True
+            slowest = max(slowest, time.monotonic() - started)  # its work counts to the deadline's reserve
+            continue
         if spent > budget:
             logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", number, budget)
             truncated = True
@@ -346,7 +362,6 @@ def _read_pages(
             logger.info("PDF page %d left out: it draws %d bytes of content", number, drawn)
             truncated = True
             continue
-        text = (page.extract_text() or "").strip()
         slowest = max(slowest, time.monotonic() - started)
         if readable(text):
             text = escape_lines(text) if mode == "markdown" else text  # "1. Introduction" is no list item
@@ -354,5 +369,8 @@ def _read_pages(
             gathered += len(text)
     several = number > 1  # a second page was reached: the document has several
     return _Read(
-        ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts], truncated, timed_out
+        ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts],
+        truncated,
+        timed_out,
+        failure,
     )

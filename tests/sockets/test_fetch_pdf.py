@@ -207,6 +207,34 @@ def test_a_page_pypdf_fails_on_is_left_out_and_the_other_pages_are_read(content)
     assert result["truncated"] is True  # text was left out
 
 
+def three_pages(second):
+    """A PDF of three pages reading "Page one", "Page two", "Page three" whose second page's
+    object is ``second`` (its content stream is object 8)."""
+    streams = [b"BT /F1 11 Tf 72 720 Td (Page %s) Tj ET" % word for word in (b"one", b"two", b"three")]
+    return hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 /Resources << /Font << /F1 6 0 R >> >> >>",
+            b"<< /Type /Page /Parent 2 0 R /Contents 7 0 R >>",
+            second,
+            b"<< /Type /Page /Parent 2 0 R /Contents 9 0 R >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            *[b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content) for content in streams],
+        ]
+    )
+
+
+def test_a_page_whose_object_cannot_be_parsed_is_left_out_and_the_other_pages_are_read():
+    with FaultServer({"/x.pdf": respond(200, three_pages(b"@@@@ ))) <<<"), content_type=PDF)}) as server:
+        result = fetch(server.url("/x.pdf"), extract_mode="text")
+    assert result["text"] == "--- Page 1 ---\n\nPage one\n\n--- Page 3 ---\n\nPage three"
+    assert result["truncated"] is True
+    with FaultServer(
+        {"/x.pdf": respond(200, three_pages(b"<< /Type /Page /Contents 8 0 R >>"), content_type=PDF)}
+    ) as s:
+        assert "Page two" in fetch(s.url("/x.pdf"))["text"]  # the same file, its page whole: all three
+
+
 def test_a_pdf_whose_every_page_pypdf_fails_on_is_broken():
     body = bomb_pdf(list(BROKEN_PAGES.values()))
     with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:

@@ -51,7 +51,7 @@ from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
 from .pdfdraw import drawn_bytes
 from .pdflog import pypdf_notes_of
-from .pdfpages import page_objects
+from .pdfpages import Unreadable, page_objects
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -306,6 +306,30 @@ def _budget(content: bytes) -> int:
     return max(MAX_CONTENT, CONTENT_PER_BYTE * len(content))
 
 
+class _Page(NamedTuple):
+    """One page read: its text (empty when it was not extracted), the decoded bytes it draws and
+    those its measure decoded anew, or what pypdf raised on it."""
+
+    text: str = ""
+    drawn: int = 0
+    new: int = 0
+    failure: Optional[BaseException] = None
+
+
+def _read_page(pypdf: Any, page: Any, decoded: dict[int, int], budget: int) -> _Page:
+    """The text of ``page`` (or its :class:`~.pdfpages.Unreadable` object's error), extracted only
+    when what it draws is within ``MAX_PAGE_CONTENT`` and what measuring it decoded is within
+    ``budget`` (:func:`~.pdfdraw.drawn_bytes`); a failure of pypdf's on the page is returned."""
+    if isinstance(page, Unreadable):
+        return _Page(failure=page.error)
+    try:
+        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget)
+        within = new <= budget and drawn <= MAX_PAGE_CONTENT
+        return _Page((page.extract_text() or "").strip() if within else "", drawn, new)
+    except _failures(pypdf) as error:
+        return _Page(failure=error)
+
+
 class _Read(NamedTuple):
     """What a page-by-page read gathered: the pages' texts (under their headings), whether it
     left text out (it stopped before the last page, or left a page out for its size or its
@@ -336,7 +360,8 @@ def _read_pages(
         logger.info("PDF not read: its object streams decode to over %d bytes", budget)
         return _Read([], True)
     number = 0
-    for number, page in enumerate(page_objects(pypdf, reader), 1):  # the next page is resolved before the checks
+    pages = page_objects(pypdf, reader, _failures(pypdf))
+    for number, page in enumerate(pages, 1):  # the next page is resolved before the checks
         checkpoint()
         if max_chars is not None and gathered >= max_chars:
             truncated = True
@@ -345,26 +370,23 @@ def _read_pages(
             truncated = timed_out = True
             break
         started = time.monotonic()
-        try:  # a page pypdf fails on is left out, as a viewer shows the others
-            drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget - spent)
-            spent += new
-            text = "" if spent > budget or drawn > MAX_PAGE_CONTENT else (page.extract_text() or "").strip()
-        except _failures(pypdf) as error:
-            logger.info("PDF page %d left out: pypdf failed on it (%s)", number, type(error).__name__)
-            failure, truncated = failure or error, True
-            slowest = max(slowest, time.monotonic() - started)  # its work counts to the deadline's reserve
+        read = _read_page(pypdf, page, decoded, budget - spent)
+        slowest = max(slowest, time.monotonic() - started)
+        spent += read.new
+        if read.failure is not None:  # left out, as a viewer shows the other pages
+            logger.info("PDF page %d left out: pypdf failed on it (%s)", number, type(read.failure).__name__)
+            failure, truncated = failure or read.failure, True
             continue
         if spent > budget:
             logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", number, budget)
             truncated = True
             break
-        if drawn > MAX_PAGE_CONTENT:
-            logger.info("PDF page %d left out: it draws %d bytes of content", number, drawn)
+        if read.drawn > MAX_PAGE_CONTENT:
+            logger.info("PDF page %d left out: it draws %d bytes of content", number, read.drawn)
             truncated = True
             continue
-        slowest = max(slowest, time.monotonic() - started)
-        if readable(text):
-            text = escape_lines(text) if mode == "markdown" else text  # "1. Introduction" is no list item
+        if readable(read.text):
+            text = escape_lines(read.text) if mode == "markdown" else read.text  # "1. Introduction" is no list item
             texts.append((number, text))
             gathered += len(text)
     several = number > 1  # a second page was reached: the document has several

@@ -321,33 +321,52 @@ def test_the_config_read_never_waits_for_a_slot_and_goes_once_one_is_free_after_
     assert codes(fast) == ["time_range_unverified"] and codes(slow) == ["time_range_skipped"]
 
 
-def test_a_failed_config_read_without_a_key_does_not_hide_the_warning_from_a_client_with_one():
+@pytest.mark.parametrize(
+    "credentials, authorization",
+    [({"api_key": "k"}, "Bearer k"), ({"user": "u:p"}, "Basic dTpw")],
+    ids=["bearer-key", "user-in-url"],
+)
+def test_a_failed_config_read_without_credentials_does_not_hide_the_warning_from_a_client_with_them(
+    credentials, authorization
+):
     """Before: /config's failures were kept per URL: a client without the token the proxy in front of
     /config wants failed to read it, and a client with the token got no warning for 10 minutes
-    (/config not asked again). A failure is kept per credentials; what is read holds for everyone."""
+    (/config not asked again); a user name and password in the URL kept what was read from the
+    clients without them. A failure is kept per credentials; what is read holds for every client."""
     with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
         answer = sx.server.routes["/config"]
 
-        def wants_a_token(conn, request, server):
-            if request.headers.get("authorization") != "Bearer k":
+        def wants_credentials(conn, request, server):
+            if request.headers.get("authorization") != authorization:
                 return respond(401, b"Unauthorized", content_type="text/plain")(conn, request, server)
             return answer(conn, request, server)
 
-        sx.server.routes["/config"] = wants_a_token
+        sx.server.routes["/config"] = wants_credentials
         keyless = search(client(sx), time_range="week")
         again_keyless = search(client(sx), time_range="week", max_results=5)
         assert sx.config_reads == 1  # its failure is kept for it
-        keyed = search(
-            ws.SearchClient(
-                settings=ws.Settings(providers={"searxng": {"base_url": sx.url, "api_key": "k"}}),
-                clock=FakeClock(),
-                retries=0,
-                cache_ttl_s=0,
-            ),
-            time_range="week",
+        base_url = sx.url.replace("//", "//%s@" % credentials["user"]) if "user" in credentials else sx.url
+        settings = {"base_url": base_url, **{k: v for k, v in credentials.items() if k != "user"}}
+        with_them = ws.SearchClient(
+            settings=ws.Settings(providers={"searxng": settings}), clock=FakeClock(), retries=0, cache_ttl_s=0
         )
+        keyed = search(with_them, time_range="week")
         assert sx.config_reads == 2
         keyless_later = search(client(sx), time_range="week", max_results=6)
         assert sx.config_reads == 2  # read by the other client: known to everyone
     assert codes(keyless) == codes(again_keyless) == ["time_range_unverified"]
     assert codes(keyed) == codes(keyless_later) == ["time_range_skipped"]
+
+
+def test_an_instance_without_config_says_so_once_read_and_then_that_it_is_not_asked_again():
+    """An older instance answers /config with 404: the note says the instance has none (not the
+    search's advice to fix the base URL, which works), then that it is not asked again for a while."""
+    with FakeSearXNG([Engine("google")], config=False) as sx:
+        c = client(sx)
+        first = search(c, time_range="week")
+        second = search(c, time_range="week", max_results=5)
+        assert sx.config_reads == 1 and len(sx.searches) == 2
+    assert codes(first) == codes(second) == ["time_range_unverified"]
+    assert "/config could not be read: it answered HTTP 404" in first["errors"][0]["message"]
+    assert "SEARXNG_BASE_URL" not in first["errors"][0]["message"]
+    assert "not asked again for 10 minutes" in second["errors"][0]["message"]

@@ -294,7 +294,7 @@ class SearXNG(JsonApiBackend):
             warning = (
                 time_range_skipped(config, *(self._names(params, o) for o in ("engines", "categories")))
                 if config is not None
-                else time_range_unverified(why or "no read of it ended")
+                else time_range_unverified(why or "/config was not read")
             )
             result.errors.extend([warning.to_dict()] if warning is not None else [])
         return result

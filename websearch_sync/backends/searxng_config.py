@@ -44,6 +44,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
 from typing import Any, Optional
+from urllib.parse import urlsplit, urlunsplit
 
 from ..engine.pace import later_request_failed
 from ..errors import WebSearchError
@@ -155,7 +156,7 @@ class _Entry:
 #: client's credentials); the least recently kept goes first (a process asking many instances
 #: keeps a few hundred KB, not one answer each).
 MAX_INSTANCES = 32
-#: Per ``/config`` URL: what the instance published, that it is to be read (a slow answer seen, a
+#: Per ``/config`` URL (without credentials): what the instance published, that it is to be read (a slow answer seen, a
 #: time range it could not judge) or that it is being read; per URL and credentials: that the read
 #: failed (:func:`_failure_key`).
 _KNOWN: dict[str, _Entry] = {}
@@ -189,7 +190,7 @@ def _known() -> dict[str, _Entry]:
 
 def known_config(url: str) -> Optional[InstanceConfig]:
     """What the instance whose ``/config`` is at ``url`` published (``None``: not read, or unreadable)."""
-    entry = _entry(url)
+    entry = _entry(_instance_key(url))
     return entry.config if entry is not None else None
 
 
@@ -203,21 +204,37 @@ def _entry(key: str) -> Optional[_Entry]:
     return entry
 
 
+def _instance_key(url: str) -> str:
+    """Where what is known of ``/config`` at ``url`` is kept: the URL without a user name and
+    password (SearXNG serves ``/config`` to anyone, so what one client read holds for all)."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
 def _failure_key(url: str, headers: Mapping[str, str]) -> str:
-    """Where a failed read of ``url`` with ``headers`` is kept: per URL and credentials (the
-    ``Authorization`` header; a user name and password are in the URL already). A proxy in front
-    of the instance may refuse a client without its token; that failure must not keep a client
-    with it from reading ``/config``. A keyed digest: the credentials are not kept."""
-    credentials = next((value for name, value in headers.items() if name.lower() == "authorization"), "")
+    """Where a failed read of ``url`` with ``headers`` is kept: per instance and credentials (a
+    user name and password in the URL, the ``Authorization`` header). A proxy in front of the
+    instance may refuse a client without its token; that failure must not keep a client with it
+    from reading ``/config``. A keyed digest: the credentials are not kept."""
+    authorization = next((value for name, value in headers.items() if name.lower() == "authorization"), "")
+    credentials = "%s\n%s" % (urlsplit(url).netloc.rpartition("@")[0], authorization)
     digest = hashlib.blake2b(credentials.encode("utf-8"), key=_CREDENTIALS_KEY, digest_size=12).hexdigest()
-    return "%s#%s" % (url, digest)
+    return "%s#%s" % (_instance_key(url), digest)
 
 
 def failed_read(url: str, headers: Mapping[str, str]) -> Optional[str]:
     """Why ``/config`` at ``url`` could not be read with ``headers`` lately (``None``: it was not
     tried, or not within :data:`RETRY_FAILED_S`)."""
     entry = _entry(_failure_key(url, headers))
-    return entry.why if entry is not None else None
+    if entry is None:
+        return None
+    return (
+        "/config could not be read lately and is not asked again for %d minutes by a client with the same credentials (%s)"
+        % (
+            RETRY_FAILED_S // 60,
+            entry.why,
+        )
+    )
 
 
 def slow_answer(url: str, answer_s: float, limit_s: float) -> None:
@@ -233,13 +250,13 @@ def want_config(url: str) -> None:
     """Have ``/config`` at ``url`` read after the next search whose answer leaves a slot free at
     once (unless it is known or being read: :func:`wanted`)."""
     with _LOCK:
-        if url not in _known():
-            _keep(url, _WANTED)
+        if _instance_key(url) not in _known():
+            _keep(_instance_key(url), _WANTED)
 
 
 def wanted(url: str) -> bool:
     """True when ``/config`` at ``url`` is to be read (:func:`slow_answer`, :func:`want_config`)."""
-    return _entry(url) is _WANTED
+    return _entry(_instance_key(url)) is _WANTED
 
 
 def _keep(key: str, entry: _Entry) -> None:
@@ -276,16 +293,17 @@ def read_config_at(
     failure per URL and credentials (:func:`_failure_key`)."""
     budget = deadline.sooner(1000.0 * min(CONFIG_MAX_S, CONFIG_SHARE * max(0.0, deadline.remaining_s())))
     with _LOCK:
-        earlier = _known().get(url)
+        key = _instance_key(url)
+        earlier = _known().get(key)
         under_way = earlier.reading if earlier is not None else None
         if under_way is None:
             mine = threading.Event()
-            _keep(url, _Entry(None, math.inf, mine))
+            _keep(key, _Entry(None, math.inf, mine))
     if under_way is not None:  # nothing sent: no slot booked
         wait_for(under_way.wait, max(0.0, budget.remaining_s()))
         if known_config(url) is not None:
             return None
-        return failed_read(url, headers) or "another search of this instance was reading it and had not ended in time"
+        return failed_read(url, headers) or "/config was being read for another search, which had not ended in time"
     ended = earlier  # no slot for it (or an interrupt): as it was before (a wish stays one, none stays none)
     failure: Optional[_Entry] = None
     try:
@@ -298,14 +316,15 @@ def read_config_at(
             ended = _Entry(config, time.monotonic() + KEEP_S)
         else:
             failure = _Entry(None, time.monotonic() + RETRY_FAILED_S, why=why)
+            why = "/config could not be read: %s" % why
     except WebSearchError as error:  # before_request's: no slot free at once, a cool-down; nothing sent
-        why = error.message
+        why = "/config was not read in this call: %s" % error.message
     finally:
         with _LOCK:
             if ended is not None:
-                _keep(url, ended)
+                _keep(key, ended)
             else:
-                _known().pop(url, None)
+                _known().pop(key, None)
             if failure is not None:
                 _keep(_failure_key(url, headers), failure)
         mine.set()  # the searches waiting for it go on
@@ -323,6 +342,9 @@ def _read(
         refusal = answer_error(response)
         if refusal is not None:
             later_request_failed(refusal)
+        if response.status == 404:  # not the search's 404: the instance has no /config (older than it)
+            return None, "it answered HTTP 404 Not Found: the instance has none (an older searx)"
+        if refusal is not None:
             return None, refusal.message
         if response.status != 200:
             return None, "it answered HTTP %d" % response.status

@@ -152,8 +152,8 @@ def time_range_unverified(why: str) -> WebSearchError:
     instance may have skipped engines without time-range support, and nothing here says which."""
     return WebProviderError(
         "searxng: could not check which engines the instance skipped for the time range (it does not ask those "
-        "without time-range support, and only its /config names them): /config was not read in this call (%s); "
-        "the results may lack those engines' results" % why,
+        "without time-range support, and only its /config names them): %s; the results may lack those engines' "
+        "results" % why,
         provider="searxng",
         detail_code=TIME_RANGE_UNVERIFIED,
     )

@@ -250,7 +250,7 @@ class BackendRunner:
         )
         if wait is None and at_once:
             raise Timeout(
-                "%s allows one request every %s and no slot was free at once (the next one is %s away)"
+                "%s allows one request every %s and no slot was free at once: the next one is %s away"
                 % (backend.name, span_text(interval), span_text(self.limiter.next_free_in(upstream))),
                 provider=backend.name,
                 detail_code=BUDGET_EXHAUSTED,

@@ -301,7 +301,8 @@ def test_the_config_read_never_waits_for_a_slot_and_goes_once_one_is_free_after_
     """Before: with one request every 2 s the first time-range search of an instance waited 2 s after
     its answer for a slot for /config, then read it: that call took an interval plus the read
     longer than its search. The read goes only on a slot free at once: none after a fast answer (the
-    call says the range is unverified and waits for nothing); a later call whose answer took the
+    call says the range is unverified and waits for nothing, and a search right after it waits only
+    its own interval: the try booked no slot); a later call whose answer took the
     interval (its /search here moves the clock on by it) reads it at once and names the skipped engine."""
     clock = FakeClock()
     with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
@@ -309,6 +310,8 @@ def test_the_config_read_never_waits_for_a_slot_and_goes_once_one_is_free_after_
         with paced_client(sx, clock, 2, timeout_ms=60_000) as c:
             fast = search(c, time_range="week", max_results=5)
             assert clock.sleeps == [] and sx.config_reads == 0
+            right_after = search(c, time_range="week", max_results=4)  # the read's try booked no slot
+            assert clock.sleeps == [2.0] and sx.config_reads == 0
 
             def taking_the_interval(conn, request, server):
                 clock.advance(2.0)
@@ -317,8 +320,8 @@ def test_the_config_read_never_waits_for_a_slot_and_goes_once_one_is_free_after_
             sx.server.routes["/search"] = taking_the_interval
             clock.advance(60)
             slow = search(c, time_range="week", max_results=6)
-        assert clock.sleeps == [] and sx.config_reads == 1
-    assert codes(fast) == ["time_range_unverified"] and codes(slow) == ["time_range_skipped"]
+        assert clock.sleeps == [2.0] and sx.config_reads == 1
+    assert codes(fast) == codes(right_after) == ["time_range_unverified"] and codes(slow) == ["time_range_skipped"]
 
 
 @pytest.mark.parametrize(

@@ -373,3 +373,45 @@ def test_an_instance_without_config_says_so_once_read_and_then_that_it_is_not_as
     assert "/config could not be read: it answered HTTP 404" in first["errors"][0]["message"]
     assert "SEARXNG_BASE_URL" not in first["errors"][0]["message"]
     assert "not asked again for 10 minutes" in second["errors"][0]["message"]
+
+
+def test_a_search_that_waited_for_a_read_with_other_credentials_says_it_failed_there(monkeypatch):
+    """A keyed search finds a keyless client's /config read under way and waits for it (one read
+    per instance at a time); that read fails for want of the token. The keyed search's note says
+    so (not that the read had not ended), and its failure is not the keyed client's: its next
+    search reads /config itself."""
+    arrived, waiting = threading.Event(), threading.Semaphore(0)
+    from websearch_sync.net.waits import wait_for as real_wait_for
+
+    def counted_wait(*args, **kwargs):
+        waiting.release()
+        return real_wait_for(*args, **kwargs)
+
+    monkeypatch.setattr(searxng_config, "wait_for", counted_wait)
+    monkeypatch.setattr(searxng_config, "CONFIG_MAX_S", paced_budget_s(10.0))  # the wait is the keyless read's
+    with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
+        answer = sx.server.routes["/config"]
+
+        def once_the_keyed_search_waits(conn, request, server):
+            if request.headers.get("authorization") == "Bearer k":
+                return answer(conn, request, server)
+            arrived.set()
+            waiting.acquire(timeout=paced_budget_s(10.0))
+            return respond(401, b"Unauthorized", content_type="text/plain")(conn, request, server)
+
+        sx.server.routes["/config"] = once_the_keyed_search_waits
+        keyless: list = []
+        thread = threading.Thread(
+            target=lambda: keyless.append(search(client(sx), time_range="week", timeout_ms=60_000))
+        )
+        thread.start()
+        assert arrived.wait(paced_budget_s(10.0))
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url, "api_key": "k"}})
+        keyed_client = ws.SearchClient(settings=settings, clock=FakeClock(), retries=0, cache_ttl_s=0)
+        keyed = search(keyed_client, time_range="week", timeout_ms=60_000)
+        thread.join()
+        assert sx.config_reads == 1
+        later = search(keyed_client, time_range="week")
+        assert sx.config_reads == 2
+    assert codes(keyless[0]) == codes(keyed) == ["time_range_unverified"] and codes(later) == ["time_range_skipped"]
+    assert "read for another search, with other credentials, in vain" in keyed["errors"][0]["message"]

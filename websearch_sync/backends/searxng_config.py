@@ -303,7 +303,9 @@ def read_config_at(
         wait_for(under_way.wait, max(0.0, budget.remaining_s()))
         if known_config(url) is not None:
             return None
-        return failed_read(url, headers) or "/config was being read for another search, which had not ended in time"
+        if not under_way.is_set():
+            return "/config was being read for another search, which had not ended in time"
+        return failed_read(url, headers) or "/config was read for another search, with other credentials, in vain"
     ended = earlier  # no slot for it (or an interrupt): as it was before (a wish stays one, none stays none)
     failure: Optional[_Entry] = None
     try:

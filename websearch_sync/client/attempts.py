@@ -245,13 +245,15 @@ class BackendRunner:
     ) -> float:
         """Book the next rate-limit slot of ``upstream`` (the backend at its endpoint) that leaves
         ``need`` seconds of the budget (``at_once``: only one free now); the seconds until it comes."""
-        wait = self.limiter.reserve(
-            upstream, interval, min(0.0, budget.remaining_s() - need) if at_once else budget.remaining_s() - need
-        )
+        left = budget.remaining_s() - need  # the longest wait after which the request can still finish
+        wait = self.limiter.reserve(upstream, interval, min(0.0, left) if at_once else left)
         if wait is None and at_once:
             raise Timeout(
                 "%s allows one request every %s and no slot was free at once: the next one is %s away"
-                % (backend.name, span_text(interval), span_text(self.limiter.next_free_in(upstream))),
+                % (backend.name, span_text(interval), span_text(self.limiter.next_free_in(upstream)))
+                if left >= 0
+                else "only %.0f ms of the call's budget were left to ask %s, too little to finish"
+                % (max(0.0, budget.remaining_ms()), backend.name),
                 provider=backend.name,
                 detail_code=BUDGET_EXHAUSTED,
             )

@@ -263,13 +263,26 @@ class SearXNG(JsonApiBackend):
         cached as it is), and it is read after a later answer that leaves a slot free."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
-        url = self._config_url()
         result = super().search(params, transport, deadline)
         judged = bool(params.time_range) or self.undecided is not None
+        why = self._read_config(transport, headers, deadline, judged)
+        if judged:
+            self._judge(params, result, why)
+        return result
+
+    def _read_config(
+        self, transport: HttpTransport, headers: dict[str, str], deadline: Deadline, judged: bool
+    ) -> Optional[str]:
+        """Read ``/config`` after an answer when it is wanted (a slow answer seen) or the answer is
+        to be ``judged`` by it, on a slot free at once; ``None`` when it is known after, else why
+        not (:func:`.searxng_config.read_config_at`)."""
+        url = self._config_url()
         if judged:
             want_config(url)  # also after a later answer, when this one leaves no slot for it
-        why = failed_read(url, headers) if self.instance() is None else None
-        if why is None and (wanted(url) or (judged and self.instance() is None)):
+        if self.instance() is not None:
+            return None
+        why = failed_read(url, headers)
+        if why is None and (judged or wanted(url)):
             why = read_config_at(
                 transport,
                 url,
@@ -280,8 +293,12 @@ class SearXNG(JsonApiBackend):
                 self.answer_error,
                 partial(before_next_request, at_once=True),
             )
-        if not judged:
-            return result
+        return why
+
+    def _judge(self, params: SearchParams, result: ParseResult, why: Optional[str]) -> None:
+        """Add what ``/config`` says of an answer (the categories it searched, the engines a time
+        range skipped), or that the time range is unverified (``why``: why it is not known);
+        categories it cannot judge keep the answer from the cache."""
         config = self.instance()
         if self.undecided is not None:  # were the categories asked searched? /config tells
             if config is None:  # not judged: not cached
@@ -297,7 +314,6 @@ class SearXNG(JsonApiBackend):
                 else time_range_unverified(why or "/config was not read")
             )
             result.errors.extend([warning.to_dict()] if warning is not None else [])
-        return result
 
     def _config_url(self) -> str:
         return urljoin(self.endpoint_url(), "config")

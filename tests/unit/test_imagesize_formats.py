@@ -300,3 +300,13 @@ def test_a_webp_whose_bitstream_libwebp_refuses_is_unreadable_not_returned(optio
     with pytest.raises((OSError, SyntaxError, ValueError)):  # the oracle: Pillow's libwebp refuses it too
         Image.open(io.BytesIO(data)).load()
     assert_unreadable(data, "image/webp")
+
+
+@pytest.mark.parametrize("second", [(90000, 90000), (5, 1)], ids=["a size past the caps", "a smaller size"])
+def test_a_png_of_two_ihdr_chunks_is_unreadable_not_returned(second):
+    """libpng refuses an IHDR after the first; Pillow decodes the size of the last, which fetch's
+    caps, checked on the first, never saw (90000x90000: Pillow's DecompressionBombError)."""
+    first = struct.pack(">II", 10, 1) + bytes(GREY8)
+    data = grey_png(first, rows=(10, 1))
+    data = data[:33] + _chunk(b"IHDR", struct.pack(">II", *second) + bytes(GREY8)) + data[33:]
+    assert_unreadable(data, "image/png")

@@ -109,15 +109,16 @@ def _png(data: bytes) -> Optional[Header]:
     """Chunks (:func:`png_chunks`) up to ``IEND``; an APNG (one with an animation control,
     ``acTL``, before its image data: the APNG specification's condition, after which a decoder
     takes the file for a still PNG) has as many frames as frame controls (``fcTL``). None when a
-    critical chunk's CRC is not that of its type and data (:func:`_png_crc_holds`)."""
+    critical chunk's CRC is not that of its type and data (:func:`_png_crc_holds`), or when an
+    IHDR follows the first: its size is the one Pillow decodes, which the caps never saw."""
     if len(data) < 29 or data[12:16] != b"IHDR" or not _png_header_valid(data):
         return None
     size = _big(data, 16, 4), _big(data, 20, 4)
     compressed, ended, animated, imaged, frames = 0, False, False, False, 0
     view = memoryview(data)
     for kind, start, end in png_chunks(data):
-        if kind == CUT or not _png_crc_holds(view, kind, start, end):
-            return None
+        if kind == CUT or not _png_crc_holds(view, kind, start, end) or (kind == b"IHDR" and start != 8):
+            return None  # cut, a CRC wrong, or a second IHDR (libpng refuses it; Pillow reads the size of the last)
         animated = animated or (kind == b"acTL" and not imaged)
         imaged = imaged or kind == b"IDAT"
         compressed += end - start - 12 if kind == b"IDAT" else 0

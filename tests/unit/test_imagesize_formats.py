@@ -17,7 +17,7 @@ import io
 import struct
 
 import pytest
-from images import _chunk, _grey_rows, apng, pillow_image
+from images import _chunk, _grey_rows, apng, jpeg_frame, pillow_image
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
@@ -310,3 +310,13 @@ def test_a_png_of_two_ihdr_chunks_is_unreadable_not_returned(second):
     data = grey_png(first, rows=(10, 1))
     data = data[:33] + _chunk(b"IHDR", struct.pack(">II", *second) + bytes(GREY8)) + data[33:]
     assert_unreadable(data, "image/png")
+
+
+@pytest.mark.parametrize("size", [(9000, 9000), (30, 20), (20, 10)], ids=["past the caps", "larger", "the same"])
+def test_a_jpeg_of_two_frame_headers_is_unreadable_not_returned(size):
+    from PIL import Image
+
+    data = jpeg_frame(pillow_image(20, 10, "JPEG"), *size, added=True)
+    with pytest.raises(OSError):  # the oracle: libjpeg, in Pillow, refuses a second frame header ("two SOF markers")
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/jpeg")

@@ -39,7 +39,7 @@ class Header(NamedTuple):
     #: a WebP's canvas (or its one frame).
     size: tuple[int, int]
     #: The widest and tallest any part declares (at least ``size``): a GIF frame reaching past
-    #: its screen, a JPEG's further frame header, a WebP's frames and their bitstreams; what
+    #: its screen, a WebP's frames and their bitstreams; what
     #: a decoder may allocate.
     extent: tuple[int, int]
     #: Whether the coded data is large enough for the pixels declared (see the module's bounds).
@@ -235,8 +235,10 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
 
 
 def _jpeg(data: bytes) -> Optional[Header]:
-    """Frame headers, scans and the end-of-image marker (:func:`_jpeg_segments`)."""
-    frames: list[_Frame] = []
+    """The frame header, scans and the end-of-image marker (:func:`_jpeg_segments`); None for a
+    second frame header (libjpeg: "two SOF markers", Pillow too; the hierarchical kind that
+    has several, libjpeg does not decode at all)."""
+    frame: Optional[_Frame] = None
     coded = 0  # bytes of entropy-coded data
     arithmetic = ended = False
     for marker, start, end in checked(_jpeg_segments(data)):
@@ -245,16 +247,15 @@ def _jpeg(data: bytes) -> Optional[Header]:
         ended = marker == 0xD9
         coded += end - start if marker == _CODED else 0
         if marker in _SOF:
+            if frame is not None:
+                return None
             frame = _frame(data[start:end])
             if frame is None:
                 return None
-            frames.append(frame)
-            arithmetic = arithmetic or marker in _ARITHMETIC
-    if not frames:
+            arithmetic = marker in _ARITHMETIC
+    if frame is None:
         return None
-    extent = max(frame.size[0] for frame in frames), max(frame.size[1] for frame in frames)
-    holds = arithmetic or 8 * coded >= max(frame.mcus for frame in frames)
-    return Header(frames[0].size, extent, holds, ended)
+    return Header(frame.size, frame.size, arithmetic or 8 * coded >= frame.mcus, ended)
 
 
 # -- GIF ------------------------------------------------------------------------------------------

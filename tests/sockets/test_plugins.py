@@ -586,3 +586,14 @@ main(["backends"])
     assert rows["ddg_html"]["kind"] == "html" and "error" not in rows["ddg_html"]  # the others as before
     (line,) = [line for line in table.splitlines() if line.startswith("broken ")]
     assert "plugin" in line and "no (%s)" % why in line
+
+
+def test_what_a_plugin_prints_as_it_is_imported_stays_off_the_commands_stdout(tmp_path):
+    """stdout is a command's output: a plugin's ``print`` at import came before ``--json``'s
+    JSON (and before the MCP server's first protocol message, which a client then cannot read)."""
+    source = PLUGIN_SOURCE.replace("\nfrom websearch_sync", '\nprint("demo plugin loaded")\nfrom websearch_sync', 1)
+    _distribution(tmp_path, "demo_search", "demo_search", source, "demo = demo_search:DemoSearch\n")
+    done = _run(tmp_path, "import sys; from websearch_sync.cli import main; sys.exit(main(['backends', '--json']))")
+    assert done.returncode == 0, done.stderr
+    assert "demo" in {row["name"] for row in json.loads(done.stdout)}
+    assert "demo plugin loaded" in done.stderr

@@ -12,6 +12,7 @@ and no plugin discovered before a child's first question, on its own path).
 
 import json
 import os
+import re
 import subprocess
 import textwrap
 import threading
@@ -597,3 +598,16 @@ def test_what_a_plugin_prints_as_it_is_imported_stays_off_the_commands_stdout(tm
     assert done.returncode == 0, done.stderr
     assert "demo" in {row["name"] for row in json.loads(done.stdout)}
     assert "demo plugin loaded" in done.stderr
+
+
+def test_a_plugin_serving_news_too_declares_one_entry_point_per_engine_as_the_docs_say(tmp_path):
+    """docs/backends.md: each engine class under an entry point of its own, sharing the ``name``."""
+    page = " ".join((ROOT / "docs" / "backends.md").read_text(encoding="utf-8").split())
+    declared = re.search(r'\(`(demo = "demo_search:DemoSearch")` and `(demo_news = "demo_search:DemoNews")`', page)
+    lines = "".join(line.replace('"', "") + "\n" for line in declared.groups())
+    source = PLUGIN_SOURCE + "\n\nclass DemoNews(DemoSearch):\n    vertical = 'news'\n"
+    _distribution(tmp_path, "demo_search", "demo_search", source, lines)
+    done = _run(tmp_path, "import sys; from websearch_sync.cli import main; sys.exit(main(['backends', '--json']))")
+    assert done.returncode == 0, done.stderr
+    rows = [row for row in json.loads(done.stdout) if row["name"].startswith("demo")]
+    assert [(row["name"], row["verticals"]) for row in rows] == [("demo", ["web", "news"])], rows

@@ -611,3 +611,27 @@ def test_a_plugin_serving_news_too_declares_one_entry_point_per_engine_as_the_do
     assert done.returncode == 0, done.stderr
     rows = [row for row in json.loads(done.stdout) if row["name"].startswith("demo")]
     assert [(row["name"], row["verticals"]) for row in rows] == [("demo", ["web", "news"])], rows
+
+
+def test_an_entry_point_naming_no_backend_class_says_what_it_names(tmp_path):
+    """A plugin author's slips: ``demo = "demo_search"`` (no ``:Class``: the module is loaded) and
+    ``demo = "demo_search:searcher"`` (an instance). Each was only "not a ... Backend subclass"."""
+    source = PLUGIN_SOURCE + "\n\nfrom websearch_sync import Settings\nsearcher = DemoSearch(Settings())\nLIMIT = 3\n"
+    _distribution(
+        tmp_path,
+        "demo_search",
+        "demo_search",
+        source,
+        "demo = demo_search\ndemo_one = demo_search:searcher\ndemo_limit = demo_search:LIMIT\n",
+    )
+    done = _run(tmp_path, "import sys; from websearch_sync.cli import main; sys.exit(main(['backends', '--json']))")
+    assert done.returncode == 0, done.stderr
+    why = {row["name"]: row["error"] for row in json.loads(done.stdout) if row["name"].startswith("demo")}
+    subclass = "was skipped: not a websearch_sync.backends.Backend subclass: "
+    assert why == {
+        "demo": "its plugin demo_search %sthe module demo_search (name the class too: demo_search:ClassName)"
+        % subclass,
+        "demo_one": "its plugin demo_search:searcher %san instance of DemoSearch (name the class, not an instance)"
+        % subclass,
+        "demo_limit": "its plugin demo_search:LIMIT %san int" % subclass,
+    }

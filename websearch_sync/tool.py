@@ -49,6 +49,7 @@ from .errors import (
     OPTION_OVERRIDDEN,
     QUERY_TOO_LONG,
     TIME_RANGE_SKIPPED,
+    TIME_RANGE_UNVERIFIED,
     UNKNOWN_CATEGORIES,
     UNKNOWN_ENGINES,
     UNKNOWN_TOOL,
@@ -951,7 +952,9 @@ def _answers(result: Mapping[str, Any], style: str) -> list[str]:
 
 #: The detail codes of ``response["errors"]`` entries that are warnings, not failures (docs/errors.md:
 #: "only as a warning"): the search ran and its results stand, to be read with the warning.
-WARNINGS = frozenset({UNKNOWN_ENGINES, UNKNOWN_CATEGORIES, OPTION_OVERRIDDEN, TIME_RANGE_SKIPPED})
+WARNINGS = frozenset(
+    {UNKNOWN_ENGINES, UNKNOWN_CATEGORIES, OPTION_OVERRIDDEN, TIME_RANGE_SKIPPED, TIME_RANGE_UNVERIFIED}
+)
 
 
 def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:

@@ -1,11 +1,10 @@
 """The client's parts on their own: fusion, caches, rate limiter, cool-downs."""
 
 import threading
-import time
 from types import SimpleNamespace
 
 import pytest
-from clocks import FakeClock
+from clocks import FakeClock, deadlines_on
 
 import websearch_sync as ws
 from websearch_sync.backends.stub import Stub
@@ -369,17 +368,19 @@ def test_with_checks_ahead_a_request_wakes_before_its_slot_for_them_and_leaves_a
     assert checked_at == [started + 1.5]
 
 
-def test_a_request_with_less_than_its_need_left_is_not_sent_even_without_a_wait():
+def test_a_request_with_less_than_its_need_left_is_not_sent_even_without_a_wait(monkeypatch):
     """A request whose turn comes at once but with less of the budget left than a request needs
     (the call's time spent before it: other backends, an identical search in flight) is not sent:
     ``Timeout(budget_exhausted)`` saying the budget left too little, the backend not asked. Its
     backend's rate limit (a free slot) is not blamed: it said "stub allows one request every 2.0 s;
     the next slot is 0.0 s away but only 500 ms of the budget are left"."""
     clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
     state = CallState()
     asked = []
     runner = _stub_runner(clock)
-    budget = Deadline.since(time.monotonic() - 3.5, 4000)  # 0.5 s left of 4 s: a request needs 1 s
+    budget = Deadline(4000)
+    clock.advance(3.5)  # 0.5 s left of 4 s: a request needs 1 s
     with pytest.raises(ws.Timeout) as info:
         runner.run(_AskedStub(asked), _stub_params("one"), None, budget, _no_retry(), state)
     assert info.value.detail_code == "budget_exhausted" and info.value.message.startswith("only ")

@@ -238,10 +238,15 @@ def print_slowest(pages: Pages, times: dict[str, list[float]], count: int) -> No
     system = "fetch" if "fetch" in times else "ours"
     order = sorted(range(len(pages)), key=lambda i: times[system][i] / max(base[i], 1e-6), reverse=True)
     for index in order[:count]:
-        through = "  fetch %7.2f ms" % times["fetch"][index] if "fetch" in times else ""
+        ratio = "(÷ r-lxml %.2f)" % (times["ours"][index] / max(base[index], 1e-6))
+        through = (
+            "  fetch %7.2f ms (%.2f)" % (times["fetch"][index], times["fetch"][index] / max(base[index], 1e-6))
+            if "fetch" in times
+            else ""
+        )
         print(
-            "  %-44s ours %7.2f ms%s   r-lxml %7.2f ms"
-            % (pages[index][0][:44], times["ours"][index], through, base[index])
+            "  %-44s ours %7.2f ms %s%s   r-lxml %7.2f ms"
+            % (pages[index][0][:44], times["ours"][index], ratio, through, base[index])
         )
 
 

@@ -1,14 +1,19 @@
 """``os.fork`` for tests of what a forked child inherits: the child runs one function and exits
-0 when it returns, 1 when it raises; the parent waits for it, bounded, and kills one that hangs."""
+0 when it returns, 1 when it raises (its traceback on stderr); the parent waits for it, bounded,
+and kills one that hangs."""
 
 import os
 import signal
+import sys
+import threading
 import time
+import traceback
 import warnings
-from collections.abc import Iterable
-from typing import Callable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Callable, ContextManager
 
-__all__ = ["fork_running", "exit_codes", "HUNG"]
+__all__ = ["fork_running", "exit_codes", "held_by_another_thread", "HUNG"]
 
 #: The exit code :func:`exit_codes` gives a child it killed because it hung.
 HUNG = -signal.SIGKILL
@@ -24,7 +29,11 @@ def fork_running(work: Callable[[], object]) -> int:
         try:
             work()
             status = 0
+        except BaseException:  # the child's failure, shown in the test's output
+            traceback.print_exc()
         finally:
+            sys.stdout.flush()  # os._exit flushes nothing
+            sys.stderr.flush()
             os._exit(status)
     return pid
 
@@ -46,3 +55,24 @@ def exit_codes(pids: Iterable[int], limit_s: float) -> list[int]:
                 break
             time.sleep(0.02)
     return codes
+
+
+@contextmanager
+def held_by_another_thread(lock: ContextManager[object]) -> Iterator[None]:
+    """Within the block, another thread holds ``lock`` (as one of a server's threads would, for
+    microseconds, at the moment of a fork); a re-entrant lock is not the forking thread's then."""
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with lock:
+            taken.set()
+            release.wait()
+
+    holder = threading.Thread(target=hold, daemon=True)
+    holder.start()
+    taken.wait()
+    try:
+        yield
+    finally:
+        release.set()
+        holder.join()

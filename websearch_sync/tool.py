@@ -17,7 +17,6 @@ import json
 import logging
 import re
 import secrets
-import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Optional, Union, cast
@@ -59,6 +58,7 @@ from .errors import (
     WebSearchError,
 )
 from .extract.article import EXTRACT_MODES
+from .forks import instance_lock
 from .models import MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
 from .net.urls import MAX_URL_CHARS, dedupe_key
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
@@ -606,7 +606,7 @@ class ToolSession:
         self.names = dict(names or {})
         self._clock = client.clock if client is not None else SYSTEM_CLOCK
         self._seen: OrderedDict[tuple[str, str], _Lookups] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = instance_lock(self)
 
     def call_tool(self, name: str, arguments: Any, delivered: Optional[Callable[[], bool]] = None) -> ToolResult:
         """Like :func:`call_tool`, with the repeated-lookup guard. ``delivered()``, asked once the

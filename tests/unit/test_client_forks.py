@@ -8,15 +8,30 @@ the child's calls of it waited out their budget and failed, every one of them.
 
 import json
 import os
+import queue
 import threading
+import warnings
 from pathlib import Path
 
 import pytest
-from forked import exit_codes, fork_running
+import requests
+from forked import exit_codes, fork_running, held_by_another_thread
 
 import websearch_sync as ws
+from websearch_sync import forks
+from websearch_sync.backends import searxng_config, stub
+from websearch_sync.backends.stub import OfflineResultsWarning, Stub
 from websearch_sync.client import default_client, processwide, search_client
+from websearch_sync.contract.cases import ReplayClock
+from websearch_sync.contract.replay import ReplayWire
+from websearch_sync.engine import registry
+from websearch_sync.mcp.tools import McpTools
+from websearch_sync.net import mocks, transport, workers
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.transport import HttpTransport, RequestSpec
 from websearch_sync.net.wire_mock import MockResponse, MockWire
+from websearch_sync.reader import pdflog
+from websearch_sync.tool import ToolSession
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
 
@@ -27,6 +42,7 @@ REFUSED = json.loads((FIXTURES / "tavily" / "http_401_invalid_key.meta.json").re
 BUDGET_MS = 10_000
 #: A child that has not exited by then hung.
 CHILD_LIMIT_S = 3 * BUDGET_MS / 1000
+SITE = "https://site.example/page"
 
 
 def _client(wire):
@@ -112,3 +128,134 @@ def test_a_lock_another_thread_held_at_the_fork_is_free_in_the_child(lock, monke
             code = _in_child(lambda: _use_everything(client))
     default_client.close_default_client()
     assert code == 0  # before: HUNG on the lock
+
+
+def _stub_search():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OfflineResultsWarning)
+        ws.search("python", backend="stub", settings=ws.Settings())
+
+
+def _replayed(client, monkeypatch):
+    """A replay wire's lock; the child sends the one exchange it recorded."""
+    exchanges = [{"request": {"method": "GET", "url": SITE, "headers": {}}, "response": {"status": 200, "headers": {}}}]
+    wire = ReplayWire(exchanges, lambda response: b"recorded")
+    spec = RequestSpec("GET", SITE)
+    return wire._lock, lambda: HttpTransport(wire=wire).send(  # noqa: SLF001
+        spec, deadline=Deadline(BUDGET_MS), provider="site", max_bytes=1 << 20
+    )
+
+
+def _unwarned(client, monkeypatch):
+    """The stub's warning lock, taken by the first offline search of a process."""
+    monkeypatch.setattr(stub, "_warned", threading.Event())
+    return stub._warning_lock, _stub_search  # noqa: SLF001
+
+
+def _tool_session(client, monkeypatch):
+    session = ToolSession(client)
+    return session._lock, lambda: session.call_tool("web_search", {"query": "python"})  # noqa: SLF001
+
+
+def _mcp_tools(client, monkeypatch):
+    tools = McpTools(client)
+    return tools._lock, tools.definitions  # noqa: SLF001
+
+
+def _replay_clock(client, monkeypatch):
+    clock = ReplayClock()
+    return clock._lock, lambda: clock.sleep(1.0)  # noqa: SLF001
+
+
+def _work_threads(client, monkeypatch):
+    """The work threads' lock; at the fork, a parent's thread waits for work (it is not in the child)."""
+    monkeypatch.setattr(workers, "_idle", [queue.SimpleQueue()])  # the waiting thread's queue
+    return workers._lock, lambda: workers.run_each(len, ["a job"], 1, "websearch-test")[0].result(BUDGET_MS / 1000)  # noqa: SLF001
+
+
+def _plugins(client, monkeypatch):
+    def reloaded():
+        registry.forget_registrations()  # the next question loads the plugins
+        _stub_search()
+
+    return registry._PLUGINS_LOCK, reloaded  # noqa: SLF001
+
+
+#: Each lock of a layer below the client a thread may hold, and what of the child's work takes it:
+#: ``(client, monkeypatch) -> (lock, work)``.
+LOWER_LOCKS = {
+    "mock wire": lambda client, monkeypatch: (client._transport.api._lock, lambda: client.search("child")),  # noqa: SLF001
+    "replay wire": _replayed,
+    "replay clock": _replay_clock,
+    "transport's forks": lambda client, monkeypatch: (transport._FORK_LOCK, lambda: client.search("child")),  # noqa: SLF001
+    "work threads": _work_threads,
+    "parts renewed": lambda client, monkeypatch: (forks._PARTS_LOCK, lambda: _client(MockWire(_recorded)).close()),  # noqa: SLF001
+    "said once": lambda client, monkeypatch: (
+        mocks._said_lock,  # noqa: SLF001
+        lambda: ws.SearchClient(session=requests.Session()).close(),
+    ),
+    "plugins": _plugins,
+    "offline warning": _unwarned,
+    "pdf notes": lambda client, monkeypatch: (
+        pdflog._install,
+        lambda: pdflog.pypdf_notes_of("site.example").__enter__(),
+    ),  # noqa: SLF001
+    "searxng configs": lambda client, monkeypatch: (
+        searxng_config._LOCK,  # noqa: SLF001
+        lambda: searxng_config.known_config("https://searx.example/config"),
+    ),
+    "tool session": _tool_session,
+    "mcp tools": _mcp_tools,
+}
+
+
+@pytest.mark.parametrize("lock", sorted(LOWER_LOCKS))
+def test_a_lock_of_a_lower_layer_another_thread_held_at_the_fork_is_free_in_the_child(lock, monkeypatch):
+    with _client(MockWire(_recorded)) as client:
+        client.search("asked in the parent")
+        held, work = LOWER_LOCKS[lock](client, monkeypatch)
+        with held_by_another_thread(held):
+            code = _in_child(work)
+    assert code == 0  # before: HUNG on the lock
+
+
+class _BlockingPlugin:
+    """An installed plugin's entry point whose loading waits (a parent's thread loads it at the fork)."""
+
+    name = value = "fork_probe_plugin"
+
+    def __init__(self, parent, loading, done):
+        self.parent, self.loading, self.done = parent, loading, done
+
+    def load(self):
+        if os.getpid() == self.parent:
+            self.loading.set()
+            self.done.wait(CHILD_LIMIT_S)
+
+        class Plugin(Stub):
+            name = "fork_probe_plugin"
+
+        return Plugin
+
+
+def test_plugins_another_thread_was_loading_at_the_fork_are_loaded_by_the_child(monkeypatch):
+    loading, done = threading.Event(), threading.Event()
+    plugin = _BlockingPlugin(os.getpid(), loading, done)
+    monkeypatch.setattr(registry, "_entry_points", lambda: [plugin])
+
+    def child():
+        assert "fork_probe_plugin" in ws.backend_names()  # before: never loaded there (or HUNG on the lock)
+
+    registry.forget_registrations()
+    try:
+        asking = threading.Thread(target=ws.backend_names)
+        asking.start()
+        assert loading.wait(CHILD_LIMIT_S)
+        code = _in_child(child)
+        done.set()
+        asking.join(CHILD_LIMIT_S)
+    finally:
+        done.set()
+        monkeypatch.undo()
+        registry.forget_registrations()
+    assert code == 0

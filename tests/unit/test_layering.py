@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "websearch_sync"
 LAYERS: dict[str, int] = {
     "secrets": 0,
     "checkpoints": 0,
+    "forks": 0,  # below every layer that keeps a lock: each renews its own in a forked child
     "errors": 1,
     "models": 2,
     "validate": 3,  # below config, which checks its numbers there

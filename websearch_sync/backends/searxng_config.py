@@ -48,6 +48,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..engine.pace import later_request_failed
 from ..errors import WebSearchError
+from ..forks import in_children, module_lock
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec
 from ..net.waits import wait_for
@@ -160,7 +161,7 @@ MAX_INSTANCES = 32
 #: time range it could not judge) or that it is being read; per URL and credentials: that the read
 #: failed (:func:`_failure_key`).
 _KNOWN: dict[str, _Entry] = {}
-_LOCK = threading.Lock()
+_LOCK = module_lock(__name__, "_LOCK")
 #: A wish to read ``/config``: no config yet, good until it is read.
 _WANTED = _Entry(None, math.inf)
 #: The entries of a replayed search (:func:`fresh_configs`), instead of the process's.
@@ -168,6 +169,17 @@ _REPLAYED: ContextVar[Optional[dict[str, _Entry]]] = ContextVar("websearch_sync_
 #: The key of the digest that tells credentials apart (:func:`_failure_key`): per process, so the
 #: digests kept say nothing of the credentials outside it.
 _CREDENTIALS_KEY = os.urandom(16)
+
+
+def _reads_forgotten() -> None:
+    """In a forked child: a read under way in a parent's thread at the fork is not there to end, so
+    its entry goes (else each of the child's searches waits its slice for it and reads nothing)."""
+    for key, entry in list(_KNOWN.items()):
+        if entry.reading is not None and not entry.reading.is_set():
+            del _KNOWN[key]
+
+
+in_children(_reads_forgotten)
 
 
 @contextmanager

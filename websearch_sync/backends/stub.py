@@ -20,6 +20,7 @@ from typing import Any, Optional
 from urllib.parse import quote, quote_plus
 
 from ..engine.base import Backend
+from ..forks import module_lock
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
@@ -41,7 +42,7 @@ class OfflineResultsWarning(UserWarning):
 
 
 _warned = threading.Event()
-_warning_lock = threading.Lock()
+_warning_lock = module_lock(__name__, "_warning_lock")
 
 
 def offline_warning_given() -> None:

@@ -21,9 +21,9 @@ from collections.abc import Hashable
 from typing import Any, Callable, Optional
 
 from ..errors import BAD_CACHE_PATH, InvalidInput
+from ..forks import renewed_in_children
 from ..models import StrPath
 from .clock import SYSTEM_CLOCK, Clock
-from .forks import renewed_in_children
 from .tiers import SharedCacheTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

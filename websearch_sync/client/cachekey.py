@@ -25,8 +25,8 @@ from collections.abc import Hashable, Sequence
 from typing import Any, Optional
 
 from ..config import Settings, is_secret_name
+from ..forks import renewed_in_children
 from ..models import SearchParams
-from .forks import renewed_in_children
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import NamedTuple, Optional
 
 from ..errors import CAPTCHA_REQUIRED, HTTP_403, HTTP_429, WebBlocked
+from ..forks import renewed_in_children
 from ..net.transport import MAX_RETRY_AFTER_S
 from .clock import SYSTEM_CLOCK, Clock, time_of_day
-from .forks import renewed_in_children
 from .refusedkeys import RefusedKeys
 from .tiers import SharedCooldownsTier
 

@@ -13,7 +13,7 @@ process (after ``fork``) builds its own rather than share the parent's connectio
 import os
 from typing import Optional
 
-from .forks import module_lock
+from ..forks import module_lock
 from .search_client import SearchClient
 
 __all__ = ["default_client", "close_default_client"]

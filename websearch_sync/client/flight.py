@@ -18,10 +18,10 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, Callable, Optional
 
+from ..forks import renewed_in_children
 from ..net.deadline import Deadline
 from ..net.waits import wait_for
 from .cache import copy_result
-from .forks import renewed_in_children
 from .tiers import SharedFlightsTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

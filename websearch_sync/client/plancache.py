@@ -23,9 +23,9 @@ from ..config import Settings
 from ..engine import registry
 from ..engine.base import Backend
 from ..errors import InvalidInput
+from ..forks import renewed_in_children
 from ..models import SearchParams
 from .cachekey import SectionsSnapshot
-from .forks import renewed_in_children
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -14,10 +14,10 @@ from collections import OrderedDict
 from collections.abc import Hashable
 
 from ..config import Settings
+from ..forks import module_lock
 from .clock import Clock
 from .cooldown import Cooldowns
 from .flight import Flights
-from .forks import module_lock
 from .ratelimit import RateLimiter
 from .state import SharedTiers
 from .state.server import DEFAULT_TIMEOUT_S

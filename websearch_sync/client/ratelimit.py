@@ -4,8 +4,8 @@ and by all processes of a shared state (``state/slots.py``) when there is one.""
 import threading
 from typing import Optional
 
+from ..forks import renewed_in_children
 from .clock import SYSTEM_CLOCK, Clock
-from .forks import renewed_in_children
 from .state.server import RETRY_AFTER_S
 from .tiers import SharedSlotsTier
 

@@ -27,8 +27,8 @@ from typing import NamedTuple, Optional
 from ..engine.base import Backend
 from ..engine.registry import reported
 from ..errors import KEY_REFUSALS, MISSING_API_KEY, AuthError, WebSearchError
+from ..forks import renewed_in_children
 from .clock import Clock, time_of_day
-from .forks import renewed_in_children
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

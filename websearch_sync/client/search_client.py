@@ -30,6 +30,7 @@ from ..errors import (
     WebSearchError,
     client_closed,
 )
+from ..forks import module_lock
 from ..models import (
     AnyResponse,
     ExtractMode,
@@ -72,7 +73,6 @@ from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .flight import Flights
-from .forks import module_lock
 from .hostgate import HostGate, backend_hosts
 from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter

@@ -19,7 +19,6 @@ without it.
 import json
 import os
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from ..config import Settings
 from ..engine import registry
 from ..engine.identity import IDENTITY_FIELD
 from ..errors import NO_CASES, InvalidInput, WebSearchError
+from ..forks import instance_lock
 from ..models import StrPath
 from ..net.browser import PROFILES
 from .replay import ReplayMismatch, ReplayWire
@@ -278,7 +278,7 @@ class ReplayClock(Clock):
 
     def __init__(self) -> None:
         self._skipped = 0.0
-        self._lock = threading.Lock()
+        self._lock = instance_lock(self)
 
     def monotonic(self) -> float:
         """Real monotonic time plus every wait so far."""

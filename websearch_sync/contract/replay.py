@@ -25,7 +25,6 @@ in ``Bearer <redacted>``) matches any non-empty value in its place.
 """
 
 import json
-import threading
 from itertools import groupby
 from typing import Any, Callable, Optional
 from urllib.parse import parse_qsl, urlsplit
@@ -34,6 +33,7 @@ import requests
 from requests.structures import CaseInsensitiveDict
 
 from ..errors import CONNECTION_ERROR, NETWORK_BLOCKED, NetworkError
+from ..forks import instance_lock
 from ..net.deadline import Deadline
 from ..net.wire import BodySink, WireRequest
 from ..net.wire_mock import MockResponse, deliver
@@ -206,7 +206,7 @@ class ReplayWire:
         self._body_of = body_of
         self._check_requests = check_requests
         self._refuse = refuse or _refused
-        self._lock = threading.Lock()
+        self._lock = instance_lock(self)  # a caller's wire: a forked child keeps it
         self.recorded_count = len(self._pending)
         self.sent = 0
         self.mismatches: list[str] = []

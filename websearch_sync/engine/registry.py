@@ -43,6 +43,7 @@ from ..errors import (
     WebProviderError,
     WebSearchError,
 )
+from ..forks import in_children, module_global
 from ..models import MEDIA_FILTERS, VERTICALS, ParseResult
 from ..net.botwall import BotWall, bot_wall_error
 from ..net.transport import HttpResponse
@@ -82,7 +83,17 @@ _PLUGINS_LOADING = False
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
 #: plugin asking the registry while it loads is answered without them); and while the registry
 #: changes (readers read :data:`_REGISTRY` anew each time, never a reference kept from before).
-_PLUGINS_LOCK = threading.RLock()
+_PLUGINS_LOCK = module_global(__name__, "_PLUGINS_LOCK", threading.RLock)
+
+
+def _loading_forgotten() -> None:
+    """In a forked child: a parent's thread loading plugins at the fork is not there to finish, so
+    the child's first question loads them (else it never would: they would stay "loading")."""
+    global _PLUGINS_LOADING
+    _PLUGINS_LOADING = False
+
+
+in_children(_loading_forgotten)
 #: Counts the changes of what is registered (:func:`register`, :func:`unregister`): what is worked
 #: out of the registry on every call (:func:`bot_walls`) is kept while it stays the same.
 _GENERATION = 0

@@ -18,6 +18,7 @@ from typing import Any, Optional
 
 from ..client.clock import Clock
 from ..client.search_client import SearchClient
+from ..forks import instance_lock
 from ..models import ToolResult
 from ..tool import ToolSession, fetched_image, format_for_model, tool_definitions, unknown_tool
 from . import DEFAULT_REPEAT_WINDOW_S  # in the package: `mcp --help` reads it without the client
@@ -133,7 +134,7 @@ class McpTools:
             client, max_repeats=max_repeats, repeat_window_s=repeat_window_s, names=TOOL_NAMES, images=images
         )
         self._definitions: Optional[list[dict[str, Any]]] = None
-        self._lock = threading.Lock()
+        self._lock = instance_lock(self)
 
     def definitions(self) -> list[dict[str, Any]]:
         """``tool_definitions("json_schema")`` under the MCP names, decided once per server, each

@@ -9,7 +9,6 @@ wire sends it (libcurl's own reading skips ``HTTP_PROXY``, and reads ``NO_PROXY`
 
 import os
 import sys
-import threading
 import weakref
 from collections.abc import Hashable
 from typing import Callable, Generic, Optional, TypeVar
@@ -19,6 +18,7 @@ from requests.utils import get_environ_proxies, prepend_scheme_if_needed, select
 
 from ..config import proxy_problem
 from ..errors import BAD_PROXY, InvalidInput
+from ..forks import instance_lock
 from .headers import credentials_problem
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -54,7 +54,7 @@ class PerOrigin(Generic[T]):
     def __init__(self, variables: tuple[str, ...] = ()) -> None:
         self.variables = variables
         self._kept: dict[tuple[Hashable, ...], T] = {}
-        self._lock = threading.Lock()
+        self._lock = instance_lock(self)
         _TABLES.add(self)  # type: ignore[arg-type]
 
     def get(self, url: str, read: Callable[[str], T], *depends: Hashable) -> T:

@@ -8,11 +8,12 @@ per reason, so a test run shows which wire carried its requests.
 """
 
 import logging
-import threading
 from typing import Optional
 
 import requests
 import requests.adapters
+
+from ..forks import module_lock
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -27,7 +28,7 @@ _PATCHABLE = (
     (requests.Session, "request"),
 )
 _said: set[str] = set()
-_said_lock = threading.Lock()
+_said_lock = module_lock(__name__, "_said_lock")
 
 
 def requests_patched() -> Optional[str]:

@@ -37,6 +37,7 @@ from requests.utils import select_proxy
 from urllib3.connectionpool import ConnectionPool, HTTPConnectionPool
 
 from ..errors import DEADLINE_EXCEEDED, DNS_TIMEOUT, Timeout, unresolved_host
+from ..forks import module_global
 from .deadline import Deadline
 from .decoding import listed_codings
 from .ssrf import host_header, literal_address, system_resolver
@@ -115,7 +116,9 @@ class _Watches:
             watch.fire()
 
 
-_WATCHES = _Watches()
+#: A forked child has none of the parent's threads, the watchdog neither: it starts its own (else
+#: no deadline of its requests fires, and a condition the watchdog held at the fork stays held).
+_WATCHES = module_global(__name__, "_WATCHES", _Watches)
 
 
 class Exchange:

@@ -32,6 +32,7 @@ from ..errors import (
     WebSearchError,
     client_closed,
 )
+from ..forks import module_lock
 from ..secrets import is_secret_name, redact, redact_error
 from .browser import browser_wire, ca_bundle_path, resolve_impersonate
 from .deadline import Deadline
@@ -190,17 +191,7 @@ WireArg = Union[None, Wire, Callable[[Wire], Wire]]
 #: never closed nor collected, because closing one acts on the parent's connections (libcurl ends
 #: a TLS connection with a close_notify on the socket both processes hold).
 _PARENTS_WIRES: list[tuple["Wire", ...]] = []
-_FORK_LOCK = threading.Lock()
-
-
-def _fork_lock_anew() -> None:
-    """In a forked child: a parent's thread may have held the lock at the fork."""
-    global _FORK_LOCK
-    _FORK_LOCK = threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_fork_lock_anew)
+_FORK_LOCK = module_lock(__name__, "_FORK_LOCK")
 
 
 class HttpTransport:
@@ -304,7 +295,10 @@ class HttpTransport:
 
     def close(self) -> None:
         """Release the connections of the wires built here (a caller's wire or session stays open);
-        the browser wire, if not built yet, is not built after (``InvalidInput(client_closed)``)."""
+        the browser wire, if not built yet, is not built after (``InvalidInput(client_closed)``). In a
+        forked child before its first request, the child's own wires are closed, never the parent's."""
+        if self._pid != os.getpid():
+            self._forked()
         with self._building:
             self._closed = True
             owned = self._owned

@@ -8,12 +8,12 @@ the request as the browser wire would send it. The replay engine delivers record
 the same way (:func:`deliver`).
 """
 
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Union
 from urllib.parse import urlsplit
 
+from ..forks import instance_lock
 from .deadline import Deadline
 from .wire import BodySink, WireRequest
 from .wire_requests import deadline_error
@@ -63,7 +63,7 @@ class MockWire:
     def __init__(self, handler: Callable[[WireRequest], MockResponse]) -> None:
         self.handler = handler
         self.requests: list[WireRequest] = []
-        self._lock = threading.Lock()
+        self._lock = instance_lock(self)  # a caller's wire: a forked child keeps it
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
         """Answer ``request`` with the handler's response."""

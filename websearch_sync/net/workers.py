@@ -12,12 +12,13 @@ deadline); new work then gets another thread. Threads do not survive ``fork``: a
 A caller waits for its job with :func:`.waits.wait_for`, which Ctrl-C ends within a quarter second.
 """
 
-import os
 import queue
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
 from typing import Callable, TypeVar
+
+from ..forks import module_global, module_lock
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -33,8 +34,9 @@ IDLE_MAX = 16
 T = TypeVar("T")
 A = TypeVar("A")
 
-_idle: list["queue.SimpleQueue[tuple[Callable[[], None], str]]"] = []
-_lock = threading.Lock()
+#: The job queues of the threads waiting for work: none in a forked child (the parent's threads are not there).
+_idle: list["queue.SimpleQueue[tuple[Callable[[], None], str]]"] = module_global(__name__, "_idle", list)
+_lock = module_lock(__name__, "_lock")  # a thread that is not in a forked child may have held it
 
 
 def submit(job: Callable[[], None], name: str) -> None:
@@ -92,14 +94,3 @@ def _serve(jobs: "queue.SimpleQueue[tuple[Callable[[], None], str]]") -> None:
             if len(_idle) >= IDLE_MAX:
                 return  # no one else holds ``jobs``: nothing more can be put in it
             _idle.append(jobs)
-
-
-def _forget_threads() -> None:
-    """In a forked child: the parent's threads are not there to take jobs."""
-    global _lock
-    _lock = threading.Lock()  # it may have been held by a thread that is not there either
-    _idle.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_threads)

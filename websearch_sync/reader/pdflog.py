@@ -18,6 +18,7 @@ import threading
 from collections.abc import Iterator
 from typing import Optional
 
+from ..forks import module_lock
 from .lastresort import last_resort, only_handler
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -28,7 +29,7 @@ logger = logging.getLogger("websearch_sync")
 PYPDF_LOGGER = "pypdf"
 
 _reading = threading.local()  # .host: the host whose PDF this thread reads, while it does
-_install = threading.Lock()
+_install = module_lock(__name__, "_install")
 
 
 class _PypdfNotes(logging.Handler):

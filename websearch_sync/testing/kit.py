@@ -6,7 +6,6 @@ import copy
 import ipaddress
 import os
 import socket
-import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
@@ -24,6 +23,7 @@ from ..contract.replay import ReplayWire
 from ..engine import registry
 from ..engine.base import Backend
 from ..errors import BAD_PARSE_RESULT, NETWORK_BLOCKED, NO_RECORDED_CASE, NetworkError, WebProviderError, WebSearchError
+from ..forks import module_lock
 from ..models import ParseResult, SearchParams, StrPath
 from ..net.deadline import Deadline
 from ..net.environment import forget_answers as forget_environment_answers
@@ -59,7 +59,7 @@ def _is_loopback(address: Any) -> bool:
         return host in ("localhost",)
 
 
-_BLOCK_LOCK = threading.Lock()
+_BLOCK_LOCK = module_lock(__name__, "_BLOCK_LOCK")
 _block_depth = 0
 _real_socket_calls: dict[str, Any] = {}
 

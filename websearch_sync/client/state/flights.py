@@ -18,7 +18,7 @@ from functools import partial
 from typing import Callable, Optional
 
 from ...errors import WebSearchError
-from ..forks import renewed_in_children
+from ...forks import renewed_in_children
 from .results import hashed_key
 from .server import SharedState
 

@@ -26,11 +26,11 @@ from ...errors import (
     install_hint,
     redact,
 )
+from ...forks import module_lock, renewed_in_children
 from ...net import workers
 from ...net.urls import shown_url
 from ...secrets import is_secret_name
 from ..clock import Clock
-from ..forks import module_lock, renewed_in_children
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -1,4 +1,5 @@
-"""A forked child's own start for the client's in-process state.
+"""A forked child's own start for the library's in-process state (the lowest layer: it imports
+nothing of the package, so every layer that keeps a lock renews it here).
 
 Only the thread that called ``fork`` lives on in the child (a pre-fork server's worker, a forking
 job queue's job, ``multiprocessing`` with the fork start method): a lock another thread held at that
@@ -11,7 +12,7 @@ import os
 import sys
 import threading
 import weakref
-from typing import Callable, Protocol
+from typing import Callable, Protocol, TypeVar
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -24,6 +25,8 @@ class ForkedChildPart(Protocol):
 
 
 _PARTS: "weakref.WeakSet[ForkedChildPart]" = weakref.WeakSet()
+#: Objects whose lock (the attribute named) is renewed in a child: :func:`instance_lock`.
+_LOCKED: "weakref.WeakKeyDictionary[object, str]" = weakref.WeakKeyDictionary()
 _PARTS_LOCK = threading.Lock()
 
 
@@ -33,24 +36,43 @@ def renewed_in_children(part: ForkedChildPart) -> None:
         _PARTS.add(part)
 
 
+def instance_lock(owner: object, attribute: str = "_lock") -> threading.Lock:
+    """A new lock for ``owner.<attribute>``: in every child forked from now on, while ``owner``
+    lives, that attribute is a fresh lock (an object whose lock is all a child must renew)."""
+    with _PARTS_LOCK:
+        _LOCKED[owner] = attribute
+    return threading.Lock()
+
+
 def in_children(function: Callable[[], None]) -> None:
     """Have ``function()`` called in every child forked from now on (a module's own locks)."""
     if hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=function)
 
 
-def module_lock(module: str, name: str) -> threading.Lock:
-    """A new lock for the global ``name`` of ``module``: in every child forked from now on that
-    global is a fresh lock (a parent's thread may have held it at the fork)."""
+T = TypeVar("T")
+
+
+def module_global(module: str, name: str, make: Callable[[], T]) -> T:
+    """``make()``, for the global ``name`` of ``module``: in every child forked from now on that
+    global is a new ``make()`` (a lock a parent's thread may have held at the fork, a table of work
+    that the parent's threads were doing)."""
     where = sys.modules[module]
-    in_children(lambda: setattr(where, name, threading.Lock()))
-    return threading.Lock()
+    in_children(lambda: setattr(where, name, make()))
+    return make()
+
+
+def module_lock(module: str, name: str) -> threading.Lock:
+    """A new lock for the global ``name`` of ``module``, fresh in every child forked from now on."""
+    return module_global(module, name, threading.Lock)
 
 
 def _forked() -> None:
     """In the child, with its one thread: every registered part starts afresh."""
     global _PARTS_LOCK
     _PARTS_LOCK = threading.Lock()  # the parent's thread making a client may have held it
+    for owner, attribute in list(_LOCKED.items()):
+        setattr(owner, attribute, threading.Lock())
     for part in list(_PARTS):
         part.forked()
 

@@ -7,7 +7,9 @@ when the server stops, so a test can never hang because of the server.
 """
 
 import http.server
+import os
 import socket
+import ssl
 import threading
 import time
 from dataclasses import dataclass
@@ -215,13 +217,19 @@ class FaultServer:
                 pass
 
 
+#: The certificate of ``localhost`` (its key beside it) a TLS loopback server presents.
+LOCALHOST_CERT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tls", "localhost.crt")
+
+
 class KeepAliveServer:
     """HTTP/1.1 with keep-alive on 127.0.0.1 (``http.server``, a thread per connection), for tests of
     pooled connections: ``answer(handler)`` answers every request, of any method, and records what
-    the test needs (``handler.client_address[1]`` tells the connections apart)."""
+    the test needs (``handler.client_address[1]`` tells the connections apart). ``tls``: HTTPS with
+    ``tests/data/tls/localhost.crt`` (:data:`LOCALHOST_CERT`, the CA bundle a client passes)."""
 
-    def __init__(self, answer: Callable[[http.server.BaseHTTPRequestHandler], None]) -> None:
+    def __init__(self, answer: Callable[[http.server.BaseHTTPRequestHandler], None], *, tls: bool = False) -> None:
         self.answer = answer
+        self.tls = tls
 
     def __enter__(self) -> "KeepAliveServer":
         answer = self.answer
@@ -239,10 +247,16 @@ class KeepAliveServer:
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        if self.tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(LOCALHOST_CERT, LOCALHOST_CERT[: -len(".crt")] + ".key")
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
 
     def url(self, path: str = "/") -> str:
+        if self.tls:  # the certificate's name
+            return "https://localhost:%d%s" % (self.server.server_address[1], path)
         return "http://127.0.0.1:%d%s" % (self.server.server_address[1], path)
 
     def __exit__(self, *exc: object) -> None:

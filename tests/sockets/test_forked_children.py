@@ -8,18 +8,24 @@ read each other's answers, so calls failed with ``malformed_response``, ``not_js
 keep its connection.
 """
 
+import functools
 import os
+import threading
 import time
 from pathlib import Path
 
+import faults
 import pytest
-from forked import exit_codes, fork_running
+from fake_searxng import Engine, FakeSearXNG
+from forked import exit_codes, fork_running, held_by_another_thread
 from redis_server import NO_REDIS_REASON, REDIS_UP_TIMEOUT_S, RedisServer, redis_server_binary
-from servers import KeepAliveServer
+from servers import LOCALHOST_CERT, FaultServer, KeepAliveServer
 from transports import BOTH
 
 import websearch_sync as ws
+from websearch_sync.client.state import server as state_servers
 from websearch_sync.client.state.server import RETRY_AFTER_S, state_server
+from websearch_sync.net import environment, requests_adapter
 from websearch_sync.net.wire_mock import MockResponse, MockWire
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
@@ -36,12 +42,12 @@ PAGE = (
 
 
 class PageServer(KeepAliveServer):
-    """Keep-alive HTTP/1.1 answering PAGE after ``delay_s``; records (client port, path)."""
+    """Keep-alive HTTP/1.1 (``tls``: over TLS) answering PAGE after ``delay_s``; records (client port, path)."""
 
-    def __init__(self, delay_s):
+    def __init__(self, delay_s, tls=False):
         self.seen = []
         self.delay_s = delay_s
-        super().__init__(self._answer)
+        super().__init__(self._answer, tls=tls)
 
     def _answer(self, handler):
         self.seen.append((handler.client_address[1], handler.path))
@@ -70,26 +76,117 @@ def test_forked_children_connect_on_their_own_not_on_the_parents_pooled_connecti
     assert port["/parent-second"] == port["/parent-first"]  # the parent's connection is still its own
 
 
-def _redis_parts(client, url):
-    """The locks of the shared state a search takes: its connection's (after an outage) and its
-    questions in flight's (a lease is renewed for a budget over 3 s)."""
-    return {"state server": state_server(url), "shared questions in flight": client._shared.flights}  # noqa: SLF001
+def _redis_locks(client, url):
+    """The locks of the shared state a search takes: its connection's (after an outage), its
+    questions in flight's (a lease is renewed for a budget over 3 s) and the table of connections'."""
+    return {
+        "state server": state_server(url)._lock,  # noqa: SLF001
+        "shared questions in flight": client._shared.flights._lock,  # noqa: SLF001
+        "state servers": state_servers._SERVERS_LOCK,  # noqa: SLF001
+    }
 
 
 @pytest.mark.skipif(redis_server_binary() is None, reason=NO_REDIS_REASON)
-@pytest.mark.parametrize("lock", ["state server", "shared questions in flight"])
+@pytest.mark.parametrize("lock", ["state server", "shared questions in flight", "state servers"])
 def test_a_shared_state_lock_another_thread_held_at_the_fork_is_free_in_the_child(lock):
     recorded = (FIXTURES / "brave" / "brave-search-python-client__1.json").read_bytes()
     wire = MockWire(lambda request: MockResponse(headers={"Content-Type": "application/json"}, body=recorded))
     with RedisServer() as redis:
         url = "%s?socket_timeout=%s" % (redis.url, REDIS_UP_TIMEOUT_S)
         settings = ws.Settings(providers={"brave": {"api_key": "a-key"}}, state_url=url)
-        with ws.SearchClient("brave", settings=settings, wire=wire, retries=0, budget_ms=10_000) as client:
+        new_client = functools.partial(
+            ws.SearchClient, "brave", settings=settings, wire=wire, retries=0, budget_ms=10_000
+        )
+
+        def child():  # a search of the client, one of a new client (which looks its Redis up)
+            client.search("asked in the child")
+            with new_client() as another:
+                another.search("asked by a new client")
+
+        with new_client() as client:
             client.search("asked in the parent")
             server = state_server(url)
             server.failed(ConnectionError("an outage over by now"), time.monotonic() - RETRY_AFTER_S - 1)
-            with _redis_parts(client, url)[lock]._lock:  # noqa: SLF001 - another thread's, for microseconds
-                pid = fork_running(lambda: client.search("asked in the child"))
+            with held_by_another_thread(_redis_locks(client, url)[lock]):
+                pid = fork_running(child)
                 code = exit_codes([pid], CHILD_LIMIT_S)[0]
             server.forget_outage()
     assert code == 0  # before: HUNG on the lock
+
+
+#: The loopback requests of the tests below end well within it; a child still running then hung.
+TIMEOUT_MS = 5000
+
+
+def test_a_forked_childs_request_ends_at_its_deadline_on_the_requests_wire():
+    routes = {
+        "/page": faults.respond(200, PAGE),
+        "/slow": faults.slow_header_lines(0.2, server_side_s=10 * TIMEOUT_MS / 1000),  # each read in time
+    }
+    settings = ws.Settings(allow_private=True, impersonate="off", timeout_ms=TIMEOUT_MS)
+    with FaultServer(routes) as server, ws.SearchClient(settings=settings, retries=0) as client:
+        assert client.fetch(server.url("/page"))["text"]  # the parent's watchdog thread runs now
+
+        def child():
+            with pytest.raises(ws.Timeout):
+                client.fetch(server.url("/slow"))
+
+        code = exit_codes([fork_running(child)], 3 * TIMEOUT_MS / 1000)[0]
+    assert code == 0  # before: HUNG (no deadline fired in the child: the parent's watchdog thread is not there)
+
+
+#: Each lock a wire's thread may hold while it sends, by the wire it is on.
+WIRE_LOCKS = {
+    ("environment proxies", "chrome"): lambda client: environment._SHARED_PROXIES._lock,  # noqa: SLF001
+    ("watchdog", "off"): lambda client: requests_adapter._WATCHES._wake,  # noqa: SLF001
+    ("browser wire being built", "chrome"): lambda client: client._transport._building,  # noqa: SLF001
+}
+
+
+@pytest.mark.parametrize("lock, impersonate", sorted(WIRE_LOCKS))
+def test_a_wires_lock_another_thread_held_at_the_fork_is_free_in_the_child(lock, impersonate):
+    settings = ws.Settings(allow_private=True, impersonate=impersonate, timeout_ms=TIMEOUT_MS)
+    with FaultServer({"/page": faults.respond(200, PAGE)}) as server:
+        with ws.SearchClient(settings=settings, retries=0, cache_ttl_s=0) as client:
+            assert client.fetch(server.url("/page"))["text"]
+            with held_by_another_thread(WIRE_LOCKS[lock, impersonate](client)):
+                pid = fork_running(lambda: client.fetch(server.url("/page")))
+            code = exit_codes([pid], 3 * TIMEOUT_MS / 1000)[0]
+    assert code == 0  # before: HUNG on the lock
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_child_closing_the_client_before_its_first_request_leaves_the_parents_tls_connection(
+    impersonate, monkeypatch
+):
+    monkeypatch.delenv("REQUESTS_CA_BUNDLE", raising=False)  # they would beat the client's CA bundle
+    monkeypatch.delenv("CURL_CA_BUNDLE", raising=False)
+    settings = ws.Settings(allow_private=True, impersonate=impersonate, timeout_ms=TIMEOUT_MS, ca_bundle=LOCALHOST_CERT)
+    with PageServer(delay_s=0, tls=True) as server, ws.SearchClient(settings=settings, retries=0) as client:
+        assert client.fetch(server.url("/parent-first"))["text"]
+        code = exit_codes([fork_running(client.close)], 3 * TIMEOUT_MS / 1000)[0]
+        assert client.fetch(server.url("/parent-second"))["text"]
+        port = {path: port for port, path in server.seen}
+    assert code == 0
+    assert port["/parent-second"] == port["/parent-first"]  # before: the child's close ended the parent's connection
+
+
+def test_a_config_read_another_thread_had_under_way_at_the_fork_is_made_by_the_child():
+    with FakeSearXNG([Engine("google"), Engine("qwant")]) as sx:
+        gate = threading.Event()  # /config answers no one until the end: the parent's read is under way
+        sx.server.routes["/config"] = faults.gated(gate, sx.server.routes["/config"])
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, retries=0, cache_ttl_s=0, budget_ms=TIMEOUT_MS) as client:
+            search = functools.partial(client.search, backend="searxng", time_range="day")  # reads /config after
+            asking = threading.Thread(target=search, args=("asked in the parent",))
+            asking.start()
+            try:
+                while sx.config_reads == 0 and asking.is_alive():
+                    asking.join(0.01)
+                code = exit_codes([fork_running(lambda: search("asked in the child"))], 3 * TIMEOUT_MS / 1000)[0]
+                reads = sx.config_reads
+            finally:
+                gate.set()
+                asking.join()
+    assert code == 0
+    assert reads == 2  # before: 1, the child waited for the parent's read (never to end there), every search

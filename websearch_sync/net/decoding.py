@@ -256,5 +256,6 @@ def _header(headers: Mapping[str, str], name: str) -> str:
     requests wire's, a ``CaseInsensitiveDict``, holding one entry a name, are asked at once rather
     than walked: a walk calls two Python methods a header)."""
     if isinstance(headers, CaseInsensitiveDict):
-        return headers.get(name, "")
+        value: str = headers.get(name, "")
+        return value
     return next((value for key, value in headers.items() if key.lower() == name), "")

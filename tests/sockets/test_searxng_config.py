@@ -233,15 +233,185 @@ def test_a_search_that_waits_for_another_config_read_books_no_slot_for_it(monkey
     assert len(result["items"]) == 3
 
 
-def test_a_slow_answers_config_is_read_after_the_next_search_on_a_slot_of_its_own():
+def test_a_slow_answers_config_is_read_after_a_later_search_on_a_slot_free_at_once():
     """Before: the read a slow answer asked for went before the next search; on a paced instance it
     waited for a second slot, then /config and the search went out back to back (the search a
-    moment after /config, not a slot later). The search goes first; /config follows on its own slot."""
+    moment after /config, not a slot later); later it went after the search but waited for its own
+    slot (2 s here). The search goes first; /config follows only on a slot free when the answer
+    comes: not after a fast answer, and at once after one that took the interval (its /search
+    here moves the clock on by it)."""
     clock = FakeClock()
     with FakeSearXNG([Engine("google", timeout_s=1.0)]) as sx:
         seen_slow(sx)
+        answer = sx.server.routes["/search"]
         settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
         with ws.SearchClient(settings=settings, clock=clock, min_interval_s=2, cache_ttl_s=0, retries=0) as c:
-            result = search(c)
-        assert [r.route for r in sx.server.requests] == ["/search", "/config"]
-    assert len(result["items"]) == 3 and searxng_config.known_config(sx.url + "/config") is not None
+            fast = search(c)
+            assert [r.route for r in sx.server.requests] == ["/search"] and searxng_config.wanted(sx.url + "/config")
+
+            def taking_the_interval(conn, request, server):
+                clock.advance(2.0)
+                answer(conn, request, server)
+
+            sx.server.routes["/search"] = taking_the_interval
+            clock.advance(60)
+            slow = search(c)
+        assert [r.route for r in sx.server.requests] == ["/search", "/search", "/config"]
+    assert clock.sleeps == [] and "errors" not in fast and "errors" not in slow
+    assert searxng_config.known_config(sx.url + "/config") is not None
+
+
+# -- a time range's /config read: never waited for, said when it could not be made -----------------
+
+_TIME_RANGE_ENGINES = (Engine("google"), Engine("wikipedia", time_range_support=False))
+
+
+def paced_client(sx, clock, interval_s, **settings):
+    return ws.SearchClient(
+        settings=ws.Settings(providers={"searxng": dict({"base_url": sx.url}, **settings)}),
+        clock=clock,
+        min_interval_s=interval_s,
+        retries=0,
+    )
+
+
+def codes(result):
+    return [e["detail_code"] for e in result.get("errors") or ()]
+
+
+def test_an_instance_paced_past_the_deadline_says_the_time_range_is_unverified_and_its_answer_is_cached():
+    """Before: with one request every 20 s (more than the 15 s deadline) /config never got a slot
+    in the call, so no answer ever said whether engines were skipped, and none was cached (held back
+    while the warning was unknown): the same search went to the paced instance every time. The answer
+    now says the time range could not be checked, and is cached."""
+    clock = FakeClock()
+    with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
+        with paced_client(sx, clock, 20) as c:
+            first = search(c, time_range="week")
+            clock.advance(60)
+            again = search(c, time_range="week")
+        assert sx.config_reads == 0 and len(sx.searches) == 1
+    assert len(first["items"]) == 3 and codes(first) == ["time_range_unverified"]
+    [note] = first["errors"]
+    assert note["type"] == "WebProviderError" and "one request every 20" in note["message"]
+    assert again["provider_meta"].get("cached") is True and codes(again) == ["time_range_unverified"]
+
+
+def test_the_config_read_never_waits_for_a_slot_and_goes_once_one_is_free_after_an_answer():
+    """Before: with one request every 2 s the first time-range search of an instance waited 2 s after
+    its answer for a slot for /config, then read it: that call took an interval plus the read
+    longer than its search. The read goes only on a slot free at once: none after a fast answer (the
+    call says the range is unverified and waits for nothing, and a search right after it waits only
+    its own interval: the try booked no slot); a later call whose answer took the
+    interval (its /search here moves the clock on by it) reads it at once and names the skipped engine."""
+    clock = FakeClock()
+    with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
+        answer = sx.server.routes["/search"]
+        with paced_client(sx, clock, 2, timeout_ms=60_000) as c:
+            fast = search(c, time_range="week", max_results=5)
+            assert clock.sleeps == [] and sx.config_reads == 0
+            right_after = search(c, time_range="week", max_results=4)  # the read's try booked no slot
+            assert clock.sleeps == [2.0] and sx.config_reads == 0
+
+            def taking_the_interval(conn, request, server):
+                clock.advance(2.0)
+                answer(conn, request, server)
+
+            sx.server.routes["/search"] = taking_the_interval
+            clock.advance(60)
+            slow = search(c, time_range="week", max_results=6)
+        assert clock.sleeps == [2.0] and sx.config_reads == 1
+    assert codes(fast) == codes(right_after) == ["time_range_unverified"] and codes(slow) == ["time_range_skipped"]
+
+
+@pytest.mark.parametrize(
+    "credentials, authorization",
+    [({"api_key": "k"}, "Bearer k"), ({"user": "u:p"}, "Basic dTpw")],
+    ids=["bearer-key", "user-in-url"],
+)
+def test_a_failed_config_read_without_credentials_does_not_hide_the_warning_from_a_client_with_them(
+    credentials, authorization
+):
+    """Before: /config's failures were kept per URL: a client without the token the proxy in front of
+    /config wants failed to read it, and a client with the token got no warning for 10 minutes
+    (/config not asked again); a user name and password in the URL kept what was read from the
+    clients without them. A failure is kept per credentials; what is read holds for every client."""
+    with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
+        answer = sx.server.routes["/config"]
+
+        def wants_credentials(conn, request, server):
+            if request.headers.get("authorization") != authorization:
+                return respond(401, b"Unauthorized", content_type="text/plain")(conn, request, server)
+            return answer(conn, request, server)
+
+        sx.server.routes["/config"] = wants_credentials
+        keyless = search(client(sx), time_range="week")
+        again_keyless = search(client(sx), time_range="week", max_results=5)
+        assert sx.config_reads == 1  # its failure is kept for it
+        base_url = sx.url.replace("//", "//%s@" % credentials["user"]) if "user" in credentials else sx.url
+        settings = {"base_url": base_url, **{k: v for k, v in credentials.items() if k != "user"}}
+        with_them = ws.SearchClient(
+            settings=ws.Settings(providers={"searxng": settings}), clock=FakeClock(), retries=0, cache_ttl_s=0
+        )
+        keyed = search(with_them, time_range="week")
+        assert sx.config_reads == 2
+        keyless_later = search(client(sx), time_range="week", max_results=6)
+        assert sx.config_reads == 2  # read by the other client: known to everyone
+    assert codes(keyless) == codes(again_keyless) == ["time_range_unverified"]
+    assert codes(keyed) == codes(keyless_later) == ["time_range_skipped"]
+
+
+def test_an_instance_without_config_says_so_once_read_and_then_that_it_is_not_asked_again():
+    """An older instance answers /config with 404: the note says the instance has none (not the
+    search's advice to fix the base URL, which works), then that it is not asked again for a while."""
+    with FakeSearXNG([Engine("google")], config=False) as sx:
+        c = client(sx)
+        first = search(c, time_range="week")
+        second = search(c, time_range="week", max_results=5)
+        assert sx.config_reads == 1 and len(sx.searches) == 2
+    assert codes(first) == codes(second) == ["time_range_unverified"]
+    assert "/config could not be read: it answered HTTP 404" in first["errors"][0]["message"]
+    assert "SEARXNG_BASE_URL" not in first["errors"][0]["message"]
+    assert "not asked again for 10 minutes" in second["errors"][0]["message"]
+
+
+def test_a_search_that_waited_for_a_read_with_other_credentials_says_it_failed_there(monkeypatch):
+    """A keyed search finds a keyless client's /config read under way and waits for it (one read
+    per instance at a time); that read fails for want of the token. The keyed search's note says
+    so (not that the read had not ended), and its failure is not the keyed client's: its next
+    search reads /config itself."""
+    arrived, waiting = threading.Event(), threading.Semaphore(0)
+    from websearch_sync.net.waits import wait_for as real_wait_for
+
+    def counted_wait(*args, **kwargs):
+        waiting.release()
+        return real_wait_for(*args, **kwargs)
+
+    monkeypatch.setattr(searxng_config, "wait_for", counted_wait)
+    monkeypatch.setattr(searxng_config, "CONFIG_MAX_S", paced_budget_s(10.0))  # the wait is the keyless read's
+    with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
+        answer = sx.server.routes["/config"]
+
+        def once_the_keyed_search_waits(conn, request, server):
+            if request.headers.get("authorization") == "Bearer k":
+                return answer(conn, request, server)
+            arrived.set()
+            waiting.acquire(timeout=paced_budget_s(10.0))
+            return respond(401, b"Unauthorized", content_type="text/plain")(conn, request, server)
+
+        sx.server.routes["/config"] = once_the_keyed_search_waits
+        keyless: list = []
+        thread = threading.Thread(
+            target=lambda: keyless.append(search(client(sx), time_range="week", timeout_ms=60_000))
+        )
+        thread.start()
+        assert arrived.wait(paced_budget_s(10.0))
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url, "api_key": "k"}})
+        keyed_client = ws.SearchClient(settings=settings, clock=FakeClock(), retries=0, cache_ttl_s=0)
+        keyed = search(keyed_client, time_range="week", timeout_ms=60_000)
+        thread.join()
+        assert sx.config_reads == 1
+        later = search(keyed_client, time_range="week")
+        assert sx.config_reads == 2
+    assert codes(keyless[0]) == codes(keyed) == ["time_range_unverified"] and codes(later) == ["time_range_skipped"]
+    assert "read for another search, with other credentials, in vain" in keyed["errors"][0]["message"]

@@ -44,6 +44,7 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 
 import dataclasses
 import re
+from functools import partial
 from typing import Any, Optional
 from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
 
@@ -77,15 +78,16 @@ from ..net.urls import browser_join, host_token, shown_url
 from .searxng_config import (
     DEFAULT_ENGINE_TIMEOUT_S,
     InstanceConfig,
+    failed_read,
     known_config,
     read_config_at,
     slow_answer,
-    unjudged,
+    want_config,
     wanted,
 )
 from .searxng_extras import extras_of
 from .searxng_failures import EngineFailure, engine_failure, no_results_because
-from .searxng_names import categories_undecided, ignored_names, time_range_skipped
+from .searxng_names import categories_undecided, ignored_names, time_range_skipped, time_range_unverified
 from .searxng_query import has_external_bang, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -256,33 +258,62 @@ class SearXNG(JsonApiBackend):
         a slow answer (it sets later searches' ``timeout_limit``), or an answer with a time range
         (which engines did the instance skip?) or whose categories only ``/config`` can judge
         (:func:`.searxng_names.categories_undecided`), which it then judges. Never before the
-        search, and on a rate-limit slot of its own: none left in the call, the results stand
-        without it (unjudged ones are not cached)."""
+        search, and only on a rate-limit slot free at once, so it never waits for one: without it
+        a time range is said unverified (:func:`.searxng_names.time_range_unverified`, the answer
+        cached as it is), and it is read after a later answer that leaves a slot free."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
-        url = self._config_url()
         result = super().search(params, transport, deadline)
         judged = bool(params.time_range) or self.undecided is not None
-        if unjudged(url) if judged else wanted(url):
-            try:
-                read_config_at(
-                    transport, url, headers, deadline, self.name, self.secrets(), self.answer_error, before_next_request
-                )
-            except WebSearchError:  # no slot left for it in the call: the results stand without it
-                pass
-        if not judged:
-            return result
-        if self.instance() is None:  # no /config (no slot, failed, waited for in vain): not cached
-            result.partial = True
-            return result
-        if self.undecided is not None:  # were the categories asked searched? /config tells
-            results, failed = self.undecided
-            warnings = self._warnings(params, results, failed, self.instance(), ("categories",))
-            result.errors.extend(warning.to_dict() for warning in warnings)
-        if params.time_range:  # only /config says which engines SearXNG skipped for it
-            skipped = time_range_skipped(self.instance(), *(self._names(params, o) for o in ("engines", "categories")))
-            result.errors.extend([skipped.to_dict()] if skipped is not None else [])
+        why = self._read_config(transport, headers, deadline, judged)
+        if judged:
+            self._judge(params, result, why)
         return result
+
+    def _read_config(
+        self, transport: HttpTransport, headers: dict[str, str], deadline: Deadline, judged: bool
+    ) -> Optional[str]:
+        """Read ``/config`` after an answer when it is wanted (a slow answer seen) or the answer is
+        to be ``judged`` by it, on a slot free at once; ``None`` when it is known after, else why
+        not (:func:`.searxng_config.read_config_at`)."""
+        url = self._config_url()
+        if judged:
+            want_config(url)  # also after a later answer, when this one leaves no slot for it
+        if self.instance() is not None:
+            return None
+        why = failed_read(url, headers)
+        if why is None and (judged or wanted(url)):
+            why = read_config_at(
+                transport,
+                url,
+                headers,
+                deadline,
+                self.name,
+                self.secrets(),
+                self.answer_error,
+                partial(before_next_request, at_once=True),
+            )
+        return why
+
+    def _judge(self, params: SearchParams, result: ParseResult, why: Optional[str]) -> None:
+        """Add what ``/config`` says of an answer (the categories it searched, the engines a time
+        range skipped), or that the time range is unverified (``why``: why it is not known);
+        categories it cannot judge keep the answer from the cache."""
+        config = self.instance()
+        if self.undecided is not None:  # were the categories asked searched? /config tells
+            if config is None:  # not judged: not cached
+                result.partial = True
+            else:
+                results, failed = self.undecided
+                warnings = self._warnings(params, results, failed, config, ("categories",))
+                result.errors.extend(warning.to_dict() for warning in warnings)
+        if params.time_range:  # only /config says which engines SearXNG skipped for it
+            warning = (
+                time_range_skipped(config, *(self._names(params, o) for o in ("engines", "categories")))
+                if config is not None
+                else time_range_unverified(why or "/config was not read")
+            )
+            result.errors.extend([warning.to_dict()] if warning is not None else [])
 
     def _config_url(self) -> str:
         return urljoin(self.endpoint_url(), "config")

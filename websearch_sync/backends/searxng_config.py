@@ -15,23 +15,28 @@ Until ``/config`` is known, ``timeout_limit`` is at most SearXNG's default engin
 read when an answer shows it matters: one that took most of that default timeout
 (:data:`SLOW_SHARE`) while ``timeout_limit`` allowed it all (an engine hit the limit: the
 instance may give its engines less, or, by its own settings, more). It is read right after that
-answer, in the same call (no slot left in the call: after the next search to that instance in
-this process), never before a search: through the client's transport, within the call's deadline
-and pace (at most :data:`CONFIG_SHARE` of what is left, :data:`CONFIG_MAX_S` at most; on a
-rate-limit slot of its own, so it never takes a search's), without following redirects; it is
-kept :data:`KEEP_S` (an instance whose ``/config`` failed is not asked again for
-:data:`RETRY_FAILED_S`). Whatever goes wrong with it (a timeout, a 404 from an older instance, a
-block, an answer of another shape) leaves the searches as they would be without it. An instance
-that always answers fast is never asked for it, unless a search has a time range or asks for categories whose search only it can judge: then it is read
-in the call after the answer, best effort (the results stand without it, and a read that got no
-slot leaves no wish to read it after a later search), to name the engines the
-instance did not ask for the time range (:func:`.searxng_names.time_range_skipped`) or to judge
-the categories (:mod:`.searxng_names`). Its request is ``best_effort``: replaying a recording made
-without it answers as it did (:mod:`~websearch_sync.contract.replay`, :func:`fresh_configs`).
+answer, in the same call, never before a search, and only on a rate-limit slot free at once: it
+never waits for one, nor takes the search's (none free when the answer comes, on a paced instance
+whose answer came sooner than its interval: after a later answer that leaves one free). It goes
+through the client's transport, within the call's deadline (at most :data:`CONFIG_SHARE` of what
+is left, :data:`CONFIG_MAX_S` at most), without following redirects; it is kept :data:`KEEP_S`
+for every client (SearXNG serves it to anyone); a read that failed is not tried again for
+:data:`RETRY_FAILED_S` with the same credentials (a client with other credentials tries it).
+Whatever goes wrong with it (a timeout, a 404 from an older instance, a block, an answer of
+another shape) leaves the searches as they would be without it. An instance that always answers
+fast is never asked for it, unless a search has a time range or asks for categories whose search
+only it can judge: then it is read in the call after the answer, on the same terms, to name the
+engines the instance did not ask for the time range (:func:`.searxng_names.time_range_skipped`;
+not read: :func:`.searxng_names.time_range_unverified` says so and why, and the answer is cached
+as it is) or to judge the categories (:mod:`.searxng_names`). Its request is ``best_effort``:
+replaying a recording made without it answers as it did (:mod:`~websearch_sync.contract.replay`,
+:func:`fresh_configs`).
 """
 
 import dataclasses
+import hashlib
 import math
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -39,6 +44,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
 from typing import Any, Optional
+from urllib.parse import urlsplit, urlunsplit
 
 from ..engine.pace import later_request_failed
 from ..errors import WebSearchError
@@ -142,19 +148,26 @@ class _Entry:
     until: float  #: monotonic time the entry is good until (``inf``: a wish to read ``/config``)
     #: Set when the read under way ends (an entry being read: other searches wait for it).
     reading: Optional[threading.Event] = None
+    #: Why the read failed (an entry of a failed read, kept per credentials: :func:`_failure_key`).
+    why: str = ""
 
 
-#: The most instances whose ``/config`` (or wish to read it) is kept; the least recently kept goes
-#: first (a process asking many instances keeps a few hundred KB, not one answer each).
+#: The most entries kept (an instance's ``/config`` or wish to read it, a failed read of one
+#: client's credentials); the least recently kept goes first (a process asking many instances
+#: keeps a few hundred KB, not one answer each).
 MAX_INSTANCES = 32
-#: Per ``/config`` URL: what the instance published, or that it is to be read (a slow answer seen).
-#: The key is the URL only, credentials aside: see :func:`read_config_at`.
+#: Per ``/config`` URL (without credentials): what the instance published, that it is to be read (a slow answer seen, a
+#: time range it could not judge) or that it is being read; per URL and credentials: that the read
+#: failed (:func:`_failure_key`).
 _KNOWN: dict[str, _Entry] = {}
 _LOCK = threading.Lock()
 #: A wish to read ``/config``: no config yet, good until it is read.
 _WANTED = _Entry(None, math.inf)
 #: The entries of a replayed search (:func:`fresh_configs`), instead of the process's.
 _REPLAYED: ContextVar[Optional[dict[str, _Entry]]] = ContextVar("websearch_sync_searxng_configs", default=None)
+#: The key of the digest that tells credentials apart (:func:`_failure_key`): per process, so the
+#: digests kept say nothing of the credentials outside it.
+_CREDENTIALS_KEY = os.urandom(16)
 
 
 @contextmanager
@@ -177,53 +190,80 @@ def _known() -> dict[str, _Entry]:
 
 def known_config(url: str) -> Optional[InstanceConfig]:
     """What the instance whose ``/config`` is at ``url`` published (``None``: not read, or unreadable)."""
-    entry = _entry(url)
+    entry = _entry(_instance_key(url))
     return entry.config if entry is not None else None
 
 
-def _entry(url: str) -> Optional[_Entry]:
+def _entry(key: str) -> Optional[_Entry]:
     with _LOCK:
         known = _known()
-        entry = known.get(url)
+        entry = known.get(key)
         if entry is not None and entry.until <= time.monotonic():
-            del known[url]
+            del known[key]
             entry = None
     return entry
+
+
+def _instance_key(url: str) -> str:
+    """Where what is known of ``/config`` at ``url`` is kept: the URL without a user name and
+    password (SearXNG serves ``/config`` to anyone, so what one client read holds for all)."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
+def _failure_key(url: str, headers: Mapping[str, str]) -> str:
+    """Where a failed read of ``url`` with ``headers`` is kept: per instance and credentials (a
+    user name and password in the URL, the ``Authorization`` header). A proxy in front of the
+    instance may refuse a client without its token; that failure must not keep a client with it
+    from reading ``/config``. A keyed digest: the credentials are not kept."""
+    authorization = next((value for name, value in headers.items() if name.lower() == "authorization"), "")
+    credentials = "%s\n%s" % (urlsplit(url).netloc.rpartition("@")[0], authorization)
+    digest = hashlib.blake2b(credentials.encode("utf-8"), key=_CREDENTIALS_KEY, digest_size=12).hexdigest()
+    return "%s#%s" % (_instance_key(url), digest)
+
+
+def failed_read(url: str, headers: Mapping[str, str]) -> Optional[str]:
+    """Why ``/config`` at ``url`` could not be read with ``headers`` lately (``None``: it was not
+    tried, or not within :data:`RETRY_FAILED_S`)."""
+    entry = _entry(_failure_key(url, headers))
+    if entry is None:
+        return None
+    return (
+        "/config could not be read lately and is not asked again for %d minutes by a client with the same credentials (%s)"
+        % (
+            RETRY_FAILED_S // 60,
+            entry.why,
+        )
+    )
 
 
 def slow_answer(url: str, answer_s: float, limit_s: float) -> None:
     """Note an answer of the instance: one that took most of SearXNG's default engine timeout
     while ``timeout_limit`` allowed it all ran into the limit (its engines may be given
     ``timeout_limit`` instead of their own timeouts, or have longer ones of their own), so
-    ``/config`` is read after it (:meth:`.SearXNG.search`), or after the next search."""
+    ``/config`` is read after it (:meth:`.SearXNG.search`), or after a later search."""
     if answer_s >= SLOW_SHARE * DEFAULT_ENGINE_TIMEOUT_S and limit_s >= DEFAULT_ENGINE_TIMEOUT_S:
         want_config(url)
 
 
 def want_config(url: str) -> None:
-    """Have ``/config`` at ``url`` read before or after the next search (unless it is known: :func:`wanted`)."""
+    """Have ``/config`` at ``url`` read after the next search whose answer leaves a slot free at
+    once (unless it is known or being read: :func:`wanted`)."""
     with _LOCK:
-        if url not in _known():
-            _keep(url, _WANTED)
-
-
-def unjudged(url: str) -> bool:
-    """True when ``/config`` at ``url`` is neither known nor failed lately: a search judged by it
-    reads it after its answer (:func:`read_config_at`)."""
-    entry = _entry(url)
-    return entry is None or (entry.config is None and entry.until == math.inf)
+        if _instance_key(url) not in _known():
+            _keep(_instance_key(url), _WANTED)
 
 
 def wanted(url: str) -> bool:
     """True when ``/config`` at ``url`` is to be read (:func:`slow_answer`, :func:`want_config`)."""
-    return _entry(url) is _WANTED
+    return _entry(_instance_key(url)) is _WANTED
 
 
-def _keep(url: str, entry: _Entry) -> None:
+def _keep(key: str, entry: _Entry) -> None:
     """Keep ``entry`` as the newest, dropping the oldest beyond :data:`MAX_INSTANCES` (lock held)."""
     known = _known()
-    known.pop(url, None)
-    known[url] = entry
+    known.pop(key, None)
+    known[key] = entry
     while len(known) > MAX_INSTANCES:
         del known[next(iter(known))]
 
@@ -237,63 +277,85 @@ def read_config_at(
     secrets: list[str],
     answer_error: Callable[[HttpResponse], Optional[WebSearchError]],
     before_request: Callable[[], None] = lambda: None,
-) -> None:
+) -> Optional[str]:
     """Read ``GET url`` (the instance's ``/config``) with ``headers`` within a slice of ``deadline``
-    and keep what it says (or that it failed). The answer is judged as the search's would be
-    (``answer_error``: the backend's): a block (the limiter's 429, a challenge in front of the
-    instance) cools the instance down as it would after a search (:func:`.later_request_failed`).
+    and keep what it says (or that it failed); ``None`` when it is known after, else why not. The
+    answer is judged as the search's would be (``answer_error``: the backend's): a block (the
+    limiter's 429, a challenge in front of the instance) cools the instance down as it would after
+    a search (:func:`.later_request_failed`).
 
     One read per instance at a time: a search that finds another's read under way waits for it
     within its own slice instead of sending a second one. ``before_request`` runs right before
-    this search sends it (the call's pace: it books the read's own slot, so the read never takes
-    the search's; what it raises leaves the entry as it was, a wish to read or none).
-    Kept per URL only, not per credentials: SearXNG serves ``/config`` to anyone
-    (``searx/webapp.py: config``), so what one client reads holds for another; a read that failed
-    for a client without the token a proxy wants hides the warnings from a client with it for
-    :data:`RETRY_FAILED_S` at most, and keying by secrets would keep them in memory."""
+    this search sends it (the call's pace: it takes a slot of the read's own only when one is free
+    at once, so the read never takes the search's nor waits for one; what it raises leaves the
+    entry as it was, a wish to read or none, and says why). What is read is kept per URL (SearXNG
+    serves ``/config`` to anyone, ``searx/webapp.py: config``, so it holds for every client); a
+    failure per URL and credentials (:func:`_failure_key`)."""
     budget = deadline.sooner(1000.0 * min(CONFIG_MAX_S, CONFIG_SHARE * max(0.0, deadline.remaining_s())))
     with _LOCK:
-        earlier = _known().get(url)
+        key = _instance_key(url)
+        earlier = _known().get(key)
         under_way = earlier.reading if earlier is not None else None
         if under_way is None:
             mine = threading.Event()
-            _keep(url, _Entry(None, math.inf, mine))
+            _keep(key, _Entry(None, math.inf, mine))
     if under_way is not None:  # nothing sent: no slot booked
         wait_for(under_way.wait, max(0.0, budget.remaining_s()))
-        return
+        if known_config(url) is not None:
+            return None
+        if not under_way.is_set():
+            return "/config was being read for another search, which had not ended in time"
+        return failed_read(url, headers) or "/config was read for another search, with other credentials, in vain"
     ended = earlier  # no slot for it (or an interrupt): as it was before (a wish stays one, none stays none)
+    failure: Optional[_Entry] = None
     try:
         before_request()
         send = partial(transport.send, deadline=budget, provider=provider, max_bytes=MAX_CONFIG_BYTES, secrets=secrets)
         spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False)
         spec.best_effort = True
-        config = _read(send, spec, answer_error)
-        ended = _Entry(config, time.monotonic() + (KEEP_S if config is not None else RETRY_FAILED_S))
+        config, why = _read(send, spec, answer_error)
+        if config is not None:
+            ended = _Entry(config, time.monotonic() + KEEP_S)
+        else:
+            failure = _Entry(None, time.monotonic() + RETRY_FAILED_S, why=why)
+            why = "/config could not be read: %s" % why
+    except WebSearchError as error:  # before_request's: no slot free at once, a cool-down; nothing sent
+        why = "/config was not read in this call: %s" % error.message
     finally:
         with _LOCK:
             if ended is not None:
-                _keep(url, ended)
+                _keep(key, ended)
             else:
-                _known().pop(url, None)
+                _known().pop(key, None)
+            if failure is not None:
+                _keep(_failure_key(url, headers), failure)
         mine.set()  # the searches waiting for it go on
+    return None if ended is not None and ended.config is not None else why
 
 
 def _read(
     send: Callable[[RequestSpec], HttpResponse],
     spec: RequestSpec,
     answer_error: Callable[[HttpResponse], Optional[WebSearchError]],
-) -> Optional[InstanceConfig]:
-    """What ``send(spec)`` answers (``None``: nothing usable); a refusal is reported."""
+) -> tuple[Optional[InstanceConfig], str]:
+    """What ``send(spec)`` answers (``None``: nothing usable, and why); a refusal is reported."""
     try:
         response = send(spec)
         refusal = answer_error(response)
         if refusal is not None:
             later_request_failed(refusal)
-        elif response.status == 200:
-            return read_config(response.json())
-    except (WebSearchError, ValueError):  # no config: the search goes on without it
-        pass
-    return None
+        if response.status == 404:  # not the search's 404: the instance has no /config (older than it)
+            return None, "it answered HTTP 404 Not Found: the instance has none (an older searx)"
+        if refusal is not None:
+            return None, refusal.message
+        if response.status != 200:
+            return None, "it answered HTTP %d" % response.status
+        config = read_config(response.json())
+    except WebSearchError as error:  # no config: the search goes on without it
+        return None, error.message
+    except ValueError:
+        return None, "its answer is not JSON"
+    return config, "" if config is not None else "its answer is not a list of engines"
 
 
 def forget_configs() -> None:

@@ -21,7 +21,9 @@ A time range is not sent to every engine: SearXNG does not ask an engine without
 support at all when a search has one (``searx/search/processors/abstract.py: get_params``), and
 its answer does not say so (no result, no ``unresponsive_engines`` entry). Only ``/config``
 (each engine's ``time_range_support``) tells which engines were left out:
-``WebProviderError(time_range_skipped)`` names them (:func:`time_range_skipped`).
+``WebProviderError(time_range_skipped)`` names them (:func:`time_range_skipped`), and
+``WebProviderError(time_range_unverified)`` says when ``/config`` could not be read to tell
+(:func:`time_range_unverified`).
 """
 
 from collections.abc import Sequence
@@ -30,6 +32,7 @@ from typing import Any, Optional
 from ..errors import (
     OPTION_OVERRIDDEN,
     TIME_RANGE_SKIPPED,
+    TIME_RANGE_UNVERIFIED,
     UNKNOWN_CATEGORIES,
     UNKNOWN_ENGINES,
     InvalidInput,
@@ -141,6 +144,18 @@ def time_range_skipped(
         % (_some(skipped), "; asked: %s" % _some(kept) if kept else "; that was every engine of this search"),
         provider="searxng",
         detail_code=TIME_RANGE_SKIPPED,
+    )
+
+
+def time_range_unverified(why: str) -> WebSearchError:
+    """The warning of a search with a time range whose ``/config`` could not be read (``why``): the
+    instance may have skipped engines without time-range support, and nothing here says which."""
+    return WebProviderError(
+        "searxng: could not check which engines the instance skipped for the time range (it does not ask those "
+        "without time-range support, and only its /config names them): %s; the results may lack those engines' "
+        "results" % why,
+        provider="searxng",
+        detail_code=TIME_RANGE_UNVERIFIED,
     )
 
 

@@ -173,17 +173,18 @@ class BackendRunner:
         own: Optional[str],
         recheck: Optional[Recheck],
         state: CallState,
+        at_once: bool = False,
     ) -> None:
         """Wait for the request's turn: no cool-down, a rate-limit slot that leaves the request
         time to finish (:func:`send_need_s`), the cache read again after a wait, the cool-downs
         checked again right before it leaves (a block met meanwhile stops it), and at least
-        an interval since the last request really left."""
+        an interval since the last request really left. ``at_once``: only a slot free now."""
         for key in keys:
             self.cooldowns.check(key, own, budget.remaining_s())
         interval = self.intervals.get(backend.name, backend.min_interval_s)
         upstream = reported(backend, backend.upstream_key)  # the pace is the upstream's: one per endpoint host
         need = send_need_s(budget)
-        wait = self._book_slot(backend, upstream, interval, budget, need, last_error)
+        wait = self._book_slot(backend, upstream, interval, budget, need, last_error, at_once)
         state.count_wait(wait)
         slot_at = self.clock.monotonic() + wait
         self.clock.sleep(max(0.0, wait - self.check_ahead_s))  # a request leaves at its slot: it wakes there (0: now)
@@ -240,10 +241,22 @@ class BackendRunner:
         budget: Deadline,
         need: float,
         last_error: Optional[WebSearchError],
+        at_once: bool = False,
     ) -> float:
         """Book the next rate-limit slot of ``upstream`` (the backend at its endpoint) that leaves
-        ``need`` seconds of the budget; the seconds until it comes."""
-        wait = self.limiter.reserve(upstream, interval, budget.remaining_s() - need)
+        ``need`` seconds of the budget (``at_once``: only one free now); the seconds until it comes."""
+        left = budget.remaining_s() - need  # the longest wait after which the request can still finish
+        wait = self.limiter.reserve(upstream, interval, min(0.0, left) if at_once else left)
+        if wait is None and at_once:
+            raise Timeout(
+                "%s allows one request every %s and no slot was free at once: the next one is %s away"
+                % (backend.name, span_text(interval), span_text(self.limiter.next_free_in(upstream)))
+                if left >= 0
+                else "only %.0f ms of the call's budget were left to ask %s, too little to finish"
+                % (max(0.0, budget.remaining_ms()), backend.name),
+                provider=backend.name,
+                detail_code=BUDGET_EXHAUSTED,
+            )
         if wait is None:  # budget first: do not wait for a slot that comes too late
             raise last_error or Timeout(
                 "%s allows one request every %s; the next slot is %s away but only %.0f ms of the budget are left"
@@ -344,9 +357,10 @@ class _LaterRequests:
         self.budget = budget
         self.state = state
 
-    def before_request(self) -> None:
-        """Wait for the next slot (``Timeout(budget_exhausted)`` when it comes too late), count the request."""
-        self.runner._check_ready(self.backend, self.keys, self.budget, None, None, None, self.state)
+    def before_request(self, at_once: bool = False) -> None:
+        """Wait for the next slot (``Timeout(budget_exhausted)`` when it comes too late; ``at_once``:
+        when it is not free now), count the request."""
+        self.runner._check_ready(self.backend, self.keys, self.budget, None, None, None, self.state, at_once)
         self.state.count_attempt()
 
     def failed(self, error: WebSearchError) -> None:

@@ -28,9 +28,10 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 class Pace(Protocol):
     """What the runner does around a backend's later requests."""
 
-    def before_request(self) -> None:
+    def before_request(self, at_once: bool = False) -> None:
         """Wait for the backend's next rate-limit slot (raises when it does not fit in the budget
-        or the backend is cooling down) and count the request."""
+        or the backend is cooling down) and count the request. ``at_once``: a best-effort request
+        that must not slow the call takes a slot only when one is free now (else it raises)."""
 
     def failed(self, error: WebSearchError) -> None:
         """A later request failed with ``error`` and the backend answers without it (a page
@@ -50,11 +51,11 @@ def pacing(pace: Pace) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
-def before_next_request() -> None:
+def before_next_request(at_once: bool = False) -> None:
     """Called by a backend before each request after its first (see :class:`Pace`)."""
     pace = _CURRENT.get()
     if pace is not None:
-        pace.before_request()
+        pace.before_request(at_once)
 
 
 def later_request_failed(error: WebSearchError) -> None:

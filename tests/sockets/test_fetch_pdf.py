@@ -398,6 +398,29 @@ def test_the_read_stops_once_its_pages_decode_to_the_content_budget(caps_a_tenth
     assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
 
 
+def test_what_the_pages_pypdf_fails_on_decoded_counts_to_the_content_budget(caps_a_tenth, monkeypatch):
+    # pages that decode to just under the page cap and then fail in pypdf's extraction (a
+    # reference in their content): pypdf keeps what it decoded of each, so a thousand of them
+    # held 900 MB of a 1.6 MB file when a failed page's bytes were not counted
+    blank = b"BT /F1 11 Tf [1 0 R] TJ ET " + b" " * (pdf.MAX_PAGE_CONTENT - 1000)
+    count = pdf.MAX_CONTENT // len(blank) + 2
+    body = bomb_pdf([["Annual report of the harbour authority"], *[blank] * count, ["The end."]])
+    decoded = []
+    measure = pdf.drawn_bytes
+
+    def measured(page, held, *args):
+        try:
+            return measure(page, held, *args)
+        finally:
+            decoded.append(sum(held.sizes.values()))
+
+    monkeypatch.setattr(pdf, "drawn_bytes", measured)
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/b.pdf"), max_chars=10**8)
+    assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
+    assert max(decoded) <= pdf.MAX_CONTENT + pdf.MAX_PAGE_CONTENT, "decoded %d bytes" % max(decoded)
+
+
 def test_a_larger_file_has_a_larger_content_budget(caps_a_tenth):
     # the same pages in a file an eighth of MAX_CONTENT larger (6 MB at full size; random bytes
     # no page uses): a document decodes to a few times its size, so its budget is

@@ -49,7 +49,7 @@ from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
-from .pdfdraw import drawn_bytes
+from .pdfdraw import Decoded, drawn_bytes
 from .pdflog import pypdf_notes_of
 from .pdfpages import Unreadable, page_objects
 
@@ -307,25 +307,25 @@ def _budget(content: bytes) -> int:
 
 
 class _Page(NamedTuple):
-    """One page read: its text (empty when it was not extracted), the decoded bytes it draws and
-    those its measure decoded anew, or what pypdf raised on it."""
+    """One page read: its text (empty when it was not extracted) and the decoded bytes it
+    draws, or what pypdf raised on it."""
 
     text: str = ""
     drawn: int = 0
-    new: int = 0
     failure: Optional[BaseException] = None
 
 
-def _read_page(pypdf: Any, page: Any, decoded: dict[int, int], budget: int) -> _Page:
+def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
     """The text of ``page`` (or its :class:`~.pdfpages.Unreadable` object's error), extracted only
     when what it draws is within ``MAX_PAGE_CONTENT`` and what measuring it decoded is within
-    ``budget`` (:func:`~.pdfdraw.drawn_bytes`); a failure of pypdf's on the page is returned."""
+    ``budget`` (:func:`~.pdfdraw.drawn_bytes`, which adds what it decoded to ``decoded``, a
+    failed page's too); a failure of pypdf's on the page is returned."""
     if isinstance(page, Unreadable):
         return _Page(failure=page.error)
     try:
         drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget)
         within = new <= budget and drawn <= MAX_PAGE_CONTENT
-        return _Page((page.extract_text() or "").strip() if within else "", drawn, new)
+        return _Page((page.extract_text() or "").strip() if within else "", drawn)
     except _failures(pypdf) as error:
         return _Page(failure=error)
 
@@ -354,9 +354,9 @@ def _read_pages(
     truncated = timed_out = False
     failure: Optional[BaseException] = None
     slowest = 0.0
-    decoded: dict[int, int] = {}
-    spent = _object_streams_bytes(reader, budget)
-    if spent > budget:
+    decoded = Decoded()
+    streams = _object_streams_bytes(reader, budget)
+    if streams > budget:
         logger.info("PDF not read: its object streams decode to over %d bytes", budget)
         return _Read([], True)
     number = 0
@@ -370,17 +370,17 @@ def _read_pages(
             truncated = timed_out = True
             break
         started = time.monotonic()
-        read = _read_page(pypdf, page, decoded, budget - spent)
+        read = _read_page(pypdf, page, decoded, budget - streams - decoded.total)
         slowest = max(slowest, time.monotonic() - started)
-        spent += read.new
         if read.failure is not None:  # left out, as a viewer shows the other pages
             logger.info("PDF page %d left out: pypdf failed on it (%s)", number, type(read.failure).__name__)
             failure, truncated = failure or read.failure, True
-            continue
-        if spent > budget:
+        if streams + decoded.total > budget:  # what a failed page decoded counts too: pypdf keeps it
             logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", number, budget)
             truncated = True
             break
+        if read.failure is not None:
+            continue
         if read.drawn > MAX_PAGE_CONTENT:
             logger.info("PDF page %d left out: it draws %d bytes of content", number, read.drawn)
             truncated = True

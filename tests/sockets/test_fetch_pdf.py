@@ -235,6 +235,38 @@ def test_a_page_whose_object_cannot_be_parsed_is_left_out_and_the_other_pages_ar
         assert "Page two" in fetch(s.url("/x.pdf"))["text"]  # the same file, its page whole: all three
 
 
+def pages_under_a_node(node, count=b"3"):
+    """A PDF whose root holds the node ``node`` (meant to hold pages one and two, objects 6 and
+    7) and page three, saying it holds ``count`` pages."""
+    streams = [b"BT /F1 11 Tf 72 720 Td (Page %s) Tj ET" % word for word in (b"three", b"one", b"two")]
+    return hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count %s /Resources << /Font << /F1 5 0 R >> >> >>" % count,
+            node,
+            b"<< /Type /Page /Parent 2 0 R /Contents 8 0 R >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /Page /Parent 3 0 R /Contents 9 0 R >>",
+            b"<< /Type /Page /Parent 3 0 R /Contents 10 0 R >>",
+            *[b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content) for content in streams],
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    "node, count, third",
+    [
+        (b"<< /Type /Pages /Parent 2 0 R /Kids [6 0 R 7 0 R] /Count 2 >>", b"3", "Page 3"),  # whole: all read
+        (b"@@@@ ))) <<<", b"3", "Page 3"),  # the root's count less its readable page: two pages left out
+        (b"@@@@ ))) <<<", b"/Three", "Page ?"),  # no count to say how many: no number rather than a wrong one
+    ],
+)
+def test_the_pages_after_a_part_of_the_page_tree_that_cannot_be_parsed_keep_their_numbers(node, count, third):
+    with FaultServer({"/x.pdf": respond(200, pages_under_a_node(node, count), content_type=PDF)}) as server:
+        result = fetch(server.url("/x.pdf"), extract_mode="text")
+    assert result["text"].endswith("--- %s ---\n\nPage three" % third), result["text"]
+
+
 def test_a_pdf_whose_every_page_pypdf_fails_on_is_broken():
     body = bomb_pdf(list(BROKEN_PAGES.values()))
     with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:

@@ -282,8 +282,14 @@ def _title(pypdf: Any, reader: Any, host: str) -> str:
     return " ".join(_CONTROLS.sub(" ", title).split()) if isinstance(title, str) else ""
 
 
-def _heading(number: int, mode: str) -> str:
-    return "## Page %d" % number if mode == "markdown" else "--- Page %d ---" % number
+def _heading(number: Optional[int], mode: str) -> str:
+    """A page's heading; ``Page ?`` after a part of the page tree whose pages are not known."""
+    name = "Page %d" % number if number is not None else "Page ?"
+    return "## %s" % name if mode == "markdown" else "--- %s ---" % name
+
+
+def _page_name(number: Optional[int]) -> str:
+    return "page %d" % number if number is not None else "a page (its number unknown)"
 
 
 def _object_streams_bytes(reader: Any, budget: int) -> int:
@@ -349,7 +355,7 @@ def _read_pages(
     broken content stream or font on one page costs that page only); the read stops at
     ``max_chars`` gathered, near the deadline, or once over ``budget`` bytes are decoded.
     The pages are resolved one at a time as the read reaches them (:mod:`.pdfpages`)."""
-    texts: list[tuple[int, str]] = []
+    texts: list[tuple[Optional[int], str]] = []
     gathered = 0
     truncated = timed_out = False
     failure: Optional[BaseException] = None
@@ -359,10 +365,13 @@ def _read_pages(
     if streams > budget:
         logger.info("PDF not read: its object streams decode to over %d bytes", budget)
         return _Read([], True)
-    number = 0
-    pages = page_objects(pypdf, reader, _failures(pypdf))
-    for number, page in enumerate(pages, 1):  # the next page is resolved before the checks
+    number: Optional[int] = 0  # the last page's number; None once an unreadable kid's pages are unknown
+    reached = 0
+    for page in page_objects(pypdf, reader, _failures(pypdf)):  # the next page is resolved before the checks
         checkpoint()
+        reached += 1
+        held = page.pages if isinstance(page, Unreadable) else 1
+        number = number + held if number is not None and held is not None else None
         if max_chars is not None and gathered >= max_chars:
             truncated = True
             break
@@ -373,23 +382,23 @@ def _read_pages(
         read = _read_page(pypdf, page, decoded, budget - streams - decoded.total)
         slowest = max(slowest, time.monotonic() - started)
         if read.failure is not None:  # left out, as a viewer shows the other pages
-            logger.info("PDF page %d left out: pypdf failed on it (%s)", number, type(read.failure).__name__)
+            logger.info("PDF %s left out: pypdf failed on it (%s)", _page_name(number), type(read.failure).__name__)
             failure, truncated = failure or read.failure, True
         if streams + decoded.total > budget:  # what a failed page decoded counts too: pypdf keeps it
-            logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", number, budget)
+            logger.info("PDF read stopped at %s: its pages decode to over %d bytes", _page_name(number), budget)
             truncated = True
             break
         if read.failure is not None:
             continue
         if read.drawn > MAX_PAGE_CONTENT:
-            logger.info("PDF page %d left out: it draws %d bytes of content", number, read.drawn)
+            logger.info("PDF %s left out: it draws %d bytes of content", _page_name(number), read.drawn)
             truncated = True
             continue
         if readable(read.text):
             text = escape_lines(read.text) if mode == "markdown" else read.text  # "1. Introduction" is no list item
             texts.append((number, text))
             gathered += len(text)
-    several = number > 1  # a second page was reached: the document has several
+    several = reached > 1 or number != 1  # a second page was reached, or a kid of several: the document has several
     return _Read(
         ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts],
         truncated,

@@ -302,6 +302,21 @@ def test_a_webp_whose_bitstream_libwebp_refuses_is_unreadable_not_returned(optio
     assert_unreadable(data, "image/webp")
 
 
+@pytest.mark.parametrize("past", [0, 1000], ids=["the chunk's length", "past the chunk"])
+def test_a_webp_whose_first_partition_does_not_fit_its_chunk_is_unreadable_not_returned(past):
+    """libwebp's VP8GetInfo refuses a frame tag whose first partition (its top 19 bits) is not
+    shorter than the ``VP8 `` chunk ("inconsistent size information")."""
+    from PIL import Image
+
+    data = bytearray(webp((20, 10)))
+    length = struct.unpack("<I", data[16:20])[0]  # the VP8 chunk's, after RIFF head and WEBP
+    tag = struct.unpack("<I", data[20:23] + b"\0")[0]
+    data[20:23] = struct.pack("<I", (tag & 0x1F) | (length + past) << 5)[:3]
+    with pytest.raises((OSError, SyntaxError, ValueError)):  # the oracle: Pillow's libwebp refuses it too
+        Image.open(io.BytesIO(bytes(data))).load()
+    assert_unreadable(bytes(data), "image/webp")
+
+
 @pytest.mark.parametrize("second", [(90000, 90000), (5, 1)], ids=["a size past the caps", "a smaller size"])
 def test_a_png_of_two_ihdr_chunks_is_unreadable_not_returned(second):
     """libpng refuses an IHDR after the first; Pillow decodes the size of the last, which fetch's

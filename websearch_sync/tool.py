@@ -1147,4 +1147,7 @@ def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> 
         header = "%s\nURL: %s" % (title or url, " ".join(url.split()))
     if result.get("truncated"):
         header += "\n(truncated to %d characters)" % result.get("length", 0)
+    warnings = [e for e in result.get("errors") or [] if isinstance(e, Mapping)]  # what was left out, and why
+    for note in _warning_notes(warnings, style):
+        header += "\n" + note
     return header + "\n\n" + _wrap(result.get("text", ""), url, tag)

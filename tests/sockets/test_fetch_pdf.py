@@ -6,6 +6,7 @@ import contextlib
 import functools
 import io
 import logging
+import re
 import sys
 import time
 
@@ -31,6 +32,8 @@ from pypdf.generic import ArrayObject, ByteStringObject, NumberObject
 from servers import FaultServer
 
 import websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.client.search_client import SearchClient
 from websearch_sync.reader import pdf
 
 PDF = "application/pdf"
@@ -204,7 +207,11 @@ def test_a_page_pypdf_fails_on_is_left_out_and_the_other_pages_are_read(content)
     with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
         result = fetch(server.url("/x.pdf"))
     assert result["text"] == "## Page 1\n\nThe first page.\n\n## Page 3\n\nThe third page."
-    assert result["truncated"] is True  # text was left out
+    # no max_chars brings the page back: not truncated, but said in a warning naming it
+    assert result["truncated"] is False
+    [warning] = result["errors"]
+    assert (warning["type"], warning["detail_code"]) == ("WebParseError", "pdf_broken")
+    assert "left out page 2 (" in warning["message"] and "the other pages were read" in warning["message"]
 
 
 def three_pages(second):
@@ -228,11 +235,23 @@ def test_a_page_whose_object_cannot_be_parsed_is_left_out_and_the_other_pages_ar
     with FaultServer({"/x.pdf": respond(200, three_pages(b"@@@@ ))) <<<"), content_type=PDF)}) as server:
         result = fetch(server.url("/x.pdf"), extract_mode="text")
     assert result["text"] == "--- Page 1 ---\n\nPage one\n\n--- Page 3 ---\n\nPage three"
-    assert result["truncated"] is True
+    assert result["truncated"] is False
+    assert "left out page 2 (PdfReadError)" in result["errors"][0]["message"]
     with FaultServer(
         {"/x.pdf": respond(200, three_pages(b"<< /Type /Page /Contents 8 0 R >>"), content_type=PDF)}
     ) as s:
         assert "Page two" in fetch(s.url("/x.pdf"))["text"]  # the same file, its page whole: all three
+
+
+def test_the_model_is_told_which_pages_were_left_out_not_that_the_text_was_cut():
+    # raising max_chars cannot bring back a page pypdf fails on: the tool text names it instead
+    body = bomb_pdf([["The first page."], BROKEN_PAGES["reference in content"], ["The third page."]])
+    with SearchClient(settings=ws.Settings(allow_private=True)) as client:
+        with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+            result = tool.ToolSession(client).call_tool("web_fetch", {"url": server.url("/x.pdf")})
+    text = tool.format_results(result)
+    assert "truncated to" not in text
+    assert "\nNote: 127.0.0.1 served a PDF of which fetch left out page 2 (AssertionError): pypdf cannot" in text
 
 
 def pages_under_a_node(node, count=b"3"):
@@ -254,17 +273,25 @@ def pages_under_a_node(node, count=b"3"):
 
 
 @pytest.mark.parametrize(
-    "node, count, third",
+    "node, count, third, left_out",
     [
-        (b"<< /Type /Pages /Parent 2 0 R /Kids [6 0 R 7 0 R] /Count 2 >>", b"3", "Page 3"),  # whole: all read
-        (b"@@@@ ))) <<<", b"3", "Page 3"),  # the root's count less its readable page: two pages left out
-        (b"@@@@ ))) <<<", b"/Three", "Page ?"),  # no count to say how many: no number rather than a wrong one
+        (b"<< /Type /Pages /Parent 2 0 R /Kids [6 0 R 7 0 R] /Count 2 >>", b"3", "Page 3", []),  # whole: all read
+        # the root's count less its readable page: two pages left out
+        (b"@@@@ ))) <<<", b"3", "Page 3", ["pages 1-2 (PdfReadError)"]),
+        # no count to say how many: no number rather than a wrong one
+        (
+            b"@@@@ ))) <<<",
+            b"/Three",
+            "Page ?",
+            ["a part of the page tree at its start (how many pages unknown) (PdfReadError)"],
+        ),
     ],
 )
-def test_the_pages_after_a_part_of_the_page_tree_that_cannot_be_parsed_keep_their_numbers(node, count, third):
+def test_the_pages_after_a_part_of_the_page_tree_that_cannot_be_parsed_keep_their_numbers(node, count, third, left_out):
     with FaultServer({"/x.pdf": respond(200, pages_under_a_node(node, count), content_type=PDF)}) as server:
         result = fetch(server.url("/x.pdf"), extract_mode="text")
     assert result["text"].endswith("--- %s ---\n\nPage three" % third), result["text"]
+    assert [m for e in result.get("errors", []) for m in re.findall(r"left out (.*?):", e["message"])] == left_out
 
 
 def test_a_pdf_whose_every_page_pypdf_fails_on_is_broken():

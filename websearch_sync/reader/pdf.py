@@ -192,7 +192,26 @@ def pdf_text(
             detail_code=PDF_NO_TEXT,
             status=response.status,
         )
-    return PageText(title, text, EXTRACTOR, truncated=read.truncated)
+    warnings = [_left_out(host, read.left_out, provider, response.status).to_dict()] if read.left_out else []
+    return PageText(title, text, EXTRACTOR, truncated=read.truncated, warnings=warnings)
+
+
+#: Pages left out that the warning names (a broken file can have 40,000); the others are counted.
+LEFT_OUT_NAMED = 10
+
+
+def _left_out(host: str, left_out: list[str], provider: Optional[str], status: int) -> WebParseError:
+    """The warning on the pages pypdf failed on (``left_out``: each named, with what pypdf raised),
+    left out while the others were read: no ``max_chars`` brings them back."""
+    named = ", ".join(left_out[:LEFT_OUT_NAMED])
+    more = " and %d more" % (len(left_out) - LEFT_OUT_NAMED) if len(left_out) > LEFT_OUT_NAMED else ""
+    return WebParseError(
+        "%s served a PDF of which fetch left out %s%s: pypdf cannot read them; the other pages were read"
+        % (host, named, more),
+        provider=provider,
+        detail_code=PDF_BROKEN,
+        status=status,
+    )
 
 
 def _failures(pypdf: Any) -> tuple[type[BaseException], ...]:
@@ -292,6 +311,21 @@ def _page_name(number: Optional[int]) -> str:
     return "page %d" % number if number is not None else "a page (its number unknown)"
 
 
+def _pages_name(previous: Optional[int], number: Optional[int]) -> str:
+    """The pages after page ``previous`` up to ``number``: what a page (or a part of the page
+    tree that cannot be parsed) held; their numbers unknown when either is ``None``."""
+    if previous is None:
+        return "a part of the page tree (its pages' numbers unknown)"
+    where = "after page %d" % previous if previous else "at its start"
+    if number is None:
+        return "a part of the page tree %s (how many pages unknown)" % where
+    if number == previous + 1:
+        return "page %d" % number
+    if number == previous:
+        return "a part of the page tree %s (no page, by the counts)" % where
+    return "pages %d-%d" % (previous + 1, number)
+
+
 def _object_streams_bytes(reader: Any, budget: int) -> int:
     """The decoded bytes of the object streams the cross-reference points into, counted until
     over ``budget``. pypdf decodes one whenever it resolves an object inside (the page objects
@@ -338,13 +372,15 @@ def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
 
 class _Read(NamedTuple):
     """What a page-by-page read gathered: the pages' texts (under their headings), whether it
-    left text out (it stopped before the last page, or left a page out for its size or its
-    failure), whether it was the deadline that stopped it, and the first page's failure."""
+    left text out (it stopped before the last page, or left a page out for its size), whether
+    it was the deadline that stopped it, the first page's failure, and the pages pypdf failed
+    on (``page 3 (AssertionError)``)."""
 
     pages: list[str]
     truncated: bool = False
     timed_out: bool = False
     failure: Optional[BaseException] = None
+    left_out: list[str] = []
 
 
 def _read_pages(
@@ -367,11 +403,12 @@ def _read_pages(
         return _Read([], True)
     number: Optional[int] = 0  # the last page's number; None once an unreadable kid's pages are unknown
     reached = 0
+    left_out: list[str] = []
     for page in page_objects(pypdf, reader, _failures(pypdf)):  # the next page is resolved before the checks
         checkpoint()
         reached += 1
         held = page.pages if isinstance(page, Unreadable) else 1
-        number = number + held if number is not None and held is not None else None
+        previous, number = number, number + held if number is not None and held is not None else None
         if max_chars is not None and gathered >= max_chars:
             truncated = True
             break
@@ -381,9 +418,11 @@ def _read_pages(
         started = time.monotonic()
         read = _read_page(pypdf, page, decoded, budget - streams - decoded.total)
         slowest = max(slowest, time.monotonic() - started)
-        if read.failure is not None:  # left out, as a viewer shows the other pages
-            logger.info("PDF %s left out: pypdf failed on it (%s)", _page_name(number), type(read.failure).__name__)
-            failure, truncated = failure or read.failure, True
+        if read.failure is not None:  # left out, as a viewer shows the other pages (said in a warning)
+            pages = _pages_name(previous, number)
+            logger.debug("PDF %s left out: pypdf failed on it", pages, exc_info=read.failure)
+            failure = failure or read.failure
+            left_out.append("%s (%s)" % (pages, type(read.failure).__name__))
         if streams + decoded.total > budget:  # what a failed page decoded counts too: pypdf keeps it
             logger.info("PDF read stopped at %s: its pages decode to over %d bytes", _page_name(number), budget)
             truncated = True
@@ -399,9 +438,12 @@ def _read_pages(
             texts.append((number, text))
             gathered += len(text)
     several = reached > 1 or number != 1  # a second page was reached, or a kid of several: the document has several
+    if left_out:  # one line, not one a page: a broken file can have 40,000 (each at DEBUG, with pypdf's error)
+        logger.info("PDF: %d part(s) left out, pypdf failed on them: %s", len(left_out), ", ".join(left_out[:3]))
     return _Read(
         ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts],
         truncated,
         timed_out,
         failure,
+        left_out,
     )

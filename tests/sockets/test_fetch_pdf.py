@@ -254,6 +254,18 @@ def test_the_model_is_told_which_pages_were_left_out_not_that_the_text_was_cut()
     assert "\nNote: 127.0.0.1 served a PDF of which fetch left out page 2 (AssertionError): pypdf cannot" in text
 
 
+def test_pages_left_out_are_logged_once_at_info_and_each_at_debug_with_pypdfs_error(caplog):
+    # a broken tree can have 40,000 kids that cannot be parsed: one INFO line, not one a page;
+    # each page at DEBUG with its traceback, so a bug of ours in the read is not hidden
+    body = bomb_pdf([["The first page."], *[BROKEN_PAGES["reference in content"]] * 5])
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server, caplog.at_level(logging.DEBUG):
+        fetch(server.url("/x.pdf"))
+    left_out = [r for r in caplog.records if r.name == "websearch_sync" and "left out" in r.getMessage()]
+    assert [r.levelno for r in left_out].count(logging.INFO) == 1
+    debug = [r for r in left_out if r.levelno == logging.DEBUG]
+    assert len(debug) == 5 and all(r.exc_info and r.exc_info[0] is AssertionError for r in debug)
+
+
 def pages_under_a_node(node, count=b"3"):
     """A PDF whose root holds the node ``node`` (meant to hold pages one and two, objects 6 and
     7) and page three, saying it holds ``count`` pages."""

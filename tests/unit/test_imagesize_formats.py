@@ -255,9 +255,29 @@ def test_a_png_whose_critical_chunk_has_a_wrong_crc_is_unreadable_not_returned(k
     assert_unreadable(with_crc_broken(png_with_text_chunk(), kind), "image/png")
 
 
-def test_a_png_whose_ancillary_chunk_has_a_wrong_crc_is_read_as_browsers_show_it():
-    assert read_header(with_crc_broken(png_with_text_chunk(), b"tEXt"), "image/png").size == (10, 10)
+def png_with_text_chunk_after_its_image():
+    """A 10x10 grey PNG with a ``tEXt`` chunk between its image data and ``IEND``."""
+    good = grey_png(struct.pack(">II", 10, 10) + bytes(GREY8))
+    end = good.index(b"IEND") - 4
+    return good[:end] + _chunk(b"tEXt", b"Comment\x00made here") + good[end:]
+
+
+def test_a_png_whose_ancillary_chunk_before_its_image_has_a_wrong_crc_is_unreadable_not_returned():
+    from PIL import Image
+
+    data = with_crc_broken(png_with_text_chunk(), b"tEXt")
+    with pytest.raises(OSError):  # the oracle: Pillow, which reads those chunks itself, cannot identify it
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/png")
     assert read_header(png_with_text_chunk(), "image/png").size == (10, 10)
+
+
+def test_a_png_whose_ancillary_chunk_after_its_image_has_a_wrong_crc_is_read_as_pillow_and_browsers_show_it():
+    from PIL import Image
+
+    data = with_crc_broken(png_with_text_chunk_after_its_image(), b"tEXt")
+    Image.open(io.BytesIO(data)).load()  # the oracle: Pillow decodes it (libpng discards the chunk)
+    assert read_header(data, "image/png").size == (10, 10)
 
 
 def progressive_jpeg():

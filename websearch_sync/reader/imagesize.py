@@ -117,7 +117,7 @@ def _png(data: bytes) -> Optional[Header]:
     compressed, ended, animated, imaged, frames = 0, False, False, False, 0
     view = memoryview(data)
     for kind, start, end in png_chunks(data):
-        if kind == CUT or not _png_crc_holds(view, kind, start, end) or (kind == b"IHDR" and start != 8):
+        if kind == CUT or not _png_crc_holds(view, kind, start, end, imaged) or (kind == b"IHDR" and start != 8):
             return None  # cut, a CRC wrong, or a second IHDR (libpng refuses it; Pillow reads the size of the last)
         animated = animated or (kind == b"acTL" and not imaged)
         imaged = imaged or kind == b"IDAT"
@@ -129,12 +129,15 @@ def _png(data: bytes) -> Optional[Header]:
     return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated)
 
 
-def _png_crc_holds(view: memoryview, kind: bytes, start: int, end: int) -> bool:
-    """Whether the chunk at ``view[start:end]`` is ancillary (its type's first letter lower case)
-    or its CRC is that of its type and data. A decoder refuses a critical chunk (IHDR, PLTE,
-    IDAT, IEND) whose CRC is wrong (libpng's default, Pillow): such a file was returned as it is
-    and failed the request of the model API sent it. zlib's CRC, in C: about 1 ms a megabyte."""
-    if kind[0] & 0x20:
+def _png_crc_holds(view: memoryview, kind: bytes, start: int, end: int, imaged: bool) -> bool:
+    """Whether the chunk at ``view[start:end]`` is an ancillary one (its type's first letter lower
+    case) after the image data (``imaged``), or its CRC is that of its type and data. A decoder
+    refuses a critical chunk (IHDR, PLTE, IDAT, IEND) whose CRC is wrong (libpng's default,
+    Pillow): such a file was returned as it is and failed the request of the model API sent it.
+    Pillow refuses an ancillary one's too before the image data (it reads those chunks itself:
+    "cannot identify image file"), where libpng and browsers discard the chunk; after the image
+    data both let it pass. zlib's CRC, in C: about 1 ms a megabyte."""
+    if kind[0] & 0x20 and imaged:
         return True
     return zlib.crc32(view[start + 4 : end - 4]) == int.from_bytes(view[end - 4 : end], "big")
 

@@ -29,6 +29,7 @@ import io
 import logging
 import re
 import time
+from collections.abc import Iterator
 from typing import Any, NamedTuple, Optional
 from urllib.parse import urlsplit
 
@@ -404,25 +405,19 @@ def _read_pages(
     number: Optional[int] = 0  # the last page's number; None once an unreadable kid's pages are unknown
     reached = 0
     left_out: list[str] = []
-    for page in page_objects(pypdf, reader, _failures(pypdf)):  # the next page is resolved before the checks
-        checkpoint()
+    for previous, number, page in _numbered(page_objects(pypdf, reader, _failures(pypdf))):
+        checkpoint()  # the next page is resolved before the checks
         reached += 1
-        held = page.pages if isinstance(page, Unreadable) else 1
-        previous, number = number, number + held if number is not None and held is not None else None
-        if max_chars is not None and gathered >= max_chars:
-            truncated = True
-            break
-        if deadline is not None and deadline.remaining_s() < PAGE_RESERVE * slowest:
-            truncated = timed_out = True
+        stop = _stop(max_chars, gathered, deadline, slowest)
+        if stop is not None:
+            truncated, timed_out = True, stop
             break
         started = time.monotonic()
         read = _read_page(pypdf, page, decoded, budget - streams - decoded.total)
         slowest = max(slowest, time.monotonic() - started)
         if read.failure is not None:  # left out, as a viewer shows the other pages (said in a warning)
-            pages = _pages_name(previous, number)
-            logger.debug("PDF %s left out: pypdf failed on it", pages, exc_info=read.failure)
             failure = failure or read.failure
-            left_out.append("%s (%s)" % (pages, type(read.failure).__name__))
+            left_out.append(_failed(previous, number, read.failure))
         if streams + decoded.total > budget:  # what a failed page decoded counts too: pypdf keeps it
             logger.info("PDF read stopped at %s: its pages decode to over %d bytes", _page_name(number), budget)
             truncated = True
@@ -440,10 +435,38 @@ def _read_pages(
     several = reached > 1 or number != 1  # a second page was reached, or a kid of several: the document has several
     if left_out:  # one line, not one a page: a broken file can have 40,000 (each at DEBUG, with pypdf's error)
         logger.info("PDF: %d part(s) left out, pypdf failed on them: %s", len(left_out), ", ".join(left_out[:3]))
-    return _Read(
-        ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts],
-        truncated,
-        timed_out,
-        failure,
-        left_out,
-    )
+    return _Read(_headed(texts, several, mode), truncated, timed_out, failure, left_out)
+
+
+def _numbered(pages: Iterator[Any]) -> Iterator[tuple[Optional[int], Optional[int], Any]]:
+    """``(previous, number, page)`` for each of ``pages``: the number of the page before it and its
+    own (the last of what an :class:`~.pdfpages.Unreadable` held), ``None`` once unknown."""
+    number: Optional[int] = 0
+    for page in pages:
+        held = page.pages if isinstance(page, Unreadable) else 1
+        previous, number = number, number + held if number is not None and held is not None else None
+        yield previous, number, page
+
+
+def _stop(max_chars: Optional[int], gathered: int, deadline: Optional[Deadline], slowest: float) -> Optional[bool]:
+    """Whether the read stops before its next page: ``True`` for the deadline's reserve (less time
+    left than ``PAGE_RESERVE`` times the slowest page so far), ``False`` for ``max_chars``
+    gathered, ``None`` when it goes on."""
+    if max_chars is not None and gathered >= max_chars:
+        return False
+    if deadline is not None and deadline.remaining_s() < PAGE_RESERVE * slowest:
+        return True
+    return None
+
+
+def _failed(previous: Optional[int], number: Optional[int], failure: BaseException) -> str:
+    """What pypdf failed on, as the warning names it (``page 3 (AssertionError)``), logged at
+    DEBUG with pypdf's error: the read logs one INFO line for all (a broken file can have 40,000)."""
+    pages = _pages_name(previous, number)
+    logger.debug("PDF %s left out: pypdf failed on it", pages, exc_info=failure)
+    return "%s (%s)" % (pages, type(failure).__name__)
+
+
+def _headed(texts: list[tuple[Optional[int], str]], several: bool, mode: str) -> list[str]:
+    """The pages' texts, each under its heading when the document has several pages."""
+    return ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts]

@@ -266,6 +266,16 @@ def test_pages_left_out_are_logged_once_at_info_and_each_at_debug_with_pypdfs_er
     assert len(debug) == 5 and all(r.exc_info and r.exc_info[0] is AssertionError for r in debug)
 
 
+def test_the_warning_names_the_first_pages_left_out_and_counts_the_others():
+    # a broken file can have 40,000: the message stays a line
+    failing = pdf.LEFT_OUT_NAMED + 2
+    body = bomb_pdf([["The first page."], *[BROKEN_PAGES["reference in content"]] * failing])
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        [warning] = fetch(server.url("/x.pdf"))["errors"]
+    named = ", ".join("page %d (AssertionError)" % n for n in range(2, 2 + pdf.LEFT_OUT_NAMED))
+    assert "left out %s and 2 more: pypdf cannot read them;" % named in warning["message"]
+
+
 def pages_under_a_node(node, count=b"3"):
     """A PDF whose root holds the node ``node`` (meant to hold pages one and two, objects 6 and
     7) and page three, saying it holds ``count`` pages."""

@@ -207,8 +207,8 @@ def _left_out(host: str, left_out: list[str], provider: Optional[str], status: i
     named = ", ".join(left_out[:LEFT_OUT_NAMED])
     more = " and %d more" % (len(left_out) - LEFT_OUT_NAMED) if len(left_out) > LEFT_OUT_NAMED else ""
     return WebParseError(
-        "%s served a PDF of which fetch left out %s%s: pypdf cannot read them; the other pages were read"
-        % (host, named, more),
+        "%s served a PDF of which fetch left out %s%s: pypdf cannot read %s; the other pages were read"
+        % (host, named, more, "them" if len(left_out) > 1 else "it"),
         provider=provider,
         detail_code=PDF_BROKEN,
         status=status,

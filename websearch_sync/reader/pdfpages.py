@@ -109,7 +109,7 @@ def _unreadable_pages(
             continue
         if not isinstance(kid, generic.DictionaryObject) or not kid:  # skipped by the walk: no page
             continue
-        count = kid.get("/Count", 1) if _kind(kid) == "/Pages" else 1
+        count = kid.get("/Count") if _kind(kid) == "/Pages" else 1  # a node without one: unknown
         if not isinstance(pages, int) or not isinstance(count, int):
             return None
         pages -= count

@@ -686,3 +686,21 @@ def test_control_characters_a_plugin_prints_as_it_is_imported_never_reach_the_te
     done = _run(tmp_path, "import sys; from websearch_sync.cli import main; sys.exit(main(['backends', '--json']))")
     assert done.returncode == 0, done.stderr
     assert "]0;TITLE[2J demo plugin\n" in done.stderr and "\x1b" not in done.stderr and "\x07" not in done.stderr
+
+
+def test_a_skipped_engine_for_another_vertical_is_named_in_the_error_about_that_vertical(tmp_path):
+    """docs/backends.md's news engine under ``demo_news``, its declarations unusable: skipped under
+    that entry point's name, so ``demo``'s news said "it serves web" and nothing of why."""
+    source = PLUGIN_SOURCE + "\n\nclass DemoNews(DemoSearch):\n    vertical = 'news'\n    text_format = 'pdf'\n"
+    entry_points = "demo = demo_search:DemoSearch\ndemo_news = demo_search:DemoNews\n"
+    _distribution(tmp_path, "demo_search", "demo_search", source, entry_points)
+    done = _run(
+        tmp_path,
+        "import sys; from websearch_sync.cli import main; sys.exit(main(['search', '-b', 'demo', '--vertical', 'news', 'q']))",
+        DEMO_API_KEY="k",
+    )
+    assert done.returncode == 2, done.stderr
+    assert (
+        "error: InvalidInput/unsupported_vertical: backend demo does not search news (it serves web; its plugin "
+        "demo_search:DemoNews serving news was skipped: its text_format is 'pdf', not one of html, text); backends that do:"
+    ) in done.stderr, done.stderr

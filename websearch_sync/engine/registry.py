@@ -196,16 +196,17 @@ JSON_DECLARATIONS: Declarations = (
 
 
 def _what_it_is(value: object) -> str:
-    """What was given where a backend class was wanted, said so that the slip shows: an entry
-    point naming a module (no ``:Class``) or an instance of the class."""
+    """What was given where a backend class was wanted, said so that the slip shows: a module
+    (an entry point without ``:Class``: :func:`_plugin_problem` says how to name the class) or an
+    instance of the class."""
     if inspect.ismodule(value):
-        return "the module %s (name the class too: %s:ClassName)" % (value.__name__, value.__name__)
+        return "the module %s" % value.__name__
     if isinstance(value, Backend):
         return "an instance of %s (name the class, not an instance)" % type(value).__qualname__
     if inspect.isclass(value):
         return "the class %s" % value.__qualname__
     kind = type(value).__name__
-    return "%s %s" % ("an" if kind[:1] in "aeiou" else "a", kind)
+    return "%s %s" % ("an" if kind[:1].lower() in "aeiou" else "a", kind)
 
 
 def declaration_problem(cls: object) -> Optional[str]:
@@ -781,6 +782,8 @@ def _plugin_problem(cls: Any) -> Optional[str]:
     or ``parse`` (checked for plugins only: tests register classes of declarations alone), a
     name and vertical another plugin took first."""
     problem = declaration_problem(cls)
+    if problem is not None and inspect.ismodule(cls):  # an entry point without :Class
+        return "%s (name the class too: %s:ClassName)" % (problem, cls.__name__)
     if problem is not None:
         return problem
     if cls.name in _BUILT_IN:

@@ -123,17 +123,26 @@ def load(data_dir: str) -> Pages:
 
 
 def run(
-    pages: Pages, systems: dict[str, Callable[[str], str]], repeat: int, clock: Callable[[], float] = time.perf_counter
+    pages: Pages,
+    systems: dict[str, Callable[[str], str]],
+    repeat: int,
+    clock: Callable[[], float] = time.perf_counter,
+    rotate: bool = False,
 ):
     """Runs every system on every page, interleaved so both see the same machine load.
     Returns {name: (predictions, per-page best ms)}; ``clock``: wall time by default,
-    ``time.process_time`` for this process's CPU time (what the load of other jobs moves least)."""
+    ``time.process_time`` for this process's CPU time (what the load of other jobs moves least).
+    ``rotate``: the systems' order turns by one place per page and per run, so that none always
+    runs right after another on the same page, in caches the other warmed (``bench/fetch_path.py``)."""
     out = {name: ([""] * len(pages), [float("inf")] * len(pages)) for name in systems}
     for system in systems.values():  # imports and regex compilation are not per-page costs
         system(pages[0][1])
-    for _ in range(repeat):
+    names = list(systems)
+    for attempt in range(repeat):
         for index, (_, html, _) in enumerate(pages):
-            for name, system in systems.items():
+            shift = (attempt + index) % len(names) if rotate else 0
+            for name in names[shift:] + names[:shift]:
+                system = systems[name]
                 start = clock()
                 text = system(html)
                 elapsed = (clock() - start) * 1000

@@ -152,6 +152,30 @@ def test_what_fetch_cannot_send_is_bad_url(raw):
     assert info.value.detail_code == "bad_url"
 
 
+class _Text(str):
+    """A ``str`` subclass: request_url checks it every time instead of from its memo."""
+
+
+@pytest.mark.parametrize("form", [str, _Text, lambda raw: " " * MAX_URL_CHARS + raw])
+def test_the_request_form_is_the_same_remembered_or_not(form):
+    # a plain str within the length limit comes from the memo; a subclass or a longer text is worked out each time
+    for raw, sent in [
+        ("HTTP://Example.COM#x", "http://example.com/#x"),
+        ("https://BÜCHER.de/ä", "https://xn--bcher-kva.de/%C3%A4"),
+    ]:
+        assert [request_url(form(raw)) for _ in range(2)] == [sent, sent]
+
+
+def test_a_refused_url_is_refused_each_time_with_its_own_error():
+    errors = []
+    for _ in range(2):
+        with pytest.raises(ws.InvalidInput) as info:
+            request_url("ftp://example.com/")
+        errors.append(info.value)
+    assert errors[0] is not errors[1]
+    assert [error.detail_code for error in errors] == ["bad_url", "bad_url"]
+
+
 def test_the_page_key_drops_only_the_fragment():
     assert page_key("https://reader:Secret@example.com/a?q=1#part") == "https://reader:Secret@example.com/a?q=1"
     assert page_key("https://example.com/a") == "https://example.com/a"

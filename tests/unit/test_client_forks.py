@@ -31,6 +31,7 @@ from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport, RequestSpec
 from websearch_sync.net.wire_mock import MockResponse, MockWire
 from websearch_sync.reader import pdflog
+from websearch_sync.testing import kit
 from websearch_sync.tool import ToolSession
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
@@ -173,6 +174,16 @@ def _work_threads(client, monkeypatch):
     return workers._lock, lambda: workers.run_each(len, ["a job"], 1, "websearch-test")[0].result(BUDGET_MS / 1000)  # noqa: SLF001
 
 
+def _no_network(client, monkeypatch):
+    """The testing kit's lock, taken by each no_network block (a test's, in a forked child)."""
+
+    def block():
+        with kit.no_network():
+            pass
+
+    return kit._BLOCK_LOCK, block  # noqa: SLF001
+
+
 def _plugins(client, monkeypatch):
     def reloaded():
         registry.forget_registrations()  # the next question loads the plugins
@@ -206,6 +217,7 @@ LOWER_LOCKS = {
     ),
     "tool session": _tool_session,
     "mcp tools": _mcp_tools,
+    "no network": _no_network,
 }
 
 

@@ -5,7 +5,10 @@ Only the thread that called ``fork`` lives on in the child (a pre-fork server's 
 job queue's job, ``multiprocessing`` with the fork start method): a lock another thread held at that
 moment stays held there for ever (every call needing it hangs past its deadline), and a question
 another thread was asking is never answered there (every call of it waits out its budget). The
-parts that keep either register here; in the child, before any of its code runs, each is told.
+parts that keep either register here; in the child, before any of its code runs, each is told:
+a part (:func:`renewed_in_children`), an object's lock (:func:`instance_lock`), a module's global
+(:func:`module_global`, :func:`module_lock`). Locks inside C libraries (libcurl, OpenSSL,
+``getaddrinfo``) are out of reach: docs/reliability.md says what to do about them.
 """
 
 import os

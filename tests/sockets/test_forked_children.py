@@ -9,6 +9,7 @@ keep its connection.
 """
 
 import functools
+import itertools
 import os
 import threading
 import time
@@ -23,6 +24,7 @@ from servers import LOCALHOST_CERT, FaultServer, KeepAliveServer
 from transports import BOTH
 
 import websearch_sync as ws
+from websearch_sync.backends import searxng_config
 from websearch_sync.client.state import server as state_servers
 from websearch_sync.client.state.server import RETRY_AFTER_S, state_server
 from websearch_sync.net import environment, requests_adapter
@@ -115,13 +117,14 @@ def test_a_shared_state_lock_another_thread_held_at_the_fork_is_free_in_the_chil
 
 
 #: The loopback requests of the tests below end well within it; a child still running then hung.
-TIMEOUT_MS = 5000
+TIMEOUT_MS = 10_000
 
 
 def test_a_forked_childs_request_ends_at_its_deadline_on_the_requests_wire():
     routes = {
         "/page": faults.respond(200, PAGE),
-        "/slow": faults.slow_header_lines(0.2, server_side_s=10 * TIMEOUT_MS / 1000),  # each read in time
+        # each line in time for a read; http.client's cap of 100 header lines is reached at 5x the deadline
+        "/slow": faults.slow_header_lines(TIMEOUT_MS / 1000 / 20, server_side_s=10 * TIMEOUT_MS / 1000),
     }
     settings = ws.Settings(allow_private=True, impersonate="off", timeout_ms=TIMEOUT_MS)
     with FaultServer(routes) as server, ws.SearchClient(settings=settings, retries=0) as client:
@@ -171,22 +174,30 @@ def test_a_child_closing_the_client_before_its_first_request_leaves_the_parents_
     assert port["/parent-second"] == port["/parent-first"]  # before: the child's close ended the parent's connection
 
 
-def test_a_config_read_another_thread_had_under_way_at_the_fork_is_made_by_the_child():
+def test_a_config_read_another_thread_had_under_way_at_the_fork_is_made_by_the_child(monkeypatch):
+    monkeypatch.setattr(searxng_config, "CONFIG_MAX_S", TIMEOUT_MS / 1000)  # the parent's read lasts past the fork
     with FakeSearXNG([Engine("google"), Engine("qwant")]) as sx:
-        gate = threading.Event()  # /config answers no one until the end: the parent's read is under way
-        sx.server.routes["/config"] = faults.gated(gate, sx.server.routes["/config"])
+        gate, arrivals = threading.Event(), itertools.count(1)
+        config = sx.server.routes["/config"]
+        gated = faults.gated(gate, config)  # the first read (the parent's) is answered at the end
+
+        def first_gated(conn, request, server):
+            (gated if next(arrivals) == 1 else config)(conn, request, server)
+
+        sx.server.routes["/config"] = first_gated
         settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
-        with ws.SearchClient(settings=settings, retries=0, cache_ttl_s=0, budget_ms=TIMEOUT_MS) as client:
+        with ws.SearchClient(settings=settings, retries=0, cache_ttl_s=0, budget_ms=5 * TIMEOUT_MS) as client:
             search = functools.partial(client.search, backend="searxng", time_range="day")  # reads /config after
             asking = threading.Thread(target=search, args=("asked in the parent",))
             asking.start()
             try:
                 while sx.config_reads == 0 and asking.is_alive():
                     asking.join(0.01)
+                assert sx.config_reads == 1  # the parent's read is under way
                 code = exit_codes([fork_running(lambda: search("asked in the child"))], 3 * TIMEOUT_MS / 1000)[0]
                 reads = sx.config_reads
             finally:
                 gate.set()
                 asking.join()
     assert code == 0
-    assert reads == 2  # before: 1, the child waited for the parent's read (never to end there), every search
+    assert reads == 2  # before: 1, the child waited its slice for the parent's read (never to end there)

@@ -163,7 +163,7 @@ class _OutageSlots:
     def __init__(self):
         self.up = True
 
-    def reserve(self, name, interval, max_wait_s, not_before_s=0.0):
+    def reserve(self, name, interval, max_wait_s, not_before_s=0.0, left_s=None):
         return (True, not_before_s) if self.up else None
 
     def fleet(self, name):

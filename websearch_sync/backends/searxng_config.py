@@ -373,7 +373,9 @@ def _wait_for_reading(under_way: _Reading, url: str, headers: Mapping[str, str],
         return Unread("/config was being read for another search, which had not ended in time")
     other = under_way.unread or Unread("/config was not known after it")
     if other.not_sent:  # its pace or budget: this moment's, as if this search had tried
-        return Unread("/config was to be read for another search, which did not send it (%s)" % other.why, True)
+        return Unread(
+            "/config was to be read for another search, which did not send it (%s)" % other.why, not_sent=True
+        )
     if under_way.failure_key != _failure_key(url, headers):
         return Unread("/config was read for another search, with other credentials, in vain (%s)" % other.why)
     return Unread(failed_read(url, headers) or "/config was read for another search in vain (%s)" % other.why)

@@ -6,6 +6,7 @@ reset, lie about Content-Length, send a bad chunk, ...). Every wait is bounded a
 when the server stops, so a test can never hang because of the server.
 """
 
+import http.server
 import socket
 import threading
 import time
@@ -14,7 +15,7 @@ from typing import Callable, Optional
 
 from faults import MAX_WAIT_S, respond
 
-__all__ = ["Request", "FaultServer", "Socks5Proxy", "json_results", "fetch_once"]
+__all__ = ["Request", "FaultServer", "KeepAliveServer", "Socks5Proxy", "json_results", "fetch_once"]
 
 
 @dataclass
@@ -212,6 +213,41 @@ class FaultServer:
                 conn.close()
             except OSError:
                 pass
+
+
+class KeepAliveServer:
+    """HTTP/1.1 with keep-alive on 127.0.0.1 (``http.server``, a thread per connection), for tests of
+    pooled connections: ``answer(handler)`` answers every request, of any method, and records what
+    the test needs (``handler.client_address[1]`` tells the connections apart)."""
+
+    def __init__(self, answer: Callable[[http.server.BaseHTTPRequestHandler], None]) -> None:
+        self.answer = answer
+
+    def __enter__(self) -> "KeepAliveServer":
+        answer = self.answer
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _answer(self) -> None:
+                answer(self)
+
+            do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_OPTIONS = _answer
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def url(self, path: str = "/") -> str:
+        return "http://127.0.0.1:%d%s" % (self.server.server_address[1], path)
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
 
 
 def json_results(*urls: str, status: int = 200) -> Handler:

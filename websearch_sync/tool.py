@@ -73,6 +73,7 @@ from .validate import (
     backend_list,
     check_arguments,
     check_number,
+    shown_text,
 )
 
 __all__ = [
@@ -472,6 +473,18 @@ def tool_definitions(
 # -- argument validation ------------------------------------------------------------------------------
 
 
+def json_int(digits: str) -> Union[int, float]:
+    """An integer of JSON text, for ``json.loads(..., parse_int=json_int)``: Python refuses to read
+    one of over 4,300 digits (``ValueError``), which made well-formed arguments "not valid JSON"
+    (and an MCP request "not JSON", answered with a null id: its client waited for an answer that
+    never came). One that long is read as the float it approximates (infinity), which the
+    arguments' check refuses as it refuses any number out of range."""
+    try:
+        return int(digits)
+    except ValueError:
+        return float(digits)
+
+
 def validate_arguments(tool: str, arguments: Any, *, settings: Optional[Settings] = None) -> dict[str, Any]:
     """Check ``arguments`` (a dict, or JSON text as OpenAI sends it) against a tool's declared
     arguments (as ``settings`` configure them: see :func:`tool_schema`).
@@ -481,7 +494,7 @@ def validate_arguments(tool: str, arguments: Any, *, settings: Optional[Settings
     """
     if isinstance(arguments, (str, bytes)):
         try:
-            arguments = json.loads(arguments or "{}")
+            arguments = json.loads(arguments or "{}", parse_int=json_int)
         except (ValueError, RecursionError):  # RecursionError: nested too deeply
             raise InvalidInput("arguments are not valid JSON", detail_code=BAD_ARGUMENTS) from None
     return check_arguments(_arguments(tool, settings), arguments)
@@ -496,7 +509,14 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
         aliases[value] = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
     if isinstance(name, str) and name in aliases:
         return aliases[name]
-    raise ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code=UNKNOWN_TOOL)
+    raise unknown_tool(name, sorted(aliases))
+
+
+def unknown_tool(name: object, available: Sequence[str]) -> ToolNotFound:
+    """The error for a call of a tool not served: its message, which goes back to the model, quotes
+    the name as :func:`~websearch_sync.validate.shown_text` does (a model may send pages of it)."""
+    shown = repr(shown_text(name)) if isinstance(name, str) else "(a %s, not a string)" % type(name).__name__
+    return ToolNotFound("no tool named %s; available: %s" % (shown, ", ".join(available)), detail_code=UNKNOWN_TOOL)
 
 
 def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> Union[AnyResponse, FetchResult]:

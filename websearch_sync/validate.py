@@ -134,7 +134,9 @@ def check_number(
         )
     else:
         return number
-    raise InvalidInput("%s must be %s, got %r" % (name, wanted, value), provider=provider, detail_code=detail)
+    raise InvalidInput(
+        "%s must be %s, got %s" % (name, wanted, shown_text(repr(value))), provider=provider, detail_code=detail
+    )
 
 
 def _wanted(minimum: float, maximum: Optional[float], integer: bool) -> str:
@@ -487,7 +489,7 @@ class Argument:
             )
         if self.choices and value not in self.choices:
             raise InvalidInput(
-                "argument %r must be one of %s, got %r" % (self.name, ", ".join(self.choices), _shown_text(value)),
+                "argument %r must be one of %s, got %r" % (self.name, ", ".join(self.choices), shown_text(value)),
                 detail_code=BAD_ARGUMENTS,
             )
         if isinstance(value, str):
@@ -520,8 +522,9 @@ class Argument:
 _QUOTED_CHARS = 40
 
 
-def _shown_text(value: object) -> str:
-    """A text argument as an error message quotes it: whole when short, else its start and ``...``."""
+def shown_text(value: object) -> str:
+    """A text a model sent (an argument, an argument's or a tool's name) as an error message quotes
+    it: whole when short, else its start and ``...`` (the message goes back to the model)."""
     text = str(value)
     return text if len(text) <= _QUOTED_CHARS else text[: _QUOTED_CHARS // 2] + "..."
 
@@ -534,7 +537,7 @@ def describe_sent(value: object) -> str:
     if isinstance(value, (int, float)):
         return "a number (%r)" % value
     if isinstance(value, str):
-        return "a string (%r)" % _shown_text(value)
+        return "a string (%r)" % shown_text(value)
     return "an array" if isinstance(value, (list, tuple)) else "an object"
 
 
@@ -573,7 +576,8 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     for key, value in values.items():
         if key not in declared:
             raise InvalidInput(
-                "unknown argument %r%s (allowed: %s)" % (key, close_match(str(key), declared), ", ".join(declared)),
+                "unknown argument %r%s (allowed: %s)"
+                % (shown_text(key), close_match(str(key), declared), ", ".join(declared)),
                 detail_code=BAD_ARGUMENTS,
             )
         checked[key] = declared[key].check(value)

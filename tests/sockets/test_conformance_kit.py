@@ -307,6 +307,18 @@ def test_the_pytest_option_takes_a_comma_list_like_the_command_line(tmp_path, fo
     assert "conformance[ddg_lite-request]" in run.stdout and "conformance[mojeek_html-request]" in run.stdout
 
 
+def test_the_checks_the_pytest_option_adds_are_counted_as_collected(tmp_path, forks):
+    """The checks were appended after pytest counted its collection: a plugin author read
+    "collected 1 item" (``--collect-only``: "1 test collected") and then "10 passed"."""
+    (tmp_path / "test_own.py").write_text("def test_own():\n    pass\n", encoding="utf-8")
+    run = run_pytest(tmp_path, "--websearch-conformance", "ddg_lite", "--co", forks=forks)
+    assert run.returncode == pytest.ExitCode.OK, run.stdout + run.stderr
+    listed = [line for line in run.stdout.splitlines() if "::" in line]
+    checks = [line for line in listed if line.startswith("websearch-conformance::conformance[ddg_lite-")]
+    assert len(checks) > 1 and len(listed) == len(checks) + 1, run.stdout
+    assert "%d tests collected" % len(listed) in run.stdout, run.stdout
+
+
 def test_fixtures_without_a_backend_to_check_are_a_usage_error(tmp_path, forks):
     """``--websearch-fixtures DIR`` alone ran nothing and said nothing: the recorded cases looked
     checked."""

@@ -4,10 +4,8 @@ connection, the header order after a redirect), the next request on that handle 
 exactly as it would on a new handle: same method, body, headers and header order, and a kept
 connection is reused again once a pinned request's fresh one is done."""
 
-import http.server
-import threading
-
 import pytest
+from servers import KeepAliveServer
 from transports import needs_browser
 
 from websearch_sync.net.deadline import Deadline
@@ -30,44 +28,22 @@ class _Sink:
         return True
 
 
-class RecordingServer:
+class RecordingServer(KeepAliveServer):
     """Keep-alive HTTP/1.1 on 127.0.0.1 answering every method; records what arrived."""
 
     def __init__(self):
         self.seen = []
+        super().__init__(self._answer)
 
-    def __enter__(self):
-        seen = self.seen
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def _answer(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else b""
-                seen.append((self.command, body, list(self.headers.items()), self.client_address[1]))
-                answer = b"" if self.command == "HEAD" else b"ok"
-                self.send_response(200)
-                self.send_header("Content-Length", "2")
-                self.end_headers()
-                self.wfile.write(answer)
-
-            do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_OPTIONS = _answer
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def url(self, path="/"):
-        return "http://127.0.0.1:%d%s" % (self.server.server_address[1], path)
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+    def _answer(self, handler):
+        length = int(handler.headers.get("Content-Length") or 0)
+        body = handler.rfile.read(length) if length else b""
+        self.seen.append((handler.command, body, list(handler.headers.items()), handler.client_address[1]))
+        answer = b"" if handler.command == "HEAD" else b"ok"
+        handler.send_response(200)
+        handler.send_header("Content-Length", "2")
+        handler.end_headers()
+        handler.wfile.write(answer)
 
 
 def _curl():

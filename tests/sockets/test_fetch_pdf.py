@@ -17,6 +17,7 @@ from pdfs import (
     blank_pages_pdf,
     bomb_pdf,
     broken_pdf,
+    hand_written_pdf,
     idle_form_pdf,
     mapped_font_pdf,
     misplaced_xref,
@@ -100,6 +101,34 @@ def test_a_pdf_title_is_a_line_of_text_or_empty(title, shown):
         assert fetch(server.url("/r.pdf"))["title"] == shown
 
 
+def with_info(info_objects):
+    """A one-page PDF reading "Hello world" whose trailer's ``/Info`` is object 6, then ``info_objects``."""
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    content = b"BT /F1 11 Tf 72 720 Td (Hello world) Tj ET"
+    body = hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+            font,
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+            *info_objects,
+        ]
+    )
+    return body.replace(b"/Root 1 0 R", b"/Root 1 0 R /Info 6 0 R")
+
+
+@pytest.mark.parametrize(
+    "info_objects",
+    [[b"6 0 R"], [b"7 0 R", b"6 0 R"], [b"<< /Title 7 0 R >>", b"7 0 R"], [b"[1 2 3]"]],
+    ids=["info refers to itself", "info in a cycle of two", "title refers to itself", "info an array"],
+)
+def test_a_pdf_whose_metadata_cannot_be_read_is_read_without_a_title(info_objects):
+    with FaultServer({"/r.pdf": respond(200, with_info(info_objects), content_type=PDF)}) as server:
+        result = fetch(server.url("/r.pdf"))
+    assert (result["extractor"], result["title"], result["text"]) == ("pdf", "", "Hello world")
+
+
 def test_a_pdf_is_read_as_text_with_page_rules():
     with FaultServer({"/r.pdf": respond(200, REPORT, content_type=PDF)}) as server:
         text = fetch(server.url("/r.pdf"), extract_mode="text")["text"]
@@ -160,6 +189,58 @@ def test_a_pdf_using_what_pypdf_does_not_implement_says_why_not_internal_error(b
     with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
         error = fetch_error(server.url("/x.pdf"))
     assert (type(error).__name__, error.detail_code) == (code, detail), repr(error)
+
+
+#: Page contents pypdf fails on (the cases above, each on a page of its own).
+BROKEN_PAGES = {
+    "reference in content": b"BT /F1 11 Tf [1 0 R] TJ ET",  # pypdf's AssertionError
+    "nested 100,000 deep": b"BT /F1 11 Tf 72 720 Td (x) Tj ET " + b"[" * 100_000 + b"]" * 100_000,  # RecursionError
+}
+
+
+@pytest.mark.parametrize("content", BROKEN_PAGES.values(), ids=BROKEN_PAGES.keys())
+def test_a_page_pypdf_fails_on_is_left_out_and_the_other_pages_are_read(content):
+    body = bomb_pdf([["The first page."], content, ["The third page."]])
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/x.pdf"))
+    assert result["text"] == "## Page 1\n\nThe first page.\n\n## Page 3\n\nThe third page."
+    assert result["truncated"] is True  # text was left out
+
+
+def three_pages(second):
+    """A PDF of three pages reading "Page one", "Page two", "Page three" whose second page's
+    object is ``second`` (its content stream is object 8)."""
+    streams = [b"BT /F1 11 Tf 72 720 Td (Page %s) Tj ET" % word for word in (b"one", b"two", b"three")]
+    return hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 /Resources << /Font << /F1 6 0 R >> >> >>",
+            b"<< /Type /Page /Parent 2 0 R /Contents 7 0 R >>",
+            second,
+            b"<< /Type /Page /Parent 2 0 R /Contents 9 0 R >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            *[b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content) for content in streams],
+        ]
+    )
+
+
+def test_a_page_whose_object_cannot_be_parsed_is_left_out_and_the_other_pages_are_read():
+    with FaultServer({"/x.pdf": respond(200, three_pages(b"@@@@ ))) <<<"), content_type=PDF)}) as server:
+        result = fetch(server.url("/x.pdf"), extract_mode="text")
+    assert result["text"] == "--- Page 1 ---\n\nPage one\n\n--- Page 3 ---\n\nPage three"
+    assert result["truncated"] is True
+    with FaultServer(
+        {"/x.pdf": respond(200, three_pages(b"<< /Type /Page /Contents 8 0 R >>"), content_type=PDF)}
+    ) as s:
+        assert "Page two" in fetch(s.url("/x.pdf"))["text"]  # the same file, its page whole: all three
+
+
+def test_a_pdf_whose_every_page_pypdf_fails_on_is_broken():
+    body = bomb_pdf(list(BROKEN_PAGES.values()))
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/x.pdf"))
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "pdf_broken"), repr(error)
+    assert "(AssertionError)" in error.message  # the first page's failure
 
 
 def test_a_pdf_encrypted_only_against_editing_is_read():

@@ -716,6 +716,24 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse(raw_server):
     ]
 
 
+#: An integer longer than Python reads by default (sys.int_info.default_max_str_digits: 4300).
+HUGE_INTEGER = "9" * 5000
+
+
+def test_a_request_holding_an_integer_of_thousands_of_digits_is_json_and_goes_to_the_server():
+    message, answer = parse_line(call_line(7, '{"query": "x", "max_results": %s}' % HUGE_INTEGER))
+    assert message is not None and answer is None
+
+
+def test_an_argument_of_thousands_of_digits_is_refused_as_a_number_out_of_range_answering_its_call(raw_server):
+    raw_server.send(call_line(15, '{"query": "x", "max_results": %s}' % HUGE_INTEGER))
+    (answer,) = raw_server.next_answers(1)
+    assert answer["id"] == 15 and answer["result"]["isError"] is True
+    assert answer["result"]["content"][0]["text"].startswith(
+        "Error: InvalidInput (bad_arguments): argument 'max_results' must be of type integer, got a number (inf)"
+    )
+
+
 def test_a_request_whose_id_is_not_a_string_or_an_integer_gets_an_invalid_request_answer(raw_server):
     """Issue 33.8: the SDK took these for notifications and never answered."""
     ids = ["1.5", "true", "null", "[1]", '{"n": 1}']

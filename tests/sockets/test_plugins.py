@@ -12,6 +12,7 @@ and no plugin discovered before a child's first question, on its own path).
 
 import json
 import os
+import re
 import subprocess
 import textwrap
 import threading
@@ -586,3 +587,51 @@ main(["backends"])
     assert rows["ddg_html"]["kind"] == "html" and "error" not in rows["ddg_html"]  # the others as before
     (line,) = [line for line in table.splitlines() if line.startswith("broken ")]
     assert "plugin" in line and "no (%s)" % why in line
+
+
+def test_what_a_plugin_prints_as_it_is_imported_stays_off_the_commands_stdout(tmp_path):
+    """stdout is a command's output: a plugin's ``print`` at import came before ``--json``'s
+    JSON (and before the MCP server's first protocol message, which a client then cannot read)."""
+    source = PLUGIN_SOURCE.replace("\nfrom websearch_sync", '\nprint("demo plugin loaded")\nfrom websearch_sync', 1)
+    _distribution(tmp_path, "demo_search", "demo_search", source, "demo = demo_search:DemoSearch\n")
+    done = _run(tmp_path, "import sys; from websearch_sync.cli import main; sys.exit(main(['backends', '--json']))")
+    assert done.returncode == 0, done.stderr
+    assert "demo" in {row["name"] for row in json.loads(done.stdout)}
+    assert "demo plugin loaded" in done.stderr
+
+
+def test_a_plugin_serving_news_too_declares_one_entry_point_per_engine_as_the_docs_say(tmp_path):
+    """docs/backends.md: each engine class under an entry point of its own, sharing the ``name``."""
+    page = " ".join((ROOT / "docs" / "backends.md").read_text(encoding="utf-8").split())
+    declared = re.search(r'\(`(demo = "demo_search:DemoSearch")` and `(demo_news = "demo_search:DemoNews")`', page)
+    lines = "".join(line.replace('"', "") + "\n" for line in declared.groups())
+    source = PLUGIN_SOURCE + "\n\nclass DemoNews(DemoSearch):\n    vertical = 'news'\n"
+    _distribution(tmp_path, "demo_search", "demo_search", source, lines)
+    done = _run(tmp_path, "import sys; from websearch_sync.cli import main; sys.exit(main(['backends', '--json']))")
+    assert done.returncode == 0, done.stderr
+    rows = [row for row in json.loads(done.stdout) if row["name"].startswith("demo")]
+    assert [(row["name"], row["verticals"]) for row in rows] == [("demo", ["web", "news"])], rows
+
+
+def test_an_entry_point_naming_no_backend_class_says_what_it_names(tmp_path):
+    """A plugin author's slips: ``demo = "demo_search"`` (no ``:Class``: the module is loaded) and
+    ``demo = "demo_search:searcher"`` (an instance). Each was only "not a ... Backend subclass"."""
+    source = PLUGIN_SOURCE + "\n\nfrom websearch_sync import Settings\nsearcher = DemoSearch(Settings())\nLIMIT = 3\n"
+    _distribution(
+        tmp_path,
+        "demo_search",
+        "demo_search",
+        source,
+        "demo = demo_search\ndemo_one = demo_search:searcher\ndemo_limit = demo_search:LIMIT\n",
+    )
+    done = _run(tmp_path, "import sys; from websearch_sync.cli import main; sys.exit(main(['backends', '--json']))")
+    assert done.returncode == 0, done.stderr
+    why = {row["name"]: row["error"] for row in json.loads(done.stdout) if row["name"].startswith("demo")}
+    subclass = "was skipped: not a websearch_sync.backends.Backend subclass: "
+    assert why == {
+        "demo": "its plugin demo_search %sthe module demo_search (name the class too: demo_search:ClassName)"
+        % subclass,
+        "demo_one": "its plugin demo_search:searcher %san instance of DemoSearch (name the class, not an instance)"
+        % subclass,
+        "demo_limit": "its plugin demo_search:LIMIT %san int" % subclass,
+    }

@@ -484,7 +484,7 @@ def test_the_item_fields_of_each_vertical_are_its_item_types():
 
 def _clashing_extras() -> set:
     """The extras that bring trafilatura (jusText asks for ``lxml[html_clean]``, readability-lxml for
-    ``lxml[html-clean]``): with them, the pip 23.2.1 of a fresh Python 3.11/3.12 venv stops on an
+    ``lxml[html-clean]``): with them, the pip of a fresh Python 3.10 to 3.12 venv (23.0.1, 23.2.1) stops on an
     ``AssertionError`` (README, Quickstart)."""
     config = configparser.ConfigParser()
     config.read(ROOT / "setup.cfg", encoding="utf-8")

@@ -17,15 +17,18 @@ import io
 import struct
 
 import pytest
-from images import _chunk, _grey_rows, apng
+from images import _chunk, _grey_rows, apng, jpeg_frame, pillow_image
 from requests.structures import CaseInsensitiveDict
 
+import websearch_sync as ws
 from websearch_sync.net.response import HttpResponse
 from websearch_sync.reader.image import image_text
 from websearch_sync.reader.imagesize import read_header
 from websearch_sync.reader.stills import first_frame
 
 SIZES = [(1, 1), (17, 9), (640, 480), (16383, 2), (3, 16383)]
+#: The IHDR fields after the size: bit depth, colour type, compression, filter and interlace method.
+GREY8 = (8, 0, 0, 0, 0)
 
 
 def webp(size, mode="RGB", **options):
@@ -137,3 +140,183 @@ def test_fetch_returns_such_a_png_as_it_is_not_a_frame_cut_out_of_it():
     assert base64.b64decode(page.image.data) == data
     assert (page.image.width, page.image.height) == (40, 30)
     assert "frames" not in page.text
+
+
+def assert_unreadable(data, media):
+    """``data`` gives no header, and fetch (a whole body, ``images=True``) refuses it as ``image_unreadable``."""
+    assert read_header(data, media) is None
+    headers = CaseInsensitiveDict({"Content-Type": media, "Content-Length": str(len(data))})
+    with pytest.raises(ws.WebParseError) as info:
+        image_text(HttpResponse(200, headers, data, "https://example.com/a"), provider="fetch", images=True)
+    assert info.value.detail_code == "image_unreadable"
+
+
+def grey_png(ihdr, rows=(10, 10)):
+    """A PNG of ``rows`` (width, height) grey rows whose IHDR chunk holds the bytes ``ihdr``."""
+    return (
+        b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", _grey_rows(*rows, 0x80)) + _chunk(b"IEND", b"")
+    )
+
+
+# PNG specification 11.2.2 (IHDR): 13 bytes; width and height "limited to the range 0 to 2^31-1";
+# bit depths per colour type 0: 1 2 4 8 16, 2: 8 16, 3: 1 2 4 8, 4: 8 16, 6: 8 16; compression and
+# filter method 0; interlace method 0 or 1 (libpng's png_check_IHDR refuses every other value).
+@pytest.mark.parametrize(
+    "ihdr",
+    [
+        struct.pack(">II", 10, 10) + bytes([99, 0, 0, 0, 0]),
+        struct.pack(">II", 10, 10) + bytes([4, 2, 0, 0, 0]),
+        struct.pack(">II", 10, 10) + bytes([16, 3, 0, 0, 0]),
+        struct.pack(">II", 10, 10) + bytes([8, 7, 0, 0, 0]),
+        struct.pack(">II", 10, 10) + bytes([8, 0, 1, 0, 0]),
+        struct.pack(">II", 10, 10) + bytes([8, 0, 0, 1, 0]),
+        struct.pack(">II", 10, 10) + bytes([8, 0, 0, 0, 2]),
+        struct.pack(">II", 10, 10) + bytes(GREY8) + b"\x00\x00",
+        struct.pack(">II", 10, 10),  # cut short: the size was read from the IDAT chunk after it
+        struct.pack(">II", 2**31, 10) + bytes(GREY8),
+    ],
+    ids=[
+        "bit depth 99",
+        "RGB of 4 bits",
+        "palette of 16 bits",
+        "colour type 7",
+        "compression method 1",
+        "filter method 1",
+        "interlace method 2",
+        "IHDR of 15 bytes",
+        "IHDR of 8 bytes",
+        "width 2^31",
+    ],
+)
+def test_a_png_whose_header_the_specification_does_not_allow_is_unreadable_not_returned(ihdr):
+    assert_unreadable(grey_png(ihdr), "image/png")
+
+
+@pytest.mark.parametrize("depth, colour", [(1, 0), (16, 0), (8, 2), (16, 6), (4, 3), (8, 4)])
+def test_a_png_of_each_allowed_depth_and_colour_type_gives_its_size(depth, colour):
+    ihdr = struct.pack(">II", 3, 2) + bytes([depth, colour, 0, 0, 1])  # Adam7 interlaced too
+    assert read_header(grey_png(ihdr, rows=(3 * depth * 4, 2)), "image/png").size == (3, 2)
+
+
+def jpeg_with_frame_header(change):
+    """A JPEG Pillow wrote (baseline, 3 components) with ``change(header)`` made to the bytes of
+    its frame header after the marker (Lf, precision, height, width, Nf, the components)."""
+    data = bytearray(pillow_image(20, 10, "JPEG"))
+    start = data.index(b"\xff\xc0") + 2
+    length = struct.unpack(">H", data[start : start + 2])[0]
+    header = bytearray(data[start : start + length])
+    change(header)
+    return bytes(data[:start] + header + data[start + length :])
+
+
+def _set(index, value):
+    def change(header):
+        header[index] = value
+
+    return change
+
+
+# ITU T.81 B.2.2: Lf = 8 + 3 x Nf; Pillow (libjpeg, 8-bit) and browsers decode 8-bit samples only
+@pytest.mark.parametrize(
+    "change",
+    [_set(2, 12), _set(2, 16), _set(2, 0), _set(7, 2), _set(7, 4)],
+    ids=["12-bit", "16-bit", "0-bit", "2 components in a header of 3", "4 components in a header of 3"],
+)
+def test_a_jpeg_whose_frame_header_pillow_refuses_is_unreadable_not_returned(change):
+    from PIL import Image
+
+    data = jpeg_with_frame_header(change)
+    with pytest.raises((OSError, SyntaxError, ValueError)):  # the oracle: Pillow does not decode it either
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/jpeg")
+
+
+def test_the_jpeg_pillow_wrote_is_read_with_its_frame_header_unchanged():
+    assert read_header(jpeg_with_frame_header(lambda header: None), "image/jpeg").size == (20, 10)
+
+
+def png_with_text_chunk():
+    """A 10x10 grey PNG with a ``tEXt`` chunk (ancillary) before its image data."""
+    good = grey_png(struct.pack(">II", 10, 10) + bytes(GREY8))
+    return good[:33] + _chunk(b"tEXt", b"Comment\x00made here") + good[33:]
+
+
+def with_crc_broken(data, kind):
+    """``data`` with the last byte of the CRC of its chunk of type ``kind`` flipped."""
+    at = data.index(kind) - 4
+    end = at + 12 + struct.unpack(">I", data[at : at + 4])[0]
+    return data[: end - 1] + bytes([data[end - 1] ^ 0xFF]) + data[end:]
+
+
+# PNG specification 5.3: the CRC covers the chunk's type and data; libpng (browsers) refuses a
+# critical chunk whose CRC is wrong and discards an ancillary one's with a warning
+@pytest.mark.parametrize("kind", [b"IHDR", b"IDAT", b"IEND"])
+def test_a_png_whose_critical_chunk_has_a_wrong_crc_is_unreadable_not_returned(kind):
+    assert_unreadable(with_crc_broken(png_with_text_chunk(), kind), "image/png")
+
+
+def test_a_png_whose_ancillary_chunk_has_a_wrong_crc_is_read_as_browsers_show_it():
+    assert read_header(with_crc_broken(png_with_text_chunk(), b"tEXt"), "image/png").size == (10, 10)
+    assert read_header(png_with_text_chunk(), "image/png").size == (10, 10)
+
+
+@pytest.mark.parametrize("marker", [0x02, 0x4A, 0xBF])
+def test_a_jpeg_holding_a_reserved_marker_is_unreadable_not_returned(marker):
+    from PIL import Image
+
+    good = pillow_image(20, 10, "JPEG")
+    data = good[:2] + bytes([0xFF, marker]) + struct.pack(">H", 4) + b"xy" + good[2:]  # a segment after SOI
+    with pytest.raises((OSError, SyntaxError)):  # the oracle: Pillow refuses it (libjpeg: "unsupported marker")
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/jpeg")
+
+
+def webp_with_bitstream_byte(options, offset, change):
+    """A WebP Pillow wrote (``options``), its bitstream's byte at ``offset`` (past the chunk's
+    8-byte head) replaced by ``change(byte)``."""
+    data = bytearray(webp((20, 10), **options))
+    at = 12 + 8 + offset  # RIFF head, WEBP, then the bitstream's chunk head
+    data[at] = change(data[at])
+    return bytes(data)
+
+
+# libwebp's VP8GetInfo and VP8LGetInfo (src/dec/vp8_dec.c, vp8l_dec.c)
+@pytest.mark.parametrize(
+    "options, offset, change",
+    [
+        ({}, 0, lambda byte: byte | 1),  # frame tag: an interframe, not a key frame
+        ({}, 0, lambda byte: byte | 0x0E),  # profile 7 (0-3 only)
+        ({}, 0, lambda byte: byte & ~0x10),  # not shown
+        ({}, 3, lambda byte: 0x9E),  # start code 9e 01 2a
+        ({"lossless": True}, 0, lambda byte: 0x2E),  # signature 2e
+        ({"lossless": True}, 4, lambda byte: byte | 0x20),  # version 1
+    ],
+    ids=["interframe", "profile 7", "hidden frame", "start code", "lossless signature", "lossless version 1"],
+)
+def test_a_webp_whose_bitstream_libwebp_refuses_is_unreadable_not_returned(options, offset, change):
+    from PIL import Image
+
+    data = webp_with_bitstream_byte(options, offset, change)
+    with pytest.raises((OSError, SyntaxError, ValueError)):  # the oracle: Pillow's libwebp refuses it too
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/webp")
+
+
+@pytest.mark.parametrize("second", [(90000, 90000), (5, 1)], ids=["a size past the caps", "a smaller size"])
+def test_a_png_of_two_ihdr_chunks_is_unreadable_not_returned(second):
+    """libpng refuses an IHDR after the first; Pillow decodes the size of the last, which fetch's
+    caps, checked on the first, never saw (90000x90000: Pillow's DecompressionBombError)."""
+    first = struct.pack(">II", 10, 1) + bytes(GREY8)
+    data = grey_png(first, rows=(10, 1))
+    data = data[:33] + _chunk(b"IHDR", struct.pack(">II", *second) + bytes(GREY8)) + data[33:]
+    assert_unreadable(data, "image/png")
+
+
+@pytest.mark.parametrize("size", [(9000, 9000), (30, 20), (20, 10)], ids=["past the caps", "larger", "the same"])
+def test_a_jpeg_of_two_frame_headers_is_unreadable_not_returned(size):
+    from PIL import Image
+
+    data = jpeg_frame(pillow_image(20, 10, "JPEG"), *size, added=True)
+    with pytest.raises(OSError):  # the oracle: libjpeg, in Pillow, refuses a second frame header ("two SOF markers")
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/jpeg")

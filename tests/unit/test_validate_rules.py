@@ -1,5 +1,6 @@
 """One number rule everywhere, and tool arguments whose schema and check come from one declaration."""
 
+import json
 import math
 
 import pytest
@@ -178,3 +179,45 @@ def test_the_check_reads_null_as_absent_and_names_the_first_problem():
         with pytest.raises(ws.InvalidInput) as info:
             check_arguments(DECLARED, given)
         assert info.value.message == problem
+
+
+# -- what a refusal quotes back to the model ---------------------------------------------------------
+
+#: What a model may send where a name or a number goes: a megabyte of it (an MCP message carries it).
+HUGE_NAME = "web_fetch" * 100_000
+
+
+def test_a_refusal_quotes_the_start_of_a_huge_unknown_argument_name_not_all_of_it():
+    reply = tool.call_tool("web_fetch", {"url": "http://example.com/", HUGE_NAME: 1})
+    message = reply["error"]["message"]
+    assert message.startswith("unknown argument '%s...' (allowed: url, " % HUGE_NAME[:20]) and len(message) < 200
+
+
+@pytest.mark.parametrize("sent", ["1e308", "1" + "0" * 4000], ids=["a float that is an integer", "4001 digits"])
+def test_a_refusal_quotes_the_start_of_a_huge_number_not_all_its_digits(sent):
+    reply = tool.call_tool("web_fetch", '{"url": "http://example.com/", "max_chars": %s}' % sent)
+    message = reply["error"]["message"]
+    assert message.startswith("argument 'max_chars' must be in 1..")
+    assert message.endswith(", got %s..." % str(int(json.loads(sent)))[:20])
+
+
+@pytest.mark.parametrize("call", ["call_tool", "mcp"])
+def test_an_unknown_tool_of_a_huge_name_is_refused_quoting_its_start(call):
+    if call == "mcp":
+        with ws.SearchClient("ddg_html") as client:
+            reply = McpTools(client).call(HUGE_NAME, {}).result
+    else:
+        reply = tool.call_tool(HUGE_NAME, {})
+    assert (reply["error"]["type"], reply["error"]["detail_code"]) == ("ToolNotFound", "unknown_tool")
+    assert reply["error"]["message"].startswith("no tool named '%s...'; available: " % HUGE_NAME[:20])
+    assert len(reply["error"]["message"]) < 200
+
+
+def test_an_unknown_tool_named_by_no_string_says_so_not_as_python_writes_the_value():
+    reply = tool.call_tool(["web_fetch"], {})
+    assert reply["error"]["message"].startswith("no tool named (a list, not a string); available: ")
+
+
+def test_json_arguments_holding_an_integer_of_thousands_of_digits_are_json_refused_as_out_of_range():
+    reply = tool.call_tool("web_fetch", '{"url": "http://example.com/", "max_chars": %s}' % ("9" * 5000))
+    assert reply["error"]["message"] == "argument 'max_chars' must be of type integer, got a number (inf)"

@@ -147,6 +147,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from ..backends.stub import offline_warning_given
 
     offline_warning_given()  # the commands say it themselves when results come from the offline stub
+    _load_plugins()
     if getattr(args, "protocol_on_stdout", False):  # mcp: stdout carries a protocol, not text for a terminal
         return _run_protocol(args)
     stdout, stderr = sys.stdout, sys.stderr
@@ -165,6 +166,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_OTHER
     finally:
         sys.stdout, sys.stderr = stdout, stderr
+
+
+def _load_plugins() -> None:
+    """Load the backend plugins now, what they print as they are imported going to stderr: stdout is
+    the command's output (results, JSON, the MCP protocol), which a plugin's ``print`` at import
+    corrupted (an MCP client read it as the first protocol message)."""
+    from ..engine import registry
+
+    with contextlib.redirect_stdout(sys.stderr):
+        registry.load_plugins()
 
 
 def _run_protocol(args: argparse.Namespace) -> int:

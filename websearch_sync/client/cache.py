@@ -23,6 +23,7 @@ from typing import Any, Callable, Optional
 from ..errors import BAD_CACHE_PATH, InvalidInput
 from ..models import StrPath
 from .clock import SYSTEM_CLOCK, Clock
+from .forks import renewed_in_children
 from .tiers import SharedCacheTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -111,6 +112,11 @@ class MemoryCache:
         self._clock = clock
         self._data: OrderedDict[Hashable, tuple[float, dict[str, Any], int]] = OrderedDict()
         self._chars = 0
+        self._lock = threading.Lock()
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: a parent's thread may have held the lock at the fork."""
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Optional[dict[str, Any]]:

@@ -26,6 +26,7 @@ from typing import Any, Optional
 
 from ..config import Settings, is_secret_name
 from ..models import SearchParams
+from .forks import renewed_in_children
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -112,6 +113,11 @@ class Fingerprints:
         self._settings: Any = None
         self._sections: Optional[SectionsSnapshot] = None
         self._known: dict[tuple[tuple[str, ...], bool], str] = {}
+        self._lock = threading.Lock()
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: a parent's thread may have held the lock at the fork."""
         self._lock = threading.Lock()
 
     def get(self, settings: Settings, backends: Sequence[str], reads_pages: bool) -> str:

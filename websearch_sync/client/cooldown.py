@@ -10,6 +10,7 @@ from typing import NamedTuple, Optional
 from ..errors import CAPTCHA_REQUIRED, HTTP_403, HTTP_429, WebBlocked
 from ..net.transport import MAX_RETRY_AFTER_S
 from .clock import SYSTEM_CLOCK, Clock, time_of_day
+from .forks import renewed_in_children
 from .refusedkeys import RefusedKeys
 from .tiers import SharedCooldownsTier
 
@@ -56,9 +57,14 @@ class Cooldowns:
         self._until: dict[str, _Entry] = {}
         self._sweep_above = _MIN_SWEEP  # forget the suspensions that are over once there are more than this
         self._lock = threading.Lock()
+        renewed_in_children(self)
         #: The keys services refused (not a suspension: kept here so that what keeps a client's or the
         #: process's cool-downs keeps them, and what lifts cool-downs lifts them).
         self.refused = RefusedKeys(clock)
+
+    def forked(self) -> None:
+        """In a forked child: a parent's thread may have held the lock at the fork."""
+        self._lock = threading.Lock()
 
     def duration_s(self, error: WebBlocked) -> float:
         """How long ``error`` suspends its backend: its own ``retry_after`` when it has one (a 429's

@@ -11,14 +11,14 @@ process (after ``fork``) builds its own rather than share the parent's connectio
 """
 
 import os
-import threading
 from typing import Optional
 
+from .forks import module_lock
 from .search_client import SearchClient
 
 __all__ = ["default_client", "close_default_client"]
 
-_lock = threading.Lock()
+_lock = module_lock(__name__, "_lock")
 _current: Optional[tuple[int, SearchClient]] = None  # (the owning process id, its client)
 
 

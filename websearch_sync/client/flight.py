@@ -21,6 +21,7 @@ from typing import Any, Callable, Optional
 from ..net.deadline import Deadline
 from ..net.waits import wait_for
 from .cache import copy_result
+from .forks import renewed_in_children
 from .tiers import SharedFlightsTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -47,6 +48,14 @@ class Flights:
         self._shared = shared
         self._asking: dict[Hashable, _Asking] = {}
         self._lock = threading.Lock()
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: the parent's threads asking questions are not there to answer them
+        (a call of one would wait out its budget, then fail, and so would every later one), and
+        one of them may have held the lock at the fork."""
+        self._lock = threading.Lock()
+        self._asking = {}
 
     def answered(self, key: Hashable, answer: dict[str, Any]) -> None:
         """Hand the answer to ``key`` to the threads of this process waiting for it (the one

@@ -25,6 +25,7 @@ from ..engine.base import Backend
 from ..errors import InvalidInput
 from ..models import SearchParams
 from .cachekey import SectionsSnapshot
+from .forks import renewed_in_children
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -88,6 +89,11 @@ class PlanMemo:
     def __init__(self) -> None:
         self._plans: OrderedDict[Hashable, Validated] = OrderedDict()
         self._shapes: OrderedDict[Hashable, Validated] = OrderedDict()
+        self._lock = threading.Lock()
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: a parent's thread may have held the lock at the fork."""
         self._lock = threading.Lock()
 
     def get(self, key: Optional[Hashable], settings: Settings) -> Optional[Validated]:

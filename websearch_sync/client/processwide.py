@@ -10,7 +10,6 @@ cool-downs are keyed by backend and endpoint, never by settings). Questions in f
 keyed by everything that shapes an answer anyway.
 """
 
-import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 
@@ -18,6 +17,7 @@ from ..config import Settings
 from .clock import Clock
 from .cooldown import Cooldowns
 from .flight import Flights
+from .forks import module_lock
 from .ratelimit import RateLimiter
 from .state import SharedTiers
 from .state.server import DEFAULT_TIMEOUT_S
@@ -29,7 +29,7 @@ Parts = tuple[RateLimiter, Cooldowns, Flights]
 #: Settings kept at once (least recently used forgotten): a process uses a few.
 _MAX_SETTINGS = 64
 _PARTS: "OrderedDict[Hashable, Parts]" = OrderedDict()
-_LOCK = threading.Lock()
+_LOCK = module_lock(__name__, "_LOCK")
 
 
 #: Every deadline from this long up gives Redis commands the default timeout (a tenth of a shorter one).

@@ -5,6 +5,7 @@ import threading
 from typing import Optional
 
 from .clock import SYSTEM_CLOCK, Clock
+from .forks import renewed_in_children
 from .state.server import RETRY_AFTER_S
 from .tiers import SharedSlotsTier
 
@@ -44,6 +45,11 @@ class RateLimiter:
         self._sent: dict[str, float] = {}  # when the last request booked here left
         self._shared_next: dict[str, float] = {}  # when a shared slot was refused: when it comes
         self._looked: set[str] = set()  # upstreams not paced here whose fleet pace was looked at
+        self._lock = threading.Lock()
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: a parent's thread may have held the lock at the fork."""
         self._lock = threading.Lock()
 
     def reserve(self, name: str, interval: float, max_wait_s: float, left_s: Optional[float] = None) -> Optional[float]:

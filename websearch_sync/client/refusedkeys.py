@@ -28,6 +28,7 @@ from ..engine.base import Backend
 from ..engine.registry import reported
 from ..errors import KEY_REFUSALS, MISSING_API_KEY, AuthError, WebSearchError
 from .clock import Clock, time_of_day
+from .forks import renewed_in_children
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -48,6 +49,11 @@ class RefusedKeys:
         self._clock = clock
         self._lock = threading.Lock()
         self._refused: dict[tuple[str, str], _Refusal] = {}
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: a parent's thread may have held the lock at the fork."""
+        self._lock = threading.Lock()
 
     def record(self, backend: Backend, error: AuthError) -> None:
         """Remember that ``backend`` (at its endpoint) refused its current key with ``error``."""

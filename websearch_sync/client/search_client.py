@@ -9,7 +9,6 @@ it, and the cache, rate limiter and cool-down table are locked.
 import dataclasses
 import datetime
 import inspect
-import threading
 import weakref
 from collections.abc import Hashable, Mapping
 from functools import partial
@@ -73,6 +72,7 @@ from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .flight import Flights
+from .forks import module_lock
 from .hostgate import HostGate, backend_hosts
 from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter
@@ -87,7 +87,7 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: The clients not closed yet (weakly: one dropped unclosed is forgotten with it), under its lock
 #: (clients open and close in any thread: a set iterated while another thread adds fails).
 _OPEN: "weakref.WeakSet[SearchClient]" = weakref.WeakSet()
-_OPEN_LOCK = threading.Lock()
+_OPEN_LOCK = module_lock(__name__, "_OPEN_LOCK")
 
 
 def open_clients_learn_afresh() -> None:

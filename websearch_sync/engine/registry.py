@@ -191,6 +191,19 @@ JSON_DECLARATIONS: Declarations = (
 )
 
 
+def _what_it_is(value: object) -> str:
+    """What was given where a backend class was wanted, said so that the slip shows: an entry
+    point naming a module (no ``:Class``) or an instance of the class."""
+    if inspect.ismodule(value):
+        return "the module %s (name the class too: %s:ClassName)" % (value.__name__, value.__name__)
+    if isinstance(value, Backend):
+        return "an instance of %s (name the class, not an instance)" % type(value).__qualname__
+    if inspect.isclass(value):
+        return "the class %s" % value.__qualname__
+    kind = type(value).__name__
+    return "%s %s" % ("an" if kind[:1] in "aeiou" else "a", kind)
+
+
 def declaration_problem(cls: object) -> Optional[str]:
     """What makes ``cls`` unusable as a backend (``None`` when nothing does): not a
     :class:`Backend` subclass, or a class declaration of the wrong kind, e.g. a
@@ -198,7 +211,7 @@ def declaration_problem(cls: object) -> Optional[str]:
     capitals (``"MySearch"``: users type names, items carry them, so they are refused
     rather than listed and unusable), or a declaration that raises when read."""
     if not (inspect.isclass(cls) and issubclass(cls, Backend)):
-        return "not a websearch_sync.backends.Backend subclass"
+        return "not a websearch_sync.backends.Backend subclass: %s" % _what_it_is(cls)
     problem = unusable_value(cls, _DECLARATIONS) or _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
     if problem is not None:
         return problem

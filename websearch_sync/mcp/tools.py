@@ -18,9 +18,8 @@ from typing import Any, Optional
 
 from ..client.clock import Clock
 from ..client.search_client import SearchClient
-from ..errors import UNKNOWN_TOOL, ToolNotFound
 from ..models import ToolResult
-from ..tool import ToolSession, fetched_image, format_for_model, tool_definitions
+from ..tool import ToolSession, fetched_image, format_for_model, tool_definitions, unknown_tool
 from . import DEFAULT_REPEAT_WINDOW_S  # in the package: `mcp --help` reads it without the client
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -165,10 +164,7 @@ class McpTools:
         """
         offered = [definition["name"] for definition in self.definitions()]
         if name not in offered:
-            error = ToolNotFound(
-                "no tool named %r; available: %s" % (name, ", ".join(offered)), detail_code=UNKNOWN_TOOL
-            )
-            result: ToolResult = {"error": error.to_dict()}
+            result: ToolResult = {"error": unknown_tool(name, offered).to_dict()}
         elif cancelled is not None and self.clock is not None:
             if cancelled.is_set():  # cancelled while it waited for a worker thread
                 raise CallCancelled()

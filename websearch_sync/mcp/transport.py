@@ -39,7 +39,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
-from ..tool import format_results
+from ..tool import format_results, json_int
 from ..validate import not_an_object
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -107,7 +107,7 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
     if not line.strip():
         return None, None
     try:
-        value = json.loads(line)
+        value = json.loads(line, parse_int=json_int)
     except RecursionError:
         return None, _error(None, PARSE_ERROR, "Parse error: the message is nested too deeply")
     except ValueError:

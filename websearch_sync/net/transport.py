@@ -7,6 +7,7 @@ a browser for the requests a browser would make).
 """
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -185,6 +186,23 @@ class _Body:
 WireArg = Union[None, Wire, Callable[[Wire], Wire]]
 
 
+#: The wires a forked child inherited from its parent (:meth:`HttpTransport._forked`): kept here,
+#: never closed nor collected, because closing one acts on the parent's connections (libcurl ends
+#: a TLS connection with a close_notify on the socket both processes hold).
+_PARENTS_WIRES: list[tuple["Wire", ...]] = []
+_FORK_LOCK = threading.Lock()
+
+
+def _fork_lock_anew() -> None:
+    """In a forked child: a parent's thread may have held the lock at the fork."""
+    global _FORK_LOCK
+    _FORK_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fork_lock_anew)
+
+
 class HttpTransport:
     """Sends :class:`RequestSpec` objects by the library's policy over a :class:`~.wire.Wire`.
 
@@ -235,6 +253,9 @@ class HttpTransport:
         self._browser: Optional[Wire] = None
         self._building = threading.Lock()
         self._closed = False
+        self._pid = os.getpid()
+        #: Builds the API wire again in a forked child (``None``: a caller's wire, which is its own business).
+        self._make_api: Optional[Callable[[], Wire]] = None
         #: Whether a request's host names are looked up before it is sent: not under a stand-in
         #: wire, which connects nowhere (fetch's address check then reads address literals only).
         self.resolves_names = wire is None or callable(wire)
@@ -246,11 +267,11 @@ class HttpTransport:
             return
         bundle = ca_bundle_path(ca_bundle)
         wrap: Callable[[Wire], Wire] = wire if wire is not None else _as_is
-        api = RequestsWire(session=session, proxy=proxy, ca_bundle=bundle)
         profile = "off" if session is not None else resolve_impersonate(impersonate)  # a bad value is refused here
         if session is not None:
             say_once("a requests.Session was given: every request goes through requests (its adapters)")
-        self.api = wrap(api)
+        self._make_api = lambda: wrap(RequestsWire(session=session, proxy=proxy, ca_bundle=bundle))
+        self.api = self._make_api()
         self._owned = (self.api,)
         self.profile = None if profile == "off" else profile
         if profile == "off":
@@ -297,9 +318,29 @@ class HttpTransport:
             "/" + self.profile if self.profile else "",
         )
 
+    def _forked(self) -> None:
+        """In a forked child (a preforking server's worker, a forking job queue): the wires built
+        in the parent hold its pooled connections, and two processes writing on one socket mix
+        their requests and read each other's answers. The child builds wires of its own (new
+        connections, TLS sessions and cookies); the parent's are kept unclosed (``_PARENTS_WIRES``)."""
+        with _FORK_LOCK:
+            if self._pid == os.getpid():
+                return  # another thread of the child renewed them first
+            self._building = threading.Lock()  # a parent's thread may have held it at the fork
+            if self._make_api is not None and not self._closed:
+                inherited = self._owned
+                _PARENTS_WIRES.append(inherited)
+                self.api = self._make_api()
+                self._owned = (self.api,)
+                if self._browser is None or self._browser in inherited:  # not one a caller set
+                    self._browser = self.api if self.profile is None else None  # else built at its first use
+            self._pid = os.getpid()
+
     def wire_for(self, spec: RequestSpec) -> Wire:
         """The wire that carries ``spec``: the browser wire for a browser request, unless a mock
         of ``requests`` is active and the browser wire would go around it."""
+        if self._pid != os.getpid():
+            self._forked()
         if not spec.browser:
             return self.api
         if self.browser.bypasses_requests:

@@ -268,7 +268,7 @@ def _within_caps(
     try:
         with pillow.open(io.BytesIO(content)) as image:
             # Pillow decodes the size it reads: checked again before decoding, should it read
-            # one the header walk (frames, further frame headers included) did not see
+            # one the header walk (every frame of it included) did not see
             if image.width * image.height > MAX_DECODE_PIXELS:
                 raise _undecodable(over, image.size, provider, status)
             smaller = _downscale(image, media, len(content))

@@ -22,6 +22,7 @@ request that carries it):
 """
 
 import re
+import zlib
 from collections.abc import Iterator
 from itertools import count
 from typing import NamedTuple, Optional
@@ -38,7 +39,7 @@ class Header(NamedTuple):
     #: a WebP's canvas (or its one frame).
     size: tuple[int, int]
     #: The widest and tallest any part declares (at least ``size``): a GIF frame reaching past
-    #: its screen, a JPEG's further frame header, a WebP's frames and their bitstreams; what
+    #: its screen, a WebP's frames and their bitstreams; what
     #: a decoder may allocate.
     extent: tuple[int, int]
     #: Whether the coded data is large enough for the pixels declared (see the module's bounds).
@@ -73,6 +74,11 @@ def _blocks(side: int, block: int) -> int:
 _DEFLATE_RATIO = 1100
 #: Channels of a PNG's colour types (grey, RGB, palette, grey and alpha, RGBA).
 _PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+#: The bit depths each colour type allows (PNG specification, 11.2.2 IHDR); any other pair is
+#: an error to a decoder (libpng's ``png_check_IHDR``, Pillow), and to the model API sent it.
+_PNG_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
+#: The largest side a PNG may declare (2^31 - 1: "PNG four-byte unsigned integers are limited").
+_PNG_MAX_SIDE = 2**31 - 1
 
 
 #: What :func:`png_chunks` gives as the type of a chunk that runs past the data's end (its head included).
@@ -102,22 +108,50 @@ def png_chunks(data: bytes) -> Iterator[tuple[bytes, int, int]]:
 def _png(data: bytes) -> Optional[Header]:
     """Chunks (:func:`png_chunks`) up to ``IEND``; an APNG (one with an animation control,
     ``acTL``, before its image data: the APNG specification's condition, after which a decoder
-    takes the file for a still PNG) has as many frames as frame controls (``fcTL``)."""
-    if len(data) < 26 or data[12:16] != b"IHDR":
+    takes the file for a still PNG) has as many frames as frame controls (``fcTL``). None when a
+    critical chunk's CRC is not that of its type and data (:func:`_png_crc_holds`), or when an
+    IHDR follows the first: its size is the one Pillow decodes, which the caps never saw."""
+    if len(data) < 29 or data[12:16] != b"IHDR" or not _png_header_valid(data):
         return None
     size = _big(data, 16, 4), _big(data, 20, 4)
     compressed, ended, animated, imaged, frames = 0, False, False, False, 0
+    view = memoryview(data)
     for kind, start, end in png_chunks(data):
-        if kind == CUT:
-            return None
+        if kind == CUT or not _png_crc_holds(view, kind, start, end) or (kind == b"IHDR" and start != 8):
+            return None  # cut, a CRC wrong, or a second IHDR (libpng refuses it; Pillow reads the size of the last)
         animated = animated or (kind == b"acTL" and not imaged)
         imaged = imaged or kind == b"IDAT"
         compressed += end - start - 12 if kind == b"IDAT" else 0
         frames += kind == b"fcTL"
         ended = kind == b"IEND"
-    bits = data[24] * _PNG_CHANNELS.get(data[25], 1)
+    bits = data[24] * _PNG_CHANNELS[data[25]]
     holds = compressed * _DEFLATE_RATIO >= size[1] * ((size[0] * bits + 7) // 8)
     return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated)
+
+
+def _png_crc_holds(view: memoryview, kind: bytes, start: int, end: int) -> bool:
+    """Whether the chunk at ``view[start:end]`` is ancillary (its type's first letter lower case)
+    or its CRC is that of its type and data. A decoder refuses a critical chunk (IHDR, PLTE,
+    IDAT, IEND) whose CRC is wrong (libpng's default, Pillow): such a file was returned as it is
+    and failed the request of the model API sent it. zlib's CRC, in C: about 1 ms a megabyte."""
+    if kind[0] & 0x20:
+        return True
+    return zlib.crc32(view[start + 4 : end - 4]) == int.from_bytes(view[end - 4 : end], "big")
+
+
+def _png_header_valid(data: bytes) -> bool:
+    """Whether the IHDR chunk is one the specification allows: 13 bytes (a shorter one left its
+    size to be read from the next chunk's bytes), sides of at most 2^31 - 1, a bit depth its colour
+    type allows, compression and filter method 0, no interlace or Adam7. A file breaking these
+    decodes nowhere: returned as it is, it failed the whole request of the model API sent it."""
+    depth, colour, compression, filter_method, interlace = data[24:29]
+    return (
+        _big(data, 8, 4) == 13
+        and max(_big(data, 16, 4), _big(data, 20, 4)) <= _PNG_MAX_SIDE
+        and depth in _PNG_DEPTHS.get(colour, ())
+        and compression == filter_method == 0
+        and interlace in (0, 1)
+    )
 
 
 # -- JPEG -----------------------------------------------------------------------------------------
@@ -128,6 +162,9 @@ _SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 _ARITHMETIC = frozenset(range(0xC9, 0xD0)) - {0xCC}
 #: Markers without a length (start of image, restart markers, TEM).
 _STANDALONE = frozenset({0xD8, 0x01, *range(0xD0, 0xD8)})
+#: The reserved markers (ITU T.81 table B.1: RES, 02-BF): libjpeg refuses one ("unsupported
+#: marker type"), and so does Pillow.
+_RESERVED = range(0x02, 0xC0)
 #: The marker that ends a scan's entropy-coded data: ``FF`` then a byte that is not a stuffed
 #: zero, a restart marker or another ``FF`` (fill). Two fixed bytes: no backtracking.
 _SCAN_END = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
@@ -138,12 +175,20 @@ class _Frame(NamedTuple):
     mcus: int  # minimum coded units: a scan codes one bit each at least
 
 
+#: The sample precision of the frames fetch returns: 8 bits, the one browsers and Pillow decode
+#: (the specification's 12-bit extended and progressive frames, and its lossless ones, are
+#: refused by both: returned, such a file failed the whole request of the model API sent it).
+_JPEG_PRECISION = 8
+
+
 def _frame(segment: bytes) -> Optional[_Frame]:
     """A frame header's size and MCUs: precision, height, width, then the components, each
-    an id, its sampling factors (horizontal, vertical: 1 to 4) and a table."""
+    an id, its sampling factors (horizontal, vertical: 1 to 4) and a table. None for a header
+    whose length is not that of its components (ITU T.81 B.2.2: Lf = 8 + 3 x Nf, the 2 bytes
+    of Lf included) or whose precision is not :data:`_JPEG_PRECISION`."""
     components = segment[5] if len(segment) > 5 else 0
     factors = segment[7 : 6 + 3 * components : 3]
-    if not components or len(factors) != components:
+    if not components or len(segment) != 6 + 3 * components or segment[0] != _JPEG_PRECISION:
         return None
     across, down = max(f >> 4 for f in factors), max(f & 15 for f in factors)
     if not (1 <= across <= 4 and 1 <= down <= 4):
@@ -160,8 +205,8 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
     """``(marker, start, end)`` of the markers after the start of image, in order, up to the
     end-of-image marker or the data's end: the segment's data (after its length; empty for a
     marker without one); after a start of scan, its entropy-coded data up to the next marker
-    (``_CODED``); ``_BROKEN`` last when the bytes are not a marker where one must be, or a
-    segment runs past the data's end."""
+    (``_CODED``); ``_BROKEN`` last when the bytes are not a marker where one must be (or a
+    reserved one, :data:`_RESERVED`), or a segment runs past the data's end."""
     position = 2  # after the start-of-image marker
     while position + 2 <= len(data):
         marker = data[position + 1] if data[position] == 0xFF else _BROKEN
@@ -176,7 +221,9 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
             position += 2
             continue
         end = position + 2 + _big(data, position + 2, 2)
-        if marker == _BROKEN or end < position + 4 or end > len(data):  # a length under its own 2 bytes, or cut
+        if (
+            marker == _BROKEN or marker in _RESERVED or end < position + 4 or end > len(data)
+        ):  # or its length under 2 bytes, or cut
             yield _BROKEN, position, position
             return
         yield marker, position + 4, end
@@ -188,8 +235,10 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
 
 
 def _jpeg(data: bytes) -> Optional[Header]:
-    """Frame headers, scans and the end-of-image marker (:func:`_jpeg_segments`)."""
-    frames: list[_Frame] = []
+    """The frame header, scans and the end-of-image marker (:func:`_jpeg_segments`); None for a
+    second frame header (libjpeg: "two SOF markers", Pillow too; the hierarchical kind that
+    has several, libjpeg does not decode at all)."""
+    frame: Optional[_Frame] = None
     coded = 0  # bytes of entropy-coded data
     arithmetic = ended = False
     for marker, start, end in checked(_jpeg_segments(data)):
@@ -198,16 +247,15 @@ def _jpeg(data: bytes) -> Optional[Header]:
         ended = marker == 0xD9
         coded += end - start if marker == _CODED else 0
         if marker in _SOF:
+            if frame is not None:
+                return None
             frame = _frame(data[start:end])
             if frame is None:
                 return None
-            frames.append(frame)
-            arithmetic = arithmetic or marker in _ARITHMETIC
-    if not frames:
+            arithmetic = marker in _ARITHMETIC
+    if frame is None:
         return None
-    extent = max(frame.size[0] for frame in frames), max(frame.size[1] for frame in frames)
-    holds = arithmetic or 8 * coded >= max(frame.mcus for frame in frames)
-    return Header(frames[0].size, extent, holds, ended)
+    return Header(frame.size, frame.size, arithmetic or 8 * coded >= frame.mcus, ended)
 
 
 # -- GIF ------------------------------------------------------------------------------------------
@@ -320,6 +368,21 @@ def webp_declared_size(data: bytes, kind: bytes, start: int, length: int) -> Opt
     return None
 
 
+def _webp_bitstream_valid(data: bytes, kind: bytes, start: int, length: int) -> bool:
+    """Whether a ``VP8 `` or ``VP8L`` chunk opens as libwebp requires (``VP8GetInfo``,
+    ``VP8LGetInfo``), other chunks being no bitstream: lossy, a key frame (frame tag bit 0 clear)
+    of profile 0-3, shown, whose first partition fits the chunk, then the start code ``9d 01
+    2a``; lossless, the signature byte ``2f`` and version 0 (the 3 top bits of the size field).
+    libwebp and Pillow refuse any other: returned, it failed the request of the model API."""
+    if kind == b"VP8 " and length >= 10:
+        tag = _little(data, start, 3)
+        shown_key_frame = not tag & 1 and (tag >> 1) & 7 <= 3 and (tag >> 4) & 1
+        return bool(shown_key_frame) and tag >> 5 < length and data[start + 3 : start + 6] == b"\x9d\x01\x2a"
+    if kind == b"VP8L" and length >= 5:
+        return data[start] == 0x2F and data[start + 4] >> 5 == 0
+    return True
+
+
 def webp_chunks(data: bytes, position: int, end: int) -> Iterator[tuple[bytes, int, int]]:
     """``(four-character code, start, stop)`` of the RIFF chunks between ``position`` and
     ``end`` (code, length, data, a pad byte to an even length: ``data[start:stop]`` is the
@@ -357,12 +420,13 @@ def _webp_walk(
     size they declare to ``sizes``: the canvas and the bitstreams' frames
     (:func:`webp_declared_size`) and an animation frame's extent (``ANMF``, whose data holds
     chunks in turn, walked unless ``nested``). Whether every lossy bitstream holds its
-    macroblocks, and the animation frames found; ``None`` when a chunk runs past ``end``."""
+    macroblocks, and the animation frames found; ``None`` when a chunk runs past ``end``, or a
+    bitstream opens as libwebp does not take (:func:`_webp_bitstream_valid`)."""
     holds, frames = True, 0
     for kind, start, stop in webp_chunks(data, position, end):
-        if kind == CUT:
-            return None
         length = stop - start
+        if kind == CUT or not _webp_bitstream_valid(data, kind, start, length):
+            return None
         size = webp_declared_size(data, kind, start, length)
         if size is not None:
             sizes.append(size)

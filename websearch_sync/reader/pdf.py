@@ -51,7 +51,7 @@ from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
 from .pdfdraw import drawn_bytes
 from .pdflog import pypdf_notes_of
-from .pdfpages import page_objects
+from .pdfpages import Unreadable, page_objects
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -163,8 +163,9 @@ def pdf_text(
             reader = _open(pypdf, response.content, host, provider, response.status)
             _unlock(pypdf, reader, host, provider, response.status)
             read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)
-            title = _title(reader)  # after the read, which first measures the object streams /Info may sit in
-    except (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED) as error:
+            # after the read, which first measures the object streams /Info may sit in
+            title = _title(pypdf, reader, host)
+    except _failures(pypdf) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
         raise broken(error) from None
     if not read.pages and read.timed_out:
@@ -174,6 +175,8 @@ def pdf_text(
             detail_code=DEADLINE_EXCEEDED,
         )
     text = "\n\n".join(read.pages)
+    if not readable(text) and read.failure is not None:  # pypdf failed on every page it could read text from
+        raise broken(read.failure)
     if not readable(text) and read.truncated:  # pages left out for their size, or the content budget spent
         raise WebProviderError(
             "%s served a PDF that decodes to more than fetch reads (over %d bytes of content a page or %d in all)"
@@ -190,6 +193,11 @@ def pdf_text(
             status=response.status,
         )
     return PageText(title, text, EXTRACTOR, truncated=read.truncated)
+
+
+def _failures(pypdf: Any) -> tuple[type[BaseException], ...]:
+    """What reading a malformed file makes pypdf raise (see :data:`_MALFORMED`)."""
+    return (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED)
 
 
 def _pypdf_refusals(pypdf: Any) -> tuple[type[Exception], ...]:
@@ -253,14 +261,20 @@ def _encrypted(host: str, provider: Optional[str], status: int, reason: str) -> 
     )
 
 
-def _title(reader: Any) -> str:
+def _title(pypdf: Any, reader: Any, host: str) -> str:
     """The document title of the PDF's metadata: a string, its control characters read as
     spaces (as in an HTML page's title); empty when it has none, or something else where the
-    string belongs (pypdf then returns that object: an array, a number, a dictionary)."""
-    metadata = reader.metadata
-    title = metadata.title if metadata is not None else None
-    raw = metadata.get("/Title") if metadata is not None else None
-    raw = raw.get_object() if raw is not None else None
+    string belongs (pypdf then returns that object: an array, a number, a dictionary), or when
+    the metadata cannot be read (an ``/Info`` that refers to itself, an array): the pages'
+    text, read before, is what was asked for, and no viewer refuses a document for its title."""
+    try:
+        metadata = reader.metadata
+        title = metadata.title if metadata is not None else None
+        raw = metadata.get("/Title") if metadata is not None else None
+        raw = raw.get_object() if raw is not None else None
+    except (pypdf.errors.PyPdfError, *_MALFORMED) as error:
+        logger.info("PDF from %s: its metadata cannot be read (%s); no title", host, type(error).__name__)
+        return ""
     if isinstance(raw, bytes) and raw[:2] in (codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE):
         # UTF-16 that pypdf could not decode (a lone surrogate, an odd byte) it reads as
         # PDFDocEncoding: "þÿ" and the bytes as Latin letters. Read as UTF-16, the broken unit replaced.
@@ -292,26 +306,53 @@ def _budget(content: bytes) -> int:
     return max(MAX_CONTENT, CONTENT_PER_BYTE * len(content))
 
 
+class _Page(NamedTuple):
+    """One page read: its text (empty when it was not extracted), the decoded bytes it draws and
+    those its measure decoded anew, or what pypdf raised on it."""
+
+    text: str = ""
+    drawn: int = 0
+    new: int = 0
+    failure: Optional[BaseException] = None
+
+
+def _read_page(pypdf: Any, page: Any, decoded: dict[int, int], budget: int) -> _Page:
+    """The text of ``page`` (or its :class:`~.pdfpages.Unreadable` object's error), extracted only
+    when what it draws is within ``MAX_PAGE_CONTENT`` and what measuring it decoded is within
+    ``budget`` (:func:`~.pdfdraw.drawn_bytes`); a failure of pypdf's on the page is returned."""
+    if isinstance(page, Unreadable):
+        return _Page(failure=page.error)
+    try:
+        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget)
+        within = new <= budget and drawn <= MAX_PAGE_CONTENT
+        return _Page((page.extract_text() or "").strip() if within else "", drawn, new)
+    except _failures(pypdf) as error:
+        return _Page(failure=error)
+
+
 class _Read(NamedTuple):
     """What a page-by-page read gathered: the pages' texts (under their headings), whether it
-    left text out (it stopped before the last page, or left a page out for its size) and
-    whether it was the deadline that stopped it."""
+    left text out (it stopped before the last page, or left a page out for its size or its
+    failure), whether it was the deadline that stopped it, and the first page's failure."""
 
     pages: list[str]
     truncated: bool = False
     timed_out: bool = False
+    failure: Optional[BaseException] = None
 
 
 def _read_pages(
     pypdf: Any, reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline], budget: int
 ) -> _Read:
     """The pages' texts, under their headings when there are several (pages without text
-    left out, and pages drawing over ``MAX_PAGE_CONTENT`` bytes); the read stops at
+    left out, pages drawing over ``MAX_PAGE_CONTENT`` bytes, and pages pypdf fails on: a
+    broken content stream or font on one page costs that page only); the read stops at
     ``max_chars`` gathered, near the deadline, or once over ``budget`` bytes are decoded.
     The pages are resolved one at a time as the read reaches them (:mod:`.pdfpages`)."""
     texts: list[tuple[int, str]] = []
     gathered = 0
     truncated = timed_out = False
+    failure: Optional[BaseException] = None
     slowest = 0.0
     decoded: dict[int, int] = {}
     spent = _object_streams_bytes(reader, budget)
@@ -319,7 +360,8 @@ def _read_pages(
         logger.info("PDF not read: its object streams decode to over %d bytes", budget)
         return _Read([], True)
     number = 0
-    for number, page in enumerate(page_objects(pypdf, reader), 1):  # the next page is resolved before the checks
+    pages = page_objects(pypdf, reader, _failures(pypdf))
+    for number, page in enumerate(pages, 1):  # the next page is resolved before the checks
         checkpoint()
         if max_chars is not None and gathered >= max_chars:
             truncated = True
@@ -328,23 +370,29 @@ def _read_pages(
             truncated = timed_out = True
             break
         started = time.monotonic()
-        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget - spent)
-        spent += new
+        read = _read_page(pypdf, page, decoded, budget - spent)
+        slowest = max(slowest, time.monotonic() - started)
+        spent += read.new
+        if read.failure is not None:  # left out, as a viewer shows the other pages
+            logger.info("PDF page %d left out: pypdf failed on it (%s)", number, type(read.failure).__name__)
+            failure, truncated = failure or read.failure, True
+            continue
         if spent > budget:
             logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", number, budget)
             truncated = True
             break
-        if drawn > MAX_PAGE_CONTENT:
-            logger.info("PDF page %d left out: it draws %d bytes of content", number, drawn)
+        if read.drawn > MAX_PAGE_CONTENT:
+            logger.info("PDF page %d left out: it draws %d bytes of content", number, read.drawn)
             truncated = True
             continue
-        text = (page.extract_text() or "").strip()
-        slowest = max(slowest, time.monotonic() - started)
-        if readable(text):
-            text = escape_lines(text) if mode == "markdown" else text  # "1. Introduction" is no list item
+        if readable(read.text):
+            text = escape_lines(read.text) if mode == "markdown" else read.text  # "1. Introduction" is no list item
             texts.append((number, text))
             gathered += len(text)
     several = number > 1  # a second page was reached: the document has several
     return _Read(
-        ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts], truncated, timed_out
+        ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts],
+        truncated,
+        timed_out,
+        failure,
     )

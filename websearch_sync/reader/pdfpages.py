@@ -11,7 +11,7 @@ deeper than :data:`MAX_DEPTH`, is a broken file (pypdf's ``PdfReadError``), as f
 """
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple, Union
 
 from ..checkpoints import checkpoint
 
@@ -23,9 +23,20 @@ INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
 MAX_DEPTH = 100
 
 
-def page_objects(pypdf: Any, reader: Any) -> Iterator[Any]:
+class Unreadable(NamedTuple):
+    """What :func:`page_objects` gives for a kid of the page tree whose object cannot be parsed
+    (one of the ``failures`` it was given): the error. A viewer shows the other pages; so does
+    the read, which counts it as a page left out."""
+
+    error: BaseException
+
+
+def page_objects(
+    pypdf: Any, reader: Any, failures: tuple[type[BaseException], ...]
+) -> Iterator[Union[Any, Unreadable]]:
     """The pages of ``reader``'s document in order, each resolved when it is asked for (pages
-    a read never reaches are never parsed). Raises pypdf's ``PdfReadError`` for a document
+    a read never reaches are never parsed); :class:`Unreadable` for a kid whose object raised
+    one of ``failures`` when resolved. Raises pypdf's ``PdfReadError`` for a document
     without a page tree, a cycle in it, or one deeper than :data:`MAX_DEPTH`."""
     generic = pypdf.generic
     tree = reader.root_object.get("/Pages")
@@ -39,7 +50,11 @@ def page_objects(pypdf: Any, reader: Any) -> Iterator[Any]:
         if kid is None:
             path.pop()
             continue
-        node = kid.get_object()
+        try:
+            node = kid.get_object()
+        except failures as error:
+            yield Unreadable(error)
+            continue
         if not isinstance(node, generic.DictionaryObject) or not node:  # a damaged file's entry: skipped
             continue
         if any(node is ancestor.node for ancestor in path):

@@ -20,6 +20,8 @@ KEEP_STATE_MARKER = "websearch_keep_state"
 #: Loaded once the library is in use (a search, a client, a backend registered): before, there is
 #: neither state to reset nor a registry to keep.
 _IN_USE = ("websearch_sync.engine.registry", "websearch_sync.client.search_client")
+#: The node the conformance checks are collected under (their ids read ``websearch-conformance::...``).
+CONFORMANCE_NODE = "websearch-conformance"
 
 
 @pytest.fixture
@@ -95,6 +97,19 @@ def _websearch_fresh_state(request: Any) -> Iterator[None]:
         yield
 
 
+class ConformanceChecks(pytest.Collector):
+    """The conformance checks of ``--websearch-conformance``, collected as pytest collects a file's
+    tests: counted in "collected N items" and shown under ``websearch-conformance`` in the progress."""
+
+    def __init__(self, *, checks: list[Any], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.checks = checks
+
+    def collect(self) -> list[Any]:
+        """One item per check."""
+        return [ConformanceItem.from_parent(self, name="conformance[%s]" % check, check=check) for check in self.checks]
+
+
 class ConformanceItem(pytest.Item):
     """One conformance check run as a test (``--websearch-conformance``)."""
 
@@ -108,7 +123,7 @@ class ConformanceItem(pytest.Item):
 
     def reportinfo(self) -> tuple[str, Optional[int], str]:
         """Where the report says the test is."""
-        return "websearch-conformance", None, str(self.check)
+        return CONFORMANCE_NODE, None, str(self.check)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
         """A check's finding as its one line; anything else (the backend raised) with the
@@ -154,10 +169,13 @@ def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -
     from ..errors import WebSearchError
     from .kit import conformance_checks
 
+    checks = []
     for backend in [name.strip() for value in given for name in value.split(",") if name.strip()]:
         try:
-            checks = conformance_checks(backend, fixtures=fixtures)
+            checks.extend(conformance_checks(backend, fixtures=fixtures))
         except WebSearchError as error:
             raise pytest.UsageError("--websearch-conformance: %s" % error.message) from None
-        for check in checks:
-            items.append(ConformanceItem.from_parent(session, name="conformance[%s]" % check, check=check))
+    # Through genitems, as the session collects: each item reported collected (the terminal's count,
+    # --collect-only), not appended unseen after "collected N items" was counted.
+    node = ConformanceChecks.from_parent(session, name=CONFORMANCE_NODE, nodeid=CONFORMANCE_NODE, checks=checks)
+    items.extend(session.genitems(node))

@@ -18,6 +18,7 @@ from functools import partial
 from typing import Callable, Optional
 
 from ...errors import WebSearchError
+from ..forks import renewed_in_children
 from .results import hashed_key
 from .server import SharedState
 
@@ -60,6 +61,13 @@ class SharedFlights:
         self._renew = state.server.redis.register_script(_RENEW)
         self._leases: dict[str, _Lease] = {}
         self._lock = threading.Lock()
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: the leases are the parent's, renewed by its threads (which are not
+        here) and released by them; one of them may have held the lock at the fork."""
+        self._lock = threading.Lock()
+        self._leases = {}
 
     def _key(self, key: Hashable) -> str:
         return self.state.key("flight", hashed_key(key))

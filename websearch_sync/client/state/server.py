@@ -30,6 +30,7 @@ from ...net import workers
 from ...net.urls import shown_url
 from ...secrets import is_secret_name
 from ..clock import Clock
+from ..forks import module_lock, renewed_in_children
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -398,6 +399,12 @@ class StateServer:
         self._lock = threading.Lock()
         self._retry_at: Optional[float] = None
         self.last_error = ""
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: a parent's thread may have held the lock at the fork (redis-py's pool
+        opens connections of its own in a child by itself)."""
+        self._lock = threading.Lock()
 
     def usable(self, now: float) -> bool:
         """False while waiting to try again after a failure."""
@@ -446,7 +453,7 @@ class StateServer:
 
 
 _SERVERS: dict[str, StateServer] = {}
-_SERVERS_LOCK = threading.Lock()
+_SERVERS_LOCK = module_lock(__name__, "_SERVERS_LOCK")
 
 
 def state_server(url: str) -> StateServer:

@@ -107,6 +107,36 @@ def test_ipv6_literals():
         literal_address("[::zz]")
 
 
+@pytest.mark.parametrize("host", ["1.2.3.256", "[::zz]"])
+def test_a_refused_literal_is_refused_each_time_with_its_own_error(host):
+    # literal_address remembers its answers, not its refusals
+    errors = []
+    for _ in range(2):
+        with pytest.raises(ws.InvalidInput) as info:
+            literal_address(host)
+        errors.append(info.value)
+    assert errors[0] is not errors[1] and [e.detail_code for e in errors] == ["bad_url", "bad_url"]
+
+
+@pytest.mark.parametrize(
+    "host, address, private",
+    [
+        ("127.0.0.1", "127.0.0.1", True),
+        ("0x7f.1", "127.0.0.1", True),
+        ("[::1]", "::1", True),
+        ("8.8.8.8", "8.8.8.8", False),
+    ],
+)
+def test_the_guard_judges_a_literal_host_by_the_address_it_names(host, address, private):
+    for _ in range(2):  # the second time from literal_address's memo
+        checked = AddressGuard(allow_private=True).check(host, 80, Deadline(1000))
+        assert (checked.addresses, checked.private) == ([address], private)
+    if private:
+        with pytest.raises(ws.InvalidInput) as info:
+            AddressGuard().check(host, 80, Deadline(1000))
+        assert info.value.detail_code == "private_address"
+
+
 # -- classes of addresses ------------------------------------------------------------------
 
 

@@ -152,6 +152,30 @@ def test_what_fetch_cannot_send_is_bad_url(raw):
     assert info.value.detail_code == "bad_url"
 
 
+class _Text(str):
+    """A ``str`` subclass: request_url checks it every time instead of from its memo."""
+
+
+@pytest.mark.parametrize("form", [str, _Text, lambda raw: " " * MAX_URL_CHARS + raw])
+def test_the_request_form_is_the_same_remembered_or_not(form):
+    # a plain str within the length limit comes from the memo; a subclass or a longer text is worked out each time
+    for raw, sent in [
+        ("HTTP://Example.COM#x", "http://example.com/#x"),
+        ("https://BÜCHER.de/ä", "https://xn--bcher-kva.de/%C3%A4"),
+    ]:
+        assert [request_url(form(raw)) for _ in range(2)] == [sent, sent]
+
+
+def test_a_refused_url_is_refused_each_time_with_its_own_error():
+    errors = []
+    for _ in range(2):
+        with pytest.raises(ws.InvalidInput) as info:
+            request_url("ftp://example.com/")
+        errors.append(info.value)
+    assert errors[0] is not errors[1]
+    assert [error.detail_code for error in errors] == ["bad_url", "bad_url"]
+
+
 def test_the_page_key_drops_only_the_fragment():
     assert page_key("https://reader:Secret@example.com/a?q=1#part") == "https://reader:Secret@example.com/a?q=1"
     assert page_key("https://example.com/a") == "https://example.com/a"
@@ -337,3 +361,18 @@ def test_a_target_that_cannot_be_followed_is_named_by_its_scheme_or_not_at_all(l
     with pytest.raises(ws.WebProviderError) as refused:
         policy.follow("https://start.test/a", location, Deadline(10_000))
     assert refused.value.detail_code == "bad_redirect" and refused.value.message.startswith(named)
+
+
+def test_a_request_form_longer_than_the_url_limit_is_answered_but_not_kept():
+    """Percent-encoding makes a character up to 12: an 8 KB URL of emoji is a 98 KB request form,
+    and a redirect target is the page's choice, so the memo keeps no form over the limit."""
+    from websearch_sync.net import urls
+
+    raw = "https://example.com/" + "\U0001f600" * (MAX_URL_CHARS - 20)
+    urls._request_form.cache_clear()
+    sent = request_url(raw)
+    assert len(sent) > 10 * MAX_URL_CHARS and sent.startswith("https://example.com/%F0%9F%98%80")
+    assert request_url(raw) == sent
+    assert urls._request_form.cache_info().currsize == 0
+    assert request_url("https://example.com/short") == "https://example.com/short"
+    assert urls._request_form.cache_info().currsize == 1

@@ -201,7 +201,7 @@ def _reads_forgotten() -> None:
     """In a forked child: a read under way in a parent's thread at the fork is not there to end, so
     its entry goes (else each of the child's searches waits its slice for it and reads nothing)."""
     for key, entry in list(_KNOWN.items()):
-        if entry.reading is not None and not entry.reading.is_set():
+        if entry.reading is not None and not entry.reading.done.is_set():
             del _KNOWN[key]
 
 

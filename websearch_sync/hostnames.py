@@ -11,6 +11,8 @@ codec, then says which label is refused and why. A leaf module (standard library
 import encodings.idna as idna
 from typing import Optional
 
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
 #: The longest label DNS carries (RFC 1035), counted as IDNA encodes it.
 MAX_LABEL = 63
 

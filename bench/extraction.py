@@ -123,17 +123,26 @@ def load(data_dir: str) -> Pages:
 
 
 def run(
-    pages: Pages, systems: dict[str, Callable[[str], str]], repeat: int, clock: Callable[[], float] = time.perf_counter
+    pages: Pages,
+    systems: dict[str, Callable[[str], str]],
+    repeat: int,
+    clock: Callable[[], float] = time.perf_counter,
+    rotate: bool = False,
 ):
     """Runs every system on every page, interleaved so both see the same machine load.
     Returns {name: (predictions, per-page best ms)}; ``clock``: wall time by default,
-    ``time.process_time`` for this process's CPU time (what the load of other jobs moves least)."""
+    ``time.process_time`` for this process's CPU time (what the load of other jobs moves least).
+    ``rotate``: the systems' order turns by one place per page and per run, so that none always
+    runs right after another on the same page, in caches the other warmed (``bench/fetch_path.py``)."""
     out = {name: ([""] * len(pages), [float("inf")] * len(pages)) for name in systems}
     for system in systems.values():  # imports and regex compilation are not per-page costs
         system(pages[0][1])
-    for _ in range(repeat):
+    names = list(systems)
+    for attempt in range(repeat):
         for index, (_, html, _) in enumerate(pages):
-            for name, system in systems.items():
+            shift = (attempt + index) % len(names) if rotate else 0
+            for name in names[shift:] + names[:shift]:
+                system = systems[name]
                 start = clock()
                 text = system(html)
                 elapsed = (clock() - start) * 1000
@@ -238,10 +247,15 @@ def print_slowest(pages: Pages, times: dict[str, list[float]], count: int) -> No
     system = "fetch" if "fetch" in times else "ours"
     order = sorted(range(len(pages)), key=lambda i: times[system][i] / max(base[i], 1e-6), reverse=True)
     for index in order[:count]:
-        through = "  fetch %7.2f ms" % times["fetch"][index] if "fetch" in times else ""
+        ratio = "(÷ r-lxml %.2f)" % (times["ours"][index] / max(base[index], 1e-6))
+        through = (
+            "  fetch %7.2f ms (%.2f)" % (times["fetch"][index], times["fetch"][index] / max(base[index], 1e-6))
+            if "fetch" in times
+            else ""
+        )
         print(
-            "  %-44s ours %7.2f ms%s   r-lxml %7.2f ms"
-            % (pages[index][0][:44], times["ours"][index], through, base[index])
+            "  %-44s ours %7.2f ms %s%s   r-lxml %7.2f ms"
+            % (pages[index][0][:44], times["ours"][index], ratio, through, base[index])
         )
 
 

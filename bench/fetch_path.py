@@ -3,6 +3,7 @@ served on 127.0.0.1, beside plain readability-lxml on the same HTML string and `
 alone, measured interleaved in this one run (issue 35: "time is fetch's", goal <= 1.2x).
 
     python bench/fetch_path.py [--set NAME=DIR ...] [--repeat N] [--impersonate off|chrome] [--cpu] [--floor]
+                               [--worst N] [--fixed-order]
 
 Per set: median and total ms per page of each system (best of ``--repeat`` runs per page),
 the ratios to readability-lxml (of the medians and totals, then per page: median, 90th
@@ -12,6 +13,16 @@ serves them (``bench/extraction.py`` prints the same figures per set beside the 
 ``--floor`` adds ``requests+extract``: a plain ``requests.Session`` GET and ``extract_html`` of
 its text (``loopback_fetch.requests_floor_system``), what the fetch path would cost were all of
 its own work (deadline, byte cap, address checks, redirects, bot walls) free.
+``--worst N`` lists, per system, the N pages of highest time over readability-lxml's, with
+their ratios (the pages behind the worst-page figure).
+
+The systems run on each page in turn, their order turned by one place per page and per run
+(``extraction.run(rotate=True)``): a system that always ran right after another on the same page
+found the code and data they share still in the CPU's caches (the floor right after fetch: the
+same requests, urllib3 and extraction code, the same page), and a fixed order counted that as a
+difference between them (fetch 1.62 / floor 1.40 of readability-lxml's totals on the structure
+pages in that order, 1.48 / 1.45 the other way round, a minute apart). ``--fixed-order`` runs
+them in the order above on every page, as before.
 """
 
 import argparse
@@ -31,7 +42,28 @@ from extraction import DEFAULT_SETS, _spread, baseline_text, load, ours_text, pa
 from loopback_fetch import fetch_system, requests_floor_system  # noqa: E402
 
 
-def measure(name: str, data_dir: str, repeat: int, impersonate: str, cpu: bool = False, floor: bool = False) -> None:
+def print_worst(page_ids: Sequence[str], times: dict[str, list[float]], count: int) -> None:
+    """Per system, the ``count`` pages of highest time over readability-lxml's on the same page."""
+    base = times["readability-lxml"]
+    for system in [name for name in times if name != "readability-lxml"]:
+        ratios = sorted(
+            ((ms / max(b, 1e-6), page_id, ms, b) for page_id, ms, b in zip(page_ids, times[system], base)), reverse=True
+        )
+        print("  %s, worst pages:" % system)
+        for ratio, page_id, ms, b in ratios[:count]:
+            print("    %-44s %5.2f  (%.2f ms, readability-lxml %.2f ms)" % (page_id[:44], ratio, ms, b))
+
+
+def measure(
+    name: str,
+    data_dir: str,
+    repeat: int,
+    impersonate: str,
+    cpu: bool = False,
+    floor: bool = False,
+    worst: int = 0,
+    fixed_order: bool = False,
+) -> None:
     pages = load(data_dir)
     htmls = [html for _, html, _ in pages]
     systems = {"readability-lxml": baseline_text, "extract_html": ours_text}
@@ -40,7 +72,7 @@ def measure(name: str, data_dir: str, repeat: int, impersonate: str, cpu: bool =
         if floor:
             systems["requests+extract"] = stack.enter_context(requests_floor_system(htmls))
         clock = time.process_time if cpu else time.perf_counter
-        out = run(pages, systems, repeat, clock)
+        out = run(pages, systems, repeat, clock, rotate=not fixed_order)
     times = {system: figures[1] for system, figures in out.items()}
     base_total, base_median = sum(times["readability-lxml"]), statistics.median(times["readability-lxml"])
     print(
@@ -68,6 +100,8 @@ def measure(name: str, data_dir: str, repeat: int, impersonate: str, cpu: bool =
         "  fetch adds to extract_html: median %.1f ms, mean %.1f ms a page"
         % (statistics.median(added), statistics.mean(added))
     )
+    if worst:
+        print_worst([page_id for page_id, _, _ in pages], times, worst)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -79,10 +113,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--impersonate", default="off", help="off (requests) or chrome (the browser extra)")
     parser.add_argument("--cpu", action="store_true", help="this process's CPU time instead of the wall clock")
     parser.add_argument("--floor", action="store_true", help="add requests+extract: a plain requests GET of the page")
+    parser.add_argument("--worst", type=int, default=0, help="list each system's N pages of highest ratio")
+    parser.add_argument("--fixed-order", action="store_true", help="the systems in one order on every page")
     args = parser.parse_args(argv)
     sets = [tuple(spec.split("=", 1)) for spec in args.set] or list(DEFAULT_SETS)
     for name, data_dir in sets:
-        measure(name, data_dir, args.repeat, args.impersonate, args.cpu, args.floor)
+        measure(name, data_dir, args.repeat, args.impersonate, args.cpu, args.floor, args.worst, args.fixed_order)
     return 0
 
 

@@ -9,7 +9,8 @@ The cases (tests/pdfs.py builds them): one page of one endless run of text (pypd
 extraction of it is worse than linear and cannot be interrupted), drawn by the page or
 through a form XObject; 40 pages of 20 MB of blanks each (pypdf keeps what it decoded until
 the read ends); a page holding 100 forms of 20 MB and drawing one; pages whose fonts have
-character maps of 70 MB; 40 page objects each in an object stream of 20 MB; 40,000 blank
+character maps of 70 MB; 40 page objects each in an object stream of 20 MB; 1,000 pages of
+0.9 MB of content each that pypdf's extraction fails on; 40,000 blank
 pages in 3.2 MB; 60,000 cross-reference tables chained by ``/Prev`` in 4.6 MB, which pypdf reads
 when it opens the file; a cross-reference stream of 1,990,000 entries in 6 KB (pypdf's limit is
 2,000,000); these three read with a 1 s deadline (the others with 60 s, or ``--timeout-ms``;
@@ -22,6 +23,8 @@ One run on a shared 2-core machine, before the caps of issue 35's QA pass / afte
 but cannot stop); 40 x 20 MB 908 / 167 MB; 20 forms 507 / 166 MB; 100 idle forms 80 / 119 MB
 (the drawn form is decoded either way); 15 fonts' maps 18.5 s, 1384 MB / 0.5 s, 204 MB; 40
 object streams over 60 s (a Timeout at 60 s, its thread running on), 616 MB / 0.3 s, 158 MB.
+1,000 pages of 0.9 MB of content that pypdf's extraction fails on, 1.6 MB of file, before what a
+failed page decoded counted to the budget / after: 938 MB (the review's run) / 122-129 MB.
 
 40,000 blank pages, three runs each (load average 7), before the read resolved the pages
 from the page tree itself (pypdf listed them all in one call before the first deadline check)
@@ -60,6 +63,7 @@ CASES = (
     "100 idle forms",
     "15 fonts x 70 MB maps",
     "40 object streams x 20 MB",
+    "1,000 failing pages x 0.9 MB",
     "40,000 blank pages",
     "60,000 chained xref tables",
     "xref stream of 1,990,000",
@@ -92,6 +96,9 @@ def build(case: str) -> bytes:
         return bomb_pdf([b" " * (20 * MB)] * 20, in_form=True)
     if case.startswith("40 object streams"):
         return object_stream_pdf(40, 20 * MB)
+    if case.startswith("1,000 failing"):  # pypdf's extraction fails on each (a reference in its content)
+        failing = b"BT /F1 11 Tf [1 0 R] TJ ET " + b"0 0 m\n" * 150_000
+        return bomb_pdf([["The first page."], *[failing] * 1000])
     if case.startswith("15 fonts"):
         return mapped_font_pdf([["Page %d of the report." % n] for n in range(15)], 70 * MB)
     return _idle_forms(100, 20 * MB)

@@ -6,13 +6,15 @@ fixture of ``tests/conftest.py``, which also puts it behind the default clock so
 ``websearch_sync.search`` and the CLI use it. Retries, Retry-After, rate-limit slots and
 cool-downs then cost no real time, and a test asserts on what was waited
 (:attr:`FakeClock.sleeps`) instead of on elapsed wall time. Deadlines
-(``websearch_sync.net.deadline``) are not the client's clock: they stay real.
+(``websearch_sync.net.deadline``) are not the client's clock: they stay real, unless a test
+puts them on a fake clock too (:func:`deadlines_on`).
 """
 
 import contextlib
 import functools
 import threading
 import time
+import types
 from collections.abc import Iterator
 from typing import Any, Callable, NoReturn, Optional, TypeVar
 
@@ -21,6 +23,7 @@ from websearch_sync.client.clock import Clock
 
 __all__ = [
     "FakeClock",
+    "deadlines_on",
     "ThreadClock",
     "Pace",
     "PaceMonitor",
@@ -87,6 +90,22 @@ class FakeClock(Clock):
         """Seconds waited in all."""
         with self._lock:
             return sum(self.sleeps)
+
+
+def deadlines_on(clock: FakeClock, monkeypatch: Any) -> None:
+    """Every :class:`~websearch_sync.net.deadline.Deadline` made or read from now on (for the rest of
+    the test) counts ``clock``'s time instead of the real one: what is left of a call's budget is
+    then exact, whatever the request took on a loaded machine (a test of a decision made on the
+    time left, e.g. whether a wait leaves a retry time to be sent, is no race with the machine).
+    Checked at once: a deadline module that no longer reads ``time.monotonic`` fails here loudly,
+    not in a test that then races real time again."""
+    from websearch_sync.net import deadline
+
+    monkeypatch.setattr(deadline, "time", types.SimpleNamespace(monotonic=clock.monotonic))
+    probe = deadline.Deadline(1000)
+    clock.advance(0.25)
+    assert probe.remaining_s() == 0.75, "Deadline does not read the fake clock: see deadlines_on"
+    clock.advance(-0.25)
 
 
 class ThreadClock(Clock):

@@ -22,8 +22,6 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 T = TypeVar("T")
 
-_WORKER = threading.local()
-
 
 class Abandoned(Protocol):
     """What tells a checkpoint its work was given up: a ``threading.Event`` set by the caller
@@ -31,6 +29,18 @@ class Abandoned(Protocol):
 
     def is_set(self) -> bool:
         """True once the work should stop."""
+
+
+class _Worker(threading.local):
+    """This thread's abandonable work: ``abandoned`` is None outside it. A class-level default
+    rather than ``getattr(local, name, None)``: a thread-local attribute never set is looked up
+    by raising and catching ``AttributeError`` (2 µs, where this reads in 0.15 µs), and
+    extraction passes some thirty checkpoints a small page."""
+
+    abandoned: Optional[Abandoned] = None
+
+
+_WORKER = _Worker()
 
 
 class WorkAbandoned(BaseException):
@@ -45,20 +55,20 @@ class WorkAbandoned(BaseException):
 def checkpoint() -> None:
     """Raise :class:`WorkAbandoned` when the work running in this thread was abandoned by
     its caller; a no-op anywhere else. Cheap: one thread-local read."""
-    abandoned: Optional[Abandoned] = getattr(_WORKER, "abandoned", None)
+    abandoned = _WORKER.abandoned
     if abandoned is not None and abandoned.is_set():
         raise WorkAbandoned("work abandoned at its deadline")
 
 
 def abandoned_here() -> Optional[Abandoned]:
     """What abandons the work running in this thread (``None`` outside abandonable work)."""
-    return getattr(_WORKER, "abandoned", None)
+    return _WORKER.abandoned
 
 
 @contextmanager
 def abandonable(abandoned: Abandoned) -> Iterator[None]:
     """Within the block, :func:`checkpoint` in this thread raises once ``abandoned`` is set."""
-    previous = getattr(_WORKER, "abandoned", None)
+    previous = _WORKER.abandoned
     _WORKER.abandoned = abandoned
     try:
         yield

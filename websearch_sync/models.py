@@ -309,11 +309,13 @@ class _FetchResultKeys(TypedDict):
 
 class FetchResult(_FetchResultKeys, total=False):
     """What ``fetch()`` returns; for an image (``images=True``) also its size and its bytes in
-    base64 (``text`` is then one line describing it)."""
+    base64 (``text`` is then one line describing it); ``errors``: warnings on what was read
+    (a PDF's pages left out because they cannot be read), as in a search response."""
 
     width: int
     height: int
     data: str
+    errors: list[ErrorInfo]
 
 
 #: What ``tool.call_tool`` returns: the search response, the fetch result, or the error.

@@ -69,6 +69,7 @@ from .validate import (
     MAX_QUERY_CHARS,
     TOOL_MAX_RESULTS,
     Argument,
+    LongInteger,
     arguments_schema,
     backend_list,
     check_arguments,
@@ -477,12 +478,13 @@ def json_int(digits: str) -> Union[int, float]:
     """An integer of JSON text, for ``json.loads(..., parse_int=json_int)``: Python refuses to read
     one of over 4,300 digits (``ValueError``), which made well-formed arguments "not valid JSON"
     (and an MCP request "not JSON", answered with a null id: its client waited for an answer that
-    never came). One that long is read as the float it approximates (infinity), which the
-    arguments' check refuses as it refuses any number out of range."""
+    never came). One that long is read as the float it approximates (infinity) remembering its
+    digits (:class:`~.validate.LongInteger`), which the arguments' check refuses as out of range,
+    naming it as the integer it was."""
     try:
         return int(digits)
     except ValueError:
-        return float(digits)
+        return LongInteger(digits)
 
 
 def validate_arguments(tool: str, arguments: Any, *, settings: Optional[Settings] = None) -> dict[str, Any]:
@@ -1147,4 +1149,7 @@ def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> 
         header = "%s\nURL: %s" % (title or url, " ".join(url.split()))
     if result.get("truncated"):
         header += "\n(truncated to %d characters)" % result.get("length", 0)
+    warnings = [e for e in result.get("errors") or [] if isinstance(e, Mapping)]  # what was left out, and why
+    for note in _warning_notes(warnings, style):
+        header += "\n" + note
     return header + "\n\n" + _wrap(result.get("text", ""), url, tag)

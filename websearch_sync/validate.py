@@ -482,6 +482,13 @@ class Argument:
         integer to JSON Schema, and models whose API hands numbers over as floats send it: ``5``."""
         if self.type == "integer" and isinstance(value, float) and value.is_integer():
             value = int(value)
+        if self.type in ("integer", "number") and isinstance(value, LongInteger):  # out of any range
+            minimum = self.minimum if self.minimum is not None else float("-inf")
+            raise InvalidInput(
+                "argument %r must be %s, got %s"
+                % (self.name, _wanted(minimum, self.maximum, self.type == "integer"), describe_sent(value)),
+                detail_code=BAD_ARGUMENTS,
+            )
         if not isinstance(value, _PYTHON_TYPES[self.type]) or (self.type == "integer" and isinstance(value, bool)):
             raise InvalidInput(
                 "argument %r must be of type %s, got %s" % (self.name, self.type, describe_sent(value)),
@@ -529,9 +536,24 @@ def shown_text(value: object) -> str:
     return text if len(text) <= _QUOTED_CHARS else text[: _QUOTED_CHARS // 2] + "..."
 
 
+class LongInteger(float):
+    """A JSON integer of more digits than Python reads (over 4,300: ``int`` refuses it), read as
+    the float it approximates (infinity) with its count of ``digits``: a message names it as the
+    integer it was, not as ``inf``."""
+
+    digits: int
+
+    def __new__(cls, text: str) -> "LongInteger":
+        number = super().__new__(cls, text)
+        number.digits = len(text.lstrip("-"))
+        return number
+
+
 def describe_sent(value: object) -> str:
     """What a model sent, as JSON names it (``a string ('5')``, ``an array``): the message of a value
     of the wrong type says it, so that the model sees what to correct (a number in quotes)."""
+    if isinstance(value, LongInteger):
+        return "an integer of %d digits" % value.digits
     if isinstance(value, bool):
         return "a boolean (%s)" % ("true" if value else "false")
     if isinstance(value, (int, float)):

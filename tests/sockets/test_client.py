@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
-from clocks import FakeClock, deadline_margin_s, machine_pace
+from clocks import FakeClock, deadline_margin_s, deadlines_on, machine_pace
 from faults import gated, never_answer, respond, sequence
 from servers import FaultServer, json_results
 
 import websearch_sync as ws
-from websearch_sync.client.attempts import MIN_SEND_S
+from websearch_sync.client.attempts import MIN_SEND_S, MIN_SEND_SHARE
 from websearch_sync.errors import WebSearchError
 
 #: What a call may take beyond its budget on an idle machine (noticing it, closing the connections).
@@ -230,21 +230,89 @@ def test_retry_after_beyond_the_budget_fails_now_with_the_real_error(json_backen
     assert clock.sleeps == []
 
 
-def test_retry_after_that_leaves_no_time_to_send_the_retry_fails_now(json_backends):
-    """A Retry-After shorter than the budget but leaving less than a request needs after it
-    (``send_need_s``: 1 s of a 60 s budget) is not waited out: the retry would be refused after
-    the wait (the whole budget spent for the same 429). Before, the call waited (``clock.sleeps``)."""
+@pytest.mark.parametrize(
+    "request_s, real_request_s",
+    [(0.0, 0.0), (0.6, 0.0), (20.0, 0.0), (0.0, MIN_SEND_S + 0.1)],
+    ids=["instant", "under-a-second", "long", "slow-in-real-time"],
+)
+def test_retry_after_that_leaves_no_time_to_send_the_retry_fails_now(
+    json_backends, monkeypatch, request_s, real_request_s
+):
+    """A Retry-After shorter than what is left of the budget but leaving less than a request
+    needs after it (``send_need_s``: 1 s of a 60 s budget) is not waited out: the retry would be
+    refused after the wait (the whole budget spent for the same 429). Before, the call waited
+    (``clock.sleeps``), then refused the retry it had waited for.
+
+    The call's deadline is on the fake clock (:func:`clocks.deadlines_on`) and the first request
+    takes ``request_s`` of it; the Retry-After is what is then left less half the need: it fits
+    what is left, it does not leave the need. Real time plays no part: the old check compared the
+    Retry-After with the real time left, so it caught the bug only when the first request took
+    under ``MIN_SEND_S`` of real time (``slow-in-real-time`` holds the 429 longer than that)."""
     json_backends("aa")
     clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
     budget_s = 60.0
-    retry_after_s = budget_s - MIN_SEND_S  # fits the budget alone; the first request took some of the rest
-    with FaultServer({"/aa": respond(429, b"", {"Retry-After": "%d" % retry_after_s})}) as server:
-        with client_for(server, ["aa"], retries=1, clock=clock) as client:
+    need_s = min(MIN_SEND_S, MIN_SEND_SHARE * budget_s)
+    retry_after_s = budget_s - request_s - need_s / 2
+    taking = respond(429, b"", {"Retry-After": repr(retry_after_s)})
+
+    def answer(conn, request, server):
+        server.wait(real_request_s)
+        clock.advance(request_s)
+        taking(conn, request, server)
+
+    with FaultServer({"/aa": answer}) as server:
+        # the request's own timeout is the budget's: a long first request is no Timeout of its own
+        with client_for(server, ["aa"], retries=1, clock=clock, timeout_ms=int(budget_s * 1000)) as client:
             with pytest.raises(ws.WebBlocked) as info:
                 client.search("q", budget_ms=int(budget_s * 1000))
-    assert info.value.detail_code == "http_429"
+    assert info.value.detail_code == "http_429" and info.value.retry_after == retry_after_s
     assert len(server.requests) == 1
     assert clock.sleeps == []
+
+
+def test_a_429_retried_after_its_backoff_cools_the_backend_down_for_that_wait_only(json_backends):
+    """A 429 without Retry-After is recorded as a cool-down at once, before the wait to retry: for
+    that wait (the backoff), not for the 60 s its kind gets when nothing is retried. The retry went
+    out after it; when the retry fails otherwise (a 502), the next call is sent too."""
+    json_backends("aa")
+    clock = FakeClock()
+    with FaultServer(
+        {"/aa": sequence(respond(429, b""), respond(502, b""), json_results("https://a.example/"))}
+    ) as server:
+        with client_for(server, ["aa"], retries=1, clock=clock) as client:
+            with pytest.raises(ws.BadGateway):
+                client.search("one")
+            assert len(clock.sleeps) == 1  # the backoff
+            assert client.search("two")["items"][0]["url"] == "https://a.example/"
+        assert len(server.requests) == 3
+
+
+def test_a_retry_that_times_out_on_its_own_ends_with_its_timeout(json_backends):
+    """A retry's own failure is the call's error: a 502 retried into a request that times
+    out (its own 300 ms, the budget far from spent) is a ``Timeout``. Only a retry the call's
+    deadline cuts short ends with the error it retried (the 502)."""
+    json_backends("aa")
+    with FaultServer({"/aa": sequence(respond(502, b""), never_answer())}) as server:
+        with client_for(server, ["aa"], retries=1, clock=FakeClock(), timeout_ms=300) as client:
+            with pytest.raises(ws.Timeout):
+                client.search("q", budget_ms=20_000)
+        assert len(server.requests) == 2
+
+
+def test_a_retry_whose_rate_limit_slot_comes_too_late_fails_with_the_error_it_retried(json_backends, monkeypatch):
+    """A retry of a 502 whose slot (one request every 3 s) leaves too little of a 2.5 s budget is
+    not waited for: the call fails at once with the 502, not with a ``Timeout`` about the slot.
+    The deadline is on the fake clock: the backoff (jittered) and the slot are exact."""
+    json_backends("aa")
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    with FaultServer({"/aa": respond(502, b"")}) as server:
+        with client_for(server, ["aa"], retries=1, clock=clock, min_interval_s={"aa": 3.0}) as client:
+            with pytest.raises(ws.BadGateway):
+                client.search("q", budget_ms=2500)
+        assert len(server.requests) == 1
+    assert len(clock.sleeps) == 1  # the backoff; not the slot
 
 
 @pytest.mark.parametrize("retry_after", ["-5", "-inf"])

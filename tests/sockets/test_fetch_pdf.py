@@ -6,6 +6,7 @@ import contextlib
 import functools
 import io
 import logging
+import re
 import sys
 import time
 
@@ -31,6 +32,8 @@ from pypdf.generic import ArrayObject, ByteStringObject, NumberObject
 from servers import FaultServer
 
 import websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.client.search_client import SearchClient
 from websearch_sync.reader import pdf
 
 PDF = "application/pdf"
@@ -204,7 +207,11 @@ def test_a_page_pypdf_fails_on_is_left_out_and_the_other_pages_are_read(content)
     with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
         result = fetch(server.url("/x.pdf"))
     assert result["text"] == "## Page 1\n\nThe first page.\n\n## Page 3\n\nThe third page."
-    assert result["truncated"] is True  # text was left out
+    # no max_chars brings the page back: not truncated, but said in a warning naming it
+    assert result["truncated"] is False
+    [warning] = result["errors"]
+    assert (warning["type"], warning["detail_code"]) == ("WebParseError", "pdf_broken")
+    assert "left out page 2 (" in warning["message"] and "the other pages were read" in warning["message"]
 
 
 def three_pages(second):
@@ -228,11 +235,95 @@ def test_a_page_whose_object_cannot_be_parsed_is_left_out_and_the_other_pages_ar
     with FaultServer({"/x.pdf": respond(200, three_pages(b"@@@@ ))) <<<"), content_type=PDF)}) as server:
         result = fetch(server.url("/x.pdf"), extract_mode="text")
     assert result["text"] == "--- Page 1 ---\n\nPage one\n\n--- Page 3 ---\n\nPage three"
-    assert result["truncated"] is True
+    assert result["truncated"] is False
+    assert "left out page 2 (PdfReadError)" in result["errors"][0]["message"]
     with FaultServer(
         {"/x.pdf": respond(200, three_pages(b"<< /Type /Page /Contents 8 0 R >>"), content_type=PDF)}
     ) as s:
         assert "Page two" in fetch(s.url("/x.pdf"))["text"]  # the same file, its page whole: all three
+
+
+def test_the_model_is_told_which_pages_were_left_out_not_that_the_text_was_cut():
+    # raising max_chars cannot bring back a page pypdf fails on: the tool text names it instead
+    body = bomb_pdf([["The first page."], BROKEN_PAGES["reference in content"], ["The third page."]])
+    with SearchClient(settings=ws.Settings(allow_private=True)) as client:
+        with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+            result = tool.ToolSession(client).call_tool("web_fetch", {"url": server.url("/x.pdf")})
+    text = tool.format_results(result)
+    assert "truncated to" not in text
+    assert "\nNote: 127.0.0.1 served a PDF of which fetch left out page 2 (AssertionError): pypdf cannot" in text
+
+
+def test_pages_left_out_are_logged_once_at_info_and_each_at_debug_with_pypdfs_error(caplog):
+    # a broken tree can have 40,000 kids that cannot be parsed: one INFO line, not one a page;
+    # each page at DEBUG with its traceback, so a bug of ours in the read is not hidden
+    body = bomb_pdf([["The first page."], *[BROKEN_PAGES["reference in content"]] * 5])
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server, caplog.at_level(logging.DEBUG):
+        fetch(server.url("/x.pdf"))
+    left_out = [r for r in caplog.records if r.name == "websearch_sync" and "left out" in r.getMessage()]
+    assert [r.levelno for r in left_out].count(logging.INFO) == 1
+    debug = [r for r in left_out if r.levelno == logging.DEBUG]
+    assert len(debug) == 5 and all(r.exc_info and r.exc_info[0] is AssertionError for r in debug)
+
+
+def test_the_warning_names_the_first_pages_left_out_and_counts_the_others():
+    # a broken file can have 40,000: the message stays a line
+    failing = pdf.LEFT_OUT_NAMED + 2
+    body = bomb_pdf([["The first page."], *[BROKEN_PAGES["reference in content"]] * failing])
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        [warning] = fetch(server.url("/x.pdf"))["errors"]
+    named = ", ".join("page %d (AssertionError)" % n for n in range(2, 2 + pdf.LEFT_OUT_NAMED))
+    assert "left out %s and 2 more: pypdf cannot read them;" % named in warning["message"]
+
+
+def pages_under_a_node(node, count=b"3", third=b"<< /Type /Page /Parent 2 0 R /Contents 8 0 R >>"):
+    """A PDF whose root holds the node ``node`` (meant to hold pages one and two, objects 6 and
+    7) and ``third`` (page three, its content object 8), saying it holds ``count`` pages; an
+    11th object, page three under ``third`` when that is a node."""
+    streams = [b"BT /F1 11 Tf 72 720 Td (Page %s) Tj ET" % word for word in (b"three", b"one", b"two")]
+    return hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count %s /Resources << /Font << /F1 5 0 R >> >> >>" % count,
+            node,
+            third,
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /Page /Parent 3 0 R /Contents 9 0 R >>",
+            b"<< /Type /Page /Parent 3 0 R /Contents 10 0 R >>",
+            *[b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content) for content in streams],
+            b"<< /Type /Page /Parent 4 0 R /Contents 8 0 R >>",
+        ]
+    )
+
+
+def test_the_pages_after_an_unparseable_part_are_not_numbered_when_a_sibling_node_has_no_count():
+    # the node holding page three says no /Count: how many pages the broken part held is unknown
+    body = pages_under_a_node(b"@@@@ ))) <<<", third=b"<< /Type /Pages /Parent 2 0 R /Kids [11 0 R] >>")
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/x.pdf"), extract_mode="text")
+    assert result["text"] == "--- Page ? ---\n\nPage three"
+
+
+@pytest.mark.parametrize(
+    "node, count, third, left_out",
+    [
+        (b"<< /Type /Pages /Parent 2 0 R /Kids [6 0 R 7 0 R] /Count 2 >>", b"3", "Page 3", []),  # whole: all read
+        # the root's count less its readable page: two pages left out
+        (b"@@@@ ))) <<<", b"3", "Page 3", ["pages 1-2 (PdfReadError)"]),
+        # no count to say how many: no number rather than a wrong one
+        (
+            b"@@@@ ))) <<<",
+            b"/Three",
+            "Page ?",
+            ["a part of the page tree at its start (how many pages unknown) (PdfReadError)"],
+        ),
+    ],
+)
+def test_the_pages_after_a_part_of_the_page_tree_that_cannot_be_parsed_keep_their_numbers(node, count, third, left_out):
+    with FaultServer({"/x.pdf": respond(200, pages_under_a_node(node, count), content_type=PDF)}) as server:
+        result = fetch(server.url("/x.pdf"), extract_mode="text")
+    assert result["text"] == "--- %s ---\n\nPage three" % third if left_out else result["text"].endswith("Page three")
+    assert [m for e in result.get("errors", []) for m in re.findall(r"left out (.*?):", e["message"])] == left_out
 
 
 def test_a_pdf_whose_every_page_pypdf_fails_on_is_broken():
@@ -396,6 +487,29 @@ def test_the_read_stops_once_its_pages_decode_to_the_content_budget(caps_a_tenth
     with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
         result = fetch(server.url("/b.pdf"), max_chars=10**8)
     assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
+
+
+def test_what_the_pages_pypdf_fails_on_decoded_counts_to_the_content_budget(caps_a_tenth, monkeypatch):
+    # pages that decode to just under the page cap and then fail in pypdf's extraction (a
+    # reference in their content): pypdf keeps what it decoded of each, so a thousand of them
+    # held 900 MB of a 1.6 MB file when a failed page's bytes were not counted
+    blank = b"BT /F1 11 Tf [1 0 R] TJ ET " + b" " * (pdf.MAX_PAGE_CONTENT - 1000)
+    count = pdf.MAX_CONTENT // len(blank) + 2
+    body = bomb_pdf([["Annual report of the harbour authority"], *[blank] * count, ["The end."]])
+    decoded = []
+    measure = pdf.drawn_bytes
+
+    def measured(page, held, *args):
+        try:
+            return measure(page, held, *args)
+        finally:
+            decoded.append(sum(held.sizes.values()))
+
+    monkeypatch.setattr(pdf, "drawn_bytes", measured)
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/b.pdf"), max_chars=10**8)
+    assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
+    assert max(decoded) <= pdf.MAX_CONTENT + pdf.MAX_PAGE_CONTENT, "decoded %d bytes" % max(decoded)
 
 
 def test_a_larger_file_has_a_larger_content_budget(caps_a_tenth):

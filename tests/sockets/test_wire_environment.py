@@ -177,6 +177,27 @@ def test_the_wire_prepares_its_requests_as_its_session_would(no_proxy_variables,
     assert list(mine[0].headers)[:6] == ["host", "user-agent", "accept-encoding", "accept", "connection", "x-wanted"]
 
 
+def test_the_wire_prepares_a_url_as_its_session_would_with_params_or_without(no_proxy_variables):
+    """The wire's own session takes a URL's prepared form from a memo when it has no params to add:
+    the same request line goes out as through a caller's session, a URL requests re-encodes (a
+    space, a non-ASCII path) and the session's params included, asked twice (the memo's answer)."""
+    routes = {"/%C3%A4%20b": respond(200, b"a")}
+    with FaultServer(routes) as server:
+        for session in (None, requests.Session()):
+            for params in (None, {"k": "v w"}):
+                wire = RequestsWire(session=session)
+                wire.session.params = params or {}
+                try:
+                    for _ in range(2):
+                        request = WireRequest("GET", server.url("/ä b"), [])
+                        wire.exchange(request, _Sink(), deadline=Deadline(3000), provider="t")
+                finally:
+                    wire.close()
+    sent = [r.path for r in server.requests]
+    assert sent[:4] == ["/%C3%A4%20b"] * 2 + ["/%C3%A4%20b?k=v+w"] * 2
+    assert sent[4:] == sent[:4]
+
+
 class _Sink:
     def head(self, status, headers, url, framed=False):
         return True

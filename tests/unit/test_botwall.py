@@ -4,12 +4,16 @@ body is scanned for."""
 
 import logging
 import re
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from requests.structures import CaseInsensitiveDict
 
 from websearch_sync.backends import BotWall
-from websearch_sync.net.botwall import bot_wall
+from websearch_sync.backends.ddg_verticals import DEEP_506, DEEP_ANOMALY
+from websearch_sync.net.botwall import bot_wall, bot_wall_error
+from websearch_sync.net.response import HttpResponse
 
 WALL = BotWall(
     "test wall",
@@ -97,3 +101,47 @@ def test_a_wall_redirect_is_read_as_the_hop_reads_it(location):
     dropped): the wall at another host is recognised where the redirect leads."""
     wall = BotWall("host wall", address=lambda url: urlsplit(url).hostname == "captcha.example")
     assert bot_wall("https://e.example/", PAGE, [wall], location=location, scanned=[]) == "host wall"
+
+
+# -- which answers bot_wall_error scans, and the header-marked wall ---------------------------------
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ddg_html"
+#: DuckDuckGo's recorded deep-results block script (no headers were recorded: see its case's meta).
+BLOCK_SCRIPT = (FIXTURES / "duck-duck-scrape__news_anomaly_block.2.txt").read_bytes()
+#: DuckDuckGo's recorded news answer: a JSON object.
+NEWS_ANSWER = (FIXTURES / "phrona__news_rust_programming.2.json").read_bytes()
+
+
+def _answer(content: bytes, headers: dict) -> HttpResponse:
+    return HttpResponse(
+        status=200, headers=CaseInsensitiveDict(headers), content=content, url="https://duckduckgo.com/news.js"
+    )
+
+
+@pytest.mark.parametrize("content_type", ["application/json; charset=utf-8", "application/vnd.api+json"])
+def test_a_block_script_labelled_json_is_scanned(content_type):
+    """An endpoint whose answers are JSON labels its block script as JSON too: a body labelled JSON
+    (``application/json`` or any ``+json`` type) that does not start like JSON is scanned."""
+    error = bot_wall_error(_answer(BLOCK_SCRIPT, {"Content-Type": content_type}), "ddg_html", [DEEP_ANOMALY, DEEP_506])
+    assert error is not None and error.detail_code == "captcha_required"
+
+
+@pytest.mark.parametrize("before", ["", "\n", " \r\n\t"])
+@pytest.mark.parametrize("content_type", ["application/json", "application/vnd.api+json"])
+def test_a_json_answer_is_never_scanned(content_type, before):
+    """A JSON object or array, after JSON's own white space, is an API's answer, never scanned:
+    a wall whose marker is a word of the recorded answer (``rust``) does not find it there. The
+    same body labelled HTML is scanned (the wall would find its marker)."""
+    wall = BotWall("word wall", hints=("rust programming",), patterns=(re.compile("rust programming"),))
+    body = before.encode() + NEWS_ANSWER
+    assert bot_wall_error(_answer(body, {"Content-Type": content_type}), "ddg_html", [wall]) is None
+    assert bot_wall_error(_answer(body, {"Content-Type": "text/html"}), "ddg_html", [wall]) is not None
+
+
+@pytest.mark.parametrize("value", ["challenge", "Challenge", "challenge "])
+def test_cloudflare_challenge_is_read_from_its_header_whatever_its_case_and_spacing(value):
+    """``cf-mitigated: challenge`` (Cloudflare's documented marker) makes any answer a wall; a
+    header value's case and surrounding white space are the sender's, so they do not count."""
+    error = bot_wall_error(_answer(b"<html><title>Just a moment...</title></html>", {"cf-mitigated": value}), None)
+    assert error is not None and error.detail_code == "captcha_required"
+    assert bot_wall_error(_answer(b"<html><title>Just a moment...</title></html>", {}), None) is None

@@ -4,13 +4,19 @@ import threading
 from types import SimpleNamespace
 
 import pytest
-from clocks import FakeClock
+from clocks import FakeClock, deadlines_on
 
 import websearch_sync as ws
+from websearch_sync.backends.stub import Stub
+from websearch_sync.client.attempts import BackendRunner, CallState
 from websearch_sync.client.cache import MemoryCache, SqliteCache
 from websearch_sync.client.cooldown import Cooldowns
 from websearch_sync.client.fusion import fuse
 from websearch_sync.client.ratelimit import RateLimiter
+from websearch_sync.client.retry import RetryPolicy
+from websearch_sync.models import SearchParams
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.transport import HttpTransport
 
 
 def item(url, title="t"):
@@ -307,3 +313,89 @@ def test_spans_are_written_in_seconds_days_or_as_a_bound(seconds, text):
     from websearch_sync.net.spans import span_text
 
     assert span_text(seconds) == text
+
+
+def _stub_runner(clock, check_ahead_s=0.0, interval_s=2.0):
+    """A ``BackendRunner`` for the offline stub, its slots ``interval_s`` apart, on ``clock``."""
+    return BackendRunner(
+        HttpTransport(), RateLimiter(clock), Cooldowns({}, clock=clock), {"stub": interval_s}, clock, check_ahead_s
+    )
+
+
+class _AskedStub(Stub):
+    """The offline stub, noting each time it is asked (``clock``'s time, or ``None``) in ``asked``."""
+
+    def __init__(self, asked, clock=None):
+        super().__init__(ws.Settings())
+        self.asked, self.clock = asked, clock
+
+    def search(self, params, transport, deadline):
+        self.asked.append(self.clock.monotonic() if self.clock is not None else None)
+        return super().search(params, transport, deadline)
+
+
+def _stub_params(query):
+    return SearchParams(query=query, max_results=3)
+
+
+def _budget():
+    return Deadline(15_000)
+
+
+def _no_retry():
+    return RetryPolicy().with_total(0)
+
+
+def _state():
+    return CallState()
+
+
+def test_with_checks_ahead_a_request_wakes_before_its_slot_for_them_and_leaves_at_it():
+    """Issue 33.17: with a shared state the checks after a wait for a slot are round trips
+    (``check_ahead_s``: two of them); the request wakes that much before its slot to run them
+    (``recheck``: the cache read again), then sleeps the rest and leaves at its slot. Before, it
+    slept to the slot and ran the checks after it (one wait)."""
+    clock = FakeClock()
+    runner = _stub_runner(clock, check_ahead_s=0.5)
+    checked_at = []
+    stub = _AskedStub([])
+    runner.run(stub, _stub_params("one"), None, _budget(), _no_retry(), _state())
+    started = clock.monotonic()
+    runner.run(
+        stub, _stub_params("two"), None, _budget(), _no_retry(), _state(), lambda: checked_at.append(clock.monotonic())
+    )
+    assert clock.sleeps == [1.5, 0.5]
+    assert checked_at == [started + 1.5]
+
+
+def test_a_request_with_less_than_its_need_left_is_not_sent_even_without_a_wait(monkeypatch):
+    """A request whose turn comes at once but with less of the budget left than a request needs
+    (the call's time spent before it: other backends, an identical search in flight) is not sent:
+    ``Timeout(budget_exhausted)`` saying the budget left too little, the backend not asked. Its
+    backend's rate limit (a free slot) is not blamed: it said "stub allows one request every 2.0 s;
+    the next slot is 0.0 s away but only 500 ms of the budget are left"."""
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    state = CallState()
+    asked = []
+    runner = _stub_runner(clock)
+    budget = Deadline(4000)
+    clock.advance(3.5)  # 0.5 s left of 4 s: a request needs 1 s
+    with pytest.raises(ws.Timeout) as info:
+        runner.run(_AskedStub(asked), _stub_params("one"), None, budget, _no_retry(), state)
+    assert info.value.detail_code == "budget_exhausted" and info.value.message.startswith("only ")
+    assert asked == [] and clock.sleeps == []
+
+
+def test_a_request_after_one_that_left_late_waits_until_the_upstream_has_seen_the_interval():
+    """Issue 33.17: the first request left late (its checks ahead of the slot took 1 s, not the
+    0.5 s they were given); the next one, booked an interval after the first's slot, waits until
+    an interval after the first really left: the upstream sees the 2 s between them."""
+    clock = FakeClock()
+    runner = _stub_runner(clock, check_ahead_s=0.5)
+    asked = []
+    stub = _AskedStub(asked, clock)
+    runner.run(stub, _stub_params("zero"), None, _budget(), _no_retry(), _state())
+    runner.run(stub, _stub_params("one"), None, _budget(), _no_retry(), _state(), lambda: clock.advance(1.0))
+    runner.run(stub, _stub_params("two"), None, _budget(), _no_retry(), _state())
+    assert [later - earlier for earlier, later in zip(asked, asked[1:])] == pytest.approx([2.5, 2.0])

@@ -255,20 +255,156 @@ def test_a_png_whose_critical_chunk_has_a_wrong_crc_is_unreadable_not_returned(k
     assert_unreadable(with_crc_broken(png_with_text_chunk(), kind), "image/png")
 
 
-def test_a_png_whose_ancillary_chunk_has_a_wrong_crc_is_read_as_browsers_show_it():
-    assert read_header(with_crc_broken(png_with_text_chunk(), b"tEXt"), "image/png").size == (10, 10)
+def png_with_text_chunk_after_its_image():
+    """A 10x10 grey PNG with a ``tEXt`` chunk between its image data and ``IEND``."""
+    good = grey_png(struct.pack(">II", 10, 10) + bytes(GREY8))
+    end = good.index(b"IEND") - 4
+    return good[:end] + _chunk(b"tEXt", b"Comment\x00made here") + good[end:]
+
+
+def test_a_png_whose_ancillary_chunk_before_its_image_has_a_wrong_crc_is_unreadable_not_returned():
+    from PIL import Image
+
+    data = with_crc_broken(png_with_text_chunk(), b"tEXt")
+    with pytest.raises(OSError):  # the oracle: Pillow, which reads those chunks itself, cannot identify it
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/png")
     assert read_header(png_with_text_chunk(), "image/png").size == (10, 10)
 
 
-@pytest.mark.parametrize("marker", [0x02, 0x4A, 0xBF])
-def test_a_jpeg_holding_a_reserved_marker_is_unreadable_not_returned(marker):
+def test_a_png_whose_ancillary_chunk_after_its_image_has_a_wrong_crc_is_read_as_pillow_and_browsers_show_it():
     from PIL import Image
 
+    data = with_crc_broken(png_with_text_chunk_after_its_image(), b"tEXt")
+    Image.open(io.BytesIO(data)).load()  # the oracle: Pillow decodes it (libpng discards the chunk)
+    assert read_header(data, "image/png").size == (10, 10)
+
+
+def progressive_jpeg():
+    """A progressive JPEG Pillow wrote: several scans."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), (200, 30, 30)).save(out, "JPEG", progressive=True)
+    return out.getvalue()
+
+
+def between_scans(segment):
+    """:func:`progressive_jpeg` with ``segment`` before its second scan: only libjpeg reads it
+    (Pillow's own reading of the header stops at the first scan)."""
+    good = progressive_jpeg()
+    second = good.index(b"\xff\xda", good.index(b"\xff\xda") + 2)
+    return good[:second] + segment + good[second:]
+
+
+# libjpeg's read_markers (jdmarker.c): any marker it does not know is "unsupported marker type"
+UNKNOWN_MARKERS = [0x02, 0x4A, 0xBF, 0xC8, 0xDE, 0xDF, 0xF0, 0xF7, 0xFD]
+
+
+@pytest.mark.parametrize("where", ["after SOI", "between scans"])
+@pytest.mark.parametrize("marker", UNKNOWN_MARKERS, ids=["%02X" % marker for marker in UNKNOWN_MARKERS])
+def test_a_jpeg_holding_a_marker_libjpeg_does_not_know_is_unreadable_not_returned(marker, where):
+    """The reserved markers (02-BF), JPG (C8), DHP (DE), EXP (DF), JPGn (F0-FD)."""
+    from PIL import Image
+
+    segment = bytes([0xFF, marker]) + struct.pack(">H", 4) + b"xy"
     good = pillow_image(20, 10, "JPEG")
-    data = good[:2] + bytes([0xFF, marker]) + struct.pack(">H", 4) + b"xy" + good[2:]  # a segment after SOI
+    data = good[:2] + segment + good[2:] if where == "after SOI" else between_scans(segment)
     with pytest.raises((OSError, SyntaxError)):  # the oracle: Pillow refuses it (libjpeg: "unsupported marker")
         Image.open(io.BytesIO(data)).load()
     assert_unreadable(data, "image/jpeg")
+
+
+@pytest.mark.parametrize("marker", [0xC3, 0xC5, 0xC6, 0xC7, 0xCB, 0xCD, 0xCE, 0xCF], ids="{:02X}".format)
+def test_a_jpeg_of_a_frame_kind_libjpeg_does_not_decode_is_unreadable_not_returned(marker):
+    """Lossless and hierarchical frames: libjpeg decodes baseline, extended and progressive
+    (C0-C2) and arithmetic (C9, CA) ones only."""
+    from PIL import Image
+
+    good = pillow_image(20, 10, "JPEG")
+    at = good.index(b"\xff\xc0")
+    data = good[: at + 1] + bytes([marker]) + good[at + 2 :]
+    with pytest.raises(OSError):  # the oracle: Pillow refuses it
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/jpeg")
+
+
+@pytest.mark.parametrize("where", ["before the first scan", "a second start of image"])
+def test_a_jpeg_holding_a_tem_before_its_first_scan_or_a_second_soi_is_unreadable_not_returned(where):
+    """Pillow's reading of the header refuses TEM (01), which libjpeg skips; libjpeg refuses a
+    second start of image (D8)."""
+    from PIL import Image
+
+    good = pillow_image(20, 10, "JPEG")
+    scan = good.index(b"\xff\xda")
+    data = good[:scan] + (b"\xff\x01" if where == "before the first scan" else b"\xff\xd8") + good[scan:]
+    with pytest.raises((OSError, SyntaxError)):  # the oracle
+        Image.open(io.BytesIO(data)).load()
+    assert_unreadable(data, "image/jpeg")
+
+
+def jpeg_in_mode(mode, **options):
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new(mode, (64, 48), (200, 30, 30, 0)[: len(mode)] if mode != "L" else 120).save(out, "JPEG", **options)
+    return out.getvalue()
+
+
+def mpo():
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), "red").save(out, "MPO", save_all=True, append_images=[Image.new("RGB", (64, 48))])
+    return out.getvalue()
+
+
+def with_exif_thumbnail():
+    """A JPEG whose EXIF (APP1) holds a JPEG thumbnail of its own (IFD1's JPEGInterchangeFormat)."""
+    from PIL import Image
+
+    thumbnail = pillow_image(16, 12, "JPEG")
+    ifd1 = (
+        struct.pack(">H", 2) + struct.pack(">HHII", 0x201, 4, 1, 44) + struct.pack(">HHII", 0x202, 4, 1, len(thumbnail))
+    )
+    tiff = b"MM\x00\x2a" + struct.pack(">IHI", 8, 0, 14) + ifd1 + struct.pack(">I", 0) + thumbnail
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), "green").save(out, "JPEG", exif=b"Exif\x00\x00" + tiff)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: jpeg_in_mode("RGB", progressive=True),
+        lambda: jpeg_in_mode("RGB", restart_marker_rows=1),
+        lambda: jpeg_in_mode("RGB", progressive=True, restart_marker_blocks=2),
+        lambda: jpeg_in_mode("CMYK"),  # Adobe APP14
+        lambda: jpeg_in_mode("L", comment=b"a comment"),
+        lambda: jpeg_in_mode("RGB", icc_profile=b"\0" * 200_000),  # an ICC profile over several APP2 segments
+        with_exif_thumbnail,
+        mpo,
+        lambda: between_scans(b"\xff\x01"),  # TEM past the first scan: libjpeg skips it
+    ],
+    ids=[
+        "progressive",
+        "restart markers",
+        "progressive restarts",
+        "CMYK",
+        "grey comment",
+        "ICC",
+        "EXIF thumbnail",
+        "MPO",
+        "TEM",
+    ],
+)
+def test_jpegs_pillow_decodes_are_read(make):
+    from PIL import Image
+
+    data = make()
+    image = Image.open(io.BytesIO(data))
+    image.load()  # the oracle: Pillow decodes it
+    assert read_header(data, "image/jpeg").size == image.size
 
 
 def webp_with_bitstream_byte(options, offset, change):
@@ -300,6 +436,21 @@ def test_a_webp_whose_bitstream_libwebp_refuses_is_unreadable_not_returned(optio
     with pytest.raises((OSError, SyntaxError, ValueError)):  # the oracle: Pillow's libwebp refuses it too
         Image.open(io.BytesIO(data)).load()
     assert_unreadable(data, "image/webp")
+
+
+@pytest.mark.parametrize("past", [0, 1000], ids=["the chunk's length", "past the chunk"])
+def test_a_webp_whose_first_partition_does_not_fit_its_chunk_is_unreadable_not_returned(past):
+    """libwebp's VP8GetInfo refuses a frame tag whose first partition (its top 19 bits) is not
+    shorter than the ``VP8 `` chunk ("inconsistent size information")."""
+    from PIL import Image
+
+    data = bytearray(webp((20, 10)))
+    length = struct.unpack("<I", data[16:20])[0]  # the VP8 chunk's, after RIFF head and WEBP
+    tag = struct.unpack("<I", data[20:23] + b"\0")[0]
+    data[20:23] = struct.pack("<I", (tag & 0x1F) | (length + past) << 5)[:3]
+    with pytest.raises((OSError, SyntaxError, ValueError)):  # the oracle: Pillow's libwebp refuses it too
+        Image.open(io.BytesIO(bytes(data))).load()
+    assert_unreadable(bytes(data), "image/webp")
 
 
 @pytest.mark.parametrize("second", [(90000, 90000), (5, 1)], ids=["a size past the caps", "a smaller size"])

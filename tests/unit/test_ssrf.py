@@ -3,15 +3,24 @@ bounded by the deadline (the system resolver's real wait: tests/reliability/test
 and refusals through fetch before any connection. Redirects and
 connections to the checked address: tests/sockets/test_ssrf_connections.py."""
 
+import http.client
 import ipaddress
 import socket
+from urllib.parse import urlsplit
 
 import pytest
 from servers import fetch_once as fetch
 
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
-from websearch_sync.net.ssrf import AddressGuard, forbidden_reason, literal_address, numeric_ipv4, static_resolver
+from websearch_sync.net.ssrf import (
+    AddressGuard,
+    forbidden_reason,
+    host_header,
+    literal_address,
+    numeric_ipv4,
+    static_resolver,
+)
 
 PAGE = b"<html><head><title>Local</title></head><body><p>" + b"Readable local text. " * 20 + b"</p></body></html>"
 
@@ -70,6 +79,15 @@ def test_numeric_ipv4_forms(host, expected):
     assert socket.inet_ntoa(socket.inet_aton(host.rstrip("."))) == expected
 
 
+@pytest.mark.parametrize(
+    "host, expected", [("0x", "0.0.0.0"), ("0X", "0.0.0.0"), ("0x.1", "0.0.0.1"), ("0x7f.0x.0x.1", "127.0.0.1")]
+)
+def test_a_hex_part_without_digits_is_zero_as_a_browser_reads_it(host, expected):
+    """``0x`` with no digits is 0 in the WHATWG URL standard, which ``inet_aton`` refuses: the
+    values are Node's ``new URL("http://<host>/").hostname`` (``0x7f.0x.0x.1`` is ``127.0.0.1``)."""
+    assert numeric_ipv4(host) == ipaddress.IPv4Address(expected)
+
+
 @pytest.mark.parametrize("host", ["example.com", "1.2.3.4.5", "0x7g.1", "08.1", "a.1", "1..2", ""])
 def test_names_that_are_not_numeric(host):
     assert numeric_ipv4(host) is None
@@ -87,6 +105,36 @@ def test_ipv6_literals():
     assert literal_address("fe80::1%eth0") == ipaddress.IPv6Address("fe80::1")
     with pytest.raises(ws.InvalidInput):
         literal_address("[::zz]")
+
+
+@pytest.mark.parametrize("host", ["1.2.3.256", "[::zz]"])
+def test_a_refused_literal_is_refused_each_time_with_its_own_error(host):
+    # literal_address remembers its answers, not its refusals
+    errors = []
+    for _ in range(2):
+        with pytest.raises(ws.InvalidInput) as info:
+            literal_address(host)
+        errors.append(info.value)
+    assert errors[0] is not errors[1] and [e.detail_code for e in errors] == ["bad_url", "bad_url"]
+
+
+@pytest.mark.parametrize(
+    "host, address, private",
+    [
+        ("127.0.0.1", "127.0.0.1", True),
+        ("0x7f.1", "127.0.0.1", True),
+        ("[::1]", "::1", True),
+        ("8.8.8.8", "8.8.8.8", False),
+    ],
+)
+def test_the_guard_judges_a_literal_host_by_the_address_it_names(host, address, private):
+    for _ in range(2):  # the second time from literal_address's memo
+        checked = AddressGuard(allow_private=True).check(host, 80, Deadline(1000))
+        assert (checked.addresses, checked.private) == ([address], private)
+    if private:
+        with pytest.raises(ws.InvalidInput) as info:
+            AddressGuard().check(host, 80, Deadline(1000))
+        assert info.value.detail_code == "private_address"
 
 
 # -- classes of addresses ------------------------------------------------------------------
@@ -130,6 +178,13 @@ def test_guard_allow_private_and_trusted_networks():
     assert public.addresses == [PUBLIC["public6.test"]] and public.private is False
 
 
+@pytest.mark.parametrize("host", ["public4.test.", "PUBLIC4.test."])
+def test_the_static_resolver_reads_a_name_as_dns_does(host):
+    """A fully qualified name (its trailing dot) and a name in capitals are the name in the table:
+    DNS names are case-insensitive and ``name.`` is ``name``."""
+    assert AddressGuard(resolver=RESOLVER).check(host, 80, Deadline(1000)).addresses == [PUBLIC["public4.test"]]
+
+
 def test_unknown_name_is_dns_error():
     with pytest.raises(ws.NetworkError) as info:
         AddressGuard(resolver=RESOLVER).check("nowhere.test", 80, Deadline(1000))
@@ -149,6 +204,77 @@ def test_resolution_cannot_outlast_the_deadline():
         )  # under the resolver cap, so the deadline is what bounds it
     assert info.value.detail_code == "deadline_exceeded"
     assert calls and 0 < calls[0] <= 3.0  # the lookup was given what is left of the deadline, no more
+
+
+def test_a_lookup_that_outlasts_the_resolver_cap_is_a_dns_timeout():
+    """With more of the deadline left than the 10 s cap on one lookup, a lookup that hangs ends at
+    the cap: ``Timeout(dns_timeout)`` (docs/errors.md), the DNS's fault, not the call's deadline."""
+    calls = []
+
+    def stuck_resolver(host, port, timeout_s):
+        calls.append(timeout_s)
+        raise TimeoutError("stuck")  # what a bounded wait on a hanging lookup ends with, timeout_s later
+
+    with pytest.raises(ws.Timeout) as info:
+        AddressGuard(resolver=stuck_resolver).check("slow.test", 80, Deadline(60_000))
+    assert info.value.detail_code == "dns_timeout"
+    assert calls == [10.0]  # the cap, not what is left of the deadline
+
+
+def test_an_expired_deadline_looks_nothing_up():
+    calls = []
+
+    def resolver(host, port, timeout_s):
+        calls.append(timeout_s)
+        return [PUBLIC["public4.test"]]
+
+    with pytest.raises(ws.Timeout) as info:
+        AddressGuard(resolver=resolver).check("public4.test", 80, Deadline(0))
+    assert info.value.detail_code == "deadline_exceeded" and calls == []
+
+
+def test_a_resolved_link_local_address_with_its_zone_is_judged_as_the_address():
+    """``getaddrinfo`` names a link-local IPv6 answer with its zone (``fe80::1%eth0``): the address
+    is judged (refused as link-local), not taken for an answer that is no IP address."""
+    guard = AddressGuard(resolver=static_resolver({"router.test": "fe80::1%eth0"}))
+    with pytest.raises(ws.InvalidInput) as info:
+        guard.check("router.test", 80, Deadline(1000))
+    assert info.value.detail_code == "private_address" and "link-local" in info.value.message
+
+
+def _host_http_client_writes(url: str) -> str:
+    """The ``Host`` header ``http.client`` writes itself for a connection to ``url``'s host and port."""
+    parts = urlsplit(url)
+    connection_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    written = []
+
+    class Recording(connection_class):  # type: ignore[misc, valid-type]
+        def putheader(self, header, *values):
+            written.append((header, values))
+
+    Recording(parts.hostname, parts.port or connection_class.default_port).putrequest("GET", "/")
+    [value] = [values[0] for header, values in written if header == "Host"]
+    return value.decode("ascii") if isinstance(value, bytes) else value
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://docs.example/a",
+        "http://docs.example:80/a",
+        "http://docs.example:8080/a",
+        "https://docs.example/a",
+        "https://docs.example:443/a",
+        "https://docs.example:8443/a",
+        "https://docs.example:80/a",
+        "http://[2001:db8::1]/a",
+        "https://[2001:db8::1]:8443/a",
+    ],
+)
+def test_the_host_header_of_a_pinned_connection_is_the_one_http_client_writes(url):
+    """A connection pinned to the checked address names the URL's host itself: the same ``Host``
+    ``http.client`` writes for a connection to the host (IPv6 in brackets, a default port left out)."""
+    assert host_header(url) == _host_http_client_writes(url)
 
 
 # -- through fetch -------------------------------------------------------------------------

@@ -152,6 +152,30 @@ def test_what_fetch_cannot_send_is_bad_url(raw):
     assert info.value.detail_code == "bad_url"
 
 
+class _Text(str):
+    """A ``str`` subclass: request_url checks it every time instead of from its memo."""
+
+
+@pytest.mark.parametrize("form", [str, _Text, lambda raw: " " * MAX_URL_CHARS + raw])
+def test_the_request_form_is_the_same_remembered_or_not(form):
+    # a plain str within the length limit comes from the memo; a subclass or a longer text is worked out each time
+    for raw, sent in [
+        ("HTTP://Example.COM#x", "http://example.com/#x"),
+        ("https://BÜCHER.de/ä", "https://xn--bcher-kva.de/%C3%A4"),
+    ]:
+        assert [request_url(form(raw)) for _ in range(2)] == [sent, sent]
+
+
+def test_a_refused_url_is_refused_each_time_with_its_own_error():
+    errors = []
+    for _ in range(2):
+        with pytest.raises(ws.InvalidInput) as info:
+            request_url("ftp://example.com/")
+        errors.append(info.value)
+    assert errors[0] is not errors[1]
+    assert [error.detail_code for error in errors] == ["bad_url", "bad_url"]
+
+
 def test_the_page_key_drops_only_the_fragment():
     assert page_key("https://reader:Secret@example.com/a?q=1#part") == "https://reader:Secret@example.com/a?q=1"
     assert page_key("https://example.com/a") == "https://example.com/a"
@@ -305,3 +329,35 @@ def test_a_file_target_keeps_its_slashes(location, read):
     """``file:`` is no host after a run of slashes (``file:///x`` has an empty host, WHATWG's file
     state): it was read as ``file://x``, host ``x``; refused as a hop either way."""
     assert browser_target(location, "https") == read
+
+
+@pytest.mark.parametrize(
+    "location, port", [("https://docs.test/x", 443), ("http://docs.test/x", 80), ("https://docs.test:8443/x", 8443)]
+)
+def test_a_hop_is_checked_at_the_port_it_connects_to(location, port):
+    """The guard resolves a hop's host for the port the hop connects to: its own, else its scheme's."""
+    asked = []
+
+    def resolver(host, port, timeout_s):
+        asked.append((host, port))
+        return ["93.184.216.34"]
+
+    policy = RedirectPolicy("https://start.test/a", AddressGuard(resolver=resolver), provider=None)
+    policy.follow("https://start.test/a", location, Deadline(10_000))
+    assert asked == [("docs.test", port)]
+
+
+@pytest.mark.parametrize(
+    "location, named",
+    [
+        ("file:///etc/passwd", "start.test redirected to a file: address that cannot be followed"),
+        ("http://[::1", "start.test redirected to an address that cannot be followed"),
+    ],
+)
+def test_a_target_that_cannot_be_followed_is_named_by_its_scheme_or_not_at_all(location, named):
+    """A target the page chose is named by its scheme (``file:``), never by its path (``etc``), and
+    one that cannot be read at all is not named after the page that sent it."""
+    policy = RedirectPolicy("https://start.test/a", _RecordingGuard(), provider=None)
+    with pytest.raises(ws.WebProviderError) as refused:
+        policy.follow("https://start.test/a", location, Deadline(10_000))
+    assert refused.value.detail_code == "bad_redirect" and refused.value.message.startswith(named)

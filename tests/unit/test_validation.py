@@ -1,8 +1,19 @@
 """Input validation: every bad input is InvalidInput, raised before any request."""
 
+from types import SimpleNamespace
+
 import pytest
 
 import websearch_sync as ws
+from websearch_sync.validate import (
+    Argument,
+    backend_list,
+    check_arguments,
+    check_options_taken,
+    check_query,
+    describe_sent,
+    search_params,
+)
 
 
 @pytest.mark.parametrize("query", ["", "   ", "\n\t ", None, 123, b"bytes", ["list"], "x" * 2001])
@@ -120,3 +131,82 @@ def test_max_content_chars_without_include_content_is_refused_not_dropped():
     assert info.value.detail_code == "bad_max_content_chars" and "include_content" in info.value.message
     with pytest.raises(ws.InvalidInput):
         ws.search("q", include_content=False, max_content_chars=100)
+
+
+# -- the rules one by one (each found untested by mutating validate.py) ------------------------------
+
+SETTINGS = SimpleNamespace(max_results=7)
+
+
+def _params(max_results=None, backend_options=(), **options):
+    return search_params("q", max_results, options, SETTINGS, backend_options)
+
+
+def _refused(call):
+    with pytest.raises(ws.InvalidInput) as info:
+        call()
+    return info.value.detail_code
+
+
+@pytest.mark.parametrize(
+    "options, code",
+    [
+        ({"locale": "en\n"}, "bad_locale"),  # "$" alone matches before a final newline
+        ({"trace_id": "abc\n"}, "bad_trace_id"),  # sent as a header: a newline ends it
+        ({"trace_id": "abc def"}, "bad_trace_id"),
+        ({"site_filter": "xn--a.com"}, "bad_site_filter"),  # an xn-- label that is no punycode
+    ],
+)
+def test_a_value_is_checked_whole(options, code):
+    assert _refused(lambda: _params(**options)) == code
+
+
+def test_a_query_with_a_lone_surrogate_is_refused():
+    assert _refused(lambda: check_query("harbour \ud800 works")) == "bad_query"
+
+
+@pytest.mark.parametrize(
+    "options, field, value",
+    [
+        ({"site_filter": ".gov"}, "site_filter", ".gov"),  # a domain's suffix, as site:.gov
+        ({"site_filter": "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.ir"}, "site_filter", None),  # Persian ZWNJ
+        ({"locale": "hy-Latn-IT-arevela"}, "locale", None),  # RFC 5646's example: language, script, region, variant
+        ({"locale": "en", "lang": "en"}, "locale", "en"),  # the alias given alike
+        ({"safe_search": True}, "safe_search", "moderate"),
+        ({"safe_search": False}, "safe_search", "off"),
+    ],
+)
+def test_an_accepted_option_is_sent_as_documented(options, field, value):
+    sent = getattr(_params(**options), field)
+    assert sent == (value if value is not None else options[field])
+
+
+def test_defaults_and_unset_options():
+    """No ``max_results``: the settings' number; a backend's option given as ``None`` is not given;
+    ``max_content_chars`` is no backend's option to refuse (include_content's cap)."""
+    assert _params().max_results == 7
+    assert _params(backend_options=("wiki",), wiki=None).options == {}
+    check_options_taken(["max_content_chars"], {"stub": ()}, {"stub": ()})  # no InvalidInput
+
+
+@pytest.mark.parametrize(
+    "backend, names",
+    [("DDG_HTML, Stub", ["ddg_html", "stub"]), ((name for name in ["stub", "ddg_html"]), ["stub", "ddg_html"])],
+)
+def test_backend_names_in_order_lower_cased(backend, names):
+    assert backend_list(backend) == names
+
+
+def test_an_empty_name_in_a_comma_list_is_refused():
+    assert _refused(lambda: backend_list("stub,,ddg_html")) == "unknown_backend"
+
+
+def test_a_tool_argument_is_checked_as_declared():
+    """A boolean is no integer argument; an integer declared without a minimum takes any integer;
+    no arguments at all (``None``) is an empty call; a boolean sent is described as one."""
+    count = Argument("count", "integer", "how many")
+    with pytest.raises(ws.InvalidInput, match=r"'count' must be of type integer, got a boolean \(true\)"):
+        count.check(True)
+    assert count.check(-3) == -3
+    assert check_arguments([count], None) == {}
+    assert describe_sent(True) == "a boolean (true)"

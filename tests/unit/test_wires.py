@@ -116,6 +116,32 @@ def test_a_mock_wire_answer_passes_through_the_policy_redirects_and_byte_cap():
     assert caught.value.detail_code == "response_too_large"
 
 
+def test_a_fetch_through_a_mock_wire_looks_no_name_up():
+    """A stand-in wire answers without a socket: fetch's address guard looks no name up, so a
+    fetch of a name no DNS knows (``.invalid``) is the handler's answer, not a ``dns_error``."""
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/plain"}, "Harbour works resume."))
+    with ws.SearchClient("ddg_html", wire=wire) as client:
+        page = client.fetch("https://docs.invalid/guide")
+    assert [request.url for request in wire.requests] == ["https://docs.invalid/guide"]
+    assert page["text"] == "Harbour works resume."
+
+
+def test_a_fetch_through_a_mock_wire_follows_a_redirect_to_another_name():
+    """A redirect's hop is checked as the first host is (no name looked up under a stand-in wire):
+    it has no address to connect to, and goes to the wire by its name."""
+
+    def handler(request):
+        if request.url.endswith("/old"):
+            return MockResponse(301, {"Location": "https://mirror.invalid/new"})
+        return MockResponse(200, {"Content-Type": "text/plain"}, "Harbour works resume.")
+
+    wire = MockWire(handler)
+    with ws.SearchClient("ddg_html", wire=wire) as client:
+        page = client.fetch("https://docs.invalid/old")
+    assert [request.url for request in wire.requests] == ["https://docs.invalid/old", "https://mirror.invalid/new"]
+    assert page["text"] == "Harbour works resume."
+
+
 def test_a_handler_that_raises_is_a_failure_on_the_wire():
     def handler(request):
         raise ws.Timeout("silent", detail_code="read_timeout")

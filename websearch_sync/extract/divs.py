@@ -27,23 +27,28 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _INLINE_TAGS = frozenset(("a", "b", "cite", "code", "em", "font", "i", "small", "span", "strong", "sub", "sup", "u"))
 
 
-def blocks_below(root: etree._Element, blocks: Pattern[str]) -> dict[etree._Element, bool]:
-    """{element of ``root``'s tree: whether ``blocks`` finds a match in readability's
-    serialization of its children, ``str(b"".join(tostring(child, encoding="utf-8") ...))``}."""
+def blocks_below(root: etree._Element, blocks: Pattern[str]) -> set[etree._Element]:
+    """The elements of ``root``'s tree in whose children's serialization by readability,
+    ``str(b"".join(tostring(child, encoding="utf-8") ...))``, ``blocks`` finds a match: those
+    with a descendant whose own serialization opens with a match (a node's serialization
+    holds its descendants' start tags and nothing else the pattern can find). Each node is
+    judged once, in document order, and a match marks its ancestors up to the first already
+    marked (whose own ancestors are), so the walk is linear."""
     named: dict[str, bool] = {}
-
-    def marks(child: etree._Element) -> bool:
-        tag = child.tag
+    below: set[etree._Element] = set()
+    for node in checked(root.iter()):
+        tag = node.tag
         if isinstance(tag, str) and not tag.startswith("{"):
-            if tag not in named:  # the start tag as the bytes' repr shows it
-                named[tag] = blocks.search(str(("<" + tag).encode("utf-8"))) is not None
-            return named[tag]
-        return blocks.search(str(etree.tostring(child, encoding="utf-8"))) is not None
-
-    below: dict[etree._Element, bool] = {}
-    for element in checked(reversed(list(root.iter()))):  # every element after its descendants
-        if isinstance(element.tag, str):
-            below[element] = any(marks(child) or below.get(child, False) for child in element)
+            marks = named.get(tag)
+            if marks is None:  # the start tag as the bytes' repr shows it
+                marks = named[tag] = blocks.search(str(("<" + tag).encode("utf-8"))) is not None
+        else:
+            marks = blocks.search(str(etree.tostring(node, encoding="utf-8"))) is not None
+        if marks:
+            for ancestor in node.iterancestors():
+                if ancestor in below:
+                    break
+                below.add(ancestor)
     return below
 
 
@@ -54,7 +59,7 @@ def transform_misused_divs(
     document's ``tags``, ``blocks``: its ``divToPElementsRe``), the same result, in place."""
     below = blocks_below(root, blocks)
     for elem in tags(root, "div"):
-        if not below[elem]:
+        if elem not in below:
             elem.tag = "p"
 
     for elem in tags(root, "div"):  # readability-lxml 0.9's second pass, as it is

@@ -25,6 +25,8 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Callable, Optional
 
+from requests.structures import CaseInsensitiveDict
+
 from ..errors import BAD_CONTENT_ENCODING, CONNECTION_RESET, INCOMPLETE_BODY, NetworkError
 from .wire import BodySink
 
@@ -250,5 +252,10 @@ class DecodingSink:
 
 
 def _header(headers: Mapping[str, str], name: str) -> str:
-    """A header's value whatever the case of its name (a wire's headers are a plain mapping)."""
+    """A header's value whatever the case of its name (a wire's headers are a plain mapping; the
+    requests wire's, a ``CaseInsensitiveDict``, holding one entry a name, are asked at once rather
+    than walked: a walk calls two Python methods a header)."""
+    if isinstance(headers, CaseInsensitiveDict):
+        value: str = headers.get(name, "")
+        return value
     return next((value for key, value in headers.items() if key.lower() == name), "")

@@ -12,6 +12,7 @@ Host names made only of numbers are read the way ``inet_aton`` and browsers read
 them (``2130706433``, ``0x7f.1``, ``0177.0.0.1`` are all 127.0.0.1).
 """
 
+import functools
 import ipaddress
 import socket
 import threading
@@ -96,8 +97,11 @@ def numeric_ipv4(host: str) -> Optional[ipaddress.IPv4Address]:
     return ipaddress.IPv4Address(total)
 
 
+@functools.lru_cache(maxsize=256)
 def literal_address(host: str) -> Optional[Address]:
-    """The address a URL host names literally (IPv6, dotted or numeric IPv4), else ``None``."""
+    """The address a URL host names literally (IPv6, dotted or numeric IPv4), else ``None``.
+    Remembered for the last hosts asked (a pure function of the text, asked two or three times
+    per fetch: 3.5 us each for a dotted IPv4 address); a refused one is not, its error raised anew."""
     host = host.strip("[]")
     if ":" in host:
         try:
@@ -255,8 +259,8 @@ class AddressGuard:
         addresses = [str(literal)] if literal is not None else self._resolve(host, port, deadline, provider)
         private = False
         for text in addresses:
-            try:
-                address = ipaddress.ip_address(text.split("%", 1)[0])
+            try:  # (a literal host's address is the one it names: not read again from its text)
+                address = literal if literal is not None else ipaddress.ip_address(text.split("%", 1)[0])
             except ValueError:
                 raise NetworkError(
                     "the resolver returned %r for %s, which is not an IP address" % (text, host),

@@ -117,7 +117,7 @@ def _png(data: bytes) -> Optional[Header]:
     compressed, ended, animated, imaged, frames = 0, False, False, False, 0
     view = memoryview(data)
     for kind, start, end in png_chunks(data):
-        if kind == CUT or not _png_crc_holds(view, kind, start, end) or (kind == b"IHDR" and start != 8):
+        if kind == CUT or not _png_crc_holds(view, kind, start, end, imaged) or (kind == b"IHDR" and start != 8):
             return None  # cut, a CRC wrong, or a second IHDR (libpng refuses it; Pillow reads the size of the last)
         animated = animated or (kind == b"acTL" and not imaged)
         imaged = imaged or kind == b"IDAT"
@@ -129,12 +129,15 @@ def _png(data: bytes) -> Optional[Header]:
     return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated)
 
 
-def _png_crc_holds(view: memoryview, kind: bytes, start: int, end: int) -> bool:
-    """Whether the chunk at ``view[start:end]`` is ancillary (its type's first letter lower case)
-    or its CRC is that of its type and data. A decoder refuses a critical chunk (IHDR, PLTE,
-    IDAT, IEND) whose CRC is wrong (libpng's default, Pillow): such a file was returned as it is
-    and failed the request of the model API sent it. zlib's CRC, in C: about 1 ms a megabyte."""
-    if kind[0] & 0x20:
+def _png_crc_holds(view: memoryview, kind: bytes, start: int, end: int, imaged: bool) -> bool:
+    """Whether the chunk at ``view[start:end]`` is an ancillary one (its type's first letter lower
+    case) after the image data (``imaged``), or its CRC is that of its type and data. A decoder
+    refuses a critical chunk (IHDR, PLTE, IDAT, IEND) whose CRC is wrong (libpng's default,
+    Pillow): such a file was returned as it is and failed the request of the model API sent it.
+    Pillow refuses an ancillary one's too before the image data (it reads those chunks itself:
+    "cannot identify image file"), where libpng and browsers discard the chunk; after the image
+    data both let it pass. zlib's CRC, in C: about 1 ms a megabyte."""
+    if kind[0] & 0x20 and imaged:
         return True
     return zlib.crc32(view[start + 4 : end - 4]) == int.from_bytes(view[end - 4 : end], "big")
 
@@ -156,15 +159,24 @@ def _png_header_valid(data: bytes) -> bool:
 
 # -- JPEG -----------------------------------------------------------------------------------------
 
-#: Start-of-frame markers (the ones that carry the frame size): C0-CF but DHT, JPG, DAC.
-_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+#: The start-of-frame markers (those that carry the frame size) libjpeg decodes (its
+#: ``read_markers``): baseline, extended and progressive Huffman (C0-C2), sequential and
+#: progressive arithmetic (C9, CA). The lossless and hierarchical ones (C3, C5-C7, CB, CD-CF)
+#: it refuses ("unsupported JPEG process"; libjpeg-turbo 3 reads C3, lossless, which browsers
+#: do not show), and Pillow with it.
+_SOF = frozenset({0xC0, 0xC1, 0xC2, 0xC9, 0xCA})
 #: The arithmetic-coded ones among them (no bound on their data).
-_ARITHMETIC = frozenset(range(0xC9, 0xD0)) - {0xCC}
-#: Markers without a length (start of image, restart markers, TEM).
-_STANDALONE = frozenset({0xD8, 0x01, *range(0xD0, 0xD8)})
-#: The reserved markers (ITU T.81 table B.1: RES, 02-BF): libjpeg refuses one ("unsupported
-#: marker type"), and so does Pillow.
-_RESERVED = range(0x02, 0xC0)
+_ARITHMETIC = frozenset({0xC9, 0xCA})
+#: The markers with a length libjpeg reads: frame headers, DHT, DAC, SOS, DQT, DNL, DRI,
+#: APP0-15, COM. It refuses any other ("unsupported marker type"), and so does Pillow: the
+#: reserved ones (02-BF), the frame headers it does not decode, JPG (C8), DHP (DE), EXP (DF),
+#: JPGn (F0-FD), and a second start of image (D8).
+_SEGMENTS = _SOF | {0xC4, 0xCC, 0xDA, 0xDB, 0xDC, 0xDD, 0xFE, *range(0xE0, 0xF0)}
+#: TEM: a marker without a length libjpeg skips, but Pillow's own reading of the header (up
+#: to the first scan) refuses.
+_TEM = 0x01
+#: Markers without a length (restart markers, TEM).
+_STANDALONE = frozenset({_TEM, *range(0xD0, 0xD8)})
 #: The marker that ends a scan's entropy-coded data: ``FF`` then a byte that is not a stuffed
 #: zero, a restart marker or another ``FF`` (fill). Two fixed bytes: no backtracking.
 _SCAN_END = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
@@ -205,8 +217,8 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
     """``(marker, start, end)`` of the markers after the start of image, in order, up to the
     end-of-image marker or the data's end: the segment's data (after its length; empty for a
     marker without one); after a start of scan, its entropy-coded data up to the next marker
-    (``_CODED``); ``_BROKEN`` last when the bytes are not a marker where one must be (or a
-    reserved one, :data:`_RESERVED`), or a segment runs past the data's end."""
+    (``_CODED``); ``_BROKEN`` last when the bytes are not a marker where one must be (or one
+    libjpeg refuses, not in :data:`_SEGMENTS`), or a segment runs past the data's end."""
     position = 2  # after the start-of-image marker
     while position + 2 <= len(data):
         marker = data[position + 1] if data[position] == 0xFF else _BROKEN
@@ -221,9 +233,7 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
             position += 2
             continue
         end = position + 2 + _big(data, position + 2, 2)
-        if (
-            marker == _BROKEN or marker in _RESERVED or end < position + 4 or end > len(data)
-        ):  # or its length under 2 bytes, or cut
+        if marker not in _SEGMENTS or end < position + 4 or end > len(data):  # or its length under 2 bytes, or cut
             yield _BROKEN, position, position
             return
         yield marker, position + 4, end
@@ -241,9 +251,13 @@ def _jpeg(data: bytes) -> Optional[Header]:
     frame: Optional[_Frame] = None
     coded = 0  # bytes of entropy-coded data
     arithmetic = ended = False
+    scanned = False
     for marker, start, end in checked(_jpeg_segments(data)):
         if marker == _BROKEN or (marker == 0xD9 and not coded):  # an end of image before any scan: no image
             return None
+        if marker == _TEM and not scanned:
+            return None
+        scanned = scanned or marker == 0xDA
         ended = marker == 0xD9
         coded += end - start if marker == _CODED else 0
         if marker in _SOF:

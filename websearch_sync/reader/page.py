@@ -126,7 +126,7 @@ def fetch_page(
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
     "text", "truncated", "length"}``, and for an image (``images``) ``width``, ``height``
-    and ``data`` (base64).
+    and ``data`` (base64); ``errors``, warnings on what was read (a PDF's pages left out), when any.
 
     Args:
         url: an http(s) URL.
@@ -457,6 +457,8 @@ def _result(
     }
     if page.image is not None:
         result["width"], result["height"], result["data"] = page.image.width, page.image.height, page.image.data
+    if page.warnings:
+        result["errors"] = page.warnings
     return result
 
 

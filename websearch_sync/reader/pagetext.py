@@ -1,8 +1,10 @@
 """What fetch reads out of a body, whatever its type: :class:`PageText`."""
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
+
+from ..errors import ErrorInfo
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -72,10 +74,12 @@ class ImageData:
 class PageText:
     """The readable part of a page; ``truncated`` when the reader stopped before its end
     (a PDF read page by page stops at ``max_chars`` or near the deadline); ``image`` for an
-    image (``text`` is then one line describing it)."""
+    image (``text`` is then one line describing it); ``warnings`` on what it read (a PDF's
+    pages left out because they cannot be read), which the result's ``errors`` carry."""
 
     title: str
     text: str
     extractor: str
     truncated: bool = False
     image: Optional[ImageData] = None
+    warnings: list[ErrorInfo] = field(default_factory=list)

@@ -29,6 +29,7 @@ import io
 import logging
 import re
 import time
+from collections.abc import Iterator
 from typing import Any, NamedTuple, Optional
 from urllib.parse import urlsplit
 
@@ -49,7 +50,7 @@ from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
-from .pdfdraw import drawn_bytes
+from .pdfdraw import Decoded, drawn_bytes
 from .pdflog import pypdf_notes_of
 from .pdfpages import Unreadable, page_objects
 
@@ -192,7 +193,26 @@ def pdf_text(
             detail_code=PDF_NO_TEXT,
             status=response.status,
         )
-    return PageText(title, text, EXTRACTOR, truncated=read.truncated)
+    warnings = [_left_out(host, read.left_out, provider, response.status).to_dict()] if read.left_out else []
+    return PageText(title, text, EXTRACTOR, truncated=read.truncated, warnings=warnings)
+
+
+#: Pages left out that the warning names (a broken file can have 40,000); the others are counted.
+LEFT_OUT_NAMED = 10
+
+
+def _left_out(host: str, left_out: list[str], provider: Optional[str], status: int) -> WebParseError:
+    """The warning on the pages pypdf failed on (``left_out``: each named, with what pypdf raised),
+    left out while the others were read: no ``max_chars`` brings them back."""
+    named = ", ".join(left_out[:LEFT_OUT_NAMED])
+    more = " and %d more" % (len(left_out) - LEFT_OUT_NAMED) if len(left_out) > LEFT_OUT_NAMED else ""
+    return WebParseError(
+        "%s served a PDF of which fetch left out %s%s: pypdf cannot read %s; the other pages were read"
+        % (host, named, more, "them" if len(left_out) > 1 else "it"),
+        provider=provider,
+        detail_code=PDF_BROKEN,
+        status=status,
+    )
 
 
 def _failures(pypdf: Any) -> tuple[type[BaseException], ...]:
@@ -282,8 +302,29 @@ def _title(pypdf: Any, reader: Any, host: str) -> str:
     return " ".join(_CONTROLS.sub(" ", title).split()) if isinstance(title, str) else ""
 
 
-def _heading(number: int, mode: str) -> str:
-    return "## Page %d" % number if mode == "markdown" else "--- Page %d ---" % number
+def _heading(number: Optional[int], mode: str) -> str:
+    """A page's heading; ``Page ?`` after a part of the page tree whose pages are not known."""
+    name = "Page %d" % number if number is not None else "Page ?"
+    return "## %s" % name if mode == "markdown" else "--- %s ---" % name
+
+
+def _page_name(number: Optional[int]) -> str:
+    return "page %d" % number if number is not None else "a page (its number unknown)"
+
+
+def _pages_name(previous: Optional[int], number: Optional[int]) -> str:
+    """The pages after page ``previous`` up to ``number``: what a page (or a part of the page
+    tree that cannot be parsed) held; their numbers unknown when either is ``None``."""
+    if previous is None:
+        return "a part of the page tree (its pages' numbers unknown)"
+    where = "after page %d" % previous if previous else "at its start"
+    if number is None:
+        return "a part of the page tree %s (how many pages unknown)" % where
+    if number == previous + 1:
+        return "page %d" % number
+    if number == previous:
+        return "a part of the page tree %s (no page, by the counts)" % where
+    return "pages %d-%d" % (previous + 1, number)
 
 
 def _object_streams_bytes(reader: Any, budget: int) -> int:
@@ -307,38 +348,40 @@ def _budget(content: bytes) -> int:
 
 
 class _Page(NamedTuple):
-    """One page read: its text (empty when it was not extracted), the decoded bytes it draws and
-    those its measure decoded anew, or what pypdf raised on it."""
+    """One page read: its text (empty when it was not extracted) and the decoded bytes it
+    draws, or what pypdf raised on it."""
 
     text: str = ""
     drawn: int = 0
-    new: int = 0
     failure: Optional[BaseException] = None
 
 
-def _read_page(pypdf: Any, page: Any, decoded: dict[int, int], budget: int) -> _Page:
+def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
     """The text of ``page`` (or its :class:`~.pdfpages.Unreadable` object's error), extracted only
     when what it draws is within ``MAX_PAGE_CONTENT`` and what measuring it decoded is within
-    ``budget`` (:func:`~.pdfdraw.drawn_bytes`); a failure of pypdf's on the page is returned."""
+    ``budget`` (:func:`~.pdfdraw.drawn_bytes`, which adds what it decoded to ``decoded``, a
+    failed page's too); a failure of pypdf's on the page is returned."""
     if isinstance(page, Unreadable):
         return _Page(failure=page.error)
     try:
         drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget)
         within = new <= budget and drawn <= MAX_PAGE_CONTENT
-        return _Page((page.extract_text() or "").strip() if within else "", drawn, new)
+        return _Page((page.extract_text() or "").strip() if within else "", drawn)
     except _failures(pypdf) as error:
         return _Page(failure=error)
 
 
 class _Read(NamedTuple):
     """What a page-by-page read gathered: the pages' texts (under their headings), whether it
-    left text out (it stopped before the last page, or left a page out for its size or its
-    failure), whether it was the deadline that stopped it, and the first page's failure."""
+    left text out (it stopped before the last page, or left a page out for its size), whether
+    it was the deadline that stopped it, the first page's failure, and the pages pypdf failed
+    on (``page 3 (AssertionError)``)."""
 
     pages: list[str]
     truncated: bool = False
     timed_out: bool = False
     failure: Optional[BaseException] = None
+    left_out: list[str] = []
 
 
 def _read_pages(
@@ -349,50 +392,81 @@ def _read_pages(
     broken content stream or font on one page costs that page only); the read stops at
     ``max_chars`` gathered, near the deadline, or once over ``budget`` bytes are decoded.
     The pages are resolved one at a time as the read reaches them (:mod:`.pdfpages`)."""
-    texts: list[tuple[int, str]] = []
+    texts: list[tuple[Optional[int], str]] = []
     gathered = 0
     truncated = timed_out = False
     failure: Optional[BaseException] = None
     slowest = 0.0
-    decoded: dict[int, int] = {}
-    spent = _object_streams_bytes(reader, budget)
-    if spent > budget:
+    decoded = Decoded()
+    streams = _object_streams_bytes(reader, budget)
+    if streams > budget:
         logger.info("PDF not read: its object streams decode to over %d bytes", budget)
         return _Read([], True)
-    number = 0
-    pages = page_objects(pypdf, reader, _failures(pypdf))
-    for number, page in enumerate(pages, 1):  # the next page is resolved before the checks
-        checkpoint()
-        if max_chars is not None and gathered >= max_chars:
-            truncated = True
-            break
-        if deadline is not None and deadline.remaining_s() < PAGE_RESERVE * slowest:
-            truncated = timed_out = True
+    number: Optional[int] = 0  # the last page's number; None once an unreadable kid's pages are unknown
+    reached = 0
+    left_out: list[str] = []
+    for previous, number, page in _numbered(page_objects(pypdf, reader, _failures(pypdf))):
+        checkpoint()  # the next page is resolved before the checks
+        reached += 1
+        stop = _stop(max_chars, gathered, deadline, slowest)
+        if stop is not None:
+            truncated, timed_out = True, stop
             break
         started = time.monotonic()
-        read = _read_page(pypdf, page, decoded, budget - spent)
+        read = _read_page(pypdf, page, decoded, budget - streams - decoded.total)
         slowest = max(slowest, time.monotonic() - started)
-        spent += read.new
-        if read.failure is not None:  # left out, as a viewer shows the other pages
-            logger.info("PDF page %d left out: pypdf failed on it (%s)", number, type(read.failure).__name__)
-            failure, truncated = failure or read.failure, True
-            continue
-        if spent > budget:
-            logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", number, budget)
+        if read.failure is not None:  # left out, as a viewer shows the other pages (said in a warning)
+            failure = failure or read.failure
+            left_out.append(_failed(previous, number, read.failure))
+        if streams + decoded.total > budget:  # what a failed page decoded counts too: pypdf keeps it
+            logger.info("PDF read stopped at %s: its pages decode to over %d bytes", _page_name(number), budget)
             truncated = True
             break
+        if read.failure is not None:
+            continue
         if read.drawn > MAX_PAGE_CONTENT:
-            logger.info("PDF page %d left out: it draws %d bytes of content", number, read.drawn)
+            logger.info("PDF %s left out: it draws %d bytes of content", _page_name(number), read.drawn)
             truncated = True
             continue
         if readable(read.text):
             text = escape_lines(read.text) if mode == "markdown" else read.text  # "1. Introduction" is no list item
             texts.append((number, text))
             gathered += len(text)
-    several = number > 1  # a second page was reached: the document has several
-    return _Read(
-        ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts],
-        truncated,
-        timed_out,
-        failure,
-    )
+    several = reached > 1 or number != 1  # a second page was reached, or a kid of several: the document has several
+    if left_out:  # one line, not one a page: a broken file can have 40,000 (each at DEBUG, with pypdf's error)
+        logger.info("PDF: %d part(s) left out, pypdf failed on them: %s", len(left_out), ", ".join(left_out[:3]))
+    return _Read(_headed(texts, several, mode), truncated, timed_out, failure, left_out)
+
+
+def _numbered(pages: Iterator[Any]) -> Iterator[tuple[Optional[int], Optional[int], Any]]:
+    """``(previous, number, page)`` for each of ``pages``: the number of the page before it and its
+    own (the last of what an :class:`~.pdfpages.Unreadable` held), ``None`` once unknown."""
+    number: Optional[int] = 0
+    for page in pages:
+        held = page.pages if isinstance(page, Unreadable) else 1
+        previous, number = number, number + held if number is not None and held is not None else None
+        yield previous, number, page
+
+
+def _stop(max_chars: Optional[int], gathered: int, deadline: Optional[Deadline], slowest: float) -> Optional[bool]:
+    """Whether the read stops before its next page: ``True`` for the deadline's reserve (less time
+    left than ``PAGE_RESERVE`` times the slowest page so far), ``False`` for ``max_chars``
+    gathered, ``None`` when it goes on."""
+    if max_chars is not None and gathered >= max_chars:
+        return False
+    if deadline is not None and deadline.remaining_s() < PAGE_RESERVE * slowest:
+        return True
+    return None
+
+
+def _failed(previous: Optional[int], number: Optional[int], failure: BaseException) -> str:
+    """What pypdf failed on, as the warning names it (``page 3 (AssertionError)``), logged at
+    DEBUG with pypdf's error: the read logs one INFO line for all (a broken file can have 40,000)."""
+    pages = _pages_name(previous, number)
+    logger.debug("PDF %s left out: pypdf failed on it", pages, exc_info=failure)
+    return "%s (%s)" % (pages, type(failure).__name__)
+
+
+def _headed(texts: list[tuple[Optional[int], str]], several: bool, mode: str) -> list[str]:
+    """The pages' texts, each under its heading when the document has several pages."""
+    return ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts]

@@ -16,15 +16,29 @@ _DRAWS = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do(?![^\s/\[\]()<>{}%])")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 
 
-def drawn_bytes(page: Any, decoded: dict[int, int], limit: int, budget: int) -> tuple[int, int]:
+class Decoded:
+    """The streams a read decoded: their sizes by object id (pypdf keeps every object it
+    resolved, and its decoded data, until the read ends), and their sum, kept as each is
+    decoded: what a page decoded counts even when pypdf then fails on the page."""
+
+    def __init__(self) -> None:
+        self.sizes: dict[int, int] = {}
+        self.total = 0
+
+    def add(self, key: int, size: int) -> None:
+        """Count the stream ``key``, of ``size`` decoded bytes."""
+        self.sizes[key] = size
+        self.total += size
+
+
+def drawn_bytes(page: Any, decoded: Decoded, limit: int, budget: int) -> tuple[int, int]:
     """The decoded bytes of the content streams ``page`` draws and of the forms (XObjects)
     they draw (``/Name Do``, as pypdf's extraction follows them), nested forms included,
     counted until they pass ``limit``; and how many bytes this call decoded, counted until
     they pass ``budget``: those streams and the character maps (``/ToUnicode``, an embedded
     ``/Encoding``) of the fonts of their resources, which the extraction decodes too but which
-    draw nothing (a CJK font's map can be a MB). ``decoded``: the sizes of the streams
-    decoded so far, by object id (pypdf keeps every object it resolved, and its decoded data,
-    until the read ends)."""
+    draw nothing (a CJK font's map can be a MB). ``decoded``: the streams decoded so far,
+    to which this call adds those it decodes."""
     resources = _resolved(page.get("/Resources"))
     contents = _resolved(page.get("/Contents"))
     todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
@@ -36,12 +50,13 @@ def drawn_bytes(page: Any, decoded: dict[int, int], limit: int, budget: int) -> 
         if not hasattr(stream, "get_data") or id(stream) in visited:
             continue
         visited.add(id(stream))
-        if id(stream) not in decoded:
-            decoded[id(stream)] = len(stream.get_data())
-            new += decoded[id(stream)]
+        if id(stream) not in decoded.sizes:
+            size = len(stream.get_data())
+            decoded.add(id(stream), size)
+            new += size
         if resources is None:
             continue
-        drawn += decoded[id(stream)]
+        drawn += decoded.sizes[id(stream)]
         if drawn <= limit:
             todo += [(font_map, None) for font_map in _font_maps(resources)]
             for form in _forms_drawn(stream.get_data(), resources):

@@ -11,7 +11,7 @@ deeper than :data:`MAX_DEPTH`, is a broken file (pypdf's ``PdfReadError``), as f
 """
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple, Optional, Union
 
 from ..checkpoints import checkpoint
 
@@ -25,10 +25,14 @@ MAX_DEPTH = 100
 
 class Unreadable(NamedTuple):
     """What :func:`page_objects` gives for a kid of the page tree whose object cannot be parsed
-    (one of the ``failures`` it was given): the error. A viewer shows the other pages; so does
-    the read, which counts it as a page left out."""
+    (one of the ``failures`` it was given): the error, and how many pages it held: a page, or
+    a ``/Pages`` node of many, cannot be told apart by what failed, so it is its parent's
+    ``/Count`` less its other kids' pages; ``None`` when that is unknown (no count, or
+    another kid of the parent unreadable too), and so are the numbers of the pages after it.
+    A viewer shows the other pages; so does the read, which counts it as pages left out."""
 
     error: BaseException
+    pages: Optional[int]
 
 
 def page_objects(
@@ -53,13 +57,13 @@ def page_objects(
         try:
             node = kid.get_object()
         except failures as error:
-            yield Unreadable(error)
+            yield Unreadable(error, path[-1].unreadable_pages(failures, generic))
             continue
         if not isinstance(node, generic.DictionaryObject) or not node:  # a damaged file's entry: skipped
             continue
         if any(node is ancestor.node for ancestor in path):
             raise pypdf.errors.PdfReadError("the page tree holds a cycle")
-        kind = node.get("/Type", "/Pages" if "/Kids" in node else "/Page")
+        kind = _kind(node)
         if kind == "/Pages":
             if len(path) >= MAX_DEPTH:
                 raise pypdf.errors.PdfReadError("the page tree is over %d levels deep" % MAX_DEPTH)
@@ -76,7 +80,45 @@ class _Node:
         self.inherited = {**inherited, **{name: node[name] for name in node if name in INHERITED}}
         kids = node.get("/Kids")
         kids = kids.get_object() if kids is not None else None
-        self.kids: Iterator[Any] = iter(kids if isinstance(kids, generic.ArrayObject) else ())
+        self.all_kids: list[Any] = list(kids) if isinstance(kids, generic.ArrayObject) else []
+        self.kids: Iterator[Any] = iter(self.all_kids)
+        self._unreadable: Union[Optional[int], str] = "not counted"
+
+    def unreadable_pages(self, failures: tuple[type[BaseException], ...], generic: Any) -> Optional[int]:
+        """The pages of this node's one unreadable kid: its ``/Count`` less the pages of its
+        readable kids (a page is one, a node its ``/Count``); ``None`` when there are several
+        unreadable kids or a count is not a number, or it comes out negative. Counted once
+        (each kid parsed once more: pypdf keeps those it parsed)."""
+        if self._unreadable == "not counted":
+            self._unreadable = _unreadable_pages(self.node, self.all_kids, failures, generic)
+        return self._unreadable if isinstance(self._unreadable, int) else None
+
+
+def _unreadable_pages(
+    node: Any, kids: list[Any], failures: tuple[type[BaseException], ...], generic: Any
+) -> Optional[int]:
+    """See :meth:`_Node.unreadable_pages`."""
+    pages = node.get("/Count")
+    unreadable = 0
+    for kid in kids:
+        checkpoint()
+        try:
+            kid = kid.get_object()
+        except failures:
+            unreadable += 1
+            continue
+        if not isinstance(kid, generic.DictionaryObject) or not kid:  # skipped by the walk: no page
+            continue
+        count = kid.get("/Count") if _kind(kid) == "/Pages" else 1  # a node without one: unknown
+        if not isinstance(pages, int) or not isinstance(count, int):
+            return None
+        pages -= count
+    return pages if unreadable == 1 and isinstance(pages, int) and pages >= 0 else None
+
+
+def _kind(node: Any) -> Any:
+    """A page-tree node's ``/Type``; without one, ``/Pages`` when it has kids (as pypdf reads it)."""
+    return node.get("/Type", "/Pages" if "/Kids" in node else "/Page")
 
 
 def _page(pypdf: Any, reader: Any, kid: Any, node: Any, inherited: dict[Any, Any]) -> Any:

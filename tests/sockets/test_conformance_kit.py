@@ -11,6 +11,7 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -237,18 +238,17 @@ class QueryNotSent(HtmlEngine):
 """
 
 
-def test_a_failed_check_under_the_pytest_option_reads_as_its_finding(tmp_path, forks):
-    """Before, each failed check printed pytest's and pluggy's own frames (some 200 lines) above
-    the one line saying what the backend got wrong."""
-    from test_plugins import _distribution as distribution
-
-    site = tmp_path / "site"
-    site.mkdir()
-    distribution(
-        site, "kit-plugin", "kit_plugin", QUERY_NOT_SENT_PLUGIN, "kit_query_not_sent = kit_plugin:QueryNotSent\n"
-    )
-    tests = tmp_path / "tests"
-    tests.mkdir()
+def _check_the_failing_plugin(folder: Path, forks, *args: str, conftest: str = "") -> subprocess.CompletedProcess:
+    """pytest on ``folder``'s tests (and its ``conftest``) with ``--websearch-conformance`` of
+    :data:`QUERY_NOT_SENT_PLUGIN`, whose ``request`` check fails, pytest's cache on."""
+    site, tests = folder / "site", folder / "tests"
+    if not site.is_dir():
+        site.mkdir()
+        tests.mkdir()
+        _distribution(
+            site, "kit-plugin", "kit_plugin", QUERY_NOT_SENT_PLUGIN, "kit_query_not_sent = kit_plugin:QueryNotSent\n"
+        )
+        (tests / "conftest.py").write_text(conftest, encoding="utf-8")
     run = forks.run(
         PYTEST,
         dict(
@@ -256,11 +256,19 @@ def test_a_failed_check_under_the_pytest_option_reads_as_its_finding(tmp_path, f
             PYTHONPATH=os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
             PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
         ),
-        *["-p", "websearch_sync.testing", "-p", "no:cacheprovider", "-q", str(tests)],
-        *["--websearch-conformance", "kit_query_not_sent"],
-        cwd=str(tmp_path),
+        *["-p", "websearch_sync.testing", "-q", "-rN", "--rootdir", str(folder), str(tests)],
+        *["--websearch-conformance", "kit_query_not_sent", *args],
+        cwd=str(folder),
         timeout=120,
     )
+    assert "INTERNALERROR" not in run.stdout + run.stderr, run.stdout + run.stderr
+    return run
+
+
+def test_a_failed_check_under_the_pytest_option_reads_as_its_finding(tmp_path, forks):
+    """Before, each failed check printed pytest's and pluggy's own frames (some 200 lines) above
+    the one line saying what the backend got wrong."""
+    run = _check_the_failing_plugin(tmp_path, forks)
     assert run.returncode == 1, run.stdout + run.stderr
     failures = run.stdout.split("= FAILURES =", 1)[1].split("short test summary", 1)[0]
     assert "kit_query_not_sent-request: kit_query_not_sent: the query is not in the request" in failures, failures
@@ -325,3 +333,23 @@ def test_fixtures_without_a_backend_to_check_are_a_usage_error(tmp_path, forks):
     run = run_pytest(tmp_path, "--websearch-fixtures", "tests/fixtures", forks=forks)
     assert run.returncode == pytest.ExitCode.USAGE_ERROR, run.stdout + run.stderr
     assert "ERROR: --websearch-fixtures is read by --websearch-conformance BACKEND only" in run.stderr
+
+
+def test_last_failed_reruns_the_failed_conformance_check_alone(tmp_path, forks):
+    """pytest 9 keeps a failed test's id parsed (name ``conformance``, parameters ``kit_...-request``);
+    the checks' ids were built as a name alone, so they never matched it: ``--lf`` ran every check."""
+    first = _check_the_failing_plugin(tmp_path, forks).stdout
+    failed = re.search(r"(\d+) failed, (\d+) passed", first)
+    assert failed and failed.group(1) == "1" and int(failed.group(2)) > 1, first
+    again = _check_the_failing_plugin(tmp_path, forks, "--lf").stdout
+    assert re.search(r"^1 failed, %s deselected in " % failed.group(2), again, re.M), again
+
+
+def test_a_conftest_sees_the_conformance_checks_among_the_collected_tests(tmp_path, forks):
+    """The checks were added after a conftest's ``pytest_collection_modifyitems`` had run: marked
+    slow by it, they stayed selected under ``-m "not slow"``."""
+    conftest = "import pytest\n\ndef pytest_collection_modifyitems(items):\n    for item in items:\n        item.add_marker(pytest.mark.slow)\n"
+    run = _check_the_failing_plugin(
+        tmp_path, forks, "-m", "not slow", "-W", "ignore::pytest.PytestUnknownMarkWarning", conftest=conftest
+    ).stdout
+    assert re.search(r"^\d+ deselected in ", run, re.M) and "passed" not in run and "failed" not in run, run

@@ -635,3 +635,72 @@ def test_an_entry_point_naming_no_backend_class_says_what_it_names(tmp_path):
         % subclass,
         "demo_limit": "its plugin demo_search:LIMIT %san int" % subclass,
     }
+
+
+@pytest.mark.parametrize(
+    "rewrap",
+    [
+        'import io, sys\nsys.stdout = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", line_buffering=True)\n',
+        'import sys\nsys.stdout.reconfigure(encoding="ascii", errors="strict")\n',
+    ],
+    ids=["rewrapped", "reconfigured"],
+)
+def test_a_plugin_rewrapping_its_stdout_as_it_is_imported_leaves_stderr_as_it_was(tmp_path, rewrap):
+    """The plugin's "stdout" was the real stderr: rewrapped, the wrapper closed stderr when it was
+    collected (a search's error line lost, status 1); reconfigured, stderr became ASCII."""
+    _distribution(tmp_path, "demo_search", "demo_search", rewrap + PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    code = """
+import sys
+from websearch_sync.cli import main
+encoding = sys.stderr.encoding
+status = main(['backends', '--json'])
+sys.stderr.write('stderr still open, encoding kept: %s\\n' % (sys.stderr.encoding == encoding))
+sys.exit(status)
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    assert "stderr still open, encoding kept: True" in done.stderr
+    why = {row["name"]: row.get("error") for row in json.loads(done.stdout)}["demo"]
+    assert why.startswith("its plugin demo_search:DemoSearch was skipped: it failed to load: AttributeError"), why
+
+
+def test_a_plugin_writing_to_stdout_as_it_is_imported_loads_without_stderr(tmp_path):
+    """Started with ``2>&-`` (Python's ``sys.stderr`` is None), a plugin's write to stdout at
+    import raised (stdout redirected to None) and the plugin was skipped."""
+    source = "import sys\nsys.stdout.write('demo plugin loaded\\n')\n" + PLUGIN_SOURCE
+    _distribution(tmp_path, "demo_search", "demo_search", source, "demo = demo_search:DemoSearch\n")
+    code = "import sys; from websearch_sync.cli import main; sys.stderr = None; sys.exit(main(['backends', '--json']))"
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    assert {row["name"]: row.get("error") for row in json.loads(done.stdout)}["demo"] is None
+    assert "demo plugin loaded" not in done.stdout + done.stderr
+
+
+def test_control_characters_a_plugin_prints_as_it_is_imported_never_reach_the_terminal(tmp_path):
+    """The CLI writes no control characters but newline and tab; the plugins were loaded before
+    its streams were wrapped, so a plugin's print reached stderr raw (a terminal's title, a clear screen)."""
+    source = PLUGIN_SOURCE.replace(
+        "\nfrom websearch_sync", '\nprint("\\x1b]0;TITLE\\x07\\x1b[2J demo plugin")\nfrom websearch_sync', 1
+    )
+    _distribution(tmp_path, "demo_search", "demo_search", source, "demo = demo_search:DemoSearch\n")
+    done = _run(tmp_path, "import sys; from websearch_sync.cli import main; sys.exit(main(['backends', '--json']))")
+    assert done.returncode == 0, done.stderr
+    assert "]0;TITLE[2J demo plugin\n" in done.stderr and "\x1b" not in done.stderr and "\x07" not in done.stderr
+
+
+def test_a_skipped_engine_for_another_vertical_is_named_in_the_error_about_that_vertical(tmp_path):
+    """docs/backends.md's news engine under ``demo_news``, its declarations unusable: skipped under
+    that entry point's name, so ``demo``'s news said "it serves web" and nothing of why."""
+    source = PLUGIN_SOURCE + "\n\nclass DemoNews(DemoSearch):\n    vertical = 'news'\n    text_format = 'pdf'\n"
+    entry_points = "demo = demo_search:DemoSearch\ndemo_news = demo_search:DemoNews\n"
+    _distribution(tmp_path, "demo_search", "demo_search", source, entry_points)
+    done = _run(
+        tmp_path,
+        "import sys; from websearch_sync.cli import main; sys.exit(main(['search', '-b', 'demo', '--vertical', 'news', 'q']))",
+        DEMO_API_KEY="k",
+    )
+    assert done.returncode == 2, done.stderr
+    assert (
+        "error: InvalidInput/unsupported_vertical: backend demo does not search news (it serves web; its plugin "
+        "demo_search:DemoNews serving news was skipped: its text_format is 'pdf', not one of html, text); backends that do:"
+    ) in done.stderr, done.stderr

@@ -42,6 +42,33 @@ def _run(args: list[str], pythonpath: list[Path]) -> subprocess.CompletedProcess
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120, env=environ)
 
 
+#: Where a page's Python examples use the library under its docs' name, ``ws.``
+_USES_WS = re.compile(r"(?<![\w.])ws\.")
+_IMPORTS_WS = re.compile(r"^\s*import websearch_sync as ws\b", re.M)
+
+
+def _python_examples(page: str) -> str:
+    """A page's Python examples, one after the other as the page shows them."""
+    return "\n".join(_fences(_read(page), "python"))
+
+
+#: The pages (README.md, docs/*.md) whose Python examples use ``ws.``.
+_PAGES_USING_WS = [
+    page
+    for page in ["README.md"] + ["docs/" + path.name for path in sorted(DOCS.glob("*.md"))]
+    if _USES_WS.search(_python_examples(page))
+]
+
+
+@pytest.mark.parametrize("page", _PAGES_USING_WS)
+def test_a_pages_python_examples_import_ws_before_using_it(page):
+    """Copied into a script in the order the page shows them, the examples run: the first to use
+    ``ws.`` imports it, or one before it does (docs/scaling.md's first example was a NameError)."""
+    code = _python_examples(page)
+    used, imported = _USES_WS.search(code), _IMPORTS_WS.search(code)
+    assert imported is not None and imported.start() < used.start(), code[: used.end() + 60]
+
+
 # -- README -------------------------------------------------------------------------------------
 
 

@@ -171,10 +171,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _load_plugins() -> None:
     """Load the backend plugins now, what they print as they are imported going to stderr: stdout is
     the command's output (results, JSON, the MCP protocol), which a plugin's ``print`` at import
-    corrupted (an MCP client read it as the first protocol message)."""
+    corrupted (an MCP client read it as the first protocol message). They go through the CLI's
+    wrapper of stderr, not stderr itself: what they print is cleaned of control characters and
+    dropped without stderr (``2>&-``), and a plugin that rewraps or reconfigures "its stdout"
+    (``sys.stdout.buffer``, ``reconfigure``) fails to load, skipped with a warning, rather than
+    closing stderr or changing its encoding."""
     from ..engine import registry
 
-    with contextlib.redirect_stdout(sys.stderr):
+    with contextlib.redirect_stdout(terminal_stream(sys.stderr, "stderr")):
         registry.load_plugins()
 
 

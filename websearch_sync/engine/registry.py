@@ -77,6 +77,10 @@ _INSTALLED = {name: dict(engines) for name, engines in _REGISTRY.items()}
 _SKIPPED: dict[str, str] = {}
 #: Those of :data:`_SKIPPED` whose entry-point name cannot be a backend's (``demo-search``).
 _SKIPPED_ELSEWHERE: dict[str, str] = {}
+#: ``{(name, vertical): why}`` of the skipped plugins whose class declares a usable name and vertical:
+#: a backend's engine for another vertical (``demo_news = "demo_search:DemoNews"``, named ``demo``)
+#: skipped under its entry point's name, and an error about ``demo``'s news says why.
+_SKIPPED_ENGINES: dict[tuple[str, str], str] = {}
 _PLUGINS_LOADED = False
 _PLUGINS_LOADING = False
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
@@ -192,16 +196,17 @@ JSON_DECLARATIONS: Declarations = (
 
 
 def _what_it_is(value: object) -> str:
-    """What was given where a backend class was wanted, said so that the slip shows: an entry
-    point naming a module (no ``:Class``) or an instance of the class."""
+    """What was given where a backend class was wanted, said so that the slip shows: a module
+    (an entry point without ``:Class``: :func:`_plugin_problem` says how to name the class) or an
+    instance of the class."""
     if inspect.ismodule(value):
-        return "the module %s (name the class too: %s:ClassName)" % (value.__name__, value.__name__)
+        return "the module %s" % value.__name__
     if isinstance(value, Backend):
         return "an instance of %s (name the class, not an instance)" % type(value).__qualname__
     if inspect.isclass(value):
         return "the class %s" % value.__qualname__
     kind = type(value).__name__
-    return "%s %s" % ("an" if kind[:1] in "aeiou" else "a", kind)
+    return "%s %s" % ("an" if kind[:1].lower() in "aeiou" else "a", kind)
 
 
 def declaration_problem(cls: object) -> Optional[str]:
@@ -440,6 +445,7 @@ def forget_registrations() -> None:
         _restore(_INSTALLED, _LASTING)
         _SKIPPED.clear()
         _SKIPPED_ELSEWHERE.clear()
+        _SKIPPED_ENGINES.clear()
         _PLUGINS_LOADED = False
 
 
@@ -696,9 +702,16 @@ def backend_class(name: str, vertical: str = "web") -> type[Backend]:
     engine = engines.get(vertical)
     if engine is None:
         able = backends_for(vertical)
+        skipped = _SKIPPED_ENGINES.get((name, vertical))
         raise InvalidInput(
-            "backend %s does not search %s (it serves %s); backends that do: %s"
-            % (name, vertical, ", ".join(engines), ", ".join(able) or "none registered"),
+            "backend %s does not search %s (it serves %s%s); backends that do: %s"
+            % (
+                name,
+                vertical,
+                ", ".join(engines),
+                "; %s" % skipped if skipped else "",
+                ", ".join(able) or "none registered",
+            ),
             provider=name,
             detail_code=UNSUPPORTED_VERTICAL,
         )
@@ -741,8 +754,26 @@ def _load_plugin(entry: Any) -> None:
     problem = _plugin_problem(cls)
     if problem is not None:
         _skip(entry, problem)
+        engine = _declared_engine(cls)
+        if engine is not None:
+            _SKIPPED_ENGINES.setdefault(
+                engine, "its plugin %s serving %s was skipped: %s" % (entry.value, engine[1], problem)
+            )
     else:
         _register(cls)
+
+
+#: The declarations saying which engine a class is: its backend's name and its vertical.
+_ENGINE_DECLARATIONS = tuple(declaration for declaration in _DECLARATIONS if declaration[0] in ("name", "vertical"))
+
+
+def _declared_engine(cls: Any) -> Optional[tuple[str, str]]:
+    """The ``(name, vertical)`` a skipped plugin's class declares, when both are usable (``None``:
+    not a backend class, or either unusable or raising): the engine an error about that backend's
+    vertical names as skipped, whatever its entry point is called."""
+    if not (inspect.isclass(cls) and issubclass(cls, Backend)) or unusable_value(cls, _ENGINE_DECLARATIONS):
+        return None
+    return cls.name, cls.vertical
 
 
 def _plugin_problem(cls: Any) -> Optional[str]:
@@ -751,6 +782,8 @@ def _plugin_problem(cls: Any) -> Optional[str]:
     or ``parse`` (checked for plugins only: tests register classes of declarations alone), a
     name and vertical another plugin took first."""
     problem = declaration_problem(cls)
+    if problem is not None and inspect.ismodule(cls):  # an entry point without :Class
+        return "%s (name the class too: %s:ClassName)" % (problem, cls.__name__)
     if problem is not None:
         return problem
     if cls.name in _BUILT_IN:

@@ -156,9 +156,10 @@ def _layout(rows: list[etree._Element]) -> bool:
 
 
 def _collapsed(text: str) -> str:
-    """``re.sub(r"\\s+", " ", text)``: each run of whitespace one space, those at the edges kept.
-    ``str.split`` knows the same whitespace as ``\\s`` and builds the words in C; the pattern's
-    substitution makes one Python-level replacement per run (five times slower on a paragraph)."""
+    """Each run of whitespace one space, those at the edges kept: what substituting one space for
+    each match of ``\\s+`` gives. ``str.split`` knows the same whitespace as ``\\s`` and builds the
+    words in C; the substitution makes one Python-level replacement per run (five times slower on
+    a paragraph)."""
     words = text.split()
     if not words:
         return " " if text else ""

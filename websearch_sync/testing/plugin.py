@@ -106,8 +106,15 @@ class ConformanceChecks(pytest.Collector):
         self.checks = checks
 
     def collect(self) -> list[Any]:
-        """One item per check."""
-        return [ConformanceItem.from_parent(self, name="conformance[%s]" % check, check=check) for check in self.checks]
+        """One item per check, its id given whole: pytest 9's ids built from the name alone read
+        ``conformance[demo-x]`` as a name without parameters, so the id the cache keeps (parsed:
+        ``conformance`` with parameters ``demo-x``) never matched a check again (``--lf`` reran all)."""
+        return [
+            ConformanceItem.from_parent(
+                self, name="conformance[%s]" % check, nodeid="%s::conformance[%s]" % (self.nodeid, check), check=check
+            )
+            for check in self.checks
+        ]
 
 
 class ConformanceItem(pytest.Item):
@@ -154,10 +161,13 @@ def pytest_addoption(parser: Any) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
     """Add one test per conformance check of each ``--websearch-conformance`` backend (one
     name or a comma list, as ``-b`` takes; an unknown one, e.g. a plugin that failed to load,
-    is pytest's usage error saying why, and so is ``--websearch-fixtures`` with no backend)."""
+    is pytest's usage error saying why, and so is ``--websearch-fixtures`` with no backend).
+    First of the hook's implementations, so that the others see the checks as any collected test:
+    a conftest's (marking them), ``-m``, ``-k``, ``--lf``, ``--deselect``."""
     given = config.getoption("websearch_conformance", default=None) or ()
     fixtures = config.getoption("websearch_fixtures", default=None)
     if fixtures is not None and not given:

@@ -8,7 +8,7 @@
   (:func:`check_arguments`), so the two cannot disagree.
 
 This module sits below ``config`` (which checks its numbers here), so it imports only
-``errors`` and ``models``.
+``errors``, ``models`` and ``hostnames``.
 """
 
 import dataclasses
@@ -38,6 +38,7 @@ from .errors import (
     UNKNOWN_BACKEND,
     InvalidInput,
 )
+from .hostnames import idna_refusal
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -244,10 +245,9 @@ def _site_filter(value: Any) -> Optional[str]:
     hidden = [char for char in host if stringprep.in_table_b1(char) and char not in _JOINERS]
     if hidden:
         raise _bad_site(site, "invisible character U+%04X, no part of a domain" % ord(hidden[0]))
-    try:  # read back lower-cased: the codec takes only a lower-case xn-- as punycode
-        labels.encode("idna").lower().decode("idna")
-    except UnicodeError as exc:
-        raise _bad_site(site, exc.__cause__ or exc) from None
+    reason = idna_refusal(labels, read_back=True)
+    if reason is not None:
+        raise _bad_site(site, reason)
     return site
 
 

@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "websearch_sync"
 LAYERS: dict[str, int] = {
     "secrets": 0,
     "checkpoints": 0,
+    "hostnames": 0,  # standard library only: validate (site_filter) and net (hosts to fetch) word IDNA's refusals there
     "errors": 1,
     "models": 2,
     "validate": 3,  # below config, which checks its numbers there

@@ -27,6 +27,7 @@ import codecs
 import importlib.util
 import io
 import logging
+import math
 import re
 import time
 from collections.abc import Iterator
@@ -405,7 +406,8 @@ def _read_pages(
     number: Optional[int] = 0  # the last page's number; None once an unreadable kid's pages are unknown
     reached = 0
     left_out: list[str] = []
-    for previous, number, page in _numbered(page_objects(pypdf, reader, _failures(pypdf))):
+    remaining = deadline.remaining_s if deadline is not None else lambda: math.inf
+    for previous, number, page in _numbered(page_objects(pypdf, reader, _failures(pypdf), remaining)):
         checkpoint()  # the next page is resolved before the checks
         reached += 1
         stop = _stop(max_chars, gathered, deadline, slowest)

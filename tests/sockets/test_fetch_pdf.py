@@ -29,7 +29,7 @@ from pdfs import (
     textless_pdf,
 )
 from pypdf.generic import ArrayObject, ByteStringObject, NumberObject
-from servers import FaultServer
+from servers import FaultServer, json_results
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -210,7 +210,7 @@ def test_a_page_pypdf_fails_on_is_left_out_and_the_other_pages_are_read(content)
     # no max_chars brings the page back: not truncated, but said in a warning naming it
     assert result["truncated"] is False
     [warning] = result["errors"]
-    assert (warning["type"], warning["detail_code"]) == ("WebParseError", "pdf_broken")
+    assert (warning["type"], warning["detail_code"]) == ("WebParseError", "pdf_pages_left_out")
     assert "left out page 2 (" in warning["message"] and "the other pages were read" in warning["message"]
 
 
@@ -277,6 +277,26 @@ def test_the_model_is_told_which_pages_were_left_out_not_that_the_text_was_cut()
     text = tool.format_results(result)
     assert "truncated to" not in text
     assert "\nNote: 127.0.0.1 served a PDF of which fetch left out page 2 (AssertionError): pypdf cannot" in text
+
+
+def test_a_search_with_include_content_keeps_the_warning_on_a_pdfs_pages_left_out(json_backends):
+    # the page's text stands, its pages left out said with its URL: as a warning, not a failed page
+    json_backends("aa")
+    body = bomb_pdf([["The first page."], BROKEN_PAGES["reference in content"], ["The third page."]])
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        url = server.url("/x.pdf")
+        server.routes["/aa"] = json_results(url)
+        settings = ws.Settings(endpoints={"aa": server.url("/aa")}, allow_private=True)
+        with ws.SearchClient("aa", settings=settings) as client:
+            result = client.search("q", include_content=True)
+    [item] = result["items"]
+    assert item["content"] == "--- Page 1 ---\n\nThe first page.\n\n--- Page 3 ---\n\nThe third page."
+    [warning] = result["errors"]
+    assert (warning["detail_code"], warning["url"], warning["provider"]) == ("pdf_pages_left_out", url, "fetch")
+    assert "left out page 2 (AssertionError): pypdf cannot read it;" in warning["message"]
+    text = tool.format_results(result)
+    assert "\nNote: parts of %s were left out: 127.0.0.1 served a PDF of which fetch left out page 2" % url in text
+    assert "could not be read" not in text and "failed" not in text
 
 
 def test_pages_left_out_are_logged_once_at_info_and_each_at_debug_with_pypdfs_error(caplog):

@@ -40,6 +40,7 @@ from ..errors import (
     PDF_BROKEN,
     PDF_ENCRYPTED,
     PDF_NO_TEXT,
+    PDF_PAGES_LEFT_OUT,
     RESPONSE_TOO_LARGE,
     UNSUPPORTED_CONTENT,
     Timeout,
@@ -211,7 +212,7 @@ def _left_out(host: str, left_out: list[str], provider: Optional[str], status: i
         "%s served a PDF of which fetch left out %s%s: pypdf cannot read %s; the other pages were read"
         % (host, named, more, "them" if len(left_out) > 1 else "it"),
         provider=provider,
-        detail_code=PDF_BROKEN,
+        detail_code=PDF_PAGES_LEFT_OUT,
         status=status,
     )
 

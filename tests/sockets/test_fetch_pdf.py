@@ -563,6 +563,30 @@ def test_the_read_stops_once_its_pages_decode_to_the_content_budget(caps_a_tenth
     assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
 
 
+def test_a_page_that_would_pass_the_content_budget_is_not_extracted(caps_a_tenth, monkeypatch):
+    # blank pages leave under a page cap of the budget; the next page draws a run of text within
+    # the page cap but over what is left: measured against what is left, it is not extracted
+    # (pypdf's extraction of a run of text is its slowest work), and the read stops there
+    blank = b" " * (pdf.MAX_PAGE_CONTENT - 1000)
+    count = pdf.MAX_CONTENT // len(blank)
+    over = text_run(pdf.MAX_PAGE_CONTENT - 10_000)
+    assert pdf.MAX_CONTENT - count * len(blank) < len(over) <= pdf.MAX_PAGE_CONTENT
+    body = bomb_pdf([["Annual report of the harbour authority"], *[blank] * count, over])
+    extracted = []
+    extract = pypdf.PageObject.extract_text
+
+    def recorded(page, *args, **kwargs):
+        text = extract(page, *args, **kwargs)
+        extracted.append(text)
+        return text
+
+    monkeypatch.setattr(pypdf.PageObject, "extract_text", recorded)
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/b.pdf"), max_chars=10**8, timeout_ms=20_000)
+    assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
+    assert len(extracted) == 1 + count and not any("harbour tonnage" in text for text in extracted)
+
+
 def test_what_the_pages_pypdf_fails_on_decoded_counts_to_the_content_budget(caps_a_tenth, monkeypatch):
     # pages that decode to just under the page cap and then fail in pypdf's extraction (a
     # reference in their content): pypdf keeps what it decoded of each, so a thousand of them

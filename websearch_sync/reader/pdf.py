@@ -404,7 +404,6 @@ def _read_pages(
     if streams > budget:
         logger.info("PDF not read: its object streams decode to over %d bytes", budget)
         return _Read([], True)
-    number: Optional[int] = 0  # the last page's number; None once an unreadable kid's pages are unknown
     reached = 0
     left_out: list[str] = []
     remaining = deadline.remaining_s if deadline is not None else lambda: math.inf
@@ -435,7 +434,7 @@ def _read_pages(
             text = escape_lines(read.text) if mode == "markdown" else read.text  # "1. Introduction" is no list item
             texts.append((number, text))
             gathered += len(text)
-    several = reached > 1 or number != 1  # a second page was reached, or a kid of several: the document has several
+    several = reached > 1  # a second page (or part of the page tree) was reached: the document has several
     if left_out:  # one line, not one a page: a broken file can have 40,000 (each at DEBUG, with pypdf's error)
         logger.info("PDF: %d part(s) left out, pypdf failed on them: %s", len(left_out), ", ".join(left_out[:3]))
     return _Read(_headed(texts, several, mode), truncated, timed_out, failure, left_out)

@@ -321,6 +321,40 @@ def test_the_warning_names_the_first_pages_left_out_and_counts_the_others():
     assert "left out %s and 2 more: pypdf cannot read them;" % named in warning["message"]
 
 
+def test_the_warning_counts_parts_of_the_page_tree_it_names_alike_once():
+    # 15 kids of a root that cannot be parsed (a broken file can have 20,000): after the first,
+    # the numbers of none are known, so all are named alike; said once, with how many times
+    kids = b" ".join(b"%d 0 R" % (5 + n) for n in range(16))
+    body = hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [%s] /Count 16 /Resources << /Font << /F1 4 0 R >> >> >>" % kids,
+            b"<< /Length 40 >>\nstream\nBT /F1 11 Tf 72 720 Td (Hello page) Tj ET\nendstream",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /Page /Parent 2 0 R /Contents 3 0 R >>",
+            *[UNPARSEABLE] * 15,
+        ]
+    )
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        [warning] = fetch(server.url("/x.pdf"))["errors"]
+    [named] = re.findall(r"left out (.*): pypdf cannot read them;", warning["message"])
+    first, rest = named.split("), a part", 1)
+    assert first.startswith("a part of the page tree after page 1 (how many pages unknown) (")
+    assert rest.startswith(" of the page tree (its pages' numbers unknown) (") and rest.endswith(") (14 times)")
+
+
+@pytest.mark.parametrize(
+    "max_chars, read", [(10**6, "were read"), (16, "were read up to where the read stopped (truncated)")]
+)
+def test_the_warning_says_whether_the_read_went_on_to_the_last_page(max_chars, read):
+    # 16 characters: the first page's 15, then the third's, and the read stops before the fourth
+    lines = [["The first page."], BROKEN_PAGES["reference in content"], ["The third page."], ["The fourth page."]]
+    with FaultServer({"/x.pdf": respond(200, bomb_pdf(lines), content_type=PDF)}) as server:
+        result = fetch(server.url("/x.pdf"), max_chars=max_chars)
+    assert ("The fourth page." in result["text"]) is (max_chars > 16)
+    assert result["errors"][0]["message"].endswith("pypdf cannot read it; the other pages %s" % read)
+
+
 def pages_under_a_node(node, count=b"3", third=b"<< /Type /Page /Parent 2 0 R /Contents 8 0 R >>", kids=b"3 0 R 4 0 R"):
     """A PDF whose root holds the node ``node`` (meant to hold pages one and two, objects 6 and
     7) and ``third`` (page three, its content object 8), as its ``kids`` say, saying it holds

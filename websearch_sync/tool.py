@@ -64,7 +64,7 @@ from .models import MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyResponse, FetchRes
 from .net.urls import MAX_URL_CHARS, dedupe_key
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .reader.image import MAX_DECODE_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, image_downscalable
-from .reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_CHARS
+from .reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_CHARS, READ_WARNINGS
 from .reader.pdf import pdf_readable
 from .validate import (
     MAX_QUERY_CHARS,
@@ -983,7 +983,7 @@ WARNINGS = frozenset(
         OPTION_OVERRIDDEN,
         TIME_RANGE_SKIPPED,
         TIME_RANGE_UNVERIFIED,
-        PDF_PAGES_LEFT_OUT,
+        *READ_WARNINGS,
     }
 )
 #: How the note on a warning about one item's ``content`` opens (its URL filled in): without
@@ -1037,7 +1037,7 @@ def _is_warning(entry: Mapping[str, Any]) -> bool:
     page): a warning's code, with a URL only when a warning on an item's content."""
     code = entry.get("detail_code")
     return (
-        code in WARNINGS and (code in _PAGE_WARNINGS or not entry.get("url")) and not isinstance(entry.get("page"), int)
+        code in WARNINGS and (code in READ_WARNINGS or not entry.get("url")) and not isinstance(entry.get("page"), int)
     )
 
 

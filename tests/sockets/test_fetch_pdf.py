@@ -289,6 +289,8 @@ def test_a_search_with_include_content_keeps_the_warning_on_a_pdfs_pages_left_ou
         settings = ws.Settings(endpoints={"aa": server.url("/aa")}, allow_private=True)
         with ws.SearchClient("aa", settings=settings) as client:
             result = client.search("q", include_content=True)
+            again = client.search("q", include_content=True)
+    assert again["provider_meta"]["cached"] is True  # all pages were read: the answer is kept
     [item] = result["items"]
     assert item["content"] == "--- Page 1 ---\n\nThe first page.\n\n--- Page 3 ---\n\nThe third page."
     [warning] = result["errors"]

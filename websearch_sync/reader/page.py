@@ -43,6 +43,7 @@ from ..errors import (
     DNS_TIMEOUT,
     INTERNAL_ERROR,
     NO_CONTENT,
+    PDF_PAGES_LEFT_OUT,
     PRIVATE_ADDRESS,
     ErrorInfo,
     InvalidInput,
@@ -75,6 +76,9 @@ logger = logging.getLogger("websearch_sync")
 
 PROVIDER = "fetch"
 DEFAULT_CONTENT_CHARS = 4_000
+#: The detail codes of the warnings a page read carries (its result's ``errors``): its text
+#: stands, as a failed page's does not (a search whose pages were all read is cacheable).
+READ_WARNINGS = frozenset({PDF_PAGES_LEFT_OUT})
 _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.5"
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
 _CONTENT_GRACE_S = 1.0

@@ -368,17 +368,22 @@ def test_a_block_on_config_cools_the_instance_down_as_a_search_would(answer):
 
 
 @pytest.mark.parametrize("style", ["text", "markdown"])
-def test_the_models_text_says_a_warning_as_a_note_not_as_a_failed_source(style):
+@pytest.mark.parametrize(
+    "config, said",
+    [(True, ("wikipedia", "asked: google")), (False, ("could not check", "/config could not be read"))],
+    ids=["skipped", "unverified"],
+)
+def test_the_models_text_says_a_warning_as_a_note_not_as_a_failed_source(style, config, said):
     """Before: the time_range_skipped warning was counted among the failed sources ('4 source(s)
     failed: ... searxng WebProviderError'), its message lost. The agent tools (and the MCP server,
-    format_for_model) show the same text."""
+    format_for_model) show the same text. So does time_range_unverified (an instance without /config)."""
     from websearch_sync.integrations.agent_tool import agent_tools
 
     engines = [Engine("google"), Engine("wikipedia", time_range_support=False), Engine("brave", fails="CAPTCHA")]
-    with FakeSearXNG(engines) as sx:
+    with FakeSearXNG(engines, config=config) as sx:
         [web_search] = [t for t in agent_tools(client(sx), style=style) if t.name == "web_search"]
         text = web_search.run({"query": "q", "time_range": "week"}).text
     notes = [line for line in text.splitlines() if line.startswith("Note")]
     assert len(notes) == 2, notes
-    assert "time range" in notes[0] and "wikipedia" in notes[0] and "asked: google" in notes[0]
+    assert "time range" in notes[0] and all(words in notes[0] for words in said)
     assert notes[1] == "Note: 1 source(s) failed: searxng WebBlocked"

@@ -13,15 +13,19 @@ waiting); the others note one directly (``slow_answer``) instead of waiting at a
 import math
 import threading
 import time
+import types
 
 import pytest
 from clocks import FakeClock, paced_budget_s
 from fake_searxng import Engine, FakeSearXNG
 from faults import respond
+from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.backends import searxng, searxng_config
 from websearch_sync.backends.searxng_config import slow_answer
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.response import HttpResponse
 
 
 def client(sx):
@@ -37,6 +41,18 @@ def search(c, **options):
 def seen_slow(sx):
     """What the backend notes after an answer slower than SearXNG's default engine timeout."""
     slow_answer(sx.url + "/config", 4.0, 8.0)
+
+
+def answers_taking(sx, clock, seconds):
+    """From now on the instance's /search answers move ``clock`` on by ``seconds`` (an answer that
+    took the interval: the slot after it is free when it comes)."""
+    answer = sx.server.routes["/search"]
+
+    def taking(conn, request, server):
+        clock.advance(seconds)
+        answer(conn, request, server)
+
+    sx.server.routes["/search"] = taking
 
 
 @pytest.fixture
@@ -243,17 +259,12 @@ def test_a_slow_answers_config_is_read_after_a_later_search_on_a_slot_free_at_on
     clock = FakeClock()
     with FakeSearXNG([Engine("google", timeout_s=1.0)]) as sx:
         seen_slow(sx)
-        answer = sx.server.routes["/search"]
         settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
         with ws.SearchClient(settings=settings, clock=clock, min_interval_s=2, cache_ttl_s=0, retries=0) as c:
             fast = search(c)
             assert [r.route for r in sx.server.requests] == ["/search"] and searxng_config.wanted(sx.url + "/config")
 
-            def taking_the_interval(conn, request, server):
-                clock.advance(2.0)
-                answer(conn, request, server)
-
-            sx.server.routes["/search"] = taking_the_interval
+            answers_taking(sx, clock, 2.0)
             clock.advance(60)
             slow = search(c)
         assert [r.route for r in sx.server.requests] == ["/search", "/search", "/config"]
@@ -306,18 +317,13 @@ def test_the_config_read_never_waits_for_a_slot_and_goes_once_one_is_free_after_
     interval (its /search here moves the clock on by it) reads it at once and names the skipped engine."""
     clock = FakeClock()
     with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
-        answer = sx.server.routes["/search"]
         with paced_client(sx, clock, 2, timeout_ms=60_000) as c:
             fast = search(c, time_range="week", max_results=5)
             assert clock.sleeps == [] and sx.config_reads == 0
             right_after = search(c, time_range="week", max_results=4)  # the read's try booked no slot
             assert clock.sleeps == [2.0] and sx.config_reads == 0
 
-            def taking_the_interval(conn, request, server):
-                clock.advance(2.0)
-                answer(conn, request, server)
-
-            sx.server.routes["/search"] = taking_the_interval
+            answers_taking(sx, clock, 2.0)
             clock.advance(60)
             slow = search(c, time_range="week", max_results=6)
         assert clock.sleeps == [2.0] and sx.config_reads == 1
@@ -372,7 +378,7 @@ def test_an_instance_without_config_says_so_once_read_and_then_that_it_is_not_as
     assert codes(first) == codes(second) == ["time_range_unverified"]
     assert "/config could not be read: it answered HTTP 404" in first["errors"][0]["message"]
     assert "SEARXNG_BASE_URL" not in first["errors"][0]["message"]
-    assert "not asked again for 10 minutes" in second["errors"][0]["message"]
+    assert "not asked again for " in second["errors"][0]["message"]
 
 
 def test_a_search_that_waited_for_a_read_with_other_credentials_says_it_failed_there(monkeypatch):
@@ -415,3 +421,195 @@ def test_a_search_that_waited_for_a_read_with_other_credentials_says_it_failed_t
         assert sx.config_reads == 2
     assert codes(keyless[0]) == codes(keyed) == ["time_range_unverified"] and codes(later) == ["time_range_skipped"]
     assert "read for another search, with other credentials, in vain" in keyed["errors"][0]["message"]
+
+
+def test_a_later_search_without_a_time_range_reads_the_config_a_time_range_left_unverified():
+    """A time-range search on a paced instance finds no slot free at once for /config; the wish to
+    read it stays, so a later search without a time range reads it after an answer that leaves a
+    slot free (its /search here moves the clock on by the interval), and the next time range is judged."""
+    clock = FakeClock()
+    with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
+        with paced_client(sx, clock, 2) as c:
+            first = search(c, time_range="week")
+            assert sx.config_reads == 0
+
+            answers_taking(sx, clock, 2.0)
+            clock.advance(60)
+            plain = search(c)
+            assert sx.config_reads == 1
+            clock.advance(60)
+            later = c.search("another query", backend="searxng", time_range="week")
+        assert sx.config_reads == 1
+    assert codes(first) == ["time_range_unverified"] and "errors" not in plain
+    assert codes(later) == ["time_range_skipped"]
+
+
+def test_an_answer_whose_categories_only_config_can_judge_is_not_cached_while_it_is_unknown():
+    """Results of ``categories=science`` that name only ``general`` (each result names its engine's
+    first category): only /config tells whether science was searched. An instance without /config
+    leaves that unjudged, so the answer is not cached: the same search asks the instance again."""
+    engines = [Engine("google"), Engine("wikidata", categories=("general", "science"))]
+    with FakeSearXNG(engines, config=False) as sx:
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, clock=FakeClock(), retries=0) as c:
+            first = search(c, categories="science")
+            again = search(c, categories="science")
+        assert len(sx.searches) == 2 and sx.config_reads == 1
+    assert len(first["items"]) == 3 and not again["provider_meta"].get("cached")
+
+
+def test_a_note_of_one_clients_pace_is_not_cached_for_a_client_with_another(tmp_path):
+    """Before: a client paced at one request every 20 s cached its answer saying /config was not
+    read (no slot free at once) in a cache file it shares; a client without a pace read that answer
+    from the cache, with a note that was not true for it. The pace is part of the cache key: the
+    unpaced client searches and reads /config itself; the paced client still finds its own answer."""
+    path = str(tmp_path / "cache.sqlite")
+    clock = FakeClock()
+    with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, clock=clock, cache_path=path, min_interval_s=20, retries=0) as paced:
+            noted = search(paced, time_range="week")
+            clock.advance(60)
+            paced_again = search(paced, time_range="week")
+        with ws.SearchClient(settings=settings, clock=clock, cache_path=path, retries=0) as unpaced:
+            unpaced_answer = search(unpaced, time_range="week")
+        assert len(sx.searches) == 2 and sx.config_reads == 1
+    assert codes(noted) == codes(paced_again) == ["time_range_unverified"]
+    assert paced_again["provider_meta"].get("cached") is True
+    assert codes(unpaced_answer) == ["time_range_skipped"] and not unpaced_answer["provider_meta"].get("cached")
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        respond(302, b"", {"Location": "/login"}),
+        respond(401, b"Unauthorized", {"WWW-Authenticate": 'Basic realm="x"'}, content_type="text/plain"),
+    ],
+    ids=["redirect-to-login", "401"],
+)
+def test_a_config_read_refused_says_so_not_the_searchs_advice(refusal):
+    """Before: a /config behind a login (302 to /login) said the search was redirected and to set
+    the base URL; a 401 said the instance refused the user name and password: advice for a search,
+    though this one was just answered with the same settings and credentials."""
+    with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
+        sx.server.routes["/config"] = refusal
+        result = search(client(sx), time_range="week")
+        status = sx.server.requests[-1].route
+    assert status == "/config" and codes(result) == ["time_range_unverified"]
+    message = result["errors"][0]["message"]
+    assert "though the instance answered the search with the same credentials" in message
+    assert "base_url" not in message and "check them" not in message and "redirected the search" not in message
+
+
+def test_a_kept_failure_says_how_long_it_is_kept_yet(monkeypatch):
+    """Before: a failed read's note always said /config was not asked again "for 10 minutes", also
+    9.5 minutes after the failure. It says what is left."""
+    now = [1000.0]
+    monkeypatch.setattr(searxng_config, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    with FakeSearXNG([Engine("google")], config=False) as sx:
+        c = client(sx)
+        search(c, time_range="week")
+        now[0] += searxng_config.RETRY_FAILED_S - 30
+        later = search(c, time_range="week", max_results=5)
+        assert sx.config_reads == 1
+    assert "not asked again for 30 s more by a client with the same credentials" in later["errors"][0]["message"]
+
+
+def waiting_counted(monkeypatch):
+    """A semaphore released each time a search starts waiting for another's /config read."""
+    waiting = threading.Semaphore(0)
+    from websearch_sync.net.waits import wait_for as real_wait_for
+
+    def counted_wait(*args, **kwargs):
+        waiting.release()
+        return real_wait_for(*args, **kwargs)
+
+    monkeypatch.setattr(searxng_config, "wait_for", counted_wait)
+    monkeypatch.setattr(searxng_config, "CONFIG_MAX_S", paced_budget_s(10.0))  # the wait is the other read's
+    return waiting
+
+
+class Answering:
+    """A transport whose every request is answered ``status`` with ``body`` (JSON), noting the
+    deadline each was sent with."""
+
+    def __init__(self, status, body=b"{}"):
+        self.status, self.body, self.deadlines = status, body, []
+
+    def send(self, spec, deadline, **kwargs):
+        self.deadlines.append(deadline)
+        headers = CaseInsensitiveDict({"Content-Type": "application/json"})
+        return HttpResponse(status=self.status, headers=headers, content=self.body, url=spec.url)
+
+
+_URL = "http://127.0.0.1:9/config"  # never connected to: the reads here go through fake transports
+_HEADERS = {"Authorization": "Bearer same"}
+
+
+def _read(transport, before_request):
+    return searxng_config.read_config_at(
+        transport, _URL, _HEADERS, Deadline(60_000), "searxng", [], lambda response: None, before_request
+    )
+
+
+def _wait_for_another_read(monkeypatch, transport, before_request):
+    """What a read of ``/config`` ends with (``transport``, ``before_request``), and what another
+    search with the same credentials, which waits for it, says (it waits before that read is sent)."""
+    waiting = waiting_counted(monkeypatch)
+
+    def once_the_other_waits():
+        waiting.acquire(timeout=paced_budget_s(10.0))
+        before_request()
+
+    ended: list = []
+    first = threading.Thread(target=lambda: ended.append(_read(transport, once_the_other_waits)))
+    first.start()
+    while searxng_config._entry(searxng_config._instance_key(_URL)) is None:  # the first read is under way
+        time.sleep(0.001)
+    waited = _read(None, lambda: None)
+    first.join()
+    return ended[0], waited
+
+
+def test_a_search_that_waited_for_a_read_never_sent_says_so_not_that_it_failed_with_other_credentials(monkeypatch):
+    """Before: a search that waited for another search's read (same credentials) whose turn never
+    came (no slot free at once for it) said /config "was read for another search, with other
+    credentials, in vain": nothing was read, and the credentials were the same. The waiter learns
+    why that read ended."""
+
+    def no_slot():
+        raise ws.Timeout("searxng allows one request every 2.0 s and no slot was free at once", provider="searxng")
+
+    ended, waited = _wait_for_another_read(monkeypatch, None, no_slot)
+    assert ended.not_sent and "no slot was free at once" in ended.why
+    assert waited.not_sent and "other credentials" not in waited.why and "in vain" not in waited.why
+    assert waited.why.startswith("/config was to be read for another search, which did not send it (")
+    assert searxng_config.failed_read(_URL, _HEADERS) is None  # nothing was asked: no failure kept
+
+
+def test_a_search_that_waited_for_a_failed_read_with_its_credentials_says_it_is_kept(monkeypatch):
+    """The other read was sent with the same credentials and failed: the waiter says what a search
+    after it says, that the failure is kept (not that it was read with other credentials)."""
+    ended, waited = _wait_for_another_read(monkeypatch, Answering(500), lambda: None)
+    assert ended.why == "/config could not be read: it answered HTTP 500" and not ended.not_sent
+    assert waited.why.startswith("/config could not be read lately and is not asked again for ")
+    assert waited.why.endswith("by a client with the same credentials: it answered HTTP 500")
+
+
+def test_a_config_read_that_waited_for_its_turn_has_its_whole_slice(monkeypatch):
+    """Before: the read's slice of the deadline started before its turn (``before_request``): a wait
+    there (the late-request check of a shared pace) ate it, the read was refused unsent for want of
+    time, and kept as a failed read ("no complete answer") for 10 minutes. The slice starts when
+    the read leaves."""
+    monkeypatch.setattr(searxng_config, "CONFIG_MAX_S", 0.05)
+    turn_came: list = []
+
+    def a_wait_longer_than_the_slice():
+        time.sleep(0.1)  # at least 0.1 s: a slice of 0.05 s from before it would be over
+        turn_came.append(time.monotonic())
+
+    transport = Answering(200, b'{"engines": [{"name": "google"}]}')
+    unread = _read(transport, a_wait_longer_than_the_slice)
+    [slice_] = transport.deadlines
+    assert slice_._end > turn_came[0]  # it ends after the turn came, not before
+    assert unread is None and searxng_config.known_config(_URL) is not None

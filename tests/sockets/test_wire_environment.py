@@ -177,6 +177,20 @@ def test_the_wire_prepares_its_requests_as_its_session_would(no_proxy_variables,
     assert list(mine[0].headers)[:6] == ["host", "user-agent", "accept-encoding", "accept", "connection", "x-wanted"]
 
 
+def test_the_sessions_own_auth_is_sent_as_its_session_would_send_it(no_proxy_variables):
+    """``session.auth`` on the wire's own session reaches the request as through a caller's session
+    (the wire merges the session's settings itself: dropping its auth would go unseen elsewhere)."""
+    with FaultServer({"/a": respond(200, b"a")}) as server:
+        for session in (None, requests.Session()):
+            wire = RequestsWire(session=session)
+            wire.session.auth = ("user", "pass")
+            try:
+                wire.exchange(WireRequest("GET", server.url("/a"), []), _Sink(), deadline=Deadline(3000), provider="t")
+            finally:
+                wire.close()
+    assert [r.headers.get("authorization") for r in server.requests] == ["Basic dXNlcjpwYXNz"] * 2
+
+
 def test_the_wire_prepares_a_url_as_its_session_would_with_params_or_without(no_proxy_variables):
     """The wire's own session takes a URL's prepared form from a memo when it has no params to add:
     the same request line goes out as through a caller's session, a URL requests re-encodes (a

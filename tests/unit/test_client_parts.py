@@ -169,7 +169,7 @@ class _OutageSlots:
     def __init__(self):
         self.up = True
 
-    def reserve(self, name, interval, max_wait_s, not_before_s=0.0):
+    def reserve(self, name, interval, max_wait_s, not_before_s=0.0, left_s=None):
         return (True, not_before_s) if self.up else None
 
     def fleet(self, name):
@@ -190,6 +190,32 @@ def test_during_an_outage_a_process_keeps_its_share_of_the_fleets_pace_and_then_
     assert limiter.reserve("a", 0.1, 10) == pytest.approx(1.6)  # after the local slot at 1.2, its share on
     clock.advance(5.0)
     assert limiter.reserve("a", 0.1, 10) == 0.0  # the handover is over: the shared pace alone
+
+
+class _AskedSlots:
+    """A shared slots tier with a slot free at once, noting what each booking asked it."""
+
+    def __init__(self):
+        self.asked = []
+
+    def reserve(self, name, interval, max_wait_s, not_before_s=0.0, left_s=None):
+        self.asked.append((max_wait_s, left_s))
+        return True, 0.0
+
+    def fleet(self, name):
+        return 1
+
+
+def test_a_request_that_may_wait_for_no_slot_asks_the_tier_within_the_calls_time_and_one_too_late_books_none():
+    """Before: the longest wait was also the shared round trip's time limit, so a request that may
+    wait for no slot (0: only a free one) never reached Redis. It is asked within the call's time
+    left; a request with too little of its budget for even a free slot (a negative wait) books
+    none: neither in the tier (it would take a slot nobody uses) nor in the process."""
+    shared = _AskedSlots()
+    limiter = RateLimiter(FakeClock(), shared=shared)
+    assert limiter.reserve("a", 1.0, 0.0, 12.5) == 0.0
+    assert limiter.reserve("a", 1.0, -0.2, 0.8) is None
+    assert shared.asked == [(0.0, 12.5)] and limiter.next_free_in("a") == 1.0
 
 
 def test_a_request_left_late_keeps_the_next_one_an_interval_behind_it():

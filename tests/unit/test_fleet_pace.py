@@ -53,7 +53,7 @@ class ProcessView:
         self.retry_at = None
         return True
 
-    def reserve(self, name, interval, max_wait_s, not_before_s=0.0):
+    def reserve(self, name, interval, max_wait_s, not_before_s=0.0, left_s=None):
         if not self._usable():
             return None
         redis, now = self.redis, self.redis.clock.monotonic()

@@ -45,3 +45,15 @@ def test_a_free_slot_is_not_booked_when_the_budget_is_gone():
     with pytest.raises(ws.Timeout, match="of the call's budget were left to ask searxng, too little to finish"):
         pace.before_request(at_once=True)
     assert state.attempts == 0 and limiter.next_free_in(upstream) == 0.0
+
+
+def test_a_slot_whose_request_before_left_late_is_not_waited_for():
+    """Before: a slot free at once whose upstream saw the request before leave late (the shared
+    pace's ``sending`` check) was waited for, in the late-request loop: the best-effort request
+    slowed the call. It is given up instead."""
+    pace, limiter, upstream, clock, state = later_requests(Deadline(10_000))
+    waits = [0.5, 0.0]  # the request before left 1.5 s ago: 0.5 s to go; then free
+    limiter.sending = lambda name, interval, left_s=None: waits.pop(0)
+    with pytest.raises(ws.Timeout, match="the request before left late: no slot was free at once"):
+        pace.before_request(at_once=True)
+    assert state.attempts == 0 and clock.sleeps == []

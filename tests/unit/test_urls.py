@@ -361,3 +361,18 @@ def test_a_target_that_cannot_be_followed_is_named_by_its_scheme_or_not_at_all(l
     with pytest.raises(ws.WebProviderError) as refused:
         policy.follow("https://start.test/a", location, Deadline(10_000))
     assert refused.value.detail_code == "bad_redirect" and refused.value.message.startswith(named)
+
+
+def test_a_request_form_longer_than_the_url_limit_is_answered_but_not_kept():
+    """Percent-encoding makes a character up to 12: an 8 KB URL of emoji is a 98 KB request form,
+    and a redirect target is the page's choice, so the memo keeps no form over the limit."""
+    from websearch_sync.net import urls
+
+    raw = "https://example.com/" + "\U0001f600" * (MAX_URL_CHARS - 20)
+    urls._request_form.cache_clear()
+    sent = request_url(raw)
+    assert len(sent) > 10 * MAX_URL_CHARS and sent.startswith("https://example.com/%F0%9F%98%80")
+    assert request_url(raw) == sent
+    assert urls._request_form.cache_info().currsize == 0
+    assert request_url("https://example.com/short") == "https://example.com/short"
+    assert urls._request_form.cache_info().currsize == 1

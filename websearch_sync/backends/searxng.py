@@ -78,6 +78,7 @@ from ..net.urls import browser_join, host_token, shown_url
 from .searxng_config import (
     DEFAULT_ENGINE_TIMEOUT_S,
     InstanceConfig,
+    Unread,
     failed_read,
     known_config,
     read_config_at,
@@ -265,14 +266,14 @@ class SearXNG(JsonApiBackend):
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
         result = super().search(params, transport, deadline)
         judged = bool(params.time_range) or self.undecided is not None
-        why = self._read_config(transport, headers, deadline, judged)
+        unread = self._read_config(transport, headers, deadline, judged)
         if judged:
-            self._judge(params, result, why)
+            self._judge(params, result, unread)
         return result
 
     def _read_config(
         self, transport: HttpTransport, headers: dict[str, str], deadline: Deadline, judged: bool
-    ) -> Optional[str]:
+    ) -> Optional[Unread]:
         """Read ``/config`` after an answer when it is wanted (a slow answer seen) or the answer is
         to be ``judged`` by it, on a slot free at once; ``None`` when it is known after, else why
         not (:func:`.searxng_config.read_config_at`)."""
@@ -281,9 +282,11 @@ class SearXNG(JsonApiBackend):
             want_config(url)  # also after a later answer, when this one leaves no slot for it
         if self.instance() is not None:
             return None
-        why = failed_read(url, headers)
-        if why is None and (judged or wanted(url)):
-            why = read_config_at(
+        failed = failed_read(url, headers)
+        if failed is not None:
+            return Unread(failed)
+        if judged or wanted(url):
+            return read_config_at(
                 transport,
                 url,
                 headers,
@@ -293,12 +296,14 @@ class SearXNG(JsonApiBackend):
                 self.answer_error,
                 partial(before_next_request, at_once=True),
             )
-        return why
+        return None
 
-    def _judge(self, params: SearchParams, result: ParseResult, why: Optional[str]) -> None:
+    def _judge(self, params: SearchParams, result: ParseResult, unread: Optional[Unread]) -> None:
         """Add what ``/config`` says of an answer (the categories it searched, the engines a time
-        range skipped), or that the time range is unverified (``why``: why it is not known);
-        categories it cannot judge keep the answer from the cache."""
+        range skipped), or that the time range is unverified (``unread``: why it is not known);
+        categories it cannot judge keep the answer from the cache (a time range left unverified
+        does not: its note may be the client's pace, which the cache key holds,
+        :func:`~websearch_sync.client.cachekey.search_key`)."""
         config = self.instance()
         if self.undecided is not None:  # were the categories asked searched? /config tells
             if config is None:  # not judged: not cached
@@ -311,7 +316,7 @@ class SearXNG(JsonApiBackend):
             warning = (
                 time_range_skipped(config, *(self._names(params, o) for o in ("engines", "categories")))
                 if config is not None
-                else time_range_unverified(why or "/config was not read")
+                else time_range_unverified(unread.why if unread is not None else "/config was not read")
             )
             result.errors.extend([warning.to_dict()] if warning is not None else [])
 

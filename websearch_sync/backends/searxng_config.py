@@ -143,11 +143,37 @@ def _engine(value: Any) -> Optional[Engine]:
 
 
 @dataclasses.dataclass(frozen=True)
+class Unread:
+    """Why ``/config`` is not known after a search that wanted it."""
+
+    why: str
+    #: Nothing was sent (no rate-limit slot free at once, too little of the budget, a cool-down):
+    #: the reader's pace and moment, not what the instance answered (a search that waited for that
+    #: read says so, not that it was read in vain).
+    not_sent: bool = False
+
+
+class _Reading:
+    """A read under way: other searches wait for it to end (``done``), then learn why it found
+    nothing (``unread``) and whether it was made with their credentials (``failure_key``)."""
+
+    def __init__(self, failure_key: str) -> None:
+        self.done = threading.Event()
+        self.failure_key = failure_key
+        self.unread: Optional[Unread] = None
+
+    def end(self, unread: Optional[Unread]) -> None:
+        """The read ended (``unread``: why nothing was learnt, ``None`` when it was): the waiters go on."""
+        self.unread = unread
+        self.done.set()
+
+
+@dataclasses.dataclass(frozen=True)
 class _Entry:
     config: Optional[InstanceConfig]
     until: float  #: monotonic time the entry is good until (``inf``: a wish to read ``/config``)
-    #: Set when the read under way ends (an entry being read: other searches wait for it).
-    reading: Optional[threading.Event] = None
+    #: The read under way (an entry being read: other searches wait for it).
+    reading: Optional[_Reading] = None
     #: Why the read failed (an entry of a failed read, kept per credentials: :func:`_failure_key`).
     why: str = ""
 
@@ -228,10 +254,11 @@ def failed_read(url: str, headers: Mapping[str, str]) -> Optional[str]:
     entry = _entry(_failure_key(url, headers))
     if entry is None:
         return None
+    left_s = max(1, math.ceil(entry.until - time.monotonic()))  # what is left of RETRY_FAILED_S
     return (
-        "/config could not be read lately and is not asked again for %d minutes by a client with the same credentials (%s)"
+        "/config could not be read lately and is not asked again for %d s more by a client with the same credentials: %s"
         % (
-            RETRY_FAILED_S // 60,
+            left_s,
             entry.why,
         )
     )
@@ -277,7 +304,7 @@ def read_config_at(
     secrets: list[str],
     answer_error: Callable[[HttpResponse], Optional[WebSearchError]],
     before_request: Callable[[], None] = lambda: None,
-) -> Optional[str]:
+) -> Optional[Unread]:
     """Read ``GET url`` (the instance's ``/config``) with ``headers`` within a slice of ``deadline``
     and keep what it says (or that it failed); ``None`` when it is known after, else why not. The
     answer is judged as the search's would be (``answer_error``: the backend's): a block (the
@@ -285,31 +312,28 @@ def read_config_at(
     a search (:func:`.later_request_failed`).
 
     One read per instance at a time: a search that finds another's read under way waits for it
-    within its own slice instead of sending a second one. ``before_request`` runs right before
-    this search sends it (the call's pace: it takes a slot of the read's own only when one is free
-    at once, so the read never takes the search's nor waits for one; what it raises leaves the
-    entry as it was, a wish to read or none, and says why). What is read is kept per URL (SearXNG
-    serves ``/config`` to anyone, ``searx/webapp.py: config``, so it holds for every client); a
-    failure per URL and credentials (:func:`_failure_key`)."""
-    budget = deadline.sooner(1000.0 * min(CONFIG_MAX_S, CONFIG_SHARE * max(0.0, deadline.remaining_s())))
+    within its own slice instead of sending a second one, and learns from it why it found nothing.
+    ``before_request`` runs right before this search sends it (the call's pace: it takes a slot of
+    the read's own only when one is free at once, so the read never takes the search's nor waits
+    for one; what it raises leaves the entry as it was, a wish to read or none, says why, and keeps
+    no failure: nothing was asked). What is read is kept per URL (SearXNG serves ``/config`` to
+    anyone, ``searx/webapp.py: config``, so it holds for every client); a failure per URL and
+    credentials (:func:`_failure_key`)."""
     with _LOCK:
         key = _instance_key(url)
         earlier = _known().get(key)
         under_way = earlier.reading if earlier is not None else None
         if under_way is None:
-            mine = threading.Event()
+            mine = _Reading(_failure_key(url, headers))
             _keep(key, _Entry(None, math.inf, mine))
     if under_way is not None:  # nothing sent: no slot booked
-        wait_for(under_way.wait, max(0.0, budget.remaining_s()))
-        if known_config(url) is not None:
-            return None
-        if not under_way.is_set():
-            return "/config was being read for another search, which had not ended in time"
-        return failed_read(url, headers) or "/config was read for another search, with other credentials, in vain"
+        return _wait_for_reading(under_way, url, headers, _slice(deadline))
     ended = earlier  # no slot for it (or an interrupt): as it was before (a wish stays one, none stays none)
     failure: Optional[_Entry] = None
+    unread = Unread("/config was not read in this call (interrupted)", not_sent=True)
     try:
         before_request()
+        budget = _slice(deadline)  # from when it leaves: a wait before it is not the read's time
         send = partial(transport.send, deadline=budget, provider=provider, max_bytes=MAX_CONFIG_BYTES, secrets=secrets)
         spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False)
         spec.best_effort = True
@@ -318,9 +342,9 @@ def read_config_at(
             ended = _Entry(config, time.monotonic() + KEEP_S)
         else:
             failure = _Entry(None, time.monotonic() + RETRY_FAILED_S, why=why)
-            why = "/config could not be read: %s" % why
+            unread = Unread("/config could not be read: %s" % why)
     except WebSearchError as error:  # before_request's: no slot free at once, a cool-down; nothing sent
-        why = "/config was not read in this call: %s" % error.message
+        unread = Unread("/config was not read in this call: %s" % error.message, not_sent=True)
     finally:
         with _LOCK:
             if ended is not None:
@@ -329,8 +353,32 @@ def read_config_at(
                 _known().pop(key, None)
             if failure is not None:
                 _keep(_failure_key(url, headers), failure)
-        mine.set()  # the searches waiting for it go on
-    return None if ended is not None and ended.config is not None else why
+        known = ended is not None and ended.config is not None
+        mine.end(None if known else unread)  # the searches waiting for it go on
+    return None if known else unread
+
+
+def _slice(deadline: Deadline) -> Deadline:
+    """The part of ``deadline`` a ``/config`` read (or the wait for another's) may take."""
+    return deadline.sooner(1000.0 * min(CONFIG_MAX_S, CONFIG_SHARE * max(0.0, deadline.remaining_s())))
+
+
+def _wait_for_reading(under_way: _Reading, url: str, headers: Mapping[str, str], budget: Deadline) -> Optional[Unread]:
+    """Wait within ``budget`` for another search's read of ``/config`` at ``url``; ``None`` when it
+    is known after, else why not (what that read met, and whether with these credentials)."""
+    wait_for(under_way.done.wait, max(0.0, budget.remaining_s()))
+    if known_config(url) is not None:
+        return None
+    if not under_way.done.is_set():
+        return Unread("/config was being read for another search, which had not ended in time")
+    other = under_way.unread or Unread("/config was not known after it")
+    if other.not_sent:  # its pace or budget: this moment's, as if this search had tried
+        return Unread(
+            "/config was to be read for another search, which did not send it (%s)" % other.why, not_sent=True
+        )
+    if under_way.failure_key != _failure_key(url, headers):
+        return Unread("/config was read for another search, with other credentials, in vain (%s)" % other.why)
+    return Unread(failed_read(url, headers) or "/config was read for another search in vain (%s)" % other.why)
 
 
 def _read(
@@ -346,8 +394,8 @@ def _read(
             later_request_failed(refusal)
         if response.status == 404:  # not the search's 404: the instance has no /config (older than it)
             return None, "it answered HTTP 404 Not Found: the instance has none (an older searx)"
-        if refusal is not None:
-            return None, refusal.message
+        if refusal is not None:  # not the search's advice: the search was answered, with these credentials
+            return None, _refused(response.status, refusal)
         if response.status != 200:
             return None, "it answered HTTP %d" % response.status
         config = read_config(response.json())
@@ -356,6 +404,17 @@ def _read(
     except ValueError:
         return None, "its answer is not JSON"
     return config, "" if config is not None else "its answer is not a list of engines"
+
+
+def _refused(status: int, refusal: WebSearchError) -> str:
+    """Why a ``/config`` read was refused, in its own words: the search's advice (fix the base URL,
+    check the password) does not hold for a read whose search was answered."""
+    if status in (401, 403) or 300 <= status < 400:
+        return (
+            "it answered HTTP %d though the instance answered the search with the same credentials: the instance or"
+            " a proxy in front of it does not serve /config to this client" % status
+        )
+    return "it answered HTTP %d (%s)" % (status, refusal.detail_code or refusal.code)
 
 
 def forget_configs() -> None:

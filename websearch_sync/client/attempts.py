@@ -198,6 +198,13 @@ class BackendRunner:
                 self.cooldowns.check(key, own, budget.remaining_s())
         late = self.limiter.sending(upstream, interval, budget.remaining_s())
         while late > 0:  # the request before this one left late: the upstream still sees the interval
+            if at_once:  # its slot is not free now after all: it does not wait
+                raise Timeout(
+                    "%s allows one request every %s and the request before left late: no slot was free at once,"
+                    " the next one is %s away" % (backend.name, span_text(interval), span_text(late)),
+                    provider=backend.name,
+                    detail_code=BUDGET_EXHAUSTED,
+                )
             self._too_late(backend, interval, budget, need, late, last_error)
             state.count_wait(late)
             self.clock.sleep(late)
@@ -246,7 +253,8 @@ class BackendRunner:
         """Book the next rate-limit slot of ``upstream`` (the backend at its endpoint) that leaves
         ``need`` seconds of the budget (``at_once``: only one free now); the seconds until it comes."""
         left = budget.remaining_s() - need  # the longest wait after which the request can still finish
-        wait = self.limiter.reserve(upstream, interval, min(0.0, left) if at_once else left)
+        # the Redis round trip may take what the call has left; the wait, only ``left`` (at_once: none)
+        wait = self.limiter.reserve(upstream, interval, min(0.0, left) if at_once else left, budget.remaining_s())
         if wait is None and at_once:
             raise Timeout(
                 "%s allows one request every %s and no slot was free at once: the next one is %s away"

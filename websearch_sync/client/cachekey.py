@@ -31,9 +31,9 @@ from .forks import renewed_in_children
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Settings fields that never change an answer or are keyed on their own (the resolved backend names,
-#: the resolved ``max_results``, the deadline), or are handled per backend (``endpoints``, ``providers``).
-#: Where the state is kept and the pace do not change an answer either: one Redis is one cache,
-#: however its URL is spelt and whether it is required (``state_*``).
+#: the resolved ``max_results``, the deadline, the pace of the backends asked: :func:`search_key`), or
+#: are handled per backend (``endpoints``, ``providers``). Where the state is kept does not change an
+#: answer either: one Redis is one cache, however its URL is spelt and whether it is required (``state_*``).
 _NOT_SHARED = (
     "backend",
     "timeout_ms",
@@ -165,12 +165,21 @@ def locale_key(locale: Optional[str]) -> Optional[str]:
     )
 
 
-def search_key(params: SearchParams, backends: Sequence[str], strategy: str, fingerprint: str) -> Hashable:
+def search_key(
+    params: SearchParams,
+    backends: Sequence[str],
+    strategy: str,
+    fingerprint: str,
+    pace: Sequence[Optional[float]] = (),
+) -> Hashable:
     """The cache key of a validated search (validation made its parameters canonical: typed and
     normalised), with the spellings that are one search to every engine collapsed
-    (:func:`query_key`, :func:`locale_key`)."""
+    (:func:`query_key`, :func:`locale_key`). ``pace``: the client's ``min_interval_s`` of each of
+    ``backends`` (``None``: the backend's own): an answer may say what its pace kept from it (SearXNG's time range left
+    unverified when no slot was free at once for ``/config``), which a client with another pace
+    must not read as its own."""
     canonical = dataclasses.replace(params, query=query_key(params.query), locale=locale_key(params.locale))
-    return ("search", canonical.cache_key(), tuple(backends), strategy, fingerprint)
+    return ("search", canonical.cache_key(), tuple(backends), strategy, fingerprint, tuple(pace))
 
 
 def fetch_key(url: str, mode: Any, max_chars: Any, max_bytes: Any, allow_private: Any, fingerprint: str) -> Hashable:

@@ -19,7 +19,6 @@ by the backend runner already, and pass (:func:`backend_call`).
 import contextlib
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
-from functools import lru_cache
 from typing import Callable, Optional
 from urllib.parse import urlsplit
 
@@ -28,6 +27,7 @@ from ..engine import registry
 from ..engine.base import Backend
 from ..errors import BUDGET_EXHAUSTED, Timeout, WebBlocked, WebSearchError
 from ..net.deadline import Deadline
+from ..net.memo import remembered
 from ..net.spans import span_text
 from ..net.urls import DEFAULT_PORTS
 from .clock import Clock
@@ -37,7 +37,7 @@ from .ratelimit import RateLimiter
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
-@lru_cache(maxsize=256)  # a pure function of the URL, asked twice per request
+@remembered(maxsize=256)  # a pure function of the URL, asked twice per request
 def host_key(url: str) -> Optional[str]:
     """The pace and cool-down key of ``url``'s host (``host:<host>``, with ``:<port>`` when it
     is not the scheme's default), or ``None`` for a URL without a host."""

@@ -52,20 +52,25 @@ class RateLimiter:
         """In a forked child: a parent's thread may have held the lock at the fork."""
         self._lock = threading.Lock()
 
-    def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[float]:
-        """Book a slot for ``name``; the seconds to wait, or ``None`` if over ``max_wait_s``."""
+    def reserve(self, name: str, interval: float, max_wait_s: float, left_s: Optional[float] = None) -> Optional[float]:
+        """Book a slot for ``name``; the seconds to wait, or ``None`` if over ``max_wait_s``.
+        ``left_s``: the time the call has left, which bounds the shared round trip (default
+        ``max_wait_s``): a request that may wait for no slot (0) still asks the tier for a free one."""
+        left_s = max_wait_s if left_s is None else left_s
         if interval <= 0:
             if self._shared is not None and name not in self._looked:  # once: is the fleet pacing it?
                 self._looked.add(name)
-                self._shared.look(name, max_wait_s)
+                self._shared.look(name, left_s)
             return 0.0
+        if max_wait_s < 0:  # no slot, even a free one, leaves the request its time: none is booked
+            return None
         if self._shared is not None:
             with self._lock:
                 now = self._clock.monotonic()
                 handover = self._handover.get(name)
                 keeps = name in self._alone or (handover is not None and now < handover[0])
                 not_before = max(0.0, self._next.get(name, now) - now) if keeps else 0.0
-            answer = self._shared.reserve(name, interval, max_wait_s, not_before)
+            answer = self._shared.reserve(name, interval, max_wait_s, not_before, left_s)
             if answer is not None:
                 booked, wait = answer
                 with self._lock:

@@ -53,10 +53,15 @@ class SharedSlotsTier(Protocol):
     """Rate-limit slots booked for many processes."""
 
     def reserve(
-        self, name: str, interval: float, max_wait_s: float, not_before_s: float = 0.0
+        self,
+        name: str,
+        interval: float,
+        max_wait_s: float,
+        not_before_s: float = 0.0,
+        left_s: Optional[float] = None,
     ) -> Optional[tuple[bool, float]]:
         """``(booked, seconds to wait)`` for a slot at least ``not_before_s`` from now; ``None``
-        when the tier cannot be used."""
+        when the tier cannot be used (``left_s``, the call's time left, bounds the round trip)."""
 
     def look(self, name: str, left_s: Optional[float] = None) -> None:
         """For a process that does not pace ``name``: warn once if the fleet does."""

@@ -33,6 +33,8 @@ from ..errors import (
     unresolved_host,
 )
 from .deadline import Deadline
+from .waits import wait_for
+from .workers import submit
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -149,21 +151,24 @@ def forbidden_reason(address: Address) -> Optional[str]:
 def system_resolver(host: str, port: int, timeout_s: float) -> list[str]:
     """Resolve with the operating system (``getaddrinfo``), giving up after ``timeout_s``.
 
-    ``getaddrinfo`` cannot be interrupted, so it runs in a daemon thread that is
-    abandoned (and finishes on its own) when the time is up.
+    ``getaddrinfo`` cannot be interrupted, so it runs in one of the reused daemon threads
+    (:mod:`.workers`: no thread start per look-up), abandoned (it finishes on its own) when the
+    time is up; the caller's wait ends on Ctrl-C within a quarter second (:func:`.waits.wait_for`).
     """
     outcome: dict[str, Any] = {}
+    done = threading.Lock()
+    done.acquire()
 
     def run() -> None:
         try:
             outcome["infos"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except Exception as exc:  # carried to the calling thread and re-raised there
             outcome["error"] = exc
+        finally:
+            done.release()
 
-    thread = threading.Thread(target=run, name="websearch-dns", daemon=True)
-    thread.start()
-    thread.join(max(0.0, timeout_s))
-    if thread.is_alive():
+    submit(run, "websearch-dns")
+    if not wait_for(lambda seconds: done.acquire(timeout=seconds), max(0.0, timeout_s)):
         raise TimeoutError("resolving %s took longer than %.1f s" % (host, timeout_s))
     if "error" in outcome:
         raise outcome["error"]

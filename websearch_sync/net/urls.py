@@ -34,6 +34,7 @@ from urllib.parse import SplitResult, parse_qsl, urlencode, urljoin, urlsplit, u
 import requests
 
 from ..errors import BAD_URL, InvalidInput
+from .memo import remembered
 from .ssrf import literal_address
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -174,10 +175,21 @@ def request_url(url: object) -> str:
     ``http:///host``) are refused alike (no host).
     """
     if type(url) is str and len(url) <= MAX_URL_CHARS:  # (a longer one is refused, or kept out of the memo)
-        return _request_form(url)
+        try:
+            return _request_form(url)
+        except _NotKept as answer:
+            return answer.form
     if not isinstance(url, str):
         raise InvalidInput("url must be a string, got %s" % type(url).__name__, detail_code=BAD_URL)
     return _checked_request_form(url)
+
+
+class _NotKept(Exception):
+    """:func:`_request_form`'s answer when it is too long to keep (``lru_cache`` keeps no raise)."""
+
+    def __init__(self, form: str) -> None:
+        super().__init__()
+        self.form = form
 
 
 @functools.lru_cache(maxsize=256)
@@ -185,8 +197,13 @@ def _request_form(url: str) -> str:
     """:func:`request_url` of a plain ``str``, remembered for the last URLs asked: a pure
     function of the text (15 us, a fiftieth of a small page's fetch; asked again for every
     fetch of a page and for each hop's target). A refused URL is not remembered: its
-    ``InvalidInput`` is made anew each time."""
-    return _checked_request_form(url)
+    ``InvalidInput`` is made anew each time; nor is a request form longer than
+    :data:`MAX_URL_CHARS` (percent-encoding makes a character up to 12, and a redirect target
+    is the page's choice: 256 of them would hold 25 MB), raised as :class:`_NotKept`."""
+    form = _checked_request_form(url)
+    if len(form) > MAX_URL_CHARS:
+        raise _NotKept(form)
+    return form
 
 
 def _checked_request_form(url: str) -> str:
@@ -366,7 +383,7 @@ def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
     )
 
 
-@functools.lru_cache(maxsize=1024)
+@remembered(maxsize=1024)
 def url_parts(url: str) -> Optional[tuple[SplitResult, str]]:
     """``(urlsplit(url), its lower-case host)``, or ``None`` for a malformed URL (``http://[::1``):
     engines' markup holds such links, and one must not end the reading of a page. Remembered

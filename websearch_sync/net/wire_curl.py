@@ -26,7 +26,7 @@ resolved that host itself (:meth:`CurlWire._pin`).
 import errno
 import math
 import threading
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
@@ -54,6 +54,7 @@ from .deadline import Deadline
 from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all, unreadable_transfer
 from .environment import environment_proxy, proxy_table
 from .interrupt import run_interruptibly
+from .memo import remembered
 from .mocks import say_once
 from .requests_adapter import STATUS_SHAPE, readable_length
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
@@ -548,7 +549,7 @@ def _set_body(handle: Curl, body: Union[str, bytes]) -> None:
     handle.setopt(CurlOpt.POSTFIELDSIZE, len(data))
 
 
-@lru_cache(maxsize=256)  # a pure function of the URL, asked twice per request
+@remembered(maxsize=256)  # a pure function of the URL, asked twice per request
 def host_of(url: str) -> str:
     """The URL's host as curl's ``RESOLVE`` names it (IPv6 without brackets)."""
     return urlsplit(url).hostname or ""

@@ -54,6 +54,7 @@ from .deadline import Deadline
 from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, listed_codings, unreadable_transfer
 from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy
 from .headers import check_headers, check_proxy
+from .memo import remembered
 from .requests_adapter import (
     STATUS_SHAPE,
     DeadlineAdapter,
@@ -95,7 +96,7 @@ def _prepared_url(url: str) -> str:
     return str(prepared.url)
 
 
-@lru_cache(maxsize=256)  # a pure function of the URL (urllib3's parser: about 10 us a request)
+@remembered(maxsize=256)  # a pure function of the URL (urllib3's parser: about 10 us a request)
 def _host(url: str) -> str:
     """The host of ``url`` as urllib3 reads it (named in this wire's errors), else the URL itself."""
     return urllib3.util.parse_url(url).host or url

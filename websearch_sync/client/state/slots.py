@@ -155,17 +155,28 @@ class SharedSlots:
         self._fleets: dict[str, int] = {}
 
     def reserve(
-        self, name: str, interval: float, max_wait_s: float, not_before_s: float = 0.0
+        self,
+        name: str,
+        interval: float,
+        max_wait_s: float,
+        not_before_s: float = 0.0,
+        left_s: Optional[float] = None,
     ) -> Optional[tuple[bool, float]]:
-        """``(booked, seconds to wait for the slot)``; ``None`` when Redis cannot be used
-        (the call's budget, ``max_wait_s``, bounds the command too). ``not_before_s``: no slot
-        sooner than that from now (slots this process booked alone are still to come)."""
+        """``(booked, seconds to wait for the slot)``; ``None`` when Redis cannot be used. The
+        call's time left, ``left_s`` (default ``max_wait_s``), bounds the command, not the longest
+        wait: a request that waits for no slot (``max_wait_s`` 0) still asks Redis for a free one.
+        ``not_before_s``: no slot sooner than that from now (slots this process booked alone are
+        still to come)."""
         keys = self.state.script_keys(name, "slot", "fleet")
         max_wait_us = int(min(max(0.0, max_wait_s) * 1e6, _MAX_WAIT_US))
         not_before_us = int(min(max(0.0, not_before_s) * 1e6, _MAX_WAIT_US))
         interval_us = int(round(interval * 1e6))
         args = [interval_us, max_wait_us, process_id(), int(FLEET_WINDOW_S * 1e6), not_before_us, _LONGEST_WAIT_US]
-        answer = self.state.run(lambda redis: _answer(self._book(keys=keys, args=args), max_wait_us), None, max_wait_s)
+        answer = self.state.run(
+            lambda redis: _answer(self._book(keys=keys, args=args), max_wait_us),
+            None,
+            max_wait_s if left_s is None else left_s,
+        )
         if answer is None:
             return None
         booked, wait, self._fleets[name], paced = answer

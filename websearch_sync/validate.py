@@ -553,7 +553,7 @@ def describe_sent(value: object) -> str:
     """What a model sent, as JSON names it (``a string ('5')``, ``an array``): the message of a value
     of the wrong type says it, so that the model sees what to correct (a number in quotes)."""
     if isinstance(value, LongInteger):
-        return "an integer of %d digits" % value.digits
+        return "%s integer of %d digits" % ("a negative" if value < 0 else "an", value.digits)
     if isinstance(value, bool):
         return "a boolean (%s)" % ("true" if value else "false")
     if isinstance(value, (int, float)):

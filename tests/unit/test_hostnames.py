@@ -19,6 +19,9 @@ REFUSED = [
     ("\u2ff0x.com", "label 1 holds U+2FF0, a character IDNA refuses"),
     ("\u05d0a.com", "label 1 mixes right-to-left and left-to-right characters"),
     ("xn--b\u00fccher.de", "label 1 starts with xn-- but is not ASCII"),
+    # right-to-left without a left-to-right character, but a digit last: nameprep's bidi rule 3, no mixing
+    ("\u05d01.com", "label 1 holds right-to-left characters but does not start and end with one"),
+    ("1\u0627.com", "label 1 holds right-to-left characters but does not start and end with one"),
 ]
 
 
@@ -44,6 +47,40 @@ def test_a_host_idna_encodes_is_not_refused(host):
 )
 def test_read_back_refuses_a_label_xn_that_is_no_punycode(host, reason):
     assert idna_refusal(host, read_back=True) == reason
+
+
+@pytest.mark.parametrize(
+    ("host", "reason"),
+    [
+        # U+FE52 (small full stop) and U+2024 (one dot leader) are a "." once nameprep maps them:
+        # the label they sit in encodes to two, and the xn-- one is named in the mapped name
+        ("a\ufe52xn--zz.com", "label 2 starts with xn-- but is no punycode"),
+        ("a\u2024xn--zz.com", "label 2 starts with xn-- but is no punycode"),
+        ("a\ufe52xn--zz.", "label 2 starts with xn-- but is no punycode"),
+    ],
+)
+def test_read_back_names_an_xn_label_hidden_behind_a_character_mapped_to_a_dot(host, reason):
+    assert host.encode("idna").lower() == host.replace("\ufe52", ".").replace("\u2024", ".").encode()
+    assert idna_refusal(host, read_back=True) == reason
+
+
+@pytest.mark.parametrize(
+    ("host", "reason"),
+    [
+        ("a\ufe52\ufe52b.com", "label 2 is empty"),  # encodes to a..b.com
+        ("\ufe52\ufe52\ufe52", "label 1 is empty"),  # encodes to ...
+        ("a\u2025b.com", "label 2 is empty"),  # a two dot leader, NFKC ".."
+        ("a.com\ufe52\ufe52", "label 3 is empty"),  # a.com..: one trailing dot names the root, not two
+    ],
+)
+def test_read_back_refuses_an_empty_label_hidden_in_a_character_mapped_to_dots(host, reason):
+    host.encode("idna")  # the codec encodes it, empty labels and all
+    assert idna_refusal(host, read_back=True) == reason
+
+
+@pytest.mark.parametrize("host", ["example.com.", "a\ufe52", "b\u00fccher.de\ufe52"])
+def test_read_back_takes_one_trailing_dot_for_the_root(host):
+    assert idna_refusal(host, read_back=True) is None
 
 
 @pytest.mark.parametrize("host", ["xn--bcher-kva.de", "XN--BCHER-KVA.de", "b\u00fccher.de"])

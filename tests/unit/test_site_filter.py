@@ -15,6 +15,12 @@ import websearch_sync as ws
         ("a..b.com", "label 2 is empty"),
         ("a" * 64 + ".com", "label 1 is 64 characters long, over 63"),
         ("docs..python.org/3", "label 2 is empty"),
+        # empty labels hidden in characters nameprep maps to dots: IDNA encodes them to a..b.com, ...
+        ("a\ufe52\ufe52b.com", "label 2 is empty"),
+        ("\ufe52\ufe52\ufe52", "label 1 is empty"),
+        ("a\u2025b.com", "label 2 is empty"),
+        ("a\ufe52xn--zz.com", "label 2 starts with xn-- but is no punycode"),
+        ("\u05d01.com", "label 1 holds right-to-left characters but does not start and end with one"),
     ],
 )
 def test_a_site_with_an_empty_or_over_long_label_is_refused(site, reason):

@@ -231,7 +231,7 @@ def _site_filter(value: Any) -> Optional[str]:
     """``site_filter`` checked, and sent as given: the shape of :data:`_SITE`, and a host whose
     labels IDNA can encode and read back (none empty, none over 63 characters, no ``xn--`` that
     is no punycode: ``...`` or ``a..b.com`` is no domain, and sent as ``site:...`` it would
-    narrow nothing), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
+    narrow nothing; nor is ``a\ufe52\ufe52b.com``, which IDNA encodes to ``a..b.com``), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
     ``site:.gov`` does in a search engine. The encoding only checks: Python's codec is IDNA 2003,
     which reads ``straße.de`` as ``strasse.de``, another domain. An invisible character IDNA 2003
     would drop is refused, not sent hidden in the host (:data:`_JOINERS`)."""

@@ -291,6 +291,7 @@ def test_a_search_with_include_content_keeps_the_warning_on_a_pdfs_pages_left_ou
             result = client.search("q", include_content=True)
             again = client.search("q", include_content=True)
     assert again["provider_meta"]["cached"] is True  # all pages were read: the answer is kept
+    assert again["errors"] == result["errors"]  # with the warning of the pages left out
     [item] = result["items"]
     assert item["content"] == "--- Page 1 ---\n\nThe first page.\n\n--- Page 3 ---\n\nThe third page."
     [warning] = result["errors"]

@@ -144,6 +144,7 @@ NOT_JSON = "not_json"
 NO_CONTENT = "no_content"  #: fetch: a page with no readable text
 PDF_NO_TEXT = "pdf_no_text"  #: fetch: a PDF without a text layer (scanned pages)
 PDF_BROKEN = "pdf_broken"  #: fetch: a PDF its reader cannot parse
+PDF_PAGES_LEFT_OUT = "pdf_pages_left_out"  #: fetch, a warning: pages of a PDF its reader cannot parse, left out
 IMAGE_UNREADABLE = "image_unreadable"  #: fetch: an image whose size cannot be read, or cut short
 # WebProviderError
 HTTP_404 = "http_404"

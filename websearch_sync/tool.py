@@ -46,6 +46,7 @@ from .errors import (
     BAD_URL,
     EMPTY_QUERY,
     OPTION_OVERRIDDEN,
+    PDF_PAGES_LEFT_OUT,
     QUERY_TOO_LONG,
     TIME_RANGE_SKIPPED,
     TIME_RANGE_UNVERIFIED,
@@ -63,7 +64,7 @@ from .models import MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyResponse, FetchRes
 from .net.urls import MAX_URL_CHARS, dedupe_key
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .reader.image import MAX_DECODE_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, image_downscalable
-from .reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_CHARS
+from .reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_CHARS, READ_WARNINGS
 from .reader.pdf import pdf_readable
 from .validate import (
     MAX_QUERY_CHARS,
@@ -973,10 +974,21 @@ def _answers(result: Mapping[str, Any], style: str) -> list[str]:
 
 
 #: The detail codes of ``response["errors"]`` entries that are warnings, not failures (docs/errors.md:
-#: "only as a warning"): the search ran and its results stand, to be read with the warning.
+#: "only as a warning"): the search ran and its results stand, to be read with the warning; one
+#: with a ``url`` is on that item's ``content`` (``include_content``), which stands too.
 WARNINGS = frozenset(
-    {UNKNOWN_ENGINES, UNKNOWN_CATEGORIES, OPTION_OVERRIDDEN, TIME_RANGE_SKIPPED, TIME_RANGE_UNVERIFIED}
+    {
+        UNKNOWN_ENGINES,
+        UNKNOWN_CATEGORIES,
+        OPTION_OVERRIDDEN,
+        TIME_RANGE_SKIPPED,
+        TIME_RANGE_UNVERIFIED,
+        *READ_WARNINGS,
+    }
 )
+#: How the note on a warning about one item's ``content`` opens (its URL filled in): without
+#: it the message would read as one about the search.
+_PAGE_WARNINGS = {PDF_PAGES_LEFT_OUT: "parts of %s were left out"}
 
 
 def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
@@ -1007,14 +1019,26 @@ def _warnings_and_failures(result: Mapping[str, Any]) -> tuple[list[Mapping[str,
 
 
 def _warning_notes(warnings: list[Mapping[str, Any]], style: str) -> list[str]:
-    """One ``Note: <message>`` line per warning (the results stand; the message says how to read them)."""
-    notes = ["Note: %s" % " ".join(str(e.get("message") or "").split()) for e in warnings]
+    """One ``Note: <message>`` line per warning (the results stand; the message says how to read
+    them); one on an item's ``content`` names its URL (``Note: parts of URL were left out: ...``)."""
+    notes = [_warning_note(e) for e in warnings]
     return [markdown_text(note) for note in notes] if style == "markdown" else notes
 
 
+def _warning_note(warning: Mapping[str, Any]) -> str:
+    """The ``Note:`` line of one warning (see :func:`_warning_notes`)."""
+    message = " ".join(str(warning.get("message") or "").split())
+    opening = _PAGE_WARNINGS.get(str(warning.get("detail_code"))) if warning.get("url") else None
+    return "Note: %s: %s" % (opening % warning["url"], message) if opening else "Note: %s" % message
+
+
 def _is_warning(entry: Mapping[str, Any]) -> bool:
-    """Whether an ``errors`` entry is a warning on results that stand (not a failed source or page)."""
-    return entry.get("detail_code") in WARNINGS and not entry.get("url") and not isinstance(entry.get("page"), int)
+    """Whether an ``errors`` entry is a warning on results that stand (not a failed source or
+    page): a warning's code, with a URL only when a warning on an item's content."""
+    code = entry.get("detail_code")
+    return (
+        code in WARNINGS and (code in READ_WARNINGS or not entry.get("url")) and not isinstance(entry.get("page"), int)
+    )
 
 
 def _not_sent_notes(meta: Mapping[str, Any], style: str) -> list[str]:

@@ -8,7 +8,7 @@
   (:func:`check_arguments`), so the two cannot disagree.
 
 This module sits below ``config`` (which checks its numbers here), so it imports only
-``errors`` and ``models``.
+``errors``, ``models`` and ``hostnames``.
 """
 
 import dataclasses
@@ -38,6 +38,7 @@ from .errors import (
     UNKNOWN_BACKEND,
     InvalidInput,
 )
+from .hostnames import idna_refusal
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -230,7 +231,7 @@ def _site_filter(value: Any) -> Optional[str]:
     """``site_filter`` checked, and sent as given: the shape of :data:`_SITE`, and a host whose
     labels IDNA can encode and read back (none empty, none over 63 characters, no ``xn--`` that
     is no punycode: ``...`` or ``a..b.com`` is no domain, and sent as ``site:...`` it would
-    narrow nothing), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
+    narrow nothing; nor is ``a\ufe52\ufe52b.com``, which IDNA encodes to ``a..b.com``), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
     ``site:.gov`` does in a search engine. The encoding only checks: Python's codec is IDNA 2003,
     which reads ``straße.de`` as ``strasse.de``, another domain. An invisible character IDNA 2003
     would drop is refused, not sent hidden in the host (:data:`_JOINERS`)."""
@@ -244,10 +245,9 @@ def _site_filter(value: Any) -> Optional[str]:
     hidden = [char for char in host if stringprep.in_table_b1(char) and char not in _JOINERS]
     if hidden:
         raise _bad_site(site, "invisible character U+%04X, no part of a domain" % ord(hidden[0]))
-    try:  # read back lower-cased: the codec takes only a lower-case xn-- as punycode
-        labels.encode("idna").lower().decode("idna")
-    except UnicodeError as exc:
-        raise _bad_site(site, exc.__cause__ or exc) from None
+    reason = idna_refusal(labels, read_back=True)
+    if reason is not None:
+        raise _bad_site(site, reason)
     return site
 
 
@@ -553,7 +553,7 @@ def describe_sent(value: object) -> str:
     """What a model sent, as JSON names it (``a string ('5')``, ``an array``): the message of a value
     of the wrong type says it, so that the model sees what to correct (a number in quotes)."""
     if isinstance(value, LongInteger):
-        return "an integer of %d digits" % value.digits
+        return "%s integer of %d digits" % ("a negative" if value < 0 else "an", value.digits)
     if isinstance(value, bool):
         return "a boolean (%s)" % ("true" if value else "false")
     if isinstance(value, (int, float)):

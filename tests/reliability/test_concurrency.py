@@ -197,8 +197,8 @@ def spy_on(
             blocks.append((time.monotonic(), error.provider, error.detail_code))
         return token
 
-    def booking(name, interval, max_wait_s):
-        wait = reserve(name, interval, max_wait_s)
+    def booking(name, interval, max_wait_s, left_s=None):
+        wait = reserve(name, interval, max_wait_s, left_s)
         if wait is not None and interval > 0:
             # reserve read the clock once: slot = now + wait; slots are booked per upstream (backend@host)
             slots[backend_of(name)].append(clock.last() + wait)

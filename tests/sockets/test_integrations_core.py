@@ -100,16 +100,43 @@ def test_the_async_call_leaves_the_event_loop_free():
     ],
 )
 def test_an_integration_without_its_framework_names_the_extra(monkeypatch, integration, framework, extra):
+    monkeypatch.setattr(sys, "version_info", (3, 11, 7, "final", 0))  # a Python every framework has releases for
     module = "websearch_sync.integrations." + integration
+    message = _import_without_framework(monkeypatch, module, framework)
+    assert "the `%s` extra: pip install '" % extra in message  # its packages, from the metadata
+    assert "(from a checkout: pip install -e '.[%s]')" % extra in message
+    assert module in message
+
+
+@pytest.mark.parametrize(
+    "integration, framework, package, extra",
+    [
+        ("langchain", "langchain_core", "langchain-core", "langchain"),
+        ("pydantic_ai", "pydantic_ai", "pydantic-ai-slim", "pydantic-ai"),
+    ],
+)
+def test_on_a_python_the_framework_has_no_release_for_the_message_names_the_python_needed(
+    monkeypatch, integration, framework, package, extra
+):
+    """On 3.10 the message recommended ``pip install 'langchain-core>=1.8'``, which no release
+    installs there (langchain-core 1.8 and pydantic-ai-slim 2.68 need 3.11)."""
+    monkeypatch.setattr(sys, "version_info", (3, 10, 13, "final", 0))
+    module = "websearch_sync.integrations." + integration
+    assert _import_without_framework(monkeypatch, module, framework) == (
+        "%s needs %s, which needs Python 3.11 or newer: this is Python 3.10, where the `%s` extra does not install"
+        % (module, package, extra)
+    )
+
+
+def _import_without_framework(monkeypatch, module, framework):
+    """The message of the ``ImportError`` that importing ``module`` raises while ``framework`` is absent."""
     monkeypatch.delitem(sys.modules, module, raising=False)
     for name in [n for n in sys.modules if n == framework or n.startswith(framework + ".")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, framework, None)  # what an absent package looks like to import
     with pytest.raises(ImportError) as caught:
         importlib.import_module(module)
-    assert "the `%s` extra: pip install '" % extra in str(caught.value)  # its packages, from the metadata
-    assert "(from a checkout: pip install -e '.[%s]')" % extra in str(caught.value)
-    assert module in str(caught.value)
+    return str(caught.value)
 
 
 def test_an_unconfigured_search_backend_leaves_only_fetch_and_markdown_is_passed_on():

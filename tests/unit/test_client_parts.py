@@ -394,23 +394,35 @@ def test_with_checks_ahead_a_request_wakes_before_its_slot_for_them_and_leaves_a
     assert checked_at == [started + 1.5]
 
 
-def test_a_request_with_less_than_its_need_left_is_not_sent_even_without_a_wait(monkeypatch):
-    """A request whose turn comes at once but with less of the budget left than a request needs
-    (the call's time spent before it: other backends, an identical search in flight) is not sent:
-    ``Timeout(budget_exhausted)`` saying the budget left too little, the backend not asked. Its
-    backend's rate limit (a free slot) is not blamed: it said "stub allows one request every 2.0 s;
-    the next slot is 0.0 s away but only 500 ms of the budget are left"."""
+@pytest.mark.parametrize("slot_taken", [False, True])
+@pytest.mark.parametrize(
+    "spent_s, detail_code, message",
+    [
+        (3.5, "budget_exhausted", "only 500 ms of the call's budget were left to ask stub, too little to finish"),
+        (4.5, "deadline_exceeded", "only 0 ms of the call's budget were left to ask stub, too little to finish"),
+    ],
+)
+def test_a_request_with_less_than_its_need_left_is_not_sent_even_without_a_wait(
+    monkeypatch, slot_taken, spent_s, detail_code, message
+):
+    """A request with less of the budget left than a request needs (the call's time spent before
+    it: other backends, an identical search in flight) is not sent: ``Timeout`` saying the budget
+    left too little (``deadline_exceeded`` once it is gone), the backend not asked, whether its
+    rate-limit slot is free or taken: the budget alone is the reason. Before, a free slot said
+    "stub allows one request every 2.0 s; the next slot is 0.0 s away but only 500 ms of the budget
+    are left", and a taken one still blamed the slot (``budget_exhausted`` for a budget gone)."""
     clock = FakeClock()
     deadlines_on(clock, monkeypatch)
-    state = CallState()
     asked = []
     runner = _stub_runner(clock)
     budget = Deadline(4000)
-    clock.advance(3.5)  # 0.5 s left of 4 s: a request needs 1 s
+    clock.advance(spent_s)  # 0.5 s left of 4 s, or none: a request needs 1 s
+    if slot_taken:  # another call takes the slot: the next one is 2 s away
+        runner.run(_AskedStub(asked), _stub_params("zero"), None, _budget(), _no_retry(), CallState())
     with pytest.raises(ws.Timeout) as info:
-        runner.run(_AskedStub(asked), _stub_params("one"), None, budget, _no_retry(), state)
-    assert info.value.detail_code == "budget_exhausted" and info.value.message.startswith("only ")
-    assert asked == [] and clock.sleeps == []
+        runner.run(_AskedStub(asked), _stub_params("one"), None, budget, _no_retry(), CallState())
+    assert (info.value.detail_code, info.value.message) == (detail_code, message)
+    assert len(asked) == int(slot_taken) and clock.sleeps == []
 
 
 def test_a_request_after_one_that_left_late_waits_until_the_upstream_has_seen_the_interval():

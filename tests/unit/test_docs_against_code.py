@@ -532,6 +532,7 @@ def test_the_api_reference_command_leaves_out_an_integration_whose_framework_is_
     import docs_scripts
 
     script = docs_scripts.load("api_reference")
+    monkeypatch.setattr(sys, "version_info", (3, 11, 7, "final", 0))  # where the extra installs: its pip line is named
     for name in ["langchain_core"] + [name for name in sys.modules if name.startswith("langchain_core.")]:
         monkeypatch.setitem(sys.modules, name, None)  # not installed (nor imported before): its import fails
     monkeypatch.delitem(sys.modules, "websearch_sync.integrations.langchain", raising=False)

@@ -385,6 +385,7 @@ def with_exif_thumbnail():
         with_exif_thumbnail,
         mpo,
         lambda: between_scans(b"\xff\x01"),  # TEM past the first scan: libjpeg skips it
+        lambda: between_scans(b"\xff\xdc\x00\x04\x00\x1e"),  # DNL (30 lines) after the first scan: libjpeg skips it
     ],
     ids=[
         "progressive",
@@ -396,6 +397,7 @@ def with_exif_thumbnail():
         "EXIF thumbnail",
         "MPO",
         "TEM",
+        "DNL",
     ],
 )
 def test_jpegs_pillow_decodes_are_read(make):
@@ -471,3 +473,22 @@ def test_a_jpeg_of_two_frame_headers_is_unreadable_not_returned(size):
     with pytest.raises(OSError):  # the oracle: libjpeg, in Pillow, refuses a second frame header ("two SOF markers")
         Image.open(io.BytesIO(data)).load()
     assert_unreadable(data, "image/jpeg")
+
+
+def test_an_arithmetic_jpeg_needs_no_more_coded_data_than_it_has():
+    """A frame header of the arithmetic kind (SOF9) with its conditioning table (DAC, CC): its
+    scan codes 3000 x 2000 pixels in the 20 x 10 image's few bytes, which Huffman coding could
+    not (a bit an MCU at least) but arithmetic coding can; Pillow (libjpeg) decodes it."""
+    from PIL import Image
+
+    good = pillow_image(20, 10, "JPEG")
+    frame, scan = good.index(b"\xff\xc0"), good.index(b"\xff\xda")
+    data = bytearray(good)
+    data[frame + 1] = 0xC9
+    data[frame + 5 : frame + 9] = struct.pack(">HH", 2000, 3000)  # height, width
+    conditioning = b"\xff\xcc" + struct.pack(">H", 4) + b"\x00\x10"  # DC table 0: L=0, U=1
+    data = bytes(data[:scan]) + conditioning + bytes(data[scan:])
+    image = Image.open(io.BytesIO(data))
+    image.load()  # the oracle
+    header = read_header(data, "image/jpeg")
+    assert header is not None and (header.size, header.holds) == (image.size, True) == ((3000, 2000), True)

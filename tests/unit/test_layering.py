@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "websearch_sync"
 LAYERS: dict[str, int] = {
     "secrets": 0,
     "checkpoints": 0,
+    "hostnames": 0,  # standard library only: validate (site_filter) and net (hosts to fetch) word IDNA's refusals there
     "forks": 0,  # below every layer that keeps a lock: each renews its own in a forked child
     "errors": 1,
     "models": 2,
@@ -38,7 +39,7 @@ LAYERS: dict[str, int] = {
     "__main__": 12,
     "__init__": 12,
 }
-MAX_ROOT_MODULES = 11
+MAX_ROOT_MODULES = 12  # forks and hostnames: lowest-layer modules every layer imports
 MAX_COMPLEXITY = 15
 
 

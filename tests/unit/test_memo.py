@@ -19,6 +19,22 @@ def test_a_string_over_the_limit_is_answered_each_time_and_not_kept():
     assert [length("short"), length("short"), length("x" * 11), length("x" * 11)] == [5, 5, 11, 11]
     assert calls == ["short", "x" * 11, "x" * 11]
     assert length.cache_info().currsize == 1
+    assert [length("y" * 10), length("y" * 10)] == [10, 10]  # the limit itself is kept
+    assert calls[3:] == ["y" * 10] and length.cache_info().currsize == 2
+
+
+def test_a_string_not_ascii_is_answered_each_time_and_not_kept():
+    """CPython stores such a string at up to 4 bytes a character: within the length limit, 1024 of
+    them held 68 MB."""
+    calls = []
+
+    @remembered(maxsize=4, max_chars=10)
+    def length(text: str) -> int:
+        calls.append(text)
+        return len(text)
+
+    assert [length("\U0001f600"), length("\U0001f600"), length("ä")] == [1, 1, 1]
+    assert len(calls) == 3 and length.cache_info().currsize == 0
     assert length.__name__ == "length"
 
 

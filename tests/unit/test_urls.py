@@ -376,3 +376,5 @@ def test_a_request_form_longer_than_the_url_limit_is_answered_but_not_kept():
     assert urls._request_form.cache_info().currsize == 0
     assert request_url("https://example.com/short") == "https://example.com/short"
     assert urls._request_form.cache_info().currsize == 1
+    at_the_limit = "https://example.com/" + "a" * (MAX_URL_CHARS - 20)
+    assert request_url(at_the_limit) == at_the_limit and urls._request_form.cache_info().currsize == 2

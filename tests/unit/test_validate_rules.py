@@ -218,13 +218,13 @@ def test_an_unknown_tool_named_by_no_string_says_so_not_as_python_writes_the_val
     assert reply["error"]["message"].startswith("no tool named (a list, not a string); available: ")
 
 
-@pytest.mark.parametrize("sign", ["", "-"])
-def test_json_arguments_holding_an_integer_of_thousands_of_digits_are_json_refused_as_out_of_range(sign):
+@pytest.mark.parametrize("sign, named", [("", "an integer"), ("-", "a negative integer")])
+def test_json_arguments_holding_an_integer_of_thousands_of_digits_are_json_refused_as_out_of_range(sign, named):
     # named as the integer it was: "a number (inf)" left the model to guess what it sent
     reply = tool.call_tool("web_fetch", '{"url": "http://example.com/", "max_chars": %s%s}' % (sign, "9" * 5000))
     limit = tool.tool_schema("web_fetch")["properties"]["max_chars"]["maximum"]
     assert reply["error"]["message"] == (
-        "argument 'max_chars' must be an integer in 1..%d, got an integer of 5000 digits" % limit
+        "argument 'max_chars' must be an integer in 1..%d, got %s of 5000 digits" % (limit, named)
     )
     reply = tool.call_tool("web_fetch", '{"url": %s}' % ("9" * 5000))
     assert reply["error"]["message"] == "argument 'url' must be of type string, got an integer of 5000 digits"

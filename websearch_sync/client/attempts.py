@@ -266,7 +266,7 @@ class BackendRunner:
                 detail_code=BUDGET_EXHAUSTED,
             )
         if wait is None:  # budget first: do not wait for a slot that comes too late
-            if self.limiter.next_free_in(upstream) <= 0:  # a free slot: the budget alone left too little
+            if budget.remaining_s() < need:  # the budget alone leaves too little, whatever the slot
                 self._too_late(backend, interval, budget, need, 0.0, last_error)
             raise last_error or Timeout(
                 "%s allows one request every %s; the next slot is %s away but only %.0f ms of the budget are left"

@@ -52,6 +52,7 @@ from ..reader.page import (
     DEFAULT_CONTENT_CHARS,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_CHARS,
+    READ_WARNINGS,
     add_page_content,
     fetch_page,
 )
@@ -663,7 +664,8 @@ class SearchClient:
         return response, cacheable
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
-        """Read the result pages into ``content``; false when some page could not be read. The text
+        """Read the result pages into ``content``; false when some page could not be read (one read
+        with a warning, :data:`~websearch_sync.reader.page.READ_WARNINGS`, was). The text
         a service gave itself (Tavily's, Jina's) is kept, cut to the same ``max_content_chars``
         (``content_by``: that backend); a page it gave none for is read as any other
         (``content_by``: ``"fetch"``), for ``include_content`` promises page text. The pages of an
@@ -687,7 +689,7 @@ class SearchClient:
         )
         if page_errors:
             response.setdefault("errors", []).extend(page_errors)
-        return not page_errors
+        return all(e["detail_code"] in READ_WARNINGS for e in page_errors)  # a page's warning: read all the same
 
     def _elapsed_ms(self, started: float) -> int:
         return int(round((self._clock.monotonic() - started) * 1000))

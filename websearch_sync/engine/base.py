@@ -39,12 +39,12 @@ from ..errors import (
     WebProviderError,
     WebSearchError,
 )
+from ..hostnames import idna_refusal
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
 from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, media_token
-from ..net.ssrf import idna_refusal
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
 from ..validate import LOCALE_WORDS
@@ -711,7 +711,7 @@ _NOT_HTTP = "not an http(s) URL with a host"
 
 def _endpoint_fault(url: Any) -> Optional[str]:
     """Why ``url`` is no usable endpoint: :data:`_NOT_HTTP` unless it is an http(s) URL with a host
-    (and no port 0), IDNA's reason for a host name it cannot encode (:func:`~..net.ssrf.idna_refusal`),
+    (and no port 0), IDNA's reason for a host name it cannot encode (:func:`~..hostnames.idna_refusal`),
     ``None`` for a usable one. A string's answer is remembered (:data:`_FAULTS`: a backend's endpoint
     is the same on every call)."""
     if type(url) is str and url in _FAULTS:

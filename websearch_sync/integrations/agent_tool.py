@@ -11,6 +11,7 @@ during a search.
 """
 
 import asyncio
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Optional, Union
@@ -127,10 +128,19 @@ def agent_tools(
     return tools
 
 
-def missing_extra(integration: str, package: str) -> ImportError:
+def missing_extra(integration: str, package: str, python: tuple[int, int] = (3, 10)) -> ImportError:
     """The ``ImportError`` for an integration whose framework is not installed, naming the extra
-    (the integration's name spelt with dashes, as pip spells extras)."""
+    (the integration's name spelt with dashes, as pip spells extras). ``python``: the oldest
+    Python the extra's releases install on; on an older one the message says so, since the
+    extra's ``pip install`` line would only fail there (no release of the package for it)."""
+    extra = integration.replace("_", "-")
+    if sys.version_info[:2] < python:
+        return ImportError(
+            "websearch_sync.integrations.%s needs %s, which needs Python %s or newer: this is Python %s, "
+            "where the `%s` extra does not install"
+            % (integration, package, "%d.%d" % python, "%d.%d" % sys.version_info[:2], extra)
+        )
     return ImportError(
         "websearch_sync.integrations.%s needs %s, which is not installed: %s"
-        % (integration, package, install_hint(integration.replace("_", "-")))
+        % (integration, package, install_hint(extra))
     )

@@ -23,7 +23,7 @@ from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 try:
     from langchain_core.tools import StructuredTool, ToolException
 except ImportError as error:  # pragma: no cover - exercised with the module hidden
-    raise missing_extra("langchain", "langchain-core") from error
+    raise missing_extra("langchain", "langchain-core", python=(3, 11)) from error  # langchain-core 1.8
 
 __all__ = ["tools", "images_after_tool_messages", "move_tool_images"]
 

@@ -27,7 +27,7 @@ try:
     from pydantic_ai import BinaryContent, Tool, ToolReturn
     from pydantic_ai.exceptions import ModelRetry, ToolFailed
 except ImportError as error:  # pragma: no cover - exercised with the module hidden
-    raise missing_extra("pydantic_ai", "pydantic-ai-slim") from error
+    raise missing_extra("pydantic_ai", "pydantic-ai-slim", python=(3, 11)) from error  # pydantic-ai-slim 2.68
 
 __all__ = ["tools"]
 

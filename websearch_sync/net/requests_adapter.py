@@ -21,6 +21,7 @@ connections pinned to checked addresses, through documented extension points onl
 import functools
 import heapq
 import http.client
+import io
 import itertools
 import re
 import socket
@@ -473,6 +474,13 @@ class _FinalAnswer(http.client.HTTPResponse):
             self.chunked, self.chunk_left, self.length = True, None, None
         if self.chunked:
             self.fp = _ChunkedBody(self.fp, lines)  # type: ignore[assignment]
+
+    def flush(self) -> None:
+        """Nothing to write: the answer's file is a reader. ``http.client`` flushes that file too,
+        which raises once it is closed, so ``close()`` raised: when an answer and its file are
+        collected together, the file's finalizer may close it first (Python 3.13's ``IOBase``
+        finalizer reports what ``close()`` raises; earlier ones dropped it unseen)."""
+        io.BufferedIOBase.flush(self)  # (refuses a closed answer, as every file does)
 
     def _heads(self, lines: _HeadLines) -> None:
         """Read the interim answers and the final one's head."""

@@ -32,6 +32,7 @@ from ..errors import (
     Timeout,
     unresolved_host,
 )
+from ..hostnames import idna_refusal
 from .deadline import Deadline
 from .waits import wait_for
 from .workers import submit
@@ -227,17 +228,6 @@ class ResolvedHost:
     host: str
     addresses: list[str]
     private: bool = False
-
-
-def idna_refusal(host: str) -> Optional[str]:
-    """Why IDNA cannot encode ``host`` (the codec's own reason: "label empty or too long"), or
-    ``None``: the resolver encodes a name so, and a name that cannot be is the URL's fault (its
-    ``a..b.com`` or 64-character label), refused before any lookup, never a ``dns_error``."""
-    try:
-        host.encode("idna")
-    except UnicodeError as exc:
-        return str(exc.__cause__ or exc)
-    return None
 
 
 class AddressGuard:

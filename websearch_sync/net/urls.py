@@ -383,7 +383,7 @@ def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
     )
 
 
-@remembered(maxsize=1024)
+@remembered(maxsize=1024, max_chars=2048)  # with the split parts, 1024 entries of 2 KB hold 4 MB
 def url_parts(url: str) -> Optional[tuple[SplitResult, str]]:
     """``(urlsplit(url), its lower-case host)``, or ``None`` for a malformed URL (``http://[::1``):
     engines' markup holds such links, and one must not end the reading of a page. Remembered

@@ -43,6 +43,7 @@ from ..errors import (
     DNS_TIMEOUT,
     INTERNAL_ERROR,
     NO_CONTENT,
+    PDF_PAGES_LEFT_OUT,
     PRIVATE_ADDRESS,
     ErrorInfo,
     InvalidInput,
@@ -75,6 +76,9 @@ logger = logging.getLogger("websearch_sync")
 
 PROVIDER = "fetch"
 DEFAULT_CONTENT_CHARS = 4_000
+#: The detail codes of the warnings a page read carries (its result's ``errors``): its text
+#: stands, as a failed page's does not (a search whose pages were all read is cacheable).
+READ_WARNINGS = frozenset({PDF_PAGES_LEFT_OUT})
 _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.5"
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
 _CONTENT_GRACE_S = 1.0
@@ -465,6 +469,12 @@ def _result(
 # -- search(include_content=True) -----------------------------------------------------------
 
 
+def _page_entry(entry: ErrorInfo, url: str) -> ErrorInfo:
+    """``entry`` as an ``errors`` entry of the page ``url`` include_content read: one that names
+    no provider (a refusal to connect) is the reading's."""
+    return {**entry, "provider": entry["provider"] or PROVIDER, "url": url}
+
+
 def add_page_content(
     items: list[SearchItem],
     *,
@@ -485,7 +495,8 @@ def add_page_content(
     (``"fetch"``). Items that already have a non-empty
     ``content`` are left alone. A failed page leaves ``content`` empty and adds
     an error entry ``{"type", "message", "retryable", "detail_code", "provider",
-    "url"}`` to the returned list; nothing is raised for a page.
+    "url"}`` to the returned list, as does a warning of a page read (its result's ``errors``:
+    a PDF's pages left out); nothing is raised for a page.
     ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`; ``fetch`` is
     what reads a page (a client passes its own: :func:`fetch_page` with its retries, its
     requests paced per host and stopped by a host's cool-down like every request of it).
@@ -524,11 +535,13 @@ def add_page_content(
                     provider=PROVIDER,
                     detail_code=DEADLINE_EXCEEDED,
                 )
-            item["content"] = future.result()["text"]
+            page = future.result()
+            item["content"] = page["text"]
             item["content_by"] = PROVIDER
-        except WebSearchError as error:  # one that names no provider (a refusal to connect) is the reading's too
-            entry = error.to_dict()
-            errors.append({**entry, "provider": entry["provider"] or PROVIDER, "url": item["url"]})
+            # a warning on what was read (a PDF's pages left out) stays with the text, as in fetch's result
+            errors.extend(_page_entry(warning, item["url"]) for warning in page.get("errors", []))
+        except WebSearchError as error:
+            errors.append(_page_entry(error.to_dict(), item["url"]))
         except Exception as exc:  # a defect in fetch: logged loudly, reported typed, never fails the search
             logger.error("reading %s for include_content failed unexpectedly", shown_url(item["url"]), exc_info=exc)
             entry = WebProviderError(

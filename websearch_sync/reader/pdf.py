@@ -27,6 +27,7 @@ import codecs
 import importlib.util
 import io
 import logging
+import math
 import re
 import time
 from collections.abc import Iterator
@@ -39,6 +40,7 @@ from ..errors import (
     PDF_BROKEN,
     PDF_ENCRYPTED,
     PDF_NO_TEXT,
+    PDF_PAGES_LEFT_OUT,
     RESPONSE_TOO_LARGE,
     UNSUPPORTED_CONTENT,
     Timeout,
@@ -193,7 +195,7 @@ def pdf_text(
             detail_code=PDF_NO_TEXT,
             status=response.status,
         )
-    warnings = [_left_out(host, read.left_out, provider, response.status).to_dict()] if read.left_out else []
+    warnings = [_left_out(host, read, provider, response.status).to_dict()] if read.left_out else []
     return PageText(title, text, EXTRACTOR, truncated=read.truncated, warnings=warnings)
 
 
@@ -201,16 +203,26 @@ def pdf_text(
 LEFT_OUT_NAMED = 10
 
 
-def _left_out(host: str, left_out: list[str], provider: Optional[str], status: int) -> WebParseError:
-    """The warning on the pages pypdf failed on (``left_out``: each named, with what pypdf raised),
-    left out while the others were read: no ``max_chars`` brings them back."""
-    named = ", ".join(left_out[:LEFT_OUT_NAMED])
-    more = " and %d more" % (len(left_out) - LEFT_OUT_NAMED) if len(left_out) > LEFT_OUT_NAMED else ""
+def _left_out(host: str, read: "_Read", provider: Optional[str], status: int) -> WebParseError:
+    """The warning on the pages pypdf failed on (``read.left_out``: each named, with what pypdf
+    raised; the same name repeated, a part of unknown pages, is counted), left out while the
+    others were read, or those before where the read stopped: no ``max_chars`` brings them back."""
+    times: dict[str, int] = {}
+    for name in read.left_out:
+        times[name] = times.get(name, 0) + 1
+    names = ["%s (%d times)" % (name, n) if n > 1 else name for name, n in times.items()]
+    more = sum(list(times.values())[LEFT_OUT_NAMED:])
     return WebParseError(
-        "%s served a PDF of which fetch left out %s%s: pypdf cannot read %s; the other pages were read"
-        % (host, named, more, "them" if len(left_out) > 1 else "it"),
+        "%s served a PDF of which fetch left out %s%s: pypdf cannot read %s; the other pages were read%s"
+        % (
+            host,
+            ", ".join(names[:LEFT_OUT_NAMED]),
+            " and %d more" % more if more else "",
+            "them" if len(read.left_out) > 1 else "it",
+            " up to where the read stopped (truncated)" if read.stopped else "",
+        ),
         provider=provider,
-        detail_code=PDF_BROKEN,
+        detail_code=PDF_PAGES_LEFT_OUT,
         status=status,
     )
 
@@ -375,13 +387,14 @@ class _Read(NamedTuple):
     """What a page-by-page read gathered: the pages' texts (under their headings), whether it
     left text out (it stopped before the last page, or left a page out for its size), whether
     it was the deadline that stopped it, the first page's failure, and the pages pypdf failed
-    on (``page 3 (AssertionError)``)."""
+    on (``page 3 (AssertionError)``); whether it stopped before the last page."""
 
     pages: list[str]
     truncated: bool = False
     timed_out: bool = False
     failure: Optional[BaseException] = None
     left_out: list[str] = []
+    stopped: bool = False
 
 
 def _read_pages(
@@ -394,7 +407,7 @@ def _read_pages(
     The pages are resolved one at a time as the read reaches them (:mod:`.pdfpages`)."""
     texts: list[tuple[Optional[int], str]] = []
     gathered = 0
-    truncated = timed_out = False
+    truncated = timed_out = stopped = False
     failure: Optional[BaseException] = None
     slowest = 0.0
     decoded = Decoded()
@@ -402,15 +415,15 @@ def _read_pages(
     if streams > budget:
         logger.info("PDF not read: its object streams decode to over %d bytes", budget)
         return _Read([], True)
-    number: Optional[int] = 0  # the last page's number; None once an unreadable kid's pages are unknown
     reached = 0
     left_out: list[str] = []
-    for previous, number, page in _numbered(page_objects(pypdf, reader, _failures(pypdf))):
+    remaining = deadline.remaining_s if deadline is not None else lambda: math.inf
+    for previous, number, page in _numbered(page_objects(pypdf, reader, _failures(pypdf), remaining)):
         checkpoint()  # the next page is resolved before the checks
         reached += 1
         stop = _stop(max_chars, gathered, deadline, slowest)
         if stop is not None:
-            truncated, timed_out = True, stop
+            truncated, timed_out, stopped = True, stop, True
             break
         started = time.monotonic()
         read = _read_page(pypdf, page, decoded, budget - streams - decoded.total)
@@ -420,7 +433,7 @@ def _read_pages(
             left_out.append(_failed(previous, number, read.failure))
         if streams + decoded.total > budget:  # what a failed page decoded counts too: pypdf keeps it
             logger.info("PDF read stopped at %s: its pages decode to over %d bytes", _page_name(number), budget)
-            truncated = True
+            truncated = stopped = True
             break
         if read.failure is not None:
             continue
@@ -432,10 +445,10 @@ def _read_pages(
             text = escape_lines(read.text) if mode == "markdown" else read.text  # "1. Introduction" is no list item
             texts.append((number, text))
             gathered += len(text)
-    several = reached > 1 or number != 1  # a second page was reached, or a kid of several: the document has several
+    several = reached > 1  # a second page (or part of the page tree) was reached: the document has several
     if left_out:  # one line, not one a page: a broken file can have 40,000 (each at DEBUG, with pypdf's error)
         logger.info("PDF: %d part(s) left out, pypdf failed on them: %s", len(left_out), ", ".join(left_out[:3]))
-    return _Read(_headed(texts, several, mode), truncated, timed_out, failure, left_out)
+    return _Read(_headed(texts, several, mode), truncated, timed_out, failure, left_out, stopped)
 
 
 def _numbered(pages: Iterator[Any]) -> Iterator[tuple[Optional[int], Optional[int], Any]]:

@@ -10,7 +10,7 @@ its ancestors (resources, boxes, rotation). A node that is its own ancestor, or 
 deeper than :data:`MAX_DEPTH`, is a broken file (pypdf's ``PdfReadError``), as for pypdf.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, Optional, Union
 
 from ..checkpoints import checkpoint
@@ -21,27 +21,35 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
 #: Levels of page-tree nodes (pypdf's own limit: a real tree is a few levels deep).
 MAX_DEPTH = 100
+#: The share of the read's time left that counting an unreadable kid's pages may spend: the
+#: numbers are worth less than the pages' text, which the read goes on to with the rest.
+COUNT_SHARE = 0.5
 
 
 class Unreadable(NamedTuple):
     """What :func:`page_objects` gives for a kid of the page tree whose object cannot be parsed
     (one of the ``failures`` it was given): the error, and how many pages it held: a page, or
     a ``/Pages`` node of many, cannot be told apart by what failed, so it is its parent's
-    ``/Count`` less its other kids' pages; ``None`` when that is unknown (no count, or
-    another kid of the parent unreadable too), and so are the numbers of the pages after it.
-    A viewer shows the other pages; so does the read, which counts it as pages left out."""
+    ``/Count`` less its other kids' pages when those counts can hold (see
+    :func:`_unreadable_pages`); ``None`` when that is unknown, and so are the numbers of the
+    pages after it. A viewer shows the other pages; so does the read, which counts it as pages
+    left out."""
 
     error: BaseException
     pages: Optional[int]
 
 
 def page_objects(
-    pypdf: Any, reader: Any, failures: tuple[type[BaseException], ...]
+    pypdf: Any, reader: Any, failures: tuple[type[BaseException], ...], remaining: Callable[[], float]
 ) -> Iterator[Union[Any, Unreadable]]:
     """The pages of ``reader``'s document in order, each resolved when it is asked for (pages
     a read never reaches are never parsed); :class:`Unreadable` for a kid whose object raised
-    one of ``failures`` when resolved. Raises pypdf's ``PdfReadError`` for a document
-    without a page tree, a cycle in it, or one deeper than :data:`MAX_DEPTH`."""
+    one of ``failures`` when resolved. Counting what such a kid held resolves its siblings
+    ahead of the read (40,000 pages under one node: 2 s), so it gives up, the count unknown,
+    once it spent :data:`COUNT_SHARE` of the seconds the read had left (``remaining()``) when
+    it began: the read goes on with the pages, unnumbered, until its own reserve.
+    Raises pypdf's ``PdfReadError`` for a document without a page tree, a cycle in it, or
+    one deeper than :data:`MAX_DEPTH`."""
     generic = pypdf.generic
     tree = reader.root_object.get("/Pages")
     tree = tree.get_object() if tree is not None else None
@@ -57,7 +65,7 @@ def page_objects(
         try:
             node = kid.get_object()
         except failures as error:
-            yield Unreadable(error, path[-1].unreadable_pages(failures, generic))
+            yield Unreadable(error, path[-1].unreadable_pages(failures, generic, remaining))
             continue
         if not isinstance(node, generic.DictionaryObject) or not node:  # a damaged file's entry: skipped
             continue
@@ -84,24 +92,41 @@ class _Node:
         self.kids: Iterator[Any] = iter(self.all_kids)
         self._unreadable: Union[Optional[int], str] = "not counted"
 
-    def unreadable_pages(self, failures: tuple[type[BaseException], ...], generic: Any) -> Optional[int]:
-        """The pages of this node's one unreadable kid: its ``/Count`` less the pages of its
-        readable kids (a page is one, a node its ``/Count``); ``None`` when there are several
-        unreadable kids or a count is not a number, or it comes out negative. Counted once
+    def unreadable_pages(
+        self, failures: tuple[type[BaseException], ...], generic: Any, remaining: Callable[[], float]
+    ) -> Optional[int]:
+        """The pages of this node's one unreadable kid (:func:`_unreadable_pages`), counted once
         (each kid parsed once more: pypdf keeps those it parsed)."""
         if self._unreadable == "not counted":
-            self._unreadable = _unreadable_pages(self.node, self.all_kids, failures, generic)
+            self._unreadable = _unreadable_pages(self.node, self.all_kids, failures, generic, remaining)
         return self._unreadable if isinstance(self._unreadable, int) else None
 
 
 def _unreadable_pages(
-    node: Any, kids: list[Any], failures: tuple[type[BaseException], ...], generic: Any
+    node: Any,
+    kids: list[Any],
+    failures: tuple[type[BaseException], ...],
+    generic: Any,
+    remaining: Callable[[], float],
 ) -> Optional[int]:
-    """See :meth:`_Node.unreadable_pages`."""
+    """The pages of ``node``'s one unreadable kid: its ``/Count`` less the pages of its readable
+    kids (a page is one, a node its ``/Count``). ``None``, the count unknown, when there are
+    several unreadable kids, a count is not a number, the count spent its share of the time
+    left (see :func:`page_objects`), or
+    the counts cannot hold: fewer than one page left for it, or several when every other kid
+    is a page (a node's kids are pages or nodes: a kid among pages said to hold several is a
+    wrong ``/Count`` more likely than a node). The counts a file states are not checked
+    further: a node's ``/Count`` is believed until its pages are walked."""
     pages = node.get("/Count")
+    if not isinstance(pages, int):
+        return None
+    give_up = remaining() * (1 - COUNT_SHARE)  # the time left at which it gives up
     unreadable = 0
+    among_pages = True  # every readable kid so far a page
     for kid in kids:
         checkpoint()
+        if remaining() < give_up:
+            return None
         try:
             kid = kid.get_object()
         except failures:
@@ -109,11 +134,16 @@ def _unreadable_pages(
             continue
         if not isinstance(kid, generic.DictionaryObject) or not kid:  # skipped by the walk: no page
             continue
-        count = kid.get("/Count") if _kind(kid) == "/Pages" else 1  # a node without one: unknown
-        if not isinstance(pages, int) or not isinstance(count, int):
+        if _kind(kid) == "/Pages":
+            among_pages, count = False, kid.get("/Count")  # a node without one: unknown
+        else:
+            count = 1
+        if not isinstance(count, int):
             return None
         pages -= count
-    return pages if unreadable == 1 and isinstance(pages, int) and pages >= 0 else None
+    if unreadable != 1 or pages < 1 or (among_pages and pages != 1):
+        return None
+    return int(pages)
 
 
 def _kind(node: Any) -> Any:

@@ -564,7 +564,12 @@ def _wait_for_another_read(monkeypatch, transport, before_request):
     ended: list = []
     first = threading.Thread(target=lambda: ended.append(_read(transport, once_the_other_waits)))
     first.start()
+    ends = time.monotonic() + paced_budget_s(10.0)  # the first read waits for the other this long, no longer
     while searxng_config._entry(searxng_config._instance_key(_URL)) is None:  # the first read is under way
+        assert first.is_alive(), "the first read of /config ended before it was seen under way: %r" % ended
+        assert time.monotonic() < ends, "the first read of /config was not under way within %.1f s" % (
+            paced_budget_s(10.0)
+        )
         time.sleep(0.001)
     waited = _read(None, lambda: None)
     first.join()

@@ -191,7 +191,7 @@ def test_rate_limit_slots_are_booked_for_every_limiter_and_refused_ones_book_not
     assert second.reserve("brave", 1.0, 0.5) is None  # the next slot is ~2 s away
     assert 1.9 < second.next_free_in("brave") <= 2.0
     assert 1.9 < first.reserve("brave", 1.0, 10) <= 2.0  # the refused reservation took no slot
-    assert first.reserve("ddg_html", 1.0, 0) == 0.0  # backends are independent
+    assert first.reserve("ddg_html", 1.0, 0, 10) == 0.0  # backends are independent
     assert 3_000 < redis_db.pttl("websearch_sync:slot:{brave}") <= 4_000  # the key expires by itself
 
 
@@ -533,3 +533,32 @@ def test_a_ttl_past_what_redis_takes_keeps_the_answer_a_year(redis_db, redis_ser
     assert 364 * 86400 < redis_db.ttl(key) <= 365 * 86400
     with ws.SearchClient("stub", state_url=up(redis_server.url)) as other:
         assert other.search("forever")["provider_meta"]["cached"] is True
+
+
+def test_too_little_time_for_redis_is_no_outage_and_books_no_slot_alone(redis_db, redis_server):  # noqa: F811
+    """A request with less time left than one Redis command cannot learn whether the fleet's slot
+    is free: it gets none (at once or not) and this process does not start pacing the upstream
+    alone, while another process holds the fleet's slot."""
+    clock = FakeClock()  # waits are handed back, not slept
+    first = RateLimiter(clock, shared=SharedSlots(_state(redis_server.url)))
+    state = _state(redis_server.url)
+    second = RateLimiter(clock, shared=SharedSlots(state))
+    short = state.timeout_s / 2  # less than one command may take
+    assert first.reserve("x", 5.0, 10.0, 10.0) == 0.0  # the fleet's slot, held by the first process
+    assert second.reserve("x", 5.0, 0.0, short) is None  # at once: no free slot is known
+    assert second.reserve("x", 5.0, short, short) is None  # any request: none booked here either
+    assert second._alone == {} and not second.asks_shared_in(short) and second.asks_shared_in(state.timeout_s)
+    # with the time for Redis, the slot the first process holds is still seen taken
+    assert second.reserve("x", 5.0, 0.0, 10.0) is None
+    assert 4.9 < second.reserve("x", 5.0, 10.0, 10.0) <= 5.0
+
+
+def test_a_search_with_too_little_time_for_redis_is_refused_for_its_budget(redis_db, redis_server):  # noqa: F811
+    """The refusal names the budget and the shared state, not a rate-limit slot that is "0 s away"."""
+    settings = ws.Settings(state_url=redis_server.url)
+    with ws.SearchClient("stub", settings=settings, min_interval_s={"stub": 5.0}, retries=0) as client:
+        client._runner.limiter._shared.fits = lambda left_s: False  # as with less left than one command
+        with pytest.raises(ws.Timeout) as caught:
+            client.search("q")
+    assert caught.value.detail_code == "budget_exhausted"
+    assert "too little to book stub's rate-limit slot in the shared state" in str(caught.value)

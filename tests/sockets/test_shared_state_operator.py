@@ -590,6 +590,28 @@ def test_a_process_that_does_not_pace_a_paced_upstream_is_warned_of(redis_db, re
     assert len(uneven) == 1 and "this process waits 0 s between requests, another 0.4 s" in uneven[0], uneven
 
 
+def test_an_unpaced_request_that_may_wait_for_no_slot_still_reads_the_fleets_pace(redis_db, redis_server, caplog):  # noqa: F811
+    """The look is bounded by the call's time left, not by the longest wait: a first request that
+    may wait for no slot (``at_once``: 0) would have had no time for Redis, and, looking once per
+    upstream, the process never warned."""
+    from websearch_sync.client.clock import SYSTEM_CLOCK
+    from websearch_sync.client.ratelimit import RateLimiter
+    from websearch_sync.client.state import SharedSlots, SharedState, slots
+    from websearch_sync.client.state.server import state_server
+
+    slots._UNEVEN.clear()
+    url = up(redis_server.url)
+    paced, unpaced = (
+        RateLimiter(SYSTEM_CLOCK, SharedSlots(SharedState(state_server(url), "", False, SYSTEM_CLOCK)))
+        for _ in range(2)
+    )
+    assert paced.reserve("stub", 0.4, 10.0, 10.0) == 0.0
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        assert unpaced.reserve("stub", 0.0, 0.0, 10.0) == 0.0
+    uneven = [record.getMessage() for record in caplog.records if "unevenly" in record.getMessage()]
+    assert len(uneven) == 1 and "this process waits 0 s between requests, another 0.4 s" in uneven[0], uneven
+
+
 def test_an_unpaced_process_alone_is_not_warned_of(redis_db, redis_server, caplog):  # noqa: F811
     from websearch_sync.client.state import slots
 

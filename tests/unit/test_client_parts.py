@@ -172,6 +172,9 @@ class _OutageSlots:
     def reserve(self, name, interval, max_wait_s, not_before_s=0.0, left_s=None):
         return (True, not_before_s) if self.up else None
 
+    def fits(self, left_s):
+        return True
+
     def fleet(self, name):
         return 4
 
@@ -201,6 +204,9 @@ class _AskedSlots:
     def reserve(self, name, interval, max_wait_s, not_before_s=0.0, left_s=None):
         self.asked.append((max_wait_s, left_s))
         return True, 0.0
+
+    def fits(self, left_s):
+        return True
 
     def fleet(self, name):
         return 1

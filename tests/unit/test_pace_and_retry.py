@@ -57,3 +57,20 @@ def test_the_retry_policy_doubles_caps_jitters_and_honours_retry_after():
     assert RetryPolicy(respect_retry_after=False).delay_s(0, slow_down, top) == 0.5
     assert policy.is_retry(slow_down) and not policy.is_retry(ws.InvalidInput("x"))
     assert DEFAULT_RETRY.with_total(2) is DEFAULT_RETRY and DEFAULT_RETRY.with_total(0).total == 0
+
+
+def test_the_cache_key_holds_the_pace_used_not_the_pace_configured(tmp_path):
+    """A client with no pace set and one given the backend's own pace space its requests alike, so
+    they share cached answers; one with another pace does not read them (its answer may say what
+    its pace kept from it)."""
+    from websearch_sync.engine import registry
+
+    path, own = str(tmp_path / "cache.sqlite3"), registry.backend_class("stub").min_interval_s
+
+    def cached(**pace):
+        with ws.SearchClient("stub", settings=ws.Settings(), cache_path=path, **pace) as client:
+            return client.search("q")["provider_meta"]["cached"]
+
+    assert cached() is False
+    assert cached(min_interval_s={"stub": own}) is True
+    assert cached(min_interval_s={"stub": own + 0.25}) is False

@@ -255,6 +255,13 @@ class BackendRunner:
         left = budget.remaining_s() - need  # the longest wait after which the request can still finish
         # the Redis round trip may take what the call has left; the wait, only ``left`` (at_once: none)
         wait = self.limiter.reserve(upstream, interval, min(0.0, left) if at_once else left, budget.remaining_s())
+        if wait is None and not self.limiter.asks_shared_in(budget.remaining_s()):
+            raise last_error or Timeout(
+                "only %.0f ms of the call's budget were left, too little to book %s's rate-limit slot in the"
+                " shared state" % (max(0.0, budget.remaining_ms()), backend.name),
+                provider=backend.name,
+                detail_code=BUDGET_EXHAUSTED,
+            )
         if wait is None and at_once:
             raise Timeout(
                 "%s allows one request every %s and no slot was free at once: the next one is %s away"

@@ -170,12 +170,12 @@ def search_key(
     backends: Sequence[str],
     strategy: str,
     fingerprint: str,
-    pace: Sequence[Optional[float]] = (),
+    pace: Sequence[float] = (),
 ) -> Hashable:
     """The cache key of a validated search (validation made its parameters canonical: typed and
     normalised), with the spellings that are one search to every engine collapsed
-    (:func:`query_key`, :func:`locale_key`). ``pace``: the client's ``min_interval_s`` of each of
-    ``backends`` (``None``: the backend's own): an answer may say what its pace kept from it (SearXNG's time range left
+    (:func:`query_key`, :func:`locale_key`). ``pace``: the ``min_interval_s`` each of ``backends``
+    is asked at (the client's, else the backend's own): an answer may say what its pace kept from it (SearXNG's time range left
     unverified when no slot was free at once for ``/config``), which a client with another pace
     must not read as its own."""
     canonical = dataclasses.replace(params, query=query_key(params.query), locale=locale_key(params.locale))

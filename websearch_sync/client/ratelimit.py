@@ -24,7 +24,9 @@ class RateLimiter:
 
     :meth:`reserve` books the next free slot and returns how long to wait for it;
     it books nothing and returns ``None`` when the wait would not fit in
-    ``max_wait_s`` (budget first: the caller fails now instead of waiting in vain).
+    ``max_wait_s`` (budget first: the caller fails now instead of waiting in vain), or when
+    the call has too little time left to ask the ``shared`` tier (no free slot is known: that
+    is no outage, and this process does not start pacing alone while another holds the slot).
     With a ``shared`` tier the slots are booked there, for every process; when it
     cannot be reached they are booked here, for this client, at this process's share
     of the pace: ``interval`` times the number of processes that shared it when the tier
@@ -65,6 +67,8 @@ class RateLimiter:
         if max_wait_s < 0:  # no slot, even a free one, leaves the request its time: none is booked
             return None
         if self._shared is not None:
+            if not self._shared.fits(left_s):  # too little time to ask the fleet is no outage: no slot known
+                return None
             with self._lock:
                 now = self._clock.monotonic()
                 handover = self._handover.get(name)
@@ -126,6 +130,11 @@ class RateLimiter:
         handover = self._handover.get(name)
         during = handover[1] if handover is not None and now < handover[0] else 1
         return max(self._shared.fleet(name), self._alone.get(name, 1), during)
+
+    def asks_shared_in(self, left_s: float) -> bool:
+        """Whether a call with ``left_s`` left can book in the shared tier (true without one): when
+        not, :meth:`reserve` books nothing (no free slot known) rather than pace this process alone."""
+        return self._shared is None or self._shared.fits(left_s)
 
     def next_free_in(self, name: str) -> float:
         """Seconds until ``name`` has a free slot (0 when it has one now)."""

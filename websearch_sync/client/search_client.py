@@ -631,7 +631,8 @@ class SearchClient:
         key = plan.valid.keys.get(call.strategy)
         if key is None:
             fingerprint = self._fingerprints.get(self.settings, plan.names, plan.params.include_content)
-            pace = [self._intervals.get(name) for name in plan.names]  # None: the backend's own pace
+            # the pace used (a client given a backend's own pace paces as one given none): shared answers
+            pace = [self._intervals.get(cls.name, cls.min_interval_s) for cls in plan.valid.classes]
             key = plan.valid.keys[call.strategy] = search_key(plan.params, plan.names, call.strategy, fingerprint, pace)
         return key
 

@@ -63,6 +63,9 @@ class SharedSlotsTier(Protocol):
         """``(booked, seconds to wait)`` for a slot at least ``not_before_s`` from now; ``None``
         when the tier cannot be used (``left_s``, the call's time left, bounds the round trip)."""
 
+    def fits(self, left_s: Optional[float]) -> bool:
+        """Whether the call's time left holds one round trip to the tier (too little is not an outage)."""
+
     def look(self, name: str, left_s: Optional[float] = None) -> None:
         """For a process that does not pace ``name``: warn once if the fleet does."""
 

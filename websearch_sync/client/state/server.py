@@ -503,6 +503,23 @@ class SharedState:
         brace, so the tag is the name's whatever it holds."""
         return [self.key(kind, "{%s}" % name) for kind in kinds]
 
+    def fits(self, left_s: Optional[float], write: bool = False) -> bool:
+        """Whether the call's time left (``left_s``; ``None``: unbounded) holds one command: a
+        caller tells "too little time to ask" apart from "Redis failed" (both make :meth:`run`
+        return its default).
+
+        Raises:
+            Timeout: ``deadline_exceeded`` when it does not, state_required is set and it is a read.
+        """
+        if left_s is None or left_s >= self.timeout_s:
+            return True
+        if self.required and not write:
+            raise Timeout(
+                "%.0f ms left: too little for the shared state (state_required is set)" % (max(0.0, left_s) * 1000),
+                detail_code=DEADLINE_EXCEEDED,
+            )
+        return False
+
     def run(
         self,
         operation: Callable[[Any], T],
@@ -527,12 +544,7 @@ class SharedState:
                 Redis Cluster that does not hold every key, or refused the URL's database number.
         """
         self._check_not_cluster()
-        if left_s is not None and left_s < self.timeout_s:
-            if self.required and not write:
-                raise Timeout(
-                    "%.0f ms left: too little for the shared state (state_required is set)" % (max(0.0, left_s) * 1000),
-                    detail_code=DEADLINE_EXCEEDED,
-                )
+        if not self.fits(left_s, write):
             return default
         now = self.clock.monotonic()
         if self.server.usable(now):

@@ -183,6 +183,10 @@ class SharedSlots:
         _warn_uneven(name, interval_us / 1e6, paced)
         return booked, wait
 
+    def fits(self, left_s: Optional[float]) -> bool:
+        """Whether the call's time left holds one command (:meth:`SharedState.fits`)."""
+        return self.state.fits(left_s)
+
     def look(self, name: str, left_s: Optional[float] = None) -> None:
         """For a process that does not pace ``name`` (``min_interval_s`` 0), which books no slot
         and so never learns the fleet's pace: read the slot's last booker's interval, and warn

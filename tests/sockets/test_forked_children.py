@@ -17,6 +17,7 @@ from pathlib import Path
 
 import faults
 import pytest
+from clocks import paced_budget_s
 from fake_searxng import Engine, FakeSearXNG
 from forked import exit_codes, fork_running, held_by_another_thread
 from redis_server import NO_REDIS_REASON, REDIS_UP_TIMEOUT_S, RedisServer, redis_server_binary
@@ -121,10 +122,14 @@ TIMEOUT_MS = 10_000
 
 
 def test_a_forked_childs_request_ends_at_its_deadline_on_the_requests_wire():
+    """The child's deadline is the subject, so it is short (the test waits it out): a child whose
+    deadline never fires reads header lines until http.client's cap of 100, at 5x the deadline,
+    and fails with another error than ``Timeout``, or hangs past the bound."""
+    deadline_s = paced_budget_s(1.5)
     routes = {
         "/page": faults.respond(200, PAGE),
         # each line in time for a read; http.client's cap of 100 header lines is reached at 5x the deadline
-        "/slow": faults.slow_header_lines(TIMEOUT_MS / 1000 / 20, server_side_s=10 * TIMEOUT_MS / 1000),
+        "/slow": faults.slow_header_lines(deadline_s / 20, server_side_s=10 * deadline_s),
     }
     settings = ws.Settings(allow_private=True, impersonate="off", timeout_ms=TIMEOUT_MS)
     with FaultServer(routes) as server, ws.SearchClient(settings=settings, retries=0) as client:
@@ -132,9 +137,9 @@ def test_a_forked_childs_request_ends_at_its_deadline_on_the_requests_wire():
 
         def child():
             with pytest.raises(ws.Timeout):
-                client.fetch(server.url("/slow"))
+                client.fetch(server.url("/slow"), timeout_ms=int(deadline_s * 1000))
 
-        code = exit_codes([fork_running(child)], 3 * TIMEOUT_MS / 1000)[0]
+        code = exit_codes([fork_running(child)], 3 * deadline_s)[0]
     assert code == 0  # before: HUNG (no deadline fired in the child: the parent's watchdog thread is not there)
 
 

@@ -15,10 +15,9 @@ them (``2130706433``, ``0x7f.1``, ``0177.0.0.1`` are all 127.0.0.1).
 import functools
 import ipaddress
 import socket
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Union
+from typing import Callable, Optional, Union
 from urllib.parse import urlsplit
 
 from ..errors import (
@@ -33,9 +32,7 @@ from ..errors import (
     unresolved_host,
 )
 from ..hostnames import idna_refusal
-from .deadline import Deadline
-from .waits import wait_for
-from .workers import submit
+from .deadline import Deadline, DeadlinePassed, run_within
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -152,29 +149,22 @@ def forbidden_reason(address: Address) -> Optional[str]:
 def system_resolver(host: str, port: int, timeout_s: float) -> list[str]:
     """Resolve with the operating system (``getaddrinfo``), giving up after ``timeout_s``.
 
-    ``getaddrinfo`` cannot be interrupted, so it runs in one of the reused daemon threads
-    (:mod:`.workers`: no thread start per look-up), abandoned (it finishes on its own) when the
-    time is up; the caller's wait ends on Ctrl-C within a quarter second (:func:`.waits.wait_for`).
+    ``getaddrinfo`` cannot be interrupted, so it runs as deadline-bound work
+    (:func:`.deadline.run_within`: one of the reused daemon threads, no thread start per
+    look-up), abandoned (it finishes on its own) when the time is up; the caller's wait ends
+    on Ctrl-C within a quarter second.
     """
-    outcome: dict[str, Any] = {}
-    done = threading.Lock()
-    done.acquire()
-
-    def run() -> None:
-        try:
-            outcome["infos"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except Exception as exc:  # carried to the calling thread and re-raised there
-            outcome["error"] = exc
-        finally:
-            done.release()
-
-    submit(run, "websearch-dns")
-    if not wait_for(lambda seconds: done.acquire(timeout=seconds), max(0.0, timeout_s)):
-        raise TimeoutError("resolving %s took longer than %.1f s" % (host, timeout_s))
-    if "error" in outcome:
-        raise outcome["error"]
+    try:
+        infos = run_within(
+            Deadline(max(0.0, timeout_s) * 1000),
+            lambda: socket.getaddrinfo(host, port, type=socket.SOCK_STREAM),
+            minimum_s=0.0,
+            name="websearch-dns",
+        )
+    except DeadlinePassed:
+        raise TimeoutError("resolving %s took longer than %.1f s" % (host, timeout_s)) from None
     addresses: list[str] = []
-    for info in outcome["infos"]:
+    for info in infos:
         address = str(info[4][0])
         if address not in addresses:
             addresses.append(address)

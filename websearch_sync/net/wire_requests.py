@@ -16,7 +16,7 @@ import socket
 import ssl
 import sys
 import time
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
@@ -82,11 +82,7 @@ _ENVIRONMENT = ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
 _SHARED_OPTIONS: PerOrigin[dict[str, Any]] = PerOrigin(_ENVIRONMENT)
 
 
-#: The longest URL whose prepared form :func:`_prepared_url` keeps (a longer one is prepared each time).
-_MAX_URL_KEPT = 8192
-
-
-@lru_cache(maxsize=256)
+@remembered(maxsize=256)  # a longer or non-ASCII URL is prepared each time (:mod:`.memo`)
 def _prepared_url(url: str) -> str:
     """``url`` as ``PreparedRequest.prepare_url`` makes it without params: a pure function of the
     text (IDNA, percent-encoding: 8 us a request, the same URL's again on every fetch of a page).
@@ -536,7 +532,7 @@ class RequestsWire:
         # ``prepare``'s steps in its order, the URL's from a memo when there are no params to add
         prepared.prepare_method(request.method)
         params = session.params or None
-        if params is None and type(request.url) is str and len(request.url) <= _MAX_URL_KEPT:
+        if params is None and type(request.url) is str:
             prepared.url = _prepared_url(request.url)
         else:
             prepared.prepare_url(request.url, params)

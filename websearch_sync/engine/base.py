@@ -542,9 +542,9 @@ class Backend:
         parsed: ParseResult,
     ) -> None:
         """Add the items of the next pages to ``parsed`` until there are ``max_results`` distinct
-        ones, a page brings none, there is no next page or one fails (its error goes to
-        ``errors``, its message saying which page and which pages the results are from;
-        ``partial`` is set: the pages read stand)."""
+        ones, a page brings none (repeats and items without an address are none), there is no
+        next page or one fails (its error goes to ``errors``, its message saying which page and
+        which pages the results are from; ``partial`` is set: the pages read stand)."""
 
         def key(item: dict[str, Any]) -> Optional[str]:
             return identity(item, self.vertical)
@@ -573,8 +573,10 @@ class Backend:
                 break
             pages += 1
             read += len(page_result.items)
-            fresh = [item for item in page_result.items if key(item) not in seen]
-            seen.update(found for found in map(key, fresh) if found is not None)
+            # an item without an address is no result (normalisation drops it): nothing new
+            found = [(item, key(item)) for item in page_result.items]
+            fresh = [item for item, known in found if known is not None and known not in seen]
+            seen.update(known for _, known in found if known is not None)
             parsed.items.extend(fresh)
             parsed.errors.extend(page_result.errors)
             if not fresh:

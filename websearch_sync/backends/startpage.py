@@ -32,6 +32,7 @@ What the recorded pages (2026-04, an HTTP answer and a browser's copy) show:
   (``unexpected_shape``) rather than guessed at.
 """
 
+import dataclasses
 from typing import Any, ClassVar, Optional
 
 from ..engine.base import Page, page_number
@@ -124,7 +125,8 @@ class StartpageHtml(HtmlEngine):
         """The previous page's own form for the next page (its ``page`` field that number; the
         "go to page 2" and "Next" forms are one), posted as a browser posts it: with the ``sc``
         code the page carries, which SearXNG notes Startpage asks of a request it takes for a
-        person's. ``None`` without one (the last page)."""
+        person's, and with the call's own fields as page 1 sent them (its safe search and time
+        range, whatever the form carries). ``None`` without one (the last page)."""
         number = str(page_number(params, self.name) + page.number - 1)
         form = next(
             (
@@ -136,6 +138,11 @@ class StartpageHtml(HtmlEngine):
         )
         if form is None:
             return None
+        # the call's own fields (safe search, time range ...) as page 1 sent them, whatever the form says
+        fields = dict(form.fields)
+        fields.update((name, value) for name, value in self.query(params).items() if name in fields)
+        fields["page"] = number
+        form = dataclasses.replace(form, fields=fields)
         return form_post(form, self.endpoint_url(), self.headers(params), self.name, self.follow_redirects)
 
     def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:

@@ -74,3 +74,22 @@ def test_a_page_without_a_form_for_the_next_page_is_the_last():
         response = client.search("javascript tutorial", max_results=20)
         calls = len(mock.calls)
     assert calls == 1 and len(response["items"]) == 10 and not response.get("errors")
+
+
+def test_page_two_keeps_the_calls_safe_search_and_time_range_whatever_the_form_says():
+    """The recorded page's forms carry ``qadf=moderate`` and an empty ``with_date`` (its call
+    asked neither): a call asking strict safe search and the past week sends them on page 2 as
+    on page 1 (``qadf=heavy``, ``with_date=w``), never the page's other values."""
+    _, (first, second, *_) = _search(OTHER_PAGE, max_results=20, safe_search="strict", time_range="week")
+    assert "qadf=heavy" in first.url and "with_date=w" in first.url
+    fields = dict(parse_qsl(second.body, keep_blank_values=True))
+    assert (fields["qadf"], fields["with_date"], fields["page"], fields["sc"]) == ("heavy", "w", "2", "wnEHetqY4mdm00")
+
+
+def test_a_call_starting_at_page_two_reads_page_three_from_its_form():
+    """``pageno=2``: page 1 of the call is Startpage's page 2 (GET ``page=2``), its next the form
+    for page 3 (the recorded page's own "go to page 3" form)."""
+    _, (first, second, *_) = _search(OTHER_PAGE, max_results=20, pageno=2)
+    assert "page=2" in first.url
+    fields = dict(parse_qsl(second.body, keep_blank_values=True))
+    assert (fields["page"], fields["sc"]) == ("3", "wnEHetqY4mdm00")

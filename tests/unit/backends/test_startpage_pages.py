@@ -8,6 +8,7 @@ other recorded Startpage page: what is checked is the request page 2 is asked wi
 from pathlib import Path
 from urllib.parse import parse_qsl
 
+import pytest
 import responses
 from clocks import FakeClock
 
@@ -93,3 +94,22 @@ def test_a_call_starting_at_page_two_reads_page_three_from_its_form():
     assert "page=2" in first.url
     fields = dict(parse_qsl(second.body, keep_blank_values=True))
     assert (fields["page"], fields["sc"]) == ("3", "wnEHetqY4mdm00")
+
+
+def test_a_captcha_on_page_two_keeps_page_one_and_cools_startpage_down():
+    """Page 2 answered with the recorded captcha redirect (fixtures/startpage_html/searxng__captcha_302):
+    not followed, page 1's 10 results stand with the block in ``errors``."""
+    with (
+        responses.RequestsMock() as mock,
+        ws.SearchClient("startpage_html", settings=ws.Settings(), clock=FakeClock(), cache_ttl_s=0) as client,
+    ):
+        mock.get(URL, body=PAGE_1, content_type=HTML)
+        mock.post(URL, status=302, headers={"Location": "https://www.startpage.com/sp/captcha"}, body="")
+        response = client.search("javascript tutorial", max_results=20)
+        assert len(mock.calls) == 2
+        with pytest.raises(ws.WebBlocked):
+            client.search("javascript tutorial", max_results=20)
+    assert len(response["items"]) == 10 and response["provider_meta"]["pages"] == 1
+    assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
+        ("WebBlocked", "captcha_required", 2)
+    ]

@@ -58,17 +58,26 @@ def form_post(
 ) -> RequestSpec:
     """``form`` posted to its action read against ``endpoint``, with ``headers`` (the engine's,
     to which a form post's ``Origin`` and ``Content-Type`` are added); ``WebParseError`` when
-    the action is on another host or no http(s) URL."""
+    the action is not on the endpoint's origin (:func:`same_origin`)."""
     url = urljoin(endpoint, form.action or endpoint)
+    origin = same_origin(url, endpoint, provider, "the page's form for the next page posts")
+    sent = dict(headers)
+    sent["Origin"] = origin
+    sent["Content-Type"] = "application/x-www-form-urlencoded"
+    return RequestSpec("POST", url, data=form.fields, headers=sent, allow_redirects=follow_redirects)
+
+
+def same_origin(url: str, endpoint: str, provider: str, what: str) -> str:
+    """``endpoint``'s origin (``https://host``) when ``url`` is on it; else ``WebParseError``:
+    a next page on another host, in plain http from an https page, or no http(s) URL is not
+    followed (the token, the query and the pace are that origin's)."""
     target, site = urlsplit(url), urlsplit(endpoint)
-    if target.netloc != site.netloc or target.scheme not in ("http", "https"):
+    if (target.scheme, target.netloc) != (site.scheme, site.netloc):
+        shown = "%s://%s" % (target.scheme, target.netloc) if target.netloc else target.scheme
         raise WebParseError(
-            "%s: the page's form for the next page posts elsewhere (%r), not to %s: not followed"
-            % (provider, (target.netloc or target.scheme)[:100], site.netloc),
+            "%s: %s elsewhere (%r), not to %s://%s: not followed"
+            % (provider, what, shown[:100], site.scheme, site.netloc),
             provider=provider,
             detail_code=UNEXPECTED_SHAPE,
         )
-    sent = dict(headers)
-    sent["Origin"] = "%s://%s" % (site.scheme, site.netloc)
-    sent["Content-Type"] = "application/x-www-form-urlencoded"
-    return RequestSpec("POST", url, data=form.fields, headers=sent, allow_redirects=follow_redirects)
+    return "%s://%s" % (site.scheme, site.netloc)

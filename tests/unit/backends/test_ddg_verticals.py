@@ -346,3 +346,14 @@ def test_a_repeated_page_with_a_result_without_an_address_brings_nothing_new_and
         calls = len(mock.calls)
     assert calls == 3 and response["provider_meta"]["pages"] == 2
     assert [item["url"] for item in response["items"]] == [result["url"] for result in json.loads(NEWS)["results"]]
+
+
+def test_a_next_page_in_plain_http_is_not_followed():
+    """The recorded answer's own ``next`` written as an absolute ``http://`` address on the same
+    host: not followed (the query and the token would go in clear), as for another host."""
+    following = "http://duckduckgo.com/" + json.loads(NEWS)["next"]
+    response = _answered("news", dict(json.loads(NEWS), next=following), max_results=30)
+    assert len(response["items"]) == 13 and response["provider_meta"]["pages"] == 1
+    assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
+        ("WebParseError", "unexpected_shape", 2)
+    ]

@@ -96,7 +96,7 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
     ``max_bytes``, or over the caps without Pillow); ``WebParseError(image_unreadable)``.
     """
     host = urlsplit(response.url).hostname or "the site"
-    # the server chose the type: named as a media type only (media_token), or said to be missing
+    # the server chose the type: named as a well-formed media type only, or said to be missing or unknown
     declared = served_as(response.content_type)
     media = sniffed_image_type(response.content[:16])
     # a type fetch never returns (SVG, BMP...) is refused as such, not with a hint to ask for

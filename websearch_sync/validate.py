@@ -8,7 +8,7 @@
   (:func:`check_arguments`), so the two cannot disagree.
 
 This module sits below ``config`` (which checks its numbers here), so it imports only
-``errors``, ``models`` and ``hostnames``.
+``errors``, ``models``, ``hostnames`` and the code tables of ``vocabulary``.
 """
 
 import dataclasses
@@ -40,6 +40,8 @@ from .errors import (
 )
 from .hostnames import idna_refusal
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
+from .vocabulary.ddgs import DDGS_REGIONS, ddgs_argument, ddgs_region_locale, ddgs_value
+from .vocabulary.locale_codes import COUNTRIES, LANGUAGES, locale_refusal
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -202,7 +204,7 @@ def _choice(name: str, value: Any, choices: Iterable[str], detail: str) -> str:
     the choices and the closest one."""
     choices = tuple(choices)
     if not isinstance(value, str) or value.lower() not in choices:
-        closest = close_match(value.lower(), choices) if isinstance(value, str) else ""
+        closest = (ddgs_value(name, value) or close_match(value.lower(), choices)) if isinstance(value, str) else ""
         raise InvalidInput(
             "%s must be one of %s, got %r%s" % (name, ", ".join(choices), value, closest), detail_code=detail
         )
@@ -225,6 +227,30 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
             "invalid %s: %r%s" % (name, value, " (expected %s)" % example if example else ""), detail_code=detail
         )
     return value
+
+
+def _check_locale(value: Any) -> Optional[str]:
+    """``locale`` checked: a language tag's shape (:data:`_LOCALE`), then its parts' codes
+    (:func:`~.vocabulary.locale_codes.locale_refusal`). ddgs's region, country first (``us-en``, read as a
+    language ``us`` in a country ``EN``), fails the second, and its refusal names the locale it
+    means; DuckDuckGo's own region words (``uk-en``, ``wt-wt``: :data:`~.vocabulary.ddgs.DDGS_REGIONS`)
+    are refused even where their parts are codes (``kr-kr``, Kanuri in Korea, is ddgs's Korea)."""
+    locale = _check_pattern("locale", value, _LOCALE, BAD_LOCALE)
+    if locale is None or locale.lower() in LOCALE_WORDS:
+        return locale
+    reason = locale_refusal(locale)
+    if reason is None and locale.lower().replace("_", "-") not in DDGS_REGIONS:
+        return locale
+    meant = ddgs_region_locale(locale, LANGUAGES, COUNTRIES)
+    if meant is None:
+        hint = "expected %s" % _EXAMPLES["locale"]
+    elif meant:
+        hint = "a locale is language-COUNTRY; ddgs's region %s is the locale %s" % (locale, meant)
+    else:
+        hint = "ddgs's region %s is no region: give no locale" % locale
+    raise InvalidInput(
+        "invalid locale: %r (%s)" % (locale, "; ".join(filter(None, (reason, hint)))), detail_code=BAD_LOCALE
+    )
 
 
 def _site_filter(value: Any) -> Optional[str]:
@@ -308,7 +334,7 @@ def search_params(
     return SearchParams(
         query=check_query(query),
         max_results=check_max_results(max_results, settings.max_results),
-        locale=_check_pattern("locale", _locale(options), _LOCALE, BAD_LOCALE),
+        locale=_check_locale(_locale(options)),
         time_range=_check_choice("time_range", options.get("time_range"), TIME_RANGES, BAD_TIME_RANGE),
         site_filter=_site_filter(options.get("site_filter")),
         safe_search=_check_choice(
@@ -350,7 +376,10 @@ def _check_known(options: dict[str, Any], known_specific: Iterable[str], keyword
         names = known + sorted(set(keywords) - set(known))
         raise TypeError(
             "search() got unexpected keyword argument(s) %s; known options: %s"
-            % (", ".join(name + close_match(name, names) for name in unknown), ", ".join(known))
+            % (
+                ", ".join(name + (ddgs_argument(name) or close_match(name, names)) for name in unknown),
+                ", ".join(known),
+            )
         )
 
 

@@ -19,6 +19,7 @@ LAYERS: dict[str, int] = {
     "checkpoints": 0,
     "hostnames": 0,  # standard library only: validate (site_filter) and net (hosts to fetch) word IDNA's refusals there
     "forks": 0,  # below every layer that keeps a lock: each renews its own in a forked child
+    "vocabulary": 0,  # standard library only: the code tables validate checks locales and ddgs names against
     "errors": 1,
     "models": 2,
     "validate": 3,  # below config, which checks its numbers there

@@ -377,10 +377,17 @@ def _check_known(options: dict[str, Any], known_specific: Iterable[str], keyword
         raise TypeError(
             "search() got unexpected keyword argument(s) %s; known options: %s"
             % (
-                ", ".join(name + (ddgs_argument(name) or close_match(name, names)) for name in unknown),
+                ", ".join(name + option_hint(name, names) for name in unknown),
                 ", ".join(known),
             )
         )
+
+
+def option_hint(name: str, known: Iterable[str]) -> str:
+    """What the refusal of an unknown search option adds: ours for a ddgs argument name
+    (:func:`~.vocabulary.ddgs.ddgs_argument`; ``region`` is spelled close to no option of ours
+    but ``engines``), else the closest ``known`` name (:func:`close_match`)."""
+    return ddgs_argument(name) or close_match(name, known)
 
 
 def close_match(name: str, known: Iterable[str]) -> str:

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 import websearch_sync as ws
+from websearch_sync.cli import main
 from websearch_sync.validate import search_params
 
 SETTINGS = SimpleNamespace(max_results=5)
@@ -51,6 +52,13 @@ def test_a_ddgs_argument_name_is_refused_naming_ours(name, ours):
     message = str(info.value)
     assert "%s (ddgs's %s is our %s" % (name, name, ours) in message
     assert "did you mean" not in message
+
+
+def test_the_command_lines_option_gets_the_same_hint(capsys):
+    assert main(["search", "q", "--option", "timelimit=d"]) == 2
+    error = capsys.readouterr().err
+    assert "--option timelimit: no backend knows this option (ddgs's timelimit is our time_range" in error
+    assert "InvalidInput/bad_arguments" in error
 
 
 def test_the_value_forms_that_differ_are_named_with_the_argument():

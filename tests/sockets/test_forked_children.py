@@ -17,6 +17,7 @@ from pathlib import Path
 
 import faults
 import pytest
+import requests
 from clocks import paced_budget_s
 from fake_searxng import Engine, FakeSearXNG
 from forked import exit_codes, fork_running, held_by_another_thread
@@ -220,6 +221,32 @@ def test_a_forked_child_lets_go_of_the_parents_pooled_tls_connection_without_a_b
         port = {path: port for port, path in server.seen}
     assert code == 0  # before: 1, the child held the parent's connection until it exited
     assert port["/parent-second"] == port["/parent-first"]  # no close_notify (nor FIN) from the child
+
+
+def test_a_session_given_in_the_parent_is_refused_in_a_forked_child_and_one_built_there_is_used():
+    settings = ws.Settings(allow_private=True, impersonate="off", timeout_ms=TIMEOUT_MS)
+    parents = requests.Session()
+    with PageServer(delay_s=0) as server, ws.SearchClient(settings=settings, retries=0, session=parents) as client:
+        assert client.fetch(server.url("/parent-first"))["text"]
+
+        def child():
+            with pytest.raises(ws.InvalidInput) as refused:  # the client built with it in the parent
+                client.fetch(server.url("/child"))
+            assert refused.value.detail_code == "session_from_parent"
+            with ws.SearchClient(settings=settings, retries=0, session=parents) as again:  # a client built here
+                with pytest.raises(ws.InvalidInput, match="before the fork"):
+                    again.fetch(server.url("/child-again"))
+            with requests.Session() as own, ws.SearchClient(settings=settings, retries=0, session=own) as fresh:
+                assert fresh.fetch(server.url("/child-own"))["text"]
+            client.close()  # the child may close it still
+
+        code = exit_codes([fork_running(child)], CHILD_LIMIT_S)[0]
+        assert client.fetch(server.url("/parent-second"))["text"]
+        port = {path: port for port, path in server.seen}
+    parents.close()
+    assert code == 0  # before: 1, the child's request went out on the parent's session's pooled connection
+    assert sorted(port) == ["/child-own", "/parent-first", "/parent-second"]
+    assert port["/parent-second"] == port["/parent-first"] != port["/child-own"]
 
 
 def test_a_config_read_another_thread_had_under_way_at_the_fork_is_made_by_the_child(monkeypatch):

@@ -343,11 +343,22 @@ class _WireSession(requests.Session):
         return self.mounts.get_adapter(url) if self.mounts is not None else super().get_adapter(url)
 
 
-#: The process that first gave the library each caller's session, while the session lives. A
-#: forked child inherits it: a session given in the parent is refused there (``session_from_parent``),
-#: as its pooled connections are the parent's (nothing the library may close or renew: it is the caller's).
-_GIVEN: "weakref.WeakKeyDictionary[requests.Session, int]" = weakref.WeakKeyDictionary()
+#: The process that first gave the library each caller's session, by the session's ``id`` while it
+#: lives (a session class may be unhashable). A forked child inherits it: a session given in the
+#: parent is refused there (``session_from_parent``), as its pooled connections are the parent's
+#: (nothing the library may close or renew: it is the caller's).
+_GIVEN: dict[int, int] = {}
 _GIVEN_LOCK = module_lock(__name__, "_GIVEN_LOCK")
+
+
+def _first_given(session: requests.Session) -> int:
+    """The process that first gave the library ``session`` (this one, the first time)."""
+    key = id(session)
+    with _GIVEN_LOCK:
+        if key not in _GIVEN:
+            _GIVEN[key] = os.getpid()
+            weakref.finalize(session, _GIVEN.pop, key, None)
+        return _GIVEN[key]
 
 
 class RequestsWire:
@@ -372,8 +383,7 @@ class RequestsWire:
         #: The process that first gave the library the caller's session: another one refuses it.
         self._session_from: Optional[int] = None
         if session is not None:
-            with _GIVEN_LOCK:
-                self._session_from = _GIVEN.setdefault(session, os.getpid())
+            self._session_from = _first_given(session)
         self._adapter = DeadlineAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0)
         self._sender = _WireSession(self._adapter, session)
         #: The session whose settings (headers, cookies, auth, ``verify``) requests are prepared with.

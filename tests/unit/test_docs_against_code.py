@@ -552,3 +552,64 @@ def test_the_api_reference_still_fails_on_a_module_that_does_not_import():
     script = docs_scripts.load("api_reference")
     with pytest.raises(ModuleNotFoundError):  # a public module gone (a defect, not a missing extra)
         script.without_missing_frameworks(["websearch_sync", "websearch_sync.no_such_module"])
+
+
+# -- docs/configuration.md: the settings every backend shares ---------------------------------------
+
+#: A value of each shared variable that ``from_env`` keeps as it reads it (a file that exists for the
+#: CA bundle; the state URL and prefix are only checked when a client is built).
+_SAMPLES = {
+    "backend": "stub",
+    "proxy": "http://proxy.example:3128",
+    "user_agent": "agent/1",
+    "impersonate": "off",
+    "ca_bundle": __file__,
+    "fetch_service_url": "https://reader.example/",
+    "fetch_service_key": "key-1",
+    "allow_private": "1",
+    "state_url": "redis://127.0.0.1:6379/0",
+    "state_prefix": "app",
+    "state_required": "1",
+    "min_interval_s": "2.5",
+    "max_response_bytes": "4096",
+}
+
+
+def _shared_rows() -> dict:
+    """``{field: (variable, meaning)}`` of docs/configuration.md's rows naming a ``Settings`` field."""
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([A-Z0-9_]+)` \| `(\w+)` \|(.*)\|$", text, re.M)
+    return {field: (variable, meaning) for variable, field, meaning in rows}
+
+
+def test_every_settings_field_has_its_row_and_its_variable_sets_it():
+    """Each field a caller sets (not ``from_env``'s bookkeeping) has a row, besides the two
+    mappings (``endpoints``, ``providers``: the per-backend rows); the row's variable is the one
+    ``from_env`` reads into that field."""
+    import dataclasses
+
+    rows = _shared_rows()
+    fields = {field.name for field in dataclasses.fields(ws.Settings) if field.repr} - {"endpoints", "providers"}
+    assert set(rows) == fields
+    for field, (variable, _) in rows.items():
+        sample = _SAMPLES.get(field, "7")
+        read = getattr(ws.Settings.from_env({variable: sample}), field)
+        assert read not in (None, False, "") and read != getattr(ws.Settings(), field), (variable, field, read)
+
+
+@pytest.mark.parametrize("field", ["timeout_ms", "max_results", "tool_max_results", "max_response_bytes"])
+def test_a_numbers_row_states_its_default_and_range(field, caplog):
+    """The row's default is the field's; its range is the one the variable is read in (an edge
+    value is kept, one past it logged and left at the default) and the one ``Settings`` checks."""
+    variable, meaning = _shared_rows()[field]
+    default = getattr(ws.Settings(), field)
+    assert int(re.search(r"default (\d+)", meaning).group(1)) == default
+    bounds = re.search(r"(\d+)\.\.(\d+)|max (\d+)|at least (\d+)", meaning).groups()
+    low = int(bounds[0] or bounds[3] or 1)
+    high = int(bounds[1] or bounds[2]) if (bounds[1] or bounds[2]) else None
+    edges = [(low, low), (low - 1, default)] + ([(high, high), (high + 1, default)] if high else [])
+    for given, kept in edges:
+        assert getattr(ws.Settings.from_env({variable: str(given)}), field) == kept, (variable, given)
+        if kept != given:
+            with pytest.raises(ws.InvalidInput):
+                ws.Settings(**{field: given})

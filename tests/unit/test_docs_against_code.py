@@ -613,3 +613,35 @@ def test_a_numbers_row_states_its_default_and_range(field, caplog):
         if kept != given:
             with pytest.raises(ws.InvalidInput):
                 ws.Settings(**{field: given})
+
+
+# -- docs/backends.md: the inputs a backend does not send -------------------------------------------
+
+
+def test_the_not_sent_table_names_what_each_engine_declares_unsent():
+    """Each engine declaring inputs it never sends (``Backend.unsent``) has a row of the table
+    for its name and vertical, and the row names each one (``time_range="year"`` for one value,
+    "a locale without a country" for a region-only locale parameter)."""
+    from websearch_sync.engine import registry
+
+    text = (ROOT / "docs" / "backends.md").read_text(encoding="utf-8")
+    table = text.split("| backend | vertical | not sent |", 1)[1].split("\n\n", 1)[0]
+    cells: dict = {}
+    for names, verticals, cell in re.findall(r"^\| (`[^|]*`) \| ([a-z, ]+) \| (.*) \|$", table, re.M):
+        for name in re.findall(r"`(\w+)`", names):
+            for vertical in verticals.split(", "):
+                cells[name, vertical] = cell
+    spelt = {"time_range=year": '`time_range="year"`', "locale=language-only": "a locale without a country"}
+    declared = {
+        (name, vertical): registry.backend_class(name, vertical).unsent
+        for name in registry.backend_names()
+        for vertical in registry.verticals_of(name)
+    }
+    assert len(cells) > 20 and sum(map(bool, declared.values())) > 15  # both were read
+    unsaid = [
+        (name, vertical, input_)
+        for (name, vertical), unsent in declared.items()
+        for input_ in unsent
+        if spelt.get(input_, "`%s`" % input_) not in cells.get((name, vertical), "")
+    ]
+    assert not unsaid

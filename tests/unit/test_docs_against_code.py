@@ -645,3 +645,21 @@ def test_the_not_sent_table_names_what_each_engine_declares_unsent():
         if spelt.get(input_, "`%s`" % input_) not in cells.get((name, vertical), "")
     ]
     assert not unsaid
+
+
+# -- docs/architecture.md: the layers ------------------------------------------------------------------
+
+
+def test_the_layer_table_is_the_one_the_layering_test_holds():
+    """docs/architecture.md's table names every unit of ``test_layering.LAYERS`` at its layer (a
+    row of a range, ``0-3``, holds units of those layers), and no other unit."""
+    from test_layering import LAYERS
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = text.split("| layer | unit | what it does |", 1)[1].split("\n\n", 1)[0]
+    written = {}
+    for low, high, units in re.findall(r"^\| (\d+)(?:-(\d+))? \| ([^|]*) \|", table, re.M):
+        for unit in re.findall(r"`(\w+)`", units):
+            written[unit] = range(int(low), int(high or low) + 1)
+    assert set(written) == set(LAYERS)
+    assert not [(unit, layer) for unit, layer in LAYERS.items() if layer not in written[unit]]

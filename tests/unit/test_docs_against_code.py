@@ -663,3 +663,19 @@ def test_the_layer_table_is_the_one_the_layering_test_holds():
             written[unit] = range(int(low), int(high or low) + 1)
     assert set(written) == set(LAYERS)
     assert not [(unit, layer) for unit, layer in LAYERS.items() if layer not in written[unit]]
+
+
+def test_every_declaration_a_plugin_makes_is_in_the_plugin_section():
+    """Each class attribute the registry reads as a backend's declaration (and checks, skipping a
+    plugin whose value is unusable) is named in docs/backends.md's "Writing a backend" section, or
+    set in its example: docs/client.md sends readers there for ``auto_rank`` and ``auto_languages``."""
+    from websearch_sync.engine import registry
+
+    section = (ROOT / "docs" / "backends.md").read_text(encoding="utf-8").split("\n## Writing a backend", 1)[1]
+    declared = [name for name, _, _ in registry._DECLARATIONS + registry.JSON_DECLARATIONS]
+    assert len(declared) > 20  # the declarations were read
+    # in the prose, or set in the example's class
+    unnamed = [
+        name for name in declared if not re.search(r"`(?:Backend\.)?%s\b|^ +%s = " % (name, name), section, re.M)
+    ]
+    assert not unnamed

@@ -679,3 +679,35 @@ def test_every_declaration_a_plugin_makes_is_in_the_plugin_section():
         name for name in declared if not re.search(r"`(?:Backend\.)?%s\b|^ +%s = " % (name, name), section, re.M)
     ]
     assert not unnamed
+
+
+def test_the_kit_and_backend_methods_are_written_with_their_parameters():
+    """Where docs/backends.md writes a function of ``websearch_sync.backends`` or a method of a
+    backend with plain parameter names (`` `dig(data, path, provider)` ``), they are its own, in
+    order: a plugin author reads ``page_number(params, name)`` as an option's name, where the
+    function takes the backend's, for its errors."""
+    from websearch_sync import backends
+    from websearch_sync.backends import HtmlEngine, JsonApiEngine
+
+    kit = {name: getattr(backends, name) for name in backends.__all__ if inspect.isfunction(getattr(backends, name))}
+    methods = {
+        name: member
+        for cls in (JsonApiEngine, HtmlEngine)
+        for name in dir(cls)
+        if not name.startswith("_") and inspect.isroutine(member := getattr(cls, name))
+    }
+    text = (ROOT / "docs" / "backends.md").read_text(encoding="utf-8")
+    checked, wrong = 0, []
+    for name, written in re.findall(r"`(?:self\.|Backend\.)?(\w+)\(([\w, ]+)\)`", text):
+        function = kit.get(name) or methods.get(name)
+        if function is None:
+            continue
+        real = list(inspect.signature(function).parameters)
+        if name not in kit and real[:1] in (["self"], ["cls"]):
+            real = real[1:]
+        written_names = [part.strip() for part in written.split(",")]
+        checked += 1
+        if real[: len(written_names)] != written_names:
+            wrong.append("%s(%s): takes %s" % (name, written, real))
+    assert checked > 15  # the names were read
+    assert not wrong

@@ -711,3 +711,12 @@ def test_the_kit_and_backend_methods_are_written_with_their_parameters():
             wrong.append("%s(%s): takes %s" % (name, written, real))
     assert checked > 15  # the names were read
     assert not wrong
+
+
+def test_the_state_prefix_row_names_every_kind_of_key():
+    """A prefix part named like a kind of shared key is refused: the row lists those kinds."""
+    from websearch_sync.client.state.server import KINDS
+
+    _, meaning = _shared_rows()["state_prefix"]
+    written = re.search(r"named like a kind of key \(([^)]*)\)", meaning).group(1)
+    assert re.findall(r"`(\w+)`", written) == list(KINDS)

@@ -720,3 +720,19 @@ def test_the_state_prefix_row_names_every_kind_of_key():
     _, meaning = _shared_rows()["state_prefix"]
     written = re.search(r"named like a kind of key \(([^)]*)\)", meaning).group(1)
     assert re.findall(r"`(\w+)`", written) == list(KINDS)
+
+
+def test_every_provider_setting_without_a_variable_is_named():
+    """A backend setting settable in code only (``env=None``: no row of the table) is named in
+    docs/configuration.md's text, beside the backend that reads it."""
+    from websearch_sync.engine import registry
+
+    text = " ".join((ROOT / "docs" / "configuration.md").read_text(encoding="utf-8").split())
+    code_only = {
+        (name, setting.name)
+        for name in registry.backend_names()
+        for setting in registry.backend_class(name).declared_settings()
+        if setting.env is None and setting.name != "timeout_ms"
+    }
+    assert code_only and "plus `timeout_ms` for every backend" in text  # the declarations were read
+    assert not [(name, key) for name, key in code_only if "`%s` for `%s`" % (key, name) not in text]

@@ -11,7 +11,11 @@ named in docs/configuration.md; docs/mcp.md quotes the line a missing SDK gives;
 spell under a public module is exported by it; and every Python block parses, the library names
 it uses exist and its calls of them use keywords they take; each install line of an extra that
 the pip of a fresh venv cannot resolve upgrades pip first; docs/agent-tools.md's first block runs
-as written (offline, on the stub). Reads the source and the docs (no search leaves the process)."""
+as written (offline, on the stub); docs/configuration.md's rows of the shared settings are the
+``Settings`` fields, read from their variables with the defaults and ranges written; the
+not-sent table, the plugin section's declarations and the kit's parameter names of
+docs/backends.md, and docs/architecture.md's layers, are the code's. Reads the source and the
+docs (no search leaves the process)."""
 
 import argparse
 import ast

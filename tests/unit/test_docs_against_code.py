@@ -740,3 +740,12 @@ def test_every_provider_setting_without_a_variable_is_named():
     }
     assert code_only and "plus `timeout_ms` for every backend" in text  # the declarations were read
     assert not [(name, key) for name, key in code_only if "`%s` for `%s`" % (key, name) not in text]
+
+
+def test_every_option_search_takes_is_named_in_the_python_api_page():
+    """``search()``'s common options (``validate.COMMON_OPTIONS``) are each named in docs/api.md; the
+    backend-specific ones are in the option table docs/backend_tables.py writes."""
+    from websearch_sync.validate import COMMON_OPTIONS
+
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    assert len(COMMON_OPTIONS) > 10 and not [name for name in COMMON_OPTIONS if "`%s`" % name not in text]

@@ -749,3 +749,22 @@ def test_every_option_search_takes_is_named_in_the_python_api_page():
 
     text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
     assert len(COMMON_OPTIONS) > 10 and not [name for name in COMMON_OPTIONS if "`%s`" % name not in text]
+
+
+@pytest.mark.parametrize(
+    "shape, pages",
+    [
+        (ws.SearchResponse, ["api.md"]),
+        (ws.SearchItem, ["api.md"]),
+        (ws.ProviderMeta, ["api.md"]),
+        (ws.ErrorInfo, ["api.md", "fetch.md"]),
+        (ws.FetchResult, ["fetch.md"]),
+    ],
+    ids=lambda value: getattr(value, "__name__", ""),
+)
+def test_every_key_of_a_result_type_is_named_where_its_shape_is_told(shape, pages):
+    """A key a result can hold (its ``TypedDict``'s) is named, as `` `key` ``, ``"key"`` or
+    `` `provider_meta.key` ``, on the page that tells that shape."""
+    text = " ".join((ROOT / "docs" / page).read_text(encoding="utf-8") for page in pages)
+    keys = list(shape.__annotations__)
+    assert len(keys) >= 3 and not [key for key in keys if not re.search(r'[`".]%s[`"]' % key, text)]

@@ -1,8 +1,10 @@
 """Detail codes are constants of ``websearch_sync.errors`` and docs/errors.md lists them:
 every constant is in the error table's ``detail_code`` column, every code there is a
-constant (or the ``http_<status>`` family), and no module spells a code as a literal
-where it sets or compares one (``detail_code="..."``) nor builds one from pieces
-(``"bad_" + name``: such a code would be listed nowhere)."""
+constant (or the ``http_<status>`` family), every constant is used somewhere, and no module
+spells a code as a literal where it sets or compares one (``detail_code="..."``) nor builds
+one from pieces (``"bad_" + name``: such a code would be listed nowhere). The table's
+``retryable`` column is each class's default for its codes, and the classes backends declare
+for vendor codes and refused keys are the table's."""
 
 import ast
 import re
@@ -173,3 +175,17 @@ def test_a_vendor_codes_error_class_is_the_one_its_row_names():
     }
     assert len(pairs) > 20  # the declarations were read
     assert not [pair for pair in pairs if pair[2] not in documented.get(pair[3], ())]
+
+
+def test_every_constant_is_used_somewhere():
+    """A code of the table is one the package can give: its constant is used outside its
+    definition (raised, compared, declared), or it is an HTTP status's (``http_status(status)``
+    builds those). A code left in errors.py and the table after its last use would promise
+    users an error that no longer happens."""
+    block = (PACKAGE / "errors.py").read_text(encoding="utf-8").split("# -- end of detail codes", 1)
+    used = block[1] + " ".join(
+        path.read_text(encoding="utf-8") for path in PACKAGE.rglob("*.py") if path.name != "errors.py"
+    )
+    names = set(re.findall(r"\b[A-Z][A-Z0-9_]*\b", used))
+    unused = [name for name, code in constants().items() if name not in names and not re.fullmatch(r"http_\d{3}", code)]
+    assert not unused

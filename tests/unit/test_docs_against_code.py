@@ -768,3 +768,19 @@ def test_every_key_of_a_result_type_is_named_where_its_shape_is_told(shape, page
     text = " ".join((ROOT / "docs" / page).read_text(encoding="utf-8") for page in pages)
     keys = list(shape.__annotations__)
     assert len(keys) >= 3 and not [key for key in keys if not re.search(r'[`".]%s[`"]' % key, text)]
+
+
+def test_the_backends_giving_one_request_only_are_the_ones_named():
+    """docs/backends.md names the backends whose one request is all a search reads
+    (``Backend.max_results_limit``), with that limit."""
+    from websearch_sync.engine import registry
+
+    limited = {
+        name: registry.backend_class(name).max_results_limit
+        for name in registry.backend_names()
+        if registry.backend_class(name).max_results_limit is not None
+    }
+    text = " ".join((ROOT / "docs" / "backends.md").read_text(encoding="utf-8").split())
+    said = re.search(r"\(`Backend\.max_results_limit`: ([^)]*), (\d+)\)", text)
+    assert set(re.findall(r"`(\w+)`", said.group(1))) == set(limited)
+    assert set(limited.values()) == {int(said.group(2))}

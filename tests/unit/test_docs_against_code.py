@@ -784,3 +784,20 @@ def test_the_backends_giving_one_request_only_are_the_ones_named():
     said = re.search(r"\(`Backend\.max_results_limit`: ([^)]*), (\d+)\)", text)
     assert set(re.findall(r"`(\w+)`", said.group(1))) == set(limited)
     assert set(limited.values()) == {int(said.group(2))}
+
+
+def test_the_auto_chain_the_client_page_writes_is_the_declared_order():
+    """docs/client.md's ``auto``: the API backends in their order, and the keyless chain, are the
+    backends' ``auto_rank`` order (the engines for one language only, ``auto_languages``, aside)."""
+    from websearch_sync.engine import registry
+
+    ranked = sorted(
+        (cls.auto_rank, name)
+        for name in registry.backend_names()
+        for cls in [registry.backend_class(name)]
+        if cls.auto_rank is not None and not cls.auto_languages
+    )
+    text = " ".join((ROOT / "docs" / "client.md").read_text(encoding="utf-8").split())
+    apis = re.search(r"the configured API backends \(([\w, ]+), in that order\)", text).group(1).split(", ")
+    keyless = re.search(r"`auto` is the keyless chain alone: ((?:`\w+`(?: → )?)+)", text).group(1)
+    assert apis + re.findall(r"`(\w+)`", keyless) == [name for _, name in ranked]

@@ -323,3 +323,20 @@ def test_a_pages_examples_of_the_library_run_as_written(page, blocks, monkeypatc
             for value in names.values():
                 if isinstance(value, ws.SearchClient):
                     value.close()  # a client an example leaves open (scaling.md's)
+
+
+def test_the_contract_pages_test_examples_pass(request):
+    """docs/contract.md's tests of code under test, run as pytest would run them (the one that
+    reads the reader's own recordings, ``tests/search_fixtures``, aside): the fakes, the fallback
+    past a blocked backend and the plugin's ``websearch_fake`` fixture."""
+    block = next(
+        block for block in _fences(_read("docs/contract.md"), "python") if "def test_with_given_items" in block
+    )
+    from websearch_sync.testing import reset
+
+    names: dict = {}
+    exec(compile(block, "docs/contract.md", "exec"), names)  # noqa: S102 - the docs' own example
+    names["test_with_given_items"]()
+    names["test_fallback_when_blocked"]()
+    reset()  # what the plugin does before each test: the block above cooled ddg_html down
+    names["test_with_the_pytest_fixture"](request.getfixturevalue("websearch_fake"))

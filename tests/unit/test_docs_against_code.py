@@ -801,3 +801,14 @@ def test_the_auto_chain_the_client_page_writes_is_the_declared_order():
     apis = re.search(r"the configured API backends \(([\w, ]+), in that order\)", text).group(1).split(", ")
     keyless = re.search(r"`auto` is the keyless chain alone: ((?:`\w+`(?: → )?)+)", text).group(1)
     assert apis + re.findall(r"`(\w+)`", keyless) == [name for _, name in ranked]
+
+
+def test_every_flag_of_a_benchmark_command_is_the_scripts():
+    """A ``python bench/<script>.py --flag`` the docs write names a flag that script declares
+    (its argparse ``"--flag"``): a renamed flag would leave the reader with an argparse error."""
+    written = set()
+    for page in PAGES:
+        for script, rest in re.findall(r"python (bench/\w+\.py)([^`|;)\n]*)", page.read_text(encoding="utf-8")):
+            written.update((script, flag) for flag in re.findall(r"(?<![\w-])--[a-z][\w-]*", rest))
+    assert len(written) > 8  # the commands were read
+    assert not [(s, f) for s, f in sorted(written) if '"%s"' % f not in (ROOT / s).read_text(encoding="utf-8")]

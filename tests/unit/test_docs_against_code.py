@@ -812,3 +812,27 @@ def test_every_flag_of_a_benchmark_command_is_the_scripts():
             written.update((script, flag) for flag in re.findall(r"(?<![\w-])--[a-z][\w-]*", rest))
     assert len(written) > 8  # the commands were read
     assert not [(s, f) for s, f in sorted(written) if '"%s"' % f not in (ROOT / s).read_text(encoding="utf-8")]
+
+
+def test_every_attribute_of_a_public_class_the_docs_write_exists():
+    """`` `Class.attribute` `` in the docs, for a public class of the package (``Settings``,
+    ``SearchClient``, ``Backend`` and the kit's), names an attribute it has (a field, a method, a
+    declaration, a key of a result type): a renamed one would send the reader to nothing."""
+    import dataclasses
+
+    from websearch_sync import backends, models
+    from websearch_sync.engine.base import Backend
+
+    classes = {"Backend": Backend}
+    for module in (ws, backends, errors, models):
+        public = [getattr(module, name) for name in getattr(module, "__all__", ())]
+        classes.update({value.__name__: value for value in public if inspect.isclass(value)})
+    text = " ".join(page.read_text(encoding="utf-8") for page in PAGES)
+    written = {pair for pair in re.findall(r"`(?:ws\.)?([A-Z]\w+)\.([a-z_]\w*)", text) if pair[0] in classes}
+    assert len(written) > 10  # the names were read
+
+    def has(cls: type, attribute: str) -> bool:
+        fields = {field.name for field in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        return hasattr(cls, attribute) or attribute in fields or attribute in getattr(cls, "__annotations__", {})
+
+    assert not ["%s.%s" % pair for pair in sorted(written) if not has(classes[pair[0]], pair[1])]

@@ -113,3 +113,22 @@ def test_the_mcp_transport_keeps_what_the_plugin_prints_off_the_protocol(monkeyp
     with open(read_out, encoding="utf-8") as received:
         assert received.read() == '{"jsonrpc":"2.0","id":1,"result":{}}\n'
     assert "printer: parsing" in capsys.readouterr().err.splitlines()
+
+
+def test_the_mcp_command_keeps_what_the_plugin_prints_before_it_serves_off_the_protocol(
+    printer, monkeypatch, capsys, tmp_path
+):
+    """The command builds its client (and the plugin's engine) before the server claims stdout:
+    the plugin's print came first on stdout, where the client reads the protocol."""
+    pytest.importorskip("mcp")
+    (tmp_path / "in").write_bytes(b"")  # the client closes at once: the server ends without a message
+    with open(tmp_path / "in", "rb") as stdin, open(tmp_path / "out", "wb") as stdout:
+        monkeypatch.setattr(sys, "stdin", open(os.dup(stdin.fileno()), encoding="utf-8"))  # noqa: SIM115 - closed below
+        monkeypatch.setattr(sys, "stdout", open(os.dup(stdout.fileno()), "w", encoding="utf-8"))  # noqa: SIM115 - likewise
+        monkeypatch.setenv("WEB_SEARCH_BACKEND", "printer")
+        status = main(["mcp"])
+        sys.stdin.close()
+        sys.stdout.close()
+    assert status == 0
+    assert (tmp_path / "out").read_bytes() == b""
+    assert "printer: built" in capsys.readouterr().err.splitlines()

@@ -216,18 +216,26 @@ def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -
             checks.extend(conformance_checks(backend, fixtures=fixtures))
         except WebSearchError as error:
             raise pytest.UsageError("--websearch-conformance: %s" % error.message) from None
-    chosen = set(ids) - set(_WHOLE_NODE)
-    if chosen and not set(ids) & set(_WHOLE_NODE):
-        missing = sorted(chosen - {_node_id(check) for check in checks})
-        if missing:
-            raise pytest.UsageError(
-                "not found: %s (the checks: %s)" % (", ".join(missing), ", ".join(_node_id(check) for check in checks))
-            )
-        checks = [check for check in checks if _node_id(check) in chosen]
     # Through genitems, as the session collects: each item reported collected (the terminal's count,
     # --collect-only), not appended unseen after "collected N items" was counted.
-    node = ConformanceChecks.from_parent(session, name=CONFORMANCE_NODE, nodeid=CONFORMANCE_NODE, checks=checks)
+    node = ConformanceChecks.from_parent(
+        session, name=CONFORMANCE_NODE, nodeid=CONFORMANCE_NODE, checks=_named(checks, ids)
+    )
     items.extend(session.genitems(node))
+
+
+def _named(checks: list[Any], ids: list[str]) -> list[Any]:
+    """The ``checks`` the node ids given as arguments name: all of them when none is given, or the
+    whole node is (as a file's path runs all its tests); an id of none of them is a usage error."""
+    chosen = set(ids)
+    if not chosen or chosen & set(_WHOLE_NODE):
+        return checks
+    missing = sorted(chosen - {_node_id(check) for check in checks})
+    if missing:
+        raise pytest.UsageError(
+            "not found: %s (the checks: %s)" % (", ".join(missing), ", ".join(_node_id(check) for check in checks))
+        )
+    return [check for check in checks if _node_id(check) in chosen]
 
 
 def _node_id(check: Any) -> str:

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Callable, NoReturn, Optional, TextIO
 
 from ..config import VERSION as __version__
+from ..engine.stdout_claim import claim_stdout, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
-from ..stdout_claim import claim_stdout, owner_stdout
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
 from .output import (
     EXIT_BROKEN_PIPE,
@@ -124,8 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
-    While it runs, stdout is the command's alone (:func:`~websearch_sync.stdout_claim.claim_stdout`:
-    the commands write to :func:`~websearch_sync.stdout_claim.owner_stdout`), ``sys.stdout`` being
+    While it runs, stdout is the command's alone (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`:
+    the commands write to :func:`~websearch_sync.engine.stdout_claim.owner_stdout`), ``sys.stdout`` being
     stderr for anything else that prints, a backend plugin's code in any thread; the command's
     streams are :class:`~.output.TerminalStream` wrappers (no control characters, no encoding
     crash), except for a command whose stdout carries a protocol (``mcp``: only a missing stderr

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ..config import Settings
 from ..engine.option import by_declaration
+from ..engine.stdout_claim import owner_stdout
 from ..errors import InvalidInput, WebSearchError
 from ..net import browser
 from ..net.browser import extra_hint, resolve_impersonate
-from ..stdout_claim import owner_stdout
 from .output import EXIT_OK, add_impersonate, json_text
 
 if TYPE_CHECKING:  # the engines (and requests) load when the command runs, not for --help

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..config import Settings, check_one_backend
+from ..engine.stdout_claim import owner_stdout
 from ..errors import WebSearchError
 from ..models import VERTICALS
-from ..stdout_claim import owner_stdout
 from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -3,7 +3,7 @@
 import argparse
 
 from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, MIN_FETCH_BYTES, Settings
-from ..stdout_claim import owner_stdout
+from ..engine.stdout_claim import owner_stdout
 from .output import EXIT_OK, add_impersonate, int_arg, json_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

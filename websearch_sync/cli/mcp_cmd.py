@@ -11,10 +11,10 @@ import sys
 from typing import Any
 
 from ..config import Settings, check_backend_names
+from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_REPEAT_WINDOW_S
 from ..models import STRATEGIES
-from ..stdout_claim import owner_stdout
 from .output import EXIT_OK, int_arg
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -6,9 +6,9 @@ import sys
 from typing import Any, Optional
 
 from ..config import Settings, check_backend_names
+from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
-from ..stdout_claim import owner_stdout
 from ..validate import COMMON_OPTIONS, check_number, close_match
 from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, run_batch
 from .output import (

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
-from ..stdout_claim import owner_stdout
+from ..engine.stdout_claim import owner_stdout
 from .output import EXIT_OK, json_text, terminal_text
 
 if TYPE_CHECKING:

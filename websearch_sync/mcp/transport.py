@@ -22,7 +22,7 @@ a tool result, never a protocol error.
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
 the null device, and the server ends when stdin closes, as for any client.
 
-While it serves, ``sys.stdout`` is stderr (stdout is claimed: :mod:`websearch_sync.stdout_claim`),
+While it serves, ``sys.stdout`` is stderr (stdout is claimed: :mod:`websearch_sync.engine.stdout_claim`),
 fd 0 reads from the null device and fd 1 writes to stderr, so stray output of the library or of
 a backend plugin, in any thread, cannot corrupt the protocol; all are restored on exit.
 """
@@ -41,7 +41,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
-from ..stdout_claim import claim_stdout
+from ..engine.stdout_claim import claim_stdout
 from ..tool import format_results, json_int
 from ..validate import not_an_object
 
@@ -138,7 +138,7 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
 @contextmanager
 def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
     """Private copies of stdin and stdout for the protocol, stdout claimed
-    (:func:`~websearch_sync.stdout_claim.claim_stdout`: ``sys.stdout`` is stderr, the null device
+    (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`: ``sys.stdout`` is stderr, the null device
     without one, for a plugin's ``print`` in any thread); fd 0 reads the null device and fd 1 goes
     to stderr (the null device without one) until the block ends, for what writes to the
     descriptor (streams without a file descriptor are used as they are)."""

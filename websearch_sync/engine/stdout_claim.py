@@ -10,7 +10,8 @@ once for the whole block, never swapped around each call into a plugin: a swap i
 process-wide, so a plugin running in one thread would redirect the writer's output in another.
 
 A program using the library claims nothing: a plugin's ``print`` in its ``ws.search`` lands on
-stdout, as any ``print`` does.
+stdout, as any ``print`` does. Here, beside the registry that runs plugin code, for the layers
+above that claim stdout: the command line and the MCP transport.
 """
 
 import io

@@ -151,9 +151,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from ..backends.stub import offline_warning_given
 
     offline_warning_given()  # the commands say it themselves when results come from the offline stub
-    stdout, stderr = sys.stdout, sys.stderr
     if getattr(args, "protocol_on_stdout", False):  # mcp: stdout carries a protocol, not text for a terminal
         return _run_protocol(args)
+    stdout, stderr = sys.stdout, sys.stderr
     sys.stderr = terminal_stream(stderr, "stderr")
     try:
         with claim_stdout(terminal_stream(stdout, "stdout"), sys.stderr) as out:

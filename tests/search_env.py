@@ -29,6 +29,11 @@ def _declared_env_names() -> frozenset[str]:
     return _declared_env[1]
 
 
+#: pytest's own variable, rewritten at each phase of a test (setup, call, teardown): never a change
+#: the test made, so never put back (doing so rewrote the whole environment after every test).
+_PYTEST_OWN = "PYTEST_CURRENT_TEST"
+
+
 @contextlib.contextmanager
 def without_search_settings() -> Iterator[None]:
     """The developer's search settings (the project's prefixes, every registered backend's
@@ -42,8 +47,18 @@ def without_search_settings() -> Iterator[None]:
     try:
         yield
     finally:
-        if os.environ != before:  # a variable the test set or removed itself, not by monkeypatch
-            for name in set(os.environ) - set(before):
-                del os.environ[name]
-            os.environ.update(before)
+        _put_back(before)
         os.environ.update(removed)
+
+
+def _put_back(before: dict[str, str]) -> None:
+    """The environment as ``before``, but for pytest's own variable: only the variables that differ
+    are set or removed (each one a ``putenv``), and none when the test changed nothing."""
+    after = dict(os.environ)
+    if after == before:
+        return
+    for name in after.keys() - before.keys() - {_PYTEST_OWN}:
+        del os.environ[name]
+    for name, value in before.items():
+        if name != _PYTEST_OWN and after.get(name) != value:
+            os.environ[name] = value

@@ -44,6 +44,7 @@ def without_search_settings() -> Iterator[None]:
         name: os.environ.pop(name) for name in list(os.environ) if name.startswith(ENV_PREFIXES) or name in declared
     }
     before = dict(os.environ)
+    before.pop(_PYTEST_OWN, None)
     try:
         yield
     finally:
@@ -52,13 +53,15 @@ def without_search_settings() -> Iterator[None]:
 
 
 def _put_back(before: dict[str, str]) -> None:
-    """The environment as ``before``, but for pytest's own variable: only the variables that differ
-    are set or removed (each one a ``putenv``), and none when the test changed nothing."""
+    """The environment as ``before`` (which holds no ``PYTEST_CURRENT_TEST``: pytest's own is left
+    as it is): only the variables that differ are set or removed (each one a ``putenv``), and none
+    when the test changed nothing."""
     after = dict(os.environ)
+    after.pop(_PYTEST_OWN, None)
     if after == before:
         return
-    for name in after.keys() - before.keys() - {_PYTEST_OWN}:
+    for name in after.keys() - before.keys():
         del os.environ[name]
     for name, value in before.items():
-        if name != _PYTEST_OWN and after.get(name) != value:
+        if after.get(name) != value:
             os.environ[name] = value

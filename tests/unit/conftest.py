@@ -5,17 +5,15 @@ import threading
 import warnings
 
 import pytest
-from unit_world import unit_world
+from unit_world import UNIT_WORLD, attributes_set
 
 from websearch_sync.backends import stub
 
 
 @pytest.fixture(autouse=True)
 def _unit_world():
-    """Every unit test in :func:`unit_world`: one fixture that sets the attributes itself, where two
-    fixtures and a ``monkeypatch`` each cost the thousands of unit tests more than most of them take
-    to run."""
-    with unit_world():
+    """Every unit test in :data:`~unit_world.UNIT_WORLD`: no connection, the requests transport."""
+    with attributes_set(UNIT_WORLD):
         yield
 
 

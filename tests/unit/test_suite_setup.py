@@ -416,7 +416,7 @@ def test_a_unit_test_cannot_connect_and_the_world_it_ran_in_is_undone_after_it()
     import socket
 
     import pytest
-    from unit_world import unit_world
+    from unit_world import UNIT_WORLD, attributes_set
 
     from websearch_sync.net import browser
 
@@ -424,6 +424,6 @@ def test_a_unit_test_cannot_connect_and_the_world_it_ran_in_is_undone_after_it()
         socket.socket().connect(("127.0.0.1", 9))
     assert browser.browser_available() is False
     original = browser.browser_available
-    with unit_world():  # inside the test's own: what it finds is put back, the inherited removed
+    with attributes_set(UNIT_WORLD):  # inside the test's own: what it finds is put back, the inherited removed
         pass
     assert browser.browser_available is original and "connect" in vars(socket.socket)

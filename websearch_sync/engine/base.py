@@ -96,12 +96,15 @@ class Backend:
             :class:`~websearch_sync.engine.option.Option` (name, kind, default, allowed
             values, doc, detail code), checked before any request (:meth:`check_params`)
             and read typed by :meth:`option`; a plain name is the older, untyped spelling.
-        max_query_chars: longest query the service accepts (checked before sending).
+        max_query_chars: the length (in characters) from which the service refuses a query:
+            a query this long or longer is ``InvalidInput(query_too_long)`` before sending
+            (DuckDuckGo's 500: its queries are under 500 characters).
         auto_rank: its place in ``backend="auto"`` (lower first), ``None`` for never:
             API backends rank 10-99 and join when configured, keyless web engines 100-199.
         auto_languages: languages (``"zh"``) for which alone it joins ``auto``; empty: all.
-        provides_content: the service itself returns page text when
-            ``include_content`` is asked, so the client does not fetch those pages.
+        provides_content: the service itself returns page text when ``include_content``
+            is asked (an item it gave text keeps it; the client reads the page of one it gave
+            none); an offline backend's pages (made up) are then never read.
         text_format: what the raw items' text fields (title, snippet, source,
             published_at) are: ``"html"`` (fragments: tags are markup, entities are
             escapes; normalization strips and unescapes them) or ``"text"`` (plain
@@ -549,14 +552,11 @@ class Backend:
         parsed: ParseResult,
     ) -> None:
         """Add the items of the next pages to ``parsed`` until there are ``max_results`` distinct
-        ones, a page brings none, there is no next page or one fails (its error goes to
-        ``errors``, its message saying which page and which pages the results are from;
-        ``partial`` is set: the pages read stand)."""
-
-        def key(item: dict[str, Any]) -> Optional[str]:
-            return identity(item, self.vertical)
-
-        seen = {found for found in map(key, parsed.items) if found is not None}
+        ones, a page brings none (repeats and items without an address are none), there is no
+        next page or one fails (its error goes to ``errors``, its message saying which page and
+        which pages the results are from; ``partial`` is set: the pages read stand)."""
+        seen: set[str] = set()
+        _new_results(parsed.items, seen, self.vertical)
         page_result = parsed
         pages = 1
         read = len(parsed.items)
@@ -580,8 +580,7 @@ class Backend:
                 break
             pages += 1
             read += len(page_result.items)
-            fresh = [item for item in page_result.items if key(item) not in seen]
-            seen.update(found for found in map(key, fresh) if found is not None)
+            fresh = _new_results(page_result.items, seen, self.vertical)
             parsed.items.extend(fresh)
             parsed.errors.extend(page_result.errors)
             if not fresh:
@@ -678,6 +677,15 @@ class Backend:
 _JSON_READING = ("results_at", "result_fields", "request_id_at")
 #: Engines whose parsers stop at checkpoints: the ones of this package (:meth:`Backend._within`).
 _OWN_MODULES = "websearch_sync."
+
+
+def _new_results(items: list[dict[str, Any]], seen: set[str], vertical: str) -> list[dict[str, Any]]:
+    """The items of ``items`` that are results not in ``seen`` (which takes them in): an item
+    without an address (:func:`~.identity.identity`) is no result, normalisation drops it."""
+    found = [(item, identity(item, vertical)) for item in items]
+    fresh = [item for item, known in found if known is not None and known not in seen]
+    seen.update(known for _, known in found if known is not None)
+    return fresh
 
 
 @lru_cache(maxsize=256)  # a pure function of two strings, asked twice per call

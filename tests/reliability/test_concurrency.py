@@ -158,7 +158,7 @@ class Run:
     ops: list[Op]
     log: list[tuple[float, str, str, str]]  #: the lab server's requests
     blocks: list[tuple[float, str, Optional[str]]]  #: (when, backend, detail) of every cool-down the client started
-    slots: dict[str, list[float]]  #: the rate-limit slots the client booked, per backend
+    slots: dict[str, list[float]]  #: the rate-limit slots the client booked, per backend (less those handed on)
     sends: list[tuple[float, str]]  #: (when its last cool-down check began, backend) of every request sent
     elapsed: float
 
@@ -175,6 +175,7 @@ def spy_on(
     every request it sends, when the cool-down check that let it through began."""
     record = client._cooldowns.record
     reserve = client._runner.limiter.reserve
+    release = client._runner.limiter.release
     check = client._cooldowns.check
     cleared: dict[int, float] = {}
     send = attempts.call_backend
@@ -197,15 +198,26 @@ def spy_on(
             blocks.append((time.monotonic(), error.provider, error.detail_code))
         return token
 
+    held: dict[int, tuple[str, float]] = {}  # per thread: the slot it booked last, until its request leaves
+
     def booking(name, interval, max_wait_s, left_s=None):
         wait = reserve(name, interval, max_wait_s, left_s)
         if wait is not None and interval > 0:
             # reserve read the clock once: slot = now + wait; slots are booked per upstream (backend@host)
+            held[threading.get_ident()] = (backend_of(name), clock.last() + wait)
             slots[backend_of(name)].append(clock.last() + wait)
         return wait
 
+    def releasing(name, left_s=None):
+        # its request gave up before leaving: the slot is handed on (booked again) or stays unused
+        backend, slot = held.pop(threading.get_ident(), (None, None))
+        if backend is not None:
+            slots[backend].remove(slot)
+        release(name, left_s)
+
     client._cooldowns.record = recording
     client._runner.limiter.reserve = booking
+    client._runner.limiter.release = releasing
     client._cooldowns.check = checking
     monkeypatch.setattr(attempts, "call_backend", sending)
 

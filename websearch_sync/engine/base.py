@@ -40,7 +40,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..hostnames import idna_refusal
-from ..models import ParseResult, SearchParams
+from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
 from ..net.jsontext import JsonTooDeep
@@ -535,6 +535,13 @@ class Backend:
         if self.results_per_page is not None and params.max_results > self.results_per_page:
             self._read_more_pages(params, transport, deadline, response, parsed)
         return _without_secrets(parsed, self.secrets())
+
+    def revise_cached(self, params: SearchParams, errors: list[ErrorInfo]) -> list[ErrorInfo]:
+        """The ``errors`` of an answer to ``params`` read from the cache, brought up to date with
+        what the backend learnt since it was cached: a note of its own that said something was not
+        known yet (SearXNG's time range unverified before its ``/config`` was read). By default
+        as they are: a cached answer holds what its backend answered."""
+        return errors
 
     def _read_more_pages(
         self,

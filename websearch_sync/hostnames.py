@@ -71,11 +71,13 @@ def with_ascii_host(url: str) -> str:
     if url.isascii():
         return url
     parts = urlsplit(url)
-    start = url.find("//" + parts.netloc)
     userinfo, at, host_port = parts.netloc.rpartition("@")
     host, colon, port = host_port.partition(":")
-    if start < 0 or host.isascii():
+    if host.isascii():
         return url
+    start = url.find("//" + parts.netloc)
+    if start < 0:  # urlsplit dropped a tab or newline from it: not the text to rewrite
+        raise ValueError("the URL's host is not where urlsplit read it")
     netloc = userinfo + at + ascii_host(host) + colon + port
     start += 2
     return url[:start] + netloc + url[start + len(parts.netloc) :]

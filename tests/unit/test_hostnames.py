@@ -128,3 +128,10 @@ def test_an_endpoint_is_prepared_with_its_host_encoded_by_the_rule(url, sent):
     """The URL both wires are handed for a search: urllib3's IDNA (under ``requests``) refused an
     ideographic full stop and fullwidth letters, which the rule maps as a browser does, and fetch too."""
     assert endpoint(url) == sent
+
+
+def test_with_ascii_host_refuses_a_url_whose_host_it_cannot_place():
+    """``urlsplit`` drops a tab from the host: the text holds no host to rewrite, and sent as it
+    is, ``requests``' own IDNA would encode it (an endpoint refused so is ``bad_endpoint``)."""
+    with pytest.raises(ValueError):
+        with_ascii_host("http://b\u00fc\tcher.de/")

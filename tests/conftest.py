@@ -14,6 +14,7 @@ Helpers at this level: ``servers.py`` (the local server), ``faults.py`` (the cat
 it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
 ``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``,
 ``search_env.py`` (the developer's search settings out of each test's environment),
+``unit_world.py`` (what every unit test runs in: no connection, the requests transport),
 ``scheduling.py`` (which tests share an xdist worker, and which start first), ``rewrite_cache.py`` (the
 workers share one rewriting of the test modules' asserts), ``bytecode.py`` (the library compiled once
 for every process of a run when Python writes no bytecode), ``worker_reports.py`` (which test reports a

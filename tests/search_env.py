@@ -29,6 +29,11 @@ def _declared_env_names() -> frozenset[str]:
     return _declared_env[1]
 
 
+#: pytest's own variable, rewritten at each phase of a test (setup, call, teardown): never a change
+#: the test made, so never put back (doing so rewrote the whole environment after every test).
+_PYTEST_OWN = "PYTEST_CURRENT_TEST"
+
+
 @contextlib.contextmanager
 def without_search_settings() -> Iterator[None]:
     """The developer's search settings (the project's prefixes, every registered backend's
@@ -39,11 +44,24 @@ def without_search_settings() -> Iterator[None]:
         name: os.environ.pop(name) for name in list(os.environ) if name.startswith(ENV_PREFIXES) or name in declared
     }
     before = dict(os.environ)
+    before.pop(_PYTEST_OWN, None)
     try:
         yield
     finally:
-        if os.environ != before:  # a variable the test set or removed itself, not by monkeypatch
-            for name in set(os.environ) - set(before):
-                del os.environ[name]
-            os.environ.update(before)
+        _put_back(before)
         os.environ.update(removed)
+
+
+def _put_back(before: dict[str, str]) -> None:
+    """The environment as ``before`` (which holds no ``PYTEST_CURRENT_TEST``: pytest's own is left
+    as it is): only the variables that differ are set or removed (each one a ``putenv``), and none
+    when the test changed nothing."""
+    after = dict(os.environ)
+    after.pop(_PYTEST_OWN, None)
+    if after == before:
+        return
+    for name in after.keys() - before.keys():
+        del os.environ[name]
+    for name, value in before.items():
+        if after.get(name) != value:
+            os.environ[name] = value

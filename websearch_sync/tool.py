@@ -65,7 +65,15 @@ from .net.urls import MAX_URL_CHARS, dedupe_key
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .reader.image import MAX_DECODE_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, image_downscalable
 from .reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_CHARS, READ_WARNINGS
-from .reader.pdf import pdf_readable
+from .reader.pagetext import (
+    CUT_CONTENT_BUDGET,
+    CUT_DEADLINE,
+    CUT_LARGE_PAGES,
+    CUT_MAX_BYTES,
+    CUT_MAX_CHARS,
+    CUT_PARTIAL,
+)
+from .reader.pdf import MAX_PAGE_CONTENT, pdf_readable
 from .validate import (
     MAX_QUERY_CHARS,
     TOOL_MAX_RESULTS,
@@ -1161,6 +1169,27 @@ def _is_image(result: Mapping[str, Any]) -> bool:
     return result.get("extractor") == IMAGE_EXTRACTOR and isinstance(result.get("width"), int)
 
 
+#: What the tool text says of each cause a fetch result's ``truncated_by`` names (``{length}``: its text's).
+_CUT_NOTES = {
+    CUT_MAX_CHARS: "truncated to {length} characters",
+    CUT_MAX_BYTES: "cut at the byte cap: only the start of the page was read",
+    CUT_PARTIAL: "the server sent only a part of the page",
+    CUT_DEADLINE: "the PDF's read stopped at the deadline: the pages after it were not read",
+    CUT_CONTENT_BUDGET: "the PDF's read stopped where its pages decode to more than fetch reads: the pages after it"
+    " were not read",
+    CUT_LARGE_PAGES: "pages of the PDF drawing over %g MB of content each were left out" % (MAX_PAGE_CONTENT / 1e6),
+}
+
+
+def _truncation_note(result: Mapping[str, Any]) -> str:
+    """The header line saying what cut a fetch result's text short (its ``truncated_by``, each
+    cause in its own words: a PDF read stopped at the deadline was no ``max_chars`` cut), or
+    ``(truncated)`` for a result that does not say (one kept from an earlier version)."""
+    causes = [cut for cut in result.get("truncated_by") or [] if cut in _CUT_NOTES]
+    notes = [_CUT_NOTES[cut].format(length=result.get("length", 0)) for cut in causes]
+    return "(%s)" % "; ".join(notes) if notes else "(truncated)"
+
+
 def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
     if _is_image(result):  # one line the library wrote (type, size, URL), no page text: for a text-only model
         line = " ".join(str(result.get("text") or "").split())
@@ -1172,7 +1201,7 @@ def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> 
     else:
         header = "%s\nURL: %s" % (title or url, " ".join(url.split()))
     if result.get("truncated"):
-        header += "\n(truncated to %d characters)" % result.get("length", 0)
+        header += "\n" + _truncation_note(result)
     warnings = [e for e in result.get("errors") or [] if isinstance(e, Mapping)]  # what was left out, and why
     for note in _warning_notes(warnings, style):
         header += "\n" + note

@@ -16,6 +16,7 @@ with a browser profile on, and fails if one reaches the browser wire.
 from pathlib import Path
 
 import pytest
+from unit_world import REQUESTS_TRANSPORT, attributes_set
 
 from websearch_sync.engine import registry
 from websearch_sync.net import browser, transport
@@ -24,8 +25,10 @@ from websearch_sync.net.wire_requests import RequestsWire
 
 
 @pytest.fixture(autouse=True)
-def _requests_transport(monkeypatch):
-    monkeypatch.setattr(browser, "browser_available", lambda: False)
+def _requests_transport():
+    """Keyless engines and fetch on the requests transport, which ``responses`` patches."""
+    with attributes_set(REQUESTS_TRANSPORT):
+        yield
 
 
 def _browser_request_building(impersonate, *, proxy, ca_bundle):

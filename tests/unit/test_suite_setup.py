@@ -385,3 +385,45 @@ def test_the_environment_is_as_before_a_test_that_changed_it_without_monkeypatch
     assert "WSS_SUITE_PROBE_SET" not in os.environ
     assert os.environ["WSS_SUITE_PROBE_KEPT"] == "developer's"
     assert os.environ["WEB_SEARCH_BACKEND"] == "developer's"
+
+
+def test_only_the_variables_a_test_changed_are_put_back(monkeypatch):
+    """pytest rewrites its own ``PYTEST_CURRENT_TEST`` at each phase of every test: that is not the
+    test's change, so nothing else is written back (the whole environment was, after every test: a
+    sixth of an empty test's cost), and of a variable the test changed, only that one."""
+    import os
+
+    from search_env import without_search_settings
+
+    monkeypatch.setenv("WSS_SUITE_PROBE_CHANGED", "before")
+    written = []
+    real_putenv = os.putenv
+    monkeypatch.setattr(os, "putenv", lambda name, value: (written.append(os.fsdecode(name)), real_putenv(name, value)))
+    with without_search_settings():
+        os.environ["PYTEST_CURRENT_TEST"] = "tests/x.py::test (call)"  # what pytest does at each phase
+    assert written == ["PYTEST_CURRENT_TEST"]
+    written.clear()
+    with without_search_settings():
+        os.environ["WSS_SUITE_PROBE_CHANGED"] = "by the test"
+    assert written == ["WSS_SUITE_PROBE_CHANGED", "WSS_SUITE_PROBE_CHANGED"]
+    assert os.environ["WSS_SUITE_PROBE_CHANGED"] == "before"
+
+
+def test_a_unit_test_cannot_connect_and_the_world_it_ran_in_is_undone_after_it():
+    """tests/unit/conftest.py: connecting fails a unit test, naming where it belongs, and keyless
+    engines run on the requests transport; afterwards the socket class inherits ``connect`` again
+    and the browser check is the library's own."""
+    import socket
+
+    import pytest
+    from unit_world import UNIT_WORLD, attributes_set
+
+    from websearch_sync.net import browser
+
+    with pytest.raises(AssertionError, match="move it to tests/sockets/"):
+        socket.socket().connect(("127.0.0.1", 9))
+    assert browser.browser_available() is False
+    original = browser.browser_available
+    with attributes_set(UNIT_WORLD):  # inside the test's own: what it finds is put back, the inherited removed
+        pass
+    assert browser.browser_available is original and "connect" in vars(socket.socket)

@@ -30,12 +30,10 @@ What the recorded pages (2015 → 2026) show:
 
 import base64
 import binascii
-import dataclasses
 import re
 from typing import Any, ClassVar, Optional
 from urllib.parse import parse_qsl
 
-from ..engine.base import Page
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
@@ -53,7 +51,6 @@ from ..engine.locales import split_locale
 from ..engine.unsent import locale_parts_unsent
 from ..models import SearchParams
 from ..net.botwall import BotWall
-from ..net.transport import RequestSpec
 from ..net.urls import host_in, url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -132,6 +129,7 @@ class BingHtml(HtmlEngine):
     unsent: ClassVar[tuple[str, ...]] = ("time_range=year",)  # Bing's freshness filter has no year (docs/backends.md)
     auto_rank = 120
     results_per_page = 10  # whatever count asks; later pages start at the first result not yet read
+    first_result_field: ClassVar[Optional[str]] = "first"  # Bing counts results
     summary = "Bing results page, no key; decodes ck/a redirect links, drops ads"
     default_endpoint = "https://www.bing.com/search"
     region_start: ClassVar[tuple[str, ...]] = ('id="b_results"', "id=b_results")
@@ -159,12 +157,6 @@ class BingHtml(HtmlEngine):
         if params.safe_search:
             query["adlt"] = params.safe_search
         return query
-
-    def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
-        """The call's request with ``first`` after the results read so far (Bing counts results)."""
-        spec = self.build_request(params)
-        first = int(dict(spec.params or {}).get("first", "1")) + page.read
-        return dataclasses.replace(spec, params=dict(spec.params or {}, first=str(first)))
 
     def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """``li.b_algo`` blocks (never ``li.b_ad``)."""

@@ -26,7 +26,6 @@ What the recorded fragment (2026-08, en-US) shows:
 from typing import Any, Optional
 from urllib.parse import urljoin
 
-from ..engine.base import Backend, Page
 from ..engine.html_parsing import (
     Block,
     PartTest,
@@ -42,7 +41,6 @@ from ..engine.html_parsing import (
 from ..engine.locales import split_locale
 from ..engine.media_fields import present
 from ..models import SearchParams
-from ..net.transport import RequestSpec
 from .bing import BingHtml
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -115,6 +113,9 @@ class BingNews(BingHtml):
     region_start = ("newsitem",)
     region_end = ()
     no_results = ()
+    #: The next ``pageno`` (``first``/``SFX`` move together, ten cards a page, as SearXNG asks),
+    #: not web search's count of the results read: a fragment may hold fewer cards.
+    first_result_field = None
 
     def query(self, params: SearchParams) -> dict[str, str]:
         """``q``, ``InfiniteScroll``, ``first``/``SFX``, ``setlang``/``cc``, ``qft``."""
@@ -128,11 +129,6 @@ class BingNews(BingHtml):
         if params.time_range in _INTERVALS:
             query["qft"] = _INTERVALS[params.time_range]
         return query
-
-    def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
-        """The next ``pageno`` (``first``/``SFX`` move together, ten cards a page, as SearXNG
-        asks), not web search's count of the results read: a fragment may hold fewer cards."""
-        return Backend.next_page(self, params, page)
 
     def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """The ``div.newsitem`` cards."""

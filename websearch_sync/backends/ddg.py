@@ -26,7 +26,7 @@ bot challenge (:data:`ANOMALY`) is recognised from the body whatever the status.
 
 import re
 from typing import Any, Optional
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote
 
 from ..config import Settings
 from ..engine import registry
@@ -41,13 +41,12 @@ from ..engine.html_parsing import (
     elements,
     iso_datetime,
     parse_fragment,
-    parse_html,
     region,
     text_of,
     walk_blocks,
 )
 from ..engine.locales import split_locale
-from ..errors import UNEXPECTED_SHAPE, WebParseError
+from ..engine.page_forms import PageForm, form_post, page_forms
 from ..models import SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import RequestSpec
@@ -251,39 +250,15 @@ def next_form(text: str) -> Optional[tuple[str, dict[str, str]]]:
 
     Found by structure, whatever the language of its button: of the forms carrying the page
     fields (``s``, ``vqd``), the one going furthest (the greatest ``s``; a "Previous" form goes
-    back). Each ``<form>`` is found by plain searches and only its own markup is parsed.
+    back).
     """
-    best: Optional[tuple[int, str, dict[str, str]]] = None
-    position = 0
-    while True:
-        start = text.find("<form", position)
-        end = text.find("</form>", start) if start >= 0 else -1
-        if end < 0:
-            break
-        position = end
-        form = next(
-            (tag for tag in elements(parse_html(text[start : end + len("</form>")])) if tag.name == "form"), None
-        )
-        if form is None:
-            continue
-        fields = _form_fields(form)
-        offset = fields.get("s", "")
-        if all(fields.get(name) for name in _PAGE_FORM_FIELDS) and offset.isdigit():
+    best: Optional[tuple[int, PageForm]] = None
+    for form in page_forms(text):
+        offset = form.fields.get("s", "")
+        if all(form.fields.get(name) for name in _PAGE_FORM_FIELDS) and offset.isdigit():
             if best is None or int(offset) > best[0]:
-                best = (int(offset), attribute(form, "action"), fields)
-    return (best[1], best[2]) if best is not None else None
-
-
-_BUTTONS = ("submit", "button", "image", "reset")
-
-
-def _form_fields(form: Tag) -> dict[str, str]:
-    """The named inputs of ``form`` other than buttons, in order (kept whole: what it sends)."""
-    return {
-        attribute(tag, "name"): attribute(tag, "value")
-        for tag in elements(form)
-        if tag.name == "input" and attribute(tag, "name") and attribute(tag, "type").lower() not in _BUTTONS
-    }
+                best = (int(offset), form)
+    return (best[1].action, best[1].fields) if best is not None else None
 
 
 def ddg_region(locale: Optional[str]) -> Optional[str]:
@@ -353,20 +328,7 @@ class _DuckDuckGo(HtmlEngine):
         form = next_form(page.previous.text)
         if form is None:
             return None
-        action, fields = form
-        endpoint = self.endpoint_url()
-        url = urljoin(endpoint, action or endpoint)
-        target, site = urlsplit(url), urlsplit(endpoint)
-        if target.netloc != site.netloc or target.scheme not in ("http", "https"):
-            raise WebParseError(
-                "%s: the page's Next form posts elsewhere (%r), not to %s: not followed"
-                % (self.name, (target.netloc or target.scheme)[:100], site.netloc),
-                provider=self.name,
-                detail_code=UNEXPECTED_SHAPE,
-            )
-        return RequestSpec(
-            "POST", url, data=fields, headers=self.headers(params), allow_redirects=self.follow_redirects
-        )
+        return form_post(PageForm(*form), self.endpoint_url(), self.headers(params), self.name, self.follow_redirects)
 
 
 class DuckDuckGoHtml(_DuckDuckGo):

@@ -48,6 +48,7 @@ from ..engine.base import Backend, Page, dig, json_body, listed_results
 from ..engine.html_engine import accept_language
 from ..engine.media_fields import nested, text
 from ..engine.normalize import clean_text
+from ..engine.page_forms import same_origin
 from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
@@ -188,21 +189,15 @@ class _DuckDuckGoVertical(Backend):
         answers' ``next`` repeats the ``f`` asked, ``f=,,,,,``; the video answer's has none, and
         ddgs sends them with every page).
 
-        A ``next`` on another host is not followed (the token and the pace are this host's)
-        and is no last page either: ``WebParseError``, which leaves the pages read; so is a
-        ``next`` for which the answer gives no token (the endpoint refuses a request without one)."""
+        A ``next`` on another origin (another host, or plain http) is not followed (the token and
+        the pace are this host's) and is no last page either: ``WebParseError``, which leaves the
+        pages read; so is a ``next`` for which the answer gives no token (the endpoint refuses a request without one)."""
         answer = page.previous.json()
         following = answer.get("next") if isinstance(answer, dict) else None
         if not isinstance(following, str) or not following:
             return None
-        site = self.endpoint_url()
-        url = urljoin(site, following)
-        if urlsplit(url).netloc != urlsplit(site).netloc:
-            raise WebParseError(
-                "%s: the answer's next page is on another host (%s), not followed" % (self.name, urlsplit(url).netloc),
-                provider=self.name,
-                detail_code=UNEXPECTED_SHAPE,
-            )
+        url = urljoin(self.endpoint_url(), following)
+        same_origin(url, self.endpoint_url(), self.name, "the answer's next page is")
         present = {key for key, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
         extra = {key: value for key, value in self.narrowing(params).items() if key not in present}
         tokens = answer.get("vqd")

@@ -1,7 +1,7 @@
 """``startpage_html``: Startpage's results page (``GET https://www.startpage.com/sp/search?query=…``).
 
 Startpage shows Google's results without tracking. Sends ``query`` and ``cat=web``,
-``page`` with ``segment=startpage.udog`` for later pages (option ``pageno``; the fields
+``page`` with ``segment=startpage.udog`` for the call's page (option ``pageno``; the fields
 of the page's own pagination forms), ``qadf=none|moderate|heavy`` for safe search and
 ``with_date=d|w|m|y`` for a time range (the fields and values SearXNG's
 ``searx/engines/startpage.py`` @ 9fea412 (2026-08) and ddgs's ``ddgs/engines/startpage.py``
@@ -13,8 +13,9 @@ SearXNG and ddgs POST the search form with an ``sc`` code scraped from the home 
 form first (SearXNG: "without this argument Startpage considers the request is from a
 bot"; it keeps one for an hour); this engine sends the one GET request the recorded
 page answered (2026-04, no ``sc``, no second request), so it may meet the captcha
-sooner. The captcha is a redirect to ``/sp/captcha…``
-(SearXNG reads the ``Location`` without following it; ``captcha-block?bc=<country>``
+sooner. A later page is what a browser posts: the previous page's own form for it, which
+carries the page's ``sc`` (:meth:`StartpageHtml.next_page`). The captcha is a redirect to
+``/sp/captcha…`` (SearXNG reads the ``Location`` without following it; ``captcha-block?bc=<country>``
 too): :data:`CAPTCHA`, read from the redirect, never followed.
 
 What the recorded pages (2026-04, an HTTP answer and a browser's copy) show:
@@ -31,8 +32,10 @@ What the recorded pages (2026-04, an HTTP answer and a browser's copy) show:
   (``unexpected_shape``) rather than guessed at.
 """
 
+import dataclasses
 from typing import Any, ClassVar, Optional
 
+from ..engine.base import Page, page_number
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
@@ -45,8 +48,10 @@ from ..engine.html_parsing import (
     parse_fragment,
     walk_blocks,
 )
+from ..engine.page_forms import form_post, page_forms
 from ..models import SearchParams
 from ..net.botwall import BotWall
+from ..net.transport import RequestSpec
 from ..net.urls import host_in, url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -63,6 +68,9 @@ CAPTCHA = BotWall("Startpage's captcha (redirect to /sp/captcha)", address=is_ca
 
 _SAFE_SEARCH = {"off": "none", "moderate": "moderate", "strict": "heavy"}
 _TIME_RANGES = {"day": "d", "week": "w", "month": "m", "year": "y"}
+#: The fields that make a form of the results page a page form (the settings form has them too,
+#: with page 0).
+_PAGE_FORM_FIELDS = frozenset(("query", "page"))
 
 #: The parts of a ``div.result`` read: the title link, the snippet and the site name.
 _PARTS: dict[str, PartTest] = {
@@ -112,6 +120,30 @@ class StartpageHtml(HtmlEngine):
         if params.time_range:
             query["with_date"] = _TIME_RANGES[params.time_range]
         return query
+
+    def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
+        """The previous page's own form for the next page (its ``page`` field that number; the
+        "go to page 2" and "Next" forms are one), posted as a browser posts it: with the ``sc``
+        code the page carries, which SearXNG notes Startpage asks of a request it takes for a
+        person's, and with the call's own fields as page 1 sent them (its safe search and time
+        range, whatever the form carries). ``None`` without one (the last page)."""
+        number = str(page_number(params, self.name) + page.number - 1)
+        form = next(
+            (
+                form
+                for form in page_forms(page.previous.text)
+                if _PAGE_FORM_FIELDS <= set(form.fields) and form.fields["page"] == number
+            ),
+            None,
+        )
+        if form is None:
+            return None
+        # the call's own fields (safe search, time range ...) as page 1 sent them, whatever the form says
+        fields = dict(form.fields)
+        fields.update((name, value) for name, value in self.query(params).items() if name in fields)
+        fields["page"] = number
+        form = dataclasses.replace(form, fields=fields)
+        return form_post(form, self.endpoint_url(), self.headers(params), self.name, self.follow_redirects)
 
     def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """The ``div.result`` blocks of ``div.w-gl``."""

@@ -1,6 +1,7 @@
 """``yahoo_html``: Yahoo's results page (``GET https://search.yahoo.com/search?p=…``).
 
-Sends ``p``, ``b`` (the first result's position) for later pages (option ``pageno``)
+Sends ``p``, ``b`` (the first result's position) for later pages (option ``pageno``, ten a
+page; the pages after the call's own start after the results read, as the page's "Next" link)
 and ``btf=d|w|m`` for a day/week/month time range (the page's own time filter; no
 "past year"). Safe search and the locale's language go in Yahoo's ``sB`` preference
 cookie (``vm=r|i|p``, ``vl=lang_<xx>``), only when asked for: the parameters and the
@@ -117,7 +118,9 @@ class YahooHtml(HtmlEngine):
     #: Yahoo's btf has no year; its ``vl`` preference is a language (docs/backends.md)
     unsent: ClassVar[tuple[str, ...]] = ("time_range=year", "locale.region")
     auto_rank = 140
-    results_per_page = 10  #: a call asking for more reads the next ``pageno``
+    results_per_page = 10  #: a call asking for more reads the results after those read
+    #: Yahoo counts results: its "Next" link starts after the ones shown (``b=8&pz=7`` after 7)
+    first_result_field: ClassVar[Optional[str]] = "b"
     summary = "Yahoo results page, no key; decodes RU= redirect links, drops sponsored blocks"
     default_endpoint = "https://search.yahoo.com/search"
     # A full page: #web up to the right column; a bare fragment: from its first block.

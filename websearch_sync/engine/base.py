@@ -542,14 +542,11 @@ class Backend:
         parsed: ParseResult,
     ) -> None:
         """Add the items of the next pages to ``parsed`` until there are ``max_results`` distinct
-        ones, a page brings none, there is no next page or one fails (its error goes to
-        ``errors``, its message saying which page and which pages the results are from;
-        ``partial`` is set: the pages read stand)."""
-
-        def key(item: dict[str, Any]) -> Optional[str]:
-            return identity(item, self.vertical)
-
-        seen = {found for found in map(key, parsed.items) if found is not None}
+        ones, a page brings none (repeats and items without an address are none), there is no
+        next page or one fails (its error goes to ``errors``, its message saying which page and
+        which pages the results are from; ``partial`` is set: the pages read stand)."""
+        seen: set[str] = set()
+        _new_results(parsed.items, seen, self.vertical)
         page_result = parsed
         pages = 1
         read = len(parsed.items)
@@ -573,8 +570,7 @@ class Backend:
                 break
             pages += 1
             read += len(page_result.items)
-            fresh = [item for item in page_result.items if key(item) not in seen]
-            seen.update(found for found in map(key, fresh) if found is not None)
+            fresh = _new_results(page_result.items, seen, self.vertical)
             parsed.items.extend(fresh)
             parsed.errors.extend(page_result.errors)
             if not fresh:
@@ -671,6 +667,15 @@ class Backend:
 _JSON_READING = ("results_at", "result_fields", "request_id_at")
 #: Engines whose parsers stop at checkpoints: the ones of this package (:meth:`Backend._within`).
 _OWN_MODULES = "websearch_sync."
+
+
+def _new_results(items: list[dict[str, Any]], seen: set[str], vertical: str) -> list[dict[str, Any]]:
+    """The items of ``items`` that are results not in ``seen`` (which takes them in): an item
+    without an address (:func:`~.identity.identity`) is no result, normalisation drops it."""
+    found = [(item, identity(item, vertical)) for item in items]
+    fresh = [item for item, known in found if known is not None and known not in seen]
+    seen.update(known for _, known in found if known is not None)
+    return fresh
 
 
 @lru_cache(maxsize=256)  # a pure function of two strings, asked twice per call

@@ -32,6 +32,7 @@ results: a results page quoting another engine's markers is no wall). An answer 
 error status, and every wall's address, are checked against every wall first.
 """
 
+import dataclasses
 from typing import Any, ClassVar, Optional, Union
 from urllib.parse import urlsplit
 
@@ -40,7 +41,7 @@ from ..models import ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.transport import HttpResponse, RequestSpec
 from . import registry
-from .base import Backend
+from .base import Backend, Page
 from .html_parsing import notice_shown, region
 from .locales import split_locale
 from .option import PAGENO, Option
@@ -81,6 +82,10 @@ class HtmlEngine(Backend):
     #: report's last landmark, ``<field>s``): the snippet of web results; image and video
     #: tiles, which have none, name another.
     detail_field: ClassVar[str] = "snippet"
+    #: The query field holding the rank of a page's first result (Bing's ``first``, Yahoo's
+    #: ``b``) when the engine counts results, not pages: its next page starts right after the
+    #: results read, whatever a page held (Yahoo shows 7 or 10). ``None``: the next ``pageno``.
+    first_result_field: ClassVar[Optional[str]] = None
 
     # -- what an engine declares ----------------------------------------------------------
 
@@ -146,6 +151,16 @@ class HtmlEngine(Backend):
             allow_redirects=self.follow_redirects,
             browser=True,
         )
+
+    def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
+        """The call's request starting (:attr:`first_result_field`) after the results read so far,
+        as the page's own "Next" link does; the next ``pageno`` for an engine that counts pages."""
+        if self.first_result_field is None:
+            return super().next_page(params, page)
+        spec = self.build_request(params)
+        query = dict(spec.params or {})
+        first = int(query.get(self.first_result_field, "1")) + page.read
+        return dataclasses.replace(spec, params=dict(query, **{self.first_result_field: str(first)}))
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """A bot wall is ``WebBlocked(captcha_required)``, whatever the status: any registered wall's

@@ -9,6 +9,16 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: A type servers send for any file: the body says what it is (as for a missing type).
 UNTYPED = ("application/octet-stream", "binary/octet-stream")
+#: The types the MIME Sniffing standard calls unknown: a browser sniffs what the body is.
+UNKNOWN = ("*/*", "application/unknown", "unknown/unknown")
+
+
+def untyped(media: str) -> bool:
+    """Whether ``media`` (a :func:`media_type`) says nothing of the body, which is then sniffed as
+    a browser sniffs it: absent, a type servers send for any file (:data:`UNTYPED`), one the MIME
+    Sniffing standard calls unknown (:data:`UNKNOWN`), or a value with no ``/``, which is no media
+    type (the Fetch standard's "extract a MIME type" fails on it, as on a missing header)."""
+    return not media or media in UNTYPED or media in UNKNOWN or "/" not in media
 
 
 def media_type(value: Optional[str]) -> str:

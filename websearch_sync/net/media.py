@@ -3,7 +3,7 @@
 import re
 from typing import Optional
 
-from .contenttype import UNTYPED, xml_media
+from .contenttype import UNKNOWN, untyped, xml_media
 from .transport import HttpResponse
 from .xmlroot import foreign_root, past_prologue, prefixed_xhtml_root, xhtml_root
 
@@ -38,7 +38,10 @@ def media_token(media: str) -> str:
 def media_kind(media: str) -> Optional[str]:
     """``"html"``, ``"json"``, ``"text"``, ``"pdf"``, ``"image"`` or ``"other"`` for a media type
     (``"text"``: every text type besides HTML, XML and JavaScript, read as they are); ``None``
-    when it is empty or says nothing of the body (``application/octet-stream``)."""
+    when it says nothing of the body (:func:`~.contenttype.untyped`: absent, ``application/octet-stream``,
+    an unknown type such as ``*/*``, a value with no ``/``)."""
+    if untyped(media):
+        return None
     if media in HTML_TYPES:
         return "html"
     if media in ("application/json", "text/json") or media.endswith("+json"):
@@ -51,7 +54,21 @@ def media_kind(media: str) -> Optional[str]:
         return "image"
     if (media.startswith("text/") and media not in _STREAMS) or media in _OTHER_TEXT or xml_media(media):
         return "text"
-    return "other" if media and media not in UNTYPED else None
+    return "other"
+
+
+def served_as(media: str) -> str:
+    """What a response of the media type ``media`` served, in an error message's words: ``image/png
+    content``, ``content without a type``, ``content of an unknown type (*/*)``. The server chose
+    the type, and an error line reaches a model outside the untrusted-content block, so only a
+    well-formed media type (:func:`media_token`) or one of :data:`~.contenttype.UNKNOWN` is quoted."""
+    if not media:
+        return "content without a type"
+    if media in UNKNOWN:
+        return "content of an unknown type (%s)" % media
+    if "/" not in media:
+        return "content of an unknown type (a Content-Type that names no media type)"
+    return "%s content" % media_token(media)
 
 
 def sniffed_image_type(content: bytes) -> Optional[str]:
@@ -66,7 +83,9 @@ def sniffed_image_type(content: bytes) -> Optional[str]:
 
 def content_kind(response: HttpResponse) -> str:
     """``"html"``, ``"json"``, ``"text"``, ``"pdf"``, ``"image"`` or ``"other"`` from the
-    Content-Type (sniffed when absent or ``application/octet-stream``). A body that opens
+    Content-Type, sniffed when it says nothing of the body (:func:`media_kind` is None: absent,
+    ``application/octet-stream``, ``*/*``...), as the MIME Sniffing standard's "rules for
+    identifying an unknown MIME type" do (HTML, a PDF, an image, else text or binary). A body that opens
     with a PDF's or an image's signature is that whatever text type it is declared as:
     servers send PDFs as ``text/plain`` or ``text/html``, and no text opens with those bytes."""
     kind = media_kind(response.content_type)
@@ -80,6 +99,8 @@ def content_kind(response: HttpResponse) -> str:
         return "text"  # a feed or other XML labelled HTML: its XML, as under an XML type
     if kind is not None:
         return kind
+    if pdf_header_after_junk(response.content):  # before HTML: PHP's warning before a PDF opens with <br />
+        return "pdf"
     head = response.content[:1024].lstrip().lower()
     if _opens_as_html(head) or b"<body" in head or prefixed_xhtml_root(response.content):
         return "html"  # an XHTML root under a prefix (``<h:html>``) opens as no HTML: it came back as its markup
@@ -115,3 +136,37 @@ def _signed_kind(content: bytes) -> Optional[str]:
     if sniffed_image_type(content[:16]) is not None:
         return "image"
     return None
+
+
+#: How far into a file a PDF reader looks for its ``%PDF-`` header (Acrobat's and pdf.js's rule).
+PDF_HEADER_WITHIN = 1024
+#: A PDF header's version and the end of its line: ``%PDF-1.7`` then CR or LF.
+_PDF_VERSION = re.compile(rb"%PDF-[0-9]\.[0-9][ \t]{0,8}[\r\n]")
+#: A PDF's first indirect object: ``12 0 obj``. Bounded runs of digits and blanks: linear.
+_PDF_OBJECT = re.compile(rb"[0-9]{1,10}[ \t\r\n\f\x00]{1,16}[0-9]{1,5}[ \t\r\n\f\x00]{1,16}obj[^A-Za-z0-9]")
+#: How far after its header a PDF's first object is looked for (past its comment lines).
+_FIRST_OBJECT_WITHIN = 4096
+
+
+def pdf_header_after_junk(content: bytes) -> bool:
+    """Whether an untyped body is a PDF with bytes before its header, as PDF readers take it (they
+    look for ``%PDF-`` in the first 1024 bytes: a PHP warning or a MacBinary header before the file):
+    a ``%PDF-n.n`` line starting there, followed (past comment lines and blanks) by the file's first
+    object, ``1 0 obj``. A page or a text that only names ``%PDF-1.4`` has no object after it."""
+    start = content.find(b"%PDF-", 0, PDF_HEADER_WITHIN + 4)
+    if start < 0:
+        return False
+    header = _PDF_VERSION.match(content, start)
+    if header is None:
+        return False
+    at = header.end()
+    end = min(len(content), start + _FIRST_OBJECT_WITHIN)
+    while at < end:  # past blanks and comment lines (the header's second line of binary bytes)
+        if content[at] in b" \t\r\n\f\x00":
+            at += 1
+        elif content[at] == ord("%"):
+            line_end = min(i for i in (content.find(b"\n", at, end), content.find(b"\r", at, end), end) if i >= 0)
+            at = line_end
+        else:
+            break
+    return _PDF_OBJECT.match(content[:end], at) is not None

@@ -7,7 +7,7 @@ from requests.structures import CaseInsensitiveDict
 
 from . import jsontext
 from .charset import decode_body
-from .contenttype import UNTYPED, media_type, xml_media
+from .contenttype import media_type, untyped, xml_media
 from .xmlroot import prefixed_xhtml_root
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -47,7 +47,7 @@ class HttpResponse:
         media = self.content_type
         if xml_media(media):
             return True
-        return (not media or media in UNTYPED) and prefixed_xhtml_root(self.content)
+        return untyped(media) and prefixed_xhtml_root(self.content)
 
     @property
     def text(self) -> str:

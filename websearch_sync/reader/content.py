@@ -11,9 +11,10 @@ from urllib.parse import urlsplit
 from ..errors import NO_CONTENT, NOT_JSON, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
 from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
+from ..net.contenttype import untyped
 from ..net.deadline import Deadline
 from ..net.jsontext import JsonTooDeep
-from ..net.media import content_kind, media_kind, media_token
+from ..net.media import content_kind, media_kind, media_token, served_as
 from ..net.transport import HttpResponse
 from .image import image_text
 from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
@@ -59,19 +60,18 @@ def page_text(
     kind = _kind(response)
     if kind == "image":
         return image_text(response, provider=provider, images=images)
-    declared = media_token(response.content_type) if response.content_type else None
     if kind not in READ_KINDS:
-        raise _unsupported(
-            response,
-            host,
-            provider,
-            "%s content" % (declared or "binary"),
-            " (only HTML, JSON, text and PDF)",
-        )
+        if untyped(response.content_type):  # sniffed: neither a page, a PDF, an image nor text
+            served = "%s, binary data by its first bytes (no HTML, PDF, image or text)" % served_as(
+                response.content_type
+            )
+            raise _unsupported(response, host, provider, served)
+        served = "%s content" % media_token(response.content_type)
+        raise _unsupported(response, host, provider, served, " (only HTML, JSON, text and PDF)")
     if kind == "pdf":
         return pdf_text(response, mode=mode, provider=provider, max_chars=max_chars, deadline=deadline)
     if kind in ("html", "text"):
-        _check_text(response, host, provider, declared)
+        _check_text(response, host, provider)
     if kind == "html":
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
         markup = _without_cut_tag(response.text) if response.truncated else response.text
@@ -149,14 +149,16 @@ def _without_cut_tag(markup: str) -> str:
     return markup[:start] if opens_tag else markup
 
 
-def _check_text(response: HttpResponse, host: str, provider: Optional[str], declared: Optional[str]) -> None:
-    """Refuse a body declared as HTML or text with nothing to read (``no_content``: spare
-    readability a page of NUL bytes), or that is binary data (``unsupported_content``: an
+def _check_text(response: HttpResponse, host: str, provider: Optional[str]) -> None:
+    """Refuse a body declared (or sniffed) as HTML or text with nothing to read (``no_content``:
+    spare readability a page of NUL bytes), or that is binary data (``unsupported_content``: an
     archive or an image labelled text would be mojibake)."""
     if not readable(response.text):
         raise _no_readable_text(response, host, provider, "%s returned no readable text" % host)
     if binary(response.text):
-        raise _unsupported(response, host, provider, "binary data as %s, not text" % (declared or "text"))
+        media = response.content_type
+        served = "%s, binary data" % served_as(media) if untyped(media) else "binary data as %s" % media_token(media)
+        raise _unsupported(response, host, provider, served + ", not text")
 
 
 def _unsupported(

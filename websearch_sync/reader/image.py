@@ -29,7 +29,7 @@ from ..errors import (
     WebProviderError,
     install_hint,
 )
-from ..net.media import media_token, sniffed_image_type
+from ..net.media import served_as, sniffed_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, read_header
 from .pagetext import ImageData, PageText
@@ -96,8 +96,8 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
     ``max_bytes``, or over the caps without Pillow); ``WebParseError(image_unreadable)``.
     """
     host = urlsplit(response.url).hostname or "the site"
-    # the server chose the type: named as a media type only (media_token), or said to be missing
-    declared = "%s content" % media_token(response.content_type) if response.content_type else "content without a type"
+    # the server chose the type: named as a well-formed media type only, or said to be missing or unknown
+    declared = served_as(response.content_type)
     media = sniffed_image_type(response.content[:16])
     # a type fetch never returns (SVG, BMP...) is refused as such, not with a hint to ask for
     # images (the body of a declared image is read only when they are asked for)

@@ -244,20 +244,104 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
             position = scan_end.start() if scan_end else len(data)
 
 
+#: The Huffman tables libjpeg-turbo puts in place of missing ones in a sequential Huffman frame
+#: (C0, C1): the standard's (ITU T.81 K.3), tables 0 and 1, DC and AC, which Motion-JPEG frames
+#: leave out. A progressive frame (C2) gets none: it must define every table a scan uses.
+_DEFAULT_HUFFMAN = frozenset((kind, table) for kind in (0, 1) for table in (0, 1))
+_SEQUENTIAL_HUFFMAN = frozenset({0xC0, 0xC1})
+#: The markers :meth:`_Tables.take` reads: DQT, DHT, SOS, TEM.
+_TABLES = frozenset({0xDB, 0xC4, 0xDA, _TEM})
+
+
+class _Tables:
+    """The tables a JPEG defined so far, and whether each scan finds those it needs, as libjpeg
+    (and so Pillow) decodes: a component's quantisation table (the frame header names it) defined
+    before the first scan that codes the component, and each Huffman table a scan uses defined
+    before it. Without them ("abbreviated" image data, Pillow's ``streamtype=2``: the tables come
+    in another stream) libjpeg stops with "Quantization table 0x00 was not defined" or "Huffman
+    table 0x00 was not defined", and a model API refuses the request carrying the file."""
+
+    def __init__(self) -> None:
+        self.frame_marker = 0  # the frame header's marker, 0 before it
+        self.components: dict[int, int] = {}  # the frame's components and their quantisation tables
+        self.quantisation: set[int] = set()
+        self.huffman: set[tuple[int, int]] = set()  # (0: DC or 1: AC, table)
+        self.latched: set[int] = set()  # the components a scan has coded
+        self.scanned = False
+
+    def framed(self, marker: int, segment: bytes) -> None:
+        """The frame header (a :func:`_frame` reads): its kind and its components' quantisation tables."""
+        self.frame_marker = marker
+        self.components = {segment[at]: segment[at + 2] for at in range(6, len(segment) - 2, 3)}
+
+    def take(self, marker: int, segment: bytes) -> bool:
+        """Take a DQT or DHT's tables, or check a scan's (SOS): False for a scan before the frame
+        header or without the tables it needs, and for TEM before the first scan (libjpeg skips
+        it, but Pillow's own reading of the header, up to the first scan, refuses it)."""
+        if marker == _TEM:
+            return self.scanned
+        if marker == 0xDB:
+            self.define_quantisation(segment)
+        elif marker == 0xC4:
+            self.define_huffman(segment)
+        elif marker == 0xDA:
+            self.scanned = True
+            return self.frame_marker != 0 and self.scan_decodes(segment)
+        return True
+
+    def define_quantisation(self, segment: bytes) -> None:
+        """DQT: tables, each a byte of precision (0: 64 bytes follow, 1: 128) and table number."""
+        at = 0
+        while at < len(segment):
+            self.quantisation.add(segment[at] & 15)
+            at += 1 + (128 if segment[at] >> 4 else 64)
+
+    def define_huffman(self, segment: bytes) -> None:
+        """DHT: tables, each a byte of class (DC 0, AC 1) and number, 16 counts, then their values."""
+        at = 0
+        while at + 17 <= len(segment):
+            self.huffman.add((segment[at] >> 4, segment[at] & 15))
+            at += 17 + sum(segment[at + 1 : at + 17])
+
+    def scan_decodes(self, segment: bytes) -> bool:
+        """Whether the tables a scan (SOS: its components, each with its DC and AC tables; the
+        spectral start and successive approximation) needs are defined."""
+        frame_marker = self.frame_marker
+        count = segment[0] if segment else 0
+        if len(segment) < 4 + 2 * count:
+            return False
+        components = [(segment[1 + 2 * i], segment[2 + 2 * i]) for i in range(count)]
+        start, approximation = segment[1 + 2 * count], segment[3 + 2 * count] >> 4
+        for component, _ in components:
+            if component not in self.latched and self.components.get(component) not in self.quantisation:
+                return False
+            self.latched.add(component)
+        if frame_marker in _ARITHMETIC:
+            return True
+        needed: set[tuple[int, int]] = set()
+        for _, tables in components:
+            if frame_marker in _SEQUENTIAL_HUFFMAN or (start == 0 and approximation == 0):
+                needed.add((0, tables >> 4))
+            if frame_marker in _SEQUENTIAL_HUFFMAN or start > 0:
+                needed.add((1, tables & 15))
+        defaults = _DEFAULT_HUFFMAN if frame_marker in _SEQUENTIAL_HUFFMAN else frozenset()
+        return needed <= self.huffman | defaults
+
+
 def _jpeg(data: bytes) -> Optional[Header]:
     """The frame header, scans and the end-of-image marker (:func:`_jpeg_segments`); None for a
     second frame header (libjpeg: "two SOF markers", Pillow too; the hierarchical kind that
-    has several, libjpeg does not decode at all)."""
+    has several, libjpeg does not decode at all), or a scan before the frame header or without
+    the tables it needs (:class:`_Tables`)."""
     frame: Optional[_Frame] = None
+    tables = _Tables()
     coded = 0  # bytes of entropy-coded data
-    arithmetic = ended = False
-    scanned = False
+    ended = False
     for marker, start, end in checked(_jpeg_segments(data)):
         if marker == _BROKEN or (marker == 0xD9 and not coded):  # an end of image before any scan: no image
             return None
-        if marker == _TEM and not scanned:
+        if marker in _TABLES and not tables.take(marker, data[start:end]):
             return None
-        scanned = scanned or marker == 0xDA
         ended = marker == 0xD9
         coded += end - start if marker == _CODED else 0
         if marker in _SOF:
@@ -266,9 +350,10 @@ def _jpeg(data: bytes) -> Optional[Header]:
             frame = _frame(data[start:end])
             if frame is None:
                 return None
-            arithmetic = marker in _ARITHMETIC
+            tables.framed(marker, data[start:end])
     if frame is None:
         return None
+    arithmetic = tables.frame_marker in _ARITHMETIC
     return Header(frame.size, frame.size, arithmetic or 8 * coded >= frame.mcus, ended)
 
 

@@ -19,7 +19,7 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 
 import logging
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
@@ -66,7 +66,7 @@ from ..net.urls import host_token, request_url, shown_url
 from ..secrets import redact, redact_error
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
-from .pagetext import sendable
+from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, sendable
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -130,7 +130,8 @@ def fetch_page(
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
     "text", "truncated", "length"}``, and for an image (``images``) ``width``, ``height``
-    and ``data`` (base64); ``errors``, warnings on what was read (a PDF's pages left out), when any.
+    and ``data`` (base64); ``errors``, warnings on what was read (a PDF's pages left out), when any;
+    ``truncated_by``, when truncated: what cut the text (:data:`~.pagetext.CUTS`).
 
     Args:
         url: an http(s) URL.
@@ -181,14 +182,15 @@ def fetch_page(
             if served is not None:
                 final_url, page = served
                 content_type = "text/markdown" if mode == "markdown" else "text/plain"
-                return _result(url.strip(), final_url, 200, content_type, page, False, max_chars)
+                return _result(url.strip(), final_url, 200, content_type, page, frozenset(), max_chars)
         if first is None:
             raise unresolved  # type: ignore[misc]  # the local fallback needs the name resolved here
         response, page = _fetch_direct(
             start, first, guard, transport, deadline, mode, max_bytes, include_comments, max_chars, images
         )
-        truncated = response.truncated or page.truncated or _partial(response)
-        return _result(url.strip(), response.url, response.status, response.content_type, page, truncated, max_chars)
+        cuts = {CUT_MAX_BYTES} if response.truncated else set()
+        cuts |= {CUT_PARTIAL} if _partial(response) else set()
+        return _result(url.strip(), response.url, response.status, response.content_type, page, cuts, max_chars)
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
         raise
@@ -443,11 +445,15 @@ def _extract(
 
 
 def _result(
-    url: str, final_url: str, status: int, content_type: str, page: PageText, truncated: bool, max_chars: int
+    url: str, final_url: str, status: int, content_type: str, page: PageText, cuts: Set[str], max_chars: int
 ) -> FetchResult:
+    """The fetch result of ``page``, its text cut at ``max_chars``; ``truncated_by`` (when it is
+    truncated) names what cut it: ``cuts`` (the response's: ``max_bytes``, ``partial_content``),
+    the reader's (``page.cuts``) and ``max_chars``, in the order of :data:`~.pagetext.CUTS`."""
     text = page.text
+    cuts = cuts | page.cuts
     if len(text) > max_chars:
-        text, truncated = text[:max_chars], True
+        text, cuts = text[:max_chars], cuts | {CUT_MAX_CHARS}
     result: FetchResult = {
         "url": url,
         "final_url": final_url,
@@ -456,9 +462,11 @@ def _result(
         "extractor": page.extractor,
         "title": sendable(page.title[:max_chars]),  # the page chose it too: max_chars holds on it
         "text": sendable(text),  # whatever the reader: no control character or lone surrogate
-        "truncated": truncated,
+        "truncated": bool(cuts),
         "length": len(text),
     }
+    if cuts:
+        result["truncated_by"] = [cut for cut in CUTS if cut in cuts]
     if page.image is not None:
         result["width"], result["height"], result["data"] = page.image.width, page.image.height, page.image.data
     if page.warnings:

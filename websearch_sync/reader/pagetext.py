@@ -70,16 +70,30 @@ class ImageData:
     data: str
 
 
+#: What cut a page's text short, as a fetch result's ``truncated_by`` names it, in the order it
+#: lists them: ``max_chars``; ``max_bytes``, the byte cap cut the body; ``partial_content``, the
+#: server sent a part of the page (206); and what stopped a PDF's page-by-page read: the deadline,
+#: its content budget spent (what its pages decode to), pages left out for drawing over a page's cap.
+CUT_MAX_CHARS = "max_chars"
+CUT_MAX_BYTES = "max_bytes"
+CUT_PARTIAL = "partial_content"
+CUT_DEADLINE = "deadline"
+CUT_CONTENT_BUDGET = "content_budget"
+CUT_LARGE_PAGES = "large_pages"
+CUTS = (CUT_MAX_CHARS, CUT_MAX_BYTES, CUT_PARTIAL, CUT_DEADLINE, CUT_CONTENT_BUDGET, CUT_LARGE_PAGES)
+
+
 @dataclass
 class PageText:
-    """The readable part of a page; ``truncated`` when the reader stopped before its end
-    (a PDF read page by page stops at ``max_chars`` or near the deadline); ``image`` for an
-    image (``text`` is then one line describing it); ``warnings`` on what it read (a PDF's
-    pages left out because they cannot be read), which the result's ``errors`` carry."""
+    """The readable part of a page; ``cuts``, what stopped the reader before its end (a PDF read
+    page by page stops at ``max_chars``, near the deadline or once its content budget is spent,
+    and leaves out a page drawing too much: :data:`CUTS`); ``image`` for an image (``text`` is
+    then one line describing it); ``warnings`` on what it read (a PDF's pages left out because
+    they cannot be read), which the result's ``errors`` carry."""
 
     title: str
     text: str
     extractor: str
-    truncated: bool = False
+    cuts: frozenset[str] = frozenset()
     image: Optional[ImageData] = None
     warnings: list[ErrorInfo] = field(default_factory=list)

@@ -51,7 +51,7 @@ from ..errors import (
 from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse
-from .pagetext import PageText, readable
+from .pagetext import CUT_CONTENT_BUDGET, CUT_DEADLINE, CUT_LARGE_PAGES, CUT_MAX_CHARS, PageText, readable
 from .pdfdraw import Decoded, drawn_bytes
 from .pdflog import pypdf_notes_of
 from .pdfpages import Unreadable, page_objects
@@ -196,7 +196,7 @@ def pdf_text(
             status=response.status,
         )
     warnings = [_left_out(host, read, provider, response.status).to_dict()] if read.left_out else []
-    return PageText(title, text, EXTRACTOR, truncated=read.truncated, warnings=warnings)
+    return PageText(title, text, EXTRACTOR, cuts=read.cuts, warnings=warnings)
 
 
 #: Pages left out that the warning names (a broken file can have 40,000); the others are counted.
@@ -384,17 +384,27 @@ def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
 
 
 class _Read(NamedTuple):
-    """What a page-by-page read gathered: the pages' texts (under their headings), whether it
-    left text out (it stopped before the last page, or left a page out for its size), whether
-    it was the deadline that stopped it, the first page's failure, and the pages pypdf failed
-    on (``page 3 (AssertionError)``); whether it stopped before the last page."""
+    """What a page-by-page read gathered: the pages' texts (under their headings), what made it
+    leave text out (``pagetext.CUTS``: it stopped before the last page at ``max_chars``, the
+    deadline or its content budget, or left a page out for its size), the first page's failure,
+    and the pages pypdf failed on (``page 3 (AssertionError)``); whether it stopped before the
+    last page."""
 
     pages: list[str]
-    truncated: bool = False
-    timed_out: bool = False
+    cuts: frozenset[str] = frozenset()
     failure: Optional[BaseException] = None
     left_out: list[str] = []
     stopped: bool = False
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the read left text out."""
+        return bool(self.cuts)
+
+    @property
+    def timed_out(self) -> bool:
+        """Whether the deadline stopped the read."""
+        return CUT_DEADLINE in self.cuts
 
 
 def _read_pages(
@@ -407,14 +417,15 @@ def _read_pages(
     The pages are resolved one at a time as the read reaches them (:mod:`.pdfpages`)."""
     texts: list[tuple[Optional[int], str]] = []
     gathered = 0
-    truncated = timed_out = stopped = False
+    cuts: set[str] = set()
+    stopped = False
     failure: Optional[BaseException] = None
     slowest = 0.0
     decoded = Decoded()
     streams = _object_streams_bytes(reader, budget)
     if streams > budget:
         logger.info("PDF not read: its object streams decode to over %d bytes", budget)
-        return _Read([], True)
+        return _Read([], frozenset({CUT_CONTENT_BUDGET}))
     reached = 0
     left_out: list[str] = []
     remaining = deadline.remaining_s if deadline is not None else lambda: math.inf
@@ -423,7 +434,8 @@ def _read_pages(
         reached += 1
         stop = _stop(max_chars, gathered, deadline, slowest)
         if stop is not None:
-            truncated, timed_out, stopped = True, stop, True
+            cuts.add(stop)
+            stopped = True
             break
         started = time.monotonic()
         read = _read_page(pypdf, page, decoded, budget - streams - decoded.total)
@@ -433,13 +445,14 @@ def _read_pages(
             left_out.append(_failed(previous, number, read.failure))
         if streams + decoded.total > budget:  # what a failed page decoded counts too: pypdf keeps it
             logger.info("PDF read stopped at %s: its pages decode to over %d bytes", _page_name(number), budget)
-            truncated = stopped = True
+            cuts.add(CUT_CONTENT_BUDGET)
+            stopped = True
             break
         if read.failure is not None:
             continue
         if read.drawn > MAX_PAGE_CONTENT:
             logger.info("PDF %s left out: it draws %d bytes of content", _page_name(number), read.drawn)
-            truncated = True
+            cuts.add(CUT_LARGE_PAGES)
             continue
         if readable(read.text):
             text = escape_lines(read.text) if mode == "markdown" else read.text  # "1. Introduction" is no list item
@@ -448,7 +461,7 @@ def _read_pages(
     several = reached > 1  # a second page (or part of the page tree) was reached: the document has several
     if left_out:  # one line, not one a page: a broken file can have 40,000 (each at DEBUG, with pypdf's error)
         logger.info("PDF: %d part(s) left out, pypdf failed on them: %s", len(left_out), ", ".join(left_out[:3]))
-    return _Read(_headed(texts, several, mode), truncated, timed_out, failure, left_out, stopped)
+    return _Read(_headed(texts, several, mode), frozenset(cuts), failure, left_out, stopped)
 
 
 def _numbered(pages: Iterator[Any]) -> Iterator[tuple[Optional[int], Optional[int], Any]]:
@@ -461,14 +474,14 @@ def _numbered(pages: Iterator[Any]) -> Iterator[tuple[Optional[int], Optional[in
         yield previous, number, page
 
 
-def _stop(max_chars: Optional[int], gathered: int, deadline: Optional[Deadline], slowest: float) -> Optional[bool]:
-    """Whether the read stops before its next page: ``True`` for the deadline's reserve (less time
-    left than ``PAGE_RESERVE`` times the slowest page so far), ``False`` for ``max_chars``
-    gathered, ``None`` when it goes on."""
+def _stop(max_chars: Optional[int], gathered: int, deadline: Optional[Deadline], slowest: float) -> Optional[str]:
+    """What stops the read before its next page: :data:`CUT_DEADLINE` for the deadline's reserve
+    (less time left than ``PAGE_RESERVE`` times the slowest page so far), :data:`CUT_MAX_CHARS`
+    for ``max_chars`` gathered; ``None`` when it goes on."""
     if max_chars is not None and gathered >= max_chars:
-        return False
+        return CUT_MAX_CHARS
     if deadline is not None and deadline.remaining_s() < PAGE_RESERVE * slowest:
-        return True
+        return CUT_DEADLINE
     return None
 
 

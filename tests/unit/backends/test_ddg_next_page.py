@@ -108,3 +108,16 @@ def test_a_next_form_posting_elsewhere_keeps_page_one_and_says_so(action):
         ("WebParseError", "unexpected_shape", 2)
     ]
     assert "not followed" in response["errors"][0]["message"]
+
+
+def test_a_next_form_posting_in_plain_http_is_not_followed():
+    """Page 1's recorded "Next" form with its action the same host in plain ``http://``: the
+    query and the token would go in clear; not followed, page 1's results kept."""
+    page = PAGE_1.replace(
+        '<form action="/html/" method="post">', '<form action="http://html.duckduckgo.com/html/" method="post">'
+    )
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.post(ENDPOINT, body=page, content_type="text/html; charset=UTF-8")
+        response = client.search("bun javascript runtime", max_results=20)
+    assert len(response["items"]) == 10 and response["provider_meta"]["pages"] == 1
+    assert [(e["type"], e["page"]) for e in response["errors"]] == [("WebParseError", 2)]

@@ -330,3 +330,30 @@ def test_a_next_page_without_any_token_is_not_asked_and_says_so():
         ("WebParseError", "unexpected_shape", 2)
     ]
     assert "no vqd token" in response["errors"][0]["message"]
+
+
+def test_a_repeated_page_with_a_result_without_an_address_brings_nothing_new_and_ends_paging():
+    """Page 2 repeats page 1's recorded answer, one result without its ``url`` (a variant): it
+    brings nothing new, so no page 3 is asked for (before: the result without an address counted
+    as new, and the same page was asked for again up to the 8-page limit, at one a second)."""
+    repeat = json.loads(NEWS)
+    del repeat["results"][0]["url"]
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+        mock.get("https://duckduckgo.com/news.js", body=NEWS, content_type="application/json")
+        mock.get("https://duckduckgo.com/news.js", json=repeat)
+        response = client.search("rust programming", vertical="news", max_results=30)
+        calls = len(mock.calls)
+    assert calls == 3 and response["provider_meta"]["pages"] == 2
+    assert [item["url"] for item in response["items"]] == [result["url"] for result in json.loads(NEWS)["results"]]
+
+
+def test_a_next_page_in_plain_http_is_not_followed():
+    """The recorded answer's own ``next`` written as an absolute ``http://`` address on the same
+    host: not followed (the query and the token would go in clear), as for another host."""
+    following = "http://duckduckgo.com/" + json.loads(NEWS)["next"]
+    response = _answered("news", dict(json.loads(NEWS), next=following), max_results=30)
+    assert len(response["items"]) == 13 and response["provider_meta"]["pages"] == 1
+    assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
+        ("WebParseError", "unexpected_shape", 2)
+    ]

@@ -8,6 +8,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 import responses
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.backends.yahoo import decode_yahoo_href
@@ -161,3 +162,40 @@ def test_recorded_bot_walls_are_blocks(name):
 def test_a_blocked_status_without_a_wall_page_is_the_generic_status_error():
     result, _ = search("<html><body>Forbidden</body></html>", status=403)
     assert isinstance(result, ws.WebBlocked) and result.detail_code == "http_403"
+
+
+# -- later pages -------------------------------------------------------------------------------
+
+
+def _pages_asked(first_page, second_page, max_results, **kwargs):
+    """A search of ``max_results`` answered by ``first_page`` then ``second_page``: the ``b`` of
+    each request sent, and the answer."""
+    with (
+        responses.RequestsMock() as mock,
+        ws.SearchClient("yahoo_html", settings=ws.Settings(), clock=FakeClock(), cache_ttl_s=0) as client,
+    ):
+        mock.add("GET", URL, body=first_page, content_type=HTML)
+        mock.add("GET", URL, body=second_page, content_type=HTML)
+        response = client.search("javascript tutorial", max_results=max_results, **kwargs)
+        sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("b") for call in mock.calls]
+    return sent, response
+
+
+def test_page_two_starts_after_the_results_page_one_showed_not_at_eleven():
+    """The 2026 page shows 7 results, and its own "Next" link asks ``b=8&pz=7``
+    (fixtures/yahoo_html/web-search-mcp__yahoo.html): page 2 starts at the 8th result.
+    Before, it asked ``b=11`` (ten a page), and results 8 to 10 were never read."""
+    assert "b=8&amp;pz=7" in page("web-search-mcp__yahoo.html")
+    other = page("GoogleScraper__snow_de_ip.html")  # no recording of that page 2: another recorded page
+    sent, response = _pages_asked(page("web-search-mcp__yahoo.html"), other, 14)
+    assert sent == [None, "8"]
+    assert response["provider_meta"]["pages"] == 2 and len(response["items"]) == 14
+
+
+def test_a_page_of_ten_results_asks_the_next_at_eleven_and_a_later_pageno_counts_on():
+    """The 2015 pages show 10 results and link page 2 as ``b=11`` (GoogleScraper__snow_de_ip.html)."""
+    assert "&b=11" in page("GoogleScraper__snow_de_ip.html")
+    sent, _ = _pages_asked(page("GoogleScraper__snow_de_ip.html"), page("web-search-mcp__yahoo.html"), 15)
+    assert sent == [None, "11"]
+    sent, _ = _pages_asked(page("GoogleScraper__snow_de_ip.html"), page("web-search-mcp__yahoo.html"), 15, pageno=3)
+    assert sent == ["21", "31"]  # the call's own page (ten a page), then after the results it read

@@ -96,12 +96,15 @@ class Backend:
             :class:`~websearch_sync.engine.option.Option` (name, kind, default, allowed
             values, doc, detail code), checked before any request (:meth:`check_params`)
             and read typed by :meth:`option`; a plain name is the older, untyped spelling.
-        max_query_chars: longest query the service accepts (checked before sending).
+        max_query_chars: the length (in characters) from which the service refuses a query:
+            a query this long or longer is ``InvalidInput(query_too_long)`` before sending
+            (DuckDuckGo's 500: its queries are under 500 characters).
         auto_rank: its place in ``backend="auto"`` (lower first), ``None`` for never:
             API backends rank 10-99 and join when configured, keyless web engines 100-199.
         auto_languages: languages (``"zh"``) for which alone it joins ``auto``; empty: all.
-        provides_content: the service itself returns page text when
-            ``include_content`` is asked, so the client does not fetch those pages.
+        provides_content: the service itself returns page text when ``include_content``
+            is asked (an item it gave text keeps it; the client reads the page of one it gave
+            none); an offline backend's pages (made up) are then never read.
         text_format: what the raw items' text fields (title, snippet, source,
             published_at) are: ``"html"`` (fragments: tags are markup, entities are
             escapes; normalization strips and unescapes them) or ``"text"`` (plain

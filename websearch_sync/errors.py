@@ -92,6 +92,7 @@ BAD_BUDGET_MS = "bad_budget_ms"
 BAD_COOLDOWNS = "bad_cooldowns"
 BAD_CACHE_PATH = "bad_cache_path"
 CLIENT_CLOSED = "client_closed"  #: a search or fetch on a SearchClient after its close()
+SESSION_FROM_PARENT = "session_from_parent"  #: a forked child using a requests.Session its parent gave a client
 # InvalidInput: tools, command line, contract kit
 BAD_ARGUMENTS = "bad_arguments"
 BAD_TOOL_NAME = "bad_tool_name"

@@ -7,14 +7,16 @@ moment stays held there for ever (every call needing it hangs past its deadline)
 another thread was asking is never answered there (every call of it waits out its budget). The
 parts that keep either register here; in the child, before any of its code runs, each is told:
 a part (:func:`renewed_in_children`), an object's lock (:func:`instance_lock`), a module's global
-(:func:`module_global`, :func:`module_lock`). Locks inside C libraries (libcurl, OpenSSL,
-``getaddrinfo``) are out of reach: docs/reliability.md says what to do about them.
+(:func:`module_global`, :func:`module_lock`). The wires let go of the parent's connections there
+(:func:`disown`). Locks inside C libraries (libcurl, OpenSSL, ``getaddrinfo``) are out of reach:
+docs/reliability.md says what to do about them.
 """
 
 import os
 import sys
 import threading
 import weakref
+from collections.abc import Iterable
 from typing import Callable, Protocol, TypeVar
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -68,6 +70,25 @@ def module_global(module: str, name: str, make: Callable[[], T]) -> T:
 def module_lock(module: str, name: str) -> threading.Lock:
     """A new lock for the global ``name`` of ``module``, fresh in every child forked from now on."""
     return module_global(module, name, threading.Lock)
+
+
+def disown(descriptors: Iterable[int]) -> None:
+    """In a forked child: each of ``descriptors`` (the child's copy of a socket a parent's connection
+    lives on) points at ``/dev/null`` from now on. The child lets go of the socket without a byte
+    on it: no TLS ``close_notify``, no HTTP/2 ``GOAWAY``, no FIN (the parent's copy keeps the
+    connection open), and the number stays taken until its holder closes it, so a library closing
+    or writing on it later (libcurl's cleanup, at the child's exit too) reaches nothing the child
+    opened since. Only descriptors known to be those sockets may be given (an unused number would
+    be opened)."""
+    targets = list(descriptors)
+    if not targets:
+        return
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for descriptor in targets:
+            os.dup2(null, descriptor, inheritable=False)
+    finally:
+        os.close(null)
 
 
 def _forked() -> None:

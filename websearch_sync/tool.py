@@ -515,9 +515,12 @@ def validate_arguments(tool: str, arguments: Any, *, settings: Optional[Settings
 
 
 def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
+    """The tool ``name`` calls: its own name in either spelling, or the one ``names`` gives it,
+    checked as :func:`tool_definitions` checks it (``InvalidInput(bad_tool_name)``: a key that
+    names no tool, such as ``web_search``, would otherwise run the other tool, or none)."""
     aliases = {SEARCH_TOOL: SEARCH_TOOL, "web_search": SEARCH_TOOL, FETCH_TOOL: FETCH_TOOL, "web_fetch": FETCH_TOOL}
-    for key, value in (names or {}).items():
-        aliases[value] = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
+    if names:
+        aliases.update({value: tool for tool, value in _names(names, "json_schema").items()})
     if isinstance(name, str) and name in aliases:
         return aliases[name]
     raise unknown_tool(name, sorted(aliases))

@@ -254,13 +254,13 @@ def _check_locale(value: Any) -> Optional[str]:
 
 
 def _site_filter(value: Any) -> Optional[str]:
-    """``site_filter`` checked, and sent as given: the shape of :data:`_SITE`, and a host whose
-    labels IDNA can encode and read back (none empty, none over 63 characters, no ``xn--`` that
-    is no punycode: ``...`` or ``a..b.com`` is no domain, and sent as ``site:...`` it would
-    narrow nothing; nor is ``a\ufe52\ufe52b.com``, which IDNA encodes to ``a..b.com``), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
-    ``site:.gov`` does in a search engine. The encoding only checks: Python's codec is IDNA 2003,
-    which reads ``straße.de`` as ``strasse.de``, another domain. An invisible character IDNA 2003
-    would drop is refused, not sent hidden in the host (:data:`_JOINERS`)."""
+    """``site_filter`` checked, and sent as given: the shape of :data:`_SITE`, and a host name by
+    the library's one rule (:mod:`~.hostnames`: no label empty or over 63 characters, no ``xn--``
+    that is no punycode: ``...`` or ``a..b.com`` is no domain, and sent as ``site:...`` it would
+    narrow nothing), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
+    ``site:.gov`` does in a search engine. The encoding only checks: the domain is sent as typed,
+    which a search engine reads. An invisible character UTS #46 would drop is refused, not sent
+    hidden in the host (:data:`_JOINERS`)."""
     site = _check_pattern("site_filter", value, _SITE, BAD_SITE_FILTER)
     if site is None:
         return None
@@ -271,16 +271,16 @@ def _site_filter(value: Any) -> Optional[str]:
     hidden = [char for char in host if stringprep.in_table_b1(char) and char not in _JOINERS]
     if hidden:
         raise _bad_site(site, "invisible character U+%04X, no part of a domain" % ord(hidden[0]))
-    reason = idna_refusal(labels, read_back=True)
+    reason = idna_refusal(labels)
     if reason is not None:
         raise _bad_site(site, reason)
     return site
 
 
-#: Zero-width non-joiner and joiner: IDNA 2003 drops them, IDNA 2008 allows them where a script
-#: needs them (Persian, Indic scripts); the other invisible characters IDNA 2003 drops (stringprep's
-#: table B.1: zero-width space, soft hyphen, word joiner, byte-order mark, variation selectors)
-#: IDNA 2008 disallows, so a site_filter holding one is refused rather than sent with it.
+#: Zero-width non-joiner and joiner: IDNA 2008 allows them where a script needs them (Persian, Indic
+#: scripts); the other invisible characters (stringprep's table B.1: zero-width space, soft hyphen,
+#: word joiner, byte-order mark, variation selectors) UTS #46 drops, so a site_filter holding one is
+#: refused rather than sent with it: the domain sent would not be the one seen.
 _JOINERS = "\u200c\u200d"
 
 

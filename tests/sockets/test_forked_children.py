@@ -17,6 +17,7 @@ from pathlib import Path
 
 import faults
 import pytest
+import requests
 from clocks import paced_budget_s
 from fake_searxng import Engine, FakeSearXNG
 from forked import exit_codes, fork_running, held_by_another_thread
@@ -177,6 +178,78 @@ def test_a_child_closing_the_client_before_its_first_request_leaves_the_parents_
         port = {path: port for port, path in server.seen}
     assert code == 0
     assert port["/parent-second"] == port["/parent-first"]  # before: the child's close ended the parent's connection
+
+
+def _socket_inode(local_port, remote_port):
+    """The inode of the loopback TCP socket from ``local_port`` to ``remote_port`` (/proc/net/tcp)."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].rsplit(":", 1)[1], 16) == local_port and int(fields[2].rsplit(":", 1)[1], 16) == remote_port:
+            return int(fields[9])
+    raise AssertionError("no socket from port %d to port %d" % (local_port, remote_port))
+
+
+def _held_socket_inodes():
+    """The inodes of the sockets this process holds a descriptor of (/proc/self/fd)."""
+    inodes = set()
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink("/proc/self/fd/" + name)
+        except OSError:  # the listing's own descriptor, closed by now
+            continue
+        if target.startswith("socket:["):
+            inodes.add(int(target[len("socket:[") : -1]))
+    return inodes
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="reads /proc")
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_forked_child_lets_go_of_the_parents_pooled_tls_connection_without_a_byte_on_it(impersonate, monkeypatch):
+    monkeypatch.delenv("REQUESTS_CA_BUNDLE", raising=False)  # they would beat the client's CA bundle
+    monkeypatch.delenv("CURL_CA_BUNDLE", raising=False)
+    settings = ws.Settings(allow_private=True, impersonate=impersonate, timeout_ms=TIMEOUT_MS, ca_bundle=LOCALHOST_CERT)
+    with PageServer(delay_s=0, tls=True) as server, ws.SearchClient(settings=settings, retries=0) as client:
+        assert client.fetch(server.url("/parent-first"))["text"]
+        connection = _socket_inode(server.seen[0][0], server.server.server_address[1])
+        assert connection in _held_socket_inodes()  # the parent's pooled connection
+
+        def child():  # at the fork, before any call of the child
+            assert connection not in _held_socket_inodes()
+            # even closing the parent's wire itself now reaches nothing: libcurl's cleanup ended the
+            # parent's TLS connection with a close_notify (measured before the fix); urllib3's sends nothing
+            client._transport.browser.close()  # noqa: SLF001
+
+        code = exit_codes([fork_running(child)], CHILD_LIMIT_S)[0]
+        assert client.fetch(server.url("/parent-second"))["text"]
+        port = {path: port for port, path in server.seen}
+    assert code == 0  # before: 1, the child held the parent's connection until it exited
+    assert port["/parent-second"] == port["/parent-first"]  # no close_notify (nor FIN) from the child
+
+
+def test_a_session_given_in_the_parent_is_refused_in_a_forked_child_and_one_built_there_is_used():
+    settings = ws.Settings(allow_private=True, impersonate="off", timeout_ms=TIMEOUT_MS)
+    parents = requests.Session()
+    with PageServer(delay_s=0) as server, ws.SearchClient(settings=settings, retries=0, session=parents) as client:
+        assert client.fetch(server.url("/parent-first"))["text"]
+
+        def child():
+            with pytest.raises(ws.InvalidInput) as refused:  # the client built with it in the parent
+                client.fetch(server.url("/child"))
+            assert refused.value.detail_code == "session_from_parent"
+            with ws.SearchClient(settings=settings, retries=0, session=parents) as again:  # a client built here
+                with pytest.raises(ws.InvalidInput, match="before the fork"):
+                    again.fetch(server.url("/child-again"))
+            with requests.Session() as own, ws.SearchClient(settings=settings, retries=0, session=own) as fresh:
+                assert fresh.fetch(server.url("/child-own"))["text"]
+            client.close()  # the child may close it still
+
+        code = exit_codes([fork_running(child)], CHILD_LIMIT_S)[0]
+        assert client.fetch(server.url("/parent-second"))["text"]
+        port = {path: port for port, path in server.seen}
+    parents.close()
+    assert code == 0  # before: 1, the child's request went out on the parent's session's pooled connection
+    assert sorted(port) == ["/child-own", "/parent-first", "/parent-second"]
+    assert port["/parent-second"] == port["/parent-first"] != port["/child-own"]
 
 
 def test_a_config_read_another_thread_had_under_way_at_the_fork_is_made_by_the_child(monkeypatch):

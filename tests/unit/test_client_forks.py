@@ -26,7 +26,7 @@ from websearch_sync.contract.cases import ReplayClock
 from websearch_sync.contract.replay import ReplayWire
 from websearch_sync.engine import registry
 from websearch_sync.mcp.tools import McpTools
-from websearch_sync.net import mocks, transport, workers
+from websearch_sync.net import mocks, transport, wire_requests, workers
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport, RequestSpec
 from websearch_sync.net.wire_mock import MockResponse, MockWire
@@ -205,6 +205,10 @@ LOWER_LOCKS = {
         mocks._said_lock,  # noqa: SLF001
         lambda: ws.SearchClient(session=requests.Session()).close(),
     ),
+    "sessions given": lambda client, monkeypatch: (
+        wire_requests._GIVEN_LOCK,  # noqa: SLF001
+        lambda: ws.SearchClient(session=requests.Session()).close(),
+    ),
     "plugins": _plugins,
     "offline warning": _unwarned,
     "pdf notes": lambda client, monkeypatch: (
@@ -229,6 +233,14 @@ def test_a_lock_of_a_lower_layer_another_thread_held_at_the_fork_is_free_in_the_
         with held_by_another_thread(held):
             code = _in_child(work)
     assert code == 0  # before: HUNG on the lock
+
+
+def test_a_session_of_a_class_that_is_not_hashable_is_taken():
+    class Unhashable(requests.Session):  # a session class defining __eq__ alone is one
+        __hash__ = None  # type: ignore[assignment]
+
+    with Unhashable() as session, ws.SearchClient(session=session) as client:
+        assert client._transport.api.session is session  # noqa: SLF001 - before the fork check: TypeError
 
 
 class _BlockingPlugin:

@@ -11,7 +11,11 @@ named in docs/configuration.md; docs/mcp.md quotes the line a missing SDK gives;
 spell under a public module is exported by it; and every Python block parses, the library names
 it uses exist and its calls of them use keywords they take; each install line of an extra that
 the pip of a fresh venv cannot resolve upgrades pip first; docs/agent-tools.md's first block runs
-as written (offline, on the stub). Reads the source and the docs (no search leaves the process)."""
+as written (offline, on the stub); docs/configuration.md's rows of the shared settings are the
+``Settings`` fields, read from their variables with the defaults and ranges written; the
+not-sent table, the plugin section's declarations and the kit's parameter names of
+docs/backends.md, and docs/architecture.md's layers, are the code's. Reads the source and the
+docs (no search leaves the process)."""
 
 import argparse
 import ast
@@ -552,3 +556,283 @@ def test_the_api_reference_still_fails_on_a_module_that_does_not_import():
     script = docs_scripts.load("api_reference")
     with pytest.raises(ModuleNotFoundError):  # a public module gone (a defect, not a missing extra)
         script.without_missing_frameworks(["websearch_sync", "websearch_sync.no_such_module"])
+
+
+# -- docs/configuration.md: the settings every backend shares ---------------------------------------
+
+#: A value of each shared variable that ``from_env`` keeps as it reads it (a file that exists for the
+#: CA bundle; the state URL and prefix are only checked when a client is built).
+_SAMPLES = {
+    "backend": "stub",
+    "proxy": "http://proxy.example:3128",
+    "user_agent": "agent/1",
+    "impersonate": "off",
+    "ca_bundle": __file__,
+    "fetch_service_url": "https://reader.example/",
+    "fetch_service_key": "key-1",
+    "allow_private": "1",
+    "state_url": "redis://127.0.0.1:6379/0",
+    "state_prefix": "app",
+    "state_required": "1",
+    "min_interval_s": "2.5",
+    "max_response_bytes": "4096",
+}
+
+
+def _shared_rows() -> dict:
+    """``{field: (variable, meaning)}`` of docs/configuration.md's rows naming a ``Settings`` field."""
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([A-Z0-9_]+)` \| `(\w+)` \|(.*)\|$", text, re.M)
+    return {field: (variable, meaning) for variable, field, meaning in rows}
+
+
+def test_every_settings_field_has_its_row_and_its_variable_sets_it():
+    """Each field a caller sets (not ``from_env``'s bookkeeping) has a row, besides the two
+    mappings (``endpoints``, ``providers``: the per-backend rows); the row's variable is the one
+    ``from_env`` reads into that field."""
+    import dataclasses
+
+    rows = _shared_rows()
+    fields = {field.name for field in dataclasses.fields(ws.Settings) if field.repr} - {"endpoints", "providers"}
+    assert set(rows) == fields
+    for field, (variable, _) in rows.items():
+        sample = _SAMPLES.get(field, "7")
+        read = getattr(ws.Settings.from_env({variable: sample}), field)
+        assert read not in (None, False, "") and read != getattr(ws.Settings(), field), (variable, field, read)
+
+
+@pytest.mark.parametrize("field", ["timeout_ms", "max_results", "tool_max_results", "max_response_bytes"])
+def test_a_numbers_row_states_its_default_and_range(field, caplog):
+    """The row's default is the field's; its range is the one the variable is read in (an edge
+    value is kept, one past it logged and left at the default) and the one ``Settings`` checks."""
+    variable, meaning = _shared_rows()[field]
+    default = getattr(ws.Settings(), field)
+    assert int(re.search(r"default (\d+)", meaning).group(1)) == default
+    bounds = re.search(r"(\d+)\.\.(\d+)|max (\d+)|at least (\d+)", meaning).groups()
+    low = int(bounds[0] or bounds[3] or 1)
+    high = int(bounds[1] or bounds[2]) if (bounds[1] or bounds[2]) else None
+    edges = [(low, low), (low - 1, default)] + ([(high, high), (high + 1, default)] if high else [])
+    for given, kept in edges:
+        assert getattr(ws.Settings.from_env({variable: str(given)}), field) == kept, (variable, given)
+        if kept != given:
+            with pytest.raises(ws.InvalidInput):
+                ws.Settings(**{field: given})
+
+
+# -- docs/backends.md: the inputs a backend does not send -------------------------------------------
+
+
+def test_the_not_sent_table_names_what_each_engine_declares_unsent():
+    """Each engine declaring inputs it never sends (``Backend.unsent``) has a row of the table
+    for its name and vertical, and the row names each one (``time_range="year"`` for one value,
+    "a locale without a country" for a region-only locale parameter)."""
+    from websearch_sync.engine import registry
+
+    text = (ROOT / "docs" / "backends.md").read_text(encoding="utf-8")
+    table = text.split("| backend | vertical | not sent |", 1)[1].split("\n\n", 1)[0]
+    cells: dict = {}
+    for names, verticals, cell in re.findall(r"^\| (`[^|]*`) \| ([a-z, ]+) \| (.*) \|$", table, re.M):
+        for name in re.findall(r"`(\w+)`", names):
+            for vertical in verticals.split(", "):
+                cells[name, vertical] = cell
+    spelt = {"time_range=year": '`time_range="year"`', "locale=language-only": "a locale without a country"}
+    declared = {
+        (name, vertical): registry.backend_class(name, vertical).unsent
+        for name in registry.backend_names()
+        for vertical in registry.verticals_of(name)
+    }
+    assert len(cells) > 20 and sum(map(bool, declared.values())) > 15  # both were read
+    unsaid = [
+        (name, vertical, input_)
+        for (name, vertical), unsent in declared.items()
+        for input_ in unsent
+        if spelt.get(input_, "`%s`" % input_) not in cells.get((name, vertical), "")
+    ]
+    assert not unsaid
+
+
+# -- docs/architecture.md: the layers ------------------------------------------------------------------
+
+
+def test_the_layer_table_is_the_one_the_layering_test_holds():
+    """docs/architecture.md's table names every unit of ``test_layering.LAYERS`` at its layer (a
+    row of a range, ``0-3``, holds units of those layers), and no other unit."""
+    from test_layering import LAYERS
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = text.split("| layer | unit | what it does |", 1)[1].split("\n\n", 1)[0]
+    written = {}
+    for low, high, units in re.findall(r"^\| (\d+)(?:-(\d+))? \| ([^|]*) \|", table, re.M):
+        for unit in re.findall(r"`(\w+)`", units):
+            written[unit] = range(int(low), int(high or low) + 1)
+    assert set(written) == set(LAYERS)
+    assert not [(unit, layer) for unit, layer in LAYERS.items() if layer not in written[unit]]
+
+
+def test_every_declaration_a_plugin_makes_is_in_the_plugin_section():
+    """Each class attribute the registry reads as a backend's declaration (and checks, skipping a
+    plugin whose value is unusable) is named in docs/backends.md's "Writing a backend" section, or
+    set in its example: docs/client.md sends readers there for ``auto_rank`` and ``auto_languages``."""
+    from websearch_sync.engine import registry
+
+    section = (ROOT / "docs" / "backends.md").read_text(encoding="utf-8").split("\n## Writing a backend", 1)[1]
+    declared = [name for name, _, _ in registry._DECLARATIONS + registry.JSON_DECLARATIONS]
+    assert len(declared) > 20  # the declarations were read
+    # in the prose, or set in the example's class
+    unnamed = [
+        name for name in declared if not re.search(r"`(?:Backend\.)?%s\b|^ +%s = " % (name, name), section, re.M)
+    ]
+    assert not unnamed
+
+
+def test_the_kit_and_backend_methods_are_written_with_their_parameters():
+    """Where docs/backends.md writes a function of ``websearch_sync.backends`` or a method of a
+    backend with plain parameter names (`` `dig(data, path, provider)` ``), they are its own, in
+    order: a plugin author reads ``page_number(params, name)`` as an option's name, where the
+    function takes the backend's, for its errors."""
+    from websearch_sync import backends
+    from websearch_sync.backends import HtmlEngine, JsonApiEngine
+
+    kit = {name: getattr(backends, name) for name in backends.__all__ if inspect.isfunction(getattr(backends, name))}
+    methods = {
+        name: member
+        for cls in (JsonApiEngine, HtmlEngine)
+        for name in dir(cls)
+        if not name.startswith("_") and inspect.isroutine(member := getattr(cls, name))
+    }
+    text = (ROOT / "docs" / "backends.md").read_text(encoding="utf-8")
+    checked, wrong = 0, []
+    for name, written in re.findall(r"`(?:self\.|Backend\.)?(\w+)\(([\w, ]+)\)`", text):
+        function = kit.get(name) or methods.get(name)
+        if function is None:
+            continue
+        real = list(inspect.signature(function).parameters)
+        if name not in kit and real[:1] in (["self"], ["cls"]):
+            real = real[1:]
+        written_names = [part.strip() for part in written.split(",")]
+        checked += 1
+        if real[: len(written_names)] != written_names:
+            wrong.append("%s(%s): takes %s" % (name, written, real))
+    assert checked > 15  # the names were read
+    assert not wrong
+
+
+def test_the_state_prefix_row_names_every_kind_of_key():
+    """A prefix part named like a kind of shared key is refused: the row lists those kinds."""
+    from websearch_sync.client.state.server import KINDS
+
+    _, meaning = _shared_rows()["state_prefix"]
+    written = re.search(r"named like a kind of key \(([^)]*)\)", meaning).group(1)
+    assert re.findall(r"`(\w+)`", written) == list(KINDS)
+
+
+def test_every_provider_setting_without_a_variable_is_named():
+    """A backend setting settable in code only (``env=None``: no row of the table) is named in
+    docs/configuration.md's text, beside the backend that reads it."""
+    from websearch_sync.engine import registry
+
+    text = " ".join((ROOT / "docs" / "configuration.md").read_text(encoding="utf-8").split())
+    code_only = {
+        (name, setting.name)
+        for name in registry.backend_names()
+        for setting in registry.backend_class(name).declared_settings()
+        if setting.env is None and setting.name != "timeout_ms"
+    }
+    assert code_only and "plus `timeout_ms` for every backend" in text  # the declarations were read
+    assert not [(name, key) for name, key in code_only if "`%s` for `%s`" % (key, name) not in text]
+
+
+def test_every_option_search_takes_is_named_in_the_python_api_page():
+    """``search()``'s common options (``validate.COMMON_OPTIONS``) are each named in docs/api.md; the
+    backend-specific ones are in the option table docs/backend_tables.py writes."""
+    from websearch_sync.validate import COMMON_OPTIONS
+
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    assert len(COMMON_OPTIONS) > 10 and not [name for name in COMMON_OPTIONS if "`%s`" % name not in text]
+
+
+@pytest.mark.parametrize(
+    "shape, pages",
+    [
+        (ws.SearchResponse, ["api.md"]),
+        (ws.SearchItem, ["api.md"]),
+        (ws.ProviderMeta, ["api.md"]),
+        (ws.ErrorInfo, ["api.md", "fetch.md"]),
+        (ws.FetchResult, ["fetch.md"]),
+    ],
+    ids=lambda value: getattr(value, "__name__", ""),
+)
+def test_every_key_of_a_result_type_is_named_where_its_shape_is_told(shape, pages):
+    """A key a result can hold (its ``TypedDict``'s) is named, as `` `key` ``, ``"key"`` or
+    `` `provider_meta.key` ``, on the page that tells that shape."""
+    text = " ".join((ROOT / "docs" / page).read_text(encoding="utf-8") for page in pages)
+    keys = list(shape.__annotations__)
+    assert len(keys) >= 3 and not [key for key in keys if not re.search(r'[`".]%s[`"]' % key, text)]
+
+
+def test_the_backends_giving_one_request_only_are_the_ones_named():
+    """docs/backends.md names the backends whose one request is all a search reads
+    (``Backend.max_results_limit``), with that limit."""
+    from websearch_sync.engine import registry
+
+    limited = {
+        name: registry.backend_class(name).max_results_limit
+        for name in registry.backend_names()
+        if registry.backend_class(name).max_results_limit is not None
+    }
+    text = " ".join((ROOT / "docs" / "backends.md").read_text(encoding="utf-8").split())
+    said = re.search(r"\(`Backend\.max_results_limit`: ([^)]*), (\d+)\)", text)
+    assert set(re.findall(r"`(\w+)`", said.group(1))) == set(limited)
+    assert set(limited.values()) == {int(said.group(2))}
+
+
+def test_the_auto_chain_the_client_page_writes_is_the_declared_order():
+    """docs/client.md's ``auto``: the API backends in their order, and the keyless chain, are the
+    backends' ``auto_rank`` order (the engines for one language only, ``auto_languages``, aside)."""
+    from websearch_sync.engine import registry
+
+    ranked = sorted(
+        (cls.auto_rank, name)
+        for name in registry.backend_names()
+        for cls in [registry.backend_class(name)]
+        if cls.auto_rank is not None and not cls.auto_languages
+    )
+    text = " ".join((ROOT / "docs" / "client.md").read_text(encoding="utf-8").split())
+    apis = re.search(r"the configured API backends \(([\w, ]+), in that order\)", text).group(1).split(", ")
+    keyless = re.search(r"`auto` is the keyless chain alone: ((?:`\w+`(?: → )?)+)", text).group(1)
+    assert apis + re.findall(r"`(\w+)`", keyless) == [name for _, name in ranked]
+
+
+def test_every_flag_of_a_benchmark_command_is_the_scripts():
+    """A ``python bench/<script>.py --flag`` the docs write names a flag that script declares
+    (its argparse ``"--flag"``): a renamed flag would leave the reader with an argparse error."""
+    written = set()
+    for page in PAGES:
+        for script, rest in re.findall(r"python (bench/\w+\.py)([^`|;)\n]*)", page.read_text(encoding="utf-8")):
+            written.update((script, flag) for flag in re.findall(r"(?<![\w-])--[a-z][\w-]*", rest))
+    assert len(written) > 8  # the commands were read
+    assert not [(s, f) for s, f in sorted(written) if '"%s"' % f not in (ROOT / s).read_text(encoding="utf-8")]
+
+
+def test_every_attribute_of_a_public_class_the_docs_write_exists():
+    """`` `Class.attribute` `` in the docs, for a public class of the package (``Settings``,
+    ``SearchClient``, ``Backend`` and the kit's), names an attribute it has (a field, a method, a
+    declaration, a key of a result type): a renamed one would send the reader to nothing."""
+    import dataclasses
+
+    from websearch_sync import backends, models
+    from websearch_sync.engine.base import Backend
+
+    classes = {"Backend": Backend}
+    for module in (ws, backends, errors, models):
+        public = [getattr(module, name) for name in getattr(module, "__all__", ())]
+        classes.update({value.__name__: value for value in public if inspect.isclass(value)})
+    text = " ".join(page.read_text(encoding="utf-8") for page in PAGES)
+    written = {pair for pair in re.findall(r"`(?:ws\.)?([A-Z]\w+)\.([a-z_]\w*)", text) if pair[0] in classes}
+    assert len(written) > 10  # the names were read
+
+    def has(cls: type, attribute: str) -> bool:
+        fields = {field.name for field in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        return hasattr(cls, attribute) or attribute in fields or attribute in getattr(cls, "__annotations__", {})
+
+    assert not ["%s.%s" % pair for pair in sorted(written) if not has(classes[pair[0]], pair[1])]

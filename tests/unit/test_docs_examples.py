@@ -1,10 +1,13 @@
 """The examples and figures the docs show are the ones the code gives: the README's quickstart
 and result shape, the plugin written as docs/backends.md writes it (with ``Setting``), the
-contract counts of docs/contract.md, and every command-line option in docs/cli.md (docs/mcp.md
-for ``mcp``). Each test reads the docs' own text, so an edit to either side that breaks the
+contract counts of docs/contract.md, every command-line option in docs/cli.md (docs/mcp.md
+for ``mcp``), and each page's examples of the library alone, run in the page's order (offline:
+searches and fetches answered by doubles). Each test reads the docs' own text, so an edit to either side that breaks the
 other fails here."""
 
 import argparse
+import ast
+import builtins
 import json
 import os
 import re
@@ -227,3 +230,113 @@ _NAMED_FILE = re.compile(r"`((?:tests|websearch_sync|contract_tests|bench)/[\w./
 def test_every_source_file_the_docs_name_exists(page):
     missing = [path for path in _NAMED_FILE.findall(_read(page)) if not (ROOT / path).is_file()]
     assert not missing
+
+
+# -- every example of the library alone runs as written ----------------------------------------------
+
+#: Names an example leaves to its reader: the fragments that use one answer a model's call (its
+#: ``url``, ``tool_use_id``, ``call_id``) or a framework's objects; they run in their own tests
+#: (tests/sockets/test_docs_image_examples.py, test_docs_agent_examples.py, test_scaling_recipes.py).
+_READERS_NAMES = {"url", "tool_use_id", "call_id", "search", "model", "llm", "enqueued"}
+#: The modules whose examples run in their own tests: the agent frameworks', and the test doubles'
+#: (which would meet this test's own: tests/sockets/test_mock_libraries.py, test_testing_helpers.py).
+_OWN_TESTS = ("websearch_sync.integrations", "websearch_sync.testing")
+#: A page of an answer a fetch gives in the examples (their URLs are live pages).
+_ARTICLE = (
+    "<html><head><title>Article</title></head><body><article><h1>Article</h1>"
+    + "<p>A paragraph of the article, long enough for the extractor to read it as prose.</p>" * 5
+    + "</article></body></html>"
+)
+
+
+def _free_names(tree: ast.AST) -> set:
+    """The names a block reads without binding them (nor importing, nor defining) itself."""
+    bound, read = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+            bound.update(a.arg for a in node.args.args + node.args.kwonlyargs) if isinstance(
+                node, ast.FunctionDef
+            ) else None
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    return read - bound - set(dir(builtins))
+
+
+def _library_examples():
+    """``(page, blocks)``: the Python blocks of each page that use the library alone (no other
+    package nor :data:`_OWN_TESTS`, no file of a recipe or plugin such as ``# jobs.py``, no
+    result-shape literal), in the page's order; a block that reads a name the reader supplies is
+    left out."""
+    for page in ["README.md"] + ["docs/" + path.name for path in sorted(DOCS.glob("*.md"))]:
+        blocks, bound = [], set()
+        for block in _fences(_read(page), "python"):
+            tree = ast.parse(block)
+            modules = {
+                (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+                for node in ast.walk(tree)
+                if isinstance(node, (ast.Import, ast.ImportFrom))
+                for alias in node.names
+            }
+            if block.lstrip().startswith(("{", "# ")) or any(
+                not name.startswith("websearch_sync") or name.startswith(_OWN_TESTS) for name in modules
+            ):
+                continue
+            free = _free_names(tree) - bound
+            if free & _READERS_NAMES:
+                continue
+            blocks.append(block)
+            bound |= {name for node in ast.walk(tree) if isinstance(node, ast.Name) for name in [node.id]}
+        if blocks:
+            yield pytest.param(page, blocks, id=page)
+
+
+@pytest.mark.parametrize("page, blocks", list(_library_examples()))
+def test_a_pages_examples_of_the_library_run_as_written(page, blocks, monkeypatch):
+    """Copied into a script in the page's order, the examples run: offline, each search answered
+    by ``fake_results`` (every backend, key or not), each fetch by a page served through a
+    ``MockWire``; only a name the library does not have, a keyword it does not take or a key a
+    result does not hold fails here."""
+    from websearch_sync.testing import MockResponse, MockWire, fake_results
+
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html; charset=utf-8"}, _ARTICLE))
+    real_fetch = ws.SearchClient.fetch
+
+    def fetch_served(self, url, **arguments):
+        with ws.SearchClient(wire=wire, settings=ws.Settings()) as served:
+            return real_fetch(served, url, **arguments)
+
+    monkeypatch.setattr(ws.SearchClient, "fetch", fetch_served)
+    monkeypatch.setattr(ws, "fetch", lambda url, **arguments: fetch_served(None, url, **arguments))
+    item = {"title": "T", "url": "https://t.example/", "snippet": "s", "image_url": "https://t.example/i.png"}
+    names: dict = {}
+    with warnings.catch_warnings(), fake_results([item]):
+        warnings.simplefilter("ignore")  # the offline stub's notice
+        try:
+            for number, block in enumerate(blocks):
+                exec(compile(block, "%s, block %d" % (page, number + 1), "exec"), names)  # noqa: S102 - the docs' own example
+        finally:
+            for value in names.values():
+                if isinstance(value, ws.SearchClient):
+                    value.close()  # a client an example leaves open (scaling.md's)
+
+
+def test_the_contract_pages_test_examples_pass(request):
+    """docs/contract.md's tests of code under test, run as pytest would run them (the one that
+    reads the reader's own recordings, ``tests/search_fixtures``, aside): the fakes, the fallback
+    past a blocked backend and the plugin's ``websearch_fake`` fixture."""
+    block = next(
+        block for block in _fences(_read("docs/contract.md"), "python") if "def test_with_given_items" in block
+    )
+    from websearch_sync.testing import reset
+
+    names: dict = {}
+    exec(compile(block, "docs/contract.md", "exec"), names)  # noqa: S102 - the docs' own example
+    names["test_with_given_items"]()
+    names["test_fallback_when_blocked"]()
+    reset()  # what the plugin does before each test: the block above cooled ddg_html down
+    names["test_with_the_pytest_fixture"](request.getfixturevalue("websearch_fake"))

@@ -1,8 +1,10 @@
 """Detail codes are constants of ``websearch_sync.errors`` and docs/errors.md lists them:
 every constant is in the error table's ``detail_code`` column, every code there is a
-constant (or the ``http_<status>`` family), and no module spells a code as a literal
-where it sets or compares one (``detail_code="..."``) nor builds one from pieces
-(``"bad_" + name``: such a code would be listed nowhere)."""
+constant (or the ``http_<status>`` family), every constant is used somewhere, and no module
+spells a code as a literal where it sets or compares one (``detail_code="..."``) nor builds
+one from pieces (``"bad_" + name``: such a code would be listed nowhere). The table's
+``retryable`` column is each class's default for its codes, and the classes backends declare
+for vendor codes and refused keys are the table's."""
 
 import ast
 import re
@@ -125,3 +127,65 @@ def test_no_module_spells_a_detail_code_as_a_literal(path):
         path.relative_to(ROOT),
         found,
     )
+
+
+def _rows():
+    """``(class, retryable cell, codes)`` of each row of the table."""
+    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    for cls, rest in re.findall(r"^\| `(\w+)` \|(.*)\|\s*$", text, re.M):
+        cells = rest.split("|")
+        yield cls, cells[-2].strip(), re.findall(r"`([^`]+)`", cells[-1])
+
+
+def test_the_retryable_column_is_what_each_error_says_by_default():
+    """An error built with the row's class and code says ``retryable`` as the row does (a pattern
+    stands for one of its codes: ``http_<status>`` for 418, ``http_5xx`` for 503)."""
+    read = list(_rows())
+    assert len(read) > 100 and {cell for _, cell, _ in read} == {"yes", "no"}
+    examples = {"<status>": "418", "5xx": "503", "<option>": "x"}
+    wrong = [
+        (cls, code, cell)
+        for cls, cell, codes in read
+        for code in codes
+        for example in [re.sub(r"<status>|5xx|<option>", lambda m: examples[m.group()], code)]
+        if getattr(errors, cls)("m", detail_code=example).retryable != (cell == "yes")
+    ]
+    assert not wrong
+
+
+def test_a_vendor_codes_error_class_is_the_one_its_row_names():
+    """A backend's ``vendor_codes`` (a vendor's error code -> ``(class, detail code)``) raise that
+    class with that code, and its ``auth_statuses`` ``AuthError(http_<status>)``: the table's row
+    for the code names the class (the scan of ``Class(detail_code=...)`` calls does not see them)."""
+    from websearch_sync.engine import registry
+
+    documented: dict = {}
+    for cls, _, codes in _rows():
+        for code in codes:
+            documented.setdefault(code, set()).add(cls)
+    pairs = {
+        (name, vendor, cls.__name__, detail)
+        for name in registry.backend_names()
+        for vendor, (cls, detail) in (getattr(registry.backend_class(name), "vendor_codes", None) or {}).items()
+    }
+    pairs |= {  # and the statuses a JSON API declares a refused key or account: AuthError(http_<status>)
+        (name, status, "AuthError", errors.http_status(status))
+        for name in registry.backend_names()
+        for status in getattr(registry.backend_class(name), "auth_statuses", ())
+    }
+    assert len(pairs) > 20  # the declarations were read
+    assert not [pair for pair in pairs if pair[2] not in documented.get(pair[3], ())]
+
+
+def test_every_constant_is_used_somewhere():
+    """A code of the table is one the package can give: its constant is used outside its
+    definition (raised, compared, declared), or it is an HTTP status's (``http_status(status)``
+    builds those). A code left in errors.py and the table after its last use would promise
+    users an error that no longer happens."""
+    block = (PACKAGE / "errors.py").read_text(encoding="utf-8").split("# -- end of detail codes", 1)
+    used = block[1] + " ".join(
+        path.read_text(encoding="utf-8") for path in PACKAGE.rglob("*.py") if path.name != "errors.py"
+    )
+    names = set(re.findall(r"\b[A-Z][A-Z0-9_]*\b", used))
+    unused = [name for name, code in constants().items() if name not in names and not re.fullmatch(r"http_\d{3}", code)]
+    assert not unused

@@ -90,3 +90,22 @@ def test_a_callable_answering_with_a_generator_gives_its_items():
     with fake_results({"ddg_html": lambda params: ({"title": t, "url": "https://%s.example/" % t} for t in "ab")}):
         found = ws.search("q", backend="ddg_html")
     assert [item["url"] for item in found["items"]] == ["https://a.example/", "https://b.example/"]
+
+
+@pytest.mark.parametrize(
+    "double, backend",
+    [
+        (lambda: fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/"}]}), "bing_html"),
+        (lambda: replay_fixtures(FIXTURES, backends=["mojeek_html"]), "mojeek_html"),
+    ],
+    ids=["fake_results", "replay_fixtures"],
+)
+def test_both_doubles_list_only_the_searches_they_answered(double, backend):
+    """docs/contract.md: each yields ``.calls``, the searches answered. A search ``fake_results``
+    has no answer for (``no_recorded_case``) was listed as a call, where ``replay_fixtures``
+    lists none: a test counting calls counted a search that got nothing."""
+    with double() as answered:
+        with pytest.raises(ws.WebProviderError) as unanswered:
+            ws.search("a query nothing answers", backend=backend)
+        assert unanswered.value.detail_code == "no_recorded_case"
+        assert answered.calls == []

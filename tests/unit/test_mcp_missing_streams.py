@@ -27,8 +27,10 @@ def test_without_stderr_stray_output_goes_to_the_null_device(monkeypatch, tmp_pa
         monkeypatch.setattr(sys, "stdin", os.fdopen(os.dup(stdin.fileno()), "r"))
         monkeypatch.setattr(sys, "stdout", os.fdopen(os.dup(stdout.fileno()), "w"))
         monkeypatch.setattr(sys, "stderr", None)
+        fd = sys.stdout.fileno()
         with _claimed_stdio() as (_wire_in, wire_out):
-            os.write(sys.stdout.fileno(), b"stray print\n")  # what a library printing to fd 1 would do
+            os.write(fd, b"stray print\n")  # what a library writing to fd 1 would do
+            print("stray print", flush=True)  # and Python's print: sys.stdout stands for the missing stderr
             wire_out.write(b'{"jsonrpc": "2.0"}\n')
         sys.stdin.close()
         sys.stdout.close()

@@ -388,3 +388,17 @@ def test_no_results_still_says_which_sources_failed_and_what_was_not_applied(sty
     assert text.splitlines()[0] == "No results found."
     assert "ddg_html" in text and "Not applied by kagi: time_range" in text.replace("\\", "")
     assert tool.format_results({"items": []}, style) == "No results found."
+
+
+@pytest.mark.parametrize("names", [{"nope": "x"}, {"web_search": "x"}, {"search": "x", "fetch": "x"}, {"search": ""}])
+def test_call_tool_checks_its_names_as_tool_definitions_does(names):
+    """docs/errors.md: ``names=`` with a key that names no tool (``web_search`` is the tool's name,
+    not a key), or giving both tools one name, is ``bad_tool_name``, returned as the error form as
+    call_tool returns every error; it raised a KeyError, or ran the fetch tool on a search's arguments."""
+    with pytest.raises(ws.InvalidInput) as defined:
+        tool.tool_definitions("json_schema", names=names, settings=stub_settings())
+    for result in (
+        tool.call_tool("x", {"query": "q"}, names=names),
+        tool.ToolSession(names=names).call_tool("x", {"query": "q"}),
+    ):
+        assert result == {"error": defined.value.to_dict()}

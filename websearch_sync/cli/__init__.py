@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Callable, NoReturn, Optional, TextIO
 
 from ..config import VERSION as __version__
+from ..engine.stdout_claim import claim_stdout, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
 from .output import (
@@ -123,9 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
-    While it runs, ``sys.stdout`` and ``sys.stderr`` are :class:`~.output.TerminalStream`
-    wrappers (no control characters, no encoding crash), except for a command whose
-    stdout carries a protocol (``mcp``: only a missing stderr is replaced). A reader that closes the
+    While it runs, stdout is the command's alone (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`:
+    the commands write to :func:`~websearch_sync.engine.stdout_claim.owner_stdout`), ``sys.stdout`` being
+    stderr for anything else that prints, a backend plugin's code in any thread; the command's
+    streams are :class:`~.output.TerminalStream` wrappers (no control characters, no encoding
+    crash), except for a command whose stdout carries a protocol (``mcp``: only a missing stderr
+    is replaced). A reader that closes the
     pipe (``| head -1``) ends the command quietly with status 141; output that cannot be
     written otherwise (a full disk, a process started without stdout) with one error line and
     status 5; without stderr its lines are dropped (:class:`~.output.MissingStream`).
@@ -147,14 +151,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from ..backends.stub import offline_warning_given
 
     offline_warning_given()  # the commands say it themselves when results come from the offline stub
-    _load_plugins()
     if getattr(args, "protocol_on_stdout", False):  # mcp: stdout carries a protocol, not text for a terminal
         return _run_protocol(args)
     stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = terminal_stream(stdout, "stdout"), terminal_stream(stderr, "stderr")
+    sys.stderr = terminal_stream(stderr, "stderr")
     try:
-        status = _run(args)
-        sys.stdout.flush()  # here, where a closed pipe is handled, not at interpreter exit
+        with claim_stdout(terminal_stream(stdout, "stdout"), sys.stderr) as out:
+            status = _run(args)
+            out.flush()  # here, where a closed pipe is handled, not at interpreter exit
         return status
     except BrokenPipeError:
         _discard_output(stdout)
@@ -165,36 +169,28 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             stderr.write("error: cannot write the output: %s\n" % failure)
         return EXIT_OTHER
     finally:
-        sys.stdout, sys.stderr = stdout, stderr
-
-
-def _load_plugins() -> None:
-    """Load the backend plugins now, what they print as they are imported going to stderr: stdout is
-    the command's output (results, JSON, the MCP protocol), which a plugin's ``print`` at import
-    corrupted (an MCP client read it as the first protocol message). They go through the CLI's
-    wrapper of stderr, not stderr itself: what they print is cleaned of control characters and
-    dropped without stderr (``2>&-``), and a plugin that rewraps or reconfigures "its stdout"
-    (``sys.stdout.buffer``, ``reconfigure``) fails to load, skipped with a warning, rather than
-    closing stderr or changing its encoding."""
-    from ..engine import registry
-
-    with contextlib.redirect_stdout(terminal_stream(sys.stderr, "stderr")):
-        registry.load_plugins()
+        sys.stderr = stderr
 
 
 def _run_protocol(args: argparse.Namespace) -> int:
-    """Run a command whose stdout carries a protocol (``mcp``): its streams as they are, but for a
-    missing stderr, whose error lines are dropped (:class:`~.output.MissingStream`), not a crash."""
-    stderr = sys.stderr
+    """Run a command whose stdout carries a protocol (``mcp``): stdout as it is, claimed for the
+    protocol; stderr as it is, but for a missing one, whose error lines are dropped
+    (:class:`~.output.MissingStream`), not a crash."""
+    stdout, stderr = sys.stdout, sys.stderr
     if stderr is None:
         sys.stderr = terminal_stream(None, "stderr")
     try:
-        return _run(args)
+        with claim_stdout(stdout, terminal_stream(stderr, "stderr")):
+            return _run(args)
     finally:
         sys.stderr = stderr
 
 
 def _run(args: argparse.Namespace) -> int:
+    """Run the command, the plugins loaded first (stdout claimed: what they print goes to stderr)."""
+    from ..engine import registry
+
+    registry.load_plugins()
     run: Callable[[argparse.Namespace], int] = args.run  # set by each sub-command's parser
     try:
         return run(args)
@@ -206,7 +202,8 @@ def _run(args: argparse.Namespace) -> int:
             sys.stderr.write("hint: %s\n" % hint)
         indent = wants_json(args)
         if indent is not None:  # the error form, as a batch line or call_tool gives it
-            sys.stdout.write(json_text({"error": error.to_dict()}, sys.stdout, indent or None) + "\n")
+            out = owner_stdout()
+            out.write(json_text({"error": error.to_dict()}, out, indent or None) + "\n")
         return exit_status(error)
     except KeyboardInterrupt as interrupt:
         if not isinstance(interrupt, Interrupted):  # else the command said so itself

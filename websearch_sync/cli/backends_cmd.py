@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ..config import Settings
 from ..engine.option import by_declaration
+from ..engine.stdout_claim import owner_stdout
 from ..errors import InvalidInput, WebSearchError
 from ..net import browser
 from ..net.browser import extra_hint, resolve_impersonate
@@ -163,8 +164,9 @@ def run(args: argparse.Namespace) -> int:
     if args.impersonate:
         settings = settings.replace(impersonate=args.impersonate)
     rows = backend_rows(settings)
+    out = owner_stdout()
     if args.json:  # each row names its transport ("curl_cffi/chrome" or "requests"); the hint goes to stderr
-        sys.stdout.write(json_text(rows, sys.stdout, indent=2) + "\n")
+        out.write(json_text(rows, out, indent=2) + "\n")
         sys.stderr.write(transport_note(settings) + "\n")
         return EXIT_OK
     header = ("BACKEND", "KIND", "VERTICALS", "CONFIGURED", "RATE LIMIT", "TRANSPORT", "ENVIRONMENT")
@@ -182,6 +184,6 @@ def run(args: argparse.Namespace) -> int:
     ]
     widths = [max(len(row[i]) for row in table) for i in range(len(header) - 1)]
     for row in table:
-        sys.stdout.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] + "\n")
-    sys.stdout.write("\n" + transport_note(settings) + "\n")
+        out.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] + "\n")
+    out.write("\n" + transport_note(settings) + "\n")
     return EXIT_OK

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..config import Settings, check_one_backend
+from ..engine.stdout_claim import owner_stdout
 from ..errors import WebSearchError
 from ..models import VERTICALS
 from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
@@ -115,7 +116,7 @@ def run_record(args: argparse.Namespace) -> int:
             return exit_status(error)
         raise
     case = result.verdict.case
-    out = sys.stdout
+    out = owner_stdout()
     out.write("recorded %s: live answer %s\n" % (case.case_id, describe(result.live_outcome)))
     for path in result.files:
         out.write("  wrote %s\n" % path)
@@ -163,7 +164,7 @@ def _note_orphans(fixtures: str, backend: Any) -> None:
 
     for path in orphan_files(fixtures):
         if backend is None or path.parent.name == backend:
-            sys.stdout.write("note: %s belongs to no case\n" % path)
+            owner_stdout().write("note: %s belongs to no case\n" % path)
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -173,7 +174,7 @@ def run_verify(args: argparse.Namespace) -> int:
     check_one_backend(args.backend, "--backend")  # a misspelt name says so, not "no cases under fixtures/ddg"
     results = run_cases(args.fixtures, args.backend)
     width = max(len(r.case.case_id) for r in results)
-    out = sys.stdout
+    out = owner_stdout()
     updated = 0
     for result in results:
         for line in _verdict_lines(result, width):
@@ -222,7 +223,7 @@ def run_check_live(args: argparse.Namespace) -> int:
         vertical=args.vertical,
     )
     ok = all(check.ok for check in checks)
-    out = sys.stdout
+    out = owner_stdout()
     if args.json:
         out.write(
             json_text({"backend": args.backend, "ok": ok, "checks": [c.to_dict() for c in checks]}, out, indent=2)

@@ -1,9 +1,9 @@
 """``websearch-sync fetch``: read one page as markdown or text."""
 
 import argparse
-import sys
 
 from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, MIN_FETCH_BYTES, Settings
+from ..engine.stdout_claim import owner_stdout
 from .output import EXIT_OK, add_impersonate, int_arg, json_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -63,10 +63,11 @@ def run(args: argparse.Namespace) -> int:
             allow_private=args.allow_private,
             include_comments=args.include_comments,
         )
+    out = owner_stdout()
     if args.json:
-        sys.stdout.write(json_text(result, sys.stdout, indent=2) + "\n")
+        out.write(json_text(result, out, indent=2) + "\n")
     else:
-        sys.stdout.write(
+        out.write(
             format_results(result, "markdown" if args.mode == "markdown" else "text", untrusted_notice=False) + "\n"
         )
     return EXIT_OK

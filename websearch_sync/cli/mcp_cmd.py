@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from ..config import Settings, check_backend_names
+from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_REPEAT_WINDOW_S
 from ..models import STRATEGIES
@@ -125,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
 
     # a usage error comes alone, before the stub's warning, and before the SDK's import (a second of CPU)
     check_max_concurrent(args.max_concurrent)
-    missing = [name for name in ("stdin", "stdout") if getattr(sys, name) is None]  # started with <&- or >&-
+    streams = (("stdin", sys.stdin), ("stdout", owner_stdout()))  # sys.stdout is stderr's stand-in meanwhile
+    missing = [name for name, stream in streams if stream is None]  # started with <&- or >&-
     if missing:
         raise InvalidInput(
             "the MCP server talks to its client over stdin and stdout; it was started without %s"

@@ -6,6 +6,7 @@ import sys
 from typing import Any, Optional
 
 from ..config import Settings, check_backend_names
+from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, option_hint
@@ -220,9 +221,9 @@ def _as_text(kind: str, text: str) -> bool:
 
 def _render(response: SearchResponse, fmt: str) -> str:
     if fmt == "json":
-        return json_text(response, sys.stdout, indent=2)
+        return json_text(response, owner_stdout(), indent=2)
     if fmt == "jsonl":
-        return json_text(response, sys.stdout)
+        return json_text(response, owner_stdout())
     from ..tool import format_results
 
     # the offline note goes to stderr (offline_notice), once: stdout carries the results only
@@ -255,18 +256,18 @@ def run(args: argparse.Namespace) -> int:
     with SearchClient(args.backend, settings=settings, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
             if args.skip_done is not None:
-                end_cut_line(args.skip_done, sys.stdout)
+                end_cut_line(args.skip_done, owner_stdout())
             return run_batch(
                 client,
                 queries,
                 _options(args),
-                sys.stdout,
+                owner_stdout(),
                 workers=workers or 1,
                 stop_after=stop_after,
                 progress_every_s=progress_every_s,
             )
         response = client.search(args.query, **_options(args))
-    sys.stdout.write(_render(response, fmt) + "\n")
+    owner_stdout().write(_render(response, fmt) + "\n")
     for notice in (offline_notice(response), empty_notice(response) if fmt not in ("json", "jsonl") else None):
         if notice:
             sys.stderr.write(notice + "\n")

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
+from ..engine.stdout_claim import owner_stdout
 from .output import EXIT_OK, json_text, terminal_text
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def run_clear(args: argparse.Namespace) -> int:
             sys.stderr.write(NO_STATE % "clear")
             return EXIT_OK
         lifted = client.clear_cooldowns(args.backend)
-    sys.stdout.write(
+    owner_stdout().write(
         "cleared %d cool-down%s%s\n"
         % (len(lifted), "" if len(lifted) == 1 else "s", ": " + ", ".join(lifted) if lifted else "")
     )
@@ -111,7 +112,7 @@ def _clear_answers(args: argparse.Namespace) -> int:
         if state is None:
             return EXIT_OK
         deleted = RedisCache(state, []).clear()
-    sys.stdout.write("deleted %d cached answer%s\n" % (deleted, "" if deleted == 1 else "s"))
+    owner_stdout().write("deleted %d cached answer%s\n" % (deleted, "" if deleted == 1 else "s"))
     return EXIT_OK
 
 
@@ -148,7 +149,8 @@ def run_show(args: argparse.Namespace) -> int:
             "answers": found.answers,
             "other_namespaces": found.other_namespaces,
         }
-        sys.stdout.write(json_text(report, sys.stdout, indent=2) + "\n")
+        out = owner_stdout()
+        out.write(json_text(report, out, indent=2) + "\n")
         return EXIT_OK
     lines = [
         "shared state %s%s"
@@ -174,7 +176,7 @@ def run_show(args: argparse.Namespace) -> int:
     lines += ["questions in flight: %d" % found.flights, "cached answers: %d" % found.answers]
     if found.other_namespaces:  # a worker given another prefix (or none) keeps a state of its own
         lines.append("other namespaces here: %s" % ", ".join(_shown(name) for name in found.other_namespaces))
-    sys.stdout.write("\n".join(lines) + "\n")
+    owner_stdout().write("\n".join(lines) + "\n")
     return EXIT_OK
 
 

@@ -255,8 +255,10 @@ class SqliteCache:
             self._local.wal = conn
         if not self._ready:
             conn.execute(
-                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL)"
+                "CREATE TABLE IF NOT EXISTS results"
+                " (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL, stored REAL)"
             )
+            _add_write_time(conn)
             self._ready = True
         return conn
 
@@ -275,18 +277,19 @@ class SqliteCache:
         self, key: Hashable, wait_s: Optional[float] = None, max_bytes: Optional[int] = None
     ) -> Optional[tuple[dict[str, Any], float]]:
         """``(value, seconds it has left)``, or ``None`` when absent, expired or longer than
-        ``max_bytes`` (then not loaded into Python at all)."""
+        ``max_bytes`` (then not loaded into Python at all). Timed by the wall clock, guarded
+        against its steps (:data:`_LIVE`): an entry never has more than its TTL left."""
         now = self._clock.time()
         row = (
             self._connection(wait_s)
             .execute(
-                "SELECT value, expires FROM results WHERE key = ? AND expires > ?"
-                " AND (? IS NULL OR length(CAST(value AS BLOB)) <= ?)",
-                (self._key(key), now, max_bytes, max_bytes),
+                "SELECT value, min(expires - ?, expires - stored) FROM results WHERE key = ? AND %s"
+                " AND (? IS NULL OR length(CAST(value AS BLOB)) <= ?)" % _LIVE,
+                (now, self._key(key), now, now, max_bytes, max_bytes),
             )
             .fetchone()
         )
-        return (json.loads(row[0]), row[1] - now) if row else None
+        return (json.loads(row[0]), row[1]) if row else None
 
     def get(self, key: Hashable, wait_s: Optional[float] = None) -> Optional[dict[str, Any]]:
         """The cached value (a fresh object), or ``None`` when absent or expired."""
@@ -309,11 +312,18 @@ class SqliteCache:
         conn = self._connection(wait_s)
         now = self._clock.time()
         conn.execute(
-            "INSERT OR REPLACE INTO results (key, expires, value) VALUES (?, ?, ?)",
-            (self._key(key), now + (self.ttl_s if ttl_s is None else ttl_s), text),
+            "INSERT OR REPLACE INTO results (key, expires, value, stored) VALUES (?, ?, ?, ?)",
+            (self._key(key), now + (self.ttl_s if ttl_s is None else ttl_s), text, now),
         )
         if random.random() < 0.02:
-            conn.execute("DELETE FROM results WHERE expires <= ?", (now,))
+            self.prune(wait_s)
+
+    def prune(self, wait_s: Optional[float] = None) -> None:
+        """Delete the entries that are not live (:data:`_LIVE`): expired ones, and those from further
+        in the future than their TTL, which would otherwise be served again once the wall clock
+        caught up with them (after a clock set back, as fresh as the day they were written)."""
+        now = self._clock.time()
+        self._connection(wait_s).execute("DELETE FROM results WHERE NOT (%s)" % _LIVE, (now, now))
 
     def clear(self) -> None:
         """Forget everything."""
@@ -332,6 +342,24 @@ class SqliteCache:
             connections, self._open = self._open, {}
         for conn in connections.values():
             conn.close()
+
+
+#: When a row of the file is served, by the wall clock (``?``: now, twice): before it expires, and
+#: not written further in the future than its TTL (``stored``, its write time, is how a clock set
+#: back is seen: the entry would count a negative age). A row without a write time (written by a
+#: version before it was kept) is not served: its age cannot be told.
+_LIVE = "expires > ? AND stored IS NOT NULL AND stored - ? <= expires - stored"
+
+
+def _add_write_time(conn: sqlite3.Connection) -> None:
+    """Give a cache file from a version that kept no write time the ``stored`` column."""
+    if any(column[1] == "stored" for column in conn.execute("PRAGMA table_info(results)")):
+        return
+    try:
+        conn.execute("ALTER TABLE results ADD COLUMN stored REAL")
+    except sqlite3.OperationalError as exc:
+        if "duplicate column" not in str(exc):  # another process added it first
+            raise
 
 
 def _lock_wait_s(left_s: Optional[float]) -> float:

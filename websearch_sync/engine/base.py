@@ -40,7 +40,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..hostnames import idna_refusal
-from ..models import ParseResult, SearchParams
+from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
 from ..net.jsontext import JsonTooDeep
@@ -96,12 +96,15 @@ class Backend:
             :class:`~websearch_sync.engine.option.Option` (name, kind, default, allowed
             values, doc, detail code), checked before any request (:meth:`check_params`)
             and read typed by :meth:`option`; a plain name is the older, untyped spelling.
-        max_query_chars: longest query the service accepts (checked before sending).
+        max_query_chars: the length (in characters) from which the service refuses a query:
+            a query this long or longer is ``InvalidInput(query_too_long)`` before sending
+            (DuckDuckGo's 500: its queries are under 500 characters).
         auto_rank: its place in ``backend="auto"`` (lower first), ``None`` for never:
             API backends rank 10-99 and join when configured, keyless web engines 100-199.
         auto_languages: languages (``"zh"``) for which alone it joins ``auto``; empty: all.
-        provides_content: the service itself returns page text when
-            ``include_content`` is asked, so the client does not fetch those pages.
+        provides_content: the service itself returns page text when ``include_content``
+            is asked (an item it gave text keeps it; the client reads the page of one it gave
+            none); an offline backend's pages (made up) are then never read.
         text_format: what the raw items' text fields (title, snippet, source,
             published_at) are: ``"html"`` (fragments: tags are markup, entities are
             escapes; normalization strips and unescapes them) or ``"text"`` (plain
@@ -263,7 +266,7 @@ class Backend:
         """Raise before any request when a required setting is missing or the endpoint is unusable.
 
         A missing key is ``AuthError``; a missing URL is ``InvalidInput(not_configured)``;
-        an endpoint that is not an http(s) URL with a host, or whose host IDNA cannot encode, is
+        an endpoint that is not an http(s) URL with a host, or whose host is no host name (:mod:`~..hostnames`), is
         ``InvalidInput(bad_endpoint)``.
         """
         self._check_missing()
@@ -271,7 +274,7 @@ class Backend:
         fault = _endpoint_fault(endpoint)
         if fault is None:
             return
-        if fault != _NOT_HTTP:  # a host name IDNA cannot encode: refused here, never looked up (as fetch's)
+        if fault != _NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)
             what = "the endpoint's host is not a valid host name (%s; check %s)" % (fault, self._endpoint_origin())
         else:  # the URL itself is not shown: it may carry credentials
             what = "the endpoint is not an http(s) URL with a host (check %s)%s" % (
@@ -533,6 +536,13 @@ class Backend:
             self._read_more_pages(params, transport, deadline, response, parsed)
         return _without_secrets(parsed, self.secrets())
 
+    def revise_cached(self, params: SearchParams, errors: list[ErrorInfo]) -> list[ErrorInfo]:
+        """The ``errors`` of an answer to ``params`` read from the cache, brought up to date with
+        what the backend learnt since it was cached: a note of its own that said something was not
+        known yet (SearXNG's time range unverified before its ``/config`` was read). By default
+        as they are: a cached answer holds what its backend answered."""
+        return errors
+
     def _read_more_pages(
         self,
         params: SearchParams,
@@ -716,7 +726,7 @@ _NOT_HTTP = "not an http(s) URL with a host"
 
 def _endpoint_fault(url: Any) -> Optional[str]:
     """Why ``url`` is no usable endpoint: :data:`_NOT_HTTP` unless it is an http(s) URL with a host
-    (and no port 0), IDNA's reason for a host name it cannot encode (:func:`~..hostnames.idna_refusal`),
+    (and no port 0), the reason its host is no host name (:func:`~..hostnames.idna_refusal`),
     ``None`` for a usable one. A string's answer is remembered (:data:`_FAULTS`: a backend's endpoint
     is the same on every call)."""
     if type(url) is str and url in _FAULTS:

@@ -22,10 +22,12 @@ a tool result, never a protocol error.
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
 the null device, and the server ends when stdin closes, as for any client.
 
-While it serves, fd 0 reads from the null device and fd 1 writes to stderr, so stray
-output of the library cannot corrupt the protocol; both are restored on exit.
+While it serves, ``sys.stdout`` is stderr (stdout is claimed: :mod:`websearch_sync.engine.stdout_claim`),
+fd 0 reads from the null device and fd 1 writes to stderr, so stray output of the library or of
+a backend plugin, in any thread, cannot corrupt the protocol; all are restored on exit.
 """
 
+import contextlib
 import io
 import json
 import os
@@ -39,6 +41,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
+from ..engine.stdout_claim import claim_stdout
 from ..tool import format_results, json_int
 from ..validate import not_an_object
 
@@ -134,27 +137,32 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
 
 @contextmanager
 def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
-    """Private copies of stdin and stdout for the protocol; fd 0 reads the null device and fd 1
-    goes to stderr (the null device without one) until the block ends (streams without a file
-    descriptor are used as they are)."""
-    try:
-        fds = (sys.stdin.fileno(), sys.stdout.fileno())
-    except (AttributeError, OSError, ValueError):
-        yield sys.stdin.buffer, sys.stdout.buffer
-        return
-    sys.stdout.flush()
-    saved = [os.dup(fd) for fd in fds]
-    null = os.open(os.devnull, os.O_RDWR)
-    try:
-        os.dup2(null, fds[0])
-        os.dup2(_stderr_fd(null), fds[1])
-        with os.fdopen(os.dup(saved[0]), "rb") as wire_in, os.fdopen(os.dup(saved[1]), "wb") as wire_out:
-            yield wire_in, wire_out
-    finally:
-        for fd, copy in zip(fds, saved):
-            os.dup2(copy, fd)
-            os.close(copy)
-        os.close(null)
+    """Private copies of stdin and stdout for the protocol, stdout claimed
+    (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`: ``sys.stdout`` is stderr, the null device
+    without one, for a plugin's ``print`` in any thread); fd 0 reads the null device and fd 1 goes
+    to stderr (the null device without one) until the block ends, for what writes to the
+    descriptor (streams without a file descriptor are used as they are)."""
+    with contextlib.ExitStack() as stack:
+        stand_in = sys.stderr if sys.stderr is not None else stack.enter_context(open(os.devnull, "w"))
+        stdout = stack.enter_context(claim_stdout(sys.stdout, stand_in))
+        try:
+            fds = (sys.stdin.fileno(), stdout.fileno())
+        except (AttributeError, OSError, ValueError):
+            yield sys.stdin.buffer, stdout.buffer
+            return
+        stdout.flush()
+        saved = [os.dup(fd) for fd in fds]
+        null = os.open(os.devnull, os.O_RDWR)
+        try:
+            os.dup2(null, fds[0])
+            os.dup2(_stderr_fd(null), fds[1])
+            with os.fdopen(os.dup(saved[0]), "rb") as wire_in, os.fdopen(os.dup(saved[1]), "wb") as wire_out:
+                yield wire_in, wire_out
+        finally:
+            for fd, copy in zip(fds, saved):
+                os.dup2(copy, fd)
+                os.close(copy)
+            os.close(null)
 
 
 def _stderr_fd(fallback: int) -> int:

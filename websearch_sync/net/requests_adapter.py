@@ -16,6 +16,9 @@ connections pinned to checked addresses, through documented extension points onl
   timeout, would otherwise add up). The socket is the connection's public ``sock``,
   recorded by the pool's connection class (``connect`` and ``request`` overrides), for
   direct connections and those through an HTTP or SOCKS proxy alike.
+- **A forked child** lets go of the parent's connections at the fork (:func:`_disown_connections`):
+  the connection class notes each connection it opens, and the child's copies of their sockets
+  point at ``/dev/null`` (:func:`~websearch_sync.forks.disown`), with nothing sent on them.
 """
 
 import functools
@@ -27,6 +30,7 @@ import re
 import socket
 import threading
 import time
+import weakref
 from collections.abc import Mapping
 from typing import Any, Optional
 
@@ -38,7 +42,7 @@ from requests.utils import select_proxy
 from urllib3.connectionpool import ConnectionPool, HTTPConnectionPool
 
 from ..errors import DEADLINE_EXCEEDED, DNS_TIMEOUT, Timeout, unresolved_host
-from ..forks import module_global
+from ..forks import disown, in_children, module_global
 from .deadline import Deadline
 from .decoding import listed_codings
 from .ssrf import host_header, literal_address, system_resolver
@@ -541,6 +545,7 @@ class _Watched:
         exchange = current_exchange()
         if exchange is not None:
             exchange.watch.connection, exchange.connected = self, True
+        _CONNECTIONS.add(self)
         super().connect()  # type: ignore[misc]
         if exchange is not None:
             exchange.watch.sock = self.sock
@@ -550,6 +555,25 @@ class _Watched:
         if exchange is not None:
             exchange.watch.connection, exchange.watch.sock = self, self.sock
         super().request(*args, **kwargs)  # type: ignore[misc]
+
+
+#: Every connection the wires' pools opened, while it lives: a forked child lets go of their sockets.
+_CONNECTIONS: "weakref.WeakSet[_Watched]" = weakref.WeakSet()
+
+
+def _disown_connections() -> None:
+    """In a forked child: the connections opened before the fork (pooled, or in use by a parent's
+    thread that is not here) are the parent's. Their sockets are let go of without a byte sent
+    (:func:`~websearch_sync.forks.disown`), then each connection is closed (urllib3's ``close``,
+    which now closes ``/dev/null``): a wire still using one connects afresh (the transports have
+    built wires of their own anyway)."""
+    held = [(connection, connection.sock) for connection in list(_CONNECTIONS) if connection.sock is not None]
+    disown(descriptor for descriptor in (sock.fileno() for _, sock in held) if descriptor >= 0)
+    for connection, _ in held:
+        connection.close()  # type: ignore[attr-defined]
+
+
+in_children(_disown_connections)
 
 
 @functools.cache

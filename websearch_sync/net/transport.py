@@ -188,8 +188,9 @@ WireArg = Union[None, Wire, Callable[[Wire], Wire]]
 
 
 #: The wires a forked child inherited from its parent (:meth:`HttpTransport._forked`): kept here,
-#: never closed nor collected, because closing one acts on the parent's connections (libcurl ends
-#: a TLS connection with a close_notify on the socket both processes hold).
+#: never closed nor collected. The child let go of their sockets at the fork (``forks.disown``),
+#: but libcurl's cleanup would still end a connection it knows with a close_notify, and the one
+#: of a transfer a parent's thread had under way at the fork is noted after it only.
 _PARENTS_WIRES: list[tuple["Wire", ...]] = []
 _FORK_LOCK = module_lock(__name__, "_FORK_LOCK")
 
@@ -316,7 +317,8 @@ class HttpTransport:
         """In a forked child (a preforking server's worker, a forking job queue): the wires built
         in the parent hold its pooled connections, and two processes writing on one socket mix
         their requests and read each other's answers. The child builds wires of its own (new
-        connections, TLS sessions and cookies); the parent's are kept unclosed (``_PARENTS_WIRES``)."""
+        connections, TLS sessions and cookies); the parent's, whose sockets it let go of at the
+        fork, are kept unclosed (``_PARENTS_WIRES``)."""
         with _FORK_LOCK:
             if self._pid == os.getpid():
                 return  # another thread of the child renewed them first

@@ -25,6 +25,8 @@ resolved that host itself (:meth:`CurlWire._pin`).
 
 import errno
 import math
+import os
+import stat
 import threading
 from functools import partial
 from typing import Any, Callable, Optional, Union
@@ -50,6 +52,7 @@ from ..errors import (
     WebSearchError,
     unresolved_host,
 )
+from ..forks import disown, renewed_in_children
 from .deadline import Deadline
 from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all, unreadable_transfer
 from .environment import environment_proxy, proxy_table
@@ -274,7 +277,9 @@ class CurlWire:
     """The :class:`~.wire.Wire` over ``curl_cffi`` impersonating ``profile`` (see the module docstring).
 
     Cookies, TLS sessions and DNS answers are kept per client (one curl share);
-    connections are kept per idle handle (a small pool, so threads reuse them).
+    connections are kept per idle handle (a small pool, so threads reuse them). Each handle's
+    sockets are noted after each transfer (libcurl's ``ACTIVESOCKET``, with the socket's identity),
+    so a forked child lets go of them at the fork (:meth:`forked`).
     """
 
     name = "curl_cffi"
@@ -305,6 +310,17 @@ class CurlWire:
         #: Per handle, the options its last request left set and the hosts it has connected to.
         self._options: dict[Curl, _Options] = {}
         self._lock = threading.Lock()
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: the handles' connections are the parent's (pooled, or in use by a
+        parent's thread that is not here). The child's copies of their sockets are let go of
+        without a byte on them (:func:`~websearch_sync.forks.disown`): never by libcurl, whose
+        cleanup ends a TLS connection with a ``close_notify`` on the socket the parent still uses.
+        The handles themselves stay unclosed (:class:`~.transport.HttpTransport` keeps them)."""
+        self._lock = threading.Lock()  # a parent's thread may have held it
+        noted = [item for options in list(self._options.values()) for item in list(options.sockets.items())]
+        disown(descriptor for descriptor, identity in noted if _socket_identity(descriptor) == identity)
 
     def close(self) -> None:
         """Close the idle handles (their connections) and the share."""
@@ -364,6 +380,8 @@ class CurlWire:
                 refused = handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED
                 tunnel = handle.getinfo(CurlInfo.HTTP_CONNECTCODE)  # the proxy's answer to CONNECT, 0 for none
                 failure.append((exc, refused, tunnel if isinstance(tunnel, int) else 0))
+            finally:
+                self._note_socket(handle)
 
         def release() -> None:
             if not performed:  # Ctrl-C before the transfer began: its lists are not curl_cffi's to free now
@@ -379,6 +397,14 @@ class CurlWire:
                 raise proxy_refused(proxy, host, tunnel_status, provider) from None
             raise _error(exc, deadline, host, provider, transfer.headed, refused, proxy) from None
         transfer.finish()
+
+    def _note_socket(self, handle: Curl) -> None:
+        """Note the socket ``handle``'s transfer went out on (:meth:`forked` lets go of it in a child)."""
+        descriptor = handle.getinfo(CurlInfo.ACTIVESOCKET)
+        with self._lock:
+            options = self._options.get(handle)
+        if options is not None and isinstance(descriptor, int):
+            options.note_socket(descriptor)
 
     def _forget(self, handle: Curl) -> None:
         """Reset ``handle`` to libcurl's defaults (its connections, cookies and TLS sessions stay):
@@ -486,7 +512,20 @@ class _Options:
     def __init__(self) -> None:
         #: The hosts (and ports) the handle has connected to, and whether only to checked addresses.
         self.connected: dict[tuple[str, int], str] = {}
+        #: The sockets the handle's transfers went out on, with each one's identity: a number
+        #: libcurl closed may be another socket's by the fork, which the identity tells apart.
+        self.sockets: dict[int, tuple[int, int]] = {}
         self.forget()
+
+    def note_socket(self, descriptor: int) -> None:
+        """Note the socket a transfer went out on (``-1``: none kept); the notes of sockets gone
+        since are dropped once there are more than libcurl keeps connections per handle."""
+        identity = _socket_identity(descriptor)
+        if identity is None:
+            return
+        self.sockets[descriptor] = identity
+        if len(self.sockets) > _SOCKETS_NOTED:
+            self.sockets = {fd: noted for fd, noted in self.sockets.items() if _socket_identity(fd) == noted}
 
     def forget(self) -> None:
         """The handle was reset: every option is libcurl's default again."""
@@ -528,6 +567,21 @@ class _Options:
         elif body is not None:
             _set_body(handle, body)
         self.method = method
+
+
+#: How many sockets a handle's notes hold before those gone are dropped (libcurl keeps 5 connections a handle).
+_SOCKETS_NOTED = 8
+
+
+def _socket_identity(descriptor: int) -> Optional[tuple[int, int]]:
+    """The device and inode of the socket ``descriptor`` is (``None``: no open socket)."""
+    if descriptor < 0:
+        return None
+    try:
+        status = os.fstat(descriptor)
+    except OSError:  # closed since
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISSOCK(status.st_mode) else None
 
 
 def _set_method(handle: Curl, method: str, body: Union[str, bytes, None]) -> None:

@@ -11,11 +11,13 @@ call's deadline (:mod:`.requests_adapter`).
 """
 
 import http.client
+import os
 import re
 import socket
 import ssl
 import sys
 import time
+import weakref
 from functools import partial
 from typing import Any, Optional
 from urllib.parse import urlsplit
@@ -42,6 +44,7 @@ from ..errors import (
     PROXY_ERROR,
     READ_TIMEOUT,
     REQUEST_FAILED,
+    SESSION_FROM_PARENT,
     TLS_ERROR,
     InvalidInput,
     NetworkError,
@@ -50,6 +53,7 @@ from ..errors import (
     install_hint,
     unresolved_host,
 )
+from ..forks import module_lock
 from .deadline import Deadline
 from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, listed_codings, unreadable_transfer
 from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy
@@ -251,6 +255,18 @@ def malformed_headers(host: str, provider: Optional[str]) -> NetworkError:
     )
 
 
+def session_from_parent(parent: int) -> InvalidInput:
+    """``InvalidInput(session_from_parent)``: the caller's session was given to the library in the
+    process this one was forked from; its connection pool is that process's (see :class:`RequestsWire`)."""
+    return InvalidInput(
+        "the requests.Session given to this client was given to a client in process %d before the fork: its"
+        " pooled connections are that process's, and two processes on one connection read each other's"
+        " answers" % parent,
+        detail_code=SESSION_FROM_PARENT,
+        hint="build the requests.Session (and the client) in this process, after the fork",
+    )
+
+
 def closed_without_answer(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(connection_reset)``: ``host`` accepted the connection and closed it without a
     final answer (``http.client``'s ``RemoteDisconnected``, libcurl's "empty reply", a header block
@@ -327,8 +343,29 @@ class _WireSession(requests.Session):
         return self.mounts.get_adapter(url) if self.mounts is not None else super().get_adapter(url)
 
 
+#: The process that first gave the library each caller's session, by the session's ``id`` while it
+#: lives (a session class may be unhashable). A forked child inherits it: a session given in the
+#: parent is refused there (``session_from_parent``), as its pooled connections are the parent's
+#: (nothing the library may close or renew: it is the caller's).
+_GIVEN: dict[int, int] = {}
+_GIVEN_LOCK = module_lock(__name__, "_GIVEN_LOCK")
+
+
+def _first_given(session: requests.Session) -> int:
+    """The process that first gave the library ``session`` (this one, the first time)."""
+    key = id(session)
+    with _GIVEN_LOCK:
+        if key not in _GIVEN:
+            _GIVEN[key] = os.getpid()
+            weakref.finalize(session, _GIVEN.pop, key, None)
+        return _GIVEN[key]
+
+
 class RequestsWire:
-    """The :class:`~.wire.Wire` over ``requests`` (see the module docstring)."""
+    """The :class:`~.wire.Wire` over ``requests`` (see the module docstring).
+
+    A caller's ``session`` is refused in a process forked after it was given to the library
+    (``InvalidInput(session_from_parent)``, at each request: closing stays possible)."""
 
     name = "requests"
     profile: Optional[str] = None
@@ -343,6 +380,10 @@ class RequestsWire:
         ca_bundle: Optional[str] = None,
     ) -> None:
         self._owns_session = session is None
+        #: The process that first gave the library the caller's session: another one refuses it.
+        self._session_from: Optional[int] = None
+        if session is not None:
+            self._session_from = _first_given(session)
         self._adapter = DeadlineAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0)
         self._sender = _WireSession(self._adapter, session)
         #: The session whose settings (headers, cookies, auth, ``verify``) requests are prepared with.
@@ -381,6 +422,8 @@ class RequestsWire:
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
         """Send ``request`` and stream the answer into ``sink`` (see :class:`~.wire.Wire`)."""
+        if self._session_from is not None and self._session_from != os.getpid():
+            raise session_from_parent(self._session_from)
         host = _host(request.url)
         remaining = deadline.remaining_s()
         if remaining <= 0:

@@ -401,11 +401,11 @@ def fake_results(
 
     def answer_for(name: str) -> Answer:
         def answer(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-            fake.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params)))
-            if name not in table:
+            if name not in table:  # not answered: not a call (as replay_fixtures' calls)
                 raise _no_answer(
                     name, "fake_results has no answer for backend %s (answers given for: %s)" % (name, ", ".join(table))
                 )
+            fake.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params)))
             return _fake_items(name, table[name], params)
 
         return answer

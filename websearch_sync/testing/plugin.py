@@ -22,6 +22,12 @@ KEEP_STATE_MARKER = "websearch_keep_state"
 _IN_USE = ("websearch_sync.engine.registry", "websearch_sync.client.search_client")
 #: The node the conformance checks are collected under (their ids read ``websearch-conformance::...``).
 CONFORMANCE_NODE = "websearch-conformance"
+#: How a check's node id begins, as the report gives it: ``websearch-conformance::conformance[demo-statuses]``.
+_CHECK_ID_START = CONFORMANCE_NODE + "::conformance["
+#: The ids that select every check of the ``--websearch-conformance`` backends, as a file's path does its tests.
+_WHOLE_NODE = (CONFORMANCE_NODE, CONFORMANCE_NODE + "::conformance")
+#: The conformance node ids given as arguments (:func:`pytest_configure` takes them out of the paths).
+_GIVEN_IDS = pytest.StashKey[list[str]]()
 
 
 @pytest.fixture
@@ -46,10 +52,21 @@ def websearch_fake() -> Iterator[Callable[..., Any]]:
 
 
 def pytest_configure(config: Any) -> None:
-    """Register the ``websearch_keep_state`` marker."""
+    """Register the ``websearch_keep_state`` marker, and take the conformance checks' node ids given
+    as arguments (a failed check's id pasted from its report) out of the paths pytest collects,
+    which has no file of that name ("file or directory not found"): they select checks
+    (:func:`pytest_collection_modifyitems`), as a test's node id selects it."""
     config.addinivalue_line(
         "markers", KEEP_STATE_MARKER + ": keep the process-wide pace and cool-downs of the test before (no reset)"
     )
+    ids = [arg for arg in config.args if _is_conformance_id(arg)]
+    config.stash[_GIVEN_IDS] = ids
+    if ids:
+        config.args = [arg for arg in config.args if not _is_conformance_id(arg)]
+
+
+def _is_conformance_id(arg: str) -> bool:
+    return arg == CONFORMANCE_NODE or arg.startswith(CONFORMANCE_NODE + "::")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -110,9 +127,7 @@ class ConformanceChecks(pytest.Collector):
         ``conformance[demo-x]`` as a name without parameters, so the id the cache keeps (parsed:
         ``conformance`` with parameters ``demo-x``) never matched a check again (``--lf`` reran all)."""
         return [
-            ConformanceItem.from_parent(
-                self, name="conformance[%s]" % check, nodeid="%s::conformance[%s]" % (self.nodeid, check), check=check
-            )
+            ConformanceItem.from_parent(self, name="conformance[%s]" % check, nodeid=_node_id(check), check=check)
             for check in self.checks
         ]
 
@@ -166,26 +181,75 @@ def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -
     """Add one test per conformance check of each ``--websearch-conformance`` backend (one
     name or a comma list, as ``-b`` takes; an unknown one, e.g. a plugin that failed to load,
     is pytest's usage error saying why, and so is ``--websearch-fixtures`` with no backend).
+    A check's node id given as an argument (``websearch-conformance::conformance[demo-statuses]``)
+    runs that check alone, its backend checked with or without the option (its files' tests are
+    collected only when named too); an id of no check is a usage error naming the checks.
     First of the hook's implementations, so that the others see the checks as any collected test:
     a conftest's (marking them), ``-m``, ``-k``, ``--lf``, ``--deselect``."""
-    given = config.getoption("websearch_conformance", default=None) or ()
-    fixtures = config.getoption("websearch_fixtures", default=None)
-    if fixtures is not None and not given:
-        raise pytest.UsageError(
-            "--websearch-fixtures is read by --websearch-conformance BACKEND only: name the backend to check"
+    ids = config.stash.get(_GIVEN_IDS, [])
+    given = [
+        name.strip()
+        for value in config.getoption("websearch_conformance", default=None) or ()
+        for name in value.split(",")
+    ]
+    backends = list(
+        dict.fromkeys(
+            [name for name in given if name]
+            + [_backend_of(check_id) for check_id in ids if check_id not in _WHOLE_NODE]
         )
-    if not given:
+    )
+    fixtures = config.getoption("websearch_fixtures", default=None)
+    if not backends and (fixtures is not None or ids):
+        raise pytest.UsageError(
+            "%s is read by --websearch-conformance BACKEND only: name the backend to check"
+            % ("--websearch-fixtures" if fixtures is not None else ids[0])
+        )
+    if not backends:
         return
     from ..errors import WebSearchError
     from .kit import conformance_checks
 
     checks = []
-    for backend in [name.strip() for value in given for name in value.split(",") if name.strip()]:
+    for backend in backends:
         try:
             checks.extend(conformance_checks(backend, fixtures=fixtures))
         except WebSearchError as error:
             raise pytest.UsageError("--websearch-conformance: %s" % error.message) from None
     # Through genitems, as the session collects: each item reported collected (the terminal's count,
     # --collect-only), not appended unseen after "collected N items" was counted.
-    node = ConformanceChecks.from_parent(session, name=CONFORMANCE_NODE, nodeid=CONFORMANCE_NODE, checks=checks)
+    node = ConformanceChecks.from_parent(
+        session, name=CONFORMANCE_NODE, nodeid=CONFORMANCE_NODE, checks=_named(checks, ids)
+    )
     items.extend(session.genitems(node))
+
+
+def _named(checks: list[Any], ids: list[str]) -> list[Any]:
+    """The ``checks`` the node ids given as arguments name: all of them when none is given, or the
+    whole node is (as a file's path runs all its tests); an id of none of them is a usage error."""
+    chosen = set(ids)
+    if not chosen or chosen & set(_WHOLE_NODE):
+        return checks
+    missing = sorted(chosen - {_node_id(check) for check in checks})
+    if missing:
+        raise pytest.UsageError(
+            "not found: %s (the checks: %s)" % (", ".join(missing), ", ".join(_node_id(check) for check in checks))
+        )
+    return [check for check in checks if _node_id(check) in chosen]
+
+
+def _node_id(check: Any) -> str:
+    """The node id of ``check``'s test, as reports give it."""
+    return "%s::conformance[%s]" % (CONFORMANCE_NODE, check)
+
+
+def _backend_of(check_id: str) -> str:
+    """The backend a check's node id names, before its vertical or its check's name (``demo`` of
+    ``demo-statuses``, ``demo[news]-statuses``: a backend's name has neither ``-`` nor ``[``); an id
+    of no check is a usage error."""
+    check = check_id[len(_CHECK_ID_START) : -1] if check_id.startswith(_CHECK_ID_START) else ""
+    ends = [at for at in (check.find("-"), check.find("[")) if at > 0]
+    if not (check_id.endswith("]") and ends):
+        raise pytest.UsageError(
+            "not found: %s (a conformance check's id reads %sBACKEND-CHECK])" % (check_id, _CHECK_ID_START)
+        )
+    return check[: min(ends)]

@@ -1,0 +1,134 @@
+"""What a backend plugin prints, wherever its code runs (loaded at the registry's first question,
+its constructor, ``build_request``, parser, in a batch's worker threads), stays off the command
+line's stdout and the MCP protocol, and is still seen on stderr; a library user's ``ws.search``
+shows it on stdout, as any ``print``."""
+
+import json
+import os
+import sys
+
+import pytest
+from faults import respond
+from servers import FaultServer
+
+import websearch_sync as ws
+from websearch_sync.backends import Backend, ParseResult, RequestSpec
+from websearch_sync.cli import main
+from websearch_sync.engine import registry
+
+ANSWER = json.dumps({"results": [{"title": "Tokio", "url": "https://tokio.rs/"}]}).encode()
+
+
+class PrintingSearch(Backend):
+    """A plugin that talks on stdout: as it is built, builds its request and parses."""
+
+    name = "printer"
+    kind = "json"
+    summary = "a plugin that prints"
+
+    def __init__(self, settings):
+        print("printer: built")
+        super().__init__(settings)
+
+    def build_request(self, params):
+        print("printer: request for", params.query)
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.query})
+
+    def parse(self, response, params):
+        print("printer: parsing")
+        return ParseResult(items=[dict(item) for item in response.json()["results"]])
+
+
+class _EntryPoint:
+    """An installed plugin's entry point, whose import prints (the registry loads it lazily)."""
+
+    name = value = "printer"
+
+    def load(self):
+        print("printer: imported")
+        return PrintingSearch
+
+
+@pytest.fixture
+def printer(monkeypatch):
+    """``printer`` installed as a plugin (loaded at the registry's next question), answered by a
+    server on loopback."""
+    monkeypatch.setattr(registry, "_entry_points", lambda: [_EntryPoint()])
+    monkeypatch.setattr(registry, "_PLUGINS_LOADED", False)
+    with FaultServer({"/api": respond(200, ANSWER, content_type="application/json")}) as server:
+        monkeypatch.setenv("WEB_SEARCH_ENDPOINT_PRINTER", server.url("/api"))
+        yield
+
+
+def test_a_plugins_prints_stay_off_the_json_of_search(printer, capsys):
+    assert main(["search", "rust", "-b", "printer", "--json", "--retries", "0"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["items"][0]["url"] == "https://tokio.rs/"
+    for line in ("printer: imported", "printer: built", "printer: request for rust", "printer: parsing"):
+        assert line in captured.err.splitlines()
+
+
+def test_a_plugins_prints_stay_off_the_json_of_backends(printer, capsys):
+    assert main(["backends", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "printer" in {row["name"] for row in json.loads(captured.out)}
+    assert "printer: imported" in captured.err.splitlines()
+
+
+def test_a_plugin_printing_in_a_batchs_threads_leaves_every_output_line_json(printer, capsys, tmp_path):
+    """The queries run in worker threads while the main thread writes the lines: sys.stdout is
+    stderr's stand-in for the whole command, never swapped around each call into the plugin."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("".join("query %d\n" % n for n in range(6)), encoding="utf-8")
+    status = main(["search", "--queries-file", str(queries), "-b", "printer", "--workers", "3", "--retries", "0"])
+    assert status == 0
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert [line["query"] for line in lines] == ["query %d" % n for n in range(6)]
+    assert captured.err.count("printer: parsing") == 6
+
+
+def test_a_library_user_sees_a_plugins_prints_on_stdout(printer, capsys):
+    assert ws.search("rust", backend="printer", retries=0)["items"][0]["url"] == "https://tokio.rs/"
+    assert "printer: parsing" in capsys.readouterr().out.splitlines()
+
+
+def test_the_mcp_transport_keeps_what_the_plugin_prints_off_the_protocol(monkeypatch, capsys):
+    """A ``print`` while the server serves went into stdout's buffer: on the null device when it
+    was flushed there, on the protocol's pipe when flushed after the server restored fd 1."""
+    from websearch_sync.mcp.transport import _claimed_stdio
+
+    read_in, write_in = os.pipe()
+    read_out, write_out = os.pipe()
+    os.close(write_in)
+    protocol = open(write_out, "w", encoding="utf-8")  # noqa: SIM115 - closed below, after the block
+    monkeypatch.setattr(sys, "stdin", open(read_in, encoding="utf-8"))  # noqa: SIM115 - the monkeypatch's
+    monkeypatch.setattr(sys, "stdout", protocol)
+    with _claimed_stdio() as (_, wire_out):
+        print("printer: parsing")
+        wire_out.write(b'{"jsonrpc":"2.0","id":1,"result":{}}\n')
+        wire_out.flush()
+    protocol.close()
+    sys.stdin.close()
+    with open(read_out, encoding="utf-8") as received:
+        assert received.read() == '{"jsonrpc":"2.0","id":1,"result":{}}\n'
+    assert "printer: parsing" in capsys.readouterr().err.splitlines()
+
+
+def test_the_mcp_command_keeps_what_the_plugin_prints_before_it_serves_off_the_protocol(
+    printer, monkeypatch, capsys, tmp_path
+):
+    """The command builds its client (and the plugin's engine) before the server claims stdout:
+    the plugin's print came first on stdout, where the client reads the protocol."""
+    pytest.importorskip("mcp")
+    (tmp_path / "in").write_bytes(b"")  # the client closes at once: the server ends without a message
+    with open(tmp_path / "in", "rb") as stdin, open(tmp_path / "out", "wb") as stdout:
+        monkeypatch.setattr(sys, "stdin", open(os.dup(stdin.fileno()), encoding="utf-8"))  # noqa: SIM115 - closed below
+        monkeypatch.setattr(sys, "stdout", open(os.dup(stdout.fileno()), "w", encoding="utf-8"))  # noqa: SIM115 - likewise
+        monkeypatch.setenv("WEB_SEARCH_BACKEND", "printer")
+        status = main(["mcp"])
+        sys.stdin.close()
+        sys.stdout.close()
+    assert status == 0
+    assert (tmp_path / "out").read_bytes() == b""
+    assert "printer: built" in capsys.readouterr().err.splitlines()

@@ -70,8 +70,8 @@ def _entries(form: Tag) -> Entries:
     entries: list[Optional[tuple[str, str]]] = []
     radios: dict[str, int] = {}  # each radio group's checked entry, by its index in entries
     pressed = False
-    # per open element: (it, its children are inert, the legend exempt from that, that legend's state)
-    frames: list[tuple[Tag, bool, Optional[Tag], bool]] = []
+    # per open element: (its children are inert, the legend exempt from that, that legend's state)
+    frames: list[tuple[bool, Optional[Tag], bool]] = []
     for event, tag in etree.iterwalk(form, events=("start", "end")):
         if not isinstance(tag, Tag):
             continue
@@ -81,14 +81,14 @@ def _entries(form: Tag) -> Entries:
         checkpoint()
         inert = False
         if frames:
-            _, below, exempt_legend, exempt = frames[-1]
+            below, exempt_legend, exempt = frames[-1]
             inert = exempt if tag is exempt_legend else below
-        name = tag.name
+        name = tag.tag
         if name == "fieldset" and tag.get("disabled") is not None:
             first_legend = tag.find("legend")
-            frames.append((tag, True, first_legend if isinstance(first_legend, Tag) else None, inert))
+            frames.append((True, first_legend if isinstance(first_legend, Tag) else None, inert))
         else:
-            frames.append((tag, inert or name == "datalist", None, False))
+            frames.append((inert or name == "datalist", None, False))
         if name not in _CONTROLS or inert or tag.get("disabled") is not None:
             continue
         kind = (tag.get("type") or "").lower()

@@ -51,6 +51,7 @@ from ..models import SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import RequestSpec
 from ..net.urls import host_in, url_parts
+from ..vocabulary.ddgs import DDGS_REGIONS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -262,13 +263,22 @@ def next_form(text: str) -> Optional[PageForm]:
     return best[1] if best is not None else None
 
 
+#: The locales whose DuckDuckGo region is DuckDuckGo's own word, not the parts swapped
+#: (``en-GB``: ``uk-en``, ``ja-JP``: ``jp-jp``): ddgs's regions read back, those of a country
+#: (``es-419``, Latin America, stays unsent, as ``locale=language-only`` declares).
+_OWN_REGIONS = {locale.lower(): region for region, locale in DDGS_REGIONS.items() if split_locale(locale)[1]}
+
+
 def ddg_region(locale: Optional[str]) -> Optional[str]:
-    """DDG's ``kl`` region for a locale: ``en-US`` -> ``us-en``, ``sr-Latn-RS`` -> ``rs-sr``; ``None``
-    without a country (``de``; ``zh-Hant``, a script; ``es-419``, a region DuckDuckGo has no ``kl`` for)."""
+    """DDG's ``kl`` region for a locale: ``en-US`` -> ``us-en``, ``sr-Latn-RS`` -> ``rs-sr``, and
+    DuckDuckGo's own codes (``en-GB`` -> ``uk-en``, ``zh-Hant-TW`` -> ``tw-tzh``: :data:`_OWN_REGIONS`);
+    ``None`` without a country (``de``; ``zh-Hant``, a script; ``es-419``, a region of countries)."""
     if not locale:
         return None
     language, country = split_locale(locale)
-    return "%s-%s" % (country.lower(), language) if country else None
+    if not country:
+        return None
+    return _OWN_REGIONS.get("%s-%s" % (language, country.lower()), "%s-%s" % (country.lower(), language))
 
 
 class _DuckDuckGo(HtmlEngine):

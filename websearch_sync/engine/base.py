@@ -266,7 +266,7 @@ class Backend:
         """Raise before any request when a required setting is missing or the endpoint is unusable.
 
         A missing key is ``AuthError``; a missing URL is ``InvalidInput(not_configured)``;
-        an endpoint that is not an http(s) URL with a host, or whose host IDNA cannot encode, is
+        an endpoint that is not an http(s) URL with a host, or whose host is no host name (:mod:`~..hostnames`), is
         ``InvalidInput(bad_endpoint)``.
         """
         self._check_missing()
@@ -274,7 +274,7 @@ class Backend:
         fault = _endpoint_fault(endpoint)
         if fault is None:
             return
-        if fault != _NOT_HTTP:  # a host name IDNA cannot encode: refused here, never looked up (as fetch's)
+        if fault != _NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)
             what = "the endpoint's host is not a valid host name (%s; check %s)" % (fault, self._endpoint_origin())
         else:  # the URL itself is not shown: it may carry credentials
             what = "the endpoint is not an http(s) URL with a host (check %s)%s" % (
@@ -728,7 +728,7 @@ _NOT_HTTP = "not an http(s) URL with a host"
 
 def _endpoint_fault(url: Any) -> Optional[str]:
     """Why ``url`` is no usable endpoint: :data:`_NOT_HTTP` unless it is an http(s) URL with a host
-    (and no port 0), IDNA's reason for a host name it cannot encode (:func:`~..hostnames.idna_refusal`),
+    (and no port 0), the reason its host is no host name (:func:`~..hostnames.idna_refusal`),
     ``None`` for a usable one. A string's answer is remembered (:data:`_FAULTS`: a backend's endpoint
     is the same on every call)."""
     if type(url) is str and url in _FAULTS:

@@ -7,8 +7,9 @@ a rule is written once. A URL takes one of two forms, each for its own purpose:
   the engine sent (a reader may recognise it and copy it), made usable: http(s) with a
   host, a lower-case scheme, spaces after the host percent-encoded;
 - **request form** (:func:`request_url`): the URL a fetch sends, percent-encoded and
-  IDNA-encoded exactly as ``requests`` will send it, so what is checked (the host the
-  SSRF guard resolves) is what is requested.
+  its host encoded by the library's one rule for host names (:mod:`~..hostnames`), the rest
+  exactly as ``requests`` will send it, so what is checked (the host the SSRF guard resolves)
+  is what is requested.
 
 and two keys compare them:
 
@@ -35,6 +36,7 @@ from urllib.parse import SplitResult, parse_qsl, urlencode, urljoin, urlsplit, u
 import requests
 
 from ..errors import BAD_URL, InvalidInput
+from ..hostnames import HostRefused, ascii_host, with_ascii_host
 from .memo import remembered
 from .ssrf import literal_address
 
@@ -167,7 +169,8 @@ def request_url(url: object) -> str:
     """``url`` in the request form (as ``requests`` will send it); ``InvalidInput(bad_url)``
     unless it is an http(s) URL with a host, at most :data:`MAX_URL_CHARS` long.
 
-    The host is IDNA-encoded, the path and query percent-encoded, an empty path is ``/``,
+    The host is encoded by the library's rule (:func:`~..hostnames.ascii_host`: a host name
+    it refuses is ``bad_url``, never looked up), the path and query percent-encoded, an empty path is ``/``,
     the scheme and host are lower case; the fragment stays (see :func:`page_key`). A backslash
     before the query is refused, with a browser's reading as a hint (:func:`browser_target`):
     a browser reads it as a slash, ``urlsplit`` as part of the host (``http://host\\path``: a
@@ -238,7 +241,12 @@ def _checked_request_form(url: str) -> str:
         )
     if not host:
         raise InvalidInput("url %r has no host" % text[:200], detail_code=BAD_URL)
-    literal_address(host)  # an out-of-range numeric host is bad_url
+    if literal_address(host) is None:  # (an out-of-range numeric host is bad_url)
+        try:  # a host name by the library's rule, refused before anything is sent, and encoded by it
+            ascii_host(host)  # (an ASCII one too: xn--zz is no punycode)
+            text = with_ascii_host(text)  # not by requests' own IDNA encoding
+        except HostRefused as refused:
+            raise InvalidInput(str(refused), detail_code=BAD_URL) from None
     prepared = requests.models.PreparedRequest()
     try:
         prepared.prepare_url(text, None)
@@ -364,8 +372,8 @@ def host_token(url: str, default: str = "another site") -> str:
     ``default``: only host-name characters (IDNA-encoded) or an IP literal, never a path,
     a query or free text (an error line reaches a model outside the untrusted-content block)."""
     try:
-        host = (urlsplit(url).hostname or "").encode("idna").decode("ascii")
-    except (ValueError, UnicodeError):
+        host = ascii_host(urlsplit(url).hostname or "")
+    except (ValueError, HostRefused):
         return default
     return host if _HOST_TOKEN.fullmatch(host) else default
 

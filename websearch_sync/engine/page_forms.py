@@ -175,13 +175,14 @@ def with_own_fields(form: PageForm, own: Mapping[str, str]) -> PageForm:
     name the form lacks is added at its end. A page's form never changes what the call asked
     (its query, safe search, time range)."""
     entries: list[tuple[str, str]] = []
+    written: set[str] = set()  # the own fields already in entries
     for name, value in form.fields:
         if name not in own:
             entries.append((name, value))
-        elif all(name != seen for seen, _ in entries):
+        elif name not in written:
+            written.add(name)
             entries.append((name, own[name]))
-    sent = {name for name, _ in entries}
-    entries.extend((name, value) for name, value in own.items() if name not in sent)
+    entries.extend((name, value) for name, value in own.items() if name not in written)
     return dataclasses.replace(form, fields=tuple(entries))
 
 

@@ -65,11 +65,31 @@ def _entries(form: Tag) -> Entries:
     in a disabled fieldset outside its first legend) or in a ``datalist`` send nothing, nor do
     unchecked checkboxes and radios, nor buttons but the pressed one; of checked radios of one
     name the last wins; a ``select`` sends its selected options (a single one: the last marked,
-    else the first enabled), a ``textarea`` its text; line breaks are written CR LF. One walk,
-    whatever the page nests inside what."""
+    else the first enabled), a ``textarea`` its text; line breaks are written CR LF."""
     entries: list[Optional[tuple[str, str]]] = []
     radios: dict[str, int] = {}  # each radio group's checked entry, by its index in entries
     pressed = False
+    for tag in _enabled_controls(form):
+        kind = _kind(tag)
+        if kind in _BUTTONS:
+            if not pressed and kind in ("submit", "image"):
+                pressed = True
+                entries.extend(_button_entries(tag, kind))
+            continue
+        field = attribute(tag, "name")
+        if not field:
+            continue
+        if kind == "radio" and tag.get("checked") is not None:
+            if field in radios:
+                entries[radios[field]] = None  # checking a radio unchecks its group's others
+            radios[field] = len(entries)
+        entries.extend(_field_entries(tag, kind, field))
+    return tuple((_crlf(field), _crlf(value)) for field, value in filter(None, entries))
+
+
+def _enabled_controls(form: Tag) -> Iterator[Tag]:
+    """``form``'s controls in tree order, but those disabled, in a disabled fieldset outside its
+    first legend, or in a ``datalist``. One walk, whatever the page nests inside what."""
     # per open element: (its children are inert, the legend exempt from that, that legend's state)
     frames: list[tuple[bool, Optional[Tag], bool]] = []
     for event, tag in etree.iterwalk(form, events=("start", "end")):
@@ -83,44 +103,47 @@ def _entries(form: Tag) -> Entries:
         if frames:
             below, exempt_legend, exempt = frames[-1]
             inert = exempt if tag is exempt_legend else below
-        name = tag.tag
-        if name == "fieldset" and tag.get("disabled") is not None:
-            first_legend = tag.find("legend")
-            frames.append((True, first_legend if isinstance(first_legend, Tag) else None, inert))
-        else:
-            frames.append((inert or name == "datalist", None, False))
-        if name not in _CONTROLS or inert or tag.get("disabled") is not None:
-            continue
-        kind = (tag.get("type") or "").lower()
-        if name == "button" or kind in _BUTTONS:
-            if name == "button":
-                kind = kind if kind in ("button", "reset") else "submit"
-            if not pressed and kind in ("submit", "image"):
-                pressed = True
-                entries.extend(_button_entries(tag, kind))
-            continue
-        field = attribute(tag, "name")
-        if not field:
-            continue
-        if name == "select":
-            entries.extend((field, value) for value in _selected(tag))
-        elif name == "textarea":
-            text = tag.text or ""
-            entries.append((field, text[1:] if text.startswith("\n") else text))  # the parser drops a first newline
-        elif kind in ("checkbox", "radio"):
-            if tag.get("checked") is None:
-                continue
-            if kind == "radio":
-                if field in radios:
-                    entries[radios[field]] = None  # checking a radio unchecks its group's others
-                radios[field] = len(entries)
-            entries.append((field, attribute(tag, "value") if tag.get("value") is not None else "on"))
-        elif kind == "hidden" and field.lower() == "_charset_":
-            entries.append((field, "UTF-8"))
-        elif kind != "file":  # a field's value has no line break (its sanitization), a hidden one's is kept
-            value = attribute(tag, "value")
-            entries.append((field, value if kind == "hidden" else value.replace("\r", "").replace("\n", "")))
-    return tuple((_crlf(field), _crlf(value)) for field, value in filter(None, entries))
+        frames.append(_frame(tag, inert))
+        if tag.tag in _CONTROLS and not inert and tag.get("disabled") is None:
+            yield tag
+
+
+def _frame(tag: Tag, inert: bool) -> tuple[bool, Optional[Tag], bool]:
+    """What ``tag`` (itself ``inert`` or not) makes of the elements in it: (inert, the legend
+    exempt from that, that legend's state): a disabled fieldset's, but its first legend's, are."""
+    if tag.tag == "fieldset" and tag.get("disabled") is not None:
+        first_legend = tag.find("legend")
+        return True, first_legend if isinstance(first_legend, Tag) else None, inert
+    return inert or tag.tag == "datalist", None, False
+
+
+def _kind(control: Tag) -> str:
+    """A control's kind: an ``input``'s type (``text`` when absent), a ``button``'s (``submit``
+    unless ``button`` or ``reset``), else the element's name (``select``, ``textarea``)."""
+    if control.tag == "input":
+        return (control.get("type") or "text").lower()
+    if control.tag == "button":
+        kind = (control.get("type") or "").lower()
+        return kind if kind in ("button", "reset") else "submit"
+    return str(control.tag)
+
+
+def _field_entries(control: Tag, kind: str, field: str) -> list[tuple[str, str]]:
+    """What a named control other than a button sends (its kind: :func:`_kind`)."""
+    if control.tag == "select":
+        return [(field, value) for value in _selected(control)]
+    if control.tag == "textarea":
+        text = control.text or ""
+        return [(field, text[1:] if text.startswith("\n") else text)]  # the parser drops a first newline
+    if kind in ("checkbox", "radio"):
+        checked = control.get("checked") is not None
+        return [(field, attribute(control, "value") if control.get("value") is not None else "on")] if checked else []
+    if kind == "hidden":
+        return [(field, "UTF-8" if field.lower() == "_charset_" else attribute(control, "value"))]
+    if kind == "file":
+        return []
+    # a field's value has no line break (its value sanitization)
+    return [(field, attribute(control, "value").replace("\r", "").replace("\n", ""))]
 
 
 def _button_entries(tag: Tag, kind: str) -> list[tuple[str, str]]:
@@ -135,21 +158,25 @@ def _button_entries(tag: Tag, kind: str) -> list[tuple[str, str]]:
 def _selected(select: Tag) -> list[str]:
     """The values a ``select`` sends: its selected enabled options (HTML's selectedness: a single
     select has the last option marked ``selected``, else, as a drop-down list, its first enabled one)."""
-    options: list[tuple[Tag, bool]] = []  # (option, disabled), the children and the optgroups' children
-    for child in select.iterchildren("option", "optgroup"):
-        assert isinstance(child, Tag)
-        if child.tag == "option":
-            options.append((child, child.get("disabled") is not None))
-            continue
-        group_disabled = child.get("disabled") is not None
-        for option in child.iterchildren("option"):
-            assert isinstance(option, Tag)
-            options.append((option, group_disabled or option.get("disabled") is not None))
+    options = _options(select)
     marked = [(option, disabled) for option, disabled in options if option.get("selected") is not None]
     if select.get("multiple") is None:  # one option at most; a drop-down list shows one always
         shown_first = [pair for pair in options if not pair[1]][:1] if _display_size(select) == 1 else []
         marked = marked[-1:] or shown_first
     return [_option_value(option) for option, disabled in marked if not disabled]
+
+
+def _options(select: Tag) -> list[tuple[Tag, bool]]:
+    """A ``select``'s options, each with whether it is disabled: its ``option`` children and
+    those of its ``optgroup`` children (a disabled group's are)."""
+    options: list[tuple[Tag, bool]] = []
+    for child in select.iterchildren("option", "optgroup"):
+        assert isinstance(child, Tag)
+        group_disabled = child.tag == "optgroup" and child.get("disabled") is not None
+        for option in [child] if child.tag == "option" else child.iterchildren("option"):
+            assert isinstance(option, Tag)
+            options.append((option, group_disabled or option.get("disabled") is not None))
+    return options
 
 
 def _display_size(select: Tag) -> int:

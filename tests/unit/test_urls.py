@@ -225,6 +225,30 @@ def test_credentials_go_along_to_the_same_origin_only(target, keeps):
 def test_an_upgrade_to_https_on_the_default_ports_keeps_the_origin():
     assert same_origin(urlsplit("http://example.com/"), urlsplit("https://example.com/"))
     assert not same_origin(urlsplit("http://example.com:8080/"), urlsplit("https://example.com/"))
+    assert not same_origin(urlsplit("http://example.com/"), urlsplit("https://example.com/"), upgrade=False)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://EXAMPLE.com/x",  # a host in capitals
+        "https://example.com:443/x",  # the scheme's default port, written
+        "https://example.com./x",  # a trailing dot
+        "HTTPS://example.com/x",  # a scheme in capitals
+    ],
+)
+def test_an_origin_written_another_way_is_the_same_origin(target):
+    assert same_origin(urlsplit("https://example.com/"), urlsplit(target), upgrade=False)
+
+
+def test_an_idn_host_is_the_same_origin_as_its_punycode():
+    assert same_origin(urlsplit("https://xn--bcher-kva.example/"), urlsplit("https://bücher.example/x"))
+    assert not same_origin(urlsplit("https://bucher.example/"), urlsplit("https://bücher.example/x"))
+
+
+@pytest.mark.parametrize("target", ["javascript:next()", "data:text/html,x", "https://example.com:99999/"])
+def test_a_url_without_an_http_origin_is_on_no_origin(target):
+    assert not same_origin(urlsplit("https://example.com/"), urlsplit(target))
 
 
 @pytest.mark.parametrize(

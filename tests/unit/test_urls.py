@@ -246,6 +246,30 @@ def test_an_idn_host_is_the_same_origin_as_its_punycode():
     assert not same_origin(urlsplit("https://bucher.example/"), urlsplit("https://bücher.example/x"))
 
 
+@pytest.mark.parametrize(
+    "start, target",
+    [
+        (
+            "https://strasse.de/",
+            "https://stra\u00dfe.de/x",
+        ),  # IDNA 2003 mapped \u00df to ss: xn--strae-oqa.de is another domain
+        (
+            "https://\u03c3\u03bf\u03c6\u03b9\u03b1.gr/",
+            "https://\u03c2\u03bf\u03c6\u03b9\u03b1.gr/x",
+        ),  # and final sigma to sigma
+    ],
+)
+def test_hosts_the_host_name_rule_tells_apart_are_other_origins(start, target):
+    """Credentials went along from ``strasse.de`` to ``straße.de`` (Python's IDNA 2003 codec read both
+    as ``strasse.de``), a domain its owner need not hold: the host-name rule, a browser's, keeps ``ß``."""
+    assert not same_origin(urlsplit(start), urlsplit(target))
+    assert not same_origin(urlsplit(target), urlsplit(start), upgrade=False)
+
+
+def test_a_host_the_host_name_rule_refuses_is_on_no_origin():
+    assert not same_origin(urlsplit("https://a..b.example/"), urlsplit("https://a..b.example/x"))
+
+
 @pytest.mark.parametrize("target", ["javascript:next()", "data:text/html,x", "https://example.com:99999/"])
 def test_a_url_without_an_http_origin_is_on_no_origin(target):
     assert not same_origin(urlsplit("https://example.com/"), urlsplit(target))

@@ -3,6 +3,7 @@ MIME type" reads them: of several types (two headers arrive joined by a comma), 
 one, and the charset that goes with it. Commas and semicolons inside a quoted parameter value
 belong to it (``charset="x, application/json"`` names no second type)."""
 
+import re
 from typing import Optional
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -16,9 +17,20 @@ UNKNOWN = ("*/*", "application/unknown", "unknown/unknown")
 def untyped(media: str) -> bool:
     """Whether ``media`` (a :func:`media_type`) says nothing of the body, which is then sniffed as
     a browser sniffs it: absent, a type servers send for any file (:data:`UNTYPED`), one the MIME
-    Sniffing standard calls unknown (:data:`UNKNOWN`), or a value with no ``/``, which is no media
-    type (the Fetch standard's "extract a MIME type" fails on it, as on a missing header)."""
-    return not media or media in UNTYPED or media in UNKNOWN or "/" not in media
+    Sniffing standard calls unknown (:data:`UNKNOWN`), or a value that is no media type (no ``/``,
+    ``text/``, ``/html``: the Fetch standard's "extract a MIME type" fails on it, as on a missing
+    header)."""
+    return not media or media in UNTYPED or media in UNKNOWN or not valid_media(media)
+
+
+#: A media type by RFC 9110: ``type/subtype``, each a token (no empty side, no white space).
+_VALID_MEDIA = re.compile(r"[!#$%&'*+.^_`|~0-9a-z-]+/[!#$%&'*+.^_`|~0-9a-z-]+")
+
+
+def valid_media(media: str) -> bool:
+    """Whether ``media`` (lower-case, without parameters) is a media type the Fetch standard's
+    "parse a MIME type" accepts: a token, ``/``, a token."""
+    return _VALID_MEDIA.fullmatch(media) is not None
 
 
 def media_type(value: Optional[str]) -> str:

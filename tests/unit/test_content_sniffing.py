@@ -8,6 +8,7 @@ import pytest
 from pdfs import text_pdf
 from requests.structures import CaseInsensitiveDict
 
+import websearch_sync as ws
 from websearch_sync.net.charset import decode_body
 from websearch_sync.net.media import content_kind
 from websearch_sync.net.transport import HttpResponse
@@ -76,9 +77,19 @@ def test_the_pdf_header_must_lie_whole_in_the_first_1024_bytes_as_pdf_js_finds_i
 
 
 def test_a_pdf_after_other_bytes_without_its_trailer_is_no_pdf():
-    """Cut before its end, a body that names a PDF's opening is as likely a text that quotes one."""
-    cut = PHP_WARNING + NOTICE[: NOTICE.index(b"startxref")]
-    assert content_kind(response(cut)) == "html"
+    """Ending before its trailer, a body that names a PDF's opening is as likely a text that quotes one."""
+    ended = PHP_WARNING + NOTICE[: NOTICE.index(b"startxref")]
+    assert content_kind(response(ended)) == "html"
+
+
+def test_a_pdf_after_other_bytes_cut_by_max_bytes_is_a_pdf_too_large_to_read():
+    """A body the byte cap cut shows no end: its header line and first object make the PDF, which
+    is refused as too large (raise max_bytes), not returned as its syntax."""
+    cut = response(PHP_WARNING + NOTICE[:1024], truncated=True)
+    assert content_kind(cut) == "pdf"
+    with pytest.raises(ws.WebProviderError) as caught:
+        page_text(cut, mode="markdown")
+    assert (caught.value.detail_code, caught.value.hint) == ("response_too_large", "raise max_bytes")
 
 
 @pytest.mark.parametrize("content_type", [None, "*/*", "application/unknown"])

@@ -90,7 +90,7 @@ def content_kind(response: HttpResponse) -> str:
     servers send PDFs as ``text/plain`` or ``text/html``, and no text opens with those bytes."""
     kind = media_kind(response.content_type)
     if kind in (None, "html", "json", "text"):
-        signed = _signed_kind(response.content)
+        signed = _signed_kind(response.content, cut=response.truncated)
         if signed is not None:
             return signed
     if kind == "text" and xml_media(response.content_type) and xhtml_root(response.content):
@@ -130,10 +130,10 @@ def _opens_as_html(head: bytes) -> bool:
     )
 
 
-def _signed_kind(content: bytes) -> Optional[str]:
+def _signed_kind(content: bytes, cut: bool) -> Optional[str]:
     """``"pdf"`` or ``"image"`` for a body that opens with such a file's signature (a PDF's after
-    white space, or after other bytes by :func:`pdf_after_junk`), else None."""
-    if content[:1024].lstrip().startswith(b"%PDF-") or pdf_after_junk(content):
+    white space, or after other bytes by :func:`pdf_after_junk`; ``cut``: by ``max_bytes``), else None."""
+    if content[:1024].lstrip().startswith(b"%PDF-") or pdf_after_junk(content, cut=cut):
         return "pdf"
     if sniffed_image_type(content[:16]) is not None:
         return "image"
@@ -162,11 +162,12 @@ def pdf_start(content: bytes) -> int:
     return content.find(b"%PDF-", 0, PDF_HEADER_WITHIN)
 
 
-def pdf_after_junk(content: bytes) -> bool:
+def pdf_after_junk(content: bytes, *, cut: bool = False) -> bool:
     """Whether a body is a PDF with bytes before its header, as PDF readers take it (a PHP warning,
     a MacBinary header, a byte-order mark): a ``%PDF-n.n`` line where :func:`pdf_start` finds it,
     followed (past comment lines and blanks) by the file's first object, ``1 0 obj``, and a file
-    that runs to the body's end (``%%EOF`` or ``startxref`` in its last 1024 bytes); never a body
+    that runs to the body's end (``%%EOF`` or ``startxref`` in its last 1024 bytes, unless ``cut``:
+    a body cut by ``max_bytes`` shows no end, and its PDF is refused as too large); never a body
     that opens as an HTML document (a page that shows PDF syntax in a ``<pre>``). A text that
     quotes ``%PDF-1.4`` and an object has no trailer at its end."""
     start = pdf_start(content)
@@ -175,7 +176,7 @@ def pdf_after_junk(content: bytes) -> bool:
     if content[:start].lstrip(_BLANKS)[:9].lower().startswith(_DOCUMENT_OPENINGS):
         return False
     tail = content[-_TRAILER_WITHIN:]
-    if b"%%EOF" not in tail and b"startxref" not in tail:
+    if not cut and b"%%EOF" not in tail and b"startxref" not in tail:
         return False
     header = _PDF_VERSION.match(content, start)
     if header is None:

@@ -85,7 +85,7 @@ def test_a_pdf_after_other_bytes_without_its_trailer_is_no_pdf():
 def test_a_pdf_after_other_bytes_cut_by_max_bytes_is_a_pdf_too_large_to_read():
     """A body the byte cap cut shows no end: its header line and first object make the PDF, which
     is refused as too large (raise max_bytes), not returned as its syntax."""
-    cut = response(PHP_WARNING + NOTICE[:1024], truncated=True)
+    cut = response(PHP_WARNING + NOTICE[:300], truncated=True)
     assert content_kind(cut) == "pdf"
     with pytest.raises(ws.WebProviderError) as caught:
         page_text(cut, mode="markdown")

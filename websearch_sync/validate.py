@@ -8,13 +8,12 @@
   (:func:`check_arguments`), so the two cannot disagree.
 
 This module sits below ``config`` (which checks its numbers here), so it imports only
-``errors``, ``models`` and ``hostnames``.
+``errors``, ``models``, ``hostnames`` and the code tables of ``vocabulary``.
 """
 
 import dataclasses
 import difflib
 import re
-import stringprep
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any, Literal, Optional, Protocol, Union, cast, overload
 
@@ -38,8 +37,10 @@ from .errors import (
     UNKNOWN_BACKEND,
     InvalidInput,
 )
-from .hostnames import idna_refusal
+from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
+from .vocabulary.ddgs import DDGS_REGIONS, ddgs_argument, ddgs_region_locale, ddgs_value
+from .vocabulary.locale_codes import COUNTRIES, LANGUAGES, locale_refusal
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -76,6 +77,8 @@ LOCALE_WORDS = ("auto",)
 #: A site: a host name (letters beyond ASCII too: an internationalised domain, ``bücher.de``), an
 #: optional port and path (``docs.python.org/3``); its labels are checked by :func:`_site_filter`.
 _SITE = re.compile(r"^((?:[A-Za-z0-9.-]|[^\x00-\x7f\s])+)(?::\d+)?(?:/[^\s]*)?$")
+#: The longest ``site_filter`` taken: a host name (253) with a port and a path.
+MAX_SITE_FILTER = 1024
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e]{1,200}$")
 
 
@@ -202,7 +205,7 @@ def _choice(name: str, value: Any, choices: Iterable[str], detail: str) -> str:
     the choices and the closest one."""
     choices = tuple(choices)
     if not isinstance(value, str) or value.lower() not in choices:
-        closest = close_match(value.lower(), choices) if isinstance(value, str) else ""
+        closest = (ddgs_value(name, value) or close_match(value.lower(), choices)) if isinstance(value, str) else ""
         raise InvalidInput(
             "%s must be one of %s, got %r%s" % (name, ", ".join(choices), value, closest), detail_code=detail
         )
@@ -227,14 +230,42 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
     return value
 
 
+def _check_locale(value: Any) -> Optional[str]:
+    """``locale`` checked: a language tag's shape (:data:`_LOCALE`), then its parts' codes
+    (:func:`~.vocabulary.locale_codes.locale_refusal`). ddgs's region, country first (``us-en``, read as a
+    language ``us`` in a country ``EN``), fails the second, and its refusal names the locale it
+    means; DuckDuckGo's own region words (``uk-en``, ``wt-wt``: :data:`~.vocabulary.ddgs.DDGS_REGIONS`)
+    are refused even where their parts are codes (``kr-kr``, Kanuri in Korea, is ddgs's Korea)."""
+    locale = _check_pattern("locale", value, _LOCALE, BAD_LOCALE)
+    if locale is None or locale.lower() in LOCALE_WORDS:
+        return locale
+    reason = locale_refusal(locale)
+    if reason is None and locale.lower().replace("_", "-") not in DDGS_REGIONS:
+        return locale
+    meant = ddgs_region_locale(locale, LANGUAGES, COUNTRIES)
+    if meant is None:
+        hint = "expected %s" % _EXAMPLES["locale"]
+    elif meant:
+        hint = "a locale is language-COUNTRY; ddgs's region %s is the locale %s" % (locale, meant)
+    else:
+        hint = "ddgs's region %s is no region: give no locale" % locale
+    raise InvalidInput(
+        "invalid locale: %r (%s)" % (locale, "; ".join(filter(None, (reason, hint)))), detail_code=BAD_LOCALE
+    )
+
+
 def _site_filter(value: Any) -> Optional[str]:
-    """``site_filter`` checked, and sent as given: the shape of :data:`_SITE`, and a host whose
-    labels IDNA can encode and read back (none empty, none over 63 characters, no ``xn--`` that
-    is no punycode: ``...`` or ``a..b.com`` is no domain, and sent as ``site:...`` it would
-    narrow nothing; nor is ``a\ufe52\ufe52b.com``, which IDNA encodes to ``a..b.com``), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
-    ``site:.gov`` does in a search engine. The encoding only checks: Python's codec is IDNA 2003,
-    which reads ``straße.de`` as ``strasse.de``, another domain. An invisible character IDNA 2003
-    would drop is refused, not sent hidden in the host (:data:`_JOINERS`)."""
+    """``site_filter`` checked, and sent as given: the shape of :data:`_SITE`, and a host name by
+    the library's one rule (:mod:`~.hostnames`: no label empty or over 63 characters, no ``xn--``
+    that is no punycode: ``...`` or ``a..b.com`` is no domain, and sent as ``site:...`` it would
+    narrow nothing), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
+    ``site:.gov`` does in a search engine. The encoding only checks: the domain is sent as typed,
+    which a search engine reads. A character UTS #46 maps to nothing (an invisible one) is refused,
+    not sent hidden in the host (:func:`~.hostnames.ignored_character`). At most
+    :data:`MAX_SITE_FILTER` characters: a name with a path, not a document (checked first, so a
+    long one costs no mapping)."""
+    if isinstance(value, str) and len(value) > MAX_SITE_FILTER:
+        raise _bad_site(value[:80] + "...", "%d characters long, over %d" % (len(value), MAX_SITE_FILTER))
     site = _check_pattern("site_filter", value, _SITE, BAD_SITE_FILTER)
     if site is None:
         return None
@@ -242,20 +273,13 @@ def _site_filter(value: Any) -> Optional[str]:
     host = matched.group(1) if matched else site
     # one leading dot restricts to a domain's suffix (site:.gov): the labels are those after it
     labels = host[1:] if host.startswith(".") and len(host) > 1 else host
-    hidden = [char for char in host if stringprep.in_table_b1(char) and char not in _JOINERS]
-    if hidden:
-        raise _bad_site(site, "invisible character U+%04X, no part of a domain" % ord(hidden[0]))
-    reason = idna_refusal(labels, read_back=True)
+    hidden = ignored_character(host)
+    if hidden is not None:
+        raise _bad_site(site, "invisible character U+%04X, no part of a domain" % ord(hidden))
+    reason = idna_refusal(labels)
     if reason is not None:
         raise _bad_site(site, reason)
     return site
-
-
-#: Zero-width non-joiner and joiner: IDNA 2003 drops them, IDNA 2008 allows them where a script
-#: needs them (Persian, Indic scripts); the other invisible characters IDNA 2003 drops (stringprep's
-#: table B.1: zero-width space, soft hyphen, word joiner, byte-order mark, variation selectors)
-#: IDNA 2008 disallows, so a site_filter holding one is refused rather than sent with it.
-_JOINERS = "\u200c\u200d"
 
 
 def _bad_site(site: str, reason: object) -> InvalidInput:
@@ -308,7 +332,7 @@ def search_params(
     return SearchParams(
         query=check_query(query),
         max_results=check_max_results(max_results, settings.max_results),
-        locale=_check_pattern("locale", _locale(options), _LOCALE, BAD_LOCALE),
+        locale=_check_locale(_locale(options)),
         time_range=_check_choice("time_range", options.get("time_range"), TIME_RANGES, BAD_TIME_RANGE),
         site_filter=_site_filter(options.get("site_filter")),
         safe_search=_check_choice(
@@ -350,8 +374,18 @@ def _check_known(options: dict[str, Any], known_specific: Iterable[str], keyword
         names = known + sorted(set(keywords) - set(known))
         raise TypeError(
             "search() got unexpected keyword argument(s) %s; known options: %s"
-            % (", ".join(name + close_match(name, names) for name in unknown), ", ".join(known))
+            % (
+                ", ".join(name + option_hint(name, names) for name in unknown),
+                ", ".join(known),
+            )
         )
+
+
+def option_hint(name: str, known: Iterable[str]) -> str:
+    """What the refusal of an unknown search option adds: ours for a ddgs argument name
+    (:func:`~.vocabulary.ddgs.ddgs_argument`; ``region`` is spelled close to no option of ours
+    but ``engines``), else the closest ``known`` name (:func:`close_match`)."""
+    return ddgs_argument(name) or close_match(name, known)
 
 
 def close_match(name: str, known: Iterable[str]) -> str:

@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any, Optional
 
 import faultlab
-from clocks import ThreadClock
+from clocks import ThreadClock, paced_budget_s
 from faults import delayed
 
 import websearch_sync as ws
@@ -30,7 +30,7 @@ THREADS = 16
 OPS = 100
 INTERVAL_S = 0.01  #: min_interval_s of every backend
 COOLDOWNS = {"captcha_required": 1.0, "http_429": 0.8, "http_403": 0.8}
-TIMEOUT_MS = 400
+TIMEOUT_MS = 400  #: each call's deadline on an idle machine, as many times more as it runs slower
 QUERIES = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
 #: Faults in the mix and their weights (search, fetch). "slow_good" answers after 50 ms.
 SEARCH_MIX = {
@@ -101,7 +101,12 @@ def weighted_chooser(seed: int):
 
 
 def run_ops(
-    client: ws.SearchClient, server: faultlab.LabServer, backends: list[str], index: int, ops: list[Op]
+    client: ws.SearchClient,
+    server: faultlab.LabServer,
+    backends: list[str],
+    index: int,
+    ops: list[Op],
+    timeout_ms: int,
 ) -> None:
     rng = random.Random(1000 + index)
     for _ in range(OPS):
@@ -111,7 +116,7 @@ def run_ops(
             url = server.cell_url("fetch", "random", "/" + path)
             op = Op(index, "fetch", "fetch", ("fetch", path), use_cache, time.monotonic())
             call = partial(
-                client.fetch, url, allow_private=True, timeout_ms=TIMEOUT_MS, cache_ttl_s=60 if use_cache else 0
+                client.fetch, url, allow_private=True, timeout_ms=timeout_ms, cache_ttl_s=60 if use_cache else 0
             )
         else:
             backend = rng.choice(backends)
@@ -123,7 +128,7 @@ def run_ops(
                 query,
                 backend=backend,
                 max_results=5,
-                timeout_ms=TIMEOUT_MS,
+                timeout_ms=timeout_ms,
                 cache_ttl_s=60 if use_cache else 0,
             )
         try:
@@ -157,8 +162,10 @@ class Run:
 
     ops: list[Op]
     log: list[tuple[float, str, str, str]]  #: the lab server's requests
-    blocks: list[tuple[float, str, Optional[str]]]  #: (when, backend, detail) of every cool-down the client started
-    slots: dict[str, list[float]]  #: the rate-limit slots the client booked, per backend
+    #: (before, after, backend, detail) of every cool-down the client started: the clock before and after
+    #: it was recorded (the client reads its own clock in between, when the cool-down begins)
+    blocks: list[tuple[float, float, str, Optional[str]]]
+    slots: dict[str, list[float]]  #: the rate-limit slots the client booked, per backend (less those handed on)
     sends: list[tuple[float, str]]  #: (when its last cool-down check began, backend) of every request sent
     elapsed: float
 
@@ -166,7 +173,7 @@ class Run:
 def spy_on(
     client: ws.SearchClient,
     clock: ThreadClock,
-    blocks: list[tuple[float, str, Optional[str]]],
+    blocks: list[tuple[float, float, str, Optional[str]]],
     slots: dict[str, list[float]],
     sends: list[tuple[float, str]],
     monkeypatch,
@@ -175,6 +182,7 @@ def spy_on(
     every request it sends, when the cool-down check that let it through began."""
     record = client._cooldowns.record
     reserve = client._runner.limiter.reserve
+    release = client._runner.limiter.release
     check = client._cooldowns.check
     cleared: dict[int, float] = {}
     send = attempts.call_backend
@@ -189,23 +197,35 @@ def spy_on(
         return send(backend, params, transport, deadline)
 
     def recording(error, key=None, *args):
+        before = time.monotonic()
         token = record(error, key, *args)
         # the backend's cool-down (its name, or a part of it), not its host's, which the client records
         # a moment later after a block that ended a call: that one ends a moment later too, and no search
         # of the backend's own checks it (its own requests to its own host pass the host's gate)
         if not str(key or "").startswith("host:"):
-            blocks.append((time.monotonic(), error.provider, error.detail_code))
+            blocks.append((before, time.monotonic(), error.provider, error.detail_code))
         return token
+
+    held: dict[int, tuple[str, float]] = {}  # per thread: the slot it booked last, until its request leaves
 
     def booking(name, interval, max_wait_s, left_s=None):
         wait = reserve(name, interval, max_wait_s, left_s)
         if wait is not None and interval > 0:
             # reserve read the clock once: slot = now + wait; slots are booked per upstream (backend@host)
+            held[threading.get_ident()] = (backend_of(name), clock.last() + wait)
             slots[backend_of(name)].append(clock.last() + wait)
         return wait
 
+    def releasing(name, left_s=None):
+        # its request gave up before leaving: the slot is handed on (booked again) or stays unused
+        backend, slot = held.pop(threading.get_ident(), (None, None))
+        if backend is not None:
+            slots[backend].remove(slot)
+        release(name, left_s)
+
     client._cooldowns.record = recording
     client._runner.limiter.reserve = booking
+    client._runner.limiter.release = releasing
     client._cooldowns.check = checking
     monkeypatch.setattr(attempts, "call_backend", sending)
 
@@ -217,7 +237,7 @@ def run_threads(monkeypatch) -> Run:
     fetch_target.good_body = SMALL_PAGE
     targets = [faultlab.search_target(name) for name in backends] + [fetch_target]
     ops: list[Op] = []
-    blocks: list[tuple[float, str, Optional[str]]] = []
+    blocks: list[tuple[float, float, str, Optional[str]]] = []
     slots: dict[str, list[float]] = defaultdict(list)
     sends: list[tuple[float, str]] = []
     with faultlab.LabServer(targets, max_connections=128, chooser=weighted_chooser(7)) as server:
@@ -227,6 +247,9 @@ def run_threads(monkeypatch) -> Run:
         settings = faultlab.lab_settings(server, backends)
         for name in backends:
             settings.endpoints[name] = server.cell_url(name, "random")
+        # a fixed 400 ms left too few successes on a loaded machine (calls waiting for their slots and
+        # the CPU ran out of time) for the checks to mean anything
+        timeout_ms = int(paced_budget_s(TIMEOUT_MS / 1000) * 1000)
         started = time.monotonic()
         clock = ThreadClock()
         with ws.SearchClient(
@@ -234,7 +257,8 @@ def run_threads(monkeypatch) -> Run:
         ) as client:
             spy_on(client, clock, blocks, slots, sends, monkeypatch)
             threads = [
-                threading.Thread(target=run_ops, args=(client, server, backends, i, ops)) for i in range(THREADS)
+                threading.Thread(target=run_ops, args=(client, server, backends, i, ops, timeout_ms))
+                for i in range(THREADS)
             ]
             for thread in threads:
                 thread.start()
@@ -288,7 +312,7 @@ def check_rate_limit(arrivals: dict[str, list[float]], slots: dict[str, list[flo
 
 def check_cooldowns(
     arrivals: dict[str, list[float]],
-    blocks: list[tuple[float, str, Optional[str]]],
+    blocks: list[tuple[float, float, str, Optional[str]]],
     sends: list[tuple[float, str]],
     ops: list[Op],
 ) -> None:
@@ -298,10 +322,14 @@ def check_cooldowns(
     end was let through before the block began (one already under way may arrive later: the
     server's own scheduling decides when it logs it)."""
     assert blocks, "no block happened: the cool-down check would prove nothing"
-    for when, target, detail in blocks:
+    for began, when, target, detail in blocks:
+        # from when it was recorded (a check that began later must see it) to the earliest the client's
+        # cool-down may end (it read its clock before ``when``: on a loaded machine, milliseconds before)
         duration = COOLDOWNS[detail]
-        ends = [when + duration] + [
-            later + COOLDOWNS[d] for later, t, d in blocks if t == target and when < later < when + duration
+        ends = [began + duration] + [
+            later_began + COOLDOWNS[d]
+            for later_began, later, t, d in blocks
+            if t == target and when < later < began + duration
         ]
         cleared = sorted(c for c, t in sends if t == target)
         through = [c for c in cleared if when < c < min(ends)]

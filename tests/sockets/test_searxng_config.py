@@ -444,6 +444,26 @@ def test_a_later_search_without_a_time_range_reads_the_config_a_time_range_left_
     assert codes(later) == ["time_range_skipped"]
 
 
+def test_a_cached_answer_whose_time_range_was_unverified_says_what_config_says_once_read():
+    """Before: an answer cached with the note that /config was not read kept that note for the
+    cache's TTL, even once a later answer had read /config. The note is recomputed when the answer
+    is served from the cache: it names the engine the time range skipped, without a second search."""
+    clock = FakeClock()
+    with FakeSearXNG(list(_TIME_RANGE_ENGINES)) as sx:
+        with paced_client(sx, clock, 2) as c:
+            first = search(c, time_range="week")
+            answers_taking(sx, clock, 2.0)
+            clock.advance(60)
+            search(c)  # its answer leaves a slot free at once: /config is read
+            assert sx.config_reads == 1
+            clock.advance(60)
+            again = search(c, time_range="week")
+        assert len(sx.searches) == 2 and sx.config_reads == 1
+    assert codes(first) == ["time_range_unverified"]
+    assert again["provider_meta"].get("cached") is True and codes(again) == ["time_range_skipped"]
+    assert "wikipedia" in again["errors"][0]["message"] and again["items"] == first["items"]
+
+
 def test_an_answer_whose_categories_only_config_can_judge_is_not_cached_while_it_is_unknown():
     """Results of ``categories=science`` that name only ``general`` (each result names its engine's
     first category): only /config tells whether science was searched. An instance without /config

@@ -312,10 +312,28 @@ def test_the_shared_pace_holds_as_the_upstream_sees_it(redis_db, redis_server): 
     started = time.monotonic()
     assert first.sending("brave", 0.5) == 0.0
     held = second.sending("brave", 0.5)
-    booked, wait = second.reserve("brave", 0.5, 10)
+    booked, wait, _ = second.reserve("brave", 0.5, 10)
     elapsed = time.monotonic() - started  # on a loaded machine the round trips take some of the interval
     assert 0.5 - elapsed <= held <= 0.5
     assert booked and 0.5 - elapsed <= wait <= 0.5
+
+
+def test_a_slot_whose_request_gave_up_is_handed_on_unless_a_later_one_was_booked(redis_db, redis_server):  # noqa: F811
+    """Another process paces the upstream at 10 ms and its request left; this one paces it at 5 s and
+    books the next slot (10 ms away at most), but the upstream saw a request less than 5 s ago: it
+    gives up and hands the slot on, so the next booking gets it again instead of one 5 s later. A
+    slot booked after it is not handed on (that booking keeps its turn, the next one its own)."""
+    other, mine, next_one = (SharedSlots(_state(redis_server.url)) for _ in range(3))
+    for name, booked_after in (("x", False), ("y", True)):
+        assert other.sending(name, 0.01) == 0.0
+        booked, wait, booking = mine.reserve(name, 5.0, 1.0)
+        assert booked and wait <= 0.01 and mine.sending(name, 5.0) > 0  # the request before left < 5 s ago
+        if booked_after:
+            booked, wait, _ = next_one.reserve(name, 5.0, 10.0)
+            assert booked and 2.5 < wait <= 5.01  # the slot after mine (10 ms away at most, then 5 s)
+        mine.release(name, booking)
+        booked, wait, _ = next_one.reserve(name, 5.0, 20.0)
+        assert booked and (5.0 < wait <= 10.01 if booked_after else wait <= 0.01)
 
 
 # -- when Redis fails -------------------------------------------------------------------------

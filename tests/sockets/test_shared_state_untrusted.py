@@ -14,11 +14,12 @@ from typing import Callable, Optional
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import respond
-from redis_server import redis_db, redis_server, up  # noqa: F401  (fixtures)
+from redis_server import REDIS_UP_TIMEOUT_S, redis_db, redis_server, up  # noqa: F401  (fixtures)
 from servers import FaultServer, LoopbackListener
 
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
+from websearch_sync.client.state import server as state_server
 from websearch_sync.tool import format_results
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -411,13 +412,16 @@ def test_a_password_in_the_state_urls_query_is_masked_and_redacted():
 
 
 def test_one_query_is_one_cache_entry_however_the_state_is_configured(redis_db, redis_server, monkeypatch, capsys):  # noqa: F811
+    # Redis is up here and the subject is the cache key: its commands may take what a loaded machine
+    # needs (at the 0.25 s default one timed out, so a client used its local state instead)
+    monkeypatch.setattr(state_server, "DEFAULT_TIMEOUT_S", REDIS_UP_TIMEOUT_S)
     url = redis_server.url
     with ws.SearchClient("stub", state_url=url) as client:
         assert client.search("one query")["provider_meta"]["cached"] is False
     localhost = url.replace("127.0.0.1", "localhost")
     clients = [
         ws.SearchClient("stub", settings=ws.Settings(state_url=url)),
-        ws.SearchClient("stub", settings=ws.Settings(state_url=url + "?socket_timeout=0.5")),
+        ws.SearchClient("stub", settings=ws.Settings(state_url=url + "?socket_timeout=%g" % (REDIS_UP_TIMEOUT_S + 1))),
         ws.SearchClient("stub", settings=ws.Settings(state_url=localhost)),
         ws.SearchClient("stub", settings=ws.Settings(state_url=url, state_required=True)),
     ]

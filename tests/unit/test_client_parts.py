@@ -170,7 +170,7 @@ class _OutageSlots:
         self.up = True
 
     def reserve(self, name, interval, max_wait_s, not_before_s=0.0, left_s=None):
-        return (True, not_before_s) if self.up else None
+        return (True, not_before_s, None) if self.up else None
 
     def fits(self, left_s):
         return True
@@ -203,7 +203,7 @@ class _AskedSlots:
 
     def reserve(self, name, interval, max_wait_s, not_before_s=0.0, left_s=None):
         self.asked.append((max_wait_s, left_s))
-        return True, 0.0
+        return True, 0.0, None
 
     def fits(self, left_s):
         return True

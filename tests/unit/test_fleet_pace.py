@@ -62,9 +62,9 @@ class ProcessView:
         self.known_fleet = len(redis.members)
         slot = max(redis.slot, now + not_before_s)
         if slot - now > max_wait_s:
-            return False, slot - now
+            return False, slot - now, None
         redis.slot = slot + interval
-        return True, slot - now
+        return True, slot - now, None
 
     def sending(self, name, interval, left_s=None):
         if not self._usable():

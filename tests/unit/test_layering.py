@@ -17,8 +17,9 @@ PACKAGE = Path(__file__).resolve().parents[2] / "websearch_sync"
 LAYERS: dict[str, int] = {
     "secrets": 0,
     "checkpoints": 0,
-    "hostnames": 0,  # standard library only: validate (site_filter) and net (hosts to fetch) word IDNA's refusals there
+    "hostnames": 0,  # the one rule for host names (and idna): validate (site_filter), net and engine (fetch and endpoint hosts)
     "forks": 0,  # below every layer that keeps a lock: each renews its own in a forked child
+    "vocabulary": 0,  # standard library only: the code tables validate checks locales and ddgs names against
     "errors": 1,
     "models": 2,
     "validate": 3,  # below config, which checks its numbers there

@@ -17,7 +17,7 @@ import websearch_sync.mcp
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What a search or a fetch needs and a bare import must not load.
-HEAVY = ("requests", "urllib3", "bs4", "soupsieve", "lxml", "readability", "curl_cffi")
+HEAVY = ("requests", "urllib3", "idna", "bs4", "soupsieve", "lxml", "readability", "curl_cffi")
 
 
 def loaded_after(code: str) -> list[str]:

@@ -64,13 +64,14 @@ from ..errors import (
     HTTP_403,
     HTTP_404,
     OFFSITE_REDIRECT,
+    TIME_RANGE_UNVERIFIED,
     AuthError,
     InvalidInput,
     WebBlocked,
     WebProviderError,
     WebSearchError,
 )
-from ..models import ParseResult, SearchParams
+from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
@@ -261,7 +262,8 @@ class SearXNG(JsonApiBackend):
         (:func:`.searxng_names.categories_undecided`), which it then judges. Never before the
         search, and only on a rate-limit slot free at once, so it never waits for one: without it
         a time range is said unverified (:func:`.searxng_names.time_range_unverified`, the answer
-        cached as it is), and it is read after a later answer that leaves a slot free."""
+        cached as it is, its note recomputed when served once ``/config`` is known:
+        :meth:`revise_cached`), and it is read after a later answer that leaves a slot free."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
         result = super().search(params, transport, deadline)
@@ -319,6 +321,18 @@ class SearXNG(JsonApiBackend):
                 else time_range_unverified(unread.why if unread is not None else "/config was not read")
             )
             result.errors.extend([warning.to_dict()] if warning is not None else [])
+
+    def revise_cached(self, params: SearchParams, errors: list[ErrorInfo]) -> list[ErrorInfo]:
+        """A cached answer whose time range was left unverified (:meth:`_judge`) gets, in place of
+        that note, what ``/config`` says once it is known (read after a later answer): the engines
+        the time range skipped, or nothing. The note is recomputed each time the answer is served,
+        so it does not outlive the read for the cache's TTL."""
+        config = self.instance() if params.time_range else None
+        if config is None or not any(_unverified_here(error, self.name) for error in errors):
+            return errors
+        skipped = time_range_skipped(config, *(self._names(params, o) for o in ("engines", "categories")))
+        revised = [error for error in errors if not _unverified_here(error, self.name)]
+        return revised + ([skipped.to_dict()] if skipped is not None else [])
 
     def _config_url(self) -> str:
         return urljoin(self.endpoint_url(), "config")
@@ -563,6 +577,11 @@ class SearXNG(JsonApiBackend):
         """The names option ``option`` (``engines``, ``categories``) asks for, comma-separated (``None``: unset)."""
         names = self.option(params, option)
         return ",".join(names) if names else None
+
+
+def _unverified_here(error: ErrorInfo, provider: str) -> bool:
+    """Whether ``error`` is ``provider``'s note of a time range it could not verify."""
+    return error.get("detail_code") == TIME_RANGE_UNVERIFIED and error.get("provider") == provider
 
 
 def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:

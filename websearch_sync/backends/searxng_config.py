@@ -28,7 +28,7 @@ fast is never asked for it, unless a search has a time range or asks for categor
 only it can judge: then it is read in the call after the answer, on the same terms, to name the
 engines the instance did not ask for the time range (:func:`.searxng_names.time_range_skipped`;
 not read: :func:`.searxng_names.time_range_unverified` says so and why, and the answer is cached
-as it is) or to judge the categories (:mod:`.searxng_names`). Its request is ``best_effort``:
+as it is, its note recomputed when it is served once ``/config`` is known: ``SearXNG.revise_cached``) or to judge the categories (:mod:`.searxng_names`). Its request is ``best_effort``:
 replaying a recording made without it answers as it did (:mod:`~websearch_sync.contract.replay`,
 :func:`fresh_configs`).
 """

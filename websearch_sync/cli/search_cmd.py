@@ -9,7 +9,7 @@ from ..config import Settings, check_backend_names
 from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
-from ..validate import COMMON_OPTIONS, check_number, close_match
+from ..validate import COMMON_OPTIONS, check_number, option_hint
 from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, run_batch
 from .output import (
     EXIT_OK,
@@ -170,7 +170,7 @@ def backend_options(pairs: list[str]) -> dict[str, Any]:
         if key not in known:
             raise InvalidInput(
                 "--option %s: no backend knows this option%s; known: %s"
-                % (key, close_match(key, known), ", ".join(sorted(known))),
+                % (key, option_hint(key, known), ", ".join(sorted(known))),
                 detail_code=BAD_ARGUMENTS,
             )
         if key in options:

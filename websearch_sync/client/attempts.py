@@ -185,31 +185,51 @@ class BackendRunner:
         upstream = reported(backend, backend.upstream_key)  # the pace is the upstream's: one per endpoint host
         need = send_need_s(budget)
         wait = self._book_slot(backend, upstream, interval, budget, need, last_error, at_once)
-        state.count_wait(wait)
-        slot_at = self.clock.monotonic() + wait
-        self.clock.sleep(max(0.0, wait - self.check_ahead_s))  # a request leaves at its slot: it wakes there (0: now)
-        if wait > 0:
-            if recheck is not None:
-                recheck()
-            rest = slot_at - self.clock.monotonic()
-            if rest > 0:
-                self.clock.sleep(rest)
-            for key in keys:  # right before it leaves: a block met while it waited stops it
-                self.cooldowns.check(key, own, budget.remaining_s())
+        try:
+            state.count_wait(wait)
+            slot_at = self.clock.monotonic() + wait
+            self.clock.sleep(
+                max(0.0, wait - self.check_ahead_s)
+            )  # a request leaves at its slot: it wakes there (0: now)
+            if wait > 0:
+                if recheck is not None:
+                    recheck()
+                rest = slot_at - self.clock.monotonic()
+                if rest > 0:
+                    self.clock.sleep(rest)
+                for key in keys:  # right before it leaves: a block met while it waited stops it
+                    self.cooldowns.check(key, own, budget.remaining_s())
+            late = self._departure(backend, upstream, interval, budget)
+            while late > 0:  # the request before this one left late: the upstream still sees the interval
+                if at_once:  # its slot is not free now after all: it does not wait
+                    raise Timeout(
+                        "%s allows one request every %s and the request before left late: no slot was free at once,"
+                        " the next one is %s away" % (backend.name, span_text(interval), span_text(late)),
+                        provider=backend.name,
+                        detail_code=BUDGET_EXHAUSTED,
+                    )
+                self._too_late(backend, interval, budget, need, late, last_error)
+                state.count_wait(late)
+                self.clock.sleep(late)
+                late = self._departure(backend, upstream, interval, budget)
+            self._too_late(backend, interval, budget, need, 0.0, last_error)
+        except Exception:  # it does not leave (an error, an answer cached meanwhile): re-raised, its slot handed on
+            self.limiter.release(upstream, budget.remaining_s())
+            raise
+
+    def _departure(self, backend: Backend, upstream: str, interval: float, budget: Deadline) -> float:
+        """Note the request leaving now (0.0), or the seconds the request before keeps it waiting.
+        Too little time left to ask the shared state is no outage: refused for its budget, as
+        its booking would be (:meth:`_book_slot`)."""
         late = self.limiter.sending(upstream, interval, budget.remaining_s())
-        while late > 0:  # the request before this one left late: the upstream still sees the interval
-            if at_once:  # its slot is not free now after all: it does not wait
-                raise Timeout(
-                    "%s allows one request every %s and the request before left late: no slot was free at once,"
-                    " the next one is %s away" % (backend.name, span_text(interval), span_text(late)),
-                    provider=backend.name,
-                    detail_code=BUDGET_EXHAUSTED,
-                )
-            self._too_late(backend, interval, budget, need, late, last_error)
-            state.count_wait(late)
-            self.clock.sleep(late)
-            late = self.limiter.sending(upstream, interval, budget.remaining_s())
-        self._too_late(backend, interval, budget, need, 0.0, last_error)
+        if late is None:
+            raise Timeout(
+                "only %.0f ms of the call's budget were left, too little to note %s's request leaving in the"
+                " shared state" % (max(0.0, budget.remaining_ms()), backend.name),
+                provider=backend.name,
+                detail_code=BUDGET_EXHAUSTED,
+            )
+        return late
 
     @staticmethod
     def _too_late(

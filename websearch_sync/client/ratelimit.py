@@ -1,13 +1,14 @@
 """Per-backend minimum spacing between requests, shared by all threads of a client,
 and by all processes of a shared state (``state/slots.py``) when there is one."""
 
+import dataclasses
 import threading
 from typing import Optional
 
 from ..forks import renewed_in_children
 from .clock import SYSTEM_CLOCK, Clock
 from .state.server import RETRY_AFTER_S
-from .tiers import SharedSlotsTier
+from .tiers import SharedBooking, SharedSlotsTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -19,6 +20,17 @@ _ROUNDING_S = 1e-6
 HANDOVER_S = RETRY_AFTER_S
 
 
+@dataclasses.dataclass(frozen=True)
+class _Booking:
+    """The last slot a thread booked, until its request leaves (:meth:`RateLimiter.release`
+    hands it on when the request gives up instead)."""
+
+    name: str
+    before: Optional[float]  #: this process's next slot before the booking (``None``: none)
+    after: float  #: ... by the booking (it moved it only when later)
+    shared: Optional[SharedBooking]  #: the booking in the shared tier (``None``: none), as it answered it
+
+
 class RateLimiter:
     """Hands out request slots at least ``interval`` seconds apart per backend.
 
@@ -27,6 +39,7 @@ class RateLimiter:
     ``max_wait_s`` (budget first: the caller fails now instead of waiting in vain), or when
     the call has too little time left to ask the ``shared`` tier (no free slot is known: that
     is no outage, and this process does not start pacing alone while another holds the slot).
+    A request that gives up between its booking and leaving hands its slot on (:meth:`release`).
     With a ``shared`` tier the slots are booked there, for every process; when it
     cannot be reached they are booked here, for this client, at this process's share
     of the pace: ``interval`` times the number of processes that shared it when the tier
@@ -47,6 +60,7 @@ class RateLimiter:
         self._sent: dict[str, float] = {}  # when the last request booked here left
         self._shared_next: dict[str, float] = {}  # when a shared slot was refused: when it comes
         self._looked: set[str] = set()  # upstreams not paced here whose fleet pace was looked at
+        self._held = threading.local()  # .booking: the thread's last booking, until its request leaves
         self._lock = threading.Lock()
         renewed_in_children(self)
 
@@ -59,6 +73,7 @@ class RateLimiter:
         ``left_s``: the time the call has left, which bounds the shared round trip (default
         ``max_wait_s``): a request that may wait for no slot (0) still asks the tier for a free one."""
         left_s = max_wait_s if left_s is None else left_s
+        self._held.booking = None
         if interval <= 0:
             if self._shared is not None and name not in self._looked:  # once: is the fleet pacing it?
                 self._looked.add(name)
@@ -76,17 +91,7 @@ class RateLimiter:
                 not_before = max(0.0, self._next.get(name, now) - now) if keeps else 0.0
             answer = self._shared.reserve(name, interval, max_wait_s, not_before, left_s)
             if answer is not None:
-                booked, wait = answer
-                with self._lock:
-                    now = self._clock.monotonic()
-                    alone = self._alone.pop(name, None)
-                    if alone is not None:  # back from an outage: the others may not know yet
-                        self._handover[name] = (now + HANDOVER_S, alone)
-                    if not booked:
-                        self._shared_next[name] = now + wait
-                        return None
-                    self._next[name] = max(self._next.get(name, 0.0), now + wait + interval * self._share(name, now))
-                return wait
+                return self._booked_shared(name, interval, *answer)
             with self._lock:
                 share = self._alone[name] = self._share(name, self._clock.monotonic())
             interval *= share
@@ -96,20 +101,47 @@ class RateLimiter:
             wait = slot - now
             if wait > max_wait_s:
                 return None
-            self._next[name] = slot + interval
-            return wait
+            before, self._next[name] = self._next.get(name), slot + interval
+        self._held.booking = _Booking(name, before, slot + interval, None)
+        return wait
 
-    def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> float:
+    def _booked_shared(
+        self, name: str, interval: float, booked: bool, wait: float, booking: Optional[SharedBooking]
+    ) -> Optional[float]:
+        """What :meth:`reserve` answers once the shared tier answered (``booked`` a slot ``wait``
+        seconds away, or refused it); this process's own next slot follows it."""
+        with self._lock:
+            now = self._clock.monotonic()
+            alone = self._alone.pop(name, None)
+            if alone is not None:  # back from an outage: the others may not know yet
+                self._handover[name] = (now + HANDOVER_S, alone)
+            if not booked:
+                self._shared_next[name] = now + wait
+                return None
+            before = self._next.get(name)
+            after = now + wait + interval * self._share(name, now)
+            self._next[name] = after if before is None else max(before, after)
+        self._held.booking = _Booking(name, before, after, booking)
+        return wait
+
+    def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> Optional[float]:
         """Right before a request to ``name`` leaves: 0.0 when it may leave now (it is noted as
         leaving), else the seconds to wait first. A slot is booked ahead of time; a request that
         left late (a loaded machine wakes its thread late) would leave less than ``interval``
         before the next one, on time: the pace must hold as the upstream sees it, not only as
-        booked. ``left_s``: the time the call has left (bounds the shared round trip)."""
+        booked. ``left_s``: the time the call has left (bounds the shared round trip); ``None``
+        when it is too little to ask the ``shared`` tier: as in :meth:`reserve`, that is no
+        outage (this process does not pace alone at its share, the fleet may hold the slot),
+        and the request is not to leave."""
         if interval <= 0:
             return 0.0
         if self._shared is not None:
+            if not self._shared.fits(left_s):
+                return None
             wait = self._shared.sending(name, interval, left_s)
             if wait is not None:
+                if wait == 0.0:
+                    self._held.booking = None  # used
                 return wait
             with self._lock:
                 interval *= self._share(name, self._clock.monotonic())
@@ -120,7 +152,27 @@ class RateLimiter:
                 return last + interval - now
             self._sent[name] = now
             self._next[name] = max(self._next.get(name, now), now + interval)
-            return 0.0
+        self._held.booking = None  # used
+        return 0.0
+
+    def release(self, name: str, left_s: Optional[float] = None) -> None:
+        """The request for which this thread last booked a slot of ``name`` gives up before it
+        leaves (its slot was not free at once after all, a cool-down began, its budget went):
+        hand the slot on, so that the next request leaves at it instead of an interval later.
+        In this process, and in the ``shared`` tier when the call has the time to ask it
+        (``left_s``); only while no later booking came after it (that one keeps its turn)."""
+        booking: Optional[_Booking] = getattr(self._held, "booking", None)
+        if booking is None or booking.name != name:
+            return
+        self._held.booking = None
+        with self._lock:
+            if self._next.get(name) == booking.after:
+                if booking.before is None:
+                    del self._next[name]
+                else:
+                    self._next[name] = booking.before
+        if booking.shared is not None and self._shared is not None and self._shared.fits(left_s):
+            self._shared.release(name, booking.shared, left_s)
 
     def _share(self, name: str, now: float) -> int:
         """How many shares of the pace this process keeps one of (called under the lock): the fleet

@@ -512,6 +512,7 @@ class SearchClient:
                     if found is None:
                         return self._answer(plan, call, key if cached else None, started, flight)
                     hit = cast(SearchResponse, found)
+            self._revise_cached(plan, hit)
             hit["provider_meta"].update(
                 {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started), "wait_ms": 0}
             )
@@ -526,6 +527,20 @@ class SearchClient:
             Optional[SearchResponse],
             self._cache.get(key, plan.budget.remaining_s(), plan.valid.check, plan.valid.max_bytes),
         )
+
+    def _revise_cached(self, plan: "_Plan", hit: SearchResponse) -> None:
+        """Bring the notes of an answer read from the cache up to date, in place
+        (:meth:`Backend.revise_cached`): only an answer with notes, so a cache hit builds no backend."""
+        errors = hit.get("errors")
+        if not errors:
+            return
+        backends = plan.backends or [registry.instance(cls, self.settings) for cls in plan.valid.classes]
+        for backend in backends:
+            errors = backend.revise_cached(plan.params, errors)
+        if errors:
+            hit["errors"] = errors
+        else:
+            del hit["errors"]
 
     def _answer(
         self,
@@ -542,6 +557,7 @@ class SearchClient:
         try:
             response, cacheable = self._run(plan, call, key, state)
         except _AnsweredMeanwhile as found:
+            self._revise_cached(plan, found.answer)
             found.answer["provider_meta"].update(
                 {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started), "wait_ms": state.wait_ms()}
             )

@@ -49,6 +49,11 @@ class SharedCacheTier(Protocol):
         """Store ``value`` for ``ttl_s`` seconds (not when longer than ``max_bytes``)."""
 
 
+#: A slot booked in the shared slots tier: (the next free slot its booking wrote, the booker's
+#: interval), microseconds on the tier's clock; what hands the slot on (:meth:`SharedSlotsTier.release`).
+SharedBooking = tuple[int, int]
+
+
 class SharedSlotsTier(Protocol):
     """Rate-limit slots booked for many processes."""
 
@@ -59,9 +64,14 @@ class SharedSlotsTier(Protocol):
         max_wait_s: float,
         not_before_s: float = 0.0,
         left_s: Optional[float] = None,
-    ) -> Optional[tuple[bool, float]]:
-        """``(booked, seconds to wait)`` for a slot at least ``not_before_s`` from now; ``None``
-        when the tier cannot be used (``left_s``, the call's time left, bounds the round trip)."""
+    ) -> Optional[tuple[bool, float, Optional[SharedBooking]]]:
+        """``(booked, seconds to wait, the booking)`` for a slot at least ``not_before_s`` from now
+        (the booking: what :meth:`release` needs to hand the slot on, ``None`` when not booked);
+        ``None`` when the tier cannot be used (``left_s``, the call's time left, bounds the round trip)."""
+
+    def release(self, name: str, booking: SharedBooking, left_s: Optional[float] = None) -> None:
+        """Hand on the slot of ``booking`` (its request gave up before leaving), unless a later
+        booking or departure came after it."""
 
     def fits(self, left_s: Optional[float]) -> bool:
         """Whether the call's time left holds one round trip to the tier (too little is not an outage)."""

@@ -40,7 +40,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..hostnames import idna_refusal
-from ..models import ParseResult, SearchParams
+from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
 from ..net.jsontext import JsonTooDeep
@@ -266,7 +266,7 @@ class Backend:
         """Raise before any request when a required setting is missing or the endpoint is unusable.
 
         A missing key is ``AuthError``; a missing URL is ``InvalidInput(not_configured)``;
-        an endpoint that is not an http(s) URL with a host, or whose host IDNA cannot encode, is
+        an endpoint that is not an http(s) URL with a host, or whose host is no host name (:mod:`~..hostnames`), is
         ``InvalidInput(bad_endpoint)``.
         """
         self._check_missing()
@@ -274,7 +274,7 @@ class Backend:
         fault = _endpoint_fault(endpoint)
         if fault is None:
             return
-        if fault != _NOT_HTTP:  # a host name IDNA cannot encode: refused here, never looked up (as fetch's)
+        if fault != _NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)
             what = "the endpoint's host is not a valid host name (%s; check %s)" % (fault, self._endpoint_origin())
         else:  # the URL itself is not shown: it may carry credentials
             what = "the endpoint is not an http(s) URL with a host (check %s)%s" % (
@@ -536,6 +536,13 @@ class Backend:
             self._read_more_pages(params, transport, deadline, response, parsed)
         return _without_secrets(parsed, self.secrets())
 
+    def revise_cached(self, params: SearchParams, errors: list[ErrorInfo]) -> list[ErrorInfo]:
+        """The ``errors`` of an answer to ``params`` read from the cache, brought up to date with
+        what the backend learnt since it was cached: a note of its own that said something was not
+        known yet (SearXNG's time range unverified before its ``/config`` was read). By default
+        as they are: a cached answer holds what its backend answered."""
+        return errors
+
     def _read_more_pages(
         self,
         params: SearchParams,
@@ -556,7 +563,9 @@ class Backend:
         while pages < MAX_PAGES and len(seen) < params.max_results and page_result.items:
             following = partial(self.next_page, params, Page(pages + 1, read, response, page_result))
             try:
-                spec = self._read_answer(response, following)  # a "next" link that is no URL: that page failed
+                # a "next" link that is no URL: that page failed; read within the deadline, as parsing
+                # (a page's forms are read whole: a page of very many takes its time)
+                spec = self._within(deadline, response, partial(self._read_answer, response, following), "reading")
                 if spec is None:
                     break
                 before_next_request()
@@ -719,7 +728,7 @@ _NOT_HTTP = "not an http(s) URL with a host"
 
 def _endpoint_fault(url: Any) -> Optional[str]:
     """Why ``url`` is no usable endpoint: :data:`_NOT_HTTP` unless it is an http(s) URL with a host
-    (and no port 0), IDNA's reason for a host name it cannot encode (:func:`~..hostnames.idna_refusal`),
+    (and no port 0), the reason its host is no host name (:func:`~..hostnames.idna_refusal`),
     ``None`` for a usable one. A string's answer is remembered (:data:`_FAULTS`: a backend's endpoint
     is the same on every call)."""
     if type(url) is str and url in _FAULTS:

@@ -19,6 +19,8 @@ from urllib.parse import urlencode
 import requests
 from requests.utils import get_auth_from_url
 
+from ..hostnames import HostRefused, with_ascii_host
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 Fields = Union[None, str, bytes, Mapping[str, Any], Iterable[tuple[str, Any]]]
@@ -28,8 +30,13 @@ JSON = "application/json"
 
 @lru_cache(maxsize=512)
 def endpoint(url: str) -> str:
-    """``url`` as ``requests`` prepares it (IDNA host, quoting, ``/`` for an empty path).
+    """``url`` as ``requests`` prepares it (quoting, ``/`` for an empty path), its host encoded by
+    the library's rule (:func:`~..hostnames.with_ascii_host`, as fetch's, not by ``requests``' IDNA).
     Raises ``requests``' ``MissingSchema``, ``InvalidURL`` or ``InvalidSchema`` for a URL it refuses."""
+    try:
+        url = with_ascii_host(url)
+    except (HostRefused, ValueError) as refused:  # (a checked endpoint is neither: Backend.check_configured)
+        raise requests.exceptions.InvalidURL(str(refused)) from None
     prepared = requests.PreparedRequest()
     prepared.prepare_url(url, None)
     return prepared.url or url

@@ -247,7 +247,7 @@ class AddressGuard:
 
         Raises ``InvalidInput(private_address)`` when any address is not public
         (unless allowed), ``InvalidInput(bad_url)`` when ``host`` is no host name
-        (``a..b.com``: IDNA cannot encode it), ``NetworkError(dns_error)`` when the name does not
+        (``a..b.com``, ``xn--zz.com``: :mod:`~..hostnames`), ``NetworkError(dns_error)`` when the name does not
         resolve, ``Timeout(deadline_exceeded)`` when resolving outlasts the deadline.
         """
         literal = literal_address(host)

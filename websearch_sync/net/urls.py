@@ -7,8 +7,9 @@ a rule is written once. A URL takes one of two forms, each for its own purpose:
   the engine sent (a reader may recognise it and copy it), made usable: http(s) with a
   host, a lower-case scheme, spaces after the host percent-encoded;
 - **request form** (:func:`request_url`): the URL a fetch sends, percent-encoded and
-  IDNA-encoded exactly as ``requests`` will send it, so what is checked (the host the
-  SSRF guard resolves) is what is requested.
+  its host encoded by the library's one rule for host names (:mod:`~..hostnames`), the rest
+  exactly as ``requests`` will send it, so what is checked (the host the SSRF guard resolves)
+  is what is requested.
 
 and two keys compare them:
 
@@ -22,7 +23,8 @@ Messages and logs show a URL by :func:`shown_url`, without the parts that may ho
 an error message names a URL a page chose (a redirect or refresh target) by its host only
 (:func:`host_token`): error lines reach a model outside the untrusted-content block.
 Two comparisons decide what a URL may receive: :func:`same_origin` (whether credentials
-go along a redirect) and :func:`host_in` (whether a URL is on a site, e.g. its bot wall).
+go along a redirect, whether a page's form may be posted) and :func:`host_in` (whether a URL
+is on a site, e.g. its bot wall).
 Parsers read links from markup with :func:`url_parts`, which never raises.
 """
 
@@ -34,6 +36,7 @@ from urllib.parse import SplitResult, parse_qsl, urlencode, urljoin, urlsplit, u
 import requests
 
 from ..errors import BAD_URL, InvalidInput
+from ..hostnames import HostRefused, ascii_host, with_ascii_host
 from .memo import remembered
 from .ssrf import literal_address
 
@@ -166,7 +169,8 @@ def request_url(url: object) -> str:
     """``url`` in the request form (as ``requests`` will send it); ``InvalidInput(bad_url)``
     unless it is an http(s) URL with a host, at most :data:`MAX_URL_CHARS` long.
 
-    The host is IDNA-encoded, the path and query percent-encoded, an empty path is ``/``,
+    The host is encoded by the library's rule (:func:`~..hostnames.ascii_host`: a host name
+    it refuses is ``bad_url``, never looked up), the path and query percent-encoded, an empty path is ``/``,
     the scheme and host are lower case; the fragment stays (see :func:`page_key`). A backslash
     before the query is refused, with a browser's reading as a hint (:func:`browser_target`):
     a browser reads it as a slash, ``urlsplit`` as part of the host (``http://host\\path``: a
@@ -237,7 +241,12 @@ def _checked_request_form(url: str) -> str:
         )
     if not host:
         raise InvalidInput("url %r has no host" % text[:200], detail_code=BAD_URL)
-    literal_address(host)  # an out-of-range numeric host is bad_url
+    if literal_address(host) is None:  # (an out-of-range numeric host is bad_url)
+        try:  # a host name by the library's rule, refused before anything is sent, and encoded by it
+            ascii_host(host)  # (an ASCII one too: xn--zz is no punycode)
+            text = with_ascii_host(text)  # not by requests' own IDNA encoding
+        except HostRefused as refused:
+            raise InvalidInput(str(refused), detail_code=BAD_URL) from None
     prepared = requests.models.PreparedRequest()
     try:
         prepared.prepare_url(text, None)
@@ -363,24 +372,40 @@ def host_token(url: str, default: str = "another site") -> str:
     ``default``: only host-name characters (IDNA-encoded) or an IP literal, never a path,
     a query or free text (an error line reaches a model outside the untrusted-content block)."""
     try:
-        host = (urlsplit(url).hostname or "").encode("idna").decode("ascii")
-    except (ValueError, UnicodeError):
+        host = ascii_host(urlsplit(url).hostname or "")
+    except (ValueError, HostRefused):
         return default
     return host if _HOST_TOKEN.fullmatch(host) else default
 
 
-def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
-    """True when credentials may go along: same host and port, or an upgrade from http to https on it."""
-    if (origin.hostname or "").lower() != (parts.hostname or "").lower():
+def origin_of(parts: SplitResult) -> Optional[tuple[str, str, Optional[int]]]:
+    """``(scheme, host, port)`` of ``parts`` as one origin: the scheme and host in lower case, a
+    host's trailing dot dropped, an IDN host as its punycode by the library's host-name rule
+    (:func:`~..hostnames.ascii_host`: ``bücher.example`` is ``xn--bcher-kva.example``, and
+    ``straße.de`` is ``xn--strae-oqa.de``, not ``strasse.de`` as Python's IDNA 2003 codec wrote
+    it, another domain), the scheme's default port as no port; ``None`` without a host or with a
+    port or host that does not parse. The one key both origin tests compare."""
+    try:
+        host = ascii_host((parts.hostname or "").rstrip("."))
+        port = _port(parts)
+    except (ValueError, HostRefused):
+        return None
+    scheme = parts.scheme.lower()
+    if not host:
+        return None
+    return scheme, host, None if port == DEFAULT_PORTS.get(scheme) else port
+
+
+def same_origin(origin: SplitResult, parts: SplitResult, upgrade: bool = True) -> bool:
+    """True when ``parts`` is on ``origin``'s origin (:func:`origin_of`), or, with ``upgrade``,
+    the same host on the default ports moved from http to https: where a redirect's credentials
+    may go along. Without ``upgrade``: the same origin exactly (where a page's form may post)."""
+    start, target = origin_of(origin), origin_of(parts)
+    if start is None or target is None:
         return False
-    if origin.scheme.lower() == parts.scheme.lower():
-        return origin.port == parts.port
-    return (
-        origin.scheme.lower() == "http"
-        and parts.scheme.lower() == "https"
-        and origin.port in (None, 80)
-        and parts.port in (None, 443)
-    )
+    if start == target:
+        return True
+    return upgrade and start == ("http", target[1], None) and target == ("https", target[1], None)
 
 
 @remembered(maxsize=1024, max_chars=2048)  # with the split parts, 1024 entries of 2 KB hold 4 MB

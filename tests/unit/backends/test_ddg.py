@@ -13,7 +13,7 @@ import responses
 from backend_kit import replay_search
 
 import websearch_sync as ws
-from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
+from websearch_sync.backends.ddg import ddg_region, decode_ddg_href, parse_ddg_page
 from websearch_sync.engine import html_parsing
 from websearch_sync.engine.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
 
@@ -191,6 +191,31 @@ def test_request_is_a_browser_like_form_post(backend):
     assert request.headers["Referer"] == URLS[backend].rsplit("/", 2)[0] + "/"
     assert request.headers["Content-Type"] == "application/x-www-form-urlencoded"
     assert "Mozilla/5.0" in request.headers["User-Agent"]
+
+
+@pytest.mark.parametrize(
+    "locale, region",
+    [
+        ("en-GB", "uk-en"),  # DuckDuckGo's own codes (its regions list, ddgs's region): not gb-en
+        ("ja-JP", "jp-jp"),
+        ("ko-KR", "kr-kr"),
+        ("zh-Hant-TW", "tw-tzh"),
+        ("zh-HK", "hk-tzh"),
+        ("es-US", "ue-es"),
+        ("ca-ES", "ct-ca"),
+        ("en-US", "us-en"),  # the others: the parts swapped
+        ("sr-Latn-RS", "rs-sr"),
+        ("es-419", None),  # no country: unsent, as locale=language-only declares
+        ("de", None),
+    ],
+)
+def test_a_locale_is_sent_as_duckduckgos_region(locale, region):
+    assert ddg_region(locale) == region
+
+
+def test_the_form_sends_duckduckgos_own_region():
+    _, calls = search(page("ddg_html/eino-ext__1.html"), query="eino", locale="en-GB")
+    assert ("kl", "uk-en") in parse_qsl(calls[0].request.body, keep_blank_values=True)
 
 
 def test_locale_time_range_safe_search_and_site_filter_go_into_the_form_and_cookies():

@@ -8,6 +8,7 @@ import uuid
 from typing import Any, Optional
 
 from ...validate import MAX_TIMEOUT_MS
+from ..tiers import SharedBooking
 from .server import BadReply, SharedState, logger
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -28,8 +29,8 @@ local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
 #: a slot further ahead than that and its booker's interval was booked on another clock (a
 #: failover to a server whose clock is behind) or planted, and is taken for none. Notes the process in the fleet, then
 #: books the slot and answers {1, wait, fleet size, the interval of the slot's last booker (0:
-#: none)} when the wait fits; books nothing and answers {0, wait, fleet size, that interval}
-#: when it does not. The slot key expires one second after the slot it holds has passed.
+#: none), the next free slot it wrote} when the wait fits; books nothing and answers {0, wait,
+#: fleet size, that interval, 0} when it does not. The slot key expires one second after the slot it holds has passed.
 _BOOK = (
     """
 if redis.replicate_commands then redis.replicate_commands() end
@@ -45,10 +46,10 @@ local fleet = redis.call('ZCARD', KEYS[2])
 if slot > now + tonumber(ARGV[6]) + paced then slot = 0 end
 if slot < now + tonumber(ARGV[5]) then slot = now + tonumber(ARGV[5]) end
 local wait = slot - now
-if wait > tonumber(ARGV[2]) then return {0, wait, fleet, paced} end
+if wait > tonumber(ARGV[2]) then return {0, wait, fleet, paced, 0} end
 local after = slot + tonumber(ARGV[1])
 redis.call('SET', KEYS[1], string.format('%.0f %s', after, ARGV[1]), 'PX', math.ceil((after - now) / 1000) + 1000)
-return {1, wait, fleet, paced}
+return {1, wait, fleet, paced, after}
 """
 )
 
@@ -76,6 +77,25 @@ if slot < now + interval then
   redis.call('SET', KEYS[1], string.format('%.0f %s', now + interval, ARGV[1]), 'PX', expiry)
 end
 return 0
+"""
+)
+
+#: KEYS[1]: the upstream's next free slot. ARGV[1]: the next free slot a booking wrote, ARGV[2]:
+#: its interval (microseconds). The booking's request gave up before leaving: when the key still
+#: holds what the booking wrote (no later booking, no departure moved it), the slot it booked is
+#: the next free one again; answers 1, else 0 (the slot stays taken: a later request has its turn).
+_RELEASE = (
+    """
+if redis.replicate_commands then redis.replicate_commands() end
+"""
+    + _READ_SLOT
+    + """
+if slot ~= tonumber(ARGV[1]) or paced ~= tonumber(ARGV[2]) then return 0 end
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local freed = slot - paced
+redis.call('SET', KEYS[1], string.format('%.0f %s', freed, ARGV[2]), 'PX', math.max(0, math.ceil((freed - now) / 1000)) + 1000)
+return 1
 """
 )
 
@@ -109,19 +129,20 @@ def process_id() -> str:
     return "%d-%s" % (os.getpid(), _BOOT)
 
 
-def _answer(reply: Any, max_wait_us: int) -> tuple[bool, float, int, float]:
-    """The script's ``{booked, wait, fleet, paced}`` (``paced``: the interval of the slot's last
-    booker, seconds); a reply of another shape, or a booked wait longer than the caller allowed,
-    is a failing Redis (never a wait past the budget)."""
-    if not isinstance(reply, list) or len(reply) != 4 or not all(type(part) is int for part in reply):
+def _answer(reply: Any, max_wait_us: int) -> tuple[bool, float, int, float, int]:
+    """The script's ``{booked, wait, fleet, paced, after}`` (``paced``: the interval of the slot's
+    last booker, seconds; ``after``: the next free slot it wrote, microseconds); a reply of
+    another shape, or a booked wait longer than the caller allowed, is a failing Redis (never a
+    wait past the budget)."""
+    if not isinstance(reply, list) or len(reply) != 5 or not all(type(part) is int for part in reply):
         raise BadReply("the slot script answered %r" % (reply,))
-    booked, wait_us, fleet, paced_us = reply
+    booked, wait_us, fleet, paced_us, after_us = reply
     if booked not in (0, 1) or wait_us < 0 or (booked and wait_us > max_wait_us) or fleet < 1 or paced_us < 0:
         raise BadReply(
             "the slot script answered booked=%r wait=%r us fleet=%r paced=%r us (at most %d us allowed)"
             % (booked, wait_us, fleet, paced_us, max_wait_us)
         )
-    return bool(booked), wait_us / 1e6, fleet, paced_us / 1e6
+    return bool(booked), wait_us / 1e6, fleet, paced_us / 1e6, after_us
 
 
 #: The (upstream, this process's interval, the other's) already warned of: once each per process.
@@ -152,6 +173,7 @@ class SharedSlots:
         self.state = state
         self._book = state.server.redis.register_script(_BOOK)
         self._sending = state.server.redis.register_script(_SENDING)
+        self._release = state.server.redis.register_script(_RELEASE)
         self._fleets: dict[str, int] = {}
 
     def reserve(
@@ -161,8 +183,9 @@ class SharedSlots:
         max_wait_s: float,
         not_before_s: float = 0.0,
         left_s: Optional[float] = None,
-    ) -> Optional[tuple[bool, float]]:
-        """``(booked, seconds to wait for the slot)``; ``None`` when Redis cannot be used. The
+    ) -> Optional[tuple[bool, float, Optional[SharedBooking]]]:
+        """``(booked, seconds to wait for the slot, the booking)`` (the booking: what :meth:`release`
+        hands on; ``None`` when not booked); ``None`` when Redis cannot be used. The
         call's time left, ``left_s`` (default ``max_wait_s``), bounds the command, not the longest
         wait: a request that waits for no slot (``max_wait_s`` 0) still asks Redis for a free one.
         ``not_before_s``: no slot sooner than that from now (slots this process booked alone are
@@ -179,9 +202,16 @@ class SharedSlots:
         )
         if answer is None:
             return None
-        booked, wait, self._fleets[name], paced = answer
+        booked, wait, self._fleets[name], paced, after_us = answer
         _warn_uneven(name, interval_us / 1e6, paced)
-        return booked, wait
+        return booked, wait, (after_us, interval_us) if booked else None
+
+    def release(self, name: str, booking: SharedBooking, left_s: Optional[float] = None) -> None:
+        """Hand on the slot of ``booking`` (its request gave up before leaving), unless a later
+        booking or departure moved the next free slot since (a failing Redis: the slot stays taken,
+        as an unused one did before)."""
+        keys = self.state.script_keys(name, "slot")
+        self.state.run(lambda redis: self._release(keys=keys, args=list(booking)), None, left_s, write=True)
 
     def fits(self, left_s: Optional[float]) -> bool:
         """Whether the call's time left holds one command (:meth:`SharedState.fits`)."""

@@ -1,0 +1,162 @@
+"""Code written for ddgs: its argument names and its region as a locale are refused, naming ours.
+
+ddgs's signatures: ``DDGS().text/news/images/videos`` (ddgs/ddgs.py ``_search_sync``: region,
+safesearch, timelimit, max_results, page, backend; the image and video engines' kwargs: size,
+color, type_image, layout, license_image, resolution, duration, license_videos).
+"""
+
+from types import SimpleNamespace
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.cli import main
+from websearch_sync.validate import search_params
+
+SETTINGS = SimpleNamespace(max_results=5)
+
+
+def _params(**options):
+    return search_params("q", None, options, SETTINGS, keywords=("max_results", "backend", "timeout_ms"))
+
+
+def _refusal(**options):
+    with pytest.raises(ws.InvalidInput) as info:
+        _params(**options)
+    return info.value
+
+
+@pytest.mark.parametrize(
+    "name, ours",
+    [
+        ("region", "locale"),
+        ("safesearch", "safe_search"),
+        ("timelimit", "time_range"),
+        ("page", "pageno"),
+        ("keywords", "query"),
+        ("size", "image_size with vertical='images'"),
+        ("color", "image_color with vertical='images'"),
+        ("type_image", "image_type with vertical='images'"),
+        ("layout", "image_layout with vertical='images'"),
+        ("license_image", "image_license with vertical='images'"),
+        ("resolution", "video_resolution with vertical='videos'"),
+        ("duration", "video_duration with vertical='videos'"),
+        ("license_videos", "video_license with vertical='videos'"),
+    ],
+)
+def test_a_ddgs_argument_name_is_refused_naming_ours(name, ours):
+    """Still refused (its values differ too), but with our name, not a close spelling
+    (``region`` was 'engines', ``type_image`` 'time_range')."""
+    with pytest.raises(TypeError) as info:
+        _params(**{name: "x"})
+    message = str(info.value)
+    assert "%s (ddgs's %s is our %s" % (name, name, ours) in message
+    assert "did you mean" not in message
+
+
+def test_the_command_lines_option_gets_the_same_hint(capsys):
+    assert main(["search", "q", "--option", "timelimit=d"]) == 2
+    error = capsys.readouterr().err
+    assert "--option timelimit: no backend knows this option (ddgs's timelimit is our time_range" in error
+    assert "InvalidInput/bad_arguments" in error
+
+
+def test_the_value_forms_that_differ_are_named_with_the_argument():
+    with pytest.raises(TypeError) as info:
+        _params(timelimit="d", region="us-en")
+    message = str(info.value)
+    assert "ddgs's 'd', 'w', 'm', 'y'" in message and "'us-en' is 'en-US'" in message
+
+
+@pytest.mark.parametrize(
+    "option, value, ours",
+    [
+        ("safe_search", "on", "strict"),
+        ("time_range", "d", "day"),
+        ("time_range", "y", "year"),
+        ("image_license", "any", "creative_commons"),
+    ],
+)
+def test_a_ddgs_value_no_close_spelling_finds_is_refused_naming_ours(option, value, ours):
+    """ddgs's values close to ours (``Public``, ``standart``) get the close spelling already."""
+    vertical = "images" if option == "image_license" else "web"
+    refusal = _refusal(vertical=vertical, **{option: value})
+    assert refusal.message.endswith("got %r (ddgs's %r is %r)" % (value, value, ours))
+
+
+def test_a_mistyped_value_still_gets_the_close_spelling():
+    assert _refusal(safe_search="of").message.endswith("(did you mean 'off'?)")
+
+
+@pytest.mark.parametrize(
+    "region, meant",
+    [
+        ("us-en", "en-US"),  # was sent as language us, country EN: DuckDuckGo's kl=en-us
+        ("uk-en", "en-GB"),  # was Ukrainian; DuckDuckGo's uk is the United Kingdom
+        ("UK-EN", "en-GB"),
+        ("at-de", "de-AT"),
+        ("cz-cs", "cs-CZ"),
+        ("jp-jp", "ja-JP"),
+        ("kr-kr", "ko-KR"),  # Kanuri in Korea as a tag: DuckDuckGo's own word for Korea
+        ("tw-tzh", "zh-TW"),
+        ("xl-es", "es-419"),
+        ("ue-es", "es-US"),
+        ("in_en", "en-IN"),
+    ],
+)
+def test_a_ddgs_region_as_locale_is_refused_naming_the_locale(region, meant):
+    refusal = _refusal(locale=region)
+    assert refusal.detail_code == "bad_locale"
+    assert refusal.message.endswith("ddgs's region %s is the locale %s)" % (region, meant))
+
+
+def test_wt_wt_is_no_region_and_no_locale():
+    refusal = _refusal(locale="wt-wt")
+    assert refusal.detail_code == "bad_locale"
+    assert refusal.message.endswith("ddgs's region wt-wt is no region: give no locale)")
+
+
+@pytest.mark.parametrize(
+    "locale, reason",
+    [
+        ("en-UK", "UK is no ISO 3166 country (did you mean GB?)"),
+        ("en-EN", "EN is no ISO 3166 country"),
+        ("zz-ZZ", "zz is no ISO 639 language and ZZ is no ISO 3166 country"),
+        ("xx", "xx is no ISO 639 language"),
+    ],
+)
+def test_a_part_that_is_no_code_is_refused_saying_which(locale, reason):
+    refusal = _refusal(locale=locale)
+    assert refusal.detail_code == "bad_locale"
+    assert refusal.message == "invalid locale: %r (%s; expected a language tag such as en, en-US or zh-Hant-TW)" % (
+        locale,
+        reason,
+    )
+
+
+@pytest.mark.parametrize(
+    "locale",
+    [
+        "en-US",
+        "EN-us",
+        "en_GB",
+        "pt-BR",
+        "zh-Hant-TW",
+        "es-419",
+        "de",
+        "sr-Latn",
+        "sr-Latn-RS",
+        "de-CH-1901",
+        "fil-PH",
+        "yue-HK",
+        "iw-IL",  # withdrawn ISO 639 codes BCP 47 still registers (Java's Locale wrote them)
+        "de-DE",  # ddgs's de-de is the same locale
+        "ca-FR",  # ddgs's ca-fr is French in Canada, but Catalan in France is a locale too
+        "en-EU",
+        "sq-XK",
+        "de-u-co-phonebk",  # an extension: co is no region
+        "auto",
+    ],
+)
+def test_language_tags_stay_locales(locale):
+    assert _params(locale=locale).locale == locale

@@ -1,0 +1,87 @@
+"""ddgs's words and ours: what the refusal of a ddgs argument name or region says to use instead.
+
+Code written for ddgs (``DDGS().text/news/images/videos``, ``ddgs/ddgs.py`` and its engines)
+passes names this library does not take (``region``, ``timelimit``, ``type_image``) or a region
+as a locale (``us-en``). Each is still refused (a renamed argument taken silently would hide
+that its values differ too); these tables only make the message name our equivalent.
+"""
+
+from typing import Optional
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+_IMAGES = " with vertical='images'"
+_VIDEOS = " with vertical='videos'"
+
+#: ``{ddgs argument: what this library takes instead, and how its values differ}``; ddgs's
+#: ``max_results`` and ``backend`` are names of ours too (docs/api.md, "Coming from ddgs").
+DDGS_ARGUMENTS = {
+    "keywords": "query, search()'s first argument",
+    "region": "locale, a language tag, language first: ddgs's 'us-en' is 'en-US', 'uk-en' 'en-GB'; for 'wt-wt' "
+    "give none",
+    "safesearch": "safe_search: 'off', 'moderate' or 'strict' (ddgs's 'on' is 'strict')",
+    "timelimit": "time_range: 'day', 'week', 'month' or 'year' (ddgs's 'd', 'w', 'm', 'y'; a date range has none)",
+    "page": "pageno, an option of the backends that page by number; max_results over one page reads the next "
+    "pages itself",
+    "size": "image_size" + _IMAGES,
+    "color": "image_color" + _IMAGES,
+    "type_image": "image_type" + _IMAGES,
+    "layout": "image_layout" + _IMAGES,
+    "license_image": "image_license" + _IMAGES + " (ddgs's 'any' is 'creative_commons', 'Public' 'public_domain', "
+    "'ShareCommercially' 'share_commercially', 'ModifyCommercially' 'modify_commercially')",
+    "resolution": "video_resolution" + _VIDEOS + " (ddgs's 'standart' is 'standard')",
+    "duration": "video_duration" + _VIDEOS,
+    "license_videos": "video_license" + _VIDEOS + " (ddgs's 'creativeCommon' is 'creative_commons')",
+}
+
+#: DuckDuckGo's regions (ddgs's ``region``, DuckDuckGo's ``kl``) whose locale is not their two
+#: parts swapped (``at-de`` is ``de-AT``): ``""`` for the ones that are no locale (``wt-wt``, no
+#: region). DuckDuckGo's own words: ``uk`` the United Kingdom, ``xl`` Latin America, ``ue`` the
+#: United States in Spanish, ``ct`` Catalonia, ``tzh`` traditional Chinese, ``xa`` Arabia.
+DDGS_REGIONS = {
+    "wt-wt": "",
+    "uk-en": "en-GB",
+    "xl-es": "es-419",
+    "ue-es": "es-US",
+    "ct-ca": "ca-ES",
+    "hk-tzh": "zh-HK",
+    "tw-tzh": "zh-TW",
+    "jp-jp": "ja-JP",
+    "kr-kr": "ko-KR",
+    "xa-ar": "ar",
+    "xa-en": "en",
+}
+
+
+def ddgs_argument(name: str) -> str:
+    """`` (ddgs's region is locale here: ...)`` for a ddgs argument name, else ``""``."""
+    instead = DDGS_ARGUMENTS.get(name)
+    return " (ddgs's %s is our %s)" % (name, instead) if instead else ""
+
+
+#: ``{our option: {ddgs's value (lower case): ours}}`` for ddgs's values no close spelling of
+#: which is ours (``safesearch="on"``); the others are ours in any case (``Large``), or close
+#: enough for the refusal's "did you mean" (``Public``: ``public_domain``; ``standart``).
+DDGS_VALUES = {
+    "safe_search": {"on": "strict"},
+    "time_range": {"d": "day", "w": "week", "m": "month", "y": "year"},
+    "image_license": {"any": "creative_commons"},
+}
+
+
+def ddgs_value(option: str, value: str) -> str:
+    """`` (ddgs's 'on' is 'strict')`` for a ddgs value of ``option`` that is none of ours, else ``""``."""
+    ours = DDGS_VALUES.get(option, {}).get(value.lower())
+    return " (ddgs's %r is %r)" % (value, ours) if ours else ""
+
+
+def ddgs_region_locale(value: str, languages: "frozenset[str]", countries: "frozenset[str]") -> Optional[str]:
+    """The locale a ddgs region means (``us-en`` -> ``en-US``, ``wt-wt`` -> ``""``: none), or
+    ``None`` when ``value`` is no region: not country-language in ``countries`` and ``languages``."""
+    lowered = value.lower().replace("_", "-")
+    if lowered in DDGS_REGIONS:
+        return DDGS_REGIONS[lowered]
+    country, _, language = lowered.partition("-")
+    if country.upper() in countries and language in languages:
+        return "%s-%s" % (language, country.upper())
+    return None

@@ -1,0 +1,78 @@
+"""The ISO codes a locale's parts are checked against: its language and its country.
+
+A BCP 47 locale is language first, country second (``en-US``); ddgs's and DuckDuckGo's ``region``
+is the other way round (``us-en``), and read as a locale it would pass the shape check with the
+parts misread (``us-en``: a language ``us`` in a country ``EN``; ``uk-en``: Ukrainian). The tables
+here make such a value a refusal: :func:`locale_refusal` says which part is no code.
+
+The tables are ISO 639-1 (184 two-letter languages) and ISO 3166-1 alpha-2 (249 countries), as
+Debian's ``iso-codes`` 4.15 lists them (``/usr/share/iso-codes/json``), with the few codes BCP 47
+also registers (below). A three-letter language (``fil``, ``yue``: ISO 639-2/3, thousands of them)
+is taken as given, as is a region of three digits (``es-419``, UN M.49).
+"""
+
+from typing import Optional
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: ISO 639-1, and the withdrawn codes BCP 47 still registers (``iw``, ``in``, ``ji``, ``jw``,
+#: ``mo``, ``sh``: Java's ``Locale`` wrote the first three for decades).
+LANGUAGES = frozenset(
+    (
+        "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da "
+        "de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz "
+        "ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln "
+        "lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi "
+        "pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti "
+        "tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu"
+    ).split()
+    + ["in", "iw", "ji", "jw", "mo", "sh"]
+)
+
+#: ISO 3166-1 alpha-2, and the regions BCP 47 registers beyond it: ``EU``, ``EZ`` and ``UN`` and
+#: the exceptionally reserved ``AC``, ``CP``, ``DG``, ``EA``, ``IC``, ``TA``; and ``XK`` (Kosovo,
+#: as CLDR writes it). ``UK`` is none: the United Kingdom is ``GB``.
+COUNTRIES = frozenset(
+    (
+        "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS "
+        "BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE "
+        "EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM "
+        "HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC "
+        "LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA "
+        "NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW "
+        "SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO "
+        "TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW"
+    ).split()
+    + ["AC", "CP", "DG", "EA", "EU", "EZ", "IC", "TA", "UN", "XK"]
+)
+
+#: Codes taken for a country that are none, and the country they mean.
+COUNTRY_MISTAKES = {"UK": "GB"}
+
+
+def locale_parts(locale: str) -> tuple[str, Optional[str]]:
+    """``locale``'s language (lower case) and its two-letter region (upper case; ``None`` without
+    one): the first two-letter subtag after the language, before any extension's singleton
+    (``de-u-co-phonebk``: no region; ``zh-Hant-TW``: ``TW``)."""
+    parts = locale.replace("_", "-").split("-")
+    region = None
+    for part in parts[1:]:
+        if len(part) == 1:  # an extension (-u-, -x-): what follows is no region
+            break
+        if len(part) == 2 and part.isalpha():
+            region = part.upper()
+            break
+    return parts[0].lower(), region
+
+
+def locale_refusal(locale: str) -> Optional[str]:
+    """Why a locale of the language tag's shape is none, or ``None`` when its parts are codes:
+    a two-letter language ISO 639 does not list, or a two-letter region ISO 3166 does not."""
+    language, region = locale_parts(locale)
+    problems = []
+    if len(language) == 2 and language not in LANGUAGES:
+        problems.append("%s is no ISO 639 language" % language)
+    if region is not None and region not in COUNTRIES:
+        mistaken = COUNTRY_MISTAKES.get(region)
+        problems.append("%s is no ISO 3166 country%s" % (region, " (did you mean %s?)" % mistaken if mistaken else ""))
+    return " and ".join(problems) or None

@@ -233,12 +233,20 @@ def test_an_upgrade_to_https_on_the_default_ports_keeps_the_origin():
     [
         "https://EXAMPLE.com/x",  # a host in capitals
         "https://example.com:443/x",  # the scheme's default port, written
-        "https://example.com./x",  # a trailing dot
         "HTTPS://example.com/x",  # a scheme in capitals
     ],
 )
 def test_an_origin_written_another_way_is_the_same_origin(target):
     assert same_origin(urlsplit("https://example.com/"), urlsplit(target), upgrade=False)
+
+
+def test_a_trailing_dot_makes_another_origin():
+    """``api.test.`` is not ``api.test`` to a browser, and the two can resolve to different hosts
+    (``searx`` under DNS search domains, a short name under Kubernetes' ``ndots:5``): a redirect's
+    credentials do not go along, a page's form does not post there."""
+    assert not same_origin(urlsplit("https://api.test/"), urlsplit("https://api.test./x"))
+    assert not same_origin(urlsplit("https://api.test./"), urlsplit("https://api.test/x"), upgrade=False)
+    assert same_origin(urlsplit("https://api.test./"), urlsplit("https://API.test./x"))
 
 
 def test_an_idn_host_is_the_same_origin_as_its_punycode():

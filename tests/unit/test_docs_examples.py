@@ -8,6 +8,7 @@ other fails here."""
 import argparse
 import ast
 import builtins
+import copy
 import json
 import os
 import re
@@ -295,31 +296,85 @@ def _library_examples():
             yield pytest.param(page, blocks, id=page)
 
 
+#: What a wrong name in an example raises: an ``except`` broader than the kind (``except
+#: ws.WebSearchError`` for ``InvalidInput``, ``except Exception``) must not hide it.
+_WRONG_NAME_KINDS = (ws.InvalidInput, TypeError, NameError, AttributeError)
+
+
+class _Handlers:
+    """The ``except`` clauses of the examples, rewritten to call :meth:`entered_clause` first: a wrong
+    name caught by a broader clause escapes, and the clauses entered are noted by line."""
+
+    def __init__(self) -> None:
+        self.entered: list[int] = []
+
+    def entered_clause(self, caught: object, line: int) -> None:
+        """Note ``line``'s clause entered; re-raise a wrong name's error it catches only as a broader kind."""
+        self.entered.append(line)
+        error = sys.exc_info()[1]
+        kinds = caught if isinstance(caught, tuple) else (caught,)
+        for kind in _WRONG_NAME_KINDS:
+            if isinstance(error, kind) and not any(isinstance(c, type) and issubclass(c, kind) for c in kinds):
+                raise AssertionError("the except clause at line %d hides %r" % (line, error)) from error
+
+    def code(self, tree: ast.AST, filename: str):
+        """``tree`` compiled with each handler's body starting with the call to :meth:`entered_clause`."""
+        tree = copy.deepcopy(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ExceptHandler):
+                caught = node.type if node.type is not None else ast.Constant(None)
+                call = ast.Call(ast.Name("__entered_clause__", ast.Load()), [caught, ast.Constant(node.lineno)], [])
+                node.body.insert(0, ast.Expr(call))
+        if not isinstance(tree, ast.Module):
+            tree = ast.Module([tree], [])
+        return compile(ast.fix_missing_locations(tree), filename, "exec")
+
+
 @pytest.mark.parametrize("page, blocks", list(_library_examples()))
 def test_a_pages_examples_of_the_library_run_as_written(page, blocks, monkeypatch):
     """Copied into a script in the page's order, the examples run: offline, each search answered
     by ``fake_results`` (every backend, key or not), each fetch by a page served through a
     ``MockWire``; only a name the library does not have, a keyword it does not take or a key a
-    result does not hold fails here."""
-    from websearch_sync.testing import MockResponse, MockWire, fake_results
+    result does not hold fails here, even inside a ``try`` whose ``except`` is broader. Then each
+    ``try`` runs again once per ``except`` clause, the searches and fetches failing with that
+    clause's error, so the clauses' own code runs too (``error.mesage`` fails)."""
+    from websearch_sync.testing import MockResponse, MockWire, fake_results, reset
 
     wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html; charset=utf-8"}, _ARTICLE))
     real_fetch = ws.SearchClient.fetch
+    failing: list = []  # the error the searches and fetches give in the second pass
 
     def fetch_served(self, url, **arguments):
+        if failing:
+            raise copy.copy(failing[0])
         with ws.SearchClient(wire=wire, settings=ws.Settings()) as served:
             return real_fetch(served, url, **arguments)
 
     monkeypatch.setattr(ws.SearchClient, "fetch", fetch_served)
     monkeypatch.setattr(ws, "fetch", lambda url, **arguments: fetch_served(None, url, **arguments))
     item = {"title": "T", "url": "https://t.example/", "snippet": "s", "image_url": "https://t.example/i.png"}
-    names: dict = {}
-    with warnings.catch_warnings(), fake_results([item]):
+    handlers = _Handlers()
+    names: dict = {"__entered_clause__": handlers.entered_clause}
+    trees = [ast.parse(block) for block in blocks]
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the offline stub's notice
         try:
-            for number, block in enumerate(blocks):
-                exec(compile(block, "%s, block %d" % (page, number + 1), "exec"), names)  # noqa: S102 - the docs' own example
+            with fake_results([item]):
+                for number, tree in enumerate(trees):
+                    exec(handlers.code(tree, "%s, block %d" % (page, number + 1)), names)  # noqa: S102 - the docs' own example
+            for number, tree in enumerate(trees):
+                for statement in (node for node in ast.walk(tree) if isinstance(node, ast.Try)):
+                    for clause in statement.handlers:
+                        caught = eval(compile(ast.Expression(clause.type), page, "eval"), names)  # noqa: S307 - the docs' own name
+                        kind = caught[0] if isinstance(caught, tuple) else caught
+                        failing[:] = [kind("an injected %s" % kind.__name__, detail_code="injected")]
+                        handlers.entered.clear()
+                        reset()  # no cool-down nor cache from the pass before
+                        with fake_results(dict.fromkeys(ws.backend_names(), failing[0])):
+                            exec(handlers.code(statement, "%s, block %d" % (page, number + 1)), names)  # noqa: S102
+                        assert handlers.entered == [clause.lineno], (page, number + 1, clause.lineno, kind)
         finally:
+            failing.clear()
             for value in names.values():
                 if isinstance(value, ws.SearchClient):
                     value.close()  # a client an example leaves open (scaling.md's)

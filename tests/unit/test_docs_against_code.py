@@ -622,11 +622,36 @@ def test_a_numbers_row_states_its_default_and_range(field, caplog):
 # -- docs/backends.md: the inputs a backend does not send -------------------------------------------
 
 
+#: A clause of the not-sent table naming one input an engine never sends (``Backend.unsent``), as
+#: the table spells it: ``time_range="year"`` for one value, a region-only locale parameter's phrase.
+_NEVER_SENT = re.compile(r'^`(\w+(?:\.\w+)?)(?:="(\w+)")?`$|^a locale without a country$')
+
+
+def _never_sent(clause: str) -> str | None:
+    """The ``Backend.unsent`` entry a clause of the table names, or None for a clause that says
+    when (``… when the region is no country``, ``max_results over 20``, ``such a part``)."""
+    found = _NEVER_SENT.match(clause)
+    if found is None:
+        return None
+    if found.group(1) is None:
+        return "locale=language-only"
+    return found.group(1) + ("=" + found.group(2) if found.group(2) else "")
+
+
+def _clauses_of(cell: str) -> list[str]:
+    """A cell's clauses, its parenthesized remarks left out: ``a; b, c`` is ``[a, b, c]``."""
+    while re.search(r"\([^()]*\)", cell):
+        cell = re.sub(r"\s*\([^()]*\)", "", cell)
+    return [clause.strip() for clause in re.split(r"[;,]", cell) if clause.strip()]
+
+
 def test_the_not_sent_table_names_what_each_engine_declares_unsent():
-    """Each engine declaring inputs it never sends (``Backend.unsent``) has a row of the table
-    for its name and vertical, and the row names each one (``time_range="year"`` for one value,
-    "a locale without a country" for a region-only locale parameter)."""
+    """Each engine's row of the table (by name and vertical) names as never sent exactly the inputs
+    it declares unsent (``Backend.unsent``), both ways; a clause saying when (a value, a limit) is
+    an engine's :meth:`~Backend.dropped` or its ``max_results_limit``. An engine without a row
+    declares none."""
     from websearch_sync.engine import registry
+    from websearch_sync.engine.base import Backend
 
     text = (ROOT / "docs" / "backends.md").read_text(encoding="utf-8")
     table = text.split("| backend | vertical | not sent |", 1)[1].split("\n\n", 1)[0]
@@ -634,21 +659,27 @@ def test_the_not_sent_table_names_what_each_engine_declares_unsent():
     for names, verticals, cell in re.findall(r"^\| (`[^|]*`) \| ([a-z, ]+) \| (.*) \|$", table, re.M):
         for name in re.findall(r"`(\w+)`", names):
             for vertical in verticals.split(", "):
-                cells[name, vertical] = cell
-    spelt = {"time_range=year": '`time_range="year"`', "locale=language-only": "a locale without a country"}
-    declared = {
-        (name, vertical): registry.backend_class(name, vertical).unsent
+                cells[name, vertical] = _clauses_of(cell)
+    engines = {
+        (name, vertical): registry.backend_class(name, vertical)
         for name in registry.backend_names()
         for vertical in registry.verticals_of(name)
     }
-    assert len(cells) > 20 and sum(map(bool, declared.values())) > 15  # both were read
-    unsaid = [
-        (name, vertical, input_)
-        for (name, vertical), unsent in declared.items()
-        for input_ in unsent
-        if spelt.get(input_, "`%s`" % input_) not in cells.get((name, vertical), "")
-    ]
-    assert not unsaid
+    assert len(cells) > 20 and sum(bool(engine.unsent) for engine in engines.values()) > 15  # both were read
+    assert {name for name, _ in cells} <= set(registry.backend_names())  # a row of two names: each's verticals
+    wrong = {}
+    for key, engine in engines.items():
+        clauses = cells.get(key, [])
+        written = {_never_sent(clause) for clause in clauses} - {None}
+        if written != set(engine.unsent):
+            wrong[key] = (sorted(written), sorted(engine.unsent))
+        for clause in (clause for clause in clauses if _never_sent(clause) is None):
+            limit = re.fullmatch(r"`max_results` over (\d+)", clause)
+            if limit is not None:
+                assert engine.max_results_limit == int(limit.group(1)), (key, clause)
+            else:
+                assert engine.dropped is not Backend.dropped, (key, clause)  # says when: the engine decides
+    assert not wrong
 
 
 # -- docs/architecture.md: the layers ------------------------------------------------------------------

@@ -370,12 +370,24 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [schema, {"type": "null"}], **outside}
 
 
+#: The keys of ``names=``: the tools' short names.
+_NAMES_KEYS = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}
+
+
 def _names(names: Optional[Mapping[str, str]], style: str) -> dict[str, str]:
+    """Each tool's name in ``style`` with ``names=`` applied: ``InvalidInput(bad_tool_name)`` for a
+    ``names`` that is no mapping, a key other than ``search`` and ``fetch`` (``web.search`` is a
+    tool's name, not a key), a name the style's vendors refuse, or one name for both tools."""
     vendor = style in ("openai", "openai_responses", "anthropic")
     chosen = {SEARCH_TOOL: "web_search" if vendor else SEARCH_TOOL, FETCH_TOOL: "web_fetch" if vendor else FETCH_TOOL}
+    if names is not None and not isinstance(names, Mapping):
+        raise InvalidInput(
+            "names must be a mapping such as {'search': 'search_web'}, got a %s" % type(names).__name__,
+            detail_code=BAD_TOOL_NAME,
+        )
     for key, value in (names or {}).items():
-        canonical = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
-        if canonical not in chosen:
+        canonical = _NAMES_KEYS.get(key) if isinstance(key, str) else None
+        if canonical is None:
             raise InvalidInput("names keys are 'search' and 'fetch', got %r" % (key,), detail_code=BAD_TOOL_NAME)
         chosen[canonical] = value
     for value in chosen.values():
@@ -447,7 +459,7 @@ def tool_definitions(
     chosen = _names(names, style)
     wanted = []
     for short in tools:
-        canonical = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(short)
+        canonical = _NAMES_KEYS.get(short)
         if canonical is None:
             raise InvalidInput("tools are 'search' and 'fetch', got %r" % (short,), detail_code=BAD_TOOL_NAME)
         if canonical == SEARCH_TOOL and not _search_available(settings):
@@ -520,7 +532,7 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
     checked as :func:`tool_definitions` checks it (``InvalidInput(bad_tool_name)``: a key that
     names no tool, such as ``web_search``, would otherwise run the other tool, or none)."""
     aliases = {SEARCH_TOOL: SEARCH_TOOL, "web_search": SEARCH_TOOL, FETCH_TOOL: FETCH_TOOL, "web_fetch": FETCH_TOOL}
-    if names:
+    if names is not None:
         aliases.update({value: tool for tool, value in _names(names, "json_schema").items()})
     if isinstance(name, str) and name in aliases:
         return aliases[name]
@@ -599,7 +611,8 @@ class ToolSession:
     the answer the model already has, with a ``note`` (shown first by
     :func:`format_results`) telling the model to use it instead of repeating the lookup.
     Time is the client's clock (:attr:`SearchClient.clock`). The answers of the last
-    ``REMEMBERED_LOOKUPS`` distinct lookups are kept. Thread-safe.
+    ``REMEMBERED_LOOKUPS`` distinct lookups are kept. Thread-safe. ``names`` is checked when the
+    session is made (``InvalidInput(bad_tool_name)``, as :func:`tool_definitions`), not at each call.
     """
 
     def __init__(
@@ -618,6 +631,7 @@ class ToolSession:
         self.images = images
         self.max_repeats = max_repeats
         self.repeat_window_s = repeat_window_s
+        _names(names, "json_schema")  # refused now, not at every call
         self.names = dict(names or {})
         self._clock = client.clock if client is not None else SYSTEM_CLOCK
         self._seen: OrderedDict[tuple[str, str], _Lookups] = OrderedDict()

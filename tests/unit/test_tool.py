@@ -390,15 +390,45 @@ def test_no_results_still_says_which_sources_failed_and_what_was_not_applied(sty
     assert tool.format_results({"items": []}, style) == "No results found."
 
 
-@pytest.mark.parametrize("names", [{"nope": "x"}, {"web_search": "x"}, {"search": "x", "fetch": "x"}, {"search": ""}])
+_BAD_NAMES = [
+    {"nope": "x"},
+    {"web_search": "x"},
+    {"web.search": "x"},
+    {"web.fetch": "x"},
+    {"search": "x", "fetch": "x"},
+    {"search": ""},
+    "search_web",
+    [("search", "search_web")],
+]
+
+
+@pytest.mark.parametrize("names", _BAD_NAMES)
 def test_call_tool_checks_its_names_as_tool_definitions_does(names):
-    """docs/errors.md: ``names=`` with a key that names no tool (``web_search`` is the tool's name,
-    not a key), or giving both tools one name, is ``bad_tool_name``, returned as the error form as
-    call_tool returns every error; it raised a KeyError, or ran the fetch tool on a search's arguments."""
+    """docs/errors.md: ``names=`` with a key that names no tool (``web_search`` and ``web.search``
+    are the tool's names, not keys: the keys are ``search`` and ``fetch``), giving both tools one
+    name, or that is no mapping, is ``bad_tool_name``, returned as the error form as call_tool
+    returns every error; it raised a KeyError or an AttributeError, ran the fetch tool on a
+    search's arguments, or took ``web.search`` as a key."""
     with pytest.raises(ws.InvalidInput) as defined:
         tool.tool_definitions("json_schema", names=names, settings=stub_settings())
-    for result in (
-        tool.call_tool("x", {"query": "q"}, names=names),
-        tool.ToolSession(names=names).call_tool("x", {"query": "q"}),
-    ):
-        assert result == {"error": defined.value.to_dict()}
+    assert defined.value.detail_code == "bad_tool_name"
+    assert tool.call_tool("x", {"query": "q"}, names=names) == {"error": defined.value.to_dict()}
+
+
+@pytest.mark.parametrize("names", _BAD_NAMES)
+def test_a_tool_session_refuses_bad_names_when_made(names):
+    """``ToolSession(names=...)`` is checked as its other arguments are, when it is made: it was
+    accepted, and every call of the session then failed with ``bad_tool_name``."""
+    with pytest.raises(ws.InvalidInput) as defined:
+        tool.tool_definitions("json_schema", names=names, settings=stub_settings())
+    with pytest.raises(ws.InvalidInput) as made:
+        tool.ToolSession(names=names)
+    assert made.value.to_dict() == defined.value.to_dict()
+
+
+def test_names_keys_are_the_short_names_only():
+    """docs/agent-tools.md: the keys of ``names=`` are ``search`` and ``fetch``; the refusal says so."""
+    with pytest.raises(ws.InvalidInput, match="names keys are 'search' and 'fetch', got 'web.search'"):
+        tool.tool_definitions("json_schema", names={"web.search": "find"}, settings=stub_settings())
+    renamed = tool.tool_definitions("json_schema", names={"search": "find"}, settings=stub_settings())
+    assert [entry["name"] for entry in renamed] == ["find", "web.fetch"]

@@ -164,14 +164,16 @@ Answer = Callable[[Backend, SearchParams, HttpTransport, Deadline], ParseResult]
 
 
 @contextlib.contextmanager
-def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Iterator[None]:
+def _swapped_backends(
+    answers: Mapping[str, Answer], block_network: bool, check: Callable[[Backend, SearchParams], None]
+) -> Iterator[None]:
     """Register, under each name and for each vertical it serves (web, news, images, videos), a
-    subclass of the registered backend whose ``search`` is the answer."""
+    subclass of the registered backend whose ``search`` is the answer and whose ``check`` is ``check``."""
     saved: list[type[Backend]] = []
     try:
         for name, answer in answers.items():
             for vertical in registry.verticals_of(name):
-                saved.append(_swap(registry.backend_class(name, vertical), answer))
+                saved.append(_swap(registry.backend_class(name, vertical), answer, check))
         with no_network() if block_network else contextlib.nullcontext():
             yield
     finally:
@@ -179,8 +181,8 @@ def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Ite
             registry.register(original)
 
 
-def _swap(original: type[Backend], answer: Answer) -> type[Backend]:
-    """Register a subclass of ``original`` whose ``search`` is ``answer``; ``original``."""
+def _swap(original: type[Backend], answer: Answer, check: Callable[[Backend, SearchParams], None]) -> type[Backend]:
+    """Register a subclass of ``original`` whose ``search`` is ``answer`` and ``check`` is ``check``; ``original``."""
 
     def search(self: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         return answer(self, params, transport, deadline)
@@ -192,7 +194,7 @@ def _swap(original: type[Backend], answer: Answer) -> type[Backend]:
             "__module__": __name__,
             "__doc__": "%s answering offline (websearch_sync.testing)." % original.__name__,
             "search": search,
-            "check": _accept_all,  # the answer decides: a fake needs no key and refuses nothing itself
+            "check": check,  # a fake needs no key: its configuration is not checked
             "required": (),
             "min_interval_s": 0.0,
         },
@@ -202,7 +204,14 @@ def _swap(original: type[Backend], answer: Answer) -> type[Backend]:
 
 
 def _accept_all(self: Backend, params: SearchParams) -> None:
-    """A fake backend's :meth:`Backend.check`: it refuses nothing (its answer may)."""
+    """A replaying backend's :meth:`Backend.check`: it refuses nothing (its recorded case may)."""
+
+
+def _check_params_only(self: Backend, params: SearchParams) -> None:
+    """A fake backend's :meth:`Backend.check`: the parameters as the real backend checks them before
+    any request (a query too long, an option's bad value: :meth:`Backend.check_params`), not its
+    configuration (a fake needs no key nor endpoint)."""
+    self.check_params(params)
 
 
 def _no_answer(name: str, why: str) -> WebProviderError:
@@ -305,7 +314,7 @@ def replay_fixtures(
 
         return answer
 
-    with _swapped_backends({name: answer_for(name) for name in names}, block_network):
+    with _swapped_backends({name: answer_for(name) for name in names}, block_network, _accept_all):
         yield replay
 
 
@@ -383,7 +392,9 @@ def fake_results(
     mapping, other network backends fail with ``WebProviderError(no_recorded_case)``
     and offline ones (``stub``) keep working.
 
-    Items go through the normal normalization: ``rank`` and ``provider`` are
+    A call is checked as a real search checks it before any request (``InvalidInput``: a query
+    the backend's ``max_query_chars`` refuses, an option's bad value), not the backend's key or
+    endpoint. Items go through the normal normalization: ``rank`` and ``provider`` are
     assigned by the library (given ones are ignored), non-http(s) URLs are
     dropped, at most ``max_results`` are returned.
     """
@@ -410,7 +421,7 @@ def fake_results(
 
         return answer
 
-    with _swapped_backends({name: answer_for(name) for name in names}, block_network):
+    with _swapped_backends({name: answer_for(name) for name in names}, block_network, _check_params_only):
         yield fake
 
 

@@ -619,6 +619,69 @@ def test_a_numbers_row_states_its_default_and_range(field, caplog):
                 ws.Settings(**{field: given})
 
 
+def test_the_pace_row_states_its_range():
+    """``min_interval_s``'s row: the range ``Settings`` checks (a number or a per-backend mapping)
+    and the environment keeps (the edges kept, a half second past them ignored)."""
+    variable, meaning = _shared_rows()["min_interval_s"]
+    low, high = map(int, re.search(r"outside (\d+)\.\.(\d+) is `InvalidInput\(bad_min_interval_s\)`", meaning).groups())
+    for edge in (low, high):
+        assert ws.Settings(min_interval_s=edge).min_interval_s == edge
+        assert ws.Settings(min_interval_s={"searxng": edge}).min_interval_s == {"searxng": edge}
+        assert ws.Settings.from_env({variable: str(edge)}).min_interval_s == edge
+    for past in (low - 0.5, high + 0.5):
+        for given in (past, {"searxng": past}):
+            with pytest.raises(ws.InvalidInput) as refused:
+                ws.Settings(min_interval_s=given)
+            assert refused.value.detail_code == "bad_min_interval_s"
+        for read in (variable, variable + "_SEARXNG"):
+            assert ws.Settings.from_env({read: str(past)}).min_interval_s is None, (read, past)  # ignored
+
+
+#: What the pace row calls a group of backends, by what they declare.
+_PACED_GROUPS = {"the HTML scrapers": lambda cls: cls.kind == "html"}
+
+
+def test_the_pace_row_states_each_backends_own_pace():
+    """``Unset: each backend's own (1 s for ..., 1.5 s for Jina, ..., else none``: each backend's
+    declared ``min_interval_s``, a group (the HTML scrapers) by what its backends declare."""
+    from websearch_sync.engine import registry
+
+    _, meaning = _shared_rows()["min_interval_s"]
+    own = re.search(r"Unset: each backend's own \((.*?), else none;", meaning).group(1)
+    written: dict = {}
+    for seconds, subjects in re.findall(r"(\d+(?:\.\d+)?) s for (.*?)(?=, \d|$)", own):
+        for subject in re.split(r", | and ", subjects):
+            group = _PACED_GROUPS.get(subject)
+            named = [
+                n
+                for n in registry.backend_names()
+                if (group(registry.backend_class(n)) if group else n == subject.lower())
+            ]
+            assert named, subject  # a backend or a group the test knows
+            written.update(dict.fromkeys(named, float(seconds)))
+    declared = {name: registry.backend_class(name).min_interval_s for name in registry.backend_names()}
+    assert len(written) > 8
+    assert {name: written.get(name, 0.0) for name in declared} == declared
+
+
+def test_the_state_prefix_row_states_its_length_and_characters():
+    """``1..64 of `A-Z a-z 0-9 _ . : -```: the lengths and characters the prefix is checked for."""
+    from websearch_sync.client.state.server import check_state_prefix
+
+    _, meaning = _shared_rows()["state_prefix"]
+    low, high, characters = re.search(r"(\d+)\.\.(\d+) of `([^`]*)`", meaning).groups()
+    listed = characters.split()
+    assert listed[:3] == ["A-Z", "a-z", "0-9"]
+    every = "AZaz09" + "".join(listed[3:])
+    assert check_state_prefix(every) == every
+    for length in (int(low), int(high)):
+        assert check_state_prefix("p" * length) == "p" * length
+    for refused in ("p" * (int(high) + 1), "p/q", "p q"):
+        with pytest.raises(ws.InvalidInput) as caught:
+            check_state_prefix(refused)
+        assert caught.value.detail_code == "bad_state_prefix"
+
+
 # -- docs/backends.md: the inputs a backend does not send -------------------------------------------
 
 

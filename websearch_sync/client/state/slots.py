@@ -213,6 +213,11 @@ class SharedSlots:
         keys = self.state.script_keys(name, "slot")
         self.state.run(lambda redis: self._release(keys=keys, args=list(booking)), None, left_s, write=True)
 
+    @property
+    def timeout_s(self) -> float:
+        """The longest one command may take (:attr:`SharedState.timeout_s`)."""
+        return self.state.timeout_s
+
     def fits(self, left_s: Optional[float]) -> bool:
         """Whether the call's time left holds one command (:meth:`SharedState.fits`)."""
         return self.state.fits(left_s)

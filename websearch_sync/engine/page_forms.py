@@ -10,7 +10,9 @@ origin than the engine's is not followed (the token and the pace are that origin
 ``WebParseError``, which leaves the pages read.
 
 Not read (no results page uses them): controls outside a form joined to it by a ``form``
-attribute, and a form nested in a form (which a browser ignores; lxml ends the outer form there).
+attribute, and a form nested in a form, which a browser ignores (one form, with the inner one's
+controls and those after it): lxml's reading yields the inner form as a form of its own and may
+end the outer one at it.
 """
 
 import dataclasses
@@ -159,7 +161,7 @@ def _selected(select: Tag) -> list[str]:
     """The values a ``select`` sends: its selected enabled options (HTML's selectedness: a single
     select has the last option marked ``selected``, else, as a drop-down list, its first enabled one)."""
     options = _options(select)
-    marked = [(option, disabled) for option, disabled in options if option.get("selected") is not None]
+    marked = [(option, disabled) for option, disabled in checked(options) if option.get("selected") is not None]
     if select.get("multiple") is None:  # one option at most; a drop-down list shows one always
         shown_first = [pair for pair in options if not pair[1]][:1] if _display_size(select) == 1 else []
         marked = marked[-1:] or shown_first
@@ -170,7 +172,7 @@ def _options(select: Tag) -> list[tuple[Tag, bool]]:
     """A ``select``'s options, each with whether it is disabled: its ``option`` children and
     those of its ``optgroup`` children (a disabled group's are)."""
     options: list[tuple[Tag, bool]] = []
-    for child in select.iterchildren("option", "optgroup"):
+    for child in checked(select.iterchildren("option", "optgroup")):  # a select may hold a page of them
         assert isinstance(child, Tag)
         group_disabled = child.tag == "optgroup" and child.get("disabled") is not None
         for option in [child] if child.tag == "option" else child.iterchildren("option"):

@@ -379,14 +379,17 @@ def host_token(url: str, default: str = "another site") -> str:
 
 
 def origin_of(parts: SplitResult) -> Optional[tuple[str, str, Optional[int]]]:
-    """``(scheme, host, port)`` of ``parts`` as one origin: the scheme and host in lower case, a
-    host's trailing dot dropped, an IDN host as its punycode (``bücher.example`` is
-    ``xn--bcher-kva.example``), the scheme's default port as no port; ``None`` without a host or
-    with a port or host that does not parse. The one key both origin tests compare."""
+    """``(scheme, host, port)`` of ``parts`` as one origin: the scheme and host in lower case (a
+    trailing dot kept: ``api.test.`` is another origin, as to a browser, and may be another host
+    under DNS search domains), an IDN host as its punycode by the library's host-name rule
+    (:func:`~..hostnames.ascii_host`: ``bücher.example`` is ``xn--bcher-kva.example``, and
+    ``straße.de`` is ``xn--strae-oqa.de``, not ``strasse.de`` as Python's IDNA 2003 codec wrote
+    it, another domain), the scheme's default port as no port; ``None`` without a host or with a
+    port or host that does not parse. The one key both origin tests compare."""
     try:
-        host = (parts.hostname or "").rstrip(".").encode("idna").decode("ascii").lower()
+        host = ascii_host(parts.hostname or "")
         port = _port(parts)
-    except (ValueError, UnicodeError):
+    except (ValueError, HostRefused):
         return None
     scheme = parts.scheme.lower()
     if not host:

@@ -17,6 +17,7 @@ from websearch_sync.backends import ddg, startpage
 from websearch_sync.backends.ddg import DuckDuckGoHtml, next_form
 from websearch_sync.checkpoints import WorkAbandoned, abandonable, abandoned_here
 from websearch_sync.config import Settings
+from websearch_sync.engine.html_parsing import parse_html
 from websearch_sync.engine.page_forms import PageForm, page_forms, with_own_fields
 from websearch_sync.models import SearchParams
 
@@ -205,3 +206,18 @@ def test_the_next_pages_form_is_read_within_the_calls_deadline(monkeypatch, engi
         mock.post(endpoint, body=page, content_type="text/html; charset=utf-8")
         client.search("paging", max_results=20)
     assert guards and all(guard is not None for guard in guards)
+
+
+def test_the_options_of_a_select_are_read_at_checkpoints():
+    """A select of very many options (600,000 in 4.8 MB) is read at checkpoints too: its options
+    were read in one go, and abandoned work ran on for 3 s past its deadline."""
+    from websearch_sync.engine import page_forms as forms
+
+    (select,) = parse_html("<form><select name=s>" + "<option>x" * 600 + "</select></form>").iter("select")
+
+    class Abandoned:
+        def is_set(self) -> bool:
+            return True
+
+    with abandonable(Abandoned()), pytest.raises(WorkAbandoned):
+        forms._selected(select)

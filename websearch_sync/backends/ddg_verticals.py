@@ -48,7 +48,7 @@ from ..engine.base import Backend, Page, dig, json_body, listed_results
 from ..engine.html_engine import accept_language
 from ..engine.media_fields import nested, text
 from ..engine.normalize import clean_text
-from ..engine.page_forms import same_origin
+from ..engine.page_forms import followed_origin
 from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
@@ -197,7 +197,7 @@ class _DuckDuckGoVertical(Backend):
         if not isinstance(following, str) or not following:
             return None
         url = urljoin(self.endpoint_url(), following)
-        same_origin(url, self.endpoint_url(), self.name, "the answer's next page is")
+        followed_origin(url, self.endpoint_url(), self.name, "the answer's next page is")
         present = {key for key, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
         extra = {key: value for key, value in self.narrowing(params).items() if key not in present}
         tokens = answer.get("vqd")

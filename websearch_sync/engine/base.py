@@ -44,7 +44,7 @@ from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
 from ..net.jsontext import JsonTooDeep
-from ..net.media import media_kind, media_token
+from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
 from ..validate import LOCALE_WORDS
@@ -565,7 +565,9 @@ class Backend:
         while pages < MAX_PAGES and len(seen) < params.max_results and page_result.items:
             following = partial(self.next_page, params, Page(pages + 1, read, response, page_result))
             try:
-                spec = self._read_answer(response, following)  # a "next" link that is no URL: that page failed
+                # a "next" link that is no URL: that page failed; read within the deadline, as parsing
+                # (a page's forms are read whole: a page of very many takes its time)
+                spec = self._within(deadline, response, partial(self._read_answer, response, following), "reading")
                 if spec is None:
                     break
                 before_next_request()
@@ -781,7 +783,8 @@ def json_body(response: HttpResponse, provider: str) -> Any:
 
 def _not_json(response: HttpResponse, error: ValueError) -> str:
     """What came instead of JSON, in words the library chose: the server's Content-Type only as a
-    well-formed media type (:func:`~..net.media.media_token`; an error line reaches a model)."""
+    well-formed media type, else in :func:`~..net.media.served_as`'s words (``content of an unknown
+    type (*/*)``, ``content without a type``; an error line reaches a model)."""
     if isinstance(error, JsonTooDeep):  # JSON, or its start, too deep to read: not "cut short or malformed"
         return "%s, which is not read" % error
     if not response.content.strip():
@@ -789,7 +792,7 @@ def _not_json(response: HttpResponse, error: ValueError) -> str:
     media = response.content_type
     if media_kind(media) == "json":
         return "JSON that does not parse (cut short or malformed)"
-    return "%s content instead of JSON" % media_token(media) if media else "a body of no content type instead of JSON"
+    return "%s instead of JSON" % served_as(media)
 
 
 def json_path(path: Union[str, Sequence[str]]) -> tuple[str, ...]:

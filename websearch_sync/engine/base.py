@@ -540,7 +540,9 @@ class Backend:
         """The ``errors`` of an answer to ``params`` read from the cache, brought up to date with
         what the backend learnt since it was cached: a note of its own that said something was not
         known yet (SearXNG's time range unverified before its ``/config`` was read). By default
-        as they are: a cached answer holds what its backend answered."""
+        as they are: a cached answer holds what its backend answered. Only a class that overrides it
+        is built for a cache hit; what it raises, or returns that is not a list of notes
+        (``to_dict()`` form), is its defect (``WebProviderError``, as for :meth:`search`)."""
         return errors
 
     def _read_more_pages(

@@ -343,8 +343,8 @@ def test_a_pages_examples_of_the_library_run_as_written(page, blocks, monkeypatc
     by ``fake_results`` (every backend, key or not), each fetch by a page served through a
     ``MockWire``; only a name the library does not have, a keyword it does not take or a key a
     result does not hold fails here, even inside a ``try`` whose ``except`` is broader. Then each
-    ``try`` runs again once per ``except`` clause, the searches and fetches failing with that
-    clause's error, so the clauses' own code runs too (``error.mesage`` fails)."""
+    ``try`` runs again once per ``except`` clause of a library error (a bare one: ``WebSearchError``),
+    the searches and fetches failing with that clause's error, so the clauses' own code runs too (``error.mesage`` fails)."""
     from websearch_sync.testing import MockResponse, MockWire, fake_results, reset
 
     wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html; charset=utf-8"}, _ARTICLE))
@@ -372,8 +372,14 @@ def test_a_pages_examples_of_the_library_run_as_written(page, blocks, monkeypatc
             for number, tree in enumerate(trees):
                 for statement in (node for node in ast.walk(tree) if isinstance(node, ast.Try)):
                     for clause in statement.handlers:
-                        caught = eval(compile(ast.Expression(clause.type), page, "eval"), names)  # noqa: S307 - the docs' own name
+                        caught = (
+                            eval(compile(ast.Expression(clause.type), page, "eval"), names)  # noqa: S307 - the docs' own name
+                            if clause.type is not None
+                            else ws.WebSearchError
+                        )
                         kind = caught[0] if isinstance(caught, tuple) else caught
+                        if not issubclass(kind, ws.WebSearchError):  # not an error a search or fetch gives
+                            continue
                         failing[:] = [kind("an injected %s" % kind.__name__, detail_code="injected")]
                         handlers.entered.clear()
                         reset()  # no cool-down nor cache from the pass before

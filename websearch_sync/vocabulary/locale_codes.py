@@ -50,19 +50,25 @@ COUNTRIES = frozenset(
 COUNTRY_MISTAKES = {"UK": "GB"}
 
 
+def region_subtag(locale: str) -> Optional[str]:
+    """The region subtag of ``locale``: two letters (upper case: ``"US"``) or three UN M.49 digits
+    (``"419"``, Latin America); ``None`` without one (``"zh-Hant"``: a script). Only the subtags
+    before an extension's or private use's singleton count: ``de-u-co-phonebk`` (a collation) and
+    ``en-x-uk`` have no region. The one rule of what a locale's region is: the check of its code
+    (:func:`locale_refusal`) and what the engines send (``engine.locales``) both read it here."""
+    for part in locale.replace("_", "-").split("-")[1:]:
+        if len(part) == 1:  # a singleton: an extension (-u-) or private use (-x-) follows
+            return None
+        if (len(part) == 2 and part.isalpha()) or (len(part) == 3 and part.isdigit()):
+            return part.upper()
+    return None
+
+
 def locale_parts(locale: str) -> tuple[str, Optional[str]]:
-    """``locale``'s language (lower case) and its two-letter region (upper case; ``None`` without
-    one): the first two-letter subtag after the language, before any extension's singleton
-    (``de-u-co-phonebk``: no region; ``zh-Hant-TW``: ``TW``)."""
-    parts = locale.replace("_", "-").split("-")
-    region = None
-    for part in parts[1:]:
-        if len(part) == 1:  # an extension (-u-, -x-): what follows is no region
-            break
-        if len(part) == 2 and part.isalpha():
-            region = part.upper()
-            break
-    return parts[0].lower(), region
+    """``locale``'s language (lower case) and its two-letter region (:func:`region_subtag`; ``None``
+    without one, or when it is UN M.49 digits: ``es-419``)."""
+    region = region_subtag(locale)
+    return locale.replace("_", "-").split("-")[0].lower(), region if region and region.isalpha() else None
 
 
 def locale_refusal(locale: str) -> Optional[str]:

@@ -40,8 +40,8 @@ from .errors import (
 )
 from .hostnames import idna_refusal
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
-from .vocabulary.ddgs import DDGS_REGIONS, ddgs_argument, ddgs_region_locale, ddgs_value
-from .vocabulary.locale_codes import COUNTRIES, LANGUAGES, locale_refusal
+from .vocabulary.ddgs import as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
+from .vocabulary.locale_codes import locale_refusal
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -232,22 +232,26 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
 def _check_locale(value: Any) -> Optional[str]:
     """``locale`` checked: a language tag's shape (:data:`_LOCALE`), then its parts' codes
     (:func:`~.vocabulary.locale_codes.locale_refusal`). ddgs's region, country first (``us-en``, read as a
-    language ``us`` in a country ``EN``), fails the second, and its refusal names the locale it
-    means; DuckDuckGo's own region words (``uk-en``, ``wt-wt``: :data:`~.vocabulary.ddgs.DDGS_REGIONS`)
-    are refused even where their parts are codes (``kr-kr``, Kanuri in Korea, is ddgs's Korea)."""
+    language ``us`` in a country ``EN``), mostly fails the second, and its refusal names the locale it
+    means; one written as ddgs writes it whose parts are codes too is refused when the two readings
+    differ (:func:`~.vocabulary.ddgs.ddgs_misread`: ``ar-es``, ddgs's Argentina, is Arabic in Spain;
+    ``kr-kr`` Kanuri in Korea), while ``ar-ES``, in a locale's case, is the locale."""
     locale = _check_pattern("locale", value, _LOCALE, BAD_LOCALE)
     if locale is None or locale.lower() in LOCALE_WORDS:
         return locale
     reason = locale_refusal(locale)
-    if reason is None and locale.lower().replace("_", "-") not in DDGS_REGIONS:
+    misread = ddgs_misread(locale)
+    if reason is None and misread is None:
         return locale
-    meant = ddgs_region_locale(locale, LANGUAGES, COUNTRIES)
+    meant = ddgs_region_locale(locale)
     if meant is None:
         hint = "expected %s" % _EXAMPLES["locale"]
     elif meant:
         hint = "a locale is language-COUNTRY; ddgs's region %s is the locale %s" % (locale, meant)
     else:
         hint = "ddgs's region %s is no region: give no locale" % locale
+    if reason is None and as_locale(locale) != locale:
+        hint += "; read as a locale, language first, it is written %s" % as_locale(locale)
     raise InvalidInput(
         "invalid locale: %r (%s)" % (locale, "; ".join(filter(None, (reason, hint)))), detail_code=BAD_LOCALE
     )

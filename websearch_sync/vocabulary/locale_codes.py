@@ -46,6 +46,22 @@ COUNTRIES = frozenset(
     + ["AC", "CP", "DG", "EA", "EU", "EZ", "IC", "TA", "UN", "XK"]
 )
 
+#: The regions BCP 47 registers that ISO 3166-1 withdrew (deprecated, still valid in a tag):
+#: ``AN`` the Netherlands Antilles, ``BU`` Burma, ``CS`` Serbia and Montenegro, ``DD`` East Germany,
+#: ``FX`` metropolitan France, ``NT`` the Neutral Zone, ``SU`` the USSR, ``TP`` East Timor, ``YD``
+#: South Yemen, ``YU`` Yugoslavia, ``ZR`` Zaire.
+DEPRECATED_REGIONS = frozenset("AN BU CS DD FX NT SU TP YD YU ZR".split())
+
+
+def private_use_region(region: str) -> bool:
+    """Whether a two-letter ``region`` (upper case) is one ISO 3166 leaves to private use, which
+    BCP 47 takes as any region: ``AA``, ``QM`` to ``QZ``, ``XA`` to ``XZ``, ``ZZ`` (``en-XA``, the
+    pseudo-locale of Android and CLDR)."""
+    return region in ("AA", "ZZ") or region[0] == "X" or (region[0] == "Q" and region[1] >= "M")
+
+
+_REGIONS = COUNTRIES | DEPRECATED_REGIONS
+
 #: Codes taken for a country that are none, and the country they mean.
 COUNTRY_MISTAKES = {"UK": "GB"}
 
@@ -73,12 +89,13 @@ def locale_parts(locale: str) -> tuple[str, Optional[str]]:
 
 def locale_refusal(locale: str) -> Optional[str]:
     """Why a locale of the language tag's shape is none, or ``None`` when its parts are codes:
-    a two-letter language ISO 639 does not list, or a two-letter region ISO 3166 does not."""
+    a two-letter language ISO 639 does not list, or a two-letter region that is no ISO 3166
+    country, no region BCP 47 keeps (:data:`DEPRECATED_REGIONS`) and none of private use."""
     language, region = locale_parts(locale)
     problems = []
     if len(language) == 2 and language not in LANGUAGES:
         problems.append("%s is no ISO 639 language" % language)
-    if region is not None and region not in COUNTRIES:
+    if region is not None and region not in _REGIONS and not private_use_region(region):
         mistaken = COUNTRY_MISTAKES.get(region)
         problems.append("%s is no ISO 3166 country%s" % (region, " (did you mean %s?)" % mistaken if mistaken else ""))
     return " and ".join(problems) or None

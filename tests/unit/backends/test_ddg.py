@@ -18,6 +18,7 @@ from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
 from websearch_sync.backends.ddg_regions import DDG_REGIONS, ddg_region
 from websearch_sync.engine import html_parsing
 from websearch_sync.engine.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
+from websearch_sync.vocabulary.ddgs import DDGS_REGION_LIST
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 URLS = {"ddg_html": "https://html.duckduckgo.com/html/", "ddg_lite": "https://lite.duckduckgo.com/lite/"}
@@ -210,6 +211,7 @@ def test_the_region_table_is_duckduckgos_list():
     is the second code of Spain in Catalan (``es-ca``, which ``ca-ES`` sends)."""
     assert _listed_regions("ddg_lite/nlos__1.html") == LISTED
     assert set(DDG_REGIONS.values()) == LISTED - {"ct-ca"}
+    assert LISTED <= DDGS_REGION_LIST  # each one a ddgs user may pass is hinted as one
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,7 @@ from .errors import (
 )
 from .hostnames import idna_refusal
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
-from .vocabulary.ddgs import as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
+from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
 from .vocabulary.locale_codes import locale_refusal
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -388,10 +388,23 @@ def _check_known(options: dict[str, Any], known_specific: Iterable[str], keyword
 
 
 def option_hint(name: str, known: Iterable[str]) -> str:
-    """What the refusal of an unknown search option adds: ours for a ddgs argument name
+    """What the refusal of an unknown option or tool argument adds: ours for a ddgs argument name
     (:func:`~.vocabulary.ddgs.ddgs_argument`; ``region`` is spelled close to no option of ours
-    but ``engines``), else the closest ``known`` name (:func:`close_match`)."""
-    return ddgs_argument(name) or close_match(name, known)
+    but ``engines``) or one mistyped (``regoin``, ``timelimt``: closer to it than to any ``known``
+    name, and close, so that ``engine`` is not ddgs's ``region``), else the closest ``known`` name
+    (:func:`close_match`)."""
+    known = list(known)
+    if name in DDGS_ARGUMENTS:
+        return ddgs_argument(name)
+    ddgs = difflib.get_close_matches(name, [ddgs for ddgs in DDGS_ARGUMENTS if ddgs not in known], n=1, cutoff=0.8)
+    ours = difflib.get_close_matches(name, known, n=1)
+    if ddgs and (not ours or _likeness(name, ddgs[0]) > _likeness(name, ours[0])):
+        return ddgs_argument(ddgs[0])
+    return " (did you mean %r?)" % ours[0] if ours else ""
+
+
+def _likeness(name: str, other: str) -> float:
+    return difflib.SequenceMatcher(None, name, other).ratio()
 
 
 def close_match(name: str, known: Iterable[str]) -> str:
@@ -536,7 +549,8 @@ class Argument:
             )
         if self.choices and value not in self.choices:
             raise InvalidInput(
-                "argument %r must be one of %s, got %r" % (self.name, ", ".join(self.choices), shown_text(value)),
+                "argument %r must be one of %s, got %r%s"
+                % (self.name, ", ".join(self.choices), shown_text(value), ddgs_value(self.name, str(value))),
                 detail_code=BAD_ARGUMENTS,
             )
         if isinstance(value, str):
@@ -639,7 +653,7 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
         if key not in declared:
             raise InvalidInput(
                 "unknown argument %r%s (allowed: %s)"
-                % (shown_text(key), close_match(str(key), declared), ", ".join(declared)),
+                % (shown_text(key), option_hint(str(key), declared), ", ".join(declared)),
                 detail_code=BAD_ARGUMENTS,
             )
         checked[key] = declared[key].check(value)

@@ -11,6 +11,7 @@ import pytest
 
 import websearch_sync as ws
 from websearch_sync.cli import main
+from websearch_sync.tool import call_tool
 from websearch_sync.validate import search_params
 
 SETTINGS = SimpleNamespace(max_results=5)
@@ -211,3 +212,45 @@ def test_a_part_that_is_no_code_is_refused_saying_which(locale, reason):
 )
 def test_language_tags_stay_locales(locale):
     assert _params(locale=locale).locale == locale
+
+
+@pytest.mark.parametrize(
+    "mistyped, name, ours",
+    [
+        ("regoin", "region", "locale"),
+        ("timelimt", "timelimit", "time_range"),
+        ("safesearh", "safesearch", "safe_search"),
+    ],
+)
+def test_a_mistyped_ddgs_name_gets_that_names_hint(mistyped, name, ours):
+    with pytest.raises(TypeError) as info:
+        _params(**{mistyped: "x"})
+    assert "%s (ddgs's %s is our %s" % (mistyped, name, ours) in str(info.value)
+
+
+def test_a_name_only_somewhat_like_a_ddgs_one_gets_none_of_its_hint():
+    """``engine`` is as far from ddgs's ``region`` as difflib's default lets through: no hint of it."""
+    with pytest.raises(TypeError) as info:
+        _params(engine="x")
+    assert "ddgs" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "arguments, hint",
+    [
+        ({"timelimit": "d"}, "unknown argument 'timelimit' (ddgs's timelimit is our time_range: "),
+        ({"region": "us-en"}, "unknown argument 'region' (ddgs's region is our locale, "),
+        ({"regoin": "us-en"}, "unknown argument 'regoin' (ddgs's region is our locale, "),
+        (
+            {"time_range": "d"},
+            "argument 'time_range' must be one of day, week, month, year, got 'd' (ddgs's 'd' is 'day')",
+        ),
+        ({"max_result": 3}, "unknown argument 'max_result' (did you mean 'max_results'?)"),
+    ],
+)
+def test_the_tool_call_gets_the_same_hints(arguments, hint):
+    """The agent tool and MCP path (``call_tool``: ``validate.check_arguments``) said only
+    "unknown argument" for ddgs's names, and nothing of ddgs's values."""
+    answer = call_tool("web.search", {"query": "q", **arguments})
+    assert answer["error"]["detail_code"] == "bad_arguments"
+    assert answer["error"]["message"].startswith(hint)

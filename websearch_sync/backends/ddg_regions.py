@@ -5,7 +5,9 @@ is ``uk-en`` (not ``gb-en``), Norway ``no-no``, Slovenia ``sl-sl``, Saudi Arabia
 some countries only in English (Israel ``il-en``, Thailand ``th-en``). :data:`DDG_REGIONS` is that
 list as the recorded pages' ``<select name="kl">`` holds it (``fixtures/ddg_html``), keyed by the
 locale SearXNG reads each as (``searx/data/engine_traits.json``, ``"duckduckgo"`` ``regions``,
-2026-08): 62 regions and Catalonia's second code ``ct-ca`` (``es-ca`` is Spain in Catalan).
+2026-08), with the other locales a region is for (:data:`_ALSO`). A locale none is for is sent
+without a region (DuckDuckGo's "All Regions"), and ``not_sent`` says so: a region is not guessed
+from the country alone (``en-DE`` would be Germany in German, ``it-CH`` Switzerland in German or French).
 
 These are what is sent; the ddgs regions a locale is refused as are another table
 (``vocabulary.ddgs``): ``no-no`` is DuckDuckGo's Norway and ``no-NO`` a valid locale.
@@ -34,55 +36,33 @@ DDG_REGIONS = {
 }  # fmt: skip
 
 
-def _by_country() -> dict[str, dict[str, str]]:
-    regions: dict[str, dict[str, str]] = {}
-    for locale, region in DDG_REGIONS.items():
-        language, country = locale.split("-")
-        regions.setdefault(country, {})[language] = region
-    return regions
+#: The other locales a region is for: the English of the regions DuckDuckGo names "(en)" in a
+#: country of another language (``th-en``, "Thailand (en)"); the language of Israel, Malaysia and
+#: the Philippines, whose regions in it (``il-he``, ``my-ms``, ``ph-tl``: DuckDuckGo's earlier
+#: list, ddgs's) DuckDuckGo folded into the English one; Norwegian's other codes; and the withdrawn
+#: codes BCP 47 keeps for Hebrew and Indonesian (``iw``, ``in``).
+_ALSO = {
+    "en-ID": "id-en", "in-ID": "id-en", "en-TH": "th-en", "en-VN": "vn-en",
+    "he-IL": "il-en", "iw-IL": "il-en", "ms-MY": "my-en", "fil-PH": "ph-en", "tl-PH": "ph-en",
+    "no-NO": "no-no", "nn-NO": "no-no",
+}  # fmt: skip
 
-
-#: ``{country: {language: region}}``: Belgium, Canada, Spain, Switzerland and the United States
-#: have a region per language, every other country one.
-_COUNTRY_REGIONS = _by_country()
-
-
-def ddg_region_of(language: str, country: str) -> Optional[str]:
-    """DuckDuckGo's region for a locale's ``language`` and ``country`` (upper case): the country's
-    region in that language (``fr``, ``CA``: ``ca-fr``), else the country's one region whatever
-    its language (``he``, ``IL``: ``il-en``; ``no``, ``NO``: ``no-no``), else ``None``: a country
-    DuckDuckGo lists no region of (``EG``), or one of several languages none of which is the
-    locale's (``it``, ``CH``: DuckDuckGo has ``ch-de`` and ``ch-fr``, which one is no guess to make)."""
-    regions = _COUNTRY_REGIONS.get(country, {})
-    if language in regions:
-        return regions[language]
-    return next(iter(regions.values())) if len(regions) == 1 else None
+_BY_LOCALE = {**DDG_REGIONS, **_ALSO}
 
 
 def ddg_region(locale: Optional[str]) -> Optional[str]:
-    """DDG's ``kl`` region for a locale, one of the regions DuckDuckGo lists (:func:`ddg_region_of`):
+    """DDG's ``kl`` region for a locale, one of the regions DuckDuckGo lists (:data:`DDG_REGIONS`):
     ``en-US`` -> ``us-en``, ``en-GB`` -> ``uk-en``, ``zh-Hant-TW`` -> ``tw-tzh``, ``he-IL`` -> ``il-en``;
     ``None`` for a locale without a country (``de``; ``zh-Hant``, a script; ``es-419``, a region of
-    countries) or one DuckDuckGo has no region for (``ar-EG``, ``it-CH``): the request goes without."""
+    countries) or one DuckDuckGo has no region for (``ar-EG``, ``it-CH``, ``en-DE``): the request goes without."""
     if not locale:
         return None
     language, country = split_locale(locale)
-    return ddg_region_of(language, country) if country else None
+    return _BY_LOCALE.get("%s-%s" % (language, country)) if country else None
 
 
 def region_dropped(locale: Optional[str]) -> tuple[str, ...]:
-    """The parts of a locale with a country that :func:`ddg_region` does not carry (the engines'
-    ``dropped``: ``provider_meta["not_sent"]``): ``"locale"`` when DuckDuckGo has no region for it
-    (``ar-EG``), ``"locale.language"`` when the region is the country's one whatever the language
-    (``de-DE`` and ``en-DE`` are both ``de-de``: DuckDuckGo's Germany); the language is carried only
-    where the country has a region per language (``fr-CA``: ``ca-fr``, ``en-CA``: ``ca-en``). A
-    locale without a country is ``locale=language-only``, which the engines declare."""
-    if not locale:
-        return ()
-    language, country = split_locale(locale)
-    if not country:
-        return ()
-    regions = _COUNTRY_REGIONS.get(country, {})
-    if ddg_region_of(language, country) is None:
-        return ("locale",)
-    return () if len(regions) > 1 else ("locale.language",)
+    """``("locale",)`` for a locale with a country that :func:`ddg_region` sends no region for (the
+    engines' ``dropped``: ``provider_meta["not_sent"]``); one without a country is
+    ``locale=language-only``, which the engines declare."""
+    return ("locale",) if locale and split_locale(locale)[1] and ddg_region(locale) is None else ()

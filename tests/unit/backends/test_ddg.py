@@ -225,19 +225,22 @@ def test_the_region_table_is_duckduckgos_list():
         ("es-US", "us-es"),
         ("ca-ES", "es-ca"),
         ("nb-NO", "no-no"),
-        ("no-NO", "no-no"),  # Norway has one region: whatever the language
+        ("no-NO", "no-no"),  # Norwegian's other code
         ("sl-SI", "sl-sl"),
         ("ar-SA", "xa-ar"),
         ("he-IL", "il-en"),  # Israel's one region is in English
         ("iw-IL", "il-en"),
         ("fil-PH", "ph-en"),
         ("en-PH", "ph-en"),
-        ("th-TH", "th-en"),
-        ("en-DE", "de-de"),
+        ("th-TH", "th-en"),  # "Thailand (en)", DuckDuckGo's Thailand
+        ("en-TH", "th-en"),
+        ("ms-MY", "my-en"),  # my-ms, on DuckDuckGo's earlier list, folded into my-en
         ("fr-CA", "ca-fr"),  # a region per language
         ("en-CA", "ca-en"),
         ("en-US", "us-en"),
         ("it-CH", None),  # Switzerland is ch-de or ch-fr: no guess
+        ("en-DE", None),  # Germany is de-de, in German: no guess either
+        ("ar-EG", None),  # no region for Egypt
         ("sr-Latn-RS", None),  # no region for Serbia (rs-sr was sent, which DuckDuckGo does not list)
         ("es-419", None),  # no country: unsent, as locale=language-only declares
         ("de-u-co-phonebk", None),
@@ -251,10 +254,10 @@ def test_a_locale_is_sent_as_duckduckgos_region(locale, region):
 
 @pytest.mark.parametrize(
     "locale, not_sent",
-    [("de-DE", ["locale.language"]), ("he-IL", ["locale.language"]), ("fr-CA", []), ("ar-EG", ["locale"])],
+    [("de-DE", []), ("he-IL", []), ("fr-CA", []), ("ar-EG", ["locale"]), ("en-DE", ["locale"]), ("es-419", ["locale"])],
 )
 def test_what_the_region_leaves_out_is_reported(locale, not_sent):
-    """DuckDuckGo's region is a country's, in a language only where the country has several."""
+    """A locale DuckDuckGo has no region for is sent without one (its "All Regions"), and said so."""
     result, calls = search(page("ddg_html/eino-ext__1.html"), query="eino", locale=locale)
     assert result["provider_meta"].get("not_sent", []) == not_sent
     assert ("kl", ddg_region(locale) or "") in parse_qsl(calls[0].request.body, keep_blank_values=True)

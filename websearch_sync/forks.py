@@ -83,7 +83,10 @@ def disown(descriptors: Iterable[int]) -> None:
     targets = list(descriptors)
     if not targets:
         return
-    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+    except OSError:  # no descriptor left (EMFILE, ENFILE) or no /dev: the child keeps them, as before
+        return
     try:
         for descriptor in targets:
             os.dup2(null, descriptor, inheritable=False)
@@ -97,8 +100,14 @@ def _forked() -> None:
     _PARTS_LOCK = threading.Lock()  # the parent's thread making a client may have held it
     for owner, attribute in list(_LOCKED.items()):
         setattr(owner, attribute, threading.Lock())
+    failed: list[BaseException] = []
     for part in list(_PARTS):
-        part.forked()
+        try:
+            part.forked()
+        except Exception as error:  # noqa: BLE001 - the other parts still start afresh; raised below
+            failed.append(error)
+    if failed:
+        raise failed[0]
 
 
 in_children(_forked)

@@ -1,18 +1,25 @@
 """Which host names the library takes, how it encodes them, and why it refuses one, in its own words.
 
 One rule for every host (a fetch's and its redirects', a search endpoint's, a ``site_filter``'s):
-a browser's, WHATWG URL host parsing, which is UTS #46 processing without its transitional mapping
+a browser's, WHATWG URL host parsing: the host percent-decoded as UTF-8 first (``%e2%91%a0.example``
+is ``①.example``, ``1.example``: libcurl decodes it so, and a guard that checked the escaped name
+would not check the host sent), then no character WHATWG forbids in a domain (``/``, ``@``, ``%``,
+controls ...), then UTS #46 processing without its transitional mapping
 (``straße.de`` stays ``straße.de``, ``xn--strae-oqa.de``; ``。`` separates labels; invisible
 characters such as a soft hyphen are dropped), each label checked as the ``idna`` package checks an
 IDNA 2008 label (the package ``requests`` and urllib3 encode hosts with). A label typed in ASCII is
 taken as typed (``searx_1``, a container's name), unless it starts with ``xn--``: that one must be
 the punycode of a valid label (``xn--zz`` decodes to nothing: refused here, not looked up). DNS's
-limits count too: no empty label, none over 63 characters once encoded, no name over 253. Fetch
+limits count too: no empty label, none over 63 characters once encoded, no name over 253 (counted
+as typed too, before any mapping: the work stays bounded, whatever the length given). Fetch
 and the endpoints send a host as :func:`ascii_host` encodes it, so what is checked is what is sent.
 
 The ``idna`` package decides, through its step functions; the walk here only says which label and
 why, in words that change neither with the package's version nor with the Python (the standard
-library's IDNA 2003 codec words its refusals differently in 3.13). A leaf module (the standard
+library's IDNA 2003 codec words its refusals differently in 3.13). One thing does depend on the
+Python: a character newer than its Unicode data (``unicodedata``) has no known direction, which
+IDNA's right-to-left rule needs; such a label is refused as holding a character "unknown to this
+Python's Unicode data", not taken for right-to-left text. A leaf module (the standard
 library, and ``idna``, a dependency of ``requests``, imported at the first host that holds IDNA):
 ``validate`` (``site_filter``), ``net`` (fetch's URLs) and ``engine`` (endpoint hosts) use it.
 """
@@ -21,7 +28,7 @@ import functools
 import re
 import unicodedata
 from typing import Optional
-from urllib.parse import urlsplit
+from urllib.parse import unquote_to_bytes, urlsplit
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -32,6 +39,9 @@ MAX_NAME = 253
 #: What separates labels as typed: the full stop, and the ideographic and fullwidth ones UTS #46 maps to it.
 _DOTS = re.compile("[.\u3002\uff0e\uff61]")
 _ACE_PREFIX = "xn--"
+#: What WHATWG URL forbids in a domain ("forbidden domain code points"): C0 controls, space, DEL and
+#: ``#%/:<>?@[\\]^|``; only a percent-decoded host can hold the delimiters, and none may be sent.
+_FORBIDDEN = frozenset("".join(map(chr, range(0x21))) + "\x7f#%/:<>?@[\\]^|")
 
 
 class HostRefused(Exception):
@@ -63,17 +73,37 @@ def ascii_host(host: str) -> str:
     return encoded
 
 
+def ignored_character(text: str) -> Optional[str]:
+    """The first character of ``text`` that UTS #46 maps to nothing (a soft hyphen, a zero-width
+    space, U+180E, U+2061, a variation selector ...: invisible, dropped from a host), or ``None``.
+    The joiners are not among them: IDNA 2008 keeps them where a script needs them (Persian)."""
+    if text.isascii():
+        return None
+    import idna
+
+    for char in text:
+        if not char.isascii():
+            try:
+                if not idna.uts46_remap(char, std3_rules=False):
+                    return char
+            except idna.IDNAError:  # a character refused: the host-name rule says so, not this
+                continue
+    return None
+
+
 def with_ascii_host(url: str) -> str:
     """``url`` with its host as :func:`ascii_host` encodes it, the rest as it is: what ``requests``
-    then prepares is the URL checked, not one its own IDNA encoding would refuse or write otherwise.
-    A URL whose host is ASCII (or an IP literal, or none) is returned as it is; :class:`HostRefused`
-    for a host that is no host name, ``ValueError`` for a URL ``urlsplit`` cannot read."""
-    if url.isascii():
+    then prepares is the URL checked, not one its own IDNA encoding would refuse or write otherwise
+    (nor one whose host keeps escapes ``requests`` sends and libcurl decodes: ``%41.example`` is
+    ``a.example``). A URL whose host is ASCII without ``%`` (or an IP literal, or none) is returned
+    as it is; :class:`HostRefused` for a host that is no host name, ``ValueError`` for a URL
+    ``urlsplit`` cannot read."""
+    if url.isascii() and "%" not in url:
         return url
     parts = urlsplit(url)
     userinfo, at, host_port = parts.netloc.rpartition("@")
     host, colon, port = host_port.partition(":")
-    if host.isascii():
+    if (host.isascii() and "%" not in host) or host.startswith("["):  # (an IPv6 literal: no name)
         return url
     start = url.find("//" + parts.netloc)
     if start < 0:  # urlsplit dropped a tab or newline from it: not the text to rewrite
@@ -86,21 +116,63 @@ def with_ascii_host(url: str) -> str:
 @functools.lru_cache(maxsize=256)
 def _encoded(host: str) -> "str | HostRefused":
     """:func:`ascii_host`'s answer, refusal and all (a pure function of the text)."""
+    if ":" in host:  # an IPv6 literal (``urlsplit``'s hostname, brackets off): an address, no name
+        return host.lower()
     try:
-        if host.isascii() and _ACE_PREFIX not in host.lower():  # the common name: no IDNA in it
-            labels = [(label, True) for label in host.lower().split(".")]
+        name = _percent_decoded(host) if "%" in host else host
+        _check_typed(name)
+        if name.isascii() and _ACE_PREFIX not in name.lower():  # the common name: no IDNA in it
+            labels = [(label, True) for label in name.lower().split(".")]
         else:
-            labels = _mapped_labels(host)
+            labels = _mapped_labels(name)
         rooted = len(labels) > 1 and labels[-1] == ("", True)
         if rooted:
             labels.pop()  # a trailing dot names the root, no empty label
         encoded = [_ascii_label(number, label, typed_ascii) for number, (label, typed_ascii) in enumerate(labels, 1)]
     except _LabelRefused as refused:
         return HostRefused(host, "label %d %s" % (refused.number, refused.reason))
+    except _NameRefused as refused:
+        return HostRefused(host, refused.reason)
     name = ".".join(encoded)
     if len(name) > MAX_NAME:
         return HostRefused(host, "the name is %d characters long, over %d" % (len(name), MAX_NAME))
     return name + "." if rooted else name
+
+
+class _NameRefused(Exception):
+    """The name as a whole is refused, ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _percent_decoded(host: str) -> str:
+    """``host`` percent-decoded as WHATWG URL decodes a host (its bytes read as UTF-8), or
+    :class:`_NameRefused` when they are no UTF-8 (a browser reads U+FFFD there, which IDNA refuses)."""
+    try:
+        return unquote_to_bytes(host).decode("utf-8")
+    except UnicodeDecodeError:
+        raise _NameRefused("its percent-escapes are no UTF-8") from None
+
+
+def _check_typed(name: str) -> None:
+    """:class:`_NameRefused` or :class:`_LabelRefused` for what no mapping could make a host name:
+    a character WHATWG forbids in a domain, a label over :data:`MAX_LABEL` characters or a name
+    over :data:`MAX_NAME` as typed (refused here, before any mapping: the ``idna`` package reads at
+    most 1,024 characters, and a long text costs time to map)."""
+    forbidden = next((char for char in name if char in _FORBIDDEN), None)
+    if forbidden is not None:
+        raise _NameRefused("holds U+%04X, a character no host name holds" % ord(forbidden))
+    typed = _DOTS.split(name)
+    if len(typed) > 1 and not typed[-1]:
+        typed.pop()  # the root's dot
+    for number, label in enumerate(typed, 1):
+        if len(label) > MAX_LABEL:
+            raise _LabelRefused(number, "is %d characters long, over %d" % (len(label), MAX_LABEL))
+    length = len(".".join(typed))
+    if length > MAX_NAME:
+        raise _NameRefused("the name is %d characters long, over %d" % (length, MAX_NAME))
 
 
 class _LabelRefused(Exception):
@@ -185,7 +257,9 @@ def _a_label_refusal(label: str) -> Optional[str]:
 
 def _u_label_refusal(label: str) -> Optional[str]:
     """Why IDNA 2008 refuses the Unicode label ``label`` (its checks in the ``idna`` package's
-    order: normal form, hyphens, a leading combining mark, each character, right-to-left text), or ``None``."""
+    order: normal form, hyphens, a leading combining mark, each character, right-to-left text), or
+    ``None``. A character this Python's ``unicodedata`` does not know has no direction: the label
+    is refused as holding it (not as right-to-left text, which ``idna``'s check would report)."""
     import idna
 
     try:
@@ -206,6 +280,9 @@ def _u_label_refusal(label: str) -> Optional[str]:
         reason = _character_refusal(label, position, char)
         if reason is not None:
             return reason
+    unknown = next((char for char in label if not unicodedata.bidirectional(char)), None)
+    if unknown is not None:  # newer than this Python's Unicode data: no direction to check (idna raises)
+        return "holds U+%04X, unknown to this Python's Unicode data" % ord(unknown)
     try:
         idna.check_bidi(label)
     except idna.IDNAError:

@@ -14,7 +14,6 @@ This module sits below ``config`` (which checks its numbers here), so it imports
 import dataclasses
 import difflib
 import re
-import stringprep
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any, Literal, Optional, Protocol, Union, cast, overload
 
@@ -38,7 +37,7 @@ from .errors import (
     UNKNOWN_BACKEND,
     InvalidInput,
 )
-from .hostnames import idna_refusal
+from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
 from .vocabulary.locale_codes import locale_refusal
@@ -78,6 +77,8 @@ LOCALE_WORDS = ("auto",)
 #: A site: a host name (letters beyond ASCII too: an internationalised domain, ``bücher.de``), an
 #: optional port and path (``docs.python.org/3``); its labels are checked by :func:`_site_filter`.
 _SITE = re.compile(r"^((?:[A-Za-z0-9.-]|[^\x00-\x7f\s])+)(?::\d+)?(?:/[^\s]*)?$")
+#: The longest ``site_filter`` taken: a host name (253) with a port and a path.
+MAX_SITE_FILTER = 1024
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e]{1,200}$")
 
 
@@ -263,8 +264,12 @@ def _site_filter(value: Any) -> Optional[str]:
     that is no punycode: ``...`` or ``a..b.com`` is no domain, and sent as ``site:...`` it would
     narrow nothing), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
     ``site:.gov`` does in a search engine. The encoding only checks: the domain is sent as typed,
-    which a search engine reads. An invisible character UTS #46 would drop is refused, not sent
-    hidden in the host (:data:`_JOINERS`)."""
+    which a search engine reads. A character UTS #46 maps to nothing (an invisible one) is refused,
+    not sent hidden in the host (:func:`~.hostnames.ignored_character`). At most
+    :data:`MAX_SITE_FILTER` characters: a name with a path, not a document (checked first, so a
+    long one costs no mapping)."""
+    if isinstance(value, str) and len(value) > MAX_SITE_FILTER:
+        raise _bad_site(value[:80] + "...", "%d characters long, over %d" % (len(value), MAX_SITE_FILTER))
     site = _check_pattern("site_filter", value, _SITE, BAD_SITE_FILTER)
     if site is None:
         return None
@@ -272,20 +277,13 @@ def _site_filter(value: Any) -> Optional[str]:
     host = matched.group(1) if matched else site
     # one leading dot restricts to a domain's suffix (site:.gov): the labels are those after it
     labels = host[1:] if host.startswith(".") and len(host) > 1 else host
-    hidden = [char for char in host if stringprep.in_table_b1(char) and char not in _JOINERS]
-    if hidden:
-        raise _bad_site(site, "invisible character U+%04X, no part of a domain" % ord(hidden[0]))
+    hidden = ignored_character(host)
+    if hidden is not None:
+        raise _bad_site(site, "invisible character U+%04X, no part of a domain" % ord(hidden))
     reason = idna_refusal(labels)
     if reason is not None:
         raise _bad_site(site, reason)
     return site
-
-
-#: Zero-width non-joiner and joiner: IDNA 2008 allows them where a script needs them (Persian, Indic
-#: scripts); the other invisible characters (stringprep's table B.1: zero-width space, soft hyphen,
-#: word joiner, byte-order mark, variation selectors) UTS #46 drops, so a site_filter holding one is
-#: refused rather than sent with it: the domain sent would not be the one seen.
-_JOINERS = "\u200c\u200d"
 
 
 def _bad_site(site: str, reason: object) -> InvalidInput:

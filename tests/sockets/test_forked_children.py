@@ -279,3 +279,36 @@ def test_a_config_read_another_thread_had_under_way_at_the_fork_is_made_by_the_c
                 asking.join()
     assert code == 0
     assert reads == 2  # before: 1, the child waited its slice for the parent's read (never to end there)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_child_forked_while_a_parents_thread_reads_an_answer_runs(impersonate):
+    """A parent's thread is reading an answer's body (the upstream stalled after 5 KB of 200 KB) at
+    the fork: the child runs its own code. Letting go of the parent's connections closed them on the
+    requests wire, which took the lock of the answer's reader that the reading thread held: the
+    child hung at the fork for ever."""
+    started = threading.Event()
+    body_start = b"<html><body><p>" + b"x" * 5000
+
+    def stall_mid_body(conn, request, server):
+        fields = {"Content-Type": "text/html", "Content-Length": "200000"}  # kept alive: pooled afterwards
+        conn.sendall(faults.head(200, fields) + body_start)
+        started.set()
+        server.wait(CHILD_LIMIT_S)
+
+    settings = ws.Settings(allow_private=True, impersonate=impersonate, timeout_ms=CHILD_LIMIT_S * 1000)
+    with FaultServer({"/slow": stall_mid_body}) as server, ws.SearchClient(settings=settings, retries=0) as client:
+        reader = threading.Thread(target=_fetch_quietly, args=(client, server.url("/slow")), daemon=True)
+        reader.start()
+        assert started.wait(CHILD_LIMIT_S)
+        time.sleep(paced_budget_s(0.3))  # the thread has read the headers and waits in the body
+        code = exit_codes([fork_running(lambda: None)], CHILD_LIMIT_S)[0]
+        server.stopping.set()
+    assert code == 0
+
+
+def _fetch_quietly(client, url):
+    try:
+        client.fetch(url)
+    except ws.WebSearchError:
+        pass  # the server stops: the read ends in an error, which is not this test's subject

@@ -283,3 +283,45 @@ def test_plugins_another_thread_was_loading_at_the_fork_are_loaded_by_the_child(
         monkeypatch.undo()
         registry.forget_registrations()
     assert code == 0
+
+
+def test_a_part_failing_at_the_fork_leaves_the_others_renewed_in_the_child():
+    """Each registered part starts afresh in the child even when one before it fails (a full table of
+    file descriptors at the fork: the browser wire could not open /dev/null): the loop stopped at
+    the first failure, and the parts after it kept the parent's locks."""
+
+    class Failing:
+        called = False
+
+        def forked(self):
+            self.called = True
+            raise OSError(24, "Too many open files")
+
+    parts = [Failing() for _ in range(3)]
+    for part in parts:
+        forks.renewed_in_children(part)
+
+    def child():
+        assert all(part.called for part in parts)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the child reports the first failure as unraisable
+        assert exit_codes([fork_running(child)], CHILD_LIMIT_S) == [0]
+
+
+def test_letting_go_of_sockets_without_a_descriptor_left_leaves_them(monkeypatch):
+    """No descriptor left to open /dev/null with (EMFILE at the fork): the child keeps those sockets,
+    as before letting go of them, instead of failing the fork's renewal."""
+
+    def no_descriptor(*args, **kwargs):
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(forks.os, "open", no_descriptor)
+    read, write = os.pipe()
+    try:
+        assert forks.disown([read]) is None
+        os.write(write, b"x")
+        assert os.read(read, 1) == b"x"  # still the pipe
+    finally:
+        os.close(read)
+        os.close(write)

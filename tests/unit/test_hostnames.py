@@ -43,6 +43,17 @@ REFUSED = [
     ("xn--abc-.com", "label 1 starts with xn-- but is no punycode"),
     ("xn--n3h.net", "label 1 starts with xn-- but decodes to a label that holds U+2603, a character IDNA refuses"),
     ("xn--a.com", "label 1 starts with xn-- but decodes to a label that holds U+0080, a character IDNA refuses"),
+    # lengths as typed, before any mapping: over the idna package's 1,024 characters a label was
+    # refused as "holds U+00E9"; a name of 130 one-letter labels was counted once encoded (1042)
+    ("\u00e9" * 2000 + ".com", "label 1 is 2000 characters long, over 63"),
+    ("\u00e9." * 130 + "de", "the name is 262 characters long, over 253"),
+    # percent-decoded first (WHATWG), then no character WHATWG forbids in a domain
+    ("%2f.example", "holds U+002F, a character no host name holds"),
+    ("a%40b.example", "holds U+0040, a character no host name holds"),
+    ("a%2525.example", "holds U+0025, a character no host name holds"),  # decoded once: %25 is "%"
+    ("a%zz.example", "holds U+0025, a character no host name holds"),  # no escape: a "%" as such
+    ("%ff.example", "its percent-escapes are no UTF-8"),
+    ("a b.example", "holds U+0020, a character no host name holds"),
 ]
 
 
@@ -71,6 +82,11 @@ ENCODED = [
     ("searx_1", "searx_1"),  # a label typed in ASCII is taken as typed: a container's name
     ("ab--cd.com", "ab--cd.com"),
     ("a" * 63 + ".com", "a" * 63 + ".com"),
+    ("%41B.example", "ab.example"),  # percent-decoded, as a browser and libcurl read it
+    ("%e2%91%a0.example", "1.example"),  # U+2460, a circled digit one
+    ("%E2%91%A0%e2%91%a1%e2%91%a6.%e2%93%aa.%e2%93%aa.%e2%91%a0", "127.0.0.1"),
+    ("::1", "::1"),  # an IPv6 literal (urlsplit's hostname): an address, no name
+    ("fe80::1%25eth0", "fe80::1%25eth0"),
 ]
 
 
@@ -104,6 +120,8 @@ def test_a_host_typed_in_unicode_is_judged_and_encoded_as_requests_encodes_it(ho
         ),
         ("http://example.com/\u00e9", "http://example.com/\u00e9"),  # an ASCII host: the URL as it is
         ("http://[::1]:80/\u00e9", "http://[::1]:80/\u00e9"),
+        ("http://u:p%40@%e2%91%a0.example:80/a%20b?q=%41", "http://u:p%40@1.example:80/a%20b?q=%41"),
+        ("http://[fe80::1%25eth0]:80/%41", "http://[fe80::1%25eth0]:80/%41"),
     ],
 )
 def test_with_ascii_host_rewrites_the_host_only(url, sent):
@@ -135,3 +153,37 @@ def test_with_ascii_host_refuses_a_url_whose_host_it_cannot_place():
     is, ``requests``' own IDNA would encode it (an endpoint refused so is ``bad_endpoint``)."""
     with pytest.raises(ValueError):
         with_ascii_host("http://b\u00fc\tcher.de/")
+
+
+def test_a_character_unknown_to_this_pythons_unicode_data_is_named_so(monkeypatch):
+    """A character newer than Python's ``unicodedata`` (U+A7C1 on 3.10) has no direction: ``idna``'s
+    right-to-left check raised, and the label was refused as mixing right-to-left and left-to-right
+    text, which it holds none of. Here ``unicodedata`` is told not to know it, as 3.10's does not."""
+    import unicodedata
+
+    import websearch_sync.hostnames as hostnames
+
+    class OlderData:
+        def __getattr__(self, name):
+            return getattr(unicodedata, name)
+
+        @staticmethod
+        def bidirectional(char):
+            return "" if char == "\ua7c1" else unicodedata.bidirectional(char)
+
+    monkeypatch.setattr(hostnames, "unicodedata", OlderData())
+    monkeypatch.setattr(idna.core, "unicodedata", OlderData())
+    hostnames._encoded.cache_clear()
+    try:
+        assert idna_refusal("\ua7c1.com") == "label 1 holds U+A7C1, unknown to this Python's Unicode data"
+    finally:
+        hostnames._encoded.cache_clear()
+
+
+def test_a_character_this_python_knows_is_judged_by_the_rule_on_every_python():
+    """U+A7C1 (Unicode 14) is a host name where this Python knows it, and named as unknown where not."""
+    import unicodedata
+
+    known = bool(unicodedata.bidirectional("\ua7c1"))
+    expected = None if known else "label 1 holds U+A7C1, unknown to this Python's Unicode data"
+    assert idna_refusal("\ua7c1.com") == expected

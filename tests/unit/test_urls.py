@@ -225,6 +225,62 @@ def test_credentials_go_along_to_the_same_origin_only(target, keeps):
 def test_an_upgrade_to_https_on_the_default_ports_keeps_the_origin():
     assert same_origin(urlsplit("http://example.com/"), urlsplit("https://example.com/"))
     assert not same_origin(urlsplit("http://example.com:8080/"), urlsplit("https://example.com/"))
+    assert not same_origin(urlsplit("http://example.com/"), urlsplit("https://example.com/"), upgrade=False)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://EXAMPLE.com/x",  # a host in capitals
+        "https://example.com:443/x",  # the scheme's default port, written
+        "HTTPS://example.com/x",  # a scheme in capitals
+    ],
+)
+def test_an_origin_written_another_way_is_the_same_origin(target):
+    assert same_origin(urlsplit("https://example.com/"), urlsplit(target), upgrade=False)
+
+
+def test_a_trailing_dot_makes_another_origin():
+    """``api.test.`` is not ``api.test`` to a browser, and the two can resolve to different hosts
+    (``searx`` under DNS search domains, a short name under Kubernetes' ``ndots:5``): a redirect's
+    credentials do not go along, a page's form does not post there."""
+    assert not same_origin(urlsplit("https://api.test/"), urlsplit("https://api.test./x"))
+    assert not same_origin(urlsplit("https://api.test./"), urlsplit("https://api.test/x"), upgrade=False)
+    assert same_origin(urlsplit("https://api.test./"), urlsplit("https://API.test./x"))
+
+
+def test_an_idn_host_is_the_same_origin_as_its_punycode():
+    assert same_origin(urlsplit("https://xn--bcher-kva.example/"), urlsplit("https://bücher.example/x"))
+    assert not same_origin(urlsplit("https://bucher.example/"), urlsplit("https://bücher.example/x"))
+
+
+@pytest.mark.parametrize(
+    "start, target",
+    [
+        (
+            "https://strasse.de/",
+            "https://stra\u00dfe.de/x",
+        ),  # IDNA 2003 mapped \u00df to ss: xn--strae-oqa.de is another domain
+        (
+            "https://\u03c3\u03bf\u03c6\u03b9\u03b1.gr/",
+            "https://\u03c2\u03bf\u03c6\u03b9\u03b1.gr/x",
+        ),  # and final sigma to sigma
+    ],
+)
+def test_hosts_the_host_name_rule_tells_apart_are_other_origins(start, target):
+    """Credentials went along from ``strasse.de`` to ``straße.de`` (Python's IDNA 2003 codec read both
+    as ``strasse.de``), a domain its owner need not hold: the host-name rule, a browser's, keeps ``ß``."""
+    assert not same_origin(urlsplit(start), urlsplit(target))
+    assert not same_origin(urlsplit(target), urlsplit(start), upgrade=False)
+
+
+def test_a_host_the_host_name_rule_refuses_is_on_no_origin():
+    assert not same_origin(urlsplit("https://a..b.example/"), urlsplit("https://a..b.example/x"))
+
+
+@pytest.mark.parametrize("target", ["javascript:next()", "data:text/html,x", "https://example.com:99999/"])
+def test_a_url_without_an_http_origin_is_on_no_origin(target):
+    assert not same_origin(urlsplit("https://example.com/"), urlsplit(target))
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,8 @@ only to a form carrying the ``vqd`` token of page 1 (SearXNG: asking without it 
 address blocked). A call asking for more than a page holds reads the next pages as a
 browser pressing "Next" does: it posts the "Next" form of the page before, every named
 field as the page carries it (``q``, ``s``, ``nextParams``, ``v``, ``o``, ``dc``, ``api``,
-``vqd``, ``kl``), to the form's action on the same host (:func:`next_form`); never a
-made-up token. Both endpoints read the page. Either endpoint may answer with either template, so one parser
+``vqd``, ``kl``) but ``q``, the call's own query, to the form's action on the same origin
+(:func:`next_form`); never a made-up token. Both endpoints read the page. Either endpoint may answer with either template, so one parser
 reads both: HTML (``div.result`` blocks with ``a.result__a``) and Lite (table rows
 with ``a.result-link`` and ``td.result-snippet``). Links come direct, as
 ``//duckduckgo.com/l/?uddg=<target>`` or as ``/l/?kh=-1&uddg=<target>``; the
@@ -45,7 +45,7 @@ from ..engine.html_parsing import (
     text_of,
     walk_blocks,
 )
-from ..engine.page_forms import PageForm, form_post, page_forms
+from ..engine.page_forms import PageForm, form_post, page_forms, with_own_fields
 from ..models import SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import RequestSpec
@@ -244,9 +244,10 @@ def parse_ddg_page(text: str, provider: str = "ddg_html") -> list[dict[str, Any]
 _PAGE_FORM_FIELDS = ("s", "vqd")
 
 
-def next_form(text: str) -> Optional[tuple[str, dict[str, str]]]:
-    """The action and fields (named inputs other than buttons, in order) of the "Next" form of
-    a DuckDuckGo HTML or Lite page, or ``None`` when the page has none (its last page).
+def next_form(text: str) -> Optional[PageForm]:
+    """The "Next" form of a DuckDuckGo HTML or Lite page (its action and entries, as a browser
+    sends them: :func:`~websearch_sync.engine.page_forms.page_forms`), or ``None`` when the page
+    has none (its last page).
 
     Found by structure, whatever the language of its button: of the forms carrying the page
     fields (``s``, ``vqd``), the one going furthest (the greatest ``s``; a "Previous" form goes
@@ -254,11 +255,11 @@ def next_form(text: str) -> Optional[tuple[str, dict[str, str]]]:
     """
     best: Optional[tuple[int, PageForm]] = None
     for form in page_forms(text):
-        offset = form.fields.get("s", "")
-        if all(form.fields.get(name) for name in _PAGE_FORM_FIELDS) and offset.isdigit():
+        offset = form.first("s") or ""
+        if all(form.first(name) for name in _PAGE_FORM_FIELDS) and offset.isdigit():
             if best is None or int(offset) > best[0]:
                 best = (int(offset), form)
-    return (best[1].action, best[1].fields) if best is not None else None
+    return best[1] if best is not None else None
 
 
 class _DuckDuckGo(HtmlEngine):
@@ -286,7 +287,7 @@ class _DuckDuckGo(HtmlEngine):
         return {name: chosen.get(name, "") for name in self.form_fields}
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
-        """The locale, when DuckDuckGo lists no region for its country (:func:`~.ddg_regions.region_dropped`)."""
+        """The locale, when DuckDuckGo lists no region for it (:func:`~.ddg_regions.region_dropped`)."""
         return region_dropped(params.locale)
 
     def cookies(self, params: SearchParams) -> dict[str, str]:
@@ -314,16 +315,18 @@ class _DuckDuckGo(HtmlEngine):
         return self.region_items(markup, params)[0]
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
-        """The previous page's "Next" form as a browser submits it (:func:`next_form`), posted to
-        its action on the endpoint's host; ``None`` without one (the last page).
+        """The previous page's "Next" form as a browser submits it (:func:`next_form`), with the
+        call's own query (a form carrying another would fetch another search's page 2), posted to
+        its action on the endpoint's origin; ``None`` without one (the last page).
 
-        A form aimed at another host or at no http(s) URL is not followed (the token and the
-        pace are this host's) and is no last page either: ``WebParseError``, which leaves the
+        A form aimed at another origin or at no http(s) URL is not followed (the token and the
+        pace are this origin's) and is no last page either: ``WebParseError``, which leaves the
         pages read, as for the ``next`` of DuckDuckGo's JSON answers."""
         form = next_form(page.previous.text)
         if form is None:
             return None
-        return form_post(PageForm(*form), self.endpoint_url(), self.headers(params), self.name, self.follow_redirects)
+        form = with_own_fields(form, {"q": params.full_query})
+        return form_post(form, self.endpoint_url(), self.headers(params), self.name, self.follow_redirects)
 
 
 class DuckDuckGoHtml(_DuckDuckGo):

@@ -48,7 +48,7 @@ from ..engine.base import Backend, Page, dig, json_body, listed_results
 from ..engine.html_engine import accept_language
 from ..engine.media_fields import nested, text
 from ..engine.normalize import clean_text
-from ..engine.page_forms import same_origin
+from ..engine.page_forms import followed_origin
 from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
@@ -123,7 +123,7 @@ class _DuckDuckGoVertical(Backend):
         }
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
-        """The locale, when DuckDuckGo lists no region for its country (:func:`~.ddg_regions.region_dropped`)."""
+        """The locale, when DuckDuckGo lists no region for it (:func:`~.ddg_regions.region_dropped`)."""
         return region_dropped(params.locale)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
@@ -202,7 +202,7 @@ class _DuckDuckGoVertical(Backend):
         if not isinstance(following, str) or not following:
             return None
         url = urljoin(self.endpoint_url(), following)
-        same_origin(url, self.endpoint_url(), self.name, "the answer's next page is")
+        followed_origin(url, self.endpoint_url(), self.name, "the answer's next page is")
         present = {key for key, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
         extra = {key: value for key, value in self.narrowing(params).items() if key not in present}
         tokens = answer.get("vqd")

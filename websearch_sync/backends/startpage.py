@@ -48,7 +48,7 @@ from ..engine.html_parsing import (
     parse_fragment,
     walk_blocks,
 )
-from ..engine.page_forms import form_post, page_forms
+from ..engine.page_forms import form_post, page_forms, with_own_fields
 from ..models import SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import RequestSpec
@@ -68,9 +68,6 @@ CAPTCHA = BotWall("Startpage's captcha (redirect to /sp/captcha)", address=is_ca
 
 _SAFE_SEARCH = {"off": "none", "moderate": "moderate", "strict": "heavy"}
 _TIME_RANGES = {"day": "d", "week": "w", "month": "m", "year": "y"}
-#: The fields that make a form of the results page a page form (the settings form has them too,
-#: with page 0).
-_PAGE_FORM_FIELDS = frozenset(("query", "page"))
 
 #: The parts of a ``div.result`` read: the title link, the snippet and the site name.
 _PARTS: dict[str, PartTest] = {
@@ -100,7 +97,7 @@ class StartpageHtml(HtmlEngine):
 
     name = "startpage_html"
     unsent: ClassVar[tuple[str, ...]] = ("locale",)  # the locale goes in Accept-Language only (docs/backends.md)
-    results_per_page = 10  #: a call asking for more reads the next ``pageno``
+    results_per_page = 10  #: a call asking for more posts the page's own form for the next page (:meth:`next_page`)
     summary = "Startpage results page (Google's results, private), no key"
     default_endpoint = "https://www.startpage.com/sp/search"
     follow_redirects = False  # the captcha is a redirect: read it, never follow it
@@ -125,24 +122,25 @@ class StartpageHtml(HtmlEngine):
         """The previous page's own form for the next page (its ``page`` field that number; the
         "go to page 2" and "Next" forms are one), posted as a browser posts it: with the ``sc``
         code the page carries, which SearXNG notes Startpage asks of a request it takes for a
-        person's, and with the call's own fields as page 1 sent them (its safe search and time
-        range, whatever the form carries). ``None`` without one (the last page)."""
-        number = str(page_number(params, self.name) + page.number - 1)
+        person's, and with the call's own fields as its request for that page sends them (its
+        query, ``cat``, ``page``, safe search and time range), whatever the form carries or lacks:
+        :func:`~websearch_sync.engine.page_forms.with_own_fields`. ``None`` without one (the last page)."""
+        number = page_number(params, self.name) + page.number - 1
+        # the page forms carry ``query`` and ``page`` (the settings form too, with page 0)
         form = next(
             (
                 form
                 for form in page_forms(page.previous.text)
-                if _PAGE_FORM_FIELDS <= set(form.fields) and form.fields["page"] == number
+                if form.first("query") is not None and form.first("page") == str(number)
             ),
             None,
         )
         if form is None:
             return None
-        # the call's own fields (safe search, time range ...) as page 1 sent them, whatever the form says
-        fields = dict(form.fields)
-        fields.update((name, value) for name, value in self.query(params).items() if name in fields)
-        fields["page"] = number
-        form = dataclasses.replace(form, fields=fields)
+        # the call's own fields (query, category, page, safe search, time range) as its request for
+        # that page sends them, whatever the form says or lacks
+        own = self.query(dataclasses.replace(params, options=dict(params.options, pageno=number)))
+        form = with_own_fields(form, own)
         return form_post(form, self.endpoint_url(), self.headers(params), self.name, self.follow_redirects)
 
     def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:

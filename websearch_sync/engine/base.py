@@ -563,7 +563,9 @@ class Backend:
         while pages < MAX_PAGES and len(seen) < params.max_results and page_result.items:
             following = partial(self.next_page, params, Page(pages + 1, read, response, page_result))
             try:
-                spec = self._read_answer(response, following)  # a "next" link that is no URL: that page failed
+                # a "next" link that is no URL: that page failed; read within the deadline, as parsing
+                # (a page's forms are read whole: a page of very many takes its time)
+                spec = self._within(deadline, response, partial(self._read_answer, response, following), "reading")
                 if spec is None:
                     break
                 before_next_request()

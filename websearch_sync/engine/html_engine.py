@@ -153,14 +153,17 @@ class HtmlEngine(Backend):
         )
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
-        """The call's request starting (:attr:`first_result_field`) after the results read so far,
-        as the page's own "Next" link does; the next ``pageno`` for an engine that counts pages."""
+        """The call's request starting (:attr:`first_result_field`, in the URL's query or, for a
+        ``POST`` engine, in the form) after the results read so far, as the page's own "Next"
+        link does; the next ``pageno`` for an engine that counts pages."""
         if self.first_result_field is None:
             return super().next_page(params, page)
         spec = self.build_request(params)
-        query = dict(spec.params or {})
-        first = int(query.get(self.first_result_field, "1")) + page.read
-        return dataclasses.replace(spec, params=dict(query, **{self.first_result_field: str(first)}))
+        posted = self.method == "POST"  # where build_request put the query: the form, else the URL
+        fields: dict[str, Any] = dict((spec.data if posted else spec.params) or {})
+        first = int(fields.get(self.first_result_field, "1")) + page.read
+        fields[self.first_result_field] = str(first)
+        return dataclasses.replace(spec, data=fields) if posted else dataclasses.replace(spec, params=fields)
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """A bot wall is ``WebBlocked(captcha_required)``, whatever the status: any registered wall's

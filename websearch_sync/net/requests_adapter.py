@@ -564,13 +564,13 @@ _CONNECTIONS: "weakref.WeakSet[_Watched]" = weakref.WeakSet()
 def _disown_connections() -> None:
     """In a forked child: the connections opened before the fork (pooled, or in use by a parent's
     thread that is not here) are the parent's. Their sockets are let go of without a byte sent
-    (:func:`~websearch_sync.forks.disown`), then each connection is closed (urllib3's ``close``,
-    which now closes ``/dev/null``): a wire still using one connects afresh (the transports have
-    built wires of their own anyway)."""
-    held = [(connection, connection.sock) for connection in list(_CONNECTIONS) if connection.sock is not None]
-    disown(descriptor for descriptor in (sock.fileno() for _, sock in held) if descriptor >= 0)
-    for connection, _ in held:
-        connection.close()  # type: ignore[attr-defined]
+    (:func:`~websearch_sync.forks.disown`); a connection still used reads an end of file and
+    connects afresh (the transports have built wires of their own anyway). The connections are not
+    closed here: closing one a parent's thread was reading an answer from takes the lock of the
+    answer's buffered reader, which that thread held and which no thread here will release (the
+    child hung at the fork)."""
+    socks = [connection.sock for connection in list(_CONNECTIONS) if connection.sock is not None]
+    disown(descriptor for descriptor in (sock.fileno() for sock in socks) if descriptor >= 0)
 
 
 in_children(_disown_connections)

@@ -74,7 +74,8 @@ class RequestSpec:
     method: str
     url: str
     params: Params = None
-    data: Optional[Mapping[str, Any]] = None
+    #: A form: a mapping, or ``(name, value)`` pairs where a name repeats or the order matters (a page's form).
+    data: Union[None, Mapping[str, Any], Sequence[tuple[str, Any]]] = None
     json: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     allow_redirects: bool = True

@@ -23,7 +23,8 @@ Messages and logs show a URL by :func:`shown_url`, without the parts that may ho
 an error message names a URL a page chose (a redirect or refresh target) by its host only
 (:func:`host_token`): error lines reach a model outside the untrusted-content block.
 Two comparisons decide what a URL may receive: :func:`same_origin` (whether credentials
-go along a redirect) and :func:`host_in` (whether a URL is on a site, e.g. its bot wall).
+go along a redirect, whether a page's form may be posted) and :func:`host_in` (whether a URL
+is on a site, e.g. its bot wall).
 Parsers read links from markup with :func:`url_parts`, which never raises.
 """
 
@@ -377,18 +378,35 @@ def host_token(url: str, default: str = "another site") -> str:
     return host if _HOST_TOKEN.fullmatch(host) else default
 
 
-def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
-    """True when credentials may go along: same host and port, or an upgrade from http to https on it."""
-    if (origin.hostname or "").lower() != (parts.hostname or "").lower():
+def origin_of(parts: SplitResult) -> Optional[tuple[str, str, Optional[int]]]:
+    """``(scheme, host, port)`` of ``parts`` as one origin: the scheme and host in lower case (a
+    trailing dot kept: ``api.test.`` is another origin, as to a browser, and may be another host
+    under DNS search domains), an IDN host as its punycode by the library's host-name rule
+    (:func:`~..hostnames.ascii_host`: ``bücher.example`` is ``xn--bcher-kva.example``, and
+    ``straße.de`` is ``xn--strae-oqa.de``, not ``strasse.de`` as Python's IDNA 2003 codec wrote
+    it, another domain), the scheme's default port as no port; ``None`` without a host or with a
+    port or host that does not parse. The one key both origin tests compare."""
+    try:
+        host = ascii_host(parts.hostname or "")
+        port = _port(parts)
+    except (ValueError, HostRefused):
+        return None
+    scheme = parts.scheme.lower()
+    if not host:
+        return None
+    return scheme, host, None if port == DEFAULT_PORTS.get(scheme) else port
+
+
+def same_origin(origin: SplitResult, parts: SplitResult, upgrade: bool = True) -> bool:
+    """True when ``parts`` is on ``origin``'s origin (:func:`origin_of`), or, with ``upgrade``,
+    the same host on the default ports moved from http to https: where a redirect's credentials
+    may go along. Without ``upgrade``: the same origin exactly (where a page's form may post)."""
+    start, target = origin_of(origin), origin_of(parts)
+    if start is None or target is None:
         return False
-    if origin.scheme.lower() == parts.scheme.lower():
-        return origin.port == parts.port
-    return (
-        origin.scheme.lower() == "http"
-        and parts.scheme.lower() == "https"
-        and origin.port in (None, 80)
-        and parts.port in (None, 443)
-    )
+    if start == target:
+        return True
+    return upgrade and start == ("http", target[1], None) and target == ("https", target[1], None)
 
 
 @remembered(maxsize=1024, max_chars=2048)  # with the split parts, 1024 entries of 2 KB hold 4 MB

@@ -18,8 +18,9 @@ libcurl's total timeout (``TIMEOUT_MS``) is the call's remaining time, so DNS, c
 TLS, the status line, header lines and body are all bounded by the deadline. In the main
 thread the transfer runs in a helper thread (:mod:`.interrupt`), so Ctrl-C is not held
 up by libcurl. A pinned
-request (fetch's checked address) uses curl's ``RESOLVE``, so the address that was
-checked is the one connected to; it reuses a connection only of a handle that never
+request (fetch's checked address) uses curl's ``RESOLVE``, its entry prefixed by its kind
+(``+host:port:address``: a name starting with ``-`` or ``+`` is not read as one), so the address
+that was checked is the one connected to; it reuses a connection only of a handle that never
 resolved that host itself (:meth:`CurlWire._pin`).
 """
 
@@ -477,7 +478,10 @@ class CurlWire:
             options.set_list(handle, CurlOpt.RESOLVE, None)
         else:
             address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
-            options.set_list(handle, CurlOpt.RESOLVE, ["-%s:%d" % key, "%s:%d:%s" % (key[0], key[1], address)])
+            # each entry starts with its kind, so no name is read as one ("-a.example:80:ADDR" would
+            # remove a.example, and leave -a.example to libcurl's own lookup): "-" removes the last pin,
+            # "+" adds this one (an entry that expires with libcurl's DNS cache; each pinned request sets its own)
+            options.set_list(handle, CurlOpt.RESOLVE, ["-%s:%d" % key, "+%s:%d:%s" % (key[0], key[1], address)])
             fresh = bool(proxy) or seen.get(key, _CHECKED) == _UNCHECKED
             if not fresh:
                 seen[key] = _CHECKED

@@ -14,6 +14,7 @@ from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.backends.ddg import next_form
+from websearch_sync.engine.page_forms import PageForm
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 PAGE_1 = (FIXTURES / "ddg_html" / "agent-webtool__1.html").read_text(encoding="utf-8")
@@ -42,9 +43,10 @@ def _client(clock=None):
 
 
 def test_the_next_form_is_found_by_its_fields_on_both_templates():
-    assert next_form(PAGE_1) == ("/html/", dict(NEXT_FORM))
-    action, fields = next_form((FIXTURES / "ddg_lite" / "nlos__1.html").read_text(encoding="utf-8"))
-    assert action == "/lite/" and fields["s"] == "10" and fields["vqd"].startswith("4-")
+    assert next_form(PAGE_1) == PageForm("/html/", tuple(NEXT_FORM))
+    lite = next_form((FIXTURES / "ddg_lite" / "nlos__1.html").read_text(encoding="utf-8"))
+    assert lite is not None and lite.action == "/lite/"
+    assert lite.first("s") == "10" and (lite.first("vqd") or "").startswith("4-")
     assert next_form(ANOMALY) is None
 
 
@@ -99,7 +101,7 @@ def test_a_next_form_posting_elsewhere_keeps_page_one_and_says_so(action):
     ``errors``, as for the ``next`` of the JSON answers (before: 10 of the 20 asked for and no
     word of the pages missing)."""
     page = PAGE_1.replace('<form action="/html/" method="post">', '<form action="%s" method="post">' % action)
-    assert next_form(page) == (action, dict(NEXT_FORM))
+    assert next_form(page) == PageForm(action, tuple(NEXT_FORM))
     with responses.RequestsMock() as mock, _client() as client:
         mock.post(ENDPOINT, body=page, content_type="text/html; charset=UTF-8")
         response = client.search("bun javascript runtime", max_results=20)
@@ -121,3 +123,20 @@ def test_a_next_form_posting_in_plain_http_is_not_followed():
         response = client.search("bun javascript runtime", max_results=20)
     assert len(response["items"]) == 10 and response["provider_meta"]["pages"] == 1
     assert [(e["type"], e["page"]) for e in response["errors"]] == [("WebParseError", 2)]
+
+
+def test_page_two_asks_for_the_calls_own_query_whatever_the_form_carries():
+    """Page 1's recorded "Next" form carrying another query (a variant of the recorded page):
+    page 2 asks for the call's query with the form's token and offset (before: the other query's
+    results came back as page 2, with no word of it), as Startpage's page 2 does."""
+    start = PAGE_1.rindex("<form", 0, PAGE_1.index('name="vqd"'))
+    end = PAGE_1.index("</form>", start)
+    form = PAGE_1[start:end].replace('value="bun javascript runtime"', 'value="another query"')
+    page = PAGE_1[:start] + form + PAGE_1[end:]
+    assert page != PAGE_1
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.post(ENDPOINT, body=page, content_type="text/html; charset=UTF-8")
+        mock.post(ENDPOINT, body=OTHER_PAGE, content_type="text/html; charset=UTF-8")
+        client.search("bun javascript runtime", max_results=20)
+        second = mock.calls[1].request
+    assert parse_qsl(second.body, keep_blank_values=True) == NEXT_FORM

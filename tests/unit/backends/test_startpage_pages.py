@@ -5,6 +5,7 @@ considers the request is from a bot"), never a made-up request without it.
 Page 1 is a recorded page; no recording of its own page 2 exists, so page 2 is answered with the
 other recorded Startpage page: what is checked is the request page 2 is asked with."""
 
+import json
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -39,12 +40,12 @@ PAGE_2_FORM = [
 ]
 
 
-def _search(*pages, **kwargs):
+def _search(*pages, first_page=PAGE_1, **kwargs):
     with (
         responses.RequestsMock() as mock,
         ws.SearchClient("startpage_html", settings=ws.Settings(), clock=FakeClock(), cache_ttl_s=0) as client,
     ):
-        mock.get(URL, body=PAGE_1, content_type=HTML)
+        mock.get(URL, body=first_page, content_type=HTML)
         for body in pages:
             mock.post(URL, body=body, content_type=HTML)
         response = client.search("javascript tutorial", **kwargs)
@@ -97,14 +98,16 @@ def test_a_call_starting_at_page_two_reads_page_three_from_its_form():
 
 
 def test_a_captcha_on_page_two_keeps_page_one_and_cools_startpage_down():
-    """Page 2 answered with the recorded captcha redirect (fixtures/startpage_html/searxng__captcha_302):
-    not followed, page 1's 10 results stand with the block in ``errors``."""
+    """Page 2 answered with the captcha redirect of fixtures/startpage_html/searxng__captcha_302
+    (a synthetic case: no recording of Startpage's captcha is on file; its ``Location`` is the one
+    SearXNG's engine and logs name): not followed, page 1's 10 results stand with the block in ``errors``."""
+    captcha = json.loads((FIXTURES / "searxng__captcha_302.meta.json").read_text(encoding="utf-8"))["response"]
     with (
         responses.RequestsMock() as mock,
         ws.SearchClient("startpage_html", settings=ws.Settings(), clock=FakeClock(), cache_ttl_s=0) as client,
     ):
         mock.get(URL, body=PAGE_1, content_type=HTML)
-        mock.post(URL, status=302, headers={"Location": "https://www.startpage.com/sp/captcha"}, body="")
+        mock.post(URL, status=captcha["status"], headers={"Location": captcha["headers"]["Location"]}, body="")
         response = client.search("javascript tutorial", max_results=20)
         assert len(mock.calls) == 2
         with pytest.raises(ws.WebBlocked):
@@ -113,3 +116,40 @@ def test_a_captcha_on_page_two_keeps_page_one_and_cools_startpage_down():
     assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
         ("WebBlocked", "captcha_required", 2)
     ]
+
+
+def test_page_two_sends_the_calls_fields_its_form_lacks():
+    """Page 1's forms without ``qadf``, ``with_date`` and ``cat`` (a variant of the recorded page,
+    their inputs unnamed): page 2 still sends the call's safe search, time range and category,
+    after the form's own fields (before: sent without them, safe search left to Startpage)."""
+    page = PAGE_1
+    for name in ("qadf", "with_date", "cat"):
+        page = page.replace('name="%s"' % name, 'data-name="%s"' % name)
+    _, (_, second, *_) = _search(OTHER_PAGE, first_page=page, max_results=20, safe_search="strict", time_range="week")
+    left = [(name, value) for name, value in PAGE_2_FORM if name not in ("qadf", "with_date", "cat")]
+    own = [("cat", "web"), ("qadf", "heavy"), ("with_date", "w")]
+    assert parse_qsl(second.body, keep_blank_values=True) == left + own
+
+
+def test_an_unchecked_checkbox_of_the_form_is_not_sent():
+    """Page 1's forms with an unchecked ``qadf=none`` checkbox after their ``qadf=moderate``
+    (a variant of the recorded page): a browser leaves it out, so page 2 keeps the page's safe
+    search (before: it was sent, last, and turned safe search off)."""
+    hidden = '<input type="hidden" name="qadf" value="moderate" />'
+    page = PAGE_1.replace(hidden, hidden + '<input type="checkbox" name="qadf" value="none" />')
+    assert page != PAGE_1
+    _, (_, second, *_) = _search(OTHER_PAGE, first_page=page, max_results=20)
+    assert parse_qsl(second.body, keep_blank_values=True) == PAGE_2_FORM
+
+
+def test_a_form_posting_to_another_origin_is_not_followed():
+    """Page 1's page forms posting to another host (a variant of the recorded page): page 2 is
+    not asked (its ``sc`` code and the query would go there), page 1's results stand and the
+    unfollowed page is a ``WebParseError`` in ``errors``."""
+    page = PAGE_1.replace('action="/sp/search"', 'action="https://elsewhere.example/sp/search"')
+    response, requests_sent = _search(first_page=page, max_results=20)
+    assert len(requests_sent) == 1 and len(response["items"]) == 10
+    assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
+        ("WebParseError", "unexpected_shape", 2)
+    ]
+    assert "elsewhere.example" in response["errors"][0]["message"]

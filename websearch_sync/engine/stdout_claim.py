@@ -112,12 +112,24 @@ def _take(stand_in: Stream, wrap: Optional[Callable[[Optional[TextIO]], Stream]]
     real = sys.stdout
     if real is not None:
         real.flush()  # what was written before the claim goes where it was meant to
-    real_fd = _fileno(real)
-    fds = [fd for fd in (real_fd, STDOUT_FD if _has_stdout_fd() else None) if fd is not None]
+    # A file's own text stream (or a capture built on one): its descriptor is where its text goes.
+    # Another stream with a descriptor (a tee, a codecs writer, a notebook's stream, whose
+    # ``fileno`` is the kernel's terminal) is written to as it is, and no descriptor is touched:
+    # its text may reach descriptor 1 through it.
+    direct = real is None or isinstance(real, io.TextIOWrapper)
+    real_fd = _fileno(real) if direct else None
+    fds = [fd for fd in (real_fd, STDOUT_FD if direct and _has_stdout_fd() else None) if fd is not None]
     if STDOUT_FD in fds:
         cast(TextIO, sys.__stdout__).flush()
-    saved = {fd: os.dup(fd) for fd in dict.fromkeys(fds)}
-    raw = _copy(cast(TextIO, real), os.dup(saved[real_fd])) if real_fd is not None else real
+    saved: dict[int, int] = {}
+    try:
+        for fd in dict.fromkeys(fds):
+            saved[fd] = os.dup(fd)
+        raw = _copy(cast(TextIO, real), os.dup(saved[real_fd])) if real_fd is not None else real
+    except BaseException:
+        for copy in saved.values():
+            os.close(copy)
+        raise
     target = _stderr_fd()
     try:
         for fd in saved:

@@ -41,7 +41,11 @@ _DOTS = re.compile("[.\u3002\uff0e\uff61]")
 _ACE_PREFIX = "xn--"
 #: What WHATWG URL forbids in a domain ("forbidden domain code points"): C0 controls, space, DEL and
 #: ``#%/:<>?@[\\]^|``; only a percent-decoded host can hold the delimiters, and none may be sent.
-_FORBIDDEN = frozenset("".join(map(chr, range(0x21))) + "\x7f#%/:<>?@[\\]^|")
+#: Also refused, unlike a browser: the other ASCII punctuation but ``-``, ``.`` and ``_``
+#: (``!"$&'()*+,;=`{}``), which no DNS name holds and libcurl refuses in a host (the browser wire
+#: failed such a host as a malformed endpoint after the guard had looked it up, and requests
+#: escaped some again, so the guard looked up ``a%22b`` for ``a"b``).
+_FORBIDDEN = frozenset("".join(map(chr, range(0x21))) + "\x7f#%/:<>?@[\\]^|" + "!\"$&'()*+,;=`{}")
 
 
 class HostRefused(Exception):

@@ -62,6 +62,7 @@ from .extract.article import EXTRACT_MODES
 from .forks import instance_lock
 from .models import MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
 from .net.urls import MAX_URL_CHARS, dedupe_key
+from .reader import pdf as pdf_reader
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .reader.image import MAX_DECODE_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, image_downscalable
 from .reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_CHARS, READ_WARNINGS
@@ -73,7 +74,7 @@ from .reader.pagetext import (
     CUT_MAX_CHARS,
     CUT_PARTIAL,
 )
-from .reader.pdf import MAX_PAGE_CONTENT, pdf_readable
+from .reader.pdf import pdf_readable
 from .validate import (
     MAX_QUERY_CHARS,
     TOOL_MAX_RESULTS,
@@ -1172,7 +1173,8 @@ def _is_image(result: Mapping[str, Any]) -> bool:
     return result.get("extractor") == IMAGE_EXTRACTOR and isinstance(result.get("width"), int)
 
 
-#: What the tool text says of each cause a fetch result's ``truncated_by`` names (``{length}``: its text's).
+#: What the tool text says of each cause a fetch result's ``truncated_by`` names (``{length}``: its text's;
+#: ``{page_cap}``: the page cap in force, read when the note is written).
 _CUT_NOTES = {
     CUT_MAX_CHARS: "truncated to {length} characters",
     CUT_MAX_BYTES: "cut at the byte cap: only the start of the page was read",
@@ -1180,7 +1182,7 @@ _CUT_NOTES = {
     CUT_DEADLINE: "the PDF's read stopped at the deadline: the pages after it were not read",
     CUT_CONTENT_BUDGET: "the PDF's read stopped where its pages decode to more than fetch reads: the pages after it"
     " were not read",
-    CUT_LARGE_PAGES: "pages of the PDF drawing over %g MB of content each were left out" % (MAX_PAGE_CONTENT / 1e6),
+    CUT_LARGE_PAGES: "pages of the PDF drawing over {page_cap:g} MB of content each were left out",
 }
 
 
@@ -1189,7 +1191,8 @@ def _truncation_note(result: Mapping[str, Any]) -> str:
     cause in its own words: a PDF read stopped at the deadline was no ``max_chars`` cut), or
     ``(truncated)`` for a result that does not say (one kept from an earlier version)."""
     causes = [cut for cut in result.get("truncated_by") or [] if cut in _CUT_NOTES]
-    notes = [_CUT_NOTES[cut].format(length=result.get("length", 0)) for cut in causes]
+    page_cap = pdf_reader.MAX_PAGE_CONTENT / 1e6
+    notes = [_CUT_NOTES[cut].format(length=result.get("length", 0), page_cap=page_cap) for cut in causes]
     return "(%s)" % "; ".join(notes) if notes else "(truncated)"
 
 

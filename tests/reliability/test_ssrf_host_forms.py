@@ -92,6 +92,22 @@ def test_a_percent_escape_decoding_to_no_host_character_is_refused(host, imperso
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "host", ["a%22b.localhost", "a{b.localhost", "+a.localhost", "a%2Ab.localhost", "a!b.localhost"]
+)
+def test_punctuation_no_dns_name_holds_is_refused_before_any_look_up(host, impersonate):
+    """``a"b`` (sent escaped again by requests, so the guard looked up ``a%22b``), ``+a`` and ``a*b``
+    (refused by libcurl as a malformed endpoint after the guard had looked them up): ``bad_url``,
+    nothing looked up, on both wires."""
+    asked = []
+    with pytest.raises(ws.InvalidInput) as info:
+        fetch("http://%s/p" % host, impersonate, asked)
+    assert info.value.detail_code == "bad_url", info.value.message
+    assert "is not a valid host name" in info.value.message
+    assert asked == []
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
 @pytest.mark.parametrize("host", ["-a.localhost", "-.localhost", "-a.localhost.", "a.localhost.", "A.LOCALHOST"])
 def test_a_host_starting_with_a_hyphen_is_connected_to_its_checked_address(host, impersonate):
     """The pin ``-a.localhost:PORT:ADDR`` read as "remove the entry": libcurl looked the name up

@@ -127,8 +127,8 @@ def test_a_resume_appended_to_a_line_cut_short_starts_a_new_line(tmp_path, monke
     the first new answer is not glued onto the cut line (where no reader finds it)."""
     out = tmp_path / "out.jsonl"
     out.write_text(json.dumps({"query": "one", "items": [], "provider_meta": {}}) + '\n{"query": "two", "ite')
-    with open(out, "a", encoding="utf-8") as appended:
-        monkeypatch.setattr("sys.stdout", appended)
+    with open(out, "a", encoding="utf-8") as appended, monkeypatch.context() as patched:
+        patched.setattr("sys.stdout", appended)  # undone with the file closed: the next run writes to capsys
         assert main(batch(tmp_path, ["one", "two", "three"], "--skip-done", str(out))) == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[1] == '{"query": "two", "ite'

@@ -47,7 +47,12 @@ def test_the_node_alone_runs_every_check_of_the_option(folder):
     [
         (
             ["websearch-conformance::conformance[ddg_lite-declarations]"],
-            "ERROR: not found: websearch-conformance::conformance[ddg_lite-declarations] (the checks: " + CHECK + ", ",
+            "ERROR: not found: websearch-conformance::conformance[ddg_lite-declarations] (the checks of ddg_lite: "
+            "ddg_lite-declaration, ddg_lite-request, ",
+        ),
+        (
+            ["websearch-conformance::conformance[ddg_lit-declaration]"],
+            "ERROR: websearch-conformance::conformance[ddg_lit-declaration]: unknown backend 'ddg_lit'",
         ),
         (
             ["websearch-conformance::conformance[nope]"],
@@ -58,9 +63,29 @@ def test_the_node_alone_runs_every_check_of_the_option(folder):
             "ERROR: websearch-conformance is read by --websearch-conformance BACKEND only: name the backend to check",
         ),
     ],
-    ids=["no-such-check", "no-check-id", "no-backend"],
+    ids=["no-such-check", "misspelt-backend", "no-check-id", "no-backend"],
 )
 def test_an_id_of_no_check_is_a_usage_error_saying_so(folder, argv, error):
     run = folder.runpytest(*PLUGIN, *argv)
     assert run.ret == pytest.ExitCode.USAGE_ERROR
     assert any(line.startswith(error) for line in run.stderr.lines), run.stderr.str()
+
+
+def test_the_checks_an_id_of_no_check_lists_are_its_backends_and_bounded(folder):
+    """A backend with verticals has dozens of checks, and every backend of the option had its own:
+    the line listed them all (14.6 KB)."""
+    run = folder.runpytest(
+        *PLUGIN, "--websearch-conformance", "ddg_lite,searxng", "websearch-conformance::conformance[searxng-nope]"
+    )
+    assert run.ret == pytest.ExitCode.USAGE_ERROR
+    (line,) = [line for line in run.stderr.lines if line.startswith("ERROR: not found")]
+    listed = line.split("(the checks of searxng: ", 1)[1].rstrip(")").split(", ")
+    assert listed[0] == "searxng-declaration" and not any(name.startswith("ddg_lite") for name in listed)
+    assert len(listed) == 21 and listed[-1].startswith("and ") and listed[-1].endswith(" more")
+
+
+def test_a_folder_of_the_users_named_as_the_node_is_collected_as_the_users(folder):
+    folder.mkpydir("websearch-conformance").joinpath("test_theirs.py").write_text("def test_theirs():\n    pass\n")
+    run = folder.runpytest(*PLUGIN, "-v", "websearch-conformance")
+    run.assert_outcomes(passed=1)
+    assert "websearch-conformance/test_theirs.py::test_theirs PASSED" in run.stdout.str()

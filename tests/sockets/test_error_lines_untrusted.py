@@ -22,7 +22,8 @@ HANDLERS = {
     "content_type": respond(200, b"%PDF-1.4", content_type="text/%s" % INJECTED.lower()),
     "redirect": redirect("javascript:%s" % QUOTED),
     "encoding": respond(200, b"<html>x</html>", headers={"Content-Encoding": INJECTED.lower()}),
-    "image_type": respond(200, b"<svg/>", content_type="image/%s" % INJECTED.lower()),
+    # no media type (spaces in its subtype: the Fetch standard reads it as none), so sniffed: binary data
+    "image_type": respond(200, b"<svg/>\x00\x01", content_type="image/%s" % INJECTED.lower()),
 }
 
 

@@ -111,7 +111,7 @@ def test_a_pdf_page_left_out_for_what_it_draws_says_so(server, session, caps_a_t
     assert result["truncated_by"] == ["max_chars", "large_pages"]
     assert (
         header(text)[-1]
-        == "(truncated to 10 characters; pages of the PDF drawing over 1 MB of content each were left out)"
+        == "(truncated to 10 characters; pages of the PDF drawing over 0.1 MB of content each were left out)"
     )
 
 

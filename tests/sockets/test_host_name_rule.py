@@ -98,3 +98,47 @@ def test_an_endpoint_the_rule_takes_is_looked_up_as_the_rule_encodes_it(host, lo
     error = search_error("off", "http://%s:8888/" % host)
     assert error.detail_code == "dns_error", repr(error)
     assert looked_up in lookups
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_an_https_host_written_with_its_trailing_dot_is_checked_against_its_certificate(impersonate, monkeypatch):
+    """``https://localhost.:PORT/``: the certificate names ``localhost``, as SNI does; the requests
+    wire checked the certificate against ``localhost.`` and failed (a TLS failure) where the
+    browser wire read the page."""
+    from servers import LOCALHOST_CERT, KeepAliveServer
+
+    PAGE = b"<html><head><title>Dotted</title></head><body><p>" + b"Readable text. " * 20 + b"</p></body></html>"
+
+    def answer(handler):
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/html; charset=utf-8")
+        handler.send_header("Content-Length", str(len(PAGE)))
+        handler.end_headers()
+        handler.wfile.write(PAGE)
+
+    from websearch_sync.net.transport import HttpTransport
+    from websearch_sync.reader.page import fetch_page
+
+    monkeypatch.delenv("REQUESTS_CA_BUNDLE", raising=False)  # they would beat the client's CA bundle
+    monkeypatch.delenv("CURL_CA_BUNDLE", raising=False)
+    asked = []
+
+    def resolver(host, port, timeout_s):
+        asked.append(host)
+        return ["127.0.0.1"]
+
+    transport = HttpTransport(impersonate=impersonate, ca_bundle=LOCALHOST_CERT)
+    with KeepAliveServer(answer, tls=True) as server:
+        try:
+            url = server.url("/").replace("localhost:", "localhost.:")
+            page = fetch_page(
+                url,
+                transport=transport,
+                settings=ws.Settings(),
+                timeout_ms=5000,
+                resolver=resolver,
+                trusted_networks=["127.0.0.1/32"],
+            )
+        finally:
+            transport.close()
+    assert page["title"] == "Dotted" and asked == ["localhost."]

@@ -132,3 +132,134 @@ def test_the_mcp_command_keeps_what_the_plugin_prints_before_it_serves_off_the_p
     assert status == 0
     assert (tmp_path / "out").read_bytes() == b""
     assert "printer: built" in capsys.readouterr().err.splitlines()
+
+
+class DescriptorWriter(PrintingSearch):
+    """A plugin that writes to the stdout descriptor itself, past ``sys.stdout``: ``os.write(1)``
+    as it is built, ``sys.__stdout__`` as it builds its request."""
+
+    def __init__(self, settings):
+        os.write(1, b"writer: built\n")
+        super().__init__(settings)
+
+    def build_request(self, params):
+        sys.__stdout__.write("writer: request for %s\n" % params.query)
+        sys.__stdout__.flush()
+        return super().build_request(params)
+
+
+class _WritingEntryPoint(_EntryPoint):
+    def load(self):
+        os.write(1, b"writer: imported\n")
+        return DescriptorWriter
+
+
+@pytest.fixture
+def writer(printer, monkeypatch):
+    """``printer`` as :class:`DescriptorWriter`."""
+    monkeypatch.setattr(registry, "_entry_points", lambda: [_WritingEntryPoint()])
+
+
+def test_a_plugins_writes_to_the_stdout_descriptor_stay_off_the_json_of_search(writer, capfd):
+    """Descriptor 1 points at stderr for the command, and is given back to an in-process caller."""
+    assert main(["search", "rust", "-b", "printer", "--json", "--retries", "0"]) == 0
+    os.write(1, b"after the command\n")
+    captured = capfd.readouterr()
+    assert json.loads(captured.out.replace("after the command\n", ""))["items"][0]["url"] == "https://tokio.rs/"
+    assert captured.out.endswith("}\nafter the command\n")
+    for line in ("writer: imported", "writer: built", "writer: request for rust"):
+        assert line in captured.err.splitlines()
+
+
+def test_the_mcp_command_keeps_a_plugins_writes_to_the_descriptor_off_the_protocol(
+    writer, monkeypatch, capfd, tmp_path
+):
+    """Its client is built before the server serves: descriptor 1 is stderr from the command's start."""
+    pytest.importorskip("mcp")
+    (tmp_path / "in").write_bytes(b"")  # the client closes at once: the server ends without a message
+    with open(tmp_path / "in", encoding="utf-8") as stdin:
+        monkeypatch.setattr(sys, "stdin", stdin)
+        monkeypatch.setenv("WEB_SEARCH_BACKEND", "printer")
+        assert main(["mcp"]) == 0
+    captured = capfd.readouterr()
+    assert captured.out == ""
+    assert "writer: built" in captured.err.splitlines()
+
+
+def test_the_console_command_keeps_stdout_claimed_after_it_returns(writer, monkeypatch, capfd):
+    """What prints as the process ends (an ``atexit`` hook, a thread outliving the command) goes
+    to stderr: ``sys.stdout`` and descriptor 1 are not given back (the test gives them back)."""
+    from websearch_sync.cli import console_main
+
+    monkeypatch.setattr(sys, "argv", ["websearch-sync", "search", "rust", "-b", "printer", "--json", "--retries", "0"])
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # restored by the monkeypatch
+    fds = dict.fromkeys((1, sys.stdout.fileno()))
+    saved = {fd: os.dup(fd) for fd in fds}
+    try:
+        assert console_main() == 0
+        print("at exit")
+        os.write(1, b"at exit, on the descriptor\n")
+        sys.stdout.flush()
+    finally:
+        for fd, copy in saved.items():
+            os.dup2(copy, fd)
+            os.close(copy)
+    captured = capfd.readouterr()
+    assert json.loads(captured.out)["items"][0]["url"] == "https://tokio.rs/"
+    assert captured.err.splitlines()[-2:] == ["at exit", "at exit, on the descriptor"]
+
+
+def test_a_second_threads_command_is_refused_while_one_runs(capsys):
+    """stdout and its descriptor are the process's: ``main`` is not re-entrant across threads."""
+    import threading
+
+    from websearch_sync.engine.stdout_claim import StdoutClaimed, claim_stdout
+
+    claimed, done = threading.Event(), threading.Event()
+
+    def hold():
+        with claim_stdout(sys.stderr):
+            claimed.set()
+            done.wait()
+
+    stdout, stderr = sys.stdout, sys.stderr
+    holder = threading.Thread(target=hold)
+    holder.start()
+    claimed.wait()
+    try:
+        with pytest.raises(StdoutClaimed, match="another thread's command"):
+            main(["backends", "--json"])
+        assert sys.stderr is stderr
+    finally:
+        done.set()
+        holder.join()
+    assert (sys.stdout, sys.stderr) == (stdout, stderr)
+
+
+def test_an_in_process_command_writes_to_a_stdout_that_is_no_file_stream_through_it(monkeypatch, capfd):
+    """A caller's ``sys.stdout`` that is no file's text stream but has a descriptor (a tee, a codecs
+    writer, a notebook's stream, whose ``fileno`` is the kernel's terminal): the command writes
+    through it, as before the claim took descriptors (it read the stream's encoding and failed with
+    ``AttributeError``, leaking the descriptors it had copied), and leaves descriptor 1 alone."""
+    import io as stdlib_io
+    import json as stdlib_json
+    import sys
+
+    from websearch_sync.cli import main as cli_main
+
+    class Tee(stdlib_io.TextIOBase):
+        def __init__(self):
+            self.parts = []
+
+        def write(self, text):
+            self.parts.append(text)
+            return len(text)
+
+        def fileno(self):
+            return 1
+
+    tee = Tee()
+    monkeypatch.setattr(sys, "stdout", tee)
+    assert cli_main(["search", "red panda", "--backend", "stub", "--json"]) == 0
+    assert stdlib_json.loads("".join(tee.parts))["items"]
+    assert capfd.readouterr().out == ""

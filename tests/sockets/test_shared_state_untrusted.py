@@ -13,12 +13,14 @@ from typing import Callable, Optional
 
 import pytest
 from clocks import deadline_margin_s, machine_pace
+from faults import respond
 from redis_server import REDIS_UP_TIMEOUT_S, redis_db, redis_server, up  # noqa: F401  (fixtures)
-from servers import LoopbackListener
+from servers import FaultServer, LoopbackListener
 
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
 from websearch_sync.client.state import server as state_server
+from websearch_sync.tool import format_results
 
 DEEP = "[" * 100_000 + "]" * 100_000
 
@@ -116,6 +118,41 @@ def test_a_crafted_image_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, chang
         conn.execute("UPDATE results SET value = ?", (json.dumps(answer),))
     with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
         assert reader.search("crafted", vertical="images")["provider_meta"]["cached"] is False
+
+
+PAGE = b"<!doctype html><title>Tides</title><p>" + b"High water at the harbour is at 06:12 today. " * 40 + b"</p>"
+
+
+@pytest.fixture(scope="module")
+def page_server():
+    with FaultServer({"/page": respond(200, PAGE)}) as running:
+        yield running
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param({}, id="as stored"),
+        pytest.param({"truncated_by": [["max_chars"]]}, id="a cause that is a list"),
+        pytest.param({"truncated_by": ["max_chars", "ask for more"]}, id="a cause fetch never names"),
+        pytest.param({"truncated_by": "max_chars"}, id="causes that are text"),
+        pytest.param({"content_type": ["text/html"]}, id="a content type that is a list"),
+        pytest.param({"extractor": None}, id="no extractor"),
+    ],
+)
+def test_a_crafted_fetch_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, page_server, change):
+    """A planted ``truncated_by: [["max_chars"]]`` was returned, and the tool text raised TypeError on it."""
+    path, url = str(tmp_path / "cache.sqlite"), page_server.url("/page")
+    with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
+        stored = writer.fetch(url, allow_private=True, max_chars=200)
+    assert stored["truncated_by"] == ["max_chars"]
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE results SET value = ?", (json.dumps(dict(stored, **change)),))
+    asked = len(page_server.requests)
+    with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
+        result = reader.fetch(url, allow_private=True, max_chars=200)
+    assert len(page_server.requests) - asked == (1 if change else 0)  # a miss reads the page again
+    assert "(truncated to 200 characters)" in format_results(result)
 
 
 CRAFTED_COOLDOWNS = {

@@ -107,3 +107,73 @@ def test_a_jpeg_whose_scans_find_their_tables_is_returned(made):
     page = image_text(HttpResponse(200, headers, data, "https://example.com/a"), provider="fetch", images=True)
     assert page.image is not None and base64.b64decode(page.image.data) == data
     assert read_header(data, "image/jpeg").size == (40, 30)
+
+
+def segment_at(data, marker, index=0):
+    """Where the ``index``-th segment of ``marker`` starts in ``data`` (its ``FF`` byte), by the lengths."""
+    at, seen = 2, 0
+    while True:
+        if data[at + 1] == marker:
+            if seen == index:
+                return at
+            seen += 1
+        at += 2 + struct.unpack(">H", data[at + 2 : at + 4])[0]
+
+
+def changed(marker, offset, value, index=0):
+    """A baseline JPEG with the byte ``offset`` into its ``index``-th ``marker`` segment's content set to ``value``."""
+    data = bytearray(written())
+    data[segment_at(data, marker, index) + 4 + offset] = value
+    return bytes(data)
+
+
+def with_table_4(marker):
+    """A baseline JPEG with a copy of its first ``marker`` segment (tables all there) defining table 4."""
+    data = written()
+    at = segment_at(data, marker)
+    end = at + 2 + struct.unpack(">H", data[at + 2 : at + 4])[0]
+    copy = bytearray(data[at:end])
+    copy[4] |= 0x04
+    return data[:at] + bytes(copy) + data[at:]
+
+
+def lengthened(marker):
+    """A baseline JPEG whose first ``marker`` segment holds a byte more than its tables use."""
+    data = written()
+    at = segment_at(data, marker)
+    length = struct.unpack(">H", data[at + 2 : at + 4])[0]
+    end = at + 2 + length
+    return data[: at + 2] + struct.pack(">H", length + 1) + data[at + 4 : end] + b"\x00" + data[end:]
+
+
+def huffman_counts_overflowing():
+    """A baseline JPEG whose first DHT (DC 0: one code of 2 bits, five of 3...) has two codes of
+    1 bit, which fill the codes of that length (libjpeg keeps the all-1 code free), taken from
+    the count of 3 bits: as many values as before."""
+    data = bytearray(written())
+    counts = segment_at(data, DHT) + 5
+    assert data[counts : counts + 3] == b"\x00\x01\x05"
+    data[counts], data[counts + 2] = 2, 4
+    return bytes(data)
+
+
+#: Tables libjpeg refuses where it reads them ("Bogus DQT index", "Bogus DHT index", "Bogus Huffman
+#: table definition", "Bogus marker length") or where a scan uses them (a DC value over 15).
+BOGUS_TABLES = {
+    "DQT table 4": lambda: with_table_4(DQT),
+    "DQT of 16-bit precision over 64 bytes": lambda: changed(DQT, 0, 0x10),
+    "DQT longer than its table": lambda: lengthened(DQT),
+    "DHT table 4": lambda: with_table_4(DHT),
+    "DHT class 2": lambda: changed(DHT, 0, 0x20),
+    "DHT counts past the segment": lambda: changed(DHT, 1, 0xFF),
+    "DHT longer than its table": lambda: lengthened(DHT),
+    "DHT of DC with a value over 15": lambda: changed(DHT, 17, 0x20),
+    "DHT codes overflowing their lengths": huffman_counts_overflowing,
+}
+
+
+@pytest.mark.parametrize("made", BOGUS_TABLES.values(), ids=BOGUS_TABLES.keys())
+def test_a_jpeg_defining_a_table_libjpeg_refuses_is_unreadable(made):
+    data = made()
+    assert not decodes(data)
+    assert_unreadable(data, "image/jpeg")

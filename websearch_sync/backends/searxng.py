@@ -326,13 +326,16 @@ class SearXNG(JsonApiBackend):
         """A cached answer whose time range was left unverified (:meth:`_judge`) gets, in place of
         that note, what ``/config`` says once it is known (read after a later answer): the engines
         the time range skipped, or nothing. The note is recomputed each time the answer is served,
-        so it does not outlive the read for the cache's TTL."""
+        so it does not outlive the read for the cache's TTL. It keeps the note's place among the
+        others (a merge lists them in the order its backends answered)."""
         config = self.instance() if params.time_range else None
         if config is None or not any(_unverified_here(error, self.name) for error in errors):
             return errors
         skipped = time_range_skipped(config, *(self._names(params, o) for o in ("engines", "categories")))
-        revised = [error for error in errors if not _unverified_here(error, self.name)]
-        return revised + ([skipped.to_dict()] if skipped is not None else [])
+        in_place = [skipped.to_dict()] if skipped is not None else []
+        return [
+            revised for error in errors for revised in (in_place if _unverified_here(error, self.name) else [error])
+        ]
 
     def _config_url(self) -> str:
         return urljoin(self.endpoint_url(), "config")

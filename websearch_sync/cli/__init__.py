@@ -14,14 +14,13 @@ that runs it.
 
 import argparse
 import contextlib
-import io
 import os
 import sys
 from collections.abc import Sequence
-from typing import Callable, NoReturn, Optional, TextIO
+from typing import Callable, NoReturn, Optional
 
 from ..config import VERSION as __version__
-from ..engine.stdout_claim import claim_stdout, owner_stdout
+from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
 from .output import (
@@ -125,15 +124,32 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
     While it runs, stdout is the command's alone (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`:
-    the commands write to :func:`~websearch_sync.engine.stdout_claim.owner_stdout`), ``sys.stdout`` being
-    stderr for anything else that prints, a backend plugin's code in any thread; the command's
-    streams are :class:`~.output.TerminalStream` wrappers (no control characters, no encoding
-    crash), except for a command whose stdout carries a protocol (``mcp``: only a missing stderr
-    is replaced). A reader that closes the
+    the commands write to :func:`~websearch_sync.engine.stdout_claim.owner_stdout`, a copy of the
+    stdout descriptor), ``sys.stdout`` and descriptor 1 being stderr for anything else that
+    prints or writes there, a backend plugin's code in any thread; both are given back when it
+    returns. The command's streams are :class:`~.output.TerminalStream` wrappers (no control
+    characters, no encoding crash), except for a command whose stdout carries a protocol
+    (``mcp``: only a missing stderr is replaced). A reader that closes the
     pipe (``| head -1``) ends the command quietly with status 141; output that cannot be
     written otherwise (a full disk, a process started without stdout) with one error line and
     status 5; without stderr its lines are dropped (:class:`~.output.MissingStream`).
+
+    Not re-entrant across threads: a call while another thread's runs raises
+    :class:`~websearch_sync.engine.stdout_claim.StdoutClaimed` (stdout and its descriptor are the process's).
     """
+    return _main(argv, release=True)
+
+
+def console_main() -> int:
+    """The ``websearch-sync`` command and ``python -m websearch_sync``: :func:`main`, after which
+    stdout stays claimed (its output flushed, ``sys.stdout`` stderr's stand-in, descriptor 1 on
+    stderr), so that what prints as the process ends (a plugin's ``atexit`` hook, a thread
+    outliving the command) stays off the output too."""
+    return _main(None, release=False)
+
+
+def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
+    """:func:`main`, stdout given back at the end when ``release``."""
     parser = build_parser()
     try:
         args, unknown = parser.parse_known_args(argv)
@@ -152,38 +168,41 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     offline_warning_given()  # the commands say it themselves when results come from the offline stub
     if getattr(args, "protocol_on_stdout", False):  # mcp: stdout carries a protocol, not text for a terminal
-        return _run_protocol(args)
-    stdout, stderr = sys.stdout, sys.stderr
-    sys.stderr = terminal_stream(stderr, "stderr")
-    try:
-        with claim_stdout(terminal_stream(stdout, "stdout"), sys.stderr) as out:
+        return _run_protocol(args, release)
+    stderr = sys.stderr
+    terminal_stderr = terminal_stream(stderr, "stderr")
+    with claim_stdout(terminal_stderr, lambda stdout: terminal_stream(stdout, "stdout"), release=release) as out:
+        sys.stderr = terminal_stderr  # once the claim is this thread's (another thread's command keeps its own)
+        try:
             status = _run(args)
             out.flush()  # here, where a closed pipe is handled, not at interpreter exit
-        return status
-    except BrokenPipeError:
-        _discard_output(stdout)
-        return EXIT_BROKEN_PIPE
-    except OutputFailed as failure:
-        _discard_output(stdout)
-        with contextlib.suppress(OSError, AttributeError):  # stderr on the same full disk, or none: the status says it
-            stderr.write("error: cannot write the output: %s\n" % failure)
-        return EXIT_OTHER
-    finally:
-        sys.stderr = stderr
+            return status
+        except BrokenPipeError:
+            drop_output()
+            return EXIT_BROKEN_PIPE
+        except OutputFailed as failure:
+            drop_output()
+            with contextlib.suppress(
+                OSError, AttributeError
+            ):  # stderr on the same full disk, or none: the status says it
+                stderr.write("error: cannot write the output: %s\n" % failure)
+            return EXIT_OTHER
+        finally:
+            sys.stderr = stderr
 
 
-def _run_protocol(args: argparse.Namespace) -> int:
+def _run_protocol(args: argparse.Namespace, release: bool) -> int:
     """Run a command whose stdout carries a protocol (``mcp``): stdout as it is, claimed for the
-    protocol; stderr as it is, but for a missing one, whose error lines are dropped
-    (:class:`~.output.MissingStream`), not a crash."""
-    stdout, stderr = sys.stdout, sys.stderr
-    if stderr is None:
-        sys.stderr = terminal_stream(None, "stderr")
-    try:
-        with claim_stdout(stdout, terminal_stream(stderr, "stderr")):
+    protocol from the command's start; stderr as it is, but for a missing one, whose error lines
+    are dropped (:class:`~.output.MissingStream`), not a crash."""
+    stderr = sys.stderr
+    with claim_stdout(terminal_stream(stderr, "stderr"), release=release):
+        if stderr is None:
+            sys.stderr = terminal_stream(None, "stderr")
+        try:
             return _run(args)
-    finally:
-        sys.stderr = stderr
+        finally:
+            sys.stderr = stderr
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -209,15 +228,3 @@ def _run(args: argparse.Namespace) -> int:
         if not isinstance(interrupt, Interrupted):  # else the command said so itself
             sys.stderr.write("interrupted\n")
         return 130
-
-
-def _discard_output(stream: Optional[TextIO]) -> None:
-    """Point ``stream``'s descriptor at /dev/null, so that flushing it at exit cannot fail again."""
-    if stream is None:  # started without stdout: nothing to flush
-        return
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, io.UnsupportedOperation):  # not a real file (tests capture it): nothing to flush
-        pass

@@ -14,6 +14,8 @@ tiers (a planted 10 MB entry would cost every reader seconds and hundreds of MB)
 
 from typing import Any, Optional
 
+from ..reader.pagetext import CUTS
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _ITEM_TEXT = ("title", "url", "provider")
@@ -30,7 +32,7 @@ _ITEM_OPTIONAL_TEXT = (
     "thumbnail_url",
 )
 _ITEM_OPTIONAL_COUNTS = ("width", "height", "duration", "view_count")
-_PAGE_TEXT = ("url", "final_url", "title", "text")
+_PAGE_TEXT = ("url", "final_url", "title", "text", "content_type", "extractor")
 
 #: A stored answer's JSON, besides its page text, at most: the frame (``provider_meta``,
 #: ``errors``, a page's title and URLs) and one search item (title, URL, snippet...).
@@ -107,4 +109,11 @@ def valid_page_answer(answer: Any, max_chars: Optional[int] = None) -> bool:
         type(answer.get("status")) is int
         and type(answer.get("truncated")) is bool
         and type(answer.get("length")) is int
+        and _valid_cuts(answer.get("truncated_by", []))
     )
+
+
+def _valid_cuts(cuts: Any) -> bool:
+    """Whether a stored ``truncated_by`` is a list of the causes fetch names (:data:`~..reader.pagetext.CUTS`):
+    the tool text looks each up (a planted ``[["max_chars"]]`` raised TypeError there)."""
+    return type(cuts) is list and all(type(cut) is str and cut in CUTS for cut in cuts)

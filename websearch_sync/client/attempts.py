@@ -213,7 +213,8 @@ class BackendRunner:
                 self.clock.sleep(late)
                 late = self._departure(backend, upstream, interval, budget)
             self._too_late(backend, interval, budget, need, 0.0, last_error)
-        except Exception:  # it does not leave (an error, an answer cached meanwhile): re-raised, its slot handed on
+        except BaseException:  # it does not leave (an error, an answer cached meanwhile, a cancelled MCP call,
+            # work abandoned, ^C): its slot handed on, the same error re-raised (release never raises one)
             self.limiter.release(upstream, budget.remaining_s())
             raise
 
@@ -223,12 +224,7 @@ class BackendRunner:
         its booking would be (:meth:`_book_slot`)."""
         late = self.limiter.sending(upstream, interval, budget.remaining_s())
         if late is None:
-            raise Timeout(
-                "only %.0f ms of the call's budget were left, too little to note %s's request leaving in the"
-                " shared state" % (max(0.0, budget.remaining_ms()), backend.name),
-                provider=backend.name,
-                detail_code=BUDGET_EXHAUSTED,
-            )
+            raise _no_time_for_shared(budget, backend, "note %s's request leaving" % backend.name)
         return late
 
     @staticmethod
@@ -271,17 +267,16 @@ class BackendRunner:
         at_once: bool = False,
     ) -> float:
         """Book the next rate-limit slot of ``upstream`` (the backend at its endpoint) that leaves
-        ``need`` seconds of the budget (``at_once``: only one free now); the seconds until it comes."""
+        ``need`` seconds of the budget (``at_once``: only one free now); the seconds until it comes.
+        With a shared state, at least the time of one command to it: at its slot the request notes
+        its departure there (:meth:`_departure`), and a slot after which it could not would be
+        waited for in vain, then refused (a slot that does not fit is refused at once)."""
+        need = max(need, self.limiter.shared_round_trip_s())
         left = budget.remaining_s() - need  # the longest wait after which the request can still finish
         # the Redis round trip may take what the call has left; the wait, only ``left`` (at_once: none)
         wait = self.limiter.reserve(upstream, interval, min(0.0, left) if at_once else left, budget.remaining_s())
         if wait is None and not self.limiter.asks_shared_in(budget.remaining_s()):
-            raise last_error or Timeout(
-                "only %.0f ms of the call's budget were left, too little to book %s's rate-limit slot in the"
-                " shared state" % (max(0.0, budget.remaining_ms()), backend.name),
-                provider=backend.name,
-                detail_code=BUDGET_EXHAUSTED,
-            )
+            raise last_error or _no_time_for_shared(budget, backend, "book %s's rate-limit slot" % backend.name)
         if wait is None and at_once:
             raise Timeout(
                 "%s allows one request every %s and no slot was free at once: the next one is %s away"
@@ -296,17 +291,30 @@ class BackendRunner:
             if budget.remaining_s() < need:  # the budget alone leaves too little, whatever the slot
                 self._too_late(backend, interval, budget, need, 0.0, last_error)
             raise last_error or Timeout(
-                "%s allows one request every %s; the next slot is %s away but only %.0f ms of the budget are left"
+                "%s allows one request every %s; the next slot is %s away but only %.0f ms of the budget are left,"
+                " and the request needs %.0f ms after its slot"
                 % (
                     backend.name,
                     span_text(interval),
                     span_text(self.limiter.next_free_in(upstream)),
                     max(0.0, budget.remaining_ms()),
+                    need * 1000,
                 ),
                 provider=backend.name,
                 detail_code=BUDGET_EXHAUSTED,
             )
         return wait
+
+
+def _no_time_for_shared(budget: Deadline, backend: Backend, step: str) -> Timeout:
+    """The refusal of a request whose call has too little time left to take ``step`` in the shared
+    state: no outage (nothing is paced alone), the budget's limit (``budget_exhausted``)."""
+    return Timeout(
+        "only %.0f ms of the call's budget were left, too little to %s in the shared state"
+        % (max(0.0, budget.remaining_ms()), step),
+        provider=backend.name,
+        detail_code=BUDGET_EXHAUSTED,
+    )
 
 
 #: The least time a request is sent with: a request with less than this left of its budget (a

@@ -2,15 +2,19 @@
 and by all processes of a shared state (``state/slots.py``) when there is one."""
 
 import dataclasses
+import logging
 import threading
 from typing import Optional
 
+from ..errors import WebSearchError
 from ..forks import renewed_in_children
 from .clock import SYSTEM_CLOCK, Clock
 from .state.server import RETRY_AFTER_S
 from .tiers import SharedBooking, SharedSlotsTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+logger = logging.getLogger("websearch_sync")
 
 
 #: Less than this is the clock arithmetic's rounding, not a wait.
@@ -160,7 +164,9 @@ class RateLimiter:
         leaves (its slot was not free at once after all, a cool-down began, its budget went):
         hand the slot on, so that the next request leaves at it instead of an interval later.
         In this process, and in the ``shared`` tier when the call has the time to ask it
-        (``left_s``); only while no later booking came after it (that one keeps its turn)."""
+        (``left_s``); only while no later booking came after it (that one keeps its turn).
+        Never raises for the shared tier (it is called while the request's own error, or a
+        cancellation, is on its way up): a tier that cannot take it leaves the slot taken."""
         booking: Optional[_Booking] = getattr(self._held, "booking", None)
         if booking is None or booking.name != name:
             return
@@ -171,8 +177,12 @@ class RateLimiter:
                     del self._next[name]
                 else:
                     self._next[name] = booking.before
-        if booking.shared is not None and self._shared is not None and self._shared.fits(left_s):
+        if booking.shared is None or self._shared is None:
+            return
+        try:  # a write: skipped by the tier when the call has too little time left for it
             self._shared.release(name, booking.shared, left_s)
+        except WebSearchError as error:  # a required state failing: the slot stays taken, as documented
+            logger.debug("the rate-limit slot of %s stays taken: %s", name, error)
 
     def _share(self, name: str, now: float) -> int:
         """How many shares of the pace this process keeps one of (called under the lock): the fleet
@@ -187,6 +197,11 @@ class RateLimiter:
         """Whether a call with ``left_s`` left can book in the shared tier (true without one): when
         not, :meth:`reserve` books nothing (no free slot known) rather than pace this process alone."""
         return self._shared is None or self._shared.fits(left_s)
+
+    def shared_round_trip_s(self) -> float:
+        """The longest one command to the shared tier may take (0 without one): a request booking a
+        slot must have that left at it, to note its departure there (:meth:`sending`)."""
+        return 0.0 if self._shared is None else self._shared.timeout_s
 
     def next_free_in(self, name: str) -> float:
         """Seconds until ``name`` has a free slot (0 when it has one now)."""

@@ -33,6 +33,7 @@ from ..errors import (
 from ..forks import module_lock
 from ..models import (
     AnyResponse,
+    ErrorInfo,
     ExtractMode,
     FetchResult,
     ImageResponse,
@@ -530,13 +531,19 @@ class SearchClient:
 
     def _revise_cached(self, plan: "_Plan", hit: SearchResponse) -> None:
         """Bring the notes of an answer read from the cache up to date, in place
-        (:meth:`Backend.revise_cached`): only an answer with notes, so a cache hit builds no backend."""
+        (:meth:`Backend.revise_cached`): only an answer with notes, and only by the backends that
+        revise them (a class that overrides it; only those are built), so a cache hit builds no
+        other backend. The hook is the backend's code: a defect in it, or notes of the wrong shape,
+        is :func:`~.registry.reported` like any other (``WebProviderError``)."""
         errors = hit.get("errors")
         if not errors:
             return
-        backends = plan.backends or [registry.instance(cls, self.settings) for cls in plan.valid.classes]
+        if plan.backends:
+            backends = [backend for backend in plan.backends if _revises(type(backend))]
+        else:
+            backends = [registry.instance(cls, self.settings) for cls in plan.valid.classes if _revises(cls)]
         for backend in backends:
-            errors = backend.revise_cached(plan.params, errors)
+            errors = registry.reported(backend, partial(_revised, backend, plan.params, errors))
         if errors:
             hit["errors"] = errors
         else:
@@ -816,6 +823,16 @@ class _AnsweredMeanwhile(Exception):
     def __init__(self, answer: SearchResponse) -> None:
         super().__init__("answered meanwhile")
         self.answer = answer
+
+
+def _revises(cls: type[Backend]) -> bool:
+    """Whether ``cls`` brings cached notes up to date (overrides :meth:`Backend.revise_cached`)."""
+    return cls.revise_cached is not Backend.revise_cached
+
+
+def _revised(backend: Backend, params: SearchParams, errors: list[ErrorInfo]) -> list[ErrorInfo]:
+    """``errors`` as ``backend`` revises them (:meth:`Backend.revise_cached`), checked."""
+    return registry.checked_errors(backend.revise_cached(params, errors), backend.name)
 
 
 class _Plan:

@@ -57,6 +57,10 @@ SharedBooking = tuple[int, int]
 class SharedSlotsTier(Protocol):
     """Rate-limit slots booked for many processes."""
 
+    @property
+    def timeout_s(self) -> float:
+        """The longest one call may take."""
+
     def reserve(
         self,
         name: str,

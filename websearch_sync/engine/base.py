@@ -44,7 +44,7 @@ from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
 from ..net.jsontext import JsonTooDeep
-from ..net.media import media_kind, media_token
+from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
 from ..validate import LOCALE_WORDS
@@ -540,7 +540,9 @@ class Backend:
         """The ``errors`` of an answer to ``params`` read from the cache, brought up to date with
         what the backend learnt since it was cached: a note of its own that said something was not
         known yet (SearXNG's time range unverified before its ``/config`` was read). By default
-        as they are: a cached answer holds what its backend answered."""
+        as they are: a cached answer holds what its backend answered. Only a class that overrides it
+        is built for a cache hit; what it raises, or returns that is not a list of notes
+        (``to_dict()`` form), is its defect (``WebProviderError``, as for :meth:`search`)."""
         return errors
 
     def _read_more_pages(
@@ -781,7 +783,8 @@ def json_body(response: HttpResponse, provider: str) -> Any:
 
 def _not_json(response: HttpResponse, error: ValueError) -> str:
     """What came instead of JSON, in words the library chose: the server's Content-Type only as a
-    well-formed media type (:func:`~..net.media.media_token`; an error line reaches a model)."""
+    well-formed media type, else in :func:`~..net.media.served_as`'s words (``content of an unknown
+    type (*/*)``, ``content without a type``; an error line reaches a model)."""
     if isinstance(error, JsonTooDeep):  # JSON, or its start, too deep to read: not "cut short or malformed"
         return "%s, which is not read" % error
     if not response.content.strip():
@@ -789,7 +792,7 @@ def _not_json(response: HttpResponse, error: ValueError) -> str:
     media = response.content_type
     if media_kind(media) == "json":
         return "JSON that does not parse (cut short or malformed)"
-    return "%s content instead of JSON" % media_token(media) if media else "a body of no content type instead of JSON"
+    return "%s instead of JSON" % served_as(media)
 
 
 def json_path(path: Union[str, Sequence[str]]) -> tuple[str, ...]:

@@ -27,7 +27,7 @@ import operator
 import re
 import sys
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
 from types import FrameType
 from typing import Any, Callable, Optional, TypeVar, Union
@@ -44,7 +44,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..forks import in_children, module_global
-from ..models import MEDIA_FILTERS, VERTICALS, ParseResult
+from ..models import MEDIA_FILTERS, VERTICALS, ErrorInfo, ParseResult
 from ..net.botwall import BotWall, bot_wall_error
 from ..net.transport import HttpResponse
 from .base import TEXT_FORMATS, Backend
@@ -854,14 +854,18 @@ def checked_result(result: object, provider: str) -> ParseResult:
     ``provider`` (and a list of them as ``providers``), with errors in ``to_dict()`` form,
     ``extras`` a dict of lists and a string or no ``request_id``; else ``WebProviderError(bad_parse_result)`` naming
     the backend (a defect in it, typically a plugin, never a stray ``TypeError`` later)."""
-    problem = _result_problem(result)
-    if problem is None:
-        return result  # type: ignore[return-value]  # _result_problem checked the type
-    raise WebProviderError(
-        "backend %s returned a parse result of the wrong shape: %s" % (provider, problem),
-        provider=provider,
-        detail_code=BAD_PARSE_RESULT,
-    )
+    _check_shape(_result_problem(result), provider, "a parse result")
+    return result  # type: ignore[return-value]  # _result_problem checked the type
+
+
+def _check_shape(problem: Optional[str], provider: str, what: str) -> None:
+    """Raise ``WebProviderError(bad_parse_result)`` naming the backend when what it returned has a ``problem``."""
+    if problem is not None:
+        raise WebProviderError(
+            "backend %s returned %s of the wrong shape: %s" % (provider, what, problem),
+            provider=provider,
+            detail_code=BAD_PARSE_RESULT,
+        )
 
 
 def _result_problem(result: object) -> Optional[str]:
@@ -886,14 +890,31 @@ def _result_problem(result: object) -> Optional[str]:
     return None
 
 
-def _beside_items_problem(result: ParseResult) -> Optional[str]:
-    """What is wrong with what a parse result carries besides its items (the response's
-    ``errors``, ``extras`` and ``request_id`` are made of them), or ``None``."""
-    for position, error in enumerate(result.errors, 1):
+def checked_errors(errors: object, provider: str) -> list[ErrorInfo]:
+    """``errors`` when it is a list of errors in ``to_dict()`` form, as a backend's
+    :meth:`~.base.Backend.revise_cached` must return; else ``WebProviderError(bad_parse_result)``
+    naming the backend (a defect in it, never a stray ``TypeError`` in the answer served)."""
+    problem = _errors_problem(errors) if isinstance(errors, list) else "a %s, not a list" % type(errors).__name__
+    _check_shape(problem, provider, "a cached answer's errors revised (revise_cached)")
+    return errors  # type: ignore[return-value]  # _errors_problem checked the items
+
+
+def _errors_problem(errors: Sequence[object]) -> Optional[str]:
+    """What is wrong with a list of a response's ``errors`` (each a ``WebSearchError.to_dict()``), or ``None``."""
+    for position, error in enumerate(errors, 1):
         if not (
             isinstance(error, dict) and isinstance(error.get("type"), str) and isinstance(error.get("message"), str)
         ):
             return "error %d is a %s, not a WebSearchError's to_dict()" % (position, type(error).__name__)
+    return None
+
+
+def _beside_items_problem(result: ParseResult) -> Optional[str]:
+    """What is wrong with what a parse result carries besides its items (the response's
+    ``errors``, ``extras`` and ``request_id`` are made of them), or ``None``."""
+    problem = _errors_problem(result.errors)
+    if problem is not None:
+        return problem
     extras = result.extras
     if not (isinstance(extras, dict) and all(isinstance(k, str) and isinstance(v, list) for k, v in extras.items())):
         return "extras is not a dict of lists"

@@ -22,9 +22,9 @@ a tool result, never a protocol error.
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
 the null device, and the server ends when stdin closes, as for any client.
 
-While it serves, ``sys.stdout`` is stderr (stdout is claimed: :mod:`websearch_sync.engine.stdout_claim`),
-fd 0 reads from the null device and fd 1 writes to stderr, so stray output of the library or of
-a backend plugin, in any thread, cannot corrupt the protocol; all are restored on exit.
+While it serves, ``sys.stdout`` and fd 1 are stderr (stdout is claimed: :mod:`websearch_sync.engine.stdout_claim`,
+by the ``mcp`` command from its start) and fd 0 reads from the null device, so stray output of the
+library or of a backend plugin, in any thread, cannot corrupt the protocol; all are restored on exit.
 """
 
 import contextlib
@@ -138,41 +138,29 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
 @contextmanager
 def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
     """Private copies of stdin and stdout for the protocol, stdout claimed
-    (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`: ``sys.stdout`` is stderr, the null device
-    without one, for a plugin's ``print`` in any thread); fd 0 reads the null device and fd 1 goes
-    to stderr (the null device without one) until the block ends, for what writes to the
-    descriptor (streams without a file descriptor are used as they are)."""
+    (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`: ``sys.stdout`` and descriptor 1 are
+    stderr, the null device without one, for a plugin's ``print`` or direct write in any thread);
+    fd 0 reads the null device until the block ends (streams without a file descriptor are used
+    as they are)."""
     with contextlib.ExitStack() as stack:
         stand_in = sys.stderr if sys.stderr is not None else stack.enter_context(open(os.devnull, "w"))
-        stdout = stack.enter_context(claim_stdout(sys.stdout, stand_in))
+        stdout = stack.enter_context(claim_stdout(stand_in))
         try:
             fds = (sys.stdin.fileno(), stdout.fileno())
         except (AttributeError, OSError, ValueError):
             yield sys.stdin.buffer, stdout.buffer
             return
         stdout.flush()
-        saved = [os.dup(fd) for fd in fds]
-        null = os.open(os.devnull, os.O_RDWR)
+        saved_in = os.dup(fds[0])
+        null = os.open(os.devnull, os.O_RDONLY)
         try:
             os.dup2(null, fds[0])
-            os.dup2(_stderr_fd(null), fds[1])
-            with os.fdopen(os.dup(saved[0]), "rb") as wire_in, os.fdopen(os.dup(saved[1]), "wb") as wire_out:
+            with os.fdopen(os.dup(saved_in), "rb") as wire_in, os.fdopen(os.dup(fds[1]), "wb") as wire_out:
                 yield wire_in, wire_out
         finally:
-            for fd, copy in zip(fds, saved):
-                os.dup2(copy, fd)
-                os.close(copy)
+            os.dup2(saved_in, fds[0])
+            os.close(saved_in)
             os.close(null)
-
-
-def _stderr_fd(fallback: int) -> int:
-    """stderr's file descriptor, or ``fallback`` (the null device) for a process started without
-    stderr (``2>&-``: ``sys.stderr`` is ``None``, or the command line's stand-in without a descriptor),
-    where a stray print has nowhere else to go."""
-    try:
-        return sys.stderr.fileno()
-    except (AttributeError, OSError, ValueError):
-        return fallback
 
 
 async def _read(

@@ -5,7 +5,7 @@ import re
 from typing import Optional
 
 from websearch_sync.net.alphabets import spelling_candidates
-from websearch_sync.net.contenttype import charset_label, media_type, xml_media
+from websearch_sync.net.contenttype import charset_label, media_type, untyped, xml_media
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -225,7 +225,10 @@ def _labelled(content: bytes, content_type: Optional[str], header: Optional[str]
     candidates = [xml_encoding(content) if xml else _bom(content), header]
     if xml:
         candidates.append(xml_declared_charset(content))
-    is_html = not content_type or "html" in content_type.lower() or "xml" in content_type.lower()
+    # a body that says nothing of itself (``*/*``, ``application/octet-stream``...) is sniffed as one
+    # under no type, so may be a page naming its charset
+    media = media_type(content_type)
+    is_html = untyped(media) or "html" in media or "xml" in media
     if is_html:
         candidates.append(meta_charset(content))
     candidates.append("utf-8")

@@ -16,9 +16,21 @@ UNKNOWN = ("*/*", "application/unknown", "unknown/unknown")
 def untyped(media: str) -> bool:
     """Whether ``media`` (a :func:`media_type`) says nothing of the body, which is then sniffed as
     a browser sniffs it: absent, a type servers send for any file (:data:`UNTYPED`), one the MIME
-    Sniffing standard calls unknown (:data:`UNKNOWN`), or a value with no ``/``, which is no media
-    type (the Fetch standard's "extract a MIME type" fails on it, as on a missing header)."""
-    return not media or media in UNTYPED or media in UNKNOWN or "/" not in media
+    Sniffing standard calls unknown (:data:`UNKNOWN`), or a value that is no media type (no ``/``,
+    ``text/``, ``/html``: the Fetch standard's "extract a MIME type" fails on it, as on a missing
+    header)."""
+    return not media or media in UNTYPED or media in UNKNOWN or not valid_media(media)
+
+
+#: The characters of a token (RFC 9110), lower-case: a media type's type and subtype are tokens.
+_TOKEN = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyz")
+
+
+def valid_media(media: str) -> bool:
+    """Whether ``media`` (lower-case, without parameters) is a media type the Fetch standard's
+    "parse a MIME type" accepts: a token, ``/``, a token (``text/``, ``/html``, ``a b/c`` are none)."""
+    kind, slash, subtype = media.partition("/")
+    return bool(kind and slash and subtype) and _TOKEN.issuperset(kind) and _TOKEN.issuperset(subtype)
 
 
 def media_type(value: Optional[str]) -> str:

@@ -3,7 +3,7 @@
 import re
 from typing import Optional
 
-from .contenttype import UNKNOWN, untyped, xml_media
+from .contenttype import UNKNOWN, untyped, valid_media, xml_media
 from .transport import HttpResponse
 from .xmlroot import foreign_root, past_prologue, prefixed_xhtml_root, xhtml_root
 
@@ -66,7 +66,7 @@ def served_as(media: str) -> str:
         return "content without a type"
     if media in UNKNOWN:
         return "content of an unknown type (%s)" % media
-    if "/" not in media:
+    if not valid_media(media):
         return "content of an unknown type (a Content-Type that names no media type)"
     return "%s content" % media_token(media)
 
@@ -90,7 +90,7 @@ def content_kind(response: HttpResponse) -> str:
     servers send PDFs as ``text/plain`` or ``text/html``, and no text opens with those bytes."""
     kind = media_kind(response.content_type)
     if kind in (None, "html", "json", "text"):
-        signed = _signed_kind(response.content)
+        signed = _signed_kind(response.content, cut=response.truncated, declared=kind is not None)
         if signed is not None:
             return signed
     if kind == "text" and xml_media(response.content_type) and xhtml_root(response.content):
@@ -99,17 +99,18 @@ def content_kind(response: HttpResponse) -> str:
         return "text"  # a feed or other XML labelled HTML: its XML, as under an XML type
     if kind is not None:
         return kind
-    if pdf_header_after_junk(response.content):  # before HTML: PHP's warning before a PDF opens with <br />
-        return "pdf"
-    head = response.content[:1024].lstrip().lower()
+    head = response.content[:1024].lstrip(_BLANKS).lower()
     if _opens_as_html(head) or b"<body" in head or prefixed_xhtml_root(response.content):
         return "html"  # an XHTML root under a prefix (``<h:html>``) opens as no HTML: it came back as its markup
     if head.startswith((b"{", b"[")):
-        return "json"
+        return "json"  # read as JSON only if it parses (``reader.content``): ``[Home](/)`` is text
     if b"\x00" not in response.content[:8192]:
         return "text"
     return "other"
 
+
+#: What may come before a body's first character: a UTF-8 byte-order mark and white space.
+_BLANKS = b"\xef\xbb\xbf\t\n\f\r "
 
 #: How an untyped HTML page opens: the MIME Sniffing standard's HTML patterns, each followed by a
 #: space or ``>`` (a tag-terminating byte), after a byte-order mark, white space, comments and
@@ -129,16 +130,19 @@ def _opens_as_html(head: bytes) -> bool:
     )
 
 
-def _signed_kind(content: bytes) -> Optional[str]:
-    """``"pdf"`` or ``"image"`` for a body that opens with such a file's signature, else None."""
-    if content[:1024].lstrip().startswith(b"%PDF-"):
+def _signed_kind(content: bytes, cut: bool, declared: bool = False) -> Optional[str]:
+    """``"pdf"`` or ``"image"`` for a body that opens with such a file's signature (a PDF's after
+    white space, or after other bytes by :func:`pdf_after_junk`; ``cut``: by ``max_bytes``;
+    ``declared``: under a declared text type, which asks more of the bytes before), else None."""
+    if content[:1024].lstrip().startswith(b"%PDF-") or pdf_after_junk(content, cut=cut, declared=declared):
         return "pdf"
     if sniffed_image_type(content[:16]) is not None:
         return "image"
     return None
 
 
-#: How far into a file a PDF reader looks for its ``%PDF-`` header (Acrobat's and pdf.js's rule).
+#: How far into a file a PDF reader looks for its ``%PDF-`` header: pdf.js's rule (``find`` over
+#: the first 1024 bytes), under which the whole signature lies there, starting at byte 1019 at most.
 PDF_HEADER_WITHIN = 1024
 #: A PDF header's version and the end of its line: ``%PDF-1.7`` then CR or LF.
 _PDF_VERSION = re.compile(rb"%PDF-[0-9]\.[0-9][ \t]{0,8}[\r\n]")
@@ -146,15 +150,70 @@ _PDF_VERSION = re.compile(rb"%PDF-[0-9]\.[0-9][ \t]{0,8}[\r\n]")
 _PDF_OBJECT = re.compile(rb"[0-9]{1,10}[ \t\r\n\f\x00]{1,16}[0-9]{1,5}[ \t\r\n\f\x00]{1,16}obj[^A-Za-z0-9]")
 #: How far after its header a PDF's first object is looked for (past its comment lines).
 _FIRST_OBJECT_WITHIN = 4096
+#: How near its end a PDF's trailer ends the file: ``startxref``, its offset and ``%%EOF``.
+_TRAILER_WITHIN = 1024
+#: How an HTML document (or XML) opens, after blanks: such a body is a page that shows PDF syntax.
+_DOCUMENT_OPENINGS = (b"<!doctype", b"<html", b"<head", b"<body", b"<!--", b"<?xml")
 
 
-def pdf_header_after_junk(content: bytes) -> bool:
-    """Whether an untyped body is a PDF with bytes before its header, as PDF readers take it (they
-    look for ``%PDF-`` in the first 1024 bytes: a PHP warning or a MacBinary header before the file):
-    a ``%PDF-n.n`` line starting there, followed (past comment lines and blanks) by the file's first
-    object, ``1 0 obj``. A page or a text that only names ``%PDF-1.4`` has no object after it."""
-    start = content.find(b"%PDF-", 0, PDF_HEADER_WITHIN + 4)
-    if start < 0:
+def pdf_start(content: bytes) -> int:
+    """Where ``content``'s ``%PDF-`` header starts as a PDF reader finds it (pdf.js: the whole
+    signature in the first :data:`PDF_HEADER_WITHIN` bytes), or -1. A PDF's cross-reference
+    offsets count from there: what comes before is no part of the file."""
+    return content.find(b"%PDF-", 0, PDF_HEADER_WITHIN)
+
+
+#: A PDF's trailer: ``startxref``, its offset, ``%%EOF``. Bounded runs: linear.
+_TRAILER = re.compile(rb"startxref[ \t\r\n]{1,8}[0-9]{1,12}[ \t\r\n]{1,8}%%EOF")
+#: The trailer as the last bytes of a file, then blanks at most.
+_TRAILER_AT_END = re.compile(_TRAILER.pattern + rb"[ \t\r\n\x00]{0,64}\Z")
+#: The only tags a server's error notice printed before a file holds (PHP's ``<br />`` and
+#: ``<b>Warning</b>``, an old ``<font>``): before a PDF under a declared text type, any other tag
+#: (``<pre>``, ``<title>``, ``<p>``, ``<meta>``...) is a page quoting PDF syntax.
+_NOTICE_TAGS = frozenset((b"br", b"br/", b"b", b"/b", b"font", b"/font"))
+#: A tag's name as read after its ``<``: letters, then ``/`` as in ``br/``. Bounded: linear.
+_TAG_NAME = re.compile(rb"/?[A-Za-z][A-Za-z0-9]{0,15}/?")
+
+
+def _only_notice_tags(prefix: bytes) -> bool:
+    """Whether every tag in ``prefix`` (at most 1 KB) is one of :data:`_NOTICE_TAGS`."""
+    at = prefix.find(b"<")
+    while at >= 0:
+        name = _TAG_NAME.match(prefix, at + 1)
+        if name is None or name.group().lower() not in _NOTICE_TAGS:
+            return False
+        at = prefix.find(b"<", name.end())
+    return True
+
+
+def pdf_after_junk(content: bytes, *, cut: bool = False, declared: bool = False) -> bool:
+    """Whether a body is a PDF with bytes before its header, as PDF readers take it (a PHP warning,
+    a MacBinary header, a byte-order mark): a ``%PDF-n.n`` line where :func:`pdf_start` finds it,
+    followed (past comment lines and blanks) by the file's first object, ``1 0 obj``, and a file
+    that runs to the body's end (its trailer, ``startxref``, its offset and ``%%EOF``, in the last
+    1024 bytes, unless ``cut``:
+    a body cut by ``max_bytes`` shows no end, and its PDF is refused as too large); never a body
+    that opens as an HTML document (a page that shows PDF syntax in a ``<pre>``). A text that
+    quotes ``%PDF-1.4`` and an object has no trailer at its end, and bytes before the header that
+    hold a tag other than an error notice's (:data:`_NOTICE_TAGS`: ``<pre>``, ``<title>``,
+    ``<meta>``...) are a page quoting PDF syntax, typed or not.
+
+    Under a declared text type (``declared``: a PHP warning made ``header()`` fail, so the PDF went
+    out as ``text/html``) a browser would show the page: only a body whose last bytes are the
+    trailer (``startxref``, its offset, ``%%EOF``) is taken for the PDF, and a cut one never (a text
+    documenting the format that quotes a PDF's start or its trailer words stays a text)."""
+    start = pdf_start(content)
+    if start <= 0:
+        return False
+    if content[:start].lstrip(_BLANKS)[:9].lower().startswith(_DOCUMENT_OPENINGS):
+        return False
+    if not _only_notice_tags(content[:start]):
+        return False
+    tail = content[-_TRAILER_WITHIN:]
+    if declared:
+        if cut or _TRAILER_AT_END.search(tail) is None:
+            return False
+    elif not cut and _TRAILER.search(tail) is None:
         return False
     header = _PDF_VERSION.match(content, start)
     if header is None:

@@ -691,7 +691,9 @@ class DeadlineAdapter(HTTPAdapter):
                 return same
             address = self.addresses.resolve(host, host_params["port"], exchange)
         if host_params["scheme"] == "https":
-            pool_kwargs.update(server_hostname=host, assert_hostname=host)
+            # a name written with its root's dot (``localhost.``) is checked against the certificate
+            # without it, as urllib3 sends it in SNI and as libcurl checks it
+            pool_kwargs.update(server_hostname=host, assert_hostname=host.rstrip("."))
         name_host(request)
         pool: ConnectionPool = self.poolmanager.connection_from_host(
             host=address, port=host_params["port"], scheme=host_params["scheme"], pool_kwargs=pool_kwargs

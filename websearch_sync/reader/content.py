@@ -99,14 +99,20 @@ def page_text(
 
 
 def _kind(response: HttpResponse) -> str:
-    """The kind of body fetch reads (``net.media.content_kind``), JSON declared as HTML as JSON."""
+    """The kind of body fetch reads (``net.media.content_kind``): JSON declared as HTML as JSON,
+    and an untyped body sniffed as JSON (it opens with ``{`` or ``[``) as text unless it is JSON:
+    ``[Home](/)`` or ``[1] Introduction`` open a markdown or plain text, which no type declared JSON."""
     kind = content_kind(response)
-    return "json" if kind == "html" and _json_as_html(response) else kind
+    if kind == "html" and _parses_as_json(response):
+        return "json"
+    if kind == "json" and untyped(response.content_type) and not _parses_as_json(response):
+        return "text"
+    return kind
 
 
-def _json_as_html(response: HttpResponse) -> bool:
-    """Whether a body declared as HTML is JSON (APIs that leave their server's default type):
-    it opens with ``{`` or ``[`` and parses, or would but for ``max_bytes`` cutting it or its
+def _parses_as_json(response: HttpResponse) -> bool:
+    """Whether a body declared as HTML, or untyped, is JSON (APIs that leave their server's default
+    type): it opens with ``{`` or ``[`` and parses, or would but for ``max_bytes`` cutting it or its
     nesting over 256 levels (then it gets JSON's answer: what arrived, or ``not_json``, not
     HTML extraction). Read as HTML, its strings lost their markup (``<b>x</b>`` became
     ``**x**``) and gained markdown escapes: the JSON came back altered."""

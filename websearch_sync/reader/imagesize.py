@@ -253,6 +253,11 @@ _SEQUENTIAL_HUFFMAN = frozenset({0xC0, 0xC1})
 _TABLES = frozenset({0xDB, 0xC4, 0xDA, _TEM})
 
 
+#: The quantisation and Huffman tables of each kind a JPEG may define: numbers 0-3 (libjpeg's
+#: NUM_QUANT_TBLS and NUM_HUFF_TBLS, the standard's four destinations).
+_TABLE_NUMBERS = 4
+
+
 class _Tables:
     """The tables a JPEG defined so far, and whether each scan finds those it needs, as libjpeg
     (and so Pillow) decodes: a component's quantisation table (the frame header names it) defined
@@ -266,6 +271,7 @@ class _Tables:
         self.components: dict[int, int] = {}  # the frame's components and their quantisation tables
         self.quantisation: set[int] = set()
         self.huffman: set[tuple[int, int]] = set()  # (0: DC or 1: AC, table)
+        self.unusable: set[tuple[int, int]] = set()  # of those, the ones libjpeg refuses to decode with
         self.latched: set[int] = set()  # the components a scan has coded
         self.scanned = False
 
@@ -275,33 +281,51 @@ class _Tables:
         self.components = {segment[at]: segment[at + 2] for at in range(6, len(segment) - 2, 3)}
 
     def take(self, marker: int, segment: bytes) -> bool:
-        """Take a DQT or DHT's tables, or check a scan's (SOS): False for a scan before the frame
+        """Take a DQT or DHT's tables, or check a scan's (SOS): False for tables libjpeg refuses, a scan before the frame
         header or without the tables it needs, and for TEM before the first scan (libjpeg skips
         it, but Pillow's own reading of the header, up to the first scan, refuses it)."""
         if marker == _TEM:
             return self.scanned
         if marker == 0xDB:
-            self.define_quantisation(segment)
-        elif marker == 0xC4:
-            self.define_huffman(segment)
-        elif marker == 0xDA:
+            return self.define_quantisation(segment)
+        if marker == 0xC4:
+            return self.define_huffman(segment)
+        if marker == 0xDA:
             self.scanned = True
             return self.frame_marker != 0 and self.scan_decodes(segment)
         return True
 
-    def define_quantisation(self, segment: bytes) -> None:
-        """DQT: tables, each a byte of precision (0: 64 bytes follow, 1: 128) and table number."""
+    def define_quantisation(self, segment: bytes) -> bool:
+        """DQT: tables, each a byte of precision (0: 64 bytes follow, else 128) and table number.
+        False, as libjpeg refuses them, for a table number over 3 ("Bogus DQT index") or tables
+        that do not fill the segment exactly ("Bogus marker length": a 16-bit precision on a
+        table of 64 bytes)."""
         at = 0
         while at < len(segment):
+            if segment[at] & 15 >= _TABLE_NUMBERS:
+                return False
             self.quantisation.add(segment[at] & 15)
             at += 1 + (128 if segment[at] >> 4 else 64)
+        return at == len(segment)
 
-    def define_huffman(self, segment: bytes) -> None:
-        """DHT: tables, each a byte of class (DC 0, AC 1) and number, 16 counts, then their values."""
+    def define_huffman(self, segment: bytes) -> bool:
+        """DHT: tables, each a byte of class (DC 0, AC 1) and number, 16 counts, then their values.
+        False, as libjpeg refuses them, for a class byte other than 0x00-0x03 or 0x10-0x13 ("Bogus
+        DHT index"), counts over 256 or running past the segment ("Bogus Huffman table
+        definition"), or tables that do not fill the segment exactly ("Bogus marker length")."""
         at = 0
-        while at + 17 <= len(segment):
-            self.huffman.add((segment[at] >> 4, segment[at] & 15))
-            at += 17 + sum(segment[at + 1 : at + 17])
+        while len(segment) - at > 16:
+            kind = segment[at]
+            values = sum(segment[at + 1 : at + 17])
+            if kind & ~0x10 >= _TABLE_NUMBERS or values > 256 or values > len(segment) - at - 17:
+                return False
+            table = (kind >> 4, kind & 15)
+            self.huffman.add(table)
+            self.unusable.discard(table)
+            if not _huffman_usable(table[0] == 0, segment[at + 1 : at + 17], segment[at + 17 : at + 17 + values]):
+                self.unusable.add(table)
+            at += 17 + values
+        return at == len(segment)
 
     def scan_decodes(self, segment: bytes) -> bool:
         """Whether the tables a scan (SOS: its components, each with its DC and AC tables; the
@@ -324,8 +348,26 @@ class _Tables:
                 needed.add((0, tables >> 4))
             if frame_marker in _SEQUENTIAL_HUFFMAN or start > 0:
                 needed.add((1, tables & 15))
-        defaults = _DEFAULT_HUFFMAN if frame_marker in _SEQUENTIAL_HUFFMAN else frozenset()
-        return needed <= self.huffman | defaults
+        return self.huffman_decodes(needed)
+
+    def huffman_decodes(self, needed: set[tuple[int, int]]) -> bool:
+        """Whether the Huffman tables a scan ``needed`` are defined (the standard's stand in for
+        tables 0 and 1 of a sequential frame) and libjpeg decodes with those defined."""
+        defaults = _DEFAULT_HUFFMAN if self.frame_marker in _SEQUENTIAL_HUFFMAN else frozenset()
+        return needed <= self.huffman | defaults and not needed & self.unusable
+
+
+def _huffman_usable(dc: bool, counts: bytes, values: bytes) -> bool:
+    """Whether libjpeg decodes with a Huffman table (``jpeg_make_d_derived_tbl``, when a scan uses
+    it): its codes fit their lengths, the code of all 1 bits left free (``counts``: how many codes
+    of each length, 1 to 16), and a DC table's values are bit counts of 15 at most."""
+    code = 0
+    for length, codes in enumerate(counts, 1):
+        code += codes
+        if code >= 1 << length:
+            return False
+        code <<= 1
+    return not dc or max(values, default=0) <= 15
 
 
 def _jpeg(data: bytes) -> Optional[Header]:

@@ -50,6 +50,7 @@ from ..errors import (
 )
 from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
+from ..net.media import pdf_start
 from ..net.transport import HttpResponse
 from .pagetext import CUT_CONTENT_BUDGET, CUT_DEADLINE, CUT_LARGE_PAGES, CUT_MAX_CHARS, PageText, readable
 from .pdfdraw import Decoded, drawn_bytes
@@ -160,10 +161,13 @@ def pdf_text(
             status=response.status,
         )
 
-    budget = _budget(response.content)
+    # from its header on: what comes before (a PHP warning, a MacBinary header) is no part of the
+    # file, and its cross-reference offsets count from there, as PDF readers count them
+    content = response.content[max(0, pdf_start(response.content)) :]
+    budget = _budget(content)
     try:
         with pypdf_notes_of(host):  # what pypdf repairs in a malformed file: logged, not printed
-            reader = _open(pypdf, response.content, host, provider, response.status)
+            reader = _open(pypdf, content, host, provider, response.status)
             _unlock(pypdf, reader, host, provider, response.status)
             read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)
             # after the read, which first measures the object streams /Info may sit in

@@ -9,6 +9,7 @@ client...) is imported when a test uses it, and until then there is nothing to r
 import contextlib
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 import pytest
@@ -26,6 +27,8 @@ CONFORMANCE_NODE = "websearch-conformance"
 _CHECK_ID_START = CONFORMANCE_NODE + "::conformance["
 #: The ids that select every check of the ``--websearch-conformance`` backends, as a file's path does its tests.
 _WHOLE_NODE = (CONFORMANCE_NODE, CONFORMANCE_NODE + "::conformance")
+#: How many checks the error of an id of no check lists (a backend with verticals has dozens).
+_LISTED_CHECKS = 20
 #: The conformance node ids given as arguments (:func:`pytest_configure` takes them out of the paths).
 _GIVEN_IDS = pytest.StashKey[list[str]]()
 
@@ -59,14 +62,18 @@ def pytest_configure(config: Any) -> None:
     config.addinivalue_line(
         "markers", KEEP_STATE_MARKER + ": keep the process-wide pace and cool-downs of the test before (no reset)"
     )
-    ids = [arg for arg in config.args if _is_conformance_id(arg)]
+    ids = [arg for arg in config.args if _is_conformance_id(arg, config.invocation_params.dir)]
     config.stash[_GIVEN_IDS] = ids
     if ids:
-        config.args = [arg for arg in config.args if not _is_conformance_id(arg)]
+        config.args = [arg for arg in config.args if arg not in ids]
 
 
-def _is_conformance_id(arg: str) -> bool:
-    return arg == CONFORMANCE_NODE or arg.startswith(CONFORMANCE_NODE + "::")
+def _is_conformance_id(arg: str, folder: Path) -> bool:
+    """Whether ``arg`` names the conformance checks: a check's id, or the bare node name unless a
+    file or folder of the user's has that name (pytest collects it, as it always did)."""
+    if arg == CONFORMANCE_NODE:
+        return not (folder / arg).exists()
+    return arg.startswith(CONFORMANCE_NODE + "::")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -192,12 +199,11 @@ def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -
         for value in config.getoption("websearch_conformance", default=None) or ()
         for name in value.split(",")
     ]
-    backends = list(
-        dict.fromkeys(
-            [name for name in given if name]
-            + [_backend_of(check_id) for check_id in ids if check_id not in _WHOLE_NODE]
-        )
-    )
+    named_by = {name: "--websearch-conformance" for name in given if name}  # each backend: what named it
+    for check_id in ids:
+        if check_id not in _WHOLE_NODE:
+            named_by.setdefault(_backend_of(check_id), check_id)
+    backends = list(named_by)
     fixtures = config.getoption("websearch_fixtures", default=None)
     if not backends and (fixtures is not None or ids):
         raise pytest.UsageError(
@@ -214,7 +220,7 @@ def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -
         try:
             checks.extend(conformance_checks(backend, fixtures=fixtures))
         except WebSearchError as error:
-            raise pytest.UsageError("--websearch-conformance: %s" % error.message) from None
+            raise pytest.UsageError("%s: %s" % (named_by[backend], error.message)) from None
     # Through genitems, as the session collects: each item reported collected (the terminal's count,
     # --collect-only), not appended unseen after "collected N items" was counted.
     node = ConformanceChecks.from_parent(
@@ -225,14 +231,20 @@ def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -
 
 def _named(checks: list[Any], ids: list[str]) -> list[Any]:
     """The ``checks`` the node ids given as arguments name: all of them when none is given, or the
-    whole node is (as a file's path runs all its tests); an id of none of them is a usage error."""
+    whole node is (as a file's path runs all its tests); an id of none of them is a usage error
+    listing the checks of its backend."""
     chosen = set(ids)
     if not chosen or chosen & set(_WHOLE_NODE):
         return checks
     missing = sorted(chosen - {_node_id(check) for check in checks})
     if missing:
+        backend = _backend_of(missing[0])
+        names = [str(check) for check in checks if _backend_of(_node_id(check)) == backend]
+        listed = ", ".join(names[:_LISTED_CHECKS]) + (
+            ", and %d more" % (len(names) - _LISTED_CHECKS) if len(names) > _LISTED_CHECKS else ""
+        )
         raise pytest.UsageError(
-            "not found: %s (the checks: %s)" % (", ".join(missing), ", ".join(_node_id(check) for check in checks))
+            "not found: %s (the checks of %s: %s)" % (", ".join(missing), backend, listed or "none")
         )
     return [check for check in checks if _node_id(check) in chosen]
 

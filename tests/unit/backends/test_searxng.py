@@ -297,3 +297,28 @@ def test_the_engines_asked_beyond_ten_are_counted_not_dropped():
     engines = [{"name": "e%d" % i, "categories": ["general"], "time_range_support": i != 0} for i in range(15)]
     warning = time_range_skipped(read_config({"categories": ["general"], "engines": engines}), None, None)
     assert warning.message.endswith(": e0; asked: e1, e2, e3, e4, e5, e6, e7, e8, e9, e10 and 4 more")
+
+
+def test_a_cached_time_range_note_revised_keeps_its_place_among_the_notes(monkeypatch):
+    """Once ``/config`` is known, a cached answer's note that the time range was unverified becomes
+    the engines it skipped, where the note was: before, the revised note went to the end of
+    ``errors`` (after a later backend's notes in a merge, say)."""
+    from websearch_sync.backends.searxng_config import Engine, InstanceConfig
+    from websearch_sync.backends.searxng_names import time_range_skipped, time_range_unverified
+
+    config = InstanceConfig(
+        engines=(
+            Engine("google", ("general",), True, None, True),
+            Engine("wikipedia", ("general",), True, None, False),
+        ),
+        categories=("general",),
+    )
+    backend = SearXNG(settings())
+    monkeypatch.setattr(backend, "instance", lambda: config)
+    later = ws.WebProviderError("a later backend's note", provider="brave", detail_code="internal_error").to_dict()
+    unverified = time_range_unverified("/config was not read").to_dict()
+    params = SearchParams("q", 10, time_range="week")
+    skipped = time_range_skipped(config, None, None)
+    assert skipped is not None and "wikipedia" in skipped.message
+    assert backend.revise_cached(params, [unverified, later]) == [skipped.to_dict(), later]
+    assert backend.revise_cached(params, [later, unverified]) == [later, skipped.to_dict()]

@@ -209,9 +209,16 @@ class SharedSlots:
     def release(self, name: str, booking: SharedBooking, left_s: Optional[float] = None) -> None:
         """Hand on the slot of ``booking`` (its request gave up before leaving), unless a later
         booking or departure moved the next free slot since (a failing Redis: the slot stays taken,
-        as an unused one did before)."""
+        as an unused one did before; with ``state_required`` that raises ``NetworkError``, which
+        :meth:`~..ratelimit.RateLimiter.release` takes for the same). A write: skipped when the
+        call's time left does not hold one command."""
         keys = self.state.script_keys(name, "slot")
         self.state.run(lambda redis: self._release(keys=keys, args=list(booking)), None, left_s, write=True)
+
+    @property
+    def timeout_s(self) -> float:
+        """The longest one command may take (:attr:`SharedState.timeout_s`)."""
+        return self.state.timeout_s
 
     def fits(self, left_s: Optional[float]) -> bool:
         """Whether the call's time left holds one command (:meth:`SharedState.fits`)."""

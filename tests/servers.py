@@ -251,7 +251,8 @@ class KeepAliveServer:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(LOCALHOST_CERT, LOCALHOST_CERT[: -len(".crt")] + ".key")
             self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # its shutdown waits for the loop's next look: 0.5 s by default, on every test that used it
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         return self
 
     def url(self, path: str = "/") -> str:

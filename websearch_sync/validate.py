@@ -39,8 +39,8 @@ from .errors import (
 )
 from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
-from .vocabulary.ddgs import DDGS_REGIONS, ddgs_argument, ddgs_region_locale, ddgs_value
-from .vocabulary.locale_codes import COUNTRIES, LANGUAGES, locale_refusal
+from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
+from .vocabulary.locale_codes import locale_refusal
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -233,22 +233,26 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
 def _check_locale(value: Any) -> Optional[str]:
     """``locale`` checked: a language tag's shape (:data:`_LOCALE`), then its parts' codes
     (:func:`~.vocabulary.locale_codes.locale_refusal`). ddgs's region, country first (``us-en``, read as a
-    language ``us`` in a country ``EN``), fails the second, and its refusal names the locale it
-    means; DuckDuckGo's own region words (``uk-en``, ``wt-wt``: :data:`~.vocabulary.ddgs.DDGS_REGIONS`)
-    are refused even where their parts are codes (``kr-kr``, Kanuri in Korea, is ddgs's Korea)."""
+    language ``us`` in a country ``EN``), mostly fails the second, and its refusal names the locale it
+    means; one written as ddgs writes it whose parts are codes too is refused when the two readings
+    differ (:func:`~.vocabulary.ddgs.ddgs_misread`: ``ar-es``, ddgs's Argentina, is Arabic in Spain;
+    ``kr-kr`` Kanuri in Korea), while ``ar-ES``, in a locale's case, is the locale."""
     locale = _check_pattern("locale", value, _LOCALE, BAD_LOCALE)
     if locale is None or locale.lower() in LOCALE_WORDS:
         return locale
     reason = locale_refusal(locale)
-    if reason is None and locale.lower().replace("_", "-") not in DDGS_REGIONS:
+    misread = ddgs_misread(locale)
+    if reason is None and misread is None:
         return locale
-    meant = ddgs_region_locale(locale, LANGUAGES, COUNTRIES)
+    meant = ddgs_region_locale(locale)
     if meant is None:
         hint = "expected %s" % _EXAMPLES["locale"]
     elif meant:
         hint = "a locale is language-COUNTRY; ddgs's region %s is the locale %s" % (locale, meant)
     else:
         hint = "ddgs's region %s is no region: give no locale" % locale
+    if reason is None and as_locale(locale) != locale:
+        hint += "; read as a locale, language first, it is written %s" % as_locale(locale)
     raise InvalidInput(
         "invalid locale: %r (%s)" % (locale, "; ".join(filter(None, (reason, hint)))), detail_code=BAD_LOCALE
     )
@@ -382,10 +386,23 @@ def _check_known(options: dict[str, Any], known_specific: Iterable[str], keyword
 
 
 def option_hint(name: str, known: Iterable[str]) -> str:
-    """What the refusal of an unknown search option adds: ours for a ddgs argument name
+    """What the refusal of an unknown option or tool argument adds: ours for a ddgs argument name
     (:func:`~.vocabulary.ddgs.ddgs_argument`; ``region`` is spelled close to no option of ours
-    but ``engines``), else the closest ``known`` name (:func:`close_match`)."""
-    return ddgs_argument(name) or close_match(name, known)
+    but ``engines``) or one mistyped (``regoin``, ``timelimt``: closer to it than to any ``known``
+    name, and close, so that ``engine`` is not ddgs's ``region``), else the closest ``known`` name
+    (:func:`close_match`)."""
+    known = list(known)
+    if name in DDGS_ARGUMENTS:
+        return ddgs_argument(name)
+    ddgs = difflib.get_close_matches(name, [ddgs for ddgs in DDGS_ARGUMENTS if ddgs not in known], n=1, cutoff=0.8)
+    ours = difflib.get_close_matches(name, known, n=1)
+    if ddgs and (not ours or _likeness(name, ddgs[0]) > _likeness(name, ours[0])):
+        return ddgs_argument(ddgs[0])
+    return " (did you mean %r?)" % ours[0] if ours else ""
+
+
+def _likeness(name: str, other: str) -> float:
+    return difflib.SequenceMatcher(None, name, other).ratio()
 
 
 def close_match(name: str, known: Iterable[str]) -> str:
@@ -530,7 +547,8 @@ class Argument:
             )
         if self.choices and value not in self.choices:
             raise InvalidInput(
-                "argument %r must be one of %s, got %r" % (self.name, ", ".join(self.choices), shown_text(value)),
+                "argument %r must be one of %s, got %r%s"
+                % (self.name, ", ".join(self.choices), shown_text(value), ddgs_value(self.name, str(value))),
                 detail_code=BAD_ARGUMENTS,
             )
         if isinstance(value, str):
@@ -633,7 +651,7 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
         if key not in declared:
             raise InvalidInput(
                 "unknown argument %r%s (allowed: %s)"
-                % (shown_text(key), close_match(str(key), declared), ", ".join(declared)),
+                % (shown_text(key), option_hint(str(key), declared), ", ".join(declared)),
                 detail_code=BAD_ARGUMENTS,
             )
         checked[key] = declared[key].check(value)

@@ -172,7 +172,7 @@ def test_https_to_a_plain_http_server_says_so(impersonate, tmp_path, capsys, fak
 
     handler = functools.partial(Quiet, directory=str(tmp_path))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         url = "https://127.0.0.1:%d/" % server.server_address[1]

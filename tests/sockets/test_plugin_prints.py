@@ -234,3 +234,32 @@ def test_a_second_threads_command_is_refused_while_one_runs(capsys):
         done.set()
         holder.join()
     assert (sys.stdout, sys.stderr) == (stdout, stderr)
+
+
+def test_an_in_process_command_writes_to_a_stdout_that_is_no_file_stream_through_it(monkeypatch, capfd):
+    """A caller's ``sys.stdout`` that is no file's text stream but has a descriptor (a tee, a codecs
+    writer, a notebook's stream, whose ``fileno`` is the kernel's terminal): the command writes
+    through it, as before the claim took descriptors (it read the stream's encoding and failed with
+    ``AttributeError``, leaking the descriptors it had copied), and leaves descriptor 1 alone."""
+    import io as stdlib_io
+    import json as stdlib_json
+    import sys
+
+    from websearch_sync.cli import main as cli_main
+
+    class Tee(stdlib_io.TextIOBase):
+        def __init__(self):
+            self.parts = []
+
+        def write(self, text):
+            self.parts.append(text)
+            return len(text)
+
+        def fileno(self):
+            return 1
+
+    tee = Tee()
+    monkeypatch.setattr(sys, "stdout", tee)
+    assert cli_main(["search", "red panda", "--backend", "stub", "--json"]) == 0
+    assert stdlib_json.loads("".join(tee.parts))["items"]
+    assert capfd.readouterr().out == ""

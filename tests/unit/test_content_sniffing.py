@@ -92,6 +92,40 @@ def test_a_pdf_after_other_bytes_cut_by_max_bytes_is_a_pdf_too_large_to_read():
     assert (caught.value.detail_code, caught.value.hint) == ("response_too_large", "raise max_bytes")
 
 
+#: A page and a text that quote a whole small PDF, trailer and all, as a "PDF by hand" article does.
+QUOTED_PAGE = (
+    b'<meta charset="utf-8">\n<title>Hello World in PDF, by hand</title>\n<p>The whole file:</p>\n<pre>\n'
+    + NOTICE
+    + b"</pre>\n<p>Save it as hello.pdf and open it.</p>\n"
+)
+QUOTED_TEXT = b"hello.pdf, annotated\n\n" + NOTICE + b"\nThat is all a PDF needs: a header, objects and a trailer.\n"
+
+
+@pytest.mark.parametrize("content_type", ["text/html; charset=utf-8", *UNTYPED])
+def test_a_page_quoting_a_whole_pdf_is_no_pdf(content_type):
+    """A tag before the header other than an error notice's (``<meta>``, ``<title>``, ``<pre>``):
+    a page quoting a PDF, whose article was replaced by the quoted file's text."""
+    assert content_kind(response(QUOTED_PAGE, content_type)) != "pdf"
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "text/markdown"])
+def test_a_declared_text_quoting_a_pdf_with_words_after_it_is_text(content_type):
+    """Under a declared text type the trailer must be the body's last bytes."""
+    assert content_kind(response(QUOTED_TEXT, content_type)) == "text"
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", None])
+def test_a_text_that_names_the_trailer_in_words_is_text(content_type):
+    """``startxref`` in prose near the end is no trailer: that needs its offset and ``%%EOF``."""
+    body = PRIMER_TEXT + b"Its last lines give startxref and the offset of the cross-reference table.\n"
+    assert content_kind(response(body, content_type)) == "text"
+
+
+def test_a_pdf_after_a_warning_under_a_declared_type_is_no_pdf_when_cut():
+    """Cut by the byte cap, a declared page shows no trailer: it stays the page it says it is."""
+    assert content_kind(response(PHP_WARNING + NOTICE[:300], "text/html", truncated=True)) == "html"
+
+
 @pytest.mark.parametrize("content_type", [None, "*/*", "application/unknown"])
 @pytest.mark.parametrize(
     "body",

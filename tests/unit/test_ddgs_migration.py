@@ -11,6 +11,7 @@ import pytest
 
 import websearch_sync as ws
 from websearch_sync.cli import main
+from websearch_sync.tool import call_tool
 from websearch_sync.validate import search_params
 
 SETTINGS = SimpleNamespace(max_results=5)
@@ -107,7 +108,47 @@ def test_a_mistyped_value_still_gets_the_close_spelling():
 def test_a_ddgs_region_as_locale_is_refused_naming_the_locale(region, meant):
     refusal = _refusal(locale=region)
     assert refusal.detail_code == "bad_locale"
-    assert refusal.message.endswith("ddgs's region %s is the locale %s)" % (region, meant))
+    assert "ddgs's region %s is the locale %s" % (region, meant) in refusal.message
+
+
+@pytest.mark.parametrize(
+    "region, meant",
+    [
+        ("ar-es", "es-AR"),  # Argentina, as a locale Arabic in Spain
+        ("be-fr", "fr-BE"),
+        ("be-nl", "nl-BE"),
+        ("br-pt", "pt-BR"),
+        ("ca-fr", "fr-CA"),
+        ("ch-de", "de-CH"),
+        ("ch-fr", "fr-CH"),
+        ("ch-it", "it-CH"),
+        ("co-es", "es-CO"),
+        ("ee-et", "et-EE"),
+        ("my-ms", "ms-MY"),
+        ("se-sv", "sv-SE"),
+        ("ve-es", "es-VE"),
+        ("sl-sl", "sl-SI"),  # DuckDuckGo's Slovenia, as a locale Slovenian in Sierra Leone
+        ("es-ca", "ca-ES"),
+    ],
+)
+def test_a_ddgs_region_whose_parts_are_codes_too_is_refused_in_ddgs_form(region, meant):
+    """Written as ddgs writes it (lower case), it is ddgs's; in a locale's case (``ar-ES``) a locale."""
+    refusal = _refusal(locale=region)
+    assert refusal.detail_code == "bad_locale"
+    language, country = region.split("-")
+    assert refusal.message == (
+        "invalid locale: %r (a locale is language-COUNTRY; ddgs's region %s is the locale %s; read as a locale, "
+        "language first, it is written %s-%s)" % (region, region, meant, language, country.upper())
+    )
+    assert _params(locale="%s-%s" % (language, country.upper())).locale == "%s-%s" % (language, country.upper())
+
+
+def test_a_pair_of_codes_that_is_no_ddgs_region_gets_no_ddgs_hint():
+    """``fr-en`` swapped is ``en-FR``, but ddgs has no region fr-en: the refusal names no ddgs region."""
+    refusal = _refusal(locale="fr-en")
+    assert refusal.message == (
+        "invalid locale: 'fr-en' (EN is no ISO 3166 country; expected a language tag such as en, en-US or zh-Hant-TW)"
+    )
 
 
 def test_wt_wt_is_no_region_and_no_locale():
@@ -121,7 +162,7 @@ def test_wt_wt_is_no_region_and_no_locale():
     [
         ("en-UK", "UK is no ISO 3166 country (did you mean GB?)"),
         ("en-EN", "EN is no ISO 3166 country"),
-        ("zz-ZZ", "zz is no ISO 639 language and ZZ is no ISO 3166 country"),
+        ("zz-WW", "zz is no ISO 639 language and WW is no ISO 3166 country"),
         ("xx", "xx is no ISO 639 language"),
     ],
 )
@@ -155,8 +196,61 @@ def test_a_part_that_is_no_code_is_refused_saying_which(locale, reason):
         "en-EU",
         "sq-XK",
         "de-u-co-phonebk",  # an extension: co is no region
+        "de-de",  # ddgs's Germany, and German in Germany as a locale: the same
+        "no-no",
+        "no-NO",
+        "ar-ES",  # ddgs's ar-es in a locale's case: Arabic in Spain
+        "en-XA",  # private use regions (AA, QM-QZ, XA-XZ, ZZ): any region BCP 47 takes
+        "ar-XB",
+        "en-ZZ",
+        "en-QO",
+        "nl-AN",  # regions ISO 3166 withdrew that BCP 47 keeps (deprecated)
+        "sr-CS",
+        "de-DD",
         "auto",
     ],
 )
 def test_language_tags_stay_locales(locale):
     assert _params(locale=locale).locale == locale
+
+
+@pytest.mark.parametrize(
+    "mistyped, name, ours",
+    [
+        ("regoin", "region", "locale"),
+        ("timelimt", "timelimit", "time_range"),
+        ("safesearh", "safesearch", "safe_search"),
+    ],
+)
+def test_a_mistyped_ddgs_name_gets_that_names_hint(mistyped, name, ours):
+    with pytest.raises(TypeError) as info:
+        _params(**{mistyped: "x"})
+    assert "%s (ddgs's %s is our %s" % (mistyped, name, ours) in str(info.value)
+
+
+def test_a_name_only_somewhat_like_a_ddgs_one_gets_none_of_its_hint():
+    """``engine`` is as far from ddgs's ``region`` as difflib's default lets through: no hint of it."""
+    with pytest.raises(TypeError) as info:
+        _params(engine="x")
+    assert "ddgs" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "arguments, hint",
+    [
+        ({"timelimit": "d"}, "unknown argument 'timelimit' (ddgs's timelimit is our time_range: "),
+        ({"region": "us-en"}, "unknown argument 'region' (ddgs's region is our locale, "),
+        ({"regoin": "us-en"}, "unknown argument 'regoin' (ddgs's region is our locale, "),
+        (
+            {"time_range": "d"},
+            "argument 'time_range' must be one of day, week, month, year, got 'd' (ddgs's 'd' is 'day')",
+        ),
+        ({"max_result": 3}, "unknown argument 'max_result' (did you mean 'max_results'?)"),
+    ],
+)
+def test_the_tool_call_gets_the_same_hints(arguments, hint):
+    """The agent tool and MCP path (``call_tool``: ``validate.check_arguments``) said only
+    "unknown argument" for ddgs's names, and nothing of ddgs's values."""
+    answer = call_tool("web.search", {"query": "q", **arguments})
+    assert answer["error"]["detail_code"] == "bad_arguments"
+    assert answer["error"]["message"].startswith(hint)

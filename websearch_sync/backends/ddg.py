@@ -45,13 +45,12 @@ from ..engine.html_parsing import (
     text_of,
     walk_blocks,
 )
-from ..engine.locales import split_locale
 from ..engine.page_forms import PageForm, form_post, page_forms, with_own_fields
 from ..models import SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import RequestSpec
 from ..net.urls import host_in, url_parts
-from ..vocabulary.ddgs import DDGS_REGIONS
+from .ddg_regions import ddg_region, region_dropped
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -263,24 +262,6 @@ def next_form(text: str) -> Optional[PageForm]:
     return best[1] if best is not None else None
 
 
-#: The locales whose DuckDuckGo region is DuckDuckGo's own word, not the parts swapped
-#: (``en-GB``: ``uk-en``, ``ja-JP``: ``jp-jp``): ddgs's regions read back, those of a country
-#: (``es-419``, Latin America, stays unsent, as ``locale=language-only`` declares).
-_OWN_REGIONS = {locale.lower(): region for region, locale in DDGS_REGIONS.items() if split_locale(locale)[1]}
-
-
-def ddg_region(locale: Optional[str]) -> Optional[str]:
-    """DDG's ``kl`` region for a locale: ``en-US`` -> ``us-en``, ``sr-Latn-RS`` -> ``rs-sr``, and
-    DuckDuckGo's own codes (``en-GB`` -> ``uk-en``, ``zh-Hant-TW`` -> ``tw-tzh``: :data:`_OWN_REGIONS`);
-    ``None`` without a country (``de``; ``zh-Hant``, a script; ``es-419``, a region of countries)."""
-    if not locale:
-        return None
-    language, country = split_locale(locale)
-    if not country:
-        return None
-    return _OWN_REGIONS.get("%s-%s" % (language, country.lower()), "%s-%s" % (country.lower(), language))
-
-
 class _DuckDuckGo(HtmlEngine):
     """What both DuckDuckGo endpoints share: the form, the anomaly wall, the parser of both templates."""
 
@@ -304,6 +285,10 @@ class _DuckDuckGo(HtmlEngine):
             "df": _TIME_RANGES[params.time_range] if params.time_range else "",
         }
         return {name: chosen.get(name, "") for name in self.form_fields}
+
+    def dropped(self, params: SearchParams) -> tuple[str, ...]:
+        """The locale, when DuckDuckGo lists no region for it (:func:`~.ddg_regions.region_dropped`)."""
+        return region_dropped(params.locale)
 
     def cookies(self, params: SearchParams) -> dict[str, str]:
         """DDG keeps its settings in cookies named like its URL parameters: ``kl`` and ``df``

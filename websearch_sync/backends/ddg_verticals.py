@@ -53,7 +53,8 @@ from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import HttpResponse, RequestSpec
-from .ddg import ANOMALY, ddg_region
+from .ddg import ANOMALY
+from .ddg_regions import ddg_region, region_dropped
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -120,6 +121,10 @@ class _DuckDuckGoVertical(Backend):
             "Referer": self.endpoint_url(),
             "Sec-Fetch-Site": "same-origin",
         }
+
+    def dropped(self, params: SearchParams) -> tuple[str, ...]:
+        """The locale, when DuckDuckGo lists no region for it (:func:`~.ddg_regions.region_dropped`)."""
+        return region_dropped(params.locale)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """The search page of the vertical's tab, which carries the ``vqd`` token."""

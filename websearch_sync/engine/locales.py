@@ -2,26 +2,29 @@
 
 Locales arrive as BCP 47-like tags (``"en-US"``, ``"zh-Hant-TW"``, ``"es-419"``, ``"de"``); an
 engine sends a language, a country or both, and :mod:`~.unsent` reports the parts it left out.
-Both read the tag here, the one place that says what counts as a region.
+Both read the tag here, by the one rule of what counts as a region (``vocabulary.locale_codes``,
+which validation checks the locale's codes with).
 """
 
 from typing import Optional
+
+from ..vocabulary.locale_codes import locale_parts, region_subtag
 
 __all__: list[str] = []  # internal: split_locale is public through websearch_sync.backends
 
 
 def split_locale(locale: str) -> tuple[str, Optional[str]]:
     """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``;
-    ``"es-419"`` -> ``("es", None)``: a region of UN M.49 digits is no country (:func:`locale_region`)."""
-    region = locale_region(locale)
-    return locale.replace("_", "-").split("-")[0].lower(), region if region and region.isalpha() else None
+    ``"es-419"`` -> ``("es", None)``: a region of UN M.49 digits is no country; ``"de-u-co-phonebk"``
+    -> ``("de", None)``: an extension is no region (:func:`~..vocabulary.locale_codes.locale_parts`)."""
+    return locale_parts(locale)
 
 
 def locale_region(locale: str) -> Optional[str]:
     """The region subtag of ``locale``: two letters (``"US"``) or three UN M.49 digits (``"419"``,
-    Latin America), ``None`` without one (``"zh-Hant"``: a script)."""
-    parts = locale.replace("_", "-").split("-")[1:]
-    return next((p.upper() for p in parts if (len(p) == 2 and p.isalpha()) or (len(p) == 3 and p.isdigit())), None)
+    Latin America), ``None`` without one (``"zh-Hant"``: a script; ``"en-u-uk"``: an extension's
+    subtag), by the rule validation checks (:func:`~..vocabulary.locale_codes.region_subtag`)."""
+    return region_subtag(locale)
 
 
 def traditional_chinese(locale: str) -> bool:

@@ -112,12 +112,18 @@ def _take(stand_in: Stream, wrap: Optional[Callable[[Optional[TextIO]], Stream]]
     real = sys.stdout
     if real is not None:
         real.flush()  # what was written before the claim goes where it was meant to
-    real_fd = _fileno(real)
-    fds = [fd for fd in (real_fd, STDOUT_FD if _has_stdout_fd() else None) if fd is not None]
+    real_fd, fds = _descriptors(real)
     if STDOUT_FD in fds:
         cast(TextIO, sys.__stdout__).flush()
-    saved = {fd: os.dup(fd) for fd in dict.fromkeys(fds)}
-    raw = _copy(cast(TextIO, real), os.dup(saved[real_fd])) if real_fd is not None else real
+    saved: dict[int, int] = {}
+    try:
+        for fd in dict.fromkeys(fds):
+            saved[fd] = os.dup(fd)
+        raw = _copy(cast(TextIO, real), os.dup(saved[real_fd])) if real_fd is not None else real
+    except BaseException:
+        for copy in saved.values():
+            os.close(copy)
+        raise
     target = _stderr_fd()
     try:
         for fd in saved:
@@ -128,6 +134,18 @@ def _take(stand_in: Stream, wrap: Optional[Callable[[Optional[TextIO]], Stream]]
     sys.stdout = cast(TextIO, stand_in)
     owner = wrap(raw) if wrap is not None else raw
     return _Claim(threading.get_ident(), owner, raw, real_fd is not None, real, saved)
+
+
+def _descriptors(real: Optional[TextIO]) -> tuple[Optional[int], list[int]]:
+    """``(real's descriptor, the descriptors to take over)``. A file's own text stream (or a capture
+    built on one, or none): its descriptor is where its text goes, and descriptor 1 is taken too.
+    Another stream with a descriptor (a tee, a codecs writer, a notebook's stream, whose ``fileno``
+    is the kernel's terminal) is written to as it is, and no descriptor is touched: its text may
+    reach descriptor 1 through it."""
+    if real is not None and not isinstance(real, io.TextIOWrapper):
+        return None, []
+    real_fd = _fileno(real)
+    return real_fd, [fd for fd in (real_fd, STDOUT_FD if _has_stdout_fd() else None) if fd is not None]
 
 
 def _give_back(claim: _Claim, release: bool) -> None:

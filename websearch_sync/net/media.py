@@ -90,7 +90,7 @@ def content_kind(response: HttpResponse) -> str:
     servers send PDFs as ``text/plain`` or ``text/html``, and no text opens with those bytes."""
     kind = media_kind(response.content_type)
     if kind in (None, "html", "json", "text"):
-        signed = _signed_kind(response.content, cut=response.truncated)
+        signed = _signed_kind(response.content, cut=response.truncated, declared=kind is not None)
         if signed is not None:
             return signed
     if kind == "text" and xml_media(response.content_type) and xhtml_root(response.content):
@@ -130,10 +130,11 @@ def _opens_as_html(head: bytes) -> bool:
     )
 
 
-def _signed_kind(content: bytes, cut: bool) -> Optional[str]:
+def _signed_kind(content: bytes, cut: bool, declared: bool = False) -> Optional[str]:
     """``"pdf"`` or ``"image"`` for a body that opens with such a file's signature (a PDF's after
-    white space, or after other bytes by :func:`pdf_after_junk`; ``cut``: by ``max_bytes``), else None."""
-    if content[:1024].lstrip().startswith(b"%PDF-") or pdf_after_junk(content, cut=cut):
+    white space, or after other bytes by :func:`pdf_after_junk`; ``cut``: by ``max_bytes``;
+    ``declared``: under a declared text type, which asks more of the bytes before), else None."""
+    if content[:1024].lstrip().startswith(b"%PDF-") or pdf_after_junk(content, cut=cut, declared=declared):
         return "pdf"
     if sniffed_image_type(content[:16]) is not None:
         return "image"
@@ -162,21 +163,57 @@ def pdf_start(content: bytes) -> int:
     return content.find(b"%PDF-", 0, PDF_HEADER_WITHIN)
 
 
-def pdf_after_junk(content: bytes, *, cut: bool = False) -> bool:
+#: A PDF's trailer: ``startxref``, its offset, ``%%EOF``. Bounded runs: linear.
+_TRAILER = re.compile(rb"startxref[ \t\r\n]{1,8}[0-9]{1,12}[ \t\r\n]{1,8}%%EOF")
+#: The trailer as the last bytes of a file, then blanks at most.
+_TRAILER_AT_END = re.compile(_TRAILER.pattern + rb"[ \t\r\n\x00]{0,64}\Z")
+#: The only tags a server's error notice printed before a file holds (PHP's ``<br />`` and
+#: ``<b>Warning</b>``, an old ``<font>``): before a PDF under a declared text type, any other tag
+#: (``<pre>``, ``<title>``, ``<p>``, ``<meta>``...) is a page quoting PDF syntax.
+_NOTICE_TAGS = frozenset((b"br", b"br/", b"b", b"/b", b"font", b"/font"))
+#: A tag's name as read after its ``<``: letters, then ``/`` as in ``br/``. Bounded: linear.
+_TAG_NAME = re.compile(rb"/?[A-Za-z][A-Za-z0-9]{0,15}/?")
+
+
+def _only_notice_tags(prefix: bytes) -> bool:
+    """Whether every tag in ``prefix`` (at most 1 KB) is one of :data:`_NOTICE_TAGS`."""
+    at = prefix.find(b"<")
+    while at >= 0:
+        name = _TAG_NAME.match(prefix, at + 1)
+        if name is None or name.group().lower() not in _NOTICE_TAGS:
+            return False
+        at = prefix.find(b"<", name.end())
+    return True
+
+
+def pdf_after_junk(content: bytes, *, cut: bool = False, declared: bool = False) -> bool:
     """Whether a body is a PDF with bytes before its header, as PDF readers take it (a PHP warning,
     a MacBinary header, a byte-order mark): a ``%PDF-n.n`` line where :func:`pdf_start` finds it,
     followed (past comment lines and blanks) by the file's first object, ``1 0 obj``, and a file
-    that runs to the body's end (``%%EOF`` or ``startxref`` in its last 1024 bytes, unless ``cut``:
+    that runs to the body's end (its trailer, ``startxref``, its offset and ``%%EOF``, in the last
+    1024 bytes, unless ``cut``:
     a body cut by ``max_bytes`` shows no end, and its PDF is refused as too large); never a body
     that opens as an HTML document (a page that shows PDF syntax in a ``<pre>``). A text that
-    quotes ``%PDF-1.4`` and an object has no trailer at its end."""
+    quotes ``%PDF-1.4`` and an object has no trailer at its end, and bytes before the header that
+    hold a tag other than an error notice's (:data:`_NOTICE_TAGS`: ``<pre>``, ``<title>``,
+    ``<meta>``...) are a page quoting PDF syntax, typed or not.
+
+    Under a declared text type (``declared``: a PHP warning made ``header()`` fail, so the PDF went
+    out as ``text/html``) a browser would show the page: only a body whose last bytes are the
+    trailer (``startxref``, its offset, ``%%EOF``) is taken for the PDF, and a cut one never (a text
+    documenting the format that quotes a PDF's start or its trailer words stays a text)."""
     start = pdf_start(content)
     if start <= 0:
         return False
     if content[:start].lstrip(_BLANKS)[:9].lower().startswith(_DOCUMENT_OPENINGS):
         return False
+    if not _only_notice_tags(content[:start]):
+        return False
     tail = content[-_TRAILER_WITHIN:]
-    if not cut and b"%%EOF" not in tail and b"startxref" not in tail:
+    if declared:
+        if cut or _TRAILER_AT_END.search(tail) is None:
+            return False
+    elif not cut and _TRAILER.search(tail) is None:
         return False
     header = _PDF_VERSION.match(content, start)
     if header is None:

@@ -34,10 +34,23 @@ DDGS_ARGUMENTS = {
     "license_videos": "video_license" + _VIDEOS + " (ddgs's 'creativeCommon' is 'creative_commons')",
 }
 
-#: DuckDuckGo's regions (ddgs's ``region``, DuckDuckGo's ``kl``) whose locale is not their two
-#: parts swapped (``at-de`` is ``de-AT``): ``""`` for the ones that are no locale (``wt-wt``, no
-#: region). DuckDuckGo's own words: ``uk`` the United Kingdom, ``xl`` Latin America, ``ue`` the
-#: United States in Spanish, ``ct`` Catalonia, ``tzh`` traditional Chinese, ``xa`` Arabia.
+#: ddgs's regions (``region``, DuckDuckGo's ``kl``): the list ddgs documents (``wt-wt``, no region,
+#: ``xl-es``, ``il-he`` ...) with those DuckDuckGo's region select lists now (``pk-en``, ``is-is``,
+#: ``il-en``, ``us-es``, ``es-ca``). Only these are refused or hinted as ddgs's: ``nl-AN`` is a locale.
+DDGS_REGION_LIST = frozenset(
+    """
+    ar-es at-de au-en be-fr be-nl bg-bg br-pt ca-en ca-fr ch-de ch-fr ch-it cl-es cn-zh co-es ct-ca cz-cs
+    de-de dk-da ee-et es-ca es-es fi-fi fr-fr gr-el hk-tzh hr-hr hu-hu id-en id-id ie-en il-en il-he in-en
+    is-is it-it jp-jp kr-kr lt-lt lv-lv mx-es my-en my-ms nl-nl no-no nz-en pe-es ph-en ph-tl pk-en pl-pl
+    pt-pt ro-ro ru-ru se-sv sg-en sk-sk sl-sl th-en th-th tr-tr tw-tzh ua-uk ue-es uk-en us-en us-es ve-es
+    vn-en vn-vi wt-wt xa-ar xa-en xl-es za-en
+    """.split()
+)
+
+#: The regions of :data:`DDGS_REGION_LIST` whose locale is not their two parts swapped (``at-de`` is
+#: ``de-AT``): ``""`` for the one that is no locale (``wt-wt``, no region). DuckDuckGo's own words:
+#: ``uk`` the United Kingdom, ``xl`` Latin America, ``ue`` the United States in Spanish, ``ct``
+#: Catalonia, ``tzh`` traditional Chinese, ``xa`` (Saudi) Arabia, ``sl`` Slovenia (not Sierra Leone).
 DDGS_REGIONS = {
     "wt-wt": "",
     "uk-en": "en-GB",
@@ -48,8 +61,9 @@ DDGS_REGIONS = {
     "tw-tzh": "zh-TW",
     "jp-jp": "ja-JP",
     "kr-kr": "ko-KR",
-    "xa-ar": "ar",
-    "xa-en": "en",
+    "xa-ar": "ar-SA",
+    "xa-en": "en-SA",
+    "sl-sl": "sl-SI",
 }
 
 
@@ -75,13 +89,28 @@ def ddgs_value(option: str, value: str) -> str:
     return " (ddgs's %r is %r)" % (value, ours) if ours else ""
 
 
-def ddgs_region_locale(value: str, languages: "frozenset[str]", countries: "frozenset[str]") -> Optional[str]:
-    """The locale a ddgs region means (``us-en`` -> ``en-US``, ``wt-wt`` -> ``""``: none), or
-    ``None`` when ``value`` is no region: not country-language in ``countries`` and ``languages``."""
+def ddgs_region_locale(value: str) -> Optional[str]:
+    """The locale a ddgs region means (``us-en`` -> ``en-US``, ``wt-wt`` -> ``""``: none), in any
+    case, or ``None`` when ``value`` is none of :data:`DDGS_REGION_LIST` (``nl-AN`` swapped is no hint)."""
     lowered = value.lower().replace("_", "-")
+    if lowered not in DDGS_REGION_LIST:
+        return None
     if lowered in DDGS_REGIONS:
         return DDGS_REGIONS[lowered]
     country, _, language = lowered.partition("-")
-    if country.upper() in countries and language in languages:
-        return "%s-%s" % (language, country.upper())
-    return None
+    return "%s-%s" % (language, country.upper())
+
+
+def ddgs_misread(value: str) -> Optional[str]:
+    """The locale ``value`` means when it is a ddgs region as ddgs writes it (lower case, country
+    first: ``ar-es``) and read as a locale it means another (``ar-es``, Argentina, read as Arabic
+    in Spain: ``es-AR``), else ``None``: ``de-de`` is ``de-DE`` either way, ``no-no`` ``no-NO``, and
+    ``ar-ES`` (the canonical case of a locale) is no ddgs form."""
+    meant = ddgs_region_locale(value) if value == value.lower() and "_" not in value else None
+    return None if meant is None or meant == as_locale(value) else meant
+
+
+def as_locale(value: str) -> str:
+    """``value`` (``ar-es``) in a locale's case: its language lower, its country upper (``ar-ES``)."""
+    language, _, country = value.partition("-")
+    return "%s-%s" % (language.lower(), country.upper()) if len(country) == 2 else value

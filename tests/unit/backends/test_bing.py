@@ -97,6 +97,8 @@ def test_request_is_a_get_with_q_count_and_browser_headers():
     [
         ({"locale": "de-DE"}, {"setlang": "de-DE", "cc": "DE"}),
         ({"lang": "fr"}, {"setlang": "fr"}),
+        ({"locale": "de-u-zz"}, {"setlang": "de"}),  # an extension's subtag is no region (cc=ZZ before)
+        ({"locale": "en-GB-x-us"}, {"setlang": "en-GB", "cc": "GB"}),  # the region before private use
         ({"time_range": "day"}, {"filters": 'ex1:"ez1"'}),
         ({"time_range": "week"}, {"filters": 'ex1:"ez2"'}),
         ({"time_range": "month"}, {"filters": 'ex1:"ez3"'}),

@@ -8,14 +8,17 @@ import json
 from pathlib import Path
 from urllib.parse import parse_qsl
 
+import lxml.html
 import pytest
 import responses
 from backend_kit import replay_search
 
 import websearch_sync as ws
-from websearch_sync.backends.ddg import ddg_region, decode_ddg_href, parse_ddg_page
+from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
+from websearch_sync.backends.ddg_regions import DDG_REGIONS, ddg_region
 from websearch_sync.engine import html_parsing
 from websearch_sync.engine.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
+from websearch_sync.vocabulary.ddgs import DDGS_REGION_LIST
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 URLS = {"ddg_html": "https://html.duckduckgo.com/html/", "ddg_lite": "https://lite.duckduckgo.com/lite/"}
@@ -193,24 +196,71 @@ def test_request_is_a_browser_like_form_post(backend):
     assert "Mozilla/5.0" in request.headers["User-Agent"]
 
 
+def _listed_regions(name):
+    """The values of the ``kl`` select of a recorded DuckDuckGo page: the regions it takes."""
+    select = lxml.html.fromstring(page(name)).xpath('//select[@name="kl"]')[0]
+    return {value for value in select.xpath(".//option/@value") if value}
+
+
+#: DuckDuckGo's regions as its pages of 2025-2026 list them (SearXNG's duckduckgo traits agree).
+LISTED = _listed_regions("ddg_html/lofi__1.html")
+
+
+def test_the_region_table_is_duckduckgos_list():
+    """Every region DuckDuckGo's select lists is sent for some locale, and no other one is: ``ct-ca``
+    is the second code of Spain in Catalan (``es-ca``, which ``ca-ES`` sends)."""
+    assert _listed_regions("ddg_lite/nlos__1.html") == LISTED
+    assert set(DDG_REGIONS.values()) == LISTED - {"ct-ca"}
+    assert LISTED <= DDGS_REGION_LIST  # each one a ddgs user may pass is hinted as one
+
+
 @pytest.mark.parametrize(
     "locale, region",
     [
-        ("en-GB", "uk-en"),  # DuckDuckGo's own codes (its regions list, ddgs's region): not gb-en
+        ("en-GB", "uk-en"),  # DuckDuckGo's own codes (its regions list): not gb-en
         ("ja-JP", "jp-jp"),
         ("ko-KR", "kr-kr"),
         ("zh-Hant-TW", "tw-tzh"),
         ("zh-HK", "hk-tzh"),
-        ("es-US", "ue-es"),
-        ("ca-ES", "ct-ca"),
-        ("en-US", "us-en"),  # the others: the parts swapped
-        ("sr-Latn-RS", "rs-sr"),
+        ("es-US", "us-es"),
+        ("ca-ES", "es-ca"),
+        ("nb-NO", "no-no"),
+        ("no-NO", "no-no"),  # Norwegian's other code
+        ("sl-SI", "sl-sl"),
+        ("ar-SA", "xa-ar"),
+        ("he-IL", "il-en"),  # Israel's one region is in English
+        ("iw-IL", "il-en"),
+        ("fil-PH", "ph-en"),
+        ("en-PH", "ph-en"),
+        ("th-TH", "th-en"),  # "Thailand (en)", DuckDuckGo's Thailand
+        ("en-TH", "th-en"),
+        ("ms-MY", "my-en"),  # my-ms, on DuckDuckGo's earlier list, folded into my-en
+        ("fr-CA", "ca-fr"),  # a region per language
+        ("en-CA", "ca-en"),
+        ("en-US", "us-en"),
+        ("it-CH", None),  # Switzerland is ch-de or ch-fr: no guess
+        ("en-DE", None),  # Germany is de-de, in German: no guess either
+        ("ar-EG", None),  # no region for Egypt
+        ("sr-Latn-RS", None),  # no region for Serbia (rs-sr was sent, which DuckDuckGo does not list)
         ("es-419", None),  # no country: unsent, as locale=language-only declares
+        ("de-u-co-phonebk", None),
         ("de", None),
     ],
 )
 def test_a_locale_is_sent_as_duckduckgos_region(locale, region):
     assert ddg_region(locale) == region
+    assert region is None or region in LISTED
+
+
+@pytest.mark.parametrize(
+    "locale, not_sent",
+    [("de-DE", []), ("he-IL", []), ("fr-CA", []), ("ar-EG", ["locale"]), ("en-DE", ["locale"]), ("es-419", ["locale"])],
+)
+def test_what_the_region_leaves_out_is_reported(locale, not_sent):
+    """A locale DuckDuckGo has no region for is sent without one (its "All Regions"), and said so."""
+    result, calls = search(page("ddg_html/eino-ext__1.html"), query="eino", locale=locale)
+    assert result["provider_meta"].get("not_sent", []) == not_sent
+    assert ("kl", ddg_region(locale) or "") in parse_qsl(calls[0].request.body, keep_blank_values=True)
 
 
 def test_the_form_sends_duckduckgos_own_region():

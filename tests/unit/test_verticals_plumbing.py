@@ -293,6 +293,9 @@ def test_dates_become_iso_utc_resolved_against_the_answer(raw, expected):
         ("12 min ago", None),  # an age, not a length
         ("2 days", None),  # no video length is counted in days
         ("2 min 1 h", None),  # the units out of order: not a length as written
+        ("3:75", None),  # seconds past 59: no clock (it read as 255 s)
+        ("1:75:00", None),  # minutes past 59 after hours
+        ("75:00", 4500),  # minutes alone may pass 59, as some video pages write a long one
     ],
 )
 def test_durations_become_seconds(raw, expected):

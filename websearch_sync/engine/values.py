@@ -211,8 +211,7 @@ def _seconds(value: Any) -> Optional[int]:
         return int(text)
     clock = _CLOCK.fullmatch(text)
     if clock is not None:
-        hours, minutes, secs = clock.groups()
-        return int(hours or 0) * 3600 + int(minutes) * 60 + int(secs)
+        return _clock_seconds(*clock.groups())
     iso = _ISO_DURATION.fullmatch(text.upper())
     if iso is not None and text.upper() not in ("P", "PT"):
         days, hours, minutes, secs = (int(part or 0) for part in iso.groups())
@@ -222,6 +221,14 @@ def _seconds(value: Any) -> Optional[int]:
         hours, minutes, secs = (int(part or 0) for part in worded.groups())
         return (hours * 60 + minutes) * 60 + secs
     return None
+
+
+def _clock_seconds(hours: Optional[str], minutes: str, secs: str) -> Optional[int]:
+    """``[H:]M:SS`` in seconds; seconds past 59, or minutes past 59 after hours, are no clock
+    ("3:75" read as 255 s). Minutes alone may pass 59: some video pages write "75:00"."""
+    if int(secs) > 59 or (hours is not None and int(minutes) > 59):
+        return None
+    return int(hours or 0) * 3600 + int(minutes) * 60 + int(secs)
 
 
 def _count(value: Any) -> Optional[int]:

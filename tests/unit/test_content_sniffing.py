@@ -76,6 +76,14 @@ def test_the_pdf_header_must_lie_whole_in_the_first_1024_bytes_as_pdf_js_finds_i
     assert content_kind(response(body)) == kind
 
 
+def test_a_pdf_header_line_holding_its_binary_comment_is_found_after_other_bytes():
+    """``%PDF-1.4 %\xe2\xe3\xcf\xd3`` on one line, as some writers put it (pdf.js reads it): the
+    header needed its line to end right after the version."""
+    assert NOTICE.startswith(b"%PDF-")
+    one_line = NOTICE.replace(b"\n", b" %\xe2\xe3\xcf\xd3\n", 1)
+    assert content_kind(response(PHP_WARNING + one_line)) == "pdf"
+
+
 def test_a_pdf_after_other_bytes_without_its_trailer_is_no_pdf():
     """Ending before its trailer, a body that names a PDF's opening is as likely a text that quotes one."""
     ended = PHP_WARNING + NOTICE[: NOTICE.index(b"startxref")]

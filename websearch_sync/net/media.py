@@ -144,8 +144,9 @@ def _signed_kind(content: bytes, cut: bool, declared: bool = False) -> Optional[
 #: How far into a file a PDF reader looks for its ``%PDF-`` header: pdf.js's rule (``find`` over
 #: the first 1024 bytes), under which the whole signature lies there, starting at byte 1019 at most.
 PDF_HEADER_WITHIN = 1024
-#: A PDF header's version and the end of its line: ``%PDF-1.7`` then CR or LF.
-_PDF_VERSION = re.compile(rb"%PDF-[0-9]\.[0-9][ \t]{0,8}[\r\n]")
+#: A PDF header's version and the end of its line: ``%PDF-1.7`` then CR or LF, or a comment of
+#: binary bytes on the same line first (``%PDF-1.4 %\xe2\xe3\xcf\xd3``), as pdf.js takes it.
+_PDF_VERSION = re.compile(rb"%PDF-[0-9]\.[0-9](?:[ \t]{0,8}%[^\r\n]{0,64})?[ \t]{0,8}[\r\n]")
 #: A PDF's first indirect object: ``12 0 obj``. Bounded runs of digits and blanks: linear.
 _PDF_OBJECT = re.compile(rb"[0-9]{1,10}[ \t\r\n\f\x00]{1,16}[0-9]{1,5}[ \t\r\n\f\x00]{1,16}obj[^A-Za-z0-9]")
 #: How far after its header a PDF's first object is looked for (past its comment lines).

@@ -84,6 +84,29 @@ def test_a_pdf_header_line_holding_its_binary_comment_is_found_after_other_bytes
     assert content_kind(response(PHP_WARNING + one_line)) == "pdf"
 
 
+XDEBUG_WARNING = (
+    b"<br />\n<font size='1'><table class='xdebug-error xe-warning' dir='ltr' border='1' cellspacing='0'"
+    b" cellpadding='1'>\n<tr><th align='left' bgcolor='#f57900' colspan=\"5\"><span style='background-color:"
+    b" #cc0000;'>( ! )</span> Warning: Cannot modify header information</th></tr>\n</table></font>\n"
+)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        XDEBUG_WARNING,  # PHP's warning as Xdebug prints it: a table of the call stack
+        b"Warning: value x < 3 in /srv/a.php on line 9\n",  # a < that opens no tag
+        b"\x00\x05hello\xd9<\x01\x02" + b"\x00" * 116,  # a binary header holding a < byte
+    ],
+    ids=["xdebug", "less-than", "binary-header"],
+)
+@pytest.mark.parametrize("content_type", [None, "text/html"])
+def test_what_no_page_holds_before_a_pdf_leaves_it_a_pdf(prefix, content_type):
+    """Only a page's own tags (``<pre>``, ``<title>``...) before the header make it a page quoting a
+    PDF: a ``<`` opening no tag, and an error notice's table, do not (both were read as pages)."""
+    assert content_kind(response(prefix + NOTICE, content_type)) == "pdf"
+
+
 def test_a_pdf_after_other_bytes_without_its_trailer_is_no_pdf():
     """Ending before its trailer, a body that names a PDF's opening is as likely a text that quotes one."""
     ended = PHP_WARNING + NOTICE[: NOTICE.index(b"startxref")]

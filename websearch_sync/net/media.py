@@ -169,19 +169,30 @@ _TRAILER = re.compile(rb"startxref[ \t\r\n]{1,8}[0-9]{1,12}[ \t\r\n]{1,8}%%EOF")
 #: The trailer as the last bytes of a file, then blanks at most.
 _TRAILER_AT_END = re.compile(_TRAILER.pattern + rb"[ \t\r\n\x00]{0,64}\Z")
 #: The only tags a server's error notice printed before a file holds (PHP's ``<br />`` and
-#: ``<b>Warning</b>``, an old ``<font>``): before a PDF under a declared text type, any other tag
-#: (``<pre>``, ``<title>``, ``<p>``, ``<meta>``...) is a page quoting PDF syntax.
-_NOTICE_TAGS = frozenset((b"br", b"br/", b"b", b"/b", b"font", b"/font"))
-#: A tag's name as read after its ``<``: letters, then ``/`` as in ``br/``. Bounded: linear.
-_TAG_NAME = re.compile(rb"/?[A-Za-z][A-Za-z0-9]{0,15}/?")
+#: ``<b>Warning</b>``, an old ``<font>``, Xdebug's table of the call stack with its spans, links and
+#: small print): before a PDF, any other tag (``<pre>``, ``<title>``, ``<p>``, ``<meta>``...) is a
+#: page quoting PDF syntax.
+_NOTICE_TAGS = frozenset(
+    (b"br", b"b", b"font", b"table", b"tbody", b"tr", b"th", b"td", b"span", b"i", b"small", b"a", b"em", b"strong")
+)
+#: A tag's name as read after its ``<``: letters and digits, with ``/`` before (an end tag) or after
+#: (``br/``). Bounded: linear.
+_TAG_NAME = re.compile(rb"(/?)([A-Za-z][A-Za-z0-9]{0,15})/?")
 
 
 def _only_notice_tags(prefix: bytes) -> bool:
-    """Whether every tag in ``prefix`` (at most 1 KB) is one of :data:`_NOTICE_TAGS`."""
+    """Whether every tag in ``prefix`` (at most 1 KB) is one of :data:`_NOTICE_TAGS`. A ``<`` not
+    followed by a letter (``x < 3``, a byte of a binary header) is no tag, as an HTML tokenizer
+    reads it; ``<!`` and ``<?`` (a comment, a doctype, a processing instruction) are a page's."""
     at = prefix.find(b"<")
     while at >= 0:
         name = _TAG_NAME.match(prefix, at + 1)
-        if name is None or name.group().lower() not in _NOTICE_TAGS:
+        if name is None:
+            if prefix[at + 1 : at + 2] in (b"!", b"?"):
+                return False
+            at = prefix.find(b"<", at + 1)
+            continue
+        if name.group(2).lower() not in _NOTICE_TAGS:
             return False
         at = prefix.find(b"<", name.end())
     return True

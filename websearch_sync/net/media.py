@@ -153,8 +153,6 @@ _PDF_OBJECT = re.compile(rb"[0-9]{1,10}[ \t\r\n\f\x00]{1,16}[0-9]{1,5}[ \t\r\n\f
 _FIRST_OBJECT_WITHIN = 4096
 #: How near its end a PDF's trailer ends the file: ``startxref``, its offset and ``%%EOF``.
 _TRAILER_WITHIN = 1024
-#: How an HTML document (or XML) opens, after blanks: such a body is a page that shows PDF syntax.
-_DOCUMENT_OPENINGS = (b"<!doctype", b"<html", b"<head", b"<body", b"<!--", b"<?xml")
 
 
 def pdf_start(content: bytes) -> int:
@@ -217,9 +215,7 @@ def pdf_after_junk(content: bytes, *, cut: bool = False, declared: bool = False)
     start = pdf_start(content)
     if start <= 0:
         return False
-    if content[:start].lstrip(_BLANKS)[:9].lower().startswith(_DOCUMENT_OPENINGS):
-        return False
-    if not _only_notice_tags(content[:start]):
+    if not _only_notice_tags(content[:start]):  # a document's opening (<!doctype, <html, <!--, <?xml) too
         return False
     tail = content[-_TRAILER_WITHIN:]
     if declared:

@@ -73,6 +73,7 @@ from .reader.pagetext import (
     CUT_MAX_BYTES,
     CUT_MAX_CHARS,
     CUT_PARTIAL,
+    sendable,
 )
 from .reader.pdf import pdf_readable
 from .validate import (
@@ -577,9 +578,25 @@ def call_tool(
         tool = _resolve_tool(name, names)
         chosen = client if client is not None else default_client()
         args = validate_arguments(tool, arguments, settings=chosen.settings)
-        return _run(tool, args, chosen, images)
+        result: Any = _run(tool, args, chosen, images)
     except WebSearchError as error:
-        return {"error": error.to_dict()}
+        result = {"error": error.to_dict()}
+    return cast(ToolResult, sendable_value(result))
+
+
+def sendable_value(value: Any) -> Any:
+    """``value`` (a tool result) with every string in it :func:`~.reader.pagetext.sendable`: no lone
+    surrogate, no control character but tab and line breaks. A service's own text reaches a result
+    outside the page readers too (a SearXNG engine's name and reason in ``errors``, a message), and
+    one JSON ``"\\ud800"`` escape there made the result unencodable: a model API refuses it, and the
+    MCP server could not send its answer at all (the client waited for it forever)."""
+    if isinstance(value, str):
+        return sendable(value)
+    if isinstance(value, Mapping):
+        return {sendable_value(key): sendable_value(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(sendable_value(item) for item in value)
+    return value
 
 
 #: Distinct lookups a :class:`ToolSession` remembers (the least recently asked is forgotten first,
@@ -810,7 +827,7 @@ def _error_line(error: Mapping[str, Any]) -> str:
             "%s %s: %s" % (e.get("provider") or "?", _error_code(e), str(e.get("message", "")).rstrip("."))
             for e in others
         )
-    return line
+    return " ".join(line.split())  # one line: a service's words (an engine's name) may hold line breaks
 
 
 def _back_in(retry_after: Any) -> str:

@@ -207,7 +207,8 @@ def _choice(name: str, value: Any, choices: Iterable[str], detail: str) -> str:
     if not isinstance(value, str) or value.lower() not in choices:
         closest = (ddgs_value(name, value) or close_match(value.lower(), choices)) if isinstance(value, str) else ""
         raise InvalidInput(
-            "%s must be one of %s, got %r%s" % (name, ", ".join(choices), value, closest), detail_code=detail
+            "%s must be one of %s, got %s%s" % (name, ", ".join(choices), quoted(value), closest),
+            detail_code=detail,
         )
     return value.lower()
 
@@ -225,7 +226,8 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
     if not isinstance(value, str) or not pattern.fullmatch(value):
         example = _EXAMPLES.get(name)
         raise InvalidInput(
-            "invalid %s: %r%s" % (name, value, " (expected %s)" % example if example else ""), detail_code=detail
+            "invalid %s: %s%s" % (name, quoted(value), " (expected %s)" % example if example else ""),
+            detail_code=detail,
         )
     return value
 
@@ -586,6 +588,12 @@ def shown_text(value: object) -> str:
     it: whole when short, else its start and ``...`` (the message goes back to the model)."""
     text = str(value)
     return text if len(text) <= _QUOTED_CHARS else text[: _QUOTED_CHARS // 2] + "..."
+
+
+def quoted(value: object) -> str:
+    """A refused value as an error message writes it: its ``repr``, a text cut by :func:`shown_text`
+    (a model may send pages of it as a locale, and the message goes back to the model)."""
+    return repr(shown_text(value)) if isinstance(value, str) else repr(value)
 
 
 class LongInteger(float):

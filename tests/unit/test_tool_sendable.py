@@ -68,3 +68,15 @@ def test_the_mcp_answer_of_such_a_result_serialises():
         content=[types.TextContent(text=outcome.text)], structured_content=outcome.structured, is_error=outcome.is_error
     )
     assert json.loads(answer.model_dump_json())["content"][0]["text"] == outcome.text
+
+
+@pytest.mark.parametrize("argument", ["locale", "time_range"])
+def test_a_refused_argument_of_a_megabyte_is_quoted_by_its_start(argument):
+    """The tool's ``locale`` has no length in its schema: a model's megabyte of it came back whole in
+    the error line (and ``search()``'s own refusal of a long choice likewise)."""
+    sent = "x" * 1_000_000
+    line = tool.format_results(tool.call_tool("web_search", {"query": "q", argument: sent}, client=ws.SearchClient()))
+    assert line.startswith("Error: InvalidInput") and "x" * 20 + "..." in line and len(line) < 400
+    with pytest.raises(ws.InvalidInput) as refused:
+        ws.search("q", time_range=sent, backend="stub")
+    assert len(str(refused.value)) < 400

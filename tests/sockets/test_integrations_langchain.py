@@ -143,3 +143,22 @@ def test_the_search_tool_offers_the_image_and_video_filters_and_reports_bad_filt
     assert refused.status == "error"
     assert refused.content.startswith("Error: InvalidInput (bad_filter): video_license filters videos")
     assert found.status == "success" and "Not applied by stub: video_license" in found.content
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_arguments_named_as_langchains_own_parameters_are_refused_as_unknown(langchain, asynchronous):
+    """LangChain passed a model's arguments on as keywords to its own ``_run(self, *args, config,
+    run_manager, **kwargs)``: ``self`` raised TypeError out of the agent run, ``config`` and
+    ``run_manager`` were replaced by LangChain's own without a word."""
+    import websearch_sync as ws
+
+    names = ("self", "config", "run_manager")
+    with ws.SearchClient(backend="stub") as client:  # refused before any search
+        messages = run_tool_calls(
+            langchain.tools(client),
+            model_asking(*(("web_search", {"query": "rust", name: 1}) for name in names)),
+            asynchronous,
+        )
+    for name, message in zip(names, messages):
+        assert message.status == "error"
+        assert message.content.startswith("Error: InvalidInput (bad_arguments): unknown argument %r" % name)

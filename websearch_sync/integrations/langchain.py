@@ -59,14 +59,28 @@ def _answer(outcome: ToolOutcome) -> Union[str, list[dict[str, Any]]]:
     return outcome.text
 
 
+class _ArgumentsAsOne(StructuredTool):
+    """A ``StructuredTool`` handing the model's arguments to its function as one dict, not as keywords:
+    LangChain passes keywords on to its own ``_run(self, *args, config, run_manager, **kwargs)``,
+    where a model's ``self`` raised ``TypeError`` out of the agent run, and a ``config`` or
+    ``run_manager`` was replaced by LangChain's own without a word; as a dict each is an argument
+    :func:`~websearch_sync.tool.call_tool` refuses, as any unknown one."""
+
+    def _to_args_and_kwargs(
+        self, tool_input: Any, tool_call_id: Optional[str]
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        args, kwargs = super()._to_args_and_kwargs(tool_input, tool_call_id)
+        return (args or (kwargs,)), {}
+
+
 def _structured_tool(tool: AgentTool) -> StructuredTool:
-    def run(**arguments: Any) -> Union[str, list[dict[str, Any]]]:
+    def run(arguments: Any) -> Union[str, list[dict[str, Any]]]:
         return _answer(tool.run(arguments))
 
-    async def arun(**arguments: Any) -> Union[str, list[dict[str, Any]]]:
+    async def arun(arguments: Any) -> Union[str, list[dict[str, Any]]]:
         return _answer(await tool.arun(arguments))
 
-    return StructuredTool(
+    return _ArgumentsAsOne(
         name=tool.name,
         description=tool.description,
         args_schema=tool.parameters,

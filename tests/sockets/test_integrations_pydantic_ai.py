@@ -111,3 +111,17 @@ def test_pydantic_ais_test_model_reads_the_nullable_schema(pydantic_ai):
         )
         assert searches(server) == 1
     assert result.output.startswith('{"web_search":"1. %s' % FIRST_TITLE)
+
+
+def test_arguments_that_are_json_but_no_object_ask_the_model_to_correct_them(pydantic_ai):
+    """``Tool.from_schema`` validates nothing: ``"rust"``, ``[1]`` or ``null`` as the arguments raised
+    TypeError at ``run(**arguments)``, ending the agent run."""
+    from pydantic_ai import Agent
+
+    import websearch_sync as ws
+
+    model, seen = scripted(("web_search", '"rust"'), ("web_search", "[1]"), ("web_search", "null"))
+    with ws.SearchClient(backend="stub") as client:
+        result = Agent(model, tools=pydantic_ai.tools(client)).run_sync("find rust")
+    assert result.output == "done"
+    assert [one.outcome for one in seen] == ["retried"] * 3

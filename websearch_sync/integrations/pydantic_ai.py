@@ -17,6 +17,7 @@ Needs the ``pydantic_ai`` extra (pydantic-ai-slim).
 """
 
 import base64
+import dataclasses
 from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
@@ -26,6 +27,7 @@ from .agent_tool import AgentTool, agent_tools, missing_extra
 try:
     from pydantic_ai import BinaryContent, Tool, ToolReturn
     from pydantic_ai.exceptions import ModelRetry, ToolFailed
+    from pydantic_core import SchemaValidator, core_schema
 except ImportError as error:  # pragma: no cover - exercised with the module hidden
     raise missing_extra("pydantic_ai", "pydantic-ai-slim", python=(3, 11)) from error  # pydantic-ai-slim 2.68
 
@@ -68,4 +70,11 @@ def _pydantic_tool(tool: AgentTool) -> "Tool[Any]":
 
     made: Tool[Any] = Tool.from_schema(run, name=tool.name, description=tool.description, json_schema=tool.parameters)
     made.max_retries = BAD_ARGUMENT_RETRIES  # the agent's default (1) ended a run at the second bad call
+    # from_schema validates nothing, and a model's arguments that are JSON but no object ("rust", [1],
+    # null) then ended the run (TypeError at run(**...)): refused as arguments, the model corrects them
+    made.function_schema = dataclasses.replace(made.function_schema, validator=_OBJECT)
     return made
+
+
+#: The arguments' validator: a JSON object (what ``run(**arguments)`` takes), checked no further.
+_OBJECT = SchemaValidator(core_schema.dict_schema(keys_schema=core_schema.str_schema()))

@@ -85,3 +85,17 @@ def test_call_and_the_schema_the_llm_gets(llama_index):
     assert parameters["additionalProperties"] is False and parameters["required"] == ["query"]
     strict = llama_index.tools(client, strict=True)[0].metadata.to_openai_tool()["function"]["parameters"]
     assert strict["required"] == list(strict["properties"])
+
+
+def test_an_argument_named_self_is_refused_as_unknown(llama_index):
+    """The agent calls ``tool.acall(**arguments)``: a model's ``self`` raised TypeError (``got multiple
+    values for argument 'self'``), which the model read instead of our line."""
+    import websearch_sync as ws
+
+    with ws.SearchClient(backend="stub") as client:  # refused before any search
+        search = llama_index.tools(client)[0]
+        outputs = [search.call(query="rust", self=1), asyncio.run(search.acall(query="rust", self=1))]
+    for output in outputs:
+        assert output.is_error and output.content.startswith(
+            "Error: InvalidInput (bad_arguments): unknown argument 'self'"
+        )

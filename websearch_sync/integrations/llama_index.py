@@ -60,11 +60,12 @@ class WebTool(AsyncBaseTool):
         """Name, description and JSON Schema."""
         return self._metadata
 
-    def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
+    # self is positional-only: a model's argument named self is one of its keywords, which call_tool refuses
+    def call(self, /, *args: Any, **kwargs: Any) -> ToolOutput:
         """Run the call in this thread."""
         return self._output(kwargs, self._tool.run(_arguments(args, kwargs)))
 
-    async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
+    async def acall(self, /, *args: Any, **kwargs: Any) -> ToolOutput:
         """Run the call in a worker thread."""
         return self._output(kwargs, await self._tool.arun(_arguments(args, kwargs)))
 

@@ -459,6 +459,11 @@ def tool_definitions(
     settings = settings if settings is not None else Settings.from_env()
     chosen = _names(names, style)
     wanted = []
+    if isinstance(tools, str):  # its letters are no tools: ("search",) was meant
+        raise InvalidInput(
+            "tools must be a sequence of 'search' and 'fetch', such as (%r,), got a string" % shown_text(tools),
+            detail_code=BAD_TOOL_NAME,
+        )
     for short in tools:
         canonical = _NAMES_KEYS.get(short)
         if canonical is None:
@@ -628,8 +633,9 @@ class ToolSession:
     the answer the model already has, with a ``note`` (shown first by
     :func:`format_results`) telling the model to use it instead of repeating the lookup.
     Time is the client's clock (:attr:`SearchClient.clock`). The answers of the last
-    ``REMEMBERED_LOOKUPS`` distinct lookups are kept. Thread-safe. ``names`` is checked when the
-    session is made (``InvalidInput(bad_tool_name)``, as :func:`tool_definitions`), not at each call.
+    ``REMEMBERED_LOOKUPS`` distinct lookups are kept. Thread-safe. ``names`` and ``images`` are checked
+    when the session is made (``InvalidInput``: ``bad_tool_name`` as :func:`tool_definitions`,
+    ``bad_images`` unless a bool), not at each call.
     """
 
     def __init__(
@@ -649,6 +655,8 @@ class ToolSession:
         self.max_repeats = max_repeats
         self.repeat_window_s = repeat_window_s
         _names(names, "json_schema")  # refused now, not at every call
+        if not isinstance(images, bool):  # as names: not the model's error at every fetch
+            raise InvalidInput("images must be True or False, got %r" % (images,), detail_code=BAD_IMAGES)
         self.names = dict(names or {})
         self._clock = client.clock if client is not None else SYSTEM_CLOCK
         self._seen: OrderedDict[tuple[str, str], _Lookups] = OrderedDict()

@@ -432,3 +432,19 @@ def test_names_keys_are_the_short_names_only():
         tool.tool_definitions("json_schema", names={"web.search": "find"}, settings=stub_settings())
     renamed = tool.tool_definitions("json_schema", names={"search": "find"}, settings=stub_settings())
     assert [entry["name"] for entry in renamed] == ["find", "web.fetch"]
+
+
+@pytest.mark.parametrize("images", ["line", 1, None])
+def test_a_tool_session_refuses_images_that_are_no_bool_when_made(images):
+    """Made with ``images="line"`` (tool_definitions' value for a text-only host), the session was made,
+    and every fetch the model asked for came back as bad_images, an error the model could not correct."""
+    with pytest.raises(ws.InvalidInput) as refused:
+        tool.ToolSession(images=images)
+    assert refused.value.detail_code == "bad_images"
+
+
+def test_tools_given_as_one_string_is_refused_naming_the_sequence_meant():
+    """``tools="search"`` was read letter by letter: "tools are 'search' and 'fetch', got 's'"."""
+    with pytest.raises(ws.InvalidInput) as refused:
+        tool.tool_definitions(tools="search", settings=stub_settings())
+    assert refused.value.detail_code == "bad_tool_name" and "('search',)" in str(refused.value)

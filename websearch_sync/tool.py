@@ -731,9 +731,23 @@ def _lookup_key(tool: str, args: dict[str, Any]) -> str:
         return "%s [%s]" % (words, ", ".join(scope)) if scope else words
     url = str(args["url"]).strip()
     try:
-        return dedupe_key(url)
+        page = dedupe_key(url)
     except ValueError:
-        return url
+        page = url
+    # the same page read otherwise (more of it, as plain text, with its comments) is another answer: a
+    # model that asks for more of a page cut short must not be handed the cut answer again
+    scope = [
+        "%s=%s" % (name, args[name]) for name, default in _FETCH_DEFAULTS.items() if args.get(name, default) != default
+    ]
+    return "%s [%s]" % (page, ", ".join(scope)) if scope else page
+
+
+#: The fetch tool's arguments that change what a page's answer holds, with their defaults.
+_FETCH_DEFAULTS: dict[str, Any] = {
+    "extract_mode": "markdown",
+    "max_chars": DEFAULT_MAX_CHARS,
+    "include_comments": False,
+}
 
 
 # -- formatting -------------------------------------------------------------------------------------

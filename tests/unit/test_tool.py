@@ -448,3 +448,24 @@ def test_tools_given_as_one_string_is_refused_naming_the_sequence_meant():
     with pytest.raises(ws.InvalidInput) as refused:
         tool.tool_definitions(tools="search", settings=stub_settings())
     assert refused.value.detail_code == "bad_tool_name" and "('search',)" in str(refused.value)
+
+
+def test_more_of_a_page_cut_short_is_another_lookup(monkeypatch):
+    """A page read twice (max_repeats), then asked for with a larger max_chars, as text or with its
+    comments, was answered with the cut answer already given and a note to use it."""
+    fetched = []
+    monkeypatch.setattr(
+        tool,
+        "call_tool",
+        lambda name, args, client=None, images=False: fetched.append(dict(args)) or {"url": args["url"], "text": "x"},
+    )
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
+    url = "https://a.example/a"
+    asked = [{}, {"max_chars": 100_000}, {"extract_mode": "text"}, {"include_comments": True}]
+    answers = [session.call_tool("web_fetch", dict(more, url=url)) for more in asked]
+    assert [answer.get("note") for answer in answers] == [None] * 4 and len(fetched) == 4
+    again = session.call_tool("web_fetch", {"url": url, "max_chars": 100_000})  # the same read: a repeat
+    assert again["note"].startswith("Note: this page was already looked up once.") and len(fetched) == 4
+    defaults = {"extract_mode": "markdown", "include_comments": False, "max_chars": tool.DEFAULT_MAX_CHARS}
+    default = session.call_tool("web_fetch", dict(defaults, url=url))  # the first read, its defaults written out
+    assert default["note"].startswith("Note: this page was already looked up once.") and len(fetched) == 4

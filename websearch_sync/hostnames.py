@@ -158,6 +158,8 @@ def _percent_decoded(host: str) -> str:
         return unquote_to_bytes(host).decode("utf-8")
     except UnicodeDecodeError:
         raise _NameRefused("its percent-escapes are no UTF-8") from None
+    except UnicodeEncodeError:  # unquote_to_bytes encodes the text first: a lone surrogate is no text
+        raise _NameRefused("it holds a lone surrogate, which is no text") from None
 
 
 def _check_typed(name: str) -> None:

@@ -458,21 +458,8 @@ def tool_definitions(
         raise InvalidInput("images must be True, False or %r, got %r" % (IMAGE_LINE, images), detail_code=BAD_IMAGES)
     settings = settings if settings is not None else Settings.from_env()
     chosen = _names(names, style)
-    wanted = []
-    if isinstance(tools, str):  # its letters are no tools: ("search",) was meant
-        raise InvalidInput(
-            "tools must be a sequence of 'search' and 'fetch', such as (%r,), got a string" % shown_text(tools),
-            detail_code=BAD_TOOL_NAME,
-        )
-    for short in tools:
-        canonical = _NAMES_KEYS.get(short)
-        if canonical is None:
-            raise InvalidInput("tools are 'search' and 'fetch', got %r" % (short,), detail_code=BAD_TOOL_NAME)
-        if canonical == SEARCH_TOOL and not _search_available(settings):
-            continue
-        wanted.append(canonical)
     definitions: list[dict[str, Any]] = []
-    for tool in wanted:
+    for tool in _offered(tools, settings):
         name, description = chosen[tool], _description(tool, images)
         if style == "anthropic":  # its strict subset; optional arguments left out rather than null
             schema = tool_schema(
@@ -497,6 +484,24 @@ def tool_definitions(
             schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
             definitions.append({"name": name, "description": description, "parameters": schema})
     return definitions
+
+
+def _offered(tools: Sequence[str], settings: Settings) -> list[str]:
+    """The tools of ``tools`` (short names) that can work with ``settings``, by their own names;
+    ``InvalidInput(bad_tool_name)`` for another name, or a string (its letters are no tools)."""
+    if isinstance(tools, str):
+        raise InvalidInput(
+            "tools must be a sequence of 'search' and 'fetch', such as (%r,), got a string" % shown_text(tools),
+            detail_code=BAD_TOOL_NAME,
+        )
+    offered = []
+    for short in tools:
+        canonical = _NAMES_KEYS.get(short)
+        if canonical is None:
+            raise InvalidInput("tools are 'search' and 'fetch', got %r" % (short,), detail_code=BAD_TOOL_NAME)
+        if canonical != SEARCH_TOOL or _search_available(settings):
+            offered.append(canonical)
+    return offered
 
 
 # -- argument validation ------------------------------------------------------------------------------

@@ -986,3 +986,17 @@ def test_no_images_refuses_an_image_and_the_fetch_tool_says_nothing_of_images(al
     assert "returns the image itself" in offered and [c.type for c in image.content] == ["text", "image"]
     assert "image" not in text_only.lower()
     assert refused.is_error is True and "unsupported_content" in text_of(refused)
+
+
+def test_the_answer_to_a_result_holding_a_services_lone_surrogate_serialises():
+    """The MCP server's answer (``types.CallToolResult`` of the call's outcome, as the server builds it) to a
+    search whose SearXNG engine name held a ``\\ud83d`` escape could not be written: the server ended,
+    every call unanswered (tests/hostile_searxng.py)."""
+    import mcp.types as types
+    from hostile_searxng import answered
+
+    outcome = answered(lambda client: McpTools(client).call("web_search", {"query": "q"}))
+    answer = types.CallToolResult(
+        content=[types.TextContent(text=outcome.text)], structured_content=outcome.structured, is_error=outcome.is_error
+    )
+    assert json.loads(answer.model_dump_json())["content"][0]["text"] == outcome.text

@@ -17,6 +17,7 @@ import json
 import logging
 import re
 import secrets
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Optional, Union, cast
@@ -622,10 +623,12 @@ REPEAT_NOTE = (
 
 @dataclasses.dataclass
 class _Lookups:
-    """One query's (or URL's) counted lookups: when each started, and the last answer the model got."""
+    """One query's (or URL's) counted lookups: when each started, the last answer the model got, and
+    ``ended``: set when a lookup of it ends (then replaced), for the calls waiting on those under way."""
 
     started: list[float]
     answer: Optional[ToolResult] = None
+    ended: threading.Event = dataclasses.field(default_factory=threading.Event)
 
 
 class ToolSession:
@@ -634,7 +637,8 @@ class ToolSession:
 
     The same normalised query (or the same URL) is looked up at most ``max_repeats`` times
     within ``repeat_window_s`` seconds (None: the session's whole life); a failed or
-    interrupted lookup does not count. A repeat past that is not looked up again: it gets
+    interrupted lookup does not count; identical calls at once count too (one past the limit waits
+    for a lookup under way). A repeat past that is not looked up again: it gets
     the answer the model already has, with a ``note`` (shown first by
     :func:`format_results`) telling the model to use it instead of repeating the lookup.
     Time is the client's clock (:attr:`SearchClient.clock`). The answers of the last
@@ -678,12 +682,10 @@ class ToolSession:
         except WebSearchError as error:
             return {"error": error.to_dict()}
         key = (tool, _lookup_key(tool, args))
-        with self._lock:
-            started = self._clock.monotonic()
-            lookups = self._lookups(key, started)
-            if len(lookups.started) >= self.max_repeats and lookups.answer is not None:
-                return self._repeated(tool, lookups)
-            lookups.started.append(started)
+        begun = self._begin(tool, key)
+        if not isinstance(begun, tuple):
+            return begun
+        lookups, started = begun
         try:
             result = call_tool(tool, args, client=client, images=self.images)
         except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
@@ -695,7 +697,31 @@ class ToolSession:
             with self._lock:
                 # an image's megabytes of base64 are not kept: the model has the image, a repeat its line
                 lookups.answer = cast(ToolResult, {k: v for k, v in result.items() if k != "data"})
+                self._ended(lookups)
         return result
+
+    def _begin(self, tool: str, key: tuple[str, str]) -> Union[ToolResult, tuple[_Lookups, float]]:
+        """The lookup counted (``(lookups, when it started)``), or the repeat's answer. When every
+        lookup counted is still under way (identical calls at once: a model's parallel tool calls)
+        there is no answer yet: the call waits for one of them to end, then looks again, so that no
+        more than ``max_repeats`` reach the service (a failed one frees its place)."""
+        while True:
+            with self._lock:
+                started = self._clock.monotonic()
+                lookups = self._lookups(key, started)
+                if len(lookups.started) < self.max_repeats:
+                    lookups.started.append(started)
+                    return lookups, started
+                if lookups.answer is not None:
+                    return self._repeated(tool, lookups)
+                ended = lookups.ended
+            ended.wait()  # bounded: each lookup under way ends by its call's deadline
+
+    @staticmethod
+    def _ended(lookups: _Lookups) -> None:
+        """Wake the calls waiting on ``lookups`` (under the session's lock): a lookup of it ended."""
+        lookups.ended.set()
+        lookups.ended = threading.Event()
 
     def _lookups(self, key: tuple[str, str], now: float) -> _Lookups:
         """``key``'s lookups within the window (a new entry if none), as the most recently asked."""
@@ -725,6 +751,7 @@ class ToolSession:
                 lookups.started.remove(started)
             if not lookups.started and self._seen.get(key) is lookups:
                 del self._seen[key]
+            self._ended(lookups)
 
 
 def _lookup_key(tool: str, args: dict[str, Any]) -> str:

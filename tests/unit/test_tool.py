@@ -469,3 +469,49 @@ def test_more_of_a_page_cut_short_is_another_lookup(monkeypatch):
     defaults = {"extract_mode": "markdown", "include_comments": False, "max_chars": tool.DEFAULT_MAX_CHARS}
     default = session.call_tool("web_fetch", dict(defaults, url=url))  # the first read, its defaults written out
     assert default["note"].startswith("Note: this page was already looked up once.") and len(fetched) == 4
+
+
+def test_identical_calls_at_once_reach_the_service_at_most_max_repeats_times(monkeypatch):
+    """A model's parallel tool calls of one query (the MCP server runs them side by side): each found no
+    answer yet and looked up, past max_repeats. Now the others wait for the one under way and get its
+    answer as a repeat."""
+    import sys
+    import threading
+    import time
+
+    gate, looked_up = threading.Event(), []
+
+    def lookup(name, args, client=None, images=False):
+        looked_up.append(args["query"])
+        gate.wait()
+        return {"items": [], "provider_meta": {}}
+
+    monkeypatch.setattr(tool, "call_tool", lookup)
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
+    answers = {}
+
+    def call(number):
+        answers[number] = session.call_tool("web_search", {"query": "rust"})
+
+    threads = [threading.Thread(target=call, args=(number,)) for number in range(3)]
+    threads[0].start()
+    while not looked_up:
+        time.sleep(0.001)
+
+    def waiting(thread):  # the thread is in the session's wait for the lookup under way
+        frame = sys._current_frames().get(thread.ident)
+        while frame is not None and frame.f_code.co_name != "_begin":
+            frame = frame.f_back
+        return frame is not None
+
+    for thread in threads[1:]:
+        thread.start()
+    polls = 0
+    while len(looked_up) < 3 and not all(waiting(thread) for thread in threads[1:]) and polls < 10_000:
+        time.sleep(0.001)  # until both wait (or, without the guard, both look up): a state, not a margin
+        polls += 1
+    gate.set()
+    for thread in threads:
+        thread.join()
+    assert looked_up == ["rust"]
+    assert "note" not in answers[0] and all(answers[n]["note"].startswith("Note: this query") for n in (1, 2))

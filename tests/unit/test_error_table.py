@@ -238,6 +238,7 @@ INTERNAL = {
     "BadReply": "a shared-state failure, as Redis's own errors are (client/state/server.py)",
     "CallCancelled": "ends a cancelled MCP tool call, whose request has no answer to get",
     "WorkAbandoned": "ends a worker thread abandoned at its deadline; its caller got Timeout",
+    "RenewalFailed": "reported by the interpreter at a fork, in the child (docs/reliability.md), never raised to a caller",
     "EngineFailure": "the base of the SearXNG engine errors, raised as WebBlocked, Timeout or WebProviderError",
     "_NotKept": "private to net/urls.py",
     "_NameRefused": "private to hostnames.py: a HostRefused",

@@ -69,9 +69,9 @@ def claim_stdout(
 
     Inside this thread's own claim the first claim holds: its stream is yielded. Another
     thread's claim is :class:`~websearch_sync.errors.StdoutClaimed`. With ``release=False`` (the
-    console command, whose process ends next) the writer's output is flushed and its copy closed, but ``sys.stdout``
-    stays the stand-in and the descriptors stay on stderr: what prints after the command (an
-    ``atexit`` hook, a thread outliving it) cannot reach the output either.
+    console command, whose process ends next) the writer's output is flushed and its copy closed,
+    but ``sys.stdout`` stays the stand-in and the descriptors stay on stderr: what prints after the
+    command (an ``atexit`` hook, a thread outliving it) cannot reach the output either.
     """
     global _holder
     with _lock:

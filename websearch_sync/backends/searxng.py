@@ -89,7 +89,13 @@ from .searxng_config import (
 )
 from .searxng_extras import extras_of
 from .searxng_failures import EngineFailure, engine_failure, no_results_because
-from .searxng_names import categories_undecided, ignored_names, time_range_skipped, time_range_unverified
+from .searxng_names import (
+    categories_undecided,
+    engines_undecided,
+    ignored_names,
+    time_range_skipped,
+    time_range_unverified,
+)
 from .searxng_query import has_external_bang, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -185,8 +191,9 @@ class SearXNG(JsonApiBackend):
         super().__init__(settings)
         #: The ``timeout_limit`` this call sent last (a backend object serves one call).
         self.sent_limit_s = 0.0
-        #: The results and failed engines of an answer whose categories only ``/config`` can judge.
-        self.undecided: Optional[tuple[list[Any], list[str]]] = None
+        #: The results and failed engines of an answer whose ``engines``/``categories`` only
+        #: ``/config`` can judge, and those options.
+        self.undecided: Optional[tuple[list[Any], list[str], tuple[str, ...]]] = None
 
     def endpoint_url(self) -> str:
         """``Settings.endpoints["searxng"]`` as it is, else the instance's root (``base_url``,
@@ -307,12 +314,12 @@ class SearXNG(JsonApiBackend):
         does not: its note may be the client's pace, which the cache key holds,
         :func:`~websearch_sync.client.cachekey.search_key`)."""
         config = self.instance()
-        if self.undecided is not None:  # were the categories asked searched? /config tells
+        if self.undecided is not None:  # were the engines/categories asked searched? /config tells
             if config is None:  # not judged: not cached
                 result.partial = True
             else:
-                results, failed = self.undecided
-                warnings = self._warnings(params, results, failed, config, ("categories",))
+                results, failed, options = self.undecided
+                warnings = self._warnings(params, results, failed, config, options)
                 result.errors.extend(warning.to_dict() for warning in warnings)
         if params.time_range:  # only /config says which engines SearXNG skipped for it
             warning = (
@@ -555,13 +562,21 @@ class SearXNG(JsonApiBackend):
     def _names_searched(
         self, params: SearchParams, results: list[Any], problems: list[EngineFailure]
     ) -> list[WebSearchError]:
-        """The warnings on the names the instance did not search; an answer whose categories only
-        ``/config`` can judge is kept for :meth:`search`, which reads it (as it does for the engines
-        a time range skipped)."""
+        """The warnings on the names the instance did not search; an answer whose engines or
+        categories only ``/config`` can judge is kept for :meth:`search`, which reads it (as it does
+        for the engines a time range skipped)."""
         failed = [p.engine for p in problems]
-        asked = self._names(params, "categories")
-        if self.instance() is None and categories_undecided(asked, results):
-            self.undecided = (results, failed)
+        engines, categories = (self._names(params, o) for o in ("engines", "categories"))
+        undecided = tuple(
+            option
+            for option, unknown in (
+                ("engines", engines_undecided(engines, categories, results)),
+                ("categories", categories_undecided(categories, results)),
+            )
+            if unknown
+        )
+        if self.instance() is None and undecided:
+            self.undecided = (results, failed, undecided)
         return self._warnings(params, results, failed, self.instance())
 
     def _warnings(
@@ -573,7 +588,8 @@ class SearXNG(JsonApiBackend):
         options: tuple[str, ...] = ("engines", "categories"),
     ) -> list[WebSearchError]:
         """A warning for each of ``options`` whose names the instance did not search (:mod:`.searxng_names`)."""
-        warnings = (ignored_names(o, self._names(params, o), results, failed, config) for o in options)
+        categories = self._names(params, "categories")
+        warnings = (ignored_names(o, self._names(params, o), results, failed, config, categories) for o in options)
         return [warning for warning in warnings if warning is not None]
 
     def _names(self, params: SearchParams, option: str) -> Optional[str]:

@@ -322,3 +322,59 @@ def test_a_cached_time_range_note_revised_keeps_its_place_among_the_notes(monkey
     assert skipped is not None and "wikipedia" in skipped.message
     assert backend.revise_cached(params, [unverified, later]) == [skipped.to_dict(), later]
     assert backend.revise_cached(params, [later, unverified]) == [later, skipped.to_dict()]
+
+
+# -- engines asked beside categories ------------------------------------------------------
+
+#: An instance's ``/config`` as ``searx/webapp.py: config`` builds it (the fields the backend reads),
+#: with engines of SearXNG's settings.yml: ``wikipedia`` (``categories: [general]``), ``bing news``
+#: (its module's ``categories = ['news']``) and ``wikinews`` (``categories: [news, wikimedia]``).
+INSTANCE_CONFIG = {
+    "categories": ["general", "news", "wikimedia"],
+    "engines": [
+        {"name": "wikipedia", "categories": ["general"], "enabled": True, "timeout": 3.0, "time_range_support": False},
+        {"name": "bing news", "categories": ["news"], "enabled": True, "timeout": 3.0, "time_range_support": True},
+        {"name": "wikinews", "categories": ["news", "wikimedia"], "enabled": True, "timeout": 5.0},
+    ],
+}
+
+
+def test_the_engines_asked_beside_categories_run_with_the_categories_engines():
+    """``searx/webadapter.py: parse_generic``: with an ``engines`` name it has, an instance also asks
+    the engines of the ``categories`` sent beside it. Before: only the named engines were counted,
+    so ``timeout_limit`` was capped at their timeouts and a time range judged by them alone."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import time_range_skipped
+
+    config = read_config(INSTANCE_CONFIG)
+    asked = config.engines_asked(["wikipedia"], ["news"])
+    assert [e.name for e in asked] == ["wikipedia", "bing news", "wikinews"]
+    assert config.engines_timeout_s(["wikipedia"], ["news"]) == 5.0
+    assert [e.name for e in config.engines_asked(["wikipedia"], [""])] == ["wikipedia"]
+    assert [e.name for e in config.engines_asked(["nosuch"], ["news"])] == ["bing news", "wikinews"]
+    skipped = time_range_skipped(config, "wikipedia", "news")
+    assert skipped is not None and skipped.message.endswith(": wikipedia; asked: bing news, wikinews")
+
+
+def _config_answer(body):
+    return lambda mock: mock.add("GET", BASE + "/config", json=body)
+
+
+@pytest.mark.parametrize(
+    "engines, warned",
+    [("wikipedia", None), ("wikipedias", "unknown_engines")],
+)
+def test_engines_that_found_nothing_beside_categories_are_not_said_ignored(engines, warned):
+    """The recorded news answer (``categories=news``: results from ``bing news`` only) for a call
+    that also asks an engine: the instance asked it beside the news engines, so no result from it
+    proves nothing; ``/config`` (read in the call) tells an engine it has (no warning) from a name
+    it ignored. Before: ``unknown_engines`` either way, read from the results alone."""
+    result, calls = search(
+        recorded("browse-API__news.json"),
+        categories=["news"],
+        engines=engines,
+        extra=[_config_answer(INSTANCE_CONFIG)],
+    )
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    codes = [e.get("detail_code") for e in result.get("errors", ()) if e.get("detail_code") != "engine_error"]
+    assert codes == ([warned] if warned else [])

@@ -485,8 +485,10 @@ class SearXNG(JsonApiBackend):
     def _redirect_error(self, response: HttpResponse) -> Optional[WebSearchError]:
         """What a redirect means (none is followed): one off the instance's host (SearXNG's answer
         to an external ``!!bang``: following it would send the query to that site from the user's
-        own address), one to the instance's home page (its limiter, ``searx/botdetection``:
-        ``link_token``, ``http_sec_fetch``), or one elsewhere on its host (the base URL to fix)."""
+        own address), one to a sign-in page on its host (a login proxy's, carrying the search's
+        address to come back to: :func:`_carries_return_to`), one to the instance's home page (its
+        limiter, ``searx/botdetection``: ``link_token``, ``http_sec_fetch``), or one elsewhere on
+        its host (the base URL to fix)."""
         target = _redirect_target(response)
         if target is None:
             return None
@@ -508,6 +510,16 @@ class SearXNG(JsonApiBackend):
                 detail_code=OFFSITE_REDIRECT,
                 status=response.status,
             )
+        error = super().classify(response)
+        assert error is not None  # a redirect is never a success
+        if _carries_return_to(target, asked.path):
+            return _reworded(
+                error,
+                "searxng: %s redirected the search to a sign-in page on its own host (%s, HTTP %d, not followed; "
+                "it carries the search's address to come back to): something in front of the instance (a login or "
+                "single sign-on proxy) wants a login: check its access rules (and SEARXNG_API_KEY if it takes a "
+                "bearer token)" % (shown_url(response.url), shown_url(urlunsplit(target)), response.status),
+            )
         root = urlsplit(instance_root(self.endpoint_url())).path.rstrip("/")
         if target.path.rstrip("/") == root and target.path != asked.path:
             return WebBlocked(
@@ -517,8 +529,6 @@ class SearXNG(JsonApiBackend):
                 detail_code=CAPTCHA_REQUIRED,
                 status=response.status,
             )
-        error = super().classify(response)
-        assert error is not None  # a redirect is never a success
         return _reworded(
             error,
             "searxng: %s redirected the search to %s on its own host (HTTP %d, not followed): set %s to the "
@@ -611,6 +621,18 @@ def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:
         return urlsplit(browser_join(response.url, response.location))
     except ValueError:  # unparsable: the shared mapping reports the status
         return None
+
+
+def _carries_return_to(target: SplitResult, search_path: str) -> bool:
+    """Whether a redirect's query carries the search's own address to come back to, as a sign-in
+    page's does (oauth2-proxy's nginx integration: ``return 302
+    /oauth2/sign_in?rd=$scheme://$host$request_uri``): a value that is an address with a query on the
+    search's path. A moved ``/search`` (http to https) carries the search's own parameters instead."""
+    try:
+        values = [value for values in parse_qs(target.query).values() for value in values]
+        return any(urlsplit(value).path == search_path and "?" in value for value in values)
+    except ValueError:  # an unparsable value: no address
+        return False
 
 
 def _asked_query(url: str) -> str:

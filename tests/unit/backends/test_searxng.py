@@ -378,3 +378,39 @@ def test_engines_that_found_nothing_beside_categories_are_not_said_ignored(engin
     assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
     codes = [e.get("detail_code") for e in result.get("errors", ()) if e.get("detail_code") != "engine_error"]
     assert codes == ([warned] if warned else [])
+
+
+# -- a sign-in page on the instance's own host ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "location",
+    [
+        # oauth2-proxy's nginx integration: `return 302 /oauth2/sign_in?rd=$scheme://$host$request_uri;`
+        # ($request_uri as it is: not encoded), and the same address encoded
+        "/oauth2/sign_in?rd=https://searx.example.org/search?q=q&format=json&locale=en&language=all",
+        "/oauth2/start?rd=%2Fsearch%3Fq%3Dq%26format%3Djson",
+    ],
+)
+def test_a_sign_in_page_on_the_instances_host_blames_the_login_not_the_base_url(location):
+    """Before: "set SEARXNG_BASE_URL to the address it redirects to", the sign-in page's."""
+    error, calls = search(b"", status=302, headers={"Location": location}, content_type="text/html")
+    assert len(calls) == 1
+    assert isinstance(error, ws.WebProviderError) and (error.detail_code, error.retryable) == ("http_302", False)
+    assert "sign-in page" in error.message and "SEARXNG_API_KEY" in error.message
+    assert "address it redirects to" not in error.message
+
+
+def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path():
+    """http to https keeps the search's own parameters (a query of ``/search`` too): no sign-in page."""
+    location = "https://searx.example.org/search?q=%2Fsearch&format=json"
+    error, _ = search(
+        b"",
+        url="http://searx.example.org/search",
+        status=301,
+        headers={"Location": location},
+        content_type="text/html",
+        settings_=ws.Settings(providers={"searxng": {"base_url": "http://searx.example.org"}}),
+    )
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_301"
+    assert "address it redirects to" in error.message

@@ -185,7 +185,9 @@ class SearXNG(JsonApiBackend):
     #: No redirect is followed: an external ``!!bang`` redirects to another site (read, refused).
     follow_redirects = False
     bot_walls = (ANUBIS, JS_CHALLENGE)  #: also recognised by fetch, in front of any site
-    locale_words = ("auto",)  #: ``language=auto``: the instance detects the query's language
+    #: ``language=auto``: an instance older than March 2026 detects the query's language; a newer one
+    #: (``searx/webadapter.py``, searxng #5795) takes ``Accept-Language``'s, ``*`` here: every language.
+    locale_words = ("auto",)
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)

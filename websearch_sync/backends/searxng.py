@@ -152,6 +152,17 @@ LIMITER_WINDOW_S = 3600.0
 #: The bodies of the limiter's 429 (``flask.make_response(('Too Many Requests', 429))`` in
 #: ``searx/botdetection/_helpers.py``; ``'IP is on BLOCKLIST - ...'`` in ``searx/limiter.py``).
 _LIMITER_BODIES = (b"Too Many Requests", b"IP is on BLOCKLIST")
+#: The User-Agents SearXNG's bot detection refuses on every request while its limiter is on: its
+#: ``USER_AGENT`` pattern (``searx/botdetection/http_user_agent.py``, matched at the start) without
+#: its one unanchored name, ``PetalBot`` (:func:`_refused_agent`); alternatives of literals only.
+_BOT_AGENTS = re.compile(
+    r"unknown|[Cc][Uu][Rr][Ll]|[wW]get|Scrapy|splash|JavaFX|FeedFetcher|python-requests|Go-http-client|Java|Jakarta"
+    r"|okhttp|HttpClient|Jersey|Python|libwww-perl|Ruby|SynHttpClient|UniversalFeedParser|Googlebot"
+    r"|GoogleImageProxy|bingbot|Baiduspider|yacybot|YandexMobileBot|YandexBot|Yahoo! Slurp|MJ12bot|AhrefsBot"
+    r"|archive\.org_bot|msnbot|SeznamBot|linkdexbot|Netvibes|SMTBot|zgrab|James BOT|Sogou|Abonti|Pixray|Spinn3r"
+    r"|SemrushBot|Exabot|ZmEu|BLEXBot|bitlybot|HeadlessChrome"
+    r"|Mozilla/5\.0 \(compatible; Farside/0\.1\.0; \+https://farside\.link\)"
+)
 #: Werkzeug's standard 403 page (``flask.abort(403)``, what ``/search`` answers for a format
 #: not in ``search.formats``): its title and its bare ``<h1>`` (a proxy's page says
 #: ``<h1>403 Forbidden</h1>``).
@@ -417,6 +428,16 @@ class SearXNG(JsonApiBackend):
         if response.status == 401 and error is not None and _asks_basic_auth(response):
             return _reworded(error, self._basic_auth_refusal())
         if response.status == 429 and error is not None and _is_limiter_429(response):
+            agent = self.settings.user_agent
+            if agent and _refused_agent(agent):
+                return _reworded(
+                    error,
+                    "searxng: the instance's limiter refused the request (HTTP 429): its bot detection refuses the "
+                    "User-Agent %r on every request (SearXNG's botdetection/http_user_agent.py: names starting with "
+                    "curl, python-requests, Python, Go-http-client, Java ...); unset WEB_SEARCH_USER_AGENT "
+                    "(Settings.user_agent) or set a browser's" % agent,
+                    retryable=False,
+                )
             return _reworded(
                 error,
                 "searxng: the instance's limiter refused the request (HTTP 429, no Retry-After): it allows "
@@ -653,6 +674,12 @@ def _asks_basic_auth(response: HttpResponse) -> bool:
 def _is_limiter_429(response: HttpResponse) -> bool:
     """SearXNG's limiter: a 429 without ``Retry-After`` whose body is its own few words."""
     return retry_after_seconds(response.headers) is None and response.content.strip().startswith(_LIMITER_BODIES)
+
+
+def _refused_agent(user_agent: str) -> bool:
+    """Whether SearXNG's bot detection refuses this User-Agent (:data:`_BOT_AGENTS`, or ``PetalBot``
+    anywhere in it): its limiter answers every such request with its 429."""
+    return _BOT_AGENTS.match(user_agent) is not None or "PetalBot" in user_agent
 
 
 def _reworded(error: WebSearchError, message: str, **changes: Any) -> WebSearchError:

@@ -414,3 +414,31 @@ def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path()
     )
     assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_301"
     assert "address it redirects to" in error.message
+
+
+# -- the limiter's 429 ---------------------------------------------------------------------------------
+
+#: The limiter's answer (``searx/botdetection/_helpers.py: too_many_requests``).
+LIMITER_429 = b"Too Many Requests"
+
+
+@pytest.mark.parametrize("agent", ["python-requests/2.32.3", "curl/8.5.0", "Go-http-client/1.1"])
+def test_a_user_agent_the_bot_detection_refuses_is_named_not_the_hourly_window(agent):
+    """``searx/botdetection/http_user_agent.py`` answers every request whose User-Agent starts with
+    one of its bot names with the limiter's 429. Before: the message blamed the 4 JSON requests an
+    hour, which a wait does not heal."""
+    error, calls = search(LIMITER_429, status=429, content_type="text/html", settings_=settings_with_agent(agent))
+    assert len(calls) == 1 and calls[0].request.headers["User-Agent"] == agent
+    assert isinstance(error, ws.WebBlocked) and (error.detail_code, error.retryable) == ("http_429", False)
+    assert repr(agent) in error.message and "WEB_SEARCH_USER_AGENT" in error.message
+    assert "per hour" not in error.message
+
+
+@pytest.mark.parametrize("agent", [None, "MyAgent/1.0 (python-requests)"])
+def test_a_user_agent_the_bot_detection_lets_through_keeps_the_hourly_window(agent):
+    error, _ = search(LIMITER_429, status=429, content_type="text/html", settings_=settings_with_agent(agent))
+    assert isinstance(error, ws.WebBlocked) and "per hour" in error.message and error.retry_after == 3600.0
+
+
+def settings_with_agent(agent):
+    return ws.Settings(user_agent=agent, providers={"searxng": {"base_url": BASE}})

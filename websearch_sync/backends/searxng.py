@@ -65,6 +65,7 @@ from ..errors import (
     HTTP_404,
     OFFSITE_REDIRECT,
     TIME_RANGE_UNVERIFIED,
+    UNSUPPORTED_QUERY,
     AuthError,
     InvalidInput,
     WebBlocked,
@@ -96,7 +97,7 @@ from .searxng_names import (
     time_range_skipped,
     time_range_unverified,
 )
-from .searxng_query import has_external_bang, within_deadline
+from .searxng_query import has_external_bang, unreadable_time_limit, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -239,10 +240,20 @@ class SearXNG(JsonApiBackend):
             )
 
     def check_params(self, params: SearchParams) -> None:
-        """Also check that the locale has a form SearXNG accepts."""
+        """Also check that the locale has a form SearXNG accepts, and that no query word would make
+        the instance fail (:func:`.searxng_query.unreadable_time_limit`)."""
         super().check_params(params)
         if params.locale:
             searxng_language(params.locale)
+        word = unreadable_time_limit(params.full_query)
+        if word is not None:
+            raise InvalidInput(
+                "searxng: the query word %r makes a SearXNG instance fail (HTTP 500 'search error'): it reads `<` and "
+                "digits as a time limit and cannot read %r as a number; put a space after the `<` or drop the word"
+                % (word, word[1:]),
+                provider=self.name,
+                detail_code=UNSUPPORTED_QUERY,
+            )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """``GET /search?q=…&format=json&locale=en&language=…`` (``all`` without a locale) with time

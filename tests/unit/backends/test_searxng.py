@@ -442,3 +442,23 @@ def test_a_user_agent_the_bot_detection_lets_through_keeps_the_hourly_window(age
 
 def settings_with_agent(agent):
     return ws.Settings(user_agent=agent, providers={"searxng": {"base_url": BASE}})
+
+
+# -- query words the instance cannot read ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["area <² units", "<①"])
+def test_a_time_limit_word_of_digits_the_instance_cannot_read_is_refused_before_sending(query):
+    """``searx/query.py: TimeoutParser`` takes ``<`` and ``str.isdigit`` characters for a time limit and
+    calls ``int`` on them, which fails on ``²``: the search answers 500 ``{"error": "search error"}``
+    (``searx/webapp.py: search``, ``index_error``), which was sent and retried as an instance fault."""
+    outcome, calls = search({"error": "search error"}, status=500, query=query)
+    assert calls == []
+    assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == "unsupported_query"
+    assert "space after the `<`" in outcome.message
+
+
+@pytest.mark.parametrize("query", ["< ² units", "I <3 NY", "a<²"])
+def test_time_limit_words_the_instance_reads_are_sent(query):
+    _, calls = search(recorded("shortlist__1.json"), query=query)
+    assert len(calls) == 1

@@ -68,6 +68,7 @@ from ..errors import (
     UNSUPPORTED_QUERY,
     AuthError,
     InvalidInput,
+    Timeout,
     WebBlocked,
     WebProviderError,
     WebSearchError,
@@ -586,7 +587,9 @@ class SearXNG(JsonApiBackend):
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``results[]``; ``unresponsive_engines`` and ignored names become ``errors``;
-        answers, infoboxes, suggestions and corrections become ``extras``."""
+        answers, infoboxes, suggestions and corrections become ``extras``. An answer without the
+        engines that timed out is ``partial``, not cached: the instance gave them this call's
+        ``timeout_limit`` (:meth:`fit_request`), and a call with a longer deadline gives them more."""
         data = self.data(response)
         results = self.result_list(data, ["results"])
         items = self.items_from(results, params)
@@ -601,7 +604,9 @@ class SearXNG(JsonApiBackend):
         errors.extend(warning.to_dict() for warning in self._names_searched(params, results, problems))
         if not items and (extras.get("answers") or extras.get("infoboxes")):
             errors.append(_answer_only(extras).to_dict())
-        return ParseResult(items=items, errors=errors, extras=extras)
+        return ParseResult(
+            items=items, errors=errors, extras=extras, partial=any(isinstance(p, Timeout) for p in problems)
+        )
 
     def _names_searched(
         self, params: SearchParams, results: list[Any], problems: list[EngineFailure]

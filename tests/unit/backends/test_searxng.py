@@ -462,3 +462,45 @@ def test_a_time_limit_word_of_digits_the_instance_cannot_read_is_refused_before_
 def test_time_limit_words_the_instance_reads_are_sent(query):
     _, calls = search(recorded("shortlist__1.json"), query=query)
     assert len(calls) == 1
+
+
+# -- an answer without the engines that timed out ------------------------------------------------------
+
+
+def timed_out(name):
+    """A recorded answer whose engine failures are timeouts (``searx/webutils.py``: ``timeout``, the
+    reason an instance asked for ``locale=en`` gives)."""
+    body = recorded(name)
+    body["unresponsive_engines"] = [[engine, "timeout"] for engine, _ in body["unresponsive_engines"]]
+    return body
+
+
+def test_an_answer_without_the_engines_that_timed_out_is_not_cached():
+    """The instance gave its engines this call's ``timeout_limit``; a later call (with a longer
+    deadline, say) asks again. Before: the truncated answer was served from the cache for its TTL.
+    Other failures (the recorded 'HTTP connection error' of four engines) are still cached."""
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    for _ in range(2):
+        result, calls = search(timed_out("browse-API__1.json"), client=client)
+        assert len(calls) == 1 and {e["detail_code"] for e in result["errors"]} == {"engine_timeout"}
+    search(recorded("browse-API__1.json"), query="other", client=client)
+    cached, none_sent = search(recorded("browse-API__1.json"), query="other", client=client)
+    assert none_sent == [] and cached["provider_meta"]["cached"] is True
+
+
+def test_a_later_page_without_engines_that_timed_out_keeps_the_answer_from_the_cache():
+    """15 results asked: page 1 (the shortlist answer, every engine answered) then page 2 (the
+    browse-API answer, four engines timed out). Before: the later page's timeouts were in ``errors``
+    but the answer was cached."""
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    first_page = recorded("shortlist__1.json")
+    del first_page["unresponsive_engines"]
+    later_page = json.dumps(timed_out("browse-API__1.json"))
+
+    def pages(mock):
+        mock.add("GET", URL, body=later_page, content_type="application/json")
+
+    for _ in range(2):
+        result, calls = search(first_page, client=client, max_results=15, extra=[pages])
+        assert [sent_params(c).get("pageno") for c in calls] == [None, "2"]
+        assert len(result["errors"]) == 4 and not result["provider_meta"].get("cached")

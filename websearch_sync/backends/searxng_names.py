@@ -98,7 +98,6 @@ def _categories_ignored(
     results: Sequence[Any],
     failed: Sequence[str],
     config: Optional[InstanceConfig],
-    categories: Optional[str] = None,
 ) -> Optional[tuple[list[str], bool]]:
     """``(the categories results name, whether the instance has those asked)`` when ``config``
     shows that no engine that answered (or failed) is in a category asked for, else ``None``."""
@@ -130,8 +129,11 @@ def ignored_names(
     if not asked:
         return None
     names = asked.split(",")
-    judge = _engines_ignored if option == "engines" else _categories_ignored
-    judged = judge(names, results, failed, config, categories)
+    judged = (
+        _engines_ignored(names, results, failed, config, categories)
+        if option == "engines"
+        else _categories_ignored(names, results, failed, config)
+    )
     if judged is None:
         return None
     others, known = judged

@@ -141,7 +141,7 @@ def ignored_names(
         return WebProviderError(
             "searxng: no result came from the %s asked for (%s), which the instance has, only from %s: it "
             "overrode the call's choice (a locked preference, `preferences.lock` in its settings.yml, or a `!name` "
-            "in the query)" % (option, ", ".join(names), _some(others)),
+            "in the query)" % (option, ", ".join(names), some_names(others)),
             provider="searxng",
             detail_code=OPTION_OVERRIDDEN,
         )
@@ -149,7 +149,7 @@ def ignored_names(
     hint = "; names are exact and lower case: did you mean %s?" % ", ".join(repr(n) for n in near) if near else ""
     return InvalidInput(
         "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
-        "know, shortcuts included, and runs its default engines%s" % (option, ", ".join(names), _some(others), hint),
+        "know, shortcuts included, and runs its default engines%s" % (option, ", ".join(names), some_names(others), hint),
         provider="searxng",
         detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
     )
@@ -171,7 +171,7 @@ def time_range_skipped(
     return WebProviderError(
         "searxng: with a time range the instance does not ask its engines that have no time-range support, "
         "so none of their results are here: %s%s"
-        % (_some(skipped), "; asked: %s" % _some(kept) if kept else "; that was every engine of this search"),
+        % (some_names(skipped), "; asked: %s" % some_names(kept) if kept else "; that was every engine of this search"),
         provider="searxng",
         detail_code=TIME_RANGE_SKIPPED,
     )
@@ -189,7 +189,7 @@ def time_range_unverified(why: str) -> WebSearchError:
     )
 
 
-def _some(names: list[str], shown: int = 10) -> str:
+def some_names(names: list[str], shown: int = 10) -> str:
     """The first ``shown`` of ``names``, and how many more there are."""
     more = len(names) - shown
     return ", ".join(names[:shown]) + (" and %d more" % more if more > 0 else "")

@@ -504,3 +504,14 @@ def test_a_later_page_without_engines_that_timed_out_keeps_the_answer_from_the_c
         result, calls = search(first_page, client=client, max_results=15, extra=[pages])
         assert [sent_params(c).get("pageno") for c in calls] == [None, "2"]
         assert len(result["errors"]) == 4 and not result["provider_meta"].get("cached")
+
+
+def test_no_results_while_some_engines_failed_does_not_say_those_were_all_it_asked():
+    """The shortlist answer without its results: 'google cse' (which gave them) found nothing this
+    time, three engines failed. Before: "the 3 engine(s) it asked failed", as if no other was asked."""
+    body = recorded("shortlist__1.json")
+    body["results"] = []
+    error, _ = search(body)
+    assert isinstance(error, ws.WebBlocked)
+    assert "3 of the engines it asked failed (brave, duckduckgo, startpage)" in error.message
+    assert "any other it asked found nothing" in error.message

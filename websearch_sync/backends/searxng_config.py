@@ -95,13 +95,16 @@ class InstanceConfig:
 
     def engines_asked(self, engines: Iterable[str], categories: Iterable[str]) -> list[Engine]:
         """The engines a search with these ``engines``/``categories`` names runs
-        (``searx/webadapter.py``): the named engines it knows, else the enabled engines of the
-        categories it knows (``general`` when none is named), else all enabled engines."""
+        (``searx/webadapter.py: parse_generic``): the named engines it knows and, beside them, the
+        enabled engines of the categories it knows; without a named engine it knows, those of the
+        categories (``general`` when none is known), else all enabled engines."""
         known = {engine.name: engine for engine in self.engines}
         named = [known[name] for name in engines if name in known]
+        asked = set(categories) & set(self.categories)
         if named:
-            return named
-        wanted = set(categories) & set(self.categories) or set(DEFAULT_CATEGORIES)
+            beside = [e for e in self.engines if e.enabled and asked & set(e.categories) and e not in named]
+            return named + beside
+        wanted = asked or set(DEFAULT_CATEGORIES)
         chosen = [e for e in self.engines if e.enabled and wanted & set(e.categories)]
         return chosen or [e for e in self.engines if e.enabled]
 

@@ -102,11 +102,12 @@ class InstanceConfig:
         named = [known[name] for name in engines if name in known]
         asked = set(categories) & set(self.categories)
         if named:
-            beside = [e for e in self.engines if e.enabled and asked & set(e.categories) and e not in named]
-            return named + beside
-        wanted = asked or set(DEFAULT_CATEGORIES)
-        chosen = [e for e in self.engines if e.enabled and wanted & set(e.categories)]
-        return chosen or [e for e in self.engines if e.enabled]
+            return named + [e for e in self._enabled_in(asked) if e not in named]
+        return self._enabled_in(asked or set(DEFAULT_CATEGORIES)) or [e for e in self.engines if e.enabled]
+
+    def _enabled_in(self, categories: set[str]) -> list[Engine]:
+        """The enabled engines in any of ``categories``, in ``/config``'s order."""
+        return [e for e in self.engines if e.enabled and categories & set(e.categories)]
 
     def engines_timeout_s(self, engines: Iterable[str], categories: Iterable[str]) -> Optional[float]:
         """The slowest own timeout of the engines the search runs (what the instance waits for

@@ -149,7 +149,8 @@ def ignored_names(
     hint = "; names are exact and lower case: did you mean %s?" % ", ".join(repr(n) for n in near) if near else ""
     return InvalidInput(
         "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
-        "know, shortcuts included, and runs its default engines%s" % (option, ", ".join(names), some_names(others), hint),
+        "know, shortcuts included, and runs its default engines%s"
+        % (option, ", ".join(names), some_names(others), hint),
         provider="searxng",
         detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
     )

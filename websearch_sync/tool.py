@@ -60,7 +60,7 @@ from .errors import (
     WebSearchError,
 )
 from .extract.article import EXTRACT_MODES
-from .forks import instance_lock
+from .forks import instance_lock, renewed_in_children
 from .models import MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
 from .net.urls import MAX_URL_CHARS, dedupe_key
 from .reader import pdf as pdf_reader
@@ -670,6 +670,15 @@ class ToolSession:
         self._clock = client.clock if client is not None else SYSTEM_CLOCK
         self._seen: OrderedDict[tuple[str, str], _Lookups] = OrderedDict()
         self._lock = instance_lock(self)
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: the lookups the parent's threads had under way never end here, and a
+        call waiting for one would wait for ever: they are forgotten (the answers are kept)."""
+        for key, lookups in list(self._seen.items()):
+            if lookups.answer is None:
+                del self._seen[key]
+            lookups.ended = threading.Event()
 
     def call_tool(self, name: str, arguments: Any, delivered: Optional[Callable[[], bool]] = None) -> ToolResult:
         """Like :func:`call_tool`, with the repeated-lookup guard. ``delivered()``, asked once the

@@ -380,3 +380,27 @@ def test_letting_go_of_sockets_without_a_descriptor_left_leaves_them(monkeypatch
     finally:
         os.close(read)
         os.close(write)
+
+
+def test_a_lookup_a_parents_thread_had_under_way_is_no_lookup_a_childs_call_waits_for():
+    """A ToolSession's call waits for an identical lookup under way (max_repeats reached, no answer
+    yet): one the parent's thread was making at the fork never ends in the child."""
+    parent, asked, done = os.getpid(), threading.Event(), threading.Event()
+
+    def answer(request):
+        if os.getpid() == parent:  # the parent's lookup is under way until the child is done
+            asked.set()
+            done.wait(CHILD_LIMIT_S)
+        return _recorded(request)
+
+    with _client(MockWire(answer)) as client:
+        session = ToolSession(client, max_repeats=1)
+        asking = threading.Thread(target=session.call_tool, args=("web_search", {"query": "python"}))
+        asking.start()
+        try:
+            assert asked.wait(CHILD_LIMIT_S)
+            code = _in_child(lambda: session.call_tool("web_search", {"query": "python"})["items"])
+        finally:
+            done.set()
+            asking.join(CHILD_LIMIT_S)
+    assert code == 0  # before: HUNG, waiting for the parent's lookup

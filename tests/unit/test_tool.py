@@ -475,16 +475,28 @@ def test_identical_calls_at_once_reach_the_service_at_most_max_repeats_times(mon
     """A model's parallel tool calls of one query (the MCP server runs them side by side): each found no
     answer yet and looked up, past max_repeats. Now the others wait for the one under way and get its
     answer as a repeat."""
-    import sys
     import threading
-    import time
 
-    gate, looked_up = threading.Event(), []
+    gate, entered, settled, looked_up = threading.Event(), threading.Event(), threading.Event(), []
 
     def lookup(name, args, client=None, images=False):
         looked_up.append(args["query"])
+        entered.set()
+        if len(looked_up) == 3:  # without the guard every call looks up
+            settled.set()
         gate.wait()
         return {"items": [], "provider_meta": {}}
+
+    class Watched(threading.Event):
+        """The lookup's ``ended``: says when both later calls wait on it."""
+
+        waiting = 0
+
+        def wait(self, timeout=None):
+            Watched.waiting += 1
+            if Watched.waiting == 2:
+                settled.set()
+            return super().wait(timeout)
 
     monkeypatch.setattr(tool, "call_tool", lookup)
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
@@ -495,21 +507,11 @@ def test_identical_calls_at_once_reach_the_service_at_most_max_repeats_times(mon
 
     threads = [threading.Thread(target=call, args=(number,)) for number in range(3)]
     threads[0].start()
-    while not looked_up:
-        time.sleep(0.001)
-
-    def waiting(thread):  # the thread is in the session's wait for the lookup under way
-        frame = sys._current_frames().get(thread.ident)
-        while frame is not None and frame.f_code.co_name != "_begin":
-            frame = frame.f_back
-        return frame is not None
-
+    assert entered.wait(30)
+    session._seen[(tool.SEARCH_TOOL, "rust")].ended = Watched()  # noqa: SLF001
     for thread in threads[1:]:
         thread.start()
-    polls = 0
-    while len(looked_up) < 3 and not all(waiting(thread) for thread in threads[1:]) and polls < 10_000:
-        time.sleep(0.001)  # until both wait (or, without the guard, both look up): a state, not a margin
-        polls += 1
+    assert settled.wait(30)  # both wait (or, without the guard, both look up): a state, not a margin
     gate.set()
     for thread in threads:
         thread.join()

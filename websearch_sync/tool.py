@@ -600,13 +600,15 @@ def sendable_value(value: Any) -> Any:
     surrogate, no control character but tab and line breaks. A service's own text reaches a result
     outside the page readers too (a SearXNG engine's name and reason in ``errors``, a message), and
     one JSON ``"\\ud800"`` escape there made the result unencodable: a model API refuses it, and the
-    MCP server could not send its answer at all (the client waited for it forever)."""
+    MCP server's writer raised on its answer, ending the server with the call unanswered."""
     if isinstance(value, str):
         return sendable(value)
     if isinstance(value, Mapping):
         return {sendable_value(key): sendable_value(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(sendable_value(item) for item in value)
+    if isinstance(value, list):
+        return [sendable_value(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(sendable_value(item) for item in value)
     return value
 
 

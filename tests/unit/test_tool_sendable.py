@@ -5,10 +5,12 @@ escape or control characters reach the result and the error line cleaned, on one
 import json
 
 import pytest
+from backend_kit import registered
 from hostile_searxng import answered
 
 import websearch_sync as ws
 from websearch_sync import tool
+from websearch_sync.backends import Backend, ParseResult
 
 
 def encodable(value):
@@ -42,3 +44,45 @@ def test_a_refused_argument_of_a_megabyte_is_quoted_by_its_start(argument):
     with pytest.raises(ws.InvalidInput) as refused:
         ws.search("q", time_range=sent, backend="stub")
     assert len(str(refused.value)) < 400
+
+
+class _Answering(Backend):
+    """A plugin answering one result and, besides it, what a test puts in ``extras`` and ``errors``."""
+
+    name = "plugin_beside"
+    kind = "offline"
+    extras: dict = {}
+    errors: list = []
+
+    def check(self, params):
+        self.check_params(params)
+
+    def search(self, params, transport, deadline):
+        items = [{"title": "t", "url": "https://u.example/"}]
+        return ParseResult(items=items, extras=_Answering.extras, errors=_Answering.errors)
+
+
+@pytest.mark.parametrize(
+    "extras, errors, unfit",
+    [
+        ({"raw": [b"\xff"]}, [], "extras holds a bytes"),
+        ({"raw": [{"nested": [object()]}]}, [], "extras holds a object"),
+        ({"raw": [{1: "a"}]}, [], "extras holds a int"),
+        ({}, [{"type": "Timeout", "message": "m", "engine": {"a", "b"}}], "error 1 holds a set"),
+    ],
+)
+def test_a_plugins_extras_or_errors_that_are_no_json_are_its_wrong_shape(monkeypatch, extras, errors, unfit):
+    """Passed on as they were, they were no JSON-ready result: the MCP server's answer holding them could
+    not be written, and the server ended."""
+    monkeypatch.setattr(_Answering, "extras", extras)
+    monkeypatch.setattr(_Answering, "errors", errors)
+    with registered(_Answering), ws.SearchClient(backend="plugin_beside") as client:
+        result = tool.call_tool("web_search", {"query": "q"}, client=client)
+    assert result["error"]["detail_code"] == "bad_parse_result" and unfit in result["error"]["message"]
+    json.dumps(result)
+
+
+def test_a_plugins_json_extras_stand():
+    with registered(_Answering), ws.SearchClient(backend="plugin_beside") as client:
+        result = tool.call_tool("web_search", {"query": "q"}, client=client)
+    assert "error" not in result and result["items"]

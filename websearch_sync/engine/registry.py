@@ -906,6 +906,30 @@ def _errors_problem(errors: Sequence[object]) -> Optional[str]:
             isinstance(error, dict) and isinstance(error.get("type"), str) and isinstance(error.get("message"), str)
         ):
             return "error %d is a %s, not a WebSearchError's to_dict()" % (position, type(error).__name__)
+        unfit = _not_json(error)
+        if unfit is not None:
+            return "error %d holds a %s, no JSON value" % (position, type(unfit).__name__)
+    return None
+
+
+#: What a response's ``errors`` and ``extras`` may hold: JSON's values, as a response is JSON-ready.
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _not_json(value: object) -> object:
+    """The first part of ``value`` that is no JSON value (bytes, a set, an object: the MCP server could
+    not send an answer holding it, and ended), or None; iterative, so any depth is fine."""
+    pending = [value]
+    while pending:
+        part = pending.pop()
+        if isinstance(part, dict):
+            pending.extend(part.values())
+            if not all(isinstance(key, str) for key in part):
+                return next(key for key in part if not isinstance(key, str))
+        elif isinstance(part, list):
+            pending.extend(part)
+        elif not isinstance(part, _JSON_SCALARS):
+            return part
     return None
 
 
@@ -918,6 +942,9 @@ def _beside_items_problem(result: ParseResult) -> Optional[str]:
     extras = result.extras
     if not (isinstance(extras, dict) and all(isinstance(k, str) and isinstance(v, list) for k, v in extras.items())):
         return "extras is not a dict of lists"
+    unfit = _not_json(extras)
+    if unfit is not None:
+        return "extras holds a %s, no JSON value" % type(unfit).__name__
     if result.request_id is not None and not isinstance(result.request_id, str):
         return "request_id is a %s, not a string" % type(result.request_id).__name__
     return None

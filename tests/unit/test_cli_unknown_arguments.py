@@ -2,6 +2,8 @@
 ``parse_args`` showed the top level's, ``websearch-sync [-h] [--version] COMMAND ...``, which says
 nothing about what the command does take)."""
 
+import json
+
 import pytest
 
 from websearch_sync.cli import main
@@ -20,3 +22,31 @@ def test_an_unknown_argument_shows_its_commands_usage(capsys, argv, usage):
     err = capsys.readouterr().err
     assert err.startswith(usage), err
     assert "error: unrecognized arguments: %s" % argv[-1] in err
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["search", "-b", "stub", "q", "--jsn"], "unrecognized arguments: --jsn (did you mean --json?)\n"),
+        (
+            ["search", "-b", "stub", "q", "--formt", "json"],
+            "unrecognized arguments: --formt (did you mean --format?) json\n",
+        ),
+        (
+            ["fetch", "https://example.com/", "--mdoe=text"],
+            "unrecognized arguments: --mdoe=text (did you mean --mode?)\n",
+        ),
+        (["backends", "--jsno"], "unrecognized arguments: --jsno (did you mean --json?)\n"),
+        (["search", "-b", "stub", "q", "--bogus"], "unrecognized arguments: --bogus\n"),  # nothing close: no guess
+    ],
+)
+def test_a_mistyped_flag_is_refused_naming_the_commands_closest_flag(capsys, argv, said):
+    """argparse names the typo alone; the refusal names the flag meant, of the command it was given to."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(said)
+
+
+def test_the_json_error_form_of_a_mistyped_flag_names_the_flag_meant(capsys):
+    assert main(["search", "-b", "stub", "q", "--json", "--include-contents"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["message"] == "unrecognized arguments: --include-contents (did you mean --include-content?)"

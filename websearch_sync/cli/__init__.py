@@ -14,6 +14,7 @@ that runs it.
 
 import argparse
 import contextlib
+import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -120,6 +121,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
+    """argparse's ``unrecognized arguments: ...``, each mistyped flag followed by the command's
+    closest one (``--jsn (did you mean --json?)``): argparse names the typo and no flag to use."""
+    flags = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
+    said = []
+    for argument in unknown:
+        typed = argument.split("=", 1)[0]
+        close = difflib.get_close_matches(typed, flags, n=1) if typed.startswith("--") else []
+        said.append(argument + (" (did you mean %s?)" % close[0] if close else ""))
+    return "unrecognized arguments: %s" % " ".join(said)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
@@ -154,7 +167,8 @@ def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
     try:
         args, unknown = parser.parse_known_args(argv)
         if unknown:  # said with the command's usage (argparse's parse_args shows the top level's)
-            getattr(args, "command_parser", parser).error("unrecognized arguments: %s" % " ".join(unknown))
+            command_parser = getattr(args, "command_parser", parser)
+            command_parser.error(unrecognized(command_parser, unknown))
     except SystemExit as exc:  # argparse: --help/--version (0) or usage error (2)
         indent = _json_indent(argv) if exc.code and _Parser.usage_error is not None else None
         if (

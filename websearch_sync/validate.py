@@ -40,6 +40,7 @@ from .errors import (
 )
 from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
+from .secrets import is_secret_name
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
 from .vocabulary.locale_codes import locale_refusal
 
@@ -404,10 +405,17 @@ def _check_known(options: dict[str, Any], known_specific: Iterable[str], keyword
         raise TypeError(
             "search() got unexpected keyword argument(s) %s; known options: %s"
             % (
-                ", ".join(name + option_hint(name, names) for name in unknown),
+                ", ".join(name + (_KEY_HINT if is_secret_name(name) else option_hint(name, names)) for name in unknown),
                 ", ".join(known),
             )
         )
+
+
+#: What a key given to ``search()`` is refused with: a key is a backend's setting, read when the client is made.
+_KEY_HINT = (
+    " (a key is a backend's setting, not a search option: settings=Settings(providers={'brave': {'api_key': ...}}),"
+    " for example, or the environment variable `websearch-sync backends` lists)"
+)
 
 
 def option_hint(name: str, known: Iterable[str]) -> str:

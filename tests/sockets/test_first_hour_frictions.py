@@ -263,3 +263,16 @@ def test_a_url_given_as_the_site_filter_is_refused_naming_its_site(typed, said):
     with pytest.raises(ws.InvalidInput, match=re.escape("invalid site_filter: %r %s" % (typed, said))) as refused:
         ws.search("q", backend="stub", site_filter=typed)
     assert refused.value.detail_code == "bad_site_filter"
+
+
+@pytest.mark.parametrize("name", ["api_key", "token", "apiKey"])
+def test_a_key_given_to_search_says_where_keys_go(name):
+    """``search(q, backend="brave", api_key=...)`` is a newcomer's guess: the refusal says a key is
+    a backend's setting and how to give one, not only the search options."""
+    with pytest.raises(TypeError) as refused:
+        ws.search("q", backend="stub", **{name: "k"})
+    assert str(refused.value).startswith(
+        "search() got unexpected keyword argument(s) %s (a key is a backend's setting, not a search option: "
+        "settings=Settings(providers={'brave': {'api_key': ...}}), for example, or the environment variable "
+        "`websearch-sync backends` lists); known options: " % name
+    )

@@ -25,8 +25,9 @@ from websearch_sync.reader.page import add_page_content
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_stub_results_are_announced_once_on_stderr(capsys):
-    assert cli_main(["search", "python requests timeout"]) == 0
+@pytest.mark.parametrize("chosen", [[], ["-b", "stub"]])  # the default, or chosen (docs/cli.md says both)
+def test_stub_results_are_announced_once_on_stderr(capsys, chosen):
+    assert cli_main(["search", "python requests timeout", *chosen]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("1. python requests timeout")
     assert tool.OFFLINE_NOTE not in out and "from the web;" not in out  # stdout carries the results only

@@ -54,3 +54,38 @@ def test_a_folder_that_cannot_be_made_after_all_is_the_same_error(tmp_path, monk
         record_case("stub", "q", fixtures_dir=tmp_path / "fixtures")
     assert caught.value.detail_code == "bad_arguments"
     assert caught.value.message.startswith("cannot write the case under %s: [Errno 2]" % (tmp_path / "fixtures"))
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["verify", "--fixtures", "{dir}/none"], "fixture folder {dir}/none does not exist; "),
+        (["verify", "--fixtures", "{dir}"], "no fixture cases (*/<case>.meta.json) under {dir}; "),
+        (
+            ["verify", "--fixtures", "{dir}", "--backend", "brave"],
+            "no fixture cases (*/<case>.meta.json) under {dir}/brave; ",
+        ),
+    ],
+)
+def test_verify_with_nothing_recorded_says_how_to_record(tmp_path, capsys, argv, said):
+    """What a plugin author's first ``verify`` (and the kit's ``recorded_cases`` check) meets before
+    anything was recorded: it named the folder and nothing to run."""
+    folder = tmp_path / "my fixtures"
+    folder.mkdir()
+    argv = [arg.format(dir=folder) for arg in argv]
+    backend = argv[-1] if "--backend" in argv else "BACKEND"
+    assert main(argv) == 2
+    record = "record one with `websearch-sync record %s QUERY --fixtures '%s'`" % (backend, argv[2])
+    assert capsys.readouterr().err == "error: InvalidInput/no_cases: %s%s\n" % (said.format(dir=folder), record)
+
+
+def test_a_replayed_search_with_no_case_of_its_backend_says_how_to_record_one(tmp_path):
+    from websearch_sync.testing import replay_fixtures
+
+    with replay_fixtures(tmp_path, backends=["brave"]), pytest.raises(ws.WebProviderError) as missing:
+        ws.search("rust async", backend="brave")
+    assert missing.value.detail_code == "no_recorded_case"
+    assert missing.value.message == (
+        "no recorded case of brave for query 'rust async' (no case of this backend is recorded: record one with "
+        "`websearch-sync record brave 'rust async' --fixtures %s`)" % tmp_path
+    )

@@ -89,3 +89,13 @@ def test_a_replayed_search_with_no_case_of_its_backend_says_how_to_record_one(tm
         "no recorded case of brave for query 'rust async' (no case of this backend is recorded: record one with "
         "`websearch-sync record brave 'rust async' --fixtures %s`)" % tmp_path
     )
+
+
+def test_record_names_the_meta_file_to_complete_by_its_path_and_key(tmp_path, capsys):
+    """It said 'add a "checked" line to q.meta.json': a file name without its folder, and a "line"
+    of a JSON file whose key and value were left to guess (the contract suite asks for that key)."""
+    assert main(["record", "stub", "q", "--fixtures", str(tmp_path)]) == 0
+    meta = tmp_path / "stub" / "q.meta.json"
+    assert meta.is_file()
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == 'review the golden against the page, then say what you compared in %s: "checked": "..."' % meta

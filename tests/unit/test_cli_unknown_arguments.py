@@ -50,3 +50,25 @@ def test_the_json_error_form_of_a_mistyped_flag_names_the_flag_meant(capsys):
     assert main(["search", "-b", "stub", "q", "--json", "--include-contents"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["message"] == "unrecognized arguments: --include-contents (did you mean --include-content?)"
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (
+            ["search", "python", "requests", "timeout", "-b", "stub"],
+            "unrecognized arguments: requests timeout (a query of several words is one argument: quote it, "
+            '"python requests timeout")\n',
+        ),
+        (
+            ["record", "stub", "rust", "async"],
+            'unrecognized arguments: async (a query of several words is one argument: quote it, "rust async")\n',
+        ),
+        (["search", "python", "--formt", "json"], "unrecognized arguments: --formt (did you mean --format?) json\n"),
+    ],
+)
+def test_a_query_left_unquoted_is_shown_quoted(capsys, argv, said):
+    """``websearch-sync search python requests timeout``, a newcomer's first try, was refused as
+    "unrecognized arguments: requests timeout"; a flag's value beside a mistyped flag is no query's word."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(said)

@@ -121,15 +121,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
+def unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str], query: Optional[str] = None) -> str:
     """argparse's ``unrecognized arguments: ...``, each mistyped flag followed by the command's
-    closest one (``--jsn (did you mean --json?)``): argparse names the typo and no flag to use."""
+    closest one (``--jsn (did you mean --json?)``): argparse names the typo and no flag to use.
+    Words alone after a ``query`` are the rest of a query left unquoted (``search python requests``):
+    the line shows it quoted."""
     flags = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
     said = []
     for argument in unknown:
         typed = argument.split("=", 1)[0]
         close = difflib.get_close_matches(typed, flags, n=1) if typed.startswith("--") else []
         said.append(argument + (" (did you mean %s?)" % close[0] if close else ""))
+    if isinstance(query, str) and not any(argument.startswith("-") for argument in unknown):
+        said.append('(a query of several words is one argument: quote it, "%s")' % " ".join([query, *unknown]))
     return "unrecognized arguments: %s" % " ".join(said)
 
 
@@ -168,7 +172,7 @@ def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
         args, unknown = parser.parse_known_args(argv)
         if unknown:  # said with the command's usage (argparse's parse_args shows the top level's)
             command_parser = getattr(args, "command_parser", parser)
-            command_parser.error(unrecognized(command_parser, unknown))
+            command_parser.error(unrecognized(command_parser, unknown, getattr(args, "query", None)))
     except SystemExit as exc:  # argparse: --help/--version (0) or usage error (2)
         indent = _json_indent(argv) if exc.code and _Parser.usage_error is not None else None
         if (

@@ -72,3 +72,12 @@ def test_a_query_left_unquoted_is_shown_quoted(capsys, argv, said):
     "unrecognized arguments: requests timeout"; a flag's value beside a mistyped flag is no query's word."""
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith(said)
+
+
+def test_the_command_alone_lists_the_commands(capsys):
+    """``websearch-sync`` with nothing after it said only "the following arguments are required:
+    COMMAND"; a newcomer's first try now gets the help: the commands, examples, where the docs are."""
+    assert main([]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("usage: websearch-sync ") and "\n    search    search the web" in err and "examples:" in err

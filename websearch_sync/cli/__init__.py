@@ -168,6 +168,10 @@ def console_main() -> int:
 def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
     """:func:`main`, stdout given back at the end when ``release``."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # `websearch-sync` alone: the commands, not "COMMAND is required"
+        if sys.stderr is not None:  # started without stderr (2>&-): no lines, the status says it
+            parser.print_help(sys.stderr)
+        return 2
     try:
         args, unknown = parser.parse_known_args(argv)
         if unknown:  # said with the command's usage (argparse's parse_args shows the top level's)

@@ -65,6 +65,10 @@ def test_the_json_error_form_of_a_mistyped_flag_names_the_flag_meant(capsys):
             'unrecognized arguments: async (a query of several words is one argument: quote it, "rust async")\n',
         ),
         (["search", "python", "--formt", "json"], "unrecognized arguments: --formt (did you mean --format?) json\n"),
+        (
+            ["fetch", "https://a.example/", "https://b.example/"],
+            "unrecognized arguments: https://b.example/ (fetch reads one URL: run it once for each)\n",
+        ),
     ],
 )
 def test_a_query_left_unquoted_is_shown_quoted(capsys, argv, said):

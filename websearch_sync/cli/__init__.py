@@ -121,19 +121,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str], query: Optional[str] = None) -> str:
+def unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str], args: argparse.Namespace) -> str:
     """argparse's ``unrecognized arguments: ...``, each mistyped flag followed by the command's
     closest one (``--jsn (did you mean --json?)``): argparse names the typo and no flag to use.
-    Words alone after a ``query`` are the rest of a query left unquoted (``search python requests``):
-    the line shows it quoted."""
+    Words alone after a query are the rest of a query left unquoted (``search python requests``):
+    the line shows it quoted; after a URL, more URLs: ``fetch`` reads one."""
+    query, url = getattr(args, "query", None), getattr(args, "url", None)
     flags = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
     said = []
     for argument in unknown:
         typed = argument.split("=", 1)[0]
         close = difflib.get_close_matches(typed, flags, n=1) if typed.startswith("--") else []
         said.append(argument + (" (did you mean %s?)" % close[0] if close else ""))
-    if isinstance(query, str) and not any(argument.startswith("-") for argument in unknown):
+    words_alone = not any(argument.startswith("-") for argument in unknown)
+    if isinstance(query, str) and words_alone:
         said.append('(a query of several words is one argument: quote it, "%s")' % " ".join([query, *unknown]))
+    elif isinstance(url, str) and words_alone:
+        said.append("(fetch reads one URL: run it once for each)")
     return "unrecognized arguments: %s" % " ".join(said)
 
 
@@ -176,7 +180,7 @@ def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
         args, unknown = parser.parse_known_args(argv)
         if unknown:  # said with the command's usage (argparse's parse_args shows the top level's)
             command_parser = getattr(args, "command_parser", parser)
-            command_parser.error(unrecognized(command_parser, unknown, getattr(args, "query", None)))
+            command_parser.error(unrecognized(command_parser, unknown, args))
     except SystemExit as exc:  # argparse: --help/--version (0) or usage error (2)
         indent = _json_indent(argv) if exc.code and _Parser.usage_error is not None else None
         if (

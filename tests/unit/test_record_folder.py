@@ -2,11 +2,16 @@
 is one error line naming the folder, exit 2, before the live search (which it would waste);
 it was a ``NotADirectoryError`` traceback after the search."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 import websearch_sync as ws
 from websearch_sync.cli import main
 from websearch_sync.contract.recording import record_case
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_record_into_a_file_is_refused_before_the_search(tmp_path, monkeypatch):
@@ -99,3 +104,21 @@ def test_record_names_the_meta_file_to_complete_by_its_path_and_key(tmp_path, ca
     assert meta.is_file()
     last = capsys.readouterr().out.splitlines()[-1]
     assert last == 'review the golden against the page, then say what you compared in %s: "checked": "..."' % meta
+
+
+def test_a_replayed_search_of_another_query_names_the_recorded_ones_and_how_to_record_it(tmp_path):
+    """One of this project's brave cases copied into the folder, then a news search of a query no
+    case holds: the recorded query, and the command recording this one, its vertical included."""
+    from websearch_sync.testing import replay_fixtures
+
+    case = "brave-api__minimal_trimmed"
+    (tmp_path / "brave").mkdir()
+    for path in (ROOT / "fixtures" / "brave").glob(case + ".*"):
+        (tmp_path / "brave" / path.name).write_bytes(path.read_bytes())
+    recorded = json.loads((tmp_path / "brave" / (case + ".meta.json")).read_text(encoding="utf-8"))["query"]
+    with replay_fixtures(tmp_path, backends="brave"), pytest.raises(ws.WebProviderError) as missing:
+        ws.search("tokio runtime", backend="brave", vertical="news")
+    assert missing.value.message == (
+        "no recorded case of brave for query 'tokio runtime' (recorded queries: %r; or record one with "
+        "`websearch-sync record brave 'tokio runtime' --fixtures %s --vertical news`)" % (recorded, tmp_path)
+    )

@@ -688,13 +688,16 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
     return [run_case(case) for case in cases]
 
 
-def record_hint(fixtures_dir: StrPath, backend: Optional[str] = None, query: Optional[str] = None) -> str:
+def record_hint(
+    fixtures_dir: StrPath, backend: Optional[str] = None, query: Optional[str] = None, vertical: str = "web"
+) -> str:
     """What to run to record a case into ``fixtures_dir``: a folder without cases is what a
     newcomer (or a plugin's first test) meets before anything was recorded."""
-    return "record one with `websearch-sync record %s %s --fixtures %s`" % (
+    return "record one with `websearch-sync record %s %s --fixtures %s%s`" % (
         shlex.quote(backend) if backend else "BACKEND",
         shlex.quote(query) if query else "QUERY",
         shlex.quote(os.fspath(fixtures_dir)),
+        "" if vertical == "web" else " --vertical %s" % vertical,
     )
 
 

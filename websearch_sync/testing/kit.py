@@ -259,10 +259,11 @@ class FixtureReplay:
         ]
         if not candidates:
             known = sorted({repr(c.meta.get("query")) for c in self.cases if c.backend == backend})
+            record = record_hint(self.fixtures_dir, backend, params.query, params.vertical)
             hint = (
-                "recorded queries: %s" % ", ".join(known[:8])
+                "recorded queries: %s; or %s" % (", ".join(known[:8]), record)
                 if known
-                else "no case of this backend is recorded: %s" % record_hint(self.fixtures_dir, backend, params.query)
+                else "no case of this backend is recorded: %s" % record
             )
             raise _no_answer(backend, "no recorded case of %s for query %r (%s)" % (backend, params.query, hint))
         options = _call_options(params)

@@ -1,9 +1,12 @@
 """Where the test suite's CPU time goes: per directory, per module and per test, and per worker.
 
-    python bench/suite_time.py [--top N] [--json FILE] [-- PYTEST_ARGS...]
+    python bench/suite_time.py [--top N] [--json FILE] [--with-cache] [-- PYTEST_ARGS...]
 
 Runs ``python -m pytest`` (the suite's own options: ``-n 4``; anything after ``--`` is passed on,
-e.g. ``-- -n 0 tests/unit``) with this file loaded as a plugin in the controller and every worker.
+e.g. ``-- -n 0 tests/unit``) with this file loaded as a plugin in the controller and every worker,
+and pytest's cache off, as a fresh clone runs (CI's case): every test module's asserts rewritten,
+mypy's analysis of the package from scratch; ``--with-cache`` keeps the cache, as a developer's
+second run has it.
 Each process notes, per test (setup, call and teardown together, so a module fixture is charged
 to the test that built it), the CPU of its own process and of the child processes it waited for
 (servers, workers, CLI runs: ``RUSAGE_CHILDREN``), and the wall time; and its own CPU up to the
@@ -347,6 +350,12 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--json", help="write the per-test figures here")
     parser.add_argument("--report", metavar="JSON", help="print the figures of an earlier run's --json; run nothing")
+    parser.add_argument(
+        "--with-cache",
+        action="store_true",
+        help="keep pytest's cache (a developer's second run: the rewritten test modules and the mypy cache kept); "
+        "without it every run starts as a fresh clone does",
+    )
     parser.add_argument("pytest_args", nargs="*")
     args = parser.parse_args()
     if args.report:
@@ -357,11 +366,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="suite-time-") as folder:
         env = dict(os.environ, **{OUT_ENV: folder})
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "bench"), env.get("PYTHONPATH")]))
+        cache = [] if args.with_cache else ["-p", "no:cacheprovider"]
         load_before = os.getloadavg()
         before = _cpu(resource.getrusage(resource.RUSAGE_CHILDREN))
         started = time.monotonic()
         with subprocess.Popen(
-            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "suite_time", "-q", *args.pytest_args],
+            [sys.executable, "-m", "pytest", *cache, "-p", "suite_time", "-q", *args.pytest_args],
             cwd=str(ROOT),
             env=env,
             stdout=subprocess.PIPE,

@@ -197,6 +197,23 @@ def pytest_collection_finish(session):
     gc.freeze()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After the last test of a module (its module fixtures torn down), collect what it left and
+    freeze the rest, as after collecting: what outlives a module (the agent frameworks' and the
+    SDKs' classes, imported by the tests of one worker: a million objects) lives until the
+    process ends, and every later full collection walked it all again (that worker's full
+    collections: 4.8 s of CPU in a run; the frameworks' modules alone, ``-n 0``: 1.6 s in 10).
+    Only what a module leaves is frozen: a test's own objects are collected as before."""
+    result = yield
+    if nextitem is None or nextitem.path != item.path:
+        import gc
+
+        gc.collect()
+        gc.freeze()
+    return result
+
+
 def pytest_collection_modifyitems(config, items):
     """In an xdist worker of a ``--dist loadscope`` run (the controller says so: a worker's own
     ``dist`` option is always "no"), the tests in the order ``scheduling.run_order`` gives, which

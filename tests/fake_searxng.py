@@ -11,7 +11,8 @@ answers of fixtures/searxng/ (shortlist__1.json, browse-API__1.json):
   ``parsed_url`` ...); answers like ``searx/result_types/answer.py: Answer``, infoboxes like
   ``searx/engines/wikidata.py``;
 * ``searx/webadapter.py``: ``engines=``/``categories=`` names it does not know are ignored
-  (the default engines run), and both are ignored while ``preferences.lock`` holds
+  (the default engines run), the engines named run beside those of the categories, and both
+  are ignored while ``preferences.lock`` holds
   ``categories`` (``locked``); a result's ``category`` is its engine's first one; ``searx/search/__init__.py``: the engines get
   ``min(default timeout, timeout_limit)`` (the default timeout: the slowest own ``timeout`` of
   the engines asked), and the answer waits for them up to that; with
@@ -231,7 +232,9 @@ class FakeSearXNG:
         named = [known[n.strip()] for n in form.get("engines", "").split(",") if n.strip() in known]
         categories = [c.strip() for c in form.get("categories", "").split(",") if c.strip()]
         by_category = [e for e in self.engines if set(e.categories) & set(categories)]
-        return named or by_category or [e for e in self.engines if e.default]
+        if named:  # parse_generic: the engines named, and beside them those of the categories
+            return named + [e for e in by_category if e not in named]
+        return by_category or [e for e in self.engines if e.default]
 
     def _actual_timeout(self, engines: list[Engine], form: dict[str, str]) -> float:
         """``searx/search/__init__.py: Search._get_requests``: the time every engine is given."""

@@ -21,6 +21,7 @@ __all__ = [
     "WebParseError",
     "WebProviderError",
     "ToolNotFound",
+    "StdoutClaimed",
     "error_from_code",
 ]
 
@@ -366,6 +367,17 @@ class ToolNotFound(WebSearchError):
     """The tool adapter was asked for a tool name it does not serve."""
 
     code = "ToolNotFound"
+
+
+class StdoutClaimed(RuntimeError):
+    """A thread ran ``websearch_sync.cli.main`` or ``serve_stdio`` while another thread's command
+    or MCP server held stdout: ``sys.stdout`` and descriptor 1 are the process's, so two claims at
+    once would restore each other's streams mid-command. Raised at once, before anything changed:
+    run them one at a time, or in separate processes.
+
+    Not a :class:`WebSearchError` (no search or fetch failed: a programming error of the caller's
+    threads, like ``TypeError``), so it has no ``detail_code`` nor ``retryable``; defined here, the
+    one vocabulary of the package's errors, so a caller catches it by a public name."""
 
 
 ERROR_CLASSES: dict[str, type[WebSearchError]] = {

@@ -7,9 +7,10 @@ moment stays held there for ever (every call needing it hangs past its deadline)
 another thread was asking is never answered there (every call of it waits out its budget). The
 parts that keep either register here; in the child, before any of its code runs, each is told:
 a part (:func:`renewed_in_children`), an object's lock (:func:`instance_lock`), a module's global
-(:func:`module_global`, :func:`module_lock`). The wires let go of the parent's connections there
-(:func:`disown`). Locks inside C libraries (libcurl, OpenSSL, ``getaddrinfo``) are out of reach:
-docs/reliability.md says what to do about them.
+(:func:`module_global`, :func:`module_lock`), a module's function (:func:`in_children`). The wires
+let go of the parent's connections there (:func:`disown`). One that fails leaves the others to run;
+every failure is then reported at once (:class:`RenewalFailed`). Locks inside C libraries (libcurl,
+OpenSSL, ``getaddrinfo``) are out of reach: docs/reliability.md says what to do about them.
 """
 
 import os
@@ -32,7 +33,25 @@ class ForkedChildPart(Protocol):
 _PARTS: "weakref.WeakSet[ForkedChildPart]" = weakref.WeakSet()
 #: Objects whose lock (the attribute named) is renewed in a child: :func:`instance_lock`.
 _LOCKED: "weakref.WeakKeyDictionary[object, str]" = weakref.WeakKeyDictionary()
+#: ``(what it renews, function)`` of the modules, called in a child in this order: :func:`in_children`.
+_FUNCTIONS: list[tuple[str, Callable[[], None]]] = []
 _PARTS_LOCK = threading.Lock()
+
+
+class RenewalFailed(RuntimeError):
+    """What failed to start afresh in a forked child, the rest renewed: ``errors``, in order, and
+    ``failures``, ``(what, error)``. Raised at the end of the renewal, at the fork, where the
+    interpreter reports it (``Exception ignored in ...``) and the child goes on. That report shows
+    the exception's own line only, never its cause nor a group's members, so the message names
+    every failure; its cause is the first (a hook printing chains shows that one's traceback)."""
+
+    def __init__(self, failures: list[tuple[str, BaseException]]) -> None:
+        self.failures = failures
+        self.errors = [error for _, error in failures]
+        super().__init__(
+            "%d part(s) of websearch_sync did not start afresh in this forked child (the others did): %s"
+            % (len(failures), "; ".join("%s: %s: %s" % (what, type(error).__name__, error) for what, error in failures))
+        )
 
 
 def renewed_in_children(part: ForkedChildPart) -> None:
@@ -49,10 +68,11 @@ def instance_lock(owner: object, attribute: str = "_lock") -> threading.Lock:
     return threading.Lock()
 
 
-def in_children(function: Callable[[], None]) -> None:
-    """Have ``function()`` called in every child forked from now on (a module's own locks)."""
-    if hasattr(os, "register_at_fork"):
-        os.register_at_fork(after_in_child=function)
+def in_children(function: Callable[[], None], what: str = "") -> None:
+    """Have ``function()`` called in every child forked from now on (a module's own state), after
+    the parts, in the order given; ``what`` it renews names it in a failure's report (default: the
+    function's name)."""
+    _FUNCTIONS.append((what or "%s.%s" % (function.__module__, function.__qualname__), function))
 
 
 T = TypeVar("T")
@@ -63,7 +83,7 @@ def module_global(module: str, name: str, make: Callable[[], T]) -> T:
     global is a new ``make()`` (a lock a parent's thread may have held at the fork, a table of work
     that the parent's threads were doing)."""
     where = sys.modules[module]
-    in_children(lambda: setattr(where, name, make()))
+    in_children(lambda: setattr(where, name, make()), "%s.%s" % (module, name))
     return make()
 
 
@@ -95,19 +115,30 @@ def disown(descriptors: Iterable[int]) -> None:
 
 
 def _forked() -> None:
-    """In the child, with its one thread: every registered part starts afresh."""
+    """In the child, with its one thread: the objects' locks, the parts, then the modules' functions
+    start afresh, each whatever the others did; :class:`RenewalFailed` names every one that failed
+    (a step is named only then: a fork renews thousands of locks)."""
     global _PARTS_LOCK
     _PARTS_LOCK = threading.Lock()  # the parent's thread making a client may have held it
+    failed: list[tuple[str, BaseException]] = []
     for owner, attribute in list(_LOCKED.items()):
-        setattr(owner, attribute, threading.Lock())
-    failed: list[BaseException] = []
+        try:
+            setattr(owner, attribute, threading.Lock())
+        except Exception as error:  # noqa: BLE001 - the other steps still run; every failure is raised below
+            failed.append(("%s.%s" % (type(owner).__qualname__, attribute), error))
     for part in list(_PARTS):
         try:
             part.forked()
-        except Exception as error:  # noqa: BLE001 - the other parts still start afresh; raised below
-            failed.append(error)
+        except Exception as error:  # noqa: BLE001 - as above
+            failed.append(("%s.forked" % type(part).__qualname__, error))
+    for what, function in list(_FUNCTIONS):
+        try:
+            function()
+        except Exception as error:  # noqa: BLE001 - as above
+            failed.append((what, error))
     if failed:
-        raise failed[0]
+        raise RenewalFailed(failed) from failed[0][1]
 
 
-in_children(_forked)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)

@@ -71,7 +71,7 @@ COMMON_OPTIONS = (
 
 #: A BCP 47 language tag: a 2-3 letter ISO 639 language, then script, region or variant subtags
 #: (``en``, ``en-US``, ``zh-Hant-TW``, ``es-419``); a language name (``english``) is not one.
-#: ``auto`` (any case) asks the service to detect the query's language: SearXNG's own word
+#: ``auto`` (any case) asks the service to pick the language itself: SearXNG's own word
 #: (:data:`LOCALE_WORDS`); a backend that has no such word refuses it (``Backend.locale_words``).
 _LOCALE = re.compile(r"^(?:[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}|(?i:auto))$")
 #: The locale values that are no language tag.

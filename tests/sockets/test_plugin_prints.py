@@ -213,7 +213,8 @@ def test_a_second_threads_command_is_refused_while_one_runs(capsys):
     """stdout and its descriptor are the process's: ``main`` is not re-entrant across threads."""
     import threading
 
-    from websearch_sync.engine.stdout_claim import StdoutClaimed, claim_stdout
+    from websearch_sync.engine.stdout_claim import claim_stdout
+    from websearch_sync.errors import StdoutClaimed  # its public name
 
     claimed, done = threading.Event(), threading.Event()
 

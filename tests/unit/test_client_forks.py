@@ -11,6 +11,7 @@ import os
 import queue
 import threading
 import warnings
+import weakref
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,8 @@ BUDGET_MS = 10_000
 #: A child that has not exited by then hung.
 CHILD_LIMIT_S = 3 * BUDGET_MS / 1000
 SITE = "https://site.example/page"
+#: A module global the renewal test has renewed (forks.module_global).
+RENEWED_TABLE: list = []
 
 
 def _client(wire):
@@ -305,8 +308,60 @@ def test_a_part_failing_at_the_fork_leaves_the_others_renewed_in_the_child():
         assert all(part.called for part in parts)
 
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the child reports the first failure as unraisable
+        warnings.simplefilter("ignore")  # the child reports the failures as unraisable
         assert exit_codes([fork_running(child)], CHILD_LIMIT_S) == [0]
+
+
+def test_every_step_failing_at_the_fork_is_reported_and_the_steps_after_it_run(monkeypatch):
+    """The child's renewal, run here on registries of the test's own (no fork): an object whose lock
+    cannot be set, two parts and a module's function fail; every step after each still runs, and the
+    one exception raised at the fork names every failure. Before, only the first part's failure was
+    raised (the interpreter reports one exception, and the others were lost), and an object whose lock
+    could not be set stopped the renewal there: the parts kept the parent's locks."""
+
+    class Frozen:
+        @property
+        def _lock(self):  # no setter: setting it is an AttributeError
+            return None
+
+    class Owner:
+        pass
+
+    class Failing:
+        def forked(self):
+            raise OSError(24, "Too many open files")
+
+    class Renewed:
+        called = False
+
+        def forked(self):
+            self.called = True
+
+    def failing_function():
+        raise ValueError("no table")
+
+    monkeypatch.setattr(forks, "_LOCKED", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(forks, "_PARTS", weakref.WeakSet())
+    monkeypatch.setattr(forks, "_FUNCTIONS", [])
+    monkeypatch.setattr(forks, "_PARTS_LOCK", forks._PARTS_LOCK)  # noqa: SLF001 - put back after the renewal
+    frozen, owner, parts = Frozen(), Owner(), [Failing(), Failing(), Renewed()]
+    forks.instance_lock(frozen)
+    owner._lock = parents = forks.instance_lock(owner)
+    for part in parts:
+        forks.renewed_in_children(part)
+    forks.in_children(failing_function, "a module's table")
+    table = forks.module_global(__name__, "RENEWED_TABLE", list)
+
+    with pytest.raises(forks.RenewalFailed) as raised:
+        forks._forked()  # noqa: SLF001
+    failures = raised.value.failures
+    named = [Frozen.__qualname__ + "._lock", Failing.__qualname__ + ".forked", Failing.__qualname__ + ".forked"]
+    assert [what for what, _ in failures] == [*named, "a module's table"]
+    assert raised.value.errors == [error for _, error in failures]
+    assert raised.value.__cause__ is failures[0][1]
+    assert all("%s: %s: %s" % (what, type(error).__name__, error) in str(raised.value) for what, error in failures)
+    assert str(raised.value).startswith("4 part(s) of websearch_sync did not start afresh")
+    assert owner._lock is not parents and parts[2].called and RENEWED_TABLE is not table
 
 
 def test_letting_go_of_sockets_without_a_descriptor_left_leaves_them(monkeypatch):

@@ -5,6 +5,8 @@ safesearch, timelimit, max_results, page, backend; the image and video engines' 
 color, type_image, layout, license_image, resolution, duration, license_videos).
 """
 
+import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -254,3 +256,25 @@ def test_the_tool_call_gets_the_same_hints(arguments, hint):
     answer = call_tool("web.search", {"query": "q", **arguments})
     assert answer["error"]["detail_code"] == "bad_arguments"
     assert answer["error"]["message"].startswith(hint)
+
+
+def _the_regions_row() -> str:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    return next(line for line in page.splitlines() if line.startswith('| `region="us-en"` |'))
+
+
+def test_the_pairs_the_docs_name_are_refused_or_taken_as_they_say():
+    """docs/api.md's ddgs row: each pair it names as read as another locale is refused in ddgs's case
+    naming the locale ddgs means, and each it names as taken (``ar-ES``: Arabic in Spain, a valid
+    locale; ``de-de``) is taken as written."""
+    row = _the_regions_row()
+    misread, taken = row.split("read as a locale it means another:", 1)[1].split("Written in a locale's case", 1)
+    refused = re.findall(r"`([a-z]{2}-[a-z]{2})`", misread)
+    kept = re.findall(r"`([a-z]{2}-[a-zA-Z]{2})`", taken)
+    assert len(refused) >= 4 and "ar-es" in refused and {"ar-ES", "de-de"} <= set(kept)
+    for pair in refused:
+        language, country = pair.split("-")
+        assert (
+            "ddgs's region %s is the locale %s-%s" % (pair, country, language.upper()) in _refusal(locale=pair).message
+        )
+    assert [pair for pair in kept if _params(locale=pair).locale != pair] == []

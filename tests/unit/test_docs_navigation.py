@@ -50,7 +50,8 @@ def test_the_error_table_is_one_short_row_per_detail_code():
     assert len(rows) > 90
     for error_type, row in rows:
         codes = re.findall(r"`([^`]+)`", row.split("|")[-1])
-        assert 1 <= len(codes) <= 2, (error_type, row)
+        no_code = row.split("|")[-1].strip() == "—"  # an error that is no WebSearchError: StdoutClaimed
+        assert no_code or 1 <= len(codes) <= 2, (error_type, row)
         assert len(row) <= 500, (error_type, len(row))
     for error_type in {error_type for error_type, _ in rows}:
         assert "### `%s`" % error_type in page, "no details below the table for %s" % error_type

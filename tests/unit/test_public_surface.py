@@ -58,6 +58,7 @@ PUBLIC: dict[str, list[str]] = {
         "WebParseError",
         "WebProviderError",
         "ToolNotFound",
+        "StdoutClaimed",
         "error_from_code",
     ],
     "websearch_sync.backends": [

@@ -65,8 +65,10 @@ from ..errors import (
     HTTP_404,
     OFFSITE_REDIRECT,
     TIME_RANGE_UNVERIFIED,
+    UNSUPPORTED_QUERY,
     AuthError,
     InvalidInput,
+    Timeout,
     WebBlocked,
     WebProviderError,
     WebSearchError,
@@ -89,8 +91,14 @@ from .searxng_config import (
 )
 from .searxng_extras import extras_of
 from .searxng_failures import EngineFailure, engine_failure, no_results_because
-from .searxng_names import categories_undecided, ignored_names, time_range_skipped, time_range_unverified
-from .searxng_query import has_external_bang, within_deadline
+from .searxng_names import (
+    categories_undecided,
+    engines_undecided,
+    ignored_names,
+    time_range_skipped,
+    time_range_unverified,
+)
+from .searxng_query import has_external_bang, unreadable_time_limit, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -146,6 +154,17 @@ LIMITER_WINDOW_S = 3600.0
 #: The bodies of the limiter's 429 (``flask.make_response(('Too Many Requests', 429))`` in
 #: ``searx/botdetection/_helpers.py``; ``'IP is on BLOCKLIST - ...'`` in ``searx/limiter.py``).
 _LIMITER_BODIES = (b"Too Many Requests", b"IP is on BLOCKLIST")
+#: The User-Agents SearXNG's bot detection refuses on every request while its limiter is on: its
+#: ``USER_AGENT`` pattern (``searx/botdetection/http_user_agent.py``, matched at the start) without
+#: its one unanchored name, ``PetalBot`` (:func:`_refused_agent`); alternatives of literals only.
+_BOT_AGENTS = re.compile(
+    r"unknown|[Cc][Uu][Rr][Ll]|[wW]get|Scrapy|splash|JavaFX|FeedFetcher|python-requests|Go-http-client|Java|Jakarta"
+    r"|okhttp|HttpClient|Jersey|Python|libwww-perl|Ruby|SynHttpClient|UniversalFeedParser|Googlebot"
+    r"|GoogleImageProxy|bingbot|Baiduspider|yacybot|YandexMobileBot|YandexBot|Yahoo! Slurp|MJ12bot|AhrefsBot"
+    r"|archive\.org_bot|msnbot|SeznamBot|linkdexbot|Netvibes|SMTBot|zgrab|James BOT|Sogou|Abonti|Pixray|Spinn3r"
+    r"|SemrushBot|Exabot|ZmEu|BLEXBot|bitlybot|HeadlessChrome"
+    r"|Mozilla/5\.0 \(compatible; Farside/0\.1\.0; \+https://farside\.link\)"
+)
 #: Werkzeug's standard 403 page (``flask.abort(403)``, what ``/search`` answers for a format
 #: not in ``search.formats``): its title and its bare ``<h1>`` (a proxy's page says
 #: ``<h1>403 Forbidden</h1>``).
@@ -179,14 +198,17 @@ class SearXNG(JsonApiBackend):
     #: No redirect is followed: an external ``!!bang`` redirects to another site (read, refused).
     follow_redirects = False
     bot_walls = (ANUBIS, JS_CHALLENGE)  #: also recognised by fetch, in front of any site
-    locale_words = ("auto",)  #: ``language=auto``: the instance detects the query's language
+    #: ``language=auto``: an instance older than March 2026 detects the query's language; a newer one
+    #: (``searx/webadapter.py``, searxng #5795) takes ``Accept-Language``'s, ``*`` here: every language.
+    locale_words = ("auto",)
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
         #: The ``timeout_limit`` this call sent last (a backend object serves one call).
         self.sent_limit_s = 0.0
-        #: The results and failed engines of an answer whose categories only ``/config`` can judge.
-        self.undecided: Optional[tuple[list[Any], list[str]]] = None
+        #: The results and failed engines of an answer whose ``engines``/``categories`` only
+        #: ``/config`` can judge, and those options.
+        self.undecided: Optional[tuple[list[Any], list[str], tuple[str, ...]]] = None
 
     def endpoint_url(self) -> str:
         """``Settings.endpoints["searxng"]`` as it is, else the instance's root (``base_url``,
@@ -219,10 +241,20 @@ class SearXNG(JsonApiBackend):
             )
 
     def check_params(self, params: SearchParams) -> None:
-        """Also check that the locale has a form SearXNG accepts."""
+        """Also check that the locale has a form SearXNG accepts, and that no query word would make
+        the instance fail (:func:`.searxng_query.unreadable_time_limit`)."""
         super().check_params(params)
         if params.locale:
             searxng_language(params.locale)
+        word = unreadable_time_limit(params.full_query)
+        if word is not None:
+            raise InvalidInput(
+                "searxng: the query word %r makes a SearXNG instance fail (HTTP 500 'search error'): it reads `<` and "
+                "digits as a time limit and cannot read %r as a number; put a space after the `<` or drop the word"
+                % (word, word[1:]),
+                provider=self.name,
+                detail_code=UNSUPPORTED_QUERY,
+            )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """``GET /search?q=…&format=json&locale=en&language=…`` (``all`` without a locale) with time
@@ -307,12 +339,12 @@ class SearXNG(JsonApiBackend):
         does not: its note may be the client's pace, which the cache key holds,
         :func:`~websearch_sync.client.cachekey.search_key`)."""
         config = self.instance()
-        if self.undecided is not None:  # were the categories asked searched? /config tells
+        if self.undecided is not None:  # were the engines/categories asked searched? /config tells
             if config is None:  # not judged: not cached
                 result.partial = True
             else:
-                results, failed = self.undecided
-                warnings = self._warnings(params, results, failed, config, ("categories",))
+                results, failed, options = self.undecided
+                warnings = self._warnings(params, results, failed, config, options)
                 result.errors.extend(warning.to_dict() for warning in warnings)
         if params.time_range:  # only /config says which engines SearXNG skipped for it
             warning = (
@@ -408,6 +440,16 @@ class SearXNG(JsonApiBackend):
         if response.status == 401 and error is not None and _asks_basic_auth(response):
             return _reworded(error, self._basic_auth_refusal())
         if response.status == 429 and error is not None and _is_limiter_429(response):
+            agent = self.settings.user_agent
+            if agent and _refused_agent(agent):
+                return _reworded(
+                    error,
+                    "searxng: the instance's limiter refused the request (HTTP 429): its bot detection refuses the "
+                    "User-Agent %r on every request (SearXNG's botdetection/http_user_agent.py: names starting with "
+                    "curl, python-requests, Python, Go-http-client, Java ...); unset WEB_SEARCH_USER_AGENT "
+                    "(Settings.user_agent) or set a browser's" % agent,
+                    retryable=False,
+                )
             return _reworded(
                 error,
                 "searxng: the instance's limiter refused the request (HTTP 429, no Retry-After): it allows "
@@ -478,8 +520,10 @@ class SearXNG(JsonApiBackend):
     def _redirect_error(self, response: HttpResponse) -> Optional[WebSearchError]:
         """What a redirect means (none is followed): one off the instance's host (SearXNG's answer
         to an external ``!!bang``: following it would send the query to that site from the user's
-        own address), one to the instance's home page (its limiter, ``searx/botdetection``:
-        ``link_token``, ``http_sec_fetch``), or one elsewhere on its host (the base URL to fix)."""
+        own address), one to a sign-in page on its host (a login proxy's, carrying the search's
+        address to come back to: :func:`_carries_return_to`), one to the instance's home page (its
+        limiter, ``searx/botdetection``: ``link_token``, ``http_sec_fetch``), or one elsewhere on
+        its host (the base URL to fix)."""
         target = _redirect_target(response)
         if target is None:
             return None
@@ -501,6 +545,16 @@ class SearXNG(JsonApiBackend):
                 detail_code=OFFSITE_REDIRECT,
                 status=response.status,
             )
+        error = super().classify(response)
+        assert error is not None  # a redirect is never a success
+        if _carries_return_to(target, asked.path):
+            return _reworded(
+                error,
+                "searxng: %s redirected the search to a sign-in page on its own host (%s, HTTP %d, not followed; "
+                "it carries the search's address to come back to): something in front of the instance (a login or "
+                "single sign-on proxy) wants a login: check its access rules (and SEARXNG_API_KEY if it takes a "
+                "bearer token)" % (shown_url(response.url), shown_url(urlunsplit(target)), response.status),
+            )
         root = urlsplit(instance_root(self.endpoint_url())).path.rstrip("/")
         if target.path.rstrip("/") == root and target.path != asked.path:
             return WebBlocked(
@@ -510,8 +564,6 @@ class SearXNG(JsonApiBackend):
                 detail_code=CAPTCHA_REQUIRED,
                 status=response.status,
             )
-        error = super().classify(response)
-        assert error is not None  # a redirect is never a success
         return _reworded(
             error,
             "searxng: %s redirected the search to %s on its own host (HTTP %d, not followed): set %s to the "
@@ -535,7 +587,9 @@ class SearXNG(JsonApiBackend):
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``results[]``; ``unresponsive_engines`` and ignored names become ``errors``;
-        answers, infoboxes, suggestions and corrections become ``extras``."""
+        answers, infoboxes, suggestions and corrections become ``extras``. An answer without the
+        engines that timed out is ``partial``, not cached: the instance gave them this call's
+        ``timeout_limit`` (:meth:`fit_request`), and a call with a longer deadline gives them more."""
         data = self.data(response)
         results = self.result_list(data, ["results"])
         items = self.items_from(results, params)
@@ -550,18 +604,28 @@ class SearXNG(JsonApiBackend):
         errors.extend(warning.to_dict() for warning in self._names_searched(params, results, problems))
         if not items and (extras.get("answers") or extras.get("infoboxes")):
             errors.append(_answer_only(extras).to_dict())
-        return ParseResult(items=items, errors=errors, extras=extras)
+        return ParseResult(
+            items=items, errors=errors, extras=extras, partial=any(isinstance(p, Timeout) for p in problems)
+        )
 
     def _names_searched(
         self, params: SearchParams, results: list[Any], problems: list[EngineFailure]
     ) -> list[WebSearchError]:
-        """The warnings on the names the instance did not search; an answer whose categories only
-        ``/config`` can judge is kept for :meth:`search`, which reads it (as it does for the engines
-        a time range skipped)."""
+        """The warnings on the names the instance did not search; an answer whose engines or
+        categories only ``/config`` can judge is kept for :meth:`search`, which reads it (as it does
+        for the engines a time range skipped)."""
         failed = [p.engine for p in problems]
-        asked = self._names(params, "categories")
-        if self.instance() is None and categories_undecided(asked, results):
-            self.undecided = (results, failed)
+        engines, categories = (self._names(params, o) for o in ("engines", "categories"))
+        undecided = tuple(
+            option
+            for option, unknown in (
+                ("engines", engines_undecided(engines, categories, results)),
+                ("categories", categories_undecided(categories, results)),
+            )
+            if unknown
+        )
+        if self.instance() is None and undecided:
+            self.undecided = (results, failed, undecided)
         return self._warnings(params, results, failed, self.instance())
 
     def _warnings(
@@ -573,7 +637,8 @@ class SearXNG(JsonApiBackend):
         options: tuple[str, ...] = ("engines", "categories"),
     ) -> list[WebSearchError]:
         """A warning for each of ``options`` whose names the instance did not search (:mod:`.searxng_names`)."""
-        warnings = (ignored_names(o, self._names(params, o), results, failed, config) for o in options)
+        categories = self._names(params, "categories")
+        warnings = (ignored_names(o, self._names(params, o), results, failed, config, categories) for o in options)
         return [warning for warning in warnings if warning is not None]
 
     def _names(self, params: SearchParams, option: str) -> Optional[str]:
@@ -597,6 +662,18 @@ def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:
         return None
 
 
+def _carries_return_to(target: SplitResult, search_path: str) -> bool:
+    """Whether a redirect's query carries the search's own address to come back to, as a sign-in
+    page's does (oauth2-proxy's nginx integration: ``return 302
+    /oauth2/sign_in?rd=$scheme://$host$request_uri``): a value that is an address with a query on the
+    search's path. A moved ``/search`` (http to https) carries the search's own parameters instead."""
+    try:
+        values = [value for values in parse_qs(target.query).values() for value in values]
+        return any(urlsplit(value).path == search_path and "?" in value for value in values)
+    except ValueError:  # an unparsable value: no address
+        return False
+
+
 def _asked_query(url: str) -> str:
     """The ``q`` a request to the instance asked for (``""`` when there is none)."""
     try:
@@ -613,6 +690,12 @@ def _asks_basic_auth(response: HttpResponse) -> bool:
 def _is_limiter_429(response: HttpResponse) -> bool:
     """SearXNG's limiter: a 429 without ``Retry-After`` whose body is its own few words."""
     return retry_after_seconds(response.headers) is None and response.content.strip().startswith(_LIMITER_BODIES)
+
+
+def _refused_agent(user_agent: str) -> bool:
+    """Whether SearXNG's bot detection refuses this User-Agent (:data:`_BOT_AGENTS`, or ``PetalBot``
+    anywhere in it): its limiter answers every such request with its 429."""
+    return _BOT_AGENTS.match(user_agent) is not None or "PetalBot" in user_agent
 
 
 def _reworded(error: WebSearchError, message: str, **changes: Any) -> WebSearchError:

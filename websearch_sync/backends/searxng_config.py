@@ -95,15 +95,19 @@ class InstanceConfig:
 
     def engines_asked(self, engines: Iterable[str], categories: Iterable[str]) -> list[Engine]:
         """The engines a search with these ``engines``/``categories`` names runs
-        (``searx/webadapter.py``): the named engines it knows, else the enabled engines of the
-        categories it knows (``general`` when none is named), else all enabled engines."""
+        (``searx/webadapter.py: parse_generic``): the named engines it knows and, beside them, the
+        enabled engines of the categories it knows; without a named engine it knows, those of the
+        categories (``general`` when none is known), else all enabled engines."""
         known = {engine.name: engine for engine in self.engines}
         named = [known[name] for name in engines if name in known]
+        asked = set(categories) & set(self.categories)
         if named:
-            return named
-        wanted = set(categories) & set(self.categories) or set(DEFAULT_CATEGORIES)
-        chosen = [e for e in self.engines if e.enabled and wanted & set(e.categories)]
-        return chosen or [e for e in self.engines if e.enabled]
+            return named + [e for e in self._enabled_in(asked) if e not in named]
+        return self._enabled_in(asked or set(DEFAULT_CATEGORIES)) or [e for e in self.engines if e.enabled]
+
+    def _enabled_in(self, categories: set[str]) -> list[Engine]:
+        """The enabled engines in any of ``categories``, in ``/config``'s order."""
+        return [e for e in self.engines if e.enabled and categories & set(e.categories)]
 
     def engines_timeout_s(self, engines: Iterable[str], categories: Iterable[str]) -> Optional[float]:
         """The slowest own timeout of the engines the search runs (what the instance waits for

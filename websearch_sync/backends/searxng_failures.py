@@ -24,6 +24,7 @@ from ..errors import (
     WebSearchError,
     redact,
 )
+from .searxng_names import some_names
 from .searxng_reasons import MAX_REASON_CHARS, read_reason
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -123,7 +124,8 @@ def no_results_because(problems: Sequence[EngineFailure], status: int, provider:
         primary = next((p for p in healing if isinstance(p, Timeout)), healing[0])
         retry_after = None
     return primary.plain(
-        "searxng returned no results: the %d engine(s) it asked failed" % len(problems),
+        "searxng returned no results, and %d of the engines it asked failed (%s); any other it asked found nothing"
+        % (len(problems), some_names([p.engine for p in problems])),
         provider=provider,
         detail_code=primary.detail_code,
         status=status,

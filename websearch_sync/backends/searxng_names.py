@@ -11,7 +11,10 @@ result came from (and that did not fail) was not searched. A result's ``category
 engine's *first* category, so a result of ``general`` may well come from an engine of the
 ``science`` category asked for: whether categories were searched is decided with the
 instance's ``/config`` (which engines are in which category, which names exist), read for it
-when the results alone cannot tell (:func:`categories_undecided`).
+when the results alone cannot tell (:func:`categories_undecided`). So are ``engines`` asked beside
+``categories``: the instance asks the engines it has *and* the categories' engines
+(``searx/webadapter.py: parse_generic``), so results of the latter alone prove nothing
+(:func:`engines_undecided`).
 
 Names the instance does not know are ``InvalidInput(unknown_engines|unknown_categories)``
 warnings; names it knows but did not search are ``WebProviderError(option_overridden)``:
@@ -61,19 +64,40 @@ def categories_undecided(asked: Optional[str], results: Sequence[Any]) -> bool:
     return bool(asked) and bool(came) and not set(str(asked).split(",")) & set(came)
 
 
+def engines_undecided(asked: Optional[str], categories: Optional[str], results: Sequence[Any]) -> bool:
+    """True when only ``/config`` can tell whether the ``engines`` asked were searched: categories
+    were asked beside them, and no result came from them. The instance asks the engines it has
+    *and* the categories' engines (``searx/webadapter.py: parse_generic``), so results of the
+    categories' engines alone prove nothing: the engines asked may have found nothing."""
+    came = _sources(results, "engines")
+    return bool(asked) and bool(categories) and bool(came) and not set(str(asked).split(",")) & set(came)
+
+
 def _engines_ignored(
-    names: list[str], results: Sequence[Any], failed: Sequence[str], config: Optional[InstanceConfig]
+    names: list[str],
+    results: Sequence[Any],
+    failed: Sequence[str],
+    config: Optional[InstanceConfig],
+    categories: Optional[str],
 ) -> Optional[tuple[list[str], bool]]:
     """``(the engines that answered, whether the instance has those asked)`` when no result came
-    from an engine asked for (and none of them failed), else ``None``."""
+    from an engine asked for (and none of them failed), else ``None``. With ``categories`` asked
+    beside them, only ``config`` can show it: the instance ran the engines it has beside the
+    categories', so only names it does not have were ignored."""
     engines = _sources(results, "engines")
     if not engines or set(names) & (set(engines) | set(failed)):
         return None
-    return sorted(set(engines)), config is not None and set(names) <= {e.name for e in config.engines}
+    known = config is not None and set(names) <= {e.name for e in config.engines}
+    if categories and (config is None or known):
+        return None
+    return sorted(set(engines)), known
 
 
 def _categories_ignored(
-    names: list[str], results: Sequence[Any], failed: Sequence[str], config: Optional[InstanceConfig]
+    names: list[str],
+    results: Sequence[Any],
+    failed: Sequence[str],
+    config: Optional[InstanceConfig],
 ) -> Optional[tuple[list[str], bool]]:
     """``(the categories results name, whether the instance has those asked)`` when ``config``
     shows that no engine that answered (or failed) is in a category asked for, else ``None``."""
@@ -92,18 +116,24 @@ def ignored_names(
     results: Sequence[Any],
     failed: Sequence[str],
     config: Optional[InstanceConfig] = None,
+    categories: Optional[str] = None,
 ) -> Optional[WebSearchError]:
     """A warning when the ``engines`` (or ``categories``) asked were not searched, else ``None``.
 
     ``asked`` is the option as sent (comma-separated), ``results`` the answer's results,
     ``failed`` the engines listed as unresponsive, ``config`` the instance's ``/config`` when
-    read. Results that say nothing about their engine prove nothing; categories without
-    ``config`` are never judged by the results' first categories alone.
+    read, ``categories`` the categories sent beside ``engines``. Results that say nothing about
+    their engine prove nothing; categories without ``config`` are never judged by the results'
+    first categories alone, nor engines asked beside categories (:func:`engines_undecided`).
     """
     if not asked:
         return None
     names = asked.split(",")
-    judged = (_engines_ignored if option == "engines" else _categories_ignored)(names, results, failed, config)
+    judged = (
+        _engines_ignored(names, results, failed, config, categories)
+        if option == "engines"
+        else _categories_ignored(names, results, failed, config)
+    )
     if judged is None:
         return None
     others, known = judged
@@ -111,7 +141,7 @@ def ignored_names(
         return WebProviderError(
             "searxng: no result came from the %s asked for (%s), which the instance has, only from %s: it "
             "overrode the call's choice (a locked preference, `preferences.lock` in its settings.yml, or a `!name` "
-            "in the query)" % (option, ", ".join(names), _some(others)),
+            "in the query)" % (option, ", ".join(names), some_names(others)),
             provider="searxng",
             detail_code=OPTION_OVERRIDDEN,
         )
@@ -119,7 +149,8 @@ def ignored_names(
     hint = "; names are exact and lower case: did you mean %s?" % ", ".join(repr(n) for n in near) if near else ""
     return InvalidInput(
         "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
-        "know, shortcuts included, and runs its default engines%s" % (option, ", ".join(names), _some(others), hint),
+        "know, shortcuts included, and runs its default engines%s"
+        % (option, ", ".join(names), some_names(others), hint),
         provider="searxng",
         detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
     )
@@ -141,7 +172,7 @@ def time_range_skipped(
     return WebProviderError(
         "searxng: with a time range the instance does not ask its engines that have no time-range support, "
         "so none of their results are here: %s%s"
-        % (_some(skipped), "; asked: %s" % _some(kept) if kept else "; that was every engine of this search"),
+        % (some_names(skipped), "; asked: %s" % some_names(kept) if kept else "; that was every engine of this search"),
         provider="searxng",
         detail_code=TIME_RANGE_SKIPPED,
     )
@@ -159,7 +190,7 @@ def time_range_unverified(why: str) -> WebSearchError:
     )
 
 
-def _some(names: list[str], shown: int = 10) -> str:
+def some_names(names: list[str], shown: int = 10) -> str:
     """The first ``shown`` of ``names``, and how many more there are."""
     more = len(names) - shown
     return ", ".join(names[:shown]) + (" and %d more" % more if more > 0 else "")

@@ -6,7 +6,8 @@ Every whitespace-separated word of the query is tried as one of these, wherever 
   over the ``engines``/``categories`` options;
 * ``:lang``: search in that language (``:de``); it wins over ``language``;
 * ``<N``: the instance's time limit, seconds below 100, milliseconds from 100 (``<3``, ``<850``);
-  it wins over ``timeout_limit``;
+  it wins over ``timeout_limit``; one of digits it cannot read (``<²``) fails the search
+  (:func:`unreadable_time_limit`, refused before sending);
 * ``!!name``: an external bang: the instance answers with a redirect to that site's own
   search (``!!g`` to Google) instead of results.
 
@@ -45,6 +46,19 @@ def within_deadline(query: str, limit_s: float) -> tuple[str, float]:
         return query, limit_s
     kept = "".join(part for part, seconds in zip(parts, asked) if seconds is None)
     return " ".join(kept.split()), min(limit_s, chosen[-1])
+
+
+def unreadable_time_limit(query: str) -> Optional[str]:
+    """The first ``<N`` word whose digits the instance cannot read as a number, else ``None``: it
+    takes ``<`` and characters that are digits (``str.isdigit``: ``²``, ``①`` too) for a time limit
+    and calls ``int`` on them, which fails for all but decimal digits; the error is not caught, so
+    the search answers HTTP 500 ``{"error": "search error"}`` (``searx/query.py: TimeoutParser``,
+    ``searx/webapp.py: search``)."""
+    for word in query.split():
+        digits = word[1:]
+        if word.startswith("<") and digits.isdigit() and not digits.isdecimal():
+            return word
+    return None
 
 
 def has_external_bang(query: str) -> bool:

@@ -36,8 +36,9 @@ from ..engine.html_parsing import leading_date, month_first
 from ..engine.media_fields import pixel_size, present, text, view_count, whole_number
 from ..engine.values import reads_as_instant
 from ..errors import WebBlocked
-from ..models import ParseResult, SearchParams
-from ..net.transport import HttpResponse, RequestSpec
+from ..models import ErrorInfo, ParseResult, SearchParams
+from ..net.deadline import Deadline
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec
 from .searxng import SearXNG
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -153,6 +154,16 @@ class SearXNGVertical(SearXNG):
     def build_request(self, params: SearchParams) -> RequestSpec:
         """Web search's request, ``categories`` including the vertical."""
         return super().build_request(self.with_category(params))
+
+    def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
+        """Web search's, judged by ``/config`` for the categories this call asks for: the engines a
+        time range skipped are those of the vertical's category, not of the instance's default
+        ``general`` (which a call naming no category would search)."""
+        return super().search(self.with_category(params), transport, deadline)
+
+    def revise_cached(self, params: SearchParams, errors: list[ErrorInfo]) -> list[ErrorInfo]:
+        """Web search's, for the categories this call asks for (as :meth:`search` judged them)."""
+        return super().revise_cached(self.with_category(params), errors)
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """Web search's keys for the categories this call asks for."""

@@ -156,7 +156,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     status 5; without stderr its lines are dropped (:class:`~.output.MissingStream`).
 
     Not re-entrant across threads: a call while another thread's runs raises
-    :class:`~websearch_sync.engine.stdout_claim.StdoutClaimed` (stdout and its descriptor are the process's).
+    :class:`~websearch_sync.errors.StdoutClaimed` (stdout and its descriptor are the process's).
     """
     return _main(argv, release=True)
 

@@ -586,6 +586,7 @@ class Backend:
             fresh = _new_results(page_result.items, seen, self.vertical)
             parsed.items.extend(fresh)
             parsed.errors.extend(page_result.errors)
+            parsed.partial = parsed.partial or page_result.partial  # a page without some of its results
             if not fresh:
                 break
         parsed.pages = pages

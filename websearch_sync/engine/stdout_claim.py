@@ -10,8 +10,8 @@ still seen, and the claiming writer alone writes to the real stdout, through a p
 descriptor 1: the stream :func:`owner_stdout` returns. ``sys.stdout`` is set once for the whole
 block, never swapped around each call into a plugin: a swap is process-wide, so a plugin
 running in one thread would redirect the writer's output in another. For the same reason one
-thread at a time holds the claim (:class:`StdoutClaimed`); a claim inside the holder's own
-(the ``mcp`` command, whose server claims again) shares it.
+thread at a time holds the claim (:class:`~websearch_sync.errors.StdoutClaimed`); a claim inside
+the holder's own (the ``mcp`` command, whose server claims again) shares it.
 
 A program using the library claims nothing: a plugin's ``print`` in its ``ws.search`` lands on
 stdout, as any ``print`` does. Here, beside the registry that runs plugin code, for the layers
@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Optional, TextIO, Union, cast
 
+from ..errors import StdoutClaimed
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A text stream: a file's, or a wrapper of one (the command line's ``TerminalStream``).
@@ -35,13 +37,6 @@ Stream = Union[TextIO, io.TextIOBase]
 
 #: The process's stdout descriptor.
 STDOUT_FD = 1
-
-
-class StdoutClaimed(RuntimeError):
-    """A thread claimed stdout while another thread's command or MCP server holds it:
-    ``sys.stdout`` and descriptor 1 are the process's, so two claims at once would restore each
-    other's streams mid-command. ``websearch_sync.cli.main`` and ``serve_stdio`` are not
-    re-entrant across threads: run them one at a time, or in separate processes."""
 
 
 @dataclass
@@ -73,10 +68,10 @@ def claim_stdout(
     process started without stdout), passed through ``wrap`` when given.
 
     Inside this thread's own claim the first claim holds: its stream is yielded. Another
-    thread's claim is :class:`StdoutClaimed`. With ``release=False`` (the console command, whose
-    process ends next) the writer's output is flushed and its copy closed, but ``sys.stdout``
-    stays the stand-in and the descriptors stay on stderr: what prints after the command (an
-    ``atexit`` hook, a thread outliving it) cannot reach the output either.
+    thread's claim is :class:`~websearch_sync.errors.StdoutClaimed`. With ``release=False`` (the
+    console command, whose process ends next) the writer's output is flushed and its copy closed,
+    but ``sys.stdout`` stays the stand-in and the descriptors stay on stderr: what prints after the
+    command (an ``atexit`` hook, a thread outliving it) cannot reach the output either.
     """
     global _holder
     with _lock:

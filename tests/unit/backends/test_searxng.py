@@ -322,3 +322,196 @@ def test_a_cached_time_range_note_revised_keeps_its_place_among_the_notes(monkey
     assert skipped is not None and "wikipedia" in skipped.message
     assert backend.revise_cached(params, [unverified, later]) == [skipped.to_dict(), later]
     assert backend.revise_cached(params, [later, unverified]) == [later, skipped.to_dict()]
+
+
+# -- engines asked beside categories ------------------------------------------------------
+
+#: An instance's ``/config`` as ``searx/webapp.py: config`` builds it (the fields the backend reads),
+#: with engines of SearXNG's settings.yml: ``wikipedia`` (``categories: [general]``), ``bing news``
+#: (its module's ``categories = ['news']``) and ``wikinews`` (``categories: [news, wikimedia]``).
+INSTANCE_CONFIG = {
+    "categories": ["general", "news", "wikimedia"],
+    "engines": [
+        {"name": "wikipedia", "categories": ["general"], "enabled": True, "timeout": 3.0, "time_range_support": False},
+        {"name": "bing news", "categories": ["news"], "enabled": True, "timeout": 3.0, "time_range_support": True},
+        {"name": "wikinews", "categories": ["news", "wikimedia"], "enabled": True, "timeout": 5.0},
+    ],
+}
+
+
+def test_the_engines_asked_beside_categories_run_with_the_categories_engines():
+    """``searx/webadapter.py: parse_generic``: with an ``engines`` name it has, an instance also asks
+    the engines of the ``categories`` sent beside it. Before: only the named engines were counted,
+    so ``timeout_limit`` was capped at their timeouts and a time range judged by them alone."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import time_range_skipped
+
+    config = read_config(INSTANCE_CONFIG)
+    asked = config.engines_asked(["wikipedia"], ["news"])
+    assert [e.name for e in asked] == ["wikipedia", "bing news", "wikinews"]
+    assert config.engines_timeout_s(["wikipedia"], ["news"]) == 5.0
+    assert [e.name for e in config.engines_asked(["wikipedia"], [""])] == ["wikipedia"]
+    assert [e.name for e in config.engines_asked(["nosuch"], ["news"])] == ["bing news", "wikinews"]
+    skipped = time_range_skipped(config, "wikipedia", "news")
+    assert skipped is not None and skipped.message.endswith(": wikipedia; asked: bing news, wikinews")
+
+
+def _config_answer(body):
+    return lambda mock: mock.add("GET", BASE + "/config", json=body)
+
+
+@pytest.mark.parametrize(
+    "engines, warned",
+    [("wikipedia", None), ("wikipedias", "unknown_engines")],
+)
+def test_engines_that_found_nothing_beside_categories_are_not_said_ignored(engines, warned):
+    """The recorded news answer (``categories=news``: results from ``bing news`` only) for a call
+    that also asks an engine: the instance asked it beside the news engines, so no result from it
+    proves nothing; ``/config`` (read in the call) tells an engine it has (no warning) from a name
+    it ignored. Before: ``unknown_engines`` either way, read from the results alone."""
+    result, calls = search(
+        recorded("browse-API__news.json"),
+        categories=["news"],
+        engines=engines,
+        extra=[_config_answer(INSTANCE_CONFIG)],
+    )
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    codes = [e.get("detail_code") for e in result.get("errors", ()) if e.get("detail_code") != "engine_error"]
+    assert codes == ([warned] if warned else [])
+
+
+# -- a sign-in page on the instance's own host ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "location",
+    [
+        # oauth2-proxy's nginx integration: `return 302 /oauth2/sign_in?rd=$scheme://$host$request_uri;`
+        # ($request_uri as it is: not encoded), and the same address encoded
+        "/oauth2/sign_in?rd=https://searx.example.org/search?q=q&format=json&locale=en&language=all",
+        "/oauth2/start?rd=%2Fsearch%3Fq%3Dq%26format%3Djson",
+    ],
+)
+def test_a_sign_in_page_on_the_instances_host_blames_the_login_not_the_base_url(location):
+    """Before: "set SEARXNG_BASE_URL to the address it redirects to", the sign-in page's."""
+    error, calls = search(b"", status=302, headers={"Location": location}, content_type="text/html")
+    assert len(calls) == 1
+    assert isinstance(error, ws.WebProviderError) and (error.detail_code, error.retryable) == ("http_302", False)
+    assert "sign-in page" in error.message and "SEARXNG_API_KEY" in error.message
+    assert "address it redirects to" not in error.message
+
+
+def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path():
+    """http to https keeps the search's own parameters (a query of ``/search`` too): no sign-in page."""
+    location = "https://searx.example.org/search?q=%2Fsearch&format=json"
+    error, _ = search(
+        b"",
+        url="http://searx.example.org/search",
+        status=301,
+        headers={"Location": location},
+        content_type="text/html",
+        settings_=ws.Settings(providers={"searxng": {"base_url": "http://searx.example.org"}}),
+    )
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_301"
+    assert "address it redirects to" in error.message
+
+
+# -- the limiter's 429 ---------------------------------------------------------------------------------
+
+#: The limiter's answer (``searx/botdetection/_helpers.py: too_many_requests``).
+LIMITER_429 = b"Too Many Requests"
+
+
+@pytest.mark.parametrize("agent", ["python-requests/2.32.3", "curl/8.5.0", "Go-http-client/1.1"])
+def test_a_user_agent_the_bot_detection_refuses_is_named_not_the_hourly_window(agent):
+    """``searx/botdetection/http_user_agent.py`` answers every request whose User-Agent starts with
+    one of its bot names with the limiter's 429. Before: the message blamed the 4 JSON requests an
+    hour, which a wait does not heal."""
+    error, calls = search(LIMITER_429, status=429, content_type="text/html", settings_=settings_with_agent(agent))
+    assert len(calls) == 1 and calls[0].request.headers["User-Agent"] == agent
+    assert isinstance(error, ws.WebBlocked) and (error.detail_code, error.retryable) == ("http_429", False)
+    assert repr(agent) in error.message and "WEB_SEARCH_USER_AGENT" in error.message
+    assert "per hour" not in error.message
+
+
+@pytest.mark.parametrize("agent", [None, "MyAgent/1.0 (python-requests)"])
+def test_a_user_agent_the_bot_detection_lets_through_keeps_the_hourly_window(agent):
+    error, _ = search(LIMITER_429, status=429, content_type="text/html", settings_=settings_with_agent(agent))
+    assert isinstance(error, ws.WebBlocked) and "per hour" in error.message and error.retry_after == 3600.0
+
+
+def settings_with_agent(agent):
+    return ws.Settings(user_agent=agent, providers={"searxng": {"base_url": BASE}})
+
+
+# -- query words the instance cannot read ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["area <² units", "<①"])
+def test_a_time_limit_word_of_digits_the_instance_cannot_read_is_refused_before_sending(query):
+    """``searx/query.py: TimeoutParser`` takes ``<`` and ``str.isdigit`` characters for a time limit and
+    calls ``int`` on them, which fails on ``²``: the search answers 500 ``{"error": "search error"}``
+    (``searx/webapp.py: search``, ``index_error``), which was sent and retried as an instance fault."""
+    outcome, calls = search({"error": "search error"}, status=500, query=query)
+    assert calls == []
+    assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == "unsupported_query"
+    assert "space after the `<`" in outcome.message
+
+
+@pytest.mark.parametrize("query", ["< ² units", "I <3 NY", "a<²"])
+def test_time_limit_words_the_instance_reads_are_sent(query):
+    _, calls = search(recorded("shortlist__1.json"), query=query)
+    assert len(calls) == 1
+
+
+# -- an answer without the engines that timed out ------------------------------------------------------
+
+
+def timed_out(name):
+    """A recorded answer whose engine failures are timeouts (``searx/webutils.py``: ``timeout``, the
+    reason an instance asked for ``locale=en`` gives)."""
+    body = recorded(name)
+    body["unresponsive_engines"] = [[engine, "timeout"] for engine, _ in body["unresponsive_engines"]]
+    return body
+
+
+def test_an_answer_without_the_engines_that_timed_out_is_not_cached():
+    """The instance gave its engines this call's ``timeout_limit``; a later call (with a longer
+    deadline, say) asks again. Before: the truncated answer was served from the cache for its TTL.
+    Other failures (the recorded 'HTTP connection error' of four engines) are still cached."""
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    for _ in range(2):
+        result, calls = search(timed_out("browse-API__1.json"), client=client)
+        assert len(calls) == 1 and {e["detail_code"] for e in result["errors"]} == {"engine_timeout"}
+    search(recorded("browse-API__1.json"), query="other", client=client)
+    cached, none_sent = search(recorded("browse-API__1.json"), query="other", client=client)
+    assert none_sent == [] and cached["provider_meta"]["cached"] is True
+
+
+def test_a_later_page_without_engines_that_timed_out_keeps_the_answer_from_the_cache():
+    """15 results asked: page 1 (the shortlist answer, every engine answered) then page 2 (the
+    browse-API answer, four engines timed out). Before: the later page's timeouts were in ``errors``
+    but the answer was cached."""
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    first_page = recorded("shortlist__1.json")
+    del first_page["unresponsive_engines"]
+    later_page = json.dumps(timed_out("browse-API__1.json"))
+
+    def pages(mock):
+        mock.add("GET", URL, body=later_page, content_type="application/json")
+
+    for _ in range(2):
+        result, calls = search(first_page, client=client, max_results=15, extra=[pages])
+        assert [sent_params(c).get("pageno") for c in calls] == [None, "2"]
+        assert len(result["errors"]) == 4 and not result["provider_meta"].get("cached")
+
+
+def test_no_results_while_some_engines_failed_does_not_say_those_were_all_it_asked():
+    """The shortlist answer without its results: 'google cse' (which gave them) found nothing this
+    time, three engines failed. Before: "the 3 engine(s) it asked failed", as if no other was asked."""
+    body = recorded("shortlist__1.json")
+    body["results"] = []
+    error, _ = search(body)
+    assert isinstance(error, ws.WebBlocked)
+    assert "3 of the engines it asked failed (brave, duckduckgo, startpage)" in error.message
+    assert "any other it asked found nothing" in error.message

@@ -11,9 +11,10 @@ source; ``videos.html``: length, thumbnail, publishedDate).
 import json
 
 import pytest
-from backend_kit import FIXTURES
+from backend_kit import FIXTURES, recorded_json, replay_search
 from vertical_answers import JSON, answer, body
 
+import websearch_sync as ws
 from websearch_sync.backends.searxng_verticals import SearXNGImages, SearXNGNews, SearXNGVideos
 from websearch_sync.config import Settings
 from websearch_sync.engine.base import answered_at
@@ -201,3 +202,35 @@ def test_recorded_results_that_are_no_json_objects_are_an_unknown_shape(engine, 
     with pytest.raises(WebParseError) as caught:
         parsed(engine, data)
     assert caught.value.detail_code == "unexpected_shape"
+
+
+#: An instance's ``/config`` (``searx/webapp.py: config``, the fields the backend reads) with two engines
+#: of SearXNG's settings.yml: ``wikipedia`` (``categories: [general]``, no time-range support) and
+#: ``bing news`` (``categories = ['news']``, time-range support).
+NEWS_AND_GENERAL_CONFIG = {
+    "categories": ["general", "news"],
+    "engines": [
+        {"name": "wikipedia", "categories": ["general"], "enabled": True, "timeout": 3.0, "time_range_support": False},
+        {"name": "bing news", "categories": ["news"], "enabled": True, "timeout": 3.0, "time_range_support": True},
+    ],
+}
+
+
+def test_a_news_search_with_a_time_range_is_judged_by_its_news_engines():
+    """The recorded news answer for a news search with a time range, ``/config`` read after it: the
+    instance asked its news engines (``categories=news``), which honour the range. Before: the
+    check judged the call as if it named no category (the instance's ``general`` engines), and said
+    ``wikipedia`` was skipped and "that was every engine of this search"."""
+    base = "https://searx.example.org"
+    result, calls = replay_search(
+        "searxng",
+        URL,
+        recorded_json("searxng", "browse-API__news.json"),
+        settings=SETTINGS,
+        vertical="news",
+        time_range="week",
+        extra=[lambda mock: mock.add("GET", base + "/config", json=NEWS_AND_GENERAL_CONFIG)],
+    )
+    assert not isinstance(result, ws.WebSearchError)
+    assert [c.request.url for c in calls[1:]] == [base + "/config"]
+    assert [e["detail_code"] for e in result["errors"] if e["detail_code"] != "engine_error"] == []

@@ -172,15 +172,8 @@ def console_main() -> int:
 def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
     """:func:`main`, stdout given back at the end when ``release``."""
     parser = build_parser()
-    if not (sys.argv[1:] if argv is None else argv):  # `websearch-sync` alone: the commands, not "COMMAND is required"
-        if sys.stderr is not None:  # started without stderr (2>&-): no lines, the status says it
-            parser.print_help(sys.stderr)
-        return 2
     try:
-        args, unknown = parser.parse_known_args(argv)
-        if unknown:  # said with the command's usage (argparse's parse_args shows the top level's)
-            command_parser = getattr(args, "command_parser", parser)
-            command_parser.error(unrecognized(command_parser, unknown, args))
+        args = _parsed(parser, argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or usage error (2)
         indent = _json_indent(argv) if exc.code and _Parser.usage_error is not None else None
         if (
@@ -215,6 +208,21 @@ def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
             return EXIT_OTHER
         finally:
             sys.stderr = stderr
+
+
+def _parsed(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    """``argv`` parsed, or ``SystemExit`` as argparse raises it: a usage error said with the command's
+    usage (:func:`unrecognized`; argparse's ``parse_args`` shows the top level's), and the command
+    alone, ``websearch-sync``, answered with the help (the commands, not "COMMAND is required")."""
+    if not (sys.argv[1:] if argv is None else argv):
+        if sys.stderr is not None:  # started without stderr (2>&-): no lines, the status says it
+            parser.print_help(sys.stderr)
+        raise SystemExit(2)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command_parser = getattr(args, "command_parser", parser)
+        command_parser.error(unrecognized(command_parser, unknown, args))
+    return args
 
 
 def _run_protocol(args: argparse.Namespace, release: bool) -> int:

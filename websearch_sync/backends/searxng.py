@@ -43,6 +43,7 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 """
 
 import dataclasses
+import math
 import re
 from functools import partial
 from typing import Any, Optional
@@ -206,6 +207,9 @@ class SearXNG(JsonApiBackend):
         super().__init__(settings)
         #: The ``timeout_limit`` this call sent last (a backend object serves one call).
         self.sent_limit_s = 0.0
+        #: Whether the call's deadline set that limit (below the engines' own timeouts): then the
+        #: engines that timed out might answer a call with a longer one (:meth:`parse`).
+        self.deadline_cut = False
         #: The results and failed engines of an answer whose ``engines``/``categories`` only
         #: ``/config`` can judge, and those options.
         self.undecided: Optional[tuple[list[Any], list[str], tuple[str, ...]]] = None
@@ -383,21 +387,26 @@ class SearXNG(JsonApiBackend):
         slowest own timeout of the engines asked (``/config``; until it is known, SearXNG's default
         engine timeout): an instance that sets ``outgoing.max_request_timeout`` gives every engine
         ``timeout_limit`` instead of its own."""
-        limit = max(_MIN_TIMEOUT_LIMIT_S, answer_within_s(deadline))
+        left = max(_MIN_TIMEOUT_LIMIT_S, answer_within_s(deadline))
         query = dict(spec.params or {})
-        instance = self.instance()
-        if instance is not None:
-            asked = [str(query.get(name) or "").split(",") for name in ("engines", "categories")]
-            own = instance.engines_timeout_s(*asked)
-            if own is not None:
-                limit = min(limit, own)
-        else:  # not known yet: no longer than a default instance gives its engines
-            limit = min(limit, DEFAULT_ENGINE_TIMEOUT_S)
+        cap = self._limit_cap(query)
         if isinstance(query.get("q"), str):  # a `<N` word in the query would win over timeout_limit
-            query["q"], limit = within_deadline(query["q"], limit)
-        query["timeout_limit"] = "%.2f" % max(_MIN_TIMEOUT_LIMIT_S, limit)
+            query["q"], cap = within_deadline(query["q"], cap)
+        query["timeout_limit"] = "%.2f" % max(_MIN_TIMEOUT_LIMIT_S, min(left, cap))
         self.sent_limit_s = float(query["timeout_limit"])
+        self.deadline_cut = left < cap
         return dataclasses.replace(spec, params=query)
+
+    def _limit_cap(self, query: dict[str, Any]) -> float:
+        """The longest ``timeout_limit`` worth sending: the slowest own timeout of the engines asked
+        (``/config``; until it is known, SearXNG's default engine timeout); unbounded when ``/config``
+        gives none."""
+        instance = self.instance()
+        if instance is None:  # not known yet: no longer than a default instance gives its engines
+            return DEFAULT_ENGINE_TIMEOUT_S
+        asked = [str(query.get(name) or "").split(",") for name in ("engines", "categories")]
+        own = instance.engines_timeout_s(*asked)
+        return own if own is not None else math.inf
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The instance (its limiter, its 403) and the engines/categories this call asks for."""
@@ -587,9 +596,11 @@ class SearXNG(JsonApiBackend):
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``results[]``; ``unresponsive_engines`` and ignored names become ``errors``;
-        answers, infoboxes, suggestions and corrections become ``extras``. An answer without the
-        engines that timed out is ``partial``, not cached: the instance gave them this call's
-        ``timeout_limit`` (:meth:`fit_request`), and a call with a longer deadline gives them more."""
+        answers, infoboxes, suggestions and corrections become ``extras``. An answer without
+        engines that timed out is ``partial``, not cached, when the call's deadline set the
+        ``timeout_limit`` they had (:meth:`fit_request`): a call with a longer one gives them more.
+        Not when their own timeouts set it (a longer deadline would not help), nor for an engine
+        the instance suspended after a timeout (``retry_after``: it skips it for a while)."""
         data = self.data(response)
         results = self.result_list(data, ["results"])
         items = self.items_from(results, params)
@@ -604,9 +615,8 @@ class SearXNG(JsonApiBackend):
         errors.extend(warning.to_dict() for warning in self._names_searched(params, results, problems))
         if not items and (extras.get("answers") or extras.get("infoboxes")):
             errors.append(_answer_only(extras).to_dict())
-        return ParseResult(
-            items=items, errors=errors, extras=extras, partial=any(isinstance(p, Timeout) for p in problems)
-        )
+        cut = self.deadline_cut and any(isinstance(p, Timeout) and p.retry_after is None for p in problems)
+        return ParseResult(items=items, errors=errors, extras=extras, partial=cut)
 
     def _names_searched(
         self, params: SearchParams, results: list[Any], problems: list[EngineFailure]

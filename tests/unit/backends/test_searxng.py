@@ -475,14 +475,21 @@ def timed_out(name):
     return body
 
 
+#: A deadline whose ``timeout_limit`` (what is left minus the margin: about 1.45 s) is below SearXNG's
+#: default engine timeout (3 s, the cap until ``/config`` is known): the deadline sets the limit.
+SHORT_DEADLINE_MS = 2000
+
+
 def test_an_answer_without_the_engines_that_timed_out_is_not_cached():
-    """The instance gave its engines this call's ``timeout_limit``; a later call (with a longer
-    deadline, say) asks again. Before: the truncated answer was served from the cache for its TTL.
-    Other failures (the recorded 'HTTP connection error' of four engines) are still cached."""
+    """The instance gave its engines this call's ``timeout_limit``, set by its short deadline; a later
+    call (with a longer deadline, say) asks again. Before: the truncated answer was served from the
+    cache for its TTL. Other failures (the recorded 'HTTP connection error' of four engines) are
+    still cached."""
     client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
     for _ in range(2):
-        result, calls = search(timed_out("browse-API__1.json"), client=client)
+        result, calls = search(timed_out("browse-API__1.json"), client=client, timeout_ms=SHORT_DEADLINE_MS)
         assert len(calls) == 1 and {e["detail_code"] for e in result["errors"]} == {"engine_timeout"}
+        assert float(sent_params(calls[0])["timeout_limit"]) < 3.0
     search(recorded("browse-API__1.json"), query="other", client=client)
     cached, none_sent = search(recorded("browse-API__1.json"), query="other", client=client)
     assert none_sent == [] and cached["provider_meta"]["cached"] is True
@@ -501,9 +508,36 @@ def test_a_later_page_without_engines_that_timed_out_keeps_the_answer_from_the_c
         mock.add("GET", URL, body=later_page, content_type="application/json")
 
     for _ in range(2):
-        result, calls = search(first_page, client=client, max_results=15, extra=[pages])
+        result, calls = search(first_page, client=client, max_results=15, extra=[pages], timeout_ms=SHORT_DEADLINE_MS)
         assert [sent_params(c).get("pageno") for c in calls] == [None, "2"]
         assert len(result["errors"]) == 4 and not result["provider_meta"].get("cached")
+
+
+@pytest.mark.parametrize("reason", ["timeout", "Suspended: timeout"])
+def test_an_answer_without_engines_that_timed_out_is_cached_when_the_deadline_did_not_set_their_limit(reason):
+    """A 30 s deadline sends SearXNG's default engine timeout (3 s, ``/config`` unknown) as
+    ``timeout_limit``: the instance gives each engine ``min(its timeout, timeout_limit)``
+    (``searx/search/__init__.py``), so a longer deadline would not give the late ones more. An engine
+    suspended after a timeout is skipped for a while, whatever the deadline. Before: neither answer
+    was cached."""
+    body = recorded("browse-API__1.json")
+    body["unresponsive_engines"] = [[engine, reason] for engine, _ in body["unresponsive_engines"]]
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    result, calls = search(body, client=client, timeout_ms=30000)
+    assert sent_params(calls[0])["timeout_limit"] == "3.00"
+    assert {e["detail_code"] for e in result["errors"]} == {"engine_timeout"}
+    cached, none_sent = search(body, client=client, timeout_ms=30000)
+    assert none_sent == [] and cached["provider_meta"]["cached"] is True
+
+
+def test_a_suspended_engine_s_timeout_is_cached_when_the_deadline_set_the_limit():
+    body = recorded("browse-API__1.json")
+    body["unresponsive_engines"] = [[engine, "Suspended: timeout"] for engine, _ in body["unresponsive_engines"]]
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    result, calls = search(body, client=client, timeout_ms=SHORT_DEADLINE_MS)
+    assert float(sent_params(calls[0])["timeout_limit"]) < 3.0 and result["errors"][0]["retry_after"] > 0
+    _, none_sent = search(body, client=client, timeout_ms=SHORT_DEADLINE_MS)
+    assert none_sent == []
 
 
 def test_no_results_while_some_engines_failed_does_not_say_those_were_all_it_asked():

@@ -530,6 +530,29 @@ def test_an_answer_without_engines_that_timed_out_is_cached_when_the_deadline_di
     assert none_sent == [] and cached["provider_meta"]["cached"] is True
 
 
+def test_once_config_is_known_the_engines_own_timeouts_are_the_cap_a_deadline_may_cut():
+    """``/config`` (read after a first answer with a time range) gives the news engines 3 s and 5 s: a
+    5 s deadline sends about 4 s, below the slowest, so the answer without engines that timed out
+    is not cached; a 30 s one sends 5 s, all a longer deadline would send, so it is."""
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    news = {"categories": ["news"]}
+    _, calls = search(
+        recorded("browse-API__news.json"),
+        client=client,
+        time_range="week",
+        extra=[_config_answer(INSTANCE_CONFIG)],
+        **news,
+    )
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    for _ in range(2):
+        _, calls = search(timed_out("browse-API__1.json"), client=client, timeout_ms=5000, **news)
+        assert len(calls) == 1 and float(sent_params(calls[0])["timeout_limit"]) < 5.0
+    _, calls = search(timed_out("browse-API__1.json"), client=client, timeout_ms=30000, **news)
+    assert sent_params(calls[0])["timeout_limit"] == "5.00"
+    _, none_sent = search(timed_out("browse-API__1.json"), client=client, timeout_ms=30000, **news)
+    assert none_sent == []
+
+
 def test_a_suspended_engine_s_timeout_is_cached_when_the_deadline_set_the_limit():
     body = recorded("browse-API__1.json")
     body["unresponsive_engines"] = [[engine, "Suspended: timeout"] for engine, _ in body["unresponsive_engines"]]

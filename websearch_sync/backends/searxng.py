@@ -556,7 +556,7 @@ class SearXNG(JsonApiBackend):
             )
         error = super().classify(response)
         assert error is not None  # a redirect is never a success
-        if _carries_return_to(target, asked.path):
+        if _carries_return_to(target, asked):
             return _reworded(
                 error,
                 "searxng: %s redirected the search to a sign-in page on its own host (%s, HTTP %d, not followed; "
@@ -672,16 +672,25 @@ def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:
         return None
 
 
-def _carries_return_to(target: SplitResult, search_path: str) -> bool:
-    """Whether a redirect's query carries the search's own address to come back to, as a sign-in
-    page's does (oauth2-proxy's nginx integration: ``return 302
+def _carries_return_to(target: SplitResult, search: SplitResult) -> bool:
+    """Whether a redirect goes elsewhere on the host with the search's own address to come back to,
+    as a sign-in page's does (oauth2-proxy's nginx integration: ``return 302
     /oauth2/sign_in?rd=$scheme://$host$request_uri``): a value that is an address with a query on the
-    search's path. A moved ``/search`` (http to https) carries the search's own parameters instead."""
+    search's path and host (or none). A moved ``/search`` (http to https) stays on the search's path
+    and carries the search's own parameters instead, a query that is itself an address too."""
+    if target.path == search.path:
+        return False
     try:
         values = [value for values in parse_qs(target.query).values() for value in values]
-        return any(urlsplit(value).path == search_path and "?" in value for value in values)
+        return any(_return_address(urlsplit(value), search) and "?" in value for value in values)
     except ValueError:  # an unparsable value: no address
         return False
+
+
+def _return_address(value: SplitResult, search: SplitResult) -> bool:
+    """Whether ``value`` is the search's own address: its path, on its host or relative to it."""
+    host = (value.hostname or "").lower()
+    return value.path == search.path and host in ("", (search.hostname or "").lower())
 
 
 def _asked_query(url: str) -> str:

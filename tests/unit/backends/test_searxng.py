@@ -6,6 +6,7 @@ a test needs a field the recordings lack, e.g. publishedDate)."""
 import json
 import re
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from backend_kit import recorded_json, replay_search
@@ -401,19 +402,33 @@ def test_a_sign_in_page_on_the_instances_host_blames_the_login_not_the_base_url(
     assert "address it redirects to" not in error.message
 
 
-def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path():
-    """http to https keeps the search's own parameters (a query of ``/search`` too): no sign-in page."""
-    location = "https://searx.example.org/search?q=%2Fsearch&format=json"
+@pytest.mark.parametrize(
+    "path, query",
+    [
+        ("/search", "/search"),
+        ("/search", "https://www.google.com/search?q=foo"),
+        ("/search", "https://searx.example.org/search?q=foo"),
+        ("/search", "/search?q=foo"),
+        ("/searx/search", "https://www.google.com/search?q=foo"),
+    ],
+)
+def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path(path, query):
+    """A moved search keeps the search's own parameters, a query of ``/search`` or an address with a
+    query on ``/search`` too: on the search's own path (http to https), where no sign-in page lives,
+    or on another (the instance moved under ``/searx/``) with an address on another host, not the
+    search's own. Before: the addresses read as "a sign-in page"."""
+    location = "https://searx.example.org%s?%s" % (path, urlencode({"q": query, "format": "json"}))
     error, _ = search(
         b"",
         url="http://searx.example.org/search",
         status=301,
         headers={"Location": location},
         content_type="text/html",
+        query=query,
         settings_=ws.Settings(providers={"searxng": {"base_url": "http://searx.example.org"}}),
     )
     assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_301"
-    assert "address it redirects to" in error.message
+    assert "address it redirects to" in error.message and "sign-in" not in error.message
 
 
 # -- the limiter's 429 ---------------------------------------------------------------------------------

@@ -155,6 +155,8 @@ LIMITER_WINDOW_S = 3600.0
 #: The bodies of the limiter's 429 (``flask.make_response(('Too Many Requests', 429))`` in
 #: ``searx/botdetection/_helpers.py``; ``'IP is on BLOCKLIST - ...'`` in ``searx/limiter.py``).
 _LIMITER_BODIES = (b"Too Many Requests", b"IP is on BLOCKLIST")
+#: The limiter's 429 for an IP on its block list (checked before the bot detection).
+_BLOCKLIST_BODY = _LIMITER_BODIES[1]
 #: The User-Agents SearXNG's bot detection refuses on every request while its limiter is on: its
 #: ``USER_AGENT`` pattern (``searx/botdetection/http_user_agent.py``, matched at the start) without
 #: its one unanchored name, ``PetalBot`` (:func:`_refused_agent`); alternatives of literals only.
@@ -449,25 +451,40 @@ class SearXNG(JsonApiBackend):
         if response.status == 401 and error is not None and _asks_basic_auth(response):
             return _reworded(error, self._basic_auth_refusal())
         if response.status == 429 and error is not None and _is_limiter_429(response):
-            agent = self.settings.user_agent
-            if agent and _refused_agent(agent):
-                return _reworded(
-                    error,
-                    "searxng: the instance's limiter refused the request (HTTP 429): its bot detection refuses the "
-                    "User-Agent %r on every request (SearXNG's botdetection/http_user_agent.py: names starting with "
-                    "curl, python-requests, Python, Go-http-client, Java ...); unset WEB_SEARCH_USER_AGENT "
-                    "(Settings.user_agent) or set a browser's" % agent,
-                    retryable=False,
-                )
+            return self._limiter_refusal(error, response.content.strip())
+        return error
+
+    def _limiter_refusal(self, error: WebSearchError, body: bytes) -> WebSearchError:
+        """The limiter's 429 (``searx/limiter.py: filter_request``): the client's IP on its block list
+        (checked first), the bot detection's refusal of a User-Agent (its ``Too Many Requests``, on
+        every request), else its hourly window of JSON requests."""
+        if body.startswith(_BLOCKLIST_BODY):
             return _reworded(
                 error,
-                "searxng: the instance's limiter refused the request (HTTP 429, no Retry-After): it allows "
-                "4 JSON requests per IP per hour and each new request extends the block; on your own instance add "
-                "your address to `pass_ip` in limiter.toml or set `server.limiter: false` in settings.yml",
+                "searxng: the instance's limiter has this client's IP on its block list (HTTP 429 'IP is on "
+                "BLOCKLIST': `block_ip` in its limiter.toml, checked before anything else): a wait does not heal "
+                "it; ask the instance's operator, or use an instance you run",
                 retryable=False,
                 retry_after=LIMITER_WINDOW_S,
             )
-        return error
+        agent = self.settings.user_agent
+        if agent and _refused_agent(agent):
+            return _reworded(
+                error,
+                "searxng: the instance's limiter refused the request (HTTP 429): its bot detection refuses the "
+                "User-Agent %r on every request (SearXNG's botdetection/http_user_agent.py: names starting with "
+                "curl, python-requests, Python, Go-http-client, Java ...); unset WEB_SEARCH_USER_AGENT "
+                "(Settings.user_agent) or set a browser's" % agent,
+                retryable=False,
+            )
+        return _reworded(
+            error,
+            "searxng: the instance's limiter refused the request (HTTP 429, no Retry-After): it allows "
+            "4 JSON requests per IP per hour and each new request extends the block; on your own instance add "
+            "your address to `pass_ip` in limiter.toml or set `server.limiter: false` in settings.yml",
+            retryable=False,
+            retry_after=LIMITER_WINDOW_S,
+        )
 
     def _basic_auth_refusal(self) -> str:
         """What to do about a 401 asking for HTTP Basic auth (a reverse proxy's password in front

@@ -646,7 +646,7 @@ class SearXNG(JsonApiBackend):
         undecided = tuple(
             option
             for option, unknown in (
-                ("engines", engines_undecided(engines, categories, results)),
+                ("engines", engines_undecided(engines, categories, results, failed)),
                 ("categories", categories_undecided(categories, results)),
             )
             if unknown

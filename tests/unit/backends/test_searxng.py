@@ -6,7 +6,7 @@ a test needs a field the recordings lack, e.g. publishedDate)."""
 import json
 import re
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from backend_kit import recorded_json, replay_search
@@ -377,8 +377,25 @@ def test_engines_that_found_nothing_beside_categories_are_not_said_ignored(engin
         extra=[_config_answer(INSTANCE_CONFIG)],
     )
     assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
-    codes = [e.get("detail_code") for e in result.get("errors", ()) if e.get("detail_code") != "engine_error"]
-    assert codes == ([warned] if warned else [])
+    warnings = [e for e in result.get("errors", ()) if e.get("detail_code") != "engine_error"]
+    assert [e["detail_code"] for e in warnings] == ([warned] if warned else [])
+    # parse_generic runs the categories' engines in place of the names it ignored (before: "its default engines")
+    assert all("runs the engines of the categories sent beside them (news)" in e["message"] for e in warnings)
+
+
+def test_an_engine_asked_beside_categories_that_failed_was_searched_without_config():
+    """The shortlist answer: results from 'google cse' (of the categories sent), and 'brave', the engine
+    asked, among the engines that failed: it was searched, no ``/config`` needed to tell (as the
+    warning's judge says). Before: ``/config`` was read for it (here unanswered, so the answer was
+    not cached)."""
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    body = recorded("shortlist__1.json")
+    assert "brave" in [engine for engine, _ in body["unresponsive_engines"]]
+    result, calls = search(body, client=client, engines="brave", categories=["general"])
+    assert [urlsplit(c.request.url).path for c in calls] == ["/search"]
+    assert {e["detail_code"] for e in result["errors"]} <= {"http_429", "captcha_required"}
+    _, none_sent = search(body, client=client, engines="brave", categories=["general"])
+    assert none_sent == []
 
 
 # -- a sign-in page on the instance's own host ----------------------------------------------

@@ -454,10 +454,17 @@ def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path(p
 LIMITER_429 = b"Too Many Requests"
 
 
-@pytest.mark.parametrize("agent", ["python-requests/2.32.3", "curl/8.5.0", "Go-http-client/1.1"])
+#: Petal Search's crawler's User-Agent (its webmaster page): ``PetalBot`` not at the start.
+PETALBOT = (
+    "Mozilla/5.0 (Linux; Android 7.0;) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 "
+    "(compatible; PetalBot;+https://webmaster.petalsearch.com/site/petalbot)"
+)
+
+
+@pytest.mark.parametrize("agent", ["python-requests/2.32.3", "curl/8.5.0", "Go-http-client/1.1", PETALBOT])
 def test_a_user_agent_the_bot_detection_refuses_is_named_not_the_hourly_window(agent):
     """``searx/botdetection/http_user_agent.py`` answers every request whose User-Agent starts with
-    one of its bot names with the limiter's 429. Before: the message blamed the 4 JSON requests an
+    one of its bot names (or holds ``PetalBot`` anywhere: its ``.*PetalBot.*``) with the limiter's 429. Before: the message blamed the 4 JSON requests an
     hour, which a wait does not heal."""
     error, calls = search(LIMITER_429, status=429, content_type="text/html", settings_=settings_with_agent(agent))
     assert len(calls) == 1 and calls[0].request.headers["User-Agent"] == agent
@@ -503,7 +510,7 @@ def test_a_time_limit_word_of_digits_the_instance_cannot_read_is_refused_before_
     assert "space after the `<`" in outcome.message
 
 
-@pytest.mark.parametrize("query", ["< ² units", "I <3 NY", "a<²"])
+@pytest.mark.parametrize("query", ["< ² units", "I <3 NY", "a<²", "a <b", "‹٣", "x <٣"])
 def test_time_limit_words_the_instance_reads_are_sent(query):
     _, calls = search(recorded("shortlist__1.json"), query=query)
     assert len(calls) == 1

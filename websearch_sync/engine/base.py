@@ -343,11 +343,13 @@ class Backend:
         return hash(repr((self.config, self.settings.endpoints.get(self.name))))
 
     def _check_locale_word(self, params: SearchParams) -> None:
-        """Refuse ``locale="auto"`` (a word, no language tag) unless the backend declares it."""
+        """Refuse ``locale="auto"`` (a word, no language tag: the service picks the language itself, as
+        SearXNG's ``auto`` does, from ``Accept-Language`` on a current instance, from the query's
+        words on one older than March 2026) unless the backend declares it."""
         word = (params.locale or "").lower()
         if word in LOCALE_WORDS and word not in self.locale_words:
             raise InvalidInput(
-                "locale=%r asks the service to detect the query's language, which %s cannot do; give a language "
+                "locale=%r asks the service to pick the language itself, which %s cannot do; give a language "
                 "tag such as en or de-DE" % (params.locale, self.name),
                 provider=self.name,
                 detail_code=BAD_LOCALE,

@@ -79,6 +79,8 @@ LOCALE_WORDS = ("auto",)
 #: A site: a host name (letters beyond ASCII too: an internationalised domain, ``bücher.de``), an
 #: optional port and path (``docs.python.org/3``); its labels are checked by :func:`_site_filter`.
 _SITE = re.compile(r"^((?:[A-Za-z0-9.-]|[^\x00-\x7f\s])+)(?::\d+)?(?:/[^\s]*)?$")
+# a URL's start (RFC 3986's scheme then //): a ``://`` later in a path or query is part of a site filter
+_URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 #: The longest ``site_filter`` taken: a host name (253) with a port and a path.
 MAX_SITE_FILTER = 1024
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -269,10 +271,11 @@ def _site_filter(value: Any) -> Optional[str]:
     which a search engine reads. A character UTS #46 maps to nothing (an invisible one) is refused,
     not sent hidden in the host (:func:`~.hostnames.ignored_character`). At most
     :data:`MAX_SITE_FILTER` characters: a name with a path, not a document (checked first, so a
-    long one costs no mapping)."""
+    long one costs no mapping). A value starting with a scheme (``https://``) is a URL, refused
+    naming its site; a ``://`` further on (``web.archive.org/web/2020/https://python.org``) is a path's."""
     if isinstance(value, str) and len(value) > MAX_SITE_FILTER:
         raise _bad_site(value[:80] + "...", "%d characters long, over %d" % (len(value), MAX_SITE_FILTER))
-    if isinstance(value, str) and "://" in value:
+    if isinstance(value, str) and _URL_START.match(value):
         raise _bad_site(value, _url_given(value))
     return _domain(value)
 
@@ -307,7 +310,7 @@ def _url_given(url: str) -> str:
         _domain(site)  # named only when it would be taken
     except InvalidInput:
         return "a URL"
-    if "://" in site:  # https://x.org/a://b: a URL again
+    if _URL_START.match(site):  # https://https://x.org: a URL again
         return "a URL"
     return "a URL; its site is %r" % site
 

@@ -254,7 +254,7 @@ def test_a_private_address_is_named_once(url, said):
         ("https://docs.python.org/3/", "(a URL; its site is 'docs.python.org/3'; "),
         ("http://user@example.org:8080", "(a URL; its site is 'example.org:8080'; "),
         ("https://a..b.com/", "(a URL; expected "),  # no site to name: a..b.com is refused too
-        ("https://x.org/a://b", "(a URL; expected "),
+        ("https://x.org/a://b", "(a URL; its site is 'x.org/a://b'; "),  # a '://' in a path is a site's
         ("http://[::1/x", "(a URL; expected "),  # urlsplit's ValueError: no site to name
     ],
 )

@@ -46,6 +46,38 @@ def test_a_mistyped_flag_is_refused_naming_the_commands_closest_flag(capsys, arg
     assert capsys.readouterr().err.endswith(said)
 
 
+@pytest.mark.parametrize(
+    "flag", ["--count", "--limit", "--quiet", "--engine", "--no-cache", "--provider", "--region", "--output"]
+)
+def test_a_flag_no_flag_is_close_to_gets_no_guess(capsys, flag):
+    """Compared with the ``--`` every flag shares, ``--limit`` was "close" to ``--site``, ``--count``
+    to ``--json``, ``--engine`` to ``--time-range``: the name alone is compared, and none is close."""
+    assert main(["search", "-b", "stub", "q", flag]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: %s\n" % flag)
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["search", "-b", "stub", "q", "--max-chars", "5"], "--max-chars (--max-chars is a flag of fetch) 5\n"),
+        (
+            ["fetch", "https://a.example/", "--max-results", "5"],
+            "--max-results (--max-results is a flag of search, record, check-live) 5\n",
+        ),
+        (["search", "-b", "stub", "q", "--text"], "--text (did you mean --format text?)\n"),
+        (["search", "-b", "stub", "q", "--news"], "--news (did you mean --vertical news?)\n"),
+        (["fetch", "https://a.example/", "--text"], "--text (did you mean --mode text?)\n"),
+        (["fetch", "https://a.example/", "--html"], "--html\n"),  # not --help
+    ],
+)
+def test_another_commands_flag_or_a_flags_value_is_named_as_such(capsys, argv, said):
+    """``search --max-chars`` was "did you mean --max-results?", ``fetch --max-results`` "did you
+    mean --max-chars?", ``search --text`` "did you mean --site?": the command the flag belongs to,
+    or the flag the word is a value of, is what the user needs."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: " + said)
+
+
 def test_the_json_error_form_of_a_mistyped_flag_names_the_flag_meant(capsys):
     assert main(["search", "-b", "stub", "q", "--json", "--include-contents"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]

@@ -14,7 +14,6 @@ that runs it.
 
 import argparse
 import contextlib
-import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
+from .flag_hints import flag_hint
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
@@ -121,18 +121,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str], args: argparse.Namespace) -> str:
-    """argparse's ``unrecognized arguments: ...``, each mistyped flag followed by the command's
-    closest one (``--jsn (did you mean --json?)``): argparse names the typo and no flag to use.
+def unrecognized(
+    parser: argparse.ArgumentParser, unknown: Sequence[str], args: argparse.Namespace, top: argparse.ArgumentParser
+) -> str:
+    """argparse's ``unrecognized arguments: ...``, each mistyped flag followed by the flag meant
+    (``--jsn (did you mean --json?)``, :func:`~.flag_hints.flag_hint`; ``top``'s other commands
+    are searched for another command's flag): argparse names the typo and no flag to use.
     Words alone after a query are the rest of a query left unquoted (``search python requests``):
     the line shows it quoted; after a URL, more URLs: ``fetch`` reads one."""
     query, url = getattr(args, "query", None), getattr(args, "url", None)
-    flags = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
-    said = []
-    for argument in unknown:
-        typed = argument.split("=", 1)[0]
-        close = difflib.get_close_matches(typed, flags, n=1) if typed.startswith("--") else []
-        said.append(argument + (" (did you mean %s?)" % close[0] if close else ""))
+    said = [argument + flag_hint(argument.split("=", 1)[0], parser, top) for argument in unknown]
     words_alone = not any(argument.startswith("-") for argument in unknown)
     if isinstance(query, str) and words_alone:
         said.append('(a query of several words is one argument: quote it, "%s")' % " ".join([query, *unknown]))
@@ -221,7 +219,7 @@ def _parsed(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> a
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         command_parser = getattr(args, "command_parser", parser)
-        command_parser.error(unrecognized(command_parser, unknown, args))
+        command_parser.error(unrecognized(command_parser, unknown, args, parser))
     return args
 
 

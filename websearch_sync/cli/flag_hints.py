@@ -1,0 +1,49 @@
+"""The hint after a mistyped flag in ``unrecognized arguments: ...``: the flag meant, compared by
+name without the ``--`` every flag shares (with it, ``--limit`` was "close" to ``--site``), or
+the command a flag belongs to when it is another command's (``search --max-chars``)."""
+
+import argparse
+import difflib
+from collections.abc import Iterator
+from typing import Optional
+
+
+def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
+    """`` (did you mean --json?)`` after ``--jsn`` given to ``parser``, or `` (--max-chars is a flag
+    of fetch)``, or `` (did you mean --format text?)`` for ``--text``, a value of ``--format``; ""
+    when no flag is close: a guess from letters alone misleads more than none (``--count``).
+    ``top`` is the command line's parser, whose commands are searched for another one's flag."""
+    if not typed.startswith("--") or len(typed) < 3:
+        return ""
+    name = typed[2:]
+    choice = _option_with_choice(parser, name)
+    if choice:
+        return " (did you mean %s %s?)" % (choice, name)
+    owners = [command for command, flags in _commands(top) if typed in flags and command != parser.prog]
+    if owners:
+        return " (%s is a flag of %s)" % (typed, ", ".join(owner.split(" ", 1)[1] for owner in owners))
+    names = [flag[2:] for flag in _flags(parser)]
+    close = difflib.get_close_matches(name, names, n=1)
+    return " (did you mean --%s?)" % close[0] if close else ""
+
+
+def _flags(parser: argparse.ArgumentParser) -> list[str]:
+    """The ``--`` flags ``parser`` takes."""
+    return [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
+
+
+def _option_with_choice(parser: argparse.ArgumentParser, value: str) -> Optional[str]:
+    """The flag of ``parser`` that takes ``value`` as one of its choices (``--format`` for ``text``)."""
+    for action in parser._actions:
+        if action.option_strings and action.choices is not None and value in action.choices:
+            return action.option_strings[-1]
+    return None
+
+
+def _commands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, list[str]]]:
+    """Each command under ``parser`` (``state show`` too) by its ``prog``, with its flags."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                yield command.prog, _flags(command)
+                yield from _commands(command)

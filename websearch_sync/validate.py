@@ -40,7 +40,7 @@ from .errors import (
 )
 from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
-from .secrets import is_secret_name
+from .secrets import name_words
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
 from .vocabulary.locale_codes import locale_refusal
 
@@ -408,7 +408,7 @@ def _check_known(options: dict[str, Any], known_specific: Iterable[str], keyword
         raise TypeError(
             "search() got unexpected keyword argument(s) %s; known options: %s"
             % (
-                ", ".join(name + (_KEY_HINT if is_secret_name(name) else option_hint(name, names)) for name in unknown),
+                ", ".join(name + (_KEY_HINT if _names_a_key(name) else option_hint(name, names)) for name in unknown),
                 ", ".join(known),
             )
         )
@@ -419,6 +419,20 @@ _KEY_HINT = (
     " (a key is a backend's setting, not a search option: settings=Settings(providers={'brave': {'api_key': ...}}),"
     " for example, or the environment variable `websearch-sync backends` lists)"
 )
+
+
+#: The last word of a name that is a credential given as a keyword (``brave_api_key``, ``token``, ``client_secret``).
+_KEY_WORDS = frozenset(("apikey", "token", "secret", "password"))
+
+
+def _names_a_key(name: str) -> bool:
+    """Whether the keyword ``name`` is a key given to ``search()``: ``key``, ``api_key``
+    (``apiKey``, ``brave_api_key``), or ending in ``_token``, ``_secret``, ``_password``. Narrower
+    than :func:`~.secrets.is_secret_name`, whose ``headers``, ``session``, ``signature`` or
+    ``cookies`` are secrets to hide, not keys a newcomer meant: those get the closest option."""
+    words = name_words(name)
+    last = words[-1] if words else ""  # '_' has no word
+    return last in _KEY_WORDS or words[-2:] == ["api", "key"] or words == ["key"]
 
 
 def option_hint(name: str, known: Iterable[str]) -> str:

@@ -722,3 +722,6 @@ def test_a_plugin_declared_in_a_mistyped_group_is_named_in_the_unknown_backend_e
         ws.search("q", backend="demo")
     with pytest.raises(ws.InvalidInput, match=re.escape("names unknown backend 'demo' (%s)" % (why % group))):
         ws.Settings(backend="demo")
+    # settings for it stay refused: it was never read, not skipped (a warning "its plugin was skipped")
+    with pytest.raises(ws.InvalidInput, match=re.escape("names unknown backend 'demo' (%s)" % (why % group))):
+        ws.Settings(providers={"demo": {"api_key": "k"}})

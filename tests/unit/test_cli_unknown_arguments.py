@@ -90,11 +90,11 @@ def test_the_json_error_form_of_a_mistyped_flag_names_the_flag_meant(capsys):
         (
             ["search", "python", "requests", "timeout", "-b", "stub"],
             "unrecognized arguments: requests timeout (a query of several words is one argument: quote it, "
-            '"python requests timeout")\n',
+            "'python requests timeout')\n",
         ),
         (
             ["record", "stub", "rust", "async"],
-            'unrecognized arguments: async (a query of several words is one argument: quote it, "rust async")\n',
+            "unrecognized arguments: async (a query of several words is one argument: quote it, 'rust async')\n",
         ),
         (["search", "python", "--formt", "json"], "unrecognized arguments: --formt (did you mean --format?) json\n"),
         (
@@ -108,6 +108,29 @@ def test_a_query_left_unquoted_is_shown_quoted(capsys, argv, said):
     "unrecognized arguments: requests timeout"; a flag's value beside a mistyped flag is no query's word."""
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith(said)
+
+
+@pytest.mark.parametrize(
+    "argv, quoted",
+    [
+        (["search", "-b", "stub", "say", '"hi"'], """'say "hi"'"""),
+        (["search", "-b", "stub", "price", "$5"], "'price $5'"),
+        (["search", "-b", "stub", "it's", "done"], """'it'"'"'s done'"""),
+    ],
+)
+def test_the_query_shown_quoted_is_safe_to_paste_into_a_shell(capsys, argv, quoted):
+    """``"say "hi""`` and ``"price $5"`` (the words in double quotes) are no query the shell passes
+    as typed: the line quotes it as ``shlex.quote`` does."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith("one argument: quote it, %s)\n" % quoted)
+
+
+def test_words_beside_a_queries_file_get_no_quoting_hint(capsys, tmp_path):
+    """With ``--queries-file`` the queries are the file's: words after the first are no query's rest."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("q\n", encoding="utf-8")
+    assert main(["search", "-b", "stub", "--queries-file", str(queries), "a", "b"]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: b\n")
 
 
 def test_the_command_alone_lists_the_commands(capsys):

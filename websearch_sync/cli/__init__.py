@@ -15,6 +15,7 @@ that runs it.
 import argparse
 import contextlib
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import Callable, NoReturn, Optional
@@ -128,12 +129,15 @@ def unrecognized(
     (``--jsn (did you mean --json?)``, :func:`~.flag_hints.flag_hint`; ``top``'s other commands
     are searched for another command's flag): argparse names the typo and no flag to use.
     Words alone after a query are the rest of a query left unquoted (``search python requests``):
-    the line shows it quoted; after a URL, more URLs: ``fetch`` reads one."""
+    the line shows it quoted for the shell (``say "hi"``: ``'say "hi"'``), unless the queries come
+    from ``--queries-file``; after a URL, more URLs: ``fetch`` reads one."""
     query, url = getattr(args, "query", None), getattr(args, "url", None)
     said = [argument + flag_hint(argument.split("=", 1)[0], parser, top) for argument in unknown]
     words_alone = not any(argument.startswith("-") for argument in unknown)
-    if isinstance(query, str) and words_alone:
-        said.append('(a query of several words is one argument: quote it, "%s")' % " ".join([query, *unknown]))
+    if isinstance(query, str) and words_alone and getattr(args, "queries_file", None) is None:
+        said.append(
+            "(a query of several words is one argument: quote it, %s)" % shlex.quote(" ".join([query, *unknown]))
+        )
     elif isinstance(url, str) and words_alone:
         said.append("(fetch reads one URL: run it once for each)")
     return "unrecognized arguments: %s" % " ".join(said)

@@ -125,6 +125,21 @@ def test_the_query_shown_quoted_is_safe_to_paste_into_a_shell(capsys, argv, quot
     assert capsys.readouterr().err.endswith("one argument: quote it, %s)\n" % quoted)
 
 
+@pytest.mark.parametrize(
+    "extra, said",
+    [
+        (["text"], "text (did you mean --mode text?)\n"),
+        (["some", "words"], "some words\n"),
+        (["b.example"], "b.example (fetch reads one URL: run it once for each)\n"),
+    ],
+)
+def test_words_after_a_url_are_called_urls_only_when_they_look_like_urls(capsys, extra, said):
+    """``fetch https://a.example/ text`` was told "fetch reads one URL": ``text`` is ``--mode``'s
+    value, and words with neither ``://`` nor a dot are no URLs."""
+    assert main(["fetch", "https://a.example/", *extra]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: " + said)
+
+
 def test_words_beside_a_queries_file_get_no_quoting_hint(capsys, tmp_path):
     """With ``--queries-file`` the queries are the file's: words after the first are no query's rest."""
     queries = tmp_path / "queries.txt"

@@ -24,7 +24,7 @@ from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
-from .flag_hints import flag_hint
+from .flag_hints import flag_hint, value_hint
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
@@ -130,17 +130,26 @@ def unrecognized(
     are searched for another command's flag): argparse names the typo and no flag to use.
     Words alone after a query are the rest of a query left unquoted (``search python requests``):
     the line shows it quoted for the shell (``say "hi"``: ``'say "hi"'``), unless the queries come
-    from ``--queries-file``; after a URL, more URLs: ``fetch`` reads one."""
+    from ``--queries-file``; after a URL, words that look like URLs (``://`` or a dot): ``fetch``
+    reads one."""
     query, url = getattr(args, "query", None), getattr(args, "url", None)
-    said = [argument + flag_hint(argument.split("=", 1)[0], parser, top) for argument in unknown]
+    said = [argument + _argument_hint(argument, parser, top, url) for argument in unknown]
     words_alone = not any(argument.startswith("-") for argument in unknown)
     if isinstance(query, str) and words_alone and getattr(args, "queries_file", None) is None:
         said.append(
             "(a query of several words is one argument: quote it, %s)" % shlex.quote(" ".join([query, *unknown]))
         )
-    elif isinstance(url, str) and words_alone:
+    elif isinstance(url, str) and words_alone and any("://" in word or "." in word for word in unknown):
         said.append("(fetch reads one URL: run it once for each)")
     return "unrecognized arguments: %s" % " ".join(said)
+
+
+def _argument_hint(argument: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser, url: object) -> str:
+    """What follows an unknown ``argument`` in :func:`unrecognized`: the flag meant for a flag;
+    after a URL, the flag a word is a value of (``fetch URL text``: ``--mode text``); else ""."""
+    if argument.startswith("-"):
+        return flag_hint(argument.split("=", 1)[0], parser, top)
+    return value_hint(argument, parser) if isinstance(url, str) else ""
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -5,7 +5,6 @@ the command a flag belongs to when it is another command's (``search --max-chars
 import argparse
 import difflib
 from collections.abc import Iterator
-from typing import Optional
 
 
 def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
@@ -16,9 +15,9 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     if not typed.startswith("--") or len(typed) < 3:
         return ""
     name = typed[2:]
-    choice = _option_with_choice(parser, name)
-    if choice:
-        return " (did you mean %s %s?)" % (choice, name)
+    value = value_hint(name, parser)
+    if value:
+        return value
     owners = [command for command, flags in _commands(top) if typed in flags and command != parser.prog]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owner.split(" ", 1)[1] for owner in owners))
@@ -27,17 +26,18 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     return " (did you mean --%s?)" % close[0] if close else ""
 
 
+def value_hint(word: str, parser: argparse.ArgumentParser) -> str:
+    """`` (did you mean --mode text?)`` for ``word``, a value of one of ``parser``'s flags given
+    without it (``fetch URL text``, ``--text``); "" for any other word."""
+    for action in parser._actions:
+        if action.option_strings and action.choices is not None and word in action.choices:
+            return " (did you mean %s %s?)" % (action.option_strings[-1], word)
+    return ""
+
+
 def _flags(parser: argparse.ArgumentParser) -> list[str]:
     """The ``--`` flags ``parser`` takes."""
     return [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
-
-
-def _option_with_choice(parser: argparse.ArgumentParser, value: str) -> Optional[str]:
-    """The flag of ``parser`` that takes ``value`` as one of its choices (``--format`` for ``text``)."""
-    for action in parser._actions:
-        if action.option_strings and action.choices is not None and value in action.choices:
-            return action.option_strings[-1]
-    return None
 
 
 def _commands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, list[str]]]:

@@ -15,6 +15,7 @@ from websearch_sync.cli import main
         (["backends", "extra"], "usage: websearch-sync backends "),
         (["search", "-b", "stub", "q", "--bogus"], "usage: websearch-sync search "),
         (["state", "clear", "extra"], "usage: websearch-sync state "),
+        (["state", "show", "--jsno"], "usage: websearch-sync state show "),  # a command's command: its own usage
     ],
 )
 def test_an_unknown_argument_shows_its_commands_usage(capsys, argv, usage):
@@ -37,6 +38,8 @@ def test_an_unknown_argument_shows_its_commands_usage(capsys, argv, usage):
             "unrecognized arguments: --mdoe=text (did you mean --mode?)\n",
         ),
         (["backends", "--jsno"], "unrecognized arguments: --jsno (did you mean --json?)\n"),
+        (["state", "show", "--jsno"], "unrecognized arguments: --jsno (did you mean --json?)\n"),
+        (["state", "show", "--cache"], "unrecognized arguments: --cache (--cache is a flag of state clear)\n"),
         (["search", "-b", "stub", "q", "--bogus"], "unrecognized arguments: --bogus\n"),  # nothing close: no guess
     ],
 )

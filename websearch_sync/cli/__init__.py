@@ -24,7 +24,7 @@ from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
-from .flag_hints import flag_hint, value_hint
+from .flag_hints import command_parsers, flag_hint, value_hint
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     for command in COMMANDS:
         command.add_parser(commands)
-    for command_parser in commands.choices.values():  # whose usage an unknown argument shows
+    for command_parser in command_parsers(parser):  # whose usage an unknown argument shows (state show's too)
         command_parser.set_defaults(command_parser=command_parser)
     return parser
 

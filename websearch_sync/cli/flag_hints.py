@@ -18,7 +18,7 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     value = value_hint(name, parser)
     if value:
         return value
-    owners = [command for command, flags in _commands(top) if typed in flags and command != parser.prog]
+    owners = [command.prog for command in command_parsers(top) if command is not parser and typed in _flags(command)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owner.split(" ", 1)[1] for owner in owners))
     names = [flag[2:] for flag in _flags(parser)]
@@ -40,10 +40,10 @@ def _flags(parser: argparse.ArgumentParser) -> list[str]:
     return [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
 
 
-def _commands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, list[str]]]:
-    """Each command under ``parser`` (``state show`` too) by its ``prog``, with its flags."""
+def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """The parser of each command under ``parser``, a command's commands too (``state show``)."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for command in action.choices.values():
-                yield command.prog, _flags(command)
-                yield from _commands(command)
+                yield command
+                yield from command_parsers(command)

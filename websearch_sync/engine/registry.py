@@ -719,9 +719,8 @@ def misgrouped(name: Any) -> Optional[str]:
 
 
 def _close_group(group: str) -> bool:
-    """``group`` is :data:`PLUGIN_GROUP` mistyped: the same letters, or a close spelling."""
-    if _squeezed(group) == _squeezed(PLUGIN_GROUP):
-        return True
+    """``group`` is :data:`PLUGIN_GROUP` mistyped: a close spelling in any case, which takes in the
+    same letters with other separators too (``Web-Search-Sync-Backends``, ``websearch_sync_backends``)."""
     return difflib.SequenceMatcher(None, group.lower(), PLUGIN_GROUP).ratio() >= 0.85
 
 

@@ -80,7 +80,7 @@ LOCALE_WORDS = ("auto",)
 #: optional port and path (``docs.python.org/3``); its labels are checked by :func:`_site_filter`.
 _SITE = re.compile(r"^((?:[A-Za-z0-9.-]|[^\x00-\x7f\s])+)(?::\d+)?(?:/[^\s]*)?$")
 # a URL's start (RFC 3986's scheme then //): a ``://`` later in a path or query is part of a site filter
-_URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_URL_START = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")  # anchored: linear however it is scanned
 #: The longest ``site_filter`` taken: a host name (253) with a port and a path.
 MAX_SITE_FILTER = 1024
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e]{1,200}$")

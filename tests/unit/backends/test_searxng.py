@@ -383,6 +383,26 @@ def test_engines_that_found_nothing_beside_categories_are_not_said_ignored(engin
     assert all("runs the engines of the categories sent beside them (news)" in e["message"] for e in warnings)
 
 
+@pytest.mark.parametrize(
+    "categories, runs",
+    [
+        (["news", "nosuch"], "the engines of the categories sent beside them (news)"),
+        (["nosuch"], "its default engines"),
+    ],
+)
+def test_an_ignored_engine_s_warning_names_only_the_categories_the_instance_has(categories, runs):
+    """``parse_generic`` adds the engines of the categories sent beside ``engines`` that it knows and
+    ignores the rest; with none it knows, it runs its default engines. Before: every category sent
+    was named as run ("(news, nosuch)", "(nosuch)")."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import ignored_names
+
+    results = recorded("browse-API__news.json")["results"]
+    warning = ignored_names("engines", "wikipedias", results, [], read_config(INSTANCE_CONFIG), ",".join(categories))
+    assert warning is not None and warning.detail_code == "unknown_engines"
+    assert "runs %s" % runs in warning.message
+
+
 def test_an_engine_asked_beside_categories_that_failed_was_searched_without_config():
     """The shortlist answer: results from 'google cse' (of the categories sent), and 'brave', the engine
     asked, among the engines that failed: it was searched, no ``/config`` needed to tell (as the

@@ -457,16 +457,15 @@ class SearXNG(JsonApiBackend):
 
     def _limiter_refusal(self, error: WebSearchError, body: bytes) -> WebSearchError:
         """The limiter's 429 (``searx/limiter.py: filter_request``): the client's IP on its block list
-        (checked first), the bot detection's refusal of a User-Agent (its ``Too Many Requests``, on
+        (checked before all but its pass list), the bot detection's refusal of a User-Agent (its ``Too Many Requests``, on
         every request), else its hourly window of JSON requests."""
         if body.startswith(_BLOCKLIST_BODY):
             return _reworded(
                 error,
                 "searxng: the instance's limiter has this client's IP on its block list (HTTP 429 'IP is on "
-                "BLOCKLIST': `block_ip` in its limiter.toml, checked before anything else): a wait does not heal "
-                "it; ask the instance's operator, or use an instance you run",
+                "BLOCKLIST': `block_ip` in its limiter.toml): a wait does not heal it; ask the instance's operator, "
+                "or use an instance you run",
                 retryable=False,
-                retry_after=LIMITER_WINDOW_S,
             )
         agent = self.settings.user_agent
         if agent and _refused_agent(agent):

@@ -501,14 +501,16 @@ def test_a_user_agent_the_bot_detection_lets_through_keeps_the_hourly_window(age
 
 @pytest.mark.parametrize("agent", [None, "curl/8.5.0"])
 def test_an_ip_on_the_limiter_s_block_list_is_said_whatever_the_user_agent(agent):
-    """``searx/limiter.py: filter_request`` checks the block list before the bot detection: its 429 says
-    ``IP is on BLOCKLIST - <why>``. Before: a refused User-Agent was blamed (and, without one, the hourly
-    window, which a wait heals)."""
+    """``searx/limiter.py: filter_request`` checks the block list (after its pass list) before the bot
+    detection: its 429 says ``IP is on BLOCKLIST - <why>``. Before: a refused User-Agent was blamed (and,
+    without one, the hourly window, which a wait heals); then the message said a wait would not heal it
+    while ``retry_after`` named the hourly window."""
     error, _ = search(
         b"IP is on BLOCKLIST - 203.0.113.7", status=429, content_type="text/html", settings_=settings_with_agent(agent)
     )
     assert isinstance(error, ws.WebBlocked) and (error.detail_code, error.retryable) == ("http_429", False)
     assert "block list" in error.message and "a wait does not heal it" in error.message
+    assert error.retry_after is None  # as for a refused User-Agent: no wait to name
     assert "User-Agent" not in error.message and "per hour" not in error.message
 
 

@@ -350,7 +350,8 @@ def test_every_step_failing_at_the_fork_is_reported_and_the_steps_after_it_run(m
     for part in parts:
         forks.renewed_in_children(part)
     forks.in_children(failing_function, "a module's table")
-    table = forks.module_global(__name__, "RENEWED_TABLE", list)
+    forks.module_global(__name__, "RENEWED_TABLE", list)  # after the failing function: renewed all the same
+    parents_table = RENEWED_TABLE
 
     with pytest.raises(forks.RenewalFailed) as raised:
         forks._forked()  # noqa: SLF001
@@ -361,7 +362,7 @@ def test_every_step_failing_at_the_fork_is_reported_and_the_steps_after_it_run(m
     assert raised.value.__cause__ is failures[0][1]
     assert all("%s: %s: %s" % (what, type(error).__name__, error) in str(raised.value) for what, error in failures)
     assert str(raised.value).startswith("4 part(s) of websearch_sync did not start afresh")
-    assert owner._lock is not parents and parts[2].called and RENEWED_TABLE is not table
+    assert owner._lock is not parents and parts[2].called and RENEWED_TABLE is not parents_table
 
 
 def test_letting_go_of_sockets_without_a_descriptor_left_leaves_them(monkeypatch):

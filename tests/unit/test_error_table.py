@@ -165,9 +165,9 @@ def _is_search_error(name: str) -> bool:
 
 
 def test_a_row_of_an_error_that_is_no_search_error_has_no_retryable_nor_code():
-    """``StdoutClaimed``, ``WebToolError``: no ``retryable`` attribute and no detail code to list."""
+    """``StdoutClaimed``, ``RenewalFailed``, ``WebToolError``: no ``retryable`` attribute and no detail code to list."""
     others = [(cls, cell, codes) for cls, cell, codes in _rows() if not _is_search_error(cls)]
-    assert {"StdoutClaimed", "WebToolError"} <= {cls for cls, _, _ in others}
+    assert {"StdoutClaimed", "RenewalFailed", "WebToolError"} <= {cls for cls, _, _ in others}
     assert [(cls, cell, codes) for cls, cell, codes in others if (cell, codes) != ("—", [])] == []
 
 
@@ -241,7 +241,6 @@ INTERNAL = {
     "BadReply": "a shared-state failure, as Redis's own errors are (client/state/server.py)",
     "CallCancelled": "ends a cancelled MCP tool call, whose request has no answer to get",
     "WorkAbandoned": "ends a worker thread abandoned at its deadline; its caller got Timeout",
-    "RenewalFailed": "reported by the interpreter at a fork, in the child (docs/reliability.md), never raised to a caller",
     "EngineFailure": "the base of the SearXNG engine errors, raised as WebBlocked, Timeout or WebProviderError",
     "_NotKept": "private to net/urls.py",
     "_NameRefused": "private to hostnames.py: a HostRefused",

@@ -131,8 +131,9 @@ class ParseResult:
     ``Date`` header, else the search's ``now``): relative dates ("3 hours ago") are
     resolved against it. ``pages`` is how many result pages were read (``None``: the
     backend read one and cannot page); ``partial``: a later page failed (its error is in
-    ``errors``) or a later request that judges the answer got none (SearXNG's ``/config``), so
-    the answer is not cached.
+    ``errors``), the answer lacks engines that timed out within the time the call's deadline gave
+    them (SearXNG's ``engine_timeout``: a longer deadline may bring them), or a later request that
+    judges the answer got none (SearXNG's ``/config``), so the answer is not cached.
     """
 
     items: list[dict[str, Any]]

@@ -14,6 +14,7 @@ This module sits below ``config`` (which checks its numbers here), so it imports
 import dataclasses
 import difflib
 import re
+import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any, Literal, Optional, Protocol, Union, cast, overload
 
@@ -39,6 +40,7 @@ from .errors import (
 )
 from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
+from .secrets import is_secret_name
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
 from .vocabulary.locale_codes import locale_refusal
 
@@ -270,6 +272,13 @@ def _site_filter(value: Any) -> Optional[str]:
     long one costs no mapping)."""
     if isinstance(value, str) and len(value) > MAX_SITE_FILTER:
         raise _bad_site(value[:80] + "...", "%d characters long, over %d" % (len(value), MAX_SITE_FILTER))
+    if isinstance(value, str) and "://" in value:
+        raise _bad_site(value, _url_given(value))
+    return _domain(value)
+
+
+def _domain(value: Any) -> Optional[str]:
+    """:func:`_site_filter` past its length and URL checks: the shape, then the host name rule."""
     site = _check_pattern("site_filter", value, _SITE, BAD_SITE_FILTER)
     if site is None:
         return None
@@ -284,6 +293,23 @@ def _site_filter(value: Any) -> Optional[str]:
     if reason is not None:
         raise _bad_site(site, reason)
     return site
+
+
+def _url_given(url: str) -> str:
+    """Why a URL given as ``site_filter`` is refused, naming the site it holds when that is one
+    (``https://docs.python.org/3/``: ``docs.python.org/3``): a newcomer copies the address bar."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:  # an unclosed IPv6 bracket: no site to name
+        return "a URL"
+    site = parts.netloc.rpartition("@")[2] + parts.path.rstrip("/")
+    try:
+        _domain(site)  # named only when it would be taken
+    except InvalidInput:
+        return "a URL"
+    if "://" in site:  # https://x.org/a://b: a URL again
+        return "a URL"
+    return "a URL; its site is %r" % site
 
 
 def _bad_site(site: str, reason: object) -> InvalidInput:
@@ -379,10 +405,17 @@ def _check_known(options: dict[str, Any], known_specific: Iterable[str], keyword
         raise TypeError(
             "search() got unexpected keyword argument(s) %s; known options: %s"
             % (
-                ", ".join(name + option_hint(name, names) for name in unknown),
+                ", ".join(name + (_KEY_HINT if is_secret_name(name) else option_hint(name, names)) for name in unknown),
                 ", ".join(known),
             )
         )
+
+
+#: What a key given to ``search()`` is refused with: a key is a backend's setting, read when the client is made.
+_KEY_HINT = (
+    " (a key is a backend's setting, not a search option: settings=Settings(providers={'brave': {'api_key': ...}}),"
+    " for example, or the environment variable `websearch-sync backends` lists)"
+)
 
 
 def option_hint(name: str, known: Iterable[str]) -> str:

@@ -25,8 +25,9 @@ from websearch_sync.reader.page import add_page_content
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_stub_results_are_announced_once_on_stderr(capsys):
-    assert cli_main(["search", "python requests timeout"]) == 0
+@pytest.mark.parametrize("chosen", [[], ["-b", "stub"]])  # the default, or chosen (docs/cli.md says both)
+def test_stub_results_are_announced_once_on_stderr(capsys, chosen):
+    assert cli_main(["search", "python requests timeout", *chosen]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("1. python requests timeout")
     assert tool.OFFLINE_NOTE not in out and "from the web;" not in out  # stdout carries the results only
@@ -217,6 +218,7 @@ def test_record_names_the_body_by_a_content_type_header_of_any_spelling(tmp_path
         (["search", "q", "--cache-ttl", "-1"], "cache_ttl_s is --cache-ttl on the command line"),
         (["fetch", "https://a.example/", "--max-chars", "0"], "max_chars is --max-chars on the command line"),
         (["fetch", "https://a.example/", "--max-bytes", "0"], "max_bytes is --max-bytes on the command line"),
+        (["search", "q", "--site", "https://python.org/"], "site_filter is --site on the command line"),
     ],
 )
 def test_a_refused_value_names_the_flag_it_came_from(argv, hint, capsys):
@@ -243,3 +245,35 @@ def test_a_private_address_is_named_once(url, said):
     with pytest.raises(ws.InvalidInput) as info:
         ws.fetch(url)
     assert info.value.detail_code == "private_address" and info.value.message == said
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("https://python.org/", "(a URL; its site is 'python.org'; expected a domain such as docs.python.org)"),
+        ("https://docs.python.org/3/", "(a URL; its site is 'docs.python.org/3'; "),
+        ("http://user@example.org:8080", "(a URL; its site is 'example.org:8080'; "),
+        ("https://a..b.com/", "(a URL; expected "),  # no site to name: a..b.com is refused too
+        ("https://x.org/a://b", "(a URL; expected "),
+        ("http://[::1/x", "(a URL; expected "),  # urlsplit's ValueError: no site to name
+    ],
+)
+def test_a_url_given_as_the_site_filter_is_refused_naming_its_site(typed, said):
+    """A newcomer copies the address bar into ``--site``/``site_filter``: the refusal names the
+    site to give, only when that one would be taken."""
+    with pytest.raises(ws.InvalidInput, match=re.escape("invalid site_filter: %r %s" % (typed, said))) as refused:
+        ws.search("q", backend="stub", site_filter=typed)
+    assert refused.value.detail_code == "bad_site_filter"
+
+
+@pytest.mark.parametrize("name", ["api_key", "token", "apiKey"])
+def test_a_key_given_to_search_says_where_keys_go(name):
+    """``search(q, backend="brave", api_key=...)`` is a newcomer's guess: the refusal says a key is
+    a backend's setting and how to give one, not only the search options."""
+    with pytest.raises(TypeError) as refused:
+        ws.search("q", backend="stub", **{name: "k"})
+    assert str(refused.value).startswith(
+        "search() got unexpected keyword argument(s) %s (a key is a backend's setting, not a search option: "
+        "settings=Settings(providers={'brave': {'api_key': ...}}), for example, or the environment variable "
+        "`websearch-sync backends` lists); known options: " % name
+    )

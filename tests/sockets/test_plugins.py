@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from python_forks import PythonForks, shared_searching
 
+import websearch_sync as ws
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PLUGIN_SOURCE = '''
@@ -53,12 +55,14 @@ class DemoSearch(Backend):
 '''
 
 
-def _distribution(site: Path, dist: str, module: str, source: str, entry_points: str) -> None:
+def _distribution(
+    site: Path, dist: str, module: str, source: str, entry_points: str, group: str = "websearch_sync.backends"
+) -> None:
     (site / (module + ".py")).write_text(textwrap.dedent(source), encoding="utf-8")
     info = site / ("%s-1.0.dist-info" % dist)
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: %s\nVersion: 1.0\n" % dist, encoding="utf-8")
-    (info / "entry_points.txt").write_text("[websearch_sync.backends]\n" + entry_points, encoding="utf-8")
+    (info / "entry_points.txt").write_text("[%s]\n%s" % (group, entry_points), encoding="utf-8")
 
 
 class _DemoApi(BaseHTTPRequestHandler):
@@ -704,3 +708,17 @@ def test_a_skipped_engine_for_another_vertical_is_named_in_the_error_about_that_
         "error: InvalidInput/unsupported_vertical: backend demo does not search news (it serves web; its plugin "
         "demo_search:DemoNews serving news was skipped: its text_format is 'pdf', not one of html, text); backends that do:"
     ) in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("group", ["websearch_sync.backend", "websearch-sync.backends"])
+def test_a_plugin_declared_in_a_mistyped_group_is_named_in_the_unknown_backend_error(tmp_path, monkeypatch, group):
+    """A plugin whose ``pyproject.toml`` misspells the entry-point group is never read: nothing
+    said so, and ``-b demo`` was an unknown backend like any typo. In this process: the group
+    is read on the error's path alone (no plugin loads, so no registry state changes)."""
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n", group)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    why = "an installed entry point demo is in the group %r, not 'websearch_sync.backends', the group the library reads"
+    with pytest.raises(ws.InvalidInput, match=re.escape("unknown backend 'demo' (%s)" % (why % group))):
+        ws.search("q", backend="demo")
+    with pytest.raises(ws.InvalidInput, match=re.escape("names unknown backend 'demo' (%s)" % (why % group))):
+        ws.Settings(backend="demo")

@@ -102,7 +102,8 @@ def test_without_a_locale_every_language_is_searched():
 
 @pytest.mark.parametrize("locale, language", [("de-DE", "de-DE"), ("auto", "auto"), ("all", "all")])
 def test_a_locale_and_searxngs_own_words_are_sent_as_language(locale, language):
-    """``locale="auto"`` (SearXNG detects the query's language) was refused before any request."""
+    """``locale="auto"`` (SearXNG picks the language: a current instance takes ``Accept-Language``'s,
+    ``*`` here, one older than March 2026 detects the query's) was refused before any request."""
     with FakeSearXNG([Engine("google")]) as sx:
         result = search(client(sx), locale=locale)
         [sent] = sx.searches
@@ -110,7 +111,7 @@ def test_a_locale_and_searxngs_own_words_are_sent_as_language(locale, language):
     assert sent["language"] == language
 
 
-def test_locale_auto_is_refused_by_a_backend_that_cannot_detect_a_language():
+def test_locale_auto_is_refused_by_a_backend_that_cannot_pick_the_language():
     with pytest.raises(ws.InvalidInput) as info:
         ws.search("q", backend="brave", locale="auto", settings=ws.Settings(providers={"brave": {"api_key": "k" * 20}}))
     assert info.value.detail_code == "bad_locale" and "brave" in info.value.message

@@ -27,6 +27,15 @@ def test_pip_installs_every_page_where_help_looks():
     assert sources == {"README.md", "docs/*.md"}
 
 
+def test_the_readme_leads_a_plugin_author_to_the_plugin_sections():
+    """A plugin author's first hour starts in the README: its docs table named "writing a
+    third-party backend (plugin)" as part of docs/backends.md, whose plugin sections begin some 440
+    lines down, past every built-in backend's."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for anchor in ("#writing-a-backend-plugin", "#running-the-conformance-kit-on-your-plugin"):
+        assert "](docs/backends.md%s)" % anchor in readme, anchor
+
+
 def test_the_architecture_page_names_every_layer():
     page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     missing = [unit for unit in LAYERS if "`%s`" % unit not in page]

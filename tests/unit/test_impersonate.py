@@ -34,6 +34,7 @@ def test_profiles_the_lab_did_not_find_consistent_are_refused(value, monkeypatch
     with pytest.raises(ws.InvalidInput) as info:
         resolve_impersonate(value)
     assert info.value.detail_code == "bad_impersonate"
+    assert "one of chrome, off" in info.value.message  # what to give instead (a refused profile said only why not)
 
 
 def test_an_unknown_profile_in_the_environment_is_refused_naming_the_variable(monkeypatch):

@@ -267,3 +267,61 @@ def test_a_declared_reading_on_the_plain_base_is_told_which_base_reads_it():
     assert OnBackend.reader_problem() == (
         "it does not implement parse(response, params) (results_at, result_fields: read by JsonApiEngine, derive from it)"
     )
+
+
+# -- an engine reading a results page (HtmlEngine): its two functions, and what build_request returns
+
+
+def _html_engine(**methods):
+    from websearch_sync.backends import HtmlEngine
+
+    return type(
+        "Draft", (HtmlEngine,), {"name": "html_first_draft", "default_endpoint": "https://s.example/", **methods}
+    )
+
+
+def _query(self, params):
+    return {"q": params.query}
+
+
+def _items(self, markup, params):
+    return []
+
+
+@pytest.mark.parametrize(
+    "methods, says",
+    [
+        ({"items": _items}, "it does not implement query(params)"),
+        ({"query": _query}, "it does not implement items(markup, params)"),
+        ({"query": _query, "item": _items}, "it does not implement items(markup, params)"),  # misnamed
+        ({"query": _query, "items": _items}, None),
+        ({"build_request": lambda self, params: RequestSpec("GET", "https://s.example/"), "items": _items}, None),
+        ({"query": _query, "parse": lambda self, response, params: None}, None),  # reads the page its own way
+    ],
+)
+def test_an_html_engine_lacking_query_or_items_is_told_which(methods, says):
+    """Before: a plugin without ``items`` (or ``query``) loaded, and its first search was
+    "internal error in backend ...: NotImplementedError"; a plugin lacking one is now skipped saying so."""
+    from websearch_sync.engine.registry import _plugin_problem
+
+    assert _plugin_problem(_html_engine(**methods)) == says
+
+
+@pytest.mark.parametrize("made", [{"method": "GET", "url": "https://s.example/"}, ("GET", "https://s.example/")])
+def test_a_request_of_the_wrong_kind_is_named_as_the_plugins(made):
+    """``build_request`` returning a dict was "internal error in backend ...: AttributeError", raised
+    by the library's sending code: the error names the method and what it returned."""
+    import websearch_sync as ws
+    from websearch_sync.backends import register, unregister
+
+    draft = _html_engine(items=_items, build_request=lambda self, params: made)
+    register(draft)
+    try:
+        with pytest.raises(ws.WebProviderError) as caught:
+            ws.search("q", backend="html_first_draft", retries=0)
+    finally:
+        unregister("html_first_draft")
+    assert caught.value.detail_code == "bad_parse_result"
+    assert caught.value.message == "backend html_first_draft's build_request returned a %s, not a RequestSpec" % (
+        type(made).__name__
+    )

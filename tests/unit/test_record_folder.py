@@ -2,11 +2,16 @@
 is one error line naming the folder, exit 2, before the live search (which it would waste);
 it was a ``NotADirectoryError`` traceback after the search."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 import websearch_sync as ws
 from websearch_sync.cli import main
 from websearch_sync.contract.recording import record_case
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_record_into_a_file_is_refused_before_the_search(tmp_path, monkeypatch):
@@ -54,3 +59,66 @@ def test_a_folder_that_cannot_be_made_after_all_is_the_same_error(tmp_path, monk
         record_case("stub", "q", fixtures_dir=tmp_path / "fixtures")
     assert caught.value.detail_code == "bad_arguments"
     assert caught.value.message.startswith("cannot write the case under %s: [Errno 2]" % (tmp_path / "fixtures"))
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["verify", "--fixtures", "{dir}/none"], "fixture folder {dir}/none does not exist; "),
+        (["verify", "--fixtures", "{dir}"], "no fixture cases (*/<case>.meta.json) under {dir}; "),
+        (
+            ["verify", "--fixtures", "{dir}", "--backend", "brave"],
+            "no fixture cases (*/<case>.meta.json) under {dir}/brave; ",
+        ),
+    ],
+)
+def test_verify_with_nothing_recorded_says_how_to_record(tmp_path, capsys, argv, said):
+    """What a plugin author's first ``verify`` (and the kit's ``recorded_cases`` check) meets before
+    anything was recorded: it named the folder and nothing to run."""
+    folder = tmp_path / "my fixtures"
+    folder.mkdir()
+    argv = [arg.format(dir=folder) for arg in argv]
+    backend = argv[-1] if "--backend" in argv else "BACKEND"
+    assert main(argv) == 2
+    record = "record one with `websearch-sync record %s QUERY --fixtures '%s'`" % (backend, argv[2])
+    assert capsys.readouterr().err == "error: InvalidInput/no_cases: %s%s\n" % (said.format(dir=folder), record)
+
+
+def test_a_replayed_search_with_no_case_of_its_backend_says_how_to_record_one(tmp_path):
+    from websearch_sync.testing import replay_fixtures
+
+    with replay_fixtures(tmp_path, backends=["brave"]), pytest.raises(ws.WebProviderError) as missing:
+        ws.search("rust async", backend="brave")
+    assert missing.value.detail_code == "no_recorded_case"
+    assert missing.value.message == (
+        "no recorded case of brave for query 'rust async' (no case of this backend is recorded: record one with "
+        "`websearch-sync record brave 'rust async' --fixtures %s`)" % tmp_path
+    )
+
+
+def test_record_names_the_meta_file_to_complete_by_its_path_and_key(tmp_path, capsys):
+    """It said 'add a "checked" line to q.meta.json': a file name without its folder, and a "line"
+    of a JSON file whose key and value were left to guess (the contract suite asks for that key)."""
+    assert main(["record", "stub", "q", "--fixtures", str(tmp_path)]) == 0
+    meta = tmp_path / "stub" / "q.meta.json"
+    assert meta.is_file()
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == 'review the golden against the page, then say what you compared in %s: "checked": "..."' % meta
+
+
+def test_a_replayed_search_of_another_query_names_the_recorded_ones_and_how_to_record_it(tmp_path):
+    """One of this project's brave cases copied into the folder, then a news search of a query no
+    case holds: the recorded query, and the command recording this one, its vertical included."""
+    from websearch_sync.testing import replay_fixtures
+
+    case = "brave-api__minimal_trimmed"
+    (tmp_path / "brave").mkdir()
+    for path in (ROOT / "fixtures" / "brave").glob(case + ".*"):
+        (tmp_path / "brave" / path.name).write_bytes(path.read_bytes())
+    recorded = json.loads((tmp_path / "brave" / (case + ".meta.json")).read_text(encoding="utf-8"))["query"]
+    with replay_fixtures(tmp_path, backends="brave"), pytest.raises(ws.WebProviderError) as missing:
+        ws.search("tokio runtime", backend="brave", vertical="news")
+    assert missing.value.message == (
+        "no recorded case of brave for query 'tokio runtime' (recorded queries: %r; or record one with "
+        "`websearch-sync record brave 'tokio runtime' --fixtures %s --vertical news`)" % (recorded, tmp_path)
+    )

@@ -66,7 +66,8 @@ def test_a_search_that_fails_before_sending_says_so_beside_the_request_count(mon
     assert verdict.status == "ERROR"
     assert verdict.diff[0].startswith("request mismatch: expected 1 request(s), the backend sent 0"), verdict.diff
     assert verdict.diff[1] == (
-        "the search failed first: WebProviderError/internal_error: internal error in backend mojeek_html: AttributeError"
+        "the search failed first: WebProviderError/bad_parse_result: "
+        "backend mojeek_html's build_request returned a dict, not a RequestSpec"
     ), verdict.diff
 
 

@@ -43,6 +43,7 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 """
 
 import dataclasses
+import math
 import re
 from functools import partial
 from typing import Any, Optional
@@ -154,6 +155,8 @@ LIMITER_WINDOW_S = 3600.0
 #: The bodies of the limiter's 429 (``flask.make_response(('Too Many Requests', 429))`` in
 #: ``searx/botdetection/_helpers.py``; ``'IP is on BLOCKLIST - ...'`` in ``searx/limiter.py``).
 _LIMITER_BODIES = (b"Too Many Requests", b"IP is on BLOCKLIST")
+#: The limiter's 429 for an IP on its block list (checked before the bot detection).
+_BLOCKLIST_BODY = _LIMITER_BODIES[1]
 #: The User-Agents SearXNG's bot detection refuses on every request while its limiter is on: its
 #: ``USER_AGENT`` pattern (``searx/botdetection/http_user_agent.py``, matched at the start) without
 #: its one unanchored name, ``PetalBot`` (:func:`_refused_agent`); alternatives of literals only.
@@ -206,6 +209,9 @@ class SearXNG(JsonApiBackend):
         super().__init__(settings)
         #: The ``timeout_limit`` this call sent last (a backend object serves one call).
         self.sent_limit_s = 0.0
+        #: Whether the call's deadline set that limit (below the engines' own timeouts): then the
+        #: engines that timed out might answer a call with a longer one (:meth:`parse`).
+        self.deadline_cut = False
         #: The results and failed engines of an answer whose ``engines``/``categories`` only
         #: ``/config`` can judge, and those options.
         self.undecided: Optional[tuple[list[Any], list[str], tuple[str, ...]]] = None
@@ -383,21 +389,26 @@ class SearXNG(JsonApiBackend):
         slowest own timeout of the engines asked (``/config``; until it is known, SearXNG's default
         engine timeout): an instance that sets ``outgoing.max_request_timeout`` gives every engine
         ``timeout_limit`` instead of its own."""
-        limit = max(_MIN_TIMEOUT_LIMIT_S, answer_within_s(deadline))
+        left = max(_MIN_TIMEOUT_LIMIT_S, answer_within_s(deadline))
         query = dict(spec.params or {})
-        instance = self.instance()
-        if instance is not None:
-            asked = [str(query.get(name) or "").split(",") for name in ("engines", "categories")]
-            own = instance.engines_timeout_s(*asked)
-            if own is not None:
-                limit = min(limit, own)
-        else:  # not known yet: no longer than a default instance gives its engines
-            limit = min(limit, DEFAULT_ENGINE_TIMEOUT_S)
+        cap = self._limit_cap(query)
         if isinstance(query.get("q"), str):  # a `<N` word in the query would win over timeout_limit
-            query["q"], limit = within_deadline(query["q"], limit)
-        query["timeout_limit"] = "%.2f" % max(_MIN_TIMEOUT_LIMIT_S, limit)
+            query["q"], cap = within_deadline(query["q"], cap)
+        query["timeout_limit"] = "%.2f" % max(_MIN_TIMEOUT_LIMIT_S, min(left, cap))
         self.sent_limit_s = float(query["timeout_limit"])
+        self.deadline_cut = left < cap
         return dataclasses.replace(spec, params=query)
+
+    def _limit_cap(self, query: dict[str, Any]) -> float:
+        """The longest ``timeout_limit`` worth sending: the slowest own timeout of the engines asked
+        (``/config``; until it is known, SearXNG's default engine timeout); unbounded when ``/config``
+        gives none."""
+        instance = self.instance()
+        if instance is None:  # not known yet: no longer than a default instance gives its engines
+            return DEFAULT_ENGINE_TIMEOUT_S
+        asked = [str(query.get(name) or "").split(",") for name in ("engines", "categories")]
+        own = instance.engines_timeout_s(*asked)
+        return own if own is not None else math.inf
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The instance (its limiter, its 403) and the engines/categories this call asks for."""
@@ -440,25 +451,40 @@ class SearXNG(JsonApiBackend):
         if response.status == 401 and error is not None and _asks_basic_auth(response):
             return _reworded(error, self._basic_auth_refusal())
         if response.status == 429 and error is not None and _is_limiter_429(response):
-            agent = self.settings.user_agent
-            if agent and _refused_agent(agent):
-                return _reworded(
-                    error,
-                    "searxng: the instance's limiter refused the request (HTTP 429): its bot detection refuses the "
-                    "User-Agent %r on every request (SearXNG's botdetection/http_user_agent.py: names starting with "
-                    "curl, python-requests, Python, Go-http-client, Java ...); unset WEB_SEARCH_USER_AGENT "
-                    "(Settings.user_agent) or set a browser's" % agent,
-                    retryable=False,
-                )
+            return self._limiter_refusal(error, response.content.strip())
+        return error
+
+    def _limiter_refusal(self, error: WebSearchError, body: bytes) -> WebSearchError:
+        """The limiter's 429 (``searx/limiter.py: filter_request``): the client's IP on its block list
+        (checked first), the bot detection's refusal of a User-Agent (its ``Too Many Requests``, on
+        every request), else its hourly window of JSON requests."""
+        if body.startswith(_BLOCKLIST_BODY):
             return _reworded(
                 error,
-                "searxng: the instance's limiter refused the request (HTTP 429, no Retry-After): it allows "
-                "4 JSON requests per IP per hour and each new request extends the block; on your own instance add "
-                "your address to `pass_ip` in limiter.toml or set `server.limiter: false` in settings.yml",
+                "searxng: the instance's limiter has this client's IP on its block list (HTTP 429 'IP is on "
+                "BLOCKLIST': `block_ip` in its limiter.toml, checked before anything else): a wait does not heal "
+                "it; ask the instance's operator, or use an instance you run",
                 retryable=False,
                 retry_after=LIMITER_WINDOW_S,
             )
-        return error
+        agent = self.settings.user_agent
+        if agent and _refused_agent(agent):
+            return _reworded(
+                error,
+                "searxng: the instance's limiter refused the request (HTTP 429): its bot detection refuses the "
+                "User-Agent %r on every request (SearXNG's botdetection/http_user_agent.py: names starting with "
+                "curl, python-requests, Python, Go-http-client, Java ...); unset WEB_SEARCH_USER_AGENT "
+                "(Settings.user_agent) or set a browser's" % agent,
+                retryable=False,
+            )
+        return _reworded(
+            error,
+            "searxng: the instance's limiter refused the request (HTTP 429, no Retry-After): it allows "
+            "4 JSON requests per IP per hour and each new request extends the block; on your own instance add "
+            "your address to `pass_ip` in limiter.toml or set `server.limiter: false` in settings.yml",
+            retryable=False,
+            retry_after=LIMITER_WINDOW_S,
+        )
 
     def _basic_auth_refusal(self) -> str:
         """What to do about a 401 asking for HTTP Basic auth (a reverse proxy's password in front
@@ -547,7 +573,7 @@ class SearXNG(JsonApiBackend):
             )
         error = super().classify(response)
         assert error is not None  # a redirect is never a success
-        if _carries_return_to(target, asked.path):
+        if _carries_return_to(target, asked):
             return _reworded(
                 error,
                 "searxng: %s redirected the search to a sign-in page on its own host (%s, HTTP %d, not followed; "
@@ -587,9 +613,11 @@ class SearXNG(JsonApiBackend):
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``results[]``; ``unresponsive_engines`` and ignored names become ``errors``;
-        answers, infoboxes, suggestions and corrections become ``extras``. An answer without the
-        engines that timed out is ``partial``, not cached: the instance gave them this call's
-        ``timeout_limit`` (:meth:`fit_request`), and a call with a longer deadline gives them more."""
+        answers, infoboxes, suggestions and corrections become ``extras``. An answer without
+        engines that timed out is ``partial``, not cached, when the call's deadline set the
+        ``timeout_limit`` they had (:meth:`fit_request`): a call with a longer one gives them more.
+        Not when their own timeouts set it (a longer deadline would not help), nor for an engine
+        the instance suspended after a timeout (``retry_after``: it skips it for a while)."""
         data = self.data(response)
         results = self.result_list(data, ["results"])
         items = self.items_from(results, params)
@@ -604,9 +632,8 @@ class SearXNG(JsonApiBackend):
         errors.extend(warning.to_dict() for warning in self._names_searched(params, results, problems))
         if not items and (extras.get("answers") or extras.get("infoboxes")):
             errors.append(_answer_only(extras).to_dict())
-        return ParseResult(
-            items=items, errors=errors, extras=extras, partial=any(isinstance(p, Timeout) for p in problems)
-        )
+        cut = self.deadline_cut and any(isinstance(p, Timeout) and p.retry_after is None for p in problems)
+        return ParseResult(items=items, errors=errors, extras=extras, partial=cut)
 
     def _names_searched(
         self, params: SearchParams, results: list[Any], problems: list[EngineFailure]
@@ -619,7 +646,7 @@ class SearXNG(JsonApiBackend):
         undecided = tuple(
             option
             for option, unknown in (
-                ("engines", engines_undecided(engines, categories, results)),
+                ("engines", engines_undecided(engines, categories, results, failed)),
                 ("categories", categories_undecided(categories, results)),
             )
             if unknown
@@ -662,16 +689,25 @@ def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:
         return None
 
 
-def _carries_return_to(target: SplitResult, search_path: str) -> bool:
-    """Whether a redirect's query carries the search's own address to come back to, as a sign-in
-    page's does (oauth2-proxy's nginx integration: ``return 302
+def _carries_return_to(target: SplitResult, search: SplitResult) -> bool:
+    """Whether a redirect goes elsewhere on the host with the search's own address to come back to,
+    as a sign-in page's does (oauth2-proxy's nginx integration: ``return 302
     /oauth2/sign_in?rd=$scheme://$host$request_uri``): a value that is an address with a query on the
-    search's path. A moved ``/search`` (http to https) carries the search's own parameters instead."""
+    search's path and host (or none). A moved ``/search`` (http to https) stays on the search's path
+    and carries the search's own parameters instead, a query that is itself an address too."""
+    if target.path == search.path:
+        return False
     try:
         values = [value for values in parse_qs(target.query).values() for value in values]
-        return any(urlsplit(value).path == search_path and "?" in value for value in values)
+        return any(_return_address(urlsplit(value), search) and "?" in value for value in values)
     except ValueError:  # an unparsable value: no address
         return False
+
+
+def _return_address(value: SplitResult, search: SplitResult) -> bool:
+    """Whether ``value`` is the search's own address: its path, on its host or relative to it."""
+    host = (value.hostname or "").lower()
+    return value.path == search.path and host in ("", (search.hostname or "").lower())
 
 
 def _asked_query(url: str) -> str:

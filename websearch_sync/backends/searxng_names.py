@@ -1,7 +1,8 @@
 """Whether a SearXNG instance searched the ``engines``/``categories`` a call asked for.
 
 SearXNG silently drops names it does not know (a shortcut such as ``go``, another case
-such as ``Google``) and runs its default engines instead; an instance whose
+such as ``Google``) and runs its default engines instead (the categories' engines, for ``engines``
+names sent beside ``categories``); an instance whose
 ``preferences.lock`` in settings.yml holds ``categories`` ignores the call's categories
 (``searx/webadapter.py``: a locked preference wins over the request), and a ``!bang`` in the
 query wins over both. Either way the results come from engines the call did not ask for.
@@ -64,13 +65,16 @@ def categories_undecided(asked: Optional[str], results: Sequence[Any]) -> bool:
     return bool(asked) and bool(came) and not set(str(asked).split(",")) & set(came)
 
 
-def engines_undecided(asked: Optional[str], categories: Optional[str], results: Sequence[Any]) -> bool:
+def engines_undecided(
+    asked: Optional[str], categories: Optional[str], results: Sequence[Any], failed: Sequence[str]
+) -> bool:
     """True when only ``/config`` can tell whether the ``engines`` asked were searched: categories
-    were asked beside them, and no result came from them. The instance asks the engines it has
-    *and* the categories' engines (``searx/webadapter.py: parse_generic``), so results of the
+    were asked beside them, and no result came from them nor did any of them fail (a failed engine
+    was searched: :func:`_engines_ignored` says nothing then either). The instance asks the engines
+    it has *and* the categories' engines (``searx/webadapter.py: parse_generic``), so results of the
     categories' engines alone prove nothing: the engines asked may have found nothing."""
     came = _sources(results, "engines")
-    return bool(asked) and bool(categories) and bool(came) and not set(str(asked).split(",")) & set(came)
+    return bool(asked) and bool(categories) and bool(came) and not set(str(asked).split(",")) & set(came + list(failed))
 
 
 def _engines_ignored(
@@ -149,11 +153,19 @@ def ignored_names(
     hint = "; names are exact and lower case: did you mean %s?" % ", ".join(repr(n) for n in near) if near else ""
     return InvalidInput(
         "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
-        "know, shortcuts included, and runs its default engines%s"
-        % (option, ", ".join(names), some_names(others), hint),
+        "know, shortcuts included, and runs %s%s"
+        % (option, ", ".join(names), some_names(others), _run_instead(option, categories), hint),
         provider="searxng",
         detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
     )
+
+
+def _run_instead(option: str, categories: Optional[str]) -> str:
+    """What the instance runs in place of ``option``'s names it ignored (``searx/webadapter.py:
+    parse_generic``): the engines of the ``categories`` sent beside ``engines``, else its default ones."""
+    if option == "engines" and categories:
+        return "the engines of the categories sent beside them (%s)" % categories.replace(",", ", ")
+    return "its default engines"
 
 
 def time_range_skipped(

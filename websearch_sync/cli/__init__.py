@@ -14,6 +14,7 @@ that runs it.
 
 import argparse
 import contextlib
+import difflib
 import os
 import sys
 from collections.abc import Sequence
@@ -120,6 +121,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str], args: argparse.Namespace) -> str:
+    """argparse's ``unrecognized arguments: ...``, each mistyped flag followed by the command's
+    closest one (``--jsn (did you mean --json?)``): argparse names the typo and no flag to use.
+    Words alone after a query are the rest of a query left unquoted (``search python requests``):
+    the line shows it quoted; after a URL, more URLs: ``fetch`` reads one."""
+    query, url = getattr(args, "query", None), getattr(args, "url", None)
+    flags = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
+    said = []
+    for argument in unknown:
+        typed = argument.split("=", 1)[0]
+        close = difflib.get_close_matches(typed, flags, n=1) if typed.startswith("--") else []
+        said.append(argument + (" (did you mean %s?)" % close[0] if close else ""))
+    words_alone = not any(argument.startswith("-") for argument in unknown)
+    if isinstance(query, str) and words_alone:
+        said.append('(a query of several words is one argument: quote it, "%s")' % " ".join([query, *unknown]))
+    elif isinstance(url, str) and words_alone:
+        said.append("(fetch reads one URL: run it once for each)")
+    return "unrecognized arguments: %s" % " ".join(said)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
@@ -152,9 +173,7 @@ def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
     """:func:`main`, stdout given back at the end when ``release``."""
     parser = build_parser()
     try:
-        args, unknown = parser.parse_known_args(argv)
-        if unknown:  # said with the command's usage (argparse's parse_args shows the top level's)
-            getattr(args, "command_parser", parser).error("unrecognized arguments: %s" % " ".join(unknown))
+        args = _parsed(parser, argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or usage error (2)
         indent = _json_indent(argv) if exc.code and _Parser.usage_error is not None else None
         if (
@@ -189,6 +208,21 @@ def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
             return EXIT_OTHER
         finally:
             sys.stderr = stderr
+
+
+def _parsed(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    """``argv`` parsed, or ``SystemExit`` as argparse raises it: a usage error said with the command's
+    usage (:func:`unrecognized`; argparse's ``parse_args`` shows the top level's), and the command
+    alone, ``websearch-sync``, answered with the help (the commands, not "COMMAND is required")."""
+    if not (sys.argv[1:] if argv is None else argv):
+        if sys.stderr is not None:  # started without stderr (2>&-): no lines, the status says it
+            parser.print_help(sys.stderr)
+        raise SystemExit(2)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command_parser = getattr(args, "command_parser", parser)
+        command_parser.error(unrecognized(command_parser, unknown, args))
+    return args
 
 
 def _run_protocol(args: argparse.Namespace, release: bool) -> int:

@@ -134,7 +134,9 @@ def run_record(args: argparse.Namespace) -> int:
         for line in result.live_diff:
             sys.stderr.write("  %s\n" % line)
         return EXIT_CHECK_FAILED
-    out.write('review the golden against the page, then add a "checked" line to %s\n' % case.meta_path.name)
+    out.write(
+        'review the golden against the page, then say what you compared in %s: "checked": "..."\n' % case.meta_path
+    )
     return EXIT_OK
 
 

@@ -25,6 +25,7 @@ from ..errors import (
     BAD_MAX_CHARS,
     BAD_MAX_RESULTS,
     BAD_RETRIES,
+    BAD_SITE_FILTER,
     BAD_TIMEOUT,
     DNS_ERROR,
     NO_CONTENT,
@@ -85,6 +86,7 @@ _FLAG_OF = {
     BAD_MAX_CHARS: ("max_chars", "--max-chars"),
     BAD_MAX_BYTES: ("max_bytes", "--max-bytes"),
     BAD_RETRIES: ("retries", "--retries"),
+    BAD_SITE_FILTER: ("site_filter", "--site"),
     BAD_CACHE_TTL_S: ("cache_ttl_s", "--cache-ttl"),
 }
 #: What to check when no host name resolved (every backend asked, or the page's host).

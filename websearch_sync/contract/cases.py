@@ -18,6 +18,7 @@ without it.
 
 import json
 import os
+import shlex
 import tempfile
 import time
 from collections.abc import Sequence
@@ -671,14 +672,33 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
     pointed at the wrong folder must not pass).
     """
     root = Path(fixtures_dir)
+    if root.exists() and not root.is_dir():
+        raise InvalidInput("fixture folder %s is a file, not a folder" % root, detail_code=NO_CASES)
     if not root.is_dir():
-        why = "is a file, not a folder" if root.exists() else "does not exist"
-        raise InvalidInput("fixture folder %s %s" % (root, why), detail_code=NO_CASES)
+        raise InvalidInput(
+            "fixture folder %s does not exist; %s" % (root, record_hint(root, backend)), detail_code=NO_CASES
+        )
     cases = discover(root, backend)
     if not cases:
         where = "%s/%s" % (root, backend) if backend else str(root)
-        raise InvalidInput("no fixture cases (*/<case>.meta.json) under %s" % where, detail_code=NO_CASES)
+        raise InvalidInput(
+            "no fixture cases (*/<case>.meta.json) under %s; %s" % (where, record_hint(root, backend)),
+            detail_code=NO_CASES,
+        )
     return [run_case(case) for case in cases]
+
+
+def record_hint(
+    fixtures_dir: StrPath, backend: Optional[str] = None, query: Optional[str] = None, vertical: str = "web"
+) -> str:
+    """What to run to record a case into ``fixtures_dir``: a folder without cases is what a
+    newcomer (or a plugin's first test) meets before anything was recorded."""
+    return "record one with `websearch-sync record %s %s --fixtures %s%s`" % (
+        shlex.quote(backend) if backend else "BACKEND",
+        shlex.quote(query) if query else "QUERY",
+        shlex.quote(os.fspath(fixtures_dir)),
+        "" if vertical == "web" else " --vertical %s" % vertical,
+    )
 
 
 def count_statuses(results: list[CaseResult]) -> dict[str, int]:

@@ -343,11 +343,13 @@ class Backend:
         return hash(repr((self.config, self.settings.endpoints.get(self.name))))
 
     def _check_locale_word(self, params: SearchParams) -> None:
-        """Refuse ``locale="auto"`` (a word, no language tag) unless the backend declares it."""
+        """Refuse ``locale="auto"`` (a word, no language tag: the service picks the language itself, as
+        SearXNG's ``auto`` does, from ``Accept-Language`` on a current instance, from the query's
+        words on one older than March 2026) unless the backend declares it."""
         word = (params.locale or "").lower()
         if word in LOCALE_WORDS and word not in self.locale_words:
             raise InvalidInput(
-                "locale=%r asks the service to detect the query's language, which %s cannot do; give a language "
+                "locale=%r asks the service to pick the language itself, which %s cannot do; give a language "
                 "tag such as en or de-DE" % (params.locale, self.name),
                 provider=self.name,
                 detail_code=BAD_LOCALE,
@@ -519,15 +521,14 @@ class Backend:
         checkpoints stop an abandoned parse instead of letting it run on.
         """
         self.check_once(params)
-        response = self._send(
-            self._within(deadline, None, partial(self.build_request, params), "building"), transport, deadline
-        )
+        first = self._within(deadline, None, partial(self.build_request, params), "building")
+        response = self._send(self._made(first, "build_request"), transport, deadline)
         for step in range(1, MAX_STEPS + 1 if self._has_steps() else 1):
             follow = self._within(deadline, response, partial(self.continue_request, response, params, step), "reading")
             if follow is None:
                 break
             before_next_request()
-            response = self._send(follow, transport, deadline)
+            response = self._send(self._made(follow, "continue_request"), transport, deadline)
         parsed = self._parse(response, params, deadline)
         if not isinstance(parsed, ParseResult):  # a plugin's defect: the client's shape check names it
             return parsed
@@ -571,7 +572,7 @@ class Backend:
                 if spec is None:
                     break
                 before_next_request()
-                response = self._send(spec, transport, deadline)
+                response = self._send(self._made(spec, "next_page"), transport, deadline)
                 page_result = self._parse(response, params, deadline)
             except WebSearchError as error:
                 later_request_failed(error)
@@ -591,6 +592,18 @@ class Backend:
             if not fresh:
                 break
         parsed.pages = pages
+
+    def _made(self, spec: RequestSpec, method: str) -> RequestSpec:
+        """``spec`` as ``method`` returned it, when it is a :class:`RequestSpec`: a plugin's dict (or
+        tuple) is ``WebProviderError(bad_parse_result)`` naming the method, not an ``AttributeError``
+        of the library's sending code (an "internal error" that said nothing of the plugin's)."""
+        if not isinstance(spec, RequestSpec):
+            raise WebProviderError(
+                "backend %s's %s returned a %s, not a RequestSpec" % (self.name, method, type(spec).__name__),
+                provider=self.name,
+                detail_code=BAD_PARSE_RESULT,
+            )
+        return spec
 
     def _send(self, spec: RequestSpec, transport: HttpTransport, deadline: Deadline) -> HttpResponse:
         """One request of the search, fitted to the deadline (a web page as a browser asks for it)."""

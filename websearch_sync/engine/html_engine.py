@@ -97,6 +97,18 @@ class HtmlEngine(Backend):
         """Raw items of the results region ``markup`` (pure)."""
         raise NotImplementedError
 
+    @classmethod
+    def reader_problem(cls) -> Optional[str]:
+        """What the engine lacks to ask and read (``None``: nothing): :meth:`query` unless it builds
+        its request itself, :meth:`items` unless it reads the region or the page its own way. A plugin
+        lacking either is skipped saying so (it was a ``NotImplementedError`` at its first search)."""
+        if cls.query is HtmlEngine.query and cls.build_request is HtmlEngine.build_request:
+            return "it does not implement query(params)"
+        readers = ("items", "region_items", "read_page", "parse", "interpret")
+        if all(getattr(cls, name) is getattr(HtmlEngine, name) for name in readers):
+            return "it does not implement items(markup, params)"
+        return None
+
     def cookies(self, params: SearchParams) -> dict[str, str]:
         """The preference cookies a browser set up for ``params`` would send (none by default)."""
         return {}

@@ -668,14 +668,17 @@ def skipped_plugins() -> dict[str, str]:
 def skipped_plugin(name: Any) -> Optional[str]:
     """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was). A plugin
     skipped under an entry-point name no backend can have (``demo-search``) may be the one
-    declaring any unregistered name: each such is named, with why it was skipped."""
+    declaring any unregistered name: each such is named, with why it was skipped; else an
+    entry point ``name`` in a mistyped group is (:func:`misgrouped`)."""
     load_plugins()
     if not isinstance(name, str):
         return None
     if name in _SKIPPED or name in _REGISTRY:
         return _SKIPPED.get(name)
     elsewhere = ["plugin %r %s" % (entry, why) for entry, why in _SKIPPED_ELSEWHERE.items()]
-    return "no backend is registered under this name; %s" % "; ".join(elsewhere) if elsewhere else None
+    if elsewhere:
+        return "no backend is registered under this name; %s" % "; ".join(elsewhere)
+    return misgrouped(name)
 
 
 def did_you_mean(name: Any) -> str:
@@ -686,6 +689,35 @@ def did_you_mean(name: Any) -> str:
         close = closest_backend(name)
         why = "did you mean %s?" % close if close else None
     return " (%s)" % why if why else ""
+
+
+def misgrouped(name: Any) -> Optional[str]:
+    """Where an installed entry point named ``name`` is declared, when that is a group spelt close
+    to :data:`PLUGIN_GROUP` (``websearch_sync.backend``, ``websearch-sync.backends``): a plugin the
+    library never reads, which nothing else would mention. Read on this error's path alone."""
+    from importlib import metadata
+
+    if not isinstance(name, str):
+        return None
+    try:
+        groups = sorted({e.group for d in metadata.distributions() for e in d.entry_points if e.name == name})
+    except Exception:  # third-party metadata files, as _entry_points: loading the plugins said why
+        return None
+    close = [group for group in groups if group != PLUGIN_GROUP and _close_group(group)]
+    if not close:
+        return None
+    return "an installed entry point %s is in the group %r, not %r, the group the library reads" % (
+        name,
+        close[0],
+        PLUGIN_GROUP,
+    )
+
+
+def _close_group(group: str) -> bool:
+    """``group`` is :data:`PLUGIN_GROUP` mistyped: the same letters, or a close spelling."""
+    if _squeezed(group) == _squeezed(PLUGIN_GROUP):
+        return True
+    return difflib.SequenceMatcher(None, group.lower(), PLUGIN_GROUP).ratio() >= 0.85
 
 
 def verticals_of(name: str) -> tuple[str, ...]:

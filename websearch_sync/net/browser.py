@@ -63,7 +63,10 @@ def resolve_impersonate(value: Optional[str], *, need_extra: bool = True) -> str
         return "chrome" if browser_available() else "off"
     name = str(value).strip().lower()
     if name in _REFUSED:
-        raise InvalidInput("impersonate=%s is not offered: %s" % (name, _REFUSED[name]), detail_code=BAD_IMPERSONATE)
+        raise InvalidInput(
+            "impersonate=%s is not offered: %s; use one of %s" % (name, _REFUSED[name], ", ".join(IMPERSONATE_CHOICES)),
+            detail_code=BAD_IMPERSONATE,
+        )
     if name not in IMPERSONATE_CHOICES:
         raise InvalidInput(
             "impersonate (WEB_SEARCH_IMPERSONATE, --impersonate) must be one of %s, got %r"

@@ -16,7 +16,7 @@ from ..client.processwide import forget_process_parts
 from ..client.search_client import open_clients_learn_afresh
 from ..client.state.server import forget_outages
 from ..config import Settings
-from ..contract.cases import VERTICAL_TYPES, Case, contract_violations, discover
+from ..contract.cases import VERTICAL_TYPES, Case, contract_violations, discover, record_hint
 from ..contract.conformance import ConformanceCheck
 from ..contract.conformance import conformance_checks as _conformance_checks
 from ..contract.replay import ReplayWire
@@ -244,6 +244,7 @@ class FixtureReplay:
 
     cases: list[Case]
     calls: list[SearchCall] = field(default_factory=list)
+    fixtures_dir: StrPath = ""  #: where the cases were read: a search no case answers says how to record one there
 
     def find(self, backend: str, params: SearchParams) -> Case:
         """The case answering a search (see the module docstring for the rule)."""
@@ -258,7 +259,12 @@ class FixtureReplay:
         ]
         if not candidates:
             known = sorted({repr(c.meta.get("query")) for c in self.cases if c.backend == backend})
-            hint = "recorded queries: %s" % ", ".join(known[:8]) if known else "no case of this backend is recorded"
+            record = record_hint(self.fixtures_dir, backend, params.query, params.vertical)
+            hint = (
+                "recorded queries: %s; or %s" % (", ".join(known[:8]), record)
+                if known
+                else "no case of this backend is recorded: %s" % record
+            )
             raise _no_answer(backend, "no recorded case of %s for query %r (%s)" % (backend, params.query, hint))
         options = _call_options(params)
 
@@ -293,7 +299,7 @@ def replay_fixtures(
     if not os.path.isdir(fixtures_dir):
         where = "" if os.path.isabs(fixtures_dir) else " (relative to the current directory %s)" % os.getcwd()
         raise FileNotFoundError("fixture folder %s does not exist%s" % (os.fspath(fixtures_dir), where))
-    replay = FixtureReplay(cases=discover(fixtures_dir))
+    replay = FixtureReplay(cases=discover(fixtures_dir), fixtures_dir=fixtures_dir)
     if backends is None:
         names = [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
     else:

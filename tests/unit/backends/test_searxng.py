@@ -6,6 +6,7 @@ a test needs a field the recordings lack, e.g. publishedDate)."""
 import json
 import re
 from pathlib import Path
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from backend_kit import recorded_json, replay_search
@@ -376,8 +377,25 @@ def test_engines_that_found_nothing_beside_categories_are_not_said_ignored(engin
         extra=[_config_answer(INSTANCE_CONFIG)],
     )
     assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
-    codes = [e.get("detail_code") for e in result.get("errors", ()) if e.get("detail_code") != "engine_error"]
-    assert codes == ([warned] if warned else [])
+    warnings = [e for e in result.get("errors", ()) if e.get("detail_code") != "engine_error"]
+    assert [e["detail_code"] for e in warnings] == ([warned] if warned else [])
+    # parse_generic runs the categories' engines in place of the names it ignored (before: "its default engines")
+    assert all("runs the engines of the categories sent beside them (news)" in e["message"] for e in warnings)
+
+
+def test_an_engine_asked_beside_categories_that_failed_was_searched_without_config():
+    """The shortlist answer: results from 'google cse' (of the categories sent), and 'brave', the engine
+    asked, among the engines that failed: it was searched, no ``/config`` needed to tell (as the
+    warning's judge says). Before: ``/config`` was read for it (here unanswered, so the answer was
+    not cached)."""
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    body = recorded("shortlist__1.json")
+    assert "brave" in [engine for engine, _ in body["unresponsive_engines"]]
+    result, calls = search(body, client=client, engines="brave", categories=["general"])
+    assert [urlsplit(c.request.url).path for c in calls] == ["/search"]
+    assert {e["detail_code"] for e in result["errors"]} <= {"http_429", "captcha_required"}
+    _, none_sent = search(body, client=client, engines="brave", categories=["general"])
+    assert none_sent == []
 
 
 # -- a sign-in page on the instance's own host ----------------------------------------------
@@ -401,19 +419,33 @@ def test_a_sign_in_page_on_the_instances_host_blames_the_login_not_the_base_url(
     assert "address it redirects to" not in error.message
 
 
-def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path():
-    """http to https keeps the search's own parameters (a query of ``/search`` too): no sign-in page."""
-    location = "https://searx.example.org/search?q=%2Fsearch&format=json"
+@pytest.mark.parametrize(
+    "path, query",
+    [
+        ("/search", "/search"),
+        ("/search", "https://www.google.com/search?q=foo"),
+        ("/search", "https://searx.example.org/search?q=foo"),
+        ("/search", "/search?q=foo"),
+        ("/searx/search", "https://www.google.com/search?q=foo"),
+    ],
+)
+def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path(path, query):
+    """A moved search keeps the search's own parameters, a query of ``/search`` or an address with a
+    query on ``/search`` too: on the search's own path (http to https), where no sign-in page lives,
+    or on another (the instance moved under ``/searx/``) with an address on another host, not the
+    search's own. Before: the addresses read as "a sign-in page"."""
+    location = "https://searx.example.org%s?%s" % (path, urlencode({"q": query, "format": "json"}))
     error, _ = search(
         b"",
         url="http://searx.example.org/search",
         status=301,
         headers={"Location": location},
         content_type="text/html",
+        query=query,
         settings_=ws.Settings(providers={"searxng": {"base_url": "http://searx.example.org"}}),
     )
     assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_301"
-    assert "address it redirects to" in error.message
+    assert "address it redirects to" in error.message and "sign-in" not in error.message
 
 
 # -- the limiter's 429 ---------------------------------------------------------------------------------
@@ -422,10 +454,17 @@ def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path()
 LIMITER_429 = b"Too Many Requests"
 
 
-@pytest.mark.parametrize("agent", ["python-requests/2.32.3", "curl/8.5.0", "Go-http-client/1.1"])
+#: Petal Search's crawler's User-Agent (its webmaster page): ``PetalBot`` not at the start.
+PETALBOT = (
+    "Mozilla/5.0 (Linux; Android 7.0;) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 "
+    "(compatible; PetalBot;+https://webmaster.petalsearch.com/site/petalbot)"
+)
+
+
+@pytest.mark.parametrize("agent", ["python-requests/2.32.3", "curl/8.5.0", "Go-http-client/1.1", PETALBOT])
 def test_a_user_agent_the_bot_detection_refuses_is_named_not_the_hourly_window(agent):
     """``searx/botdetection/http_user_agent.py`` answers every request whose User-Agent starts with
-    one of its bot names with the limiter's 429. Before: the message blamed the 4 JSON requests an
+    one of its bot names (or holds ``PetalBot`` anywhere: its ``.*PetalBot.*``) with the limiter's 429. Before: the message blamed the 4 JSON requests an
     hour, which a wait does not heal."""
     error, calls = search(LIMITER_429, status=429, content_type="text/html", settings_=settings_with_agent(agent))
     assert len(calls) == 1 and calls[0].request.headers["User-Agent"] == agent
@@ -438,6 +477,19 @@ def test_a_user_agent_the_bot_detection_refuses_is_named_not_the_hourly_window(a
 def test_a_user_agent_the_bot_detection_lets_through_keeps_the_hourly_window(agent):
     error, _ = search(LIMITER_429, status=429, content_type="text/html", settings_=settings_with_agent(agent))
     assert isinstance(error, ws.WebBlocked) and "per hour" in error.message and error.retry_after == 3600.0
+
+
+@pytest.mark.parametrize("agent", [None, "curl/8.5.0"])
+def test_an_ip_on_the_limiter_s_block_list_is_said_whatever_the_user_agent(agent):
+    """``searx/limiter.py: filter_request`` checks the block list before the bot detection: its 429 says
+    ``IP is on BLOCKLIST - <why>``. Before: a refused User-Agent was blamed (and, without one, the hourly
+    window, which a wait heals)."""
+    error, _ = search(
+        b"IP is on BLOCKLIST - 203.0.113.7", status=429, content_type="text/html", settings_=settings_with_agent(agent)
+    )
+    assert isinstance(error, ws.WebBlocked) and (error.detail_code, error.retryable) == ("http_429", False)
+    assert "block list" in error.message and "a wait does not heal it" in error.message
+    assert "User-Agent" not in error.message and "per hour" not in error.message
 
 
 def settings_with_agent(agent):
@@ -458,7 +510,7 @@ def test_a_time_limit_word_of_digits_the_instance_cannot_read_is_refused_before_
     assert "space after the `<`" in outcome.message
 
 
-@pytest.mark.parametrize("query", ["< ² units", "I <3 NY", "a<²"])
+@pytest.mark.parametrize("query", ["< ² units", "I <3 NY", "a<²", "a <b", "‹٣", "x <٣"])
 def test_time_limit_words_the_instance_reads_are_sent(query):
     _, calls = search(recorded("shortlist__1.json"), query=query)
     assert len(calls) == 1
@@ -475,14 +527,21 @@ def timed_out(name):
     return body
 
 
+#: A deadline whose ``timeout_limit`` (what is left minus the margin: about 1.45 s) is below SearXNG's
+#: default engine timeout (3 s, the cap until ``/config`` is known): the deadline sets the limit.
+SHORT_DEADLINE_MS = 2000
+
+
 def test_an_answer_without_the_engines_that_timed_out_is_not_cached():
-    """The instance gave its engines this call's ``timeout_limit``; a later call (with a longer
-    deadline, say) asks again. Before: the truncated answer was served from the cache for its TTL.
-    Other failures (the recorded 'HTTP connection error' of four engines) are still cached."""
+    """The instance gave its engines this call's ``timeout_limit``, set by its short deadline; a later
+    call (with a longer deadline, say) asks again. Before: the truncated answer was served from the
+    cache for its TTL. Other failures (the recorded 'HTTP connection error' of four engines) are
+    still cached."""
     client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
     for _ in range(2):
-        result, calls = search(timed_out("browse-API__1.json"), client=client)
+        result, calls = search(timed_out("browse-API__1.json"), client=client, timeout_ms=SHORT_DEADLINE_MS)
         assert len(calls) == 1 and {e["detail_code"] for e in result["errors"]} == {"engine_timeout"}
+        assert float(sent_params(calls[0])["timeout_limit"]) < 3.0
     search(recorded("browse-API__1.json"), query="other", client=client)
     cached, none_sent = search(recorded("browse-API__1.json"), query="other", client=client)
     assert none_sent == [] and cached["provider_meta"]["cached"] is True
@@ -501,9 +560,59 @@ def test_a_later_page_without_engines_that_timed_out_keeps_the_answer_from_the_c
         mock.add("GET", URL, body=later_page, content_type="application/json")
 
     for _ in range(2):
-        result, calls = search(first_page, client=client, max_results=15, extra=[pages])
+        result, calls = search(first_page, client=client, max_results=15, extra=[pages], timeout_ms=SHORT_DEADLINE_MS)
         assert [sent_params(c).get("pageno") for c in calls] == [None, "2"]
         assert len(result["errors"]) == 4 and not result["provider_meta"].get("cached")
+
+
+@pytest.mark.parametrize("reason", ["timeout", "Suspended: timeout"])
+def test_an_answer_without_engines_that_timed_out_is_cached_when_the_deadline_did_not_set_their_limit(reason):
+    """A 30 s deadline sends SearXNG's default engine timeout (3 s, ``/config`` unknown) as
+    ``timeout_limit``: the instance gives each engine ``min(its timeout, timeout_limit)``
+    (``searx/search/__init__.py``), so a longer deadline would not give the late ones more. An engine
+    suspended after a timeout is skipped for a while, whatever the deadline. Before: neither answer
+    was cached."""
+    body = recorded("browse-API__1.json")
+    body["unresponsive_engines"] = [[engine, reason] for engine, _ in body["unresponsive_engines"]]
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    result, calls = search(body, client=client, timeout_ms=30000)
+    assert sent_params(calls[0])["timeout_limit"] == "3.00"
+    assert {e["detail_code"] for e in result["errors"]} == {"engine_timeout"}
+    cached, none_sent = search(body, client=client, timeout_ms=30000)
+    assert none_sent == [] and cached["provider_meta"]["cached"] is True
+
+
+def test_once_config_is_known_the_engines_own_timeouts_are_the_cap_a_deadline_may_cut():
+    """``/config`` (read after a first answer with a time range) gives the news engines 3 s and 5 s: a
+    5 s deadline sends about 4 s, below the slowest, so the answer without engines that timed out
+    is not cached; a 30 s one sends 5 s, all a longer deadline would send, so it is."""
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    news = {"categories": ["news"]}
+    _, calls = search(
+        recorded("browse-API__news.json"),
+        client=client,
+        time_range="week",
+        extra=[_config_answer(INSTANCE_CONFIG)],
+        **news,
+    )
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    for _ in range(2):
+        _, calls = search(timed_out("browse-API__1.json"), client=client, timeout_ms=5000, **news)
+        assert len(calls) == 1 and float(sent_params(calls[0])["timeout_limit"]) < 5.0
+    _, calls = search(timed_out("browse-API__1.json"), client=client, timeout_ms=30000, **news)
+    assert sent_params(calls[0])["timeout_limit"] == "5.00"
+    _, none_sent = search(timed_out("browse-API__1.json"), client=client, timeout_ms=30000, **news)
+    assert none_sent == []
+
+
+def test_a_suspended_engine_s_timeout_is_cached_when_the_deadline_set_the_limit():
+    body = recorded("browse-API__1.json")
+    body["unresponsive_engines"] = [[engine, "Suspended: timeout"] for engine, _ in body["unresponsive_engines"]]
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    result, calls = search(body, client=client, timeout_ms=SHORT_DEADLINE_MS)
+    assert float(sent_params(calls[0])["timeout_limit"]) < 3.0 and result["errors"][0]["retry_after"] > 0
+    _, none_sent = search(body, client=client, timeout_ms=SHORT_DEADLINE_MS)
+    assert none_sent == []
 
 
 def test_no_results_while_some_engines_failed_does_not_say_those_were_all_it_asked():

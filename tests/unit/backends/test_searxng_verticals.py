@@ -234,3 +234,26 @@ def test_a_news_search_with_a_time_range_is_judged_by_its_news_engines():
     assert not isinstance(result, ws.WebSearchError)
     assert [c.request.url for c in calls[1:]] == [base + "/config"]
     assert [e["detail_code"] for e in result["errors"] if e["detail_code"] != "engine_error"] == []
+
+
+def test_a_cached_news_answer_s_unverified_time_range_note_is_revised_for_its_news_engines():
+    """A news search with a time range whose ``/config`` failed is cached with the note that the range
+    is unverified; once another client (other credentials) has read ``/config``, the cached answer is
+    served without it: its news engine honours the range. Revised for the call's category
+    (``SearXNGVertical.revise_cached``); judged as web search's, for ``general``, the note would
+    become "wikipedia skipped"."""
+    base = "https://searx.example.org"
+    news = recorded_json("searxng", "browse-API__news.json")
+    client = ws.SearchClient(settings=SETTINGS, backend="searxng", cache_ttl_s=300, retries=0)
+    refused = [lambda mock: mock.add("GET", base + "/config", status=500, body="")]
+    first, calls = replay_search("searxng", URL, news, client=client, vertical="news", time_range="week", extra=refused)
+    assert [c.request.url for c in calls[1:]] == [base + "/config"]
+    assert "time_range_unverified" in [e["detail_code"] for e in first["errors"]]
+    keyed = Settings(providers={"searxng": {"base_url": base, "api_key": "k"}})  # a read of its own
+    read = [lambda mock: mock.add("GET", base + "/config", json=NEWS_AND_GENERAL_CONFIG)]
+    _, calls = replay_search("searxng", URL, news, settings=keyed, time_range="week", query="other", extra=read)
+    assert [c.request.url for c in calls[1:]] == [base + "/config"]
+    cached, none_sent = replay_search("searxng", URL, news, client=client, vertical="news", time_range="week")
+    assert none_sent == [] and cached["provider_meta"]["cached"] is True
+    assert [e["detail_code"] for e in cached["errors"] if e["detail_code"] != "engine_error"] == []
+    assert len(cached["errors"]) == len(first["errors"]) - 1

@@ -101,6 +101,10 @@ class BackendCatalogue(Protocol):
         """Why the plugin declaring backend ``name`` was skipped, or ``None``."""
         ...
 
+    def misgrouped(self, name: str) -> Optional[str]:
+        """Where an entry point ``name`` in a mistyped group is declared (never read), or ``None``."""
+        ...
+
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
@@ -126,6 +130,9 @@ class _RegistryOnDemand:
 
     def skipped(self, name: str) -> Optional[str]:
         return self._registry().skipped(name)
+
+    def misgrouped(self, name: str) -> Optional[str]:
+        return self._registry().misgrouped(name)
 
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
@@ -683,7 +690,7 @@ def _unknown_backend_problem(where: str, names: Sequence[str], auto: bool = True
     guesses = []
     for name in unknown:
         close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, extra, n=1)), None)
-        why = _backends.skipped(name) or (close and "did you mean %s?" % close)
+        why = _backends.skipped(name) or _backends.misgrouped(name) or (close and "did you mean %s?" % close)
         guesses.append("%r%s" % (name, " (%s)" % why if why else ""))
     return "%s names unknown backend %s; known backends: %s" % (where, ", ".join(guesses), choices)
 

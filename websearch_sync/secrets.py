@@ -63,9 +63,15 @@ def _secret_name(name: str) -> bool:
     return _judge_name(name)
 
 
+def name_words(name: str) -> list[str]:
+    """``name``'s words, lower case: ``X-Subscription-Token`` -> x, subscription, token;
+    ``apiKey`` -> api, key; ``brave_api_key`` -> brave, api, key."""
+    return [w for w in _NON_WORD.split(_CAMEL.sub(r"\1 \2", name).lower()) if w]
+
+
 def _judge_name(name: str) -> bool:
     """The verdict of :func:`is_secret_name`, worked out afresh."""
-    words = [w for w in _NON_WORD.split(_CAMEL.sub(r"\1 \2", name).lower()) if w]
+    words = name_words(name)
     return any(_secret_word(w) or (w.endswith("s") and _secret_word(w[:-1])) for w in words)
 
 

@@ -254,7 +254,7 @@ def test_a_private_address_is_named_once(url, said):
         ("https://docs.python.org/3/", "(a URL; its site is 'docs.python.org/3'; "),
         ("http://user@example.org:8080", "(a URL; its site is 'example.org:8080'; "),
         ("https://a..b.com/", "(a URL; expected "),  # no site to name: a..b.com is refused too
-        ("https://x.org/a://b", "(a URL; expected "),
+        ("https://x.org/a://b", "(a URL; its site is 'x.org/a://b'; "),  # a '://' in a path is a site's
         ("http://[::1/x", "(a URL; expected "),  # urlsplit's ValueError: no site to name
     ],
 )
@@ -266,7 +266,7 @@ def test_a_url_given_as_the_site_filter_is_refused_naming_its_site(typed, said):
     assert refused.value.detail_code == "bad_site_filter"
 
 
-@pytest.mark.parametrize("name", ["api_key", "token", "apiKey"])
+@pytest.mark.parametrize("name", ["api_key", "token", "apiKey", "brave_api_key", "client_secret"])
 def test_a_key_given_to_search_says_where_keys_go(name):
     """``search(q, backend="brave", api_key=...)`` is a newcomer's guess: the refusal says a key is
     a backend's setting and how to give one, not only the search options."""
@@ -277,3 +277,16 @@ def test_a_key_given_to_search_says_where_keys_go(name):
         "settings=Settings(providers={'brave': {'api_key': ...}}), for example, or the environment variable "
         "`websearch-sync backends` lists); known options: " % name
     )
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["headers", "max_tokens", "session", "sort_key", "cookies", "signature", "hotkey", "_"],  # '_': no word
+)
+def test_a_name_that_is_no_key_gets_no_key_hint(name):
+    """The key hint used the rule of what to hide (``is_secret_name``): ``headers=``, ``max_tokens=``,
+    ``session=``, ``sort_key=`` were told "a key is a backend's setting", which they are not."""
+    with pytest.raises(TypeError) as refused:
+        ws.search("q", backend="stub", **{name: "x"})
+    assert str(refused.value).startswith("search() got unexpected keyword argument(s) %s" % name)
+    assert "a key is a backend's setting" not in str(refused.value)

@@ -710,7 +710,7 @@ def test_a_skipped_engine_for_another_vertical_is_named_in_the_error_about_that_
     ) in done.stderr, done.stderr
 
 
-@pytest.mark.parametrize("group", ["websearch_sync.backend", "websearch-sync.backends"])
+@pytest.mark.parametrize("group", ["websearch_sync.backend", "websearch-sync.backends", "Web-Search-Sync-Backends"])
 def test_a_plugin_declared_in_a_mistyped_group_is_named_in_the_unknown_backend_error(tmp_path, monkeypatch, group):
     """A plugin whose ``pyproject.toml`` misspells the entry-point group is never read: nothing
     said so, and ``-b demo`` was an unknown backend like any typo. In this process: the group
@@ -722,3 +722,6 @@ def test_a_plugin_declared_in_a_mistyped_group_is_named_in_the_unknown_backend_e
         ws.search("q", backend="demo")
     with pytest.raises(ws.InvalidInput, match=re.escape("names unknown backend 'demo' (%s)" % (why % group))):
         ws.Settings(backend="demo")
+    # settings for it stay refused: it was never read, not skipped (a warning "its plugin was skipped")
+    with pytest.raises(ws.InvalidInput, match=re.escape("names unknown backend 'demo' (%s)" % (why % group))):
+        ws.Settings(providers={"demo": {"api_key": "k"}})

@@ -36,3 +36,11 @@ def test_without_stdout_a_batch_says_it_cannot_write_and_exits_5(monkeypatch, ca
     assert capsys.readouterr().err.splitlines()[-1] == (
         "error: cannot write the output: stdout is closed (the command was started without it)"
     )
+
+
+def test_without_stderr_the_command_alone_writes_no_help_to_stdout(monkeypatch, capsys):
+    """``websearch-sync 2>&-``: argparse's ``print_help(None)`` writes to stdout, where a pipe reads
+    output, not a usage; the status says it."""
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main([]) == 2
+    assert capsys.readouterr().out == ""

@@ -15,6 +15,7 @@ from websearch_sync.cli import main
         (["backends", "extra"], "usage: websearch-sync backends "),
         (["search", "-b", "stub", "q", "--bogus"], "usage: websearch-sync search "),
         (["state", "clear", "extra"], "usage: websearch-sync state "),
+        (["state", "show", "--jsno"], "usage: websearch-sync state show "),  # a command's command: its own usage
     ],
 )
 def test_an_unknown_argument_shows_its_commands_usage(capsys, argv, usage):
@@ -37,6 +38,8 @@ def test_an_unknown_argument_shows_its_commands_usage(capsys, argv, usage):
             "unrecognized arguments: --mdoe=text (did you mean --mode?)\n",
         ),
         (["backends", "--jsno"], "unrecognized arguments: --jsno (did you mean --json?)\n"),
+        (["state", "show", "--jsno"], "unrecognized arguments: --jsno (did you mean --json?)\n"),
+        (["state", "show", "--cache"], "unrecognized arguments: --cache (--cache is a flag of state clear)\n"),
         (["search", "-b", "stub", "q", "--bogus"], "unrecognized arguments: --bogus\n"),  # nothing close: no guess
     ],
 )
@@ -44,6 +47,38 @@ def test_a_mistyped_flag_is_refused_naming_the_commands_closest_flag(capsys, arg
     """argparse names the typo alone; the refusal names the flag meant, of the command it was given to."""
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith(said)
+
+
+@pytest.mark.parametrize(
+    "flag", ["--count", "--limit", "--quiet", "--engine", "--no-cache", "--provider", "--region", "--output"]
+)
+def test_a_flag_no_flag_is_close_to_gets_no_guess(capsys, flag):
+    """Compared with the ``--`` every flag shares, ``--limit`` was "close" to ``--site``, ``--count``
+    to ``--json``, ``--engine`` to ``--time-range``: the name alone is compared, and none is close."""
+    assert main(["search", "-b", "stub", "q", flag]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: %s\n" % flag)
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["search", "-b", "stub", "q", "--max-chars", "5"], "--max-chars (--max-chars is a flag of fetch) 5\n"),
+        (
+            ["fetch", "https://a.example/", "--max-results", "5"],
+            "--max-results (--max-results is a flag of search, record, check-live) 5\n",
+        ),
+        (["search", "-b", "stub", "q", "--text"], "--text (did you mean --format text?)\n"),
+        (["search", "-b", "stub", "q", "--news"], "--news (did you mean --vertical news?)\n"),
+        (["fetch", "https://a.example/", "--text"], "--text (did you mean --mode text?)\n"),
+        (["fetch", "https://a.example/", "--html"], "--html\n"),  # not --help
+    ],
+)
+def test_another_commands_flag_or_a_flags_value_is_named_as_such(capsys, argv, said):
+    """``search --max-chars`` was "did you mean --max-results?", ``fetch --max-results`` "did you
+    mean --max-chars?", ``search --text`` "did you mean --site?": the command the flag belongs to,
+    or the flag the word is a value of, is what the user needs."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: " + said)
 
 
 def test_the_json_error_form_of_a_mistyped_flag_names_the_flag_meant(capsys):
@@ -58,11 +93,11 @@ def test_the_json_error_form_of_a_mistyped_flag_names_the_flag_meant(capsys):
         (
             ["search", "python", "requests", "timeout", "-b", "stub"],
             "unrecognized arguments: requests timeout (a query of several words is one argument: quote it, "
-            '"python requests timeout")\n',
+            "'python requests timeout')\n",
         ),
         (
             ["record", "stub", "rust", "async"],
-            'unrecognized arguments: async (a query of several words is one argument: quote it, "rust async")\n',
+            "unrecognized arguments: async (a query of several words is one argument: quote it, 'rust async')\n",
         ),
         (["search", "python", "--formt", "json"], "unrecognized arguments: --formt (did you mean --format?) json\n"),
         (
@@ -76,6 +111,44 @@ def test_a_query_left_unquoted_is_shown_quoted(capsys, argv, said):
     "unrecognized arguments: requests timeout"; a flag's value beside a mistyped flag is no query's word."""
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith(said)
+
+
+@pytest.mark.parametrize(
+    "argv, quoted",
+    [
+        (["search", "-b", "stub", "say", '"hi"'], """'say "hi"'"""),
+        (["search", "-b", "stub", "price", "$5"], "'price $5'"),
+        (["search", "-b", "stub", "it's", "done"], """'it'"'"'s done'"""),
+    ],
+)
+def test_the_query_shown_quoted_is_safe_to_paste_into_a_shell(capsys, argv, quoted):
+    """``"say "hi""`` and ``"price $5"`` (the words in double quotes) are no query the shell passes
+    as typed: the line quotes it as ``shlex.quote`` does."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith("one argument: quote it, %s)\n" % quoted)
+
+
+@pytest.mark.parametrize(
+    "extra, said",
+    [
+        (["text"], "text (did you mean --mode text?)\n"),
+        (["some", "words"], "some words\n"),
+        (["b.example"], "b.example (fetch reads one URL: run it once for each)\n"),
+    ],
+)
+def test_words_after_a_url_are_called_urls_only_when_they_look_like_urls(capsys, extra, said):
+    """``fetch https://a.example/ text`` was told "fetch reads one URL": ``text`` is ``--mode``'s
+    value, and words with neither ``://`` nor a dot are no URLs."""
+    assert main(["fetch", "https://a.example/", *extra]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: " + said)
+
+
+def test_words_beside_a_queries_file_get_no_quoting_hint(capsys, tmp_path):
+    """With ``--queries-file`` the queries are the file's: words after the first are no query's rest."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("q\n", encoding="utf-8")
+    assert main(["search", "-b", "stub", "--queries-file", str(queries), "a", "b"]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: b\n")
 
 
 def test_the_command_alone_lists_the_commands(capsys):

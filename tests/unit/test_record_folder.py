@@ -122,3 +122,17 @@ def test_a_replayed_search_of_another_query_names_the_recorded_ones_and_how_to_r
         "no recorded case of brave for query 'tokio runtime' (recorded queries: %r; or record one with "
         "`websearch-sync record brave 'tokio runtime' --fixtures %s --vertical news`)" % (recorded, tmp_path)
     )
+
+
+def test_the_record_command_for_a_query_starting_with_a_dash_runs(tmp_path, capsys):
+    """``websearch-sync record stub -x --fixtures DIR`` was suggested for the query ``-x``: argparse
+    reads ``-x`` as a flag and refuses the line. The query now comes last, after ``--``."""
+    import shlex
+
+    from websearch_sync.contract.cases import record_hint
+
+    hint = record_hint(tmp_path, "stub", "-x y", "news")
+    assert hint == "record one with `websearch-sync record stub --fixtures %s --vertical news -- '-x y'`" % tmp_path
+    argv = shlex.split(hint.split("`")[1])[1:]
+    assert main(argv) == 0, capsys.readouterr().err
+    assert json.loads(next((tmp_path / "stub").glob("*.meta.json")).read_text(encoding="utf-8"))["query"] == "-x y"

@@ -47,6 +47,10 @@ def test_a_site_with_an_empty_or_over_long_label_is_refused(site, reason):
         "example.com.",
         "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.ir",  # a zero-width non-joiner, part of a Persian name
         "\u05d01.com",  # right-to-left text may end with a digit (RFC 5893; IDNA 2003 refused it)
+        # a '://' in the path or query is no URL given as the filter: only a value starting with a scheme is
+        "web.archive.org/web/2020/https://python.org",
+        "example.com/redirect?to=http://x",
+        "python.org/a://b",
     ],
 )
 def test_a_domain_is_sent_as_given(site):

@@ -71,6 +71,17 @@ def test_a_search_that_fails_before_sending_says_so_beside_the_request_count(mon
     ), verdict.diff
 
 
+def test_the_conformance_request_check_names_a_request_of_the_wrong_kind(monkeypatch):
+    """The kit's request check called ``build_request`` itself and failed on the dict with
+    ``AttributeError: 'dict' object has no attribute 'url'``: it says what a search says."""
+    cls = registry.backend_class("mojeek_html")
+    monkeypatch.setattr(cls, "build_request", lambda self, params: {"method": "GET", "url": self.endpoint_url()})
+    check = next(c for c in conformance_checks("mojeek_html") if c.name == "request")
+    with pytest.raises(AssertionError) as failed:
+        check()
+    assert str(failed.value) == "mojeek_html: backend mojeek_html's build_request returned a dict, not a RequestSpec"
+
+
 def test_a_parse_result_item_without_a_url_names_the_defect(monkeypatch):
     """Items with the vendor's ``link`` instead of ``url`` were all dropped by normalisation: a
     plugin's search answered 0 items, unexplained."""

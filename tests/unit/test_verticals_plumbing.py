@@ -215,6 +215,36 @@ def test_paging_stops_at_a_page_that_brings_nothing_new(paged):
     assert len(response["items"]) == 3 and response["provider_meta"]["pages"] == 2
 
 
+def test_a_next_page_of_the_wrong_kind_is_a_failed_page_2_naming_the_method(paged, monkeypatch):
+    """``next_page`` returning a dict reached the sending code's ``AttributeError``; it is the plugin's
+    ``bad_parse_result``, met on page 2: page 1's results stand, the answer partial (docs/backends.md)."""
+    monkeypatch.setattr(_Paged, "next_page", lambda self, params, page: {"method": "GET", "url": ENDPOINT})
+    with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=FakeClock(), retries=0) as client:
+        _serve(mock, {1: _page(1, ["1", "2", "3"])})
+        response = client.search("q", max_results=10)
+        client.search("q", max_results=10)  # partial: not cached, asked again
+        assert len(mock.calls) == 2
+    assert [item["rank"] for item in response["items"]] == [1, 2, 3]
+    assert (response["errors"][0]["type"], response["errors"][0]["detail_code"]) == (
+        "WebProviderError",
+        "bad_parse_result",
+    )
+    assert response["errors"][0]["message"] == (
+        "page 2 (the results are those of page 1): backend paging_probe's next_page returned a dict, not a RequestSpec"
+    )
+
+
+def test_a_continue_request_of_the_wrong_kind_names_the_method(paged, monkeypatch):
+    """A flow's later step returning a tuple is the plugin's ``bad_parse_result``, not an ``AttributeError``."""
+    monkeypatch.setattr(_Paged, "continue_request", lambda self, response, params, step: ("GET", ENDPOINT))
+    with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=FakeClock(), retries=0) as client:
+        _serve(mock, {1: _page(1, ["1"])})
+        with pytest.raises(ws.WebProviderError) as refused:
+            client.search("q", max_results=2)
+    assert refused.value.detail_code == "bad_parse_result"
+    assert refused.value.message == "backend paging_probe's continue_request returned a tuple, not a RequestSpec"
+
+
 def test_a_failed_later_page_keeps_the_pages_before_it_and_is_not_cached(paged):
     clock = FakeClock()
     with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=clock, retries=0) as client:

@@ -14,8 +14,8 @@ that runs it.
 
 import argparse
 import contextlib
-import difflib
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import Callable, NoReturn, Optional
@@ -24,6 +24,7 @@ from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
+from .flag_hints import command_parsers, flag_hint, value_hint
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
@@ -116,29 +117,39 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     for command in COMMANDS:
         command.add_parser(commands)
-    for command_parser in commands.choices.values():  # whose usage an unknown argument shows
+    for command_parser in command_parsers(parser):  # whose usage an unknown argument shows (state show's too)
         command_parser.set_defaults(command_parser=command_parser)
     return parser
 
 
-def unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str], args: argparse.Namespace) -> str:
-    """argparse's ``unrecognized arguments: ...``, each mistyped flag followed by the command's
-    closest one (``--jsn (did you mean --json?)``): argparse names the typo and no flag to use.
+def unrecognized(
+    parser: argparse.ArgumentParser, unknown: Sequence[str], args: argparse.Namespace, top: argparse.ArgumentParser
+) -> str:
+    """argparse's ``unrecognized arguments: ...``, each mistyped flag followed by the flag meant
+    (``--jsn (did you mean --json?)``, :func:`~.flag_hints.flag_hint`; ``top``'s other commands
+    are searched for another command's flag): argparse names the typo and no flag to use.
     Words alone after a query are the rest of a query left unquoted (``search python requests``):
-    the line shows it quoted; after a URL, more URLs: ``fetch`` reads one."""
+    the line shows it quoted for the shell (``say "hi"``: ``'say "hi"'``), unless the queries come
+    from ``--queries-file``; after a URL, words that look like URLs (``://`` or a dot): ``fetch``
+    reads one."""
     query, url = getattr(args, "query", None), getattr(args, "url", None)
-    flags = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
-    said = []
-    for argument in unknown:
-        typed = argument.split("=", 1)[0]
-        close = difflib.get_close_matches(typed, flags, n=1) if typed.startswith("--") else []
-        said.append(argument + (" (did you mean %s?)" % close[0] if close else ""))
+    said = [argument + _argument_hint(argument, parser, top, url) for argument in unknown]
     words_alone = not any(argument.startswith("-") for argument in unknown)
-    if isinstance(query, str) and words_alone:
-        said.append('(a query of several words is one argument: quote it, "%s")' % " ".join([query, *unknown]))
-    elif isinstance(url, str) and words_alone:
+    if isinstance(query, str) and words_alone and getattr(args, "queries_file", None) is None:
+        said.append(
+            "(a query of several words is one argument: quote it, %s)" % shlex.quote(" ".join([query, *unknown]))
+        )
+    elif isinstance(url, str) and words_alone and any("://" in word or "." in word for word in unknown):
         said.append("(fetch reads one URL: run it once for each)")
     return "unrecognized arguments: %s" % " ".join(said)
+
+
+def _argument_hint(argument: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser, url: object) -> str:
+    """What follows an unknown ``argument`` in :func:`unrecognized`: the flag meant for a flag;
+    after a URL, the flag a word is a value of (``fetch URL text``: ``--mode text``); else ""."""
+    if argument.startswith("-"):
+        return flag_hint(argument.split("=", 1)[0], parser, top)
+    return value_hint(argument, parser) if isinstance(url, str) else ""
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -221,7 +232,7 @@ def _parsed(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> a
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         command_parser = getattr(args, "command_parser", parser)
-        command_parser.error(unrecognized(command_parser, unknown, args))
+        command_parser.error(unrecognized(command_parser, unknown, args, parser))
     return args
 
 

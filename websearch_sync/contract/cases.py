@@ -692,13 +692,15 @@ def record_hint(
     fixtures_dir: StrPath, backend: Optional[str] = None, query: Optional[str] = None, vertical: str = "web"
 ) -> str:
     """What to run to record a case into ``fixtures_dir``: a folder without cases is what a
-    newcomer (or a plugin's first test) meets before anything was recorded."""
-    return "record one with `websearch-sync record %s %s --fixtures %s%s`" % (
-        shlex.quote(backend) if backend else "BACKEND",
-        shlex.quote(query) if query else "QUERY",
+    newcomer (or a plugin's first test) meets before anything was recorded. A query starting
+    with ``-`` comes last, after ``--``: argparse would read it as a flag."""
+    flags = "--fixtures %s%s" % (
         shlex.quote(os.fspath(fixtures_dir)),
         "" if vertical == "web" else " --vertical %s" % vertical,
     )
+    words = shlex.quote(query) if query else "QUERY"
+    arguments = "%s -- %s" % (flags, words) if query and query.startswith("-") else "%s %s" % (words, flags)
+    return "record one with `websearch-sync record %s %s`" % (shlex.quote(backend) if backend else "BACKEND", arguments)
 
 
 def count_statuses(results: list[CaseResult]) -> dict[str, int]:

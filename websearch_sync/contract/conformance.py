@@ -38,7 +38,7 @@ from requests.structures import CaseInsensitiveDict
 
 from ..config import Settings
 from ..engine import registry
-from ..engine.base import Backend
+from ..engine.base import Backend, made_request
 from ..errors import (
     AuthError,
     BadGateway,
@@ -193,7 +193,10 @@ class _Kit:
 
     def request(self) -> None:
         backend = self.backend()
-        spec = backend.build_request(_params(backend))
+        try:
+            spec = made_request(backend.build_request(_params(backend)), self.cls.name, "build_request")
+        except WebProviderError as error:  # a dict: say so, not AttributeError 'dict' has no 'url'
+            raise AssertionError("%s: %s" % (self.engine, error.message)) from None
         sent, declared = urlsplit(spec.url), urlsplit(backend.endpoint_url())
         assert (sent.scheme, sent.hostname) == (declared.scheme, declared.hostname), (
             "%s sends to %s, but its endpoint is %s" % (self.engine, spec.url, backend.endpoint_url())

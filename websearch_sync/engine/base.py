@@ -594,16 +594,8 @@ class Backend:
         parsed.pages = pages
 
     def _made(self, spec: RequestSpec, method: str) -> RequestSpec:
-        """``spec`` as ``method`` returned it, when it is a :class:`RequestSpec`: a plugin's dict (or
-        tuple) is ``WebProviderError(bad_parse_result)`` naming the method, not an ``AttributeError``
-        of the library's sending code (an "internal error" that said nothing of the plugin's)."""
-        if not isinstance(spec, RequestSpec):
-            raise WebProviderError(
-                "backend %s's %s returned a %s, not a RequestSpec" % (self.name, method, type(spec).__name__),
-                provider=self.name,
-                detail_code=BAD_PARSE_RESULT,
-            )
-        return spec
+        """``spec`` as this backend's ``method`` returned it (:func:`made_request`)."""
+        return made_request(spec, self.name, method)
 
     def _send(self, spec: RequestSpec, transport: HttpTransport, deadline: Deadline) -> HttpResponse:
         """One request of the search, fitted to the deadline (a web page as a browser asks for it)."""
@@ -695,6 +687,20 @@ class Backend:
 _JSON_READING = ("results_at", "result_fields", "request_id_at")
 #: Engines whose parsers stop at checkpoints: the ones of this package (:meth:`Backend._within`).
 _OWN_MODULES = "websearch_sync."
+
+
+def made_request(spec: object, backend: str, method: str) -> RequestSpec:
+    """``spec`` as backend ``backend``'s ``method`` returned it, when it is a :class:`RequestSpec`:
+    a plugin's dict (or tuple) is ``WebProviderError(bad_parse_result)`` naming the method, not an
+    ``AttributeError`` of the library's sending code (an "internal error" that said nothing of the
+    plugin's). The one check of a search's requests and of the conformance kit's request check."""
+    if not isinstance(spec, RequestSpec):
+        raise WebProviderError(
+            "backend %s's %s returned a %s, not a RequestSpec" % (backend, method, type(spec).__name__),
+            provider=backend,
+            detail_code=BAD_PARSE_RESULT,
+        )
+    return spec
 
 
 def _new_results(items: list[dict[str, Any]], seen: set[str], vertical: str) -> list[dict[str, Any]]:

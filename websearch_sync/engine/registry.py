@@ -529,6 +529,9 @@ class _Catalogue:
     def skipped(self, name: str) -> Optional[str]:
         return skipped_plugin(name)
 
+    def misgrouped(self, name: str) -> Optional[str]:
+        return misgrouped(name)
+
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
@@ -668,8 +671,9 @@ def skipped_plugins() -> dict[str, str]:
 def skipped_plugin(name: Any) -> Optional[str]:
     """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was). A plugin
     skipped under an entry-point name no backend can have (``demo-search``) may be the one
-    declaring any unregistered name: each such is named, with why it was skipped; else an
-    entry point ``name`` in a mistyped group is (:func:`misgrouped`)."""
+    declaring any unregistered name: each such is named, with why it was skipped. A plugin in a
+    mistyped group was never read, not skipped (:func:`misgrouped`, which the unknown-backend
+    messages name): settings for it stay refused as an unknown backend's."""
     load_plugins()
     if not isinstance(name, str):
         return None
@@ -678,13 +682,14 @@ def skipped_plugin(name: Any) -> Optional[str]:
     elsewhere = ["plugin %r %s" % (entry, why) for entry, why in _SKIPPED_ELSEWHERE.items()]
     if elsewhere:
         return "no backend is registered under this name; %s" % "; ".join(elsewhere)
-    return misgrouped(name)
+    return None
 
 
 def did_you_mean(name: Any) -> str:
-    """For an unknown backend name: `` (<why its plugin was skipped>)``, else `` (did you mean
-    NAME?)`` with a close registered one, else ``""``."""
-    why = skipped_plugin(name)
+    """For an unknown backend name: `` (<why its plugin was skipped>)``, else where an entry
+    point of that name in a mistyped group is (:func:`misgrouped`), else `` (did you mean NAME?)``
+    with a close registered one, else ``""``."""
+    why = skipped_plugin(name) or misgrouped(name)
     if why is None:
         close = closest_backend(name)
         why = "did you mean %s?" % close if close else None
@@ -714,9 +719,8 @@ def misgrouped(name: Any) -> Optional[str]:
 
 
 def _close_group(group: str) -> bool:
-    """``group`` is :data:`PLUGIN_GROUP` mistyped: the same letters, or a close spelling."""
-    if _squeezed(group) == _squeezed(PLUGIN_GROUP):
-        return True
+    """``group`` is :data:`PLUGIN_GROUP` mistyped: a close spelling in any case, which takes in the
+    same letters with other separators too (``Web-Search-Sync-Backends``, ``websearch_sync_backends``)."""
     return difflib.SequenceMatcher(None, group.lower(), PLUGIN_GROUP).ratio() >= 0.85
 
 

@@ -421,18 +421,27 @@ _KEY_HINT = (
 )
 
 
-#: The last word of a name that is a credential given as a keyword (``brave_api_key``, ``token``, ``client_secret``).
-_KEY_WORDS = frozenset(("apikey", "token", "secret", "password"))
+#: The last word of a name that is a credential given as a keyword (``brave_api_key``, ``bing_key``,
+#: ``api_keys``, ``token``, ``client_secret``).
+_KEY_WORDS = frozenset(("key", "keys", "apikey", "token", "secret", "password"))
+#: A name that is a credential on its own (``auth=``, ``credentials=``), not as a last word (``basic_auth``).
+_KEY_NAMES = frozenset(("credential", "credentials", "auth", "authorization"))
+#: The word before ``key`` in a key that is no credential (``sort_key``, ``primary_key``, ``cache_key``).
+_NOT_KEYS = frozenset(("sort", "hot", "primary", "foreign", "cache"))
 
 
 def _names_a_key(name: str) -> bool:
     """Whether the keyword ``name`` is a key given to ``search()``: ``key``, ``api_key``
-    (``apiKey``, ``brave_api_key``), or ending in ``_token``, ``_secret``, ``_password``. Narrower
-    than :func:`~.secrets.is_secret_name`, whose ``headers``, ``session``, ``signature`` or
-    ``cookies`` are secrets to hide, not keys a newcomer meant: those get the closest option."""
+    (``apiKey``, ``XApiKey``, ``brave_key``, ``subscription_key``, ``api_keys``), ending in ``_token``,
+    ``_secret``, ``_password``, or ``auth``, ``authorization``, ``credentials`` alone; not a key
+    named for what it sorts or looks up (``sort_key``, ``primary_key``; ``hotkey`` is one word).
+    Narrower than :func:`~.secrets.is_secret_name`, whose ``headers``, ``session``, ``signature``,
+    ``max_tokens`` or ``cookies`` are secrets to hide, not keys a newcomer meant: those get the
+    closest option."""
     words = name_words(name)
-    last = words[-1] if words else ""  # '_' has no word
-    return last in _KEY_WORDS or words[-2:] == ["api", "key"] or words == ["key"]
+    if len(words) == 1 and words[0] in _KEY_NAMES:
+        return True
+    return bool(words) and words[-1] in _KEY_WORDS and (len(words) < 2 or words[-2] not in _NOT_KEYS)
 
 
 def option_hint(name: str, known: Iterable[str]) -> str:

@@ -266,10 +266,19 @@ def test_a_url_given_as_the_site_filter_is_refused_naming_its_site(typed, said):
     assert refused.value.detail_code == "bad_site_filter"
 
 
-@pytest.mark.parametrize("name", ["api_key", "token", "apiKey", "brave_api_key", "client_secret"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        *("api_key", "token", "apiKey", "brave_api_key", "client_secret"),
+        *("brave_key", "bing_key", "serpapi_key", "subscription_key", "access_key", "secret_key", "XApiKey"),
+        *("api_keys", "credentials", "auth", "authorization", "key"),
+    ],
+)
 def test_a_key_given_to_search_says_where_keys_go(name):
     """``search(q, backend="brave", api_key=...)`` is a newcomer's guess: the refusal says a key is
-    a backend's setting and how to give one, not only the search options."""
+    a backend's setting and how to give one, not only the search options. The second and third rows
+    lost it when the hint stopped following the rule of what to hide (``brave_key``, ``XApiKey``,
+    ``auth``: the names services and other libraries give their keys)."""
     with pytest.raises(TypeError) as refused:
         ws.search("q", backend="stub", **{name: "k"})
     assert str(refused.value).startswith(
@@ -281,7 +290,10 @@ def test_a_key_given_to_search_says_where_keys_go(name):
 
 @pytest.mark.parametrize(
     "name",
-    ["headers", "max_tokens", "session", "sort_key", "cookies", "signature", "hotkey", "_"],  # '_': no word
+    [
+        *("headers", "max_tokens", "session", "sort_key", "cookies", "signature", "hotkey", "_"),  # '_': no word
+        *("primary_key", "foreign_key", "cache_key", "basic_auth_realm"),
+    ],
 )
 def test_a_name_that_is_no_key_gets_no_key_hint(name):
     """The key hint used the rule of what to hide (``is_secret_name``): ``headers=``, ``max_tokens=``,

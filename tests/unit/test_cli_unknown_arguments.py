@@ -81,6 +81,41 @@ def test_another_commands_flag_or_a_flags_value_is_named_as_such(capsys, argv, s
     assert capsys.readouterr().err.endswith("unrecognized arguments: " + said)
 
 
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (
+            ["record", "stub", "--fixtures", "d", "--", "-q", "--vertical", "news"],
+            "--vertical (--vertical is a flag of record: put it before --) news\n",
+        ),
+        (["search", "-b", "stub", "--", "q", "--json"], "--json (--json is a flag of search: put it before --)\n"),
+    ],
+)
+def test_a_command_s_own_flag_after_the_double_dash_is_said_to_go_before_it(capsys, argv, said):
+    """After ``--`` every word is an argument, so a command's own flag there is unrecognized. Before:
+    ``record ... -- -q --vertical news`` said "--vertical is a flag of search, check-live", and
+    ``search -- q --json`` "did you mean --format json?"."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: " + said)
+
+
+@pytest.mark.parametrize(
+    "typed, meant",
+    [
+        ("--site-filter", "--site"),  # its dest, site_filter
+        ("--sitefilter", "--site"),
+        ("--max_results", "--max-results"),
+        ("--skip-existing", "--skip-done"),  # the one flag whose first word is skip
+    ],
+)
+def test_a_flag_named_by_what_it_sets_or_its_first_word_is_meant(capsys, typed, meant):
+    """Compared by name without the ``--`` (which made ``--limit`` close to ``--site``),
+    ``--site-filter`` and ``--skip-existing`` lost the hint they had: the flag's ``dest`` and a
+    first word only one flag has name it too."""
+    assert main(["search", "-b", "stub", "q", typed, "x"]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: %s (did you mean %s?) x\n" % (typed, meant))
+
+
 def test_the_json_error_form_of_a_mistyped_flag_names_the_flag_meant(capsys):
     assert main(["search", "-b", "stub", "q", "--json", "--include-contents"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]

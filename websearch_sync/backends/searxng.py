@@ -391,24 +391,25 @@ class SearXNG(JsonApiBackend):
         ``timeout_limit`` instead of its own."""
         left = max(_MIN_TIMEOUT_LIMIT_S, answer_within_s(deadline))
         query = dict(spec.params or {})
-        cap = self._limit_cap(query)
+        cap, known = self._limit_cap(query)
         if isinstance(query.get("q"), str):  # a `<N` word in the query would win over timeout_limit
             query["q"], cap = within_deadline(query["q"], cap)
         query["timeout_limit"] = "%.2f" % max(_MIN_TIMEOUT_LIMIT_S, min(left, cap))
         self.sent_limit_s = float(query["timeout_limit"])
-        self.deadline_cut = left < cap
+        self.deadline_cut = left < cap or not known
         return dataclasses.replace(spec, params=query)
 
-    def _limit_cap(self, query: dict[str, Any]) -> float:
+    def _limit_cap(self, query: dict[str, Any]) -> tuple[float, bool]:
         """The longest ``timeout_limit`` worth sending: the slowest own timeout of the engines asked
         (``/config``; until it is known, SearXNG's default engine timeout); unbounded when ``/config``
-        gives none."""
+        gives none. Also whether the cap is known: the default is a guess, so engines it cut may
+        have more once ``/config`` is read."""
         instance = self.instance()
         if instance is None:  # not known yet: no longer than a default instance gives its engines
-            return DEFAULT_ENGINE_TIMEOUT_S
+            return DEFAULT_ENGINE_TIMEOUT_S, False
         asked = [str(query.get(name) or "").split(",") for name in ("engines", "categories")]
         own = instance.engines_timeout_s(*asked)
-        return own if own is not None else math.inf
+        return (own if own is not None else math.inf), True
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The instance (its limiter, its 403) and the engines/categories this call asks for."""
@@ -456,16 +457,15 @@ class SearXNG(JsonApiBackend):
 
     def _limiter_refusal(self, error: WebSearchError, body: bytes) -> WebSearchError:
         """The limiter's 429 (``searx/limiter.py: filter_request``): the client's IP on its block list
-        (checked first), the bot detection's refusal of a User-Agent (its ``Too Many Requests``, on
+        (checked before all but its pass list), the bot detection's refusal of a User-Agent (its ``Too Many Requests``, on
         every request), else its hourly window of JSON requests."""
         if body.startswith(_BLOCKLIST_BODY):
             return _reworded(
                 error,
                 "searxng: the instance's limiter has this client's IP on its block list (HTTP 429 'IP is on "
-                "BLOCKLIST': `block_ip` in its limiter.toml, checked before anything else): a wait does not heal "
-                "it; ask the instance's operator, or use an instance you run",
+                "BLOCKLIST': `block_ip` in its limiter.toml): a wait does not heal it; ask the instance's operator, "
+                "or use an instance you run",
                 retryable=False,
-                retry_after=LIMITER_WINDOW_S,
             )
         agent = self.settings.user_agent
         if agent and _refused_agent(agent):
@@ -614,10 +614,12 @@ class SearXNG(JsonApiBackend):
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``results[]``; ``unresponsive_engines`` and ignored names become ``errors``;
         answers, infoboxes, suggestions and corrections become ``extras``. An answer without
-        engines that timed out is ``partial``, not cached, when the call's deadline set the
-        ``timeout_limit`` they had (:meth:`fit_request`): a call with a longer one gives them more.
-        Not when their own timeouts set it (a longer deadline would not help), nor for an engine
-        the instance suspended after a timeout (``retry_after``: it skips it for a while)."""
+        engines that timed out is ``partial``, not cached, when the call's deadline (or, before
+        ``/config`` is known, the guess of a cap) set the ``timeout_limit`` they had
+        (:meth:`fit_request`): a call with a longer one gives them more. Not when their own timeouts
+        set it (a longer deadline would not help). One with an engine the instance suspended after a
+        timeout (``retry_after``) is partial whatever set the limit: the suspension (seconds) ends
+        long before the cache's TTL, and the engine answers again."""
         data = self.data(response)
         results = self.result_list(data, ["results"])
         items = self.items_from(results, params)
@@ -632,7 +634,7 @@ class SearXNG(JsonApiBackend):
         errors.extend(warning.to_dict() for warning in self._names_searched(params, results, problems))
         if not items and (extras.get("answers") or extras.get("infoboxes")):
             errors.append(_answer_only(extras).to_dict())
-        cut = self.deadline_cut and any(isinstance(p, Timeout) and p.retry_after is None for p in problems)
+        cut = any(isinstance(p, Timeout) and (self.deadline_cut or p.retry_after is not None) for p in problems)
         return ParseResult(items=items, errors=errors, extras=extras, partial=cut)
 
     def _names_searched(

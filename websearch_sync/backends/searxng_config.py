@@ -1,6 +1,6 @@
 """What a SearXNG instance publishes about itself at ``GET {base}/config``, read when it matters.
 
-Why: SearXNG gives each engine ``min(its own timeout, timeout_limit)`` only while
+Why: SearXNG gives every engine ``min(the slowest asked engine's timeout, timeout_limit)`` only while
 ``outgoing.max_request_timeout`` is unset; an instance that sets it gives every engine
 ``min(timeout_limit, max_request_timeout)`` instead (``searx/search/__init__.py``), so a
 generous ``timeout_limit`` (12.5 s of a 15 s call) makes a slow engine cost that long

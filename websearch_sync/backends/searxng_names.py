@@ -154,17 +154,20 @@ def ignored_names(
     return InvalidInput(
         "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
         "know, shortcuts included, and runs %s%s"
-        % (option, ", ".join(names), some_names(others), _run_instead(option, categories), hint),
+        % (option, ", ".join(names), some_names(others), _run_instead(option, categories, config), hint),
         provider="searxng",
         detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
     )
 
 
-def _run_instead(option: str, categories: Optional[str]) -> str:
+def _run_instead(option: str, categories: Optional[str], config: Optional[InstanceConfig]) -> str:
     """What the instance runs in place of ``option``'s names it ignored (``searx/webadapter.py:
-    parse_generic``): the engines of the ``categories`` sent beside ``engines``, else its default ones."""
-    if option == "engines" and categories:
-        return "the engines of the categories sent beside them (%s)" % categories.replace(",", ", ")
+    parse_generic``): the engines of those ``categories`` sent beside ``engines`` that it has (all
+    of them while ``config`` does not tell), else its default ones."""
+    sent = (categories or "").split(",") if option == "engines" else []
+    known = [c for c in sent if c and (config is None or not config.categories or c in config.categories)]
+    if known:
+        return "the engines of the categories sent beside them (%s)" % ", ".join(known)
     return "its default engines"
 
 

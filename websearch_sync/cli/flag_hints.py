@@ -14,16 +14,51 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     ``top`` is the command line's parser, whose commands are searched for another one's flag."""
     if not typed.startswith("--") or len(typed) < 3:
         return ""
+    if typed in _flags(parser):  # argparse parses its own flags anywhere but after `--`
+        return " (%s is a flag of %s: put it before --)" % (typed, _command(parser))
     name = typed[2:]
     value = value_hint(name, parser)
     if value:
         return value
-    owners = [command.prog for command in command_parsers(top) if command is not parser and typed in _flags(command)]
+    owners = [
+        _command(command) for command in command_parsers(top) if command is not parser and typed in _flags(command)
+    ]
     if owners:
-        return " (%s is a flag of %s)" % (typed, ", ".join(owner.split(" ", 1)[1] for owner in owners))
-    names = [flag[2:] for flag in _flags(parser)]
-    close = difflib.get_close_matches(name, names, n=1)
-    return " (did you mean --%s?)" % close[0] if close else ""
+        return " (%s is a flag of %s)" % (typed, ", ".join(owners))
+    close = closest_flag(name, parser)
+    return " (did you mean %s?)" % close if close else ""
+
+
+def closest_flag(name: str, parser: argparse.ArgumentParser) -> str:
+    """The flag of ``parser`` that ``name`` (a flag without its ``--``) means, or "": the closest
+    by a flag's name or by what it sets (its ``dest``: ``--site-filter`` means ``--site``), ``-``
+    and ``_`` alike; else the one flag whose first word ``name``'s is (``--skip-existing``:
+    ``--skip-done``), a word of four letters or more."""
+    spelled = _spellings(parser)
+    typed = name.replace("-", "_")
+    close = difflib.get_close_matches(typed, list(spelled), n=1)
+    if close:
+        return spelled[close[0]]
+    first = typed.split("_")[0]
+    starting = {flag for key, flag in spelled.items() if key.split("_")[0] == first}
+    return starting.pop() if len(first) >= 4 and len(starting) == 1 else ""
+
+
+def _spellings(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Each ``--`` flag of ``parser`` by its name and by its ``dest``, ``-`` written ``_``."""
+    spelled = {}
+    for action in parser._actions:
+        flags = [flag for flag in action.option_strings if flag.startswith("--")]
+        for flag in flags:
+            spelled[flag[2:].replace("-", "_")] = flag
+        if flags:
+            spelled.setdefault(action.dest, flags[0])
+    return spelled
+
+
+def _command(parser: argparse.ArgumentParser) -> str:
+    """A command's name as typed after the program's (``state show``)."""
+    return parser.prog.split(" ", 1)[1]
 
 
 def value_hint(word: str, parser: argparse.ArgumentParser) -> str:

@@ -383,6 +383,26 @@ def test_engines_that_found_nothing_beside_categories_are_not_said_ignored(engin
     assert all("runs the engines of the categories sent beside them (news)" in e["message"] for e in warnings)
 
 
+@pytest.mark.parametrize(
+    "categories, runs",
+    [
+        (["news", "nosuch"], "the engines of the categories sent beside them (news)"),
+        (["nosuch"], "its default engines"),
+    ],
+)
+def test_an_ignored_engine_s_warning_names_only_the_categories_the_instance_has(categories, runs):
+    """``parse_generic`` adds the engines of the categories sent beside ``engines`` that it knows and
+    ignores the rest; with none it knows, it runs its default engines. Before: every category sent
+    was named as run ("(news, nosuch)", "(nosuch)")."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import ignored_names
+
+    results = recorded("browse-API__news.json")["results"]
+    warning = ignored_names("engines", "wikipedias", results, [], read_config(INSTANCE_CONFIG), ",".join(categories))
+    assert warning is not None and warning.detail_code == "unknown_engines"
+    assert "runs %s" % runs in warning.message
+
+
 def test_an_engine_asked_beside_categories_that_failed_was_searched_without_config():
     """The shortlist answer: results from 'google cse' (of the categories sent), and 'brave', the engine
     asked, among the engines that failed: it was searched, no ``/config`` needed to tell (as the
@@ -481,14 +501,16 @@ def test_a_user_agent_the_bot_detection_lets_through_keeps_the_hourly_window(age
 
 @pytest.mark.parametrize("agent", [None, "curl/8.5.0"])
 def test_an_ip_on_the_limiter_s_block_list_is_said_whatever_the_user_agent(agent):
-    """``searx/limiter.py: filter_request`` checks the block list before the bot detection: its 429 says
-    ``IP is on BLOCKLIST - <why>``. Before: a refused User-Agent was blamed (and, without one, the hourly
-    window, which a wait heals)."""
+    """``searx/limiter.py: filter_request`` checks the block list (after its pass list) before the bot
+    detection: its 429 says ``IP is on BLOCKLIST - <why>``. Before: a refused User-Agent was blamed (and,
+    without one, the hourly window, which a wait heals); then the message said a wait would not heal it
+    while ``retry_after`` named the hourly window."""
     error, _ = search(
         b"IP is on BLOCKLIST - 203.0.113.7", status=429, content_type="text/html", settings_=settings_with_agent(agent)
     )
     assert isinstance(error, ws.WebBlocked) and (error.detail_code, error.retryable) == ("http_429", False)
     assert "block list" in error.message and "a wait does not heal it" in error.message
+    assert error.retry_after is None  # as for a refused User-Agent: no wait to name
     assert "User-Agent" not in error.message and "per hour" not in error.message
 
 
@@ -565,21 +587,55 @@ def test_a_later_page_without_engines_that_timed_out_keeps_the_answer_from_the_c
         assert len(result["errors"]) == 4 and not result["provider_meta"].get("cached")
 
 
+def _config_read(client, config=INSTANCE_CONFIG):
+    """A first search with a time range, which has the client read ``config`` as the instance's
+    ``/config`` right after the answer."""
+    _, calls = search(
+        recorded("browse-API__news.json"),
+        client=client,
+        time_range="week",
+        extra=[_config_answer(config)],
+        categories=["news"],
+    )
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+
+
+@pytest.mark.parametrize("known", [True, False], ids=["config-known", "config-unknown"])
 @pytest.mark.parametrize("reason", ["timeout", "Suspended: timeout"])
-def test_an_answer_without_engines_that_timed_out_is_cached_when_the_deadline_did_not_set_their_limit(reason):
-    """A 30 s deadline sends SearXNG's default engine timeout (3 s, ``/config`` unknown) as
-    ``timeout_limit``: the instance gives each engine ``min(its timeout, timeout_limit)``
-    (``searx/search/__init__.py``), so a longer deadline would not give the late ones more. An engine
-    suspended after a timeout is skipped for a while, whatever the deadline. Before: neither answer
-    was cached."""
+def test_an_answer_without_engines_that_timed_out_is_cached_when_their_known_timeouts_set_their_limit(reason, known):
+    """A 30 s deadline sends 3 s as ``timeout_limit``: with ``/config`` read, the own timeout of the
+    engine asked (``wikipedia``, the default category's), and the instance gives every engine
+    ``min(the slowest asked engine's timeout, timeout_limit)`` (``searx/search/__init__.py``), so a
+    longer deadline would not give the late ones more: cached. Before ``/config`` is known, 3 s is
+    our guess (SearXNG's default engine timeout); the instance may give them more: not cached. Nor
+    is an answer with an engine suspended after a timeout: SearXNG suspends it for seconds
+    (``ban_time_on_fail``), not the cache's TTL. Before: cached in all but the first case too."""
     body = recorded("browse-API__1.json")
     body["unresponsive_engines"] = [[engine, reason] for engine, _ in body["unresponsive_engines"]]
     client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    if known:
+        _config_read(client)
     result, calls = search(body, client=client, timeout_ms=30000)
     assert sent_params(calls[0])["timeout_limit"] == "3.00"
     assert {e["detail_code"] for e in result["errors"]} == {"engine_timeout"}
-    cached, none_sent = search(body, client=client, timeout_ms=30000)
-    assert none_sent == [] and cached["provider_meta"]["cached"] is True
+    again, sent = search(body, client=client, timeout_ms=30000)
+    cached = known and reason == "timeout"
+    assert len(sent) == (0 if cached else 1) and bool(again["provider_meta"].get("cached")) is cached
+
+
+def test_a_config_without_engine_timeouts_leaves_the_deadline_the_only_cap():
+    """A ``/config`` whose engines give no ``timeout`` (a trimmed or older one): nothing caps
+    ``timeout_limit`` but the deadline, so a 30 s call sends what is left of it (not the 3 s guess
+    kept for an unknown ``/config``), and an answer without engines that timed out is not cached."""
+    client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
+    untimed = {
+        **INSTANCE_CONFIG,
+        "engines": [{k: v for k, v in e.items() if k != "timeout"} for e in INSTANCE_CONFIG["engines"]],
+    }
+    _config_read(client, untimed)
+    for _ in range(2):
+        _, calls = search(timed_out("browse-API__1.json"), client=client, timeout_ms=30000)
+        assert len(calls) == 1 and float(sent_params(calls[0])["timeout_limit"]) > 20.0
 
 
 def test_once_config_is_known_the_engines_own_timeouts_are_the_cap_a_deadline_may_cut():
@@ -588,14 +644,7 @@ def test_once_config_is_known_the_engines_own_timeouts_are_the_cap_a_deadline_ma
     is not cached; a 30 s one sends 5 s, all a longer deadline would send, so it is."""
     client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
     news = {"categories": ["news"]}
-    _, calls = search(
-        recorded("browse-API__news.json"),
-        client=client,
-        time_range="week",
-        extra=[_config_answer(INSTANCE_CONFIG)],
-        **news,
-    )
-    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    _config_read(client)
     for _ in range(2):
         _, calls = search(timed_out("browse-API__1.json"), client=client, timeout_ms=5000, **news)
         assert len(calls) == 1 and float(sent_params(calls[0])["timeout_limit"]) < 5.0
@@ -605,14 +654,18 @@ def test_once_config_is_known_the_engines_own_timeouts_are_the_cap_a_deadline_ma
     assert none_sent == []
 
 
-def test_a_suspended_engine_s_timeout_is_cached_when_the_deadline_set_the_limit():
+def test_a_suspended_engine_s_timeout_is_not_cached_when_the_deadline_set_the_limit():
+    """SearXNG suspends an engine whose request hit its timeout (``searx/search/processors/online.py``
+    ``handle_exception(..., suspend=True)``) for ``ban_time_on_fail`` (5 s): a call with a short
+    deadline has the instance suspend the engines it cut, and a call again within 5 s gets
+    "Suspended: timeout". Before: that answer was cached for the cache's TTL (300 s)."""
     body = recorded("browse-API__1.json")
     body["unresponsive_engines"] = [[engine, "Suspended: timeout"] for engine, _ in body["unresponsive_engines"]]
     client = ws.SearchClient(settings=settings(), backend="searxng", cache_ttl_s=300, retries=0)
-    result, calls = search(body, client=client, timeout_ms=SHORT_DEADLINE_MS)
-    assert float(sent_params(calls[0])["timeout_limit"]) < 3.0 and result["errors"][0]["retry_after"] > 0
-    _, none_sent = search(body, client=client, timeout_ms=SHORT_DEADLINE_MS)
-    assert none_sent == []
+    for _ in range(2):
+        result, calls = search(body, client=client, timeout_ms=SHORT_DEADLINE_MS)
+        assert float(sent_params(calls[0])["timeout_limit"]) < 3.0 and result["errors"][0]["retry_after"] > 0
+        assert len(calls) == 1 and not result["provider_meta"].get("cached")
 
 
 def test_no_results_while_some_engines_failed_does_not_say_those_were_all_it_asked():

@@ -8,6 +8,7 @@ of its subclasses, whose class name equals its ``code``.
 from collections.abc import Iterable
 from typing import Any, Optional, TypedDict, TypeVar
 
+from .forks import RenewalFailed as RenewalFailed  # forks (the lowest layer) raises it; its public name is here
 from .secrets import redact as redact  # the backends and state tiers import errors and redaction from here
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "WebProviderError",
     "ToolNotFound",
     "StdoutClaimed",
+    "RenewalFailed",
     "error_from_code",
 ]
 

@@ -16,6 +16,7 @@ OpenSSL, ``getaddrinfo``) are out of reach: docs/reliability.md says what to do 
 import os
 import sys
 import threading
+import traceback
 import weakref
 from collections.abc import Iterable
 from typing import Callable, Protocol, TypeVar
@@ -41,17 +42,25 @@ _PARTS_LOCK = threading.Lock()
 class RenewalFailed(RuntimeError):
     """What failed to start afresh in a forked child, the rest renewed: ``errors``, in order, and
     ``failures``, ``(what, error)``. Raised at the end of the renewal, at the fork, where the
-    interpreter reports it (``Exception ignored in ...``) and the child goes on. That report shows
-    the exception's own line only, never its cause nor a group's members, so the message names
-    every failure; its cause is the first (a hook printing chains shows that one's traceback)."""
+    interpreter reports it (``Exception ignored in ...``, through ``sys.unraisablehook``) and the
+    child goes on. That report shows the exception's own line only, never its cause nor a group's
+    members, so the message names every failure; its cause is the first (a hook printing chains
+    shows that one's traceback). Its public name is ``websearch_sync.errors.RenewalFailed``."""
 
     def __init__(self, failures: list[tuple[str, BaseException]]) -> None:
         self.failures = failures
         self.errors = [error for _, error in failures]
         super().__init__(
             "%d part(s) of websearch_sync did not start afresh in this forked child (the others did): %s"
-            % (len(failures), "; ".join("%s: %s: %s" % (what, type(error).__name__, error) for what, error in failures))
+            % (len(failures), "; ".join("%s: %s" % (what, _error_line(error)) for what, error in failures))
         )
+
+
+def _error_line(error: BaseException) -> str:
+    """``Type: message`` of ``error``, on one line, as a traceback says it: an error whose ``__str__``
+    itself raises is named (``<exception str() failed>``), not a reason for this report to fail and
+    lose the others."""
+    return " ".join(line.strip() for line in traceback.format_exception_only(type(error), error))
 
 
 def renewed_in_children(part: ForkedChildPart) -> None:

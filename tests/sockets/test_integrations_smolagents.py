@@ -2,6 +2,9 @@
 (a ``smolagents.Model`` answering with tool calls), against the loopback engine (no network,
 no model)."""
 
+import re
+from pathlib import Path
+
 import pytest
 from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, integration, searches
 
@@ -88,9 +91,24 @@ def test_fetch_directly_and_the_schema_the_model_gets(smolagents):
             fetch(url="ftp://example.com/")
     assert str(caught.value).startswith("Error: InvalidInput (bad_url): ")
     assert caught.value.outcome.detail_code == "bad_url"
+    assert _documented_error_forms(caught.value) == [("InvalidInput", False, "bad_url")] * 3
     parameters = get_tool_json_schema(search)["function"]["parameters"]
     assert parameters["required"] == ["query"]
     assert parameters["properties"]["time_range"]["enum"] == ["day", "week", "month", "year"]
+
+
+def _documented_error_forms(error):
+    """``(type, retryable, detail_code)`` of each attribute path docs/errors.md calls a ``WebToolError``'s
+    error form (a backquoted ``.outcome...`` before "the error form"), read from ``error`` as written.
+    It said ``.outcome.result``, which is ``{"error": {...}}``: no ``type`` of its own."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "errors.md").read_text(encoding="utf-8")
+    forms = []
+    for path in re.findall(r"`\.outcome((?:\.\w+|\[\"\w+\"\])+)` (?:is )?the error form", page):
+        form = error.outcome
+        for step in re.findall(r"\.(\w+)|\[\"(\w+)\"\]", path):
+            form = getattr(form, step[0]) if step[0] else form[step[1]]
+        forms.append((form.get("type"), form.get("retryable"), form.get("detail_code")))
+    return forms
 
 
 def test_a_code_agent_calls_the_tools_with_positional_arguments(smolagents):

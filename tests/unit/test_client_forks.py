@@ -350,7 +350,8 @@ def test_every_step_failing_at_the_fork_is_reported_and_the_steps_after_it_run(m
     for part in parts:
         forks.renewed_in_children(part)
     forks.in_children(failing_function, "a module's table")
-    table = forks.module_global(__name__, "RENEWED_TABLE", list)
+    forks.module_global(__name__, "RENEWED_TABLE", list)  # after the failing function: renewed all the same
+    parents_table = RENEWED_TABLE
 
     with pytest.raises(forks.RenewalFailed) as raised:
         forks._forked()  # noqa: SLF001
@@ -361,7 +362,29 @@ def test_every_step_failing_at_the_fork_is_reported_and_the_steps_after_it_run(m
     assert raised.value.__cause__ is failures[0][1]
     assert all("%s: %s: %s" % (what, type(error).__name__, error) in str(raised.value) for what, error in failures)
     assert str(raised.value).startswith("4 part(s) of websearch_sync did not start afresh")
-    assert owner._lock is not parents and parts[2].called and RENEWED_TABLE is not table
+    assert owner._lock is not parents and parts[2].called and RENEWED_TABLE is not parents_table
+
+
+def test_a_failure_whose_message_cannot_be_read_is_named_beside_the_others():
+    """An error whose ``__str__`` raises is named in the report (as a traceback names it), and the
+    failures after it too. Before, the message was built with ``str(error)``: the report's own
+    constructor raised that error's ``RuntimeError`` at the fork, and every failure was lost. The
+    report is caught by its public name."""
+
+    class Unreadable(Exception):
+        def __str__(self):
+            raise RuntimeError("str broke")
+
+    failures = [("First.forked", Unreadable()), ("Second.forked", OSError(24, "Too many open files"))]
+    raised = ws.errors.RenewalFailed(failures)
+    assert ws.errors.RenewalFailed is forks.RenewalFailed
+    unreadable = "%s.%s" % (Unreadable.__module__, Unreadable.__qualname__)  # as a traceback names a class
+    assert str(raised) == (
+        "2 part(s) of websearch_sync did not start afresh in this forked child (the others did): "
+        "First.forked: %s: <exception str() failed>; Second.forked: OSError: [Errno 24] Too many open files"
+        % unreadable
+    )
+    assert raised.errors == [error for _, error in failures]
 
 
 def test_letting_go_of_sockets_without_a_descriptor_left_leaves_them(monkeypatch):

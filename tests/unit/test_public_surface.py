@@ -59,6 +59,7 @@ PUBLIC: dict[str, list[str]] = {
         "WebProviderError",
         "ToolNotFound",
         "StdoutClaimed",
+        "RenewalFailed",
         "error_from_code",
     ],
     "websearch_sync.backends": [

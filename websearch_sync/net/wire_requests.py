@@ -19,6 +19,7 @@ import sys
 import time
 import weakref
 from functools import partial
+from http.cookiejar import CookieJar
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
@@ -27,6 +28,7 @@ import urllib3.exceptions
 import urllib3.response
 import urllib3.util
 from requests.adapters import BaseAdapter
+from requests.cookies import RequestsCookieJar
 from requests.structures import CaseInsensitiveDict
 from requests.utils import get_netrc_auth, select_proxy
 
@@ -54,6 +56,7 @@ from ..errors import (
     unresolved_host,
 )
 from ..forks import module_lock
+from ..secrets import is_secret_name
 from .deadline import Deadline
 from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, listed_codings, unreadable_transfer
 from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy
@@ -565,7 +568,10 @@ class RequestsWire:
                 headers=headers,
                 auth=None if request.keep_auth else _no_auth,
             )
-            return session.prepare_request(outgoing)
+            prepared = session.prepare_request(outgoing)
+            if not request.keep_auth:
+                _leave_credentials(prepared, session.cookies)
+            return prepared
         auth: Any = None if request.keep_auth else _no_auth
         if auth is None and session.trust_env and not session.auth:
             auth = get_netrc_auth(request.url)
@@ -584,6 +590,8 @@ class RequestsWire:
         prepared.prepare_body(request.body, None, None)
         prepared.prepare_auth(auth if auth is not None else session.auth, request.url)
         prepared.prepare_hooks(session.hooks)
+        if not request.keep_auth:
+            _leave_credentials(prepared, session.cookies)
         return prepared
 
     def _read(
@@ -694,6 +702,23 @@ def _request_error(
     return NetworkError(
         "request to %s failed (%s)" % (host, type(exc).__name__), provider=provider, detail_code=REQUEST_FAILED
     )
+
+
+def _leave_credentials(prepared: requests.PreparedRequest, jar: CookieJar) -> None:
+    """Take the session's credentials off ``prepared``, a request that left the origin: the headers
+    whose name says they hold a secret (``Authorization``, ``X-API-Key``: the rule the transport
+    leaves a request's own headers behind by, :func:`~websearch_sync.secrets.is_secret_name`) and
+    the cookies of ``jar`` set without a domain (``session.cookies.set(name, value)``: the jar sends
+    them to every host; a server's cookie always has one). A cookie with a domain goes where its
+    domain sends it, as a browser's (and the browser wire's) does. The request's own credential
+    headers were left behind by the transport already."""
+    for name in [name for name in prepared.headers if is_secret_name(name)]:
+        del prepared.headers[name]
+    scoped = RequestsCookieJar()
+    for cookie in jar:
+        if cookie.domain:
+            scoped.set_cookie(cookie)
+    prepared.prepare_cookies(scoped)
 
 
 def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:

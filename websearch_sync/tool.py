@@ -12,6 +12,7 @@ vendor styles name the tools ``web_search`` / ``web_fetch``; ``call_tool`` accep
 both spellings (and any names you configured).
 """
 
+import copy
 import dataclasses
 import json
 import logging
@@ -623,6 +624,14 @@ REPEAT_NOTE = (
 )
 
 
+class _Ending(threading.Event):
+    """Set when one of a query's lookups under way ends, for the calls waiting on it. ``failure``: its
+    error result when it failed, which those calls get too: they are the same call at the same moment,
+    and each looking up in turn made N identical calls to a failing service last N timeouts."""
+
+    failure: Optional[ToolResult] = None
+
+
 @dataclasses.dataclass
 class _Lookups:
     """One query's (or URL's) counted lookups: when each started, the last answer the model got, and
@@ -630,7 +639,7 @@ class _Lookups:
 
     started: list[float]
     answer: Optional[ToolResult] = None
-    ended: threading.Event = dataclasses.field(default_factory=threading.Event)
+    ended: _Ending = dataclasses.field(default_factory=_Ending)
 
 
 class ToolSession:
@@ -640,7 +649,7 @@ class ToolSession:
     The same normalised query (or the same URL) is looked up at most ``max_repeats`` times
     within ``repeat_window_s`` seconds (None: the session's whole life); a failed or
     interrupted lookup does not count; identical calls at once count too (one past the limit waits
-    for a lookup under way). A repeat past that is not looked up again: it gets
+    for a lookup under way, and gets its error if it fails). A repeat past that is not looked up again: it gets
     the answer the model already has, with a ``note`` (shown first by
     :func:`format_results`) telling the model to use it instead of repeating the lookup.
     Time is the client's clock (:attr:`SearchClient.clock`). The answers of the last
@@ -680,7 +689,7 @@ class ToolSession:
         for key, lookups in list(self._seen.items()):
             if lookups.answer is None:
                 del self._seen[key]
-            lookups.ended = threading.Event()
+            lookups.ended = _Ending()
 
     def call_tool(self, name: str, arguments: Any, delivered: Optional[Callable[[], bool]] = None) -> ToolResult:
         """Like :func:`call_tool`, with the repeated-lookup guard. ``delivered()``, asked once the
@@ -702,7 +711,9 @@ class ToolSession:
         except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
             self._release(key, lookups, started)
             raise
-        if "error" in result or (delivered is not None and not delivered()):  # the model got nothing to reuse
+        if "error" in result:  # nothing to reuse; the calls waiting on this lookup get its error
+            self._release(key, lookups, started, failure=result)
+        elif delivered is not None and not delivered():  # the model got nothing to reuse
             self._release(key, lookups, started)
         else:
             with self._lock:
@@ -715,7 +726,8 @@ class ToolSession:
         """The lookup counted (``(lookups, when it started)``), or the repeat's answer. When every
         lookup counted is still under way (identical calls at once: a model's parallel tool calls)
         there is no answer yet: the call waits for one of them to end, then looks again, so that no
-        more than ``max_repeats`` reach the service (a failed one frees its place)."""
+        more than ``max_repeats`` reach the service; one that failed gives the waiting calls its error
+        (an interrupted one frees its place)."""
         while True:
             with self._lock:
                 started = self._clock.monotonic()
@@ -727,12 +739,16 @@ class ToolSession:
                     return self._repeated(tool, lookups)
                 ended = lookups.ended
             ended.wait()  # bounded: each lookup under way ends by its call's deadline
+            if ended.failure is not None:
+                return copy.deepcopy(ended.failure)
 
     @staticmethod
-    def _ended(lookups: _Lookups) -> None:
-        """Wake the calls waiting on ``lookups`` (under the session's lock): a lookup of it ended."""
+    def _ended(lookups: _Lookups, failure: Optional[ToolResult] = None) -> None:
+        """Wake the calls waiting on ``lookups`` (under the session's lock): a lookup of it ended,
+        with ``failure``, its error result, if it failed."""
+        lookups.ended.failure = failure
         lookups.ended.set()
-        lookups.ended = threading.Event()
+        lookups.ended = _Ending()
 
     def _lookups(self, key: tuple[str, str], now: float) -> _Lookups:
         """``key``'s lookups within the window (a new entry if none), as the most recently asked."""
@@ -756,13 +772,16 @@ class ToolSession:
         note = REPEAT_NOTE % (what, "once" if count == 1 else "%d times" % count, within)
         return cast(ToolResult, dict(cast(Mapping[str, Any], lookups.answer), note=note))
 
-    def _release(self, key: tuple[str, str], lookups: _Lookups, started: float) -> None:
+    def _release(
+        self, key: tuple[str, str], lookups: _Lookups, started: float, failure: Optional[ToolResult] = None
+    ) -> None:
+        """A lookup that gave the model nothing to reuse (``failure``: its error result) no longer counts."""
         with self._lock:
             if started in lookups.started:
                 lookups.started.remove(started)
             if not lookups.started and self._seen.get(key) is lookups:
                 del self._seen[key]
-            self._ended(lookups)
+            self._ended(lookups, failure)
 
 
 def _lookup_key(tool: str, args: dict[str, Any]) -> str:

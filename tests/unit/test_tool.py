@@ -471,10 +471,10 @@ def test_more_of_a_page_cut_short_is_another_lookup(monkeypatch):
     assert default["note"].startswith("Note: this page was already looked up once.") and len(fetched) == 4
 
 
-def test_identical_calls_at_once_reach_the_service_at_most_max_repeats_times(monkeypatch):
-    """A model's parallel tool calls of one query (the MCP server runs them side by side): each found no
-    answer yet and looked up, past max_repeats. Now the others wait for the one under way and get its
-    answer as a repeat."""
+def _three_calls_at_once(monkeypatch, answer):
+    """Three identical search calls at once through a ToolSession with max_repeats=1, the lookup (stubbed)
+    answering ``answer`` once the two later calls wait on the first one's lookup (or, without the guard,
+    have looked up too): what was looked up and each call's answer, by the order the calls began."""
     import threading
 
     gate, entered, settled, looked_up = threading.Event(), threading.Event(), threading.Event(), []
@@ -485,9 +485,9 @@ def test_identical_calls_at_once_reach_the_service_at_most_max_repeats_times(mon
         if len(looked_up) == 3:  # without the guard every call looks up
             settled.set()
         gate.wait()
-        return {"items": [], "provider_meta": {}}
+        return answer
 
-    class Watched(threading.Event):
+    class Watched(tool._Ending):  # noqa: SLF001
         """The lookup's ``ended``: says when both later calls wait on it."""
 
         waiting = 0
@@ -515,5 +515,33 @@ def test_identical_calls_at_once_reach_the_service_at_most_max_repeats_times(mon
     gate.set()
     for thread in threads:
         thread.join()
+    return looked_up, answers, session
+
+
+def test_identical_calls_at_once_reach_the_service_at_most_max_repeats_times(monkeypatch):
+    """A model's parallel tool calls of one query (the MCP server runs them side by side): each found no
+    answer yet and looked up, past max_repeats. Now the others wait for the one under way and get its
+    answer as a repeat."""
+    looked_up, answers, _ = _three_calls_at_once(monkeypatch, {"items": [], "provider_meta": {}})
     assert looked_up == ["rust"]
     assert "note" not in answers[0] and all(answers[n]["note"].startswith("Note: this query") for n in (1, 2))
+
+
+def test_identical_calls_waiting_on_a_failed_lookup_get_its_error(monkeypatch):
+    """The calls waiting on a lookup under way (past max_repeats) each looked up in turn when it failed,
+    the next waiting for that one: N identical calls to a service timing out took N timeouts. They are
+    the same call at the same moment: the one lookup's error is every waiting call's answer."""
+    failure = {
+        "error": {
+            "type": "TimeoutError",
+            "message": "deadline",
+            "retryable": True,
+            "detail_code": "timeout",
+            "provider": "x",
+        }
+    }
+    looked_up, answers, session = _three_calls_at_once(monkeypatch, failure)
+    assert looked_up == ["rust"]
+    assert answers == {0: failure, 1: failure, 2: failure}
+    assert answers[1] is not answers[2]  # each its own copy
+    assert (tool.SEARCH_TOOL, "rust") not in session._seen  # noqa: SLF001 - the failure does not count

@@ -560,10 +560,16 @@ def unknown_tool(name: object, available: Sequence[str]) -> ToolNotFound:
 
 
 def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> Union[AnyResponse, FetchResult]:
-    if tool == SEARCH_TOOL:  # a model reads every result: the tool's own cap on the configured default
-        args.setdefault("max_results", min(client.settings.max_results, client.settings.tool_max_results))
+    if tool == SEARCH_TOOL:
+        args.setdefault("max_results", _default_results(client.settings))
         return _bounded(cast(AnyResponse, client.search(args.pop("query"), **args)))
     return client.fetch(args.pop("url"), images=images, **args)
+
+
+def _default_results(settings: Settings) -> int:
+    """How many results a search call that does not say gets: a model reads every result, so the
+    tool's own cap applies to the configured default."""
+    return min(settings.max_results, settings.tool_max_results)
 
 
 def call_tool(
@@ -701,7 +707,7 @@ class ToolSession:
             args = validate_arguments(tool, arguments, settings=client.settings)
         except WebSearchError as error:
             return {"error": error.to_dict()}
-        key = (tool, _lookup_key(tool, args))
+        key = (tool, _search_key(args, client.settings) if tool == SEARCH_TOOL else _fetch_key(args))
         begun = self._begin(tool, key)
         if not isinstance(begun, tuple):
             return begun
@@ -784,13 +790,22 @@ class ToolSession:
             self._ended(lookups, failure)
 
 
-def _lookup_key(tool: str, args: dict[str, Any]) -> str:
-    if tool == SEARCH_TOOL:  # the same words in another vertical, time range, locale or filter find other results
-        words = " ".join(str(args["query"]).lower().split())
-        vertical = args.get("vertical") if args.get("vertical") != "web" else None
-        scope = [str(value).lower() for value in (vertical, args.get("time_range"), args.get("locale")) if value]
-        scope.extend("%s=%s" % (name, args[name]) for name in MEDIA_FILTERS if name in args)
-        return "%s [%s]" % (words, ", ".join(scope)) if scope else words
+def _search_key(args: dict[str, Any], settings: Settings) -> str:
+    """What makes two search calls the same lookup: the same words in another vertical, time range,
+    locale or filter find other results, and more results or their pages' text is another answer (a
+    model asking for 8 results after 2, or for the pages' text, must not be handed the first answer)."""
+    words = " ".join(str(args["query"]).lower().split())
+    vertical = args.get("vertical") if args.get("vertical") != "web" else None
+    scope = [str(value).lower() for value in (vertical, args.get("time_range"), args.get("locale")) if value]
+    scope.extend("%s=%s" % (name, args[name]) for name in MEDIA_FILTERS if name in args)
+    scope.append("max_results=%s" % args.get("max_results", _default_results(settings)))
+    if args.get("include_content"):
+        scope.append("include_content")
+    return "%s [%s]" % (words, ", ".join(scope))
+
+
+def _fetch_key(args: dict[str, Any]) -> str:
+    """What makes two fetch calls the same lookup: the same page (by its dedupe key), read the same way."""
     url = str(args["url"]).strip()
     try:
         page = dedupe_key(url)

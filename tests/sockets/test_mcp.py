@@ -121,7 +121,7 @@ def default_server(zygote, tmp_path_factory):
             listed = (await session.list_tools()).tools
             first = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
             again = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
-            third = await session.call_tool("web_search", {"query": "MCP  Stub"})
+            third = await session.call_tool("web_search", {"query": "MCP  Stub", "max_results": 2})
             failures = [
                 await failing(session, "web_search", {"query": 5}),
                 await failing(session, "web_search", {"query": "x", "max_results": 11}),

@@ -210,7 +210,7 @@ def test_a_repeat_past_the_limit_gets_the_answer_already_given_with_a_note(monke
     answer the model already has, not looked up again, and a note saying so, shown first."""
     session = tool.ToolSession(ws.SearchClient("stub", settings=stub_settings()), max_repeats=2)
     first = session.call_tool("web_search", {"query": "Same  Query"})
-    second = session.call_tool("web_search", {"query": "same query", "max_results": 3})
+    second = session.call_tool("web_search", {"query": "same query", "locale": None})
     looked_up = []
     monkeypatch.setattr(tool, "call_tool", lambda *args, **kwargs: looked_up.append(args) or {"items": []})
     third = session.call_tool("web_search", {"query": "  SAME query "})
@@ -471,6 +471,32 @@ def test_more_of_a_page_cut_short_is_another_lookup(monkeypatch):
     assert default["note"].startswith("Note: this page was already looked up once.") and len(fetched) == 4
 
 
+def test_more_results_or_their_pages_text_is_another_search(monkeypatch):
+    """``{"query": "rust", "max_results": 2}`` then ``max_results: 8`` got the 2 items with the note that
+    the query was already looked up; ``{"query": "go"}`` then with ``include_content`` got the note and no
+    page text. The number of results counts after its default: asking for it by number is the same lookup."""
+    searched = []
+    monkeypatch.setattr(
+        tool,
+        "call_tool",
+        lambda name, args, client=None, images=False: searched.append(dict(args)) or {"items": [], "provider_meta": {}},
+    )
+    client = ws.SearchClient("stub", settings=ws.Settings(max_results=5))
+    session = tool.ToolSession(client, max_repeats=1)
+    asked = [
+        {"query": "rust", "max_results": 2},
+        {"query": "rust", "max_results": 8},
+        {"query": "go"},
+        {"query": "go", "include_content": True},
+    ]
+    answers = [session.call_tool("web_search", arguments) for arguments in asked]
+    assert [answer.get("note") for answer in answers] == [None] * 4 and searched == asked
+    repeats = [{"query": "Rust", "max_results": 8}, {"query": "go", "max_results": 5, "include_content": False}]
+    again = [session.call_tool("web_search", arguments) for arguments in repeats]
+    assert all(answer["note"].startswith("Note: this query was already looked up once.") for answer in again)
+    assert len(searched) == 4
+
+
 def _three_calls_at_once(monkeypatch, answer):
     """Three identical search calls at once through a ToolSession with max_repeats=1, the lookup (stubbed)
     answering ``answer`` once the two later calls wait on the first one's lookup (or, without the guard,
@@ -508,7 +534,8 @@ def _three_calls_at_once(monkeypatch, answer):
     threads = [threading.Thread(target=call, args=(number,)) for number in range(3)]
     threads[0].start()
     assert entered.wait(30)
-    session._seen[(tool.SEARCH_TOOL, "rust")].ended = Watched()  # noqa: SLF001
+    (lookups,) = session._seen.values()  # noqa: SLF001 - the one lookup under way
+    lookups.ended = Watched()
     for thread in threads[1:]:
         thread.start()
     assert settled.wait(30)  # both wait (or, without the guard, both look up): a state, not a margin
@@ -544,4 +571,4 @@ def test_identical_calls_waiting_on_a_failed_lookup_get_its_error(monkeypatch):
     assert looked_up == ["rust"]
     assert answers == {0: failure, 1: failure, 2: failure}
     assert answers[1] is not answers[2]  # each its own copy
-    assert (tool.SEARCH_TOOL, "rust") not in session._seen  # noqa: SLF001 - the failure does not count
+    assert not session._seen  # noqa: SLF001 - the failure does not count

@@ -11,6 +11,7 @@ from hostile_searxng import answered
 import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.backends import Backend, ParseResult
+from websearch_sync.engine import registry
 
 
 def encodable(value):
@@ -62,6 +63,14 @@ class _Answering(Backend):
         return ParseResult(items=items, extras=_Answering.extras, errors=_Answering.errors)
 
 
+def _nested(depth):
+    """A list nested ``depth`` deep (``[[...[]...]]``)."""
+    nest = []
+    for _ in range(depth - 1):
+        nest = [nest]
+    return nest
+
+
 @pytest.mark.parametrize(
     "extras, errors, unfit",
     [
@@ -69,11 +78,15 @@ class _Answering(Backend):
         ({"raw": [{"nested": [object()]}]}, [], "extras holds a object"),
         ({"raw": [{1: "a"}]}, [], "extras holds a int"),
         ({}, [{"type": "Timeout", "message": "m", "engine": {"a", "b"}}], "error 1 holds a set"),
+        ({"deep": [_nested(5000)]}, [], "extras holds dicts and lists nested over 64 deep"),
+        ({"deep": [_nested(registry.MAX_JSON_DEPTH - 1)]}, [], "extras holds dicts and lists nested over 64 deep"),
+        ({}, [{"type": "T", "message": "m", "deep": _nested(5000)}], "error 1 holds dicts and lists nested over"),
     ],
 )
 def test_a_plugins_extras_or_errors_that_are_no_json_are_its_wrong_shape(monkeypatch, extras, errors, unfit):
     """Passed on as they were, they were no JSON-ready result: the MCP server's answer holding them could
-    not be written, and the server ended."""
+    not be written, and the server ended. Nested 5000 deep, they passed and call_tool raised RecursionError
+    (the extras dict counts one, its list two: a nest of 63 in it is 65 deep)."""
     monkeypatch.setattr(_Answering, "extras", extras)
     monkeypatch.setattr(_Answering, "errors", errors)
     with registered(_Answering), ws.SearchClient(backend="plugin_beside") as client:
@@ -82,7 +95,20 @@ def test_a_plugins_extras_or_errors_that_are_no_json_are_its_wrong_shape(monkeyp
     json.dumps(result)
 
 
-def test_a_plugins_json_extras_stand():
+@pytest.mark.parametrize(
+    "extras, errors",
+    [
+        ({}, []),
+        ({"related": [("rust lang", 0.9)]}, [{"type": "Timeout", "message": "m", "engines": ("a", "b")}]),
+        ({"deep": [_nested(registry.MAX_JSON_DEPTH - 2)]}, []),
+    ],
+    ids=["none", "tuples", "deepest"],
+)
+def test_a_plugins_json_extras_stand(monkeypatch, extras, errors):
+    """A tuple is a JSON array (``json.dumps`` writes one): it was refused as no JSON value."""
+    monkeypatch.setattr(_Answering, "extras", extras)
+    monkeypatch.setattr(_Answering, "errors", errors)
     with registered(_Answering), ws.SearchClient(backend="plugin_beside") as client:
         result = tool.call_tool("web_search", {"query": "q"}, client=client)
     assert "error" not in result and result["items"]
+    assert json.loads(json.dumps(result))["provider_meta"].get("extras", {}) == json.loads(json.dumps(extras))

@@ -944,28 +944,38 @@ def _errors_problem(errors: Sequence[object]) -> Optional[str]:
             return "error %d is a %s, not a WebSearchError's to_dict()" % (position, type(error).__name__)
         unfit = _not_json(error)
         if unfit is not None:
-            return "error %d holds a %s, no JSON value" % (position, type(unfit).__name__)
+            return "error %d holds %s" % (position, unfit)
     return None
 
 
-#: What a response's ``errors`` and ``extras`` may hold: JSON's values, as a response is JSON-ready.
+#: What a response's ``errors`` and ``extras`` may hold: JSON's values, as a response is JSON-ready
+#: (a tuple is a JSON array, as ``json.dumps`` writes it).
 _JSON_SCALARS = (str, int, float, bool, type(None))
+#: How deeply a dict or list in a response's ``errors`` or ``extras`` may nest (the outermost counts 1):
+#: a tool result's cleaning and the JSON writers walk them recursively, and 5000 lists deep made
+#: ``call_tool`` raise ``RecursionError`` (a list holding itself never ended the check).
+MAX_JSON_DEPTH = 64
 
 
-def _not_json(value: object) -> object:
-    """The first part of ``value`` that is no JSON value (bytes, a set, an object: the MCP server could
-    not send an answer holding it, and ended), or None; iterative, so any depth is fine."""
-    pending = [value]
+def _not_json(value: object) -> Optional[str]:
+    """What in ``value`` is no JSON value (bytes, a set, an object: the MCP server could not send an
+    answer holding it, and ended; or dicts and lists nested over :data:`MAX_JSON_DEPTH` deep), or None.
+    Iterative: the check itself meets no recursion limit."""
+    pending: list[tuple[object, int]] = [(value, 1)]
     while pending:
-        part = pending.pop()
+        part, depth = pending.pop()
+        if not isinstance(part, (dict, list, tuple)):
+            if not isinstance(part, _JSON_SCALARS):
+                return "a %s, no JSON value" % type(part).__name__
+            continue
+        if depth > MAX_JSON_DEPTH:
+            return "dicts and lists nested over %d deep" % MAX_JSON_DEPTH
         if isinstance(part, dict):
-            pending.extend(part.values())
-            if not all(isinstance(key, str) for key in part):
-                return next(key for key in part if not isinstance(key, str))
-        elif isinstance(part, list):
-            pending.extend(part)
-        elif not isinstance(part, _JSON_SCALARS):
-            return part
+            keys = [key for key in part if not isinstance(key, str)]
+            if keys:
+                return "a %s, no JSON value" % type(keys[0]).__name__
+            part = list(part.values())
+        pending.extend((item, depth + 1) for item in part)
     return None
 
 
@@ -980,7 +990,7 @@ def _beside_items_problem(result: ParseResult) -> Optional[str]:
         return "extras is not a dict of lists"
     unfit = _not_json(extras)
     if unfit is not None:
-        return "extras holds a %s, no JSON value" % type(unfit).__name__
+        return "extras holds %s" % unfit
     if result.request_id is not None and not isinstance(result.request_id, str):
         return "request_id is a %s, not a string" % type(result.request_id).__name__
     return None

@@ -855,6 +855,8 @@ _AUTOLINK = re.compile(r"(?i):(?=//)|(?<=www)\.")
 #: Characters a link destination in ``<...>`` must escape.
 _DESTINATION_SPECIAL = re.compile(r"([<>&\\])")
 _WHITESPACE = re.compile(r"\s")
+#: The characters that end a line (those of :meth:`str.splitlines`).
+_LINE_BREAK = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 #: Runs of backticks (a code span's fence must be longer than any of them).
 _BACKTICKS = re.compile(r"`+")
 
@@ -926,7 +928,9 @@ def _error_line(error: Mapping[str, Any]) -> str:
             "%s %s: %s" % (e.get("provider") or "?", _error_code(e), str(e.get("message", "")).rstrip("."))
             for e in others
         )
-    return " ".join(line.split())  # one line: a service's words (an engine's name) may hold line breaks
+    # one line: a service's words (an engine's name) may hold line breaks; only those become spaces, so
+    # a value the message quotes (``'last  week'``) is shown as it was
+    return _LINE_BREAK.sub(" ", line)
 
 
 def _back_in(retry_after: Any) -> str:

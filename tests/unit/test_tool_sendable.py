@@ -112,3 +112,14 @@ def test_a_plugins_json_extras_stand(monkeypatch, extras, errors):
         result = tool.call_tool("web_search", {"query": "q"}, client=client)
     assert "error" not in result and result["items"]
     assert json.loads(json.dumps(result))["provider_meta"].get("extras", {}) == json.loads(json.dumps(extras))
+
+
+def test_the_error_line_turns_line_breaks_into_spaces_and_keeps_other_spacing():
+    """The one-line error text collapsed every run of whitespace: a refused ``'last  week'`` was quoted
+    as ``'last week'``, a value the model did not send. Only the characters that end a line become spaces."""
+    refused = tool.call_tool("web_search", {"query": "q", "time_range": "last  week"}, client=ws.SearchClient())
+    assert "got 'last  week'" in tool.format_results(refused)
+    breaks = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+    error = {"type": "WebProviderError", "message": "a%sb\t c" % breaks, "retryable": False, "provider": "x"}
+    line = tool.format_results({"error": error})
+    assert len(line.splitlines()) == 1 and "a%sb\t c" % (" " * len(breaks)) in line

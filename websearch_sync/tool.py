@@ -604,19 +604,37 @@ def call_tool(
 
 def sendable_value(value: Any) -> Any:
     """``value`` (a tool result) with every string in it :func:`~.reader.pagetext.sendable`: no lone
-    surrogate, no control character but tab and line breaks. A service's own text reaches a result
+    surrogate, no control character but tab, line feed and carriage return. A service's own text reaches a result
     outside the page readers too (a SearXNG engine's name and reason in ``errors``, a message), and
     one JSON ``"\\ud800"`` escape there made the result unencodable: a model API refuses it, and the
-    MCP server's writer raised on its answer, ending the server with the call unanswered."""
+    MCP server's writer raised on its answer, ending the server with the call unanswered. A key
+    that cleaning makes another's (``"k\\x00"`` beside ``"k "``) gets `` (2)``, `` (3)``... after its
+    cleaned name: a key sendable as it is keeps its name, and no value is lost."""
     if isinstance(value, str):
         return sendable(value)
     if isinstance(value, Mapping):
-        return {sendable_value(key): sendable_value(item) for key, item in value.items()}
+        cleaned = {sendable_value(key): sendable_value(item) for key, item in value.items()}
+        return cleaned if len(cleaned) == len(value) else _distinct_keys(value)
     if isinstance(value, list):
         return [sendable_value(item) for item in value]
     if isinstance(value, tuple):
         return tuple(sendable_value(item) for item in value)
     return value
+
+
+def _distinct_keys(value: Mapping[Any, Any]) -> dict[Any, Any]:
+    """:func:`sendable_value` of a mapping where cleaning made two keys one (see there)."""
+    keys = list(value)
+    cleaned = [sendable_value(key) for key in keys]
+    taken = {clean for key, clean in zip(keys, cleaned) if clean == key}  # sendable as they are: kept
+    distinct = {}
+    for key, clean in zip(keys, cleaned):
+        name, number = clean, 2
+        while clean != key and name in taken:
+            name, number = "%s (%d)" % (clean, number), number + 1
+        taken.add(name)
+        distinct[name] = sendable_value(value[key])
+    return distinct
 
 
 #: Distinct lookups a :class:`ToolSession` remembers (the least recently asked is forgotten first,

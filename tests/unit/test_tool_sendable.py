@@ -123,3 +123,11 @@ def test_the_error_line_turns_line_breaks_into_spaces_and_keeps_other_spacing():
     error = {"type": "WebProviderError", "message": "a%sb\t c" % breaks, "retryable": False, "provider": "x"}
     line = tool.format_results({"error": error})
     assert len(line.splitlines()) == 1 and "a%sb\t c" % (" " * len(breaks)) in line
+
+
+def test_keys_that_cleaning_makes_one_stay_distinct():
+    """``{"k\\x00": 1, "k ": 2}`` became ``{"k ": 2}``: the NUL became a space and the second key's value
+    replaced the first's. A key sendable as it is keeps its name; a cleaned one that meets a taken name
+    gets `` (2)``, `` (3)``... after it."""
+    value = {"k\x00": 1, "k ": 2, "k\x01": [{"j\x00": 3, "j\x01": 4}], "k  (2)": 5}
+    assert tool.sendable_value(value) == {"k  (3)": 1, "k ": 2, "k  (4)": [{"j ": 3, "j  (2)": 4}], "k  (2)": 5}

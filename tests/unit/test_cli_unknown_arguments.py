@@ -193,3 +193,23 @@ def test_the_command_alone_lists_the_commands(capsys):
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("usage: websearch-sync ") and "\n    search    search the web" in err and "examples:" in err
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["serach", "q"], "error: unknown command 'serach' (did you mean search?)\n"),
+        (["fetsh", "https://a.example/"], "error: unknown command 'fetsh' (did you mean fetch?)\n"),
+        (
+            ["python", "requests", "--json"],
+            "error: unknown command 'python': the commands are search, fetch, backends, record, verify, check-live,"
+            " mcp, state; to search for it: websearch-sync search 'python requests'\n",
+        ),
+        (["it's"], "to search for it: websearch-sync search 'it'\"'\"'s'\n"),
+    ],
+)
+def test_a_first_word_that_is_no_command_names_the_command_meant(capsys, argv, said):
+    """argparse said "invalid choice: 'serach' (choose from ...)", and for a query typed without its
+    command (``websearch-sync python requests``) nothing of how to search it."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(said)

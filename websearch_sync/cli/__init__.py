@@ -24,7 +24,7 @@ from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
-from .flag_hints import command_parsers, flag_hint, value_hint
+from .flag_hints import command_hint, command_names, command_parsers, flag_hint, value_hint
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
@@ -225,10 +225,14 @@ def _parsed(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> a
     """``argv`` parsed, or ``SystemExit`` as argparse raises it: a usage error said with the command's
     usage (:func:`unrecognized`; argparse's ``parse_args`` shows the top level's), and the command
     alone, ``websearch-sync``, answered with the help (the commands, not "COMMAND is required")."""
-    if not (sys.argv[1:] if argv is None else argv):
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words:
         if sys.stderr is not None:  # started without stderr (2>&-): no lines, the status says it
             parser.print_help(sys.stderr)
         raise SystemExit(2)
+    commands = command_names(parser)
+    if not words[0].startswith("-") and words[0] not in commands:  # the top level takes flags, then COMMAND
+        parser.error(command_hint(words, commands))
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         command_parser = getattr(args, "command_parser", parser)

@@ -4,7 +4,8 @@ the command a flag belongs to when it is another command's (``search --max-chars
 
 import argparse
 import difflib
-from collections.abc import Iterator
+import shlex
+from collections.abc import Iterator, Sequence
 
 
 def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
@@ -82,3 +83,31 @@ def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.Argume
             for command in action.choices.values():
                 yield command
                 yield from command_parsers(command)
+
+
+def command_names(parser: argparse.ArgumentParser) -> list[str]:
+    """The names of the commands right under ``parser``, in their order."""
+    return [
+        name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices
+    ]
+
+
+def command_hint(words: Sequence[str], commands: Sequence[str]) -> str:
+    """The refusal of a first word that is no command (``words``: the command line), with the
+    command meant: a close one (``serach``: search), else the query given without its command
+    (``websearch-sync "python requests"``: ``websearch-sync search 'python requests'``, the
+    words up to the first flag, shell-quoted); argparse's "invalid choice" named no way on."""
+    word = words[0]
+    close = difflib.get_close_matches(word, list(commands), n=1)
+    if close:
+        return "unknown command %r (did you mean %s?)" % (word, close[0])
+    query = []
+    for each in words:
+        if each.startswith("-"):
+            break
+        query.append(each)
+    return "unknown command %r: the commands are %s; to search for it: websearch-sync search %s" % (
+        word,
+        ", ".join(commands),
+        shlex.quote(" ".join(query)),
+    )

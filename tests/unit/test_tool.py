@@ -497,7 +497,7 @@ def test_more_results_or_their_pages_text_is_another_search(monkeypatch):
     assert len(searched) == 4
 
 
-def _three_calls_at_once(monkeypatch, answer):
+def _three_calls_at_once(monkeypatch, answer, woken=lambda: None):
     """Three identical search calls at once through a ToolSession with max_repeats=1, the lookup (stubbed)
     answering ``answer`` once the two later calls wait on the first one's lookup (or, without the guard,
     have looked up too): what was looked up and each call's answer, by the order the calls began."""
@@ -522,7 +522,9 @@ def _three_calls_at_once(monkeypatch, answer):
             Watched.waiting += 1
             if Watched.waiting == 2:
                 settled.set()
-            return super().wait(timeout)
+            ended = super().wait(timeout)
+            woken()
+            return ended
 
     monkeypatch.setattr(tool, "call_tool", lookup)
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
@@ -572,3 +574,78 @@ def test_identical_calls_waiting_on_a_failed_lookup_get_its_error(monkeypatch):
     assert answers == {0: failure, 1: failure, 2: failure}
     assert answers[1] is not answers[2]  # each its own copy
     assert not session._seen  # noqa: SLF001 - the failure does not count
+
+
+def test_calls_waiting_on_a_lookup_refusing_its_own_arguments_look_up_themselves(monkeypatch):
+    """The key is looser than the arguments' checks (it lowercases a locale: ``ar-es`` is refused, read
+    as ddgs's region, where ``ar-ES`` is taken; it leaves out a URL's scheme): a waiting call handed
+    the first one's InvalidInput got a refusal of arguments it never gave."""
+    refused = {"error": {"type": "InvalidInput", "message": "bad locale", "retryable": False}}
+    refused["error"].update(detail_code="bad_locale", provider=None)
+    looked_up, answers, _ = _three_calls_at_once(monkeypatch, refused)
+    assert looked_up == ["rust", "rust", "rust"]  # each looked up with its own arguments
+
+
+def test_a_waiting_call_gets_a_copy_of_the_failure_the_first_caller_cannot_change(monkeypatch):
+    """The waiting calls copied the very result the first caller got back, after they woke: what that
+    caller did to it meanwhile reached them."""
+    failure = {"error": {"type": "TimeoutError", "message": "deadline", "retryable": True}}
+    failure["error"].update(detail_code="timeout", provider="x")
+
+    def the_first_caller_edits_its_result():
+        failure["error"]["message"] = "edited by the first caller"
+
+    _, answers, _ = _three_calls_at_once(monkeypatch, failure, woken=the_first_caller_edits_its_result)
+    assert answers[1]["error"]["message"] == answers[2]["error"]["message"] == "deadline"
+
+
+def test_a_failure_beside_another_lookup_under_way_leaves_the_waiting_call_to_that_one(monkeypatch):
+    """With max_repeats=2, two lookups under way and a third call waiting: the first failing gave the
+    waiting call its error though the second then answered."""
+    import threading
+
+    gates, entered, looked_up = {1: threading.Event(), 2: threading.Event()}, threading.Semaphore(0), []
+    failure = {"error": {"type": "TimeoutError", "message": "deadline", "retryable": True}}
+
+    def lookup(name, args, client=None, images=False):
+        looked_up.append(args["query"])
+        number = len(looked_up)
+        entered.release()
+        gates[number].wait()
+        return failure if number == 1 else {"items": [{"title": "t", "url": "https://a.example/"}], "provider_meta": {}}
+
+    class Watched(tool._Ending):  # noqa: SLF001
+        waiting = threading.Event()
+
+        def wait(self, timeout=None):
+            Watched.waiting.set()
+            return super().wait(timeout)
+
+    monkeypatch.setattr(tool, "call_tool", lookup)
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=2)
+    answers = {}
+
+    def call(number):
+        answers[number] = session.call_tool("web_search", {"query": "rust"})
+
+    threads = {number: threading.Thread(target=call, args=(number,), daemon=True) for number in (1, 2, 3)}
+    try:
+        for number in (1, 2):
+            threads[number].start()
+            assert entered.acquire(timeout=30)
+        (lookups,) = session._seen.values()  # noqa: SLF001 - the two lookups under way
+        watched = lookups.ended = Watched()
+        threads[3].start()
+        assert Watched.waiting.wait(30)
+        gates[1].set()
+        threads[1].join(30)
+        assert not watched.is_set()  # the third call still waits: on the second lookup
+    finally:  # a failed assertion leaves no thread blocked on a gate
+        for gate in gates.values():
+            gate.set()
+        for thread in threads.values():
+            if thread.is_alive() or thread.ident is not None:
+                thread.join(30)
+    assert looked_up == ["rust", "rust"]
+    assert "error" in answers[1] and "note" not in answers[2]
+    assert answers[3]["note"].startswith("Note: this query was already looked up") and answers[3]["items"]

@@ -213,3 +213,29 @@ def test_a_first_word_that_is_no_command_names_the_command_meant(capsys, argv, s
     command (``websearch-sync python requests``) nothing of how to search it."""
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith(said)
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (
+            ["-b", "stub", "python"],
+            "error: -b is a flag of search: the command comes first (websearch-sync search -b stub python)\n",
+        ),
+        (
+            ["--json", "python"],
+            "error: --json is a flag of search, fetch, backends, check-live: the command comes first"
+            " (websearch-sync search --json python)\n",
+        ),
+        (["--bogus", "q"], "error: argument COMMAND: invalid choice: 'q' (choose from"),  # no command's flag
+    ],
+)
+def test_a_commands_flag_before_any_command_says_the_command_comes_first(capsys, argv, said):
+    """argparse took the flag's value or the query for the command: "invalid choice: 'stub'"."""
+    assert main(argv) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_a_flag_typed_in_capitals_is_its_lower_case_one(capsys):
+    assert main(["search", "-b", "stub", "q", "--JSON"]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: --JSON (did you mean --json?)\n")

@@ -24,7 +24,7 @@ from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
-from .flag_hints import command_hint, command_names, command_parsers, flag_hint, value_hint
+from .flag_hints import command_hint, command_names, command_parsers, flag_first_hint, flag_hint, value_hint
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
@@ -233,6 +233,11 @@ def _parsed(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> a
     commands = command_names(parser)
     if not words[0].startswith("-") and words[0] not in commands:  # the top level takes flags, then COMMAND
         parser.error(command_hint(words, commands))
+    top_flags = {flag for action in parser._actions for flag in action.option_strings}  # noqa: SLF001
+    if words[0].startswith("-") and words[0] != "--" and words[0].split("=", 1)[0] not in top_flags:
+        hint = flag_first_hint(words, parser)
+        if hint:
+            parser.error(hint)
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         command_parser = getattr(args, "command_parser", parser)

@@ -36,7 +36,7 @@ def closest_flag(name: str, parser: argparse.ArgumentParser) -> str:
     and ``_`` alike; else the one flag whose first word ``name``'s is (``--skip-existing``:
     ``--skip-done``), a word of four letters or more."""
     spelled = _spellings(parser)
-    typed = name.replace("-", "_")
+    typed = name.replace("-", "_").lower()  # flags are lower case: --JSON means --json
     close = difflib.get_close_matches(typed, list(spelled), n=1)
     if close:
         return spelled[close[0]]
@@ -110,4 +110,24 @@ def command_hint(words: Sequence[str], commands: Sequence[str]) -> str:
         word,
         ", ".join(commands),
         shlex.quote(" ".join(query)),
+    )
+
+
+def flag_first_hint(words: Sequence[str], top: argparse.ArgumentParser) -> str:
+    """The refusal of a command line that starts with a command's flag (``websearch-sync --json
+    python``: argparse took ``python`` for the command and refused it), naming the commands the
+    flag belongs to and the line with the command first; "" for a flag no command takes."""
+    flag = words[0].split("=", 1)[0]
+    owners = [
+        _command(command)
+        for command in command_parsers(top)
+        if " " not in _command(command) and any(flag in action.option_strings for action in command._actions)
+    ]
+    if not owners:
+        return ""
+    return "%s is a flag of %s: the command comes first (websearch-sync %s %s)" % (
+        flag,
+        ", ".join(owners),
+        owners[0],
+        " ".join(shlex.quote(word) for word in words),
     )

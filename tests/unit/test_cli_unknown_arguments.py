@@ -203,7 +203,7 @@ def test_the_command_alone_lists_the_commands(capsys):
         (
             ["python", "requests", "--json"],
             "error: unknown command 'python': the commands are search, fetch, backends, record, verify, check-live,"
-            " mcp, state; to search for it: websearch-sync search 'python requests'\n",
+            " mcp, state; to search for it: websearch-sync search 'python requests' --json\n",
         ),
         (["it's"], "to search for it: websearch-sync search 'it'\"'\"'s'\n"),
     ],
@@ -228,6 +228,15 @@ def test_a_first_word_that_is_no_command_names_the_command_meant(capsys, argv, s
             " (websearch-sync search --json python)\n",
         ),
         (["--bogus", "q"], "error: argument COMMAND: invalid choice: 'q' (choose from"),  # no command's flag
+        # the command typed later on the line is the one put first (not a search for its name)
+        (
+            ["--backend", "stub", "mcp"],
+            "error: --backend is a flag of mcp: the command comes first (websearch-sync mcp --backend stub)\n",
+        ),
+        (
+            ["--json", "search", "q"],
+            "error: --json is a flag of search: the command comes first (websearch-sync search --json q)\n",
+        ),
     ],
 )
 def test_a_commands_flag_before_any_command_says_the_command_comes_first(capsys, argv, said):
@@ -239,3 +248,11 @@ def test_a_commands_flag_before_any_command_says_the_command_comes_first(capsys,
 def test_a_flag_typed_in_capitals_is_its_lower_case_one(capsys):
     assert main(["search", "-b", "stub", "q", "--JSON"]) == 2
     assert capsys.readouterr().err.endswith("unrecognized arguments: --JSON (did you mean --json?)\n")
+
+
+@pytest.mark.parametrize("flag", ["-h", "--help", "--version"])
+def test_the_programs_own_flags_before_any_command_are_its_own(capsys, flag):
+    """-h is also every command's flag: given first, it is the program's (its help), not "a flag of search"."""
+    assert main([flag]) == 0
+    out, err = capsys.readouterr()
+    assert "is a flag of" not in err and out.startswith(("usage: websearch-sync", "websearch-sync "))

@@ -233,11 +233,9 @@ def _parsed(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> a
     commands = command_names(parser)
     if not words[0].startswith("-") and words[0] not in commands:  # the top level takes flags, then COMMAND
         parser.error(command_hint(words, commands))
-    top_flags = {flag for action in parser._actions for flag in action.option_strings}  # noqa: SLF001
-    if words[0].startswith("-") and words[0] != "--" and words[0].split("=", 1)[0] not in top_flags:
-        hint = flag_first_hint(words, parser)
-        if hint:
-            parser.error(hint)
+    hint = flag_first_hint(words, parser) if words[0].startswith("-") else ""
+    if hint:
+        parser.error(hint)
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         command_parser = getattr(args, "command_parser", parser)

@@ -87,47 +87,51 @@ def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.Argume
 
 def command_names(parser: argparse.ArgumentParser) -> list[str]:
     """The names of the commands right under ``parser``, in their order."""
-    return [
-        name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices
-    ]
+    return [_command(command) for command in command_parsers(parser) if " " not in _command(command)]
 
 
 def command_hint(words: Sequence[str], commands: Sequence[str]) -> str:
     """The refusal of a first word that is no command (``words``: the command line), with the
     command meant: a close one (``serach``: search), else the query given without its command
-    (``websearch-sync "python requests"``: ``websearch-sync search 'python requests'``, the
-    words up to the first flag, shell-quoted); argparse's "invalid choice" named no way on."""
+    (``websearch-sync python requests --json``: ``websearch-sync search 'python requests' --json``,
+    the words up to the first flag shell-quoted as one, the rest after it); argparse's "invalid
+    choice" named no way on."""
     word = words[0]
     close = difflib.get_close_matches(word, list(commands), n=1)
     if close:
         return "unknown command %r (did you mean %s?)" % (word, close[0])
-    query = []
-    for each in words:
-        if each.startswith("-"):
-            break
-        query.append(each)
+    flags = next((at for at, each in enumerate(words) if each.startswith("-")), len(words))
+    line = [shlex.quote(" ".join(words[:flags]))] + [shlex.quote(each) for each in words[flags:]]
     return "unknown command %r: the commands are %s; to search for it: websearch-sync search %s" % (
         word,
         ", ".join(commands),
-        shlex.quote(" ".join(query)),
+        " ".join(line),
     )
 
 
 def flag_first_hint(words: Sequence[str], top: argparse.ArgumentParser) -> str:
-    """The refusal of a command line that starts with a command's flag (``websearch-sync --json
-    python``: argparse took ``python`` for the command and refused it), naming the commands the
-    flag belongs to and the line with the command first; "" for a flag no command takes."""
+    """The refusal of a command line that starts with a command's flag (``websearch-sync -b stub
+    python``: argparse took ``stub`` for the command and refused it): the line with the command
+    first, the command typed later on the line if there is one (``--backend stub mcp``: ``mcp
+    --backend stub``), else the first of the commands taking the flag; "" for a flag of the
+    program itself (``--version``) or of no command."""
     flag = words[0].split("=", 1)[0]
-    owners = [
-        _command(command)
-        for command in command_parsers(top)
-        if " " not in _command(command) and any(flag in action.option_strings for action in command._actions)
-    ]
+    if flag == "--" or any(flag in action.option_strings for action in top._actions):
+        return ""
+    commands = {_command(command): command for command in command_parsers(top) if " " not in _command(command)}
+    owners = [name for name, command in commands.items() if any(flag in a.option_strings for a in command._actions)]
+    typed = next((at for at, word in enumerate(words) if word in commands), None)
+    if typed is not None:
+        if words[typed] not in owners:
+            return ""
+        owners = [words[typed]]
+        words = [words[typed], *words[:typed], *words[typed + 1 :]]
+    elif owners:
+        words = [owners[0], *words]
     if not owners:
         return ""
-    return "%s is a flag of %s: the command comes first (websearch-sync %s %s)" % (
+    return "%s is a flag of %s: the command comes first (websearch-sync %s)" % (
         flag,
         ", ".join(owners),
-        owners[0],
         " ".join(shlex.quote(word) for word in words),
     )

@@ -116,10 +116,10 @@ def flag_first_hint(words: Sequence[str], top: argparse.ArgumentParser) -> str:
     --backend stub``), else the first of the commands taking the flag; "" for a flag of the
     program itself (``--version``) or of no command."""
     flag = words[0].split("=", 1)[0]
-    if flag == "--" or any(flag in action.option_strings for action in top._actions):
+    if flag == "--" or _takes(top, flag):
         return ""
     commands = {_command(command): command for command in command_parsers(top) if " " not in _command(command)}
-    owners = [name for name, command in commands.items() if any(flag in a.option_strings for a in command._actions)]
+    owners = [name for name, command in commands.items() if _takes(command, flag)]
     typed = next((at for at, word in enumerate(words) if word in commands), None)
     if typed is not None:
         if words[typed] not in owners:
@@ -135,3 +135,8 @@ def flag_first_hint(words: Sequence[str], top: argparse.ArgumentParser) -> str:
         ", ".join(owners),
         " ".join(shlex.quote(word) for word in words),
     )
+
+
+def _takes(parser: argparse.ArgumentParser, flag: str) -> bool:
+    """Whether ``flag`` (``-b``, ``--json``) is one of ``parser``'s own."""
+    return any(flag in action.option_strings for action in parser._actions)

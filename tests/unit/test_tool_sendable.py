@@ -79,7 +79,7 @@ def _nested(depth):
         ({"raw": [{1: "a"}]}, [], "extras holds a int"),
         ({}, [{"type": "Timeout", "message": "m", "engine": {"a", "b"}}], "error 1 holds a set"),
         ({"deep": [_nested(5000)]}, [], "extras holds dicts and lists nested over 64 deep"),
-        ({"deep": [_nested(registry.MAX_JSON_DEPTH - 1)]}, [], "extras holds dicts and lists nested over 64 deep"),
+        ({"deep": [_nested(registry.MAX_RESULT_NESTING - 1)]}, [], "extras holds dicts and lists nested over 64 deep"),
         ({}, [{"type": "T", "message": "m", "deep": _nested(5000)}], "error 1 holds dicts and lists nested over"),
     ],
 )
@@ -100,7 +100,7 @@ def test_a_plugins_extras_or_errors_that_are_no_json_are_its_wrong_shape(monkeyp
     [
         ({}, []),
         ({"related": [("rust lang", 0.9)]}, [{"type": "Timeout", "message": "m", "engines": ("a", "b")}]),
-        ({"deep": [_nested(registry.MAX_JSON_DEPTH - 2)]}, []),
+        ({"deep": [_nested(registry.MAX_RESULT_NESTING - 2)]}, []),
     ],
     ids=["none", "tuples", "deepest"],
 )

@@ -15,15 +15,13 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     ``top`` is the command line's parser, whose commands are searched for another one's flag."""
     if not typed.startswith("--") or len(typed) < 3:
         return ""
-    if typed in _flags(parser):  # argparse parses its own flags anywhere but after `--`
+    if _takes(parser, typed):  # argparse parses its own flags anywhere but after `--`
         return " (%s is a flag of %s: put it before --)" % (typed, _command(parser))
     name = typed[2:]
     value = value_hint(name, parser)
     if value:
         return value
-    owners = [
-        _command(command) for command in command_parsers(top) if command is not parser and typed in _flags(command)
-    ]
+    owners = [_command(command) for command in command_parsers(top) if command is not parser and _takes(command, typed)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owners))
     close = closest_flag(name, parser)
@@ -71,11 +69,6 @@ def value_hint(word: str, parser: argparse.ArgumentParser) -> str:
     return ""
 
 
-def _flags(parser: argparse.ArgumentParser) -> list[str]:
-    """The ``--`` flags ``parser`` takes."""
-    return [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
-
-
 def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
     """The parser of each command under ``parser``, a command's commands too (``state show``)."""
     for action in parser._actions:
@@ -87,7 +80,12 @@ def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.Argume
 
 def command_names(parser: argparse.ArgumentParser) -> list[str]:
     """The names of the commands right under ``parser``, in their order."""
-    return [_command(command) for command in command_parsers(parser) if " " not in _command(command)]
+    return list(_top_commands(parser))
+
+
+def _top_commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parser of each command right under ``parser``, by its name (not ``state show``)."""
+    return {_command(command): command for command in command_parsers(parser) if " " not in _command(command)}
 
 
 def command_hint(words: Sequence[str], commands: Sequence[str]) -> str:
@@ -118,7 +116,7 @@ def flag_first_hint(words: Sequence[str], top: argparse.ArgumentParser) -> str:
     flag = words[0].split("=", 1)[0]
     if flag == "--" or _takes(top, flag):
         return ""
-    commands = {_command(command): command for command in command_parsers(top) if " " not in _command(command)}
+    commands = _top_commands(top)
     owners = [name for name, command in commands.items() if _takes(command, flag)]
     typed = next((at for at, word in enumerate(words) if word in commands), None)
     if typed is not None:

@@ -951,15 +951,16 @@ def _errors_problem(errors: Sequence[object]) -> Optional[str]:
 #: What a response's ``errors`` and ``extras`` may hold: JSON's values, as a response is JSON-ready
 #: (a tuple is a JSON array, as ``json.dumps`` writes it).
 _JSON_SCALARS = (str, int, float, bool, type(None))
-#: How deeply a dict or list in a response's ``errors`` or ``extras`` may nest (the outermost counts 1):
+#: How deeply a dict or list in a response's ``errors`` or ``extras`` may nest (the outermost counts 1;
+#: a bound of the values a backend returns, not of upstream text: that is ``net.jsontext.MAX_JSON_DEPTH``):
 #: a tool result's cleaning and the JSON writers walk them recursively, and 5000 lists deep made
 #: ``call_tool`` raise ``RecursionError`` (a list holding itself never ended the check).
-MAX_JSON_DEPTH = 64
+MAX_RESULT_NESTING = 64
 
 
 def _not_json(value: object) -> Optional[str]:
     """What in ``value`` is no JSON value (bytes, a set, an object: the MCP server could not send an
-    answer holding it, and ended; or dicts and lists nested over :data:`MAX_JSON_DEPTH` deep), or None.
+    answer holding it, and ended; or dicts and lists nested over :data:`MAX_RESULT_NESTING` deep), or None.
     Iterative: the check itself meets no recursion limit."""
     pending: list[tuple[object, int]] = [(value, 1)]
     while pending:
@@ -968,8 +969,8 @@ def _not_json(value: object) -> Optional[str]:
             if not isinstance(part, _JSON_SCALARS):
                 return "a %s, no JSON value" % type(part).__name__
             continue
-        if depth > MAX_JSON_DEPTH:
-            return "dicts and lists nested over %d deep" % MAX_JSON_DEPTH
+        if depth > MAX_RESULT_NESTING:
+            return "dicts and lists nested over %d deep" % MAX_RESULT_NESTING
         if isinstance(part, dict):
             keys = [key for key in part if not isinstance(key, str)]
             if keys:

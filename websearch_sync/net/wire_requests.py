@@ -530,6 +530,8 @@ class RequestsWire:
         check_headers(dict(self.session.headers, **headers), provider)
         try:
             prepared = self._prepared(request, headers)
+            if not request.keep_auth:  # either way the session's settings were merged: its credentials out
+                _leave_credentials(prepared, self.session.cookies)
         except (
             UnicodeEncodeError,
             requests.exceptions.InvalidHeader,
@@ -568,10 +570,7 @@ class RequestsWire:
                 headers=headers,
                 auth=None if request.keep_auth else _no_auth,
             )
-            prepared = session.prepare_request(outgoing)
-            if not request.keep_auth:
-                _leave_credentials(prepared, session.cookies)
-            return prepared
+            return session.prepare_request(outgoing)
         auth: Any = None if request.keep_auth else _no_auth
         if auth is None and session.trust_env and not session.auth:
             auth = get_netrc_auth(request.url)
@@ -590,8 +589,6 @@ class RequestsWire:
         prepared.prepare_body(request.body, None, None)
         prepared.prepare_auth(auth if auth is not None else session.auth, request.url)
         prepared.prepare_hooks(session.hooks)
-        if not request.keep_auth:
-            _leave_credentials(prepared, session.cookies)
         return prepared
 
     def _read(

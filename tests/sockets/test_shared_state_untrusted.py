@@ -402,6 +402,16 @@ def test_a_malformed_state_url_is_refused_when_the_client_is_built(url):
     assert info.value.detail_code == "bad_state_url"
 
 
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:0/0", "rediss://state.internal:0", "redis://:pw@h:00/1"])
+def test_port_0_in_a_state_url_is_refused_not_taken_for_6379(url):
+    """redis-py reads port 0 as no port: the state went to whatever Redis listened on 6379 (the
+    warning of one that did not named 127.0.0.1:6379, not the URL's port)."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", state_url=url)
+    assert info.value.detail_code == "bad_state_url"
+    assert "port 0 names no server" in info.value.message and "pw" not in info.value.message
+
+
 def test_a_password_in_the_state_urls_query_is_masked_and_redacted():
     settings = ws.Settings(state_url="redis://cache.internal/0?password=s3cr3t-pass&socket_timeout=1")
     assert "s3cr3t-pass" not in repr(settings)

@@ -296,10 +296,12 @@ def _url_problem(url: str) -> Optional[str]:
     """What makes ``url`` unusable as a state URL, or ``None``."""
     try:
         parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in 0..65535
+        port = parts.port  # raises ValueError for a port that is not a number in 0..65535
         parts.hostname  # noqa: B018
     except ValueError as exc:
         return str(exc)
+    if port == 0:  # redis-py reads it as no port and connects to 6379: maybe another Redis, unseen
+        return "port 0 names no server (redis-py would connect to 6379 instead); leave the port out for 6379"
     if parts.scheme.lower() not in SCHEMES:
         return "its scheme must be redis://, rediss:// or unix://"
     if any(ch.isspace() or ord(ch) < 32 for ch in url):

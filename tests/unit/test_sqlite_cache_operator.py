@@ -2,12 +2,24 @@
 file the client cannot use (damaged, read-only, in a folder it may not write) refused with the
 reason, when the client is built (bad paths a new user meets: test_newuser_cache.py)."""
 
+import json
+import logging
+import os
+import tempfile
 import threading
 
+import pytest
+from forked import exit_codes, fork_running
+
+import websearch_sync as ws
 from websearch_sync.client.cache import SqliteCache
 
 #: SQLite's ``PRAGMA synchronous`` NORMAL (its default is FULL, 2).
 NORMAL = 1
+#: The user a root test runs the child as (no permission stops root).
+NOBODY = 65534
+#: How long the forked child may take (it builds two clients and exits).
+CHILD_LIMIT_S = 30.0
 
 
 def test_a_write_does_not_hold_the_files_lock_through_a_flush_to_the_disk(tmp_path):
@@ -28,3 +40,71 @@ def test_a_write_does_not_hold_the_files_lock_through_a_flush_to_the_disk(tmp_pa
     other.join()
     cache.close()
     assert seen == [NORMAL, NORMAL]
+
+
+# -- a file the client cannot use: refused, saying why ----------------------------------------------
+
+
+def _refusal(path):
+    """The message of the ``InvalidInput`` a client given ``path`` raises (``bad_cache_path``)."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", settings=ws.Settings(), cache_path=str(path))
+    assert info.value.detail_code == "bad_cache_path"
+    return info.value.message
+
+
+def test_a_damaged_cache_file_is_refused_saying_what_to_do(tmp_path):
+    """A file cut short (a disk that filled, a copy that stopped): SQLite's "database disk image is
+    malformed" alone did not say that a new cache is made once it is moved away."""
+    path = tmp_path / "c.sqlite3"
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=str(path)) as client:
+        for number in range(60):
+            client.search("query %d" % number)
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 2])
+    message = _refusal(path)
+    assert "the file is damaged (database disk image is malformed)" in message
+    assert "move it away or delete it, and a new cache is made in its place" in message
+    path.unlink()
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=str(path)) as client:
+        assert client.search("query 1")["items"]  # as the message said
+
+
+def _as_another_user(read_only_folder, read_only_file, sink):
+    """In a forked child that is not root (whom no permission stops): the refusal of a new file in
+    ``read_only_folder``, then what a client of ``read_only_file`` serves and warns of, as JSON on ``sink``."""
+    if os.geteuid() == 0:
+        os.setgid(NOBODY)
+        os.setuid(NOBODY)
+    refusal = _refusal(os.path.join(read_only_folder, "c.sqlite3"))
+    warned = []
+    handler = logging.Handler()
+    handler.emit = lambda record: warned.append(record.getMessage())
+    logging.getLogger("websearch_sync").addHandler(handler)
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=read_only_file) as client:
+        cached = [client.search(query)["provider_meta"]["cached"] for query in ("kept", "new", "other", "new")]
+    with os.fdopen(sink, "w") as out:
+        json.dump({"refusal": refusal, "cached": cached, "warned": [w for w in warned if "cache file" in w]}, out)
+
+
+def test_a_cache_folder_this_user_may_not_write_is_refused_saying_so_and_a_read_only_file_still_serves():
+    """SQLite said "unable to open database file" of a new file in a folder this user may not
+    write: not what to change. A read-only file (a cache made beforehand, shared read-only) serves
+    its answers, and its failing writes are one warning."""
+    with tempfile.TemporaryDirectory() as base:  # under /tmp: tmp_path's parents let only their owner in
+        os.chmod(base, 0o777)
+        read_only_folder = os.path.join(base, "read-only")
+        os.mkdir(read_only_folder, 0o555)
+        read_only_file = os.path.join(base, "c.sqlite3")
+        with ws.SearchClient("stub", settings=ws.Settings(), cache_path=read_only_file) as client:
+            client.search("kept")
+        os.chmod(read_only_file, 0o444)
+        source, sink = os.pipe()
+        child = fork_running(lambda: _as_another_user(read_only_folder, read_only_file, sink))
+        os.close(sink)
+        with os.fdopen(source) as reading:
+            seen = json.loads(reading.read() or "null")
+        assert exit_codes([child], CHILD_LIMIT_S) == [0]
+    assert "this user may not write its folder %s" % read_only_folder in seen["refusal"], seen
+    assert seen["cached"] == [True, False, False, True]  # the file's answer, then memory's
+    assert len(seen["warned"]) == 1 and "attempt to write a readonly database" in seen["warned"][0], seen

@@ -6,7 +6,8 @@ returns a fresh copy, so a caller that edits a result never edits the cache.
 The cache never fails a call: SQLite I/O waits for a lock at most as long as the
 call has left, and a locked, corrupt or unwritable file is skipped with a
 warning. Only a path that cannot hold a cache at all (missing folder, a folder, a
-file that is not a SQLite database) is refused, when the cache is built.
+file that is not a SQLite database or is damaged, a file or folder this user may not
+write) is refused, when the cache is built, saying which.
 """
 
 import copy
@@ -40,6 +41,7 @@ _MAX_CALL_WAIT_S = 0.5
 #: How long a read or write may wait for a lock when the caller gives no deadline.
 _DEFAULT_WAIT_S = 10.0
 _SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+_SQLITE_DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
 
 
 def cache_key_text(key: Hashable) -> str:
@@ -192,6 +194,24 @@ def check_cache_path(path: Any) -> str:
     return text
 
 
+def _unusable_because(path: str, error: sqlite3.Error) -> str:
+    """Why SQLite could not open ``path`` as a cache, said so that the operator knows what to change:
+    SQLite says "unable to open database file" or "attempt to write a readonly database" whether
+    the file or its folder is what this user may not write, and "malformed" of a file it could read."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
+        return "this user may not write the file (%s)" % error
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "this user may not write its folder %s, where SQLite keeps the file's -wal and -shm files (%s)" % (
+            folder,
+            error,
+        )
+    code = getattr(error, "sqlite_errorcode", None)  # Python 3.11+
+    if (code & 0xFF in _SQLITE_DAMAGED) if code is not None else "malformed" in str(error):
+        return "the file is damaged (%s): move it away or delete it, and a new cache is made in its place" % error
+    return str(error)
+
+
 def _is_busy(error: sqlite3.Error) -> bool:
     """True when ``error`` means another connection holds a lock (it may pass), not a broken file."""
     code = getattr(error, "sqlite_errorcode", None)
@@ -229,7 +249,8 @@ class SqliteCache:
             if not _is_busy(exc):
                 self.close()
                 raise InvalidInput(
-                    "cannot use %s as a cache file: %s" % (self.path, exc), detail_code=BAD_CACHE_PATH
+                    "cannot use %s as a cache file: %s" % (self.path, _unusable_because(self.path, exc)),
+                    detail_code=BAD_CACHE_PATH,
                 ) from None
             logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
 

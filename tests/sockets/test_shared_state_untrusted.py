@@ -20,6 +20,7 @@ from servers import FaultServer, LoopbackListener
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
 from websearch_sync.client.state import server as state_server
+from websearch_sync.client.state.slots import slot_time_us
 from websearch_sync.tool import format_results
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -192,6 +193,21 @@ def test_a_key_of_the_wrong_type_is_unusable_for_that_key_only(redis_db, redis_s
         "stub", state_url=up(redis_server.url)
     ) as second:  # Redis was not given up: the answer is there
         assert second.search("wrong type")["provider_meta"]["cached"] is True
+
+
+@pytest.mark.parametrize("kind, ours", [("slot", b"string"), ("fleet", b"zset"), ("sent", b"string")])
+def test_a_pace_key_of_the_wrong_type_is_replaced_not_a_failure_for_ever(redis_db, redis_server, kind, ours):  # noqa: F811
+    """A slot, fleet or departure key another program wrote as a hash (no expiry) made every booking
+    of the upstream fail, for ever and logged at DEBUG only: each process paced it alone, and the
+    upstream saw the fleet's size times the rate."""
+    key = "websearch_sync:%s:{stub}" % kind
+    redis_db.hset(key, "written by", "another program")
+    with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 0.05}) as client:
+        for number in range(2):
+            assert client.search("paced %d" % number, cache_ttl_s=0)["items"]
+    assert redis_db.type(key) == ours and redis_db.pttl(key) > 0  # ours again, expiring by itself
+    assert len(redis_db.zrange("websearch_sync:fleet:{stub}", 0, -1)) == 1  # booked in Redis: one fleet
+    assert slot_time_us(redis_db.get("websearch_sync:slot:{stub}")) > 0
 
 
 def _redis_now_us(db) -> int:

@@ -13,9 +13,26 @@ from .server import BadReply, SharedState, logger
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
+#: ``ours(command, key, ...)``: ``redis.call`` on one of this upstream's keys, which another program
+#: may have written with another type (a hash, a list): such a key is deleted and the command runs
+#: again. A key of the wrong type made every booking fail (a failing Redis for that upstream only,
+#: logged at DEBUG), and, written without an expiry, for ever: every process paced it alone, the
+#: fleet at its size times the rate. The scripts' other commands write the key (SET, any type) or
+#: follow this on it.
+_OURS = """
+local function ours(command, key, ...)
+  local reply = redis.pcall(command, key, ...)
+  if type(reply) == 'table' and reply.err then
+    if string.find(reply.err, 'WRONGTYPE', 1, true) then redis.call('DEL', key) end
+    return redis.call(command, key, ...)
+  end
+  return reply
+end
+"""
+
 #: The slot key's value: ``<next free slot> <interval of the process that set it>`` (microseconds).
 _READ_SLOT = """
-local stored = redis.call('GET', KEYS[1]) or ''
+local stored = ours('GET', KEYS[1]) or ''
 local slot = tonumber(string.match(stored, '^(%d+)')) or 0
 local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
 """
@@ -32,11 +49,12 @@ local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
 #: none), the next free slot it wrote} when the wait fits; books nothing and answers {0, wait,
 #: fleet size, that interval, 0} when it does not. The slot key expires one second after the slot it holds has passed.
 _BOOK = (
-    """
+    _OURS
+    + """
 if redis.replicate_commands then redis.replicate_commands() end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
-redis.call('ZADD', KEYS[2], now, ARGV[3])
+ours('ZADD', KEYS[2], now, ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
 redis.call('PEXPIRE', KEYS[2], math.ceil(tonumber(ARGV[4]) / 1000))
 local fleet = redis.call('ZCARD', KEYS[2])
@@ -60,12 +78,13 @@ return {1, wait, fleet, paced, after}
 #: and answers 0. A departure later than now was noted on another clock (a failover to a server
 #: whose clock is behind) or planted: it is taken for none.
 _SENDING = (
-    """
+    _OURS
+    + """
 if redis.replicate_commands then redis.replicate_commands() end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
 local interval = tonumber(ARGV[1])
-local last = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+local last = tonumber(ours('GET', KEYS[2]) or '0') or 0
 if last > now then last = 0 end
 if now < last + interval then return last + interval - now end
 local expiry = math.ceil(interval / 1000) + 1000
@@ -85,7 +104,8 @@ return 0
 #: holds what the booking wrote (no later booking, no departure moved it), the slot it booked is
 #: the next free one again; answers 1, else 0 (the slot stays taken: a later request has its turn).
 _RELEASE = (
-    """
+    _OURS
+    + """
 if redis.replicate_commands then redis.replicate_commands() end
 """
     + _READ_SLOT

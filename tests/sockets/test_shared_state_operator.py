@@ -304,6 +304,21 @@ def test_a_rediss_url_shares_the_state_over_tls(caplog):
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
 
 
+def test_a_rediss_url_to_a_redis_without_tls_says_so(redis_server, caplog):  # noqa: F811
+    """A plain Redis never answers the TLS handshake: redis-py said "Timeout connecting to server",
+    as of a host that is down, in the warning and in ``state_unavailable``."""
+    url = "rediss://127.0.0.1:%d/0?socket_timeout=0.2&socket_connect_timeout=0.2" % redis_server.port
+    hint = "over TLS (rediss://): a server that does not serve TLS on that port never answers the handshake"
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        with ws.SearchClient("stub", state_url=url) as client:
+            assert client.search("plain server")["items"]  # local state meanwhile
+    assert [record.getMessage() for record in caplog.records if hint in record.getMessage()]
+    with ws.SearchClient("stub", settings=ws.Settings(state_url=url, state_required=True)) as client:
+        with pytest.raises(ws.NetworkError) as info:
+            client.search("plain server, state required")
+    assert info.value.detail_code == "state_unavailable" and hint in info.value.message
+
+
 # -- a full Redis: what the documented eviction policy keeps, and what noeviction costs -----------
 
 

@@ -220,8 +220,26 @@ def _bounded_connections(connection_class: type) -> type:
     connected again before a command after :data:`MAX_IDLE_S` of silence."""
     bounded = _BOUNDED_CLASSES.get(connection_class)
     if bounded is None:
+        from redis.connection import SSLConnection
+        from redis.exceptions import ConnectionError as RedisConnectionError
+
+        tls = issubclass(connection_class, SSLConnection)
 
         def _connect(self: Any) -> _BoundedSocket:
+            try:
+                return _connect_in_time(self)
+            except socket.timeout:
+                if not tls:
+                    raise
+                # redis-py said "Timeout connecting to server" of a plain Redis, which never answers the
+                # TLS handshake of a rediss:// URL, as of a host that is down (its own type: redis-py
+                # would say that again of any timeout)
+                raise RedisConnectionError(
+                    "Timeout connecting to server over TLS (rediss://): a server that does not serve TLS on"
+                    " that port never answers the handshake"
+                ) from None
+
+        def _connect_in_time(self: Any) -> _BoundedSocket:
             connect = super(bounded, self)._connect  # type: ignore[arg-type]
             ends = getattr(_OPERATION, "ends", None)
             if ends is None:

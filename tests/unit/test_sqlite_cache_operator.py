@@ -5,14 +5,16 @@ reason, when the client is built (bad paths a new user meets: test_newuser_cache
 import json
 import logging
 import os
+import sqlite3
 import tempfile
 import threading
+import time
 
 import pytest
 from forked import exit_codes, fork_running
 
 import websearch_sync as ws
-from websearch_sync.client.cache import SqliteCache
+from websearch_sync.client.cache import _PRUNE_ROWS, SqliteCache
 
 #: SQLite's ``PRAGMA synchronous`` NORMAL (its default is FULL, 2).
 NORMAL = 1
@@ -108,3 +110,30 @@ def test_a_cache_folder_this_user_may_not_write_is_refused_saying_so_and_a_read_
     assert "this user may not write its folder %s" % read_only_folder in seen["refusal"], seen
     assert seen["cached"] == [True, False, False, True]  # the file's answer, then memory's
     assert len(seen["warned"]) == 1 and "attempt to write a readonly database" in seen["warned"][0], seen
+
+
+def test_one_prune_looks_at_a_bounded_part_of_the_file_and_the_next_ones_go_on_from_there(tmp_path):
+    """A prune scanned the whole file, reading every answer in it while holding its write lock:
+    0.27 s a prune on a file of 100,000 answers (4.9 s when a third of them had expired), which the
+    call that pruned (one write in 50) waited for, and other processes' writes too."""
+    path = tmp_path / "c.sqlite3"
+    cache = SqliteCache(path, ttl_s=60)
+    now = time.time()
+    rows = [("expired %d" % number, now - 1, "{}", now - 61) for number in range(3 * _PRUNE_ROWS)]
+    rows[1::2] = [("live %d" % number, now + 3600, "{}", now) for number in range(len(rows[1::2]))]
+    with sqlite3.connect(path) as writer:
+        writer.executemany("INSERT INTO results (key, expires, value, stored) VALUES (?, ?, ?, ?)", rows)
+    writer.close()
+
+    def left():
+        return cache._connection(None).execute("SELECT count(*) FROM results WHERE key LIKE 'expired%'").fetchone()[0]
+
+    counts = []
+    for _ in range(4):
+        cache.prune()
+        counts.append(left())
+    live = cache._connection(None).execute("SELECT count(*) FROM results WHERE key LIKE 'live%'").fetchone()[0]
+    cache.close()
+    half = _PRUNE_ROWS // 2  # the expired rows among the rows one prune looks at
+    assert counts == [3 * half - half, 3 * half - 2 * half, 0, 0]
+    assert live == 3 * half

@@ -245,7 +245,7 @@ class SqliteCache:
         self._closed = False
         self._pid = os.getpid()  # a forked child opens connections of its own (SQLite: none may cross a fork)
         self._ready = False
-        self._pruned_to = 0  #: the last row (rowid) the last prune looked at
+        self._pruned_to: Optional[int] = None  #: the last row (rowid) the last prune looked at
         try:
             self._connection(_OPEN_WAIT_S)
         except sqlite3.Error as exc:
@@ -354,11 +354,16 @@ class SqliteCache:
         caught up with them (after a clock set back, as fresh as the day they were written).
 
         One prune looks at :data:`_PRUNE_ROWS` rows, from where the last one stopped (in the order
-        they were written, starting over at the end): a scan of the whole file read every answer in
-        it while holding its write lock, 0.2 s a 100,000 answers, which the call that pruned waited
-        for and other processes' writes too (lost once their wait ran out)."""
+        they were written, starting over at the end; the first one of a cache at a random row: a
+        short-lived client, a command run per query, would look at the same first rows each time):
+        a scan of the whole file read every answer in it while holding its write lock, 0.2 s a
+        100,000 answers, which the call that pruned waited for and other processes' writes too
+        (lost once their wait ran out)."""
         now = self._clock.time()
         conn = self._connection(wait_s)
+        if self._pruned_to is None:
+            (end,) = conn.execute("SELECT max(rowid) FROM results").fetchone()
+            self._pruned_to = random.randrange((end or 0) + 1)
         (last,) = conn.execute(
             "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
             (self._pruned_to, _PRUNE_ROWS),

@@ -33,6 +33,7 @@ from servers import LoopbackListener
 
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
+from websearch_sync.client.state.server import RETRY_AFTER_S
 from websearch_sync.net.deadline import Deadline
 
 # -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
@@ -355,6 +356,38 @@ def test_a_full_state_redis_keeps_the_pace_shared_under_the_documented_policy(
         redis_db.flushdb()
         redis_db.config_set("maxmemory", 0)
         redis_db.config_set("maxmemory-policy", "noeviction")
+
+
+def test_a_redis_that_answers_reads_and_refuses_writes_is_one_warning_not_one_every_retry(
+    redis_db,  # noqa: F811
+    redis_server,  # noqa: F811
+    caplog,
+):
+    """A replica (a URL left on the old primary after a failover) or a full Redis under noeviction
+    answered each call's cache read after the 5 s rest, then refused its booking: every 5 s the
+    process logged "answers again" and warned of a new outage."""
+    clock = FakeClock()
+    url = up(redis_server.url + "?client_name=refusing-writes")  # a URL of its own: its outage is this test's
+    redis_db.config_set("maxmemory", 1)  # under noeviction (the default): every write refused, reads answered
+    try:
+        with (
+            caplog.at_level(logging.INFO, logger="websearch_sync"),
+            ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}, clock=clock) as client,
+        ):
+            for number in range(4):
+                client.search("refused %d" % number)
+                clock.sleep(RETRY_AFTER_S)
+            during = [record.getMessage() for record in caplog.records if "shared state" in record.getMessage()]
+            redis_db.config_set("maxmemory", 0)
+            for number in range(2):
+                client.search("answered %d" % number)
+                clock.sleep(RETRY_AFTER_S)
+    finally:
+        redis_db.config_set("maxmemory", 0)
+        redis_db.flushdb()
+    after = [record.getMessage() for record in caplog.records if "shared state" in record.getMessage()][len(during) :]
+    assert len(during) == 1 and "OutOfMemoryError" in during[0], during
+    assert len(after) == 1 and after[0].endswith("answers again"), after
 
 
 # -- two applications on one Redis: prefixes that cannot reach into each other's keys -------------

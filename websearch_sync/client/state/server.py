@@ -418,6 +418,10 @@ class StateServer:
         self.secrets = url_secrets(url)
         self._lock = threading.Lock()
         self._retry_at: Optional[float] = None
+        #: An outage was warned of, and Redis has not answered for :data:`RETRY_AFTER_S` since.
+        self._down = False
+        #: When Redis first answered after the outage's last failure (``None``: not since).
+        self._answering_since: Optional[float] = None
         self.last_error = ""
         renewed_in_children(self)
 
@@ -435,8 +439,9 @@ class StateServer:
         """Note a failure: no Redis until ``now + RETRY_AFTER_S``; warn unless already down
         (saying what the calls do meanwhile: use local state, or fail when ``required``)."""
         with self._lock:
-            was_down = self._retry_at is not None
+            was_down, self._down = self._down, True
             self._retry_at = now + RETRY_AFTER_S
+            self._answering_since = None
             self.last_error = redact("%s: %s" % (type(error).__name__, error), self.secrets)
         if not was_down:
             logger.warning(
@@ -461,14 +466,26 @@ class StateServer:
         not rest the URL for the tests after it: :func:`forget_outages`)."""
         with self._lock:
             self._retry_at = None
+            self._down = False
+            self._answering_since = None
 
-    def answered(self) -> None:
-        """Note a success (logs once when Redis is back after an outage)."""
-        if self._retry_at is None:
+    def answered(self, now: float) -> None:
+        """Note a success at ``now``. The outage ends (logged once, and the next failure warned of
+        again) when Redis has answered for :data:`RETRY_AFTER_S` without failing: a Redis that
+        answers reads and refuses writes (a replica, after a failover; a full one under noeviction)
+        answered the next call's cache read, then failed its booking, and every 5 s the process
+        logged "answers again" and warned anew."""
+        if not self._down:
             return
         with self._lock:
-            was_down, self._retry_at = self._retry_at is not None, None
-        if was_down:
+            self._retry_at = None
+            since = self._answering_since
+            if since is None:
+                self._answering_since = now
+            ended = since is not None and now - since >= RETRY_AFTER_S
+            if ended:
+                self._down, self._answering_since = False, None
+        if ended:
             logger.info("shared state %s answers again", self.shown)
 
 
@@ -590,7 +607,7 @@ class SharedState:
             except self.server.errors as error:
                 self.server.failed(error, now, self.required)
             else:
-                self.server.answered()
+                self.server.answered(now)
                 return result
             finally:
                 _OPERATION.ends = None

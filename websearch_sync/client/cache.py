@@ -364,16 +364,17 @@ class SqliteCache:
         if self._pruned_to is None:
             (end,) = conn.execute("SELECT max(rowid) FROM results").fetchone()
             self._pruned_to = random.randrange((end or 0) + 1)
-        (last,) = conn.execute(
-            "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
-            (self._pruned_to, _PRUNE_ROWS),
-        ).fetchone()
-        if last is None:  # past the last row: start over
+        for start in (self._pruned_to, 0):  # past the last row: start over, at once
+            (last,) = conn.execute(
+                "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
+                (start, _PRUNE_ROWS),
+            ).fetchone()
+            if last is not None:
+                break
+        else:  # no rows
             self._pruned_to = 0
             return
-        conn.execute(
-            "DELETE FROM results WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE, (self._pruned_to, last, now, now)
-        )
+        conn.execute("DELETE FROM results WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE, (start, last, now, now))
         self._pruned_to = last
 
     def clear(self) -> None:

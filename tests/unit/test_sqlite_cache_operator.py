@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import sqlite3
+import sys
 import tempfile
 import threading
 import time
@@ -14,7 +15,7 @@ import pytest
 from forked import exit_codes, fork_running
 
 import websearch_sync as ws
-from websearch_sync.client.cache import _PRUNE_ROWS, SqliteCache
+from websearch_sync.client.cache import _PRUNE_ROWS, SqliteCache, cache_key_text
 
 #: SQLite's ``PRAGMA synchronous`` NORMAL (its default is FULL, 2).
 NORMAL = 1
@@ -22,6 +23,8 @@ NORMAL = 1
 NOBODY = 65534
 #: How long the forked child may take (it builds two clients and exits).
 CHILD_LIMIT_S = 30.0
+#: The length of a planted answer (far over any call's bound, 64 KiB here).
+PLANTED_BYTES = 2_000_000
 
 
 def test_a_write_does_not_hold_the_files_lock_through_a_flush_to_the_disk(tmp_path):
@@ -138,3 +141,55 @@ def test_one_prune_looks_at_a_bounded_part_of_the_file_and_the_next_ones_go_on_f
     assert counts[0] == 3 * half and counts[-1] == 0, counts
     assert all(0 <= before - after <= half for before, after in zip(counts, counts[1:])), counts
     assert live == 3 * half
+
+
+# -- rows another program wrote --------------------------------------------------------------------
+
+
+def _bytes_read():
+    """What this process has read by system calls so far (Linux), SQLite's page reads included."""
+    with open("/proc/self/io") as io:
+        return int(next(line for line in io if line.startswith("rchar:")).split()[1])
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/io") or sys.version_info < (3, 11), reason="Linux, Python 3.11+")
+def test_a_planted_answer_longer_than_the_bound_is_not_read(tmp_path):
+    """``length(CAST(value AS BLOB))`` read the whole value to measure it, and so did reading the
+    write time stored after it: a planted 300 MB answer cost every lookup of its question 0.76 s."""
+    path = tmp_path / "c.sqlite3"
+    SqliteCache(path, ttl_s=60).close()
+    now = time.time()
+    with sqlite3.connect(path) as writer:
+        writer.execute(
+            "INSERT INTO results VALUES (?, ?, ?, ?)",
+            (cache_key_text("planted"), now + 60, '{"items": [], "x": "%s"}' % ("x" * PLANTED_BYTES), now),
+        )
+    writer.close()
+    cache = SqliteCache(path, ttl_s=60)
+    before = _bytes_read()
+    found = cache.lookup("planted", max_bytes=64 * 1024)
+    read = _bytes_read() - before
+    assert cache.lookup("planted") is not None  # there, and live: only its length makes it a miss
+    cache.close()
+    assert found is None and read < PLANTED_BYTES / 8, read
+
+
+def test_an_answer_that_is_not_text_is_a_failing_read_not_a_type_error_through_the_search(tmp_path, caplog):
+    """A file whose table another program made without the column's type held a number as an
+    answer: ``json.loads`` raised ``TypeError`` through the search."""
+    path = tmp_path / "c.sqlite3"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value NOT NULL, stored REAL)")
+    other.close()
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=str(path)) as client:
+        client.search("q")
+    with sqlite3.connect(path) as other:
+        other.execute("UPDATE results SET value = 5")
+    other.close()
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        ws.SearchClient("stub", settings=ws.Settings(), cache_path=str(path)) as client,
+    ):
+        answer = client.search("q")
+    assert answer["items"] and answer["provider_meta"]["cached"] is False
+    assert [record.getMessage() for record in caplog.records if "reading it failed" in record.getMessage()]

@@ -310,16 +310,42 @@ class SqliteCache:
         ``max_bytes`` (then not loaded into Python at all). Timed by the wall clock, guarded
         against its steps (:data:`_LIVE`): an entry never has more than its TTL left."""
         now = self._clock.time()
-        row = (
-            self._connection(wait_s)
-            .execute(
-                "SELECT value, min(expires - ?, expires - stored) FROM results WHERE key = ? AND %s"
-                " AND (? IS NULL OR length(CAST(value AS BLOB)) <= ?)" % _LIVE,
-                (now, self._key(key), now, now, max_bytes, max_bytes),
-            )
-            .fetchone()
-        )
-        return (json.loads(row[0]), row[1]) if row else None
+        conn = self._connection(wait_s)
+        if max_bytes is not None and hasattr(conn, "blobopen"):  # Python 3.11+
+            return self._bounded_lookup(conn, key, now, max_bytes)
+        row = conn.execute(
+            "SELECT value, min(expires - ?, expires - stored) FROM results WHERE key = ? AND %s"
+            " AND (? IS NULL OR length(CAST(value AS BLOB)) <= ?)" % _LIVE,
+            (now, self._key(key), now, now, max_bytes, max_bytes),
+        ).fetchone()
+        return (_answer(row[0]), row[1]) if row else None
+
+    def _bounded_lookup(
+        self, conn: sqlite3.Connection, key: Hashable, now: float, max_bytes: int
+    ) -> Optional[tuple[dict[str, Any], float]]:
+        """:meth:`lookup` reading no more of the file than ``max_bytes``: the value's size from its
+        row's header, then (the write time, stored after it, included) the rest, in one read
+        transaction (another process may replace the row). SQL's ``length(CAST(value AS BLOB))``
+        read all of it: 0.76 s for a planted 300 MB answer (a row holds up to 1 GB), at every
+        lookup of that question."""
+        conn.execute("BEGIN")
+        try:
+            row = conn.execute("SELECT rowid FROM results WHERE key = ?", (self._key(key),)).fetchone()
+            if row is None:
+                return None
+            with conn.blobopen("results", "value", row[0], readonly=True) as blob:  # type: ignore[attr-defined]
+                if len(blob) > max_bytes:
+                    return None
+                live = conn.execute(
+                    "SELECT min(expires - ?, expires - stored) FROM results WHERE rowid = ? AND %s" % _LIVE,
+                    (now, row[0], now, now),
+                ).fetchone()
+                if live is None:
+                    return None
+                data = blob.read()
+        finally:
+            conn.execute("ROLLBACK")  # a read: nothing to keep
+        return _answer(data), live[0]
 
     def get(self, key: Hashable, wait_s: Optional[float] = None) -> Optional[dict[str, Any]]:
         """The cached value (a fresh object), or ``None`` when absent or expired."""
@@ -401,6 +427,15 @@ class SqliteCache:
 #: back is seen: the entry would count a negative age). A row without a write time (written by a
 #: version before it was kept) is not served: its age cannot be told.
 _LIVE = "expires > ? AND stored IS NOT NULL AND stored - ? <= expires - stored"
+
+
+def _answer(value: Any) -> dict[str, Any]:
+    """A row's value as the answer it holds; ``ValueError`` for one that is not JSON text (a row
+    another program wrote: a number there raised ``TypeError`` through the search)."""
+    if not isinstance(value, (str, bytes)):
+        raise ValueError("a cache entry of type %s, not JSON text" % type(value).__name__)
+    answer: dict[str, Any] = json.loads(value)
+    return answer
 
 
 def _add_write_time(conn: sqlite3.Connection) -> None:

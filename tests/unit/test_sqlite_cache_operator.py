@@ -2,9 +2,11 @@
 file the client cannot use (damaged, read-only, in a folder it may not write) refused with the
 reason, when the client is built (bad paths a new user meets: test_newuser_cache.py)."""
 
+import glob
 import json
 import logging
 import os
+import resource
 import sqlite3
 import sys
 import tempfile
@@ -75,21 +77,44 @@ def test_a_damaged_cache_file_is_refused_saying_what_to_do(tmp_path):
         assert client.search("query 1")["items"]  # as the message said
 
 
-def _as_another_user(read_only_folder, read_only_file, sink):
-    """In a forked child that is not root (whom no permission stops): the refusal of a new file in
-    ``read_only_folder``, then what a client of ``read_only_file`` serves and warns of, as JSON on ``sink``."""
+def _in_child(work):
+    """What ``work()`` returns (JSON), run in a forked child: a process whose user, limits and log
+    handlers the test may change."""
+    source, sink = os.pipe()
+
+    def run():
+        answer = work()
+        with os.fdopen(sink, "w") as out:
+            json.dump(answer, out)
+
+    child = fork_running(run)
+    os.close(sink)
+    with os.fdopen(source) as reading:
+        seen = json.loads(reading.read() or "null")
+    assert exit_codes([child], CHILD_LIMIT_S) == [0]
+    return seen
+
+
+def _cache_warnings():
+    """The messages of the cache file warnings logged from now on (a list that grows)."""
+    warned = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: warned.append(record.getMessage())
+    logging.getLogger("websearch_sync").addHandler(handler)
+    return warned
+
+
+def _as_another_user(read_only_folder, read_only_file):
+    """As a user that is not root (whom no permission stops): the refusal of a new file in
+    ``read_only_folder``, then what a client of ``read_only_file`` serves and warns of."""
     if os.geteuid() == 0:
         os.setgid(NOBODY)
         os.setuid(NOBODY)
     refusal = _refusal(os.path.join(read_only_folder, "c.sqlite3"))
-    warned = []
-    handler = logging.Handler()
-    handler.emit = lambda record: warned.append(record.getMessage())
-    logging.getLogger("websearch_sync").addHandler(handler)
+    warned = _cache_warnings()
     with ws.SearchClient("stub", settings=ws.Settings(), cache_path=read_only_file) as client:
         cached = [client.search(query)["provider_meta"]["cached"] for query in ("kept", "new", "other", "new")]
-    with os.fdopen(sink, "w") as out:
-        json.dump({"refusal": refusal, "cached": cached, "warned": [w for w in warned if "cache file" in w]}, out)
+    return {"refusal": refusal, "cached": cached, "warned": [w for w in warned if "cache file" in w]}
 
 
 def test_a_cache_folder_this_user_may_not_write_is_refused_saying_so_and_a_read_only_file_still_serves():
@@ -104,15 +129,37 @@ def test_a_cache_folder_this_user_may_not_write_is_refused_saying_so_and_a_read_
         with ws.SearchClient("stub", settings=ws.Settings(), cache_path=read_only_file) as client:
             client.search("kept")
         os.chmod(read_only_file, 0o444)
-        source, sink = os.pipe()
-        child = fork_running(lambda: _as_another_user(read_only_folder, read_only_file, sink))
-        os.close(sink)
-        with os.fdopen(source) as reading:
-            seen = json.loads(reading.read() or "null")
-        assert exit_codes([child], CHILD_LIMIT_S) == [0]
+        seen = _in_child(lambda: _as_another_user(read_only_folder, read_only_file))
     assert "this user may not write its folder %s" % read_only_folder in seen["refusal"], seen
     assert seen["cached"] == [True, False, False, True]  # the file's answer, then memory's
     assert len(seen["warned"]) == 1 and "attempt to write a readonly database" in seen["warned"][0], seen
+
+
+def _searching_past_a_full_disk(path):
+    """Searches while the file may not grow (``RLIMIT_FSIZE``: what a full disk does to its writes),
+    then once it may again: what they answered, and the warnings."""
+    warned = _cache_warnings()
+    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=path) as client:
+        client.search("before")
+        resource.setrlimit(resource.RLIMIT_FSIZE, (sum(os.path.getsize(f) for f in glob.glob(path + "*")), hard))
+        full = [bool(client.search("while full %d" % number)["items"]) for number in range(30)]
+        resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+        client.search("after")
+    return {"full": full, "warned": [w for w in warned if "cache file" in w]}
+
+
+def test_a_full_disk_fails_no_search_warns_once_and_leaves_the_file_whole(tmp_path):
+    path = str(tmp_path / "c.sqlite3")
+    seen = _in_child(lambda: _searching_past_a_full_disk(path))
+    assert all(seen["full"]) and len(seen["full"]) == 30
+    assert len(seen["warned"]) == 1 and "writing it failed" in seen["warned"][0], seen
+    with sqlite3.connect(path) as reader:
+        assert reader.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        stored = {key for (key,) in reader.execute("SELECT key FROM results")}
+    reader.close()
+    for query in ("before", "after"):  # written while there was room
+        assert [key for key in stored if '"%s"' % query in key], stored
 
 
 def test_one_prune_looks_at_a_bounded_part_of_the_file_and_the_next_ones_go_on_from_there(tmp_path):

@@ -11,9 +11,9 @@ import sqlite3
 import sys
 import tempfile
 import threading
-import time
 
 import pytest
+from clocks import FakeClock
 from forked import exit_codes, fork_running
 
 import websearch_sync as ws
@@ -167,8 +167,9 @@ def test_one_prune_looks_at_a_bounded_part_of_the_file_and_the_next_ones_go_on_f
     0.27 s a prune on a file of 100,000 answers (4.9 s when a third of them had expired), which the
     call that pruned (one write in 50) waited for, and other processes' writes too."""
     path = tmp_path / "c.sqlite3"
-    cache = SqliteCache(path, ttl_s=60)
-    now = time.time()
+    clock = FakeClock()
+    cache = SqliteCache(path, ttl_s=60, clock=clock)
+    now = clock.time()
     rows = [("expired %d" % number, now - 1, "{}", now - 61) for number in range(3 * _PRUNE_ROWS)]
     rows[1::2] = [("live %d" % number, now + 3600, "{}", now) for number in range(len(rows[1::2]))]
     with sqlite3.connect(path) as writer:
@@ -204,15 +205,16 @@ def test_a_planted_answer_longer_than_the_bound_is_not_read(tmp_path):
     """``length(CAST(value AS BLOB))`` read the whole value to measure it, and so did reading the
     write time stored after it: a planted 300 MB answer cost every lookup of its question 0.76 s."""
     path = tmp_path / "c.sqlite3"
-    SqliteCache(path, ttl_s=60).close()
-    now = time.time()
+    clock = FakeClock()
+    SqliteCache(path, ttl_s=60, clock=clock).close()
+    now = clock.time()
     with sqlite3.connect(path) as writer:
         writer.execute(
             "INSERT INTO results VALUES (?, ?, ?, ?)",
             (cache_key_text("planted"), now + 60, '{"items": [], "x": "%s"}' % ("x" * PLANTED_BYTES), now),
         )
     writer.close()
-    cache = SqliteCache(path, ttl_s=60)
+    cache = SqliteCache(path, ttl_s=60, clock=clock)
     before = _bytes_read()
     found = cache.lookup("planted", max_bytes=64 * 1024)
     read = _bytes_read() - before

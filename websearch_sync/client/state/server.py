@@ -310,8 +310,8 @@ def _option_problem(name: str, value: str) -> Optional[str]:
     return None if ok else "%s must be %s" % (name, kind)
 
 
-def _url_problem(url: str) -> Optional[str]:
-    """What makes ``url`` unusable as a state URL, or ``None``."""
+def _address_problem(url: str) -> Optional[str]:
+    """What makes the host and port of ``url`` unusable, or ``None``."""
     try:
         parts = urlsplit(url)
         port = parts.port  # raises ValueError for a port that is not a number in 0..65535
@@ -320,6 +320,15 @@ def _url_problem(url: str) -> Optional[str]:
         return str(exc)
     if port == 0:  # redis-py reads it as no port and connects to 6379: maybe another Redis, unseen
         return "port 0 names no server (redis-py would connect to 6379 instead); leave the port out for 6379"
+    return None
+
+
+def _url_problem(url: str) -> Optional[str]:
+    """What makes ``url`` unusable as a state URL, or ``None``."""
+    problem = _address_problem(url)
+    if problem is not None:
+        return problem
+    parts = urlsplit(url)
     if parts.scheme.lower() not in SCHEMES:
         return "its scheme must be redis://, rediss:// or unix://"
     if any(ch.isspace() or ord(ch) < 32 for ch in url):

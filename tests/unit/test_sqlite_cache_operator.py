@@ -77,6 +77,19 @@ def test_a_damaged_cache_file_is_refused_saying_what_to_do(tmp_path):
         assert client.search("query 1")["items"]  # as the message said
 
 
+@pytest.mark.parametrize("special", ["/dev/null", "a FIFO"])
+def test_a_path_that_is_no_regular_file_is_refused_saying_so(tmp_path, special):
+    """``cache_path=/dev/null`` (meant as "no cache file") was refused with SQLite's "disk I/O error"."""
+    path = special if special.startswith("/") else str(tmp_path / "fifo")
+    if not special.startswith("/"):
+        os.mkfifo(path)
+    elif not os.path.exists(path):
+        pytest.skip("no %s here" % path)
+    message = _refusal(path)
+    assert "it is not a regular file (a device, a FIFO, a socket)" in message
+    assert "to keep no cache file, leave cache_path unset" in message
+
+
 def _in_child(work):
     """What ``work()`` returns (JSON), run in a forked child: a process whose user, limits and log
     handlers the test may change."""

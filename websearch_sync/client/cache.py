@@ -166,7 +166,8 @@ class MemoryCache:
 
 def check_cache_path(path: Any) -> str:
     """``path`` as a string, or ``InvalidInput(bad_cache_path)`` when it cannot hold a SQLite cache:
-    its folder does not exist, it is a folder, or it is a file that is not a SQLite database."""
+    its folder does not exist, it is a folder, not a regular file (``/dev/null``), or a file that
+    is not a SQLite database."""
     try:
         text = os.fspath(path)
     except TypeError:
@@ -179,6 +180,8 @@ def check_cache_path(path: Any) -> str:
     problem = None
     if os.path.isdir(text):
         problem = "it is a folder"
+    elif os.path.exists(text) and not os.path.isfile(text):  # SQLite said "disk I/O error" of /dev/null
+        problem = "it is not a regular file (a device, a FIFO, a socket); to keep no cache file, leave cache_path unset"
     elif not os.path.isdir(folder):
         problem = "its folder %s %s" % (folder, "is a file" if os.path.exists(folder) else "does not exist")
     elif os.path.isfile(text) and os.path.getsize(text) > 0:

@@ -176,27 +176,30 @@ def check_cache_path(path: Any) -> str:
         raise InvalidInput("cache_path must be a file path, got %r" % (path,), detail_code=BAD_CACHE_PATH)
     if text == ":memory:":
         return text
+    problem = _path_problem(text)
+    if problem is not None:
+        raise InvalidInput("cannot use %s as a cache file: %s" % (text, problem), detail_code=BAD_CACHE_PATH)
+    return text
+
+
+def _path_problem(text: str) -> Optional[str]:
+    """What makes the file path ``text`` unable to hold a SQLite cache (:func:`check_cache_path`), or ``None``."""
     folder = os.path.dirname(os.path.abspath(text))
-    problem = None
     if os.path.isdir(text):
-        problem = "it is a folder"
-    elif os.path.exists(text) and not os.path.isfile(text):  # SQLite said "disk I/O error" of /dev/null
-        problem = "it is not a regular file (a device, a FIFO, a socket); to keep no cache file, leave cache_path unset"
-    elif not os.path.isdir(folder):
-        problem = "its folder %s %s" % (folder, "is a file" if os.path.exists(folder) else "does not exist")
-    elif os.path.isfile(text) and os.path.getsize(text) > 0:
+        return "it is a folder"
+    if os.path.exists(text) and not os.path.isfile(text):  # SQLite said "disk I/O error" of /dev/null
+        return "it is not a regular file (a device, a FIFO, a socket); to keep no cache file, leave cache_path unset"
+    if not os.path.isdir(folder):
+        return "its folder %s %s" % (folder, "is a file" if os.path.exists(folder) else "does not exist")
+    if os.path.isfile(text) and os.path.getsize(text) > 0:
         try:
             with open(text, "rb") as handle:
                 header = handle.read(len(_SQLITE_HEADER))
         except OSError as exc:
-            raise InvalidInput(
-                "cannot use cache file %s: %s" % (text, exc.strerror or exc), detail_code=BAD_CACHE_PATH
-            ) from None
+            return exc.strerror or str(exc)
         if header != _SQLITE_HEADER:
-            problem = "it is not a SQLite database"
-    if problem is not None:
-        raise InvalidInput("cannot use %s as a cache file: %s" % (text, problem), detail_code=BAD_CACHE_PATH)
-    return text
+            return "it is not a SQLite database"
+    return None
 
 
 def _unusable_because(path: str, error: sqlite3.Error) -> str:

@@ -1,0 +1,85 @@
+"""The package's errors as a batch job or a service handles them: pickled (``multiprocessing`` and
+``concurrent.futures`` send a worker's exception back that way), copied and printed. An exception
+class whose ``__init__`` takes other arguments than its message is the classic failure: Python's
+default pickle calls it with the message alone, so unpickling raises ``TypeError`` or the like, and a
+process pool breaks (``BrokenProcessPool``) instead of giving the job its error back. Every class a
+caller can get is checked, found as test_error_table finds them; a new one needs an example here.
+(``WebToolError`` needs smolagents: tests/sockets/test_integrations_smolagents.py checks it.)"""
+
+import copy
+import pickle
+from typing import Any, Callable
+
+import pytest
+from test_error_table import INTERNAL, _exception_classes
+
+import websearch_sync as ws
+from websearch_sync.backends.searxng_failures import EngineBlocked, EngineError, EngineTimeout
+from websearch_sync.errors import RenewalFailed, StdoutClaimed, WebSearchError
+from websearch_sync.testing.kit import NetworkAccessBlocked
+
+
+def _chain(cls: type[WebSearchError]) -> WebSearchError:
+    """An error of ``cls`` with every attribute set, as a fallback chain raises it."""
+    return cls(
+        "ddg_html failed",
+        provider="ddg_html",
+        detail_code="http_503",
+        status=503,
+        retryable=True,
+        retry_after=2.5,
+        hint="try later",
+        errors=[
+            ws.WebBlocked("wall", provider="bing_html", detail_code="captcha_required"),
+            EngineTimeout("slow", engine="google", provider="searxng", detail_code="engine_timeout"),
+        ],
+    )
+
+
+#: An example of each exception class a caller can get (a row of docs/errors.md or its subclass).
+EXAMPLES: dict[str, Callable[[], BaseException]] = {
+    **{cls.__name__: (lambda cls=cls: _chain(cls)) for cls in (WebSearchError, *ws.errors.ERROR_CLASSES.values())},
+    "NetworkAccessBlocked": lambda: NetworkAccessBlocked("a test tried to reach example.com"),
+    "EngineBlocked": lambda: EngineBlocked("blocked", engine="bing", provider="searxng", retry_after=3600.0),
+    "EngineError": lambda: EngineError("failed", engine="qwant", provider="searxng", detail_code="engine_error"),
+    "EngineTimeout": lambda: EngineTimeout("slow", engine="google", provider="searxng"),
+    "StdoutClaimed": lambda: StdoutClaimed("another thread's command holds stdout"),
+    "RenewalFailed": lambda: RenewalFailed([("Cache._lock", OSError(24, "Too many open files")), ("f", KeyError("k"))]),
+}
+
+
+def _state(value: Any) -> Any:
+    """What a caller reads of ``value``: an exception's type, ``str``, ``args`` and attributes (those
+    that are exceptions compared the same way: exceptions compare by identity), lists and tuples
+    item by item."""
+    if isinstance(value, BaseException):
+        return (type(value), str(value), _state(value.args), {k: _state(v) for k, v in vars(value).items()})
+    if isinstance(value, (list, tuple)):
+        return type(value)(_state(item) for item in value)
+    return value
+
+
+def test_every_error_class_a_caller_can_get_has_an_example():
+    imported, _ = _exception_classes()
+    callers = {name for name, cls in imported.items() if name not in INTERNAL and not issubclass(cls, Warning)}
+    assert sorted(callers - set(EXAMPLES)) == []
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+@pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
+def test_an_error_comes_back_from_a_pickle_as_it_was(name, protocol):
+    error = EXAMPLES[name]()
+    assert type(error).__name__ == name
+    if hasattr(error, "add_note"):  # Python 3.11: notes are kept as an attribute
+        error.add_note("seen by the worker")
+    again = pickle.loads(pickle.dumps(error, protocol))
+    assert _state(again) == _state(error)
+    if isinstance(error, WebSearchError):
+        assert (again.code, again.retryable, again.to_dict()) == (error.code, error.retryable, error.to_dict())
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_an_errors_copies_are_the_same_error(name):
+    error = EXAMPLES[name]()
+    for made in (copy.copy(error), copy.deepcopy(error)):
+        assert type(made) is type(error) and _state(made) == _state(error)

@@ -5,7 +5,7 @@ Every failure a caller can get from :func:`websearch_sync.search` or
 of its subclasses, whose class name equals its ``code``.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Optional, TypedDict, TypeVar
 
 from .forks import RenewalFailed as RenewalFailed  # forks (the lowest layer) raises it; its public name is here
@@ -257,7 +257,9 @@ class WebSearchError(Exception):
 
     def to_dict(self) -> ErrorInfo:
         """Return ``{"type", "message", "retryable", "detail_code", "provider"}``, plus
-        ``"errors"`` (the attached errors in the same form) when there are any."""
+        ``"errors"`` (the attached errors in the same form) when there are any, and the keys of a
+        form :func:`error_from_code` was given that name no argument of the class (``engine``,
+        with its ``retry_after``; ``url``; ``page``)."""
         data: ErrorInfo = {
             "type": self.code,
             "message": self.message,
@@ -267,6 +269,15 @@ class WebSearchError(Exception):
         }
         if self.errors:
             data["errors"] = [error.to_dict() for error in self.errors]
+        kept = self.__dict__  # a form's own keys, which error_from_code keeps (an engine's failure sets its engine)
+        if kept.get("engine") is not None:
+            data["engine"] = kept["engine"]
+            if self.retry_after is not None:  # how long that engine is suspended
+                data["retry_after"] = self.retry_after
+        if kept.get("url") is not None:
+            data["url"] = kept["url"]
+        if kept.get("page") is not None:
+            data["page"] = kept["page"]
         return data
 
     def __str__(self) -> str:
@@ -398,12 +409,30 @@ ERROR_CLASSES: dict[str, type[WebSearchError]] = {
 }
 
 
-def error_from_code(code: str, message: str, **kwargs: Any) -> WebSearchError:
+#: The keys of an error form (:class:`ErrorInfo`) that name no argument of the error classes: where a
+#: response's entry failed (``url``, ``page``), which engine of a meta-engine did (``engine``).
+_FORM_ONLY_KEYS = ("engine", "url", "page")
+
+
+def error_from_code(code: str, message: str, **fields: Any) -> WebSearchError:
     """Build the error subclass named ``code`` (``WebProviderError`` if unknown).
 
-    The inverse of ``error.to_dict()["type"]``: a caller that got an error form as data
-    (a worker's return value, a tool result) raises the same exception again."""
-    return ERROR_CLASSES.get(code, WebProviderError)(message, **kwargs)
+    The inverse of ``error.to_dict()``: a caller that got an error form as data (a worker's return
+    value, a tool result) raises the same exception again. ``errors`` may hold error forms
+    (``to_dict()["errors"]``), built back the same way; a form's ``engine``, ``url`` and ``page``
+    are kept as attributes, so ``to_dict()`` gives the form back."""
+    kept = {key: fields.pop(key) for key in _FORM_ONLY_KEYS if key in fields}
+    if fields.get("errors") is not None:
+        fields["errors"] = [_from_form(entry) if isinstance(entry, Mapping) else entry for entry in fields["errors"]]
+    error = ERROR_CLASSES.get(code, WebProviderError)(message, **fields)
+    error.__dict__.update(kept)
+    return error
+
+
+def _from_form(form: Mapping[str, Any]) -> WebSearchError:
+    """The error an error form (an entry of a form's ``errors``) was made from."""
+    fields = {key: value for key, value in form.items() if key not in ("type", "message")}
+    return error_from_code(form["type"], form["message"], **fields)
 
 
 def client_closed() -> InvalidInput:

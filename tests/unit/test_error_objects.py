@@ -15,7 +15,7 @@ from test_error_table import INTERNAL, _exception_classes
 
 import websearch_sync as ws
 from websearch_sync.backends.searxng_failures import EngineBlocked, EngineError, EngineTimeout
-from websearch_sync.errors import RenewalFailed, StdoutClaimed, WebSearchError
+from websearch_sync.errors import RenewalFailed, StdoutClaimed, WebSearchError, error_from_code
 from websearch_sync.testing.kit import NetworkAccessBlocked
 
 
@@ -83,3 +83,29 @@ def test_an_errors_copies_are_the_same_error(name):
     error = EXAMPLES[name]()
     for made in (copy.copy(error), copy.deepcopy(error)):
         assert type(made) is type(error) and _state(made) == _state(error)
+
+
+def test_an_error_form_with_the_errors_of_a_chain_is_built_back_into_the_same_error():
+    """``error_from_code`` turns every key of an error form back (docs/errors.md): the chain's other
+    failures were kept as dicts, so ``str(error)`` raised ``AttributeError`` and ``to_dict()`` too,
+    and a SearXNG engine's ``engine`` (or a response entry's ``url``, ``page``) was a ``TypeError``."""
+    error = _chain(ws.WebProviderError)
+    error.errors.append(EngineBlocked("blocked", engine="bing", provider="searxng", retry_after=3600.0))
+    form = error.to_dict()
+    again = error_from_code(
+        form["type"], form["message"], **{k: v for k, v in form.items() if k not in ("type", "message")}
+    )
+    error.hint = None  # str() shows a hint, which no form carries
+    assert (again.to_dict(), str(again)) == (form, str(error))
+    assert [type(other) for other in again.errors] == [ws.WebBlocked, ws.Timeout, ws.WebBlocked]
+    entry = {
+        "type": "WebParseError",
+        "message": "pages 3 and 4 left out",
+        "retryable": False,
+        "detail_code": "pdf_pages_left_out",
+        "provider": "fetch",
+        "url": "https://example.com/a.pdf",
+        "page": 2,
+    }
+    rest = {k: v for k, v in entry.items() if k not in ("type", "message")}
+    assert error_from_code(entry["type"], entry["message"], **rest).to_dict() == entry

@@ -182,6 +182,26 @@ def http_status(status: int) -> str:
     return "http_%d" % status
 
 
+#: The most characters of an error's ``message`` kept whole (a few hundred at most for the package's
+#: own words and an upstream's, which are cut first: engine/json_api.py).
+MAX_MESSAGE_CHARS = 2000
+
+
+def _bounded_message(message: str) -> str:
+    """``message``, or when longer than :data:`MAX_MESSAGE_CHARS` its start and end with the count left
+    out between them: a message quoting a huge value a caller gave (a backend name, a setting's key, an
+    ``extract_mode`` of a megabyte) stays a line a log, a ``repr``, a pickle sent to another process and
+    a tool result can hold."""
+    if not isinstance(message, str) or len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    half = MAX_MESSAGE_CHARS // 2
+    return "%s ... [%d characters left out] ... %s" % (
+        message[:half],
+        len(message) - 2 * half,
+        message[-half:],
+    )
+
+
 class _ErrorInfoKeys(TypedDict):
     type: str
     message: str
@@ -242,6 +262,7 @@ class WebSearchError(Exception):
         errors: Optional[Iterable["WebSearchError"]] = None,
         hint: Optional[str] = None,
     ) -> None:
+        message = _bounded_message(message)
         super().__init__(message)
         self.message = message
         self.provider = provider

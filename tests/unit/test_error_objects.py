@@ -3,8 +3,7 @@
 class whose ``__init__`` takes other arguments than its message is the classic failure: Python's
 default pickle calls it with the message alone, so unpickling raises ``TypeError`` or the like, and a
 process pool breaks (``BrokenProcessPool``) instead of giving the job its error back. Every class a
-caller can get is checked, found as test_error_table finds them; a new one needs an example here.
-(``WebToolError`` needs smolagents: tests/sockets/test_integrations_smolagents.py checks it.)"""
+caller can get is checked, found as test_error_table finds them; a new one needs an example here."""
 
 import copy
 import pickle
@@ -15,7 +14,7 @@ from test_error_table import INTERNAL, _exception_classes
 
 import websearch_sync as ws
 from websearch_sync.backends.searxng_failures import EngineBlocked, EngineError, EngineTimeout
-from websearch_sync.errors import RenewalFailed, StdoutClaimed, WebSearchError, error_from_code
+from websearch_sync.errors import MAX_MESSAGE_CHARS, RenewalFailed, StdoutClaimed, WebSearchError, error_from_code
 from websearch_sync.testing.kit import NetworkAccessBlocked
 
 
@@ -59,9 +58,14 @@ def _state(value: Any) -> Any:
     return value
 
 
+#: Classes checked where their framework is imported anyway (by name: this process may not import it).
+CHECKED_ELSEWHERE = {"WebToolError": "tests/sockets/test_integrations_smolagents.py (needs smolagents)"}
+
+
 def test_every_error_class_a_caller_can_get_has_an_example():
-    imported, _ = _exception_classes()
-    callers = {name for name, cls in imported.items() if name not in INTERNAL and not issubclass(cls, Warning)}
+    imported, from_source = _exception_classes()
+    warned = {name for name, cls in imported.items() if issubclass(cls, Warning)}
+    callers = (set(imported) | from_source) - warned - set(INTERNAL) - set(CHECKED_ELSEWHERE)
     assert sorted(callers - set(EXAMPLES)) == []
 
 
@@ -109,3 +113,33 @@ def test_an_error_form_with_the_errors_of_a_chain_is_built_back_into_the_same_er
     }
     rest = {k: v for k, v in entry.items() if k not in ("type", "message")}
     assert error_from_code(entry["type"], entry["message"], **rest).to_dict() == entry
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda huge: ws.Settings(backend=huge),
+        lambda huge: ws.Settings(providers={"brave": {huge: 1}}),
+        lambda huge: ws.SearchClient(strategy=huge),
+        lambda huge: ws.fetch("https://example.com/", extract_mode=huge),
+    ],
+    ids=["backend", "provider_setting", "strategy", "extract_mode"],
+)
+def test_a_message_quoting_a_huge_value_is_bounded(call):
+    """A hundred kilobytes the caller gave, quoted back (twice, for ``Settings.backend``), made a message, a
+    ``repr``, a log line and a pickle as large; the message keeps its start and its end."""
+    huge = "x" * 100_000
+    with pytest.raises(ws.InvalidInput) as caught:
+        call(huge)
+    error = caught.value
+    assert MAX_MESSAGE_CHARS < len(error.message) < MAX_MESSAGE_CHARS + 50
+    assert (str(error), error.args, error.to_dict()["message"]) == (error.message, (error.message,), error.message)
+    assert len(repr(error)) < MAX_MESSAGE_CHARS + 150 and "characters left out" in error.message
+
+
+def test_a_long_message_keeps_its_start_its_end_and_says_how_much_is_left_out():
+    text = "start " + "y" * 10_000 + " end"
+    message = ws.WebProviderError(text).message
+    half = MAX_MESSAGE_CHARS // 2
+    assert message == "%s ... [%d characters left out] ... %s" % (text[:half], len(text) - 2 * half, text[-half:])
+    assert ws.WebProviderError(text[:MAX_MESSAGE_CHARS]).message == text[:MAX_MESSAGE_CHARS]

@@ -369,10 +369,9 @@ _FIELDS = frozenset(field.name for field in dataclasses.fields(Settings))
 def hold(settings: Settings, user: object) -> None:
     """Mark ``settings`` as used by ``user`` (a ``SearchClient``) while ``user._closed`` is false:
     until then, assigning a field of ``settings`` is ``dataclasses.FrozenInstanceError``."""
-    users = settings.__dict__.get("_users")
-    if users is None:
-        users = settings.__dict__["_users"] = weakref.WeakSet()
-    users.add(user)
+    # setdefault: two threads building clients from one new Settings at once each made a set, and
+    # the second replaced the first's (and the client in it), whose settings could then change
+    settings.__dict__.setdefault("_users", weakref.WeakSet()).add(user)
 
 
 def _normalised(

@@ -1,6 +1,9 @@
 """Settings and the environment."""
 
+import dataclasses
 import logging
+import types
+import weakref
 
 import pytest
 
@@ -155,3 +158,30 @@ def test_a_per_backend_variable_naming_no_backend_is_warned_once_with_the_closes
         in warned
     )
     assert "ignoring WEB_SEARCH_MIN_INTERVAL_S_NOSUCH" in caplog.text
+
+
+def test_two_clients_built_at_once_from_one_settings_both_hold_it(monkeypatch):
+    """Two threads building a client from one new ``Settings`` at the same moment: each found it had
+    no set of users and made one, and the second replaced the first's, so that its client's settings
+    could be assigned while it was open. The interleaving is made here: the other thread's ``hold``
+    runs while this one makes its set."""
+    from websearch_sync import config
+
+    class Client:
+        _closed = False
+
+    settings, first, second = ws.Settings(), Client(), Client()
+    interleaved = []
+
+    def weak_set():
+        made = weakref.WeakSet()
+        if not interleaved:
+            interleaved.append(second)
+            config.hold(settings, second)  # the other thread, meanwhile
+        return made
+
+    monkeypatch.setattr(config, "weakref", types.SimpleNamespace(WeakSet=weak_set))
+    config.hold(settings, first)
+    first._closed = True
+    with pytest.raises(dataclasses.FrozenInstanceError, match="open SearchClient"):
+        settings.timeout_ms = 1000  # the second client is open

@@ -187,12 +187,19 @@ def http_status(status: int) -> str:
 MAX_MESSAGE_CHARS = 2000
 
 
-def _bounded_message(message: str) -> str:
-    """``message``, or when longer than :data:`MAX_MESSAGE_CHARS` its start and end with the count left
-    out between them: a message quoting a huge value a caller gave (a backend name, a setting's key, an
-    ``extract_mode`` of a megabyte) stays a line a log, a ``repr``, a pickle sent to another process and
-    a tool result can hold."""
-    if not isinstance(message, str) or len(message) <= MAX_MESSAGE_CHARS:
+#: Each character ``str.splitlines`` breaks a line at, and the escape ``repr`` writes it as.
+_LINE_BREAKS = {ord(char): repr(char)[1:-1] for char in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def _one_line_message(message: str) -> str:
+    """``message`` on one line, its line breaks written as ``repr`` writes them (``\\n``), and when
+    longer than :data:`MAX_MESSAGE_CHARS` its start and end with the count left out between them. A
+    message quoting a value a caller gave (a cache path with a line break, a backend name of a megabyte)
+    stays one line of a log, a batch job's report or a tool result, and a small ``repr`` and pickle."""
+    if not isinstance(message, str):
+        return message
+    message = message.translate(_LINE_BREAKS)
+    if len(message) <= MAX_MESSAGE_CHARS:
         return message
     half = MAX_MESSAGE_CHARS // 2
     return "%s ... [%d characters left out] ... %s" % (
@@ -262,7 +269,7 @@ class WebSearchError(Exception):
         errors: Optional[Iterable["WebSearchError"]] = None,
         hint: Optional[str] = None,
     ) -> None:
-        message = _bounded_message(message)
+        message = _one_line_message(message)
         super().__init__(message)
         self.message = message
         self.provider = provider

@@ -143,3 +143,13 @@ def test_a_long_message_keeps_its_start_its_end_and_says_how_much_is_left_out():
     half = MAX_MESSAGE_CHARS // 2
     assert message == "%s ... [%d characters left out] ... %s" % (text[:half], len(text) - 2 * half, text[-half:])
     assert ws.WebProviderError(text[:MAX_MESSAGE_CHARS]).message == text[:MAX_MESSAGE_CHARS]
+
+
+def test_a_message_quoting_a_value_with_line_breaks_is_one_line(tmp_path):
+    """A cache path with a line break was quoted as it is: the error took two lines of a log or a
+    batch job's report. Every break ``str.splitlines`` knows is written as ``repr`` writes it."""
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.SearchClient(cache_path=str(tmp_path / "missing\nfolder" / "cache.db"))
+    assert str(caught.value).splitlines() == [str(caught.value)] and "missing\\nfolder" in str(caught.value)
+    breaks = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+    assert ws.WebProviderError("a%sb" % breaks).message == "a%sb" % repr(breaks)[1:-1]

@@ -1,7 +1,9 @@
 """Settings and the environment."""
 
+import copy
 import dataclasses
 import logging
+import pickle
 import types
 import weakref
 
@@ -185,3 +187,21 @@ def test_two_clients_built_at_once_from_one_settings_both_hold_it(monkeypatch):
     first._closed = True
     with pytest.raises(dataclasses.FrozenInstanceError, match="open SearchClient"):
         settings.timeout_ms = 1000  # the second client is open
+
+
+def test_settings_pickled_or_copied_are_equal_and_free_of_the_clients_holding_them():
+    """What a batch job does with its settings: pickle them to its workers, copy them. A copy is the
+    same settings (``==``, the same masked ``repr``) that no client holds yet, so it can be edited."""
+    settings = ws.Settings(providers={"brave": {"api_key": "BSA-not-a-real-key"}}, proxy="http://u:pw@proxy:8080")
+    with ws.SearchClient(settings=settings):
+        for made in (
+            pickle.loads(pickle.dumps(settings, 2)),
+            pickle.loads(pickle.dumps(settings, pickle.HIGHEST_PROTOCOL)),
+            copy.copy(settings),
+            copy.deepcopy(settings),
+        ):
+            assert (made, repr(made), made.secrets()) == (settings, repr(settings), settings.secrets())
+            made.timeout_ms = 1000  # no open client uses the copy
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            settings.timeout_ms = 1000
+    assert "BSA-not-a-real-key" not in repr(settings) and ":pw@" not in repr(settings)

@@ -317,11 +317,17 @@ class WebSearchError(Exception):
         return "%s [also failed: %s]" % (text, failures)
 
     def __repr__(self) -> str:
+        """The call that makes this error: the arguments that are not their defaults (a log or a
+        batch job's list of failures shows when to retry, and the chain's other failures)."""
         parts = [repr(self.message)]
-        for name in ("provider", "detail_code", "status"):
-            value = getattr(self, name)
+        for name in ("provider", "detail_code", "status", "retry_after", "hint", *_FORM_ONLY_KEYS):
+            value = getattr(self, name, None)
             if value is not None:
                 parts.append("%s=%r" % (name, value))
+        if self.retryable != self._default_retryable(self.detail_code):
+            parts.append("retryable=%r" % self.retryable)
+        if self.errors:
+            parts.append("errors=%r" % (self.errors,))
         return "%s(%s)" % (type(self).__name__, ", ".join(parts))
 
     def __reduce__(self) -> tuple[Any, ...]:  # keep keyword-only attributes when pickled (multiprocessing)

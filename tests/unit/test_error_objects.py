@@ -153,3 +153,13 @@ def test_a_message_quoting_a_value_with_line_breaks_is_one_line(tmp_path):
     assert str(caught.value).splitlines() == [str(caught.value)] and "missing\\nfolder" in str(caught.value)
     breaks = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
     assert ws.WebProviderError("a%sb" % breaks).message == "a%sb" % repr(breaks)[1:-1]
+
+
+@pytest.mark.parametrize("cls", [WebSearchError, *ws.errors.ERROR_CLASSES.values()], ids=lambda cls: cls.__name__)
+def test_an_errors_repr_is_the_call_that_makes_it(cls):
+    """``repr`` named the message, provider, detail code and status only: a batch job's list of
+    failures did not show ``retry_after``, a ``retryable`` that is not the default, the ``hint`` nor
+    the chain's other failures (nor an engine's name)."""
+    error = _chain(cls)
+    assert _state(eval(repr(error), {**vars(ws), "EngineTimeout": EngineTimeout})) == _state(error)
+    assert repr(cls("m")) == "%s('m')" % cls.__name__

@@ -14,6 +14,7 @@ from test_error_table import INTERNAL, _exception_classes
 
 import websearch_sync as ws
 from websearch_sync.backends.searxng_failures import EngineBlocked, EngineError, EngineTimeout
+from websearch_sync.backends.stub import OfflineResultsWarning
 from websearch_sync.errors import MAX_MESSAGE_CHARS, RenewalFailed, StdoutClaimed, WebSearchError, error_from_code
 from websearch_sync.testing.kit import NetworkAccessBlocked
 
@@ -35,7 +36,7 @@ def _chain(cls: type[WebSearchError]) -> WebSearchError:
     )
 
 
-#: An example of each exception class a caller can get (a row of docs/errors.md or its subclass).
+#: An example of each exception class a caller can get (a row of docs/errors.md or its subclass, a warning).
 EXAMPLES: dict[str, Callable[[], BaseException]] = {
     **{cls.__name__: (lambda cls=cls: _chain(cls)) for cls in (WebSearchError, *ws.errors.ERROR_CLASSES.values())},
     "NetworkAccessBlocked": lambda: NetworkAccessBlocked("a test tried to reach example.com"),
@@ -43,6 +44,7 @@ EXAMPLES: dict[str, Callable[[], BaseException]] = {
     "EngineError": lambda: EngineError("failed", engine="qwant", provider="searxng", detail_code="engine_error"),
     "EngineTimeout": lambda: EngineTimeout("slow", engine="google", provider="searxng"),
     "StdoutClaimed": lambda: StdoutClaimed("another thread's command holds stdout"),
+    "OfflineResultsWarning": lambda: OfflineResultsWarning("results of the offline stub"),
     "RenewalFailed": lambda: RenewalFailed([("Cache._lock", OSError(24, "Too many open files")), ("f", KeyError("k"))]),
 }
 
@@ -64,8 +66,7 @@ CHECKED_ELSEWHERE = {"WebToolError": "tests/sockets/test_integrations_smolagents
 
 def test_every_error_class_a_caller_can_get_has_an_example():
     imported, from_source = _exception_classes()
-    warned = {name for name, cls in imported.items() if issubclass(cls, Warning)}
-    callers = (set(imported) | from_source) - warned - set(INTERNAL) - set(CHECKED_ELSEWHERE)
+    callers = (set(imported) | from_source) - set(INTERNAL) - set(CHECKED_ELSEWHERE)
     assert sorted(callers - set(EXAMPLES)) == []
 
 

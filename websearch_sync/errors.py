@@ -187,6 +187,15 @@ def http_status(status: int) -> str:
 MAX_MESSAGE_CHARS = 2000
 
 
+def clipped(text: str, most: int) -> str:
+    """``text``, or when longer than ``most`` characters its start and end with the count left out
+    between them (a value of a megabyte, shown in a message or a ``repr``)."""
+    if len(text) <= most:
+        return text
+    half = most // 2
+    return "%s ... [%d characters left out] ... %s" % (text[:half], len(text) - 2 * half, text[-half:])
+
+
 #: Each character ``str.splitlines`` breaks a line at, and the escape ``repr`` writes it as.
 _LINE_BREAKS = {ord(char): repr(char)[1:-1] for char in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
 
@@ -198,15 +207,7 @@ def _one_line_message(message: str) -> str:
     stays one line of a log, a batch job's report or a tool result, and a small ``repr`` and pickle."""
     if not isinstance(message, str):
         return message
-    message = message.translate(_LINE_BREAKS)
-    if len(message) <= MAX_MESSAGE_CHARS:
-        return message
-    half = MAX_MESSAGE_CHARS // 2
-    return "%s ... [%d characters left out] ... %s" % (
-        message[:half],
-        len(message) - 2 * half,
-        message[-half:],
-    )
+    return clipped(message.translate(_LINE_BREAKS), MAX_MESSAGE_CHARS)
 
 
 class _ErrorInfoKeys(TypedDict):

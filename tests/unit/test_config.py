@@ -205,3 +205,18 @@ def test_settings_pickled_or_copied_are_equal_and_free_of_the_clients_holding_th
         with pytest.raises(dataclasses.FrozenInstanceError):
             settings.timeout_ms = 1000
     assert "BSA-not-a-real-key" not in repr(settings) and ":pw@" not in repr(settings)
+
+
+def test_repr_shows_a_huge_field_by_its_start_and_end_and_no_part_of_a_secret():
+    """A User-Agent or an endpoint of a megabyte made a ``repr`` (a log line) of a megabyte. A field is
+    cut after its secrets are masked: a cut through a secret would have shown the part before it."""
+    key = "k" * 40
+    settings = ws.Settings(
+        user_agent="agent " * 100_000,
+        providers={"brave": {"api_key": key}},
+        endpoints={"brave": "https://api.example/" + "p" * 100_000 + "?key=" + key},
+        fetch_service_url="https://reader.example/" + "r" * 116 + key + "x" * 1000,  # cut inside the key
+    )
+    shown = repr(settings)
+    assert len(shown) < 3000 and shown.count("characters left out") == 3
+    assert "kkkk" not in shown and "user_agent='agent agent" in shown and "?key=***'}" in shown

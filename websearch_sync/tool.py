@@ -1295,6 +1295,9 @@ def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str], vertic
     if details:
         lines.append(details)
     if item.get("content"):
+        if item.get("content_truncated_by"):  # said as a fetch result's cut is, its length the content's
+            cut = {"truncated_by": item["content_truncated_by"], "length": len(item["content"])}
+            lines.append("   Content " + _truncation_note(cut))
         lines.append(_wrap(item["content"], str(item.get("url") or ""), tag))
     return "\n".join(lines)
 

@@ -603,8 +603,9 @@ def call_tool(
 
 
 def _answer(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> ToolResult:
-    """The result of a call whose arguments are validated (``timeout_ms`` among them: a
-    :class:`ToolSession`'s call that waited, given the time it has left), as :func:`call_tool`'s."""
+    """The result of a call whose arguments are validated (a search's ``budget_ms`` or a fetch's
+    ``timeout_ms`` among them: a :class:`ToolSession`'s call that waited, given the time it has
+    left), as :func:`call_tool`'s."""
     try:
         result: Any = _run(tool, dict(args), client, images)
     except WebSearchError as error:
@@ -770,7 +771,10 @@ class ToolSession:
         if not isinstance(turn, _Turn):
             return turn
         if turn.until is not None:  # it waited: what is left of its own time (at least 1 ms: it has some)
-            args = dict(args, timeout_ms=max(1, int((turn.until - turn.started) * 1000)))
+            bound = (
+                "budget_ms" if tool == SEARCH_TOOL else "timeout_ms"
+            )  # a search's whole call; a client's budget_ms too
+            args = dict(args, **{bound: max(1, int((turn.until - turn.started) * 1000))})
         try:
             result = _answer(tool, args, client, self.images)
             reaches = "error" not in result and (delivered is None or delivered())

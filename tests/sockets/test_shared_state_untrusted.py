@@ -20,7 +20,7 @@ from servers import FaultServer, LoopbackListener
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
 from websearch_sync.client.state import server as state_server
-from websearch_sync.client.state.slots import slot_time_us
+from websearch_sync.client.state.slots import process_id, slot_time_us
 from websearch_sync.tool import format_results
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -222,6 +222,18 @@ def test_a_pace_key_of_the_wrong_type_is_replaced_not_a_failure_for_ever(redis_d
     assert redis_db.type(key) == ours and redis_db.pttl(key) > 0  # ours again, expiring by itself
     assert len(redis_db.zrange("websearch_sync:fleet:{stub}", 0, -1)) == 1  # booked in Redis: one fleet
     assert slot_time_us(redis_db.get("websearch_sync:slot:{stub}")) > 0
+
+
+def test_a_fleet_member_from_a_clock_no_one_has_reached_is_dropped(redis_db, redis_server):  # noqa: F811
+    """A member noted in the future (planted, or by a server whose clock ran ahead before a
+    failover) never left the fleet: each one shrank every process's share of the pace while Redis
+    is down (a fleet of 1,000 planted members: a request every 1,000 intervals)."""
+    key = "websearch_sync:fleet:{stub}"
+    ahead_us = _redis_now_us(redis_db) + 3600 * 10**6
+    redis_db.zadd(key, {"planted-%d" % number: ahead_us + number for number in range(3)})
+    with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 0.05}) as client:
+        assert client.search("counted", cache_ttl_s=0)["items"]
+    assert [member.decode() for member in redis_db.zrange(key, 0, -1)] == [process_id()]
 
 
 def _redis_now_us(db) -> int:

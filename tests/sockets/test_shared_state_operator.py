@@ -358,6 +358,25 @@ def test_a_full_state_redis_keeps_the_pace_shared_under_the_documented_policy(
         redis_db.config_set("maxmemory-policy", "noeviction")
 
 
+def test_a_redis_restarted_empty_between_calls_is_no_outage(redis_db, redis_server, caplog):  # noqa: F811
+    """What a restart without persistence leaves behind, on the module's server: every connection
+    closed, no key, no script loaded (the slot scripts are sent by their hash). The next call
+    connects again, loads the scripts and books its slot: no outage, no warning."""
+    url = up(redis_server.url + "?client_name=restarted")
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}) as client,
+    ):
+        client.search("before")
+        redis_db.script_flush()
+        redis_db.flushdb()
+        assert redis_db.client_kill_filter(_type="normal", skipme=True) >= 1
+        assert client.search("after")["provider_meta"]["cached"] is False
+    assert not [record.getMessage() for record in caplog.records if "shared state" in record.getMessage()]
+    assert redis_db.exists("websearch_sync:slot:{stub}", "websearch_sync:fleet:{stub}") == 2
+    assert len(redis_db.keys("websearch_sync:cache:*")) == 1  # the answer after the restart
+
+
 def test_a_redis_that_answers_reads_and_refuses_writes_is_one_warning_not_one_every_retry(
     redis_db,  # noqa: F811
     redis_server,  # noqa: F811

@@ -215,7 +215,7 @@ def _unusable_because(path: str, error: sqlite3.Error) -> str:
             error,
         )
     code = getattr(error, "sqlite_errorcode", None)  # Python 3.11+
-    if (code & 0xFF in _SQLITE_DAMAGED) if code is not None else "malformed" in str(error):
+    if ((code & 0xFF) in _SQLITE_DAMAGED) if code is not None else "malformed" in str(error):
         return "the file is damaged (%s): move it away or delete it, and a new cache is made in its place" % error
     return str(error)
 

@@ -71,7 +71,7 @@ def test_a_damaged_cache_file_is_refused_saying_what_to_do(tmp_path):
     path.write_bytes(whole[: len(whole) // 2])
     message = _refusal(path)
     assert "the file is damaged (database disk image is malformed)" in message
-    assert "move it away or delete it, and a new cache is made in its place" in message
+    assert "move it away or delete it (its -wal and -shm files too), and a new cache is made in its place" in message
     path.unlink()
     with ws.SearchClient("stub", settings=ws.Settings(), cache_path=str(path)) as client:
         assert client.search("query 1")["items"]  # as the message said
@@ -255,3 +255,29 @@ def test_an_answer_that_is_not_text_is_a_failing_read_not_a_type_error_through_t
         answer = client.search("q")
     assert answer["items"] and answer["provider_meta"]["cached"] is False
     assert [record.getMessage() for record in caplog.records if "reading it failed" in record.getMessage()]
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_cache_file_deleted_or_replaced_while_in_use_is_opened_anew(tmp_path, how):
+    """An operator who deletes the file to clear the cache while workers run (or puts another one
+    in its place): their connections went on with the old file, serving the answers meant to be
+    cleared and writing where no other process reads."""
+    path = tmp_path / "c.sqlite3"
+    clock = FakeClock()
+    worker = SqliteCache(path, ttl_s=60, clock=clock)
+    worker.set("cleared", {"items": []})
+    for name in ("c.sqlite3", "c.sqlite3-wal", "c.sqlite3-shm"):
+        if (tmp_path / name).exists():
+            (tmp_path / name).unlink()
+    if how == "replaced":
+        other = SqliteCache(tmp_path / "other.sqlite3", ttl_s=60, clock=clock)
+        other.set("put there", {"items": []})
+        other.close()
+        os.replace(tmp_path / "other.sqlite3", path)
+    assert worker.get("cleared") is None
+    worker.set("written after", {"items": []})
+    reader = SqliteCache(path, ttl_s=60, clock=clock)  # another process, later
+    found = [reader.get(key) is not None for key in ("written after", "put there")]
+    worker.close()
+    reader.close()
+    assert found == [True, how == "replaced"]

@@ -216,8 +216,21 @@ def _unusable_because(path: str, error: sqlite3.Error) -> str:
         )
     code = getattr(error, "sqlite_errorcode", None)  # Python 3.11+
     if ((code & 0xFF) in _SQLITE_DAMAGED) if code is not None else "malformed" in str(error):
-        return "the file is damaged (%s): move it away or delete it, and a new cache is made in its place" % error
+        return (
+            "the file is damaged (%s): move it away or delete it (its -wal and -shm files too), and a new cache is made in its place"
+            % error
+        )
     return str(error)
+
+
+def _file_identity(path: str) -> Optional[tuple[int, int]]:
+    """The device and inode of the file at ``path`` (``None`` when there is none): what tells the
+    file a connection opened from one put in its place since."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _is_busy(error: sqlite3.Error) -> bool:
@@ -269,6 +282,13 @@ class SqliteCache:
             self._forked()
         me = threading.current_thread()
         found = self._open.get(me)
+        if found is not None and getattr(self._local, "file", None) != _file_identity(self.path):
+            # deleted or replaced (an operator clearing the cache while workers run): the connection went on
+            # with the old file, which no other process sees, serving what the operator meant to clear
+            with self._open_lock:
+                self._open.pop(me, None)
+            found.close()
+            found, self._ready = None, False
         if found is not None:
             conn = found
         else:
@@ -288,7 +308,7 @@ class SqliteCache:
             # locked" once their wait ran out. In WAL mode NORMAL keeps the file whole; a power cut may
             # lose the last answers written, which a cache can do without.
             conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.wal = conn
+            self._local.wal, self._local.file = conn, _file_identity(self.path)
         if not self._ready:
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS results"

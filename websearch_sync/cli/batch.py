@@ -2,7 +2,9 @@
 
 With ``workers`` > 1 the queries run in that many threads sharing one client (its
 rate limits, cool-downs and cache hold across them); lines are still written in
-the order of the input. The batch can stop after K consecutive failures, and it
+the order of the input (one worker starts a query once the line before it is written). A
+reader of the output that leaves (``| head -1``) ends the batch at once, the query running
+dropped. The batch can stop after K consecutive failures, and it
 always ends with a summary line on stderr: ``N ok, M failed`` (also when Ctrl-C
 stops it). While it runs, a progress line on stderr says how far it got: redrawn
 after each query on a terminal, printed every ``progress_every_s`` seconds
@@ -12,6 +14,7 @@ that succeeded in a previous run's JSONL output (:func:`done_queries`) are not r
 
 import json
 import os
+import select
 import sys
 import threading
 from collections.abc import Generator
@@ -36,27 +39,41 @@ PROGRESS_EVERY_S = 10.0
 Outcome = tuple[dict[str, Any], Optional[int]]
 
 
-def in_order(work: Callable[[str], Outcome], queries: list[str], workers: int) -> Generator[Outcome, None, None]:
+def in_order(
+    work: Callable[[str], Outcome], queries: list[str], workers: int, reader_gone: Callable[[], bool] = lambda: False
+) -> Generator[Outcome, None, None]:
     """``work(query)`` for every query, yielded in input order, computed by ``workers`` threads.
 
-    Closing the iterator stops handing out queries; queries already running finish
-    in their (daemon) threads and are dropped.
+    The work runs in threads even for one worker, so that the calling thread, waiting for the
+    next outcome, notices at once (within :data:`~websearch_sync.net.waits.WAKE_S`) when
+    ``reader_gone()`` says the output's reader left (``| head -1``): it raises
+    ``BrokenPipeError`` then, where a query run in the calling thread was first finished (one
+    more request upstream, its quota spent, for an answer no one reads) and the pipe found
+    closed at the next write. Closing the iterator stops handing out queries; queries already
+    running finish in their (daemon) threads and are dropped.
     """
-    if workers <= 1 or len(queries) <= 1:
-        for query in queries:
-            yield work(query)
-        return
     results: dict[int, Any] = {}
-    state = {"next": 0, "stopped": False}
+    # asked: the outcome the caller waits for; one worker takes a query only once the caller asks
+    # for it (a stop, K failures or Ctrl-C, sends no more request than the work run in the calling
+    # thread did), several run ahead as far as they get
+    state = {"next": 0, "asked": 0, "stopped": False}
+    ahead = 1 if workers <= 1 else len(queries)
     ready = threading.Condition()
 
+    def may_start() -> bool:
+        return bool(state["stopped"]) or state["next"] < state["asked"] + ahead
+
+    def handed_out() -> Optional[int]:
+        """The next query's index, once it may start; ``None`` when there is none or the batch stopped."""
+        with ready:
+            wait_for(partial(ready.wait_for, may_start))
+            if state["stopped"] or state["next"] >= len(queries):
+                return None
+            state["next"] += 1
+            return state["next"] - 1
+
     def worker() -> None:
-        while True:
-            with ready:
-                if state["stopped"] or state["next"] >= len(queries):
-                    return
-                index = state["next"]
-                state["next"] += 1
+        for index in iter(handed_out, None):
             try:
                 outcome: Any = work(queries[index])
             except BaseException as exc:  # handed to the consuming thread, which raises it: a bug is not hidden
@@ -70,7 +87,11 @@ def in_order(work: Callable[[str], Outcome], queries: list[str], workers: int) -
     try:
         for index in range(len(queries)):
             with ready:
-                wait_for(partial(ready.wait_for, partial(results.__contains__, index)))  # until it is in
+                state["asked"] = index
+                ready.notify_all()
+                wait_for(partial(ready.wait_for, partial(_in_or_gone, results, index, reader_gone)))  # until it is in
+                if index not in results:
+                    raise BrokenPipeError("the reader of the output closed it")
                 outcome = results.pop(index)
             if isinstance(outcome, BaseException):
                 raise outcome
@@ -78,6 +99,28 @@ def in_order(work: Callable[[str], Outcome], queries: list[str], workers: int) -
     finally:
         with ready:
             state["stopped"] = True
+            ready.notify_all()
+
+
+def _in_or_gone(results: dict[int, Any], index: int, reader_gone: Callable[[], bool]) -> bool:
+    """Whether outcome ``index`` is in, or the output's reader left (no outcome will be read)."""
+    return index in results or reader_gone()
+
+
+def reader_gone(out: TextIO) -> Callable[[], bool]:
+    """A check, cheap enough for every wake of a wait, of whether the reader of ``out`` left: a
+    pipe whose reading end is closed reports ``POLLERR`` to its writer (Linux; ``POLLHUP`` on
+    some systems, as a terminal that hung up does). Always false where that cannot be asked (no
+    ``poll``, no file descriptor: a ``StringIO``); there a closed pipe is found at the next write."""
+    try:
+        fd = out.fileno()
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
+        return lambda: False
+    if not hasattr(select, "poll"):
+        return lambda: False
+    poller = select.poll()
+    poller.register(fd, 0)  # no event asked: POLLERR and POLLHUP come anyway, a file never wakes it
+    return lambda: any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
 
 
 class BatchCounts:
@@ -228,7 +271,7 @@ def run_batch(
     progress = Progress(len(queries), terminal=sys.stderr.isatty(), every_s=progress_every_s, clock=clock)
     notice: Optional[str] = None
     try:
-        with closing(in_order(work, queries, workers)) as outcomes:
+        with closing(in_order(work, queries, workers, reader_gone(out))) as outcomes:
             for line, status in outcomes:
                 out.write(json_text(line, out) + "\n")
                 out.flush()

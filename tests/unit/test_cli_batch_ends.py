@@ -1,0 +1,51 @@
+"""How a batch ends early: a reader that leaves the pipe (``| head -1``) ends it while a query is
+still running, not once that query's answer fails to be written; one worker sends no request
+after the batch stopped."""
+
+import io
+import os
+import threading
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.cli.batch import run_batch
+
+ANSWER = {"items": [], "provider_meta": {"provider_name": "testjson"}}
+
+
+def test_a_reader_that_leaves_ends_the_batch_without_waiting_for_the_running_query(capsys):
+    """The batch waited for the query running when ``head -1`` exited (up to its deadline, a
+    request spent upstream) and found the pipe closed only when it wrote that answer."""
+    read_end, write_end = os.pipe()
+    release, answered = threading.Event(), []
+
+    class HeadLeavesDuringTheSecondQuery:
+        def search(self, query, **options):
+            if query == "two":
+                os.close(read_end)  # `| head -1` has its line and exits
+                release.wait(60)  # bounded: without the fix the batch waits here for the answer
+            answered.append(query)
+            return ANSWER
+
+    with open(write_end, "w", encoding="utf-8") as out:
+        try:
+            with pytest.raises(BrokenPipeError):
+                run_batch(HeadLeavesDuringTheSecondQuery(), ["one", "two", "three"], {}, out)
+            assert answered == ["one"]  # ended while "two" was still running
+        finally:
+            release.set()
+
+
+def test_one_worker_sends_no_query_after_the_batch_stops(capsys):
+    """One worker runs the next query only once the line before it is written: stopping after K
+    failures sends K requests, not K + 1 (the work runs in a thread of its own, see above)."""
+    asked = []
+
+    class Failing:
+        def search(self, query, **options):
+            asked.append(query)
+            raise ws.Timeout("slow", detail_code="read_timeout")
+
+    assert run_batch(Failing(), ["a", "b", "c", "d"], {}, io.StringIO(), stop_after=2) == 4
+    assert asked == ["a", "b"]

@@ -12,6 +12,7 @@ otherwise (a log file, a CI job). ``--skip-done FILE`` resumes a batch: the quer
 that succeeded in a previous run's JSONL output (:func:`done_queries`) are not run again.
 """
 
+import contextlib
 import json
 import os
 import select
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 from ..client.clock import SYSTEM_CLOCK, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..net.waits import wait_for
-from .output import EXIT_OK, Interrupted, exit_status, json_text, offline_notice, terminal_text
+from .output import EXIT_OK, Interrupted, OutputFailed, exit_status, json_text, offline_notice, terminal_text
 
 if TYPE_CHECKING:  # the search command imports the client when it runs
     from ..client.search_client import SearchClient
@@ -34,6 +35,10 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: Seconds between two progress lines when stderr is not a terminal.
 PROGRESS_EVERY_S = 10.0
+
+#: How a batch ended before its end, and what the queries it did not write are, in its summary line.
+INTERRUPTED = ("interrupted", "not run")
+OUTPUT_FAILED = ("the output failed", "not written")  # the query whose line failed is among them: it runs again
 
 #: What one query gives: its JSON line and its exit status (``None`` when it succeeded).
 Outcome = tuple[dict[str, Any], Optional[int]]
@@ -142,12 +147,13 @@ class BatchCounts:
             self.consecutive += 1
             self.status = self.status or status
 
-    def summary(self, total: int, stop_after: Optional[int], interrupted: bool = False) -> str:
-        """``N ok, M failed`` (and what was not run when the batch stopped early)."""
+    def summary(self, total: int, stop_after: Optional[int], ended: Optional[tuple[str, str]] = None) -> str:
+        """``N ok, M failed`` (and what was not run when the batch stopped early); ``ended``: why
+        it ended before its end and what the queries left are (:data:`INTERRUPTED`, :data:`OUTPUT_FAILED`)."""
         line = "%d ok, %d failed" % (self.ok, self.failed)
         skipped = total - self.ok - self.failed
-        if interrupted:
-            line = "interrupted: %s, %d not run" % (line, skipped)
+        if ended:
+            line = "%s: %s, %d %s" % (ended[0], line, skipped, ended[1])
         elif skipped:
             line += "; stopped after %d consecutive failures, %d not run" % (stop_after or 0, skipped)
         return line
@@ -282,8 +288,13 @@ def run_batch(
                     break
     except KeyboardInterrupt:
         progress.clear()
-        sys.stderr.write(counts.summary(len(queries), stop_after, interrupted=True) + "\n")
+        sys.stderr.write(counts.summary(len(queries), stop_after, INTERRUPTED) + "\n")
         raise Interrupted() from None
+    except OutputFailed:  # a full disk: how far the batch got, for --skip-done (the command says why)
+        with contextlib.suppress(OutputFailed):  # stderr on the same full disk: the status says it
+            progress.clear()
+            sys.stderr.write(counts.summary(len(queries), stop_after, OUTPUT_FAILED) + "\n")
+        raise
     progress.clear()
     if notice:
         sys.stderr.write(notice + "\n")

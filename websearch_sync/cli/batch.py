@@ -23,6 +23,11 @@ from contextlib import closing
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
+try:
+    import fcntl
+except ImportError:  # Windows: a descriptor's flags cannot be asked
+    fcntl = None  # type: ignore[assignment]
+
 from ..client.clock import SYSTEM_CLOCK, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..net.waits import wait_for
@@ -232,20 +237,45 @@ def done_queries(path: str) -> set[str]:
     return done
 
 
+def _same_file(path: str, out: TextIO) -> bool:
+    """Whether ``out`` writes to the file at ``path`` (false for a stream without a descriptor, a
+    ``StringIO``, or for no such file)."""
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(out.fileno()))
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return False
+
+
+def refuse_overwriting_resume(path: str, out: TextIO) -> None:
+    """``InvalidInput(bad_arguments)`` when ``out``, the batch's output, is the ``--skip-done`` file
+    opened without appending (``--skip-done out.jsonl > out.jsonl``): the shell emptied it before
+    the batch began, so nothing was skipped and every query ran again (a paid batch paid twice),
+    and a file opened in place (``1<>out.jsonl``) would have its answers overwritten. ``>>``
+    appends, as the resume recipe says. Not judged where a descriptor's flags cannot be read."""
+    if fcntl is None or not _same_file(path, out):
+        return
+    if not fcntl.fcntl(out.fileno(), fcntl.F_GETFL) & os.O_APPEND:
+        raise InvalidInput(
+            "--skip-done %s is also the output, which does not append to it (> instead of >>): the shell emptied it "
+            "before the batch began; resume with >> %s" % (path, path),
+            detail_code=BAD_ARGUMENTS,
+        )
+
+
 def end_cut_line(path: str, out: TextIO) -> None:
     """Finish the line a killed batch cut short at the end of ``path`` when ``out`` appends to it.
 
     The resume recipe (``--skip-done out.jsonl >> out.jsonl``) would otherwise glue the first
     new answer onto the cut line, where no JSON reader (nor the next ``--skip-done``) finds it.
     """
+    if not _same_file(path, out):
+        return
     try:
-        if not os.path.samestat(os.stat(path), os.fstat(out.fileno())):
-            return
         with open(path, "rb") as handle:
             size = handle.seek(0, os.SEEK_END)
             handle.seek(max(size - 1, 0))
             cut = size > 0 and handle.read(1) != b"\n"
-    except (OSError, ValueError):  # no file descriptor (a StringIO) or no file: nothing to join
+    except OSError:  # gone meanwhile: nothing to join
         return
     if cut:
         out.write("\n")

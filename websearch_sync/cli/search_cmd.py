@@ -10,7 +10,7 @@ from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, option_hint
-from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, run_batch
+from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, refuse_overwriting_resume, run_batch
 from .output import (
     EXIT_OK,
     add_impersonate,
@@ -329,6 +329,7 @@ def _batch_queries(args: argparse.Namespace) -> list[str]:
     queries = _read_queries(args.queries_file)
     if args.skip_done is None:
         return queries
+    refuse_overwriting_resume(args.skip_done, owner_stdout())
     done = done_queries(args.skip_done)
     remaining = [query for query in queries if query not in done]
     skipped = len(queries) - len(remaining)

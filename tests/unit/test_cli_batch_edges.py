@@ -1,6 +1,6 @@
-"""How a batch ends early: a reader that leaves the pipe (``| head -1``) ends it while a query is
+"""A batch at its edges: a reader that leaves the pipe (``| head -1``) ends it while a query is
 still running, not once that query's answer fails to be written; one worker sends no request
-after the batch stopped."""
+after the batch stopped; a resume whose output is its --skip-done file opened with ``>``."""
 
 import io
 import os
@@ -9,6 +9,7 @@ import threading
 import pytest
 
 import websearch_sync as ws
+from websearch_sync.cli import main
 from websearch_sync.cli.batch import run_batch
 
 ANSWER = {"items": [], "provider_meta": {"provider_name": "testjson"}}
@@ -49,3 +50,18 @@ def test_one_worker_sends_no_query_after_the_batch_stops(capsys):
 
     assert run_batch(Failing(), ["a", "b", "c", "d"], {}, io.StringIO(), stop_after=2) == 4
     assert asked == ["a", "b"]
+
+
+def test_a_resume_writing_over_its_skip_done_file_is_refused(tmp_path, monkeypatch, capsys):
+    """``--skip-done out.jsonl > out.jsonl`` (``>`` for ``>>``): the shell emptied the file before
+    the batch began, which then skipped nothing and ran every query again, silently."""
+    queries, out = tmp_path / "queries.txt", tmp_path / "out.jsonl"
+    queries.write_text("one\ntwo\n", encoding="utf-8")
+    argv = ["search", "--queries-file", str(queries), "--skip-done", str(out)]
+    with open(out, "w", encoding="utf-8") as written, monkeypatch.context() as patched:
+        patched.setattr("sys.stdout", written)
+        assert main(argv) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: --skip-done %s is also the output, which does not append to it"
+        " (> instead of >>): the shell emptied it before the batch began; resume with >> %s" % (out, out)
+    )

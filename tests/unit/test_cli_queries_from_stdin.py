@@ -20,7 +20,17 @@ def test_stdin_that_is_not_utf8_is_a_usage_error_as_a_file_is(monkeypatch, capsy
     assert main(["search", "--queries-file", "-"]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "error: InvalidInput/bad_arguments: cannot read --queries-file -: "
-        "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
+        "line 1 is not UTF-8 (byte 0xff at byte offset 0: invalid start byte)"
+    )
+
+
+def test_the_line_that_is_not_utf8_is_named(capsys, tmp_path):
+    """The codec's "position 15" left a reader of a long file counting bytes; lines end as queries do (CRLF, CR)."""
+    (tmp_path / "queries.txt").write_bytes(b"one\r\ntwo\rthree\n\xe9t\xe9\n")
+    assert main(["search", "--queries-file", str(tmp_path / "queries.txt")]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: cannot read --queries-file %s: "
+        "line 4 is not UTF-8 (byte 0xe9 at byte offset 15: invalid continuation byte)" % (tmp_path / "queries.txt")
     )
 
 

@@ -1,6 +1,7 @@
 """``websearch-sync search``: one query, or a batch from a file (JSONL out)."""
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Any, Optional
@@ -342,20 +343,33 @@ BYTE_ORDER_MARK = "\ufeff"
 
 
 def _read_queries(path: str) -> list[str]:
-    """The queries of ``path`` (``-``: stdin), read as UTF-8 from a file and from stdin alike."""
+    """The queries of ``path`` (``-``: stdin), read as UTF-8 from a file and from stdin alike; one
+    query a line, ended by "\\n", CRLF or a lone CR (as a file is read in text mode), not by
+    splitlines' form feeds, U+0085 and U+2028."""
     try:
-        # one query a line: "\n", CRLF or a lone CR (universal newlines, as a file is read), not
-        # splitlines' form feeds, U+0085 and U+2028
-        if path == "-":
-            if sys.stdin is None:  # started with stdin closed (<&-)
-                raise OSError("the command was started without stdin")
-            stdin = getattr(sys.stdin, "buffer", None)  # bytes, not the locale's reading of them
-            text = stdin.read().decode("utf-8") if stdin is not None else sys.stdin.read()
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if path == "-" and sys.stdin is None:  # started with stdin closed (<&-)
+            raise OSError("the command was started without stdin")
+        stdin = getattr(sys.stdin, "buffer", None) if path == "-" else None  # bytes, not the locale's reading of them
+        if path == "-" and stdin is None:
+            text = sys.stdin.read()  # a text stream alone (a caller's StringIO): already decoded
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
+            with open(path, "rb") if stdin is None else contextlib.nullcontext(stdin) as source:
+                text = _utf8(source.read(), path)
+    except OSError as exc:
         raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
-    lines = text.removeprefix(BYTE_ORDER_MARK).split("\n")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").removeprefix(BYTE_ORDER_MARK).split("\n")
     return [line.strip() for line in lines if line.strip()]
+
+
+def _utf8(data: bytes, path: str) -> str:
+    """``data`` decoded as UTF-8; ``InvalidInput(bad_arguments)`` naming the line that is not (the
+    codec's "position 53894" left a reader of a long file counting bytes)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # lines as _read_queries ends them
+        raise InvalidInput(
+            "cannot read --queries-file %s: line %d is not UTF-8 (byte 0x%02x at byte offset %d: %s)"
+            % (path, before.count(b"\n") + 1, data[exc.start], exc.start, exc.reason),
+            detail_code=BAD_ARGUMENTS,
+        ) from None

@@ -16,7 +16,7 @@ def stdin_of(data: bytes) -> io.TextIOWrapper:
 
 
 def test_stdin_that_is_not_utf8_is_a_usage_error_as_a_file_is(monkeypatch, capsys):
-    monkeypatch.setattr(sys, "stdin", stdin_of(b"\xff\xfeq\n"))
+    monkeypatch.setattr(sys, "stdin", stdin_of(b"\xffq\n"))
     assert main(["search", "--queries-file", "-"]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "error: InvalidInput/bad_arguments: cannot read --queries-file -: "
@@ -56,3 +56,21 @@ def test_a_lone_cr_ends_a_query_on_stdin_as_in_a_file(monkeypatch, capsys, tmp_p
     assert main(["search", "--queries-file", "-"]) == 0
     from_stdin = [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()]
     assert (from_stdin, from_file) == (["a", "b"], ["a", "b"])
+
+
+def test_a_byte_order_mark_before_any_line_is_no_part_of_its_query(capsys, tmp_path):
+    """Two files saved with a mark, concatenated (``cat a.txt b.txt``): the second query was "\\ufeffb"."""
+    (tmp_path / "queries.txt").write_bytes("\ufeffa\n\ufeffb\n".encode())
+    assert main(["search", "--queries-file", str(tmp_path / "queries.txt")]) == 0
+    assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["a", "b"]
+
+
+def test_a_utf16_file_is_named_as_such(monkeypatch, capsys):
+    """Windows PowerShell's ``>`` writes UTF-16 with a byte order mark: "line 1 is not UTF-8 (byte 0xff ...)"
+    said nothing of what the file is."""
+    monkeypatch.setattr(sys, "stdin", stdin_of("a\n".encode("utf-16")))
+    assert main(["search", "--queries-file", "-"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: cannot read --queries-file -: it is UTF-16 (its byte order mark says so,"
+        " as PowerShell's > writes text): save it as UTF-8"
+    )

@@ -340,6 +340,8 @@ def _batch_queries(args: argparse.Namespace) -> list[str]:
 
 #: What an editor may put before the first line of a UTF-8 file (Notepad's "UTF-8 with BOM"): no query's text.
 BYTE_ORDER_MARK = "\ufeff"
+#: The byte order marks of UTF-16 (little and big endian), which Windows PowerShell's ``>`` writes.
+UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _read_queries(path: str) -> list[str]:
@@ -357,13 +359,21 @@ def _read_queries(path: str) -> list[str]:
                 text = _utf8(source.read(), path)
     except OSError as exc:
         raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").removeprefix(BYTE_ORDER_MARK).split("\n")
-    return [line.strip() for line in lines if line.strip()]
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    # a mark before any line: files concatenated (cat a.txt b.txt), each saved with one
+    queries = (line.removeprefix(BYTE_ORDER_MARK).strip() for line in lines)
+    return [query for query in queries if query]
 
 
 def _utf8(data: bytes, path: str) -> str:
     """``data`` decoded as UTF-8; ``InvalidInput(bad_arguments)`` naming the line that is not (the
     codec's "position 53894" left a reader of a long file counting bytes)."""
+    if data.startswith(UTF16_MARKS):
+        raise InvalidInput(
+            "cannot read --queries-file %s: it is UTF-16 (its byte order mark says so, as PowerShell's > writes "
+            "text): save it as UTF-8" % path,
+            detail_code=BAD_ARGUMENTS,
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

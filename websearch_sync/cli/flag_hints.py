@@ -185,19 +185,7 @@ def misplaced_flag_hint(words: Sequence[str], top: argparse.ArgumentParser) -> t
     (``websearch-sync state show --state-url x``). It does not: what the command says of a flag
     it does not take (:func:`flag_hint`: ``record``'s BACKEND is given without a flag). No
     command typed: the commands taking it, the line with the first of them first."""
-    parser, path, rest, start, misplaced = top, [], list(words), 0, ""
-    while True:
-        commands = _commands_under(parser)
-        if not commands:  # the words after the last command are its own: argparse judges them
-            break
-        at = next((at for at in range(start, len(rest)) if rest[at] in commands or rest[at] == "--"), len(rest))
-        flags = [word.split("=", 1)[0] for word in rest[start:at] if word.startswith("-")]
-        misplaced = misplaced or next((flag for flag in flags if not _takes(parser, flag)), "")
-        if at == len(rest) or rest[at] == "--":
-            break
-        path.append(rest[at])
-        parser, start = commands[rest[at]], at
-        del rest[at]
+    path, parser, rest, misplaced = _commands_typed(words, top)
     if not misplaced:
         return top, ""
     if not path:
@@ -212,6 +200,27 @@ def misplaced_flag_hint(words: Sequence[str], top: argparse.ArgumentParser) -> t
         return parser, "unrecognized arguments: %s%s" % (misplaced, flag_hint(misplaced, parser, top))
     line = " ".join(shlex.quote(word) for word in [*path, *rest])
     return parser, "%s is a flag of %s: the command comes first (websearch-sync %s)" % (misplaced, where, line)
+
+
+def _commands_typed(
+    words: Sequence[str], top: argparse.ArgumentParser
+) -> tuple[list[str], argparse.ArgumentParser, list[str], str]:
+    """The commands typed in ``words``, followed down from ``top`` (``state``, then ``show``): their
+    names, the last one's parser, the other words in their order, and the first flag given before
+    a command that the command above it does not take ("" when there is none). The words after
+    the last command are its own, for argparse to judge."""
+    parser, path, rest, start, misplaced = top, [], list(words), 0, ""
+    commands = _commands_under(parser)
+    while commands:
+        at = next((at for at in range(start, len(rest)) if rest[at] in commands or rest[at] == "--"), len(rest))
+        flags = (word.split("=", 1)[0] for word in rest[start:at] if word.startswith("-"))
+        misplaced = misplaced or next((flag for flag in flags if not _takes(parser, flag)), "")
+        if at == len(rest) or rest[at] == "--":
+            break
+        path.append(rest.pop(at))
+        parser, start = commands[path[-1]], at
+        commands = _commands_under(parser)
+    return path, parser, rest, misplaced
 
 
 def _takes(parser: argparse.ArgumentParser, flag: str) -> bool:

@@ -301,6 +301,8 @@ def test_a_flag_before_a_commands_own_command_is_said_as_before_any_command(caps
             "--backend (BACKEND is given without a flag: websearch-sync check-live BACKEND [QUERY ...])",
         ),
         (["fetch", "--url", "https://a.example/"], "--url (URL is given without a flag: websearch-sync fetch URL)"),
+        # a short flag, by the long spelling other commands give it (-b: --backend)
+        (["record", "-b", "stub", "q"], "-b (BACKEND is given without a flag: websearch-sync record BACKEND QUERY)"),
     ],
 )
 def test_a_commands_argument_typed_as_a_flag_is_said_to_take_no_flag(capsys, argv, said):
@@ -337,3 +339,11 @@ def test_a_hint_never_names_a_flag_of_the_opposite_meaning_as_the_one_meant(caps
     ``mcp --no-comments`` "did you mean --no-images?": alike in letters, opposite or other in meaning."""
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith("unrecognized arguments: %s\n" % said)
+
+
+def test_another_commands_short_flag_is_named_as_such(capsys):
+    """``fetch URL -n 3`` was "unrecognized arguments: -n 3": a short flag had no hint at all."""
+    assert main(["fetch", "https://a.example/", "-n", "3"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "unrecognized arguments: -n (-n is a flag of search, record, check-live) 3\n"
+    )

@@ -13,19 +13,44 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     """`` (did you mean --json?)`` after ``--jsn`` given to ``parser``, or `` (--max-chars is a flag
     of fetch)``, or `` (did you mean --format text?)`` for ``--text``, a value of ``--format``; ""
     when no flag is close: a guess from letters alone misleads more than none (``--count``).
+    A short flag (``-b``) is judged by its long spelling where other commands take it (``record
+    -b``: BACKEND is given without a flag); no letters are compared for it.
     ``top`` is the command line's parser, whose commands are searched for another one's flag."""
-    if not typed.startswith("--") or len(typed) < 3:
+    name = _flag_name(typed, top)
+    if name is None:
         return ""
     if _takes(parser, typed):  # argparse parses its own flags anywhere but after `--` (or a command's flag before it)
         return " (%s is a flag of %s: put it before --)" % (typed, _command(parser))
-    name = typed[2:]
-    said = positional_hint(name, parser) or value_hint(name, parser)
+    long = typed.startswith("--")
+    said = positional_hint(name, parser) or (value_hint(name, parser) if long else "")
     if said:
         return said
     owners = [_command(command) for command in command_parsers(top) if command is not parser and _takes(command, typed)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owners))
-    return closest_flag_hint(name, parser)
+    return closest_flag_hint(name, parser) if long else ""
+
+
+def _flag_name(typed: str, top: argparse.ArgumentParser) -> Optional[str]:
+    """The name of flag ``typed`` without its dashes, a short flag's by its long spelling
+    (:func:`_long_name`, "" when it has none); ``None`` when ``typed`` is no flag."""
+    if typed.startswith("--"):
+        return typed[2:] or None
+    return _long_name(typed, top) if len(typed) == 2 and typed[0] == "-" else None
+
+
+def _long_name(short: str, top: argparse.ArgumentParser) -> str:
+    """The one long spelling, without its ``--``, that the commands under ``top`` give the short
+    flag ``short`` (``-b``: ``backend``); "" when they give it none or several."""
+    names = {
+        flag[2:]
+        for command in command_parsers(top)
+        for action in command._actions
+        if short in action.option_strings
+        for flag in action.option_strings
+        if flag.startswith("--")
+    }
+    return names.pop() if len(names) == 1 else ""
 
 
 #: Words that turn a flag's meaning around (``--no-images``, ``--exclude-content``), and words
@@ -93,7 +118,7 @@ def positional_hint(name: str, parser: argparse.ArgumentParser) -> str:
     --query``, ``fetch --url``): naming other commands' ``--backend`` sent the user away from the
     command they meant. "" when ``name`` is no argument of ``parser``."""
     positionals = [action for action in parser._get_positional_actions() if action.dest != argparse.SUPPRESS]
-    meant = [action for action in positionals if action.dest == name.replace("-", "_").lower()]
+    meant = [action for action in positionals if name and action.dest == name.replace("-", "_").lower()]
     if not meant or isinstance(meant[0], argparse._SubParsersAction):
         return ""
     formatter = parser._get_formatter()

@@ -65,3 +65,25 @@ def test_a_resume_writing_over_its_skip_done_file_is_refused(tmp_path, monkeypat
         "error: InvalidInput/bad_arguments: --skip-done %s is also the output, which does not append to it"
         " (> instead of >>): the shell emptied it before the batch began; resume with >> %s" % (out, out)
     )
+
+
+def test_the_summary_names_each_kind_of_failure(capsys):
+    """ "0 ok, 3 failed" alone sent the user to the JSON lines to learn why (a key not set fails every query)."""
+    failures = {
+        "a": ws.AuthError("brave needs an API key: set BRAVE_API_KEY", detail_code="missing_api_key"),
+        "b": ws.Timeout("no answer within 15 s", detail_code="read_timeout"),
+        "c": ws.AuthError("brave needs an API key: set BRAVE_API_KEY", detail_code="missing_api_key"),
+    }
+
+    class Failing:
+        def search(self, query, **options):
+            if query in failures:
+                raise failures[query]
+            return ANSWER
+
+    assert run_batch(Failing(), ["a", "ok", "b", "c"], {}, io.StringIO()) == 3
+    assert capsys.readouterr().err.splitlines()[-3:] == [
+        "1 ok, 3 failed",
+        "  2 failed: AuthError/missing_api_key: brave needs an API key: set BRAVE_API_KEY",
+        "  1 failed: Timeout/read_timeout: no answer within 15 s",
+    ]

@@ -133,24 +133,41 @@ def reader_gone(out: TextIO) -> Callable[[], bool]:
     return lambda: any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
 
 
+#: Most kinds of failure the summary names, one line each (the JSON lines hold every one).
+MAX_FAILURE_KINDS = 5
+
+
 class BatchCounts:
-    """Successes, failures, the current run of consecutive failures, and the first failure's status."""
+    """Successes, failures, the current run of consecutive failures, the first failure's status,
+    and each kind of failure (its code and detail code) with how many queries had it and its
+    first message: a summary of "0 ok, 100000 failed" alone left the reason in the JSON lines."""
 
     def __init__(self) -> None:
         self.ok = 0
         self.failed = 0
         self.consecutive = 0
         self.status: Optional[int] = None
+        self.kinds: dict[str, list[Any]] = {}  # "AuthError/missing_api_key": [count, first message]
 
-    def add(self, status: Optional[int]) -> None:
-        """Count one query's outcome."""
+    def add(self, status: Optional[int], error: Optional[dict[str, Any]] = None) -> None:
+        """Count one query's outcome (``error``: a failed query's error form)."""
         if status is None:
             self.ok += 1
             self.consecutive = 0
-        else:
-            self.failed += 1
-            self.consecutive += 1
-            self.status = self.status or status
+            return
+        self.failed += 1
+        self.consecutive += 1
+        self.status = self.status or status
+        if error is not None:
+            kind = "/".join(str(part) for part in (error.get("type"), error.get("detail_code")) if part)
+            self.kinds.setdefault(kind, [0, error.get("message")])[0] += 1
+
+    def failure_lines(self) -> list[str]:
+        """``  3 failed: AuthError/missing_api_key: brave needs an API key ...``, a line per kind of
+        failure in the order they first came, the most :data:`MAX_FAILURE_KINDS`."""
+        lines = ["  %d failed: %s: %s" % (count, kind, message) for kind, (count, message) in self.kinds.items()]
+        more = len(lines) - MAX_FAILURE_KINDS
+        return lines[:MAX_FAILURE_KINDS] + (["  and %d other kinds of failure" % more] if more > 0 else [])
 
     def summary(self, total: int, stop_after: Optional[int], ended: Optional[tuple[str, str]] = None) -> str:
         """``N ok, M failed`` (and what was not run when the batch stopped early); ``ended``: why
@@ -161,7 +178,7 @@ class BatchCounts:
             line = "%s: %s, %d %s" % (ended[0], line, skipped, ended[1])
         elif skipped:
             line += "; stopped after %d consecutive failures, %d not run" % (stop_after or 0, skipped)
-        return line
+        return "\n".join([line, *self.failure_lines()])
 
 
 class Progress:
@@ -311,7 +328,7 @@ def run_batch(
             for line, status in outcomes:
                 out.write(json_text(line, out) + "\n")
                 out.flush()
-                counts.add(status)
+                counts.add(status, line.get("error"))
                 progress.update(counts, line["query"])
                 notice = notice or (offline_notice(line) if status is None else None)
                 if stop_after is not None and counts.consecutive >= stop_after:

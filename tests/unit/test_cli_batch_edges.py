@@ -1,9 +1,11 @@
 """A batch at its edges: a reader that leaves the pipe (``| head -1``) ends it while a query is
 still running, not once that query's answer fails to be written; one worker sends no request
-after the batch stopped; a resume whose output is its --skip-done file opened with ``>``."""
+after the batch stopped; a resume whose output is its --skip-done file opened with ``>``; the
+summary's kinds of failure; SIGTERM to a single search."""
 
 import io
 import os
+import signal
 import threading
 
 import pytest
@@ -11,6 +13,8 @@ import pytest
 import websearch_sync as ws
 from websearch_sync.cli import main
 from websearch_sync.cli.batch import run_batch
+from websearch_sync.cli.output import terminate_as_interrupt
+from websearch_sync.client.search_client import SearchClient
 
 ANSWER = {"items": [], "provider_meta": {"provider_name": "testjson"}}
 
@@ -87,3 +91,26 @@ def test_the_summary_names_each_kind_of_failure(capsys):
         "  2 failed: AuthError/missing_api_key: brave needs an API key: set BRAVE_API_KEY",
         "  1 failed: Timeout/read_timeout: no answer within 15 s",
     ]
+
+
+@pytest.fixture
+def sigterm_at_default():
+    """SIGTERM at its default for the test (a test runner may handle it), restored after."""
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    yield
+    signal.signal(signal.SIGTERM, previous)
+
+
+def test_sigterm_ends_a_command_as_ctrl_c_does_with_its_own_word_and_status(monkeypatch, capsys, sigterm_at_default):
+    """What the installed command does (tests/sockets/test_cli_output.py starts it for a batch): at
+    the default the process was killed, no word said, status -15."""
+
+    def search(self, query, **options):
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler raises here, in the calling thread
+        raise AssertionError("SIGTERM did not end the command")
+
+    monkeypatch.setattr(SearchClient, "search", search)
+    with terminate_as_interrupt():
+        assert main(["search", "q"]) == 143
+    assert capsys.readouterr().err.splitlines()[-1] == "terminated"
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # given back

@@ -31,7 +31,16 @@ except ImportError:  # Windows: a descriptor's flags cannot be asked
 from ..client.clock import SYSTEM_CLOCK, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..net.waits import wait_for
-from .output import EXIT_OK, Interrupted, OutputFailed, exit_status, json_text, offline_notice, terminal_text
+from .output import (
+    EXIT_OK,
+    Interrupted,
+    OutputFailed,
+    exit_status,
+    interruption,
+    json_text,
+    offline_notice,
+    terminal_text,
+)
 
 if TYPE_CHECKING:  # the search command imports the client when it runs
     from ..client.search_client import SearchClient
@@ -41,8 +50,8 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: Seconds between two progress lines when stderr is not a terminal.
 PROGRESS_EVERY_S = 10.0
 
-#: How a batch ended before its end, and what the queries it did not write are, in its summary line.
-INTERRUPTED = ("interrupted", "not run")
+#: How a batch ended before its end when its output failed, and what the queries it did not write
+#: are, in its summary line (Ctrl-C: ``interrupted``, ``not run``).
 OUTPUT_FAILED = ("the output failed", "not written")  # the query whose line failed is among them: it runs again
 
 #: What one query gives: its JSON line and its exit status (``None`` when it succeeded).
@@ -171,7 +180,7 @@ class BatchCounts:
 
     def summary(self, total: int, stop_after: Optional[int], ended: Optional[tuple[str, str]] = None) -> str:
         """``N ok, M failed`` (and what was not run when the batch stopped early); ``ended``: why
-        it ended before its end and what the queries left are (:data:`INTERRUPTED`, :data:`OUTPUT_FAILED`)."""
+        it ended before its end and what the queries left are (``("interrupted", "not run")``, :data:`OUTPUT_FAILED`)."""
         line = "%d ok, %d failed" % (self.ok, self.failed)
         skipped = total - self.ok - self.failed
         if ended:
@@ -310,8 +319,8 @@ def run_batch(
 ) -> int:
     """Search every query and write one JSON line each; the exit status of the first failure, else 0.
 
-    Ctrl-C ends the batch with the summary line (``interrupted: N ok, M failed, K not
-    run``) and raises :class:`~.output.Interrupted` (a ``KeyboardInterrupt``) for the caller's exit status.
+    Ctrl-C (or SIGTERM: ``terminated``) ends the batch with the summary line (``interrupted: N ok,
+    M failed, K not run``) and raises :class:`~.output.Interrupted` (a ``KeyboardInterrupt``) for the caller's exit status.
     """
 
     def work(query: str) -> Outcome:
@@ -333,10 +342,11 @@ def run_batch(
                 notice = notice or (offline_notice(line) if status is None else None)
                 if stop_after is not None and counts.consecutive >= stop_after:
                     break
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, SIGTERM
+        word, status = interruption(interrupt)
         progress.clear()
-        sys.stderr.write(counts.summary(len(queries), stop_after, INTERRUPTED) + "\n")
-        raise Interrupted() from None
+        sys.stderr.write(counts.summary(len(queries), stop_after, (word, "not run")) + "\n")
+        raise Interrupted(status) from None
     except OutputFailed:  # a full disk: how far the batch got, for --skip-done (the command says why)
         with contextlib.suppress(OutputFailed):  # stderr on the same full disk: the status says it
             progress.clear()

@@ -1,6 +1,9 @@
 """The hint after a mistyped flag in ``unrecognized arguments: ...``: the flag meant, compared by
-name without the ``--`` every flag shares (with it, ``--limit`` was "close" to ``--site``), or
-the command a flag belongs to when it is another command's (``search --max-chars``)."""
+name without the ``--`` every flag shares (with it, ``--limit`` was "close" to ``--site``) and
+never one of the opposite meaning (``--images``, ``--no-images``), the command a flag belongs to
+when it is another command's (``search --max-chars``), or the argument it names (``record
+--backend``: BACKEND takes no flag); and the refusal of a command's flag typed before its command
+(``--state-url x state show``) or of a first word that is no command."""
 
 import argparse
 import difflib

@@ -5,8 +5,8 @@ rate limits, cool-downs and cache hold across them); lines are still written in
 the order of the input (one worker starts a query once the line before it is written). A
 reader of the output that leaves (``| head -1``) ends the batch at once, the query running
 dropped. The batch can stop after K consecutive failures, and it
-always ends with a summary line on stderr: ``N ok, M failed`` (also when Ctrl-C
-stops it). While it runs, a progress line on stderr says how far it got: redrawn
+always ends with a summary line on stderr: ``N ok, M failed`` and a line per kind of
+failure (also when Ctrl-C or SIGTERM stops it, or its output cannot be written). While it runs, a progress line on stderr says how far it got: redrawn
 after each query on a terminal, printed every ``progress_every_s`` seconds
 otherwise (a log file, a CI job). ``--skip-done FILE`` resumes a batch: the queries
 that succeeded in a previous run's JSONL output (:func:`done_queries`) are not run again.
@@ -19,7 +19,6 @@ import select
 import sys
 import threading
 from collections.abc import Generator
-from contextlib import closing
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
@@ -333,7 +332,7 @@ def run_batch(
     progress = Progress(len(queries), terminal=sys.stderr.isatty(), every_s=progress_every_s, clock=clock)
     notice: Optional[str] = None
     try:
-        with closing(in_order(work, queries, workers, reader_gone(out))) as outcomes:
+        with contextlib.closing(in_order(work, queries, workers, reader_gone(out))) as outcomes:
             for line, status in outcomes:
                 out.write(json_text(line, out) + "\n")
                 out.flush()

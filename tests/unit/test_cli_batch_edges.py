@@ -6,6 +6,7 @@ summary's kinds of failure; SIGTERM to a single search."""
 import io
 import os
 import signal
+import sys
 import threading
 
 import pytest
@@ -19,9 +20,19 @@ from websearch_sync.client.search_client import SearchClient
 ANSWER = {"items": [], "provider_meta": {"provider_name": "testjson"}}
 
 
-def test_a_reader_that_leaves_ends_the_batch_without_waiting_for_the_running_query(capsys):
+class TerminalStderr(io.StringIO):
+    """A stderr that is a terminal (``isatty``), holding what was written to it."""
+
+    def isatty(self):
+        return True
+
+
+def test_a_reader_that_leaves_ends_the_batch_without_waiting_for_the_running_query(monkeypatch):
     """The batch waited for the query running when ``head -1`` exited (up to its deadline, a
-    request spent upstream) and found the pipe closed only when it wrote that answer."""
+    request spent upstream) and found the pipe closed only when it wrote that answer; on a
+    terminal, its progress line stayed, the shell's prompt after it."""
+    stderr = TerminalStderr()
+    monkeypatch.setattr(sys, "stderr", stderr)
     read_end, write_end = os.pipe()
     release, answered = threading.Event(), []
 
@@ -38,6 +49,7 @@ def test_a_reader_that_leaves_ends_the_batch_without_waiting_for_the_running_que
             with pytest.raises(BrokenPipeError):
                 run_batch(HeadLeavesDuringTheSecondQuery(), ["one", "two", "three"], {}, out)
             assert answered == ["one"]  # ended while "two" was still running
+            assert stderr.getvalue().endswith("last: one\x1b[K\r\x1b[K"), repr(stderr.getvalue())
         finally:
             release.set()
 

@@ -346,6 +346,9 @@ def run_batch(
         progress.clear()
         sys.stderr.write(counts.summary(len(queries), stop_after, (word, "not run")) + "\n")
         raise Interrupted(status) from None
+    except BrokenPipeError:  # quiet (the reader has what it wanted), the terminal's line left clean
+        progress.clear()
+        raise
     except OutputFailed:  # a full disk: how far the batch got, for --skip-done (the command says why)
         with contextlib.suppress(OutputFailed):  # stderr on the same full disk: the status says it
             progress.clear()

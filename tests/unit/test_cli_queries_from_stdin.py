@@ -74,3 +74,19 @@ def test_a_utf16_file_is_named_as_such(monkeypatch, capsys):
         "error: InvalidInput/bad_arguments: cannot read --queries-file -: it is UTF-16 (its byte order mark says so,"
         " as PowerShell's > writes text): save it as UTF-8"
     )
+
+
+class TerminalStdin(io.StringIO):
+    """A stdin that is a terminal (``isatty``): the queries are typed."""
+
+    def isatty(self):
+        return True
+
+
+def test_queries_typed_at_a_terminal_are_asked_for(monkeypatch, capsys):
+    """``--queries-file -`` at a terminal waited without a word, as if it hung."""
+    monkeypatch.setattr(sys, "stdin", TerminalStdin("one\n"))
+    assert main(["search", "--queries-file", "-"]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "reading queries from the terminal, one a line; end them with Ctrl-D"
+    )

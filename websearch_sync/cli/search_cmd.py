@@ -351,6 +351,8 @@ def _read_queries(path: str) -> list[str]:
     try:
         if path == "-" and sys.stdin is None:  # started with stdin closed (<&-)
             raise OSError("the command was started without stdin")
+        if path == "-" and sys.stdin.isatty():  # else a silent wait reads as a hang
+            sys.stderr.write("reading queries from the terminal, one a line; end them with Ctrl-D\n")
         stdin = getattr(sys.stdin, "buffer", None) if path == "-" else None  # bytes, not the locale's reading of them
         if path == "-" and stdin is None:
             text = sys.stdin.read()  # a text stream alone (a caller's StringIO): already decoded

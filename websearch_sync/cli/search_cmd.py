@@ -1,7 +1,6 @@
 """``websearch-sync search``: one query, or a batch from a file (JSONL out)."""
 
 import argparse
-import contextlib
 import json
 import sys
 from typing import Any, Optional
@@ -349,22 +348,28 @@ def _read_queries(path: str) -> list[str]:
     query a line, ended by "\\n", CRLF or a lone CR (as a file is read in text mode), not by
     splitlines' form feeds, U+0085 and U+2028."""
     try:
-        if path == "-" and sys.stdin is None:  # started with stdin closed (<&-)
-            raise OSError("the command was started without stdin")
-        if path == "-" and sys.stdin.isatty():  # else a silent wait reads as a hang
-            sys.stderr.write("reading queries from the terminal, one a line; end them with Ctrl-D\n")
-        stdin = getattr(sys.stdin, "buffer", None) if path == "-" else None  # bytes, not the locale's reading of them
-        if path == "-" and stdin is None:
-            text = sys.stdin.read()  # a text stream alone (a caller's StringIO): already decoded
+        if path == "-":
+            text = _stdin_text()
         else:
-            with open(path, "rb") if stdin is None else contextlib.nullcontext(stdin) as source:
-                text = _utf8(source.read(), path)
+            with open(path, "rb") as handle:
+                text = _utf8(handle.read(), path)
     except OSError as exc:
         raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     # a mark before any line: files concatenated (cat a.txt b.txt), each saved with one
     queries = (line.removeprefix(BYTE_ORDER_MARK).strip() for line in lines)
     return [query for query in queries if query]
+
+
+def _stdin_text() -> str:
+    """The text of ``--queries-file -``: stdin's bytes read as UTF-8 (not the locale's reading of
+    them), or a text stream's own text (a caller's ``StringIO``); asked for on a terminal."""
+    if sys.stdin is None:  # started with stdin closed (<&-)
+        raise OSError("the command was started without stdin")
+    if sys.stdin.isatty():  # else a silent wait reads as a hang
+        sys.stderr.write("reading queries from the terminal, one a line; end them with Ctrl-D\n")
+    stdin = getattr(sys.stdin, "buffer", None)
+    return _utf8(stdin.read(), "-") if stdin is not None else sys.stdin.read()
 
 
 def _utf8(data: bytes, path: str) -> str:

@@ -257,6 +257,34 @@ def test_an_answer_that_is_not_text_is_a_failing_read_not_a_type_error_through_t
     assert [record.getMessage() for record in caplog.records if "reading it failed" in record.getMessage()]
 
 
+def _built_on_a_full_disk(path):
+    """A client built while no file may grow (a worker restarted on a full disk): its searches, and
+    whether it raised."""
+    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1, hard))
+    try:
+        client = ws.SearchClient("stub", settings=ws.Settings(), cache_path=path)
+    except ws.InvalidInput as error:
+        return {"raised": str(error)}
+    with client:
+        answered = bool(client.search("while full")["items"])
+        resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+        client.search("once there is room")
+    return {"answered": answered}
+
+
+def test_a_client_built_on_a_full_disk_is_built_and_uses_its_file_once_there_is_room(tmp_path):
+    """A job restarted on a full disk failed for its cache file: ``InvalidInput(bad_cache_path)``,
+    "disk I/O error", though the file was fine and every search would have been answered."""
+    path = str(tmp_path / "c.sqlite3")
+    SqliteCache(path, ttl_s=60, clock=FakeClock()).close()
+    assert _in_child(lambda: _built_on_a_full_disk(path)) == {"answered": True}
+    with sqlite3.connect(path) as reader:
+        keys = [key for (key,) in reader.execute("SELECT key FROM results")]
+    reader.close()
+    assert [key for key in keys if '"once there is room"' in key], keys
+
+
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
 def test_a_cache_file_deleted_or_replaced_while_in_use_is_opened_anew(tmp_path, how):
     """An operator who deletes the file to clear the cache while workers run (or puts another one

@@ -44,6 +44,7 @@ _PRUNE_ROWS = 500
 _DEFAULT_WAIT_S = 10.0
 _SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 _SQLITE_DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+_SQLITE_NO_ROOM = (10, 13)  # SQLITE_IOERR (a write past RLIMIT_FSIZE), SQLITE_FULL
 
 
 def cache_key_text(key: Hashable) -> str:
@@ -214,8 +215,7 @@ def _unusable_because(path: str, error: sqlite3.Error) -> str:
             folder,
             error,
         )
-    code = getattr(error, "sqlite_errorcode", None)  # Python 3.11+
-    if ((code & 0xFF) in _SQLITE_DAMAGED) if code is not None else "malformed" in str(error):
+    if _is(error, _SQLITE_DAMAGED, ("malformed",)):
         return (
             "the file is damaged (%s): move it away or delete it (its -wal and -shm files too), and a new cache is made in its place"
             % error
@@ -233,10 +233,22 @@ def _file_identity(path: str) -> Optional[tuple[int, int]]:
     return found.st_dev, found.st_ino
 
 
+def _is(error: sqlite3.Error, codes: tuple[int, ...], words: tuple[str, ...]) -> bool:
+    """Whether ``error`` is one of SQLite's result ``codes`` (their extended codes included: BUSY_RECOVERY
+    is BUSY), or, where Python does not give the code (before 3.11), says one of ``words``."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return (code & 0xFF) in codes if code is not None else any(word in str(error) for word in words)
+
+
 def _is_busy(error: sqlite3.Error) -> bool:
     """True when ``error`` means another connection holds a lock (it may pass), not a broken file."""
-    code = getattr(error, "sqlite_errorcode", None)
-    return code in _SQLITE_BUSY if code is not None else "locked" in str(error) or "busy" in str(error)
+    return _is(error, _SQLITE_BUSY, ("locked", "busy"))
+
+
+def _is_out_of_room(error: sqlite3.Error) -> bool:
+    """True when ``error`` is what a full disk (or a file that may not grow: ``RLIMIT_FSIZE``) gives:
+    it may pass too."""
+    return _is(error, _SQLITE_NO_ROOM, ("disk I/O error", "disk is full"))
 
 
 class SqliteCache:
@@ -268,13 +280,20 @@ class SqliteCache:
         try:
             self._connection(_OPEN_WAIT_S)
         except sqlite3.Error as exc:
-            if not _is_busy(exc):
+            if _is_busy(exc):
+                logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
+            elif _is_out_of_room(exc):  # it was refused: a job restarted on a full disk failed for its cache
+                logger.warning(
+                    "cache file %s cannot be written (%s: a full disk?); skipped, and tried again at the next call",
+                    self.path,
+                    exc,
+                )
+            else:
                 self.close()
                 raise InvalidInput(
                     "cannot use %s as a cache file: %s" % (self.path, _unusable_because(self.path, exc)),
                     detail_code=BAD_CACHE_PATH,
                 ) from None
-            logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
 
     def _connection(self, wait_s: Optional[float]) -> sqlite3.Connection:
         """This thread's connection, waiting at most ``wait_s`` for a lock; the table made on first use."""

@@ -305,6 +305,28 @@ def test_a_rediss_url_shares_the_state_over_tls(caplog):
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
 
 
+def test_a_wrong_password_is_one_warning_naming_it_and_never_shows_the_password(redis_db, redis_server, caplog):  # noqa: F811
+    """An operator's typo in the state URL's password: the warning (and ``state_unavailable``) says
+    the server refused it, once, and neither shows the password given."""
+    redis_db.execute_command("ACL", "SETUSER", "typo-test", "on", ">the-right-one", "~*", "+@all")
+    url = up("redis://typo-test:wr0ng-pa55@127.0.0.1:%d/0" % redis_server.port)
+    try:
+        with (
+            caplog.at_level(logging.WARNING, logger="websearch_sync"),
+            ws.SearchClient("stub", state_url=url) as client,
+        ):
+            assert all(client.search("typo %d" % number)["items"] for number in range(3))
+        with ws.SearchClient("stub", settings=ws.Settings(state_url=url, state_required=True)) as client:
+            with pytest.raises(ws.NetworkError) as info:
+                client.search("typo, state required")
+    finally:
+        redis_db.execute_command("ACL", "DELUSER", "typo-test")
+    warned = [record.getMessage() for record in caplog.records if "shared state" in record.getMessage()]
+    assert len(warned) == 1 and "AuthenticationError: invalid username-password pair" in warned[0], warned
+    assert info.value.detail_code == "state_unavailable" and "AuthenticationError" in info.value.message
+    assert "wr0ng-pa55" not in warned[0] + info.value.message
+
+
 def test_a_rediss_url_to_a_redis_without_tls_says_so(redis_server, caplog):  # noqa: F811
     """A plain Redis never answers the TLS handshake: redis-py said "Timeout connecting to server",
     as of a host that is down, in the warning and in ``state_unavailable``."""

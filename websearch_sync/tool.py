@@ -812,6 +812,7 @@ class ToolSession:
                     return _Turn(lookups, started, deadline, waited)
                 ended = lookups.ended
             left = deadline - self._clock.monotonic()
+            # what is left on the client's clock, waited in real time (a fake clock's call still ends)
             if left <= 0 or not ended.wait(left):  # waited its whole time: its own deadline passed
                 return _out_of_time(tool, bound_s)
             if ended.failure is not None:

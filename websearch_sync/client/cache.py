@@ -62,18 +62,16 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
 
     Knows the result shapes (that is what makes it fast enough for a cache hit):
     top-level scalars and strings are shared (immutable), ``items``/``errors`` are
-    lists of flat dicts whose only mutable values are lists of strings
-    (``providers``), ``provider_meta`` is a dict that may hold such lists (``providers``,
+    lists of dicts whose strings and numbers are shared and whose every list or dict
+    (``providers``, ``content_truncated_by``, any other an item holds) is copied all the way
+    down, ``provider_meta`` is a dict that may hold lists (``providers``,
     ``not_sent``), ``extras`` (SearXNG's answers, infoboxes...) and ``not_sent_by`` (nested, so
     copied all the way down).
     """
     out = dict(value)
     for key, part in value.items():
         if type(part) is list:
-            out[key] = copied = [dict(entry) if type(entry) is dict else entry for entry in part]
-            for entry in copied:
-                if type(entry) is dict and "providers" in entry:
-                    entry["providers"] = list(entry["providers"])
+            out[key] = [_copied_entry(entry) if type(entry) is dict else entry for entry in part]
         elif type(part) is dict:
             out[key] = copied_meta = dict(part)
             for listed in ("providers", "not_sent"):
@@ -83,6 +81,22 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
                 if nested in copied_meta:
                     copied_meta[nested] = copy.deepcopy(copied_meta[nested])
     return out
+
+
+def _copied_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an item (or error) of a result: its strings and numbers shared, its lists and dicts
+    copied all the way down (:func:`_copied`; an item's values are mostly strings)."""
+    return {name: _copied(part) if type(part) in (list, dict) else part for name, part in entry.items()}
+
+
+def _copied(part: Any) -> Any:
+    """``part`` with its lists and dicts copied all the way down, the rest shared (immutable in a
+    result: JSON's strings, numbers, booleans, null); cheaper than ``copy.deepcopy`` on a hit."""
+    if type(part) is list:
+        return [_copied(one) if type(one) in (list, dict) else one for one in part]
+    if type(part) is dict:
+        return {name: _copied(one) if type(one) in (list, dict) else one for name, one in part.items()}
+    return part
 
 
 #: The memory cache's default budget of text (characters of the results' strings): an image a

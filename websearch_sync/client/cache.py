@@ -61,17 +61,18 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
     """A copy of a search or fetch result that shares no mutable part with ``value``.
 
     Knows the result shapes (that is what makes it fast enough for a cache hit):
-    top-level scalars and strings are shared (immutable), ``items``/``errors`` are
-    lists of dicts whose strings and numbers are shared and whose every list or dict
-    (``providers``, ``content_truncated_by``, any other an item holds) is copied all the way
-    down, ``provider_meta`` is a dict that may hold lists (``providers``,
+    top-level scalars and strings are shared (immutable); ``items`` are canonical items
+    (:func:`~websearch_sync.engine.normalize.normalize_items` writes them), flat dicts whose only
+    mutable values are the lists of strings :data:`_ITEM_LISTS`, copied; every other list
+    (``errors``, whose entries a backend writes freely) is copied all the way down
+    (:func:`_copied`); ``provider_meta`` is a dict that may hold lists (``providers``,
     ``not_sent``), ``extras`` (SearXNG's answers, infoboxes...) and ``not_sent_by`` (nested, so
     copied all the way down).
     """
     out = dict(value)
     for key, part in value.items():
         if type(part) is list:
-            out[key] = [_copied_entry(entry) if type(entry) is dict else entry for entry in part]
+            out[key] = _copied_items(part) if key == "items" else _copied(part)
         elif type(part) is dict:
             out[key] = copied_meta = dict(part)
             for listed in ("providers", "not_sent"):
@@ -83,20 +84,46 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _copied_entry(entry: dict[str, Any]) -> dict[str, Any]:
-    """A copy of an item (or error) of a result: its strings and numbers shared, its lists and dicts
-    copied all the way down (:func:`_copied`; an item's values are mostly strings)."""
-    return {name: _copied(part) if type(part) in (list, dict) else part for name, part in entry.items()}
+#: The mutable values of a canonical item: lists of strings (every other value is a string or a number).
+_ITEM_LISTS = ("providers", "content_truncated_by")
+
+
+def _copied_items(items: list[Any]) -> list[Any]:
+    """A copy of a result's canonical ``items``: each a new dict, its :data:`_ITEM_LISTS` new lists
+    (a cache hit copies each item, so only what can change is copied: a generic walk cost twice as much)."""
+    copied = []
+    for item in items:
+        if type(item) is dict:
+            item = dict(item)
+            for name in _ITEM_LISTS:
+                if name in item:
+                    item[name] = list(item[name])
+        copied.append(item)
+    return copied
 
 
 def _copied(part: Any) -> Any:
-    """``part`` with its lists and dicts copied all the way down, the rest shared (immutable in a
-    result: JSON's strings, numbers, booleans, null); cheaper than ``copy.deepcopy`` on a hit."""
-    if type(part) is list:
-        return [_copied(one) if type(one) in (list, dict) else one for one in part]
+    """``part`` with its lists, dicts and tuples copied all the way down, the rest shared (immutable
+    in a result: JSON's strings, numbers, booleans, null); cheaper than ``copy.deepcopy`` on a hit.
+    A tuple is copied too: a backend's error entry may hold one, with a list in it. Each container
+    is copied whole, then only its containers replaced (most values are strings: measured, a
+    comprehension testing each value cost 2.5 times as much)."""
     if type(part) is dict:
-        return {name: _copied(one) if type(one) in (list, dict) else one for name, one in part.items()}
+        copied = dict(part)
+        for name, one in part.items():
+            if type(one) in _CONTAINERS:
+                copied[name] = _copied(one)
+        return copied
+    if type(part) is list or type(part) is tuple:
+        listed = list(part)
+        for index, one in enumerate(part):
+            if type(one) in _CONTAINERS:
+                listed[index] = _copied(one)
+        return listed if type(part) is list else tuple(listed)
     return part
+
+
+_CONTAINERS = (list, dict, tuple)
 
 
 #: The memory cache's default budget of text (characters of the results' strings): an image a

@@ -677,3 +677,58 @@ def test_no_results_while_some_engines_failed_does_not_say_those_were_all_it_ask
     assert isinstance(error, ws.WebBlocked)
     assert "3 of the engines it asked failed (brave, duckduckgo, startpage)" in error.message
     assert "any other it asked found nothing" in error.message
+
+
+NEWS_FAILED = [name for name, _ in recorded("browse-API__news.json")["unresponsive_engines"]]
+
+
+def test_an_engine_asked_that_failed_was_searched_whatever_answered():
+    """The recorded news answer: results from 'bing news' only, 'wikinews' among the engines that
+    failed. Asked for 'wikinews', the instance searched it: no warning, ``/config`` or not."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import ignored_names
+
+    results = recorded("browse-API__news.json")["results"]
+    assert "wikinews" in NEWS_FAILED
+    for config in (None, read_config(INSTANCE_CONFIG)):
+        assert ignored_names("engines", "wikinews", results, NEWS_FAILED, config) is None
+
+
+def test_results_that_name_no_category_leave_the_categories_asked_unjudged():
+    """Results that say nothing of their category prove nothing: no warning that 'general' was
+    ignored, and nothing for ``/config`` to decide."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import categories_undecided, ignored_names
+
+    results = [{k: v for k, v in r.items() if k != "category"} for r in recorded("browse-API__news.json")["results"]]
+    assert not categories_undecided("general", results)
+    assert ignored_names("categories", "general", results, [], read_config(INSTANCE_CONFIG)) is None
+
+
+def test_an_ignored_engine_beside_categories_of_an_instance_listing_none_names_them_as_run():
+    """A ``/config`` without a ``categories`` list does not tell which categories the instance has:
+    the categories sent are named as what it runs instead, not its default engines."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import ignored_names
+
+    config = read_config({**INSTANCE_CONFIG, "categories": []})
+    results = recorded("browse-API__news.json")["results"]
+    warning = ignored_names("engines", "wikipedias", results, [], config, "news")
+    assert warning is not None and warning.detail_code == "unknown_engines"
+    assert "runs the engines of the categories sent beside them (news)" in warning.message
+    alone = ignored_names("engines", "wikipedias", results, [], config, None)
+    assert alone is not None and "runs its default engines" in alone.message  # none sent: none named
+
+
+def test_no_config_read_names_no_engine_skipped_for_a_time_range():
+    from websearch_sync.backends.searxng_names import time_range_skipped
+
+    assert time_range_skipped(None, "wikipedia", "general") is None
+
+
+def test_some_names_shows_ten_and_counts_the_rest():
+    from websearch_sync.backends.searxng_names import some_names
+
+    names = ["e%d" % n for n in range(11)]
+    assert some_names(names) == ", ".join(names[:10]) + " and 1 more"
+    assert some_names(names[:10]) == ", ".join(names[:10])

@@ -732,3 +732,31 @@ def test_some_names_shows_ten_and_counts_the_rest():
     names = ["e%d" % n for n in range(11)]
     assert some_names(names) == ", ".join(names[:10]) + " and 1 more"
     assert some_names(names[:10]) == ", ".join(names[:10])
+
+
+def test_a_config_is_read_only_from_values_of_the_shapes_searxng_publishes():
+    """``/config`` is upstream JSON: a value of another shape is not read (a boolean is no timeout, a
+    string no list of categories nor a time-range flag), and a list of no engine is no config."""
+    from websearch_sync.backends.searxng_config import read_config
+
+    wikipedia = dict(INSTANCE_CONFIG["engines"][0], timeout=True, time_range_support="yes")
+    config = read_config({"categories": "general", "engines": [wikipedia]})
+    assert config is not None and config.categories == ()
+    [engine] = config.engines
+    assert (engine.name, engine.timeout_s, engine.time_range_support) == ("wikipedia", None, None)
+    assert read_config({"categories": ["general"], "engines": []}) is None
+    assert read_config({"categories": ["general"], "engines": [5, {"name": 7}]}) is None
+
+
+def test_the_engines_asked_are_the_enabled_ones():
+    """``parse_generic`` asks the enabled engines of the categories sent; with none there (here, no
+    enabled engine in ``general``, the default category), every enabled engine."""
+    from websearch_sync.backends.searxng_config import read_config
+
+    disabled = dict(INSTANCE_CONFIG["engines"][0], enabled=False)
+    config = read_config({**INSTANCE_CONFIG, "engines": [disabled, *INSTANCE_CONFIG["engines"][1:]]})
+    assert [e.name for e in config.engines_asked([], ["general"])] == ["bing news", "wikinews"]
+    assert [e.name for e in config.engines_asked([], [])] == ["bing news", "wikinews"]
+    news_disabled = dict(INSTANCE_CONFIG["engines"][1], enabled=False)
+    config = read_config({**INSTANCE_CONFIG, "engines": [INSTANCE_CONFIG["engines"][0], news_disabled]})
+    assert [e.name for e in config.engines_asked([], ["news"])] == ["wikipedia"]

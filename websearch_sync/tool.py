@@ -46,6 +46,7 @@ from .errors import (
     BAD_STYLE,
     BAD_TOOL_NAME,
     BAD_URL,
+    DEADLINE_EXCEEDED,
     EMPTY_QUERY,
     OPTION_OVERRIDDEN,
     PDF_PAGES_LEFT_OUT,
@@ -57,6 +58,7 @@ from .errors import (
     UNKNOWN_TOOL,
     UNSUPPORTED_QUERY,
     InvalidInput,
+    Timeout,
     ToolNotFound,
     WebSearchError,
 )
@@ -596,7 +598,17 @@ def call_tool(
         tool = _resolve_tool(name, names)
         chosen = client if client is not None else default_client()
         args = validate_arguments(tool, arguments, settings=chosen.settings)
-        result: Any = _run(tool, args, chosen, images)
+    except WebSearchError as error:
+        return cast(ToolResult, sendable_value({"error": error.to_dict()}))
+    return _answer(tool, args, chosen, images)
+
+
+def _answer(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> ToolResult:
+    """The result of a call whose arguments are validated (a search's ``budget_ms`` or a fetch's
+    ``timeout_ms`` among them: a :class:`ToolSession`'s call that waited, given the time it has
+    left), as :func:`call_tool`'s."""
+    try:
+        result: Any = _run(tool, dict(args), client, images)
     except WebSearchError as error:
         result = {"error": error.to_dict()}
     return cast(ToolResult, sendable_value(result))
@@ -649,12 +661,38 @@ REPEAT_NOTE = (
 )
 
 
+#: A call that waited on an identical lookup which timed out looks up itself only while it has at least
+#: this share of its own bound left (its ``budget_ms`` for a search, ``timeout_ms`` for a fetch); with
+#: less it takes that error: the same lookup just spent a whole bound and timed out, so one in less
+#: than half of it would most likely time out too, one more request to a service that is not answering.
+OWN_LOOKUP_SHARE = 0.5
+
+
 class _Ending(threading.Event):
     """Set when one of a query's lookups under way ends, for the calls waiting on it. ``failure``: its
     error result when it failed, which those calls get too: they are the same call at the same moment,
-    and each looking up in turn made N identical calls to a failing service last N timeouts."""
+    and each looking up in turn made N identical calls to a failing service last N timeouts. But for a
+    timeout (the ``Timeout`` family: deadline, read or connect timeout), where a call that came later
+    may have time of its own left: with at least ``OWN_LOOKUP_SHARE`` of its bound, it looks up itself
+    (:meth:`ToolSession._begin`)."""
 
     failure: Optional[ToolResult] = None
+
+    def timed_out(self) -> bool:
+        """Whether the lookup failed for lack of time (a ``Timeout``), not for what it asked."""
+        error = cast(Mapping[str, Any], self.failure or {}).get("error")
+        return isinstance(error, Mapping) and error.get("type") == Timeout.code
+
+
+@dataclasses.dataclass
+class _Turn:
+    """A call's lookup counted: its query's lookups, when it started, and whether the call waited
+    first (then its lookup is bounded by what is left of its own time, ``deadline``)."""
+
+    lookups: "_Lookups"
+    started: float
+    deadline: float
+    waited: bool = False
 
 
 @dataclasses.dataclass
@@ -674,7 +712,10 @@ class ToolSession:
     The same normalised query (or the same URL) is looked up at most ``max_repeats`` times
     within ``repeat_window_s`` seconds (None: the session's whole life); a failed or
     interrupted lookup does not count; identical calls at once count too (one past the limit waits
-    for a lookup under way, and gets its error if it fails). A repeat past that is not looked up again: it gets
+    for a lookup under way, at most until its own deadline, counted from its arrival: its ``budget_ms``
+    for a search, :meth:`SearchClient.search_bound_ms`, ``timeout_ms`` for a fetch; it gets the
+    lookup's error if it fails, but for a timeout while it has at least ``OWN_LOOKUP_SHARE`` of its
+    bound left: it looks up itself, within what is left). A repeat past that is not looked up again: it gets
     the answer the model already has, with a ``note`` (shown first by
     :func:`format_results`) telling the model to use it instead of repeating the lookup.
     Time is the client's clock (:attr:`SearchClient.clock`). The answers of the last
@@ -719,7 +760,8 @@ class ToolSession:
     def call_tool(self, name: str, arguments: Any, delivered: Optional[Callable[[], bool]] = None) -> ToolResult:
         """Like :func:`call_tool`, with the repeated-lookup guard. ``delivered()``, asked once the
         lookup is done, says whether its answer reaches the model (an MCP call cancelled meanwhile
-        is dropped: it does not count as a repeat)."""
+        is dropped: it does not count as a repeat); one that raises frees the lookup's place, and
+        its error goes to the caller."""
         try:
             tool = _resolve_tool(name, self.names)
             client = self.client if self.client is not None else default_client()
@@ -727,32 +769,37 @@ class ToolSession:
         except WebSearchError as error:
             return {"error": error.to_dict()}
         key = (tool, _search_key(args, client.settings) if tool == SEARCH_TOOL else _fetch_key(args))
-        begun = self._begin(tool, key)
-        if not isinstance(begun, tuple):
-            return begun
-        lookups, started = begun
+        bound_s = (client.search_bound_ms() if tool == SEARCH_TOOL else client.settings.timeout_ms) / 1000
+        turn = self._begin(tool, key, self._clock.monotonic() + bound_s, bound_s)
+        if not isinstance(turn, _Turn):
+            return turn
+        if turn.waited:
+            args = _within(tool, args, turn)
         try:
-            result = call_tool(tool, args, client=client, images=self.images)
-        except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
-            self._release(key, lookups, started)
+            result = _answer(tool, args, client, self.images)
+            reaches = "error" not in result and (delivered is None or delivered())
+        except BaseException:  # interrupted (e.g. cancelled), or delivered() raised: nothing for the model to reuse
+            self._release(key, turn)
             raise
         if "error" in result:  # nothing to reuse; the calls waiting on this lookup get its error
-            self._release(key, lookups, started, failure=None if _own_arguments_refused(result) else result)
-        elif delivered is not None and not delivered():  # the model got nothing to reuse
-            self._release(key, lookups, started)
+            self._release(key, turn, failure=None if _own_arguments_refused(result) else result)
+        elif not reaches:  # the model got nothing to reuse
+            self._release(key, turn)
         else:
             with self._lock:
                 # an image's megabytes of base64 are not kept: the model has the image, a repeat its line
-                lookups.answer = cast(ToolResult, {k: v for k, v in result.items() if k != "data"})
-                self._ended(lookups)
+                turn.lookups.answer = cast(ToolResult, {k: v for k, v in result.items() if k != "data"})
+                self._ended(turn.lookups)
         return result
 
-    def _begin(self, tool: str, key: tuple[str, str]) -> Union[ToolResult, tuple[_Lookups, float]]:
-        """The lookup counted (``(lookups, when it started)``), or the repeat's answer. When every
+    def _begin(self, tool: str, key: tuple[str, str], deadline: float, bound_s: float) -> Union[ToolResult, _Turn]:
+        """The lookup counted (a :class:`_Turn`), or the repeat's answer. When every
         lookup counted is still under way (identical calls at once: a model's parallel tool calls)
         there is no answer yet: the call waits for one of them to end, then looks again, so that no
         more than ``max_repeats`` reach the service; one that failed gives the waiting calls its error
-        (an interrupted one frees its place)."""
+        (an interrupted one frees its place). A call never waits past its own ``deadline`` (its arrival
+        plus its bound, ``bound_s``): then it ends with its own ``deadline_exceeded``. After a lookup
+        that timed out, a call with at least ``OWN_LOOKUP_SHARE`` of its bound left looks up itself."""
         waited = False
         while True:
             with self._lock:
@@ -762,20 +809,25 @@ class ToolSession:
                     return self._repeated(tool, lookups)  # a call that waited takes the answer it waited for
                 if len(lookups.started) < self.max_repeats:
                     lookups.started.append(started)
-                    return lookups, started
+                    return _Turn(lookups, started, deadline, waited)
                 ended = lookups.ended
-            ended.wait()  # bounded: each lookup under way ends by its call's deadline
+            left = deadline - self._clock.monotonic()
+            # what is left on the client's clock, waited in real time (a fake clock's call still ends)
+            if left <= 0 or not ended.wait(left):  # waited its whole time: its own deadline passed
+                return _out_of_time(tool, bound_s)
             if ended.failure is not None:
-                return copy.deepcopy(ended.failure)
+                left = deadline - self._clock.monotonic()
+                if not ended.timed_out() or left < OWN_LOOKUP_SHARE * bound_s:
+                    return copy.deepcopy(ended.failure)
             waited = True
 
-    @staticmethod
-    def _ended(lookups: _Lookups, failure: Optional[ToolResult] = None) -> None:
+    def _ended(self, lookups: _Lookups, failure: Optional[ToolResult] = None) -> None:
         """Wake the calls waiting on ``lookups`` (under the session's lock): a lookup of it ended,
         with ``failure``, its error result, if it failed (a copy of its own: the caller that got the
         result may change it while the waiting calls copy it)."""
-        lookups.ended.failure = copy.deepcopy(failure)
-        lookups.ended.set()
+        ending = lookups.ended
+        ending.failure = copy.deepcopy(failure)
+        ending.set()
         lookups.ended = _Ending()
 
     def _lookups(self, key: tuple[str, str], now: float) -> _Lookups:
@@ -800,20 +852,36 @@ class ToolSession:
         note = REPEAT_NOTE % (what, "once" if count == 1 else "%d times" % count, within)
         return cast(ToolResult, dict(cast(Mapping[str, Any], lookups.answer), note=note))
 
-    def _release(
-        self, key: tuple[str, str], lookups: _Lookups, started: float, failure: Optional[ToolResult] = None
-    ) -> None:
+    def _release(self, key: tuple[str, str], turn: _Turn, failure: Optional[ToolResult] = None) -> None:
         """A lookup that gave the model nothing to reuse (``failure``: its error result) no longer counts.
         While another lookup of it is still under way, a failure wakes no one: the waiting calls wait
         for that one (with max_repeats=2, one failing beside one that answers gave them the error)."""
+        lookups = turn.lookups
         with self._lock:
-            if started in lookups.started:
-                lookups.started.remove(started)
+            if turn.started in lookups.started:
+                lookups.started.remove(turn.started)
             if failure is not None and lookups.started:
                 return
             if not lookups.started and self._seen.get(key) is lookups:
                 del self._seen[key]
             self._ended(lookups, failure)
+
+
+def _within(tool: str, args: dict[str, Any], turn: _Turn) -> dict[str, Any]:
+    """``args`` of a call that waited, bounded by what is left of its own time (at least 1 ms: it
+    has some): a search's whole call (``budget_ms``, as :meth:`SearchClient.search_bound_ms`), a fetch's ``timeout_ms``."""
+    bound = "budget_ms" if tool == SEARCH_TOOL else "timeout_ms"
+    return dict(args, **{bound: max(1, int((turn.deadline - turn.started) * 1000))})
+
+
+def _out_of_time(tool: str, bound_s: float) -> ToolResult:
+    """The error of a call that waited on an identical lookup until its own deadline passed."""
+    what = "search" if tool == SEARCH_TOOL else "fetch"
+    error = Timeout(
+        "the %s waited %g s, its whole deadline, on an identical lookup still under way" % (what, bound_s),
+        detail_code=DEADLINE_EXCEEDED,
+    )
+    return cast(ToolResult, {"error": error.to_dict()})
 
 
 def _own_arguments_refused(result: ToolResult) -> bool:
@@ -1295,6 +1363,9 @@ def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str], vertic
     if details:
         lines.append(details)
     if item.get("content"):
+        if item.get("content_truncated_by"):  # said as a fetch result's cut is, its length the content's
+            cut = {"truncated_by": item["content_truncated_by"], "length": len(item["content"])}
+            lines.append("   Content " + _truncation_note(cut))
         lines.append(_wrap(item["content"], str(item.get("url") or ""), tag))
     return "\n".join(lines)
 

@@ -2,9 +2,10 @@
 
 import json
 import re
+import threading
 
 import pytest
-from clocks import FakeClock
+from clocks import FakeClock, deadlines_on
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -212,7 +213,7 @@ def test_a_repeat_past_the_limit_gets_the_answer_already_given_with_a_note(monke
     first = session.call_tool("web_search", {"query": "Same  Query"})
     second = session.call_tool("web_search", {"query": "same query", "locale": None})
     looked_up = []
-    monkeypatch.setattr(tool, "call_tool", lambda *args, **kwargs: looked_up.append(args) or {"items": []})
+    monkeypatch.setattr(tool, "_answer", lambda *args, **kwargs: looked_up.append(args) or {"items": []})
     third = session.call_tool("web_search", {"query": "  SAME query "})
     assert looked_up == [] and "note" not in first and "note" not in second
     assert dict(third, note=None) == dict(second, note=None) and third["items"]
@@ -229,7 +230,7 @@ def test_the_same_words_in_another_time_range_or_locale_are_another_lookup(monke
     week's answered from memory as "the answer you already have"; the same scope again is a repeat."""
     looked_up = []
     monkeypatch.setattr(
-        tool, "call_tool", lambda name, args, client=None, images=False: looked_up.append(dict(args)) or {"items": []}
+        tool, "_answer", lambda name, args, client=None, images=False: looked_up.append(dict(args)) or {"items": []}
     )
     session = tool.ToolSession(ws.SearchClient("stub", settings=stub_settings()), max_repeats=1)
     scopes = [{}, {"time_range": "day"}, {"time_range": "week"}, {"locale": "de-DE"}, {"vertical": "news"}]
@@ -247,10 +248,10 @@ def test_repeats_count_within_the_window_on_the_clients_clock():
     client = ws.SearchClient("stub", settings=stub_settings(), clock=clock, cache_ttl_s=0)
     session = tool.ToolSession(client, max_repeats=2, repeat_window_s=600)
     arrivals = []
-    real_call_tool = tool.call_tool
+    real_call_tool = tool._answer
     calls = lambda *args, **kwargs: arrivals.append(clock.monotonic()) or real_call_tool(*args, **kwargs)  # noqa: E731
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tool, "call_tool", calls)
+        patch.setattr(tool, "_answer", calls)
         answers = []
         for step in (0, 100, 100, 399, 1, 600):  # seconds before each call
             clock.advance(step)
@@ -332,7 +333,7 @@ def test_fetch_tool_repeat_guard_uses_the_normalised_url(monkeypatch):
     fetched = []
     monkeypatch.setattr(
         tool,
-        "call_tool",
+        "_answer",
         lambda name, args, client=None, images=False: fetched.append(args["url"]) or {"url": args["url"]},
     )
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
@@ -347,7 +348,7 @@ def test_the_session_remembers_a_fetched_image_without_its_bytes(monkeypatch):
     model has the image from the first answer, so a repeat gives its one line and the note."""
     image = {"url": "https://a.example/i.png", "text": "[image: image/png, 1x1 pixels]", "content_type": "image/png"}
     monkeypatch.setattr(
-        tool, "call_tool", lambda name, args, client=None, images=False: dict(image, data="QUJD" * 1_000_000)
+        tool, "_answer", lambda name, args, client=None, images=False: dict(image, data="QUJD" * 1_000_000)
     )
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1, images=True)
     first = session.call_tool("web_fetch", {"url": "https://a.example/i.png"})
@@ -360,7 +361,7 @@ def test_the_session_remembers_a_fetched_image_without_its_bytes(monkeypatch):
 
 def test_failed_lookups_do_not_count_as_repeats(monkeypatch):
     answers = iter([{"error": {"type": "Timeout", "message": "slow", "retryable": True}}] * 2 + [{"items": []}])
-    monkeypatch.setattr(tool, "call_tool", lambda name, args, client=None, images=False: next(answers))
+    monkeypatch.setattr(tool, "_answer", lambda name, args, client=None, images=False: next(answers))
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
     results = [session.call_tool("web_search", {"query": "same"}) for _ in range(4)]
     assert [r.get("error", {}).get("type") or "ok" for r in results[:3]] == ["Timeout", "Timeout", "ok"]
@@ -456,7 +457,7 @@ def test_more_of_a_page_cut_short_is_another_lookup(monkeypatch):
     fetched = []
     monkeypatch.setattr(
         tool,
-        "call_tool",
+        "_answer",
         lambda name, args, client=None, images=False: fetched.append(dict(args)) or {"url": args["url"], "text": "x"},
     )
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
@@ -478,7 +479,7 @@ def test_more_results_or_their_pages_text_is_another_search(monkeypatch):
     searched = []
     monkeypatch.setattr(
         tool,
-        "call_tool",
+        "_answer",
         lambda name, args, client=None, images=False: searched.append(dict(args)) or {"items": [], "provider_meta": {}},
     )
     client = ws.SearchClient("stub", settings=ws.Settings(max_results=5))
@@ -501,8 +502,6 @@ def _three_calls_at_once(monkeypatch, answer, woken=lambda: None):
     """Three identical search calls at once through a ToolSession with max_repeats=1, the lookup (stubbed)
     answering ``answer`` once the two later calls wait on the first one's lookup (or, without the guard,
     have looked up too): what was looked up and each call's answer, by the order the calls began."""
-    import threading
-
     gate, entered, settled, looked_up = threading.Event(), threading.Event(), threading.Event(), []
 
     def lookup(name, args, client=None, images=False):
@@ -526,7 +525,7 @@ def _three_calls_at_once(monkeypatch, answer, woken=lambda: None):
             woken()
             return ended
 
-    monkeypatch.setattr(tool, "call_tool", lookup)
+    monkeypatch.setattr(tool, "_answer", lookup)
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
     answers = {}
 
@@ -602,8 +601,6 @@ def test_a_waiting_call_gets_a_copy_of_the_failure_the_first_caller_cannot_chang
 def test_a_failure_beside_another_lookup_under_way_leaves_the_waiting_call_to_that_one(monkeypatch):
     """With max_repeats=2, two lookups under way and a third call waiting: the first failing gave the
     waiting call its error though the second then answered."""
-    import threading
-
     gates, entered, looked_up = {1: threading.Event(), 2: threading.Event()}, threading.Semaphore(0), []
     failure = {"error": {"type": "TimeoutError", "message": "deadline", "retryable": True}}
 
@@ -621,7 +618,7 @@ def test_a_failure_beside_another_lookup_under_way_leaves_the_waiting_call_to_th
             Watched.waiting.set()
             return super().wait(timeout)
 
-    monkeypatch.setattr(tool, "call_tool", lookup)
+    monkeypatch.setattr(tool, "_answer", lookup)
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=2)
     answers = {}
 
@@ -649,3 +646,119 @@ def test_a_failure_beside_another_lookup_under_way_leaves_the_waiting_call_to_th
     assert looked_up == ["rust", "rust"]
     assert "error" in answers[1] and "note" not in answers[2]
     assert answers[3]["note"].startswith("Note: this query was already looked up") and answers[3]["items"]
+
+
+def _timed_out(detail_code):
+    """A lookup's result that timed out (``deadline_exceeded``, ``read_timeout``: the Timeout family)."""
+    return {
+        "error": {"type": "Timeout", "message": "slow", "retryable": True, "detail_code": detail_code, "provider": "x"}
+    }
+
+
+@pytest.mark.parametrize("detail_code", ["deadline_exceeded", "read_timeout"])
+def test_calls_waiting_on_a_lookup_that_overshot_keep_to_their_own_deadlines(monkeypatch, detail_code):
+    """Calls 0.3 s apart (budget 1 s) wait on the first one's lookup, which times out late, at 1.34 s.
+    Each waits at most its own 1 s from its arrival; the one due at 1.3 s and the one left 0.26 s (under
+    ``OWN_LOOKUP_SHARE`` of its bound) take the error; the one left 0.56 s looks up itself within them.
+    Before, a waiter's deadline was its arrival plus the failed call's 1.34 s (the one due at 1.3 s
+    looked up, and lasted 1.34 s), the waits had no bound, and a ``read_timeout`` (a hanging
+    backend) went to every waiter, time left or not."""
+    clock, bounds = FakeClock(), []
+    deadlines_on(clock, monkeypatch)  # the own lookup's 0.56 s are the fake clock's, whatever the machine's load
+    gate, entered, waiting, looked_up = threading.Event(), threading.Event(), threading.Semaphore(0), []
+    real = tool._answer  # noqa: SLF001
+
+    def lookup(name, args, client, images):
+        looked_up.append(args.get("budget_ms"))
+        if len(looked_up) > 1:
+            return real(name, args, client, images)  # the stub's search, within the bound given
+        entered.set()
+        assert gate.wait(30)
+        return _timed_out(detail_code)
+
+    class Watched(tool._Ending):  # noqa: SLF001
+        def wait(self, timeout=None):
+            bounds.append(timeout)
+            waiting.release()
+            return super().wait(30)
+
+    monkeypatch.setattr(tool, "_answer", lookup)
+    client = ws.SearchClient("stub", settings=ws.Settings(backend="stub"), clock=clock, budget_ms=1000)
+    session = tool.ToolSession(client, max_repeats=1)
+    answers = {}
+
+    def call(number):
+        answers[number] = session.call_tool("web_search", {"query": "rust"})
+
+    threads = [threading.Thread(target=call, args=(number,), daemon=True) for number in range(4)]
+    try:
+        threads[0].start()
+        assert entered.wait(30)
+        (lookups,) = session._seen.values()  # noqa: SLF001 - the lookup under way
+        lookups.ended = Watched()
+        for thread in threads[1:]:
+            clock.advance(0.3)
+            thread.start()
+            assert waiting.acquire(timeout=30)
+        clock.advance(0.44)  # the first lookup ends 0.34 s past its budget
+    finally:
+        gate.set()
+        for thread in threads:
+            if thread.ident is not None:
+                thread.join(30)
+    assert bounds == [pytest.approx(1.0)] * 3  # each waits at most its own time
+    assert answers[0] == answers[1] == answers[2] == _timed_out(detail_code)
+    assert looked_up[0] is None and looked_up[1:] in ([559], [560])  # 1001.9 - 1001.34 s
+    assert answers[3]["items"][0]["title"] == "rust - Overview"
+
+
+def test_a_waiting_call_ends_at_its_own_deadline(monkeypatch):
+    """A call waiting on an identical lookup still under way when its own deadline passes ends then,
+    with its own ``deadline_exceeded``: before, it waited for that lookup however long it took (one
+    started by a later call, with a later deadline, among them)."""
+    clock, gate, entered = FakeClock(), threading.Event(), threading.Event()
+
+    def lookup(name, args, client, images):
+        entered.set()
+        assert gate.wait(30)
+        return {"items": []}
+
+    class Watched(tool._Ending):  # noqa: SLF001
+        def wait(self, timeout=None):  # the wait on the client's clock: the whole time passes
+            assert timeout is not None, "a wait without bound"
+            clock.advance(timeout)
+            return False
+
+    monkeypatch.setattr(tool, "_answer", lookup)
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings(timeout_ms=2000), clock=clock))
+    session.max_repeats = 1
+    first = threading.Thread(target=session.call_tool, args=("web_fetch", {"url": "https://a.example/"}), daemon=True)
+    try:
+        first.start()
+        assert entered.wait(30)
+        (lookups,) = session._seen.values()  # noqa: SLF001
+        lookups.ended = Watched()
+        waited = session.call_tool("web_fetch", {"url": "https://a.example/"})
+        assert first.is_alive()  # the lookup it waited on is still under way
+    finally:
+        gate.set()
+        first.join(30)
+    assert waited["error"]["type"] == "Timeout" and waited["error"]["detail_code"] == "deadline_exceeded"
+    assert "waited 2 s" in waited["error"]["message"]
+
+
+def test_a_delivered_check_that_raises_frees_the_lookups_place(monkeypatch):
+    """``delivered()`` raising left its lookup counted as under way for ever: with max_repeats=1 the
+    next identical call waited on it to its own deadline (the client's 0.1 s budget), then failed.
+    Now the error goes to the caller and the place is free."""
+    looked_up = []
+    monkeypatch.setattr(tool, "_answer", lambda name, args, client, images: looked_up.append(1) or {"items": []})
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings(), budget_ms=100), max_repeats=1)
+
+    def broken():
+        raise RuntimeError("the transport closed")
+
+    with pytest.raises(RuntimeError):
+        session.call_tool("web_search", {"query": "rust"}, delivered=broken)
+    again = session.call_tool("web_search", {"query": "rust"})  # without the fix: deadline_exceeded after 0.1 s
+    assert again == {"items": []} and len(looked_up) == 2

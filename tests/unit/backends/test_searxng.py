@@ -760,3 +760,41 @@ def test_the_engines_asked_are_the_enabled_ones():
     news_disabled = dict(INSTANCE_CONFIG["engines"][1], enabled=False)
     config = read_config({**INSTANCE_CONFIG, "engines": [INSTANCE_CONFIG["engines"][0], news_disabled]})
     assert [e.name for e in config.engines_asked([], ["news"])] == ["wikipedia"]
+
+
+@pytest.mark.parametrize(
+    ("body", "headers"),
+    [(LIMITER_429, {"Retry-After": "7"}), (b"rate limited", {})],
+    ids=["with-retry-after", "another-body"],
+)
+def test_a_429_that_is_not_the_limiters_keeps_the_shared_mapping(body, headers):
+    """The limiter answers its few words and no ``Retry-After``: a proxy's 429 saying when to come
+    back, or another body, is no hourly window of the limiter's."""
+    error, _ = search(body, status=429, content_type="text/html", headers=headers, settings_=settings_with_agent(None))
+    assert isinstance(error, ws.WebBlocked) and "limiter" not in error.message
+    assert error.retry_after == (7.0 if headers else None)
+
+
+def test_a_401_challenge_is_read_whatever_the_case_of_its_scheme():
+    """RFC 9110 11.1: an auth scheme's name is case-insensitive (``basic realm=...``)."""
+    error, _ = search(
+        "401 Authorization Required",
+        status=401,
+        content_type="text/plain",
+        headers={"WWW-Authenticate": 'basic realm="SearXNG"'},
+    )
+    assert isinstance(error, ws.AuthError) and "https://user:password@host/" in error.message
+
+
+def test_a_401_refusing_a_user_name_without_a_password_says_to_check_them():
+    """A base URL with a user name only still sends Basic credentials (``alice:``): it is those the
+    instance refused, not credentials it lacks."""
+    error, _ = search(
+        "401 Authorization Required",
+        status=401,
+        content_type="text/plain",
+        headers=BASIC_CHALLENGE,
+        settings_=ws.Settings(providers={"searxng": {"base_url": "https://alice@searx.example.org"}}),
+        url=re.compile(r"https://alice@searx\.example\.org/search.*"),
+    )
+    assert isinstance(error, ws.AuthError) and "refused the user name and password" in error.message

@@ -798,3 +798,28 @@ def test_a_401_refusing_a_user_name_without_a_password_says_to_check_them():
         url=re.compile(r"https://alice@searx\.example\.org/search.*"),
     )
     assert isinstance(error, ws.AuthError) and "refused the user name and password" in error.message
+
+
+def test_an_unresponsive_engines_entry_is_read_as_sent_and_redacted():
+    """``unresponsive_engines`` entries as the instance lists them (``[name, reason]``): an empty
+    one is none, a reason of ``null`` is none given, a secret in the name is redacted, and a
+    suspended engine's entry says when it is back."""
+    from websearch_sync.backends.searxng_failures import engine_failure
+
+    assert engine_failure([], "searxng", []) is None
+    assert engine_failure(["x", None], "searxng", []).message == "searxng engine 'x' failed: no reason given"
+    leaked = engine_failure(["key-SECRET", "timeout"], "searxng", ["SECRET"])
+    assert "SECRET" not in leaked.engine and "SECRET" not in leaked.message
+    assert engine_failure(["brave", "Suspended: timeout"], "searxng", []).to_dict()["retry_after"] == 5.0
+
+
+def test_no_results_while_every_engine_waits_is_the_blocked_engines_error():
+    """Every engine asked suspended or blocked: the block decides what the error is (a CAPTCHA), and
+    the first engine back says when (the timeout's 5 s suspension)."""
+    from websearch_sync.backends.searxng_failures import engine_failure, no_results_because
+
+    suspended = engine_failure(["brave", "Suspended: timeout"], "searxng", [])
+    blocked = engine_failure(["google", "Suspended: CAPTCHA"], "searxng", [])
+    error = no_results_because([suspended, blocked], 200, "searxng")
+    assert isinstance(error, ws.WebBlocked) and error.detail_code == "captcha_required"
+    assert error.retry_after == 5.0

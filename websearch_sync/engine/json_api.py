@@ -54,6 +54,7 @@ from ..net.urls import shown_url
 from . import registry
 from .base import Backend, dig, json_body, json_path, json_shape
 from .media_fields import nested
+from .normalize import clean_text
 from .setting import Setting
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -86,14 +87,21 @@ def try_json(response: HttpResponse) -> Any:
         return None
 
 
+#: The statuses a numeric vendor code can stand for (RFC 9110's range): another number (Bocha's ``"0"``,
+#: a code of 25 digits) is a vendor code of its own, never "unexpected HTTP 0".
+_STATUS_RANGE = range(100, 600)
+
+
 def _code_as_status(code: VendorCode) -> Optional[int]:
+    """The HTTP status a numeric vendor code stands for (``403``, ``"403"``), else ``None``. Only ASCII
+    digits, three of them, are read: ``int()`` refuses ``"²"`` (``isdigit`` takes it: a ``ValueError`` was
+    an internal error) and reads ``"١٢٣"`` as 123."""
     if isinstance(code, bool):
         return None
-    if isinstance(code, int):
-        return code
-    if isinstance(code, str) and code.strip().isdigit():
-        return int(code.strip())
-    return None
+    if isinstance(code, str):
+        text = code.strip()
+        code = int(text) if len(text) == 3 and text.isascii() and text.isdigit() else None
+    return code if isinstance(code, int) and code in _STATUS_RANGE else None
 
 
 def api_error(
@@ -198,19 +206,38 @@ def _text(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-def _upstream_words(code: VendorCode, message: Optional[str]) -> str:
-    """``": <code>: <message>"``: the vendor's own words for an error, each on one line and cut at
-    :data:`_MAX_UPSTREAM_MESSAGE` characters (they reach a model through the tool's error line)."""
-    parts = []
-    if isinstance(code, str) and _code_as_status(code) is None:
-        parts.append(_one_line(code))
-    if message:
-        parts.append(_one_line(str(message)))
-    return ": " + ": ".join(parts) if parts else ""
+def vendor_text(value: Any) -> str:
+    """A vendor's words from its JSON (an error message, a request id) as one line of text: a string,
+    or a number's digits, its control and invisible characters gone (an ANSI escape, a bidi override:
+    the words reach a terminal and a model); ``""`` for anything else (an object, a list, ``null``:
+    never its Python spelling, ``{'zh': '...'}``), as a result's text is read (:func:`~.normalize.clean_text`)."""
+    return clean_text(value, markup=False)
 
 
-def _one_line(words: str) -> str:
-    text = " ".join(words.split())
+def _upstream_words(code: VendorCode, message: Any) -> str:
+    """``": <code>: <message>"``: the vendor's own words for an error (:func:`vendor_text`), each cut
+    at :data:`_MAX_UPSTREAM_MESSAGE` characters (they reach a model through the tool's error line)."""
+    shown_code = code if isinstance(code, str) and _code_as_status(code) is None else None
+    parts = [_cut(vendor_text(words)) for words in (shown_code, message)]
+    return ": " + ": ".join(part for part in parts if part) if any(parts) else ""
+
+
+#: The longest request id kept: a longer one is no id (it is shown in ``provider_meta`` and logs).
+MAX_REQUEST_ID_CHARS = 200
+
+
+def request_id_text(value: Any) -> Optional[str]:
+    """A vendor's request id as shown: its text (:func:`vendor_text`: no control character) or its
+    number's digits (``0`` included); ``None`` when not given, blank, of another kind (an object or
+    ``true``: its Python spelling would be shown as one), a fraction or longer than
+    :data:`MAX_REQUEST_ID_CHARS` (5 KB of text in every ``provider_meta`` is no id)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    text = vendor_text(value)
+    return text if text and len(text) <= MAX_REQUEST_ID_CHARS else None
+
+
+def _cut(text: str) -> str:
     return text[:_MAX_UPSTREAM_MESSAGE] + "..." if len(text) > _MAX_UPSTREAM_MESSAGE else text
 
 
@@ -302,16 +329,10 @@ class JsonApiBackend(Backend):
         return self.result_list(data, self.results_at)
 
     def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:
-        """The vendor's id of this request at ``request_id_at`` in the answer: its text, or its
-        number's digits (``0`` included); ``None`` when not given, blank or of another kind (an
-        object or ``true`` is no id: its Python spelling would be shown as one). Override for one
-        the answer's headers carry."""
+        """The vendor's id of this request at ``request_id_at`` in the answer (:func:`request_id_text`).
+        Override for one the answer's headers carry."""
         value = nested(data, *json_path(self.request_id_at)) if self.request_id_at is not None else None
-        if isinstance(value, str):
-            return value.strip() or None
-        if isinstance(value, int) and not isinstance(value, bool):
-            return str(value)
-        return None
+        return request_id_text(value)
 
     def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of vendor results, each JSON object by :meth:`item_of`; entries that are

@@ -10,6 +10,7 @@ plain-text title such as ``C++ template <typename T>`` is kept as it is.
 
 import datetime
 import html
+import math
 import re
 from collections.abc import Iterable
 from typing import Any, Callable, Optional, cast
@@ -89,10 +90,13 @@ def clean_text(value: Any, markup: bool = True) -> str:
     """Strip tags and unescape entities (only when ``markup``: the value is HTML), drop
     control characters (and lone surrogates) and collapse whitespace.
 
-    Text is a string, or a number written as its digits; anything else a JSON answer may
-    hold in its place (``null``, a boolean, a list, an object) is no text: ``""``, never its
-    Python spelling (``"{'text': 'x'}"``, ``"True"``)."""
+    Text is a string, or a finite number written as its digits; anything else a JSON answer may
+    hold in its place (``null``, a boolean, a list, an object, ``NaN`` or ``Infinity``, which
+    Python's JSON reader takes) is no text: ``""``, never its Python spelling (``"{'text': 'x'}"``,
+    ``"True"``, ``"nan"``)."""
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        return ""
+    if isinstance(value, float) and not math.isfinite(value):
         return ""
     text = str(value)
     if markup and "<" in text:

@@ -72,9 +72,8 @@ _RESET_AT_FLOOR = 1e9
 def _reset_wait(text: str) -> Optional[float]:
     """Seconds until a window resets, from an ``X-RateLimit-Reset`` value: a wait, or a time; ``None``
     for a time not in the future (no duration: the block's own cool-down applies, not "ask again now")."""
-    try:
-        value = float(text)
-    except ValueError:
+    value = _header_number(text)
+    if value is None:
         return None
     if value >= _RESET_AT_FLOOR:
         value -= time.time()
@@ -98,11 +97,19 @@ def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:
 def _seconds(text: str) -> Optional[float]:
     """A number of seconds within ``0..MAX_RETRY_AFTER_S``, or ``None`` (not a number, NaN, or
     negative: no duration, so the block's own cool-down applies, not "ask again now")."""
+    value = _header_number(text)
+    return None if value is None else _clamped(value)
+
+
+def _header_number(text: str) -> Optional[float]:
+    """A header's number as ``float`` reads it, in ASCII and without ``_``: ``float`` also takes
+    ``"3_0"`` and ``"٣٠"`` (Arabic-Indic digits) as 30, which no header means (``None``)."""
+    if not text.isascii() or "_" in text:
+        return None
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         return None
-    return _clamped(value)
 
 
 def _clamped(value: float) -> Optional[float]:

@@ -1,0 +1,214 @@
+"""The keyed JSON APIs (brave, tavily, kagi, bocha, jina, service) against what a real upstream
+can send besides its usual answer: each case is a recorded answer of the service with one value
+changed. The vendor's words reach an error message as one line of text (no control character,
+no Python spelling of an object); a code of other digits is no HTTP status; a number that is no
+number (``NaN``) is no title; a request id is text of a bounded length; a ``Retry-After`` is read
+as a header's digits only."""
+
+import json
+from typing import Any
+
+import pytest
+from backend_kit import recorded_exchanges, recorded_json, recorded_success, replay_search
+
+import websearch_sync as ws
+from websearch_sync.engine.normalize import clean_text
+from websearch_sync.net.status import retry_after_seconds
+from websearch_sync.net.urls import result_url
+
+KEY = "hostile-SECRET-5e4d3c2b"
+#: Each keyed API's default endpoint (the service gateway's: its configured URL).
+ENDPOINTS = {
+    "brave": "https://api.search.brave.com/res/v1/web/search",
+    "tavily": "https://api.tavily.com/search",
+    "kagi": "https://kagi.com/api/v0/search",
+    "bocha": "https://api.bochaai.com/v1/web-search",
+    "jina": "https://s.jina.ai/",
+    "service": "https://gw.hostile.test/search",
+}
+
+
+def settings_for(name: str) -> ws.Settings:
+    provider: dict[str, Any] = {"api_key": KEY}
+    if name == "service":
+        provider["url"] = ENDPOINTS["service"]
+    return ws.Settings(providers={name: provider})
+
+
+def search(name: str, body: Any, **kwargs: Any) -> Any:
+    outcome, calls = replay_search(name, ENDPOINTS[name], body, settings=settings_for(name), **kwargs)
+    assert len(calls) == 1
+    return outcome
+
+
+def recorded_body(name: str, case: str) -> Any:
+    """The JSON body of ``fixtures/<name>/<case>`` (a recorded or documented answer)."""
+    return json.loads(next(r for r in recorded_exchanges(name) if r.case.name == case).body)
+
+
+def success(name: str) -> Any:
+    """A copy of the backend's best recorded success, parsed."""
+    return json.loads(recorded_success(name).body)
+
+
+def first_result(name: str, data: Any) -> dict[str, Any]:
+    """The first vendor result of a recorded success (where each API lists its results)."""
+    if name == "brave":
+        return data["web"]["results"][0]
+    if name == "bocha":
+        inner = data["data"] if isinstance(data.get("data"), dict) else data
+        return inner["webPages"]["value"][0]
+    if name == "kagi":
+        return next(entry for entry in data["data"] if entry.get("t") == 0)
+    return data[{"tavily": "results", "jina": "data", "service": "search_results"}[name]][0]
+
+
+#: The field holding a result's title, per API.
+TITLE_FIELD = {
+    "brave": "title",
+    "tavily": "title",
+    "kagi": "title",
+    "bocha": "name",
+    "jina": "title",
+    "service": "title",
+}
+
+#: Words with a terminal's escapes, a bell, a NUL, a bidi override and a C1 CSI: none may reach a message.
+HOSTILE_WORDS = "no \x1b[2Jmoney\x07 left\x00 \u202eevil \x9b31m here"
+CLEAN_WORDS = "no [2Jmoney left evil 31m here"
+
+
+def with_words(name: str, words: Any) -> tuple[Any, int]:
+    """A recorded error answer of ``name`` with its message replaced by ``words``, and its status."""
+    if name == "bocha":
+        return dict(recorded_json("bocha", "bocha-docs__403_no_money.json"), message=words), 403
+    if name == "kagi":
+        body = recorded_json("kagi", "kagi-docs__error_missing_q.json")
+        body["error"][0]["msg"] = words
+        return body, 400
+    if name == "jina":
+        return dict(recorded_body("jina", "http_402_insufficient_balance"), message=words), 402
+    if name == "tavily":
+        return {"detail": {"error": words}}, 400  # tavily.py: errors come as {"detail": {"error": "..."}}
+    if name == "brave":
+        body = recorded_body("brave", "http_422_validation")
+        body["error"]["detail"] = words
+        return body, 422
+    return {"error": words, "search_results": []}, 400  # the gateway contract's error (service.py)
+
+
+KEYED = sorted(ENDPOINTS)
+
+
+# -- the vendor's words in an error message ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", KEYED)
+def test_control_characters_in_the_vendors_words_never_reach_the_message(name):
+    """An ANSI escape from an upstream's message reached the terminal through the CLI's error line."""
+    body, status = with_words(name, HOSTILE_WORDS)
+    error = search(name, body, status=status)
+    assert isinstance(error, ws.WebSearchError) and error.detail_code != "internal_error", error
+    assert CLEAN_WORDS in error.message and error.message.isprintable(), repr(error.message)
+
+
+@pytest.mark.parametrize("name", ["bocha", "kagi", "jina", "brave"])
+def test_a_vendor_message_that_is_no_text_is_left_out_not_shown_in_python_spelling(name):
+    body, status = with_words(name, {"zh": "余额不足", "en": ["no money"]})
+    error = search(name, body, status=status)
+    assert isinstance(error, ws.WebSearchError), error
+    assert "{'" not in error.message and "['no money']" not in error.message and "余额" not in error.message, (
+        error.message
+    )
+
+
+def test_a_kagi_request_id_that_is_an_object_is_not_shown():
+    body = recorded_json("kagi", "kagi-docs__error_missing_q.json")
+    body["meta"]["id"] = {"node": "us-east"}
+    error = search("kagi", body, status=400)
+    assert error.message.endswith("Missing q parameter"), error.message
+
+
+# -- vendor codes that are digits of another kind ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["bocha", "jina"])
+@pytest.mark.parametrize("code", ["²", "١٢٣", "0", "9" * 30])
+def test_a_vendor_code_of_other_digits_is_the_vendors_code_not_an_http_status(name, code):
+    """``"²".isdigit()`` is true yet ``int("²")`` fails: an internal error; ``"١٢٣"`` was HTTP 123,
+    ``"0"`` "unexpected HTTP 0" (``http_0``)."""
+    body, _ = with_words(name, "words")
+    body["code"] = code
+    error = search(name, body, status=200)
+    assert isinstance(error, ws.WebProviderError), error
+    assert (error.detail_code, error.status) == ("api_error", 200), error.message
+    assert "answered with an error envelope: %s: " % code in error.message
+
+
+# -- values that are no text -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", KEYED)
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_a_title_that_is_a_number_of_no_value_is_no_title(name, token):
+    """Python's JSON reader takes ``NaN`` and ``Infinity``: the title read "nan" or "inf"."""
+    data = success(name)
+    first_result(name, data)[TITLE_FIELD[name]] = "@@TOKEN@@"
+    result = search(name, json.dumps(data).replace('"@@TOKEN@@"', token))
+    assert result["items"][0]["title"] == "", result["items"][0]
+
+
+def test_clean_text_reads_no_number_of_no_value_and_keeps_finite_ones():
+    assert [clean_text(value) for value in (float("nan"), float("inf"), 12.5, 7)] == ["", "", "12.5", "7"]
+
+
+def test_c1_controls_leave_text_and_disqualify_a_url():
+    """U+009B is a terminal's CSI (ESC ``[``); U+0085 is a line break, a space."""
+    assert clean_text("a\x9b31mb\x85c", markup=False) == "a31mb c"
+    assert result_url("https://example.com/a\x9bb") is None
+
+
+# -- Kagi's entries without their kind ---------------------------------------------------------------
+
+
+def test_kagi_entries_none_of_a_known_kind_are_an_unknown_shape_not_no_results():
+    """Results whose ``t`` was renamed were all dropped as "not search results": "no results", cached."""
+    data = success("kagi")
+    for entry in data["data"]:
+        entry["type"] = entry.pop("t")
+    error = search("kagi", data)
+    assert isinstance(error, ws.WebParseError) and error.detail_code == "unexpected_shape", error
+    assert "none a search result (t 0) or related searches (t 1)" in error.message
+
+
+# -- request ids ---------------------------------------------------------------------------------------
+
+
+REQUEST_ID_AT = {"tavily": ("request_id",), "kagi": ("meta", "id"), "bocha": ("log_id",)}
+
+
+def _set(data: Any, path: tuple[str, ...], value: Any) -> None:
+    for key in path[:-1]:
+        data = data[key]
+    data[path[-1]] = value
+
+
+@pytest.mark.parametrize("name", sorted(REQUEST_ID_AT))
+@pytest.mark.parametrize("value, shown", [("req\x1b[31m-7\u202e", "req[31m-7"), ("x" * 201, None), (7, "7")])
+def test_a_request_id_is_one_line_of_bounded_text(name, value, shown):
+    data = success(name)
+    _set(data, REQUEST_ID_AT[name], value)
+    result = search(name, data)
+    assert result["provider_meta"].get("request_id") == shown
+
+
+# -- Retry-After -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["3_0", "\u0663\u0660", "\uff13\uff10"])
+def test_a_retry_after_in_other_digits_is_no_duration(value):
+    """``float`` reads ``"3_0"``, Arabic-Indic and full-width digits as 30: no header means that."""
+    assert retry_after_seconds({"Retry-After": value}) is None
+    assert retry_after_seconds({"X-RateLimit-Reset": value}) is None
+    error = search("brave", recorded_body("brave", "http_429_rate_limited"), status=429, headers={"Retry-After": value})
+    assert isinstance(error, ws.WebBlocked) and error.retry_after is None, error

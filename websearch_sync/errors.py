@@ -137,7 +137,7 @@ INVALID_API_KEY = "invalid_api_key"
 NO_BILLING = "no_billing"  #: Kagi
 INSUFFICIENT_CREDIT = "insufficient_credit"  #: Kagi
 HTTP_401 = "http_401"
-HTTP_402 = "http_402"  #: Jina: no balance left
+HTTP_402 = "http_402"  #: an API backend's account without credit (Payment Required; Jina: no balance left)
 HTTP_432 = "http_432"  #: Tavily: plan limit
 HTTP_433 = "http_433"  #: Tavily: pay-as-you-go limit
 # BadGateway

@@ -87,7 +87,6 @@ class Jina(JsonApiBackend):
         Setting("reader_url", kind="url"),  # Jina Reader's URL, read by fetch (websearch_sync.reader.service)
     )
     min_interval_s = 1.5  # 40 requests per minute with a free key
-    auth_statuses = (401, 402, 403)
     results_at = "data"
     result_fields = {"title": "title", "url": "url", "snippet": "description", "published_at": "date"}
     content_field = "content"  # the page text (include_content)

@@ -15,8 +15,9 @@ plugin's ``JsonApiEngine``) derives from :class:`JsonApiBackend` and declares:
   :meth:`JsonApiBackend.items_from` refuses results none of which holds a URL (a renamed
   field is an unknown shape, never "no results");
 * ``auth_statuses``: statuses (HTTP or vendor code) meaning "the key or the
-  instance refused us" -> ``AuthError`` (401 and 403 by default: a 403 from an API
-  is a refused key or plan, not a bot wall);
+  instance refused us" -> ``AuthError`` (401, 402 and 403 by default: a 403 from an API
+  is a refused key or plan, not a bot wall; a 402, Payment Required, is an account whose
+  credit or plan is used up: no retry heals it, its key is not sent again);
 * ``vendor_codes``: the vendor's own string error codes that decide the error
   whatever the status (``{"SUBSCRIPTION_TOKEN_INVALID": (AuthError, "invalid_api_key")}``);
 * :meth:`JsonApiBackend.error_envelope`: where the vendor puts its error code and
@@ -111,14 +112,16 @@ def api_error(
     code: VendorCode = None,
     message: Optional[str] = None,
     vendor_codes: Optional[Mapping[str, tuple[type[WebSearchError], str]]] = None,
-    auth_statuses: tuple[int, ...] = (401, 403),
+    auth_statuses: tuple[int, ...] = (401, 402, 403),
 ) -> Optional[WebSearchError]:
     """The error a JSON API answer means, or ``None`` for a success.
 
     ``code`` is the vendor's error code from the body, if any: a string listed in
     ``vendor_codes`` decides the error class and detail; a numeric code (Bocha's
     ``"403"``) stands for an HTTP status, so a 200 whose body says ``"429"`` is a
-    429. Otherwise the HTTP status decides. ``auth_statuses`` become
+    429. Otherwise the HTTP status decides; a 2xx whose body holds an error (a code that is no
+    status, or the vendor's words alone: Tavily's ``{"detail": {"error": ...}}``) is
+    ``WebProviderError(api_error)`` with them, not an answer of an unknown shape. ``auth_statuses`` become
     ``AuthError(http_<n>)``, unless Cloudflare's edge in front of the service refused the request
     (:func:`~websearch_sync.net.status.edge_refusal`: a block, the key never reached the service);
     every other status goes through the shared
@@ -129,18 +132,13 @@ def api_error(
     """
     upstream = _upstream_words(code, message)
     host = _host(response)
-    if isinstance(code, str) and vendor_codes and code in vendor_codes:
-        cls, detail = vendor_codes[code]
-        return cls(
-            "%s refused the request (HTTP %d)%s" % (host, response.status, upstream),
-            provider=provider,
-            detail_code=detail,
-            status=response.status,
-        )
+    coded = _by_vendor_code(response, provider, code, vendor_codes or {}, upstream)
+    if coded is not None:
+        return coded
     effective = _code_as_status(code)
     if effective is None:
         effective = response.status
-        if code is not None and 200 <= effective < 300:
+        if (code is not None or message) and 200 <= effective < 300:
             return WebProviderError(
                 "%s answered with an error envelope%s" % (host, upstream),
                 provider=provider,
@@ -167,6 +165,25 @@ def api_error(
     error.args = (error.message,)
     error.status = response.status
     return error
+
+
+def _by_vendor_code(
+    response: HttpResponse,
+    provider: str,
+    code: VendorCode,
+    vendor_codes: Mapping[str, tuple[type[WebSearchError], str]],
+    upstream: str,
+) -> Optional[WebSearchError]:
+    """The error a vendor code listed in ``vendor_codes`` decides, whatever the status; else ``None``."""
+    if not isinstance(code, str) or code not in vendor_codes:
+        return None
+    cls, detail = vendor_codes[code]
+    return cls(
+        "%s refused the request (HTTP %d)%s" % (_host(response), response.status, upstream),
+        provider=provider,
+        detail_code=detail,
+        status=response.status,
+    )
 
 
 def _by_status(response: HttpResponse, provider: str, effective: int, edge: Optional[str]) -> Optional[WebSearchError]:
@@ -251,7 +268,7 @@ class JsonApiBackend(Backend):
     kind = "json"
     default_base_url: ClassVar[Optional[str]] = None
     endpoint_path: ClassVar[str] = ""
-    auth_statuses: ClassVar[tuple[int, ...]] = (401, 403)
+    auth_statuses: ClassVar[tuple[int, ...]] = (401, 402, 403)
     vendor_codes: ClassVar[dict[str, tuple[type[WebSearchError], str]]] = {}
     #: Where the answer lists its results: a key or a path (``("web", "results")``). With it the
     #: backend needs no ``parse`` of its own (:meth:`parse`); ``None``: it reads its answers itself.

@@ -212,3 +212,34 @@ def test_a_retry_after_in_other_digits_is_no_duration(value):
     assert retry_after_seconds({"X-RateLimit-Reset": value}) is None
     error = search("brave", recorded_body("brave", "http_429_rate_limited"), status=429, headers={"Retry-After": value})
     assert isinstance(error, ws.WebBlocked) and error.retry_after is None, error
+
+
+# -- an account without credit; an error inside a 200 ----------------------------------------------------
+
+
+@pytest.mark.parametrize("name", KEYED)
+def test_a_402_payment_required_is_a_refused_account_naming_the_key_setting(name):
+    """Was ``WebProviderError(http_402)`` ("unexpected HTTP 402") everywhere but Jina: the key was sent
+    again on every call, and the message did not say to look at the account's credit."""
+    error = search(name, "Payment Required", status=402, content_type="text/plain")
+    assert isinstance(error, ws.AuthError) and (error.detail_code, error.status) == ("http_402", 402), error
+    assert "its account's plan or credit" in error.message and KEY not in error.message
+
+
+@pytest.mark.parametrize(
+    "name, case", [("tavily", "http_401_invalid_key"), ("tavily", "http_432_plan_limit"), ("service", "http_403")]
+)
+def test_an_error_body_without_a_code_inside_a_200_is_the_vendors_error_not_an_unknown_shape(name, case):
+    """Read as "answered without 'results'": the vendor's own words were lost."""
+    body = recorded_body(name, case)
+    error = search(name, body, status=200)
+    assert isinstance(error, ws.WebProviderError) and (error.detail_code, error.status) == ("api_error", 200), error
+    words = body["detail"]["error"] if name == "tavily" else body["error"]["message"]
+    assert error.message.endswith(": " + words[:300] + ("..." if len(words) > 300 else ""))
+
+
+def test_a_tavily_answer_with_results_is_one_whatever_its_detail_says():
+    data = success("tavily")
+    data["detail"] = {"error": "a note beside the results"}
+    result = search("tavily", data)
+    assert [item["url"] for item in result["items"]] == [entry["url"] for entry in data["results"]][:5]

@@ -22,7 +22,7 @@ import json
 import re
 from typing import Any, Optional
 
-from ..engine.json_api import JsonApiBackend
+from ..engine.json_api import JsonApiBackend, request_id_text
 from ..engine.setting import Setting, bad_setting, own_timeout
 from ..errors import InvalidInput, WebSearchError, redact
 from ..models import SearchParams
@@ -186,8 +186,9 @@ class SearchService(JsonApiBackend):
         return error
 
     def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:
-        """The answer's request-id header, if any."""
-        return response.headers.get(self.request_id_header()) or None
+        """The answer's request-id header, if any, read as an id in a body is
+        (:func:`~..engine.json_api.request_id_text`: one line, bounded)."""
+        return request_id_text(response.headers.get(self.request_id_header()))
 
 
 def _timeout_seconds(timeout_ms: float) -> int:

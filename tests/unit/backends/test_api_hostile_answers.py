@@ -202,6 +202,12 @@ def test_a_request_id_is_one_line_of_bounded_text(name, value, shown):
     assert result["provider_meta"].get("request_id") == shown
 
 
+@pytest.mark.parametrize("value, shown", [("gw\x1b[31m-7\x9b", "gw[31m-7"), ("x" * 201, None)])
+def test_the_gateways_request_id_header_is_read_as_a_request_id(value, shown):
+    result = search("service", recorded_body("service", "basic"), headers={"X-Request-Id": value})
+    assert result["provider_meta"].get("request_id") == shown
+
+
 # -- Retry-After -----------------------------------------------------------------------------------------
 
 

@@ -249,3 +249,22 @@ def test_a_tavily_answer_with_results_is_one_whatever_its_detail_says():
     data["detail"] = {"error": "a note beside the results"}
     result = search("tavily", data)
     assert [item["url"] for item in result["items"]] == [entry["url"] for entry in data["results"]][:5]
+
+
+# -- results left out ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", KEYED)
+@pytest.mark.parametrize("address", ["javascript:alert(1)", "data:text/html,<b>x</b>", "/relative/page"])
+def test_a_result_without_an_http_address_is_left_out_with_a_warning(name, address, caplog):
+    """It was dropped without a word: an answer of 10 results gave 9 items, nothing said why."""
+    data = success(name)
+    first_result(name, data)["url"] = address
+    with caplog.at_level("WARNING", logger="websearch_sync"):
+        result = search(name, data, max_results=3)
+    assert result["items"] and address not in [item["url"] for item in result["items"]]
+    warned = [record.getMessage() for record in caplog.records if "left out" in record.getMessage()]
+    assert warned == [
+        "%s: 1 web result(s) left out, without an http(s) address (a relative, javascript: or data: "
+        "link, or none)" % name
+    ]

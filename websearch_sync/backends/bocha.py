@@ -92,8 +92,10 @@ class Bocha(JsonApiBackend):
         return self.result_list(inner["webPages"], ["value"])
 
     def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
-        """Bocha's ``summary`` is the snippet when the ``summary`` option asks for it (else its ``snippet``)."""
+        """Bocha's ``summary`` is the snippet when the ``summary`` option asks for it and it is text (else
+        its ``snippet``: a summary of ``null``, an object or blanks is none)."""
         item = super().item_of(result, params)
-        if self.option(params, "summary") and result.get("summary"):
+        summary = vendor_text(result.get("summary")) if self.option(params, "summary") else ""
+        if summary:
             item["snippet"] = result["summary"]
         return item

@@ -239,13 +239,16 @@ def _vertical_item(
             item[name] = converted
     if any(name not in item for name in REQUIRED_FIELDS.get(vertical, ())):
         return None
-    if raw.get("content"):
-        item["content"] = _clean_content(raw["content"])
+    content = _clean_content(raw.get("content"))
+    if content:
+        item["content"] = content
     if raw.get("providers"):
         item["providers"] = list(raw["providers"])
     return item
 
 
 def _clean_content(value: Any) -> str:
-    """Page text keeps its line breaks; only control characters go."""
-    return _CONTROL.sub("", str(value)).strip()
+    """Page text keeps its line breaks; only control characters go. Only a string is page text: an
+    object, a list, a number or ``true`` where a service's page text belongs is none (``""``: the item
+    has no ``content``, as with ``null``), never its Python spelling (``"{'text': ...}"``, ``"True"``)."""
+    return _CONTROL.sub("", value).strip() if isinstance(value, str) else ""

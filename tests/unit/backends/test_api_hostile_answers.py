@@ -12,7 +12,7 @@ import pytest
 from backend_kit import recorded_exchanges, recorded_json, recorded_success, replay_search
 
 import websearch_sync as ws
-from websearch_sync.engine.normalize import clean_text
+from websearch_sync.engine.normalize import clean_text, normalize_items
 from websearch_sync.net.status import retry_after_seconds
 from websearch_sync.net.urls import result_url
 
@@ -268,3 +268,29 @@ def test_a_result_without_an_http_address_is_left_out_with_a_warning(name, addre
         "%s: 1 web result(s) left out, without an http(s) address (a relative, javascript: or data: "
         "link, or none)" % name
     ]
+
+
+# -- page text that is no text -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [{"text": "page words"}, ["page", "words"], True, 5])
+def test_page_text_that_is_no_string_is_no_content(value):
+    """Tavily's ``raw_content`` as an object became the content ``"{'text': 'page words'}"``; now it is
+    none, as a ``null`` one is (the client then reads the page itself: docs/backends.md)."""
+    raw = {"title": "t", "url": "https://example.com/", "snippet": "", "content": value}
+    assert "content" not in normalize_items([raw], "tavily", 5)[0]
+    data = success("tavily")
+    data["results"] = data["results"][:1]
+    data["results"][0]["raw_content"] = value
+    item = search("tavily", data, max_results=1, include_content=True)["items"][0]
+    assert item.get("content_by") != "tavily" and "page" not in item.get("content", ""), item
+
+
+@pytest.mark.parametrize("summary", [{"text": "a summary"}, ["a summary"], "   "])
+def test_a_bocha_summary_that_is_no_text_leaves_the_snippet(summary):
+    """With ``summary=True`` an object in ``summary`` replaced the snippet, which normalisation then emptied."""
+    data = success("bocha")
+    result = first_result("bocha", data)
+    result["summary"] = summary
+    item = search("bocha", data, summary=True)["items"][0]
+    assert item["snippet"] == clean_text(result["snippet"], markup=False) != "", item

@@ -192,7 +192,7 @@ def _warn_left_out(provider: str, vertical: str, count: int) -> None:
     words, of any length)."""
     needs = "an http(s) address" + (" and an image address" if vertical == "images" else "")
     logger.warning(
-        "%s: %d %s result(s) left out, without %s (a relative, javascript: or data: link, or none)",
+        "%s: %d %s result(s) left out, without %s (a relative, javascript: or data: link, one over 8 KB, or none)",
         provider,
         count,
         vertical,

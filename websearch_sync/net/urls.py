@@ -72,8 +72,9 @@ def result_url(value: object) -> Optional[str]:
     Stripped, with a lower-case scheme (``HTTPS://`` is common in engines' markup). Spaces
     after the host are percent-encoded (``%20``, as a browser does: engines return such
     URLs); a space in the host, other whitespace or an invisible character disqualifies
-    the URL (it could not be followed as shown). A port of 0 or out of range, or an invalid
-    IPv6 literal, is no URL either.
+    the URL (it could not be followed as shown). A port of 0 or out of range, an invalid
+    IPv6 literal, or a URL over :data:`MAX_URL_CHARS` (which servers refuse, and fetch too:
+    an API's 100 KB "address" in every item) is no URL either.
     """
     if not isinstance(value, str):
         return None
@@ -87,6 +88,8 @@ def result_url(value: object) -> Optional[str]:
     if _UNFIT_IN_URL.search(rest):  # the scheme is http or https
         return None
     url = scheme.lower() + "://" + rest
+    if len(url) > MAX_URL_CHARS:
+        return None
     try:
         parts = urlsplit(url)
         if not parts.hostname or _port(parts) == 0:

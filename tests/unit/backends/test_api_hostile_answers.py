@@ -255,7 +255,11 @@ def test_a_tavily_answer_with_results_is_one_whatever_its_detail_says():
 
 
 @pytest.mark.parametrize("name", KEYED)
-@pytest.mark.parametrize("address", ["javascript:alert(1)", "data:text/html,<b>x</b>", "/relative/page"])
+@pytest.mark.parametrize(
+    "address",
+    ["javascript:alert(1)", "data:text/html,<b>x</b>", "/relative/page", "https://example.com/" + "a" * 8200],
+    ids=["javascript", "data", "relative", "over-8-KB"],
+)
 def test_a_result_without_an_http_address_is_left_out_with_a_warning(name, address, caplog):
     """It was dropped without a word: an answer of 10 results gave 9 items, nothing said why."""
     data = success(name)
@@ -266,7 +270,7 @@ def test_a_result_without_an_http_address_is_left_out_with_a_warning(name, addre
     warned = [record.getMessage() for record in caplog.records if "left out" in record.getMessage()]
     assert warned == [
         "%s: 1 web result(s) left out, without an http(s) address (a relative, javascript: or data: "
-        "link, or none)" % name
+        "link, one over 8 KB, or none)" % name
     ]
 
 

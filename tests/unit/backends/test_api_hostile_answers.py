@@ -298,3 +298,25 @@ def test_a_bocha_summary_that_is_no_text_leaves_the_snippet(summary):
     result["summary"] = summary
     item = search("bocha", data, summary=True)["items"][0]
     assert item["snippet"] == clean_text(result["snippet"], markup=False) != "", item
+
+
+# -- JSON's encoding -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["tavily", "bocha"])
+@pytest.mark.parametrize("padding", ["", " "], ids=["even", "odd"])
+def test_json_in_utf8_is_read_as_utf8_whatever_charset_the_header_names(name, padding):
+    """JSON has no charset parameter (RFC 8259, 11): declared ``charset=utf-16`` yet sent in UTF-8, a body
+    was decoded as UTF-16 and read, or not, by its length's parity."""
+    data = success(name)
+    body = (json.dumps(data, ensure_ascii=False) + padding).encode("utf-8")
+    result = search(name, body, content_type="application/json; charset=utf-16")
+    assert result["items"][0]["title"] == clean_text(first_result(name, data)[TITLE_FIELD[name]], markup=False)
+
+
+def test_json_in_a_legacy_charset_is_read_by_its_declared_charset():
+    """Bocha's Chinese text sent in GBK, as its header says: not UTF-8, so read as the header names it."""
+    data = success("bocha")
+    body = json.dumps(data, ensure_ascii=False).encode("gbk", "replace")
+    result = search("bocha", body, content_type="application/json; charset=gbk")
+    assert result["items"][0]["title"] == clean_text(first_result("bocha", data)["name"], markup=False)

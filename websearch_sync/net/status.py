@@ -120,13 +120,15 @@ def _clamped(value: float) -> Optional[float]:
 
 
 def _until_date(text: str) -> Optional[float]:
-    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``), capped; ``None`` when it is no date."""
+    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``), capped; ``None`` when it is no date
+    or one not in the future (a server's clock behind ours: "ask again now" sent the retries at once to
+    a service rate-limiting us; the block's own cool-down applies, as for a past ``X-RateLimit-Reset``)."""
     try:
         parsed = email.utils.parsedate_to_datetime(text)
         wait = parsed.timestamp() - time.time()
     except (ValueError, TypeError, OverflowError, IndexError):
         return None
-    return min(MAX_RETRY_AFTER_S, max(0.0, wait))
+    return min(MAX_RETRY_AFTER_S, wait) if wait > 0 else None
 
 
 #: The longest body an edge refusal has: ``error code: 1020`` is 16 bytes.

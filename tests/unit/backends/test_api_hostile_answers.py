@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from backend_kit import recorded_exchanges, recorded_json, recorded_success, replay_search
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.engine.normalize import clean_text, normalize_items
@@ -320,3 +321,22 @@ def test_json_in_a_legacy_charset_is_read_by_its_declared_charset():
     body = json.dumps(data, ensure_ascii=False).encode("gbk", "replace")
     result = search("bocha", body, content_type="application/json; charset=gbk")
     assert result["items"][0]["title"] == clean_text(first_result("bocha", data)["name"], markup=False)
+
+
+@pytest.mark.parametrize("name", KEYED)
+def test_a_429_whose_retry_after_date_is_past_is_not_retried_at_once(name):
+    """A date behind our clock read as "retry after 0 s": every retry went out at once to a service
+    rate-limiting us. It is no wait now (the block's own cool-down applies, as for a past reset time)."""
+    clock = FakeClock()
+    with ws.SearchClient(name, settings=settings_for(name), retries=2, cache_ttl_s=0, clock=clock) as client:
+        error, calls = replay_search(
+            name,
+            ENDPOINTS[name],
+            "rate limited",
+            status=429,
+            content_type="text/plain",
+            headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"},
+            client=client,
+        )
+    assert isinstance(error, ws.WebBlocked) and error.retry_after is None, error
+    assert "retry after 0 s" not in error.message and all(sleep > 0 for sleep in clock.sleeps), clock.sleeps

@@ -340,3 +340,17 @@ def test_a_429_whose_retry_after_date_is_past_is_not_retried_at_once(name):
         )
     assert isinstance(error, ws.WebBlocked) and error.retry_after is None, error
     assert "retry after 0 s" not in error.message and all(sleep > 0 for sleep in clock.sleeps), clock.sleeps
+
+
+# -- dates ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, field", [("tavily", "published_date"), ("kagi", "published"), ("service", "date")])
+@pytest.mark.parametrize("value", [0, -1, 86400])
+def test_a_date_field_of_zero_or_a_small_number_is_no_date_in_1970(name, field, value):
+    """A service's ``0`` or ``-1`` for "no date" became ``1970-01-01T00:00:00Z`` (a string of digits had to have
+    nine of them, 1973 on, to be read as epoch seconds; a number had no such floor)."""
+    data = success(name)
+    first_result(name, data)[field] = value
+    item = search(name, data)["items"][0]
+    assert "published_at" not in item, item

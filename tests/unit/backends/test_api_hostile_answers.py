@@ -245,6 +245,18 @@ def test_an_error_body_without_a_code_inside_a_200_is_the_vendors_error_not_an_u
     assert error.message.endswith(": " + words[:300] + ("..." if len(words) > 300 else ""))
 
 
+def test_searxngs_error_inside_a_200_is_its_error_too():
+    """The shared mapping, for SearXNG's ``{"error": "No query"}`` (UPSTREAMS.md; sent with 400) inside a 200."""
+    error, _ = replay_search(
+        "searxng",
+        "https://searx.hostile.test/search",
+        {"error": "No query"},
+        settings=ws.Settings(providers={"searxng": {"base_url": "https://searx.hostile.test"}}),
+    )
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "api_error", error
+    assert error.message.endswith(": No query"), error.message
+
+
 def test_a_tavily_answer_with_results_is_one_whatever_its_detail_says():
     data = success("tavily")
     data["detail"] = {"error": "a note beside the results"}

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Protocol, Union
 from urllib.parse import parse_qsl, urlsplit
 
-from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND, InvalidInput
+from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND, InvalidInput, clipped
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
@@ -342,7 +342,9 @@ class Settings:
         return found
 
     def __repr__(self) -> str:
+        """The fields, keys and passwords masked, each shown in at most :data:`_SHOWN_CHARS` characters."""
         shown = []
+        secrets = self.secrets()
         for field in dataclasses.fields(self):
             if not field.repr:  # bookkeeping of from_env, not a setting the caller gave
                 continue
@@ -358,8 +360,9 @@ class Settings:
                 value = _shown_url(value)
             elif is_secret_name(field.name):
                 value = _mask(value)
-            shown.append("%s=%r" % (field.name, value))
-        return redact("Settings(%s)" % ", ".join(shown), self.secrets())
+            text = redact(repr(value), secrets)  # before the cut, which could leave a secret's start
+            shown.append("%s=%s" % (field.name, clipped(text, _SHOWN_CHARS)))
+        return redact("Settings(%s)" % ", ".join(shown), secrets)
 
 
 #: The fields of :class:`Settings` (what an open client's settings refuse to change).
@@ -369,10 +372,9 @@ _FIELDS = frozenset(field.name for field in dataclasses.fields(Settings))
 def hold(settings: Settings, user: object) -> None:
     """Mark ``settings`` as used by ``user`` (a ``SearchClient``) while ``user._closed`` is false:
     until then, assigning a field of ``settings`` is ``dataclasses.FrozenInstanceError``."""
-    users = settings.__dict__.get("_users")
-    if users is None:
-        users = settings.__dict__["_users"] = weakref.WeakSet()
-    users.add(user)
+    # setdefault: two threads building clients from one new Settings at once each made a set, and
+    # the second replaced the first's (and the client in it), whose settings could then change
+    settings.__dict__.setdefault("_users", weakref.WeakSet()).add(user)
 
 
 def _normalised(
@@ -720,6 +722,11 @@ def check_one_backend(name: Optional[str], where: str) -> None:
     problem = _unknown_backend_problem("%s=%r" % (where, name), [name], auto=False)
     if problem:
         raise InvalidInput(problem, detail_code=UNKNOWN_BACKEND)
+
+
+#: The most characters ``repr(settings)`` shows of one field (a megabyte of headers or of a User-Agent
+#: made a log line of a megabyte); a longer one keeps its start and end.
+_SHOWN_CHARS = 300
 
 
 def _userinfo_secret(url: Optional[str]) -> list[str]:

@@ -5,7 +5,7 @@ Every failure a caller can get from :func:`websearch_sync.search` or
 of its subclasses, whose class name equals its ``code``.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Optional, TypedDict, TypeVar
 
 from .forks import RenewalFailed as RenewalFailed  # forks (the lowest layer) raises it; its public name is here
@@ -182,6 +182,34 @@ def http_status(status: int) -> str:
     return "http_%d" % status
 
 
+#: The most characters of an error's ``message`` kept whole (a few hundred at most for the package's
+#: own words and an upstream's, which are cut first: engine/json_api.py).
+MAX_MESSAGE_CHARS = 2000
+
+
+def clipped(text: str, most: int) -> str:
+    """``text``, or when longer than ``most`` characters its start and end with the count left out
+    between them (a value of a megabyte, shown in a message or a ``repr``)."""
+    if len(text) <= most:
+        return text
+    half = most // 2
+    return "%s ... [%d characters left out] ... %s" % (text[:half], len(text) - 2 * half, text[-half:])
+
+
+#: Each character ``str.splitlines`` breaks a line at, and the escape ``repr`` writes it as.
+_LINE_BREAKS = {ord(char): repr(char)[1:-1] for char in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def _one_line_message(message: str) -> str:
+    """``message`` on one line, its line breaks written as ``repr`` writes them (``\\n``), and when
+    longer than :data:`MAX_MESSAGE_CHARS` its start and end with the count left out between them. A
+    message quoting a value a caller gave (a cache path with a line break, a backend name of a megabyte)
+    stays one line of a log, a batch job's report or a tool result, and a small ``repr`` and pickle."""
+    if not isinstance(message, str):
+        return message
+    return clipped(message.translate(_LINE_BREAKS), MAX_MESSAGE_CHARS)
+
+
 class _ErrorInfoKeys(TypedDict):
     type: str
     message: str
@@ -242,6 +270,7 @@ class WebSearchError(Exception):
         errors: Optional[Iterable["WebSearchError"]] = None,
         hint: Optional[str] = None,
     ) -> None:
+        message = _one_line_message(message)
         super().__init__(message)
         self.message = message
         self.provider = provider
@@ -257,7 +286,9 @@ class WebSearchError(Exception):
 
     def to_dict(self) -> ErrorInfo:
         """Return ``{"type", "message", "retryable", "detail_code", "provider"}``, plus
-        ``"errors"`` (the attached errors in the same form) when there are any."""
+        ``"errors"`` (the attached errors in the same form) when there are any, and the keys of a
+        form :func:`error_from_code` was given that name no argument of the class (``engine``,
+        with its ``retry_after``; ``url``; ``page``)."""
         data: ErrorInfo = {
             "type": self.code,
             "message": self.message,
@@ -267,6 +298,15 @@ class WebSearchError(Exception):
         }
         if self.errors:
             data["errors"] = [error.to_dict() for error in self.errors]
+        kept = self.__dict__  # a form's own keys, which error_from_code keeps (an engine's failure sets its engine)
+        if kept.get("engine") is not None:
+            data["engine"] = kept["engine"]
+            if self.retry_after is not None:  # how long that engine is suspended
+                data["retry_after"] = self.retry_after
+        if kept.get("url") is not None:
+            data["url"] = kept["url"]
+        if kept.get("page") is not None:
+            data["page"] = kept["page"]
         return data
 
     def __str__(self) -> str:
@@ -278,11 +318,17 @@ class WebSearchError(Exception):
         return "%s [also failed: %s]" % (text, failures)
 
     def __repr__(self) -> str:
+        """The call that makes this error: the arguments that are not their defaults (a log or a
+        batch job's list of failures shows when to retry, and the chain's other failures)."""
         parts = [repr(self.message)]
-        for name in ("provider", "detail_code", "status"):
-            value = getattr(self, name)
+        for name in ("provider", "detail_code", "status", "retry_after", "hint", *_FORM_ONLY_KEYS):
+            value = getattr(self, name, None)
             if value is not None:
                 parts.append("%s=%r" % (name, value))
+        if self.retryable != self._default_retryable(self.detail_code):
+            parts.append("retryable=%r" % self.retryable)
+        if self.errors:
+            parts.append("errors=%r" % (self.errors,))
         return "%s(%s)" % (type(self).__name__, ", ".join(parts))
 
     def __reduce__(self) -> tuple[Any, ...]:  # keep keyword-only attributes when pickled (multiprocessing)
@@ -398,12 +444,30 @@ ERROR_CLASSES: dict[str, type[WebSearchError]] = {
 }
 
 
-def error_from_code(code: str, message: str, **kwargs: Any) -> WebSearchError:
+#: The keys of an error form (:class:`ErrorInfo`) that name no argument of the error classes: where a
+#: response's entry failed (``url``, ``page``), which engine of a meta-engine did (``engine``).
+_FORM_ONLY_KEYS = ("engine", "url", "page")
+
+
+def error_from_code(code: str, message: str, **fields: Any) -> WebSearchError:
     """Build the error subclass named ``code`` (``WebProviderError`` if unknown).
 
-    The inverse of ``error.to_dict()["type"]``: a caller that got an error form as data
-    (a worker's return value, a tool result) raises the same exception again."""
-    return ERROR_CLASSES.get(code, WebProviderError)(message, **kwargs)
+    The inverse of ``error.to_dict()``: a caller that got an error form as data (a worker's return
+    value, a tool result) raises the same exception again. ``errors`` may hold error forms
+    (``to_dict()["errors"]``), built back the same way; a form's ``engine``, ``url`` and ``page``
+    are kept as attributes, so ``to_dict()`` gives the form back."""
+    kept = {key: fields.pop(key) for key in _FORM_ONLY_KEYS if key in fields}
+    if fields.get("errors") is not None:
+        fields["errors"] = [_from_form(entry) if isinstance(entry, Mapping) else entry for entry in fields["errors"]]
+    error = ERROR_CLASSES.get(code, WebProviderError)(message, **fields)
+    error.__dict__.update(kept)
+    return error
+
+
+def _from_form(form: Mapping[str, Any]) -> WebSearchError:
+    """The error an error form (an entry of a form's ``errors``) was made from."""
+    fields = {key: value for key, value in form.items() if key not in ("type", "message")}
+    return error_from_code(form["type"], form["message"], **fields)
 
 
 def client_closed() -> InvalidInput:

@@ -55,6 +55,11 @@ class RenewalFailed(RuntimeError):
             % (len(failures), "; ".join("%s: %s" % (what, _error_line(error)) for what, error in failures))
         )
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Built again from ``failures`` (its one argument; the default would pass the message):
+        a copy, or a pickle a hook sends to another process (``multiprocessing``), keeps them."""
+        return (type(self), (self.failures,), self.__dict__.copy())
+
 
 def _error_line(error: BaseException) -> str:
     """``Type: message`` of ``error``, on one line, as a traceback says it: an error whose ``__str__``

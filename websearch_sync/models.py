@@ -166,6 +166,8 @@ class SearchItem(_SearchItemKeys, total=False):
     providers: list[str]
     content: str
     content_by: str  #: who read ``content``: the backend whose service gave it, or ``"fetch"`` (read by this library)
+    #: When ``content`` was cut short: what cut it, as a fetch result's ``truncated_by`` names it.
+    content_truncated_by: list[str]
 
 
 class _ProviderMetaKeys(TypedDict):
@@ -221,6 +223,7 @@ class NewsItem(_VerticalItemKeys, total=False):
     providers: list[str]
     content: str  #: with ``include_content``, as a web item's (:class:`SearchItem`)
     content_by: str
+    content_truncated_by: list[str]
 
 
 class _ImageItemKeys(_VerticalItemKeys):
@@ -237,6 +240,7 @@ class ImageItem(_ImageItemKeys, total=False):
     providers: list[str]
     content: str  #: with ``include_content``: the text of the page the image is on
     content_by: str
+    content_truncated_by: list[str]
 
 
 class VideoItem(_VerticalItemKeys, total=False):
@@ -251,6 +255,7 @@ class VideoItem(_VerticalItemKeys, total=False):
     providers: list[str]
     content: str  #: with ``include_content``: the text of the video's page
     content_by: str
+    content_truncated_by: list[str]
 
 
 class _NewsResponseKeys(TypedDict):

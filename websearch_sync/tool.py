@@ -46,6 +46,7 @@ from .errors import (
     BAD_STYLE,
     BAD_TOOL_NAME,
     BAD_URL,
+    DEADLINE_EXCEEDED,
     EMPTY_QUERY,
     OPTION_OVERRIDDEN,
     PDF_PAGES_LEFT_OUT,
@@ -596,7 +597,17 @@ def call_tool(
         tool = _resolve_tool(name, names)
         chosen = client if client is not None else default_client()
         args = validate_arguments(tool, arguments, settings=chosen.settings)
-        result: Any = _run(tool, args, chosen, images)
+    except WebSearchError as error:
+        return cast(ToolResult, sendable_value({"error": error.to_dict()}))
+    return _answer(tool, args, chosen, images)
+
+
+def _answer(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> ToolResult:
+    """The result of a call whose arguments are validated (a search's ``budget_ms`` or a fetch's
+    ``timeout_ms`` among them: a :class:`ToolSession`'s call that waited, given the time it has
+    left), as :func:`call_tool`'s."""
+    try:
+        result: Any = _run(tool, dict(args), client, images)
     except WebSearchError as error:
         result = {"error": error.to_dict()}
     return cast(ToolResult, sendable_value(result))
@@ -652,9 +663,36 @@ REPEAT_NOTE = (
 class _Ending(threading.Event):
     """Set when one of a query's lookups under way ends, for the calls waiting on it. ``failure``: its
     error result when it failed, which those calls get too: they are the same call at the same moment,
-    and each looking up in turn made N identical calls to a failing service last N timeouts."""
+    and each looking up in turn made N identical calls to a failing service last N timeouts. A call
+    that came later than the failed one has that much more time of its own: when the lookup ran out
+    of time (``deadline_exceeded``), such a call looks up itself within what it has left (the failed
+    call's time, ``at - since``, counted from its own arrival) rather than take an error it was not due."""
 
     failure: Optional[ToolResult] = None
+    #: When the call whose lookup failed arrived, and when the failure came (the client's clock).
+    since: float = 0.0
+    at: float = 0.0
+
+    def own_deadline(self, arrived: float) -> Optional[float]:
+        """When a call that arrived at ``arrived`` runs out of time, after this failure for lack of
+        it: the failed call's time counted from ``arrived`` (the same lookup: the same client and
+        arguments, so the same time); None when the failure was no deadline's."""
+        error = cast(Mapping[str, Any], self.failure or {}).get("error")
+        if not (isinstance(error, Mapping) and error.get("detail_code") == DEADLINE_EXCEEDED):
+            return None
+        return arrived + (self.at - self.since)
+
+
+@dataclasses.dataclass
+class _Turn:
+    """A call's lookup counted: its query's lookups, when it started, when the call arrived, and
+    when its own time ends (None: the client's timeout, from now; else it waited on a lookup that
+    ran out of time, and has what is left of its own)."""
+
+    lookups: "_Lookups"
+    started: float
+    arrived: float
+    until: Optional[float] = None
 
 
 @dataclasses.dataclass
@@ -674,7 +712,8 @@ class ToolSession:
     The same normalised query (or the same URL) is looked up at most ``max_repeats`` times
     within ``repeat_window_s`` seconds (None: the session's whole life); a failed or
     interrupted lookup does not count; identical calls at once count too (one past the limit waits
-    for a lookup under way, and gets its error if it fails). A repeat past that is not looked up again: it gets
+    for a lookup under way, and gets its error if it fails, but for a lookup that ran out of time
+    while the waiting call has time of its own left: it looks up itself, within that). A repeat past that is not looked up again: it gets
     the answer the model already has, with a ``note`` (shown first by
     :func:`format_results`) telling the model to use it instead of repeating the lookup.
     Time is the client's clock (:attr:`SearchClient.clock`). The answers of the last
@@ -719,7 +758,8 @@ class ToolSession:
     def call_tool(self, name: str, arguments: Any, delivered: Optional[Callable[[], bool]] = None) -> ToolResult:
         """Like :func:`call_tool`, with the repeated-lookup guard. ``delivered()``, asked once the
         lookup is done, says whether its answer reaches the model (an MCP call cancelled meanwhile
-        is dropped: it does not count as a repeat)."""
+        is dropped: it does not count as a repeat); one that raises frees the lookup's place, and
+        its error goes to the caller."""
         try:
             tool = _resolve_tool(name, self.names)
             client = self.client if self.client is not None else default_client()
@@ -727,33 +767,39 @@ class ToolSession:
         except WebSearchError as error:
             return {"error": error.to_dict()}
         key = (tool, _search_key(args, client.settings) if tool == SEARCH_TOOL else _fetch_key(args))
-        begun = self._begin(tool, key)
-        if not isinstance(begun, tuple):
-            return begun
-        lookups, started = begun
+        turn = self._begin(tool, key)
+        if not isinstance(turn, _Turn):
+            return turn
+        if turn.until is not None:  # it waited: what is left of its own time (at least 1 ms: it has some)
+            bound = (
+                "budget_ms" if tool == SEARCH_TOOL else "timeout_ms"
+            )  # a search's whole call; a client's budget_ms too
+            args = dict(args, **{bound: max(1, int((turn.until - turn.started) * 1000))})
         try:
-            result = call_tool(tool, args, client=client, images=self.images)
-        except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
-            self._release(key, lookups, started)
+            result = _answer(tool, args, client, self.images)
+            reaches = "error" not in result and (delivered is None or delivered())
+        except BaseException:  # interrupted (e.g. cancelled), or delivered() raised: nothing for the model to reuse
+            self._release(key, turn)
             raise
         if "error" in result:  # nothing to reuse; the calls waiting on this lookup get its error
-            self._release(key, lookups, started, failure=None if _own_arguments_refused(result) else result)
-        elif delivered is not None and not delivered():  # the model got nothing to reuse
-            self._release(key, lookups, started)
+            self._release(key, turn, failure=None if _own_arguments_refused(result) else result)
+        elif not reaches:  # the model got nothing to reuse
+            self._release(key, turn)
         else:
             with self._lock:
                 # an image's megabytes of base64 are not kept: the model has the image, a repeat its line
-                lookups.answer = cast(ToolResult, {k: v for k, v in result.items() if k != "data"})
-                self._ended(lookups)
+                turn.lookups.answer = cast(ToolResult, {k: v for k, v in result.items() if k != "data"})
+                self._ended(turn.lookups)
         return result
 
-    def _begin(self, tool: str, key: tuple[str, str]) -> Union[ToolResult, tuple[_Lookups, float]]:
-        """The lookup counted (``(lookups, when it started)``), or the repeat's answer. When every
+    def _begin(self, tool: str, key: tuple[str, str]) -> Union[ToolResult, _Turn]:
+        """The lookup counted (a :class:`_Turn`), or the repeat's answer. When every
         lookup counted is still under way (identical calls at once: a model's parallel tool calls)
         there is no answer yet: the call waits for one of them to end, then looks again, so that no
         more than ``max_repeats`` reach the service; one that failed gives the waiting calls its error
-        (an interrupted one frees its place)."""
-        waited = False
+        (an interrupted one frees its place), but for one that ran out of time while a waiting call
+        has some of its own left: that call looks up itself, within it (:class:`_Ending`)."""
+        waited, arrived, until = False, self._clock.monotonic(), None
         while True:
             with self._lock:
                 started = self._clock.monotonic()
@@ -762,20 +808,22 @@ class ToolSession:
                     return self._repeated(tool, lookups)  # a call that waited takes the answer it waited for
                 if len(lookups.started) < self.max_repeats:
                     lookups.started.append(started)
-                    return lookups, started
+                    return _Turn(lookups, started, arrived, until)
                 ended = lookups.ended
             ended.wait()  # bounded: each lookup under way ends by its call's deadline
             if ended.failure is not None:
-                return copy.deepcopy(ended.failure)
+                until = ended.own_deadline(arrived)
+                if until is None or until - self._clock.monotonic() < 0.001:  # its own time is up too
+                    return copy.deepcopy(ended.failure)
             waited = True
 
-    @staticmethod
-    def _ended(lookups: _Lookups, failure: Optional[ToolResult] = None) -> None:
+    def _ended(self, lookups: _Lookups, failure: Optional[ToolResult] = None, since: float = 0.0) -> None:
         """Wake the calls waiting on ``lookups`` (under the session's lock): a lookup of it ended,
         with ``failure``, its error result, if it failed (a copy of its own: the caller that got the
-        result may change it while the waiting calls copy it)."""
-        lookups.ended.failure = copy.deepcopy(failure)
-        lookups.ended.set()
+        result may change it while the waiting calls copy it), of a call that arrived at ``since``."""
+        ending = lookups.ended
+        ending.failure, ending.since, ending.at = copy.deepcopy(failure), since, self._clock.monotonic()
+        ending.set()
         lookups.ended = _Ending()
 
     def _lookups(self, key: tuple[str, str], now: float) -> _Lookups:
@@ -800,20 +848,19 @@ class ToolSession:
         note = REPEAT_NOTE % (what, "once" if count == 1 else "%d times" % count, within)
         return cast(ToolResult, dict(cast(Mapping[str, Any], lookups.answer), note=note))
 
-    def _release(
-        self, key: tuple[str, str], lookups: _Lookups, started: float, failure: Optional[ToolResult] = None
-    ) -> None:
+    def _release(self, key: tuple[str, str], turn: _Turn, failure: Optional[ToolResult] = None) -> None:
         """A lookup that gave the model nothing to reuse (``failure``: its error result) no longer counts.
         While another lookup of it is still under way, a failure wakes no one: the waiting calls wait
         for that one (with max_repeats=2, one failing beside one that answers gave them the error)."""
+        lookups = turn.lookups
         with self._lock:
-            if started in lookups.started:
-                lookups.started.remove(started)
+            if turn.started in lookups.started:
+                lookups.started.remove(turn.started)
             if failure is not None and lookups.started:
                 return
             if not lookups.started and self._seen.get(key) is lookups:
                 del self._seen[key]
-            self._ended(lookups, failure)
+            self._ended(lookups, failure, turn.arrived)
 
 
 def _own_arguments_refused(result: ToolResult) -> bool:
@@ -1295,6 +1342,9 @@ def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str], vertic
     if details:
         lines.append(details)
     if item.get("content"):
+        if item.get("content_truncated_by"):  # said as a fetch result's cut is, its length the content's
+            cut = {"truncated_by": item["content_truncated_by"], "length": len(item["content"])}
+            lines.append("   Content " + _truncation_note(cut))
         lines.append(_wrap(item["content"], str(item.get("url") or ""), tag))
     return "\n".join(lines)
 

@@ -162,9 +162,17 @@ def _shown(limit: float) -> str:
     return "%d" % limit if float(limit).is_integer() else "%s" % limit
 
 
+#: The control characters a query may not hold: C0 but for whitespace (tab, line breaks, VT, FF), DEL
+#: and C1. NUL and a terminal escape are no text anyone searches for; sent as given, a service got them
+#: (one that cuts C strings at NUL searched for half the query) and any log line echoing the query did.
+_QUERY_CONTROLS = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+
+
 def check_query(query: Any) -> str:
     """The query stripped of surrounding whitespace; ``InvalidInput`` unless a non-blank str of <= 2000
-    characters that is valid Unicode (a lone surrogate cannot be encoded for any service)."""
+    characters that is valid Unicode (a lone surrogate cannot be encoded for any service) and holds no
+    control character but whitespace (:data:`_QUERY_CONTROLS`: refused, never stripped, so the query
+    searched is the query given). Search, the command line, the agent tools and MCP all check here."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string, got %s" % type(query).__name__, detail_code=BAD_QUERY)
     text = query.strip()
@@ -180,6 +188,13 @@ def check_query(query: Any) -> str:
     if len(text) > MAX_QUERY_CHARS:
         raise InvalidInput(
             "query is %d characters long; the limit is %d" % (len(text), MAX_QUERY_CHARS), detail_code=QUERY_TOO_LONG
+        )
+    control = _QUERY_CONTROLS.search(text)
+    if control is not None:
+        raise InvalidInput(
+            "query holds the control character %r at position %d: a query is text to search for"
+            % (control.group(), control.start()),
+            detail_code=BAD_QUERY,
         )
     return text
 

@@ -142,8 +142,8 @@ def test_queries_that_cannot_be_sent_are_invalid_input(lab_client, query, detail
         assert info.value.detail_code == detail
 
 
-def test_control_characters_and_rtl_marks_reach_the_service_intact(lab_client):
-    query = "a\x00b \u202eevil\u202c \u200f\r\nX-Injected: 1"
+def test_line_breaks_and_rtl_marks_reach_the_service_intact(lab_client):
+    query = "ab \u202eevil\u202c \u200f\r\nX-Injected: 1"  # a NUL is refused: test_validation.py
     result = lab_client.search(query, backend="searxng")
     assert result["items"]
 

@@ -61,18 +61,18 @@ class TerminalStderr(io.StringIO):
 
 def test_on_a_terminal_the_progress_line_is_redrawn_in_place_then_cleared(tmp_path, monkeypatch, fake_clock):
     """docs/cli.md: redrawn after each query on a terminal. Its cursor controls reach the terminal
-    (the command line removes every other control character: a query's escape among them), and the
-    line is gone before the summary. The clock stands still: no rate yet."""
+    (the command line removes every other control character: a query's escape among them, the query
+    itself refused as bad_query), and the line is gone before the summary. The clock stands still: no rate yet."""
     stderr = TerminalStderr()
     monkeypatch.setattr(sys, "stderr", stderr)
-    assert main(batch(tmp_path, ["one", "t\x1b]0;title\x07wo"])) == 0
+    assert main(batch(tmp_path, ["one", "t\x1b]0;title\x07wo"])) == 2  # one query failed
     drawn = stderr.getvalue()
     assert drawn.startswith(
         "\r[1/2] 1 ok, 0 failed, - queries/s, last: one\x1b[K"
-        "\r[2/2] 2 ok, 0 failed, - queries/s, last: t]0;titlewo\x1b[K"
+        "\r[2/2] 1 ok, 1 failed, - queries/s, last: t]0;titlewo\x1b[K"
         "\r\x1b[K"
     ), repr(drawn)
-    assert drawn.endswith("\n2 ok, 0 failed\n") and drawn.count("\x1b") == 3, repr(drawn)
+    assert drawn.endswith("\n1 ok, 1 failed\n") and drawn.count("\x1b") == 3, repr(drawn)
 
 
 def test_progress_lines_come_every_interval_with_counts_and_rate(capsys):
@@ -153,13 +153,14 @@ def test_a_line_is_one_query_and_one_answer_whatever_unicode_calls_a_line_break(
 
 def test_json_lines_keep_del_and_c1_characters_escaped(tmp_path, capsys):
     """json.dumps leaves DEL and C1 (U+0085) as they are and the terminal filter dropped them: the
-    line said another query than the file's, so --skip-done never found it done."""
+    line said another query than the file's, so --skip-done never found it done. (Such a query is
+    refused, bad_query: its line, as the batch wrote it, is made a success's to be skipped.)"""
     odd = "a\x7fb\x85c"
-    assert main(batch(tmp_path, [odd])) == 0
+    assert main(batch(tmp_path, [odd])) == 2
     out = capsys.readouterr().out
     assert "\\u007f" in out and "\\u0085" in out
-    (tmp_path / "out.jsonl").write_text(out, encoding="utf-8")
-    assert json.loads(out)["query"] == odd
+    assert json.loads(out)["query"] == odd and json.loads(out)["error"]["detail_code"] == "bad_query"
+    (tmp_path / "out.jsonl").write_text(out.split(', "error"', 1)[0] + ', "items": []}\n', encoding="utf-8")
     assert main(batch(tmp_path, [odd], "--skip-done", str(tmp_path / "out.jsonl"))) == 0
     assert capsys.readouterr().out == ""
 

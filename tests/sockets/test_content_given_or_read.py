@@ -12,6 +12,7 @@ from faults import respond
 from servers import FaultServer
 
 import websearch_sync as ws
+from websearch_sync.tool import format_results
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 PAGE = (
@@ -68,3 +69,23 @@ def test_the_stubs_made_up_pages_are_still_never_read():
     with ws.SearchClient("stub", cache_ttl_s=0) as client:
         result = client.search("q", include_content=True, max_results=2)
     assert all("content" not in item for item in result["items"]) and "errors" not in result
+
+
+def test_an_items_content_says_what_cut_it_as_a_fetch_result_does():
+    """``content_truncated_by`` is fetch's ``truncated_by`` for a page read here, ``["max_chars"]``
+    for a service's text cut to ``max_content_chars``; an item whose text was not cut has none
+    (before, an item did not say whether its content was cut at all); the tool text says it."""
+    answer = _tavily_news_answer()
+    missing = answer["results"][1]
+    with FaultServer({"/eino": respond(200, PAGE)}) as server:
+        missing["url"] = server.url("/eino")
+        cut = _search("tavily", answer, server, topic="news", max_content_chars=40)
+        whole = _search("tavily", answer, server, topic="news")  # 4000 characters: more than either text
+    assert [(len(item["content"]), item.get("content_truncated_by")) for item in cut["items"]] == [
+        (40, ["max_chars"]),
+        (40, ["max_chars"]),
+    ]
+    assert [item["content_by"] for item in whole["items"]] == ["tavily", "fetch"]
+    assert all("content_truncated_by" not in item and item["content"] for item in whole["items"])
+    ws.testing.assert_contract(cut)
+    assert format_results(cut).count("   Content (truncated to 40 characters)\n") == 2  # what a model reads

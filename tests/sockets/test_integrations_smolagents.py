@@ -2,6 +2,8 @@
 (a ``smolagents.Model`` answering with tool calls), against the loopback engine (no network,
 no model)."""
 
+import copy
+import pickle
 import re
 from pathlib import Path
 
@@ -92,6 +94,8 @@ def test_fetch_directly_and_the_schema_the_model_gets(smolagents):
     assert str(caught.value).startswith("Error: InvalidInput (bad_url): ")
     assert caught.value.outcome.detail_code == "bad_url"
     assert _documented_error_forms(caught.value) == [("InvalidInput", False, "bad_url")] * 3
+    for again in (pickle.loads(pickle.dumps(caught.value)), copy.deepcopy(caught.value)):  # a process pool's way back
+        assert (type(again), str(again), again.outcome) == (type(caught.value), str(caught.value), caught.value.outcome)
     parameters = get_tool_json_schema(search)["function"]["parameters"]
     assert parameters["required"] == ["query"]
     assert parameters["properties"]["time_range"]["enum"] == ["day", "week", "month", "year"]

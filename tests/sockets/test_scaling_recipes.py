@@ -77,15 +77,8 @@ def _program(name: str) -> str:
 
 def _raised_again(form):
     """The exception an error form (the recipes' ``{"error": ...}``) stands for, as the documented caller builds it."""
-    return error_from_code(
-        form["type"],
-        form["message"],
-        provider=form["provider"],
-        detail_code=form["detail_code"],
-        retryable=form["retryable"],
-        status=form["status"],
-        retry_after=form["retry_after"],
-    )
+    form = dict(form)
+    return error_from_code(form.pop("type"), form.pop("message"), **form)
 
 
 def _rq_workers(count, queue, state, upstream, tmp_path):
@@ -226,7 +219,10 @@ def test_an_error_form_survives_celerys_json_serializer():
 
     import websearch_sync as ws
 
-    error = ws.WebBlocked("cooling down", provider="brave", detail_code="http_429", status=429, retry_after=27.5)
+    other = ws.Timeout("slow", provider="ddg_html", detail_code="read_timeout")
+    error = ws.WebBlocked(
+        "cooling down", provider="brave", detail_code="http_429", status=429, retry_after=27.5, errors=[other]
+    )
     content_type, encoding, data = dumps(
         {"error": dict(error.to_dict(), status=error.status, retry_after=error.retry_after)}, serializer="json"
     )
@@ -240,3 +236,4 @@ def test_an_error_form_survives_celerys_json_serializer():
         27.5,
     )
     assert json.loads(json.dumps(form)) == form
+    assert (back.to_dict(), str(back)) == (error.to_dict(), str(error))  # the chain's other failure too

@@ -58,3 +58,32 @@ def test_a_sessions_credentials_are_left_behind_by_a_cross_origin_hop_only(given
         "x-plain": "1",
         "cookie": "pref=dark",
     }
+
+
+@pytest.mark.parametrize("browser", [False, True], ids=["requests-wire", "browser-wire"])
+def test_a_cookie_a_server_set_follows_a_hop_to_its_host_on_another_port(browser):
+    """RFC 6265 §8.5: cookies are not isolated by port; a browser and libcurl send a cookie of
+    127.0.0.1:A to 127.0.0.1:B, host-only or with a Domain. docs/reliability.md says so (the table's
+    port rows are about a request's own ``Cookie`` header, which is left behind)."""
+    transport = HttpTransport(impersonate="off" if not browser else None, allow_private=True)
+    set_cookies = ("host-only=1", "scoped=2; Domain=127.0.0.1")
+    with FaultServer({"/end": respond(200, b"b")}) as other:
+        routes = {
+            "/set%d" % n: respond(302, headers={"Location": other.url("/end"), "Set-Cookie": value})
+            for n, value in enumerate(set_cookies)
+        }
+        with FaultServer(routes) as first:
+            received = []
+            try:
+                for path in routes:
+                    transport.send(
+                        RequestSpec("GET", first.url(path), browser=browser),
+                        deadline=Deadline(5000),
+                        provider="t",
+                        max_bytes=1 << 16,
+                    )
+                    received.append(other.requests[-1].headers.get("cookie"))
+            finally:
+                transport.close()
+    assert other.port != first.port
+    assert received == ["host-only=1", "host-only=1; scoped=2"]

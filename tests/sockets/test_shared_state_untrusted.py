@@ -120,6 +120,20 @@ def test_a_crafted_image_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, chang
         assert reader.search("crafted", vertical="images")["provider_meta"]["cached"] is False
 
 
+@pytest.mark.parametrize("cuts", [[["max_chars"]], ["ask for more"]], ids=["a list", "a cause fetch never names"])
+def test_a_crafted_content_cut_in_a_shared_sqlite_file_is_a_miss(tmp_path, cuts):
+    """An item's ``content_truncated_by`` is read as a fetch result's ``truncated_by`` is: the tool
+    text looks each cause up."""
+    path = str(tmp_path / "cache.sqlite")
+    with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
+        answer = writer.search("crafted")
+    answer["items"][0]["content_truncated_by"] = cuts
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE results SET value = ?", (json.dumps(answer),))
+    with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
+        assert reader.search("crafted")["provider_meta"]["cached"] is False
+
+
 PAGE = b"<!doctype html><title>Tides</title><p>" + b"High water at the harbour is at 06:12 today. " * 40 + b"</p>"
 
 

@@ -1,6 +1,11 @@
 """Settings and the environment."""
 
+import copy
+import dataclasses
 import logging
+import pickle
+import types
+import weakref
 
 import pytest
 
@@ -155,3 +160,63 @@ def test_a_per_backend_variable_naming_no_backend_is_warned_once_with_the_closes
         in warned
     )
     assert "ignoring WEB_SEARCH_MIN_INTERVAL_S_NOSUCH" in caplog.text
+
+
+def test_two_clients_built_at_once_from_one_settings_both_hold_it(monkeypatch):
+    """Two threads building a client from one new ``Settings`` at the same moment: each found it had
+    no set of users and made one, and the second replaced the first's, so that its client's settings
+    could be assigned while it was open. The interleaving is made here: the other thread's ``hold``
+    runs while this one makes its set."""
+    from websearch_sync import config
+
+    class Client:
+        _closed = False
+
+    settings, first, second = ws.Settings(), Client(), Client()
+    interleaved = []
+
+    def weak_set():
+        made = weakref.WeakSet()
+        if not interleaved:
+            interleaved.append(second)
+            config.hold(settings, second)  # the other thread, meanwhile
+        return made
+
+    monkeypatch.setattr(config, "weakref", types.SimpleNamespace(WeakSet=weak_set))
+    config.hold(settings, first)
+    first._closed = True
+    with pytest.raises(dataclasses.FrozenInstanceError, match="open SearchClient"):
+        settings.timeout_ms = 1000  # the second client is open
+
+
+def test_settings_pickled_or_copied_are_equal_and_free_of_the_clients_holding_them():
+    """What a batch job does with its settings: pickle them to its workers, copy them. A copy is the
+    same settings (``==``, the same masked ``repr``) that no client holds yet, so it can be edited."""
+    settings = ws.Settings(providers={"brave": {"api_key": "BSA-not-a-real-key"}}, proxy="http://u:pw@proxy:8080")
+    with ws.SearchClient(settings=settings):
+        for made in (
+            pickle.loads(pickle.dumps(settings, 2)),
+            pickle.loads(pickle.dumps(settings, pickle.HIGHEST_PROTOCOL)),
+            copy.copy(settings),
+            copy.deepcopy(settings),
+        ):
+            assert (made, repr(made), made.secrets()) == (settings, repr(settings), settings.secrets())
+            made.timeout_ms = 1000  # no open client uses the copy
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            settings.timeout_ms = 1000
+    assert "BSA-not-a-real-key" not in repr(settings) and ":pw@" not in repr(settings)
+
+
+def test_repr_shows_a_huge_field_by_its_start_and_end_and_no_part_of_a_secret():
+    """A User-Agent or an endpoint of a megabyte made a ``repr`` (a log line) of a megabyte. A field is
+    cut after its secrets are masked: a cut through a secret would have shown the part before it."""
+    key = "k" * 40
+    settings = ws.Settings(
+        user_agent="agent " * 100_000,
+        providers={"brave": {"api_key": key}},
+        endpoints={"brave": "https://api.example/" + "p" * 100_000 + "?key=" + key},
+        fetch_service_url="https://reader.example/" + "r" * 116 + key + "x" * 1000,  # cut inside the key
+    )
+    shown = repr(settings)
+    assert len(shown) < 3000 and shown.count("characters left out") == 3
+    assert "kkkk" not in shown and "user_agent='agent agent" in shown and "?key=***'}" in shown

@@ -472,12 +472,12 @@ def test_every_dotted_name_of_a_public_module_is_exported():
 
 def test_the_item_fields_of_each_vertical_are_its_item_types():
     """docs/verticals.md's table of each vertical's fields is its item type's fields, besides the
-    ones every item has (said above the table) and ``content``/``content_by``/``providers``
+    ones every item has (said above the table) and ``content``/``content_by``/``content_truncated_by``/``providers``
     (told below it, and in docs/api.md)."""
     text = (ROOT / "docs" / "verticals.md").read_text(encoding="utf-8")
     table = text.split("| vertical | fields |", 1)[1].split("\n\n", 1)[0]
     rows = re.findall(r"^\| (\w+) \|(.*)\|$", table, re.M)
-    told = {"title", "url", "provider", "rank", "content", "content_by", "providers"}
+    told = {"title", "url", "provider", "rank", "content", "content_by", "content_truncated_by", "providers"}
     written = {vertical: set(re.findall(r"`(\w+)`", fields)) - told for vertical, fields in rows}
     types = {"news": ws.NewsItem, "images": ws.ImageItem, "videos": ws.VideoItem}
     assert written == {vertical: set(item.__annotations__) - told for vertical, item in types.items()}

@@ -212,7 +212,7 @@ def test_a_repeat_past_the_limit_gets_the_answer_already_given_with_a_note(monke
     first = session.call_tool("web_search", {"query": "Same  Query"})
     second = session.call_tool("web_search", {"query": "same query", "locale": None})
     looked_up = []
-    monkeypatch.setattr(tool, "call_tool", lambda *args, **kwargs: looked_up.append(args) or {"items": []})
+    monkeypatch.setattr(tool, "_answer", lambda *args, **kwargs: looked_up.append(args) or {"items": []})
     third = session.call_tool("web_search", {"query": "  SAME query "})
     assert looked_up == [] and "note" not in first and "note" not in second
     assert dict(third, note=None) == dict(second, note=None) and third["items"]
@@ -229,7 +229,7 @@ def test_the_same_words_in_another_time_range_or_locale_are_another_lookup(monke
     week's answered from memory as "the answer you already have"; the same scope again is a repeat."""
     looked_up = []
     monkeypatch.setattr(
-        tool, "call_tool", lambda name, args, client=None, images=False: looked_up.append(dict(args)) or {"items": []}
+        tool, "_answer", lambda name, args, client=None, images=False: looked_up.append(dict(args)) or {"items": []}
     )
     session = tool.ToolSession(ws.SearchClient("stub", settings=stub_settings()), max_repeats=1)
     scopes = [{}, {"time_range": "day"}, {"time_range": "week"}, {"locale": "de-DE"}, {"vertical": "news"}]
@@ -247,10 +247,10 @@ def test_repeats_count_within_the_window_on_the_clients_clock():
     client = ws.SearchClient("stub", settings=stub_settings(), clock=clock, cache_ttl_s=0)
     session = tool.ToolSession(client, max_repeats=2, repeat_window_s=600)
     arrivals = []
-    real_call_tool = tool.call_tool
+    real_call_tool = tool._answer
     calls = lambda *args, **kwargs: arrivals.append(clock.monotonic()) or real_call_tool(*args, **kwargs)  # noqa: E731
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tool, "call_tool", calls)
+        patch.setattr(tool, "_answer", calls)
         answers = []
         for step in (0, 100, 100, 399, 1, 600):  # seconds before each call
             clock.advance(step)
@@ -332,7 +332,7 @@ def test_fetch_tool_repeat_guard_uses_the_normalised_url(monkeypatch):
     fetched = []
     monkeypatch.setattr(
         tool,
-        "call_tool",
+        "_answer",
         lambda name, args, client=None, images=False: fetched.append(args["url"]) or {"url": args["url"]},
     )
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
@@ -347,7 +347,7 @@ def test_the_session_remembers_a_fetched_image_without_its_bytes(monkeypatch):
     model has the image from the first answer, so a repeat gives its one line and the note."""
     image = {"url": "https://a.example/i.png", "text": "[image: image/png, 1x1 pixels]", "content_type": "image/png"}
     monkeypatch.setattr(
-        tool, "call_tool", lambda name, args, client=None, images=False: dict(image, data="QUJD" * 1_000_000)
+        tool, "_answer", lambda name, args, client=None, images=False: dict(image, data="QUJD" * 1_000_000)
     )
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1, images=True)
     first = session.call_tool("web_fetch", {"url": "https://a.example/i.png"})
@@ -360,7 +360,7 @@ def test_the_session_remembers_a_fetched_image_without_its_bytes(monkeypatch):
 
 def test_failed_lookups_do_not_count_as_repeats(monkeypatch):
     answers = iter([{"error": {"type": "Timeout", "message": "slow", "retryable": True}}] * 2 + [{"items": []}])
-    monkeypatch.setattr(tool, "call_tool", lambda name, args, client=None, images=False: next(answers))
+    monkeypatch.setattr(tool, "_answer", lambda name, args, client=None, images=False: next(answers))
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
     results = [session.call_tool("web_search", {"query": "same"}) for _ in range(4)]
     assert [r.get("error", {}).get("type") or "ok" for r in results[:3]] == ["Timeout", "Timeout", "ok"]
@@ -456,7 +456,7 @@ def test_more_of_a_page_cut_short_is_another_lookup(monkeypatch):
     fetched = []
     monkeypatch.setattr(
         tool,
-        "call_tool",
+        "_answer",
         lambda name, args, client=None, images=False: fetched.append(dict(args)) or {"url": args["url"], "text": "x"},
     )
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
@@ -478,7 +478,7 @@ def test_more_results_or_their_pages_text_is_another_search(monkeypatch):
     searched = []
     monkeypatch.setattr(
         tool,
-        "call_tool",
+        "_answer",
         lambda name, args, client=None, images=False: searched.append(dict(args)) or {"items": [], "provider_meta": {}},
     )
     client = ws.SearchClient("stub", settings=ws.Settings(max_results=5))
@@ -526,7 +526,7 @@ def _three_calls_at_once(monkeypatch, answer, woken=lambda: None):
             woken()
             return ended
 
-    monkeypatch.setattr(tool, "call_tool", lookup)
+    monkeypatch.setattr(tool, "_answer", lookup)
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
     answers = {}
 
@@ -621,7 +621,7 @@ def test_a_failure_beside_another_lookup_under_way_leaves_the_waiting_call_to_th
             Watched.waiting.set()
             return super().wait(timeout)
 
-    monkeypatch.setattr(tool, "call_tool", lookup)
+    monkeypatch.setattr(tool, "_answer", lookup)
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=2)
     answers = {}
 
@@ -649,3 +649,84 @@ def test_a_failure_beside_another_lookup_under_way_leaves_the_waiting_call_to_th
     assert looked_up == ["rust", "rust"]
     assert "error" in answers[1] and "note" not in answers[2]
     assert answers[3]["note"].startswith("Note: this query was already looked up") and answers[3]["items"]
+
+
+@pytest.mark.parametrize("later_s", [0, 9])
+def test_a_call_waiting_on_a_lookup_that_ran_out_of_time_has_its_own_time(monkeypatch, later_s):
+    """A call arriving 9 s after an identical one with a 10 s deadline waited for it and got its
+    ``deadline_exceeded`` with 9 s of its own unused. Now it looks up itself within those 9 s (the
+    failed call's time from its own arrival, on the client's clock); one at the same moment still
+    gets the error (no N timeouts in turn)."""
+    import threading
+
+    clock = FakeClock()
+    gate, entered, waiting, looked_up = threading.Event(), threading.Event(), threading.Event(), []
+    ran_out = {"error": {"type": "Timeout", "message": "deadline", "retryable": True}}
+    ran_out["error"].update(detail_code="deadline_exceeded", provider="x")
+    real = tool._answer  # noqa: SLF001
+
+    def lookup(name, args, client, images):
+        looked_up.append(args.get("budget_ms"))  # a search's bound on its whole call
+        if len(looked_up) > 1:
+            return real(name, args, client, images)  # the stub's search, taking the bound
+        entered.set()
+        assert gate.wait(30)
+        return ran_out
+
+    class Watched(tool._Ending):  # noqa: SLF001
+        def wait(self, timeout=None):
+            waiting.set()
+            return super().wait(timeout)
+
+    monkeypatch.setattr(tool, "_answer", lookup)
+    session = tool.ToolSession(
+        ws.SearchClient("stub", settings=ws.Settings(backend="stub"), clock=clock), max_repeats=1
+    )
+    answers = {}
+
+    def call(number):
+        answers[number] = session.call_tool("web_search", {"query": "rust"})
+
+    threads = [threading.Thread(target=call, args=(number,), daemon=True) for number in range(2)]
+    try:
+        threads[0].start()
+        assert entered.wait(30)
+        (lookups,) = session._seen.values()  # noqa: SLF001 - the lookup under way
+        lookups.ended = Watched()
+        clock.advance(later_s)
+        threads[1].start()
+        assert waiting.wait(30)
+        clock.advance(10 - later_s)  # the first call's 10 s are spent
+    finally:
+        gate.set()
+        for thread in threads:
+            if thread.ident is not None:
+                thread.join(30)
+    assert answers[0] == ran_out
+    if later_s:
+        assert looked_up == [None, 9000] and answers[1]["items"][0]["title"] == "rust - Overview"
+    else:
+        assert looked_up == [None] and answers[1] == ran_out
+
+
+def test_a_delivered_check_that_raises_frees_the_lookups_place(monkeypatch):
+    """``delivered()`` raising left its lookup counted as under way for ever: with max_repeats=1 the
+    next identical call waited on it without end. Now the error goes to the caller and the place is free."""
+    import threading
+
+    looked_up = []
+    monkeypatch.setattr(tool, "_answer", lambda name, args, client, images: looked_up.append(1) or {"items": []})
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
+
+    def broken():
+        raise RuntimeError("the transport closed")
+
+    with pytest.raises(RuntimeError):
+        session.call_tool("web_search", {"query": "rust"}, delivered=broken)
+    answers = []
+    again = threading.Thread(
+        target=lambda: answers.append(session.call_tool("web_search", {"query": "rust"})), daemon=True
+    )
+    again.start()
+    again.join(30)  # bounded: without the fix it waits on the lookup that never ends
+    assert not again.is_alive() and answers == [{"items": []}] and len(looked_up) == 2

@@ -12,6 +12,7 @@ import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.backends import Backend, ParseResult
 from websearch_sync.engine import registry
+from websearch_sync.net import jsontext
 
 
 def encodable(value):
@@ -74,12 +75,16 @@ def _nested(depth):
 @pytest.mark.parametrize(
     "extras, errors, unfit",
     [
-        ({"raw": [b"\xff"]}, [], "extras holds a bytes"),
-        ({"raw": [{"nested": [object()]}]}, [], "extras holds a object"),
-        ({"raw": [{1: "a"}]}, [], "extras holds a int"),
+        ({"raw": [b"\xff"]}, [], "extras['raw'] holds a bytes"),
+        ({"raw": [{"nested": [object()]}]}, [], "extras['raw'] holds a object"),
+        ({"raw": [{1: "a"}]}, [], "extras['raw'] holds a int"),
         ({}, [{"type": "Timeout", "message": "m", "engine": {"a", "b"}}], "error 1 holds a set"),
-        ({"deep": [_nested(5000)]}, [], "extras holds dicts and lists nested over 64 deep"),
-        ({"deep": [_nested(registry.MAX_RESULT_NESTING - 1)]}, [], "extras holds dicts and lists nested over 64 deep"),
+        ({"deep": [_nested(5000)]}, [], "extras['deep'] holds dicts and lists nested over 64 deep"),
+        (
+            {"deep": [_nested(registry.MAX_RESULT_NESTING - 1)]},
+            [],
+            "extras['deep'] holds dicts and lists nested over 64 deep",
+        ),
         ({}, [{"type": "T", "message": "m", "deep": _nested(5000)}], "error 1 holds dicts and lists nested over"),
     ],
 )
@@ -112,6 +117,25 @@ def test_a_plugins_json_extras_stand(monkeypatch, extras, errors):
         result = tool.call_tool("web_search", {"query": "q"}, client=client)
     assert "error" not in result and result["items"]
     assert json.loads(json.dumps(result))["provider_meta"].get("extras", {}) == json.loads(json.dumps(extras))
+
+
+def test_an_upstream_value_read_but_too_deep_to_pass_on_is_refused_saying_where_and_why(monkeypatch):
+    """Upstream JSON is read up to ``MAX_JSON_DEPTH`` (256) deep, a backend's values nest at most
+    ``MAX_RESULT_NESTING`` (64): a value 100 deep that a backend copies from an answer into ``extras``
+    is ``bad_parse_result`` (the MCP SDK's reader refuses a message over 200 deep, so the bounds stay
+    apart). Before, the message said "extras holds dicts and lists nested over 64 deep": not which
+    kind, nor that the upstream's JSON was read deeper, nor what the backend should do."""
+    upstream = jsontext.loads("[" * 100 + "]" * 100)  # an answer the library reads
+    monkeypatch.setattr(_Answering, "extras", {"raw": [upstream]})
+    with registered(_Answering), ws.SearchClient(backend="plugin_beside") as client:
+        with pytest.raises(ws.WebProviderError) as refused:
+            client.search("q")
+    assert refused.value.detail_code == "bad_parse_result"
+    assert refused.value.message == (
+        "backend plugin_beside returned a parse result of the wrong shape: extras['raw'] holds dicts and lists"
+        " nested over 64 deep (a backend's values nest at most 64 deep, while JSON an upstream sent is read up"
+        " to 256: cut or flatten a value copied from it)"
+    )
 
 
 def test_the_error_line_turns_line_breaks_into_spaces_and_keeps_other_spacing():

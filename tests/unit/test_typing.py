@@ -47,6 +47,26 @@ print(videos["items"][0]["duration"] + 1, videos["items"][0]["view_count"])
 print(ws.search("q")["items"][0]["image_url"])
 read = ws.search("q", vertical="news", include_content=True)["items"][0]  # include_content fills them in any vertical
 print(read["content"], read["content_by"], images["items"][0]["content"], videos["items"][0]["content_by"])
+# a batch job's objects, typed as docs/api.md says (imported here: the lines above are numbered)
+import copy
+from typing import Optional
+
+from websearch_sync.errors import RenewalFailed, error_from_code
+
+page = ws.fetch("https://example.com/a.png", images=True)
+pixels: int = page["width"] * page["height"]
+encoded: str = page["data"]
+notes: list[ws.ErrorInfo] = page.get("errors", []) + news.get("errors", [])
+try:
+    ws.search("q")
+except ws.WebSearchError as error:
+    form: ws.ErrorInfo = error.to_dict()
+    wait: Optional[float] = error.retry_after
+    facts = (error.code, error.retryable, error.status, error.hint, error.errors[0].detail_code, form["detail_code"])
+    again: ws.WebSearchError = error_from_code(form["type"], form["message"], errors=form.get("errors", []))
+    print(facts, again.message, copy.deepcopy(error).provider, form.get("engine"), wait)
+settings: ws.Settings = copy.copy(ws.Settings.from_env()).replace(timeout_ms=1000)
+failures: list[tuple[str, BaseException]] = RenewalFailed([]).failures
 """
 
 

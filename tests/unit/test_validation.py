@@ -5,6 +5,8 @@ from types import SimpleNamespace
 import pytest
 
 import websearch_sync as ws
+from websearch_sync.cli import main as cli_main
+from websearch_sync.mcp.tools import McpTools
 from websearch_sync.validate import (
     Argument,
     backend_list,
@@ -210,3 +212,37 @@ def test_a_tool_argument_is_checked_as_declared():
     assert count.check(-3) == -3
     assert check_arguments([count], None) == {}
     assert describe_sent(True) == "a boolean (true)"
+
+
+CONTROL_QUERIES = [
+    ("a\x00b", "'\\x00' at position 1"),
+    ("x \x1b[31mred", "'\\x1b' at position 2"),
+    ("q\x9b2J", "'\\x9b' at position 1"),
+]
+
+
+@pytest.mark.parametrize("query, named", CONTROL_QUERIES, ids=["NUL", "terminal escape", "C1 CSI"])
+def test_a_query_holding_a_control_character_is_refused_alike_everywhere(capsys, query, named):
+    """NUL and terminal escapes were sent to the service as given. Refused (never stripped: the query
+    searched is the one given) with the character and its position, by ``search()``, the command
+    line, the agent tool and the MCP server alike (one check: ``validate.check_query``)."""
+    with pytest.raises(ws.InvalidInput) as refused:
+        ws.search(query, backend="stub")
+    assert refused.value.detail_code == "bad_query" and named in refused.value.message
+    with ws.SearchClient("stub", settings=ws.Settings(backend="stub")) as client:
+        tool_error = ws.tool.call_tool("web_search", {"query": query}, client=client)["error"]
+        mcp_reply = McpTools(client).call("web_search", {"query": query})
+    assert (tool_error["detail_code"], mcp_reply.is_error, mcp_reply.result) == (
+        "bad_query",
+        True,
+        {"error": tool_error},
+    )
+    assert cli_main(["search", query, "--backend", "stub"]) != 0
+    err = capsys.readouterr().err
+    assert named in err and "\x1b" not in err and "\x00" not in err
+
+
+@pytest.mark.parametrize("query", ["a\tb", "line\nbreak\r\nx", "form\x0cfeed", "\u202eevil\u202c \u200f"])
+def test_whitespace_controls_and_direction_marks_stay_in_a_query(query):
+    """Tabs, line breaks and Unicode's format characters (direction marks) are text: they are sent."""
+    assert check_query(query) == query

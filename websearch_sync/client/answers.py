@@ -80,6 +80,8 @@ def _valid_item(item: Any, rank: int, required: tuple[str, ...]) -> bool:
     if item.get("rank") != rank or type(item["rank"]) is not int or not _valid_optional_fields(item):
         return False
     providers = item.get("providers")
+    if not _valid_cuts(item.get("content_truncated_by", [])):
+        return False
     return providers is None or (type(providers) is list and all(type(p) is str for p in providers))
 
 

@@ -57,6 +57,7 @@ from ..reader.page import (
     add_page_content,
     fetch_page,
 )
+from ..reader.pagetext import CUT_MAX_CHARS
 from ..secrets import redact_error
 from ..validate import (
     COMMON_OPTIONS,
@@ -691,7 +692,7 @@ class SearchClient:
         """Read the result pages into ``content``; false when some page could not be read (one read
         with a warning, :data:`~websearch_sync.reader.page.READ_WARNINGS`, was). The text
         a service gave itself (Tavily's, Jina's) is kept, cut to the same ``max_content_chars``
-        (``content_by``: that backend); a page it gave none for is read as any other
+        (``content_by``: that backend; ``content_truncated_by``: ``["max_chars"]`` when cut here); a page it gave none for is read as any other
         (``content_by``: ``"fetch"``), for ``include_content`` promises page text. The pages of an
         offline backend that gives its own text (the stub's are made up) are never read."""
         limit = params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS)
@@ -699,7 +700,8 @@ class SearchClient:
         for item in response["items"]:
             cls = registry.backend_class(item["provider"], params.vertical)
             if item.get("content"):
-                item["content"] = item["content"][:limit]
+                if len(item["content"]) > limit:
+                    item["content"], item["content_truncated_by"] = item["content"][:limit], [CUT_MAX_CHARS]
                 item["content_by"] = item["provider"]
             elif not (cls.provides_content and cls.kind == "offline"):
                 to_read.append(item)

@@ -72,7 +72,7 @@ _MAX_UPSTREAM_MESSAGE = 300
 _ITEM_TYPES: dict[str, Any] = {"web": SearchItem, "news": NewsItem, "images": ImageItem, "videos": VideoItem}
 #: Item keys no vendor field fills by ``result_fields``: written by normalisation and the client, or
 #: the page text (``content_field``, read only when ``include_content`` is asked).
-_NOT_DECLARED = ("rank", "provider", "providers", "content", "content_by")
+_NOT_DECLARED = ("rank", "provider", "providers", "content", "content_by", "content_truncated_by")
 
 
 def item_fields(vertical: str) -> tuple[str, ...]:

@@ -46,6 +46,7 @@ from ..errors import (
 from ..forks import in_children, module_global
 from ..models import MEDIA_FILTERS, VERTICALS, ErrorInfo, ParseResult
 from ..net.botwall import BotWall, bot_wall_error
+from ..net.jsontext import MAX_JSON_DEPTH
 from ..net.transport import HttpResponse
 from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, PACKAGE, BuiltIn
@@ -954,15 +955,25 @@ _JSON_SCALARS = (str, int, float, bool, type(None))
 #: How deeply a dict or list in a response's ``errors`` or ``extras`` may nest (the outermost counts 1;
 #: a bound of the values a backend returns, not of upstream text: that is ``net.jsontext.MAX_JSON_DEPTH``):
 #: a tool result's cleaning and the JSON writers walk them recursively, and 5000 lists deep made
-#: ``call_tool`` raise ``RecursionError`` (a list holding itself never ended the check).
+#: ``call_tool`` raise ``RecursionError`` (a list holding itself never ended the check); the MCP SDK's
+#: JSON reader (pydantic-core) refuses a message nested over 200 deep, and an answer wraps these values
+#: in several levels of its own. Upstream JSON is read deeper (256: fetch pretty-prints it), so a
+#: backend copying an upstream value 63 to 256 deep into ``extras`` fails ``bad_parse_result``, and
+#: the message says where and why (docs/backends.md).
 MAX_RESULT_NESTING = 64
+#: What :func:`_not_json` adds to its verdict on a value nested too deep: the way out for a backend.
+_TOO_DEEP_HINT = (
+    " (a backend's values nest at most %d deep, while JSON an upstream sent is read up to %d:"
+    " cut or flatten a value copied from it)" % (MAX_RESULT_NESTING, MAX_JSON_DEPTH)
+)
 
 
-def _not_json(value: object) -> Optional[str]:
+def _not_json(value: object, depth: int = 1) -> Optional[str]:
     """What in ``value`` is no JSON value (bytes, a set, an object: the MCP server could not send an
-    answer holding it, and ended; or dicts and lists nested over :data:`MAX_RESULT_NESTING` deep), or None.
+    answer holding it, and ended; or dicts and lists nested over :data:`MAX_RESULT_NESTING` deep,
+    counted from ``depth``, the level ``value`` is at), or None.
     Iterative: the check itself meets no recursion limit."""
-    pending: list[tuple[object, int]] = [(value, 1)]
+    pending: list[tuple[object, int]] = [(value, depth)]
     while pending:
         part, depth = pending.pop()
         if not isinstance(part, (dict, list, tuple)):
@@ -970,7 +981,7 @@ def _not_json(value: object) -> Optional[str]:
                 return "a %s, no JSON value" % type(part).__name__
             continue
         if depth > MAX_RESULT_NESTING:
-            return "dicts and lists nested over %d deep" % MAX_RESULT_NESTING
+            return "dicts and lists nested over %d deep%s" % (MAX_RESULT_NESTING, _TOO_DEEP_HINT)
         if isinstance(part, dict):
             keys = [key for key in part if not isinstance(key, str)]
             if keys:
@@ -989,9 +1000,10 @@ def _beside_items_problem(result: ParseResult) -> Optional[str]:
     extras = result.extras
     if not (isinstance(extras, dict) and all(isinstance(k, str) and isinstance(v, list) for k, v in extras.items())):
         return "extras is not a dict of lists"
-    unfit = _not_json(extras)
-    if unfit is not None:
-        return "extras holds %s" % unfit
+    for kind, values in extras.items():  # each kind on its own: the message names the one at fault
+        unfit = _not_json(values, depth=2)  # the extras dict is level 1
+        if unfit is not None:
+            return "extras[%r] holds %s" % (kind, unfit)
     if result.request_id is not None and not isinstance(result.request_id, str):
         return "request_id is a %s, not a string" % type(result.request_id).__name__
     return None

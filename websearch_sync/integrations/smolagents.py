@@ -36,6 +36,11 @@ class WebToolError(RuntimeError):
         super().__init__(outcome.text)
         self.outcome = outcome
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Built again from ``outcome`` (its one argument; the default would pass the message): a
+        copy, or a pickle a process pool sends back to the agent's process, keeps it."""
+        return (type(self), (self.outcome,), self.__dict__.copy())
+
 
 class WebTool(Tool):  # type: ignore[misc]  # smolagents is not typed
     """One of our tools as a smolagents tool."""

@@ -500,7 +500,8 @@ def add_page_content(
 
     At most ``max_workers`` pages at once, all within ``deadline``; each text is
     capped at ``max_content_chars``, and ``content_by`` says it was read here
-    (``"fetch"``). Items that already have a non-empty
+    (``"fetch"``); ``content_truncated_by``, when the text was cut, what cut it (the fetch result's
+    ``truncated_by``). Items that already have a non-empty
     ``content`` are left alone. A failed page leaves ``content`` empty and adds
     an error entry ``{"type", "message", "retryable", "detail_code", "provider",
     "url"}`` to the returned list, as does a warning of a page read (its result's ``errors``:
@@ -546,6 +547,8 @@ def add_page_content(
             page = future.result()
             item["content"] = page["text"]
             item["content_by"] = PROVIDER
+            if page.get("truncated_by"):
+                item["content_truncated_by"] = page["truncated_by"]
             # a warning on what was read (a PDF's pages left out) stays with the text, as in fetch's result
             errors.extend(_page_entry(warning, item["url"]) for warning in page.get("errors", []))
         except WebSearchError as error:

@@ -445,6 +445,7 @@ _ITEM_KEYS = (
     "providers",
     "content",
     "content_by",
+    "content_truncated_by",
 )
 
 

@@ -1,0 +1,166 @@
+"""The package's errors as a batch job or a service handles them: pickled (``multiprocessing`` and
+``concurrent.futures`` send a worker's exception back that way), copied and printed. An exception
+class whose ``__init__`` takes other arguments than its message is the classic failure: Python's
+default pickle calls it with the message alone, so unpickling raises ``TypeError`` or the like, and a
+process pool breaks (``BrokenProcessPool``) instead of giving the job its error back. Every class a
+caller can get is checked, found as test_error_table finds them; a new one needs an example here."""
+
+import copy
+import pickle
+from typing import Any, Callable
+
+import pytest
+from test_error_table import INTERNAL, _exception_classes
+
+import websearch_sync as ws
+from websearch_sync.backends.searxng_failures import EngineBlocked, EngineError, EngineTimeout
+from websearch_sync.backends.stub import OfflineResultsWarning
+from websearch_sync.errors import MAX_MESSAGE_CHARS, RenewalFailed, StdoutClaimed, WebSearchError, error_from_code
+from websearch_sync.testing.kit import NetworkAccessBlocked
+
+
+def _chain(cls: type[WebSearchError]) -> WebSearchError:
+    """An error of ``cls`` with every attribute set, as a fallback chain raises it."""
+    return cls(
+        "ddg_html failed",
+        provider="ddg_html",
+        detail_code="http_503",
+        status=503,
+        retryable=True,
+        retry_after=2.5,
+        hint="try later",
+        errors=[
+            ws.WebBlocked("wall", provider="bing_html", detail_code="captcha_required"),
+            EngineTimeout("slow", engine="google", provider="searxng", detail_code="engine_timeout"),
+        ],
+    )
+
+
+#: An example of each exception class a caller can get (a row of docs/errors.md or its subclass, a warning).
+EXAMPLES: dict[str, Callable[[], BaseException]] = {
+    **{cls.__name__: (lambda cls=cls: _chain(cls)) for cls in (WebSearchError, *ws.errors.ERROR_CLASSES.values())},
+    "NetworkAccessBlocked": lambda: NetworkAccessBlocked("a test tried to reach example.com"),
+    "EngineBlocked": lambda: EngineBlocked("blocked", engine="bing", provider="searxng", retry_after=3600.0),
+    "EngineError": lambda: EngineError("failed", engine="qwant", provider="searxng", detail_code="engine_error"),
+    "EngineTimeout": lambda: EngineTimeout("slow", engine="google", provider="searxng"),
+    "StdoutClaimed": lambda: StdoutClaimed("another thread's command holds stdout"),
+    "OfflineResultsWarning": lambda: OfflineResultsWarning("results of the offline stub"),
+    "RenewalFailed": lambda: RenewalFailed([("Cache._lock", OSError(24, "Too many open files")), ("f", KeyError("k"))]),
+}
+
+
+def _state(value: Any) -> Any:
+    """What a caller reads of ``value``: an exception's type, ``str``, ``args`` and attributes (those
+    that are exceptions compared the same way: exceptions compare by identity), lists and tuples
+    item by item."""
+    if isinstance(value, BaseException):
+        return (type(value), str(value), _state(value.args), {k: _state(v) for k, v in vars(value).items()})
+    if isinstance(value, (list, tuple)):
+        return type(value)(_state(item) for item in value)
+    return value
+
+
+#: Classes checked where their framework is imported anyway (by name: this process may not import it).
+CHECKED_ELSEWHERE = {"WebToolError": "tests/sockets/test_integrations_smolagents.py (needs smolagents)"}
+
+
+def test_every_error_class_a_caller_can_get_has_an_example():
+    imported, from_source = _exception_classes()
+    callers = (set(imported) | from_source) - set(INTERNAL) - set(CHECKED_ELSEWHERE)
+    assert sorted(callers - set(EXAMPLES)) == []
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+@pytest.mark.parametrize("protocol", [2, pickle.HIGHEST_PROTOCOL])
+def test_an_error_comes_back_from_a_pickle_as_it_was(name, protocol):
+    error = EXAMPLES[name]()
+    assert type(error).__name__ == name
+    if hasattr(error, "add_note"):  # Python 3.11: notes are kept as an attribute
+        error.add_note("seen by the worker")
+    again = pickle.loads(pickle.dumps(error, protocol))
+    assert _state(again) == _state(error)
+    if isinstance(error, WebSearchError):
+        assert (again.code, again.retryable, again.to_dict()) == (error.code, error.retryable, error.to_dict())
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_an_errors_copies_are_the_same_error(name):
+    error = EXAMPLES[name]()
+    for made in (copy.copy(error), copy.deepcopy(error)):
+        assert type(made) is type(error) and _state(made) == _state(error)
+
+
+def test_an_error_form_with_the_errors_of_a_chain_is_built_back_into_the_same_error():
+    """``error_from_code`` turns every key of an error form back (docs/errors.md): the chain's other
+    failures were kept as dicts, so ``str(error)`` raised ``AttributeError`` and ``to_dict()`` too,
+    and a SearXNG engine's ``engine`` (or a response entry's ``url``, ``page``) was a ``TypeError``."""
+    error = _chain(ws.WebProviderError)
+    error.errors.append(EngineBlocked("blocked", engine="bing", provider="searxng", retry_after=3600.0))
+    form = error.to_dict()
+    again = error_from_code(
+        form["type"], form["message"], **{k: v for k, v in form.items() if k not in ("type", "message")}
+    )
+    error.hint = None  # str() shows a hint, which no form carries
+    assert (again.to_dict(), str(again)) == (form, str(error))
+    assert [type(other) for other in again.errors] == [ws.WebBlocked, ws.Timeout, ws.WebBlocked]
+    entry = {
+        "type": "WebParseError",
+        "message": "pages 3 and 4 left out",
+        "retryable": False,
+        "detail_code": "pdf_pages_left_out",
+        "provider": "fetch",
+        "url": "https://example.com/a.pdf",
+        "page": 2,
+    }
+    rest = {k: v for k, v in entry.items() if k not in ("type", "message")}
+    assert error_from_code(entry["type"], entry["message"], **rest).to_dict() == entry
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda huge: ws.Settings(backend=huge),
+        lambda huge: ws.Settings(providers={"brave": {huge: 1}}),
+        lambda huge: ws.SearchClient(strategy=huge),
+        lambda huge: ws.fetch("https://example.com/", extract_mode=huge),
+    ],
+    ids=["backend", "provider_setting", "strategy", "extract_mode"],
+)
+def test_a_message_quoting_a_huge_value_is_bounded(call):
+    """A hundred kilobytes the caller gave, quoted back (twice, for ``Settings.backend``), made a message, a
+    ``repr``, a log line and a pickle as large; the message keeps its start and its end."""
+    huge = "x" * 100_000
+    with pytest.raises(ws.InvalidInput) as caught:
+        call(huge)
+    error = caught.value
+    assert MAX_MESSAGE_CHARS < len(error.message) < MAX_MESSAGE_CHARS + 50
+    assert (str(error), error.args, error.to_dict()["message"]) == (error.message, (error.message,), error.message)
+    assert len(repr(error)) < MAX_MESSAGE_CHARS + 150 and "characters left out" in error.message
+
+
+def test_a_long_message_keeps_its_start_its_end_and_says_how_much_is_left_out():
+    text = "start " + "y" * 10_000 + " end"
+    message = ws.WebProviderError(text).message
+    half = MAX_MESSAGE_CHARS // 2
+    assert message == "%s ... [%d characters left out] ... %s" % (text[:half], len(text) - 2 * half, text[-half:])
+    assert ws.WebProviderError(text[:MAX_MESSAGE_CHARS]).message == text[:MAX_MESSAGE_CHARS]
+
+
+def test_a_message_quoting_a_value_with_line_breaks_is_one_line(tmp_path):
+    """A cache path with a line break was quoted as it is: the error took two lines of a log or a
+    batch job's report. Every break ``str.splitlines`` knows is written as ``repr`` writes it."""
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.SearchClient(cache_path=str(tmp_path / "missing\nfolder" / "cache.db"))
+    assert str(caught.value).splitlines() == [str(caught.value)] and "missing\\nfolder" in str(caught.value)
+    breaks = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+    assert ws.WebProviderError("a%sb" % breaks).message == "a%sb" % repr(breaks)[1:-1]
+
+
+@pytest.mark.parametrize("cls", [WebSearchError, *ws.errors.ERROR_CLASSES.values()], ids=lambda cls: cls.__name__)
+def test_an_errors_repr_is_the_call_that_makes_it(cls):
+    """``repr`` named the message, provider, detail code and status only: a batch job's list of
+    failures did not show ``retry_after``, a ``retryable`` that is not the default, the ``hint`` nor
+    the chain's other failures (nor an engine's name)."""
+    error = _chain(cls)
+    assert _state(eval(repr(error), {**vars(ws), "EngineTimeout": EngineTimeout})) == _state(error)
+    assert repr(cls("m")) == "%s('m')" % cls.__name__

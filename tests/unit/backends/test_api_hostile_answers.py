@@ -203,7 +203,18 @@ def test_a_request_id_is_one_line_of_bounded_text(name, value, shown):
     assert result["provider_meta"].get("request_id") == shown
 
 
-@pytest.mark.parametrize("value, shown", [("gw\x1b[31m-7\x9b", "gw[31m-7"), ("x" * 201, None)])
+@pytest.mark.parametrize("name", sorted(REQUEST_ID_AT))
+def test_a_request_id_that_echoes_the_key_does_not_show_it(name):
+    """The items' text was redacted, the request id was not: ``provider_meta.request_id`` showed the key."""
+    data = success(name)
+    _set(data, REQUEST_ID_AT[name], "req-%s-7" % KEY)
+    result = search(name, data)
+    assert KEY not in json.dumps(result) and result["provider_meta"]["request_id"].startswith("req-")
+
+
+@pytest.mark.parametrize(
+    "value, shown", [("gw\x1b[31m-7\x9b", "gw[31m-7"), ("x" * 201, None), ("gw-%s-7" % KEY, "gw-***-7")]
+)
 def test_the_gateways_request_id_header_is_read_as_a_request_id(value, shown):
     result = search("service", recorded_body("service", "basic"), headers={"X-Request-Id": value})
     assert result["provider_meta"].get("request_id") == shown

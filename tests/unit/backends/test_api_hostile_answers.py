@@ -1,9 +1,12 @@
 """The keyed JSON APIs (brave, tavily, kagi, bocha, jina, service) against what a real upstream
 can send besides its usual answer: each case is a recorded answer of the service with one value
-changed. The vendor's words reach an error message as one line of text (no control character,
-no Python spelling of an object); a code of other digits is no HTTP status; a number that is no
-number (``NaN``) is no title; a request id is text of a bounded length; a ``Retry-After`` is read
-as a header's digits only."""
+changed (or a bare status). The vendor's words reach an error message as one line of text (no
+control character, no Python spelling of an object); a code of other digits is no HTTP status; an
+error body inside a 200 is the vendor's error; a 402 is a refused account; a number that is no
+number (``NaN``) is no title, an object no page text, ``-1`` no date; a result without an http(s)
+address is left out with a warning; a request id is text of a bounded length, the key redacted; JSON
+is read as UTF-8 whatever charset is declared; a ``Retry-After`` is read as a header's digits, a past
+date as no wait."""
 
 import json
 from typing import Any
@@ -90,12 +93,14 @@ def with_words(name: str, words: Any) -> tuple[Any, int]:
     if name == "jina":
         return dict(recorded_body("jina", "http_402_insufficient_balance"), message=words), 402
     if name == "tavily":
-        return {"detail": {"error": words}}, 400  # tavily.py: errors come as {"detail": {"error": "..."}}
+        body = recorded_body("tavily", "http_400_bad_request")
+        body["detail"]["error"] = words
+        return body, 400
     if name == "brave":
         body = recorded_body("brave", "http_422_validation")
         body["error"]["detail"] = words
         return body, 422
-    return {"error": words, "search_results": []}, 400  # the gateway contract's error (service.py)
+    return dict(recorded_body("service", "http_400"), detail=words), 400
 
 
 KEYED = sorted(ENDPOINTS)

@@ -72,7 +72,11 @@ def test_on_a_terminal_the_progress_line_is_redrawn_in_place_then_cleared(tmp_pa
         "\r[2/2] 1 ok, 1 failed, - queries/s, last: t]0;titlewo\x1b[K"
         "\r\x1b[K"
     ), repr(drawn)
-    assert drawn.endswith("\n1 ok, 1 failed\n") and drawn.count("\x1b") == 3, repr(drawn)
+    assert drawn.endswith(
+        "\n1 ok, 1 failed\n  1 failed: InvalidInput/bad_query: query holds the control character '\\x1b' at position 1:"
+        " a query is text to search for\n"
+    ), repr(drawn)
+    assert drawn.count("\x1b") == 3, repr(drawn)
 
 
 def test_progress_lines_come_every_interval_with_counts_and_rate(capsys):

@@ -255,7 +255,10 @@ def test_the_module_runs_a_batch_as_a_subprocess(tmp_path):
     assert ["items" in line for line in lines] == [True, False, True]
     assert lines[0]["items"][0]["url"] == "https://example.com/search?q=hello+world"
     assert "\r" not in proc.stderr  # no progress bar when stderr is not a terminal
-    assert proc.stderr.splitlines()[-1] == "2 ok, 1 failed"
+    assert proc.stderr.splitlines()[-2:] == [
+        "2 ok, 1 failed",
+        "  1 failed: InvalidInput/query_too_long: query is 2001 characters long; the limit is 2000",
+    ]
 
 
 def installed_console_script(name: str) -> Path:

@@ -132,6 +132,34 @@ def test_a_closed_pipe_ends_the_batch_quietly(tmp_path, forks):
     assert proc.returncode == 141
 
 
+#: The installed command, whose search of "two" sends the process SIGTERM (as ``timeout`` or a
+#: cancelled CI job does) and then waits (bounded: the signal is what ends the batch).
+TERM_ON_TWO = (
+    """import os, signal, threading
+from websearch_sync.client.search_client import SearchClient
+searched = SearchClient.search
+def search(self, query, **options):
+    if query == "two":
+        os.kill(os.getpid(), signal.SIGTERM)
+        threading.Event().wait(60)
+    return searched(self, query, **options)
+SearchClient.search = search
+"""
+    + CLI
+)
+
+
+def test_sigterm_ends_a_batch_with_its_summary(tmp_path, forks):
+    """At the default, SIGTERM killed the batch without a word of how far it got (nor a status
+    saying so: -15)."""
+    queries = tmp_path / "q.txt"
+    queries.write_text("one\ntwo\nthree\n", encoding="utf-8")
+    done = forks.run(TERM_ON_TWO, command_env(), "search", "--queries-file", str(queries))
+    assert done.returncode == 143, done.stderr
+    assert [json.loads(line)["query"] for line in done.stdout.splitlines()] == ["one"]
+    assert done.stderr.splitlines()[-1] == "terminated: 1 ok, 0 failed, 2 not run"
+
+
 #: The command line's ``main`` run on each argv in turn in one process, each output followed by a
 #: NUL and its exit status: how a stdout in an encoding meets the output. First the streams an
 #: interpreter opens when ``PYTHONIOENCODING`` names the encoding (stdout strict, stderr with

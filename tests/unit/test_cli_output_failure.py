@@ -35,3 +35,24 @@ def test_a_closed_pipe_stays_quiet_with_141(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdout", _Closed())
     assert main(["search", "q"]) == 141
     assert "error" not in capsys.readouterr().err
+
+
+class _FullAfterOneLine(io.StringIO):
+    """A stdout whose disk fills up once it holds one line."""
+
+    def write(self, text: str) -> int:
+        if self.getvalue():
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return super().write(text)
+
+
+def test_a_batch_on_a_full_disk_says_how_far_it_got(monkeypatch, capsys, tmp_path):
+    """It said only "cannot write the output": not how many answers the file holds, nor how many to resume."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("one\ntwo\nthree\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", _FullAfterOneLine())
+    assert main(["search", "--queries-file", str(queries)]) == 5
+    assert capsys.readouterr().err.splitlines()[-2:] == [
+        "the output failed: 1 ok, 0 failed, 2 not written",
+        "error: cannot write the output: [Errno 28] No space left on device",
+    ]

@@ -16,11 +16,21 @@ def stdin_of(data: bytes) -> io.TextIOWrapper:
 
 
 def test_stdin_that_is_not_utf8_is_a_usage_error_as_a_file_is(monkeypatch, capsys):
-    monkeypatch.setattr(sys, "stdin", stdin_of(b"\xff\xfeq\n"))
+    monkeypatch.setattr(sys, "stdin", stdin_of(b"\xffq\n"))
     assert main(["search", "--queries-file", "-"]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "error: InvalidInput/bad_arguments: cannot read --queries-file -: "
-        "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
+        "line 1 is not UTF-8 (byte 0xff at byte offset 0: invalid start byte)"
+    )
+
+
+def test_the_line_that_is_not_utf8_is_named(capsys, tmp_path):
+    """The codec's "position 15" left a reader of a long file counting bytes; lines end as queries do (CRLF, CR)."""
+    (tmp_path / "queries.txt").write_bytes(b"one\r\ntwo\rthree\n\xe9t\xe9\n")
+    assert main(["search", "--queries-file", str(tmp_path / "queries.txt")]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: cannot read --queries-file %s: "
+        "line 4 is not UTF-8 (byte 0xe9 at byte offset 15: invalid continuation byte)" % (tmp_path / "queries.txt")
     )
 
 
@@ -46,3 +56,37 @@ def test_a_lone_cr_ends_a_query_on_stdin_as_in_a_file(monkeypatch, capsys, tmp_p
     assert main(["search", "--queries-file", "-"]) == 0
     from_stdin = [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()]
     assert (from_stdin, from_file) == (["a", "b"], ["a", "b"])
+
+
+def test_a_byte_order_mark_before_any_line_is_no_part_of_its_query(capsys, tmp_path):
+    """Two files saved with a mark, concatenated (``cat a.txt b.txt``): the second query was "\\ufeffb"."""
+    (tmp_path / "queries.txt").write_bytes("\ufeffa\n\ufeffb\n".encode())
+    assert main(["search", "--queries-file", str(tmp_path / "queries.txt")]) == 0
+    assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["a", "b"]
+
+
+def test_a_utf16_file_is_named_as_such(monkeypatch, capsys):
+    """Windows PowerShell's ``>`` writes UTF-16 with a byte order mark: "line 1 is not UTF-8 (byte 0xff ...)"
+    said nothing of what the file is."""
+    monkeypatch.setattr(sys, "stdin", stdin_of("a\n".encode("utf-16")))
+    assert main(["search", "--queries-file", "-"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: cannot read --queries-file -: it is UTF-16 (its byte order mark says so,"
+        " as PowerShell's > writes text): save it as UTF-8"
+    )
+
+
+class TerminalStdin(io.StringIO):
+    """A stdin that is a terminal (``isatty``): the queries are typed."""
+
+    def isatty(self):
+        return True
+
+
+def test_queries_typed_at_a_terminal_are_asked_for(monkeypatch, capsys):
+    """``--queries-file -`` at a terminal waited without a word, as if it hung."""
+    monkeypatch.setattr(sys, "stdin", TerminalStdin("one\n"))
+    assert main(["search", "--queries-file", "-"]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "reading queries from the terminal, one a line; end them with Ctrl-D"
+    )

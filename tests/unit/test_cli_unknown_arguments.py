@@ -220,11 +220,11 @@ def test_a_first_word_that_is_no_command_names_the_command_meant(capsys, argv, s
     [
         (
             ["-b", "stub", "python"],
-            "error: -b is a flag of search: the command comes first (websearch-sync search -b stub python)\n",
+            "error: -b is a flag of search, state clear: the command comes first (websearch-sync search -b stub python)\n",
         ),
         (
             ["--json", "python"],
-            "error: --json is a flag of search, fetch, backends, check-live: the command comes first"
+            "error: --json is a flag of search, fetch, backends, check-live, state show: the command comes first"
             " (websearch-sync search --json python)\n",
         ),
         (["--bogus", "q"], "error: argument COMMAND: invalid choice: 'q' (choose from"),  # no command's flag
@@ -256,3 +256,94 @@ def test_the_programs_own_flags_before_any_command_are_its_own(capsys, flag):
     assert main([flag]) == 0
     out, err = capsys.readouterr()
     assert "is a flag of" not in err and out.startswith(("usage: websearch-sync", "websearch-sync "))
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (
+            ["--state-url", "x", "state", "show"],
+            "websearch-sync state show: error: --state-url is a flag of state show: the command comes first"
+            " (websearch-sync state show --state-url x)\n",
+        ),
+        (
+            ["state", "--state-url", "x", "show"],
+            "websearch-sync state show: error: --state-url is a flag of state show: the command comes first"
+            " (websearch-sync state show --state-url x)\n",
+        ),
+        (
+            ["--json", "state", "show"],
+            "error: --json is a flag of state show: the command comes first (websearch-sync state show --json)\n",
+        ),
+        (
+            ["--backend", "stub", "record", "stub", "q"],
+            "websearch-sync record: error: unrecognized arguments: --backend"
+            " (BACKEND is given without a flag: websearch-sync record BACKEND QUERY)\n",
+        ),
+    ],
+)
+def test_a_flag_before_a_commands_own_command_is_said_as_before_any_command(capsys, argv, said):
+    """``--state-url x state show`` got argparse's "invalid choice: 'x'" (only the commands right
+    under the program were followed), and ``--json state show`` "put it before --" (no ``--`` was typed)."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(said)
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (
+            ["record", "--backend", "stub", "q"],
+            "--backend (BACKEND is given without a flag: websearch-sync record BACKEND QUERY)",
+        ),
+        (
+            ["check-live", "--backend", "stub"],
+            "--backend (BACKEND is given without a flag: websearch-sync check-live BACKEND [QUERY ...])",
+        ),
+        (["fetch", "--url", "https://a.example/"], "--url (URL is given without a flag: websearch-sync fetch URL)"),
+        # a short flag, by the long spelling other commands give it (-b: --backend)
+        (["record", "-b", "stub", "q"], "-b (BACKEND is given without a flag: websearch-sync record BACKEND QUERY)"),
+    ],
+)
+def test_a_commands_argument_typed_as_a_flag_is_said_to_take_no_flag(capsys, argv, said):
+    """``record --backend stub q`` was told "--backend is a flag of search, verify, mcp, state clear":
+    away from the command meant, whose BACKEND is an argument."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: %s\n" % said)
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["mcp", "--images"], "--images (that is the default: --no-images, its opposite, applies only when given)"),
+        (
+            ["search", "q", "--no-json"],
+            "--no-json (that is the default: --json, its opposite, applies only when given)",
+        ),
+        (
+            ["fetch", "https://a.example/", "--deny-private"],
+            "--deny-private (that is the default: --allow-private, its opposite, applies only when given)",
+        ),
+        (
+            ["fetch", "https://a.example/", "--no-comments"],
+            "--no-comments (that is the default: --include-comments, its opposite, applies only when given)",
+        ),
+        (["mcp", "--no-comments"], "--no-comments"),  # --no-images says no to another subject
+        (["search", "q", "--include-images"], "--include-images"),  # --include-content: another subject
+        (["search", "q", "--no-retries"], "--no-retries"),  # its opposite takes a value: no guess
+        (["mcp", "--disable-images"], "--disable-images (did you mean --no-images?)"),
+    ],
+)
+def test_a_hint_never_names_a_flag_of_the_opposite_meaning_as_the_one_meant(capsys, argv, said):
+    """``mcp --images`` was "did you mean --no-images?", ``search --no-json`` "did you mean --json?",
+    ``mcp --no-comments`` "did you mean --no-images?": alike in letters, opposite or other in meaning."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: %s\n" % said)
+
+
+def test_another_commands_short_flag_is_named_as_such(capsys):
+    """``fetch URL -n 3`` was "unrecognized arguments: -n 3": a short flag had no hint at all."""
+    assert main(["fetch", "https://a.example/", "-n", "3"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "unrecognized arguments: -n (-n is a flag of search, record, check-live) 3\n"
+    )

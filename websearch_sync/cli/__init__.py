@@ -3,7 +3,8 @@
 Exit statuses: 0 success, 2 invalid input (also bad command-line usage),
 3 blocked or refused credentials (WebBlocked, AuthError), 4 timeout or network
 failure (Timeout, NetworkError), 5 any other failure (BadGateway, WebParseError,
-WebProviderError, ToolNotFound), 130 interrupted, 141 stdout closed by its reader.
+WebProviderError, ToolNotFound), 130 interrupted (Ctrl-C), 141 stdout closed by its reader,
+143 terminated (SIGTERM to the installed command).
 
 Each sub-command lives in its own module with ``add_parser(subparsers)``; the
 parser it adds carries the function to run (``set_defaults(run=...)``). Building the
@@ -24,17 +25,18 @@ from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
-from .flag_hints import command_hint, command_names, command_parsers, flag_first_hint, flag_hint, value_hint
+from .flag_hints import command_hint, command_names, command_parsers, flag_hint, misplaced_flag_hint, value_hint
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
-    Interrupted,
     OutputFailed,
     cli_hint,
     error_lines,
     exit_status,
+    interruption,
     json_text,
     terminal_stream,
+    terminate_as_interrupt,
     wants_json,
 )
 
@@ -50,7 +52,8 @@ EPILOG = """examples:
   websearch-sync backends
 
 exit statuses: 0 ok, 1 verify/check-live/record found a problem, 2 invalid input,
-3 blocked/auth, 4 timeout/network, 5 other failure, 130 interrupted, 141 output pipe closed"""
+3 blocked/auth, 4 timeout/network, 5 other failure, 130 interrupted, 141 output pipe closed,
+143 terminated"""
 
 
 #: Where pip installs the documentation pages (setup.cfg's data_files), under the environment's prefix.
@@ -201,7 +204,12 @@ def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
         return _run_protocol(args, release)
     stderr = sys.stderr
     terminal_stderr = terminal_stream(stderr, "stderr")
-    with claim_stdout(terminal_stderr, lambda stdout: terminal_stream(stdout, "stdout"), release=release) as out:
+    # the installed command owns its process: SIGTERM ends it as Ctrl-C does (a caller's process is its own)
+    signals = contextlib.nullcontext() if release else terminate_as_interrupt()
+    with (
+        claim_stdout(terminal_stderr, lambda stdout: terminal_stream(stdout, "stdout"), release=release) as out,
+        signals,
+    ):
         sys.stderr = terminal_stderr  # once the claim is this thread's (another thread's command keeps its own)
         try:
             status = _run(args)
@@ -233,9 +241,9 @@ def _parsed(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> a
     commands = command_names(parser)
     if not words[0].startswith("-") and words[0] not in commands:  # the top level takes flags, then COMMAND
         parser.error(command_hint(words, commands))
-    hint = flag_first_hint(words, parser) if words[0].startswith("-") else ""
+    said_by, hint = misplaced_flag_hint(words, parser)
     if hint:
-        parser.error(hint)
+        said_by.error(hint)
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         command_parser = getattr(args, "command_parser", parser)
@@ -276,7 +284,8 @@ def _run(args: argparse.Namespace) -> int:
             out = owner_stdout()
             out.write(json_text({"error": error.to_dict()}, out, indent or None) + "\n")
         return exit_status(error)
-    except KeyboardInterrupt as interrupt:
-        if not isinstance(interrupt, Interrupted):  # else the command said so itself
-            sys.stderr.write("interrupted\n")
-        return 130
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, SIGTERM
+        word, status = interruption(interrupt)
+        if word:  # else the command said so itself
+            sys.stderr.write(word + "\n")
+        return status

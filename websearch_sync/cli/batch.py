@@ -2,27 +2,44 @@
 
 With ``workers`` > 1 the queries run in that many threads sharing one client (its
 rate limits, cool-downs and cache hold across them); lines are still written in
-the order of the input. The batch can stop after K consecutive failures, and it
-always ends with a summary line on stderr: ``N ok, M failed`` (also when Ctrl-C
-stops it). While it runs, a progress line on stderr says how far it got: redrawn
+the order of the input (one worker starts a query once the line before it is written). A
+reader of the output that leaves (``| head -1``) ends the batch at once, the query running
+dropped. The batch can stop after K consecutive failures, and it
+always ends with a summary line on stderr: ``N ok, M failed`` and a line per kind of
+failure (also when Ctrl-C or SIGTERM stops it, or its output cannot be written). While it runs, a progress line on stderr says how far it got: redrawn
 after each query on a terminal, printed every ``progress_every_s`` seconds
 otherwise (a log file, a CI job). ``--skip-done FILE`` resumes a batch: the queries
 that succeeded in a previous run's JSONL output (:func:`done_queries`) are not run again.
 """
 
+import contextlib
 import json
 import os
+import select
 import sys
 import threading
 from collections.abc import Generator
-from contextlib import closing
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
+
+try:
+    import fcntl
+except ImportError:  # Windows: a descriptor's flags cannot be asked
+    fcntl = None  # type: ignore[assignment]
 
 from ..client.clock import SYSTEM_CLOCK, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..net.waits import wait_for
-from .output import EXIT_OK, Interrupted, exit_status, json_text, offline_notice, terminal_text
+from .output import (
+    EXIT_OK,
+    Interrupted,
+    OutputFailed,
+    exit_status,
+    interruption,
+    json_text,
+    offline_notice,
+    terminal_text,
+)
 
 if TYPE_CHECKING:  # the search command imports the client when it runs
     from ..client.search_client import SearchClient
@@ -32,31 +49,49 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: Seconds between two progress lines when stderr is not a terminal.
 PROGRESS_EVERY_S = 10.0
 
+#: How a batch ended before its end when its output failed, and what the queries it did not write
+#: are, in its summary line (Ctrl-C: ``interrupted``, ``not run``).
+OUTPUT_FAILED = ("the output failed", "not written")  # the query whose line failed is among them: it runs again
+
 #: What one query gives: its JSON line and its exit status (``None`` when it succeeded).
 Outcome = tuple[dict[str, Any], Optional[int]]
 
 
-def in_order(work: Callable[[str], Outcome], queries: list[str], workers: int) -> Generator[Outcome, None, None]:
+def in_order(
+    work: Callable[[str], Outcome], queries: list[str], workers: int, reader_gone: Callable[[], bool] = lambda: False
+) -> Generator[Outcome, None, None]:
     """``work(query)`` for every query, yielded in input order, computed by ``workers`` threads.
 
-    Closing the iterator stops handing out queries; queries already running finish
-    in their (daemon) threads and are dropped.
+    The work runs in threads even for one worker, so that the calling thread, waiting for the
+    next outcome, notices at once (within :data:`~websearch_sync.net.waits.WAKE_S`) when
+    ``reader_gone()`` says the output's reader left (``| head -1``): it raises
+    ``BrokenPipeError`` then, where a query run in the calling thread was first finished (one
+    more request upstream, its quota spent, for an answer no one reads) and the pipe found
+    closed at the next write. Closing the iterator stops handing out queries; queries already
+    running finish in their (daemon) threads and are dropped.
     """
-    if workers <= 1 or len(queries) <= 1:
-        for query in queries:
-            yield work(query)
-        return
     results: dict[int, Any] = {}
-    state = {"next": 0, "stopped": False}
+    # asked: the outcome the caller waits for; one worker takes a query only once the caller asks
+    # for it (a stop, K failures or Ctrl-C, sends no more request than the work run in the calling
+    # thread did), several run ahead as far as they get
+    state = {"next": 0, "asked": 0, "stopped": False}
+    ahead = 1 if workers <= 1 else len(queries)
     ready = threading.Condition()
 
+    def may_start() -> bool:
+        return bool(state["stopped"]) or state["next"] < state["asked"] + ahead
+
+    def handed_out() -> Optional[int]:
+        """The next query's index, once it may start; ``None`` when there is none or the batch stopped."""
+        with ready:
+            wait_for(partial(ready.wait_for, may_start))
+            if state["stopped"] or state["next"] >= len(queries):
+                return None
+            state["next"] += 1
+            return state["next"] - 1
+
     def worker() -> None:
-        while True:
-            with ready:
-                if state["stopped"] or state["next"] >= len(queries):
-                    return
-                index = state["next"]
-                state["next"] += 1
+        for index in iter(handed_out, None):
             try:
                 outcome: Any = work(queries[index])
             except BaseException as exc:  # handed to the consuming thread, which raises it: a bug is not hidden
@@ -70,7 +105,11 @@ def in_order(work: Callable[[str], Outcome], queries: list[str], workers: int) -
     try:
         for index in range(len(queries)):
             with ready:
-                wait_for(partial(ready.wait_for, partial(results.__contains__, index)))  # until it is in
+                state["asked"] = index
+                ready.notify_all()
+                wait_for(partial(ready.wait_for, partial(_in_or_gone, results, index, reader_gone)))  # until it is in
+                if index not in results:
+                    raise BrokenPipeError("the reader of the output closed it")
                 outcome = results.pop(index)
             if isinstance(outcome, BaseException):
                 raise outcome
@@ -78,36 +117,76 @@ def in_order(work: Callable[[str], Outcome], queries: list[str], workers: int) -
     finally:
         with ready:
             state["stopped"] = True
+            ready.notify_all()
+
+
+def _in_or_gone(results: dict[int, Any], index: int, reader_gone: Callable[[], bool]) -> bool:
+    """Whether outcome ``index`` is in, or the output's reader left (no outcome will be read)."""
+    return index in results or reader_gone()
+
+
+def reader_gone(out: TextIO) -> Callable[[], bool]:
+    """A check, cheap enough for every wake of a wait, of whether the reader of ``out`` left: a
+    pipe whose reading end is closed reports ``POLLERR`` to its writer (Linux; ``POLLHUP`` on
+    some systems, as a terminal that hung up does). Always false where that cannot be asked (no
+    ``poll``, no file descriptor: a ``StringIO``); there a closed pipe is found at the next write."""
+    try:
+        fd = out.fileno()
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
+        return lambda: False
+    if not hasattr(select, "poll"):
+        return lambda: False
+    poller = select.poll()
+    poller.register(fd, 0)  # no event asked: POLLERR and POLLHUP come anyway, a file never wakes it
+    return lambda: any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
+
+
+#: Most kinds of failure the summary names, one line each (the JSON lines hold every one).
+MAX_FAILURE_KINDS = 5
 
 
 class BatchCounts:
-    """Successes, failures, the current run of consecutive failures, and the first failure's status."""
+    """Successes, failures, the current run of consecutive failures, the first failure's status,
+    and each kind of failure (its code and detail code) with how many queries had it and its
+    first message: a summary of "0 ok, 100000 failed" alone left the reason in the JSON lines."""
 
     def __init__(self) -> None:
         self.ok = 0
         self.failed = 0
         self.consecutive = 0
         self.status: Optional[int] = None
+        self.kinds: dict[str, list[Any]] = {}  # "AuthError/missing_api_key": [count, first message]
 
-    def add(self, status: Optional[int]) -> None:
-        """Count one query's outcome."""
+    def add(self, status: Optional[int], error: Optional[dict[str, Any]] = None) -> None:
+        """Count one query's outcome (``error``: a failed query's error form)."""
         if status is None:
             self.ok += 1
             self.consecutive = 0
-        else:
-            self.failed += 1
-            self.consecutive += 1
-            self.status = self.status or status
+            return
+        self.failed += 1
+        self.consecutive += 1
+        self.status = self.status or status
+        if error is not None:
+            kind = "/".join(str(part) for part in (error.get("type"), error.get("detail_code")) if part)
+            self.kinds.setdefault(kind, [0, error.get("message")])[0] += 1
 
-    def summary(self, total: int, stop_after: Optional[int], interrupted: bool = False) -> str:
-        """``N ok, M failed`` (and what was not run when the batch stopped early)."""
+    def failure_lines(self) -> list[str]:
+        """``  3 failed: AuthError/missing_api_key: brave needs an API key ...``, a line per kind of
+        failure in the order they first came, the most :data:`MAX_FAILURE_KINDS`."""
+        lines = ["  %d failed: %s: %s" % (count, kind, message) for kind, (count, message) in self.kinds.items()]
+        more = len(lines) - MAX_FAILURE_KINDS
+        return lines[:MAX_FAILURE_KINDS] + (["  and %d other kinds of failure" % more] if more > 0 else [])
+
+    def summary(self, total: int, stop_after: Optional[int], ended: Optional[tuple[str, str]] = None) -> str:
+        """``N ok, M failed`` (and what was not run when the batch stopped early); ``ended``: why
+        it ended before its end and what the queries left are (``("interrupted", "not run")``, :data:`OUTPUT_FAILED`)."""
         line = "%d ok, %d failed" % (self.ok, self.failed)
         skipped = total - self.ok - self.failed
-        if interrupted:
-            line = "interrupted: %s, %d not run" % (line, skipped)
+        if ended:
+            line = "%s: %s, %d %s" % (ended[0], line, skipped, ended[1])
         elif skipped:
             line += "; stopped after %d consecutive failures, %d not run" % (stop_after or 0, skipped)
-        return line
+        return "\n".join([line, *self.failure_lines()])
 
 
 class Progress:
@@ -183,20 +262,45 @@ def done_queries(path: str) -> set[str]:
     return done
 
 
+def _same_file(path: str, out: TextIO) -> bool:
+    """Whether ``out`` writes to the file at ``path`` (false for a stream without a descriptor, a
+    ``StringIO``, or for no such file)."""
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(out.fileno()))
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return False
+
+
+def refuse_overwriting_resume(path: str, out: TextIO) -> None:
+    """``InvalidInput(bad_arguments)`` when ``out``, the batch's output, is the ``--skip-done`` file
+    opened without appending (``--skip-done out.jsonl > out.jsonl``): the shell emptied it before
+    the batch began, so nothing was skipped and every query ran again (a paid batch paid twice),
+    and a file opened in place (``1<>out.jsonl``) would have its answers overwritten. ``>>``
+    appends, as the resume recipe says. Not judged where a descriptor's flags cannot be read."""
+    if fcntl is None or not _same_file(path, out):
+        return
+    if not fcntl.fcntl(out.fileno(), fcntl.F_GETFL) & os.O_APPEND:
+        raise InvalidInput(
+            "--skip-done %s is also the output, which does not append to it (> instead of >>): the shell emptied it "
+            "before the batch began; resume with >> %s" % (path, path),
+            detail_code=BAD_ARGUMENTS,
+        )
+
+
 def end_cut_line(path: str, out: TextIO) -> None:
     """Finish the line a killed batch cut short at the end of ``path`` when ``out`` appends to it.
 
     The resume recipe (``--skip-done out.jsonl >> out.jsonl``) would otherwise glue the first
     new answer onto the cut line, where no JSON reader (nor the next ``--skip-done``) finds it.
     """
+    if not _same_file(path, out):
+        return
     try:
-        if not os.path.samestat(os.stat(path), os.fstat(out.fileno())):
-            return
         with open(path, "rb") as handle:
             size = handle.seek(0, os.SEEK_END)
             handle.seek(max(size - 1, 0))
             cut = size > 0 and handle.read(1) != b"\n"
-    except (OSError, ValueError):  # no file descriptor (a StringIO) or no file: nothing to join
+    except OSError:  # gone meanwhile: nothing to join
         return
     if cut:
         out.write("\n")
@@ -214,8 +318,8 @@ def run_batch(
 ) -> int:
     """Search every query and write one JSON line each; the exit status of the first failure, else 0.
 
-    Ctrl-C ends the batch with the summary line (``interrupted: N ok, M failed, K not
-    run``) and raises :class:`~.output.Interrupted` (a ``KeyboardInterrupt``) for the caller's exit status.
+    Ctrl-C (or SIGTERM: ``terminated``) ends the batch with the summary line (``interrupted: N ok,
+    M failed, K not run``) and raises :class:`~.output.Interrupted` (a ``KeyboardInterrupt``) for the caller's exit status.
     """
 
     def work(query: str) -> Outcome:
@@ -228,19 +332,28 @@ def run_batch(
     progress = Progress(len(queries), terminal=sys.stderr.isatty(), every_s=progress_every_s, clock=clock)
     notice: Optional[str] = None
     try:
-        with closing(in_order(work, queries, workers)) as outcomes:
+        with contextlib.closing(in_order(work, queries, workers, reader_gone(out))) as outcomes:
             for line, status in outcomes:
                 out.write(json_text(line, out) + "\n")
                 out.flush()
-                counts.add(status)
+                counts.add(status, line.get("error"))
                 progress.update(counts, line["query"])
                 notice = notice or (offline_notice(line) if status is None else None)
                 if stop_after is not None and counts.consecutive >= stop_after:
                     break
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, SIGTERM
+        word, status = interruption(interrupt)
         progress.clear()
-        sys.stderr.write(counts.summary(len(queries), stop_after, interrupted=True) + "\n")
-        raise Interrupted() from None
+        sys.stderr.write(counts.summary(len(queries), stop_after, (word, "not run")) + "\n")
+        raise Interrupted(status) from None
+    except BrokenPipeError:  # quiet (the reader has what it wanted), the terminal's line left clean
+        progress.clear()
+        raise
+    except OutputFailed:  # a full disk: how far the batch got, for --skip-done (the command says why)
+        with contextlib.suppress(OutputFailed):  # stderr on the same full disk: the status says it
+            progress.clear()
+            sys.stderr.write(counts.summary(len(queries), stop_after, OUTPUT_FAILED) + "\n")
+        raise
     progress.clear()
     if notice:
         sys.stderr.write(notice + "\n")

@@ -1,46 +1,136 @@
 """The hint after a mistyped flag in ``unrecognized arguments: ...``: the flag meant, compared by
-name without the ``--`` every flag shares (with it, ``--limit`` was "close" to ``--site``), or
-the command a flag belongs to when it is another command's (``search --max-chars``)."""
+name without the ``--`` every flag shares (with it, ``--limit`` was "close" to ``--site``) and
+never one of the opposite meaning (``--images``, ``--no-images``), the command a flag belongs to
+when it is another command's (``search --max-chars``), or the argument it names (``record
+--backend``: BACKEND takes no flag); and the refusal of a command's flag typed before its command
+(``--state-url x state show``) or of a first word that is no command."""
 
 import argparse
 import difflib
 import shlex
 from collections.abc import Iterator, Sequence
+from typing import Optional
 
 
 def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
     """`` (did you mean --json?)`` after ``--jsn`` given to ``parser``, or `` (--max-chars is a flag
     of fetch)``, or `` (did you mean --format text?)`` for ``--text``, a value of ``--format``; ""
     when no flag is close: a guess from letters alone misleads more than none (``--count``).
+    A short flag (``-b``) is judged by its long spelling where other commands take it (``record
+    -b``: BACKEND is given without a flag); no letters are compared for it.
     ``top`` is the command line's parser, whose commands are searched for another one's flag."""
-    if not typed.startswith("--") or len(typed) < 3:
+    name = _flag_name(typed, top)
+    if name is None:
         return ""
-    if _takes(parser, typed):  # argparse parses its own flags anywhere but after `--`
+    if _takes(parser, typed):  # argparse parses its own flags anywhere but after `--` (or a command's flag before it)
         return " (%s is a flag of %s: put it before --)" % (typed, _command(parser))
-    name = typed[2:]
-    value = value_hint(name, parser)
-    if value:
-        return value
+    long = typed.startswith("--")
+    said = positional_hint(name, parser) or (value_hint(name, parser) if long else "")
+    if said:
+        return said
     owners = [_command(command) for command in command_parsers(top) if command is not parser and _takes(command, typed)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owners))
-    close = closest_flag(name, parser)
-    return " (did you mean %s?)" % close if close else ""
+    return closest_flag_hint(name, parser) if long else ""
 
 
-def closest_flag(name: str, parser: argparse.ArgumentParser) -> str:
-    """The flag of ``parser`` that ``name`` (a flag without its ``--``) means, or "": the closest
-    by a flag's name or by what it sets (its ``dest``: ``--site-filter`` means ``--site``), ``-``
-    and ``_`` alike; else the one flag whose first word ``name``'s is (``--skip-existing``:
-    ``--skip-done``), a word of four letters or more."""
+def _flag_name(typed: str, top: argparse.ArgumentParser) -> Optional[str]:
+    """The name of flag ``typed`` without its dashes, a short flag's by its long spelling
+    (:func:`_long_name`, "" when it has none); ``None`` when ``typed`` is no flag."""
+    if typed.startswith("--"):
+        return typed[2:] or None
+    return _long_name(typed, top) if len(typed) == 2 and typed[0] == "-" else None
+
+
+def _long_name(short: str, top: argparse.ArgumentParser) -> str:
+    """The one long spelling, without its ``--``, that the commands under ``top`` give the short
+    flag ``short`` (``-b``: ``backend``); "" when they give it none or several."""
+    names = {
+        flag[2:]
+        for command in command_parsers(top)
+        for action in command._actions
+        if short in action.option_strings
+        for flag in action.option_strings
+        if flag.startswith("--")
+    }
+    return names.pop() if len(names) == 1 else ""
+
+
+#: Words that turn a flag's meaning around (``--no-images``, ``--exclude-content``), and words
+#: that only say it is on (``--include-content``): neither is what the flag is about.
+NEGATING = frozenset({"no", "not", "non", "dont", "without", "exclude", "disallow", "deny", "disable", "hide", "off"})
+AFFIRMING = frozenset({"include", "allow", "enable", "with", "show", "on"})
+#: How alike two flags' subjects (their words but those above) must be to be one subject.
+SAME_SUBJECT = 0.8
+
+
+def closest_flag_hint(name: str, parser: argparse.ArgumentParser) -> str:
+    """`` (did you mean --json?)`` for the flag of ``parser`` that ``name`` (a flag without its
+    ``--``) means, or "": the closest by a flag's name or by what it sets (its ``dest``:
+    ``--site-filter`` means ``--site``), ``-`` and ``_`` alike; else the one flag whose first
+    word ``name``'s is (``--skip-existing``: ``--skip-done``), a word of four letters or more.
+
+    A flag of the opposite meaning is never the one meant, however alike the letters
+    (``mcp --images`` was "did you mean --no-images?"): when it takes no value, the hint says
+    that leaving it out gives what was typed; a flag whose words say yes or no to another
+    subject (``--no-comments``, ``--no-images``) is no match either."""
     spelled = _spellings(parser)
     typed = name.replace("-", "_").lower()  # flags are lower case: --JSON means --json
-    close = difflib.get_close_matches(typed, list(spelled), n=1)
-    if close:
-        return spelled[close[0]]
     first = typed.split("_")[0]
-    starting = {flag for key, flag in spelled.items() if key.split("_")[0] == first}
-    return starting.pop() if len(first) >= 4 and len(starting) == 1 else ""
+    starting = [flag for key, flag in spelled.items() if key.split("_")[0] == first]
+    candidates = [spelled[key] for key in difflib.get_close_matches(typed, list(spelled), n=len(spelled))]
+    if len(first) >= 4 and len(set(starting)) == 1:
+        candidates.append(starting[0])
+    for flag in candidates:
+        same = _same_meaning(typed, flag[2:])
+        if same:
+            return " (did you mean %s?)" % flag
+        if same is False and _action(parser, flag).nargs == 0:
+            return " (that is the default: %s, its opposite, applies only when given)" % flag
+    return ""
+
+
+def _same_meaning(typed: str, flag: str) -> Optional[bool]:
+    """Whether flag name ``flag`` means what ``typed`` does (True), its opposite (False: one of
+    them is negated, ``images``/``no-images``), or neither (None: they are about different
+    subjects, ``no-comments``/``no-images``). Names without a yes or no word are compared by
+    their letters alone, as the caller did."""
+    typed_words, flag_words = typed.split("_"), flag.replace("-", "_").split("_")
+    if not (NEGATING | AFFIRMING).intersection(typed_words + flag_words):
+        return True
+    typed_subject, flag_subject = (
+        "_".join(w for w in words if w not in NEGATING | AFFIRMING) for words in (typed_words, flag_words)
+    )
+    if (
+        not (typed_subject and flag_subject)
+        or difflib.SequenceMatcher(None, typed_subject, flag_subject).ratio() < SAME_SUBJECT
+    ):
+        return None
+    negated = [sum(word in NEGATING for word in words) % 2 for words in (typed_words, flag_words)]
+    return negated[0] == negated[1]
+
+
+def _action(parser: argparse.ArgumentParser, flag: str) -> argparse.Action:
+    """The action of ``parser`` that ``flag`` names."""
+    return next(action for action in parser._actions if flag in action.option_strings)
+
+
+def positional_hint(name: str, parser: argparse.ArgumentParser) -> str:
+    """`` (BACKEND is given without a flag: websearch-sync record BACKEND QUERY)`` for ``--backend``
+    given to a command that reads the backend as an argument (``record``, ``check-live``; ``search
+    --query``, ``fetch --url``): naming other commands' ``--backend`` sent the user away from the
+    command they meant. "" when ``name`` is no argument of ``parser``."""
+    positionals = [action for action in parser._get_positional_actions() if action.dest != argparse.SUPPRESS]
+    meant = [action for action in positionals if name and action.dest == name.replace("-", "_").lower()]
+    if not meant or isinstance(meant[0], argparse._SubParsersAction):
+        return ""
+    formatter = parser._get_formatter()
+    usage = " ".join(formatter._format_args(action, action.dest.upper()) for action in positionals)
+    return " (%s is given without a flag: websearch-sync %s %s)" % (
+        formatter._metavar_formatter(meant[0], meant[0].dest.upper())(1)[0],
+        _command(parser),
+        usage,
+    )
 
 
 def _spellings(parser: argparse.ArgumentParser) -> dict[str, str]:
@@ -80,12 +170,16 @@ def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.Argume
 
 def command_names(parser: argparse.ArgumentParser) -> list[str]:
     """The names of the commands right under ``parser``, in their order."""
-    return list(_top_commands(parser))
+    return list(_commands_under(parser))
 
 
-def _top_commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """The parser of each command right under ``parser``, by its name (not ``state show``)."""
-    return {_command(command): command for command in command_parsers(parser) if " " not in _command(command)}
+def _commands_under(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The parser of each command right under ``parser``, by its name (``state``: ``show``, ``clear``)."""
+    commands: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            commands.update(action.choices)
+    return commands
 
 
 def command_hint(words: Sequence[str], commands: Sequence[str]) -> str:
@@ -107,32 +201,54 @@ def command_hint(words: Sequence[str], commands: Sequence[str]) -> str:
     )
 
 
-def flag_first_hint(words: Sequence[str], top: argparse.ArgumentParser) -> str:
-    """The refusal of a command line that starts with a command's flag (``websearch-sync -b stub
-    python``: argparse took ``stub`` for the command and refused it): the line with the command
-    first, the command typed later on the line if there is one (``--backend stub mcp``: ``mcp
-    --backend stub``), else the first of the commands taking the flag; "" for a flag of the
-    program itself (``--version``) or of no command."""
-    flag = words[0].split("=", 1)[0]
-    if flag == "--" or _takes(top, flag):
-        return ""
-    commands = _top_commands(top)
-    owners = [name for name, command in commands.items() if _takes(command, flag)]
-    typed = next((at for at, word in enumerate(words) if word in commands), None)
-    if typed is not None:
-        if words[typed] not in owners:
-            return ""
-        owners = [words[typed]]
-        words = [words[typed], *words[:typed], *words[typed + 1 :]]
-    elif owners:
-        words = [owners[0], *words]
-    if not owners:
-        return ""
-    return "%s is a flag of %s: the command comes first (websearch-sync %s)" % (
-        flag,
-        ", ".join(owners),
-        " ".join(shlex.quote(word) for word in words),
-    )
+def misplaced_flag_hint(words: Sequence[str], top: argparse.ArgumentParser) -> tuple[argparse.ArgumentParser, str]:
+    """The refusal of a command's flag typed before its command, or before a command's own
+    command (``websearch-sync -b stub python``, ``--state-url x state show``, ``state
+    --state-url x show``: argparse took the flag's value for the command and said "invalid
+    choice: 'x'"), and the parser whose usage goes with it; "" when no flag is out of place.
+
+    The commands typed are followed down (``state``, then ``show``); the first flag given before
+    a command that the command above it does not take (the program's own, ``--version``, are in
+    place) is the one said. The command typed takes it: the line with the commands first
+    (``websearch-sync state show --state-url x``). It does not: what the command says of a flag
+    it does not take (:func:`flag_hint`: ``record``'s BACKEND is given without a flag). No
+    command typed: the commands taking it, the line with the first of them first."""
+    path, parser, rest, misplaced = _commands_typed(words, top)
+    if not misplaced:
+        return top, ""
+    if not path:
+        owners = [command for command in command_parsers(top) if _takes(command, misplaced)]
+        if not owners:
+            return top, ""
+        path = _command(owners[0]).split(" ")
+        where = ", ".join(_command(command) for command in owners)
+    elif _takes(parser, misplaced):
+        where = " ".join(path)
+    else:
+        return parser, "unrecognized arguments: %s%s" % (misplaced, flag_hint(misplaced, parser, top))
+    line = " ".join(shlex.quote(word) for word in [*path, *rest])
+    return parser, "%s is a flag of %s: the command comes first (websearch-sync %s)" % (misplaced, where, line)
+
+
+def _commands_typed(
+    words: Sequence[str], top: argparse.ArgumentParser
+) -> tuple[list[str], argparse.ArgumentParser, list[str], str]:
+    """The commands typed in ``words``, followed down from ``top`` (``state``, then ``show``): their
+    names, the last one's parser, the other words in their order, and the first flag given before
+    a command that the command above it does not take ("" when there is none). The words after
+    the last command are its own, for argparse to judge."""
+    parser, path, rest, start, misplaced = top, [], list(words), 0, ""
+    commands = _commands_under(parser)
+    while commands:
+        at = next((at for at in range(start, len(rest)) if rest[at] in commands or rest[at] == "--"), len(rest))
+        flags = (word.split("=", 1)[0] for word in rest[start:at] if word.startswith("-"))
+        misplaced = misplaced or next((flag for flag in flags if not _takes(parser, flag)), "")
+        if at == len(rest) or rest[at] == "--":
+            break
+        path.append(rest.pop(at))
+        parser, start = commands[path[-1]], at
+        commands = _commands_under(parser)
+    return path, parser, rest, misplaced
 
 
 def _takes(parser: argparse.ArgumentParser, flag: str) -> bool:

@@ -14,7 +14,9 @@ import io
 import json
 import logging
 import re
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from typing import Any, Optional, TextIO
 
@@ -42,6 +44,9 @@ EXIT_INVALID = 2
 EXIT_BLOCKED = 3
 EXIT_NETWORK = 4
 EXIT_OTHER = 5
+#: Ctrl-C and SIGTERM: 128 + the signal's number, as a shell reports a process they ended.
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 #: stdout was closed by the reader (``| head -1``): 128 + SIGPIPE, as a shell tool ends.
 EXIT_BROKEN_PIPE = 141
 
@@ -170,9 +175,49 @@ def terminal_text(text: str) -> str:
     return _CONTROL.sub("", text)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``timeout``, a cancelled CI job, ``kill``) to the installed command
+    (:func:`terminate_as_interrupt`): it ends the command as Ctrl-C does (the call running
+    abandoned, a batch's summary line), with its own word and status; at the default, the
+    signal killed the process with no word of how far a batch got."""
+
+
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C, once the command has said so itself (a batch's ``interrupted: N ok, ...`` line):
-    the command line ends with status 130 without a second ``interrupted`` line."""
+    """Ctrl-C or SIGTERM, once the command has said so itself (a batch's ``interrupted: N ok, ...``
+    line): the command line ends with ``status`` (130, 143) without a second line."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__()
+        self.status = status
+
+
+def interruption(interrupt: KeyboardInterrupt) -> tuple[str, int]:
+    """How ``interrupt`` ends the command: the word said (``interrupted``, ``terminated``; "" when
+    the command said it) and the exit status, 128 and the signal's number as a shell reports it."""
+    if isinstance(interrupt, Interrupted):
+        return "", interrupt.status
+    if isinstance(interrupt, Terminated):
+        return "terminated", EXIT_TERMINATED
+    return "interrupted", EXIT_INTERRUPTED
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """The SIGTERM handler of :func:`terminate_as_interrupt`."""
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While it is open, SIGTERM raises :class:`Terminated` in the main thread, where it was at
+    the default (a handler the caller set, or an ignored SIGTERM, is left as it is); restored after."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class OutputFailed(Exception):

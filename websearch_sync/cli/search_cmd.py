@@ -10,7 +10,7 @@ from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, option_hint
-from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, run_batch
+from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, refuse_overwriting_resume, run_batch
 from .output import (
     EXIT_OK,
     add_impersonate,
@@ -329,6 +329,7 @@ def _batch_queries(args: argparse.Namespace) -> list[str]:
     queries = _read_queries(args.queries_file)
     if args.skip_done is None:
         return queries
+    refuse_overwriting_resume(args.skip_done, owner_stdout())
     done = done_queries(args.skip_done)
     remaining = [query for query in queries if query not in done]
     skipped = len(queries) - len(remaining)
@@ -338,23 +339,54 @@ def _batch_queries(args: argparse.Namespace) -> list[str]:
 
 #: What an editor may put before the first line of a UTF-8 file (Notepad's "UTF-8 with BOM"): no query's text.
 BYTE_ORDER_MARK = "\ufeff"
+#: The byte order marks of UTF-16 (little and big endian), which Windows PowerShell's ``>`` writes.
+UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _read_queries(path: str) -> list[str]:
-    """The queries of ``path`` (``-``: stdin), read as UTF-8 from a file and from stdin alike."""
+    """The queries of ``path`` (``-``: stdin), read as UTF-8 from a file and from stdin alike; one
+    query a line, ended by "\\n", CRLF or a lone CR (as a file is read in text mode), not by
+    splitlines' form feeds, U+0085 and U+2028."""
     try:
-        # one query a line: "\n", CRLF or a lone CR (universal newlines, as a file is read), not
-        # splitlines' form feeds, U+0085 and U+2028
         if path == "-":
-            if sys.stdin is None:  # started with stdin closed (<&-)
-                raise OSError("the command was started without stdin")
-            stdin = getattr(sys.stdin, "buffer", None)  # bytes, not the locale's reading of them
-            text = stdin.read().decode("utf-8") if stdin is not None else sys.stdin.read()
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
+            text = _stdin_text()
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
+            with open(path, "rb") as handle:
+                text = _utf8(handle.read(), path)
+    except OSError as exc:
         raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
-    lines = text.removeprefix(BYTE_ORDER_MARK).split("\n")
-    return [line.strip() for line in lines if line.strip()]
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    # a mark before any line: files concatenated (cat a.txt b.txt), each saved with one
+    queries = (line.removeprefix(BYTE_ORDER_MARK).strip() for line in lines)
+    return [query for query in queries if query]
+
+
+def _stdin_text() -> str:
+    """The text of ``--queries-file -``: stdin's bytes read as UTF-8 (not the locale's reading of
+    them), or a text stream's own text (a caller's ``StringIO``); asked for on a terminal."""
+    if sys.stdin is None:  # started with stdin closed (<&-)
+        raise OSError("the command was started without stdin")
+    if sys.stdin.isatty():  # else a silent wait reads as a hang
+        sys.stderr.write("reading queries from the terminal, one a line; end them with Ctrl-D\n")
+    stdin = getattr(sys.stdin, "buffer", None)
+    return _utf8(stdin.read(), "-") if stdin is not None else sys.stdin.read()
+
+
+def _utf8(data: bytes, path: str) -> str:
+    """``data`` decoded as UTF-8; ``InvalidInput(bad_arguments)`` naming the line that is not (the
+    codec's "position 53894" left a reader of a long file counting bytes)."""
+    if data.startswith(UTF16_MARKS):
+        raise InvalidInput(
+            "cannot read --queries-file %s: it is UTF-16 (its byte order mark says so, as PowerShell's > writes "
+            "text): save it as UTF-8" % path,
+            detail_code=BAD_ARGUMENTS,
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # lines as _read_queries ends them
+        raise InvalidInput(
+            "cannot read --queries-file %s: line %d is not UTF-8 (byte 0x%02x at byte offset %d: %s)"
+            % (path, before.count(b"\n") + 1, data[exc.start], exc.start, exc.reason),
+            detail_code=BAD_ARGUMENTS,
+        ) from None

@@ -1,0 +1,128 @@
+"""A batch at its edges: a reader that leaves the pipe (``| head -1``) ends it while a query is
+still running, not once that query's answer fails to be written; one worker sends no request
+after the batch stopped; a resume whose output is its --skip-done file opened with ``>``; the
+summary's kinds of failure; SIGTERM to a single search."""
+
+import io
+import os
+import signal
+import sys
+import threading
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.cli import main
+from websearch_sync.cli.batch import run_batch
+from websearch_sync.cli.output import terminate_as_interrupt
+from websearch_sync.client.search_client import SearchClient
+
+ANSWER = {"items": [], "provider_meta": {"provider_name": "testjson"}}
+
+
+class TerminalStderr(io.StringIO):
+    """A stderr that is a terminal (``isatty``), holding what was written to it."""
+
+    def isatty(self):
+        return True
+
+
+def test_a_reader_that_leaves_ends_the_batch_without_waiting_for_the_running_query(monkeypatch):
+    """The batch waited for the query running when ``head -1`` exited (up to its deadline, a
+    request spent upstream) and found the pipe closed only when it wrote that answer; on a
+    terminal, its progress line stayed, the shell's prompt after it."""
+    stderr = TerminalStderr()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    read_end, write_end = os.pipe()
+    release, answered = threading.Event(), []
+
+    class HeadLeavesDuringTheSecondQuery:
+        def search(self, query, **options):
+            if query == "two":
+                os.close(read_end)  # `| head -1` has its line and exits
+                release.wait(60)  # bounded: without the fix the batch waits here for the answer
+            answered.append(query)
+            return ANSWER
+
+    with open(write_end, "w", encoding="utf-8") as out:
+        try:
+            with pytest.raises(BrokenPipeError):
+                run_batch(HeadLeavesDuringTheSecondQuery(), ["one", "two", "three"], {}, out)
+            assert answered == ["one"]  # ended while "two" was still running
+            assert stderr.getvalue().endswith("last: one\x1b[K\r\x1b[K"), repr(stderr.getvalue())
+        finally:
+            release.set()
+
+
+def test_one_worker_sends_no_query_after_the_batch_stops(capsys):
+    """One worker runs the next query only once the line before it is written: stopping after K
+    failures sends K requests, not K + 1 (the work runs in a thread of its own, see above)."""
+    asked = []
+
+    class Failing:
+        def search(self, query, **options):
+            asked.append(query)
+            raise ws.Timeout("slow", detail_code="read_timeout")
+
+    assert run_batch(Failing(), ["a", "b", "c", "d"], {}, io.StringIO(), stop_after=2) == 4
+    assert asked == ["a", "b"]
+
+
+def test_a_resume_writing_over_its_skip_done_file_is_refused(tmp_path, monkeypatch, capsys):
+    """``--skip-done out.jsonl > out.jsonl`` (``>`` for ``>>``): the shell emptied the file before
+    the batch began, which then skipped nothing and ran every query again, silently."""
+    queries, out = tmp_path / "queries.txt", tmp_path / "out.jsonl"
+    queries.write_text("one\ntwo\n", encoding="utf-8")
+    argv = ["search", "--queries-file", str(queries), "--skip-done", str(out)]
+    with open(out, "w", encoding="utf-8") as written, monkeypatch.context() as patched:
+        patched.setattr("sys.stdout", written)
+        assert main(argv) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: --skip-done %s is also the output, which does not append to it"
+        " (> instead of >>): the shell emptied it before the batch began; resume with >> %s" % (out, out)
+    )
+
+
+def test_the_summary_names_each_kind_of_failure(capsys):
+    """ "0 ok, 3 failed" alone sent the user to the JSON lines to learn why (a key not set fails every query)."""
+    failures = {
+        "a": ws.AuthError("brave needs an API key: set BRAVE_API_KEY", detail_code="missing_api_key"),
+        "b": ws.Timeout("no answer within 15 s", detail_code="read_timeout"),
+        "c": ws.AuthError("brave needs an API key: set BRAVE_API_KEY", detail_code="missing_api_key"),
+    }
+
+    class Failing:
+        def search(self, query, **options):
+            if query in failures:
+                raise failures[query]
+            return ANSWER
+
+    assert run_batch(Failing(), ["a", "ok", "b", "c"], {}, io.StringIO()) == 3
+    assert capsys.readouterr().err.splitlines()[-3:] == [
+        "1 ok, 3 failed",
+        "  2 failed: AuthError/missing_api_key: brave needs an API key: set BRAVE_API_KEY",
+        "  1 failed: Timeout/read_timeout: no answer within 15 s",
+    ]
+
+
+@pytest.fixture
+def sigterm_at_default():
+    """SIGTERM at its default for the test (a test runner may handle it), restored after."""
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    yield
+    signal.signal(signal.SIGTERM, previous)
+
+
+def test_sigterm_ends_a_command_as_ctrl_c_does_with_its_own_word_and_status(monkeypatch, capsys, sigterm_at_default):
+    """What the installed command does (tests/sockets/test_cli_output.py starts it for a batch): at
+    the default the process was killed, no word said, status -15."""
+
+    def search(self, query, **options):
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler raises here, in the calling thread
+        raise AssertionError("SIGTERM did not end the command")
+
+    monkeypatch.setattr(SearchClient, "search", search)
+    with terminate_as_interrupt():
+        assert main(["search", "q"]) == 143
+    assert capsys.readouterr().err.splitlines()[-1] == "terminated"
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # given back

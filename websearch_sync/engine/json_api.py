@@ -156,7 +156,6 @@ def api_error(
     if effective != response.status:
         error.message += " [HTTP %d with body code %d]" % (response.status, effective)
     error.message += upstream
-    error.args = (error.message,)
     error.status = response.status
     return error
 
@@ -462,7 +461,6 @@ class JsonApiBackend(Backend):
             error.message += (
                 (" %s%s" % (remedy[0].upper(), remedy[1:])) if error.message.endswith(".") else "; " + remedy
             )
-            error.args = (error.message,)
         return error
 
     def wall(self, response: HttpResponse) -> Optional[WebBlocked]:

@@ -197,6 +197,12 @@ def clipped(text: str, most: int) -> str:
     return text[:kept] + _left_out(len(text) - 2 * kept) + text[len(text) - kept :]
 
 
+def cut_end(text: str, most: int) -> str:
+    """``text`` when at most ``most`` characters, else its start ending in ``...``, ``most`` in all
+    (a title, an upstream's words: what comes first says most)."""
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def _left_out(count: int) -> str:
     return " ... [%d characters left out] ... " % count  # more than the marker's length: never 1
 

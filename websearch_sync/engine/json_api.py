@@ -44,6 +44,7 @@ from ..errors import (
     WebParseError,
     WebProviderError,
     WebSearchError,
+    cut_end,
     http_status,
 )
 from ..models import ImageItem, NewsItem, ParseResult, SearchItem, SearchParams, VideoItem
@@ -199,7 +200,7 @@ def _text(value: Any) -> bool:
 
 def _upstream_words(code: VendorCode, message: Optional[str]) -> str:
     """``": <code>: <message>"``: the vendor's own words for an error, each on one line and cut at
-    :data:`_MAX_UPSTREAM_MESSAGE` characters (they reach a model through the tool's error line)."""
+    :data:`_MAX_UPSTREAM_MESSAGE` characters, ``...`` included (they reach a model through the tool's error line)."""
     parts = []
     if isinstance(code, str) and _code_as_status(code) is None:
         parts.append(_one_line(code))
@@ -209,8 +210,7 @@ def _upstream_words(code: VendorCode, message: Optional[str]) -> str:
 
 
 def _one_line(words: str) -> str:
-    text = " ".join(words.split())
-    return text[:_MAX_UPSTREAM_MESSAGE] + "..." if len(text) > _MAX_UPSTREAM_MESSAGE else text
+    return cut_end(" ".join(words.split()), _MAX_UPSTREAM_MESSAGE)
 
 
 def _host(response: HttpResponse) -> str:

@@ -240,7 +240,8 @@ class WebSearchError(Exception):
 
     Attributes:
         code: the error code, equal to the class name (``"WebBlocked"`` ...).
-        message: a human-readable explanation (never contains API keys).
+        message: a human-readable explanation on one line, at most :data:`MAX_MESSAGE_CHARS`
+            characters (never contains API keys).
         provider: name of the backend involved, or ``None``.
         retryable: whether trying the same call again later may succeed.
         detail_code: a finer machine-readable reason (``"captcha_required"``,

@@ -58,6 +58,7 @@ from .errors import (
     UNKNOWN_TOOL,
     UNSUPPORTED_QUERY,
     InvalidInput,
+    Timeout,
     ToolNotFound,
     WebSearchError,
     cut_end,
@@ -661,39 +662,38 @@ REPEAT_NOTE = (
 )
 
 
+#: A call that waited on an identical lookup which timed out looks up itself only while it has at least
+#: this share of its own bound left (its ``budget_ms`` for a search, ``timeout_ms`` for a fetch); with
+#: less it takes that error: the same lookup just spent a whole bound and timed out, so one in less
+#: than half of it would most likely time out too, one more request to a service that is not answering.
+OWN_LOOKUP_SHARE = 0.5
+
+
 class _Ending(threading.Event):
     """Set when one of a query's lookups under way ends, for the calls waiting on it. ``failure``: its
     error result when it failed, which those calls get too: they are the same call at the same moment,
-    and each looking up in turn made N identical calls to a failing service last N timeouts. A call
-    that came later than the failed one has that much more time of its own: when the lookup ran out
-    of time (``deadline_exceeded``), such a call looks up itself within what it has left (the failed
-    call's time, ``at - since``, counted from its own arrival) rather than take an error it was not due."""
+    and each looking up in turn made N identical calls to a failing service last N timeouts. But for a
+    timeout (the ``Timeout`` family: deadline, read or connect timeout), where a call that came later
+    may have time of its own left: with at least ``OWN_LOOKUP_SHARE`` of its bound, it looks up itself
+    (:meth:`ToolSession._begin`)."""
 
     failure: Optional[ToolResult] = None
-    #: When the call whose lookup failed arrived, and when the failure came (the client's clock).
-    since: float = 0.0
-    at: float = 0.0
 
-    def own_deadline(self, arrived: float) -> Optional[float]:
-        """When a call that arrived at ``arrived`` runs out of time, after this failure for lack of
-        it: the failed call's time counted from ``arrived`` (the same lookup: the same client and
-        arguments, so the same time); None when the failure was no deadline's."""
+    def timed_out(self) -> bool:
+        """Whether the lookup failed for lack of time (a ``Timeout``), not for what it asked."""
         error = cast(Mapping[str, Any], self.failure or {}).get("error")
-        if not (isinstance(error, Mapping) and error.get("detail_code") == DEADLINE_EXCEEDED):
-            return None
-        return arrived + (self.at - self.since)
+        return isinstance(error, Mapping) and error.get("type") == Timeout.code
 
 
 @dataclasses.dataclass
 class _Turn:
-    """A call's lookup counted: its query's lookups, when it started, when the call arrived, and
-    when its own time ends (None: the client's timeout, from now; else it waited on a lookup that
-    ran out of time, and has what is left of its own)."""
+    """A call's lookup counted: its query's lookups, when it started, and whether the call waited
+    first (then its lookup is bounded by what is left of its own time, ``deadline``)."""
 
     lookups: "_Lookups"
     started: float
-    arrived: float
-    until: Optional[float] = None
+    deadline: float
+    waited: bool = False
 
 
 @dataclasses.dataclass
@@ -713,8 +713,10 @@ class ToolSession:
     The same normalised query (or the same URL) is looked up at most ``max_repeats`` times
     within ``repeat_window_s`` seconds (None: the session's whole life); a failed or
     interrupted lookup does not count; identical calls at once count too (one past the limit waits
-    for a lookup under way, and gets its error if it fails, but for a lookup that ran out of time
-    while the waiting call has time of its own left: it looks up itself, within that). A repeat past that is not looked up again: it gets
+    for a lookup under way, at most until its own deadline, counted from its arrival: its ``budget_ms``
+    for a search, :meth:`SearchClient.search_bound_ms`, ``timeout_ms`` for a fetch; it gets the
+    lookup's error if it fails, but for a timeout while it has at least ``OWN_LOOKUP_SHARE`` of its
+    bound left: it looks up itself, within what is left). A repeat past that is not looked up again: it gets
     the answer the model already has, with a ``note`` (shown first by
     :func:`format_results`) telling the model to use it instead of repeating the lookup.
     Time is the client's clock (:attr:`SearchClient.clock`). The answers of the last
@@ -768,14 +770,12 @@ class ToolSession:
         except WebSearchError as error:
             return {"error": error.to_dict()}
         key = (tool, _search_key(args, client.settings) if tool == SEARCH_TOOL else _fetch_key(args))
-        turn = self._begin(tool, key)
+        bound_s = (client.search_bound_ms() if tool == SEARCH_TOOL else client.settings.timeout_ms) / 1000
+        turn = self._begin(tool, key, self._clock.monotonic() + bound_s, bound_s)
         if not isinstance(turn, _Turn):
             return turn
-        if turn.until is not None:  # it waited: what is left of its own time (at least 1 ms: it has some)
-            bound = (
-                "budget_ms" if tool == SEARCH_TOOL else "timeout_ms"
-            )  # a search's whole call; a client's budget_ms too
-            args = dict(args, **{bound: max(1, int((turn.until - turn.started) * 1000))})
+        if turn.waited:
+            args = _within(tool, args, turn)
         try:
             result = _answer(tool, args, client, self.images)
             reaches = "error" not in result and (delivered is None or delivered())
@@ -793,14 +793,15 @@ class ToolSession:
                 self._ended(turn.lookups)
         return result
 
-    def _begin(self, tool: str, key: tuple[str, str]) -> Union[ToolResult, _Turn]:
+    def _begin(self, tool: str, key: tuple[str, str], deadline: float, bound_s: float) -> Union[ToolResult, _Turn]:
         """The lookup counted (a :class:`_Turn`), or the repeat's answer. When every
         lookup counted is still under way (identical calls at once: a model's parallel tool calls)
         there is no answer yet: the call waits for one of them to end, then looks again, so that no
         more than ``max_repeats`` reach the service; one that failed gives the waiting calls its error
-        (an interrupted one frees its place), but for one that ran out of time while a waiting call
-        has some of its own left: that call looks up itself, within it (:class:`_Ending`)."""
-        waited, arrived, until = False, self._clock.monotonic(), None
+        (an interrupted one frees its place). A call never waits past its own ``deadline`` (its arrival
+        plus its bound, ``bound_s``): then it ends with its own ``deadline_exceeded``. After a lookup
+        that timed out, a call with at least ``OWN_LOOKUP_SHARE`` of its bound left looks up itself."""
+        waited = False
         while True:
             with self._lock:
                 started = self._clock.monotonic()
@@ -809,21 +810,24 @@ class ToolSession:
                     return self._repeated(tool, lookups)  # a call that waited takes the answer it waited for
                 if len(lookups.started) < self.max_repeats:
                     lookups.started.append(started)
-                    return _Turn(lookups, started, arrived, until)
+                    return _Turn(lookups, started, deadline, waited)
                 ended = lookups.ended
-            ended.wait()  # bounded: each lookup under way ends by its call's deadline
+            left = deadline - self._clock.monotonic()
+            # what is left on the client's clock, waited in real time (a fake clock's call still ends)
+            if left <= 0 or not ended.wait(left):  # waited its whole time: its own deadline passed
+                return _out_of_time(tool, bound_s)
             if ended.failure is not None:
-                until = ended.own_deadline(arrived)
-                if until is None or until - self._clock.monotonic() < 0.001:  # its own time is up too
+                left = deadline - self._clock.monotonic()
+                if not ended.timed_out() or left < OWN_LOOKUP_SHARE * bound_s:
                     return copy.deepcopy(ended.failure)
             waited = True
 
-    def _ended(self, lookups: _Lookups, failure: Optional[ToolResult] = None, since: float = 0.0) -> None:
+    def _ended(self, lookups: _Lookups, failure: Optional[ToolResult] = None) -> None:
         """Wake the calls waiting on ``lookups`` (under the session's lock): a lookup of it ended,
         with ``failure``, its error result, if it failed (a copy of its own: the caller that got the
-        result may change it while the waiting calls copy it), of a call that arrived at ``since``."""
+        result may change it while the waiting calls copy it)."""
         ending = lookups.ended
-        ending.failure, ending.since, ending.at = copy.deepcopy(failure), since, self._clock.monotonic()
+        ending.failure = copy.deepcopy(failure)
         ending.set()
         lookups.ended = _Ending()
 
@@ -861,7 +865,24 @@ class ToolSession:
                 return
             if not lookups.started and self._seen.get(key) is lookups:
                 del self._seen[key]
-            self._ended(lookups, failure, turn.arrived)
+            self._ended(lookups, failure)
+
+
+def _within(tool: str, args: dict[str, Any], turn: _Turn) -> dict[str, Any]:
+    """``args`` of a call that waited, bounded by what is left of its own time (at least 1 ms: it
+    has some): a search's whole call (``budget_ms``, as :meth:`SearchClient.search_bound_ms`), a fetch's ``timeout_ms``."""
+    bound = "budget_ms" if tool == SEARCH_TOOL else "timeout_ms"
+    return dict(args, **{bound: max(1, int((turn.deadline - turn.started) * 1000))})
+
+
+def _out_of_time(tool: str, bound_s: float) -> ToolResult:
+    """The error of a call that waited on an identical lookup until its own deadline passed."""
+    what = "search" if tool == SEARCH_TOOL else "fetch"
+    error = Timeout(
+        "the %s waited %g s, its whole deadline, on an identical lookup still under way" % (what, bound_s),
+        detail_code=DEADLINE_EXCEEDED,
+    )
+    return cast(ToolResult, {"error": error.to_dict()})
 
 
 def _own_arguments_refused(result: ToolResult) -> bool:

@@ -165,6 +165,9 @@ def _shown(limit: float) -> str:
 #: The control characters a query may not hold: C0 but for whitespace (tab, line breaks, VT, FF), DEL
 #: and C1. NUL and a terminal escape are no text anyone searches for; sent as given, a service got them
 #: (one that cuts C strings at NUL searched for half the query) and any log line echoing the query did.
+#: The separators U+001C-U+001F and NEL (U+0085, a C1 control that Unicode also counts a line break)
+#: are refused with them, anywhere in the query, its edges too (``str.strip`` would drop them there
+#: as whitespace): a query's line breaks are LF, CR, VT, FF, U+2028 and U+2029.
 _QUERY_CONTROLS = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 
@@ -172,29 +175,31 @@ def check_query(query: Any) -> str:
     """The query stripped of surrounding whitespace; ``InvalidInput`` unless a non-blank str of <= 2000
     characters that is valid Unicode (a lone surrogate cannot be encoded for any service) and holds no
     control character but whitespace (:data:`_QUERY_CONTROLS`: refused, never stripped, so the query
-    searched is the query given). Search, the command line, the agent tools and MCP all check here."""
+    searched is the query given). Both are checked on the query as given, before stripping: the
+    position a message names counts code points (``str`` indices, from 0) in it. Search, the command
+    line, the agent tools and MCP all check here."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string, got %s" % type(query).__name__, detail_code=BAD_QUERY)
-    text = query.strip()
-    if not text:
-        raise InvalidInput("query is empty or only whitespace", detail_code=EMPTY_QUERY)
     try:
-        text.encode("utf-8")
+        query.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate: no service can be sent it
         raise InvalidInput(
-            "query is not valid Unicode text: %r at position %d cannot be encoded" % (text[exc.start], exc.start),
+            "query is not valid Unicode text: %r at position %d cannot be encoded" % (query[exc.start], exc.start),
             detail_code=BAD_QUERY,
         ) from None
-    if len(text) > MAX_QUERY_CHARS:
-        raise InvalidInput(
-            "query is %d characters long; the limit is %d" % (len(text), MAX_QUERY_CHARS), detail_code=QUERY_TOO_LONG
-        )
-    control = _QUERY_CONTROLS.search(text)
+    control = _QUERY_CONTROLS.search(query)
     if control is not None:
         raise InvalidInput(
             "query holds the control character %r at position %d: a query is text to search for"
             % (control.group(), control.start()),
             detail_code=BAD_QUERY,
+        )
+    text = query.strip()
+    if not text:
+        raise InvalidInput("query is empty or only whitespace", detail_code=EMPTY_QUERY)
+    if len(text) > MAX_QUERY_CHARS:
+        raise InvalidInput(
+            "query is %d characters long; the limit is %d" % (len(text), MAX_QUERY_CHARS), detail_code=QUERY_TOO_LONG
         )
     return text
 

@@ -2,9 +2,10 @@
 
 import json
 import re
+import threading
 
 import pytest
-from clocks import FakeClock
+from clocks import FakeClock, deadlines_on
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -501,8 +502,6 @@ def _three_calls_at_once(monkeypatch, answer, woken=lambda: None):
     """Three identical search calls at once through a ToolSession with max_repeats=1, the lookup (stubbed)
     answering ``answer`` once the two later calls wait on the first one's lookup (or, without the guard,
     have looked up too): what was looked up and each call's answer, by the order the calls began."""
-    import threading
-
     gate, entered, settled, looked_up = threading.Event(), threading.Event(), threading.Event(), []
 
     def lookup(name, args, client=None, images=False):
@@ -602,8 +601,6 @@ def test_a_waiting_call_gets_a_copy_of_the_failure_the_first_caller_cannot_chang
 def test_a_failure_beside_another_lookup_under_way_leaves_the_waiting_call_to_that_one(monkeypatch):
     """With max_repeats=2, two lookups under way and a third call waiting: the first failing gave the
     waiting call its error though the second then answered."""
-    import threading
-
     gates, entered, looked_up = {1: threading.Event(), 2: threading.Event()}, threading.Semaphore(0), []
     failure = {"error": {"type": "TimeoutError", "message": "deadline", "retryable": True}}
 
@@ -651,82 +648,117 @@ def test_a_failure_beside_another_lookup_under_way_leaves_the_waiting_call_to_th
     assert answers[3]["note"].startswith("Note: this query was already looked up") and answers[3]["items"]
 
 
-@pytest.mark.parametrize("later_s", [0, 9])
-def test_a_call_waiting_on_a_lookup_that_ran_out_of_time_has_its_own_time(monkeypatch, later_s):
-    """A call arriving 9 s after an identical one with a 10 s deadline waited for it and got its
-    ``deadline_exceeded`` with 9 s of its own unused. Now it looks up itself within those 9 s (the
-    failed call's time from its own arrival, on the client's clock); one at the same moment still
-    gets the error (no N timeouts in turn)."""
-    import threading
+def _timed_out(detail_code):
+    """A lookup's result that timed out (``deadline_exceeded``, ``read_timeout``: the Timeout family)."""
+    return {
+        "error": {"type": "Timeout", "message": "slow", "retryable": True, "detail_code": detail_code, "provider": "x"}
+    }
 
-    clock = FakeClock()
-    gate, entered, waiting, looked_up = threading.Event(), threading.Event(), threading.Event(), []
-    ran_out = {"error": {"type": "Timeout", "message": "deadline", "retryable": True}}
-    ran_out["error"].update(detail_code="deadline_exceeded", provider="x")
+
+@pytest.mark.parametrize("detail_code", ["deadline_exceeded", "read_timeout"])
+def test_calls_waiting_on_a_lookup_that_overshot_keep_to_their_own_deadlines(monkeypatch, detail_code):
+    """Calls 0.3 s apart (budget 1 s) wait on the first one's lookup, which times out late, at 1.34 s.
+    Each waits at most its own 1 s from its arrival; the one due at 1.3 s and the one left 0.26 s (under
+    ``OWN_LOOKUP_SHARE`` of its bound) take the error; the one left 0.56 s looks up itself within them.
+    Before, a waiter's deadline was its arrival plus the failed call's 1.34 s (the one due at 1.3 s
+    looked up, and lasted 1.34 s), the waits had no bound, and a ``read_timeout`` (a hanging
+    backend) went to every waiter, time left or not."""
+    clock, bounds = FakeClock(), []
+    deadlines_on(clock, monkeypatch)  # the own lookup's 0.56 s are the fake clock's, whatever the machine's load
+    gate, entered, waiting, looked_up = threading.Event(), threading.Event(), threading.Semaphore(0), []
     real = tool._answer  # noqa: SLF001
 
     def lookup(name, args, client, images):
-        looked_up.append(args.get("budget_ms"))  # a search's bound on its whole call
+        looked_up.append(args.get("budget_ms"))
         if len(looked_up) > 1:
-            return real(name, args, client, images)  # the stub's search, taking the bound
+            return real(name, args, client, images)  # the stub's search, within the bound given
         entered.set()
         assert gate.wait(30)
-        return ran_out
+        return _timed_out(detail_code)
 
     class Watched(tool._Ending):  # noqa: SLF001
         def wait(self, timeout=None):
-            waiting.set()
-            return super().wait(timeout)
+            bounds.append(timeout)
+            waiting.release()
+            return super().wait(30)
 
     monkeypatch.setattr(tool, "_answer", lookup)
-    session = tool.ToolSession(
-        ws.SearchClient("stub", settings=ws.Settings(backend="stub"), clock=clock), max_repeats=1
-    )
+    client = ws.SearchClient("stub", settings=ws.Settings(backend="stub"), clock=clock, budget_ms=1000)
+    session = tool.ToolSession(client, max_repeats=1)
     answers = {}
 
     def call(number):
         answers[number] = session.call_tool("web_search", {"query": "rust"})
 
-    threads = [threading.Thread(target=call, args=(number,), daemon=True) for number in range(2)]
+    threads = [threading.Thread(target=call, args=(number,), daemon=True) for number in range(4)]
     try:
         threads[0].start()
         assert entered.wait(30)
         (lookups,) = session._seen.values()  # noqa: SLF001 - the lookup under way
         lookups.ended = Watched()
-        clock.advance(later_s)
-        threads[1].start()
-        assert waiting.wait(30)
-        clock.advance(10 - later_s)  # the first call's 10 s are spent
+        for thread in threads[1:]:
+            clock.advance(0.3)
+            thread.start()
+            assert waiting.acquire(timeout=30)
+        clock.advance(0.44)  # the first lookup ends 0.34 s past its budget
     finally:
         gate.set()
         for thread in threads:
             if thread.ident is not None:
                 thread.join(30)
-    assert answers[0] == ran_out
-    if later_s:
-        assert looked_up == [None, 9000] and answers[1]["items"][0]["title"] == "rust - Overview"
-    else:
-        assert looked_up == [None] and answers[1] == ran_out
+    assert bounds == [pytest.approx(1.0)] * 3  # each waits at most its own time
+    assert answers[0] == answers[1] == answers[2] == _timed_out(detail_code)
+    assert looked_up[0] is None and looked_up[1:] in ([559], [560])  # 1001.9 - 1001.34 s
+    assert answers[3]["items"][0]["title"] == "rust - Overview"
+
+
+def test_a_waiting_call_ends_at_its_own_deadline(monkeypatch):
+    """A call waiting on an identical lookup still under way when its own deadline passes ends then,
+    with its own ``deadline_exceeded``: before, it waited for that lookup however long it took (one
+    started by a later call, with a later deadline, among them)."""
+    clock, gate, entered = FakeClock(), threading.Event(), threading.Event()
+
+    def lookup(name, args, client, images):
+        entered.set()
+        assert gate.wait(30)
+        return {"items": []}
+
+    class Watched(tool._Ending):  # noqa: SLF001
+        def wait(self, timeout=None):  # the wait on the client's clock: the whole time passes
+            assert timeout is not None, "a wait without bound"
+            clock.advance(timeout)
+            return False
+
+    monkeypatch.setattr(tool, "_answer", lookup)
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings(timeout_ms=2000), clock=clock))
+    session.max_repeats = 1
+    first = threading.Thread(target=session.call_tool, args=("web_fetch", {"url": "https://a.example/"}), daemon=True)
+    try:
+        first.start()
+        assert entered.wait(30)
+        (lookups,) = session._seen.values()  # noqa: SLF001
+        lookups.ended = Watched()
+        waited = session.call_tool("web_fetch", {"url": "https://a.example/"})
+        assert first.is_alive()  # the lookup it waited on is still under way
+    finally:
+        gate.set()
+        first.join(30)
+    assert waited["error"]["type"] == "Timeout" and waited["error"]["detail_code"] == "deadline_exceeded"
+    assert "waited 2 s" in waited["error"]["message"]
 
 
 def test_a_delivered_check_that_raises_frees_the_lookups_place(monkeypatch):
     """``delivered()`` raising left its lookup counted as under way for ever: with max_repeats=1 the
-    next identical call waited on it without end. Now the error goes to the caller and the place is free."""
-    import threading
-
+    next identical call waited on it to its own deadline (the client's 0.1 s budget), then failed.
+    Now the error goes to the caller and the place is free."""
     looked_up = []
     monkeypatch.setattr(tool, "_answer", lambda name, args, client, images: looked_up.append(1) or {"items": []})
-    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings(), budget_ms=100), max_repeats=1)
 
     def broken():
         raise RuntimeError("the transport closed")
 
     with pytest.raises(RuntimeError):
         session.call_tool("web_search", {"query": "rust"}, delivered=broken)
-    answers = []
-    again = threading.Thread(
-        target=lambda: answers.append(session.call_tool("web_search", {"query": "rust"})), daemon=True
-    )
-    again.start()
-    again.join(30)  # bounded: without the fix it waits on the lookup that never ends
-    assert not again.is_alive() and answers == [{"items": []}] and len(looked_up) == 2
+    again = session.call_tool("web_search", {"query": "rust"})  # without the fix: deadline_exceeded after 0.1 s
+    assert again == {"items": []} and len(looked_up) == 2

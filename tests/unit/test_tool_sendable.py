@@ -79,19 +79,20 @@ def _nested(depth):
         ({"raw": [{"nested": [object()]}]}, [], "extras['raw'] holds a object"),
         ({"raw": [{1: "a"}]}, [], "extras['raw'] holds a int"),
         ({}, [{"type": "Timeout", "message": "m", "engine": {"a", "b"}}], "error 1 holds a set"),
-        ({"deep": [_nested(5000)]}, [], "extras['deep'] holds dicts and lists nested over 64 deep"),
+        ({"deep": [_nested(5000)]}, [], "extras['deep'] holds dicts and lists nested over 62 deep"),
         (
             {"deep": [_nested(registry.MAX_RESULT_NESTING - 1)]},
             [],
-            "extras['deep'] holds dicts and lists nested over 64 deep",
+            "extras['deep'] holds dicts and lists nested over 62 deep (counted from that value, which counts 1;",
         ),
         ({}, [{"type": "T", "message": "m", "deep": _nested(5000)}], "error 1 holds dicts and lists nested over"),
     ],
 )
 def test_a_plugins_extras_or_errors_that_are_no_json_are_its_wrong_shape(monkeypatch, extras, errors, unfit):
     """Passed on as they were, they were no JSON-ready result: the MCP server's answer holding them could
-    not be written, and the server ended. Nested 5000 deep, they passed and call_tool raised RecursionError
-    (the extras dict counts one, its list two: a nest of 63 in it is 65 deep)."""
+    not be written, and the server ended. Nested 5000 deep, they passed and call_tool raised RecursionError.
+    A value in extras nests at most 62 deep, counted from it (with the extras dict and its list, 64): the
+    message said "over 64 deep" of a value the backend wrote 63 deep, counting the two levels it did not write."""
     monkeypatch.setattr(_Answering, "extras", extras)
     monkeypatch.setattr(_Answering, "errors", errors)
     with registered(_Answering), ws.SearchClient(backend="plugin_beside") as client:
@@ -133,8 +134,8 @@ def test_an_upstream_value_read_but_too_deep_to_pass_on_is_refused_saying_where_
     assert refused.value.detail_code == "bad_parse_result"
     assert refused.value.message == (
         "backend plugin_beside returned a parse result of the wrong shape: extras['raw'] holds dicts and lists"
-        " nested over 64 deep (a backend's values nest at most 64 deep, while JSON an upstream sent is read up"
-        " to 256: cut or flatten a value copied from it)"
+        " nested over 62 deep (counted from that value, which counts 1; JSON an upstream sent is read up to 256"
+        " deep: cut or flatten a value copied from it)"
     )
 
 

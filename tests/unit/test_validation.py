@@ -218,10 +218,11 @@ CONTROL_QUERIES = [
     ("a\x00b", "'\\x00' at position 1"),
     ("x \x1b[31mred", "'\\x1b' at position 2"),
     ("q\x9b2J", "'\\x9b' at position 1"),
+    ("a\x7fb", "'\\x7f' at position 1"),
 ]
 
 
-@pytest.mark.parametrize("query, named", CONTROL_QUERIES, ids=["NUL", "terminal escape", "C1 CSI"])
+@pytest.mark.parametrize("query, named", CONTROL_QUERIES, ids=["NUL", "terminal escape", "C1 CSI", "DEL"])
 def test_a_query_holding_a_control_character_is_refused_alike_everywhere(capsys, query, named):
     """NUL and terminal escapes were sent to the service as given. Refused (never stripped: the query
     searched is the one given) with the character and its position, by ``search()``, the command
@@ -239,7 +240,27 @@ def test_a_query_holding_a_control_character_is_refused_alike_everywhere(capsys,
     )
     assert cli_main(["search", query, "--backend", "stub"]) != 0
     err = capsys.readouterr().err
-    assert named in err and "\x1b" not in err and "\x00" not in err
+    assert named in err and "\x1b" not in err and "\x00" not in err and "\x7f" not in err
+
+
+@pytest.mark.parametrize(
+    "query, named",
+    [
+        ("   a\x00b", "'\\x00' at position 4"),
+        ("\x1cabc\x1f", "'\\x1c' at position 0"),
+        ("abc \x1f", "'\\x1f' at position 4"),
+        ("\x85abc", "'\\x85' at position 0"),
+        (" \ud83d ", "'\\ud83d' at position 1"),
+    ],
+    ids=["after spaces", "separators at the edges", "separator at the end", "NEL at the start", "lone surrogate"],
+)
+def test_a_refused_character_is_refused_at_the_edges_too_and_placed_in_the_query_as_given(query, named):
+    """The check ran on the stripped query: ``'   a\\x00b'`` named position 1, not 4, and the separators
+    U+001C-U+001F and NEL (whitespace to ``str.strip``) were dropped silently at the edges while
+    refused inside. Now the query as given is checked: positions count its code points from 0."""
+    with pytest.raises(ws.InvalidInput) as refused:
+        check_query(query)
+    assert refused.value.detail_code == "bad_query" and named in refused.value.message
 
 
 @pytest.mark.parametrize("query", ["a\tb", "line\nbreak\r\nx", "form\x0cfeed", "\u202eevil\u202c \u200f"])

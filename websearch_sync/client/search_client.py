@@ -297,6 +297,20 @@ class SearchClient:
         """The clock the client reads the time from and waits with (a ``ToolSession``'s repeat window reads it too)."""
         return self._clock
 
+    def search_bound_ms(self) -> int:
+        """What bounds a search's whole call through this client when the call sets no bound of its
+        own, in ms: the client's ``budget_ms``, else the longest timeout of the backends it asks
+        (each one's own ``timeout_ms``, else the settings'). A ``ToolSession`` counts a call's own
+        deadline from it; a backend list the call would refuse counts the settings' timeout."""
+        if self.budget_ms:
+            return self.budget_ms
+        try:
+            names = resolve_backends(None, self._backend, self.settings)
+        except WebSearchError:  # the call itself refuses these backends, at once
+            return self.settings.timeout_ms
+        timeouts = (int(self.settings.provider(name).get("timeout_ms") or self.settings.timeout_ms) for name in names)
+        return max(timeouts, default=self.settings.timeout_ms)
+
     # -- lifecycle ------------------------------------------------------------------------
 
     def close(self) -> None:

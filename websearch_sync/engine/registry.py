@@ -961,27 +961,30 @@ _JSON_SCALARS = (str, int, float, bool, type(None))
 #: backend copying an upstream value 63 to 256 deep into ``extras`` fails ``bad_parse_result``, and
 #: the message says where and why (docs/backends.md).
 MAX_RESULT_NESTING = 64
-#: What :func:`_not_json` adds to its verdict on a value nested too deep: the way out for a backend.
+#: How deeply a value in one of ``extras``' lists may nest, counted from that value (the one a backend
+#: wrote): the ``extras`` dict and the list holding it take two of the :data:`MAX_RESULT_NESTING` levels.
+MAX_EXTRAS_VALUE_NESTING = MAX_RESULT_NESTING - 2
+#: What :func:`_not_json` adds to its verdict on a value nested too deep: how it is counted and the
+#: way out for a backend.
 _TOO_DEEP_HINT = (
-    " (a backend's values nest at most %d deep, while JSON an upstream sent is read up to %d:"
-    " cut or flatten a value copied from it)" % (MAX_RESULT_NESTING, MAX_JSON_DEPTH)
+    " (counted from that value, which counts 1; JSON an upstream sent is read up to %d deep:"
+    " cut or flatten a value copied from it)" % MAX_JSON_DEPTH
 )
 
 
-def _not_json(value: object, depth: int = 1) -> Optional[str]:
+def _not_json(value: object, most: int = MAX_RESULT_NESTING) -> Optional[str]:
     """What in ``value`` is no JSON value (bytes, a set, an object: the MCP server could not send an
-    answer holding it, and ended; or dicts and lists nested over :data:`MAX_RESULT_NESTING` deep,
-    counted from ``depth``, the level ``value`` is at), or None.
-    Iterative: the check itself meets no recursion limit."""
-    pending: list[tuple[object, int]] = [(value, depth)]
+    answer holding it, and ended; or dicts and lists nested over ``most`` deep, ``value`` counting 1),
+    or None. Iterative: the check itself meets no recursion limit."""
+    pending: list[tuple[object, int]] = [(value, 1)]
     while pending:
         part, depth = pending.pop()
         if not isinstance(part, (dict, list, tuple)):
             if not isinstance(part, _JSON_SCALARS):
                 return "a %s, no JSON value" % type(part).__name__
             continue
-        if depth > MAX_RESULT_NESTING:
-            return "dicts and lists nested over %d deep%s" % (MAX_RESULT_NESTING, _TOO_DEEP_HINT)
+        if depth > most:
+            return "dicts and lists nested over %d deep%s" % (most, _TOO_DEEP_HINT)
         if isinstance(part, dict):
             keys = [key for key in part if not isinstance(key, str)]
             if keys:
@@ -1001,9 +1004,10 @@ def _beside_items_problem(result: ParseResult) -> Optional[str]:
     if not (isinstance(extras, dict) and all(isinstance(k, str) and isinstance(v, list) for k, v in extras.items())):
         return "extras is not a dict of lists"
     for kind, values in extras.items():  # each kind on its own: the message names the one at fault
-        unfit = _not_json(values, depth=2)  # the extras dict is level 1
-        if unfit is not None:
-            return "extras[%r] holds %s" % (kind, unfit)
+        for value in values:
+            unfit = _not_json(value, MAX_EXTRAS_VALUE_NESTING)
+            if unfit is not None:
+                return "extras[%r] holds %s" % (kind, unfit)
     if result.request_id is not None and not isinstance(result.request_id, str):
         return "request_id is a %s, not a string" % type(result.request_id).__name__
     return None

@@ -301,8 +301,15 @@ class WebSearchError(Exception):
 
     @message.setter
     def message(self, text: str) -> None:
-        """Every assignment is made one line (a value quoted in it may hold line breaks)."""
-        self._text = one_line(text) if isinstance(text, str) else text
+        """Every assignment is made one line (a value quoted in it may hold line breaks). One that
+        extends a cut message (``error.message += "; not asked: bing"``) extends the whole text,
+        so the cut, made again, counts what it leaves out of the whole."""
+        if isinstance(text, str):
+            shown = self.__dict__.get("_text")
+            if shown is not None and len(shown) > MAX_MESSAGE_CHARS and text.startswith(self.message):
+                text = shown + text[len(self.message) :]
+            text = one_line(text)
+        self._text = text
         self.args = (self.message,)
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:

@@ -148,6 +148,14 @@ def test_a_long_message_keeps_its_start_its_end_and_says_how_much_is_left_out():
     assert ws.WebProviderError(text[:MAX_MESSAGE_CHARS]).message == text[:MAX_MESSAGE_CHARS]
 
 
+def test_a_cut_message_extended_later_counts_what_the_whole_leaves_out():
+    """``error.message += ...`` read the cut message and cut it again: the count said 51, not 8,065."""
+    text = "start " + "y" * 10_000 + " end"
+    error = ws.WebProviderError(text)
+    error.message += "; not asked: bing"
+    assert error.message == text[:981] + " ... [8065 characters left out] ... " + (text + "; not asked: bing")[-981:]
+
+
 def test_an_error_built_again_from_a_cut_messages_form_gives_the_same_form():
     """The cut message was cut again (a count of 37 where the first said 98,010)."""
     error = ws.WebProviderError("start " + "y" * 100_000 + " end", provider="p")

@@ -182,7 +182,6 @@ class SearchService(JsonApiBackend):
         error = super().classify(response)
         if error is not None:
             error.message = redact(error.message, self.secrets())
-            error.args = (error.message,)
         return error
 
     def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:

@@ -613,7 +613,6 @@ class Backend:
         except WebProviderError as error:
             if error.detail_code == RESPONSE_TOO_LARGE:  # name the setting that raises the cap
                 error.message += " (the cap is WEB_SEARCH_MAX_BYTES, Settings.max_response_bytes)"
-                error.args = (error.message,)
             raise
 
     def _parse(self, response: HttpResponse, params: SearchParams, deadline: Deadline) -> ParseResult:

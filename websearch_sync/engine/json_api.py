@@ -45,6 +45,7 @@ from ..errors import (
     WebParseError,
     WebProviderError,
     WebSearchError,
+    cut_end,
     http_status,
 )
 from ..models import ImageItem, NewsItem, ParseResult, SearchItem, SearchParams, VideoItem
@@ -162,7 +163,6 @@ def api_error(
     if effective != response.status:
         error.message += " [HTTP %d with body code %d]" % (response.status, effective)
     error.message += upstream
-    error.args = (error.message,)
     error.status = response.status
     return error
 
@@ -233,9 +233,9 @@ def vendor_text(value: Any) -> str:
 
 def _upstream_words(code: VendorCode, message: Any) -> str:
     """``": <code>: <message>"``: the vendor's own words for an error (:func:`vendor_text`), each cut
-    at :data:`_MAX_UPSTREAM_MESSAGE` characters (they reach a model through the tool's error line)."""
+    at :data:`_MAX_UPSTREAM_MESSAGE` characters, ``...`` included (they reach a model through the tool's error line)."""
     shown_code = code if isinstance(code, str) and _code_as_status(code) is None else None
-    parts = [_cut(vendor_text(words)) for words in (shown_code, message)]
+    parts = [cut_end(vendor_text(words), _MAX_UPSTREAM_MESSAGE) for words in (shown_code, message)]
     return ": " + ": ".join(part for part in parts if part) if any(parts) else ""
 
 
@@ -252,10 +252,6 @@ def request_id_text(value: Any) -> Optional[str]:
         return None
     text = vendor_text(value)
     return text if text and len(text) <= MAX_REQUEST_ID_CHARS else None
-
-
-def _cut(text: str) -> str:
-    return text[:_MAX_UPSTREAM_MESSAGE] + "..." if len(text) > _MAX_UPSTREAM_MESSAGE else text
 
 
 def _host(response: HttpResponse) -> str:
@@ -500,7 +496,6 @@ class JsonApiBackend(Backend):
             error.message += (
                 (" %s%s" % (remedy[0].upper(), remedy[1:])) if error.message.endswith(".") else "; " + remedy
             )
-            error.args = (error.message,)
         return error
 
     def wall(self, response: HttpResponse) -> Optional[WebBlocked]:

@@ -35,7 +35,7 @@ from urllib.parse import SplitResult, parse_qsl, urlencode, urljoin, urlsplit, u
 
 import requests
 
-from ..errors import BAD_URL, InvalidInput
+from ..errors import BAD_URL, InvalidInput, cut_end
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
 from .memo import remembered
 from .ssrf import literal_address
@@ -370,8 +370,7 @@ def shown_url(url: str) -> str:
         parts = urlsplit(url)
     except ValueError:
         return "<unparsable URL>"
-    path = parts.path if len(parts.path) <= 80 else parts.path[:77] + "..."
-    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], path, "", ""))
+    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], cut_end(parts.path, 80), "", ""))
 
 
 def host_token(url: str, default: str = "another site") -> str:

@@ -17,6 +17,7 @@ from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.engine.normalize import clean_text, normalize_items
+from websearch_sync.errors import cut_end
 from websearch_sync.net.status import retry_after_seconds
 from websearch_sync.net.urls import result_url
 
@@ -258,7 +259,7 @@ def test_an_error_body_without_a_code_inside_a_200_is_the_vendors_error_not_an_u
     error = search(name, body, status=200)
     assert isinstance(error, ws.WebProviderError) and (error.detail_code, error.status) == ("api_error", 200), error
     words = body["detail"]["error"] if name == "tavily" else body["error"]["message"]
-    assert error.message.endswith(": " + words[:300] + ("..." if len(words) > 300 else ""))
+    assert error.message.endswith(": " + cut_end(words, 300))
 
 
 def test_searxngs_error_inside_a_200_is_its_error_too():

@@ -15,6 +15,7 @@ import websearch_sync as ws
 from websearch_sync.cli import main
 from websearch_sync.cli.batch import run_batch
 from websearch_sync.cli.output import terminate_as_interrupt
+from websearch_sync.client.clock import CallCancelled, CancellableClock
 from websearch_sync.client.search_client import SearchClient
 
 ANSWER = {"items": [], "provider_meta": {"provider_name": "testjson"}}
@@ -66,6 +67,63 @@ def test_one_worker_sends_no_query_after_the_batch_stops(capsys):
 
     assert run_batch(Failing(), ["a", "b", "c", "d"], {}, io.StringIO(), stop_after=2) == 4
     assert asked == ["a", "b"]
+
+
+#: A wait of the query running when the batch stops (a retry's backoff): without the cancel, it is
+#: waited out and the next request sent; cancelled, it ends at once.
+BACKOFF_S = 30.0
+
+
+class WaitsThenRequestsAgain:
+    """A client whose query ``slow`` waits on ``clock`` before a second request; the others fail."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.second_request = []
+        self.ended = threading.Event()
+        self.started = threading.Event()
+
+    def search(self, query, **options):
+        if query != "slow":
+            self.started.wait(BACKOFF_S)  # bounded: "slow" is running before the batch stops
+            raise ws.Timeout("slow", detail_code="read_timeout")
+        self.started.set()
+        try:
+            self.clock.sleep(BACKOFF_S)
+            self.second_request.append(query)
+        except CallCancelled:
+            pass
+        finally:
+            self.ended.set()
+        return ANSWER
+
+
+def test_a_stopped_batch_cancels_its_running_query_before_its_next_request(capsys):
+    """Stopping after K failures with another query running in its worker: that query waited out its
+    backoff and sent its next request after the batch had ended (after ``main()`` returned, from Python)."""
+    clock = CancellableClock()
+    client = WaitsThenRequestsAgain(clock)
+    assert run_batch(client, ["fails", "slow"], {}, io.StringIO(), workers=2, stop_after=1, clock=clock) == 4
+    assert client.ended.wait(BACKOFF_S)  # the wait ends at once when cancelled
+    assert client.second_request == []
+
+
+def test_a_batch_whose_reader_left_cancels_its_one_running_query(capsys):
+    """One worker: the query runs in a thread of its own; when the reader leaves (or Ctrl-C) the
+    batch ends at once, and the query it left must not go on to its next request."""
+    read_end, write_end = os.pipe()
+
+    class ReaderLeavesDuringIt(WaitsThenRequestsAgain):
+        def search(self, query, **options):
+            os.close(read_end)  # `| head -1` exits
+            return super().search(query, **options)
+
+    clock = CancellableClock()
+    client = ReaderLeavesDuringIt(clock)
+    with open(write_end, "w", encoding="utf-8") as out, pytest.raises(BrokenPipeError):
+        run_batch(client, ["slow"], {}, out, clock=clock)
+    assert client.ended.wait(BACKOFF_S)
+    assert client.second_request == []
 
 
 def test_a_resume_writing_over_its_skip_done_file_is_refused(tmp_path, monkeypatch, capsys):

@@ -239,6 +239,7 @@ def _count(option: str, value: Optional[int], maximum: int) -> Optional[int]:
 
 def run(args: argparse.Namespace) -> int:
     """Run one search (or a batch) and print it."""
+    from ..client.clock import CancellableClock
     from ..client.search_client import SearchClient
 
     fmt = _output_format(args)
@@ -253,7 +254,8 @@ def run(args: argparse.Namespace) -> int:
     check_backend_names(args.backend, "--backend")
     overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
     settings = Settings.from_env(**overrides)
-    with SearchClient(args.backend, settings=settings, **_client_options(args)) as client, retry_lines():
+    clock = CancellableClock()  # a batch cancels the query still running when it stops: no request after it ended
+    with SearchClient(args.backend, settings=settings, clock=clock, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
             if args.skip_done is not None:
                 end_cut_line(args.skip_done, owner_stdout())
@@ -265,6 +267,7 @@ def run(args: argparse.Namespace) -> int:
                 workers=workers or 1,
                 stop_after=stop_after,
                 progress_every_s=progress_every_s,
+                clock=clock,
             )
         response = client.search(args.query, **_options(args))
     owner_stdout().write(_render(response, fmt) + "\n")

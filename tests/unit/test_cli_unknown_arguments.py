@@ -341,6 +341,19 @@ def test_a_hint_never_names_a_flag_of_the_opposite_meaning_as_the_one_meant(caps
     assert capsys.readouterr().err.endswith("unrecognized arguments: %s\n" % said)
 
 
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["verify", "-b", "stub"], "-b (did you mean --backend?) stub"),
+        (["mcp", "-b", "stub"], "-b (did you mean --backend?) stub"),
+    ],
+)
+def test_a_short_flag_whose_long_spelling_the_command_takes_names_that_flag(capsys, argv, said):
+    """``verify -b x`` was "-b is a flag of search, state clear": away from the command, which takes --backend."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: %s\n" % said)
+
+
 def test_another_commands_short_flag_is_named_as_such(capsys):
     """``fetch URL -n 3`` was "unrecognized arguments: -n 3": a short flag had no hint at all."""
     assert main(["fetch", "https://a.example/", "-n", "3"]) == 2

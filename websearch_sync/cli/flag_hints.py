@@ -16,8 +16,9 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     """`` (did you mean --json?)`` after ``--jsn`` given to ``parser``, or `` (--max-chars is a flag
     of fetch)``, or `` (did you mean --format text?)`` for ``--text``, a value of ``--format``; ""
     when no flag is close: a guess from letters alone misleads more than none (``--count``).
-    A short flag (``-b``) is judged by its long spelling where other commands take it (``record
-    -b``: BACKEND is given without a flag); no letters are compared for it.
+    A short flag (``-b``) is judged by its long spelling where other commands take it: the command's
+    own long flag (``verify -b``: ``--backend``), else its argument (``record -b``: BACKEND is given
+    without a flag), else the commands taking it; no letters are compared for it.
     ``top`` is the command line's parser, whose commands are searched for another one's flag."""
     name = _flag_name(typed, top)
     if name is None:
@@ -25,6 +26,8 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     if _takes(parser, typed):  # argparse parses its own flags anywhere but after `--` (or a command's flag before it)
         return " (%s is a flag of %s: put it before --)" % (typed, _command(parser))
     long = typed.startswith("--")
+    if not long and name and _takes(parser, "--" + name):  # verify -b: it takes --backend, not another command's -b
+        return " (did you mean --%s?)" % name
     said = positional_hint(name, parser) or (value_hint(name, parser) if long else "")
     if said:
         return said

@@ -176,6 +176,8 @@ def test_sigterm_ends_a_command_as_ctrl_c_does_with_its_own_word_and_status(monk
     the default the process was killed, no word said, status -15."""
 
     def search(self, query, **options):
+        # no handler: the signal would kill the test runner, not fail this test
+        assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
         os.kill(os.getpid(), signal.SIGTERM)  # the handler raises here, in the calling thread
         raise AssertionError("SIGTERM did not end the command")
 

@@ -10,6 +10,7 @@ import sys
 import threading
 
 import pytest
+from forked import exit_codes, fork_running
 
 import websearch_sync as ws
 from websearch_sync.cli import main
@@ -186,3 +187,16 @@ def test_sigterm_ends_a_command_as_ctrl_c_does_with_its_own_word_and_status(monk
         assert main(["search", "q"]) == 143
     assert capsys.readouterr().err.splitlines()[-1] == "terminated"
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # given back
+
+
+def test_a_child_forked_while_sigterm_ends_the_command_is_killed_by_it(sigterm_at_default):
+    """A plugin's ``multiprocessing`` pool forked with the command's handler: ``pool.terminate()``
+    raised Terminated in each worker (a traceback on stderr) instead of ending it."""
+
+    def terminated() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.pause()  # bounded by the parent's limit below
+
+    with terminate_as_interrupt():
+        child = fork_running(terminated)
+    assert exit_codes([child], limit_s=60) == [-signal.SIGTERM]

@@ -14,7 +14,7 @@ from forked import exit_codes, fork_running
 
 import websearch_sync as ws
 from websearch_sync.cli import main
-from websearch_sync.cli.batch import run_batch
+from websearch_sync.cli.batch import refuse_overwriting_resume, run_batch
 from websearch_sync.cli.output import terminate_as_interrupt
 from websearch_sync.client.clock import CallCancelled, CancellableClock
 from websearch_sync.client.search_client import SearchClient
@@ -140,6 +140,13 @@ def test_a_resume_writing_over_its_skip_done_file_is_refused(tmp_path, monkeypat
         "error: InvalidInput/bad_arguments: --skip-done %s is also the output, which does not append to it"
         " (> instead of >>): the shell emptied it before the batch began; resume with >> %s" % (out, out)
     )
+
+
+def test_a_resume_from_a_device_that_is_also_the_output_is_not_refused():
+    """``--skip-done /dev/null > /dev/null`` was refused as a file the shell emptied: a device is not."""
+    with open(os.devnull, "w", encoding="utf-8") as out:
+        refuse_overwriting_resume(os.devnull, out)
+        assert not out.closed
 
 
 def test_the_summary_names_each_kind_of_failure(capsys):

@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import select
+import stat
 import sys
 import threading
 from collections.abc import Generator
@@ -271,10 +272,12 @@ def done_queries(path: str) -> set[str]:
 
 
 def _same_file(path: str, out: TextIO) -> bool:
-    """Whether ``out`` writes to the file at ``path`` (false for a stream without a descriptor, a
-    ``StringIO``, or for no such file)."""
+    """Whether ``out`` writes to the regular file at ``path`` (false for a stream without a
+    descriptor, a ``StringIO``, for no such file, and for a device or pipe: ``--skip-done
+    /dev/null > /dev/null`` empties nothing and has no answers to overwrite)."""
     try:
-        return os.path.samestat(os.stat(path), os.fstat(out.fileno()))
+        found = os.stat(path)
+        return stat.S_ISREG(found.st_mode) and os.path.samestat(found, os.fstat(out.fileno()))
     except (OSError, ValueError):  # io.UnsupportedOperation is both
         return False
 

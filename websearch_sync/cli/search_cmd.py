@@ -344,6 +344,8 @@ def _batch_queries(args: argparse.Namespace) -> list[str]:
 BYTE_ORDER_MARK = "\ufeff"
 #: The byte order marks of UTF-16 (little and big endian), which Windows PowerShell's ``>`` writes.
 UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+#: Those of UTF-32 (little and big endian): UTF-32 LE's starts with UTF-16 LE's, so it is asked first.
+UTF32_MARKS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 
 
 def _read_queries(path: str) -> list[str]:
@@ -370,14 +372,25 @@ def _stdin_text() -> str:
     if sys.stdin is None:  # started with stdin closed (<&-)
         raise OSError("the command was started without stdin")
     if sys.stdin.isatty():  # else a silent wait reads as a hang
-        sys.stderr.write("reading queries from the terminal, one a line; end them with Ctrl-D\n")
+        sys.stderr.write("reading queries from the terminal, one a line; end them with %s\n" % end_of_input_keys())
     stdin = getattr(sys.stdin, "buffer", None)
     return _utf8(stdin.read(), "-") if stdin is not None else sys.stdin.read()
+
+
+def end_of_input_keys(platform: Optional[str] = None) -> str:
+    """The keys that end a terminal's input on ``platform`` (default ``sys.platform``): Windows'
+    console reads Ctrl-Z at a line's start, then Enter; Ctrl-D there is a character of the line."""
+    return "Ctrl-Z then Enter" if (platform or sys.platform) == "win32" else "Ctrl-D"
 
 
 def _utf8(data: bytes, path: str) -> str:
     """``data`` decoded as UTF-8; ``InvalidInput(bad_arguments)`` naming the line that is not (the
     codec's "position 53894" left a reader of a long file counting bytes)."""
+    if data.startswith(UTF32_MARKS):
+        raise InvalidInput(
+            "cannot read --queries-file %s: it is UTF-32 (its byte order mark says so): save it as UTF-8" % path,
+            detail_code=BAD_ARGUMENTS,
+        )
     if data.startswith(UTF16_MARKS):
         raise InvalidInput(
             "cannot read --queries-file %s: it is UTF-16 (its byte order mark says so, as PowerShell's > writes "

@@ -390,6 +390,9 @@ def test_redis_is_tried_again_later_and_used_when_back(caplog):
             client.search("back again")
             assert len(probe.keys("websearch_sync:cache:*")) == 1
             probe.close()
+            assert not any("answers again" in r.getMessage() for r in caplog.records)  # not yet: for 5 s
+            clock.sleep(RETRY_AFTER_S)
+            client.search("still back")
     assert len(_warnings(caplog)) == 1
     assert any("answers again" in r.getMessage() for r in caplog.records)
 

@@ -33,6 +33,7 @@ from servers import LoopbackListener
 
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
+from websearch_sync.client.state.server import RETRY_AFTER_S
 from websearch_sync.net.deadline import Deadline
 
 # -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
@@ -304,6 +305,43 @@ def test_a_rediss_url_shares_the_state_over_tls(caplog):
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
 
 
+def test_a_wrong_password_is_one_warning_naming_it_and_never_shows_the_password(redis_db, redis_server, caplog):  # noqa: F811
+    """An operator's typo in the state URL's password: the warning (and ``state_unavailable``) says
+    the server refused it, once, and neither shows the password given."""
+    redis_db.execute_command("ACL", "SETUSER", "typo-test", "on", ">the-right-one", "~*", "+@all")
+    url = up("redis://typo-test:wr0ng-pa55@127.0.0.1:%d/0" % redis_server.port)
+    try:
+        with (
+            caplog.at_level(logging.WARNING, logger="websearch_sync"),
+            ws.SearchClient("stub", state_url=url) as client,
+        ):
+            assert all(client.search("typo %d" % number)["items"] for number in range(3))
+        with ws.SearchClient("stub", settings=ws.Settings(state_url=url, state_required=True)) as client:
+            with pytest.raises(ws.NetworkError) as info:
+                client.search("typo, state required")
+    finally:
+        redis_db.execute_command("ACL", "DELUSER", "typo-test")
+    warned = [record.getMessage() for record in caplog.records if "shared state" in record.getMessage()]
+    assert len(warned) == 1 and "AuthenticationError: invalid username-password pair" in warned[0], warned
+    assert info.value.detail_code == "state_unavailable" and "AuthenticationError" in info.value.message
+    assert "wr0ng-pa55" not in warned[0] + info.value.message
+
+
+def test_a_rediss_url_to_a_redis_without_tls_says_so(redis_server, caplog):  # noqa: F811
+    """A plain Redis never answers the TLS handshake: redis-py said "Timeout connecting to server",
+    as of a host that is down, in the warning and in ``state_unavailable``."""
+    url = "rediss://127.0.0.1:%d/0?socket_timeout=0.2&socket_connect_timeout=0.2" % redis_server.port
+    hint = "over TLS (rediss://): a server that does not serve TLS on that port never answers the handshake"
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        with ws.SearchClient("stub", state_url=url) as client:
+            assert client.search("plain server")["items"]  # local state meanwhile
+    assert [record.getMessage() for record in caplog.records if hint in record.getMessage()]
+    with ws.SearchClient("stub", settings=ws.Settings(state_url=url, state_required=True)) as client:
+        with pytest.raises(ws.NetworkError) as info:
+            client.search("plain server, state required")
+    assert info.value.detail_code == "state_unavailable" and hint in info.value.message
+
+
 # -- a full Redis: what the documented eviction policy keeps, and what noeviction costs -----------
 
 
@@ -340,6 +378,57 @@ def test_a_full_state_redis_keeps_the_pace_shared_under_the_documented_policy(
         redis_db.flushdb()
         redis_db.config_set("maxmemory", 0)
         redis_db.config_set("maxmemory-policy", "noeviction")
+
+
+def test_a_redis_restarted_empty_between_calls_is_no_outage(redis_db, redis_server, caplog):  # noqa: F811
+    """What a restart without persistence leaves behind, on the module's server: every connection
+    closed, no key, no script loaded (the slot scripts are sent by their hash). The next call
+    connects again, loads the scripts and books its slot: no outage, no warning."""
+    url = up(redis_server.url + "?client_name=restarted")
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}) as client,
+    ):
+        client.search("before")
+        redis_db.script_flush()
+        redis_db.flushdb()
+        assert redis_db.client_kill_filter(_type="normal", skipme=True) >= 1
+        assert client.search("after")["provider_meta"]["cached"] is False
+    assert not [record.getMessage() for record in caplog.records if "shared state" in record.getMessage()]
+    assert redis_db.exists("websearch_sync:slot:{stub}", "websearch_sync:fleet:{stub}") == 2
+    assert len(redis_db.keys("websearch_sync:cache:*")) == 1  # the answer after the restart
+
+
+def test_a_redis_that_answers_reads_and_refuses_writes_is_one_warning_not_one_every_retry(
+    redis_db,  # noqa: F811
+    redis_server,  # noqa: F811
+    caplog,
+):
+    """A replica (a URL left on the old primary after a failover) or a full Redis under noeviction
+    answered each call's cache read after the 5 s rest, then refused its booking: every 5 s the
+    process logged "answers again" and warned of a new outage."""
+    clock = FakeClock()
+    url = up(redis_server.url + "?client_name=refusing-writes")  # a URL of its own: its outage is this test's
+    redis_db.config_set("maxmemory", 1)  # under noeviction (the default): every write refused, reads answered
+    try:
+        with (
+            caplog.at_level(logging.INFO, logger="websearch_sync"),
+            ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}, clock=clock) as client,
+        ):
+            for number in range(4):
+                client.search("refused %d" % number)
+                clock.sleep(RETRY_AFTER_S)
+            during = [record.getMessage() for record in caplog.records if "shared state" in record.getMessage()]
+            redis_db.config_set("maxmemory", 0)
+            for number in range(2):
+                client.search("answered %d" % number)
+                clock.sleep(RETRY_AFTER_S)
+    finally:
+        redis_db.config_set("maxmemory", 0)
+        redis_db.flushdb()
+    after = [record.getMessage() for record in caplog.records if "shared state" in record.getMessage()][len(during) :]
+    assert len(during) == 1 and "OutOfMemoryError" in during[0], during
+    assert len(after) == 1 and after[0].endswith("answers again"), after
 
 
 # -- two applications on one Redis: prefixes that cannot reach into each other's keys -------------

@@ -20,6 +20,7 @@ from servers import FaultServer, LoopbackListener
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
 from websearch_sync.client.state import server as state_server
+from websearch_sync.client.state.slots import process_id, slot_time_us
 from websearch_sync.tool import format_results
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -206,6 +207,33 @@ def test_a_key_of_the_wrong_type_is_unusable_for_that_key_only(redis_db, redis_s
         "stub", state_url=up(redis_server.url)
     ) as second:  # Redis was not given up: the answer is there
         assert second.search("wrong type")["provider_meta"]["cached"] is True
+
+
+@pytest.mark.parametrize("kind, ours", [("slot", b"string"), ("fleet", b"zset"), ("sent", b"string")])
+def test_a_pace_key_of_the_wrong_type_is_replaced_not_a_failure_for_ever(redis_db, redis_server, kind, ours):  # noqa: F811
+    """A slot, fleet or departure key another program wrote as a hash (no expiry) made every booking
+    of the upstream fail, for ever and logged at DEBUG only: each process paced it alone, and the
+    upstream saw the fleet's size times the rate."""
+    key = "websearch_sync:%s:{stub}" % kind
+    redis_db.hset(key, "written by", "another program")
+    with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 0.05}) as client:
+        for number in range(2):
+            assert client.search("paced %d" % number, cache_ttl_s=0)["items"]
+    assert redis_db.type(key) == ours and redis_db.pttl(key) > 0  # ours again, expiring by itself
+    assert len(redis_db.zrange("websearch_sync:fleet:{stub}", 0, -1)) == 1  # booked in Redis: one fleet
+    assert slot_time_us(redis_db.get("websearch_sync:slot:{stub}")) > 0
+
+
+def test_a_fleet_member_from_a_clock_no_one_has_reached_is_dropped(redis_db, redis_server):  # noqa: F811
+    """A member noted in the future (planted, or by a server whose clock ran ahead before a
+    failover) never left the fleet: each one shrank every process's share of the pace while Redis
+    is down (a fleet of 1,000 planted members: a request every 1,000 intervals)."""
+    key = "websearch_sync:fleet:{stub}"
+    ahead_us = _redis_now_us(redis_db) + 3600 * 10**6
+    redis_db.zadd(key, {"planted-%d" % number: ahead_us + number for number in range(3)})
+    with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 0.05}) as client:
+        assert client.search("counted", cache_ttl_s=0)["items"]
+    assert [member.decode() for member in redis_db.zrange(key, 0, -1)] == [process_id()]
 
 
 def _redis_now_us(db) -> int:
@@ -414,6 +442,16 @@ def test_a_malformed_state_url_is_refused_when_the_client_is_built(url):
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient("stub", state_url=url)
     assert info.value.detail_code == "bad_state_url"
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:0/0", "rediss://state.internal:0", "redis://:pw@h:00/1"])
+def test_port_0_in_a_state_url_is_refused_not_taken_for_6379(url):
+    """redis-py reads port 0 as no port: the state went to whatever Redis listened on 6379 (the
+    warning of one that did not named 127.0.0.1:6379, not the URL's port)."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", state_url=url)
+    assert info.value.detail_code == "bad_state_url"
+    assert "port 0 names no server" in info.value.message and "pw" not in info.value.message
 
 
 def test_a_password_in_the_state_urls_query_is_masked_and_redacted():

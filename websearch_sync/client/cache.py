@@ -6,7 +6,8 @@ returns a fresh copy, so a caller that edits a result never edits the cache.
 The cache never fails a call: SQLite I/O waits for a lock at most as long as the
 call has left, and a locked, corrupt or unwritable file is skipped with a
 warning. Only a path that cannot hold a cache at all (missing folder, a folder, a
-file that is not a SQLite database) is refused, when the cache is built.
+file that is not a SQLite database or is damaged, a file or folder this user may not
+write) is refused, when the cache is built, saying which.
 """
 
 import copy
@@ -37,9 +38,13 @@ _OPEN_WAIT_S = 0.5
 #: ``_MAX_CALL_WAIT_S``: the cache saves time, it must not spend the search's.
 _CALL_WAIT_SHARE = 0.1
 _MAX_CALL_WAIT_S = 0.5
+#: How many rows of the file one prune looks at (:meth:`SqliteCache.prune`): a few milliseconds.
+_PRUNE_ROWS = 500
 #: How long a read or write may wait for a lock when the caller gives no deadline.
 _DEFAULT_WAIT_S = 10.0
 _SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+_SQLITE_DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+_SQLITE_NO_ROOM = (10, 13)  # SQLITE_IOERR (a write past RLIMIT_FSIZE), SQLITE_FULL
 
 
 def cache_key_text(key: Hashable) -> str:
@@ -176,7 +181,8 @@ class MemoryCache:
 
 def check_cache_path(path: Any) -> str:
     """``path`` as a string, or ``InvalidInput(bad_cache_path)`` when it cannot hold a SQLite cache:
-    its folder does not exist, it is a folder, or it is a file that is not a SQLite database."""
+    its folder does not exist, it is a folder, not a regular file (``/dev/null``), or a file that
+    is not a SQLite database."""
     try:
         text = os.fspath(path)
     except TypeError:
@@ -185,38 +191,86 @@ def check_cache_path(path: Any) -> str:
         raise InvalidInput("cache_path must be a file path, got %r" % (path,), detail_code=BAD_CACHE_PATH)
     if text == ":memory:":
         return text
-    folder = os.path.dirname(os.path.abspath(text))
-    problem = None
-    if os.path.isdir(text):
-        problem = "it is a folder"
-    elif not os.path.isdir(folder):
-        problem = "its folder %s %s" % (folder, "is a file" if os.path.exists(folder) else "does not exist")
-    elif os.path.isfile(text) and os.path.getsize(text) > 0:
-        try:
-            with open(text, "rb") as handle:
-                header = handle.read(len(_SQLITE_HEADER))
-        except OSError as exc:
-            raise InvalidInput(
-                "cannot use cache file %s: %s" % (text, exc.strerror or exc), detail_code=BAD_CACHE_PATH
-            ) from None
-        if header != _SQLITE_HEADER:
-            problem = "it is not a SQLite database"
+    problem = _path_problem(text)
     if problem is not None:
         raise InvalidInput("cannot use %s as a cache file: %s" % (text, problem), detail_code=BAD_CACHE_PATH)
     return text
 
 
+def _path_problem(text: str) -> Optional[str]:
+    """What makes the file path ``text`` unable to hold a SQLite cache (:func:`check_cache_path`), or ``None``."""
+    folder = os.path.dirname(os.path.abspath(text))
+    if os.path.isdir(text):
+        return "it is a folder"
+    if os.path.exists(text) and not os.path.isfile(text):  # SQLite said "disk I/O error" of /dev/null
+        return "it is not a regular file (a device, a FIFO, a socket); to keep no cache file, leave cache_path unset"
+    if not os.path.isdir(folder):
+        return "its folder %s %s" % (folder, "is a file" if os.path.exists(folder) else "does not exist")
+    if os.path.isfile(text) and os.path.getsize(text) > 0:
+        try:
+            with open(text, "rb") as handle:
+                header = handle.read(len(_SQLITE_HEADER))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+        if header != _SQLITE_HEADER:
+            return "it is not a SQLite database"
+    return None
+
+
+def _unusable_because(path: str, error: sqlite3.Error) -> str:
+    """Why SQLite could not open ``path`` as a cache, said so that the operator knows what to change:
+    SQLite says "unable to open database file" or "attempt to write a readonly database" whether
+    the file or its folder is what this user may not write, and "malformed" of a file it could read."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
+        return "this user may not write the file (%s)" % error
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "this user may not write its folder %s, where SQLite keeps the file's -wal and -shm files (%s)" % (
+            folder,
+            error,
+        )
+    if _is(error, _SQLITE_DAMAGED, ("malformed",)):
+        return (
+            "the file is damaged (%s): move it away or delete it (its -wal and -shm files too), and a new cache is made in its place"
+            % error
+        )
+    return str(error)
+
+
+def _file_identity(path: str) -> Optional[tuple[int, int]]:
+    """The device and inode of the file at ``path`` (``None`` when there is none): what tells the
+    file a connection opened from one put in its place since."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _is(error: sqlite3.Error, codes: tuple[int, ...], words: tuple[str, ...]) -> bool:
+    """Whether ``error`` is one of SQLite's result ``codes`` (their extended codes included: BUSY_RECOVERY
+    is BUSY), or, where Python does not give the code (before 3.11), says one of ``words``."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return (code & 0xFF) in codes if code is not None else any(word in str(error) for word in words)
+
+
 def _is_busy(error: sqlite3.Error) -> bool:
     """True when ``error`` means another connection holds a lock (it may pass), not a broken file."""
-    code = getattr(error, "sqlite_errorcode", None)
-    return code in _SQLITE_BUSY if code is not None else "locked" in str(error) or "busy" in str(error)
+    return _is(error, _SQLITE_BUSY, ("locked", "busy"))
+
+
+def _is_out_of_room(error: sqlite3.Error) -> bool:
+    """True when ``error`` is what a full disk (or a file that may not grow: ``RLIMIT_FSIZE``) gives:
+    it may pass too."""
+    return _is(error, _SQLITE_NO_ROOM, ("disk I/O error", "disk is full"))
 
 
 class SqliteCache:
     """A persistent TTL cache in one SQLite file, safe across threads and processes.
 
     Each thread uses its own connection (:meth:`close` closes every one); writes use WAL
-    mode, so several processes can share the file (scripts that re-run). Every read or write waits for a lock
+    mode, without a flush to the disk at each (``synchronous=NORMAL``), so several processes can
+    share the file (scripts that re-run, a fleet's workers) without waiting on each other's disk. Every read or write waits for a lock
     at most ``wait_s`` seconds (the caller's remaining deadline), then raises
     ``sqlite3.Error`` for :class:`ResultCache` to skip. A path that cannot hold a
     cache is ``InvalidInput(bad_cache_path)`` here, at construction; a file locked
@@ -236,15 +290,24 @@ class SqliteCache:
         self._closed = False
         self._pid = os.getpid()  # a forked child opens connections of its own (SQLite: none may cross a fork)
         self._ready = False
+        self._pruned_to: Optional[int] = None  #: the last row (rowid) the last prune looked at
         try:
             self._connection(_OPEN_WAIT_S)
         except sqlite3.Error as exc:
-            if not _is_busy(exc):
+            if _is_busy(exc):
+                logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
+            elif _is_out_of_room(exc):  # it was refused: a job restarted on a full disk failed for its cache
+                logger.warning(
+                    "cache file %s cannot be written (%s: a full disk?); skipped, and tried again at the next call",
+                    self.path,
+                    exc,
+                )
+            else:
                 self.close()
                 raise InvalidInput(
-                    "cannot use %s as a cache file: %s" % (self.path, exc), detail_code=BAD_CACHE_PATH
+                    "cannot use %s as a cache file: %s" % (self.path, _unusable_because(self.path, exc)),
+                    detail_code=BAD_CACHE_PATH,
                 ) from None
-            logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
 
     def _connection(self, wait_s: Optional[float]) -> sqlite3.Connection:
         """This thread's connection, waiting at most ``wait_s`` for a lock; the table made on first use."""
@@ -252,6 +315,13 @@ class SqliteCache:
             self._forked()
         me = threading.current_thread()
         found = self._open.get(me)
+        if found is not None and getattr(self._local, "file", None) != _file_identity(self.path):
+            # deleted or replaced (an operator clearing the cache while workers run): the connection went on
+            # with the old file, which no other process sees, serving what the operator meant to clear
+            with self._open_lock:
+                self._open.pop(me, None)
+            found.close()
+            found, self._ready = None, False
         if found is not None:
             conn = found
         else:
@@ -266,7 +336,12 @@ class SqliteCache:
         conn.execute("PRAGMA busy_timeout=%d" % max(0, int((_DEFAULT_WAIT_S if wait_s is None else wait_s) * 1000)))
         if getattr(self._local, "wal", None) is not conn:
             conn.execute("PRAGMA journal_mode=WAL")
-            self._local.wal = conn
+            # no flush to the disk at every write (FULL, SQLite's default): a write held the file's lock
+            # through an fsync, so four processes writing at once lost about 1 write in 100 to "database is
+            # locked" once their wait ran out. In WAL mode NORMAL keeps the file whole; a power cut may
+            # lose the last answers written, which a cache can do without.
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.wal, self._local.file = conn, _file_identity(self.path)
         if not self._ready:
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS results"
@@ -294,16 +369,42 @@ class SqliteCache:
         ``max_bytes`` (then not loaded into Python at all). Timed by the wall clock, guarded
         against its steps (:data:`_LIVE`): an entry never has more than its TTL left."""
         now = self._clock.time()
-        row = (
-            self._connection(wait_s)
-            .execute(
-                "SELECT value, min(expires - ?, expires - stored) FROM results WHERE key = ? AND %s"
-                " AND (? IS NULL OR length(CAST(value AS BLOB)) <= ?)" % _LIVE,
-                (now, self._key(key), now, now, max_bytes, max_bytes),
-            )
-            .fetchone()
-        )
-        return (json.loads(row[0]), row[1]) if row else None
+        conn = self._connection(wait_s)
+        if max_bytes is not None and hasattr(conn, "blobopen"):  # Python 3.11+
+            return self._bounded_lookup(conn, key, now, max_bytes)
+        row = conn.execute(
+            "SELECT value, min(expires - ?, expires - stored) FROM results WHERE key = ? AND %s"
+            " AND (? IS NULL OR length(CAST(value AS BLOB)) <= ?)" % _LIVE,
+            (now, self._key(key), now, now, max_bytes, max_bytes),
+        ).fetchone()
+        return (_answer(row[0]), row[1]) if row else None
+
+    def _bounded_lookup(
+        self, conn: sqlite3.Connection, key: Hashable, now: float, max_bytes: int
+    ) -> Optional[tuple[dict[str, Any], float]]:
+        """:meth:`lookup` reading no more of the file than ``max_bytes``: the value's size from its
+        row's header, then (the write time, stored after it, included) the rest, in one read
+        transaction (another process may replace the row). SQL's ``length(CAST(value AS BLOB))``
+        read all of it: 0.76 s for a planted 300 MB answer (a row holds up to 1 GB), at every
+        lookup of that question."""
+        conn.execute("BEGIN")
+        try:
+            row = conn.execute("SELECT rowid FROM results WHERE key = ?", (self._key(key),)).fetchone()
+            if row is None:
+                return None
+            with conn.blobopen("results", "value", row[0], readonly=True) as blob:  # type: ignore[attr-defined]
+                if len(blob) > max_bytes:
+                    return None
+                live = conn.execute(
+                    "SELECT min(expires - ?, expires - stored) FROM results WHERE rowid = ? AND %s" % _LIVE,
+                    (now, row[0], now, now),
+                ).fetchone()
+                if live is None:
+                    return None
+                data = blob.read()
+        finally:
+            conn.execute("ROLLBACK")  # a read: nothing to keep
+        return _answer(data), live[0]
 
     def get(self, key: Hashable, wait_s: Optional[float] = None) -> Optional[dict[str, Any]]:
         """The cached value (a fresh object), or ``None`` when absent or expired."""
@@ -335,9 +436,31 @@ class SqliteCache:
     def prune(self, wait_s: Optional[float] = None) -> None:
         """Delete the entries that are not live (:data:`_LIVE`): expired ones, and those from further
         in the future than their TTL, which would otherwise be served again once the wall clock
-        caught up with them (after a clock set back, as fresh as the day they were written)."""
+        caught up with them (after a clock set back, as fresh as the day they were written).
+
+        One prune looks at :data:`_PRUNE_ROWS` rows, from where the last one stopped (in the order
+        they were written, starting over at the end; the first one of a cache at a random row: a
+        short-lived client, a command run per query, would look at the same first rows each time):
+        a scan of the whole file read every answer in it while holding its write lock, 0.2 s a
+        100,000 answers, which the call that pruned waited for and other processes' writes too
+        (lost once their wait ran out)."""
         now = self._clock.time()
-        self._connection(wait_s).execute("DELETE FROM results WHERE NOT (%s)" % _LIVE, (now, now))
+        conn = self._connection(wait_s)
+        if self._pruned_to is None:
+            (end,) = conn.execute("SELECT max(rowid) FROM results").fetchone()
+            self._pruned_to = random.randrange((end or 0) + 1)
+        for start in (self._pruned_to, 0):  # past the last row: start over, at once
+            (last,) = conn.execute(
+                "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
+                (start, _PRUNE_ROWS),
+            ).fetchone()
+            if last is not None:
+                break
+        else:  # no rows
+            self._pruned_to = 0
+            return
+        conn.execute("DELETE FROM results WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE, (start, last, now, now))
+        self._pruned_to = last
 
     def clear(self) -> None:
         """Forget everything."""
@@ -363,6 +486,15 @@ class SqliteCache:
 #: back is seen: the entry would count a negative age). A row without a write time (written by a
 #: version before it was kept) is not served: its age cannot be told.
 _LIVE = "expires > ? AND stored IS NOT NULL AND stored - ? <= expires - stored"
+
+
+def _answer(value: Any) -> dict[str, Any]:
+    """A row's value as the answer it holds; ``ValueError`` for one that is not JSON text (a row
+    another program wrote: a number there raised ``TypeError`` through the search)."""
+    if not isinstance(value, (str, bytes)):
+        raise ValueError("a cache entry of type %s, not JSON text" % type(value).__name__)
+    answer: dict[str, Any] = json.loads(value)
+    return answer
 
 
 def _add_write_time(conn: sqlite3.Connection) -> None:

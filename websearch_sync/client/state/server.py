@@ -220,8 +220,26 @@ def _bounded_connections(connection_class: type) -> type:
     connected again before a command after :data:`MAX_IDLE_S` of silence."""
     bounded = _BOUNDED_CLASSES.get(connection_class)
     if bounded is None:
+        from redis.connection import SSLConnection
+        from redis.exceptions import ConnectionError as RedisConnectionError
+
+        tls = issubclass(connection_class, SSLConnection)
 
         def _connect(self: Any) -> _BoundedSocket:
+            try:
+                return _connect_in_time(self)
+            except socket.timeout:
+                if not tls:
+                    raise
+                # redis-py said "Timeout connecting to server" of a plain Redis, which never answers the
+                # TLS handshake of a rediss:// URL, as of a host that is down (its own type: redis-py
+                # would say that again of any timeout)
+                raise RedisConnectionError(
+                    "Timeout connecting to server over TLS (rediss://): a server that does not serve TLS on"
+                    " that port never answers the handshake"
+                ) from None
+
+        def _connect_in_time(self: Any) -> _BoundedSocket:
             connect = super(bounded, self)._connect  # type: ignore[arg-type]
             ends = getattr(_OPERATION, "ends", None)
             if ends is None:
@@ -292,14 +310,25 @@ def _option_problem(name: str, value: str) -> Optional[str]:
     return None if ok else "%s must be %s" % (name, kind)
 
 
-def _url_problem(url: str) -> Optional[str]:
-    """What makes ``url`` unusable as a state URL, or ``None``."""
+def _address_problem(url: str) -> Optional[str]:
+    """What makes the host and port of ``url`` unusable, or ``None``."""
     try:
         parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in 0..65535
+        port = parts.port  # raises ValueError for a port that is not a number in 0..65535
         parts.hostname  # noqa: B018
     except ValueError as exc:
         return str(exc)
+    if port == 0:  # redis-py reads it as no port and connects to 6379: maybe another Redis, unseen
+        return "port 0 names no server (redis-py would connect to 6379 instead); leave the port out for 6379"
+    return None
+
+
+def _url_problem(url: str) -> Optional[str]:
+    """What makes ``url`` unusable as a state URL, or ``None``."""
+    problem = _address_problem(url)
+    if problem is not None:
+        return problem
+    parts = urlsplit(url)
     if parts.scheme.lower() not in SCHEMES:
         return "its scheme must be redis://, rediss:// or unix://"
     if any(ch.isspace() or ord(ch) < 32 for ch in url):
@@ -398,6 +427,10 @@ class StateServer:
         self.secrets = url_secrets(url)
         self._lock = threading.Lock()
         self._retry_at: Optional[float] = None
+        #: An outage was warned of, and Redis has not answered for :data:`RETRY_AFTER_S` since.
+        self._down = False
+        #: When Redis first answered after the outage's last failure (``None``: not since).
+        self._answering_since: Optional[float] = None
         self.last_error = ""
         renewed_in_children(self)
 
@@ -415,8 +448,9 @@ class StateServer:
         """Note a failure: no Redis until ``now + RETRY_AFTER_S``; warn unless already down
         (saying what the calls do meanwhile: use local state, or fail when ``required``)."""
         with self._lock:
-            was_down = self._retry_at is not None
+            was_down, self._down = self._down, True
             self._retry_at = now + RETRY_AFTER_S
+            self._answering_since = None
             self.last_error = redact("%s: %s" % (type(error).__name__, error), self.secrets)
         if not was_down:
             logger.warning(
@@ -441,14 +475,26 @@ class StateServer:
         not rest the URL for the tests after it: :func:`forget_outages`)."""
         with self._lock:
             self._retry_at = None
+            self._down = False
+            self._answering_since = None
 
-    def answered(self) -> None:
-        """Note a success (logs once when Redis is back after an outage)."""
-        if self._retry_at is None:
+    def answered(self, now: float) -> None:
+        """Note a success at ``now``. The outage ends (logged once, and the next failure warned of
+        again) when Redis has answered for :data:`RETRY_AFTER_S` without failing: a Redis that
+        answers reads and refuses writes (a replica, after a failover; a full one under noeviction)
+        answered the next call's cache read, then failed its booking, and every 5 s the process
+        logged "answers again" and warned anew."""
+        if not self._down:
             return
         with self._lock:
-            was_down, self._retry_at = self._retry_at is not None, None
-        if was_down:
+            self._retry_at = None
+            since = self._answering_since
+            if since is None:
+                self._answering_since = now
+            ended = since is not None and now - since >= RETRY_AFTER_S
+            if ended:
+                self._down, self._answering_since = False, None
+        if ended:
             logger.info("shared state %s answers again", self.shown)
 
 
@@ -570,7 +616,7 @@ class SharedState:
             except self.server.errors as error:
                 self.server.failed(error, now, self.required)
             else:
-                self.server.answered()
+                self.server.answered(now)
                 return result
             finally:
                 _OPERATION.ends = None

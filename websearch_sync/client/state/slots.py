@@ -13,9 +13,26 @@ from .server import BadReply, SharedState, logger
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
+#: ``ours(command, key, ...)``: ``redis.call`` on one of this upstream's keys, which another program
+#: may have written with another type (a hash, a list): such a key is deleted and the command runs
+#: again. A key of the wrong type made every booking fail (a failing Redis for that upstream only,
+#: logged at DEBUG), and, written without an expiry, for ever: every process paced it alone, the
+#: fleet at its size times the rate. The scripts' other commands write the key (SET, any type) or
+#: follow this on it.
+_OURS = """
+local function ours(command, key, ...)
+  local reply = redis.pcall(command, key, ...)
+  if type(reply) == 'table' and reply.err then
+    if string.find(reply.err, 'WRONGTYPE', 1, true) then redis.call('DEL', key) end
+    return redis.call(command, key, ...)
+  end
+  return reply
+end
+"""
+
 #: The slot key's value: ``<next free slot> <interval of the process that set it>`` (microseconds).
 _READ_SLOT = """
-local stored = redis.call('GET', KEYS[1]) or ''
+local stored = ours('GET', KEYS[1]) or ''
 local slot = tonumber(string.match(stored, '^(%d+)')) or 0
 local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
 """
@@ -27,17 +44,21 @@ local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
 #: ARGV[4]: how long a process stays in the fleet after its last booking, ARGV[5]: the earliest
 #: slot this process may take, from now, ARGV[6]: the longest wait any call may book (microseconds):
 #: a slot further ahead than that and its booker's interval was booked on another clock (a
-#: failover to a server whose clock is behind) or planted, and is taken for none. Notes the process in the fleet, then
+#: failover to a server whose clock is behind) or planted, and is taken for none. Notes the process in
+#: the fleet (a member noted later than now was noted on another clock or planted: dropped, else it
+#: counted for ever, each one shrinking every process's share of the pace while Redis is down), then
 #: books the slot and answers {1, wait, fleet size, the interval of the slot's last booker (0:
 #: none), the next free slot it wrote} when the wait fits; books nothing and answers {0, wait,
 #: fleet size, that interval, 0} when it does not. The slot key expires one second after the slot it holds has passed.
 _BOOK = (
-    """
+    _OURS
+    + """
 if redis.replicate_commands then redis.replicate_commands() end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
-redis.call('ZADD', KEYS[2], now, ARGV[3])
+ours('ZADD', KEYS[2], now, ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
+redis.call('ZREMRANGEBYSCORE', KEYS[2], string.format('(%.0f', now), '+inf')
 redis.call('PEXPIRE', KEYS[2], math.ceil(tonumber(ARGV[4]) / 1000))
 local fleet = redis.call('ZCARD', KEYS[2])
 """
@@ -60,12 +81,13 @@ return {1, wait, fleet, paced, after}
 #: and answers 0. A departure later than now was noted on another clock (a failover to a server
 #: whose clock is behind) or planted: it is taken for none.
 _SENDING = (
-    """
+    _OURS
+    + """
 if redis.replicate_commands then redis.replicate_commands() end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
 local interval = tonumber(ARGV[1])
-local last = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+local last = tonumber(ours('GET', KEYS[2]) or '0') or 0
 if last > now then last = 0 end
 if now < last + interval then return last + interval - now end
 local expiry = math.ceil(interval / 1000) + 1000
@@ -85,7 +107,8 @@ return 0
 #: holds what the booking wrote (no later booking, no departure moved it), the slot it booked is
 #: the next free one again; answers 1, else 0 (the slot stays taken: a later request has its turn).
 _RELEASE = (
-    """
+    _OURS
+    + """
 if redis.replicate_commands then redis.replicate_commands() end
 """
     + _READ_SLOT

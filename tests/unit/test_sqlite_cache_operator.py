@@ -309,3 +309,20 @@ def test_a_cache_file_deleted_or_replaced_while_in_use_is_opened_anew(tmp_path, 
     worker.close()
     reader.close()
     assert found == [True, how == "replaced"]
+
+
+def test_a_relative_cache_path_names_the_same_file_after_the_working_folder_changes(tmp_path, monkeypatch):
+    """The check for a deleted or replaced file stat()ed the relative path in the new working folder
+    (a daemon's chdir("/"), a job changing folder): the cache closed its file and opened one there,
+    losing every answer (or failing: "unable to open database file" where it may not write)."""
+    first, then = tmp_path / "first", tmp_path / "then"
+    first.mkdir()
+    then.mkdir()
+    monkeypatch.chdir(first)
+    cache = SqliteCache("c.sqlite3", ttl_s=60, clock=FakeClock())
+    cache.set("kept", {"items": []})
+    monkeypatch.chdir(then)
+    found = cache.get("kept")
+    cache.close()
+    assert found == {"items": []}
+    assert os.listdir(then) == []

@@ -279,6 +279,8 @@ class SqliteCache:
 
     def __init__(self, path: StrPath, ttl_s: float, clock: Clock = SYSTEM_CLOCK) -> None:
         self.path = check_cache_path(path)
+        if self.path != ":memory:":  # the file named now, not another one after an os.chdir (a daemon's)
+            self.path = os.path.abspath(self.path)
         self.ttl_s = ttl_s
         self._clock = clock
         self._local = threading.local()  # per thread: the connection whose journal mode is set (WAL)

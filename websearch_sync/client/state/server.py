@@ -446,9 +446,14 @@ class StateServer:
 
     def failed(self, error: BaseException, now: float, required: bool = False) -> None:
         """Note a failure: no Redis until ``now + RETRY_AFTER_S``; warn unless already down
-        (saying what the calls do meanwhile: use local state, or fail when ``required``)."""
+        (saying what the calls do meanwhile: use local state, or fail when ``required``). Redis
+        that has answered for :data:`RETRY_AFTER_S` since the last failure was back, even if no
+        call came to say so (a quiet process's one call after the outage): this is a new outage,
+        warned of, not one silent for as long as the process lives."""
         with self._lock:
-            was_down, self._down = self._down, True
+            since = self._answering_since
+            back = since is not None and now - since >= RETRY_AFTER_S
+            was_down, self._down = self._down and not back, True
             self._retry_at = now + RETRY_AFTER_S
             self._answering_since = None
             self.last_error = redact("%s: %s" % (type(error).__name__, error), self.secrets)

@@ -221,23 +221,17 @@ def _bounded_connections(connection_class: type) -> type:
     bounded = _BOUNDED_CLASSES.get(connection_class)
     if bounded is None:
         from redis.connection import SSLConnection
-        from redis.exceptions import ConnectionError as RedisConnectionError
 
         tls = issubclass(connection_class, SSLConnection)
 
         def _connect(self: Any) -> _BoundedSocket:
+            self.websearch_tcp_connected = threading.Event()  # set once TCP connects, before the TLS handshake
             try:
                 return _connect_in_time(self)
             except socket.timeout:
                 if not tls:
                     raise
-                # redis-py said "Timeout connecting to server" of a plain Redis, which never answers the
-                # TLS handshake of a rediss:// URL, as of a host that is down (its own type: redis-py
-                # would say that again of any timeout)
-                raise RedisConnectionError(
-                    "Timeout connecting to server over TLS (rediss://): a server that does not serve TLS on"
-                    " that port never answers the handshake"
-                ) from None
+                raise _tls_timeout(self.websearch_tcp_connected.is_set()) from None
 
         def _connect_in_time(self: Any) -> _BoundedSocket:
             connect = super(bounded, self)._connect  # type: ignore[arg-type]
@@ -261,10 +255,43 @@ def _bounded_connections(connection_class: type) -> type:
 
         bounded = _BOUNDED_CLASSES[connection_class] = type(
             "Bounded" + connection_class.__name__,
-            (connection_class,),
+            (connection_class, _tcp_noted()) if tls else (connection_class,),
             {"_connect": _connect, "send_packed_command": send_packed_command},
         )
     return bounded
+
+
+def _tcp_noted() -> type:
+    """A TCP connection that notes when it connected (``websearch_tcp_connected``): what redis-py's
+    TLS connection, before it in the order of classes, connects to make its handshake."""
+    from redis.connection import Connection
+
+    class TcpNoted(Connection):
+        def _connect(self: Any) -> Any:
+            connected = self.websearch_tcp_connected  # this attempt's: an abandoned one's thread marks no later one
+            sock = super()._connect()  # type: ignore[no-untyped-call]
+            connected.set()
+            return sock
+
+    return TcpNoted
+
+
+def _tls_timeout(tcp_connected: bool) -> Exception:
+    """A ``rediss://`` connection that timed out, saying where: redis-py said "Timeout connecting to
+    server" of a plain Redis, which never answers the TLS handshake, as of a host that is down (its
+    own type: redis-py would say that again of any timeout). Only a TCP connection that was made
+    tells the two apart: a host down (or behind a full accept queue, a firewall) makes none."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    if tcp_connected:
+        return RedisConnectionError(
+            "Timeout connecting to server over TLS (rediss://): a server that does not serve TLS on"
+            " that port never answers the handshake"
+        )
+    return RedisConnectionError(
+        "Timeout connecting to server over TLS (rediss://): the host did not answer, or a Redis without"
+        " TLS on that port never answers the handshake"
+    )
 
 
 #: The characters a Redis ``SCAN MATCH`` pattern gives a meaning.

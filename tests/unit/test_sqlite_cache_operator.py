@@ -326,3 +326,23 @@ def test_a_relative_cache_path_names_the_same_file_after_the_working_folder_chan
     cache.close()
     assert found == {"items": []}
     assert os.listdir(then) == []
+
+
+@pytest.mark.parametrize("value", [5, None], ids=["integer", "NULL"])
+def test_a_lookup_of_a_value_that_is_not_text_raises_value_error_not_type_error(tmp_path, value):
+    """What the search test above meets on Python 3.11+ is the bounded lookup's refusal (SQLite:
+    "cannot open value of type integer"); a lookup without a bound read the value into Python,
+    and ``json.loads`` raised ``TypeError``, which :class:`ResultCache` does not take for a failing read."""
+    path = tmp_path / "c.sqlite3"
+    clock = FakeClock()
+    now = clock.time()
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value, stored REAL)")
+        other.execute("INSERT INTO results VALUES (?, ?, ?, ?)", (cache_key_text("q"), now + 60, value, now))
+    other.close()
+    cache = SqliteCache(path, ttl_s=60, clock=clock)
+    try:
+        with pytest.raises(ValueError, match="not JSON text"):
+            cache.lookup("q")
+    finally:
+        cache.close()

@@ -193,15 +193,37 @@ def test_one_prune_looks_at_a_bounded_part_of_the_file_and_the_next_ones_go_on_f
         return cache._connection(None).execute("SELECT count(*) FROM results WHERE key LIKE 'expired%'").fetchone()[0]
 
     counts = [left()]
-    for _ in range(8):  # from a random row to the end (at most 3), starting over (1), to the end (3)
+    for _ in range(4):  # each looks at _PRUNE_ROWS rows from a random one, going on from the first past the last
         cache.prune()
         counts.append(left())
     live = cache._connection(None).execute("SELECT count(*) FROM results WHERE key LIKE 'live%'").fetchone()[0]
     cache.close()
     half = _PRUNE_ROWS // 2  # the expired rows among the rows one prune looks at
-    assert counts[0] == 3 * half and counts[-1] == 0, counts
+    assert counts[0] == 3 * half and counts[3] == 0, counts  # three prunes, every row
     assert all(0 <= before - after <= half for before, after in zip(counts, counts[1:])), counts
     assert live == 3 * half
+
+
+@pytest.mark.parametrize("start", [0, 4, 10])
+def test_one_prune_of_a_small_file_looks_at_every_row_wherever_it_starts(tmp_path, start):
+    """A prune stopped at the last row: a file's first prune, from a random row, looked only at the
+    rows after it (a 10-row file kept up to 9 expired rows). Where it starts is set here (the
+    random start: the first row, one within, the last)."""
+    path = tmp_path / "c.sqlite3"
+    clock = FakeClock()
+    cache = SqliteCache(path, ttl_s=60, clock=clock)
+    now = clock.time()
+    with sqlite3.connect(path) as writer:
+        writer.executemany(
+            "INSERT INTO results (key, expires, value, stored) VALUES (?, ?, ?, ?)",
+            [("expired %d" % number, now - 1, "{}", now - 61) for number in range(10)],
+        )
+    writer.close()
+    cache._pruned_to = start
+    cache.prune()
+    left = cache._connection(None).execute("SELECT count(*) FROM results").fetchone()[0]
+    cache.close()
+    assert left == 0
 
 
 # -- rows another program wrote --------------------------------------------------------------------

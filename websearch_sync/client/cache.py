@@ -440,9 +440,10 @@ class SqliteCache:
         in the future than their TTL, which would otherwise be served again once the wall clock
         caught up with them (after a clock set back, as fresh as the day they were written).
 
-        One prune looks at :data:`_PRUNE_ROWS` rows, from where the last one stopped (in the order
-        they were written, starting over at the end; the first one of a cache at a random row: a
-        short-lived client, a command run per query, would look at the same first rows each time):
+        One prune looks at :data:`_PRUNE_ROWS` rows (all of a smaller file), from where the last one
+        stopped (in the order they were written, going on from the first row past the last; the
+        first one of a cache at a random row: a short-lived client, a command run per query, would
+        look at the same first rows each time):
         a scan of the whole file read every answer in it while holding its write lock, 0.2 s a
         100,000 answers, which the call that pruned waited for and other processes' writes too
         (lost once their wait ran out)."""
@@ -451,18 +452,24 @@ class SqliteCache:
         if self._pruned_to is None:
             (end,) = conn.execute("SELECT max(rowid) FROM results").fetchone()
             self._pruned_to = random.randrange((end or 0) + 1)
-        for start in (self._pruned_to, 0):  # past the last row: start over, at once
-            (last,) = conn.execute(
-                "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
-                (start, _PRUNE_ROWS),
+        start = self._pruned_to
+        ahead, looked = conn.execute(
+            "SELECT max(rowid), count(*) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
+            (start, _PRUNE_ROWS),
+        ).fetchone()
+        if ahead is not None:
+            conn.execute(
+                "DELETE FROM results WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE, (start, ahead, now, now)
+            )
+            self._pruned_to = ahead
+        if looked < _PRUNE_ROWS:  # the last row reached: the rest from the first row on (a small file: all of it)
+            (wrapped,) = conn.execute(
+                "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid <= ? ORDER BY rowid LIMIT ?)",
+                (start, _PRUNE_ROWS - looked),
             ).fetchone()
-            if last is not None:
-                break
-        else:  # no rows
-            self._pruned_to = 0
-            return
-        conn.execute("DELETE FROM results WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE, (start, last, now, now))
-        self._pruned_to = last
+            if wrapped is not None:
+                conn.execute("DELETE FROM results WHERE rowid <= ? AND NOT (%s)" % _LIVE, (wrapped, now, now))
+            self._pruned_to = 0 if wrapped is None else wrapped
 
     def clear(self) -> None:
         """Forget everything."""

@@ -117,23 +117,31 @@ def _cache_warnings():
     return warned
 
 
-def _as_another_user(read_only_folder, read_only_file):
-    """As a user that is not root (whom no permission stops): the refusal of a new file in
-    ``read_only_folder``, then what a client of ``read_only_file`` serves and warns of."""
+def _as_another_user(read_only_folder, read_only_file, unreadable_file):
+    """As a user that is not root (whom no permission stops): the refusals of a new file in
+    ``read_only_folder`` and of ``unreadable_file``, then what a client of ``read_only_file``
+    serves and warns of."""
     if os.geteuid() == 0:
         os.setgid(NOBODY)
         os.setuid(NOBODY)
     refusal = _refusal(os.path.join(read_only_folder, "c.sqlite3"))
+    unreadable = _refusal(unreadable_file)
     warned = _cache_warnings()
     with ws.SearchClient("stub", settings=ws.Settings(), cache_path=read_only_file) as client:
         cached = [client.search(query)["provider_meta"]["cached"] for query in ("kept", "new", "other", "new")]
-    return {"refusal": refusal, "cached": cached, "warned": [w for w in warned if "cache file" in w]}
+    return {
+        "refusal": refusal,
+        "unreadable": unreadable,
+        "cached": cached,
+        "warned": [w for w in warned if "cache file" in w],
+    }
 
 
 def test_a_cache_folder_this_user_may_not_write_is_refused_saying_so_and_a_read_only_file_still_serves():
     """SQLite said "unable to open database file" of a new file in a folder this user may not
-    write: not what to change. A read-only file (a cache made beforehand, shared read-only) serves
-    its answers, and its failing writes are one warning."""
+    write: not what to change (nor, of an empty file this user may not read, "may not write").
+    A read-only file (a cache made beforehand, shared read-only) serves its answers, and its
+    failing writes are one warning."""
     with tempfile.TemporaryDirectory() as base:  # under /tmp: tmp_path's parents let only their owner in
         os.chmod(base, 0o777)
         read_only_folder = os.path.join(base, "read-only")
@@ -142,8 +150,13 @@ def test_a_cache_folder_this_user_may_not_write_is_refused_saying_so_and_a_read_
         with ws.SearchClient("stub", settings=ws.Settings(), cache_path=read_only_file) as client:
             client.search("kept")
         os.chmod(read_only_file, 0o444)
-        seen = _in_child(lambda: _as_another_user(read_only_folder, read_only_file))
+        unreadable_file = os.path.join(base, "unreadable.sqlite3")
+        with open(unreadable_file, "wb"):
+            pass
+        os.chmod(unreadable_file, 0o222)
+        seen = _in_child(lambda: _as_another_user(read_only_folder, read_only_file, unreadable_file))
     assert "this user may not write its folder %s" % read_only_folder in seen["refusal"], seen
+    assert "this user may not read or write the file (" in seen["unreadable"], seen
     assert seen["cached"] == [True, False, False, True]  # the file's answer, then memory's
     assert len(seen["warned"]) == 1 and "attempt to write a readonly database" in seen["warned"][0], seen
 
@@ -282,6 +295,7 @@ def test_an_answer_that_is_not_text_is_a_failing_read_not_a_type_error_through_t
 def _built_on_a_full_disk(path):
     """A client built while no file may grow (a worker restarted on a full disk): its searches, and
     whether it raised."""
+    warned = _cache_warnings()
     _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
     resource.setrlimit(resource.RLIMIT_FSIZE, (1, hard))
     try:
@@ -292,15 +306,18 @@ def _built_on_a_full_disk(path):
         answered = bool(client.search("while full")["items"])
         resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
         client.search("once there is room")
-    return {"answered": answered}
+    return {"answered": answered, "warned": warned[:1]}
 
 
 def test_a_client_built_on_a_full_disk_is_built_and_uses_its_file_once_there_is_room(tmp_path):
     """A job restarted on a full disk failed for its cache file: ``InvalidInput(bad_cache_path)``,
-    "disk I/O error", though the file was fine and every search would have been answered."""
+    "disk I/O error", though the file was fine and every search would have been answered. The
+    warning does not say it is a full disk: SQLite's "disk I/O error" may be a failing disk too."""
     path = str(tmp_path / "c.sqlite3")
     SqliteCache(path, ttl_s=60, clock=FakeClock()).close()
-    assert _in_child(lambda: _built_on_a_full_disk(path)) == {"answered": True}
+    seen = _in_child(lambda: _built_on_a_full_disk(path))
+    assert seen["answered"] is True, seen
+    assert "(disk I/O error: a full disk or an I/O error)" in seen["warned"][0], seen
     with sqlite3.connect(path) as reader:
         keys = [key for (key,) in reader.execute("SELECT key FROM results")]
     reader.close()

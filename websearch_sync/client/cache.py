@@ -44,7 +44,7 @@ _PRUNE_ROWS = 500
 _DEFAULT_WAIT_S = 10.0
 _SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 _SQLITE_DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
-_SQLITE_NO_ROOM = (10, 13)  # SQLITE_IOERR (a write past RLIMIT_FSIZE), SQLITE_FULL
+_SQLITE_NO_ROOM = (10, 13)  # SQLITE_IOERR (a write past RLIMIT_FSIZE, a failing disk), SQLITE_FULL
 
 
 def cache_key_text(key: Hashable) -> str:
@@ -223,7 +223,7 @@ def _unusable_because(path: str, error: sqlite3.Error) -> str:
     the file or its folder is what this user may not write, and "malformed" of a file it could read."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
-        return "this user may not write the file (%s)" % error
+        return "this user may not read or write the file (%s)" % error
     if not os.access(folder, os.W_OK | os.X_OK):
         return "this user may not write its folder %s, where SQLite keeps the file's -wal and -shm files (%s)" % (
             folder,
@@ -300,7 +300,7 @@ class SqliteCache:
                 logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
             elif _is_out_of_room(exc):  # it was refused: a job restarted on a full disk failed for its cache
                 logger.warning(
-                    "cache file %s cannot be written (%s: a full disk?); skipped, and tried again at the next call",
+                    "cache file %s cannot be written (%s: a full disk or an I/O error); skipped, and tried again at the next call",
                     self.path,
                     exc,
                 )

@@ -80,6 +80,12 @@ class FakeClock(Clock):
                 self.sleeps.append(wait)
                 self._now += wait
 
+    def sleep_unless(self, cancelled: threading.Event, seconds: float) -> bool:
+        """:meth:`sleep` unless ``cancelled`` is set; whether it is set (a cancellable wait takes no real time)."""
+        if not cancelled.is_set():
+            self.sleep(seconds)
+        return cancelled.is_set()
+
     def advance(self, seconds: float) -> None:
         """Let ``seconds`` pass (what a test does instead of ``time.sleep``)."""
         with self._lock:

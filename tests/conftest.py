@@ -58,7 +58,7 @@ def fake_clock(monkeypatch):
     from websearch_sync.client.clock import SYSTEM_CLOCK
 
     clock = FakeClock()
-    for name in ("monotonic", "time", "sleep"):
+    for name in ("monotonic", "time", "sleep", "sleep_unless"):
         monkeypatch.setattr(SYSTEM_CLOCK, name, getattr(clock, name))
     return clock
 

@@ -342,7 +342,8 @@ class Settings:
         return found
 
     def __repr__(self) -> str:
-        """The fields, keys and passwords masked, each shown in at most :data:`_SHOWN_CHARS` characters."""
+        """The fields, keys and passwords masked, each text in them shown in at most
+        :data:`_SHOWN_CHARS` characters."""
         shown = []
         secrets = self.secrets()
         for field in dataclasses.fields(self):
@@ -360,8 +361,7 @@ class Settings:
                 value = _shown_url(value)
             elif is_secret_name(field.name):
                 value = _mask(value)
-            text = redact(repr(value), secrets)  # before the cut, which could leave a secret's start
-            shown.append("%s=%s" % (field.name, clipped(text, _SHOWN_CHARS)))
+            shown.append("%s=%r" % (field.name, _shown_texts(value, secrets)))
         return redact("Settings(%s)" % ", ".join(shown), secrets)
 
 
@@ -724,9 +724,22 @@ def check_one_backend(name: Optional[str], where: str) -> None:
         raise InvalidInput(problem, detail_code=UNKNOWN_BACKEND)
 
 
-#: The most characters ``repr(settings)`` shows of one field (a megabyte of headers or of a User-Agent
+#: The most characters ``repr(settings)`` shows of one text (a megabyte of headers or of a User-Agent
 #: made a log line of a megabyte); a longer one keeps its start and end.
 _SHOWN_CHARS = 300
+
+
+def _shown_texts(value: Any, secrets: list[str]) -> Any:
+    """``value`` with each text in it (a field's, a list's item, a mapping's value) masked and then cut
+    at :data:`_SHOWN_CHARS`: a megabyte is a single text, and cutting a whole field's ``repr`` left
+    out entries of an ordinary ``providers``; masked first, so a cut never shows a secret's start."""
+    if isinstance(value, str):
+        return clipped(redact(value, secrets), _SHOWN_CHARS)
+    if isinstance(value, Mapping):
+        return {key: _shown_texts(item, secrets) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_shown_texts(item, secrets) for item in value)
+    return value
 
 
 def _userinfo_secret(url: Optional[str]) -> list[str]:

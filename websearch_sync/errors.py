@@ -137,7 +137,7 @@ INVALID_API_KEY = "invalid_api_key"
 NO_BILLING = "no_billing"  #: Kagi
 INSUFFICIENT_CREDIT = "insufficient_credit"  #: Kagi
 HTTP_401 = "http_401"
-HTTP_402 = "http_402"  #: Jina: no balance left
+HTTP_402 = "http_402"  #: an API backend's account without credit (Payment Required; Jina: no balance left)
 HTTP_432 = "http_432"  #: Tavily: plan limit
 HTTP_433 = "http_433"  #: Tavily: pay-as-you-go limit
 # BadGateway
@@ -182,32 +182,39 @@ def http_status(status: int) -> str:
     return "http_%d" % status
 
 
-#: The most characters of an error's ``message`` kept whole (a few hundred at most for the package's
-#: own words and an upstream's, which are cut first: engine/json_api.py).
+#: The most characters of an error's ``message`` (a few hundred at most for the package's own words
+#: and an upstream's, which are cut first: engine/json_api.py).
 MAX_MESSAGE_CHARS = 2000
 
 
 def clipped(text: str, most: int) -> str:
-    """``text``, or when longer than ``most`` characters its start and end with the count left out
-    between them (a value of a megabyte, shown in a message or a ``repr``)."""
+    """``text`` when at most ``most`` characters, else its start and end with the count left out
+    between them, ``most`` characters at most (a value of a megabyte, shown in a message or a
+    ``repr``). A text that fits is left alone, so clipping a clipped text changes nothing."""
     if len(text) <= most:
         return text
-    half = most // 2
-    return "%s ... [%d characters left out] ... %s" % (text[:half], len(text) - 2 * half, text[-half:])
+    kept = (most - len(_left_out(len(text)))) // 2  # the longest marker: the count is at most len(text)
+    return text[:kept] + _left_out(len(text) - 2 * kept) + text[len(text) - kept :]
 
 
-#: Each character ``str.splitlines`` breaks a line at, and the escape ``repr`` writes it as.
+def cut_end(text: str, most: int) -> str:
+    """``text`` when at most ``most`` characters, else its start ending in ``...``, ``most`` in all
+    (a title, an upstream's words: what comes first says most)."""
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _left_out(count: int) -> str:
+    return " ... [%d characters left out] ... " % count  # more than the marker's length: never 1
+
+
+#: Each character ``str.splitlines`` breaks a line at, and its escape in a Python string literal.
 _LINE_BREAKS = {ord(char): repr(char)[1:-1] for char in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
 
 
-def _one_line_message(message: str) -> str:
-    """``message`` on one line, its line breaks written as ``repr`` writes them (``\\n``), and when
-    longer than :data:`MAX_MESSAGE_CHARS` its start and end with the count left out between them. A
-    message quoting a value a caller gave (a cache path with a line break, a backend name of a megabyte)
-    stays one line of a log, a batch job's report or a tool result, and a small ``repr`` and pickle."""
-    if not isinstance(message, str):
-        return message
-    return clipped(message.translate(_LINE_BREAKS), MAX_MESSAGE_CHARS)
+def one_line(text: str) -> str:
+    """``text`` on one line: each line break written as its escape in a Python string literal
+    (``\\n``); nothing else is escaped."""
+    return text.translate(_LINE_BREAKS)
 
 
 class _ErrorInfoKeys(TypedDict):
@@ -233,7 +240,8 @@ class WebSearchError(Exception):
 
     Attributes:
         code: the error code, equal to the class name (``"WebBlocked"`` ...).
-        message: a human-readable explanation (never contains API keys).
+        message: a human-readable explanation on one line, at most :data:`MAX_MESSAGE_CHARS`
+            characters (never contains API keys).
         provider: name of the backend involved, or ``None``.
         retryable: whether trying the same call again later may succeed.
         detail_code: a finer machine-readable reason (``"captcha_required"``,
@@ -270,8 +278,7 @@ class WebSearchError(Exception):
         errors: Optional[Iterable["WebSearchError"]] = None,
         hint: Optional[str] = None,
     ) -> None:
-        message = _one_line_message(message)
-        super().__init__(message)
+        super().__init__()
         self.message = message
         self.provider = provider
         self.detail_code = detail_code
@@ -280,6 +287,30 @@ class WebSearchError(Exception):
         self.retryable = self._default_retryable(detail_code) if retryable is None else bool(retryable)
         self.errors: list[WebSearchError] = list(errors or [])
         self.hint = hint
+        #: The keys of a form that name no argument (:data:`_FORM_ONLY_KEYS`), which to_dict() and
+        #: repr() show: kept apart from the attributes, which a plugin's subclass may name alike.
+        self._form_only: dict[str, Any] = {}
+
+    @property
+    def message(self) -> str:
+        """The message as shown: one line, at most :data:`MAX_MESSAGE_CHARS` characters (a longer
+        one by its start and end). It is cut only when read, so secrets are masked in the whole
+        text first (:func:`redact_error`), never left half shown by the cut."""
+        text = self._text
+        return clipped(text, MAX_MESSAGE_CHARS) if isinstance(text, str) else text
+
+    @message.setter
+    def message(self, text: str) -> None:
+        """Every assignment is made one line (a value quoted in it may hold line breaks). One that
+        extends a cut message (``error.message += "; not asked: bing"``) extends the whole text,
+        so the cut, made again, counts what it leaves out of the whole."""
+        if isinstance(text, str):
+            shown = self.__dict__.get("_text")
+            if shown is not None and len(shown) > MAX_MESSAGE_CHARS and text.startswith(self.message):
+                text = shown + text[len(self.message) :]
+            text = one_line(text)
+        self._text = text
+        self.args = (self.message,)
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
         return self.default_retryable and detail_code not in self.final_details
@@ -288,7 +319,7 @@ class WebSearchError(Exception):
         """Return ``{"type", "message", "retryable", "detail_code", "provider"}``, plus
         ``"errors"`` (the attached errors in the same form) when there are any, and the keys of a
         form :func:`error_from_code` was given that name no argument of the class (``engine``,
-        with its ``retry_after``; ``url``; ``page``)."""
+        with its ``retry_after``; ``url``; ``page``), never an attribute of those names."""
         data: ErrorInfo = {
             "type": self.code,
             "message": self.message,
@@ -298,15 +329,15 @@ class WebSearchError(Exception):
         }
         if self.errors:
             data["errors"] = [error.to_dict() for error in self.errors]
-        kept = self.__dict__  # a form's own keys, which error_from_code keeps (an engine's failure sets its engine)
-        if kept.get("engine") is not None:
-            data["engine"] = kept["engine"]
+        form = self._form_only
+        if "engine" in form:
+            data["engine"] = form["engine"]
             if self.retry_after is not None:  # how long that engine is suspended
                 data["retry_after"] = self.retry_after
-        if kept.get("url") is not None:
-            data["url"] = kept["url"]
-        if kept.get("page") is not None:
-            data["page"] = kept["page"]
+        if "url" in form:
+            data["url"] = form["url"]
+        if "page" in form:
+            data["page"] = form["page"]
         return data
 
     def __str__(self) -> str:
@@ -321,10 +352,11 @@ class WebSearchError(Exception):
         """The call that makes this error: the arguments that are not their defaults (a log or a
         batch job's list of failures shows when to retry, and the chain's other failures)."""
         parts = [repr(self.message)]
-        for name in ("provider", "detail_code", "status", "retry_after", "hint", *_FORM_ONLY_KEYS):
-            value = getattr(self, name, None)
+        for name in ("provider", "detail_code", "status", "retry_after", "hint"):
+            value = getattr(self, name)
             if value is not None:
                 parts.append("%s=%r" % (name, value))
+        parts.extend("%s=%r" % item for item in self._form_only.items())
         if self.retryable != self._default_retryable(self.detail_code):
             parts.append("retryable=%r" % self.retryable)
         if self.errors:
@@ -332,7 +364,7 @@ class WebSearchError(Exception):
         return "%s(%s)" % (type(self).__name__, ", ".join(parts))
 
     def __reduce__(self) -> tuple[Any, ...]:  # keep keyword-only attributes when pickled (multiprocessing)
-        return (_rebuild_error, (type(self), self.message, self.__dict__.copy()))
+        return (_rebuild_error, (type(self), self.message, {**self.__dict__, "_text": self.message}))
 
 
 _E = TypeVar("_E", bound=WebSearchError)
@@ -454,13 +486,18 @@ def error_from_code(code: str, message: str, **fields: Any) -> WebSearchError:
 
     The inverse of ``error.to_dict()``: a caller that got an error form as data (a worker's return
     value, a tool result) raises the same exception again. ``errors`` may hold error forms
-    (``to_dict()["errors"]``), built back the same way; a form's ``engine``, ``url`` and ``page``
-    are kept as attributes, so ``to_dict()`` gives the form back."""
+    (``to_dict()["errors"]``), built back the same way; a form's ``engine``, ``url`` (text) and ``page``
+    (a number; another type is ``TypeError``) are kept apart from the attributes, so ``to_dict()`` gives
+    the form back."""
     kept = {key: fields.pop(key) for key in _FORM_ONLY_KEYS if key in fields}
+    for key, value in kept.items():
+        kind = int if key == "page" else str
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise TypeError("an error form's %r is a %s, not a %s" % (key, kind.__name__, type(value).__name__))
     if fields.get("errors") is not None:
         fields["errors"] = [_from_form(entry) if isinstance(entry, Mapping) else entry for entry in fields["errors"]]
     error = ERROR_CLASSES.get(code, WebProviderError)(message, **fields)
-    error.__dict__.update(kept)
+    error._form_only.update(kept)
     return error
 
 
@@ -468,6 +505,17 @@ def _from_form(form: Mapping[str, Any]) -> WebSearchError:
     """The error an error form (an entry of a form's ``errors``) was made from."""
     fields = {key: value for key, value in form.items() if key not in ("type", "message")}
     return error_from_code(form["type"], form["message"], **fields)
+
+
+def redact_error(error: _E, secrets: Iterable[Optional[str]]) -> _E:
+    """Redact ``secrets`` from the message of ``error`` and of the errors attached to it, in place;
+    returns ``error``. The whole message is redacted, before it is cut to be shown."""
+    secret_list = [s for s in secrets if s]
+    if secret_list:
+        items: list[WebSearchError] = [error, *error.errors]
+        for item in items:
+            item.message = redact(item._text, secret_list)
+    return error
 
 
 def client_closed() -> InvalidInput:

@@ -2,8 +2,8 @@
 
 - :func:`is_secret_name`: the one rule for which setting, header, query or form
   field names hold a credential;
-- :func:`redact`: the one redaction of known secret values from any text;
-- :func:`redact_error`: that redaction applied to an error's message.
+- :func:`redact`: the one redaction of known secret values from any text (an error's message:
+  ``errors.redact_error``).
 
 Imports nothing from the package, so every layer can use it.
 """
@@ -95,16 +95,6 @@ def _secrets_pattern(secrets: tuple[Optional[str], ...]) -> Optional["re.Pattern
     if not usable:
         return None
     return re.compile("|".join(re.escape(s) for s in usable))
-
-
-def redact_error(error: Any, secrets: Iterable[Optional[str]]) -> Any:
-    """Redact ``secrets`` from the message of ``error`` and of the errors attached to it; returns ``error``."""
-    secret_list = [s for s in secrets if s]
-    if secret_list:
-        for item in [error] + list(getattr(error, "errors", [])):
-            item.message = redact(item.message, secret_list)
-            item.args = (item.message,)
-    return error
 
 
 def mask(value: Any) -> str:

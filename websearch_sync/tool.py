@@ -61,6 +61,7 @@ from .errors import (
     Timeout,
     ToolNotFound,
     WebSearchError,
+    cut_end,
 )
 from .extract.article import EXTRACT_MODES
 from .forks import instance_lock, renewed_in_children
@@ -1382,15 +1383,10 @@ MAX_SNIPPET_CHARS = DEFAULT_CONTENT_CHARS
 _ITEM_CAPS = (("title", MAX_TITLE_CHARS), ("snippet", MAX_SNIPPET_CHARS))
 
 
-def _cut(text: str, most: int) -> str:
-    """``text`` as it is when at most ``most`` characters, else cut to ``most`` ending in ``...``."""
-    return text if len(text) <= most else text[: most - 3] + "..."
-
-
 def _page_title(result: Mapping[str, Any]) -> str:
     """A fetch result's title on one line (a fetch service passes it on as the page wrote it), at
     most :data:`MAX_TITLE_CHARS`, ending in ``...`` when cut."""
-    return _cut(" ".join(str(result.get("title") or "").split()), MAX_TITLE_CHARS)
+    return cut_end(" ".join(str(result.get("title") or "").split()), MAX_TITLE_CHARS)
 
 
 def _bounded(response: AnyResponse) -> AnyResponse:
@@ -1399,7 +1395,7 @@ def _bounded(response: AnyResponse) -> AnyResponse:
     items = []
     for item in cast(list[Mapping[str, Any]], response["items"]):
         cut = {
-            name: _cut(item[name], most)
+            name: cut_end(item[name], most)
             for name, most in _ITEM_CAPS
             if isinstance(item.get(name), str) and len(item[name]) > most
         }

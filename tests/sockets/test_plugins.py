@@ -271,8 +271,9 @@ def test_the_contract_coverage_check_is_about_the_projects_backends():
 
 
 def test_plugins_with_unusable_declarations_or_imports_never_break_the_host(tmp_path):
-    """Issue 23.5: bad class attributes, sys.exit() / KeyboardInterrupt / BaseException at
-    import: each plugin is skipped with a warning naming it; the library imports and works."""
+    """Issue 23.5: bad class attributes, sys.exit() / BaseException at import: each plugin is
+    skipped with a warning naming it; the library imports and works. (A KeyboardInterrupt is the
+    host's Ctrl-C: test_plugin_load_interrupts.)"""
     base = "from websearch_sync.backends import Backend\n"
     plugins = {
         "bad_format": base + "class P(Backend):\n    name = 'bad_format'\n    text_format = 'markdown'\n",
@@ -285,7 +286,6 @@ def test_plugins_with_unusable_declarations_or_imports_never_break_the_host(tmp_
         "capitals": base + "class P(Backend):\n    name = 'MySearch'\n",
         "named_auto": base + "class P(Backend):\n    name = 'auto'\n",  # backend='auto' is the chain: never it
         "exits": "import sys\nsys.exit(3)\n",
-        "interrupts": "raise KeyboardInterrupt\n",
         "base_exception": "raise BaseException('plugin gave up')\n",
     }
     for name, source in plugins.items():
@@ -299,7 +299,7 @@ print(sorted(set(ws.backend_names()) & {%s}), ws.search("still works")["items"][
     assert done.stdout.split() == ["[]", "stub"], done.stdout
     for name in plugins:
         assert "skipping backend plugin %r" % name in done.stderr, (name, done.stderr)
-    assert "SystemExit" in done.stderr and "KeyboardInterrupt" in done.stderr and "plugin gave up" in done.stderr
+    assert "SystemExit" in done.stderr and "plugin gave up" in done.stderr
     assert "'markdown'" in done.stderr and "no name today" in done.stderr and "'MySearch'" in done.stderr
     assert (
         "its name is 'auto', not lower-case letters, digits and _, starting with a letter, other than auto"

@@ -5,6 +5,10 @@ once per start method). No network: the offline stub, and a mocked wire for the 
 
 import concurrent.futures
 import multiprocessing
+import threading
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -15,6 +19,32 @@ from websearch_sync.testing import MockResponse, MockWire
 #: A bound for a pool that broke or hung, never reached by one that works (a spawned worker starts
 #: a Python and imports the library: about a second on an idle machine).
 HANG_S = 300.0
+
+
+@contextmanager
+def _pool(method: str) -> Iterator[concurrent.futures.ProcessPoolExecutor]:
+    """A pool of one worker started by ``method``, whose end waits for no worker: leaving a
+    ``with ProcessPoolExecutor`` waited for a hung worker without bound (``shutdown(wait=True)``).
+    Its worker is ended, killed if it must be, and waited for, bounded."""
+    pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context(method))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # 3.12+: a fork of a process with threads
+            yield pool
+    finally:
+        workers = list((pool._processes or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()  # the job's answers are in hand: nothing of the worker is needed
+            worker.join(HANG_S)
+            if worker.is_alive():  # pragma: no cover - a worker ignoring SIGTERM
+                worker.kill()
+                worker.join(HANG_S)
+
+
+def _hang() -> None:
+    threading.Event().wait()  # a worker that never returns (a lock a forked child inherited held)
+
 
 SETTINGS = ws.Settings(
     providers={"brave": {"api_key": "BSA-not-a-real-key"}}, proxy="http://user:pw@proxy.example:8080"
@@ -51,8 +81,7 @@ def _seen(error: BaseException) -> tuple:
 
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_a_pool_gives_a_job_its_results_settings_and_errors_as_the_worker_had_them(method):
-    context = multiprocessing.get_context(method)
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+    with _pool(method) as pool:
         images, settings, shown = pool.submit(_images, SETTINGS).result(timeout=HANG_S)
         chain = pool.submit(_failing_chain).exception(timeout=HANG_S)
         renewal = pool.submit(_renewal_failed).exception(timeout=HANG_S)
@@ -66,3 +95,13 @@ def test_a_pool_gives_a_job_its_results_settings_and_errors_as_the_worker_had_th
     assert [(what, type(error), error.args) for what, error in renewal.failures] == [
         ("Cache._lock", OSError, (24, "Too many open files"))
     ]
+
+
+def test_leaving_the_pool_ends_a_worker_that_hangs():
+    """A job that never returns: the test gives up at its result's timeout, and leaving the pool
+    then ends the worker instead of waiting for it."""
+    with pytest.raises(concurrent.futures.TimeoutError), _pool("fork") as pool:
+        job = pool.submit(_hang)
+        workers = list(pool._processes.values())
+        job.result(timeout=0.1)  # never reached by the job, however loaded the machine
+    assert [worker.is_alive() for worker in workers] == [False]

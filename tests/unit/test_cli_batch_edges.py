@@ -10,11 +10,13 @@ import sys
 import threading
 
 import pytest
+from forked import exit_codes, fork_running
 
 import websearch_sync as ws
 from websearch_sync.cli import main
-from websearch_sync.cli.batch import run_batch
+from websearch_sync.cli.batch import refuse_overwriting_resume, run_batch
 from websearch_sync.cli.output import terminate_as_interrupt
+from websearch_sync.client.clock import CallCancelled, CancellableClock
 from websearch_sync.client.search_client import SearchClient
 
 ANSWER = {"items": [], "provider_meta": {"provider_name": "testjson"}}
@@ -68,6 +70,63 @@ def test_one_worker_sends_no_query_after_the_batch_stops(capsys):
     assert asked == ["a", "b"]
 
 
+#: A wait of the query running when the batch stops (a retry's backoff): without the cancel, it is
+#: waited out and the next request sent; cancelled, it ends at once.
+BACKOFF_S = 30.0
+
+
+class WaitsThenRequestsAgain:
+    """A client whose query ``slow`` waits on ``clock`` before a second request; the others fail."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.second_request = []
+        self.ended = threading.Event()
+        self.started = threading.Event()
+
+    def search(self, query, **options):
+        if query != "slow":
+            self.started.wait(BACKOFF_S)  # bounded: "slow" is running before the batch stops
+            raise ws.Timeout("slow", detail_code="read_timeout")
+        self.started.set()
+        try:
+            self.clock.sleep(BACKOFF_S)
+            self.second_request.append(query)
+        except CallCancelled:
+            pass
+        finally:
+            self.ended.set()
+        return ANSWER
+
+
+def test_a_stopped_batch_cancels_its_running_query_before_its_next_request(capsys):
+    """Stopping after K failures with another query running in its worker: that query waited out its
+    backoff and sent its next request after the batch had ended (after ``main()`` returned, from Python)."""
+    clock = CancellableClock()
+    client = WaitsThenRequestsAgain(clock)
+    assert run_batch(client, ["fails", "slow"], {}, io.StringIO(), workers=2, stop_after=1, clock=clock) == 4
+    assert client.ended.wait(BACKOFF_S)  # the wait ends at once when cancelled
+    assert client.second_request == []
+
+
+def test_a_batch_whose_reader_left_cancels_its_one_running_query(capsys):
+    """One worker: the query runs in a thread of its own; when the reader leaves (or Ctrl-C) the
+    batch ends at once, and the query it left must not go on to its next request."""
+    read_end, write_end = os.pipe()
+
+    class ReaderLeavesDuringIt(WaitsThenRequestsAgain):
+        def search(self, query, **options):
+            os.close(read_end)  # `| head -1` exits
+            return super().search(query, **options)
+
+    clock = CancellableClock()
+    client = ReaderLeavesDuringIt(clock)
+    with open(write_end, "w", encoding="utf-8") as out, pytest.raises(BrokenPipeError):
+        run_batch(client, ["slow"], {}, out, clock=clock)
+    assert client.ended.wait(BACKOFF_S)
+    assert client.second_request == []
+
+
 def test_a_resume_writing_over_its_skip_done_file_is_refused(tmp_path, monkeypatch, capsys):
     """``--skip-done out.jsonl > out.jsonl`` (``>`` for ``>>``): the shell emptied the file before
     the batch began, which then skipped nothing and ran every query again, silently."""
@@ -81,6 +140,13 @@ def test_a_resume_writing_over_its_skip_done_file_is_refused(tmp_path, monkeypat
         "error: InvalidInput/bad_arguments: --skip-done %s is also the output, which does not append to it"
         " (> instead of >>): the shell emptied it before the batch began; resume with >> %s" % (out, out)
     )
+
+
+def test_a_resume_from_a_device_that_is_also_the_output_is_not_refused():
+    """``--skip-done /dev/null > /dev/null`` was refused as a file the shell emptied: a device is not."""
+    with open(os.devnull, "w", encoding="utf-8") as out:
+        refuse_overwriting_resume(os.devnull, out)
+        assert not out.closed
 
 
 def test_the_summary_names_each_kind_of_failure(capsys):
@@ -118,6 +184,8 @@ def test_sigterm_ends_a_command_as_ctrl_c_does_with_its_own_word_and_status(monk
     the default the process was killed, no word said, status -15."""
 
     def search(self, query, **options):
+        # no handler: the signal would kill the test runner, not fail this test
+        assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
         os.kill(os.getpid(), signal.SIGTERM)  # the handler raises here, in the calling thread
         raise AssertionError("SIGTERM did not end the command")
 
@@ -126,3 +194,16 @@ def test_sigterm_ends_a_command_as_ctrl_c_does_with_its_own_word_and_status(monk
         assert main(["search", "q"]) == 143
     assert capsys.readouterr().err.splitlines()[-1] == "terminated"
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # given back
+
+
+def test_a_child_forked_while_sigterm_ends_the_command_is_killed_by_it(sigterm_at_default):
+    """A plugin's ``multiprocessing`` pool forked with the command's handler: ``pool.terminate()``
+    raised Terminated in each worker (a traceback on stderr) instead of ending it."""
+
+    def terminated() -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.pause()  # bounded by the parent's limit below
+
+    with terminate_as_interrupt():
+        child = fork_running(terminated)
+    assert exit_codes([child], limit_s=60) == [-signal.SIGTERM]

@@ -8,6 +8,7 @@ import json
 import sys
 
 from websearch_sync.cli import main
+from websearch_sync.cli.search_cmd import end_of_input_keys
 
 
 def stdin_of(data: bytes) -> io.TextIOWrapper:
@@ -73,6 +74,25 @@ def test_a_utf16_file_is_named_as_such(monkeypatch, capsys):
     assert capsys.readouterr().err.splitlines()[-1] == (
         "error: InvalidInput/bad_arguments: cannot read --queries-file -: it is UTF-16 (its byte order mark says so,"
         " as PowerShell's > writes text): save it as UTF-8"
+    )
+
+
+def test_a_utf32_file_is_named_as_such(monkeypatch, capsys):
+    """UTF-32 LE's byte order mark starts with UTF-16 LE's: the file was called UTF-16."""
+    monkeypatch.setattr(sys, "stdin", stdin_of("a\n".encode("utf-32")))
+    assert main(["search", "--queries-file", "-"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: cannot read --queries-file -: it is UTF-32 (its byte order mark says so):"
+        " save it as UTF-8"
+    )
+
+
+def test_the_keys_ending_a_terminals_input_are_the_platforms():
+    """The prompt said Ctrl-D on Windows too, whose console ends input with Ctrl-Z then Enter."""
+    assert (end_of_input_keys("win32"), end_of_input_keys("linux"), end_of_input_keys("darwin")) == (
+        "Ctrl-Z then Enter",
+        "Ctrl-D",
+        "Ctrl-D",
     )
 
 

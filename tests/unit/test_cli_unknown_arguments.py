@@ -332,11 +332,25 @@ def test_a_commands_argument_typed_as_a_flag_is_said_to_take_no_flag(capsys, arg
         (["search", "q", "--include-images"], "--include-images"),  # --include-content: another subject
         (["search", "q", "--no-retries"], "--no-retries"),  # its opposite takes a value: no guess
         (["mcp", "--disable-images"], "--disable-images (did you mean --no-images?)"),
+        (["search", "q", "--safe-off"], "--safe-off (did you mean --safe-search?)"),  # off: a value of it, no "no"
     ],
 )
 def test_a_hint_never_names_a_flag_of_the_opposite_meaning_as_the_one_meant(capsys, argv, said):
     """``mcp --images`` was "did you mean --no-images?", ``search --no-json`` "did you mean --json?",
     ``mcp --no-comments`` "did you mean --no-images?": alike in letters, opposite or other in meaning."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: %s\n" % said)
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["verify", "-b", "stub"], "-b (did you mean --backend?) stub"),
+        (["mcp", "-b", "stub"], "-b (did you mean --backend?) stub"),
+    ],
+)
+def test_a_short_flag_whose_long_spelling_the_command_takes_names_that_flag(capsys, argv, said):
+    """``verify -b x`` was "-b is a flag of search, state clear": away from the command, which takes --backend."""
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith("unrecognized arguments: %s\n" % said)
 

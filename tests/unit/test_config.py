@@ -220,3 +220,22 @@ def test_repr_shows_a_huge_field_by_its_start_and_end_and_no_part_of_a_secret():
     shown = repr(settings)
     assert len(shown) < 3000 and shown.count("characters left out") == 3
     assert "kkkk" not in shown and "user_agent='agent agent" in shown and "?key=***'}" in shown
+
+
+def test_repr_shows_an_ordinary_configuration_whole():
+    """The cut applied to a whole field's ``repr``: a few providers' settings (a ``providers`` of
+    about 500 characters) lost the entries in its middle. Each text is cut, not the field."""
+    providers = {
+        "brave": {"api_key": "BSA-not-a-real-key", "timeout_ms": 8000},
+        "searxng": {"base_url": "https://searx.internal.example/", "timeout_ms": 8000},
+        "service": {
+            "api_key": "svc-not-a-real-key",
+            "url": "https://gateway.internal.example/v1/search",
+            "request_id_header": "X-Request-Id",
+            "timeout_ms": 8000,
+        },
+        "jina": {"api_key": "jina-not-a-real-key", "reader_url": "https://reader.internal.example/"},
+    }
+    shown = repr(ws.Settings(backend=["brave", "searxng", "service", "jina"], providers=providers))
+    masked = {name: {k: "***" if k == "api_key" else v for k, v in sub.items()} for name, sub in providers.items()}
+    assert "providers=%r," % masked in shown and "left out" not in shown

@@ -133,17 +133,35 @@ def test_a_message_quoting_a_huge_value_is_bounded(call):
     with pytest.raises(ws.InvalidInput) as caught:
         call(huge)
     error = caught.value
-    assert MAX_MESSAGE_CHARS < len(error.message) < MAX_MESSAGE_CHARS + 50
+    assert MAX_MESSAGE_CHARS - 1 <= len(error.message) <= MAX_MESSAGE_CHARS
     assert (str(error), error.args, error.to_dict()["message"]) == (error.message, (error.message,), error.message)
     assert len(repr(error)) < MAX_MESSAGE_CHARS + 150 and "characters left out" in error.message
 
 
 def test_a_long_message_keeps_its_start_its_end_and_says_how_much_is_left_out():
+    """A message of 2,001 characters came out 2,033 long: the cut text is at most the cap (2,000),
+    its two ends as long as the marker leaves room for; a text that fits is left alone."""
     text = "start " + "y" * 10_000 + " end"
-    message = ws.WebProviderError(text).message
-    half = MAX_MESSAGE_CHARS // 2
-    assert message == "%s ... [%d characters left out] ... %s" % (text[:half], len(text) - 2 * half, text[-half:])
+    assert ws.WebProviderError(text).message == text[:981] + " ... [8048 characters left out] ... " + text[-981:]
+    one_over = "z" * (MAX_MESSAGE_CHARS + 1)
+    assert ws.WebProviderError(one_over).message == "z" * 982 + " ... [37 characters left out] ... " + "z" * 982
     assert ws.WebProviderError(text[:MAX_MESSAGE_CHARS]).message == text[:MAX_MESSAGE_CHARS]
+
+
+def test_a_cut_message_extended_later_counts_what_the_whole_leaves_out():
+    """``error.message += ...`` read the cut message and cut it again: the count said 51, not 8,065."""
+    text = "start " + "y" * 10_000 + " end"
+    error = ws.WebProviderError(text)
+    error.message += "; not asked: bing"
+    assert error.message == text[:981] + " ... [8065 characters left out] ... " + (text + "; not asked: bing")[-981:]
+
+
+def test_an_error_built_again_from_a_cut_messages_form_gives_the_same_form():
+    """The cut message was cut again (a count of 37 where the first said 98,010)."""
+    error = ws.WebProviderError("start " + "y" * 100_000 + " end", provider="p")
+    form = dict(error.to_dict())
+    again = error_from_code(form.pop("type"), form.pop("message"), **form)
+    assert again.to_dict() == error.to_dict() and "[98048 characters left out]" in again.message
 
 
 def test_a_message_quoting_a_value_with_line_breaks_is_one_line(tmp_path):
@@ -154,6 +172,15 @@ def test_a_message_quoting_a_value_with_line_breaks_is_one_line(tmp_path):
     assert str(caught.value).splitlines() == [str(caught.value)] and "missing\\nfolder" in str(caught.value)
     breaks = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
     assert ws.WebProviderError("a%sb" % breaks).message == "a%sb" % repr(breaks)[1:-1]
+
+
+def test_a_message_assigned_later_is_one_line_too():
+    """Backends reword an error after making it (``error.message += upstream``): the rule held in
+    ``__init__`` only, so those messages kept their line breaks, and ``args`` lagged behind."""
+    error = ws.BadGateway("gateway failed")
+    error.message += ": upstream said\r\nbusy"
+    line = "gateway failed: upstream said\\r\\nbusy"
+    assert (error.message, error.args, str(error)) == (line, (line,), line)
 
 
 @pytest.mark.parametrize("cls", [WebSearchError, *ws.errors.ERROR_CLASSES.values()], ids=lambda cls: cls.__name__)

@@ -8,7 +8,7 @@ quota left (``AuthError`` with Bocha's own words).
 
 from typing import Any, Optional
 
-from ..engine.json_api import JsonApiBackend
+from ..engine.json_api import JsonApiBackend, request_id_text, vendor_text
 from ..engine.option import Option
 from ..engine.setting import Setting, own_timeout
 from ..errors import BAD_SUMMARY, UNEXPECTED_SHAPE, WebParseError
@@ -71,9 +71,10 @@ class Bocha(JsonApiBackend):
         """``{"code": "<status>", "message", "log_id"}`` whenever ``code`` is not 200."""
         if not isinstance(data, dict) or "code" not in data or data["code"] in (200, "200"):
             return None
-        message = data.get("message") or data.get("msg")
-        if data.get("log_id"):
-            message = "%s (log_id %s)" % (message or "no message", data["log_id"])
+        message = vendor_text(data.get("message")) or vendor_text(data.get("msg"))
+        log_id = request_id_text(data.get("log_id"))
+        if log_id:
+            message = "%s (log_id %s)" % (message or "no message", log_id)
         return data["code"], message
 
     def results(self, data: Any, params: SearchParams) -> list[Any]:
@@ -91,8 +92,10 @@ class Bocha(JsonApiBackend):
         return self.result_list(inner["webPages"], ["value"])
 
     def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
-        """Bocha's ``summary`` is the snippet when the ``summary`` option asks for it (else its ``snippet``)."""
+        """Bocha's ``summary`` is the snippet when the ``summary`` option asks for it and it is text (else
+        its ``snippet``: a summary of ``null``, an object or blanks is none)."""
         item = super().item_of(result, params)
-        if self.option(params, "summary") and result.get("summary"):
+        summary = vendor_text(result.get("summary")) if self.option(params, "summary") else ""
+        if summary:
             item["snippet"] = result["summary"]
         return item

@@ -26,7 +26,7 @@ import dataclasses
 from typing import Any, Optional
 
 from ..engine.base import answer_within_s
-from ..engine.json_api import JsonApiBackend, try_json
+from ..engine.json_api import JsonApiBackend, try_json, vendor_text
 from ..engine.locales import split_locale, traditional_chinese
 from ..engine.setting import Setting
 from ..engine.unsent import locale_parts_unsent
@@ -87,7 +87,6 @@ class Jina(JsonApiBackend):
         Setting("reader_url", kind="url"),  # Jina Reader's URL, read by fetch (websearch_sync.reader.service)
     )
     min_interval_s = 1.5  # 40 requests per minute with a free key
-    auth_statuses = (401, 402, 403)
     results_at = "data"
     result_fields = {"title": "title", "url": "url", "snippet": "description", "published_at": "date"}
     content_field = "content"  # the page text (include_content)
@@ -127,8 +126,8 @@ class Jina(JsonApiBackend):
         """``{"code": <status>, "name", "message", "data": null}`` whenever ``code`` is not 200."""
         if not isinstance(data, dict) or "code" not in data or data["code"] in (200, "200"):
             return None
-        words = [str(data[key]) for key in ("name", "message") if data.get(key)]
-        return data["code"], ": ".join(words) or None
+        words = [vendor_text(data.get(key)) for key in ("name", "message")]
+        return data["code"], ": ".join(word for word in words if word) or None
 
     def results(self, data: Any, params: SearchParams) -> list[Any]:
         """``data[]``; none in Jina's answer to a query without results."""

@@ -11,15 +11,18 @@ results (``t == 0``) with related searches (``t == 1``); only results become ite
 
 from typing import Any, Optional, cast
 
-from ..engine.json_api import JsonApiBackend
+from ..engine.base import json_shape
+from ..engine.json_api import JsonApiBackend, request_id_text, vendor_text
 from ..engine.setting import Setting
 from ..errors import (
     INSUFFICIENT_CREDIT,
     INVALID_API_KEY,
     INVALID_PARAMS,
     NO_BILLING,
+    UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
+    WebParseError,
 )
 from ..models import SearchParams
 from ..net.transport import RequestSpec
@@ -35,6 +38,7 @@ _CODE_NAMES = {
     101: "INSUFFICIENT_CREDIT",
 }
 _SEARCH_RESULT = 0
+_RELATED_SEARCHES = 1
 
 
 class Kagi(JsonApiBackend):
@@ -78,12 +82,25 @@ class Kagi(JsonApiBackend):
         code = first.get("code")
         known = isinstance(code, int) and not isinstance(code, bool)
         name = _CODE_NAMES.get(cast(int, code), "KAGI_ERROR_%d" % cast(int, code)) if known else "KAGI_ERROR"
-        message = first.get("msg")
-        if isinstance(data.get("meta"), dict) and data["meta"].get("id"):
-            message = "%s (request %s)" % (message or "no message", data["meta"]["id"])
+        message = vendor_text(first.get("msg"))
+        request = request_id_text(data["meta"].get("id")) if isinstance(data.get("meta"), dict) else None
+        if request:
+            message = "%s (request %s)" % (message or "no message", request)
         return name, message
 
     def results(self, data: Any, params: SearchParams) -> list[Any]:
-        """The entries of ``data[]`` that are search results (``t == 0``), not related searches."""
+        """The entries of ``data[]`` that are search results (``t == 0``), not related searches.
+
+        Entries none of which is of either kind (``t`` renamed or gone, a list of strings) are
+        ``WebParseError``: an answer of an unknown shape, never "no results" (which would be cached)."""
         entries = super().results(data, params)
-        return [entry for entry in entries if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT]
+        kinds = [entry.get("t") if isinstance(entry, dict) else None for entry in entries]
+        if entries and not any(kind in (_SEARCH_RESULT, _RELATED_SEARCHES) for kind in kinds):
+            raise WebParseError(
+                "kagi answered with %d entries in `data`, none a search result (t 0) or related searches "
+                "(t 1): an unknown shape, not 'no results' (the first entry: %s)"
+                % (len(entries), json_shape(entries[0])),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+            )
+        return [entry for entry, kind in zip(entries, kinds) if kind == _SEARCH_RESULT]

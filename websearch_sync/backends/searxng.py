@@ -739,7 +739,6 @@ def _refused_agent(user_agent: str) -> bool:
 def _reworded(error: WebSearchError, message: str, **changes: Any) -> WebSearchError:
     """``error`` (from the shared status mapping) with this backend's words, and ``changes``."""
     error.message = message
-    error.args = (message,)
     for name, value in changes.items():
         setattr(error, name, value)
     return error

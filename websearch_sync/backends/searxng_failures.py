@@ -17,7 +17,6 @@ from ..errors import (
     ENGINE_TIMEOUT,
     HTTP_403,
     HTTP_429,
-    ErrorInfo,
     Timeout,
     WebBlocked,
     WebProviderError,
@@ -32,22 +31,19 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 class EngineFailure(WebSearchError):
     """One engine's failure inside the instance: a ``WebSearchError`` of its kind that also
-    names the ``engine`` (and its ``retry_after``) in ``to_dict()``."""
+    names the ``engine`` (and its ``retry_after``) in ``to_dict()``, as an error form's engine does."""
 
     #: The public class of this kind (what a call's own error is raised as).
     plain: ClassVar[type[WebSearchError]] = WebSearchError
 
     def __init__(self, message: str, *, engine: str, **details: Any) -> None:
         super().__init__(message, **details)
-        self.engine = engine
+        self._form_only["engine"] = engine  # to_dict() gives it (and the engine's retry_after)
 
-    def to_dict(self) -> ErrorInfo:
-        """The usual fields, plus ``engine`` and (for a suspended engine) ``retry_after``."""
-        entry = super().to_dict()
-        entry["engine"] = self.engine
-        if self.retry_after is not None:
-            entry["retry_after"] = self.retry_after
-        return entry
+    @property
+    def engine(self) -> str:
+        """The engine of the instance that failed."""
+        return str(self._form_only["engine"])
 
 
 class EngineBlocked(EngineFailure, WebBlocked):

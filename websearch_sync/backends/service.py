@@ -22,7 +22,7 @@ import json
 import re
 from typing import Any, Optional
 
-from ..engine.json_api import JsonApiBackend
+from ..engine.json_api import JsonApiBackend, request_id_text
 from ..engine.setting import Setting, bad_setting, own_timeout
 from ..errors import InvalidInput, WebSearchError, redact
 from ..models import SearchParams
@@ -182,12 +182,12 @@ class SearchService(JsonApiBackend):
         error = super().classify(response)
         if error is not None:
             error.message = redact(error.message, self.secrets())
-            error.args = (error.message,)
         return error
 
     def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:
-        """The answer's request-id header, if any."""
-        return response.headers.get(self.request_id_header()) or None
+        """The answer's request-id header, if any, read as an id in a body is
+        (:func:`~..engine.json_api.request_id_text`: one line, bounded)."""
+        return request_id_text(response.headers.get(self.request_id_header()))
 
 
 def _timeout_seconds(timeout_ms: float) -> int:

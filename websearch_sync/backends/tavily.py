@@ -68,7 +68,7 @@ class Tavily(JsonApiBackend):
             doc="Tavily's search category (unset: Tavily's default, general)",
         ),
     )
-    auth_statuses = (401, 403, 432, 433)
+    auth_statuses = (401, 402, 403, 432, 433)
     max_query_chars = 401  # "Max query length is 400 characters."
     vendor_codes = {_QUERY_TOO_LONG: (InvalidInput, QUERY_TOO_LONG), _SITE_ONLY: (InvalidInput, UNSUPPORTED_QUERY)}
 
@@ -115,8 +115,9 @@ class Tavily(JsonApiBackend):
         return () if self._country(params) else ("locale.region",)
 
     def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
-        """``{"detail": {"error": "..."}}`` (FastAPI's ``{"detail": "..."}`` too)."""
-        if not isinstance(data, dict) or "detail" not in data:
+        """``{"detail": {"error": "..."}}`` (FastAPI's ``{"detail": "..."}`` too), in an answer without
+        ``results`` (an answer with them is one, whatever else it says)."""
+        if not isinstance(data, dict) or "detail" not in data or isinstance(data.get("results"), list):
             return None
         detail = data["detail"]
         if isinstance(detail, dict):

@@ -269,9 +269,9 @@ def _run(args: argparse.Namespace) -> int:
     """Run the command, the plugins loaded first (stdout claimed: what they print goes to stderr)."""
     from ..engine import registry
 
-    registry.load_plugins()
     run: Callable[[argparse.Namespace], int] = args.run  # set by each sub-command's parser
     try:
+        registry.load_plugins()  # a slow import Ctrl-C'd or terminated ends the command as a search would
         return run(args)
     except WebSearchError as error:
         for line in error_lines(error):

@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import select
+import stat
 import sys
 import threading
 from collections.abc import Generator
@@ -27,7 +28,7 @@ try:
 except ImportError:  # Windows: a descriptor's flags cannot be asked
     fcntl = None  # type: ignore[assignment]
 
-from ..client.clock import SYSTEM_CLOCK, Clock
+from ..client.clock import SYSTEM_CLOCK, CancellableClock, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..net.waits import wait_for
 from .output import (
@@ -58,7 +59,11 @@ Outcome = tuple[dict[str, Any], Optional[int]]
 
 
 def in_order(
-    work: Callable[[str], Outcome], queries: list[str], workers: int, reader_gone: Callable[[], bool] = lambda: False
+    work: Callable[[str], Outcome],
+    queries: list[str],
+    workers: int,
+    reader_gone: Callable[[], bool] = lambda: False,
+    stopped: Optional[threading.Event] = None,
 ) -> Generator[Outcome, None, None]:
     """``work(query)`` for every query, yielded in input order, computed by ``workers`` threads.
 
@@ -67,8 +72,10 @@ def in_order(
     ``reader_gone()`` says the output's reader left (``| head -1``): it raises
     ``BrokenPipeError`` then, where a query run in the calling thread was first finished (one
     more request upstream, its quota spent, for an answer no one reads) and the pipe found
-    closed at the next write. Closing the iterator stops handing out queries; queries already
-    running finish in their (daemon) threads and are dropped.
+    closed at the next write. Closing the iterator stops handing out queries and sets
+    ``stopped``, which the work's waits obey (:meth:`~websearch_sync.client.clock.CancellableClock.cancellable`):
+    queries already running end at their next wait, before any further request (a request under
+    way runs to its end), in their (daemon) threads, and are dropped.
     """
     results: dict[int, Any] = {}
     # asked: the outcome the caller waits for; one worker takes a query only once the caller asks
@@ -118,6 +125,8 @@ def in_order(
         with ready:
             state["stopped"] = True
             ready.notify_all()
+        if stopped is not None:
+            stopped.set()
 
 
 def _in_or_gone(results: dict[int, Any], index: int, reader_gone: Callable[[], bool]) -> bool:
@@ -263,10 +272,12 @@ def done_queries(path: str) -> set[str]:
 
 
 def _same_file(path: str, out: TextIO) -> bool:
-    """Whether ``out`` writes to the file at ``path`` (false for a stream without a descriptor, a
-    ``StringIO``, or for no such file)."""
+    """Whether ``out`` writes to the regular file at ``path`` (false for a stream without a
+    descriptor, a ``StringIO``, for no such file, and for a device or pipe: ``--skip-done
+    /dev/null > /dev/null`` empties nothing and has no answers to overwrite)."""
     try:
-        return os.path.samestat(os.stat(path), os.fstat(out.fileno()))
+        found = os.stat(path)
+        return stat.S_ISREG(found.st_mode) and os.path.samestat(found, os.fstat(out.fileno()))
     except (OSError, ValueError):  # io.UnsupportedOperation is both
         return False
 
@@ -320,19 +331,24 @@ def run_batch(
 
     Ctrl-C (or SIGTERM: ``terminated``) ends the batch with the summary line (``interrupted: N ok,
     M failed, K not run``) and raises :class:`~.output.Interrupted` (a ``KeyboardInterrupt``) for the caller's exit status.
+    ``clock``: the client's; when it is a :class:`~websearch_sync.client.clock.CancellableClock`, a
+    query still running when the batch stops ends at its next wait, sending no further request
+    (a retry, the next backend of a chain) after :func:`~websearch_sync.cli.main` returned.
     """
+    stopped = threading.Event()
 
     def work(query: str) -> Outcome:
-        try:
-            return {"query": query, **client.search(query, **options)}, None
-        except WebSearchError as error:
-            return {"query": query, "error": error.to_dict()}, exit_status(error)
+        with clock.cancellable(stopped) if isinstance(clock, CancellableClock) else contextlib.nullcontext():
+            try:
+                return {"query": query, **client.search(query, **options)}, None
+            except WebSearchError as error:
+                return {"query": query, "error": error.to_dict()}, exit_status(error)
 
     counts = BatchCounts()
     progress = Progress(len(queries), terminal=sys.stderr.isatty(), every_s=progress_every_s, clock=clock)
     notice: Optional[str] = None
     try:
-        with contextlib.closing(in_order(work, queries, workers, reader_gone(out))) as outcomes:
+        with contextlib.closing(in_order(work, queries, workers, reader_gone(out), stopped)) as outcomes:
             for line, status in outcomes:
                 out.write(json_text(line, out) + "\n")
                 out.flush()

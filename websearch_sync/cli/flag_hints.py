@@ -16,8 +16,9 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     """`` (did you mean --json?)`` after ``--jsn`` given to ``parser``, or `` (--max-chars is a flag
     of fetch)``, or `` (did you mean --format text?)`` for ``--text``, a value of ``--format``; ""
     when no flag is close: a guess from letters alone misleads more than none (``--count``).
-    A short flag (``-b``) is judged by its long spelling where other commands take it (``record
-    -b``: BACKEND is given without a flag); no letters are compared for it.
+    A short flag (``-b``) is judged by its long spelling where other commands take it: the command's
+    own long flag (``verify -b``: ``--backend``), else its argument (``record -b``: BACKEND is given
+    without a flag), else the commands taking it; no letters are compared for it.
     ``top`` is the command line's parser, whose commands are searched for another one's flag."""
     name = _flag_name(typed, top)
     if name is None:
@@ -25,6 +26,8 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     if _takes(parser, typed):  # argparse parses its own flags anywhere but after `--` (or a command's flag before it)
         return " (%s is a flag of %s: put it before --)" % (typed, _command(parser))
     long = typed.startswith("--")
+    if not long and name and _takes(parser, "--" + name):  # verify -b: it takes --backend, not another command's -b
+        return " (did you mean --%s?)" % name
     said = positional_hint(name, parser) or (value_hint(name, parser) if long else "")
     if said:
         return said
@@ -82,7 +85,7 @@ def closest_flag_hint(name: str, parser: argparse.ArgumentParser) -> str:
     if len(first) >= 4 and len(set(starting)) == 1:
         candidates.append(starting[0])
     for flag in candidates:
-        same = _same_meaning(typed, flag[2:])
+        same = _same_meaning(typed, flag[2:], frozenset(_action(parser, flag).choices or ()))
         if same:
             return " (did you mean %s?)" % flag
         if same is False and _action(parser, flag).nargs == 0:
@@ -90,23 +93,23 @@ def closest_flag_hint(name: str, parser: argparse.ArgumentParser) -> str:
     return ""
 
 
-def _same_meaning(typed: str, flag: str) -> Optional[bool]:
+def _same_meaning(typed: str, flag: str, values: frozenset[str] = frozenset()) -> Optional[bool]:
     """Whether flag name ``flag`` means what ``typed`` does (True), its opposite (False: one of
     them is negated, ``images``/``no-images``), or neither (None: they are about different
     subjects, ``no-comments``/``no-images``). Names without a yes or no word are compared by
-    their letters alone, as the caller did."""
+    their letters alone, as the caller did. ``values``: the flag's choices, words that are no yes
+    or no (``--safe-off``: ``off`` is a value of ``--safe-search``, which it means)."""
+    negating, yes_no = NEGATING - values, (NEGATING | AFFIRMING) - values
     typed_words, flag_words = typed.split("_"), flag.replace("-", "_").split("_")
-    if not (NEGATING | AFFIRMING).intersection(typed_words + flag_words):
+    if not yes_no.intersection(typed_words + flag_words):
         return True
-    typed_subject, flag_subject = (
-        "_".join(w for w in words if w not in NEGATING | AFFIRMING) for words in (typed_words, flag_words)
-    )
+    typed_subject, flag_subject = ("_".join(w for w in words if w not in yes_no) for words in (typed_words, flag_words))
     if (
         not (typed_subject and flag_subject)
         or difflib.SequenceMatcher(None, typed_subject, flag_subject).ratio() < SAME_SUBJECT
     ):
         return None
-    negated = [sum(word in NEGATING for word in words) % 2 for words in (typed_words, flag_words)]
+    negated = [sum(word in negating for word in words) % 2 for words in (typed_words, flag_words)]
     return negated[0] == negated[1]
 
 

@@ -34,6 +34,7 @@ from ..errors import (
     PRIVATE_ADDRESS,
     WebSearchError,
 )
+from ..forks import in_children
 from ..net.browser import IMPERSONATE_CHOICES
 from ..reader.lastresort import last_resort, only_handler
 
@@ -206,10 +207,21 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated()
 
 
+def _default_sigterm() -> None:
+    """In a forked child (a plugin's ``multiprocessing`` pool): SIGTERM at its default again, so
+    ``pool.terminate()`` ends the child, not raises :class:`Terminated` there (a traceback on stderr)."""
+    if signal.getsignal(signal.SIGTERM) is _terminate:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+in_children(_default_sigterm)
+
+
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
     """While it is open, SIGTERM raises :class:`Terminated` in the main thread, where it was at
-    the default (a handler the caller set, or an ignored SIGTERM, is left as it is); restored after."""
+    the default (a handler the caller set, or an ignored SIGTERM, is left as it is); restored after,
+    and in a child forked meanwhile at once (its SIGTERM is not the command's)."""
     if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
         yield
         return

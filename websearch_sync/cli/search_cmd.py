@@ -239,6 +239,7 @@ def _count(option: str, value: Optional[int], maximum: int) -> Optional[int]:
 
 def run(args: argparse.Namespace) -> int:
     """Run one search (or a batch) and print it."""
+    from ..client.clock import CancellableClock
     from ..client.search_client import SearchClient
 
     fmt = _output_format(args)
@@ -253,7 +254,8 @@ def run(args: argparse.Namespace) -> int:
     check_backend_names(args.backend, "--backend")
     overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
     settings = Settings.from_env(**overrides)
-    with SearchClient(args.backend, settings=settings, **_client_options(args)) as client, retry_lines():
+    clock = CancellableClock()  # a batch cancels the query still running when it stops: no request after it ended
+    with SearchClient(args.backend, settings=settings, clock=clock, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
             if args.skip_done is not None:
                 end_cut_line(args.skip_done, owner_stdout())
@@ -265,6 +267,7 @@ def run(args: argparse.Namespace) -> int:
                 workers=workers or 1,
                 stop_after=stop_after,
                 progress_every_s=progress_every_s,
+                clock=clock,
             )
         response = client.search(args.query, **_options(args))
     owner_stdout().write(_render(response, fmt) + "\n")
@@ -341,6 +344,8 @@ def _batch_queries(args: argparse.Namespace) -> list[str]:
 BYTE_ORDER_MARK = "\ufeff"
 #: The byte order marks of UTF-16 (little and big endian), which Windows PowerShell's ``>`` writes.
 UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+#: Those of UTF-32 (little and big endian): UTF-32 LE's starts with UTF-16 LE's, so it is asked first.
+UTF32_MARKS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 
 
 def _read_queries(path: str) -> list[str]:
@@ -367,14 +372,25 @@ def _stdin_text() -> str:
     if sys.stdin is None:  # started with stdin closed (<&-)
         raise OSError("the command was started without stdin")
     if sys.stdin.isatty():  # else a silent wait reads as a hang
-        sys.stderr.write("reading queries from the terminal, one a line; end them with Ctrl-D\n")
+        sys.stderr.write("reading queries from the terminal, one a line; end them with %s\n" % end_of_input_keys())
     stdin = getattr(sys.stdin, "buffer", None)
     return _utf8(stdin.read(), "-") if stdin is not None else sys.stdin.read()
+
+
+def end_of_input_keys(platform: Optional[str] = None) -> str:
+    """The keys that end a terminal's input on ``platform`` (default ``sys.platform``): Windows'
+    console reads Ctrl-Z at a line's start, then Enter; Ctrl-D there is a character of the line."""
+    return "Ctrl-Z then Enter" if (platform or sys.platform) == "win32" else "Ctrl-D"
 
 
 def _utf8(data: bytes, path: str) -> str:
     """``data`` decoded as UTF-8; ``InvalidInput(bad_arguments)`` naming the line that is not (the
     codec's "position 53894" left a reader of a long file counting bytes)."""
+    if data.startswith(UTF32_MARKS):
+        raise InvalidInput(
+            "cannot read --queries-file %s: it is UTF-32 (its byte order mark says so): save it as UTF-8" % path,
+            detail_code=BAD_ARGUMENTS,
+        )
     if data.startswith(UTF16_MARKS):
         raise InvalidInput(
             "cannot read --queries-file %s: it is UTF-16 (its byte order mark says so, as PowerShell's > writes "

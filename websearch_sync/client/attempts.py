@@ -19,12 +19,12 @@ from ..errors import (
     Timeout,
     WebBlocked,
     WebSearchError,
+    redact_error,
 )
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
 from ..net.spans import span_text
 from ..net.transport import HttpTransport
-from ..secrets import redact_error
 from .clock import Clock
 from .cooldown import Cooldowns
 from .hostgate import HostGate, backend_call, backend_endpoint

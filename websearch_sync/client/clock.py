@@ -4,7 +4,12 @@ Retries, rate-limit slots and cool-downs wait through a :class:`Clock`, so a tes
 (or a caller with its own scheduler) can pass one that does not really sleep.
 """
 
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Optional
 
 from ..net import waits
 
@@ -27,6 +32,66 @@ class Clock:
         a Ctrl-C that came just before a sleep began interrupts none, and is raised when the
         thread next wakes."""
         waits.sleep(seconds)
+
+    def sleep_unless(self, cancelled: threading.Event, seconds: float) -> bool:
+        """Wait ``seconds``, or less when ``cancelled`` is set meanwhile; whether it is set
+        (:class:`CancellableClock`'s wait, so that it waits on the clock it wraps)."""
+        return cancelled.wait(max(0.0, seconds))
+
+
+class CallCancelled(BaseException):
+    """Raised inside a call that was cancelled (an MCP request cancelled, a batch that stopped),
+    at its next wait.
+
+    A ``BaseException`` (like ``KeyboardInterrupt``), so the library's error handling
+    passes it through instead of turning it into a search error.
+    """
+
+
+class CancellableClock(Clock):
+    """The system clock, except that a wait inside :meth:`cancellable` ends the call when its
+    event is set: a cancelled call stops at its next rate-limit, retry or cool-down wait (a zero
+    wait included, which the client takes right before each request) instead of reaching the
+    upstream. The MCP server cancels a call its client cancelled; a batch of the command line
+    the query running when it stops (Ctrl-C, K failures, a reader that left). The event lives in
+    a context variable, so it reaches the threads a call runs its backends in
+    (``strategy="merge"`` runs each in a copy of the caller's context); waits of other calls,
+    and outside :meth:`cancellable`, are ordinary sleeps. ``base``: the clock it reads and waits
+    on (default :data:`SYSTEM_CLOCK`, looked up at each call: a test's fake clock behind it holds)."""
+
+    def __init__(self, base: Optional[Clock] = None) -> None:
+        self._base = base
+        self._cancelled: ContextVar[Optional[threading.Event]] = ContextVar("websearch_sync_cancelled", default=None)
+
+    @property
+    def base(self) -> Clock:
+        """The clock read and waited on."""
+        return self._base or SYSTEM_CLOCK
+
+    def monotonic(self) -> float:
+        """The base clock's monotonic time."""
+        return self.base.monotonic()
+
+    def time(self) -> float:
+        """The base clock's wall time."""
+        return self.base.time()
+
+    @contextmanager
+    def cancellable(self, cancelled: threading.Event) -> Iterator[None]:
+        """Waits of this call inside the block raise :class:`CallCancelled` once ``cancelled`` is set."""
+        token = self._cancelled.set(cancelled)
+        try:
+            yield
+        finally:
+            self._cancelled.reset(token)
+
+    def sleep(self, seconds: float) -> None:
+        """Wait ``seconds``, or raise :class:`CallCancelled` as soon as this call is cancelled."""
+        cancelled = self._cancelled.get()
+        if cancelled is None:
+            self.base.sleep(seconds)
+        elif self.base.sleep_unless(cancelled, seconds):
+            raise CallCancelled()
 
 
 def time_of_day(wall: float) -> str:

@@ -29,6 +29,7 @@ from ..errors import (
     InvalidInput,
     WebSearchError,
     client_closed,
+    redact_error,
 )
 from ..forks import module_lock
 from ..models import (
@@ -58,7 +59,6 @@ from ..reader.page import (
     fetch_page,
 )
 from ..reader.pagetext import CUT_MAX_CHARS
-from ..secrets import redact_error
 from ..validate import (
     COMMON_OPTIONS,
     BackendArg,

@@ -32,7 +32,7 @@ from ..client.search_client import SearchClient
 from ..config import Settings
 from ..engine import registry
 from ..engine.identity import IDENTITY_FIELD
-from ..errors import NO_CASES, InvalidInput, WebSearchError
+from ..errors import NO_CASES, InvalidInput, WebSearchError, cut_end
 from ..forks import instance_lock
 from ..models import StrPath
 from ..net.browser import PROFILES
@@ -477,7 +477,7 @@ def write_case_file(path: Path, data: bytes) -> None:
 
 def _shown(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
+    return cut_end(text, _SHOWN_CHARS)
 
 
 def describe(outcome: dict[str, Any]) -> str:

@@ -613,7 +613,6 @@ class Backend:
         except WebProviderError as error:
             if error.detail_code == RESPONSE_TOO_LARGE:  # name the setting that raises the cap
                 error.message += " (the cap is WEB_SEARCH_MAX_BYTES, Settings.max_response_bytes)"
-                error.args = (error.message,)
             raise
 
     def _parse(self, response: HttpResponse, params: SearchParams, deadline: Deadline) -> ParseResult:
@@ -778,13 +777,16 @@ def _declared_at(cls: type, *attributes: str) -> int:
 
 
 def _without_secrets(result: ParseResult, secrets: list[str]) -> ParseResult:
-    """``result`` with our secrets removed from the items' text: a service that echoes the
-    request into its results (the key in a header dump) must not show the key."""
+    """``result`` with our secrets removed from the items' text and the request id: a service that
+    echoes the request into its answer (the key in a header dump, or as the id it gives the request)
+    must not show the key."""
     if secrets:
         for item in result.items:
             for name, value in item.items():
                 if isinstance(value, str):
                     item[name] = redact(value, secrets)
+        if isinstance(result.request_id, str):
+            result.request_id = redact(result.request_id, secrets)
     return result
 
 

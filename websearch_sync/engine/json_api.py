@@ -15,8 +15,9 @@ plugin's ``JsonApiEngine``) derives from :class:`JsonApiBackend` and declares:
   :meth:`JsonApiBackend.items_from` refuses results none of which holds a URL (a renamed
   field is an unknown shape, never "no results");
 * ``auth_statuses``: statuses (HTTP or vendor code) meaning "the key or the
-  instance refused us" -> ``AuthError`` (401 and 403 by default: a 403 from an API
-  is a refused key or plan, not a bot wall);
+  instance refused us" -> ``AuthError`` (401, 402 and 403 by default: a 403 from an API
+  is a refused key or plan, not a bot wall; a 402, Payment Required, is an account whose
+  credit or plan is used up: no retry heals it, its key is not sent again);
 * ``vendor_codes``: the vendor's own string error codes that decide the error
   whatever the status (``{"SUBSCRIPTION_TOKEN_INVALID": (AuthError, "invalid_api_key")}``);
 * :meth:`JsonApiBackend.error_envelope`: where the vendor puts its error code and
@@ -44,6 +45,7 @@ from ..errors import (
     WebParseError,
     WebProviderError,
     WebSearchError,
+    cut_end,
     http_status,
 )
 from ..models import ImageItem, NewsItem, ParseResult, SearchItem, SearchParams, VideoItem
@@ -54,6 +56,7 @@ from ..net.urls import shown_url
 from . import registry
 from .base import Backend, dig, json_body, json_path, json_shape
 from .media_fields import nested
+from .normalize import clean_text
 from .setting import Setting
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -86,14 +89,21 @@ def try_json(response: HttpResponse) -> Any:
         return None
 
 
+#: The statuses a numeric vendor code can stand for (RFC 9110's range): another number (Bocha's ``"0"``,
+#: a code of 25 digits) is a vendor code of its own, never "unexpected HTTP 0".
+_STATUS_RANGE = range(100, 600)
+
+
 def _code_as_status(code: VendorCode) -> Optional[int]:
+    """The HTTP status a numeric vendor code stands for (``403``, ``"403"``), else ``None``. Only ASCII
+    digits, three of them, are read: ``int()`` refuses ``"²"`` (``isdigit`` takes it: a ``ValueError`` was
+    an internal error) and reads ``"١٢٣"`` as 123."""
     if isinstance(code, bool):
         return None
-    if isinstance(code, int):
-        return code
-    if isinstance(code, str) and code.strip().isdigit():
-        return int(code.strip())
-    return None
+    if isinstance(code, str):
+        text = code.strip()
+        code = int(text) if len(text) == 3 and text.isascii() and text.isdigit() else None
+    return code if isinstance(code, int) and code in _STATUS_RANGE else None
 
 
 def api_error(
@@ -103,14 +113,16 @@ def api_error(
     code: VendorCode = None,
     message: Optional[str] = None,
     vendor_codes: Optional[Mapping[str, tuple[type[WebSearchError], str]]] = None,
-    auth_statuses: tuple[int, ...] = (401, 403),
+    auth_statuses: tuple[int, ...] = (401, 402, 403),
 ) -> Optional[WebSearchError]:
     """The error a JSON API answer means, or ``None`` for a success.
 
     ``code`` is the vendor's error code from the body, if any: a string listed in
     ``vendor_codes`` decides the error class and detail; a numeric code (Bocha's
     ``"403"``) stands for an HTTP status, so a 200 whose body says ``"429"`` is a
-    429. Otherwise the HTTP status decides. ``auth_statuses`` become
+    429. Otherwise the HTTP status decides; a 2xx whose body holds an error (a code that is no
+    status, or the vendor's words alone: Tavily's ``{"detail": {"error": ...}}``) is
+    ``WebProviderError(api_error)`` with them, not an answer of an unknown shape. ``auth_statuses`` become
     ``AuthError(http_<n>)``, unless Cloudflare's edge in front of the service refused the request
     (:func:`~websearch_sync.net.status.edge_refusal`: a block, the key never reached the service);
     every other status goes through the shared
@@ -121,18 +133,13 @@ def api_error(
     """
     upstream = _upstream_words(code, message)
     host = _host(response)
-    if isinstance(code, str) and vendor_codes and code in vendor_codes:
-        cls, detail = vendor_codes[code]
-        return cls(
-            "%s refused the request (HTTP %d)%s" % (host, response.status, upstream),
-            provider=provider,
-            detail_code=detail,
-            status=response.status,
-        )
+    coded = _by_vendor_code(response, provider, code, vendor_codes or {}, upstream)
+    if coded is not None:
+        return coded
     effective = _code_as_status(code)
     if effective is None:
         effective = response.status
-        if code is not None and 200 <= effective < 300:
+        if (code is not None or message) and 200 <= effective < 300:
             return WebProviderError(
                 "%s answered with an error envelope%s" % (host, upstream),
                 provider=provider,
@@ -156,9 +163,27 @@ def api_error(
     if effective != response.status:
         error.message += " [HTTP %d with body code %d]" % (response.status, effective)
     error.message += upstream
-    error.args = (error.message,)
     error.status = response.status
     return error
+
+
+def _by_vendor_code(
+    response: HttpResponse,
+    provider: str,
+    code: VendorCode,
+    vendor_codes: Mapping[str, tuple[type[WebSearchError], str]],
+    upstream: str,
+) -> Optional[WebSearchError]:
+    """The error a vendor code listed in ``vendor_codes`` decides, whatever the status; else ``None``."""
+    if not isinstance(code, str) or code not in vendor_codes:
+        return None
+    cls, detail = vendor_codes[code]
+    return cls(
+        "%s refused the request (HTTP %d)%s" % (_host(response), response.status, upstream),
+        provider=provider,
+        detail_code=detail,
+        status=response.status,
+    )
 
 
 def _by_status(response: HttpResponse, provider: str, effective: int, edge: Optional[str]) -> Optional[WebSearchError]:
@@ -198,20 +223,35 @@ def _text(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-def _upstream_words(code: VendorCode, message: Optional[str]) -> str:
-    """``": <code>: <message>"``: the vendor's own words for an error, each on one line and cut at
-    :data:`_MAX_UPSTREAM_MESSAGE` characters (they reach a model through the tool's error line)."""
-    parts = []
-    if isinstance(code, str) and _code_as_status(code) is None:
-        parts.append(_one_line(code))
-    if message:
-        parts.append(_one_line(str(message)))
-    return ": " + ": ".join(parts) if parts else ""
+def vendor_text(value: Any) -> str:
+    """A vendor's words from its JSON (an error message, a request id) as one line of text: a string,
+    or a number's digits, its control and invisible characters gone (an ANSI escape, a bidi override:
+    the words reach a terminal and a model); ``""`` for anything else (an object, a list, ``null``:
+    never its Python spelling, ``{'zh': '...'}``), as a result's text is read (:func:`~.normalize.clean_text`)."""
+    return clean_text(value, markup=False)
 
 
-def _one_line(words: str) -> str:
-    text = " ".join(words.split())
-    return text[:_MAX_UPSTREAM_MESSAGE] + "..." if len(text) > _MAX_UPSTREAM_MESSAGE else text
+def _upstream_words(code: VendorCode, message: Any) -> str:
+    """``": <code>: <message>"``: the vendor's own words for an error (:func:`vendor_text`), each cut
+    at :data:`_MAX_UPSTREAM_MESSAGE` characters, ``...`` included (they reach a model through the tool's error line)."""
+    shown_code = code if isinstance(code, str) and _code_as_status(code) is None else None
+    parts = [cut_end(vendor_text(words), _MAX_UPSTREAM_MESSAGE) for words in (shown_code, message)]
+    return ": " + ": ".join(part for part in parts if part) if any(parts) else ""
+
+
+#: The longest request id kept: a longer one is no id (it is shown in ``provider_meta`` and logs).
+MAX_REQUEST_ID_CHARS = 200
+
+
+def request_id_text(value: Any) -> Optional[str]:
+    """A vendor's request id as shown: its text (:func:`vendor_text`: no control character) or its
+    number's digits (``0`` included); ``None`` when not given, blank, of another kind (an object or
+    ``true``: its Python spelling would be shown as one), a fraction or longer than
+    :data:`MAX_REQUEST_ID_CHARS` (5 KB of text in every ``provider_meta`` is no id)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    text = vendor_text(value)
+    return text if text and len(text) <= MAX_REQUEST_ID_CHARS else None
 
 
 def _host(response: HttpResponse) -> str:
@@ -224,7 +264,7 @@ class JsonApiBackend(Backend):
     kind = "json"
     default_base_url: ClassVar[Optional[str]] = None
     endpoint_path: ClassVar[str] = ""
-    auth_statuses: ClassVar[tuple[int, ...]] = (401, 403)
+    auth_statuses: ClassVar[tuple[int, ...]] = (401, 402, 403)
     vendor_codes: ClassVar[dict[str, tuple[type[WebSearchError], str]]] = {}
     #: Where the answer lists its results: a key or a path (``("web", "results")``). With it the
     #: backend needs no ``parse`` of its own (:meth:`parse`); ``None``: it reads its answers itself.
@@ -302,16 +342,10 @@ class JsonApiBackend(Backend):
         return self.result_list(data, self.results_at)
 
     def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:
-        """The vendor's id of this request at ``request_id_at`` in the answer: its text, or its
-        number's digits (``0`` included); ``None`` when not given, blank or of another kind (an
-        object or ``true`` is no id: its Python spelling would be shown as one). Override for one
-        the answer's headers carry."""
+        """The vendor's id of this request at ``request_id_at`` in the answer (:func:`request_id_text`).
+        Override for one the answer's headers carry."""
         value = nested(data, *json_path(self.request_id_at)) if self.request_id_at is not None else None
-        if isinstance(value, str):
-            return value.strip() or None
-        if isinstance(value, int) and not isinstance(value, bool):
-            return str(value)
-        return None
+        return request_id_text(value)
 
     def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of vendor results, each JSON object by :meth:`item_of`; entries that are
@@ -462,7 +496,6 @@ class JsonApiBackend(Backend):
             error.message += (
                 (" %s%s" % (remedy[0].upper(), remedy[1:])) if error.message.endswith(".") else "; " + remedy
             )
-            error.args = (error.message,)
         return error
 
     def wall(self, response: HttpResponse) -> Optional[WebBlocked]:

@@ -10,6 +10,8 @@ plain-text title such as ``C++ template <typename T>`` is kept as it is.
 
 import datetime
 import html
+import logging
+import math
 import re
 from collections.abc import Iterable
 from typing import Any, Callable, Optional, cast
@@ -22,6 +24,8 @@ from .identity import IDENTITY_FIELD, identity
 from .registry import text_is_markup
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+logger = logging.getLogger("websearch_sync")
 
 # Linear time on any input: a tag's scan stops at the next "<" or ">", and a comment
 # ends at "-->" or, unclosed, at the end of the text (as in HTML), so no position is
@@ -89,10 +93,13 @@ def clean_text(value: Any, markup: bool = True) -> str:
     """Strip tags and unescape entities (only when ``markup``: the value is HTML), drop
     control characters (and lone surrogates) and collapse whitespace.
 
-    Text is a string, or a number written as its digits; anything else a JSON answer may
-    hold in its place (``null``, a boolean, a list, an object) is no text: ``""``, never its
-    Python spelling (``"{'text': 'x'}"``, ``"True"``)."""
+    Text is a string, or a finite number written as its digits; anything else a JSON answer may
+    hold in its place (``null``, a boolean, a list, an object, ``NaN`` or ``Infinity``, which
+    Python's JSON reader takes) is no text: ``""``, never its Python spelling (``"{'text': 'x'}"``,
+    ``"True"``, ``"nan"``)."""
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        return ""
+    if isinstance(value, float) and not math.isfinite(value):
         return ""
     text = str(value)
     if markup and "<" in text:
@@ -119,7 +126,8 @@ def normalize_items(
 ) -> list[SearchItem]:
     """Canonical items from a backend's raw items.
 
-    Drops items whose URL is not http(s), cleans title/snippet/extras (markup is
+    Drops items whose URL is not http(s) (and images without their image's), saying how many in one
+    warning (``websearch_sync`` logger) per answer, cleans title/snippet/extras (markup is
     stripped only when the item's provider declared HTML text), removes duplicate
     URLs by :func:`~websearch_sync.net.urls.dedupe_key` (trailing slash, fragment, ``utm_*``, host case, default port: the first
     wins), keeps at most ``max_results`` and writes
@@ -137,29 +145,59 @@ def normalize_items(
     seen = set()
     moment = answered_at or datetime.datetime.now(datetime.timezone.utc)
     markup_of: dict[str, bool] = {}  # per provider named: the registry is asked once
+    unusable = 0  # results left out for want of an address (not duplicates)
     for raw in raw_items:
         if len(items) >= max_results:
             break
         url = result_url(raw.get("url"))
-        if url is None:
+        key = None if url is None else dedupe_key(url) if vertical not in IDENTITY_FIELD else identity(raw, vertical)
+        if key in seen:
             continue
-        key = dedupe_key(url) if vertical not in IDENTITY_FIELD else identity(raw, vertical)
-        if key is None or key in seen:
+        item = None if url is None or key is None else _item(raw, url, provider, vertical, markup_of, canonical, moment)
+        if item is None:
+            unusable += 1
             continue
-        source = raw.get("provider") or provider
-        markup = markup_of.get(source)
-        if markup is None:
-            markup = markup_of[source] = not canonical and text_is_markup(source, vertical)
-        if vertical == "web":
-            item: Optional[dict[str, Any]] = _web_item(raw, url, source, markup, moment)
-        else:
-            item = _vertical_item(raw, url, source, vertical, markup, moment)
-        if item is not None:
-            seen.add(key)
-            items.append(item)
+        seen.add(key)
+        items.append(item)
+    if unusable:
+        _warn_left_out(provider, vertical, unusable)
     for rank, ranked in enumerate(items, 1):
         ranked["rank"] = rank
     return cast(list[SearchItem], items)  # every key of SearchItem is written above
+
+
+def _item(
+    raw: dict[str, Any],
+    url: str,
+    provider: str,
+    vertical: str,
+    markup_of: dict[str, bool],
+    canonical: bool,
+    answered_at: datetime.datetime,
+) -> Optional[dict[str, Any]]:
+    """The canonical item of ``raw`` (at ``url``), ``None`` when it lacks a field its vertical needs;
+    ``markup_of`` remembers whether each provider's text is HTML (the registry is asked once)."""
+    source = raw.get("provider") or provider
+    markup = markup_of.get(source)
+    if markup is None:
+        markup = markup_of[source] = not canonical and text_is_markup(source, vertical)
+    if vertical == "web":
+        return _web_item(raw, url, source, markup, answered_at)
+    return _vertical_item(raw, url, source, vertical, markup, answered_at)
+
+
+def _warn_left_out(provider: str, vertical: str, count: int) -> None:
+    """Say that ``count`` results of one answer were left out for want of what a result needs: an item
+    is never made up, nor dropped without a word (the addresses are not quoted: they are the service's
+    words, of any length)."""
+    needs = "an http(s) address" + (" and an image address" if vertical == "images" else "")
+    logger.warning(
+        "%s: %d %s result(s) left out, without %s (a relative, javascript: or data: link, one over 8 KB, or none)",
+        provider,
+        count,
+        vertical,
+        needs,
+    )
 
 
 def _web_item(
@@ -201,13 +239,16 @@ def _vertical_item(
             item[name] = converted
     if any(name not in item for name in REQUIRED_FIELDS.get(vertical, ())):
         return None
-    if raw.get("content"):
-        item["content"] = _clean_content(raw["content"])
+    content = _clean_content(raw.get("content"))
+    if content:
+        item["content"] = content
     if raw.get("providers"):
         item["providers"] = list(raw["providers"])
     return item
 
 
 def _clean_content(value: Any) -> str:
-    """Page text keeps its line breaks; only control characters go."""
-    return _CONTROL.sub("", str(value)).strip()
+    """Page text keeps its line breaks; only control characters go. Only a string is page text: an
+    object, a list, a number or ``true`` where a service's page text belongs is none (``""``: the item
+    has no ``content``, as with ``null``), never its Python spelling (``"{'text': ...}"``, ``"True"``)."""
+    return _CONTROL.sub("", value).strip() if isinstance(value, str) else ""

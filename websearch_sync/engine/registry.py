@@ -796,6 +796,8 @@ def _entry_points() -> list[Any]:
 def _load_plugin(entry: Any) -> None:
     try:
         cls = entry.load()
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (the CLI's Terminated) while it loads: the host's, not the plugin's
+        raise
     except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
         _skip(entry, "it failed to load: %s: %s" % (type(exc).__name__, exc))
         return

@@ -5,7 +5,7 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
 
 * a date (:func:`instant`): ISO 8601 in UTC, ``2026-08-01T12:30:00Z``, or ``2026-08-01``
   when the service gives a day only (a day is never given a made-up time); read from ISO
-  8601 (an offset or ``Z``; none is read as UTC), epoch seconds (or milliseconds), a date
+  8601 (an offset or ``Z``; none is read as UTC), epoch seconds but those within three years of 1970 (or milliseconds), a date
   written out (``Jul 9, 2026``, ``2014-12-20``), RFC 5322's (RSS: ``Fri, 07 May 2021 12:00:00 GMT``,
   with a numeric offset or a zone the RFC names), or a date relative to when the service
   answered (``3 hours ago``, ``2d``, ``yesterday``): units below a day give a time, a day
@@ -150,9 +150,17 @@ def _mail_date(text: str) -> Optional[str]:
     return _stamp(moment) if moment.tzinfo is not None else None
 
 
+#: Epoch seconds nearer 1970 than this (1973-03-03, as a string of digits must have nine of them) are no
+#: date: a service's ``0`` or ``-1`` for "no date", or a small count in a date's field, is no date in 1970.
+#: Further back is a date (``-60000000000``: the year 68).
+_EPOCH_FLOOR = 1e8
+
+
 def _epoch(number: float) -> Optional[str]:
     if number > 1e11:  # milliseconds
         number /= 1000
+    if abs(number) < _EPOCH_FLOOR:
+        return None
     try:
         return _stamp(datetime.datetime.fromtimestamp(number, _UTC))
     except (OverflowError, OSError, ValueError):  # out of the platform's range

@@ -10,13 +10,11 @@ structured content, page text wrapped in the untrusted-content block on both.
 """
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ..client.clock import Clock
+from ..client.clock import CallCancelled as CallCancelled  # re-exported: the server and mcp import them here
+from ..client.clock import CancellableClock as CancellableClock
 from ..client.search_client import SearchClient
 from ..forks import instance_lock
 from ..models import ToolResult
@@ -27,45 +25,6 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: MCP tool names (the vendor spelling, which every MCP client accepts).
 TOOL_NAMES = {"search": "web_search", "fetch": "web_fetch"}
-
-
-class CallCancelled(BaseException):
-    """Raised inside a tool call whose MCP request was cancelled, at its next wait.
-
-    A ``BaseException`` (like ``KeyboardInterrupt``), so the library's error handling
-    passes it through instead of turning it into a search error.
-    """
-
-
-class CancellableClock(Clock):
-    """The system clock, except that a wait inside :meth:`cancellable` ends the call when its
-    event is set: a cancelled call stops at its next rate-limit, retry or cool-down wait (a zero
-    wait included, which the client takes right before each request) instead of reaching the
-    upstream. The event lives in a context variable, so it reaches the threads a call runs its
-    backends in (``strategy="merge"`` runs each in a copy of the caller's context); waits of
-    other calls, and outside :meth:`cancellable`, are ordinary sleeps."""
-
-    def __init__(self) -> None:
-        self._cancelled: ContextVar[Optional[threading.Event]] = ContextVar(
-            "websearch_sync_mcp_cancelled", default=None
-        )
-
-    @contextmanager
-    def cancellable(self, cancelled: threading.Event) -> Iterator[None]:
-        """Waits of this call inside the block raise :class:`CallCancelled` once ``cancelled`` is set."""
-        token = self._cancelled.set(cancelled)
-        try:
-            yield
-        finally:
-            self._cancelled.reset(token)
-
-    def sleep(self, seconds: float) -> None:
-        """Wait ``seconds``, or raise :class:`CallCancelled` as soon as this call is cancelled."""
-        cancelled = self._cancelled.get()
-        if cancelled is None:
-            super().sleep(seconds)
-        elif cancelled.wait(max(0.0, seconds)):
-            raise CallCancelled()
 
 
 def nullable_optional(schema: dict[str, Any]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """A response as the policy hands it to backends and fetch: read (or capped), decoded on demand."""
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -68,11 +69,22 @@ class HttpResponse:
             if self._json_error is not None:
                 raise self._json_error.with_traceback(None)
             try:
-                self._json = jsontext.loads(self.text)
+                self._json = jsontext.loads(self._json_text())
             except ValueError as error:
                 self._json_error = error
                 raise
         return self._json
+
+    def _json_text(self) -> str:
+        """The body as JSON text: UTF-8 (UTF-16 or UTF-32 by its BOM or its zero bytes,
+        ``json.detect_encoding``), whatever charset the Content-Type names: JSON has none (RFC 8259,
+        8.1 and 11). A body declared ``charset=utf-16`` yet sent in UTF-8 was read as UTF-16, and
+        parsed or not by its length's parity. A body that is no text in that encoding (a legacy
+        API's GBK or Latin-1) is decoded as any page is (:attr:`text`: its charset, then detection)."""
+        try:
+            return self.content.decode(json.detect_encoding(self.content))
+        except UnicodeDecodeError:
+            return self.text
 
     @property
     def location(self) -> Optional[str]:

@@ -72,9 +72,8 @@ _RESET_AT_FLOOR = 1e9
 def _reset_wait(text: str) -> Optional[float]:
     """Seconds until a window resets, from an ``X-RateLimit-Reset`` value: a wait, or a time; ``None``
     for a time not in the future (no duration: the block's own cool-down applies, not "ask again now")."""
-    try:
-        value = float(text)
-    except ValueError:
+    value = _header_number(text)
+    if value is None:
         return None
     if value >= _RESET_AT_FLOOR:
         value -= time.time()
@@ -98,11 +97,19 @@ def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:
 def _seconds(text: str) -> Optional[float]:
     """A number of seconds within ``0..MAX_RETRY_AFTER_S``, or ``None`` (not a number, NaN, or
     negative: no duration, so the block's own cool-down applies, not "ask again now")."""
+    value = _header_number(text)
+    return None if value is None else _clamped(value)
+
+
+def _header_number(text: str) -> Optional[float]:
+    """A header's number as ``float`` reads it, in ASCII and without ``_``: ``float`` also takes
+    ``"3_0"`` and ``"٣٠"`` (Arabic-Indic digits) as 30, which no header means (``None``)."""
+    if not text.isascii() or "_" in text:
+        return None
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         return None
-    return _clamped(value)
 
 
 def _clamped(value: float) -> Optional[float]:
@@ -113,13 +120,15 @@ def _clamped(value: float) -> Optional[float]:
 
 
 def _until_date(text: str) -> Optional[float]:
-    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``), capped; ``None`` when it is no date."""
+    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``), capped; ``None`` when it is no date
+    or one not in the future (a server's clock behind ours: "ask again now" sent the retries at once to
+    a service rate-limiting us; the block's own cool-down applies, as for a past ``X-RateLimit-Reset``)."""
     try:
         parsed = email.utils.parsedate_to_datetime(text)
         wait = parsed.timestamp() - time.time()
     except (ValueError, TypeError, OverflowError, IndexError):
         return None
-    return min(MAX_RETRY_AFTER_S, max(0.0, wait))
+    return min(MAX_RETRY_AFTER_S, wait) if wait > 0 else None
 
 
 #: The longest body an edge refusal has: ``error code: 1020`` is 16 bytes.

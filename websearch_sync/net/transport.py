@@ -31,9 +31,10 @@ from ..errors import (
     WebProviderError,
     WebSearchError,
     client_closed,
+    redact_error,
 )
 from ..forks import module_lock
-from ..secrets import is_secret_name, redact, redact_error
+from ..secrets import is_secret_name, redact
 from .browser import browser_wire, ca_bundle_path, resolve_impersonate
 from .deadline import Deadline
 from .decoding import CODING_TOKEN

@@ -35,7 +35,7 @@ from urllib.parse import SplitResult, parse_qsl, urlencode, urljoin, urlsplit, u
 
 import requests
 
-from ..errors import BAD_URL, InvalidInput
+from ..errors import BAD_URL, InvalidInput, cut_end
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
 from .memo import remembered
 from .ssrf import literal_address
@@ -46,8 +46,12 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 MAX_URL_CHARS = 8192
 #: Control and invisible formatting characters, and lone surrogates (a JSON ``"\\ud800"``
 #: escape yields one: it is no text and cannot be encoded, e.g. printed as UTF-8). Neither a
-#: result URL nor single-line text carries them.
-_INVISIBLE_CHARS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff"
+#: result URL nor single-line text carries them. The C1 controls are among them (U+009B is a
+#: terminal's CSI, as ESC ``[``), except U+0085, a line break: whitespace, read as a space.
+_INVISIBLE_CHARS = (
+    r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f"  # C0, DEL, C1
+    r"\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff"  # invisible formatting, lone surrogates
+)
 INVISIBLE = re.compile("[%s]" % _INVISIBLE_CHARS)
 #: What disqualifies a result URL: whitespace (after the host's spaces are encoded) or an invisible character.
 _UNFIT_IN_URL = re.compile(r"[\s%s]" % _INVISIBLE_CHARS)
@@ -68,8 +72,9 @@ def result_url(value: object) -> Optional[str]:
     Stripped, with a lower-case scheme (``HTTPS://`` is common in engines' markup). Spaces
     after the host are percent-encoded (``%20``, as a browser does: engines return such
     URLs); a space in the host, other whitespace or an invisible character disqualifies
-    the URL (it could not be followed as shown). A port of 0 or out of range, or an invalid
-    IPv6 literal, is no URL either.
+    the URL (it could not be followed as shown). A port of 0 or out of range, an invalid
+    IPv6 literal, or a URL over :data:`MAX_URL_CHARS` (which servers refuse, and fetch too:
+    an API's 100 KB "address" in every item) is no URL either.
     """
     if not isinstance(value, str):
         return None
@@ -83,6 +88,8 @@ def result_url(value: object) -> Optional[str]:
     if _UNFIT_IN_URL.search(rest):  # the scheme is http or https
         return None
     url = scheme.lower() + "://" + rest
+    if len(url) > MAX_URL_CHARS:
+        return None
     try:
         parts = urlsplit(url)
         if not parts.hostname or _port(parts) == 0:
@@ -363,8 +370,7 @@ def shown_url(url: str) -> str:
         parts = urlsplit(url)
     except ValueError:
         return "<unparsable URL>"
-    path = parts.path if len(parts.path) <= 80 else parts.path[:77] + "..."
-    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], path, "", ""))
+    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], cut_end(parts.path, 80), "", ""))
 
 
 def host_token(url: str, default: str = "another site") -> str:

@@ -52,6 +52,7 @@ from ..errors import (
     WebParseError,
     WebProviderError,
     WebSearchError,
+    redact_error,
 )
 from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
@@ -63,7 +64,7 @@ from ..net.mocks import requests_patched
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import host_token, request_url, shown_url
-from ..secrets import redact, redact_error
+from ..secrets import redact
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
 from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, sendable

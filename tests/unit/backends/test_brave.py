@@ -200,7 +200,7 @@ def test_a_vendor_code_of_any_length_reaches_the_message_on_one_line_and_cut():
     error, _ = search(brave_error(422, code, "?"), status=422)
     assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_422"
     assert "\n" not in error.message and "CODE_X X" in error.message
-    assert len(error.message) < 1000
+    assert len(error.message) < 1000 and "CODE_" + "X " * 146 + "...: ?" in error.message  # 300 characters
 
 
 def test_429_carries_the_rate_limit_reset():

@@ -268,7 +268,7 @@ def _tcp_noted() -> type:
 
     class TcpNoted(Connection):
         def _connect(self: Any) -> Any:
-            connected = self.websearch_tcp_connected  # this attempt's: an abandoned one's thread marks no later one
+            connected = self.websearch_tcp_connected  # this attempt's (the next comes after the 5 s rest, with its own)
             sock = super()._connect()  # type: ignore[no-untyped-call]
             connected.set()
             return sock

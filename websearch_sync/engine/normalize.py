@@ -127,7 +127,7 @@ def normalize_items(
     """Canonical items from a backend's raw items.
 
     Drops items whose URL is not http(s) (and images without their image's), saying how many in one
-    warning (``websearch_sync`` logger) per answer, cleans title/snippet/extras (markup is
+    INFO record (``websearch_sync`` logger) per answer, cleans title/snippet/extras (markup is
     stripped only when the item's provider declared HTML text), removes duplicate
     URLs by :func:`~websearch_sync.net.urls.dedupe_key` (trailing slash, fragment, ``utm_*``, host case, default port: the first
     wins), keeps at most ``max_results`` and writes
@@ -160,7 +160,7 @@ def normalize_items(
         seen.add(key)
         items.append(item)
     if unusable:
-        _warn_left_out(provider, vertical, unusable)
+        _log_left_out(provider, vertical, unusable)
     for rank, ranked in enumerate(items, 1):
         ranked["rank"] = rank
     return cast(list[SearchItem], items)  # every key of SearchItem is written above
@@ -186,12 +186,13 @@ def _item(
     return _vertical_item(raw, url, source, vertical, markup, answered_at)
 
 
-def _warn_left_out(provider: str, vertical: str, count: int) -> None:
+def _log_left_out(provider: str, vertical: str, count: int) -> None:
     """Say that ``count`` results of one answer were left out for want of what a result needs: an item
     is never made up, nor dropped without a word (the addresses are not quoted: they are the service's
-    words, of any length)."""
-    needs = "an http(s) address" + (" and an image address" if vertical == "images" else "")
-    logger.warning(
+    words, of any length). At INFO: an engine's own relative cards (a video carousel's ``/sf/vsearch``)
+    are in ordinary answers, and a WARNING reaches a script's stderr through Python's last-resort handler."""
+    needs = "an http(s) address" + (" or an image address" if vertical == "images" else "")
+    logger.info(
         "%s: %d %s result(s) left out, without %s (a relative, javascript: or data: link, one over 8 KB, or none)",
         provider,
         count,

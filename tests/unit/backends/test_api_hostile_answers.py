@@ -4,7 +4,7 @@ changed (or a bare status). The vendor's words reach an error message as one lin
 control character, no Python spelling of an object); a code of other digits is no HTTP status; an
 error body inside a 200 is the vendor's error; a 402 is a refused account; a number that is no
 number (``NaN``) is no title, an object no page text, ``-1`` no date; a result without an http(s)
-address is left out with a warning; a request id is text of a bounded length, the key redacted; JSON
+address is left out with an INFO record; a request id is text of a bounded length, the key redacted; JSON
 is read as UTF-8 whatever charset is declared; a ``Retry-After`` is read as a header's digits, a past
 date as no wait."""
 
@@ -290,17 +290,36 @@ def test_a_tavily_answer_with_results_is_one_whatever_its_detail_says():
     ["javascript:alert(1)", "data:text/html,<b>x</b>", "/relative/page", "https://example.com/" + "a" * 8200],
     ids=["javascript", "data", "relative", "over-8-KB"],
 )
-def test_a_result_without_an_http_address_is_left_out_with_a_warning(name, address, caplog):
-    """It was dropped without a word: an answer of 10 results gave 9 items, nothing said why."""
+def test_a_result_without_an_http_address_is_left_out_with_an_info_record(name, address, caplog):
+    """It was dropped without a word: an answer of 10 results gave 9 items, nothing said why. Logged at
+    INFO, not WARNING: an engine's own relative cards are in ordinary answers (a real Baidu page's video
+    card), and a WARNING reached a script's stderr through Python's last-resort handler."""
     data = success(name)
     first_result(name, data)["url"] = address
-    with caplog.at_level("WARNING", logger="websearch_sync"):
+    with caplog.at_level("DEBUG", logger="websearch_sync"):
         result = search(name, data, max_results=3)
     assert result["items"] and address not in [item["url"] for item in result["items"]]
-    warned = [record.getMessage() for record in caplog.records if "left out" in record.getMessage()]
-    assert warned == [
-        "%s: 1 web result(s) left out, without an http(s) address (a relative, javascript: or data: "
-        "link, one over 8 KB, or none)" % name
+    logged = [(r.levelname, r.getMessage()) for r in caplog.records if "left out" in r.getMessage()]
+    assert logged == [
+        (
+            "INFO",
+            "%s: 1 web result(s) left out, without an http(s) address (a relative, javascript: or data: "
+            "link, one over 8 KB, or none)" % name,
+        )
+    ]
+
+
+def test_an_image_without_its_image_address_is_left_out_saying_or(caplog):
+    """An image result needs both addresses: one missing is enough to leave it out ("or", not "and")."""
+    raw = {"title": "t", "url": "https://example.com/page", "image_url": "/relative.jpg"}
+    with caplog.at_level("DEBUG", logger="websearch_sync"):
+        assert normalize_items([raw], "bing_images", 5, vertical="images") == []
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        (
+            "INFO",
+            "bing_images: 1 images result(s) left out, without an http(s) address or an image address "
+            "(a relative, javascript: or data: link, one over 8 KB, or none)",
+        )
     ]
 
 

@@ -5,7 +5,7 @@ control character, no Python spelling of an object); a code of other digits is n
 error body inside a 200 is the vendor's error; a 402 is a refused account; a number that is no
 number (``NaN``) is no title, an object no page text, ``-1`` no date; a result without an http(s)
 address is left out with an INFO record; a request id is text of a bounded length, the key redacted; JSON
-is read as UTF-8 whatever charset is declared; a ``Retry-After`` is read as a header's digits, a past
+is read as UTF-8 unless a legacy charset is declared; a ``Retry-After`` is read as a header's digits, a past
 date as no wait."""
 
 import json
@@ -369,6 +369,19 @@ def test_json_in_a_legacy_charset_is_read_by_its_declared_charset():
     body = json.dumps(data, ensure_ascii=False).encode("gbk", "replace")
     result = search("bocha", body, content_type="application/json; charset=gbk")
     assert result["items"][0]["title"] == clean_text(first_result("bocha", data)["name"], markup=False)
+
+
+@pytest.mark.parametrize("word", ["学校", "图片"])
+def test_json_declared_gbk_whose_bytes_are_also_utf8_is_read_as_gbk(word):
+    """学校 in GBK is valid UTF-8 too (``ѧУ``): read UTF-8 first whatever the header said, it was
+    misread without a sign. A declared legacy charset is the one the body is read by."""
+    data = success("bocha")
+    first_result("bocha", data)["name"] = word
+    escaped = json.dumps(data)  # ASCII: every other character a \u escape, so only the title is GBK
+    body = escaped.replace(json.dumps(word)[1:-1], word, 1).encode("gbk")
+    assert body.decode("utf-8") != body.decode("gbk")  # the case: valid UTF-8, another text
+    result = search("bocha", body, content_type="application/json; charset=gbk")
+    assert result["items"][0]["title"] == word
 
 
 @pytest.mark.parametrize("name", KEYED)

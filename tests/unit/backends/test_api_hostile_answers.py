@@ -140,16 +140,28 @@ def test_a_kagi_request_id_that_is_an_object_is_not_shown():
 
 
 @pytest.mark.parametrize("name", ["bocha", "jina"])
-@pytest.mark.parametrize("code", ["²", "١٢٣", "0", "9" * 30])
+@pytest.mark.parametrize("code", ["²", "١٢٣", "0", "9" * 30, "999", 0, 999])
 def test_a_vendor_code_of_other_digits_is_the_vendors_code_not_an_http_status(name, code):
     """``"²".isdigit()`` is true yet ``int("²")`` fails: an internal error; ``"١٢٣"`` was HTTP 123,
-    ``"0"`` "unexpected HTTP 0" (``http_0``)."""
+    ``"0"`` "unexpected HTTP 0" (``http_0``); three digits, or a number, outside 100-599 are no status."""
     body, _ = with_words(name, "words")
     body["code"] = code
     error = search(name, body, status=200)
     assert isinstance(error, ws.WebProviderError), error
     assert (error.detail_code, error.status) == ("api_error", 200), error.message
-    assert "answered with an error envelope: %s: " % code in error.message
+    assert "answered with an error envelope: " in error.message and "HTTP %s" % code not in error.message
+    if isinstance(code, str):  # the vendor's code is shown as its text
+        assert "answered with an error envelope: %s: " % code in error.message
+
+
+@pytest.mark.parametrize("name", ["bocha", "jina"])
+@pytest.mark.parametrize("code", [404, "404"])
+def test_a_vendor_code_that_is_an_http_status_is_that_status(name, code):
+    body, _ = with_words(name, "words")
+    body["code"] = code
+    error = search(name, body, status=200)
+    assert isinstance(error, ws.WebProviderError) and (error.detail_code, error.status) == ("http_404", 200), error
+    assert "unexpected HTTP 404 [HTTP 200 with body code 404]" in error.message
 
 
 # -- values that are no text -------------------------------------------------------------------------

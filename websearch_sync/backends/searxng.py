@@ -184,6 +184,7 @@ class SearXNG(JsonApiBackend):
     auto_rank = 30
     results_per_page = 10  #: a call asking for more reads the next ``pageno``
     text_format = "text"  # SearXNG escapes title/content in its HTML page: the JSON holds plain text
+    results_at = "results"
     result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "publishedDate"}
     summary = "SearXNG instance, JSON API (needs SEARXNG_BASE_URL and `json` in search.formats)"
     endpoint_path = "/search"
@@ -621,7 +622,7 @@ class SearXNG(JsonApiBackend):
         timeout (``retry_after``) is partial whatever set the limit: the suspension (seconds) ends
         long before the cache's TTL, and the engine answers again."""
         data = self.data(response)
-        results = self.result_list(data, ["results"])
+        results = self.results(data, params)
         items = self.items_from(results, params)
         failures = [
             engine_failure(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()

@@ -115,9 +115,8 @@ class Tavily(JsonApiBackend):
         return () if self._country(params) else ("locale.region",)
 
     def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
-        """``{"detail": {"error": "..."}}`` (FastAPI's ``{"detail": "..."}`` too), in an answer without
-        ``results`` (an answer with them is one, whatever else it says)."""
-        if not isinstance(data, dict) or "detail" not in data or isinstance(data.get("results"), list):
+        """``{"detail": {"error": "..."}}`` (FastAPI's ``{"detail": "..."}`` too)."""
+        if not isinstance(data, dict) or "detail" not in data:
             return None
         detail = data["detail"]
         if isinstance(detail, dict):

@@ -472,16 +472,26 @@ class JsonApiBackend(Backend):
         """
         return None
 
+    def _lists_results(self, data: Any) -> bool:
+        """Whether ``data`` holds results, a list at ``results_at`` not empty: an answer with its results
+        is one whatever else it says (a note in SearXNG's ``error`` or Tavily's ``detail`` beside them),
+        so its :meth:`error_envelope` is not read. An error beside an empty list is that error, not "no
+        results" (the gateway's ``{"search_results": [], "error": ...}``)."""
+        if self.results_at is None:
+            return False
+        found = nested(data, *json_path(self.results_at))
+        return isinstance(found, list) and bool(found)
+
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """A bot wall (:func:`~.registry.wall_error`: a challenge page where JSON was asked, whatever
         its status, is the block it is, not a refused key or "not JSON"), else the vendor's error
-        envelope or status, mapped by :func:`api_error`, with what to check: the key's setting for a
+        envelope (in an answer that lists no results: :meth:`_lists_results`) or status, mapped by :func:`api_error`, with what to check: the key's setting for a
         refused key or account, the endpoint's for a 404."""
         wall = self.wall(response)
         if wall is not None:
             return wall
         data = try_json(response)
-        envelope = self.error_envelope(data) if data is not None else None
+        envelope = self.error_envelope(data) if data is not None and not self._lists_results(data) else None
         code, message = envelope if envelope is not None else (None, None)
         error = api_error(
             response,

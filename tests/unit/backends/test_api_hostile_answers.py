@@ -286,6 +286,21 @@ def test_searxngs_error_inside_a_200_is_its_error_too():
     assert error.message.endswith(": No query"), error.message
 
 
+def test_a_searxng_answer_with_results_is_one_whatever_its_error_says():
+    """The guard on results is the shared JSON path's (``results_at``), not Tavily's alone: a SearXNG 200
+    with its results and an ``error`` string beside them was ``WebProviderError(api_error)``."""
+    data = json.loads(recorded_success("searxng").body)
+    data["error"] = "a note beside the results"
+    result, _ = replay_search(
+        "searxng",
+        "https://searx.hostile.test/search",
+        data,
+        settings=ws.Settings(providers={"searxng": {"base_url": "https://searx.hostile.test"}}),
+    )
+    assert isinstance(result, dict), result
+    assert [item["url"] for item in result["items"]] == [entry["url"] for entry in data["results"]][:5]
+
+
 def test_a_tavily_answer_with_results_is_one_whatever_its_detail_says():
     data = success("tavily")
     data["detail"] = {"error": "a note beside the results"}

@@ -515,12 +515,15 @@ class JsonApiBackend(Backend):
 
     def _remedy(self, error: WebSearchError) -> Optional[str]:
         """What the user can check for ``error``: the key's setting (and, for a refusal that is
-        not plainly the key's, its account) for an ``AuthError``; the endpoint for a 404."""
+        not plainly the key's, its account) for an ``AuthError``, or, when no key was sent, the
+        service's own account for a 402; the endpoint for a 404."""
         if isinstance(error, AuthError):
             key = next((s for s in self.declared_settings() if s.secret and s.name == "api_key"), None)
             if key is None:
                 return None
             if not self.config.get("api_key"):  # an optional key (SearXNG behind a proxy that wants one)
+                if error.detail_code == http_status(402):  # Payment Required: the account's, a key would not help
+                    return "no key was sent: the service itself refuses, its own account's plan or credit used up"
                 return "no key was sent: set one in %s" % key.where(self.name)
             account = "" if error.detail_code in KEY_REFUSALS else " and its account's plan or credit"
             return "check the key in %s%s" % (key.where(self.name), account)

@@ -248,6 +248,14 @@ def test_a_401_of_a_token_proxy_says_whether_a_key_was_sent(key, remedy):
     assert "%s Settings.providers['searxng']['api_key'] (SEARXNG_API_KEY)" % remedy in error.message
 
 
+def test_a_402_with_no_key_sent_names_the_instances_account_not_a_key_to_set():
+    error, _ = search("Payment Required", status=402, content_type="text/plain")
+    assert isinstance(error, ws.AuthError) and error.detail_code == "http_402"
+    assert error.message.endswith(
+        "no key was sent: the service itself refuses, its own account's plan or credit used up"
+    )
+
+
 def test_400_carries_searxng_s_own_message():
     error, _ = search({"error": "No query"}, status=400)
     assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_400"

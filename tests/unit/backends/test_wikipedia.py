@@ -185,6 +185,12 @@ def test_a_403_is_a_blocked_client_not_an_api_key_problem():
     assert isinstance(result, ws.WebBlocked) and result.detail_code == "http_403"
 
 
+def test_a_402_is_an_unexpected_status_not_a_refused_key():
+    """docs/errors.md: a keyless backend's 402 is ``WebProviderError`` ``http_402`` (no key to check)."""
+    result, _ = search("Payment Required", status=402)
+    assert type(result) is ws.WebProviderError and result.detail_code == "http_402", result
+
+
 # -- the error envelope ------------------------------------------------------------------------------
 
 

@@ -313,7 +313,8 @@ class WebSearchError(Exception):
     def message(self, text: str) -> None:
         """Every assignment is made one line (a value quoted in it may hold line breaks). One that
         extends a cut message (``error.message += "; not asked: bing"``) extends the whole text,
-        so the cut, made again, counts what it leaves out of the whole."""
+        so the cut, made again, counts what it leaves out of the whole. A pickled or copied error
+        holds only the message as shown: extended, its count is that of the cut message's middle."""
         if isinstance(text, str):
             shown = self.__dict__.get("_text")
             if shown is not None and len(shown) > MAX_MESSAGE_CHARS and text.startswith(self.message):
@@ -393,8 +394,12 @@ class WebSearchError(Exception):
             parts.append("errors=%r" % (self.errors,))
         return "%s(%s)" % (type(self).__name__, ", ".join(parts))
 
-    def __reduce__(self) -> tuple[Any, ...]:  # keep keyword-only attributes when pickled (multiprocessing)
-        return (_rebuild_error, (type(self), self.message, {**self.__dict__, "_text": self.message}))
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Keep the keyword-only attributes when pickled (multiprocessing) or copied: the message as
+        shown (a worker sends no megabyte back), and a form's keys in a mapping of the copy's own."""
+        shown = self.message  # one object: pickled once, the second time by reference
+        state = {**self.__dict__, "_text": shown, "_form_only": dict(self._form_only)}
+        return (_rebuild_error, (type(self), shown, state))
 
 
 _E = TypeVar("_E", bound=WebSearchError)

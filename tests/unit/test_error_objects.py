@@ -259,3 +259,19 @@ def test_a_plugins_error_that_skips_the_base_init_is_reported_in_the_response(er
             "provider": "legacy",
         }
     ]
+
+
+def test_a_pickled_error_sends_its_message_as_shown_not_its_whole_text():
+    """A worker's error sends its message as shown, once: the whole text would send a megabyte back
+    to the pool's caller, and the message read twice (arguments and state) was pickled twice."""
+    error = ws.WebProviderError("start " + "y" * 100_000 + " end")
+    sent = pickle.dumps(error)
+    assert len(sent) < 3000 and pickle.loads(sent).message == error.message
+
+
+def test_an_errors_copy_has_its_own_form_keys():
+    """copy.copy shared the original's mapping of a form's keys: changing the copy's changed both."""
+    error = error_from_code("WebProviderError", "m", url="https://a.example/", page=2)
+    made = copy.copy(error)
+    made._form_only["url"] = "https://b.example/"
+    assert error.to_dict()["url"] == "https://a.example/" and made.to_dict()["url"] == "https://b.example/"

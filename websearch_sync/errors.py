@@ -305,7 +305,8 @@ class WebSearchError(Exception):
     def message(self) -> str:
         """The message as shown: one line, at most :data:`MAX_MESSAGE_CHARS` characters (a longer
         one by its start and end). It is cut only when read, so secrets are masked in the whole
-        text first (:func:`redact_error`), never left half shown by the cut."""
+        text first (:func:`redact_error`), never left half shown by the cut. The price: an error
+        holds its whole text in memory while it lives (a pickled or copied one, the shown one)."""
         text = self._whole_text()
         return clipped(text, MAX_MESSAGE_CHARS) if isinstance(text, str) else text
 

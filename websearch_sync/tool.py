@@ -564,9 +564,17 @@ def unknown_tool(name: object, available: Sequence[str]) -> ToolNotFound:
 
 def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> Union[AnyResponse, FetchResult]:
     if tool == SEARCH_TOOL:
-        args.setdefault("max_results", _default_results(client.settings))
-        return _bounded(cast(AnyResponse, client.search(args.pop("query"), **args)))
+        query, options = _search_call(args, client.settings)
+        return _bounded(cast(AnyResponse, client.search(query, **options)))
     return client.fetch(args.pop("url"), images=images, **args)
+
+
+def _search_call(args: dict[str, Any], settings: Settings) -> tuple[str, dict[str, Any]]:
+    """The query and keyword arguments :meth:`SearchClient.search` gets for a search tool call's
+    validated ``args`` (its result count, if it gives none, the tool's default)."""
+    options = dict(args)
+    options.setdefault("max_results", _default_results(settings))
+    return options.pop("query"), options
 
 
 def _default_results(settings: Settings) -> int:
@@ -662,10 +670,12 @@ REPEAT_NOTE = (
 )
 
 
-#: A call that waited on an identical lookup which timed out looks up itself only while it has at least
-#: this share of its own bound left (its ``budget_ms`` for a search, ``timeout_ms`` for a fetch); with
-#: less it takes that error: the same lookup just spent a whole bound and timed out, so one in less
-#: than half of it would most likely time out too, one more request to a service that is not answering.
+#: A call that waited on an identical lookup looks up itself only while it has at least this share of
+#: its own bound left (its search's deadline, ``timeout_ms`` for a fetch); with less it takes the error of
+#: the lookup that timed out, or its own ``deadline_exceeded`` after one that ended with nothing for it
+#: (not delivered, interrupted, refusing its own arguments): one rule for both. The same lookup may
+#: have just spent a whole bound, so one in less than half of it would most likely time out too, one
+#: more request to a service that is not answering.
 OWN_LOOKUP_SHARE = 0.5
 
 
@@ -713,10 +723,10 @@ class ToolSession:
     The same normalised query (or the same URL) is looked up at most ``max_repeats`` times
     within ``repeat_window_s`` seconds (None: the session's whole life); a failed or
     interrupted lookup does not count; identical calls at once count too (one past the limit waits
-    for a lookup under way, at most until its own deadline, counted from its arrival: its ``budget_ms``
-    for a search, :meth:`SearchClient.search_bound_ms`, ``timeout_ms`` for a fetch; it gets the
-    lookup's error if it fails, but for a timeout while it has at least ``OWN_LOOKUP_SHARE`` of its
-    bound left: it looks up itself, within what is left). A repeat past that is not looked up again: it gets
+    for a lookup under way, at most until its own deadline, counted from its arrival: its search's
+    deadline, :meth:`SearchClient.search_bound_ms`, ``timeout_ms`` for a fetch; it gets the
+    lookup's error if it fails, but for a timeout, or a lookup that ended with nothing for it, while it
+    has at least ``OWN_LOOKUP_SHARE`` of its bound left: it looks up itself, within what is left). A repeat past that is not looked up again: it gets
     the answer the model already has, with a ``note`` (shown first by
     :func:`format_results`) telling the model to use it instead of repeating the lookup.
     Time is the client's clock (:attr:`SearchClient.clock`). The answers of the last
@@ -770,8 +780,12 @@ class ToolSession:
         except WebSearchError as error:
             return {"error": error.to_dict()}
         key = (tool, _search_key(args, client.settings) if tool == SEARCH_TOOL else _fetch_key(args))
-        bound_s = (client.search_bound_ms() if tool == SEARCH_TOOL else client.settings.timeout_ms) / 1000
-        turn = self._begin(tool, key, self._clock.monotonic() + bound_s, bound_s)
+        arrived = self._clock.monotonic()
+        try:
+            bound_s = _bound_ms(tool, args, client) / 1000
+        except WebSearchError:  # the call refuses its own arguments, at once: it counts as no lookup
+            return _answer(tool, args, client, self.images)
+        turn = self._begin(tool, key, arrived + bound_s, bound_s)
         if not isinstance(turn, _Turn):
             return turn
         if turn.waited:
@@ -800,8 +814,10 @@ class ToolSession:
         more than ``max_repeats`` reach the service; one that failed gives the waiting calls its error
         (an interrupted one frees its place). A call never waits past its own ``deadline`` (its arrival
         plus its bound, ``bound_s``): then it ends with its own ``deadline_exceeded``. After a lookup
-        that timed out, a call with at least ``OWN_LOOKUP_SHARE`` of its bound left looks up itself."""
-        waited = False
+        that timed out or ended with nothing for it, a call that waited looks up itself only with at
+        least ``OWN_LOOKUP_SHARE`` of its bound left; else it takes the timeout, or its own
+        ``deadline_exceeded``."""
+        waited, failure = False, None
         while True:
             with self._lock:
                 started = self._clock.monotonic()
@@ -809,6 +825,9 @@ class ToolSession:
                 if lookups.answer is not None and (waited or len(lookups.started) >= self.max_repeats):
                     return self._repeated(tool, lookups)  # a call that waited takes the answer it waited for
                 if len(lookups.started) < self.max_repeats:
+                    if waited and deadline - started < OWN_LOOKUP_SHARE * bound_s:  # too little for its own
+                        left = max(0.0, deadline - started)
+                        return copy.deepcopy(failure) if failure is not None else _out_of_time(tool, bound_s, left)
                     lookups.started.append(started)
                     return _Turn(lookups, started, deadline, waited)
                 ended = lookups.ended
@@ -816,10 +835,11 @@ class ToolSession:
             # what is left on the client's clock, waited in real time (a fake clock's call still ends)
             if left <= 0 or not ended.wait(left):  # waited its whole time: its own deadline passed
                 return _out_of_time(tool, bound_s)
-            if ended.failure is not None:
-                left = deadline - self._clock.monotonic()
-                if not ended.timed_out() or left < OWN_LOOKUP_SHARE * bound_s:
-                    return copy.deepcopy(ended.failure)
+            failure = ended.failure
+            if failure is not None and (
+                not ended.timed_out() or deadline - self._clock.monotonic() < OWN_LOOKUP_SHARE * bound_s
+            ):  # at once: a call with too little time for its own lookup waits on no other
+                return copy.deepcopy(failure)
             waited = True
 
     def _ended(self, lookups: _Lookups, failure: Optional[ToolResult] = None) -> None:
@@ -868,20 +888,37 @@ class ToolSession:
             self._ended(lookups, failure)
 
 
+def _bound_ms(tool: str, args: dict[str, Any], client: SearchClient) -> int:
+    """The deadline of a call with ``args``, in ms: a search's, the very one its search gets
+    (:meth:`SearchClient.search_bound_ms`); a fetch's, the settings' ``timeout_ms`` (a tool call
+    gives none; the client's ``budget_ms`` bounds searches only)."""
+    if tool == SEARCH_TOOL:
+        query, options = _search_call(args, client.settings)
+        return client.search_bound_ms(query, **options)
+    return client.settings.timeout_ms
+
+
 def _within(tool: str, args: dict[str, Any], turn: _Turn) -> dict[str, Any]:
-    """``args`` of a call that waited, bounded by what is left of its own time (at least 1 ms: it
-    has some): a search's whole call (``budget_ms``, as :meth:`SearchClient.search_bound_ms`), a fetch's ``timeout_ms``."""
+    """``args`` of a call that waited, bounded by what is left of its own time (at least
+    ``OWN_LOOKUP_SHARE`` of its bound: :meth:`ToolSession._begin`): a search's whole call (``budget_ms``,
+    which :meth:`SearchClient.search_bound_ms` reads first), a fetch's ``timeout_ms``."""
     bound = "budget_ms" if tool == SEARCH_TOOL else "timeout_ms"
     return dict(args, **{bound: max(1, int((turn.deadline - turn.started) * 1000))})
 
 
-def _out_of_time(tool: str, bound_s: float) -> ToolResult:
-    """The error of a call that waited on an identical lookup until its own deadline passed."""
+def _out_of_time(tool: str, bound_s: float, left_s: float = 0.0) -> ToolResult:
+    """The error of a call that waited on an identical lookup until its own deadline passed, or until
+    it had only ``left_s``, too little to look up itself (under ``OWN_LOOKUP_SHARE`` of its bound)."""
     what = "search" if tool == SEARCH_TOOL else "fetch"
-    error = Timeout(
-        "the %s waited %g s, its whole deadline, on an identical lookup still under way" % (what, bound_s),
-        detail_code=DEADLINE_EXCEEDED,
-    )
+    if left_s > 0:
+        message = "the %s waited on an identical lookup that ended without an answer for it, and has %g s" % (
+            what,
+            left_s,
+        )
+        message += " of its %g s deadline left, too little to look up itself" % bound_s
+    else:
+        message = "the %s waited %g s, its whole deadline, on an identical lookup still under way" % (what, bound_s)
+    error = Timeout(message, detail_code=DEADLINE_EXCEEDED)
     return cast(ToolResult, {"error": error.to_dict()})
 
 

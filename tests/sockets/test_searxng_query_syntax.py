@@ -12,7 +12,7 @@ from faults import respond
 from servers import FaultServer
 
 import websearch_sync as ws
-from websearch_sync.backends.searxng_query import within_deadline
+from websearch_sync.backends.searxng_query import has_external_bang, unreadable_time_limit, within_deadline
 
 
 def client(sx, **settings):
@@ -94,7 +94,25 @@ def test_a_time_limit_in_the_query_cannot_outlast_the_deadline(word, seconds):
         ("a<3 <x < <²", 5.0, ("a<3 <x < <²", 5.0)),  # not a time limit: words of the query
         ("rust <٣", 5.0, ("rust", 3.0)),  # any decimal digits, as int() reads them
         ("!go :de rust", 5.0, ("!go :de rust", 5.0)),
+        ("rust x30", 5.0, ("rust x30", 5.0)),  # digits after another character than "<": a word
+        ("rust <30", 5.0, ("rust", 5.0)),  # a longer limit than the call's: the call's
+        ("a <99", 200.0, ("a", 99.0)),  # under 100: seconds
+        ("a <100", 200.0, ("a", 0.1)),  # from 100 on: milliseconds
     ],
 )
 def test_time_limit_words(query, limit, expected):
     assert within_deadline(query, limit) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "unreadable"),
+    [("rust <\u00b2", "<\u00b2"), ("rust x\u00b2", None), ("rust <2", None), ("rust <\u0663", None)],
+)
+def test_a_time_limit_of_digits_the_instance_cannot_read_is_found(query, unreadable):
+    """``<²``: ``isdigit`` but not decimal, so the instance's ``int`` fails (HTTP 500); ``x²`` is no time limit."""
+    assert unreadable_time_limit(query) == unreadable
+
+
+@pytest.mark.parametrize(("query", "bang"), [("rust !!g", True), ("rust !!", False), ("rust !g", False)])
+def test_an_external_bang_is_two_marks_and_a_name(query, bang):
+    assert has_external_bang(query) is bang

@@ -191,6 +191,41 @@ def test_the_sessions_own_auth_is_sent_as_its_session_would_send_it(no_proxy_var
     assert [r.headers.get("authorization") for r in server.requests] == ["Basic dXNlcjpwYXNz"] * 2
 
 
+def _signed(request):
+    """A session's own auth that signs with a header no name marks as a secret."""
+    request.headers["X-Signed"] = "yes"
+    return request
+
+
+def test_the_sessions_auth_and_netrc_go_where_its_session_would_send_them(no_proxy_variables, tmp_path):
+    """As ``Session.prepare_request`` decides, on the wire's own session and a caller's: the session's
+    ``auth`` wins over a ``~/.netrc`` entry, which a session that does not trust the environment never
+    reads; and a request that must not carry credentials (``keep_auth=False``) runs none of the
+    session's auth, whatever header it would set."""
+    netrc = tmp_path / "netrc"
+    netrc.write_text("machine 127.0.0.1 login reader password s3cret\n")
+    no_proxy_variables.setenv("NETRC", str(netrc))
+    sent = []
+    with FaultServer({"/a": respond(200, b"a")}) as server:
+        for own_session in (True, False):
+            for auth, trust_env, keep_auth in (
+                (("user", "pass"), True, True),
+                (None, False, True),
+                (_signed, True, True),
+                (_signed, True, False),
+            ):
+                wire = RequestsWire(session=None if own_session else requests.Session())
+                wire.session.auth, wire.session.trust_env = auth, trust_env
+                request = WireRequest("GET", server.url("/a"), [], keep_auth=keep_auth)
+                try:
+                    wire.exchange(request, _Sink(), deadline=Deadline(3000), provider="t")
+                finally:
+                    wire.close()
+                headers = server.requests[-1].headers
+                sent.append((headers.get("authorization"), headers.get("x-signed")))
+    assert sent == [("Basic dXNlcjpwYXNz", None), (None, None), (None, "yes"), (None, None)] * 2
+
+
 def test_the_wire_prepares_a_url_as_its_session_would_with_params_or_without(no_proxy_variables):
     """The wire's own session takes a URL's prepared form from a memo when it has no params to add:
     the same request line goes out as through a caller's session, a URL requests re-encodes (a

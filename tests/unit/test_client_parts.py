@@ -52,18 +52,23 @@ def test_memory_cache_ttl_lru_and_copies():
     assert cache.get("k2") is None
 
 
-def test_an_answer_from_the_memory_cache_shares_no_list_of_an_item_with_it():
-    """An item's ``content_truncated_by`` (and any list or dict an item holds, nested too) was shared
-    between the cache and each answer it gave: a caller adding to an answer's list changed the
-    cached answer every later hit returned. Each hit is now a copy of them all."""
+def test_an_answer_from_the_memory_cache_shares_no_list_of_an_item_or_error_with_it():
+    """An item's ``content_truncated_by`` was shared between the cache and each answer it gave: a
+    caller adding to an answer's list changed the cached answer every later hit returned. So was a
+    list in a tuple of an error entry (a backend writes those freely). Each hit is now a copy of
+    them all: an item's lists (a canonical item's only mutable values), an error's all the way down."""
     cache = MemoryCache(ttl_s=60, clock=FakeClock())
-    item = {"url": "u", "providers": ["a"], "content_truncated_by": ["max_chars"], "extra": {"rows": [["x"]]}}
-    cache.set("k", {"items": [item], "provider_meta": {"cached": False}})
-    got = cache.get("k")["items"][0]
-    got["content_truncated_by"].append("mutated")
-    got["extra"]["rows"][0].append("mutated")
-    again = cache.get("k")["items"][0]
-    assert again["content_truncated_by"] == ["max_chars"] and again["extra"] == {"rows": [["x"]]}
+    item = {"url": "u", "providers": ["a"], "content_truncated_by": ["max_chars"]}
+    error = {"type": "WebProviderError", "engines": (["x"],), "extra": {"rows": [["x"]]}}
+    cache.set("k", {"items": [item], "errors": [error], "provider_meta": {"cached": False}})
+    got = cache.get("k")
+    got["items"][0]["content_truncated_by"].append("mutated")
+    got["items"][0]["providers"].append("mutated")
+    got["errors"][0]["engines"][0].append("mutated")
+    got["errors"][0]["extra"]["rows"][0].append("mutated")
+    again = cache.get("k")
+    assert again["items"][0] == {"url": "u", "providers": ["a"], "content_truncated_by": ["max_chars"]}
+    assert again["errors"][0] == {"type": "WebProviderError", "engines": (["x"],), "extra": {"rows": [["x"]]}}
 
 
 def test_memory_cache_holds_a_bounded_amount_of_text():

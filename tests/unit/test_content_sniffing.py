@@ -12,7 +12,7 @@ import websearch_sync as ws
 from websearch_sync.net.charset import decode_body
 from websearch_sync.net.media import content_kind
 from websearch_sync.net.transport import HttpResponse
-from websearch_sync.reader.content import page_text
+from websearch_sync.reader.content import _without_cut_tag, page_text
 
 NOTICE = text_pdf([["A one-page notice of the harbour."]], title="Notice")
 PHP_WARNING = (
@@ -191,3 +191,32 @@ def test_a_page_under_an_unknown_type_is_decoded_by_its_meta_charset(content_typ
 def test_a_content_type_that_is_no_media_type_is_sniffed_as_none(content_type):
     page = b"<!doctype html><title>Tides</title><p>High water at the harbour is at 06:12 today.</p>"
     assert content_kind(response(page, content_type)) == "html"
+
+
+def _html(body: bytes, truncated: bool = False) -> HttpResponse:
+    headers = CaseInsensitiveDict({"Content-Type": "text/html"})
+    return HttpResponse(200, headers, body, "https://a.example/p", truncated)
+
+
+@pytest.mark.parametrize(
+    ("body", "truncated", "extractor"),
+    [
+        (b'\r\n\t{"a": 1}', False, "json"),  # whitespace of any kind before the brace
+        (b'{"a": 1', False, "readability"),  # failing at its end, but whole: no JSON cut short
+        (b"[1, -Infinit", True, "json"),  # cut in a token 8 characters long: the cut's failure
+        (b"[1, -Infinitx", True, "readability"),  # failing 9 characters before the end: not the cut's
+    ],
+)
+def test_a_body_declared_html_is_json_when_it_parses_or_fails_only_at_the_cut(body, truncated, extractor):
+    assert page_text(_html(body, truncated), mode="text").extractor == extractor
+
+
+@pytest.mark.parametrize(
+    ("markup", "kept"),
+    [
+        ("text <?", "text "),  # a "<?" opens a tag (a bogus comment): the cut's, dropped
+        ("a <\u00e9", "a <\u00e9"),  # a letter, but not ASCII: HTML opens no tag there, the page's text
+    ],
+)
+def test_a_page_cut_in_a_tag_loses_that_tag_only(markup, kept):
+    assert _without_cut_tag(markup) == kept

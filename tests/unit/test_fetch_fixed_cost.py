@@ -59,6 +59,25 @@ def test_any_text_is_made_sendable_and_judged_binary_as_the_patterns_do(text):
     assert binary(text * 30) == walked_binary(text * 30)
 
 
+@pytest.mark.parametrize(
+    ("text", "is_binary"),
+    [
+        ("\x00" * 32, False),  # more than 32 of them ...
+        ("\x00" * 33, True),
+        ("\x00" * 40 + "x" * 360, False),  # ... and more than a tenth of the sample
+        ("\x00" * 41 + "x" * 359, True),
+        ("\x00" * 40 + "\u00e9" * 360, False),  # not ASCII: counted by the pattern
+        ("\x00" * 41 + "\u00e9" * 359, True),
+    ],
+)
+def test_binary_data_is_more_than_32_and_more_than_a_tenth_of_such_characters(text, is_binary):
+    assert binary(text) is is_binary
+
+
+def test_every_lone_surrogate_is_replaced_high_or_low():
+    assert sendable("a\ud800b\udbff\udc00\udfff") == "a\ufffdb\ufffd\ufffd\ufffd"
+
+
 def page(markup: str) -> HttpResponse:
     headers = CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"})
     return HttpResponse(200, headers, markup.encode("utf-8"), "https://a.example/page")

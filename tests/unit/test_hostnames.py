@@ -27,6 +27,16 @@ REFUSED = [
     ("a\ufe52\ufe52b.com", "label 1 holds U+FE52, a character IDNA refuses"),  # a small full stop
     ("a\uff0fb.com", "label 1 holds U+002F, a character IDNA refuses"),  # a fullwidth solidus is a "/"
     ("\u05d0a.com", "label 1 mixes right-to-left and left-to-right characters"),
+    ("a\u05d0.com", "label 1 mixes right-to-left and left-to-right characters"),  # left-to-right first
+    # U+02B9, a modifier prime (bidi class ON): a right-to-left label may hold it, not end with it
+    (
+        "\u05d0\u02b9.com",
+        "label 1 holds right-to-left characters but does not end with a right-to-left letter or a digit",
+    ),
+    (
+        "\u05d01\u02b9.com",
+        "label 1 holds right-to-left characters but does not end with a right-to-left letter or a digit",
+    ),
     ("1\u0627.com", "label 1 holds right-to-left characters but does not start with a right-to-left letter"),
     ("\u0627\u0661\u0031.com", "label 1 mixes European and Arabic-Indic digits in right-to-left text"),
     ("ab--c\u00e9.com", "label 1 has hyphens as its third and fourth characters"),
@@ -41,6 +51,7 @@ REFUSED = [
     ("XN--ZZ.com", "label 1 starts with xn-- but is no punycode"),
     ("b\u00fccher.xn--zz", "label 2 starts with xn-- but is no punycode"),
     ("xn--abc-.com", "label 1 starts with xn-- but is no punycode"),
+    ("xn---kva.de", "label 1 starts with xn-- but is no punycode"),  # decodes to U+0369, which encodes as "kva"
     ("xn--n3h.net", "label 1 starts with xn-- but decodes to a label that holds U+2603, a character IDNA refuses"),
     ("xn--a.com", "label 1 starts with xn-- but decodes to a label that holds U+0080, a character IDNA refuses"),
     # lengths as typed, before any mapping: over the idna package's 1,024 characters a label was
@@ -58,6 +69,9 @@ REFUSED = [
     ("%\ud800", "it holds a lone surrogate, which is no text"),
     ("a%41\udc80.example", "it holds a lone surrogate, which is no text"),
     ("a b.example", "holds U+0020, a character no host name holds"),
+    ("a=b.example", "holds U+003D, a character no host name holds"),  # ASCII punctuation no DNS name holds
+    ("a{b}.example", "holds U+007B, a character no host name holds"),
+    ("", "label 1 is empty"),  # no label at all: not the root's dot
 ]
 
 
@@ -86,6 +100,10 @@ ENCODED = [
     ("searx_1", "searx_1"),  # a label typed in ASCII is taken as typed: a container's name
     ("ab--cd.com", "ab--cd.com"),
     ("a" * 63 + ".com", "a" * 63 + ".com"),
+    (".".join(["a" * 63] * 3 + ["a" * 61]), ".".join(["a" * 63] * 3 + ["a" * 61])),  # 253 characters: the limit
+    # a Unicode label whose punycode is 63 characters (the limit), typed so and as its A-label
+    ("a" * 55 + "\u00fc.de", "xn--" + "a" * 55 + "-8yf.de"),
+    ("xn--" + "a" * 55 + "-8yf.de", "xn--" + "a" * 55 + "-8yf.de"),
     ("%41B.example", "ab.example"),  # percent-decoded, as a browser and libcurl read it
     ("%e2%91%a0.example", "1.example"),  # U+2460, a circled digit one
     ("%E2%91%A0%e2%91%a1%e2%91%a6.%e2%93%aa.%e2%93%aa.%e2%91%a0", "127.0.0.1"),
@@ -123,6 +141,7 @@ def test_a_host_typed_in_unicode_is_judged_and_encoded_as_requests_encodes_it(ho
             "https://user:p\u00e4ss@xn--bcher-kva.de:8080/?q=\u00fc#f",
         ),
         ("http://example.com/\u00e9", "http://example.com/\u00e9"),  # an ASCII host: the URL as it is
+        ("http://EXAMPLE.com/\u00e9", "http://EXAMPLE.com/\u00e9"),  # not even lower-cased
         ("http://[::1]:80/\u00e9", "http://[::1]:80/\u00e9"),
         ("http://u:p%40@%e2%91%a0.example:80/a%20b?q=%41", "http://u:p%40@1.example:80/a%20b?q=%41"),
         ("http://[fe80::1%25eth0]:80/%41", "http://[fe80::1%25eth0]:80/%41"),

@@ -43,6 +43,13 @@ def test_the_limit_is_read_and_one_more_level_is_refused():
         loads('{"a": ' * 100_000)
 
 
+def test_the_limit_is_read_when_more_brackets_open_beside_it():
+    """Over :data:`MAX_JSON_DEPTH` brackets in all, nested no deeper than the limit: measured, and read
+    (the exact-limit case above has no more openers than levels, so the measure never runs)."""
+    at_the_limit = "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH
+    assert depth(loads("[[], " + at_the_limit[1:-1] + "]")) == MAX_JSON_DEPTH
+
+
 def test_a_string_cut_short_counts_none_of_its_brackets():
     assert nesting_depth('["' + "[" * 1000) == 1
     assert loads('["' + "[" * 1000 + '"]') == ["[" * 1000]

@@ -747,6 +747,109 @@ def test_a_waiting_call_ends_at_its_own_deadline(monkeypatch):
     assert "waited 2 s" in waited["error"]["message"]
 
 
+def _longest_wait(monkeypatch, client, name, arguments):
+    """The bound (client's clock, s) of a call waiting on an identical lookup under way, which it
+    then waits out (its own ``deadline_exceeded``, checked)."""
+    gate, entered, bounds = threading.Event(), threading.Event(), []
+
+    def lookup(name, args, client, images):
+        entered.set()
+        assert gate.wait(30)
+        return {"items": []}
+
+    class Watched(tool._Ending):  # noqa: SLF001
+        def wait(self, timeout=None):  # the whole time passes on the client's clock
+            bounds.append(timeout)
+            client.clock.advance(timeout)
+            return False
+
+    monkeypatch.setattr(tool, "_answer", lookup)
+    session = tool.ToolSession(client, max_repeats=1)
+    first = threading.Thread(target=session.call_tool, args=(name, arguments), daemon=True)
+    try:
+        first.start()
+        assert entered.wait(30)
+        (lookups,) = session._seen.values()  # noqa: SLF001
+        lookups.ended = Watched()
+        waited = session.call_tool(name, arguments)
+    finally:
+        gate.set()
+        first.join(30)
+    assert waited["error"]["detail_code"] == "deadline_exceeded"
+    (bound,) = bounds
+    return bound
+
+
+@pytest.mark.parametrize(
+    ("backend", "providers", "arguments", "bound_s"),
+    [
+        ("stub", {"stub": {"timeout_ms": 3000}}, {}, 3.0),  # the backend's own, longer than the settings'
+        (["stub", "ddg_html"], {"ddg_html": {"timeout_ms": 4000}}, {}, 4.0),  # the longest of a fallback list
+        ("auto", {"baidu_html": {"timeout_ms": 3000}}, {"locale": "zh-CN"}, 3.0),  # auto adds baidu_html for zh-CN
+        ("auto", {"baidu_html": {"timeout_ms": 3000}}, {}, 1.0),  # ... only for it
+    ],
+)
+def test_a_waiting_search_waits_as_long_as_its_own_search_may_last(monkeypatch, backend, providers, arguments, bound_s):
+    """A waiting search's bound is the deadline its own search gets (the longest timeout of the
+    backends its arguments choose): a bound counted without the call's locale gave a zh-CN ``auto``
+    call 1 s where its search (baidu_html's) had 3 s, so it gave up on a lookup still within time."""
+    settings = ws.Settings(timeout_ms=1000, providers=providers)
+    client = ws.SearchClient(backend, settings=settings, clock=FakeClock())
+    arguments = dict(arguments, query="rust")
+    assert _longest_wait(monkeypatch, client, "web_search", arguments) == pytest.approx(bound_s)
+
+
+def test_a_waiting_fetch_waits_its_timeout_not_the_clients_search_budget(monkeypatch):
+    """The client's ``budget_ms`` bounds searches; a fetch's deadline is ``timeout_ms``."""
+    client = ws.SearchClient("stub", settings=ws.Settings(timeout_ms=2000), budget_ms=500, clock=FakeClock())
+    assert _longest_wait(monkeypatch, client, "web_fetch", {"url": "https://a.example/"}) == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize(("waited_share", "own_budget_ms"), [(0.3, 700), (0.7, None)])
+def test_a_call_waiting_on_a_lookup_that_ended_with_nothing_for_it_looks_up_only_with_time_left(
+    monkeypatch, waited_share, own_budget_ms
+):
+    """A lookup not delivered (an MCP call cancelled) frees its place; the call waiting on it then
+    looked up itself however little time it had left (a 1 ms budget at worst). Now the rule of a
+    lookup that timed out holds here too: its own lookup with ``OWN_LOOKUP_SHARE`` of its bound left,
+    else its own ``deadline_exceeded``."""
+    clock, gate, entered, budgets = FakeClock(), threading.Event(), threading.Event(), []
+
+    def lookup(name, args, client, images):
+        budgets.append(args.get("budget_ms"))
+        if len(budgets) == 1:
+            entered.set()
+            assert gate.wait(30)
+        return {"items": []}
+
+    class Watched(tool._Ending):  # noqa: SLF001
+        def wait(self, timeout=None):
+            clock.advance(waited_share * timeout)  # the first lookup ends that far into the waiting call's time
+            gate.set()
+            return super().wait(30)
+
+    monkeypatch.setattr(tool, "_answer", lookup)
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings(), clock=clock, budget_ms=1000))
+    session.max_repeats = 1
+    first = threading.Thread(
+        target=session.call_tool, args=("web_search", {"query": "rust"}), kwargs={"delivered": lambda: False}
+    )
+    try:
+        first.start()
+        assert entered.wait(30)
+        (lookups,) = session._seen.values()  # noqa: SLF001
+        lookups.ended = Watched()
+        waited = session.call_tool("web_search", {"query": "rust"})
+    finally:
+        gate.set()
+        first.join(30)
+    if own_budget_ms is None:
+        assert budgets == [None] and waited["error"]["detail_code"] == "deadline_exceeded"
+        assert "has 0.3 s of its 1 s deadline left, too little to look up itself" in waited["error"]["message"]
+    else:
+        assert budgets == [None, own_budget_ms] and waited == {"items": []}
+
+
 def test_a_delivered_check_that_raises_frees_the_lookups_place(monkeypatch):
     """``delivered()`` raising left its lookup counted as under way for ever: with max_repeats=1 the
     next identical call waited on it to its own deadline (the client's 0.1 s budget), then failed.

@@ -158,6 +158,11 @@ def test_keys_that_cleaning_makes_one_stay_distinct():
     assert tool.sendable_value(value) == {"k  (3)": 1, "k ": 2, "k  (4)": [{"j ": 3, "j  (2)": 4}], "k  (2)": 5}
 
 
+def test_a_tuple_in_a_result_is_cleaned_too():
+    """A plugin's extras may hold a tuple (JSON writes it as an array): its strings are cleaned as a list's."""
+    assert tool.sendable_value({"extras": ("a\x00", ["b\udc80"])}) == {"extras": ("a ", ["b\ufffd"])}
+
+
 def test_nested_keys_that_cleaning_makes_one_are_each_cleaned_once(monkeypatch):
     """A mapping whose keys cleaning made one cleaned its values a second time, so each level of
     such keys doubled the work below it: a plugin's extras nested 20 deep held call_tool 6 s."""

@@ -44,7 +44,7 @@ _PRUNE_ROWS = 500
 _DEFAULT_WAIT_S = 10.0
 _SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 _SQLITE_DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
-_SQLITE_NO_ROOM = (10, 13)  # SQLITE_IOERR (a write past RLIMIT_FSIZE), SQLITE_FULL
+_SQLITE_NO_ROOM = (10, 13)  # SQLITE_IOERR (a write past RLIMIT_FSIZE, a failing disk), SQLITE_FULL
 
 
 def cache_key_text(key: Hashable) -> str:
@@ -61,17 +61,18 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
     """A copy of a search or fetch result that shares no mutable part with ``value``.
 
     Knows the result shapes (that is what makes it fast enough for a cache hit):
-    top-level scalars and strings are shared (immutable), ``items``/``errors`` are
-    lists of dicts whose strings and numbers are shared and whose every list or dict
-    (``providers``, ``content_truncated_by``, any other an item holds) is copied all the way
-    down, ``provider_meta`` is a dict that may hold lists (``providers``,
+    top-level scalars and strings are shared (immutable); ``items`` are canonical items
+    (:func:`~websearch_sync.engine.normalize.normalize_items` writes them), flat dicts whose only
+    mutable values are the lists of strings :data:`_ITEM_LISTS`, copied; every other list
+    (``errors``, whose entries a backend writes freely) is copied all the way down
+    (:func:`_copied`); ``provider_meta`` is a dict that may hold lists (``providers``,
     ``not_sent``), ``extras`` (SearXNG's answers, infoboxes...) and ``not_sent_by`` (nested, so
     copied all the way down).
     """
     out = dict(value)
     for key, part in value.items():
         if type(part) is list:
-            out[key] = [_copied_entry(entry) if type(entry) is dict else entry for entry in part]
+            out[key] = _copied_items(part) if key == "items" else _copied(part)
         elif type(part) is dict:
             out[key] = copied_meta = dict(part)
             for listed in ("providers", "not_sent"):
@@ -83,20 +84,46 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _copied_entry(entry: dict[str, Any]) -> dict[str, Any]:
-    """A copy of an item (or error) of a result: its strings and numbers shared, its lists and dicts
-    copied all the way down (:func:`_copied`; an item's values are mostly strings)."""
-    return {name: _copied(part) if type(part) in (list, dict) else part for name, part in entry.items()}
+#: The mutable values of a canonical item: lists of strings (every other value is a string or a number).
+_ITEM_LISTS = ("providers", "content_truncated_by")
+
+
+def _copied_items(items: list[Any]) -> list[Any]:
+    """A copy of a result's canonical ``items``: each a new dict, its :data:`_ITEM_LISTS` new lists
+    (a cache hit copies each item, so only what can change is copied: a generic walk cost twice as much)."""
+    copied = []
+    for item in items:
+        if type(item) is dict:
+            item = dict(item)
+            for name in _ITEM_LISTS:
+                if name in item:
+                    item[name] = list(item[name])
+        copied.append(item)
+    return copied
 
 
 def _copied(part: Any) -> Any:
-    """``part`` with its lists and dicts copied all the way down, the rest shared (immutable in a
-    result: JSON's strings, numbers, booleans, null); cheaper than ``copy.deepcopy`` on a hit."""
-    if type(part) is list:
-        return [_copied(one) if type(one) in (list, dict) else one for one in part]
+    """``part`` with its lists, dicts and tuples copied all the way down, the rest shared (immutable
+    in a result: JSON's strings, numbers, booleans, null); cheaper than ``copy.deepcopy`` on a hit.
+    A tuple is copied too: a backend's error entry may hold one, with a list in it. Each container
+    is copied whole, then only its containers replaced (most values are strings: measured, a
+    comprehension testing each value cost 2.5 times as much)."""
     if type(part) is dict:
-        return {name: _copied(one) if type(one) in (list, dict) else one for name, one in part.items()}
+        copied = dict(part)
+        for name, one in part.items():
+            if type(one) in _CONTAINERS:
+                copied[name] = _copied(one)
+        return copied
+    if type(part) is list or type(part) is tuple:
+        listed = list(part)
+        for index, one in enumerate(part):
+            if type(one) in _CONTAINERS:
+                listed[index] = _copied(one)
+        return listed if type(part) is list else tuple(listed)
     return part
+
+
+_CONTAINERS = (list, dict, tuple)
 
 
 #: The memory cache's default budget of text (characters of the results' strings): an image a
@@ -223,7 +250,7 @@ def _unusable_because(path: str, error: sqlite3.Error) -> str:
     the file or its folder is what this user may not write, and "malformed" of a file it could read."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
-        return "this user may not write the file (%s)" % error
+        return "this user may not read or write the file (%s)" % error
     if not os.access(folder, os.W_OK | os.X_OK):
         return "this user may not write its folder %s, where SQLite keeps the file's -wal and -shm files (%s)" % (
             folder,
@@ -279,6 +306,8 @@ class SqliteCache:
 
     def __init__(self, path: StrPath, ttl_s: float, clock: Clock = SYSTEM_CLOCK) -> None:
         self.path = check_cache_path(path)
+        if self.path != ":memory:":  # the file named now, not another one after an os.chdir (a daemon's)
+            self.path = os.path.abspath(self.path)
         self.ttl_s = ttl_s
         self._clock = clock
         self._local = threading.local()  # per thread: the connection whose journal mode is set (WAL)
@@ -298,7 +327,7 @@ class SqliteCache:
                 logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
             elif _is_out_of_room(exc):  # it was refused: a job restarted on a full disk failed for its cache
                 logger.warning(
-                    "cache file %s cannot be written (%s: a full disk?); skipped, and tried again at the next call",
+                    "cache file %s cannot be written (%s: a full disk or an I/O error); skipped, and tried again at the next call",
                     self.path,
                     exc,
                 )
@@ -438,9 +467,10 @@ class SqliteCache:
         in the future than their TTL, which would otherwise be served again once the wall clock
         caught up with them (after a clock set back, as fresh as the day they were written).
 
-        One prune looks at :data:`_PRUNE_ROWS` rows, from where the last one stopped (in the order
-        they were written, starting over at the end; the first one of a cache at a random row: a
-        short-lived client, a command run per query, would look at the same first rows each time):
+        One prune looks at :data:`_PRUNE_ROWS` rows (all of a smaller file), from where the last one
+        stopped (in the order they were written, going on from the first row past the last; the
+        first one of a cache at a random row: a short-lived client, a command run per query, would
+        look at the same first rows each time):
         a scan of the whole file read every answer in it while holding its write lock, 0.2 s a
         100,000 answers, which the call that pruned waited for and other processes' writes too
         (lost once their wait ran out)."""
@@ -449,18 +479,24 @@ class SqliteCache:
         if self._pruned_to is None:
             (end,) = conn.execute("SELECT max(rowid) FROM results").fetchone()
             self._pruned_to = random.randrange((end or 0) + 1)
-        for start in (self._pruned_to, 0):  # past the last row: start over, at once
-            (last,) = conn.execute(
-                "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
-                (start, _PRUNE_ROWS),
+        start = self._pruned_to
+        ahead, looked = conn.execute(
+            "SELECT max(rowid), count(*) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
+            (start, _PRUNE_ROWS),
+        ).fetchone()
+        if ahead is not None:
+            conn.execute(
+                "DELETE FROM results WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE, (start, ahead, now, now)
+            )
+            self._pruned_to = ahead
+        if looked < _PRUNE_ROWS:  # the last row reached: the rest from the first row on (a small file: all of it)
+            (wrapped,) = conn.execute(
+                "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid <= ? ORDER BY rowid LIMIT ?)",
+                (start, _PRUNE_ROWS - looked),
             ).fetchone()
-            if last is not None:
-                break
-        else:  # no rows
-            self._pruned_to = 0
-            return
-        conn.execute("DELETE FROM results WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE, (start, last, now, now))
-        self._pruned_to = last
+            if wrapped is not None:
+                conn.execute("DELETE FROM results WHERE rowid <= ? AND NOT (%s)" % _LIVE, (wrapped, now, now))
+            self._pruned_to = 0 if wrapped is None else wrapped
 
     def clear(self) -> None:
         """Forget everything."""

@@ -297,19 +297,34 @@ class SearchClient:
         """The clock the client reads the time from and waits with (a ``ToolSession``'s repeat window reads it too)."""
         return self._clock
 
-    def search_bound_ms(self) -> int:
-        """What bounds a search's whole call through this client when the call sets no bound of its
-        own, in ms: the client's ``budget_ms``, else the longest timeout of the backends it asks
-        (each one's own ``timeout_ms``, else the settings'). A ``ToolSession`` counts a call's own
-        deadline from it; a backend list the call would refuse counts the settings' timeout."""
-        if self.budget_ms:
-            return self.budget_ms
+    def search_bound_ms(
+        self,
+        query: str,
+        *,
+        backend: BackendArg = None,
+        max_results: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
+        strategy: Optional[Strategy] = None,
+        retries: Optional[int] = None,
+        budget_ms: Optional[int] = None,
+        cache_ttl_s: Optional[float] = None,
+        time_range: Optional[TimeRange] = None,
+        safe_search: Optional[SafeSearch] = None,
+        vertical: Optional[str] = None,
+        **options: Any,
+    ) -> int:
+        """The deadline, in ms, of :meth:`search` called with the same arguments: its whole call's
+        bound, taken from the call's own validation (its backends as its locale and vertical choose
+        them, ``auto`` included), so it is the very deadline the search gets. A ``ToolSession``
+        counts how long a call may wait from it. The validation is remembered: the search that
+        follows reuses it. Raises what that search would raise for its arguments."""
+        options.update(_given(time_range=time_range, safe_search=safe_search, vertical=vertical))
         try:
-            names = resolve_backends(None, self._backend, self.settings)
-        except WebSearchError:  # the call itself refuses these backends, at once
-            return self.settings.timeout_ms
-        timeouts = (int(self.settings.provider(name).get("timeout_ms") or self.settings.timeout_ms) for name in names)
-        return max(timeouts, default=self.settings.timeout_ms)
+            call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
+            return _bound_ms(call, self._validated(query, backend, max_results, options)[0])
+        except WebSearchError as error:
+            redact_error(error, self.settings.secrets())  # in place, as search's
+            raise
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -606,13 +621,21 @@ class SearchClient:
     ) -> "_Plan":
         """The validated call (backend names, parameters; an exact repeat reuses its validation)
         and its budget, starting now."""
+        valid, backends = self._validated(query, backend, max_results, options)
+        return _Plan(valid, self._call_deadline(_bound_ms(call, valid)), backends)
+
+    def _validated(
+        self, query: str, backend: BackendArg, max_results: Optional[int], options: dict[str, Any]
+    ) -> tuple[Validated, Optional[list[Backend]]]:
+        """The validated call, remembered (an exact repeat reuses it), and the backends built by a
+        validation made now (``None``: a repeat's, built again when asked)."""
         memo_key = call_key(query, backend, max_results, options)
         valid = self._plans.get(memo_key, self.settings)
-        backends = None
-        if valid is None:
-            valid, backends = self._validate(query, backend, max_results, options)
-            self._plans.put(memo_key, valid, shape_key(backend, max_results, options))
-        return _Plan(valid, self._call_deadline(call.budget_ms or call.timeout or valid.timeout_ms), backends)
+        if valid is not None:
+            return valid, None
+        valid, backends = self._validate(query, backend, max_results, options)
+        self._plans.put(memo_key, valid, shape_key(backend, max_results, options))
+        return valid, backends
 
     def _validate(
         self, query: str, backend: BackendArg, max_results: Optional[int], options: dict[str, Any]
@@ -884,6 +907,11 @@ class _CallSettings:
         )
         self.retries = _check_retries(retries) if retries is not None else client.retries
         self.ttl = _check_ttl(ttl) if ttl is not None else client.cache_ttl_s
+
+
+def _bound_ms(call: _CallSettings, valid: Validated) -> int:
+    """A search call's whole deadline in ms: its budget, else its timeout, else its backends' longest."""
+    return call.budget_ms or call.timeout or valid.timeout_ms
 
 
 def _refusals(backends: list[Backend], params: SearchParams) -> tuple[dict[str, bool], frozenset[str]]:

@@ -263,16 +263,22 @@ def _checked_request_form(url: str) -> str:
 
 
 def http_url(url: str) -> str:
-    """``url`` unchanged when it is an http(s) URL with a host and a valid port, else
-    ``InvalidInput(bad_url)`` (or ``ValueError`` from parsing a malformed one).
+    """``url`` unchanged when it is an http(s) URL with a host the host-name rule takes and a
+    valid port, else ``InvalidInput(bad_url)`` (or ``ValueError`` from parsing a malformed one).
 
     The check of a search redirect target: search sends what its endpoint answered, so
-    the target is not rewritten (fetch uses the stricter :func:`request_url`).
+    the target is not rewritten (fetch uses the stricter :func:`request_url`). The rule is
+    checked here, not first by the address guard: a refused host is then the hop's
+    ``bad_redirect``, not the caller's ``bad_url``.
     """
     parts = urlsplit(url)
     if parts.scheme.lower() not in _HTTP_SCHEMES or not parts.hostname:
         raise InvalidInput("not an http(s) URL with a host", detail_code=BAD_URL)
     parts.port  # noqa: B018 - raises ValueError for a port out of range
+    try:
+        ascii_host(parts.hostname)
+    except HostRefused as refused:
+        raise InvalidInput(str(refused), detail_code=BAD_URL) from None
     return url
 
 

@@ -677,3 +677,149 @@ def test_no_results_while_some_engines_failed_does_not_say_those_were_all_it_ask
     assert isinstance(error, ws.WebBlocked)
     assert "3 of the engines it asked failed (brave, duckduckgo, startpage)" in error.message
     assert "any other it asked found nothing" in error.message
+
+
+NEWS_FAILED = [name for name, _ in recorded("browse-API__news.json")["unresponsive_engines"]]
+
+
+def test_an_engine_asked_that_failed_was_searched_whatever_answered():
+    """The recorded news answer: results from 'bing news' only, 'wikinews' among the engines that
+    failed. Asked for 'wikinews', the instance searched it: no warning, ``/config`` or not."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import ignored_names
+
+    results = recorded("browse-API__news.json")["results"]
+    assert "wikinews" in NEWS_FAILED
+    for config in (None, read_config(INSTANCE_CONFIG)):
+        assert ignored_names("engines", "wikinews", results, NEWS_FAILED, config) is None
+
+
+def test_results_that_name_no_category_leave_the_categories_asked_unjudged():
+    """Results that say nothing of their category prove nothing: no warning that 'general' was
+    ignored, and nothing for ``/config`` to decide."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import categories_undecided, ignored_names
+
+    results = [{k: v for k, v in r.items() if k != "category"} for r in recorded("browse-API__news.json")["results"]]
+    assert not categories_undecided("general", results)
+    assert ignored_names("categories", "general", results, [], read_config(INSTANCE_CONFIG)) is None
+
+
+def test_an_ignored_engine_beside_categories_of_an_instance_listing_none_names_them_as_run():
+    """A ``/config`` without a ``categories`` list does not tell which categories the instance has:
+    the categories sent are named as what it runs instead, not its default engines."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import ignored_names
+
+    config = read_config({**INSTANCE_CONFIG, "categories": []})
+    results = recorded("browse-API__news.json")["results"]
+    warning = ignored_names("engines", "wikipedias", results, [], config, "news")
+    assert warning is not None and warning.detail_code == "unknown_engines"
+    assert "runs the engines of the categories sent beside them (news)" in warning.message
+    alone = ignored_names("engines", "wikipedias", results, [], config, None)
+    assert alone is not None and "runs its default engines" in alone.message  # none sent: none named
+
+
+def test_no_config_read_names_no_engine_skipped_for_a_time_range():
+    from websearch_sync.backends.searxng_names import time_range_skipped
+
+    assert time_range_skipped(None, "wikipedia", "general") is None
+
+
+def test_some_names_shows_ten_and_counts_the_rest():
+    from websearch_sync.backends.searxng_names import some_names
+
+    names = ["e%d" % n for n in range(11)]
+    assert some_names(names) == ", ".join(names[:10]) + " and 1 more"
+    assert some_names(names[:10]) == ", ".join(names[:10])
+
+
+def test_a_config_is_read_only_from_values_of_the_shapes_searxng_publishes():
+    """``/config`` is upstream JSON: a value of another shape is not read (a boolean is no timeout, a
+    string no list of categories nor a time-range flag), and a list of no engine is no config."""
+    from websearch_sync.backends.searxng_config import read_config
+
+    wikipedia = dict(INSTANCE_CONFIG["engines"][0], timeout=True, time_range_support="yes")
+    config = read_config({"categories": "general", "engines": [wikipedia]})
+    assert config is not None and config.categories == ()
+    [engine] = config.engines
+    assert (engine.name, engine.timeout_s, engine.time_range_support) == ("wikipedia", None, None)
+    assert read_config({"categories": ["general"], "engines": []}) is None
+    assert read_config({"categories": ["general"], "engines": [5, {"name": 7}]}) is None
+
+
+def test_the_engines_asked_are_the_enabled_ones():
+    """``parse_generic`` asks the enabled engines of the categories sent; with none there (here, no
+    enabled engine in ``general``, the default category), every enabled engine."""
+    from websearch_sync.backends.searxng_config import read_config
+
+    disabled = dict(INSTANCE_CONFIG["engines"][0], enabled=False)
+    config = read_config({**INSTANCE_CONFIG, "engines": [disabled, *INSTANCE_CONFIG["engines"][1:]]})
+    assert [e.name for e in config.engines_asked([], ["general"])] == ["bing news", "wikinews"]
+    assert [e.name for e in config.engines_asked([], [])] == ["bing news", "wikinews"]
+    news_disabled = dict(INSTANCE_CONFIG["engines"][1], enabled=False)
+    config = read_config({**INSTANCE_CONFIG, "engines": [INSTANCE_CONFIG["engines"][0], news_disabled]})
+    assert [e.name for e in config.engines_asked([], ["news"])] == ["wikipedia"]
+
+
+@pytest.mark.parametrize(
+    ("body", "headers"),
+    [(LIMITER_429, {"Retry-After": "7"}), (b"rate limited", {})],
+    ids=["with-retry-after", "another-body"],
+)
+def test_a_429_that_is_not_the_limiters_keeps_the_shared_mapping(body, headers):
+    """The limiter answers its few words and no ``Retry-After``: a proxy's 429 saying when to come
+    back, or another body, is no hourly window of the limiter's."""
+    error, _ = search(body, status=429, content_type="text/html", headers=headers, settings_=settings_with_agent(None))
+    assert isinstance(error, ws.WebBlocked) and "limiter" not in error.message
+    assert error.retry_after == (7.0 if headers else None)
+
+
+def test_a_401_challenge_is_read_whatever_the_case_of_its_scheme():
+    """RFC 9110 11.1: an auth scheme's name is case-insensitive (``basic realm=...``)."""
+    error, _ = search(
+        "401 Authorization Required",
+        status=401,
+        content_type="text/plain",
+        headers={"WWW-Authenticate": 'basic realm="SearXNG"'},
+    )
+    assert isinstance(error, ws.AuthError) and "https://user:password@host/" in error.message
+
+
+def test_a_401_refusing_a_user_name_without_a_password_says_to_check_them():
+    """A base URL with a user name only still sends Basic credentials (``alice:``): it is those the
+    instance refused, not credentials it lacks."""
+    error, _ = search(
+        "401 Authorization Required",
+        status=401,
+        content_type="text/plain",
+        headers=BASIC_CHALLENGE,
+        settings_=ws.Settings(providers={"searxng": {"base_url": "https://alice@searx.example.org"}}),
+        url=re.compile(r"https://alice@searx\.example\.org/search.*"),
+    )
+    assert isinstance(error, ws.AuthError) and "refused the user name and password" in error.message
+
+
+def test_an_unresponsive_engines_entry_is_read_as_sent_and_redacted():
+    """``unresponsive_engines`` entries as the instance lists them (``[name, reason]``): an empty
+    one is none, a reason of ``null`` is none given, a secret in the name is redacted, and a
+    suspended engine's entry says when it is back."""
+    from websearch_sync.backends.searxng_failures import engine_failure
+
+    assert engine_failure([], "searxng", []) is None
+    assert engine_failure(["x", None], "searxng", []).message == "searxng engine 'x' failed: no reason given"
+    leaked = engine_failure(["key-SECRET", "timeout"], "searxng", ["SECRET"])
+    assert "SECRET" not in leaked.engine and "SECRET" not in leaked.message
+    assert engine_failure(["brave", "Suspended: timeout"], "searxng", []).to_dict()["retry_after"] == 5.0
+
+
+def test_no_results_while_every_engine_waits_is_the_blocked_engines_error():
+    """Every engine asked suspended or blocked: the block decides what the error is (a CAPTCHA), and
+    the first engine back says when (the timeout's 5 s suspension)."""
+    from websearch_sync.backends.searxng_failures import engine_failure, no_results_because
+
+    suspended = engine_failure(["brave", "Suspended: timeout"], "searxng", [])
+    blocked = engine_failure(["google", "Suspended: CAPTCHA"], "searxng", [])
+    error = no_results_because([suspended, blocked], 200, "searxng")
+    assert isinstance(error, ws.WebBlocked) and error.detail_code == "captcha_required"
+    assert error.retry_after == 5.0

@@ -6,7 +6,8 @@ of its subclasses, whose class name equals its ``code``.
 """
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Optional, TypedDict, TypeVar
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Optional, TypedDict, TypeVar
 
 from .forks import RenewalFailed as RenewalFailed  # forks (the lowest layer) raises it; its public name is here
 from .secrets import redact as redact  # the backends and state tiers import errors and redaction from here
@@ -265,6 +266,17 @@ class WebSearchError(Exception):
     default_retryable = False
     #: Detail codes of this class that no retry heals, although the class is retryable.
     final_details: tuple[str, ...] = ()
+    #: The keys of a form that name no argument (:data:`_FORM_ONLY_KEYS`), which to_dict() and
+    #: repr() show: kept apart from the attributes, which a plugin's subclass may name alike. Empty
+    #: and read only here, for a plugin's subclass that skips ``__init__``; ``__init__`` gives its own.
+    _form_only: Mapping[str, Any] = MappingProxyType({})
+    # What a plugin's subclass that does not call this __init__ (it sets the attributes it knows,
+    # or none) reads instead of AttributeError when the client reports it; also __getattr__'s.
+    provider: Optional[str] = None
+    detail_code: Optional[str] = None
+    status: Optional[int] = None
+    retry_after: Optional[float] = None
+    hint: Optional[str] = None
 
     def __init__(
         self,
@@ -287,23 +299,23 @@ class WebSearchError(Exception):
         self.retryable = self._default_retryable(detail_code) if retryable is None else bool(retryable)
         self.errors: list[WebSearchError] = list(errors or [])
         self.hint = hint
-        #: The keys of a form that name no argument (:data:`_FORM_ONLY_KEYS`), which to_dict() and
-        #: repr() show: kept apart from the attributes, which a plugin's subclass may name alike.
-        self._form_only: dict[str, Any] = {}
+        self._form_only = {}  # its own: a subclass or error_from_code fills it
 
     @property
     def message(self) -> str:
         """The message as shown: one line, at most :data:`MAX_MESSAGE_CHARS` characters (a longer
         one by its start and end). It is cut only when read, so secrets are masked in the whole
-        text first (:func:`redact_error`), never left half shown by the cut."""
-        text = self._text
+        text first (:func:`redact_error`), never left half shown by the cut. The price: an error
+        holds its whole text in memory while it lives (a pickled or copied one, the shown one)."""
+        text = self._whole_text()
         return clipped(text, MAX_MESSAGE_CHARS) if isinstance(text, str) else text
 
     @message.setter
     def message(self, text: str) -> None:
         """Every assignment is made one line (a value quoted in it may hold line breaks). One that
         extends a cut message (``error.message += "; not asked: bing"``) extends the whole text,
-        so the cut, made again, counts what it leaves out of the whole."""
+        so the cut, made again, counts what it leaves out of the whole. A pickled or copied error
+        holds only the message as shown: extended, its count is that of the cut message's middle."""
         if isinstance(text, str):
             shown = self.__dict__.get("_text")
             if shown is not None and len(shown) > MAX_MESSAGE_CHARS and text.startswith(self.message):
@@ -311,6 +323,26 @@ class WebSearchError(Exception):
             text = one_line(text)
         self._text = text
         self.args = (self.message,)
+
+    if not TYPE_CHECKING:  # mypy would read any misspelt attribute as this method's Any
+
+        def __getattr__(self, name: str) -> Any:
+            """``retryable`` and ``errors`` of a plugin's subclass that set neither (it did not call
+            this ``__init__``): the class's default and a list of its own; any other name is missing."""
+            if name == "retryable":
+                return self._default_retryable(self.detail_code)
+            if name == "errors":
+                self.errors = []
+                return self.errors
+            raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
+
+    def _whole_text(self) -> str:
+        """The message before its cut; for a plugin's subclass that set none (it called neither this
+        ``__init__`` nor the setter), its arguments on one line, else its class name."""
+        if "_text" in self.__dict__:
+            text: str = self.__dict__["_text"]
+            return text
+        return one_line(Exception.__str__(self)) or type(self).__name__
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
         return self.default_retryable and detail_code not in self.final_details
@@ -363,8 +395,12 @@ class WebSearchError(Exception):
             parts.append("errors=%r" % (self.errors,))
         return "%s(%s)" % (type(self).__name__, ", ".join(parts))
 
-    def __reduce__(self) -> tuple[Any, ...]:  # keep keyword-only attributes when pickled (multiprocessing)
-        return (_rebuild_error, (type(self), self.message, {**self.__dict__, "_text": self.message}))
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Keep the keyword-only attributes when pickled (multiprocessing) or copied: the message as
+        shown (a worker sends no megabyte back), and a form's keys in a mapping of the copy's own."""
+        shown = self.message  # one object: pickled once, the second time by reference
+        state = {**self.__dict__, "_text": shown, "_form_only": dict(self._form_only)}
+        return (_rebuild_error, (type(self), shown, state))
 
 
 _E = TypeVar("_E", bound=WebSearchError)
@@ -497,7 +533,8 @@ def error_from_code(code: str, message: str, **fields: Any) -> WebSearchError:
     if fields.get("errors") is not None:
         fields["errors"] = [_from_form(entry) if isinstance(entry, Mapping) else entry for entry in fields["errors"]]
     error = ERROR_CLASSES.get(code, WebProviderError)(message, **fields)
-    error._form_only.update(kept)
+    if kept:
+        error._form_only = kept
     return error
 
 
@@ -514,7 +551,7 @@ def redact_error(error: _E, secrets: Iterable[Optional[str]]) -> _E:
     if secret_list:
         items: list[WebSearchError] = [error, *error.errors]
         for item in items:
-            item.message = redact(item._text, secret_list)
+            item.message = redact(item._whole_text(), secret_list)
     return error
 
 

@@ -5,6 +5,7 @@ once per start method). No network: the offline stub, and a mocked wire for the 
 
 import concurrent.futures
 import multiprocessing
+import signal
 import threading
 import warnings
 from collections.abc import Iterator
@@ -43,7 +44,9 @@ def _pool(method: str) -> Iterator[concurrent.futures.ProcessPoolExecutor]:
 
 
 def _hang() -> None:
-    threading.Event().wait()  # a worker that never returns (a lock a forked child inherited held)
+    """A job that hangs (a lock a forked child inherited held), for HANG_S only: a pool that waits
+    for it fails the test then, instead of hanging the suite."""
+    threading.Event().wait(HANG_S)
 
 
 SETTINGS = ws.Settings(
@@ -104,4 +107,4 @@ def test_leaving_the_pool_ends_a_worker_that_hangs():
         job = pool.submit(_hang)
         workers = list(pool._processes.values())
         job.result(timeout=0.1)  # never reached by the job, however loaded the machine
-    assert [worker.is_alive() for worker in workers] == [False]
+    assert [worker.exitcode for worker in workers] == [-signal.SIGTERM]  # ended, not waited for

@@ -10,6 +10,8 @@ import weakref
 import pytest
 
 import websearch_sync as ws
+from websearch_sync.config import _SHOWN_CHARS
+from websearch_sync.errors import clipped
 
 
 def test_defaults_without_environment():
@@ -211,11 +213,14 @@ def test_repr_shows_a_huge_field_by_its_start_and_end_and_no_part_of_a_secret():
     """A User-Agent or an endpoint of a megabyte made a ``repr`` (a log line) of a megabyte. A field is
     cut after its secrets are masked: a cut through a secret would have shown the part before it."""
     key = "k" * 40
+    total = 1200  # fetch_service_url's length: the cut's place depends on it alone
+    kept = clipped("r" * total, _SHOWN_CHARS).index(" ")  # the characters kept before the marker
+    url = "https://reader.example/" + "r" * (kept - 10 - len("https://reader.example/")) + key
     settings = ws.Settings(
         user_agent="agent " * 100_000,
         providers={"brave": {"api_key": key}},
         endpoints={"brave": "https://api.example/" + "p" * 100_000 + "?key=" + key},
-        fetch_service_url="https://reader.example/" + "r" * 116 + key + "x" * 1000,  # cut inside the key
+        fetch_service_url=url + "x" * (total - len(url)),  # the key straddles the cut
     )
     shown = repr(settings)
     assert len(shown) < 3000 and shown.count("characters left out") == 3

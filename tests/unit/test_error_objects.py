@@ -7,6 +7,7 @@ caller can get is checked, found as test_error_table finds them; a new one needs
 
 import copy
 import pickle
+import warnings
 from typing import Any, Callable
 
 import pytest
@@ -15,7 +16,11 @@ from test_error_table import INTERNAL, _exception_classes
 import websearch_sync as ws
 from websearch_sync.backends.searxng_failures import EngineBlocked, EngineError, EngineTimeout
 from websearch_sync.backends.stub import OfflineResultsWarning
+from websearch_sync.engine.base import Backend
+from websearch_sync.engine.registry import register, unregister
 from websearch_sync.errors import MAX_MESSAGE_CHARS, RenewalFailed, StdoutClaimed, WebSearchError, error_from_code
+from websearch_sync.net.transport import RequestSpec
+from websearch_sync.testing import MockResponse, MockWire
 from websearch_sync.testing.kit import NetworkAccessBlocked
 
 
@@ -191,3 +196,82 @@ def test_an_errors_repr_is_the_call_that_makes_it(cls):
     error = _chain(cls)
     assert _state(eval(repr(error), {**vars(ws), "EngineTimeout": EngineTimeout})) == _state(error)
     assert repr(cls("m")) == "%s('m')" % cls.__name__
+
+
+class _LegacyError(ws.BadGateway):
+    """A plugin's error written before WebSearchError's keyword arguments: it sets the documented
+    attributes itself and never calls ``super().__init__``."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+        self.message = message
+        self.provider = "legacy"
+        self.detail_code = "http_503"
+        self.status = 503
+        self.retryable = True
+        self.retry_after = None
+        self.errors = []
+        self.hint = None
+
+
+class _BareError(ws.BadGateway):
+    """A plugin's error that sets nothing but Exception's arguments."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+
+
+class _Legacy(Backend):
+    name = "legacy"
+    kind = "json"
+    summary = "plugin raising its own error class"
+    default_endpoint = "https://api.legacy.example/s"
+    error_class: type[Exception] = _LegacyError
+
+    def build_request(self, params):
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.full_query})
+
+    def parse(self, response, params):
+        raise self.error_class("down\nhard")
+
+
+@pytest.mark.parametrize(
+    "error_class, detail_code", [(_LegacyError, "http_503"), (_BareError, None)], ids=["own_attributes", "none"]
+)
+def test_a_plugins_error_that_skips_the_base_init_is_reported_in_the_response(error_class, detail_code):
+    """AttributeError (no ``_form_only``, then no ``provider``) escaped search() instead of the
+    fallback chain going on to the next backend and listing the failure."""
+    register(type("Legacy", (_Legacy,), {"error_class": error_class}))
+    try:
+        wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "application/json"}, b"{}"))
+        with ws.SearchClient(["legacy", "stub"], wire=wire, retries=0) as client:
+            with warnings.catch_warnings():  # the stub's, said once a process
+                warnings.simplefilter("ignore", OfflineResultsWarning)
+                response = client.search("q", max_results=1)
+    finally:
+        unregister(_Legacy.name)
+    assert response["errors"] == [
+        {
+            "type": "BadGateway",
+            "message": "down\\nhard",
+            "retryable": True,
+            "detail_code": detail_code,
+            "provider": "legacy",
+        }
+    ]
+
+
+def test_a_pickled_error_sends_its_message_as_shown_not_its_whole_text():
+    """A worker's error sends its message as shown, once: the whole text would send a megabyte back
+    to the pool's caller, and the message read twice (arguments and state) was pickled twice."""
+    error = ws.WebProviderError("start " + "y" * 100_000 + " end")
+    sent = pickle.dumps(error)
+    assert len(sent) < 3000 and pickle.loads(sent).message == error.message
+
+
+def test_an_errors_copy_has_its_own_form_keys():
+    """copy.copy shared the original's mapping of a form's keys: changing the copy's changed both."""
+    error = error_from_code("WebProviderError", "m", url="https://a.example/", page=2)
+    made = copy.copy(error)
+    made._form_only["url"] = "https://b.example/"
+    assert error.to_dict()["url"] == "https://a.example/" and made.to_dict()["url"] == "https://b.example/"

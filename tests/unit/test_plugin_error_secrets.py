@@ -10,6 +10,7 @@ import websearch_sync as ws
 from websearch_sync.backends.stub import OfflineResultsWarning
 from websearch_sync.engine.base import Backend
 from websearch_sync.engine.registry import register, unregister
+from websearch_sync.errors import MAX_MESSAGE_CHARS, clipped
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.testing import MockResponse, MockWire
 
@@ -69,14 +70,20 @@ def _wire(body: bytes) -> MockWire:
 
 def test_a_long_message_quoting_the_key_is_masked_before_it_is_cut(plugins):
     """The cut came first, where the key stood, and the redaction of whole keys then missed its start
-    (``sk-LIVE-012345678 ... [524 characters left out]``)."""
-    body = "x" * 955 + " invalid key " + KEY + " " + "y" * 1500
+    (``sk-LIVE-012345678 ... [524 characters left out]``). The key is placed across the cut's start,
+    wherever :func:`~websearch_sync.errors.clipped` puts it."""
+    total = 3 * MAX_MESSAGE_CHARS  # the message's length: the cut's place depends on it alone
+    kept = clipped("x" * total, MAX_MESSAGE_CHARS).index(" ")  # the characters kept before the marker
+    said, words = "upstream said: ", " invalid key "
+    body = "x" * (kept - 10 - len(said) - len(words)) + words + KEY + " "
+    body += "y" * (total - len(said) - len(body))
+    assert (said + body).index(KEY) == kept - 10  # the key straddles the cut
     with ws.SearchClient("quoting", settings=plugins, wire=_wire(body.encode()), retries=0) as client:
         with pytest.raises(ws.AuthError) as caught:
             client.search("q")
     message = caught.value.message
-    assert "sk-" not in message and KEY[:12] not in repr(caught.value)
-    assert message.startswith("upstream said: xxx") and message.endswith("yyy") and len(message) <= 2000
+    assert "sk-" not in message and KEY[:8] not in repr(caught.value)
+    assert message.startswith("upstream said: xxx") and message.endswith("yyy") and len(message) <= MAX_MESSAGE_CHARS
 
 
 def test_a_plugin_errors_own_url_and_page_stay_out_of_its_form_and_repr(plugins):

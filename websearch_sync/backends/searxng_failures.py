@@ -38,7 +38,7 @@ class EngineFailure(WebSearchError):
 
     def __init__(self, message: str, *, engine: str, **details: Any) -> None:
         super().__init__(message, **details)
-        self._form_only["engine"] = engine  # to_dict() gives it (and the engine's retry_after)
+        self._form_only = {"engine": engine}  # to_dict() gives it (and the engine's retry_after)
 
     @property
     def engine(self) -> str:

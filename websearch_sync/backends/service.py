@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 from ..engine.json_api import JsonApiBackend, request_id_text
 from ..engine.setting import Setting, bad_setting, own_timeout
-from ..errors import InvalidInput, WebSearchError, redact
+from ..errors import InvalidInput, WebSearchError, redact_error
 from ..models import SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec
@@ -181,7 +181,7 @@ class SearchService(JsonApiBackend):
         """The shared mapping, with header values redacted from the gateway's words."""
         error = super().classify(response)
         if error is not None:
-            error.message = redact(error.message, self.secrets())
+            redact_error(error, self.secrets())
         return error
 
     def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:

@@ -64,7 +64,6 @@ from ..net.mocks import requests_patched
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import host_token, request_url, shown_url
-from ..secrets import redact
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
 from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, sendable
@@ -230,7 +229,7 @@ def _via_service(
             shown_url(url),
             error.code,
             error.detail_code,
-            redact(error.message, secrets),
+            redact_error(error, secrets).message,
         )
         return None
 

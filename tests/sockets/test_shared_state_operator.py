@@ -330,7 +330,9 @@ def test_a_wrong_password_is_one_warning_naming_it_and_never_shows_the_password(
 def test_a_rediss_url_to_a_redis_without_tls_says_so(redis_server, caplog):  # noqa: F811
     """A plain Redis never answers the TLS handshake: redis-py said "Timeout connecting to server",
     as of a host that is down, in the warning and in ``state_unavailable``."""
-    url = "rediss://127.0.0.1:%d/0?socket_timeout=0.2&socket_connect_timeout=0.2" % redis_server.port
+    # the TCP connection (a worker thread's) has 0.5 s, the handshake then 0.2 s: the message says TLS
+    # only of a connection made, and a loaded machine may be slow to start that thread
+    url = "rediss://127.0.0.1:%d/0?socket_timeout=0.2&socket_connect_timeout=0.5" % redis_server.port
     hint = "over TLS (rediss://): a server that does not serve TLS on that port never answers the handshake"
     with caplog.at_level(logging.WARNING, logger="websearch_sync"):
         with ws.SearchClient("stub", state_url=url) as client:
@@ -340,6 +342,33 @@ def test_a_rediss_url_to_a_redis_without_tls_says_so(redis_server, caplog):  # n
         with pytest.raises(ws.NetworkError) as info:
             client.search("plain server, state required")
     assert info.value.detail_code == "state_unavailable" and hint in info.value.message
+
+
+def test_a_rediss_url_to_a_host_that_does_not_answer_does_not_blame_tls():
+    """A host down (here: a full accept queue, whose SYNs the kernel drops, as a firewall does) makes
+    no TCP connection: the timeout was relabelled "a server that does not serve TLS on that port",
+    sending the operator after the wrong cause."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    port = listener.getsockname()[1]
+    queued = [socket.socket() for _ in range(4)]
+    for waiting in queued:  # fills the queue: later SYNs are dropped
+        waiting.setblocking(False)
+        waiting.connect_ex(("127.0.0.1", port))
+    url = "rediss://127.0.0.1:%d/0?socket_timeout=0.2&socket_connect_timeout=0.2" % port
+    try:
+        with ws.SearchClient("stub", settings=ws.Settings(state_url=url, state_required=True)) as client:
+            with pytest.raises(ws.NetworkError) as info:
+                client.search("host that does not answer")
+    finally:
+        for sock in [*queued, listener]:
+            sock.close()
+    assert info.value.detail_code == "state_unavailable"
+    assert "the host did not answer, or a Redis without TLS on that port never answers the handshake" in (
+        info.value.message
+    )
+    assert "a server that does not serve TLS" not in info.value.message
 
 
 # -- a full Redis: what the documented eviction policy keeps, and what noeviction costs -----------

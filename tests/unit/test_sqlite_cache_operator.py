@@ -117,23 +117,31 @@ def _cache_warnings():
     return warned
 
 
-def _as_another_user(read_only_folder, read_only_file):
-    """As a user that is not root (whom no permission stops): the refusal of a new file in
-    ``read_only_folder``, then what a client of ``read_only_file`` serves and warns of."""
+def _as_another_user(read_only_folder, read_only_file, unreadable_file):
+    """As a user that is not root (whom no permission stops): the refusals of a new file in
+    ``read_only_folder`` and of ``unreadable_file``, then what a client of ``read_only_file``
+    serves and warns of."""
     if os.geteuid() == 0:
         os.setgid(NOBODY)
         os.setuid(NOBODY)
     refusal = _refusal(os.path.join(read_only_folder, "c.sqlite3"))
+    unreadable = _refusal(unreadable_file)
     warned = _cache_warnings()
     with ws.SearchClient("stub", settings=ws.Settings(), cache_path=read_only_file) as client:
         cached = [client.search(query)["provider_meta"]["cached"] for query in ("kept", "new", "other", "new")]
-    return {"refusal": refusal, "cached": cached, "warned": [w for w in warned if "cache file" in w]}
+    return {
+        "refusal": refusal,
+        "unreadable": unreadable,
+        "cached": cached,
+        "warned": [w for w in warned if "cache file" in w],
+    }
 
 
 def test_a_cache_folder_this_user_may_not_write_is_refused_saying_so_and_a_read_only_file_still_serves():
     """SQLite said "unable to open database file" of a new file in a folder this user may not
-    write: not what to change. A read-only file (a cache made beforehand, shared read-only) serves
-    its answers, and its failing writes are one warning."""
+    write: not what to change (nor, of an empty file this user may not read, "may not write").
+    A read-only file (a cache made beforehand, shared read-only) serves its answers, and its
+    failing writes are one warning."""
     with tempfile.TemporaryDirectory() as base:  # under /tmp: tmp_path's parents let only their owner in
         os.chmod(base, 0o777)
         read_only_folder = os.path.join(base, "read-only")
@@ -142,8 +150,13 @@ def test_a_cache_folder_this_user_may_not_write_is_refused_saying_so_and_a_read_
         with ws.SearchClient("stub", settings=ws.Settings(), cache_path=read_only_file) as client:
             client.search("kept")
         os.chmod(read_only_file, 0o444)
-        seen = _in_child(lambda: _as_another_user(read_only_folder, read_only_file))
+        unreadable_file = os.path.join(base, "unreadable.sqlite3")
+        with open(unreadable_file, "wb"):
+            pass
+        os.chmod(unreadable_file, 0o222)
+        seen = _in_child(lambda: _as_another_user(read_only_folder, read_only_file, unreadable_file))
     assert "this user may not write its folder %s" % read_only_folder in seen["refusal"], seen
+    assert "this user may not read or write the file (" in seen["unreadable"], seen
     assert seen["cached"] == [True, False, False, True]  # the file's answer, then memory's
     assert len(seen["warned"]) == 1 and "attempt to write a readonly database" in seen["warned"][0], seen
 
@@ -193,15 +206,37 @@ def test_one_prune_looks_at_a_bounded_part_of_the_file_and_the_next_ones_go_on_f
         return cache._connection(None).execute("SELECT count(*) FROM results WHERE key LIKE 'expired%'").fetchone()[0]
 
     counts = [left()]
-    for _ in range(8):  # from a random row to the end (at most 3), starting over (1), to the end (3)
+    for _ in range(4):  # each looks at _PRUNE_ROWS rows from a random one, going on from the first past the last
         cache.prune()
         counts.append(left())
     live = cache._connection(None).execute("SELECT count(*) FROM results WHERE key LIKE 'live%'").fetchone()[0]
     cache.close()
     half = _PRUNE_ROWS // 2  # the expired rows among the rows one prune looks at
-    assert counts[0] == 3 * half and counts[-1] == 0, counts
+    assert counts[0] == 3 * half and counts[3] == 0, counts  # three prunes, every row
     assert all(0 <= before - after <= half for before, after in zip(counts, counts[1:])), counts
     assert live == 3 * half
+
+
+@pytest.mark.parametrize("start", [0, 4, 10])
+def test_one_prune_of_a_small_file_looks_at_every_row_wherever_it_starts(tmp_path, start):
+    """A prune stopped at the last row: a file's first prune, from a random row, looked only at the
+    rows after it (a 10-row file kept up to 9 expired rows). Where it starts is set here (the
+    random start: the first row, one within, the last)."""
+    path = tmp_path / "c.sqlite3"
+    clock = FakeClock()
+    cache = SqliteCache(path, ttl_s=60, clock=clock)
+    now = clock.time()
+    with sqlite3.connect(path) as writer:
+        writer.executemany(
+            "INSERT INTO results (key, expires, value, stored) VALUES (?, ?, ?, ?)",
+            [("expired %d" % number, now - 1, "{}", now - 61) for number in range(10)],
+        )
+    writer.close()
+    cache._pruned_to = start
+    cache.prune()
+    left = cache._connection(None).execute("SELECT count(*) FROM results").fetchone()[0]
+    cache.close()
+    assert left == 0
 
 
 # -- rows another program wrote --------------------------------------------------------------------
@@ -260,6 +295,7 @@ def test_an_answer_that_is_not_text_is_a_failing_read_not_a_type_error_through_t
 def _built_on_a_full_disk(path):
     """A client built while no file may grow (a worker restarted on a full disk): its searches, and
     whether it raised."""
+    warned = _cache_warnings()
     _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
     resource.setrlimit(resource.RLIMIT_FSIZE, (1, hard))
     try:
@@ -270,15 +306,18 @@ def _built_on_a_full_disk(path):
         answered = bool(client.search("while full")["items"])
         resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
         client.search("once there is room")
-    return {"answered": answered}
+    return {"answered": answered, "warned": warned[:1]}
 
 
 def test_a_client_built_on_a_full_disk_is_built_and_uses_its_file_once_there_is_room(tmp_path):
     """A job restarted on a full disk failed for its cache file: ``InvalidInput(bad_cache_path)``,
-    "disk I/O error", though the file was fine and every search would have been answered."""
+    "disk I/O error", though the file was fine and every search would have been answered. The
+    warning does not say it is a full disk: SQLite's "disk I/O error" may be a failing disk too."""
     path = str(tmp_path / "c.sqlite3")
     SqliteCache(path, ttl_s=60, clock=FakeClock()).close()
-    assert _in_child(lambda: _built_on_a_full_disk(path)) == {"answered": True}
+    seen = _in_child(lambda: _built_on_a_full_disk(path))
+    assert seen["answered"] is True, seen
+    assert "(disk I/O error: a full disk or an I/O error)" in seen["warned"][0], seen
     with sqlite3.connect(path) as reader:
         keys = [key for (key,) in reader.execute("SELECT key FROM results")]
     reader.close()
@@ -309,3 +348,40 @@ def test_a_cache_file_deleted_or_replaced_while_in_use_is_opened_anew(tmp_path, 
     worker.close()
     reader.close()
     assert found == [True, how == "replaced"]
+
+
+def test_a_relative_cache_path_names_the_same_file_after_the_working_folder_changes(tmp_path, monkeypatch):
+    """The check for a deleted or replaced file stat()ed the relative path in the new working folder
+    (a daemon's chdir("/"), a job changing folder): the cache closed its file and opened one there,
+    losing every answer (or failing: "unable to open database file" where it may not write)."""
+    first, then = tmp_path / "first", tmp_path / "then"
+    first.mkdir()
+    then.mkdir()
+    monkeypatch.chdir(first)
+    cache = SqliteCache("c.sqlite3", ttl_s=60, clock=FakeClock())
+    cache.set("kept", {"items": []})
+    monkeypatch.chdir(then)
+    found = cache.get("kept")
+    cache.close()
+    assert found == {"items": []}
+    assert os.listdir(then) == []
+
+
+@pytest.mark.parametrize("value", [5, None], ids=["integer", "NULL"])
+def test_a_lookup_of_a_value_that_is_not_text_raises_value_error_not_type_error(tmp_path, value):
+    """What the search test above meets on Python 3.11+ is the bounded lookup's refusal (SQLite:
+    "cannot open value of type integer"); a lookup without a bound read the value into Python,
+    and ``json.loads`` raised ``TypeError``, which :class:`ResultCache` does not take for a failing read."""
+    path = tmp_path / "c.sqlite3"
+    clock = FakeClock()
+    now = clock.time()
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value, stored REAL)")
+        other.execute("INSERT INTO results VALUES (?, ?, ?, ?)", (cache_key_text("q"), now + 60, value, now))
+    other.close()
+    cache = SqliteCache(path, ttl_s=60, clock=clock)
+    try:
+        with pytest.raises(ValueError, match="not JSON text"):
+            cache.lookup("q")
+    finally:
+        cache.close()

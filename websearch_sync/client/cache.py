@@ -44,7 +44,7 @@ _PRUNE_ROWS = 500
 _DEFAULT_WAIT_S = 10.0
 _SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 _SQLITE_DAMAGED = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
-_SQLITE_NO_ROOM = (10, 13)  # SQLITE_IOERR (a write past RLIMIT_FSIZE), SQLITE_FULL
+_SQLITE_NO_ROOM = (10, 13)  # SQLITE_IOERR (a write past RLIMIT_FSIZE, a failing disk), SQLITE_FULL
 
 
 def cache_key_text(key: Hashable) -> str:
@@ -250,7 +250,7 @@ def _unusable_because(path: str, error: sqlite3.Error) -> str:
     the file or its folder is what this user may not write, and "malformed" of a file it could read."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
-        return "this user may not write the file (%s)" % error
+        return "this user may not read or write the file (%s)" % error
     if not os.access(folder, os.W_OK | os.X_OK):
         return "this user may not write its folder %s, where SQLite keeps the file's -wal and -shm files (%s)" % (
             folder,
@@ -306,6 +306,8 @@ class SqliteCache:
 
     def __init__(self, path: StrPath, ttl_s: float, clock: Clock = SYSTEM_CLOCK) -> None:
         self.path = check_cache_path(path)
+        if self.path != ":memory:":  # the file named now, not another one after an os.chdir (a daemon's)
+            self.path = os.path.abspath(self.path)
         self.ttl_s = ttl_s
         self._clock = clock
         self._local = threading.local()  # per thread: the connection whose journal mode is set (WAL)
@@ -325,7 +327,7 @@ class SqliteCache:
                 logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
             elif _is_out_of_room(exc):  # it was refused: a job restarted on a full disk failed for its cache
                 logger.warning(
-                    "cache file %s cannot be written (%s: a full disk?); skipped, and tried again at the next call",
+                    "cache file %s cannot be written (%s: a full disk or an I/O error); skipped, and tried again at the next call",
                     self.path,
                     exc,
                 )
@@ -465,9 +467,10 @@ class SqliteCache:
         in the future than their TTL, which would otherwise be served again once the wall clock
         caught up with them (after a clock set back, as fresh as the day they were written).
 
-        One prune looks at :data:`_PRUNE_ROWS` rows, from where the last one stopped (in the order
-        they were written, starting over at the end; the first one of a cache at a random row: a
-        short-lived client, a command run per query, would look at the same first rows each time):
+        One prune looks at :data:`_PRUNE_ROWS` rows (all of a smaller file), from where the last one
+        stopped (in the order they were written, going on from the first row past the last; the
+        first one of a cache at a random row: a short-lived client, a command run per query, would
+        look at the same first rows each time):
         a scan of the whole file read every answer in it while holding its write lock, 0.2 s a
         100,000 answers, which the call that pruned waited for and other processes' writes too
         (lost once their wait ran out)."""
@@ -476,18 +479,24 @@ class SqliteCache:
         if self._pruned_to is None:
             (end,) = conn.execute("SELECT max(rowid) FROM results").fetchone()
             self._pruned_to = random.randrange((end or 0) + 1)
-        for start in (self._pruned_to, 0):  # past the last row: start over, at once
-            (last,) = conn.execute(
-                "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
-                (start, _PRUNE_ROWS),
+        start = self._pruned_to
+        ahead, looked = conn.execute(
+            "SELECT max(rowid), count(*) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
+            (start, _PRUNE_ROWS),
+        ).fetchone()
+        if ahead is not None:
+            conn.execute(
+                "DELETE FROM results WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE, (start, ahead, now, now)
+            )
+            self._pruned_to = ahead
+        if looked < _PRUNE_ROWS:  # the last row reached: the rest from the first row on (a small file: all of it)
+            (wrapped,) = conn.execute(
+                "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid <= ? ORDER BY rowid LIMIT ?)",
+                (start, _PRUNE_ROWS - looked),
             ).fetchone()
-            if last is not None:
-                break
-        else:  # no rows
-            self._pruned_to = 0
-            return
-        conn.execute("DELETE FROM results WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE, (start, last, now, now))
-        self._pruned_to = last
+            if wrapped is not None:
+                conn.execute("DELETE FROM results WHERE rowid <= ? AND NOT (%s)" % _LIVE, (wrapped, now, now))
+            self._pruned_to = 0 if wrapped is None else wrapped
 
     def clear(self) -> None:
         """Forget everything."""

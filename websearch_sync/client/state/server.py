@@ -221,23 +221,17 @@ def _bounded_connections(connection_class: type) -> type:
     bounded = _BOUNDED_CLASSES.get(connection_class)
     if bounded is None:
         from redis.connection import SSLConnection
-        from redis.exceptions import ConnectionError as RedisConnectionError
 
         tls = issubclass(connection_class, SSLConnection)
 
         def _connect(self: Any) -> _BoundedSocket:
+            self.websearch_tcp_connected = threading.Event()  # set once TCP connects, before the TLS handshake
             try:
                 return _connect_in_time(self)
             except socket.timeout:
                 if not tls:
                     raise
-                # redis-py said "Timeout connecting to server" of a plain Redis, which never answers the
-                # TLS handshake of a rediss:// URL, as of a host that is down (its own type: redis-py
-                # would say that again of any timeout)
-                raise RedisConnectionError(
-                    "Timeout connecting to server over TLS (rediss://): a server that does not serve TLS on"
-                    " that port never answers the handshake"
-                ) from None
+                raise _tls_timeout(self.websearch_tcp_connected.is_set()) from None
 
         def _connect_in_time(self: Any) -> _BoundedSocket:
             connect = super(bounded, self)._connect  # type: ignore[arg-type]
@@ -261,10 +255,43 @@ def _bounded_connections(connection_class: type) -> type:
 
         bounded = _BOUNDED_CLASSES[connection_class] = type(
             "Bounded" + connection_class.__name__,
-            (connection_class,),
+            (connection_class, _tcp_noted()) if tls else (connection_class,),
             {"_connect": _connect, "send_packed_command": send_packed_command},
         )
     return bounded
+
+
+def _tcp_noted() -> type:
+    """A TCP connection that notes when it connected (``websearch_tcp_connected``): what redis-py's
+    TLS connection, before it in the order of classes, connects to make its handshake."""
+    from redis.connection import Connection
+
+    class TcpNoted(Connection):
+        def _connect(self: Any) -> Any:
+            connected = self.websearch_tcp_connected  # this attempt's (the next comes after the 5 s rest, with its own)
+            sock = super()._connect()  # type: ignore[no-untyped-call]
+            connected.set()
+            return sock
+
+    return TcpNoted
+
+
+def _tls_timeout(tcp_connected: bool) -> Exception:
+    """A ``rediss://`` connection that timed out, saying where: redis-py said "Timeout connecting to
+    server" of a plain Redis, which never answers the TLS handshake, as of a host that is down (its
+    own type: redis-py would say that again of any timeout). Only a TCP connection that was made
+    tells the two apart: a host down (or behind a full accept queue, a firewall) makes none."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    if tcp_connected:
+        return RedisConnectionError(
+            "Timeout connecting to server over TLS (rediss://): a server that does not serve TLS on"
+            " that port never answers the handshake"
+        )
+    return RedisConnectionError(
+        "Timeout connecting to server over TLS (rediss://): the host did not answer, or a Redis without"
+        " TLS on that port never answers the handshake"
+    )
 
 
 #: The characters a Redis ``SCAN MATCH`` pattern gives a meaning.
@@ -446,9 +473,14 @@ class StateServer:
 
     def failed(self, error: BaseException, now: float, required: bool = False) -> None:
         """Note a failure: no Redis until ``now + RETRY_AFTER_S``; warn unless already down
-        (saying what the calls do meanwhile: use local state, or fail when ``required``)."""
+        (saying what the calls do meanwhile: use local state, or fail when ``required``). Redis
+        that has answered for :data:`RETRY_AFTER_S` since the last failure was back, even if no
+        call came to say so (a quiet process's one call after the outage): this is a new outage,
+        warned of, not one silent for as long as the process lives."""
         with self._lock:
-            was_down, self._down = self._down, True
+            since = self._answering_since
+            back = since is not None and now - since >= RETRY_AFTER_S
+            was_down, self._down = self._down and not back, True
             self._retry_at = now + RETRY_AFTER_S
             self._answering_since = None
             self.last_error = redact("%s: %s" % (type(error).__name__, error), self.secrets)

@@ -45,8 +45,9 @@ local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
 #: slot this process may take, from now, ARGV[6]: the longest wait any call may book (microseconds):
 #: a slot further ahead than that and its booker's interval was booked on another clock (a
 #: failover to a server whose clock is behind) or planted, and is taken for none. Notes the process in
-#: the fleet (a member noted later than now was noted on another clock or planted: dropped, else it
-#: counted for ever, each one shrinking every process's share of the pace while Redis is down), then
+#: the fleet (a member noted further ahead of now than ARGV[4] was noted on another clock or planted:
+#: dropped, else it counted for ever, each one shrinking every process's share of the pace while
+#: Redis is down; one a little ahead, a Redis clock stepped back a few ms, is a member), then
 #: books the slot and answers {1, wait, fleet size, the interval of the slot's last booker (0:
 #: none), the next free slot it wrote} when the wait fits; books nothing and answers {0, wait,
 #: fleet size, that interval, 0} when it does not. The slot key expires one second after the slot it holds has passed.
@@ -58,7 +59,7 @@ local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
 ours('ZADD', KEYS[2], now, ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
-redis.call('ZREMRANGEBYSCORE', KEYS[2], string.format('(%.0f', now), '+inf')
+redis.call('ZREMRANGEBYSCORE', KEYS[2], string.format('(%.0f', now + tonumber(ARGV[4])), '+inf')
 redis.call('PEXPIRE', KEYS[2], math.ceil(tonumber(ARGV[4]) / 1000))
 local fleet = redis.call('ZCARD', KEYS[2])
 """

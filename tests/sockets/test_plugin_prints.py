@@ -55,6 +55,7 @@ def printer(monkeypatch):
     server on loopback."""
     monkeypatch.setattr(registry, "_entry_points", lambda: [_EntryPoint()])
     monkeypatch.setattr(registry, "_PLUGINS_LOADED", False)
+    monkeypatch.setattr(registry, "_PLUGINS_DONE", set())
     with FaultServer({"/api": respond(200, ANSWER, content_type="application/json")}) as server:
         monkeypatch.setenv("WEB_SEARCH_ENDPOINT_PRINTER", server.url("/api"))
         yield

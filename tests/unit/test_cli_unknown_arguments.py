@@ -332,7 +332,8 @@ def test_a_commands_argument_typed_as_a_flag_is_said_to_take_no_flag(capsys, arg
         (["search", "q", "--include-images"], "--include-images"),  # --include-content: another subject
         (["search", "q", "--no-retries"], "--no-retries"),  # its opposite takes a value: no guess
         (["mcp", "--disable-images"], "--disable-images (did you mean --no-images?)"),
-        (["search", "q", "--safe-off"], "--safe-off (did you mean --safe-search?)"),  # off: a value of it, no "no"
+        # off: a value of it, no "no"; given with it (--safe-search alone failed with "expected one argument")
+        (["search", "q", "--safe-off"], "--safe-off (did you mean --safe-search off?)"),
     ],
 )
 def test_a_hint_never_names_a_flag_of_the_opposite_meaning_as_the_one_meant(capsys, argv, said):

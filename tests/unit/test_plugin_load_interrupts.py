@@ -45,10 +45,64 @@ def test_a_plugin_that_exits_at_import_is_skipped(skipped, caplog):
     assert "skipping backend plugin 'stalled'" in caplog.text
 
 
-def test_the_command_terminated_while_a_plugin_loads_says_so(skipped, monkeypatch, capsys):
+@pytest.fixture
+def unloaded(skipped, monkeypatch):
+    """Plugins not loaded yet (none done), the registry's state put back after the test."""
+    with registry.kept():  # (which loads the installed plugins first)
+        monkeypatch.setattr(registry, "_PLUGINS_LOADED", False)
+        monkeypatch.setattr(registry, "_PLUGINS_DONE", set())
+        yield
+
+
+def _main(argv):
+    """``main(argv)``'s status; an interrupt escaping it is this test's failure, not the session's end."""
     from websearch_sync.cli import main
 
+    try:
+        return main(argv)
+    except KeyboardInterrupt as interrupt:
+        pytest.fail("main() let %r through" % interrupt)
+
+
+def test_the_command_terminated_while_a_plugin_loads_says_so(unloaded, monkeypatch, capsys):
     monkeypatch.setattr(registry, "_entry_points", lambda: [_Entry(Terminated())])
-    monkeypatch.setattr(registry, "_PLUGINS_LOADED", False)
-    assert main(["backends"]) == 143
-    assert capsys.readouterr().err == "terminated\n"
+    assert _main(["backends"]) == 143
+    assert capsys.readouterr().err == "terminated while loading backend plugin 'stalled' (stalled:P)\n"
+
+
+def test_a_plugin_raising_keyboardinterrupt_at_import_is_named(unloaded, monkeypatch, capsys):
+    """Every command printed a bare "interrupted": nothing said which installed plugin did it."""
+    monkeypatch.setattr(registry, "_entry_points", lambda: [_Entry(KeyboardInterrupt())])
+    assert _main(["backends"]) == 130
+    assert capsys.readouterr().err == "interrupted while loading backend plugin 'stalled' (stalled:P)\n"
+
+
+class _Plugin:
+    """An entry point whose first ``load()`` is interrupted (``interrupted`` of them), then loads a backend."""
+
+    def __init__(self, name: str, interrupted: int, loads: list) -> None:
+        self.name = self.value = name
+        self.interrupted, self.loads = interrupted, loads
+
+    def load(self):
+        from websearch_sync.backends.stub import Stub
+
+        self.loads.append(self.name)
+        if self.loads.count(self.name) <= self.interrupted:
+            raise KeyboardInterrupt()
+        return type("Plugin", (Stub,), {"name": self.name})
+
+
+def test_a_load_interrupted_by_ctrl_c_resumes_at_the_next_question(unloaded, monkeypatch):
+    """A Ctrl-C while a plugin loaded (a REPL, a notebook) lost it and every plugin after it for the
+    rest of the process: the plugins counted as loaded."""
+    import websearch_sync as ws
+
+    loads: list = []
+    entries = [_Plugin("resume_first", 0, loads), _Plugin("resume_second", 1, loads), _Plugin("resume_third", 0, loads)]
+    monkeypatch.setattr(registry, "_entry_points", lambda: entries)
+    with pytest.raises(KeyboardInterrupt):
+        ws.backend_names()
+    names = ws.backend_names()
+    assert {"resume_first", "resume_second", "resume_third"} <= set(names)
+    assert loads == ["resume_first", "resume_second", "resume_second", "resume_third"]  # the first not again

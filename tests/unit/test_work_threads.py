@@ -120,3 +120,38 @@ def test_a_thread_beyond_the_idle_cap_ends_after_its_job(monkeypatch):
     finally:
         me.name = name
     assert ran == [1] and len(workers._idle) == workers.IDLE_MAX
+
+
+def test_a_cancelled_search_reads_none_of_its_result_pages():
+    """A batch stopped (or an MCP call cancelled) while a query's backend answered: its
+    ``include_content`` pages were still read, in threads that did not carry the call's cancel
+    event, and through a gate that waited (and so checked it) only for a host with a pace."""
+    from websearch_sync.client.clock import CallCancelled, CancellableClock
+
+    clock, cancelled, sent = CancellableClock(), threading.Event(), []
+
+    def answer(params):
+        cancelled.set()  # stopped while the backend answered
+        return [{"title": "A", "url": "https://a.example/", "snippet": ""}, {"title": "B", "url": "https://b.example/"}]
+
+    def handler(request):
+        sent.append(request.url)
+        return MockResponse(200, {"Content-Type": "text/html; charset=utf-8"}, PAGE)
+
+    with fake_results({"bing_html": answer}):
+        with ws.SearchClient("bing_html", wire=MockWire(handler), cache_ttl_s=0, clock=clock) as client:
+            with clock.cancellable(cancelled), pytest.raises(CallCancelled):
+                client.search("q", include_content=True)
+    assert sent == []
+
+
+def test_a_cancelled_fetch_sends_nothing():
+    """A fetch to a host with no pace waited for nothing, so its first request went out cancelled."""
+    from websearch_sync.client.clock import CallCancelled, CancellableClock
+
+    clock, cancelled, sent = CancellableClock(), threading.Event(), []
+    cancelled.set()
+    with ws.SearchClient("stub", wire=MockWire(lambda request: sent.append(request.url)), clock=clock) as client:
+        with clock.cancellable(cancelled), pytest.raises(CallCancelled):
+            client.fetch("https://a.example/")
+    assert sent == []

@@ -76,7 +76,8 @@ def closest_flag_hint(name: str, parser: argparse.ArgumentParser) -> str:
     A flag of the opposite meaning is never the one meant, however alike the letters
     (``mcp --images`` was "did you mean --no-images?"): when it takes no value, the hint says
     that leaving it out gives what was typed; a flag whose words say yes or no to another
-    subject (``--no-comments``, ``--no-images``) is no match either."""
+    subject (``--no-comments``, ``--no-images``) is no match either. A value of the flag in the
+    name (``--safe-off``) is hinted with it: ``--safe-search off``."""
     spelled = _spellings(parser)
     typed = name.replace("-", "_").lower()  # flags are lower case: --JSON means --json
     first = typed.split("_")[0]
@@ -85,9 +86,11 @@ def closest_flag_hint(name: str, parser: argparse.ArgumentParser) -> str:
     if len(first) >= 4 and len(set(starting)) == 1:
         candidates.append(starting[0])
     for flag in candidates:
-        same = _same_meaning(typed, flag[2:], frozenset(_action(parser, flag).choices or ()))
-        if same:
-            return " (did you mean %s?)" % flag
+        values = _action(parser, flag).choices or ()
+        same = _same_meaning(typed, flag[2:], frozenset(values))
+        if same:  # with the value the name holds (--safe-off: --safe-search off; alone, it wants one)
+            value = next((word for word in typed.split("_") if word in values), None)
+            return " (did you mean %s?)" % (flag if value is None else "%s %s" % (flag, value))
         if same is False and _action(parser, flag).nargs == 0:
             return " (that is the default: %s, its opposite, applies only when given)" % flag
     return ""

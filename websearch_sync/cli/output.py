@@ -193,13 +193,17 @@ class Interrupted(KeyboardInterrupt):
 
 
 def interruption(interrupt: KeyboardInterrupt) -> tuple[str, int]:
-    """How ``interrupt`` ends the command: the word said (``interrupted``, ``terminated``; "" when
+    """How ``interrupt`` ends the command: the word said (``interrupted``, ``terminated``, naming the
+    backend plugin that was loading if one was; "" when
     the command said it) and the exit status, 128 and the signal's number as a shell reports it."""
     if isinstance(interrupt, Interrupted):
         return "", interrupt.status
-    if isinstance(interrupt, Terminated):
-        return "terminated", EXIT_TERMINATED
-    return "interrupted", EXIT_INTERRUPTED
+    word, status = (
+        ("terminated", EXIT_TERMINATED) if isinstance(interrupt, Terminated) else ("interrupted", EXIT_INTERRUPTED)
+    )
+    registry = sys.modules.get("websearch_sync.engine.registry")  # not imported: no plugin loaded (--help stays light)
+    plugin = registry.interrupted_plugin(interrupt) if registry is not None else None
+    return (word if plugin is None else "%s while loading backend plugin %s" % (word, plugin)), status
 
 
 def _terminate(signum: int, frame: object) -> None:

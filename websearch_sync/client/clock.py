@@ -38,6 +38,10 @@ class Clock:
         (:class:`CancellableClock`'s wait, so that it waits on the clock it wraps)."""
         return cancelled.wait(max(0.0, seconds))
 
+    def raise_if_cancelled(self) -> None:
+        """Nothing: a call on this clock is never cancelled (:class:`CancellableClock`'s check,
+        made before every request a client sends, so that a cancelled call sends none)."""
+
 
 class CallCancelled(BaseException):
     """Raised inside a call that was cancelled (an MCP request cancelled, a batch that stopped),
@@ -49,36 +53,30 @@ class CallCancelled(BaseException):
 
 
 class CancellableClock(Clock):
-    """The system clock, except that a wait inside :meth:`cancellable` ends the call when its
-    event is set: a cancelled call stops at its next rate-limit, retry or cool-down wait (a zero
-    wait included, which the client takes right before each request) instead of reaching the
-    upstream. The MCP server cancels a call its client cancelled; a batch of the command line
-    the query running when it stops (Ctrl-C, K failures, a reader that left). The event lives in
-    a context variable, so it reaches the threads a call runs its backends in
-    (``strategy="merge"`` runs each in a copy of the caller's context); waits of other calls,
-    and outside :meth:`cancellable`, are ordinary sleeps. ``base``: the clock it reads and waits
-    on (default :data:`SYSTEM_CLOCK`, looked up at each call: a test's fake clock behind it holds)."""
+    """The system clock, except that inside :meth:`cancellable` a call ends once its event is set:
+    a cancelled call stops at its next rate-limit, retry or cool-down wait, and before each
+    request it would send (:meth:`raise_if_cancelled`), instead of reaching the upstream. The MCP
+    server cancels a call its client cancelled; a batch of the command line the query running when
+    it stops (Ctrl-C, K failures, a reader that left). The event lives in a context variable, so
+    it reaches the threads a call hands work to (a merge's backends, the pages ``include_content``
+    reads: each runs in a copy of the caller's context); waits of other calls, and outside
+    :meth:`cancellable`, are ordinary sleeps. It reads and waits on :data:`SYSTEM_CLOCK`, looked up
+    at each call (a test's fake clock behind it holds)."""
 
-    def __init__(self, base: Optional[Clock] = None) -> None:
-        self._base = base
+    def __init__(self) -> None:
         self._cancelled: ContextVar[Optional[threading.Event]] = ContextVar("websearch_sync_cancelled", default=None)
 
-    @property
-    def base(self) -> Clock:
-        """The clock read and waited on."""
-        return self._base or SYSTEM_CLOCK
-
     def monotonic(self) -> float:
-        """The base clock's monotonic time."""
-        return self.base.monotonic()
+        """The system clock's monotonic time."""
+        return SYSTEM_CLOCK.monotonic()
 
     def time(self) -> float:
-        """The base clock's wall time."""
-        return self.base.time()
+        """The system clock's wall time."""
+        return SYSTEM_CLOCK.time()
 
     @contextmanager
     def cancellable(self, cancelled: threading.Event) -> Iterator[None]:
-        """Waits of this call inside the block raise :class:`CallCancelled` once ``cancelled`` is set."""
+        """Waits and requests of this call inside the block raise :class:`CallCancelled` once ``cancelled`` is set."""
         token = self._cancelled.set(cancelled)
         try:
             yield
@@ -89,8 +87,14 @@ class CancellableClock(Clock):
         """Wait ``seconds``, or raise :class:`CallCancelled` as soon as this call is cancelled."""
         cancelled = self._cancelled.get()
         if cancelled is None:
-            self.base.sleep(seconds)
-        elif self.base.sleep_unless(cancelled, seconds):
+            SYSTEM_CLOCK.sleep(seconds)
+        elif SYSTEM_CLOCK.sleep_unless(cancelled, seconds):
+            raise CallCancelled()
+
+    def raise_if_cancelled(self) -> None:
+        """Raise :class:`CallCancelled` when this call is cancelled."""
+        cancelled = self._cancelled.get()
+        if cancelled is not None and cancelled.is_set():
             raise CallCancelled()
 
 

@@ -17,6 +17,7 @@ by the backend runner already, and pass (:func:`backend_call`).
 """
 
 import contextlib
+import threading
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from typing import Callable, Optional
@@ -92,8 +93,10 @@ def engine_hosts(settings: Settings) -> dict[str, tuple[tuple[str, str], ...]]:
     return by_host
 
 
-#: The host key of the backend whose call this context runs (see :func:`backend_call`).
-_RUNNING: ContextVar[Optional[str]] = ContextVar("websearch_sync_backend_host", default=None)
+#: The host key of the backend whose call this context runs and the thread running it (see
+#: :func:`backend_call`): a thread the call hands work to carries a copy of its context
+#: (:func:`~websearch_sync.net.workers.run_each`), but is not the call's own thread.
+_RUNNING: ContextVar[Optional[tuple[Optional[str], int]]] = ContextVar("websearch_sync_backend_host", default=None)
 
 
 @contextlib.contextmanager
@@ -101,7 +104,7 @@ def backend_call(endpoint: str) -> Iterator[None]:
     """While a backend's call runs, its own requests to its endpoint's host pass the gate: the
     backend runner has checked their cool-downs and booked their slot already. Threads the
     backend starts (Baidu's link resolution) do not inherit this, so their requests wait."""
-    token = _RUNNING.set(host_key(endpoint))
+    token = _RUNNING.set((host_key(endpoint), threading.get_ident()))
     try:
         yield
     finally:
@@ -139,8 +142,9 @@ class HostGate:
         ``provider``), or ``Timeout(budget_exhausted)`` when the host's next slot comes after
         ``deadline``; else wait for the slot. A request of a backend's own call to its own
         host passes (:func:`backend_call`)."""
+        self.clock.raise_if_cancelled()  # a cancelled call sends nothing more, whether or not a wait comes
         key = host_key(url)
-        if key is None or key == _RUNNING.get():
+        if key is None or (key, threading.get_ident()) == _RUNNING.get():
             return
         engines = self.engines.get(key, ())
         try:

@@ -7,7 +7,6 @@ refuse the call before sending, a missing key, say): the same call is refused ag
 """
 
 import concurrent.futures
-import contextvars
 import logging
 from collections.abc import Collection, Sequence
 from functools import partial
@@ -151,18 +150,17 @@ def merge(
 ) -> Outcome:
     """Ask every backend in parallel and fuse their lists (reciprocal rank fusion).
 
-    Each backend runs in a copy of the caller's context (``contextvars``), as if it ran in the
-    caller's thread: what the caller's waits obey (e.g. the MCP server's cancellation, see
-    ``mcp.CancellableClock``) its backends' waits obey too. A backend that raises something
+    Each backend runs in a copy of the caller's context (``contextvars``,
+    :func:`~websearch_sync.net.workers.run_each`), as if it ran in the caller's thread: what the
+    caller's waits obey (e.g. the MCP server's cancellation, see
+    :class:`~websearch_sync.client.clock.CancellableClock`) its backends' waits obey too. A backend that raises something
     other than a ``WebSearchError`` (such a cancellation) ends the call with it.
     """
-    # one context copy per backend: a context cannot be entered by two threads at once
-    contexts = [(contextvars.copy_context(), backend) for backend in backends]
     futures = each_within(  # waits in slices (Ctrl-C is raised soon); what has not started by then never runs
         budget,
-        lambda pair: pair[0].run(run, pair[1]),
-        contexts,
-        workers=len(contexts),
+        run,
+        backends,
+        workers=len(backends),
         name="websearch-merge",
         grace_s=_MERGE_MARGIN_S,
     )

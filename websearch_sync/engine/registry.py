@@ -85,6 +85,11 @@ _SKIPPED_ELSEWHERE: dict[str, str] = {}
 _SKIPPED_ENGINES: dict[tuple[str, str], str] = {}
 _PLUGINS_LOADED = False
 _PLUGINS_LOADING = False
+#: The entry points (``(name, value)``) loaded or skipped so far: a load an interrupt stopped
+#: (Ctrl-C in a long-lived process) resumes at the next question with the others, not again with these.
+_PLUGINS_DONE: set[tuple[str, str]] = set()
+#: The attribute of a ``KeyboardInterrupt`` that came while a plugin loaded: that plugin (:func:`interrupted_plugin`).
+_PLUGIN_INTERRUPTED = "websearch_sync_plugin"
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
 #: plugin asking the registry while it loads is answered without them); and while the registry
 #: changes (readers read :data:`_REGISTRY` anew each time, never a reference kept from before).
@@ -458,6 +463,7 @@ def forget_registrations() -> None:
         _SKIPPED.clear()
         _SKIPPED_ELSEWHERE.clear()
         _SKIPPED_ENGINES.clear()
+        _PLUGINS_DONE.clear()
         _PLUGINS_LOADED = False
 
 
@@ -796,7 +802,8 @@ def _entry_points() -> list[Any]:
 def _load_plugin(entry: Any) -> None:
     try:
         cls = entry.load()
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (the CLI's Terminated) while it loads: the host's, not the plugin's
+    except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM (the CLI's Terminated): the host's, not the plugin's
+        setattr(interrupt, _PLUGIN_INTERRUPTED, "%r (%s)" % (entry.name, entry.value))
         raise
     except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
         _skip(entry, "it failed to load: %s: %s" % (type(exc).__name__, exc))
@@ -1017,7 +1024,8 @@ def _beside_items_problem(result: ParseResult) -> Optional[str]:
 
 def load_plugins() -> None:
     """Register the backends third-party distributions declare (once per process; the
-    registry's first question calls it)."""
+    registry's first question calls it). An interrupt while one loads (Ctrl-C) is raised, and the
+    next question loads that plugin and those after it."""
     global _PLUGINS_LOADED, _PLUGINS_LOADING
     if _PLUGINS_LOADED:
         return
@@ -1027,7 +1035,19 @@ def load_plugins() -> None:
         _PLUGINS_LOADING = True
         try:
             for entry in _entry_points():
-                _load_plugin(entry)
-        finally:
+                key = (entry.name, entry.value)
+                if key not in _PLUGINS_DONE:  # an interrupted load's next question goes on where it stopped
+                    _load_plugin(entry)
+                    _PLUGINS_DONE.add(key)
             # loaded until forget_registrations says otherwise: then the next question loads them again
-            _PLUGINS_LOADED, _PLUGINS_LOADING = True, False
+            _PLUGINS_LOADED = True
+        finally:
+            _PLUGINS_LOADING = False
+
+
+def interrupted_plugin(interrupt: KeyboardInterrupt) -> Optional[str]:
+    """The plugin that was loading when ``interrupt`` came (``'name' (module:Class)``), for the
+    message that ends the command: a plugin whose import raises ``KeyboardInterrupt`` itself
+    otherwise ends every command with a bare "interrupted"."""
+    plugin = getattr(interrupt, _PLUGIN_INTERRUPTED, None)
+    return plugin if isinstance(plugin, str) else None

@@ -12,10 +12,12 @@ deadline); new work then gets another thread. Threads do not survive ``fork``: a
 A caller waits for its job with :func:`.waits.wait_for`, which Ctrl-C ends within a quarter second.
 """
 
+import contextvars
 import queue
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
+from functools import partial
 from typing import Callable, TypeVar
 
 from ..forks import module_global, module_lock
@@ -52,7 +54,8 @@ def submit(job: Callable[[], None], name: str) -> None:
 def run_each(work: Callable[[A], T], items: Sequence[A], threads: int, name: str) -> "list[Future[T]]":
     """``work(item)`` for every item, in at most ``threads`` of these daemon threads; the futures,
     in the order of ``items``. Cancelling a future that has not started keeps its item from
-    running; an exception while the jobs are handed out (a Ctrl-C) cancels them all. Not a thread pool: an interpreter joins a pool's threads before it ends, so a Ctrl-C
+    running; an exception while the jobs are handed out (a Ctrl-C) cancels them all. Each thread
+    runs in a copy of the caller's context (its context variables: a call's cancellation). Not a thread pool: an interpreter joins a pool's threads before it ends, so a Ctrl-C
     (or the end of a script) waited for work still running, up to its deadline."""
     futures: list[Future[T]] = [Future() for _ in items]
     indexes = iter(range(len(items)))
@@ -73,7 +76,9 @@ def run_each(work: Callable[[A], T], items: Sequence[A], threads: int, name: str
 
     try:
         for _ in range(min(threads, len(items))):
-            submit(job, name)
+            # each thread in a copy of the caller's context (one copy per thread: a context cannot be
+            # entered by two at once): what the call's waits obey (a cancellation) its jobs obey too
+            submit(partial(contextvars.copy_context().run, job), name)
     except BaseException:  # Ctrl-C while handing jobs out: the jobs already handed out run no item
         for future in futures:
             future.cancel()

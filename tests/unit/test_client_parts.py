@@ -1,9 +1,11 @@
 """The client's parts on their own: fusion, caches, rate limiter, cool-downs."""
 
 import threading
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+import responses
 from clocks import FakeClock, deadlines_on
 
 import websearch_sync as ws
@@ -17,6 +19,8 @@ from websearch_sync.client.retry import RetryPolicy
 from websearch_sync.models import SearchParams
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def item(url, title="t"):
@@ -166,6 +170,39 @@ def test_merged_backends_wait_in_the_callers_context():
     with clock.cancellable(cancelled), pytest.raises(CallCancelled):  # not the AssertionError of a slot slept out
         merge(backends, SimpleNamespace(max_results=5), Deadline(10_000), run)
     assert sorted(waited) == ["a", "b"]
+
+
+class _OwnClock:
+    """A caller's own clock as the ``clock`` argument's docs describe it: it reads the time and sleeps, and is no
+    subclass of the library's ``Clock``."""
+
+    def __init__(self):
+        self.fake = FakeClock()
+
+    def monotonic(self):
+        return self.fake.monotonic()
+
+    def time(self):
+        return self.fake.time()
+
+    def sleep(self, seconds):
+        self.fake.sleep(seconds)
+
+
+def test_a_callers_own_clock_that_is_no_clock_subclass_runs_a_search_through_the_host_gate():
+    """The gate's check for a cancelled call (made before every request) asks only the library's cancellable clock: a
+    clock of three methods ran every search into ``AttributeError: ... 'raise_if_cancelled'`` (internal_error)."""
+    page = (FIXTURES / "ddg_html" / "agent-webtool__1.html").read_text(encoding="utf-8")
+    settings = ws.Settings(impersonate="off")
+    with (
+        responses.RequestsMock(assert_all_requests_are_fired=False) as mock,
+        ws.SearchClient(
+            "ddg_html", settings=settings, clock=_OwnClock(), cache_ttl_s=0, retries=0, state_url=""
+        ) as client,
+    ):
+        mock.post("https://html.duckduckgo.com/html/", body=page, content_type="text/html; charset=UTF-8")
+        answer = client.search("bun javascript runtime", max_results=5)
+        assert len(mock.calls) == 1 and answer["items"] and not answer.get("errors")
 
 
 def test_provider_meta_says_how_much_of_the_latency_was_a_rate_limit_wait():

@@ -38,10 +38,6 @@ class Clock:
         (:class:`CancellableClock`'s wait, so that it waits on the clock it wraps)."""
         return cancelled.wait(max(0.0, seconds))
 
-    def raise_if_cancelled(self) -> None:
-        """Nothing: a call on this clock is never cancelled (:class:`CancellableClock`'s check,
-        made before every request a client sends, so that a cancelled call sends none)."""
-
 
 class CallCancelled(BaseException):
     """Raised inside a call that was cancelled (an MCP request cancelled, a batch that stopped),
@@ -96,6 +92,15 @@ class CancellableClock(Clock):
         cancelled = self._cancelled.get()
         if cancelled is not None and cancelled.is_set():
             raise CallCancelled()
+
+
+def raise_if_cancelled(clock: object) -> None:
+    """Raise :class:`CallCancelled` when ``clock`` is a :class:`CancellableClock` whose call is
+    cancelled (checked before every request a client sends, so that a cancelled call sends none).
+    Any other clock never cancels: a caller's own clock needs only ``monotonic``, ``time`` and
+    ``sleep``, subclass of :class:`Clock` or not."""
+    if isinstance(clock, CancellableClock):
+        clock.raise_if_cancelled()
 
 
 def time_of_day(wall: float) -> str:

@@ -31,7 +31,7 @@ from ..net.deadline import Deadline
 from ..net.memo import remembered
 from ..net.spans import span_text
 from ..net.urls import DEFAULT_PORTS
-from .clock import Clock
+from .clock import Clock, raise_if_cancelled
 from .cooldown import Cooldowns
 from .ratelimit import RateLimiter
 
@@ -142,7 +142,7 @@ class HostGate:
         ``provider``), or ``Timeout(budget_exhausted)`` when the host's next slot comes after
         ``deadline``; else wait for the slot. A request of a backend's own call to its own
         host passes (:func:`backend_call`)."""
-        self.clock.raise_if_cancelled()  # a cancelled call sends nothing more, whether or not a wait comes
+        raise_if_cancelled(self.clock)  # a cancelled call sends nothing more, whether or not a wait comes
         key = host_key(url)
         if key is None or (key, threading.get_ident()) == _RUNNING.get():
             return

@@ -1,6 +1,7 @@
 """Turning response bytes into text: declared charset, then ``<meta>``, then detection."""
 
 import codecs
+import functools
 import re
 from typing import Optional
 
@@ -68,6 +69,14 @@ def _codec(label: Optional[str]) -> Optional[str]:
         return None
     name = _SUPERSETS.get(name, name)
     return name if name in _WEB_ENCODINGS else None
+
+
+@functools.lru_cache(maxsize=64)
+def single_byte(codec: str) -> bool:
+    """Whether ``codec`` reads every byte as one character (cp1251, koi8-r; not gb18030, cp932):
+    bytes that are valid UTF-8 and not ASCII are then almost surely UTF-8 under a wrong label, while a
+    multi-byte legacy codec's pairs can also be valid UTF-8 (GBK's 学校 reads ``ѧУ`` as UTF-8)."""
+    return len(bytes(range(256)).decode(codec, "replace")) == 256
 
 
 def declared_charset(content_type: Optional[str]) -> Optional[str]:

@@ -7,7 +7,7 @@ from typing import Any, Optional
 from requests.structures import CaseInsensitiveDict
 
 from . import jsontext
-from .charset import declared_charset, decode_body
+from .charset import declared_charset, decode_body, single_byte
 from .contenttype import media_type, untyped, xml_media
 from .xmlroot import prefixed_xhtml_root
 
@@ -76,15 +76,18 @@ class HttpResponse:
         return self._json
 
     def _json_text(self) -> str:
-        """The body as JSON text. Declared in a legacy charset (GBK, EUC-KR, Shift_JIS), it is read
-        by that charset (:attr:`text`): such bytes can also be valid UTF-8 (学校 in GBK reads
-        ``ѧУ`` as UTF-8), so UTF-8 first would misread them without a sign. Otherwise (no charset, or a
-        UTF one, or one no browser knows) as JSON reads it: UTF-8, or UTF-16/32 by its BOM or its zero
-        bytes (``json.detect_encoding``; RFC 8259, 8.1): a body declared ``charset=utf-16`` yet sent in
-        UTF-8 was read as UTF-16, and parsed or not by its length's parity. A body that is no text in
-        that encoding is decoded as any page is (:attr:`text`: detection)."""
+        """The body as JSON text. Declared in a multi-byte legacy charset (GBK, EUC-KR, Shift_JIS),
+        it is read by that charset (:attr:`text`): such bytes can also be valid UTF-8 (学校 in GBK
+        reads ``ѧУ`` as UTF-8), so UTF-8 first would misread them without a sign. Otherwise (no
+        charset, a UTF one, one no browser knows, or a single-byte one such as windows-1251 or
+        koi8-r, whose non-ASCII bytes are hardly ever valid UTF-8 by chance: ``Café Привет`` sent in
+        UTF-8 under ``charset=windows-1251`` came out ``CafГ© РџСЂРёРІРµС‚``) as JSON reads it: UTF-8,
+        or UTF-16/32 by its BOM or its zero bytes (``json.detect_encoding``; RFC 8259, 8.1): a body
+        declared ``charset=utf-16`` yet sent in UTF-8 was read as UTF-16, and parsed or not by its
+        length's parity. A body that is no text in that encoding is decoded as any page is
+        (:attr:`text`: its declared charset, then detection)."""
         declared = declared_charset(self.headers.get("Content-Type"))
-        if declared is not None and not declared.startswith("utf"):
+        if declared is not None and not declared.startswith("utf") and not single_byte(declared):
             return self.text
         try:
             return self.content.decode(json.detect_encoding(self.content))

@@ -411,6 +411,18 @@ def test_json_declared_gbk_whose_bytes_are_also_utf8_is_read_as_gbk(word):
     assert result["items"][0]["title"] == word
 
 
+@pytest.mark.parametrize("charset", ["windows-1251", "koi8-r", "iso-8859-5"])
+def test_json_in_utf8_under_a_single_byte_charset_is_read_as_utf8(charset):
+    """A single-byte legacy label on UTF-8 JSON (the classic wrong label): its non-ASCII bytes are valid UTF-8, which
+    they hardly ever are by chance, so they are UTF-8; read by the label, ``Café Привет`` was ``CafГ© РџСЂРёРІРµС‚``."""
+    data = success("bocha")
+    first_result("bocha", data)["name"] = "Café Привет"
+    body = json.dumps(data, ensure_ascii=False).encode("utf-8")
+    assert body.decode(charset, "replace") != body.decode("utf-8")  # the case: the label reads other text
+    result = search("bocha", body, content_type="application/json; charset=" + charset)
+    assert result["items"][0]["title"] == "Café Привет"
+
+
 @pytest.mark.parametrize("name", KEYED)
 def test_a_429_whose_retry_after_date_is_past_is_not_retried_at_once(name):
     """A date behind our clock read as "retry after 0 s": every retry went out at once to a service

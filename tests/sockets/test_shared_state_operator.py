@@ -330,9 +330,9 @@ def test_a_wrong_password_is_one_warning_naming_it_and_never_shows_the_password(
 def test_a_rediss_url_to_a_redis_without_tls_says_so(redis_server, caplog):  # noqa: F811
     """A plain Redis never answers the TLS handshake: redis-py said "Timeout connecting to server",
     as of a host that is down, in the warning and in ``state_unavailable``."""
-    # the TCP connection (a worker thread's) has 0.5 s, the handshake then 0.2 s: the message says TLS
+    # the TCP connection (a worker thread's) has 5 s, the handshake then 0.2 s: the message says TLS
     # only of a connection made, and a loaded machine may be slow to start that thread
-    url = "rediss://127.0.0.1:%d/0?socket_timeout=0.2&socket_connect_timeout=0.5" % redis_server.port
+    url = "rediss://127.0.0.1:%d/0?socket_timeout=0.2&socket_connect_timeout=5" % redis_server.port
     hint = "over TLS (rediss://): a server that does not serve TLS on that port never answers the handshake"
     with caplog.at_level(logging.WARNING, logger="websearch_sync"):
         with ws.SearchClient("stub", state_url=url) as client:

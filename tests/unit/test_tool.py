@@ -799,6 +799,17 @@ def test_a_waiting_search_waits_as_long_as_its_own_search_may_last(monkeypatch, 
     assert _longest_wait(monkeypatch, client, "web_search", arguments) == pytest.approx(bound_s)
 
 
+def test_a_closed_clients_search_bound_is_its_refusal_as_its_search_is():
+    """``search_bound_ms`` raises what the search with its arguments would raise: on a closed client it gave a number."""
+    client = ws.SearchClient("stub", clock=FakeClock())
+    client.close()
+    with pytest.raises(ws.InvalidInput) as searched:
+        client.search("rust")
+    with pytest.raises(ws.InvalidInput) as bound:
+        client.search_bound_ms("rust")
+    assert bound.value.detail_code == searched.value.detail_code == "client_closed"
+
+
 def test_a_waiting_fetch_waits_its_timeout_not_the_clients_search_budget(monkeypatch):
     """The client's ``budget_ms`` bounds searches; a fetch's deadline is ``timeout_ms``."""
     client = ws.SearchClient("stub", settings=ws.Settings(timeout_ms=2000), budget_ms=500, clock=FakeClock())

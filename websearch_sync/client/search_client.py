@@ -318,6 +318,7 @@ class SearchClient:
         them, ``auto`` included), so it is the very deadline the search gets. A ``ToolSession``
         counts how long a call may wait from it. The validation is remembered: the search that
         follows reuses it. Raises what that search would raise for its arguments."""
+        self._check_open()  # as search's first step: a closed client's bound is its refusal
         options.update(_given(time_range=time_range, safe_search=safe_search, vertical=vertical))
         try:
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)

@@ -523,7 +523,7 @@ class JsonApiBackend(Backend):
                 return None
             if not self.config.get("api_key"):  # an optional key (SearXNG behind a proxy that wants one)
                 if error.detail_code == http_status(402):  # Payment Required: the account's, a key would not help
-                    return "no key was sent: the service itself refuses, its own account's plan or credit used up"
+                    return "no key was sent, so the account refused is the service's own: its plan or credit used up"
                 return "no key was sent: set one in %s" % key.where(self.name)
             account = "" if error.detail_code in KEY_REFUSALS else " and its account's plan or credit"
             return "check the key in %s%s" % (key.where(self.name), account)

@@ -252,7 +252,7 @@ def test_a_402_with_no_key_sent_names_the_instances_account_not_a_key_to_set():
     error, _ = search("Payment Required", status=402, content_type="text/plain")
     assert isinstance(error, ws.AuthError) and error.detail_code == "http_402"
     assert error.message.endswith(
-        "no key was sent: the service itself refuses, its own account's plan or credit used up"
+        "no key was sent, so the account refused is the service's own: its plan or credit used up"
     )
 
 

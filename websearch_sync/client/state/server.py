@@ -476,7 +476,7 @@ class StateServer:
         (saying what the calls do meanwhile: use local state, or fail when ``required``). Redis
         that has answered for :data:`RETRY_AFTER_S` since the last failure was back, even if no
         call came to say so (a quiet process's one call after the outage): this is a new outage,
-        warned of, not one silent for as long as the process lives."""
+        warned of after "answers again" for the last, not one silent for as long as the process lives."""
         with self._lock:
             since = self._answering_since
             back = since is not None and now - since >= RETRY_AFTER_S
@@ -484,6 +484,8 @@ class StateServer:
             self._retry_at = now + RETRY_AFTER_S
             self._answering_since = None
             self.last_error = redact("%s: %s" % (type(error).__name__, error), self.secrets)
+        if back:  # the log says the last outage ended before it tells of this one
+            logger.info("shared state %s answers again", self.shown)
         if not was_down:
             logger.warning(
                 "shared state %s unavailable (%s); %s; trying again in %.0f s (this is logged once until it answers)",

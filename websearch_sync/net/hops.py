@@ -48,11 +48,6 @@ class Hop:
     resolved: Optional[ResolvedHost]  #: ``None`` for a host the policy trusts (search's own endpoint)
     same_origin: bool  #: credentials may go along (see :func:`same_origin`)
 
-    @property
-    def address(self) -> Optional[str]:
-        """The checked address to connect to, or ``None`` to resolve as usual (a trusted host)."""
-        return self.resolved.addresses[0] if self.resolved is not None and self.resolved.addresses else None
-
 
 class RedirectPolicy:
     """Follows the redirects of one call that started at ``start_url`` (see the module docstring).

@@ -118,9 +118,11 @@ class Brave(JsonApiBackend):
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
         """The call's request at the next ``offset`` (a page index), none after the last page or
-        where the answer says no more results are available."""
+        where the answer says no more results are available: ``false``, or any value that is no
+        boolean (``"false"`` went on paging, every page a billed request); an answer without the
+        field goes on, as the field is Brave's only word on it."""
         more = nested(page.previous.json(), "query", "more_results_available")
-        if page.number - 1 > _LAST_OFFSET or more is False:
+        if page.number - 1 > _LAST_OFFSET or (more is not None and more is not True):
             return None
         spec = self.build_request(params)
         return dataclasses.replace(spec, params=dict(spec.params or {}, offset=page.number - 1))

@@ -269,9 +269,12 @@ def test_more_than_twenty_results_are_read_as_pages_of_twenty(fake_clock):
     assert [item["rank"] for item in result["items"]] == list(range(1, 39))
 
 
-def test_paging_stops_where_brave_says_no_more_results_are_available(fake_clock):
+@pytest.mark.parametrize("more", [False, "false", 0, {"value": True}], ids=repr)
+def test_paging_stops_where_brave_says_no_more_results_are_available(fake_clock, more):
+    """``false`` stops, and so does a value that is no boolean (the string ``"false"`` went on paging, each page a
+    billed request)."""
     last = recorded("brave-search-python-client__1.json")
-    last["query"]["more_results_available"] = False
+    last["query"]["more_results_available"] = more
     with responses.RequestsMock() as mock, ws.SearchClient("brave", settings=settings(), cache_ttl_s=0) as client:
         _pages(mock, last)
         result = client.search("q", max_results=30)

@@ -15,6 +15,9 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 TIME_RANGES = ("day", "week", "month", "year")
 #: What a search looks for: web pages (the default), news articles, images or videos (docs/verticals.md).
+#: How deeply the values a backend returns (``extras``, soft errors) may nest; why, and the check
+#: refusing deeper ones, in ``engine.registry`` (here so that the engine's own walks share it).
+MAX_RESULT_NESTING = 64
 VERTICALS = ("web", "news", "images", "videos")
 SAFE_SEARCH_LEVELS = ("off", "moderate", "strict")
 #: The filters of an image or video search (docs/verticals.md): each option's vertical and the

@@ -40,7 +40,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..hostnames import idna_refusal
-from ..models import ErrorInfo, ParseResult, SearchParams
+from ..models import MAX_RESULT_NESTING, ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
 from ..net.jsontext import JsonTooDeep
@@ -777,9 +777,9 @@ def _declared_at(cls: type, *attributes: str) -> int:
 
 
 def _without_secrets(result: ParseResult, secrets: list[str]) -> ParseResult:
-    """``result`` with our secrets removed from the items' text and the request id: a service that
-    echoes the request into its answer (the key in a header dump, or as the id it gives the request)
-    must not show the key."""
+    """``result`` with our secrets removed from the items' text, the request id and the texts of
+    ``extras``: a service that echoes the request into its answer (the key in a header dump, as the
+    id it gives the request, or in an answer or suggestion SearXNG passes on) must not show the key."""
     if secrets:
         for item in result.items:
             for name, value in item.items():
@@ -787,7 +787,25 @@ def _without_secrets(result: ParseResult, secrets: list[str]) -> ParseResult:
                     item[name] = redact(value, secrets)
         if isinstance(result.request_id, str):
             result.request_id = redact(result.request_id, secrets)
+        if isinstance(result.extras, dict):  # a plugin's other type is refused by the client's shape check
+            result.extras = {name: _redacted(value, secrets, 1) for name, value in result.extras.items()}
     return result
+
+
+def _redacted(value: Any, secrets: list[str], depth: int) -> Any:
+    """``value`` (JSON-like: dicts, lists, tuples) with ``secrets`` removed from its texts, down to
+    :data:`~..models.MAX_RESULT_NESTING` levels (deeper values are refused by the client's shape check)."""
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if depth > MAX_RESULT_NESTING:
+        return value
+    if isinstance(value, dict):
+        return {key: _redacted(part, secrets, depth + 1) for key, part in value.items()}
+    if isinstance(value, list):
+        return [_redacted(part, secrets, depth + 1) for part in value]
+    if isinstance(value, tuple):
+        return tuple(_redacted(part, secrets, depth + 1) for part in value)
+    return value
 
 
 def json_body(response: HttpResponse, provider: str) -> Any:

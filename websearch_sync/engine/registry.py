@@ -44,7 +44,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..forks import in_children, module_global
-from ..models import MEDIA_FILTERS, VERTICALS, ErrorInfo, ParseResult
+from ..models import MAX_RESULT_NESTING, MEDIA_FILTERS, VERTICALS, ErrorInfo, ParseResult
 from ..net.botwall import BotWall, bot_wall_error
 from ..net.jsontext import MAX_JSON_DEPTH
 from ..net.transport import HttpResponse
@@ -968,8 +968,7 @@ _JSON_SCALARS = (str, int, float, bool, type(None))
 #: JSON reader (pydantic-core) refuses a message nested over 200 deep, and an answer wraps these values
 #: in several levels of its own. Upstream JSON is read deeper (256: fetch pretty-prints it), so a
 #: backend copying an upstream value 63 to 256 deep into ``extras`` fails ``bad_parse_result``, and
-#: the message says where and why (docs/backends.md).
-MAX_RESULT_NESTING = 64
+#: the message says where and why (docs/backends.md). The bound is ``models.MAX_RESULT_NESTING``.
 #: How deeply a value in one of ``extras``' lists may nest, counted from that value (the one a backend
 #: wrote): the ``extras`` dict and the list holding it take two of the :data:`MAX_RESULT_NESTING` levels.
 MAX_EXTRAS_VALUE_NESTING = MAX_RESULT_NESTING - 2

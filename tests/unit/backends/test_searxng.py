@@ -277,6 +277,22 @@ def test_soft_errors_of_a_successful_search_never_show_the_key():
     assert key not in json.dumps(result)
 
 
+def test_the_answers_and_suggestions_an_instance_passes_on_never_show_the_key():
+    """Items, soft errors and the request id were cleaned of the key; ``extras`` (SearXNG's answers, suggestions,
+    corrections, infoboxes) were passed on as the instance wrote them, an echoed key included."""
+    key = "sx-SECRET-9f8e7d6c5b4a"
+    body = recorded("shortlist__1.json")
+    body["answers"] = ["your token is %s" % key]
+    body["suggestions"] = ["try %s" % key]
+    body["infoboxes"] = [
+        {"infobox": "Token", "content": "the key %s" % key, "urls": [{"title": key, "url": "https://i/"}]}
+    ]
+    result, _ = search(body, settings_=settings(api_key=key))
+    extras = result["provider_meta"]["extras"]
+    assert {"answers", "suggestions", "infoboxes"} <= set(extras) and result["items"]
+    assert key not in json.dumps(result) and "***" in json.dumps(extras)
+
+
 # -- a public instance's JavaScript challenge --------------------------------------------------
 
 JS_CHALLENGE_PAGE = (

@@ -5,6 +5,7 @@ import json
 import sys
 from typing import Any, Optional
 
+from ..client.clock import CancellableClock
 from ..config import Settings, check_backend_names
 from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
@@ -239,7 +240,6 @@ def _count(option: str, value: Optional[int], maximum: int) -> Optional[int]:
 
 def run(args: argparse.Namespace) -> int:
     """Run one search (or a batch) and print it."""
-    from ..client.clock import CancellableClock
     from ..client.search_client import SearchClient
 
     fmt = _output_format(args)

@@ -208,8 +208,10 @@ def _left_out(count: int) -> str:
     return " ... [%d characters left out] ... " % count  # more than the marker's length: never 1
 
 
-#: Each character ``str.splitlines`` breaks a line at, and its escape in a Python string literal.
-_LINE_BREAKS = {ord(char): repr(char)[1:-1] for char in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+#: The characters ``str.splitlines`` breaks a line at (a one-line text holds none of them).
+LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+#: Each of :data:`LINE_BREAKS` and its escape in a Python string literal.
+_LINE_BREAKS = {ord(char): repr(char)[1:-1] for char in LINE_BREAKS}
 
 
 def one_line(text: str) -> str:

@@ -48,6 +48,7 @@ from .errors import (
     BAD_URL,
     DEADLINE_EXCEEDED,
     EMPTY_QUERY,
+    LINE_BREAKS,
     OPTION_OVERRIDDEN,
     PDF_PAGES_LEFT_OUT,
     QUERY_TOO_LONG,
@@ -995,8 +996,8 @@ _AUTOLINK = re.compile(r"(?i):(?=//)|(?<=www)\.")
 #: Characters a link destination in ``<...>`` must escape.
 _DESTINATION_SPECIAL = re.compile(r"([<>&\\])")
 _WHITESPACE = re.compile(r"\s")
-#: The characters that end a line (those of :meth:`str.splitlines`).
-_LINE_BREAK = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+#: Each character that ends a line (:data:`~.errors.LINE_BREAKS`, those of :meth:`str.splitlines`) as a space.
+_LINE_BREAKS_AS_SPACES = dict.fromkeys(map(ord, LINE_BREAKS), " ")
 #: Runs of backticks (a code span's fence must be longer than any of them).
 _BACKTICKS = re.compile(r"`+")
 
@@ -1070,7 +1071,7 @@ def _error_line(error: Mapping[str, Any]) -> str:
         )
     # one line: a service's words (an engine's name) may hold line breaks; only those become spaces, so
     # a value the message quotes (``'last  week'``) is shown as it was
-    return _LINE_BREAK.sub(" ", line)
+    return line.translate(_LINE_BREAKS_AS_SPACES)
 
 
 def _back_in(retry_after: Any) -> str:

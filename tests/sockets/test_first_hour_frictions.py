@@ -302,3 +302,48 @@ def test_a_name_that_is_no_key_gets_no_key_hint(name):
         ws.search("q", backend="stub", **{name: "x"})
     assert str(refused.value).startswith("search() got unexpected keyword argument(s) %s" % name)
     assert "a key is a backend's setting" not in str(refused.value)
+
+
+def _refused_by_responses() -> None:
+    """A search inside ``responses`` with no mock registered for its request."""
+    import responses
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False):
+        ws.search("q", backend="ddg_html", settings=ws.Settings(), retries=0)
+
+
+def _refused_by_requests_mock() -> None:
+    """A search inside requests-mock with no mock registered for its request."""
+    import requests_mock
+
+    with requests_mock.Mocker():
+        ws.search("q", backend="ddg_html", settings=ws.Settings(), retries=0)
+
+
+@pytest.mark.parametrize(
+    ("search", "mock"), [(_refused_by_responses, "responses"), (_refused_by_requests_mock, "requests_mock")]
+)
+def test_a_request_no_mock_answers_says_the_mock_refused_it(search, mock):
+    """A test of one's own code with ``responses`` that forgot a mock read ``connection failed:
+    html.duckduckgo.com``, as if the network had been tried; the mock's refusal (a bare
+    ``ConnectionError`` of ``requests``, no socket under it) is said as such."""
+    with pytest.raises(ws.NetworkError) as failed:
+        search()
+    assert failed.value.detail_code == "connection_error"
+    assert str(failed.value) == (
+        "connection failed: html.duckduckgo.com (refused by %s, which patches requests: no mock is registered "
+        "for this request)" % mock
+    )
+
+
+def test_a_connection_failure_a_test_registers_is_said_as_one():
+    """The mock's refusal is told by its own words: a ``ConnectionError`` a test registers as the
+    answer stays a failed connection."""
+    import requests
+    import responses
+
+    with responses.RequestsMock() as mock:
+        mock.add(responses.POST, "https://html.duckduckgo.com/html/", body=requests.ConnectionError("reset"))
+        with pytest.raises(ws.NetworkError) as failed:
+            ws.search("q", backend="ddg_html", settings=ws.Settings(), retries=0)
+    assert str(failed.value) == "connection failed: html.duckduckgo.com"

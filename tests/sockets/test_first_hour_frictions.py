@@ -347,3 +347,29 @@ def test_a_connection_failure_a_test_registers_is_said_as_one():
         with pytest.raises(ws.NetworkError) as failed:
             ws.search("q", backend="ddg_html", settings=ws.Settings(), retries=0)
     assert str(failed.value) == "connection failed: html.duckduckgo.com"
+
+
+def test_a_results_page_read_with_no_link_is_a_parse_error_not_no_results():
+    """A plugin author's parser mistake (``attribute(link, "hre")``): every result it read from a real
+    page (Mojeek's, recorded) has no URL, so normalisation dropped them all and the search answered
+    0 results, cached as a success. Read as the JSON engines' answer of that kind is: an unknown shape."""
+    from websearch_sync.backends import register
+    from websearch_sync.backends.mojeek import MojeekHtml
+    from websearch_sync.testing import MockResponse, MockWire
+
+    @register
+    class LinksMisread(MojeekHtml):
+        name = "links_misread"
+
+        def items(self, markup, params):
+            return [dict(item, url=None) for item in super().items(markup, params)]
+
+    page = (ROOT / "fixtures" / "mojeek_html" / "web-search-mcp__mojeek.html").read_text(encoding="utf-8")
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html; charset=utf-8"}, page))
+    with ws.SearchClient("links_misread", settings=ws.Settings(), wire=wire, retries=0) as client:
+        with pytest.raises(ws.WebParseError) as failed:
+            client.search("javascript tutorial")
+    assert failed.value.detail_code == "unexpected_shape"
+    assert str(failed.value) == (
+        "links_misread read 10 result(s) from its page, none with a `url` text (an unknown shape, not 'no results')"
+    )

@@ -2,7 +2,7 @@
 
 Imported only when the server runs (see :func:`websearch_sync.mcp.serve_stdio`).
 The protocol side is asynchronous; the library is not: each ``tools/call`` runs
-:meth:`McpTools.call` in a daemon thread of its own through one capacity limiter, so
+:meth:`McpTools.call` in a daemon thread (:func:`~websearch_sync.net.workers.run_awaited`) through one capacity limiter, so
 concurrent calls proceed side by side, at most ``max_concurrent`` at once (a cancelled
 call counts until its thread has really ended).
 Nothing is written to stdout but protocol messages (the transport, :mod:`.transport`,
@@ -10,11 +10,9 @@ points fd 1 at stderr while it serves, and answers every line, even one the SDK
 would drop); logging goes to stderr.
 """
 
-import asyncio
 import logging
 import threading
-from collections.abc import Callable
-from typing import Any, Optional, TypeVar
+from typing import Any, Optional
 
 import anyio
 import mcp.types as types
@@ -28,7 +26,6 @@ from .transport import stdio_streams
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
-T = TypeVar("T")
 
 #: How often a call waiting for its turn looks whether it was cancelled.
 _CANCEL_POLL_S = 0.05
@@ -54,19 +51,6 @@ def mcp_tools(tools: McpTools) -> list[types.Tool]:
         )
         for definition in tools.definitions()
     ]
-
-
-async def in_daemon_thread(work: Callable[[], T]) -> T:
-    """``work()`` run in one of the library's daemon threads (:mod:`~websearch_sync.net.workers`),
-    its result (or exception) awaited here; cancelling the await abandons the thread at once.
-
-    A call cancelled or left running when the client goes keeps its thread until its upstream
-    request ends (up to the call's deadline): anyio's worker threads are joined at the
-    interpreter's exit, which kept the process alive that long after stdin closed; a daemon
-    thread ends with the process. The server runs on asyncio (``anyio.run``'s default backend).
-    """
-    [future] = workers.run_each(lambda _: work(), [None], 1, "websearch-mcp-call")
-    return await asyncio.wrap_future(future)
 
 
 def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any]":
@@ -98,7 +82,9 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
             # a cancelled call frees its worker slot at once; the event stops the thread at its next
             # wait (see CancellableClock), and the SDK drops its answer
             async with limiter:
-                outcome = await in_daemon_thread(lambda: run(params.name, params.arguments, cancelled))
+                outcome = await workers.run_awaited(
+                    lambda: run(params.name, params.arguments, cancelled), "websearch-mcp-call"
+                )
         except anyio.get_cancelled_exc_class():
             cancelled.set()
             raise

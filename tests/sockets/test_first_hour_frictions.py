@@ -349,13 +349,11 @@ def test_a_connection_failure_a_test_registers_is_said_as_one():
     assert str(failed.value) == "connection failed: html.duckduckgo.com"
 
 
-def test_a_results_page_read_with_no_link_is_a_parse_error_not_no_results():
-    """A plugin author's parser mistake (``attribute(link, "hre")``): every result it read from a real
-    page (Mojeek's, recorded) has no URL, so normalisation dropped them all and the search answered
-    0 results, cached as a success. Read as the JSON engines' answer of that kind is: an unknown shape."""
+def _links_misread_on_mojeeks_page():
+    """The built-in Mojeek engine as a plugin reading its links wrong (``attribute(link, "hre")``),
+    and the page Mojeek served (recorded): 10 results read, none with a URL."""
     from websearch_sync.backends import register
     from websearch_sync.backends.mojeek import MojeekHtml
-    from websearch_sync.testing import MockResponse, MockWire
 
     @register
     class LinksMisread(MojeekHtml):
@@ -365,11 +363,42 @@ def test_a_results_page_read_with_no_link_is_a_parse_error_not_no_results():
             return [dict(item, url=None) for item in super().items(markup, params)]
 
     page = (ROOT / "fixtures" / "mojeek_html" / "web-search-mcp__mojeek.html").read_text(encoding="utf-8")
-    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html; charset=utf-8"}, page))
-    with ws.SearchClient("links_misread", settings=ws.Settings(), wire=wire, retries=0) as client:
+    return page, "text/html; charset=utf-8", "links_misread read 10 result(s)"
+
+
+def _link_misread_by_a_parse():
+    """A backend's own ``parse`` reading the vendor's ``link`` as nothing, on the answer
+    docs/backends.md shows its demo API giving."""
+    from websearch_sync.backends import Backend, ParseResult, RequestSpec, register
+
+    @register
+    class ParseMisread(Backend):
+        name = "parse_misread"
+        default_endpoint = "https://search.demo.example/api"
+
+        def build_request(self, params):
+            return RequestSpec("GET", self.endpoint_url(), params={"q": params.query})
+
+        def parse(self, response, params):
+            return ParseResult(items=[{"title": hit["name"], "url": hit.get("url")} for hit in response.json()["hits"]])
+
+    backends_doc = (ROOT / "docs" / "backends.md").read_text(encoding="utf-8")
+    answer = next(block for block in re.findall(r"```json\n(.*?)```", backends_doc, re.S) if '"hits"' in block)
+    return answer, "application/json", "parse_misread read 2 result(s)"
+
+
+@pytest.mark.parametrize("made", [_links_misread_on_mojeeks_page, _link_misread_by_a_parse])
+def test_results_read_with_no_link_are_a_parse_error_not_no_results(made):
+    """A parser mistake that loses every result's link: normalisation dropped them all and the search
+    answered 0 results, cached as a success. Read as the JSON engines' answer of that kind is: an
+    unknown shape (not retried, the next backend of a chain asked)."""
+    from websearch_sync.testing import MockResponse, MockWire
+
+    body, kind, read = made()
+    name = read.split()[0]
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": kind}, body))
+    with ws.SearchClient(name, settings=ws.Settings(), wire=wire, retries=0) as client:
         with pytest.raises(ws.WebParseError) as failed:
             client.search("javascript tutorial")
     assert failed.value.detail_code == "unexpected_shape"
-    assert str(failed.value) == (
-        "links_misread read 10 result(s) from its page, none with a `url` text (an unknown shape, not 'no results')"
-    )
+    assert str(failed.value) == read + " from its answer, none with a `url` text (an unknown shape, not 'no results')"

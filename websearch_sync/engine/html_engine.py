@@ -215,19 +215,9 @@ class HtmlEngine(Backend):
 
     def read_page(self, text: str, params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of a results page; ``[]`` only for a page with a "no results" notice,
-        else ``WebParseError`` when no result is found. Results read with none holding a URL
-        (a link read wrong) are ``WebParseError`` too: normalisation would drop them all, and the
-        page would answer "no results", cached as a success."""
+        else ``WebParseError`` when no result is found."""
         markup = self.results_region(text)
         items, empty = self.region_items(markup, params) if markup is not None else ([], False)
-        readable = all(isinstance(item, dict) and "url" in item for item in items)  # else checked_result names it
-        if items and readable and not any(isinstance(item.get("url"), str) and item["url"].strip() for item in items):
-            raise WebParseError(
-                "%s read %d result(s) from its page, none with a `url` text (an unknown shape, not 'no results')"
-                % (self.name, len(items)),
-                provider=self.name,
-                detail_code=UNEXPECTED_SHAPE,
-            )
         if items or empty or notice_shown(text, self.no_results, params.query):
             return items
         raise WebParseError(

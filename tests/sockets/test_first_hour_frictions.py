@@ -402,3 +402,16 @@ def test_results_read_with_no_link_are_a_parse_error_not_no_results(made):
             client.search("javascript tutorial")
     assert failed.value.detail_code == "unexpected_shape"
     assert str(failed.value) == read + " from its answer, none with a `url` text (an unknown shape, not 'no results')"
+
+
+def test_a_mocks_refusal_is_not_retried():
+    """The refusal was ``connection_error``'s retryable: a user's test waited out two backoffs (2.5 s)
+    for the same refusal three times. A mock with no answer for the request gives none on a retry
+    (as ``network_blocked``, a test's blocked connection, is final too)."""
+    import responses
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        with pytest.raises(ws.NetworkError) as failed:
+            ws.search("q", backend="ddg_html", settings=ws.Settings())
+        assert len(mock.calls) == 1
+    assert failed.value.retryable is False

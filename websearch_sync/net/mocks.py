@@ -72,12 +72,14 @@ def is_refusal(exc: BaseException) -> bool:
 
 def refusal(host: str, provider: Optional[str]) -> NetworkError:
     """The error for a request the active mock of ``requests`` has no answer for, said as its refusal:
-    ``connection failed`` alone reads as if the network had been tried."""
+    ``connection failed`` alone reads as if the network had been tried. Not retryable: the mock
+    has no answer on a retry either."""
     return NetworkError(
         "connection failed: %s (refused by %s, which patches requests: no mock is registered for this request)"
         % (host, requests_patched() or "a mock"),
         provider=provider,
         detail_code=CONNECTION_ERROR,
+        retryable=False,
     )
 
 

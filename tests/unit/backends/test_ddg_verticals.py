@@ -357,3 +357,15 @@ def test_a_next_page_in_plain_http_is_not_followed():
     assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
         ("WebParseError", "unexpected_shape", 2)
     ]
+
+
+def test_a_video_keeps_its_embed_address_and_a_non_http_one_is_left_out():
+    """The recorded video answer's ``embed_url`` (the player a page embeds, which ddgs passes on):
+    each video has the one its result gives (before: dropped). One that is no http(s) URL (a
+    ``javascript:`` player) is left out as a picture's is, the video kept."""
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    answer["results"][1]["embed_url"] = "javascript:alert(1)"
+    items = _answered("videos", answer, max_results=3)["items"]
+    assert items[0]["embed_url"] == answer["results"][0]["embed_url"]
+    assert items[2]["embed_url"] == answer["results"][2]["embed_url"]
+    assert "embed_url" not in items[1] and items[1]["url"] == answer["results"][1]["content"]

@@ -309,7 +309,7 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
     }
 
     def item(self, result: dict[str, Any]) -> dict[str, Any]:
-        """Title, the video's page, description, date, duration, publisher, thumbnail, views, player."""
+        """Title, the video's page, description, date, duration, platform, thumbnail, views, player, channel."""
         return {
             "title": result.get("title"),
             "url": result.get("content"),
@@ -324,4 +324,5 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
             ),
             "view_count": nested(result, "statistics", "viewCount"),
             "embed_url": result.get("embed_url"),
+            "uploader": result.get("uploader"),
         }

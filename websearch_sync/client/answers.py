@@ -28,6 +28,7 @@ _ITEM_OPTIONAL_TEXT = (
     "content",
     "content_by",
     "publisher",
+    "uploader",
     "image_url",
     "thumbnail_url",
     "embed_url",

@@ -405,6 +405,7 @@ VERTICAL_TYPES: dict[str, dict[str, type]] = {
         "thumbnail_url": str,
         "view_count": int,
         "embed_url": str,
+        "uploader": str,
     },
 }
 

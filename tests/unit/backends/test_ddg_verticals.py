@@ -369,3 +369,12 @@ def test_a_video_keeps_its_embed_address_and_a_non_http_one_is_left_out():
     assert items[0]["embed_url"] == answer["results"][0]["embed_url"]
     assert items[2]["embed_url"] == answer["results"][2]["embed_url"]
     assert "embed_url" not in items[1] and items[1]["url"] == answer["results"][1]["content"]
+
+
+def test_a_video_names_its_channel_apart_from_its_platform():
+    """The recorded video answer's ``uploader`` (the channel, ``freeCodeCamp.org``; ``publisher`` is the
+    platform, ``YouTube``), which ddgs passes on: each video has its own (before: dropped)."""
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    items = _answered("videos", answer, max_results=3)["items"]
+    assert [item["uploader"] for item in items] == [result["uploader"] for result in answer["results"][:3]]
+    assert items[0]["publisher"] == answer["results"][0]["publisher"]

@@ -1368,6 +1368,7 @@ def _page_failure(error: Mapping[str, Any]) -> str:
 _DETAILS = (
     ("source", "Source"),
     ("publisher", "Publisher"),
+    ("uploader", "Channel"),
     ("published_at", "Published"),
     ("duration", "Duration (s)"),
     ("view_count", "Views"),

@@ -378,3 +378,14 @@ def test_a_video_names_its_channel_apart_from_its_platform():
     items = _answered("videos", answer, max_results=3)["items"]
     assert [item["uploader"] for item in items] == [result["uploader"] for result in answer["results"][:3]]
     assert items[0]["publisher"] == answer["results"][0]["publisher"]
+
+
+def test_the_tool_and_command_line_text_name_a_videos_channel():
+    """The text a model (and ``websearch-sync search``) reads of the recorded video answer names each
+    video's channel beside its platform (before: the platform only, ``Publisher: YouTube``)."""
+    from websearch_sync import tool
+
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    text = tool.format_results(_answered("videos", answer, max_results=2))
+    assert "Publisher: YouTube | Channel: freeCodeCamp.org | Published: 2023-06-08T12:43:32Z" in text
+    assert "Channel: %s" % answer["results"][1]["uploader"] in text

@@ -16,6 +16,7 @@ import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.client.default_client import close_default_client, default_client
 from websearch_sync.integrations.agent_tool import agent_tools
+from websearch_sync.net import workers
 
 
 def test_call_tool_without_a_client_remembers_a_block_across_calls(monkeypatch):
@@ -118,6 +119,49 @@ def test_an_agent_that_gives_up_on_a_call_does_not_wait_for_it_at_its_end(monkey
         assert not finished.is_set(), "asyncio.run waited for the call it had given up on"
     finally:
         released.set()
+
+
+def test_an_abandoned_call_ending_as_the_loop_closes_logs_nothing(monkeypatch, caplog):
+    """``run_awaited`` reported through ``asyncio.wrap_future``, whose callback in the worker thread
+    raised ``RuntimeError: Event loop is closed`` when the loop closed between the work's end and
+    its report, logged as "exception calling callback". The report here waits for the loop to close."""
+    name = "websearch-test-late-report"
+    started, finish, reporting, closed, reported = (threading.Event() for _ in range(5))
+    original = asyncio.BaseEventLoop.call_soon_threadsafe
+
+    def late_report(self, *args, **kwargs):
+        if threading.current_thread().name != name:
+            return original(self, *args, **kwargs)
+        reporting.set()
+        closed.wait(30)
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            reported.set()
+
+    monkeypatch.setattr(asyncio.BaseEventLoop, "call_soon_threadsafe", late_report)
+
+    def work():
+        started.set()
+        finish.wait(30)
+        return "answer"
+
+    async def agent():
+        task = asyncio.ensure_future(workers.run_awaited(work, name))
+        assert await asyncio.to_thread(started.wait, 30)
+        task.cancel()  # the agent gives up on the call
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        finish.set()
+        assert await asyncio.to_thread(reporting.wait, 30)  # the report is under way: asyncio.run closes the loop
+
+    try:
+        asyncio.run(agent())
+    finally:
+        closed.set()
+        finish.set()
+    assert reported.wait(30)
+    assert [r.getMessage() for r in caplog.records] == []
 
 
 @pytest.mark.parametrize(

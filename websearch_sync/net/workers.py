@@ -93,8 +93,38 @@ async def run_awaited(work: Callable[[], T], name: str) -> T:
     ``asyncio.to_thread``: ``asyncio.run`` waits for its executor's threads before it returns, and
     the interpreter before it ends, so an agent that gave up on a call (a timeout, a cancelled run)
     waited for its request up to the call's deadline; an MCP server whose client had gone too."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[T] = loop.create_future()
     [future] = run_each(lambda _: work(), [None], 1, name)
-    return await asyncio.wrap_future(future)
+
+    def report(done: "Future[T]") -> None:
+        # not ``asyncio.wrap_future``: its report from this thread raised, and logged, when the loop
+        # closed between the work's end and the report (an agent's run ending as its abandoned call did)
+        try:
+            loop.call_soon_threadsafe(_settle, answer, done)
+        except RuntimeError:  # the loop has closed: no one is left to read the answer
+            pass
+
+    future.add_done_callback(report)
+    try:
+        return await answer
+    except asyncio.CancelledError:
+        future.cancel()  # not started yet: it never runs
+        raise
+
+
+def _settle(answer: "asyncio.Future[T]", done: "Future[T]") -> None:
+    """Give ``answer`` (an asyncio future, on its loop) the outcome of ``done``, unless it was cancelled."""
+    if answer.cancelled():
+        return
+    if done.cancelled():
+        answer.cancel()
+        return
+    error = done.exception()
+    if error is not None:
+        answer.set_exception(error)
+    else:
+        answer.set_result(done.result())
 
 
 def _serve(jobs: "queue.SimpleQueue[tuple[Callable[[], None], str]]") -> None:

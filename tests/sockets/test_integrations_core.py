@@ -3,9 +3,12 @@
 event loop free, and a clear ImportError naming the extra when a framework is missing."""
 
 import asyncio
+import contextvars
 import importlib
+import os
 import sys
 import threading
+import warnings
 
 import pytest
 from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, RESULTS_PAGE, ddg_engine, searches
@@ -15,6 +18,7 @@ from servers import FaultServer
 import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.client.default_client import close_default_client, default_client
+from websearch_sync.integrations import agent_tool
 from websearch_sync.integrations.agent_tool import agent_tools
 from websearch_sync.net import workers
 
@@ -119,6 +123,118 @@ def test_an_agent_that_gives_up_on_a_call_does_not_wait_for_it_at_its_end(monkey
         assert not finished.is_set(), "asyncio.run waited for the call it had given up on"
     finally:
         released.set()
+
+
+class _Seen:
+    """What the held calls and the slots they wait for saw, each by its call's query (a context
+    variable the call's thread inherits); ``until`` waits, bounded, for a state of it."""
+
+    def __init__(self):
+        self.started, self.refused, self.gates = [], [], {}
+        self.changed = threading.Condition()
+
+    def note(self, entries, query):
+        with self.changed:
+            entries.append(query)
+            self.changed.notify_all()
+
+    async def until(self, predicate):
+        def wait():
+            with self.changed:
+                return self.changed.wait_for(predicate, 30)
+
+        assert await asyncio.to_thread(wait)
+
+
+_query = contextvars.ContextVar("query")
+
+
+def _held_calls(monkeypatch, slots_at_once):
+    """``AgentTool.arun`` over held calls (each waits for its gate) and ``slots_at_once`` recording slots."""
+    seen = _Seen()
+
+    class Slots(threading.BoundedSemaphore):
+        def acquire(self, blocking=True, timeout=None):
+            got = super().acquire(blocking, timeout)
+            if not got:
+                seen.note(seen.refused, _query.get())
+            return got
+
+    def held(name, arguments, client=None, images=False):
+        seen.note(seen.started, arguments["query"])
+        seen.gates[arguments["query"]].wait(30)
+        return {"error": {"type": "Timeout", "message": "held", "retryable": True}}
+
+    monkeypatch.setattr(agent_tool, "call_tool", held)
+    monkeypatch.setattr(agent_tool, "_arun_slots", Slots(slots_at_once), raising=False)
+    return seen
+
+
+def _call(search, seen, query):
+    """The task of ``search.arun`` for ``query``, its gate closed."""
+    seen.gates[query] = threading.Event()
+    _query.set(query)
+    return asyncio.ensure_future(search.arun({"query": query}))
+
+
+def test_async_calls_at_once_are_bounded_and_one_given_up_on_keeps_its_place(monkeypatch):
+    """``arun`` ran every call at once (40 calls: 40 threads and 40 upstream requests), an agent
+    retrying its timed-out calls adding to them; ``asyncio.to_thread`` had capped them at its
+    executor's size. Two slots here: a third call waits while the first two hold theirs, the one
+    given up on included, and a call given up on while it waits never runs."""
+    seen = _held_calls(monkeypatch, 2)
+
+    async def agent(search):
+        first, second = _call(search, seen, "first"), _call(search, seen, "second")
+        await seen.until(lambda: len(seen.started) == 2)
+        first.cancel()  # given up on: its request is still under way
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        third, fourth = _call(search, seen, "third"), _call(search, seen, "fourth")
+        await seen.until(lambda: {"third", "fourth"} <= set(seen.refused) or len(seen.started) > 2)
+        assert sorted(seen.started) == ["first", "second"]
+        fourth.cancel()  # given up on while it waits
+        with pytest.raises(asyncio.CancelledError):
+            await fourth
+        seen.gates["first"].set()  # the abandoned call ends: its place goes to the third
+        await seen.until(lambda: len(seen.started) > 2)
+        seen.gates["second"].set()
+        seen.gates["third"].set()
+        await asyncio.gather(second, third)
+        return await asyncio.to_thread(lambda: [agent_tool._arun_slots.acquire(timeout=30) for _ in range(2)])
+
+    try:
+        with ws.SearchClient("stub") as client:
+            both_free = asyncio.run(agent(agent_tools(client)[0]))
+        assert both_free == [True, True]
+        assert sorted(seen.started) == ["first", "second", "third"]  # the fourth never ran
+    finally:
+        for gate in seen.gates.values():
+            gate.set()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
+def test_a_forked_child_has_every_async_call_slot():
+    """The calls holding slots at the fork are not in the child to free them: a child whose slots
+    were the parent's could run fewer calls, or none."""
+    slots = agent_tool._arun_slots
+    assert all(slots.acquire(blocking=False) for _ in range(agent_tool.ARUN_AT_ONCE))  # calls under way
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # forking a threaded process
+            pid = os.fork()
+        if pid == 0:  # the child: exit 0 when a call ran
+            try:
+                with ws.SearchClient("stub") as client:
+                    asyncio.run(asyncio.wait_for(agent_tools(client)[0].arun({"query": "rust"}), 20))
+            except BaseException:
+                os._exit(1)
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)  # the child's own wait ends it within 20 s
+    finally:
+        for _ in range(agent_tool.ARUN_AT_ONCE):
+            slots.release()
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_an_abandoned_call_ending_as_the_loop_closes_logs_nothing(monkeypatch, caplog):

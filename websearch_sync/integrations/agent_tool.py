@@ -11,14 +11,17 @@ during a search, and a call the agent gave up on does not hold up its end.
 """
 
 import sys
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Optional, Union
 
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..errors import BAD_STYLE, InvalidInput, install_hint
+from ..forks import module_global
 from ..net.workers import run_awaited
 from ..tool import (
     ANTHROPIC_STRICT_KEYWORDS,
@@ -35,6 +38,15 @@ from ..tool import (
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _CANONICAL = {"web_search": SEARCH_TOOL, "web_fetch": FETCH_TOOL}
+
+#: :meth:`AgentTool.arun` calls running at once in the process (more wait their turn): the MCP
+#: server's default ``--max-concurrent``. A call the agent gave up on keeps its place until its
+#: thread ends (its request is still under way), so an agent that times out and retries does not
+#: pile up upstream requests; ``asyncio.to_thread`` capped them at its executor's size.
+ARUN_AT_ONCE = 8
+
+#: Fresh in a forked child: the parent's calls holding slots at the fork are not there to free them.
+_arun_slots = module_global(__name__, "_arun_slots", partial(threading.BoundedSemaphore, ARUN_AT_ONCE))
 
 
 @dataclass(frozen=True)
@@ -84,8 +96,9 @@ class AgentTool:
 
     async def arun(self, arguments: Any) -> ToolOutcome:
         """:meth:`run` in a daemon thread, so the event loop is not held up by the search; an agent
-        that gives up on the call (a timeout, a cancelled run) does not wait for it at its end."""
-        return await run_awaited(lambda: self.run(arguments), "websearch-agent-tool")
+        that gives up on the call (a timeout, a cancelled run) does not wait for it at its end. At
+        most :data:`ARUN_AT_ONCE` run at once in the process, abandoned ones until they end."""
+        return await run_awaited(lambda: self.run(arguments), "websearch-agent-tool", _arun_slots)
 
 
 def agent_tools(

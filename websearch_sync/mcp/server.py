@@ -20,15 +20,12 @@ from mcp.server.lowlevel import Server
 
 from ..config import VERSION as __version__
 from ..net import workers
-from .tools import TOOL_NAMES, CallCancelled, McpTools, ToolOutcome
+from .tools import TOOL_NAMES, McpTools
 from .transport import stdio_streams
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
-
-#: How often a call waiting for its turn looks whether it was cancelled.
-_CANCEL_POLL_S = 0.05
 
 INSTRUCTIONS = (
     "web_search finds pages (title, URL, snippet); web_fetch reads one page as markdown or text. "
@@ -61,18 +58,6 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
     listed = mcp_tools(tools)
     running = threading.BoundedSemaphore(int(limiter.total_tokens))
 
-    def run(name: str, arguments: Optional[dict[str, Any]], cancelled: threading.Event) -> ToolOutcome:
-        """The call, once fewer than ``max_concurrent`` calls run: a cancelled call's thread keeps
-        its place until it really ends (the SDK has dropped its answer, but its upstream request may
-        still be under way), so cancelled calls never push the upstream work past the bound."""
-        while not running.acquire(timeout=_CANCEL_POLL_S):
-            if cancelled.is_set():
-                raise CallCancelled()
-        try:
-            return tools.call(name, arguments, cancelled)
-        finally:
-            running.release()
-
     async def list_tools(ctx: Any, params: Optional[types.PaginatedRequestParams]) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
 
@@ -82,8 +67,11 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
             # a cancelled call frees its worker slot at once; the event stops the thread at its next
             # wait (see CancellableClock), and the SDK drops its answer
             async with limiter:
+                # a cancelled call's thread keeps its place in ``running`` until it really ends (the SDK
+                # has dropped its answer, but its upstream request may still be under way): cancelled
+                # calls never push the upstream work past the bound
                 outcome = await workers.run_awaited(
-                    lambda: run(params.name, params.arguments, cancelled), "websearch-mcp-call"
+                    lambda: tools.call(params.name, params.arguments, cancelled), "websearch-mcp-call", running
                 )
         except anyio.get_cancelled_exc_class():
             cancelled.set()

@@ -17,9 +17,9 @@ import contextvars
 import queue
 import threading
 from collections.abc import Sequence
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from functools import partial
-from typing import Callable, TypeVar
+from typing import Callable, Optional, TypeVar
 
 from ..forks import module_global, module_lock
 
@@ -33,6 +33,9 @@ IDLE_NAME = "websearch-idle"
 #: calls at once (a batch's ``--workers 8`` with ``include_content``: 66 threads) is not kept for
 #: the life of the process.
 IDLE_MAX = 16
+
+#: How often work waiting for one of :func:`run_awaited`'s ``slots`` looks whether its await was given up.
+SLOT_POLL_S = 0.05
 
 T = TypeVar("T")
 A = TypeVar("A")
@@ -87,15 +90,34 @@ def run_each(work: Callable[[A], T], items: Sequence[A], threads: int, name: str
     return futures
 
 
-async def run_awaited(work: Callable[[], T], name: str) -> T:
+async def run_awaited(work: Callable[[], T], name: str, slots: Optional[threading.BoundedSemaphore] = None) -> T:
     """``work()`` in one of these daemon threads, awaited on the running asyncio loop; cancelling the
     await abandons the work, whose thread goes on until it stops (as :func:`run_each`'s). Not
     ``asyncio.to_thread``: ``asyncio.run`` waits for its executor's threads before it returns, and
     the interpreter before it ends, so an agent that gave up on a call (a timeout, a cancelled run)
-    waited for its request up to the call's deadline; an MCP server whose client had gone too."""
+    waited for its request up to the call's deadline; an MCP server whose client had gone too.
+
+    ``slots``: the work starts once its thread holds one and keeps it until the work really ends, so
+    abandoned work keeps its place (calls given up on and retried never push the upstream requests
+    at once past the bound); work abandoned while it waits for a slot never runs."""
     loop = asyncio.get_running_loop()
     answer: asyncio.Future[T] = loop.create_future()
-    [future] = run_each(lambda _: work(), [None], 1, name)
+    abandoned = threading.Event()
+
+    def bounded() -> T:
+        if slots is None:
+            return work()
+        while not slots.acquire(timeout=SLOT_POLL_S):
+            if abandoned.is_set():
+                raise CancelledError()  # no one waits for it: it never runs
+        try:
+            if abandoned.is_set():
+                raise CancelledError()
+            return work()
+        finally:
+            slots.release()
+
+    [future] = run_each(lambda _: bounded(), [None], 1, name)
 
     def report(done: "Future[T]") -> None:
         # not ``asyncio.wrap_future``: its report from this thread raised, and logged, when the loop
@@ -109,6 +131,7 @@ async def run_awaited(work: Callable[[], T], name: str) -> T:
     try:
         return await answer
     except asyncio.CancelledError:
+        abandoned.set()
         future.cancel()  # not started yet: it never runs
         raise
 

@@ -111,8 +111,7 @@ def test_an_agent_that_gives_up_on_a_call_does_not_wait_for_it_at_its_end(monkey
 
     async def scenario(search):
         task = asyncio.ensure_future(search.arun({"query": "rust"}))
-        while not started.is_set():
-            await asyncio.sleep(0.01)
+        assert await asyncio.to_thread(started.wait, 30)
         task.cancel()  # the agent gives up on the call
         with pytest.raises(asyncio.CancelledError):
             await task

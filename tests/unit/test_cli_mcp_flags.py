@@ -16,7 +16,7 @@ def test_the_repeat_window_takes_seconds_as_a_number():
     assert build_parser().parse_args(["mcp", "--repeat-window", "1.5"]).repeat_window == 1.5
 
 
-def test_the_client_configuration_in_the_docs_starts_a_server_offering_both_tools():
+def test_the_client_configuration_in_the_docs_configures_both_tools():
     """docs/mcp.md's client entry (Claude Desktop's keys) as a client reads it: JSON whose command is
     the console script, whose args the command takes, and whose env alone configures the backends
     it names (each one alone, so that a misspelt key is seen: a chain is offered if any one of its

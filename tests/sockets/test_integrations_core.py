@@ -129,7 +129,7 @@ class _Seen:
     variable the call's thread inherits); ``until`` waits, bounded, for a state of it."""
 
     def __init__(self):
-        self.started, self.refused, self.gates = [], [], {}
+        self.started, self.refused, self.gates, self.waiting_in = [], [], {}, set()
         self.changed = threading.Condition()
 
     def note(self, entries, query):
@@ -156,6 +156,7 @@ def _held_calls(monkeypatch, slots_at_once):
         def acquire(self, blocking=True, timeout=None):
             got = super().acquire(blocking, timeout)
             if not got:
+                seen.waiting_in.add(threading.current_thread().name)
                 seen.note(seen.refused, _query.get())
             return got
 
@@ -180,7 +181,8 @@ def test_async_calls_at_once_are_bounded_and_one_given_up_on_keeps_its_place(mon
     """``arun`` ran every call at once (40 calls: 40 threads and 40 upstream requests), an agent
     retrying its timed-out calls adding to them; ``asyncio.to_thread`` had capped them at its
     executor's size. Two slots here: a third call waits while the first two hold theirs, the one
-    given up on included, and a call given up on while it waits never runs."""
+    given up on included, and a call given up on while it waits never runs. A call waits for its
+    turn on the loop: waiting in a worker thread, 40 calls at once were 41 threads."""
     seen = _held_calls(monkeypatch, 2)
 
     async def agent(search):
@@ -192,6 +194,7 @@ def test_async_calls_at_once_are_bounded_and_one_given_up_on_keeps_its_place(mon
         third, fourth = _call(search, seen, "third"), _call(search, seen, "fourth")
         await seen.until(lambda: {"third", "fourth"} <= set(seen.refused) or len(seen.started) > 2)
         assert sorted(seen.started) == ["first", "second"]
+        assert seen.waiting_in == {threading.current_thread().name}  # the loop's: a waiting call holds no thread
         fourth.cancel()  # given up on while it waits
         with pytest.raises(asyncio.CancelledError):
             await fourth

@@ -19,7 +19,7 @@ import contextvars
 import queue
 import threading
 from collections.abc import Sequence
-from concurrent.futures import CancelledError, Future
+from concurrent.futures import Future
 from functools import partial
 from typing import Callable, Optional, TypeVar
 
@@ -36,7 +36,8 @@ IDLE_NAME = "websearch-idle"
 #: the life of the process.
 IDLE_MAX = 16
 
-#: How often work waiting for one of :func:`run_awaited`'s ``slots`` looks whether its await was given up.
+#: How often an await waiting for one of :func:`run_awaited`'s ``slots`` looks again (a threading
+#: semaphore cannot be awaited; the wait stays on the loop so that calls waiting their turn hold no thread).
 SLOT_POLL_S = 0.05
 
 T = TypeVar("T")
@@ -99,27 +100,29 @@ async def run_awaited(work: Callable[[], T], name: str, slots: Optional[threadin
     the interpreter before it ends, so an agent that gave up on a call (a timeout, a cancelled run)
     waited for its request up to the call's deadline; an MCP server whose client had gone too.
 
-    ``slots``: the work starts once its thread holds one and keeps it until the work really ends, so
+    ``slots``: the work starts once it holds one, taken on the loop (work waiting its turn holds no
+    thread, and work abandoned meanwhile never starts), and keeps it until it really ends, so
     abandoned work keeps its place (calls given up on and retried never push the upstream requests
-    at once past the bound); work abandoned while it waits for a slot never runs."""
+    at once past the bound)."""
+    if slots is not None:
+        while not slots.acquire(blocking=False):
+            await asyncio.sleep(SLOT_POLL_S)
     loop = asyncio.get_running_loop()
     answer: asyncio.Future[T] = loop.create_future()
-    abandoned = threading.Event()
 
-    def bounded() -> T:
-        if slots is None:
-            return work()
-        while not slots.acquire(timeout=SLOT_POLL_S):
-            if abandoned.is_set():
-                raise CancelledError()  # no one waits for it: it never runs
+    def run(_: None) -> T:
         try:
-            if abandoned.is_set():
-                raise CancelledError()
             return work()
         finally:
-            slots.release()
+            if slots is not None:
+                slots.release()
 
-    [future] = run_each(lambda _: bounded(), [None], 1, name)
+    try:
+        [future] = run_each(run, [None], 1, name)
+    except BaseException:  # handed out to no thread (run_each cancelled it): its slot is free
+        if slots is not None:
+            slots.release()
+        raise
 
     def report(done: "Future[T]") -> None:
         # not ``asyncio.wrap_future``: its report from this thread raised, and logged, when the loop
@@ -133,8 +136,8 @@ async def run_awaited(work: Callable[[], T], name: str, slots: Optional[threadin
     try:
         return await answer
     except asyncio.CancelledError:
-        abandoned.set()
-        future.cancel()  # not started yet: it never runs
+        if future.cancel() and slots is not None:  # not started yet: it never runs, nor frees its slot
+            slots.release()
         raise
 
 

@@ -2,6 +2,7 @@
 threads the interpreter does not wait for at its end, and none of it runs after the call ended
 (a Ctrl-C, a budget spent). Where jobs are held, not run, no thread or clock decides the outcome."""
 
+import asyncio
 import queue
 import threading
 from types import SimpleNamespace
@@ -68,6 +69,25 @@ def test_run_each_with_no_items_hands_out_no_job(held):
     """An empty list started one thread (``max(1, ...)``) only for it to find nothing to do."""
     assert workers.run_each(str, [], 4, "websearch-test") == []
     assert held == []
+
+
+def test_an_awaited_job_given_up_on_before_it_started_never_runs_and_frees_its_slot(held):
+    """The await takes the slot; a job handed out but not started when the await is cancelled is
+    cancelled: it never runs, so its slot is given back here, or the bound would shrink by one."""
+    slots, ran = threading.BoundedSemaphore(1), []
+
+    async def give_up():
+        call = asyncio.ensure_future(workers.run_awaited(lambda: ran.append(1), "websearch-test", slots))
+        await asyncio.sleep(0)  # the call runs up to its await
+        assert len(held) == 1  # handed out: the job waits for a thread (here, for ever)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+
+    asyncio.run(give_up())
+    held[0]()  # the thread would start it now
+    assert ran == []
+    assert slots.acquire(blocking=False)
 
 
 def test_a_ctrl_c_while_handing_out_jobs_leaves_no_item_to_run(monkeypatch):

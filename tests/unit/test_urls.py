@@ -368,6 +368,19 @@ def test_a_redirect_target_is_refused_as_the_private_address_it_names(location):
     assert refused.value.detail_code == "private_address"
 
 
+@pytest.mark.parametrize(
+    "location, url",
+    [("c", "http://10.0.0.2/web/1/https://site.test/a/c"), ("../c", "http://10.0.0.2/web/1/https://site.test/c")],
+)
+def test_a_relative_target_keeps_the_empty_segments_of_the_page_path(location, url):
+    """A browser keeps the ``//`` of the page's path (an archived copy's) when it resolves a
+    relative redirect; ``urljoin`` dropped it (``/web/1/https:/site.test/a/c``, no such page)."""
+    guard = _RecordingGuard()
+    page = "http://10.0.0.2/web/1/https://site.test/a/b"
+    policy = RedirectPolicy(page, guard, provider=None, canonical=request_url)
+    assert policy.follow(page, location, Deadline(10_000)).url == url
+
+
 @pytest.mark.parametrize("location, url", [("http:/x", "http://10.0.0.2/x"), ("http:x", "http://10.0.0.2/a/x")])
 def test_the_pages_own_scheme_without_two_slashes_is_a_path_on_the_page(location, url):
     """The page's own scheme there starts a relative reference (WHATWG's "special relative or

@@ -14,6 +14,7 @@ from typing import Optional
 from lxml import etree
 
 from ..checkpoints import checkpoint
+from ..weburl.resolve import browser_join
 from .mdescape import escape_heading, escape_inline, escape_line_start
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -391,10 +392,8 @@ class _Renderer:
     def _link(self, node: etree._Element) -> None:
         href = (node.get("href") or "").strip()
         if self.base_url and href and not href.startswith(("#", "javascript:", "mailto:", "data:")):
-            from urllib.parse import urljoin
-
             try:
-                href = urljoin(self.base_url, href)
+                href = browser_join(self.base_url, href)
             except ValueError:
                 href = ""
         if not href.startswith(("http://", "https://")) or any(_tag(d) in BLOCK_TAGS for d in node.iterdescendants()):

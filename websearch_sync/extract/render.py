@@ -145,6 +145,8 @@ _CODE_BLANK_LINE = re.compile(r"(?<! ) *\x00")
 _LINE_END = "\x01"
 _LINE_ENDS = re.compile("\n?\x01+")
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#-]+)")
+#: A run of backticks in inline code (its span's fence must be longer than the longest).
+_BACKTICK_RUNS = re.compile("`+")
 
 
 def _tag(node: etree._Element) -> str:
@@ -364,8 +366,7 @@ class _Renderer:
         elif tag == "code" and not any(_tag(a) == "pre" for a in node.iterancestors()):
             text = _inline_text(node)
             if text:
-                fence = "``" if "`" in text else "`"
-                self.write(fence + text + fence)
+                self.write(_code_span(text))
         else:
             return False
         return True
@@ -517,6 +518,15 @@ _HANDLERS = {
     "th": lambda renderer, node: renderer._block(node, 1),
     **dict.fromkeys(_HEADINGS, _Renderer._heading),
 }
+
+
+def _code_span(text: str) -> str:
+    """``text`` as a CommonMark code span: fenced by one backtick more than its longest run of
+    them, and padded with a space where it starts or ends with one (or starts and ends with a
+    space, which a renderer strips), so the span shows ``text`` as it is."""
+    fence = "`" * (max(map(len, _BACKTICK_RUNS.findall(text)), default=0) + 1)
+    padded = text[:1] == "`" or text[-1:] == "`" or (text[:1] == text[-1:] == " " and text.strip())
+    return fence + (" %s " % text if padded else text) + fence
 
 
 def render_element(node: etree._Element, mode: str = "text", base_url: Optional[str] = None) -> str:

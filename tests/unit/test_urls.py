@@ -432,6 +432,19 @@ def test_a_target_that_cannot_be_followed_is_named_by_its_scheme_or_not_at_all(l
     assert refused.value.detail_code == "bad_redirect" and refused.value.message.startswith(named)
 
 
+def test_a_target_too_long_to_send_is_refused_saying_so():
+    """A fetch's target over the longest URL it sends (:data:`MAX_URL_CHARS`, which a browser would
+    still follow) was refused as "not an http(s) URL with a valid host", which it is."""
+    policy = RedirectPolicy("https://start.test/a", _RecordingGuard(), provider=None, canonical=request_url)
+    with pytest.raises(ws.WebProviderError) as refused:
+        policy.follow("https://start.test/a", "/" + "a" * MAX_URL_CHARS, Deadline(10_000))
+    assert refused.value.detail_code == "bad_redirect"
+    assert refused.value.message == (
+        "start.test redirected to an address on start.test that cannot be followed (over %d characters, the"
+        " longest URL fetch sends)" % MAX_URL_CHARS
+    )
+
+
 def test_a_request_form_longer_than_the_url_limit_is_answered_but_not_kept():
     """Percent-encoding makes a character up to 12: an 8 KB URL of emoji is a 98 KB request form,
     and a redirect target is the page's choice, so the memo keeps no form over the limit."""

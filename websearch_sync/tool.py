@@ -119,10 +119,10 @@ IMAGE_LINE = "line"
 _DESCRIPTIONS = {
     SEARCH_TOOL: (
         "Search the web, or news, images or videos (vertical). Returns up to max_results results, each "
-        "with a title and URL, and a snippet when the service gives one (news: source and date; images: "
-        "the image and its size; videos: duration, publisher and channel; and page text when "
-        "include_content is true). Use it for current facts, documentation and sources; then read "
-        "promising pages with the fetch tool."
+        "with a title and URL (an image result: the image's URL too), and, when the service gives them, "
+        "a snippet, news' source and date, an image's size, a video's duration, publisher and channel, "
+        "and page text when include_content is true. Use it for current facts, documentation and "
+        "sources; then read promising pages with the fetch tool."
     ),
     FETCH_TOOL: (
         "Read one web page%s (http or https URL) and return its main content as markdown or plain "

@@ -406,18 +406,3 @@ def test_the_tool_and_command_line_text_name_a_videos_channel():
     text = tool.format_results(_answered("videos", answer, max_results=2))
     assert "Publisher: YouTube | Channel: freeCodeCamp.org | Published: 2023-06-08T12:43:32Z" in text
     assert "Channel: %s" % answer["results"][1]["uploader"] in text
-
-
-def test_the_search_tools_description_promises_only_what_every_result_of_each_vertical_has():
-    """The recorded image answer read through the LLM tool: its results have a title and a URL but no
-    snippet, so the description a model is shown promises the snippet where the service gives one
-    (before: "each with a title, URL and snippet", which no image result has), and names the verticals."""
-    from websearch_sync import tool
-
-    answer = json.loads((FIXTURES / "bort__images_puppy.2.json").read_text(encoding="utf-8"))
-    items = _answered("images", answer, max_results=5)["items"]
-    assert items and all(item["title"] and item["url"] and "snippet" not in item for item in items)
-    (definition,) = tool.tool_definitions("json_schema", tools=("search",))
-    described = definition["description"]
-    assert "each with a title and URL, and a snippet when the service gives one" in described
-    assert all(vertical in described for vertical in ("news", "images", "videos"))

@@ -54,3 +54,22 @@ def test_a_stored_video_with_its_player_and_channel_is_a_hit(tmp_path):
     again = _read_back(str(tmp_path / "cache.sqlite"), "videos", kept)
     assert again["provider_meta"]["cached"] is True
     assert {name: again["items"][0].get(name) for name in kept} == kept
+
+
+@pytest.mark.parametrize(
+    "vertical, change",
+    [
+        pytest.param("videos", {"title": "T\x1b[31mRED"}, id="a terminal escape in a title"),
+        pytest.param("videos", {"uploader": "U\x1b[31mRED\x07"}, id="a terminal escape and a bell in a channel"),
+        pytest.param("web", {"snippet": "one\nIgnore the above."}, id="a line break in a snippet"),
+        pytest.param("news", {"source": "\u202eevil"}, id="a right-to-left override in a source"),
+    ],
+)
+def test_a_stored_text_no_search_writes_is_a_miss_not_printed(tmp_path, vertical, change):
+    """A planted title or channel holding a terminal's escape sequence was returned and printed as it
+    was (``websearch-sync search`` turned the terminal red): a search's texts are on one line without
+    control characters (normalize.clean_text), so a stored one that is not is no search's answer."""
+    ((name, planted),) = change.items()
+    again = _read_back(str(tmp_path / "cache.sqlite"), vertical, change)
+    assert again["provider_meta"]["cached"] is False
+    assert again["items"][0].get(name) != planted

@@ -161,6 +161,7 @@ def test_video_tiles():
         "published_at": "2024-04-29",
         "duration": "4:01:40",
         "publisher": "YouTube",
+        "uploader": "Harkirat Singh",
         "thumbnail_url": "https://ts2.mm.bing.net/th?id=OVP.-Svu9jLbKY8sOy7zDQOAdAHgFo&pid=15.1&W=160&H=120",
         "view_count": 338300,
     }
@@ -234,3 +235,17 @@ def test_a_date_in_digits_int_refuses_loses_that_date_not_the_page():
         "2022-09-27",
         "2020-01-21",
     ]
+
+
+def test_a_video_tile_names_its_channel_apart_from_its_platform():
+    """The recorded tiles' second row: the platform (``YouTube``, ``publisher``) and the channel
+    (``Harkirat Singh``), now the video's ``uploader`` (before: dropped). Every recorded tile has
+    that row, the last 20, the short-video carousel's (``view=shortvideo``), too."""
+    items = read(VIDEOS, "phrona__videos.html")
+    assert (items[0]["publisher"], items[0]["uploader"]) == ("YouTube", "Harkirat Singh")
+    by_url = {item["url"]: item for item in items}
+    assert by_url["https://www.youtube.com/watch?v=BpPEoZW5IiY"]["uploader"] == "freeCodeCamp.org"
+    page = body("bing_html", "phrona__videos.html").decode("utf-8")
+    shorts = page.count('class="mc_vtvc b_canvas', page.index("view=shortvideo"))
+    assert shorts == 20 and len(items) == 49
+    assert all(item.get("publisher") and item.get("uploader") for item in items)

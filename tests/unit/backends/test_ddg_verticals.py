@@ -357,3 +357,52 @@ def test_a_next_page_in_plain_http_is_not_followed():
     assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
         ("WebParseError", "unexpected_shape", 2)
     ]
+
+
+def test_a_video_keeps_its_embed_address_and_a_non_http_one_is_left_out():
+    """The recorded video answer's ``embed_url`` (the player a page embeds, which ddgs passes on):
+    each video has the one its result gives (before: dropped). One that is no http(s) URL (a
+    ``javascript:`` player) is left out as a picture's is, the video kept."""
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    answer["results"][1]["embed_url"] = "javascript:alert(1)"
+    items = _answered("videos", answer, max_results=3)["items"]
+    assert items[0]["embed_url"] == answer["results"][0]["embed_url"]
+    assert items[2]["embed_url"] == answer["results"][2]["embed_url"]
+    assert "embed_url" not in items[1] and items[1]["url"] == answer["results"][1]["content"]
+
+
+def test_a_video_names_its_channel_apart_from_its_platform():
+    """The recorded video answer's ``uploader`` (the channel, ``freeCodeCamp.org``; ``publisher`` is the
+    platform, ``YouTube``), which ddgs passes on: each video has its own (before: dropped)."""
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    items = _answered("videos", answer, max_results=3)["items"]
+    assert [item["uploader"] for item in items] == [result["uploader"] for result in answer["results"][:3]]
+    assert items[0]["publisher"] == answer["results"][0]["publisher"]
+
+
+def test_the_contract_kit_accepts_the_recorded_video_answer_with_its_player_and_channel():
+    """``assert_contract`` on the recorded video answer read by ddg_html: its ``embed_url`` and ``uploader``
+    are fields of a video (before: "unexpected key ... (raw upstream data?)" for each), of their kinds (a
+    ``javascript:`` player or a channel that is a number breaks the contract)."""
+    from websearch_sync.testing import assert_contract
+
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    result = _answered("videos", answer, max_results=3)
+    assert all("embed_url" in item and "uploader" in item for item in result["items"])
+    assert_contract(result, provider="ddg_html")
+    result["items"][0].update(embed_url="javascript:alert(1)", uploader=42)
+    with pytest.raises(AssertionError) as refused:
+        assert_contract(result, provider="ddg_html")
+    assert "embed_url 'javascript:alert(1)' is not http(s)" in str(refused.value)
+    assert "uploader is not a str" in str(refused.value)
+
+
+def test_the_tool_and_command_line_text_name_a_videos_channel():
+    """The text a model (and ``websearch-sync search``) reads of the recorded video answer names each
+    video's channel beside its platform (before: the platform only, ``Publisher: YouTube``)."""
+    from websearch_sync import tool
+
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    text = tool.format_results(_answered("videos", answer, max_results=2))
+    assert "Publisher: YouTube | Channel: freeCodeCamp.org | Published: 2023-06-08T12:43:32Z" in text
+    assert "Channel: %s" % answer["results"][1]["uploader"] in text

@@ -5,6 +5,7 @@ import functools
 import http.server
 import re
 import threading
+from contextlib import closing
 from importlib import metadata
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from websearch_sync.net.browser import browser_available
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.ssrf import static_resolver
 from websearch_sync.net.transport import HttpTransport
-from websearch_sync.reader.page import add_page_content
+from websearch_sync.reader.page import add_page_content, fetch_page
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -413,5 +414,21 @@ def test_a_mocks_refusal_is_not_retried():
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
         with pytest.raises(ws.NetworkError) as failed:
             ws.search("q", backend="ddg_html", settings=ws.Settings())
+        assert len(mock.calls) == 1
+    assert failed.value.retryable is False
+
+
+def test_a_mocks_refusal_is_not_asked_again_at_the_hosts_next_address():
+    """A fetch of a host with 3 addresses asked the mock 3 times: the next address was tried on any
+    failed connection, the mock's refusal too (the same at every address)."""
+    import responses
+
+    addresses = ["93.184.215.14", "93.184.215.15", "93.184.215.16"]
+    resolver = static_resolver({"docs.multi-address.org": addresses})
+    with closing(HttpTransport()) as transport, responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        with pytest.raises(ws.NetworkError) as failed:
+            fetch_page(
+                "https://docs.multi-address.org/page", transport=transport, settings=ws.Settings(), resolver=resolver
+            )
         assert len(mock.calls) == 1
     assert failed.value.retryable is False

@@ -3,6 +3,7 @@
 import configparser
 import functools
 import http.server
+import json
 import re
 import threading
 from contextlib import closing
@@ -388,11 +389,51 @@ def _link_misread_by_a_parse():
     return answer, "application/json", "parse_misread read 2 result(s)"
 
 
-@pytest.mark.parametrize("made", [_links_misread_on_mojeeks_page, _link_misread_by_a_parse])
+def _links_left_relative_by_a_parse():
+    """A backend's own ``parse`` of DuckDuckGo's page (recorded) taking each result's link as
+    written, its redirect ``//duckduckgo.com/l/?uddg=...`` (no scheme): texts, none a URL to keep."""
+    from bs4 import BeautifulSoup
+
+    from websearch_sync.backends import Backend, ParseResult, RequestSpec, register
+
+    @register
+    class LinksAsWritten(Backend):
+        name = "links_as_written"
+        default_endpoint = "https://html.duckduckgo.com/html/"
+
+        def build_request(self, params):
+            return RequestSpec("POST", self.endpoint_url(), data={"q": params.query})
+
+        def parse(self, response, params):
+            links = BeautifulSoup(response.text, "html.parser").select("a.result__a")
+            return ParseResult(items=[{"title": link.get_text(), "url": link["href"]} for link in links])
+
+    page = (ROOT / "fixtures" / "ddg_html" / "lofi__1.html").read_text(encoding="utf-8")
+    return page, "text/html; charset=utf-8", "links_as_written read 10 result(s)"
+
+
+def _titles_renamed_in_wikipedias_answer():
+    """Wikipedia's answer (recorded) with ``title``, which the article's URL is built from, renamed."""
+    data = json.loads((ROOT / "fixtures" / "wikipedia" / "celina__wiki_search.json").read_text(encoding="utf-8"))
+    for hit in data["query"]["search"]:
+        hit["heading"] = hit.pop("title")
+    return json.dumps(data), "application/json", "wikipedia read %d result(s)" % len(data["query"]["search"])
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        _links_misread_on_mojeeks_page,
+        _link_misread_by_a_parse,
+        _links_left_relative_by_a_parse,
+        _titles_renamed_in_wikipedias_answer,
+    ],
+)
 def test_results_read_with_no_link_are_a_parse_error_not_no_results(made):
-    """A parser mistake that loses every result's link: normalisation dropped them all and the search
-    answered 0 results, cached as a success. Read as the JSON engines' answer of that kind is: an
-    unknown shape (not retried, the next backend of a chain asked)."""
+    """A parser mistake that loses every result's link, or leaves none usable (relative, a title a
+    URL is built from renamed): normalisation dropped them all and the search answered 0 results,
+    cached as a success. Read as the JSON engines' answer of that kind is: an unknown shape (not
+    retried, the next backend of a chain asked)."""
     from websearch_sync.testing import MockResponse, MockWire
 
     body, kind, read = made()
@@ -402,7 +443,9 @@ def test_results_read_with_no_link_are_a_parse_error_not_no_results(made):
         with pytest.raises(ws.WebParseError) as failed:
             client.search("javascript tutorial")
     assert failed.value.detail_code == "unexpected_shape"
-    assert str(failed.value) == read + " from its answer, none with a `url` text (an unknown shape, not 'no results')"
+    assert str(failed.value) == read + (
+        " from its answer, none with a usable address (an http(s) URL; an unknown shape, not 'no results')"
+    )
 
 
 def test_a_mocks_refusal_is_not_retried():

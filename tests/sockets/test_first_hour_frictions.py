@@ -322,13 +322,27 @@ def _refused_by_requests_mock() -> None:
         ws.search("q", backend="ddg_html", settings=ws.Settings(), retries=0)
 
 
+def _refused_by_requests_mock_inside_responses() -> None:
+    """requests-mock refusing while ``responses`` (an earlier fixture's) is active around it."""
+    import responses
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False):
+        _refused_by_requests_mock()
+
+
 @pytest.mark.parametrize(
-    ("search", "mock"), [(_refused_by_responses, "responses"), (_refused_by_requests_mock, "requests_mock")]
+    ("search", "mock"),
+    [
+        (_refused_by_responses, "responses"),
+        (_refused_by_requests_mock, "requests_mock"),
+        (_refused_by_requests_mock_inside_responses, "requests_mock"),
+    ],
 )
 def test_a_request_no_mock_answers_says_the_mock_refused_it(search, mock):
     """A test of one's own code with ``responses`` that forgot a mock read ``connection failed:
     html.duckduckgo.com``, as if the network had been tried; the mock's refusal (a bare
-    ``ConnectionError`` of ``requests``, no socket under it) is said as such."""
+    ``ConnectionError`` of ``requests``, no socket under it) is said as such, by the mock that
+    refused (not the one whose patch is outermost)."""
     with pytest.raises(ws.NetworkError) as failed:
         search()
     assert failed.value.detail_code == "connection_error"

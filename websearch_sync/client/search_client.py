@@ -40,6 +40,7 @@ from ..models import (
     ImageResponse,
     NewsResponse,
     SafeSearch,
+    SearchItem,
     SearchParams,
     SearchResponse,
     Strategy,
@@ -722,8 +723,11 @@ class SearchClient:
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
         refusing = plan.valid.refusing | self._cooldowns.refused.refusing(backends)  # a refused key: again
         response, cacheable = strategy(backends, params, plan.budget, run, refusing)
-        if params.include_content and not self._add_content(response, params, plan.budget):
-            cacheable = False
+        if params.include_content:
+            cacheable = self._add_content(response, params, plan.budget) and cacheable
+        else:  # a backend's own page text, not asked for: as bounded as when asked (its default cap)
+            for item in response["items"]:
+                _cap_content(item, DEFAULT_CONTENT_CHARS)
         return response, cacheable
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
@@ -738,8 +742,7 @@ class SearchClient:
         for item in response["items"]:
             cls = registry.backend_class(item["provider"], params.vertical)
             if item.get("content"):
-                if len(item["content"]) > limit:
-                    item["content"], item["content_truncated_by"] = item["content"][:limit], [CUT_MAX_CHARS]
+                _cap_content(item, limit)
                 item["content_by"] = item["provider"]
             elif not (cls.provides_content and cls.kind == "offline"):
                 to_read.append(item)
@@ -844,6 +847,15 @@ class SearchClient:
 
 #: ``search()``'s own keywords (``retries``, ``timeout_ms``...): the ``TypeError`` of an unknown
 #: keyword names a mistyped one (``retires``) as the closest, before an option that looks alike.
+def _cap_content(item: SearchItem, limit: int) -> None:
+    """Cut ``item``'s page text to ``limit`` characters, saying so (``content_truncated_by``): a
+    service's text is bounded as a page read here is, whether or not it was asked for (a plugin's
+    parse may give it unasked, and a model reads every result)."""
+    content = item.get("content")
+    if content and len(content) > limit:
+        item["content"], item["content_truncated_by"] = content[:limit], [CUT_MAX_CHARS]
+
+
 def keyword_names(function: Callable[..., Any]) -> tuple[str, ...]:
     """The names of ``function``'s keyword-only parameters (``retries``, ``timeout_ms``...)."""
     return tuple(

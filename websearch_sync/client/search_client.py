@@ -9,6 +9,7 @@ it, and the cache, rate limiter and cool-down table are locked.
 import dataclasses
 import datetime
 import inspect
+import threading
 import weakref
 from collections.abc import Hashable, Mapping
 from functools import partial
@@ -248,6 +249,9 @@ class SearchClient:
         )
         self._cooldown_s, self._intervals = cooldown_s, intervals
         self._clock = clock
+        #: Per thread, the validation :meth:`search_bound_ms` made and the backends it built, for
+        #: that thread's next search (a ``ToolSession``'s call) to use, not to build them again.
+        self._bound_backends = threading.local()
         self._learn_afresh()
         self._closed = False
         hold(self.settings, self)  # while open, the settings it read cannot change under it
@@ -316,13 +320,16 @@ class SearchClient:
         """The deadline, in ms, of :meth:`search` called with the same arguments: its whole call's
         bound, taken from the call's own validation (its backends as its locale and vertical choose
         them, ``auto`` included), so it is the very deadline the search gets. A ``ToolSession``
-        counts how long a call may wait from it. The validation is remembered: the search that
-        follows reuses it. Raises what that search would raise for its arguments."""
+        counts how long a call may wait from it. The validation is remembered, and the backends it
+        built kept for this thread's next search: the search that follows reuses both. Raises what
+        that search would raise for its arguments."""
         self._check_open()  # as search's first step: a closed client's bound is its refusal
         options.update(_given(time_range=time_range, safe_search=safe_search, vertical=vertical))
         try:
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
-            return _bound_ms(call, self._validated(query, backend, max_results, options)[0])
+            valid, backends = self._validated(query, backend, max_results, options)
+            self._bound_backends.built = (valid, backends) if backends is not None else None
+            return _bound_ms(call, valid)
         except WebSearchError as error:
             redact_error(error, self.settings.secrets())  # in place, as search's
             raise
@@ -621,9 +628,14 @@ class SearchClient:
         call: "_CallSettings",
     ) -> "_Plan":
         """The validated call (backend names, parameters; an exact repeat reuses its validation)
-        and its budget, starting now."""
+        and its budget, starting now. A repeat of the validation this thread's
+        :meth:`search_bound_ms` made last takes the backends it built (each is built once a call)."""
         valid, backends = self._validated(query, backend, max_results, options)
-        return _Plan(valid, self._call_deadline(_bound_ms(call, valid)), backends)
+        plan = _Plan(valid, self._call_deadline(_bound_ms(call, valid)), backends)
+        bound = self._bound_backends.__dict__.pop("built", None)  # this search's or none: never a later one's
+        if backends is None and bound is not None and bound[0] is valid:
+            plan.backends, plan.params = bound[1], valid.params.asked_now()  # validated then: asked now
+        return plan
 
     def _validated(
         self, query: str, backend: BackendArg, max_results: Optional[int], options: dict[str, Any]
@@ -885,7 +897,8 @@ class _Plan:
         self.names = valid.names
         self.params = valid.params
         self.budget = budget
-        #: The backends built by a validation made in this call (``None``: a repeat's, built again).
+        #: The backends built by a validation made in this call, or by the :meth:`SearchClient.search_bound_ms`
+        #: just before it (``None``: a repeat's, built again).
         self.backends = backends
 
 

@@ -347,6 +347,16 @@ class SearchClient:
             self._transport.close()
             self._cache.close()
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Refuse ``copy.copy``, ``copy.deepcopy`` and pickling alike, saying what to do instead: a
+        shallow copy shared the caches, locks, pace, connections and open state (closing the copy
+        closed the original's transport), and the other two failed on a lock with nothing said."""
+        raise TypeError(
+            "a %s cannot be copied or pickled: it holds connections, caches, locks and a pace of its own; "
+            "share the client itself (it is thread-safe), or build another one with the same arguments "
+            "(in another process, build it there)" % type(self).__name__
+        )
+
     def __setattr__(self, name: str, value: Any) -> None:
         """Refuse to replace ``settings``: the transport, shared state, pace and cache key keep
         the ones the client was built from (only construction and ``close`` set attributes)."""

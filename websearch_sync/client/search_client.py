@@ -226,35 +226,39 @@ class SearchClient:
         if settings is not None and not isinstance(settings, Settings):
             raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
         self.settings = settings if settings is not None else Settings.from_env()
-        self._backend = check_backends(backend_list(backend))
-        self.strategy = _check_strategy(strategy)
-        self.cache_ttl_s = _check_ttl(cache_ttl_s)
-        self.retries = _check_retries(retries)
-        self.budget_ms = check_timeout_ms(budget_ms, "budget_ms", BAD_BUDGET_MS)
-        cooldown_s = _check_cooldowns(cooldowns)
-        intervals = _check_intervals(self.settings.min_interval_s)
-        intervals.update(_check_intervals(min_interval_s))
-        self._retry: RetryPolicy = DEFAULT_RETRY.with_total(self.retries)
-        # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
-        self._shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
-        self._disk = SqliteCache(cache_path, self.cache_ttl_s, clock=clock) if cache_path else None
-        self._transport = HttpTransport(
-            wire=wire,
-            session=session,
-            proxy=self.settings.proxy,
-            user_agent=self.settings.user_agent,
-            allow_private=self.settings.allow_private,
-            impersonate=self.settings.impersonate,
-            ca_bundle=self.settings.ca_bundle,
-        )
-        self._cooldown_s, self._intervals = cooldown_s, intervals
-        self._clock = clock
-        #: Per thread, the validation :meth:`search_bound_ms` made and the backends it built, for
-        #: that thread's next search (a ``ToolSession``'s call) to use, not to build them again.
-        self._bound_backends = threading.local()
-        self._learn_afresh()
         self._closed = False
-        hold(self.settings, self)  # while open, the settings it read cannot change under it
+        hold(self.settings, self)  # first: no field of the settings changes while the client reads them
+        try:
+            self._backend = check_backends(backend_list(backend))
+            self.strategy = _check_strategy(strategy)
+            self.cache_ttl_s = _check_ttl(cache_ttl_s)
+            self.retries = _check_retries(retries)
+            self.budget_ms = check_timeout_ms(budget_ms, "budget_ms", BAD_BUDGET_MS)
+            cooldown_s = _check_cooldowns(cooldowns)
+            intervals = _check_intervals(self.settings.min_interval_s)
+            intervals.update(_check_intervals(min_interval_s))
+            self._retry: RetryPolicy = DEFAULT_RETRY.with_total(self.retries)
+            # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
+            self._shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
+            self._disk = SqliteCache(cache_path, self.cache_ttl_s, clock=clock) if cache_path else None
+            self._transport = HttpTransport(
+                wire=wire,
+                session=session,
+                proxy=self.settings.proxy,
+                user_agent=self.settings.user_agent,
+                allow_private=self.settings.allow_private,
+                impersonate=self.settings.impersonate,
+                ca_bundle=self.settings.ca_bundle,
+            )
+            self._cooldown_s, self._intervals = cooldown_s, intervals
+            self._clock = clock
+            #: Per thread, the validation :meth:`search_bound_ms` made and the backends it built, for
+            #: that thread's next search (a ``ToolSession``'s call) to use, not to build them again.
+            self._bound_backends = threading.local()
+            self._learn_afresh()
+        except BaseException:
+            self._closed = True  # a client never made holds its settings no longer
+            raise
         with _OPEN_LOCK:
             _OPEN.add(self)
 

@@ -95,6 +95,7 @@ BAD_MIN_INTERVAL_S = "bad_min_interval_s"
 BAD_BUDGET_MS = "bad_budget_ms"
 BAD_COOLDOWNS = "bad_cooldowns"
 BAD_CACHE_PATH = "bad_cache_path"
+BAD_CACHE_MAX_ANSWERS = "bad_cache_max_answers"
 CLIENT_CLOSED = "client_closed"  #: a search or fetch on a SearchClient after its close()
 SESSION_FROM_PARENT = "session_from_parent"  #: a forked child using a requests.Session its parent gave a client
 # InvalidInput: tools, command line, contract kit

@@ -22,6 +22,7 @@ from ..engine import registry
 from ..engine.base import Backend
 from ..errors import (
     BAD_BUDGET_MS,
+    BAD_CACHE_MAX_ANSWERS,
     BAD_CACHE_TTL_S,
     BAD_COOLDOWNS,
     BAD_MIN_INTERVAL_S,
@@ -72,7 +73,7 @@ from ..validate import (
 )
 from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState, refusal, with_retries
-from .cache import MemoryCache, ResultCache, SqliteCache
+from .cache import DEFAULT_FILE_ANSWERS, MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
@@ -105,6 +106,10 @@ def open_clients_learn_afresh() -> None:
 
 def _check_ttl(value: object) -> float:
     return check_number("cache_ttl_s", value, minimum=0, integer=False, detail=BAD_CACHE_TTL_S)
+
+
+def _check_file_answers(value: object) -> int:
+    return check_number("cache_max_answers", value, minimum=1, detail=BAD_CACHE_MAX_ANSWERS)
 
 
 def _check_retries(value: object) -> int:
@@ -180,6 +185,8 @@ class SearchClient:
             shared: keys hold a fingerprint of the settings, never a secret).
             ``InvalidInput(bad_cache_path)`` when it cannot hold a SQLite database; a
             locked or corrupt file is skipped with a warning, never failing a call.
+        cache_max_answers: the most answers the ``cache_path`` file keeps (default 100,000):
+            each write deletes those written before the last this many, the oldest first.
         retries: retries per backend for retryable errors (Timeout, NetworkError,
             BadGateway, HTTP 429), with exponential backoff and jitter.
         budget_ms: bound on the whole call, retries, waits and fan-out included
@@ -216,6 +223,7 @@ class SearchClient:
         wire: WireArg = None,
         cache_ttl_s: float = 300,
         cache_path: Optional[StrPath] = None,
+        cache_max_answers: int = DEFAULT_FILE_ANSWERS,
         retries: int = 2,
         budget_ms: Optional[int] = None,
         min_interval_s: Union[None, float, Mapping[str, float]] = None,
@@ -232,6 +240,7 @@ class SearchClient:
             self._backend = check_backends(backend_list(backend))
             self.strategy = _check_strategy(strategy)
             self.cache_ttl_s = _check_ttl(cache_ttl_s)
+            file_answers = _check_file_answers(cache_max_answers)
             self.retries = _check_retries(retries)
             self.budget_ms = check_timeout_ms(budget_ms, "budget_ms", BAD_BUDGET_MS)
             cooldown_s = _check_cooldowns(cooldowns)
@@ -240,7 +249,7 @@ class SearchClient:
             self._retry: RetryPolicy = DEFAULT_RETRY.with_total(self.retries)
             # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
             self._shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
-            self._disk = SqliteCache(cache_path, self.cache_ttl_s, clock=clock) if cache_path else None
+            self._disk = SqliteCache(cache_path, self.cache_ttl_s, clock, file_answers) if cache_path else None
             self._transport = HttpTransport(
                 wire=wire,
                 session=session,

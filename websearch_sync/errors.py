@@ -331,7 +331,13 @@ class WebSearchError(Exception):
 
         def __getattr__(self, name: str) -> Any:
             """``retryable`` and ``errors`` of a plugin's subclass that set neither (it did not call
-            this ``__init__``): the class's default and a list of its own; any other name is missing."""
+            this ``__init__``): the class's default and a list of its own; any other name is missing.
+            A property (any descriptor) of the class lands here when its getter raises
+            ``AttributeError``: it is read again, so that its own error is raised (a bug inside a
+            property read as "no attribute" named after the property)."""
+            owner = next((klass for klass in type(self).__mro__ if name in vars(klass)), None)
+            if owner is not None and hasattr(type(vars(owner)[name]), "__get__"):
+                return vars(owner)[name].__get__(self, type(self))
             if name == "retryable":
                 return self._default_retryable(self.detail_code)
             if name == "errors":

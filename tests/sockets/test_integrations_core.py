@@ -89,6 +89,37 @@ def test_the_async_call_leaves_the_event_loop_free():
     assert outcome.result["items"][0]["title"] == FIRST_TITLE
 
 
+def test_an_agent_that_gives_up_on_a_call_does_not_wait_for_it_at_its_end(monkeypatch):
+    """``arun`` ran the call in ``asyncio.to_thread``'s executor, whose threads ``asyncio.run``
+    waits for before it returns: an agent that cancelled a call (its own timeout, a cancelled run)
+    waited at its end for the call's request, up to its deadline (15.0 s measured against a page
+    that never answered). The call here holds until the test releases it, after asyncio.run."""
+    started, released, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def held(name, arguments, client=None, images=False):
+        started.set()
+        released.wait(30)
+        finished.set()
+        return {"error": {"type": "Timeout", "message": "held", "retryable": True}}
+
+    monkeypatch.setattr("websearch_sync.integrations.agent_tool.call_tool", held)
+
+    async def scenario(search):
+        task = asyncio.ensure_future(search.arun({"query": "rust"}))
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        task.cancel()  # the agent gives up on the call
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    try:
+        with ws.SearchClient("stub") as client:
+            asyncio.run(scenario(agent_tools(client)[0]))
+        assert not finished.is_set(), "asyncio.run waited for the call it had given up on"
+    finally:
+        released.set()
+
+
 @pytest.mark.parametrize(
     "integration, framework, extra",
     [

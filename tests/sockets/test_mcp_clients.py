@@ -98,6 +98,35 @@ def test_the_docs_give_openai_agents_default_timeout_as_it_is():
     )
 
 
+def test_the_docs_say_why_openai_agents_strict_conversion_stays_off():
+    """openai-agents' ``convert_schemas_to_strict`` makes every argument of the listed schemas
+    required and keeps each one's type: a strict model must then send a time range and every media
+    filter with each search (the server refuses a filter with vertical web) and ``minLength``,
+    which strict mode refuses, stays. docs/mcp.md says to leave it off; this is what the installed
+    SDK does with the server's tools/list."""
+    agents_mcp = pytest.importorskip("agents.mcp")
+    from websearch_sync.mcp.server import mcp_tools  # imports the MCP SDK: not at collection
+    from websearch_sync.mcp.tools import McpTools
+
+    with ws.SearchClient() as client:
+        listed = {t.name: t for t in mcp_tools(McpTools(client))}
+        forced_filter = {"query": "q", "vertical": "web", "image_size": "small"}
+        refused = tool.call_tool("web_search", forced_filter, client=client)
+    server = agents_mcp.MCPServerStdio(params={"command": "websearch-sync"}, name="websearch")  # never started
+    converted = agents_mcp.MCPUtil.to_function_tool(listed["web_search"], server, True)
+    schema = converted.params_json_schema
+    assert converted.strict_json_schema is True
+    assert set(schema["required"]) == set(schema["properties"])
+    assert "null" not in schema["properties"]["time_range"]["enum"] + [schema["properties"]["time_range"]["type"]]
+    assert "minLength" in schema["properties"]["query"]
+    assert forced_filter["image_size"] in schema["properties"]["image_size"]["enum"]
+    assert refused["error"]["detail_code"] == "bad_filter"
+    assert (
+        '`Agent(mcp_config={"convert_schemas_to_strict": ...})` off (its default)'
+        in (ROOT / "docs" / "mcp.md").read_text()
+    )
+
+
 def test_openai_agents_mcp_server_stdio(zygote, monkeypatch):
     agents_mcp = pytest.importorskip("agents.mcp")
     mcp_zygote.stderr_for_sdk_clients(monkeypatch)  # MCPServerStdio relies on stdio_client's errlog default

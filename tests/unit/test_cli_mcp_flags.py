@@ -1,9 +1,39 @@
 """``websearch-sync mcp``'s flags read what their help says they take."""
 
+import json
+import re
+from configparser import ConfigParser
+from pathlib import Path
+
+from websearch_sync import tool
 from websearch_sync.cli import build_parser
+from websearch_sync.config import Settings
 
 
 def test_the_repeat_window_takes_seconds_as_a_number():
     """``--repeat-window SECONDS`` refused ``1.5`` ("expected an integer"), where the library's
     ``repeat_window_s`` and the other seconds of the command line (``--cache-ttl``) take it."""
     assert build_parser().parse_args(["mcp", "--repeat-window", "1.5"]).repeat_window == 1.5
+
+
+def test_the_client_configuration_in_the_docs_starts_a_server_offering_both_tools():
+    """docs/mcp.md's client entry (Claude Desktop's keys) as a client reads it: JSON whose command is
+    the console script, whose args the command takes, and whose env alone configures the backends
+    it names (each one alone, so that a misspelt key is seen: a chain is offered if any one of its
+    backends is configured), so that the server offers the search tool as well as the fetch tool."""
+    root = Path(__file__).resolve().parents[2]
+    [block] = re.findall(
+        r"^```json\n(\{\n  \"mcpServers\".*?)^```", (root / "docs" / "mcp.md").read_text(), re.S | re.M
+    )
+    [entry] = json.loads(block)["mcpServers"].values()
+    setup = ConfigParser()
+    setup.read(root / "setup.cfg", encoding="utf-8")
+    scripts = setup["options.entry_points"]["console_scripts"].split("\n")
+    assert entry["command"] in [line.split("=")[0].strip() for line in scripts if line.strip()]
+    args = build_parser().parse_args(entry["args"])
+    assert (args.command, args.cache_path) == ("mcp", entry["args"][-1])
+    backends = entry["env"]["WEB_SEARCH_BACKEND"].split(",")
+    assert Settings.from_env(entry["env"]).backend == backends
+    for backend in backends:  # each is configured by the entry's env alone: a chain offers search if one is
+        alone = Settings.from_env(dict(entry["env"], WEB_SEARCH_BACKEND=backend))
+        assert [d["name"] for d in tool.tool_definitions("json_schema", settings=alone)] == ["web.search", "web.fetch"]

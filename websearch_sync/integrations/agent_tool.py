@@ -6,11 +6,10 @@ arguments) bound to a :class:`~websearch_sync.client.search_client.SearchClient`
 raises for anything a model or the network can do and returns the text the model
 reads together with whether the call failed; each framework module turns that
 into the framework's own success or error signal. :meth:`AgentTool.arun` runs the
-same blocking call in a worker thread, so an async agent's event loop keeps going
-during a search.
+same blocking call in a daemon thread, so an async agent's event loop keeps going
+during a search, and a call the agent gave up on does not hold up its end.
 """
 
-import asyncio
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from ..client.default_client import default_client
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..errors import BAD_STYLE, InvalidInput, install_hint
+from ..net.workers import run_awaited
 from ..tool import (
     ANTHROPIC_STRICT_KEYWORDS,
     FETCH_TOOL,
@@ -83,8 +83,9 @@ class AgentTool:
         return ToolOutcome(format_results(result, self.style), result, "error" in result)
 
     async def arun(self, arguments: Any) -> ToolOutcome:
-        """:meth:`run` in a worker thread, so the event loop is not held up by the search."""
-        return await asyncio.to_thread(self.run, arguments)
+        """:meth:`run` in a daemon thread, so the event loop is not held up by the search; an agent
+        that gives up on the call (a timeout, a cancelled run) does not wait for it at its end."""
+        return await run_awaited(lambda: self.run(arguments), "websearch-agent-tool")
 
 
 def agent_tools(

@@ -2,7 +2,7 @@
 
 Imported only when the server runs (see :func:`websearch_sync.mcp.serve_stdio`).
 The protocol side is asynchronous; the library is not: each ``tools/call`` runs
-:meth:`McpTools.call` in a worker thread through one capacity limiter, so
+:meth:`McpTools.call` in a daemon thread (:func:`~websearch_sync.net.workers.run_awaited`) through one capacity limiter, so
 concurrent calls proceed side by side, at most ``max_concurrent`` at once (a cancelled
 call counts until its thread has really ended).
 Nothing is written to stdout but protocol messages (the transport, :mod:`.transport`,
@@ -15,11 +15,11 @@ import threading
 from typing import Any, Optional
 
 import anyio
-import anyio.to_thread
 import mcp.types as types
 from mcp.server.lowlevel import Server
 
 from ..config import VERSION as __version__
+from ..net import workers
 from .tools import TOOL_NAMES, CallCancelled, McpTools, ToolOutcome
 from .transport import stdio_streams
 
@@ -79,11 +79,12 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         cancelled = threading.Event()
         try:
-            # abandon_on_cancel: a cancelled call frees its worker slot at once; the event stops the
-            # thread at its next wait (see CancellableClock), and the SDK drops its answer
-            outcome = await anyio.to_thread.run_sync(
-                run, params.name, params.arguments, cancelled, limiter=limiter, abandon_on_cancel=True
-            )
+            # a cancelled call frees its worker slot at once; the event stops the thread at its next
+            # wait (see CancellableClock), and the SDK drops its answer
+            async with limiter:
+                outcome = await workers.run_awaited(
+                    lambda: run(params.name, params.arguments, cancelled), "websearch-mcp-call"
+                )
         except anyio.get_cancelled_exc_class():
             cancelled.set()
             raise

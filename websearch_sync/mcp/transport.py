@@ -163,32 +163,47 @@ def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
             os.close(null)
 
 
+@contextmanager
+def _text(wire: BinaryIO) -> Iterator[io.TextIOWrapper]:
+    """``wire`` as UTF-8 text, detached at the end rather than closed: the file is
+    :func:`_claimed_stdio`'s to close (a wrapper left to the garbage collector closed it
+    there, with a ``ResourceWarning`` on stderr)."""
+    text = io.TextIOWrapper(wire, encoding="utf-8", errors="replace")
+    try:
+        yield text
+    finally:
+        with contextlib.suppress(OSError, ValueError):  # a failed flush of a client gone: nothing to save
+            text.detach()
+
+
 async def _read(
     wire_in: BinaryIO, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
 ) -> None:
-    lines = anyio.wrap_file(io.TextIOWrapper(wire_in, encoding="utf-8", errors="replace"))
-    async with messages, answers:  # end of input: the server stops, and the writer once it has said all
-        async for line in lines:
-            message, answer = parse_line(line)
-            if message is not None:
-                await messages.send(SessionMessage(message))
-            elif answer is not None:
-                await answers.send(answer)
+    with _text(wire_in) as text:
+        lines = anyio.wrap_file(text)
+        async with messages, answers:  # end of input: the server stops, and the writer once it has said all
+            async for line in lines:
+                message, answer = parse_line(line)
+                if message is not None:
+                    await messages.send(SessionMessage(message))
+                elif answer is not None:
+                    await answers.send(answer)
 
 
 async def _write(wire_out: BinaryIO, outgoing: MemoryObjectReceiveStream[Outgoing]) -> None:
-    out = anyio.wrap_file(io.TextIOWrapper(wire_out, encoding="utf-8", errors="replace"))
-    async with outgoing:
-        async for item in outgoing:
-            if isinstance(item, dict):
-                text = json.dumps(item, separators=(",", ":"))
-            else:
-                text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-            try:
-                await out.write(text + "\n")
-                await out.flush()
-            except BrokenPipeError:  # the client has gone (mid-call): no one reads the answers any more
-                _discard(wire_out)
+    with _text(wire_out) as wrapper:
+        out = anyio.wrap_file(wrapper)
+        async with outgoing:
+            async for item in outgoing:
+                if isinstance(item, dict):
+                    text = json.dumps(item, separators=(",", ":"))
+                else:
+                    text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+                try:
+                    await out.write(text + "\n")
+                    await out.flush()
+                except BrokenPipeError:  # the client has gone (mid-call): no one reads the answers any more
+                    _discard(wire_out)
 
 
 def _discard(wire_out: BinaryIO) -> None:

@@ -12,6 +12,7 @@ deadline); new work then gets another thread. Threads do not survive ``fork``: a
 A caller waits for its job with :func:`.waits.wait_for`, which Ctrl-C ends within a quarter second.
 """
 
+import asyncio
 import contextvars
 import queue
 import threading
@@ -84,6 +85,16 @@ def run_each(work: Callable[[A], T], items: Sequence[A], threads: int, name: str
             future.cancel()
         raise
     return futures
+
+
+async def run_awaited(work: Callable[[], T], name: str) -> T:
+    """``work()`` in one of these daemon threads, awaited on the running asyncio loop; cancelling the
+    await abandons the work, whose thread goes on until it stops (as :func:`run_each`'s). Not
+    ``asyncio.to_thread``: ``asyncio.run`` waits for its executor's threads before it returns, and
+    the interpreter before it ends, so an agent that gave up on a call (a timeout, a cancelled run)
+    waited for its request up to the call's deadline; an MCP server whose client had gone too."""
+    [future] = run_each(lambda _: work(), [None], 1, name)
+    return await asyncio.wrap_future(future)
 
 
 def _serve(jobs: "queue.SimpleQueue[tuple[Callable[[], None], str]]") -> None:

@@ -235,7 +235,8 @@ class Settings:
         built meanwhile holds the settings before or after it, never between."""
         if name in _FLAGS:
             _check_flag(name, value)
-        if name not in _FIELDS or "_made" not in self.__dict__:  # not a field, or being made: no client holds it
+        state = self.__dict__
+        if name not in _FIELDS or ("_made" not in state and "_users" not in state):  # being made: no client holds it
             object.__setattr__(self, name, value)
             return
         with _HOLD_LOCK:

@@ -28,7 +28,7 @@ def skipped(monkeypatch):
     """The registry's record of skipped plugins, fresh for the test."""
     monkeypatch.setattr(registry, "_SKIPPED", {})
     monkeypatch.setattr(registry, "_SKIPPED_ELSEWHERE", {})
-    monkeypatch.setattr(registry, "_PLUGINS_INTERRUPTED", set())
+    monkeypatch.setattr(registry, "_INTERRUPTED_LOADS", set())
     monkeypatch.setattr(registry, "_PLUGIN_ENGINES", {})
     return registry._SKIPPED
 

@@ -91,7 +91,7 @@ _PLUGINS_DONE: set[tuple[str, str]] = set()
 #: The entry points whose last load an interrupt stopped: tried again at the next question, and
 #: skipped when that load is interrupted too (:func:`_load_plugin`), so that a plugin raising
 #: ``KeyboardInterrupt`` at import costs two questions, not every one.
-_PLUGINS_INTERRUPTED: set[tuple[str, str]] = set()
+_INTERRUPTED_LOADS: set[tuple[str, str]] = set()
 #: ``{(name, vertical): entry point}``: which entry point (``(name, value)``) registered each plugin
 #: engine, so that loading it again (its load interrupted after it registered) is no conflict with itself.
 _PLUGIN_ENGINES: dict[tuple[str, str], tuple[str, str]] = {}
@@ -471,7 +471,7 @@ def forget_registrations() -> None:
         _SKIPPED_ELSEWHERE.clear()
         _SKIPPED_ENGINES.clear()
         _PLUGINS_DONE.clear()
-        _PLUGINS_INTERRUPTED.clear()
+        _INTERRUPTED_LOADS.clear()
         _PLUGIN_ENGINES.clear()
         _PLUGINS_LOADED = False
 
@@ -818,10 +818,10 @@ def _load_plugin(entry: Any) -> None:
         cls = entry.load()
     except KeyboardInterrupt as interrupt:
         setattr(interrupt, _PLUGIN_INTERRUPTED, "%r (%s)" % key)
-        if key in _PLUGINS_INTERRUPTED:
+        if key in _INTERRUPTED_LOADS:
             _skip(entry, _INTERRUPTED_TWICE % type(interrupt).__name__)
             _PLUGINS_DONE.add(key)
-        _PLUGINS_INTERRUPTED.add(key)
+        _INTERRUPTED_LOADS.add(key)
         raise
     except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
         _skip(entry, "it failed to load: %s: %s" % (type(exc).__name__, exc))

@@ -416,3 +416,13 @@ def test_a_clients_cache_max_answers_bounds_its_file_and_is_checked():
         with pytest.raises(ws.InvalidInput) as caught:
             ws.SearchClient("stub", cache_max_answers=bad)
         assert caught.value.detail_code == "bad_cache_max_answers"
+
+
+def test_the_mcp_servers_cache_max_answers_flag_reaches_its_client(tmp_path):
+    """``websearch-sync mcp --cache-path F --cache-max-answers N``: the long-lived server's file, bounded."""
+    from websearch_sync.cli import build_parser, mcp_cmd
+
+    path = str(tmp_path / "c.sqlite3")
+    args = build_parser().parse_args(["mcp", "--cache-path", path, "--cache-max-answers", "7"])
+    with ws.SearchClient(**mcp_cmd._client_options(args)) as client:
+        assert (client._disk.path, client._disk.max_answers) == (path, 7)

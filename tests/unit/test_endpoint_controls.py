@@ -20,7 +20,7 @@ def _refusal(backend, vertical="web", **settings):
     return caught.value.message
 
 
-_RULE = " inside it (whitespace around a value is stripped, within it refused, as in a fetch's URL)"
+_RULE = " (a URL may hold none: refused, as in a fetch's URL)"
 
 
 @pytest.mark.parametrize(
@@ -70,3 +70,19 @@ def test_a_line_break_around_a_url_from_the_environment_is_stripped_as_before():
     with pytest.raises(ws.BadGateway):
         ws.SearchClient("searxng", settings=settings, wire=wire, retries=0).search("q")
     assert [request.url.split("?")[0] for request in wire.requests] == ["https://searx.example/search"]
+
+
+@pytest.mark.parametrize(
+    ("url", "held"),
+    [("https://reader.exa\tmple/", "\t"), ("https://reader.example/\n", "\n")],
+    ids=["tab-in-host", "line-break"],
+)
+def test_a_fetch_service_url_holding_a_control_character_is_named_and_never_asked(url, held, caplog):
+    """Its tab made requests refuse it as an InvalidURL naming neither the setting nor the character;
+    a trailing line break set in code was sent as ``%0A``. The page is read directly, as for any
+    failure of the service, the warning saying why."""
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html"}, "<p>%s</p>" % ("word " * 60)))
+    client = ws.SearchClient("stub", settings=ws.Settings(fetch_service_url=url), wire=wire, retries=0)
+    assert client.fetch("https://example.com/")["extractor"] != "fetch_service"
+    assert [request.url for request in wire.requests] == ["https://example.com/"]
+    assert "Settings.fetch_service_url (WEB_FETCH_SERVICE_URL) holds the control character %r" % held in caplog.text

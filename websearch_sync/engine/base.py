@@ -46,7 +46,7 @@ from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_withi
 from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
-from ..net.urls import URL_CONTROL_CHARS
+from ..net.urls import CONTROL_IN_SETTING, control_in
 from ..secrets import is_secret_name, redact
 from ..validate import LOCALE_WORDS
 from .identity import identity
@@ -279,10 +279,7 @@ class Backend:
             return
         origin = self._endpoint_origin()
         if control is not None:  # a URL parser drops a tab or line break (another host), or sends it encoded
-            what = (
-                "%s holds the control character %r inside it (whitespace around a value is stripped, within it "
-                "refused, as in a fetch's URL)" % (control[1], control[0])
-            )
+            what = CONTROL_IN_SETTING % (control[1], control[0])
         elif fault != _NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)
             what = "the endpoint's host is not a valid host name (%s; check %s)" % (fault, origin)
         else:  # the URL itself is not shown: it may carry credentials
@@ -308,14 +305,14 @@ class Backend:
         """The first control character in a URL this backend is configured with (its endpoint
         override, a setting of kind ``url``) or in its ``endpoint``, and where that is set. Read as
         configured: building the endpoint (``urlsplit``) drops a tab or line break without a word."""
-        found = _control_in(self.settings.endpoints.get(self.name))
+        found = control_in(self.settings.endpoints.get(self.name))
         if found:
             return found, "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (self.name, self.name.upper())
         for setting in self.declared_settings():
-            found = _control_in(self.config.get(setting.name)) if setting.kind == "url" else None
+            found = control_in(self.config.get(setting.name)) if setting.kind == "url" else None
             if found:
                 return found, setting.where(self.name)
-        found = _control_in(endpoint)  # a plugin's own making of it
+        found = control_in(endpoint)  # a plugin's own making of it
         return (found, self._endpoint_origin()) if found else None
 
     def _check_missing(self) -> None:
@@ -788,12 +785,6 @@ def _endpoint_fault(url: Any) -> Optional[str]:
             _FAULTS.clear()
         _FAULTS[url] = fault
     return fault
-
-
-def _control_in(url: Any) -> Optional[str]:
-    """The first control character ``url`` holds (a string's: :data:`~..net.urls.URL_CONTROL_CHARS`), or ``None``."""
-    found = URL_CONTROL_CHARS.search(url) if isinstance(url, str) else None
-    return found.group() if found else None
 
 
 #: Endpoint URLs and what is wrong with each (:func:`_endpoint_fault`).

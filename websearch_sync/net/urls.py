@@ -66,6 +66,14 @@ _HTTP_SCHEMES = ("http", "https")
 #: The characters no URL given to the library may hold (a fetch's, an endpoint's): ASCII controls, tab
 #: and line breaks included (a parser would drop a tab or line break without a word, or send it encoded).
 URL_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+#: What a configured URL holding one says (``%s``: where it is set; ``%r``: the character).
+CONTROL_IN_SETTING = "%s holds the control character %r (a URL may hold none: refused, as in a fetch's URL)"
+
+
+def control_in(url: object) -> Optional[str]:
+    """The first control character ``url`` holds (a string's: :data:`URL_CONTROL_CHARS`), or ``None``."""
+    found = URL_CONTROL_CHARS.search(url) if isinstance(url, str) else None
+    return found.group() if found else None
 
 
 def result_url(value: object) -> Optional[str]:

@@ -255,6 +255,8 @@ class VideoItem(_VerticalItemKeys, total=False):
     publisher: str
     thumbnail_url: str
     view_count: int
+    embed_url: str  #: the player a page embeds (``https://www.youtube.com/embed/…``), http(s)
+    uploader: str  #: the channel (``freeCodeCamp.org``); ``publisher`` is the platform (``YouTube``)
     providers: list[str]
     content: str  #: with ``include_content``: the text of the video's page
     content_by: str

@@ -118,9 +118,11 @@ IMAGE_LINE = "line"
 
 _DESCRIPTIONS = {
     SEARCH_TOOL: (
-        "Search the web. Returns up to max_results results, each with a title, URL and snippet "
-        "(and page text when include_content is true). Use it for current facts, documentation "
-        "and sources; then read promising pages with the fetch tool."
+        "Search the web, or news, images or videos (vertical). Returns up to max_results results, each "
+        "with a title and URL, and a snippet when the service gives one (news: source and date; images: "
+        "the image and its size; videos: duration, publisher and channel; and page text when "
+        "include_content is true). Use it for current facts, documentation and sources; then read "
+        "promising pages with the fetch tool."
     ),
     FETCH_TOOL: (
         "Read one web page%s (http or https URL) and return its main content as markdown or plain "
@@ -1368,6 +1370,7 @@ def _page_failure(error: Mapping[str, Any]) -> str:
 _DETAILS = (
     ("source", "Source"),
     ("publisher", "Publisher"),
+    ("uploader", "Channel"),
     ("published_at", "Published"),
     ("duration", "Duration (s)"),
     ("view_count", "Views"),

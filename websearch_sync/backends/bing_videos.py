@@ -16,7 +16,7 @@ What the recorded answer (2026-08, en-US, 49 tiles) shows:
   views``: Bing's rounding, read as 338300), ``span.meta_pd_content`` the upload date
   (``Apr 29, 2024``, read as ``2024-04-29``, or an age, ``2 weeks ago``, kept as a
   relative date), and the next row the platform (``YouTube``: ``publisher``) and the
-  channel. Short-video tiles have none of these rows.
+  channel (``span.mc_vtvc_meta_row_channel``: ``uploader``). Short-video tiles have none of these rows.
 * Tiles give no description: items have no ``snippet``.
 """
 
@@ -48,6 +48,7 @@ _PARTS: dict[str, PartTest] = {
     "publisher": lambda tag, inside: (
         tag.name == "span" and not classes(tag) and tag.parent is not None and has_class(tag.parent, "mc_vtvc_meta_row")
     ),
+    "uploader": lambda tag, inside: tag.name == "span" and has_class(tag, "mc_vtvc_meta_row_channel"),
 }
 
 
@@ -78,6 +79,7 @@ def _item(block: Block) -> Optional[dict[str, Any]]:
         published_at=day or shown or None,
         duration=_first_text(data.get("du")),
         publisher=block.text("publisher") or None,
+        uploader=block.text("uploader") or None,
         thumbnail_url=_first_text(tile.get("turl")),
         view_count=view_count(block.text("views")),
     )

@@ -22,8 +22,8 @@ search's descriptions are HTML, these are not).
 * images: ``title``, ``url`` (the page), ``properties.url`` (the image),
   ``thumbnail.src``, ``source`` (the site). The recording gives no pixel size.
 * videos: ``title``, ``url``, ``description``, ``page_age``, ``video.duration``
-  (``01:56``), ``video.views``, ``video.publisher`` (``YouTube``; ``video.creator`` is
-  the channel), ``thumbnail.src``.
+  (``01:56``), ``video.views``, ``video.publisher`` (``YouTube``), ``video.creator``
+  (the channel: ``uploader``), ``thumbnail.src``.
 """
 
 import dataclasses
@@ -75,6 +75,7 @@ def video_item(result: dict[str, Any]) -> dict[str, Any]:
         published_at=text(result.get("page_age")),
         duration=text(nested(result, "video", "duration")),
         publisher=text(nested(result, "video", "publisher")),
+        uploader=text(nested(result, "video", "creator")),
         thumbnail_url=text(nested(result, "thumbnail", "src")),
         view_count=whole_number(nested(result, "video", "views")),
     )

@@ -27,7 +27,8 @@ The answer is ``{"results": [...], "next": ..., "vqd": {query: token}}``. A news
 (epoch seconds) and ``image``; an image ``title``, ``url`` (the page), ``image``, ``thumbnail``, ``width``,
 ``height`` (its ``source`` is DuckDuckGo's upstream, "Bing", not the site: not kept); a video
 ``title``, ``content`` (its page), ``description``, ``published`` (ISO, no offset: UTC),
-``duration`` (``13:59:10``), ``publisher`` (the platform), ``images``, ``statistics.viewCount``.
+``duration`` (``13:59:10``), ``publisher`` (the platform), ``images``, ``statistics.viewCount``,
+``embed_url`` (the player; ``embed_html`` is it in an ``iframe``: not kept).
 Every text field but the news excerpt is plain text (the recorded answers carry a bare ``&``
 and ``'`` there, and no entity).
 
@@ -308,7 +309,7 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
     }
 
     def item(self, result: dict[str, Any]) -> dict[str, Any]:
-        """Title, the video's page, description, date, duration, publisher, thumbnail, views."""
+        """Title, the video's page, description, date, duration, platform, thumbnail, views, player, channel."""
         return {
             "title": result.get("title"),
             "url": result.get("content"),
@@ -322,4 +323,6 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
                 or nested(result, "images", "large")
             ),
             "view_count": nested(result, "statistics", "viewCount"),
+            "embed_url": result.get("embed_url"),
+            "uploader": result.get("uploader"),
         }

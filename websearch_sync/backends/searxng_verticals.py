@@ -23,8 +23,9 @@ seconds, by ``searx/webutils.py``'s JSON encoder):
   ``source``.
 * videos (``videos.html``): ``url``, ``content``, ``publishedDate``, ``length`` (a
   string such as ``"4:01:40"``, or seconds), ``thumbnail`` and, from some engines,
-  ``views`` (a number, or humanised text such as ``"1.2M"``, read as 1200000);
-  ``author`` is the channel, not the platform, so no ``publisher``.
+  ``views`` (a number, or humanised text such as ``"1.2M"``, read as 1200000),
+  ``iframe_src`` (the player, from its YouTube engines: ``embed_url``); ``author`` is the
+  channel (``uploader``), not the platform, so no ``publisher``.
 """
 
 import dataclasses
@@ -128,6 +129,8 @@ def video_item(result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
         duration=_seconds_or_text(result.get("length")),
         thumbnail_url=text(result.get("thumbnail")) or text(result.get("thumbnail_src")),
         view_count=_count(result.get("views")),
+        embed_url=text(result.get("iframe_src")),
+        uploader=text(result.get("author")),
     )
 
 

@@ -28,8 +28,10 @@ _ITEM_OPTIONAL_TEXT = (
     "content",
     "content_by",
     "publisher",
+    "uploader",
     "image_url",
     "thumbnail_url",
+    "embed_url",
 )
 _ITEM_OPTIONAL_COUNTS = ("width", "height", "duration", "view_count")
 _PAGE_TEXT = ("url", "final_url", "title", "text", "content_type", "extractor")
@@ -68,7 +70,7 @@ def _valid_optional_fields(item: dict[str, Any]) -> bool:
     return (
         all(type(item[name]) is str for name in _ITEM_OPTIONAL_TEXT if name in item)
         and all(type(item[name]) is int for name in _ITEM_OPTIONAL_COUNTS if name in item)
-        and all(_http_url(item[name]) for name in ("image_url", "thumbnail_url") if name in item)
+        and all(_http_url(item[name]) for name in ("image_url", "thumbnail_url", "embed_url") if name in item)
     )
 
 

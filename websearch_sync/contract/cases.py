@@ -404,6 +404,8 @@ VERTICAL_TYPES: dict[str, dict[str, type]] = {
         "publisher": str,
         "thumbnail_url": str,
         "view_count": int,
+        "embed_url": str,
+        "uploader": str,
     },
 }
 

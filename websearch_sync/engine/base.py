@@ -680,11 +680,25 @@ class Backend:
         return classified or status_error(response, self.name)
 
     def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Turn a response into a parse result or the error it means."""
+        """Turn a response into a parse result or the error it means. Results read with none
+        holding a URL (a link read wrong, a page whose links moved) are ``WebParseError``:
+        normalisation would drop them all, and the answer would read "no results", cached as a
+        success. Items without a ``url`` key are left to :func:`registry.checked_result`, which names the defect."""
         error = self.answer_error(response)
         if error is not None:
             raise error
-        return self._read_answer(response, lambda: self.parse(response, params))
+        result = self._read_answer(response, lambda: self.parse(response, params))
+        items = result.items if isinstance(result, ParseResult) and isinstance(result.items, list) else []
+        readable = all(isinstance(item, dict) and "url" in item for item in items)
+        if items and readable and not any(isinstance(item["url"], str) and item["url"].strip() for item in items):
+            raise WebParseError(
+                "%s read %d result(s) from its answer, none with a `url` text (an unknown shape, not 'no results')"
+                % (self.name, len(items)),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+                status=response.status,
+            )
+        return result
 
     def _read_answer(self, response: HttpResponse, read: Callable[[], T]) -> T:
         """``read()``, which reads ``response`` (its items, its next page): what a body of an

@@ -83,6 +83,8 @@ VERTICAL_FIELDS: dict[str, dict[str, Convert]] = {
         "publisher": _text_field,
         "thumbnail_url": _url_field,
         "view_count": _count_field,
+        "embed_url": _url_field,
+        "uploader": _text_field,
     },
 }
 #: Fields without which an item of a vertical is no result: an image result without the image.

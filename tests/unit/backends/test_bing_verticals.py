@@ -161,6 +161,7 @@ def test_video_tiles():
         "published_at": "2024-04-29",
         "duration": "4:01:40",
         "publisher": "YouTube",
+        "uploader": "Harkirat Singh",
         "thumbnail_url": "https://ts2.mm.bing.net/th?id=OVP.-Svu9jLbKY8sOy7zDQOAdAHgFo&pid=15.1&W=160&H=120",
         "view_count": 338300,
     }
@@ -234,3 +235,14 @@ def test_a_date_in_digits_int_refuses_loses_that_date_not_the_page():
         "2022-09-27",
         "2020-01-21",
     ]
+
+
+def test_a_video_tile_names_its_channel_apart_from_its_platform():
+    """The recorded tiles' second row: the platform (``YouTube``, ``publisher``) and the channel
+    (``Harkirat Singh``), now the video's ``uploader`` (before: dropped); a tile without that row
+    (a short video's) has none."""
+    items = read(VIDEOS, "phrona__videos.html")
+    assert (items[0]["publisher"], items[0]["uploader"]) == ("YouTube", "Harkirat Singh")
+    by_url = {item["url"]: item for item in items}
+    assert by_url["https://www.youtube.com/watch?v=BpPEoZW5IiY"]["uploader"] == "freeCodeCamp.org"
+    assert sum("uploader" in item for item in items) == sum("publisher" in item for item in items)

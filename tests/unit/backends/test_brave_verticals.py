@@ -204,3 +204,12 @@ def test_the_vertical_reads_its_answers_by_the_json_kit_hooks(engine):
     assert engine.results_at == "results"
     with pytest.raises(WebParseError, match=r"a `results` that is not a list \(an object with keys not\)"):
         engine.results({"type": engine.vertical, "results": {"not": "a list"}}, params())
+
+
+def test_a_video_names_its_channel_apart_from_its_platform():
+    """The recorded answer's ``video.creator`` (the channel, ``Louie Zong``; ``video.publisher`` is the
+    platform): each video's ``uploader`` (before: dropped); a video without a creator has none."""
+    data = json.loads(body("brave", "brave-search-python-client__videos.json"))
+    items = read(VIDEOS, "brave-search-python-client__videos.json")
+    assert [item.get("uploader") for item in items] == [(r.get("video") or {}).get("creator") for r in data["results"]]
+    assert items[0]["uploader"] == "Louie Zong" and items[0]["publisher"] == "YouTube"

@@ -357,3 +357,50 @@ def test_a_next_page_in_plain_http_is_not_followed():
     assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
         ("WebParseError", "unexpected_shape", 2)
     ]
+
+
+def test_a_video_keeps_its_embed_address_and_a_non_http_one_is_left_out():
+    """The recorded video answer's ``embed_url`` (the player a page embeds, which ddgs passes on):
+    each video has the one its result gives (before: dropped). One that is no http(s) URL (a
+    ``javascript:`` player) is left out as a picture's is, the video kept."""
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    answer["results"][1]["embed_url"] = "javascript:alert(1)"
+    items = _answered("videos", answer, max_results=3)["items"]
+    assert items[0]["embed_url"] == answer["results"][0]["embed_url"]
+    assert items[2]["embed_url"] == answer["results"][2]["embed_url"]
+    assert "embed_url" not in items[1] and items[1]["url"] == answer["results"][1]["content"]
+
+
+def test_a_video_names_its_channel_apart_from_its_platform():
+    """The recorded video answer's ``uploader`` (the channel, ``freeCodeCamp.org``; ``publisher`` is the
+    platform, ``YouTube``), which ddgs passes on: each video has its own (before: dropped)."""
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    items = _answered("videos", answer, max_results=3)["items"]
+    assert [item["uploader"] for item in items] == [result["uploader"] for result in answer["results"][:3]]
+    assert items[0]["publisher"] == answer["results"][0]["publisher"]
+
+
+def test_the_tool_and_command_line_text_name_a_videos_channel():
+    """The text a model (and ``websearch-sync search``) reads of the recorded video answer names each
+    video's channel beside its platform (before: the platform only, ``Publisher: YouTube``)."""
+    from websearch_sync import tool
+
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    text = tool.format_results(_answered("videos", answer, max_results=2))
+    assert "Publisher: YouTube | Channel: freeCodeCamp.org | Published: 2023-06-08T12:43:32Z" in text
+    assert "Channel: %s" % answer["results"][1]["uploader"] in text
+
+
+def test_the_search_tools_description_promises_only_what_every_result_of_each_vertical_has():
+    """The recorded image answer read through the LLM tool: its results have a title and a URL but no
+    snippet, so the description a model is shown promises the snippet where the service gives one
+    (before: "each with a title, URL and snippet", which no image result has), and names the verticals."""
+    from websearch_sync import tool
+
+    answer = json.loads((FIXTURES / "bort__images_puppy.2.json").read_text(encoding="utf-8"))
+    items = _answered("images", answer, max_results=5)["items"]
+    assert items and all(item["title"] and item["url"] and "snippet" not in item for item in items)
+    (definition,) = tool.tool_definitions("json_schema", tools=("search",))
+    described = definition["description"]
+    assert "each with a title and URL, and a snippet when the service gives one" in described
+    assert all(vertical in described for vertical in ("news", "images", "videos"))

@@ -257,3 +257,14 @@ def test_a_cached_news_answer_s_unverified_time_range_note_is_revised_for_its_ne
     assert none_sent == [] and cached["provider_meta"]["cached"] is True
     assert [e["detail_code"] for e in cached["errors"] if e["detail_code"] != "engine_error"] == []
     assert len(cached["errors"]) == len(first["errors"]) - 1
+
+
+def test_a_video_keeps_its_player_and_channel():
+    """The videos case's results as SearXNG's videos template fills them (``iframe_src``, the player its
+    YouTube engine gives; ``author``, the channel): each is the video's ``embed_url`` and ``uploader``
+    (before: dropped), as DuckDuckGo's ``embed_url`` and ``uploader`` are; a result without them has none."""
+    data = json.loads((FIXTURES / "searxng" / "searxng-templates__videos.json").read_text("utf-8"))
+    items = parsed(VIDEOS, data).items
+    for item, result in zip(items, data["results"]):
+        assert (item.get("embed_url"), item.get("uploader")) == (result.get("iframe_src"), result.get("author"))
+    assert items[1]["embed_url"].startswith("https://") and "uploader" not in items[0]

@@ -49,7 +49,7 @@ from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_err
 from ..net.urls import CONTROL_IN_SETTING, control_in
 from ..secrets import is_secret_name, redact
 from ..validate import LOCALE_WORDS
-from .identity import identity
+from .identity import has_address, identity
 from .option import PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
@@ -681,19 +681,21 @@ class Backend:
 
     def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Turn a response into a parse result or the error it means. Results read with none
-        holding a URL (a link read wrong, a page whose links moved) are ``WebParseError``:
-        normalisation would drop them all, and the answer would read "no results", cached as a
-        success. Items without a ``url`` key are left to :func:`registry.checked_result`, which names the defect."""
+        holding an address normalisation keeps (:func:`~.identity.has_address`: a link read wrong,
+        a relative one, a page whose links moved, a title a URL is built from renamed) are
+        ``WebParseError``: normalisation would drop them all, and the answer would read "no results",
+        cached as a success. Items without a ``url`` key are left to :func:`registry.checked_result`,
+        which names the defect."""
         error = self.answer_error(response)
         if error is not None:
             raise error
         result = self._read_answer(response, lambda: self.parse(response, params))
         items = result.items if isinstance(result, ParseResult) and isinstance(result.items, list) else []
         readable = all(isinstance(item, dict) and "url" in item for item in items)
-        if items and readable and not any(isinstance(item["url"], str) and item["url"].strip() for item in items):
+        if items and readable and not any(has_address(item, params.vertical) for item in items):
             raise WebParseError(
-                "%s read %d result(s) from its answer, none with a `url` text (an unknown shape, not 'no results')"
-                % (self.name, len(items)),
+                "%s read %d result(s) from its answer, none with a usable address (an http(s) URL; an unknown "
+                "shape, not 'no results')" % (self.name, len(items)),
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
                 status=response.status,

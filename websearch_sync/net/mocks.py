@@ -62,21 +62,24 @@ def foreign_refusals() -> tuple[type[Exception], ...]:
     return (requests_mock.NoMockAddress,) if requests_mock is not None else ()
 
 
-def is_refusal(exc: BaseException) -> bool:
-    """Whether a mock of ``requests`` raised ``exc`` for a request no mock is registered for (not a
-    failed connection, nor a failure a test registered)."""
+def refusing_mock(exc: BaseException) -> Optional[str]:
+    """The mock of ``requests`` that raised ``exc`` for a request no mock is registered for
+    (``"requests_mock"``, ``"responses"``), told by the exception itself (another mock may be active
+    around it), or ``None``: a failed connection, or a failure a test registered."""
     if isinstance(exc, foreign_refusals()):
-        return True
-    return isinstance(exc, requests.exceptions.ConnectionError) and str(exc).startswith(_RESPONSES_REFUSAL)
+        return "requests_mock"
+    if isinstance(exc, requests.exceptions.ConnectionError) and str(exc).startswith(_RESPONSES_REFUSAL):
+        return "responses"
+    return None
 
 
-def refusal(host: str, provider: Optional[str]) -> NetworkError:
-    """The error for a request the active mock of ``requests`` has no answer for, said as its refusal:
-    ``connection failed`` alone reads as if the network had been tried. Not retryable: the mock
-    has no answer on a retry either."""
+def refusal(host: str, exc: BaseException, provider: Optional[str]) -> NetworkError:
+    """The error for ``exc``, a mock's refusal of a request it has no answer for, said as its refusal
+    (:func:`refusing_mock` names it): ``connection failed`` alone reads as if the network had been
+    tried. Not retryable: the mock has no answer on a retry either."""
     return NetworkError(
         "connection failed: %s (refused by %s, which patches requests: no mock is registered for this request)"
-        % (host, requests_patched() or "a mock"),
+        % (host, refusing_mock(exc) or "a mock"),
         provider=provider,
         detail_code=CONNECTION_ERROR,
         retryable=False,

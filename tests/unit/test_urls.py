@@ -445,6 +445,27 @@ def test_a_target_too_long_to_send_is_refused_saying_so():
     )
 
 
+@pytest.mark.parametrize("canonical", [request_url, http_url])
+@pytest.mark.parametrize(
+    "location, named",
+    [
+        ("ftp://files.test/" + "a" * MAX_URL_CHARS, "a ftp: address"),
+        ("http://a..b.test/" + "a" * MAX_URL_CHARS, "an address"),  # a host name the rule refuses
+        ("http://[::1/" + "a" * MAX_URL_CHARS, "an address"),
+    ],
+)
+def test_a_long_target_refused_for_another_reason_says_that_reason(canonical, location, named):
+    """The reason was chosen by the target's length, whatever was wrong with it: a long ``ftp:``
+    URL, or one with a bad host, was "over 8192 characters", and so on the search path
+    (:func:`http_url`), which never checks the length."""
+    policy = RedirectPolicy("https://start.test/a", _RecordingGuard(), provider=None, canonical=canonical)
+    with pytest.raises(ws.WebProviderError) as refused:
+        policy.follow("https://start.test/a", location, Deadline(10_000))
+    assert refused.value.message == (
+        "start.test redirected to %s that cannot be followed (not an http(s) URL with a valid host)" % named
+    )
+
+
 def test_a_request_form_longer_than_the_url_limit_is_answered_but_not_kept():
     """Percent-encoding makes a character up to 12: an 8 KB URL of emoji is a 98 KB request form,
     and a redirect target is the page's choice, so the memo keeps no form over the limit."""

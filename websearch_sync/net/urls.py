@@ -207,6 +207,12 @@ def request_url(url: object) -> str:
     return _checked_request_form(url)
 
 
+class UrlTooLong(InvalidInput):
+    """:func:`request_url`'s refusal of a URL only for its length (over :data:`MAX_URL_CHARS`):
+    ``bad_url`` to a caller like any other, told apart by a redirect's hop, which says why it
+    does not follow a target a browser would (:class:`~.hops.RedirectPolicy`)."""
+
+
 class _NotKept(Exception):
     """:func:`_request_form`'s answer when it is too long to keep (``lru_cache`` keeps no raise)."""
 
@@ -234,10 +240,6 @@ def _checked_request_form(url: str) -> str:
     text = url.strip()
     if not text:
         raise InvalidInput("url is empty", detail_code=BAD_URL)
-    if len(text) > MAX_URL_CHARS:
-        raise InvalidInput(
-            "url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code=BAD_URL
-        )
     if URL_CONTROL_CHARS.search(text):
         raise InvalidInput("url contains control characters", detail_code=BAD_URL)
     if "\\" in text[: query_start(text)]:
@@ -266,6 +268,10 @@ def _checked_request_form(url: str) -> str:
             text = with_ascii_host(text)  # not by requests' own IDNA encoding
         except HostRefused as refused:
             raise InvalidInput(str(refused), detail_code=BAD_URL) from None
+    if len(url.strip()) > MAX_URL_CHARS:  # checked last: a longer URL refused for another reason says that one
+        raise UrlTooLong(
+            "url is %d characters long; the limit is %d" % (len(url.strip()), MAX_URL_CHARS), detail_code=BAD_URL
+        )
     prepared = requests.models.PreparedRequest()
     try:
         prepared.prepare_url(text, None)

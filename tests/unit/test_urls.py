@@ -13,6 +13,7 @@ from websearch_sync.net.hops import RedirectPolicy
 from websearch_sync.net.ssrf import AddressGuard
 from websearch_sync.net.urls import (
     MAX_URL_CHARS,
+    browser_join,
     browser_target,
     dedupe_key,
     host_in,
@@ -389,6 +390,24 @@ def test_the_pages_own_scheme_without_two_slashes_is_a_path_on_the_page(location
     policy = RedirectPolicy("http://10.0.0.2/a/b", guard, provider=None, canonical=request_url)
     hop = policy.follow("http://10.0.0.2/a/b", location, Deadline(10_000))
     assert (hop.url, guard.checked) == (url, ["10.0.0.2"])
+
+
+@pytest.mark.parametrize(
+    "base, location, url",  # each url as node's WHATWG URL (new URL(location, base).href) gives it
+    [
+        ("http://h.example/a/b?q=1#f", "/x/%2e%2e/y", "http://h.example/y"),
+        ("http://h.example/a/b?q=1#f", "/x/.%2E/y", "http://h.example/y"),
+        ("http://h.example/a/b?q=1#f", "http://o.example/a/../b", "http://o.example/b"),
+        ("http://h.example/a/b?q=1#f", "//o.example/a/%2e%2e/b", "http://o.example/b"),
+        ("http://h.example/a/b", "http://h.example/a/b/../../..", "http://h.example/"),
+        ("http://h.example/a/b", "https:o.example/a/./b", "https://o.example/a/b"),
+        ("http://h.example/%2e%2e/b", "?x", "http://h.example/b?x"),
+    ],
+)
+def test_every_http_target_has_its_dot_segments_resolved(base, location, url):
+    """Only a relative path's were: an absolute path's percent-encoded ones (``urljoin`` resolves
+    ``..`` alone) and another URL's all stayed, where a browser resolves them."""
+    assert browser_join(base, location) == url
 
 
 @pytest.mark.parametrize(

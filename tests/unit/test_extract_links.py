@@ -81,3 +81,26 @@ def test_links_are_read_as_a_browser_reads_them():
         "https://other.example/p",
         "http://h.example/a/b?c\\d",
     ]
+
+
+def test_a_link_keeps_the_unicode_spaces_a_browser_keeps():
+    """``str.strip`` took a no-break space, U+3000 and U+2028 from an ``href``'s ends, which a
+    browser keeps (WHATWG URL strips C0 controls and space): ``\\xa0//elsewhere.example/x`` led to
+    another host; a browser reads a path on the page's (the expected URLs are node's WHATWG URL's)."""
+    html = _article(
+        "",
+        "See <a href='\xa0//elsewhere.example/x'>one</a>, <a href='\u3000//elsewhere.example/x'>two</a> and"
+        " <a href='\u2028http://elsewhere.example/'>three</a> for the rest of the story",
+    )
+    assert _links(html, "https://mirror.example/copy/page.html") == [
+        "https://mirror.example/copy/%C2%A0//elsewhere.example/x",
+        "https://mirror.example/copy/%E3%80%80//elsewhere.example/x",
+        "https://mirror.example/copy/%E2%80%A8http://elsewhere.example/",
+    ]
+
+
+def test_a_base_keeps_the_unicode_spaces_a_browser_keeps():
+    html = _article("<base href='\xa0//elsewhere.example/'>", "See <a href='x'>the page</a> for the rest of the story")
+    assert _links(html, "https://mirror.example/copy/page.html") == [
+        "https://mirror.example/copy/%C2%A0//elsewhere.example/x"
+    ]

@@ -10,14 +10,21 @@ is escaped where it would read as markdown (``mdescape``), text mode is never es
 import re
 from collections.abc import Iterator
 from typing import Optional
+from urllib.parse import quote
 
 from lxml import etree
 
 from ..checkpoints import checkpoint
-from ..weburl.resolve import browser_join
+from ..weburl.resolve import browser_join, url_attribute
 from .mdescape import escape_heading, escape_inline, escape_line_start
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: What a markdown link's destination cannot hold as it is: whitespace (a space ends it; a no-break
+#: space or U+2028 a browser keeps in a link, encoded, and a line separator splits the text's lines)
+#: and ``)``, which closes it.
+_LINK_DESTINATION_UNFIT = re.compile(r"[\s)]")
+
 
 BLOCK_TAGS = frozenset(
     {
@@ -404,7 +411,7 @@ class _Renderer:
         return any(_tag(d) in BLOCK_TAGS or _tag(d) in ("a", "br", "code", "img") for d in node.iterdescendants())
 
     def _link(self, node: etree._Element) -> None:
-        href = (node.get("href") or "").strip()
+        href = url_attribute(node.get("href") or "")
         if self.base_url and href and not href.startswith(("#", "javascript:", "mailto:", "data:")):
             try:
                 href = browser_join(self.base_url, href)
@@ -415,7 +422,12 @@ class _Renderer:
             return
         if self.out and self.out[-1].endswith("!") and not self.out[-1].endswith("\\!"):
             self.out[-1] = self.out[-1][:-1] + "\\!"  # "!" before "[" would make the link an image
-        self._wrapped(node, "[", "](%s)" % href.replace(" ", "%20").replace(")", "%29"), label=True)
+        self._wrapped(
+            node,
+            "[",
+            "](%s)" % _LINK_DESTINATION_UNFIT.sub(lambda unfit: quote(unfit.group(), safe=""), href),
+            label=True,
+        )
 
     def _pre(self, node: etree._Element) -> None:
         code = _code_text(node)

@@ -111,6 +111,13 @@ def browser_target(location: str, base_scheme: str) -> str:
     return target
 
 
+def url_attribute(value: str) -> str:
+    """An attribute's URL (an ``href``) without what WHATWG URL parsing strips from its ends, C0
+    controls and space: ``str.strip`` also took a no-break space, U+3000 and U+2028, which a browser
+    keeps (``\xa0//elsewhere.example/x`` is a path on the page's host, not another host)."""
+    return value.strip(_C0_AND_SPACE)
+
+
 def browser_join(base_url: str, location: str) -> str:
     """``location`` (a redirect target: a ``Location``, a meta refresh's or a script's URL) made
     absolute against the page at ``base_url`` as a browser reads it (:func:`browser_target`);

@@ -417,7 +417,9 @@ class _Renderer:
                 href = browser_join(self.base_url, href)
             except ValueError:
                 href = ""
-        if not href.startswith(("http://", "https://")) or any(_tag(d) in BLOCK_TAGS for d in node.iterdescendants()):
+        if not href[:8].lower().startswith(("http://", "https://")) or any(
+            _tag(d) in BLOCK_TAGS for d in node.iterdescendants()
+        ):
             self.children(node)
             return
         if self.out and self.out[-1].endswith("!") and not self.out[-1].endswith("\\!"):

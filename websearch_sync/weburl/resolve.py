@@ -90,6 +90,7 @@ def browser_target(location: str, base_scheme: str) -> str:
     then checks like any other; ``urljoin`` read a path without a host); the page's own scheme
     there starts a path relative to the page (``http:/x`` on an http page), as ``urljoin`` reads it.
     ``file:`` keeps its slashes (``file:///x`` has an empty host; it is refused as a hop anyway).
+    A special scheme is written in lower case, as a browser writes it (``HTTPS://`` is common).
 
     First, as WHATWG does before anything else, control characters and spaces at either end go,
     and every tab, CR and LF: ``urlsplit`` drops those (the host the guard checks) but ``urljoin``
@@ -102,13 +103,13 @@ def browser_target(location: str, base_scheme: str) -> str:
         return location  # another scheme's URL (refused as a hop anyway)
     end = query_start(location)
     target = location[:end].replace("\\", "/") + location[end:]
-    prefix = target[: len(scheme) + 1] if named else ""
+    prefix = scheme + ":" if named else ""
     rest = target[len(prefix) :]
     if scheme == "file" and named:
-        return target
+        return prefix + rest
     if rest.startswith("//") or (named and scheme != base_scheme.lower()):
-        target = prefix + "//" + rest.lstrip("/")
-    return target
+        rest = "//" + rest.lstrip("/")
+    return prefix + rest
 
 
 def url_attribute(value: str) -> str:

@@ -548,11 +548,11 @@ _HANDLERS = {
 
 
 def _code_span(text: str) -> str:
-    """``text`` as a CommonMark code span: fenced by one backtick more than its longest run of
-    them, and padded with a space where it starts or ends with one (or starts and ends with a
-    space, which a renderer strips), so the span shows ``text`` as it is."""
+    """``text`` (whitespace collapsed, no space at its ends) as a CommonMark code span: fenced by
+    one backtick more than its longest run of them, and padded with a space where it starts or
+    ends with one, so the span shows ``text`` as it is."""
     fence = "`" * (max(map(len, _BACKTICK_RUNS.findall(text)), default=0) + 1)
-    padded = text[:1] == "`" or text[-1:] == "`" or (text[:1] == text[-1:] == " " and text.strip())
+    padded = text[:1] == "`" or text[-1:] == "`"
     return fence + (" %s " % text if padded else text) + fence
 
 

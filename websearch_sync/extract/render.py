@@ -247,6 +247,8 @@ class _Renderer:
         self.items = 0  # open list items
         self.quote_depth = 0  # block quotes around the last text written
         self.depth = 0  # elements being walked (see MAX_DEPTH)
+        #: the last code span's place in out, its text, and whether its ``<code>`` ended with a space
+        self.last_code: Optional[tuple[int, str, bool]] = None
 
     # ------------------------------------------------------------------ output
     def block(self, count: int) -> None:
@@ -384,12 +386,24 @@ class _Renderer:
         elif tag in _EMPHASIS and not self._has_structure(node):
             self._wrapped(node, _EMPHASIS[tag], _EMPHASIS[tag])
         elif tag == "code" and not any(_tag(a) == "pre" for a in node.iterancestors()):
-            text = _inline_text(node)
-            if text:
-                self.write(_code_span(text))
+            raw = _line_text(node)
+            if raw.strip():
+                self._code(raw)
         else:
             return False
         return True
+
+    def _code(self, raw: str) -> None:
+        """Writes ``raw`` (a ``<code>``'s text) as inline code, whitespace collapsed; right after
+        another span, nothing between (``<code>a</code><code>b</code>``), as one span with it, as
+        a browser shows them: two spans written together (```a``b```) read as one holding ``a``b``."""
+        text = " ".join(raw.split())
+        if self.last_code is not None and self.last_code[0] == len(self.out) - 1 and not self.pending:
+            before, spaced = self.last_code[1:]
+            text = before + (" " if spaced or raw[:1].isspace() else "") + text
+            self.out.pop()
+        self.write(_code_span(text))
+        self.last_code = (len(self.out) - 1, text, raw[-1:].isspace())
 
     def _wrapped(self, node: etree._Element, before: str, after: str, label: bool = False) -> None:
         """Writes ``node``'s text (escaped; ``label``: as a link's label) between markers,

@@ -426,3 +426,24 @@ def test_the_mcp_servers_cache_max_answers_flag_reaches_its_client(tmp_path):
     args = build_parser().parse_args(["mcp", "--cache-path", path, "--cache-max-answers", "7"])
     with ws.SearchClient(**mcp_cmd._client_options(args)) as client:
         assert (client._disk.path, client._disk.max_answers) == (path, 7)
+
+
+def test_a_file_over_the_limit_comes_down_to_it_a_bounded_number_of_rows_a_write(tmp_path):
+    """A file written under a larger limit (another process's) was cut to this cache's limit in one
+    delete: 150,000 rows held the write lock 1.3 s. Each write now deletes at most ``_PRUNE_ROWS``."""
+    from websearch_sync.client.cache import _PRUNE_ROWS
+
+    path = tmp_path / "c.sqlite3"
+    big = SqliteCache(path, ttl_s=10**9, max_answers=10**9)
+    for n in range(2 * _PRUNE_ROWS + 50):
+        big.set(("q", n), {"n": n})
+    big.close()
+    small = SqliteCache(path, ttl_s=10**9, max_answers=10)
+    counts = []
+    for n in range(4):
+        small.set(("new", n), {"n": n})
+        with sqlite3.connect(path) as conn:
+            counts.append(conn.execute("SELECT count(*) FROM results").fetchone()[0])
+    assert counts == [2 * _PRUNE_ROWS + 51 - _PRUNE_ROWS, 52, 10, 10]
+    assert small.get(("new", 3)) == {"n": 3} and small.get(("q", 2 * _PRUNE_ROWS + 49)) is not None
+    small.close()

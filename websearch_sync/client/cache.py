@@ -306,7 +306,8 @@ class SqliteCache:
     ``sqlite3.Error`` for :class:`ResultCache` to skip. A path that cannot hold a
     cache is ``InvalidInput(bad_cache_path)`` here, at construction; a file locked
     by another process is not (its table is made at the first use). It keeps at most ``max_answers``
-    answers: each write deletes those written before the last ``max_answers`` (the oldest first).
+    answers: each write deletes those written before the last ``max_answers`` (the oldest first,
+    a bounded number a write: a file over the limit comes down to it over several writes).
     """
 
     def __init__(
@@ -459,7 +460,9 @@ class SqliteCache:
         """Store ``value`` for ``ttl_s`` seconds (default: the cache's TTL; nothing when its JSON is
         longer than ``max_bytes``: no reader would take it); expired rows are pruned now and then, and
         the rows written before the last :attr:`max_answers` now (a row's ``rowid`` counts the writes:
-        a new or replaced row takes one past the largest), so the file never holds more."""
+        a new or replaced row takes one past the largest), at most :data:`_PRUNE_ROWS` of them a write:
+        a file written under a larger limit (another process's) comes down to this one over several
+        writes, where one delete of 150,000 rows held its write lock 1.3 s."""
         text = json.dumps(value, ensure_ascii=False)
         if too_long(text, max_bytes):
             return
@@ -470,7 +473,11 @@ class SqliteCache:
             (self._key(key), now + (self.ttl_s if ttl_s is None else ttl_s), text, now),
         ).lastrowid
         if written is not None and written > self.max_answers:  # a range of the rowid index: no scan
-            conn.execute("DELETE FROM results WHERE rowid <= ?", (written - self.max_answers,))
+            conn.execute(
+                "DELETE FROM results WHERE rowid IN"
+                " (SELECT rowid FROM results WHERE rowid <= ? ORDER BY rowid LIMIT ?)",
+                (written - self.max_answers, _PRUNE_ROWS),
+            )
         if random.random() < 0.02:
             self.prune(wait_s)
 

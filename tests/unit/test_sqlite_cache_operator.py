@@ -447,3 +447,28 @@ def test_a_file_over_the_limit_comes_down_to_it_a_bounded_number_of_rows_a_write
     assert counts == [2 * _PRUNE_ROWS + 51 - _PRUNE_ROWS, 52, 10, 10]
     assert small.get(("new", 3)) == {"n": 3} and small.get(("q", 2 * _PRUNE_ROWS + 49)) is not None
     small.close()
+
+
+def test_the_search_commands_cache_max_answers_flag_reaches_its_client_and_a_bad_one_names_the_flag(tmp_path, capsys):
+    """``websearch-sync search --cache-max-answers N``, as ``mcp`` has it: a default client cut a shared
+    file written under a larger limit down to 100,000 answers, and the command could not say otherwise."""
+    from websearch_sync.cli import build_parser, main, search_cmd
+
+    path = str(tmp_path / "c.sqlite3")
+    args = build_parser().parse_args(["search", "q", "--cache-path", path, "--cache-max-answers", "7"])
+    with ws.SearchClient(**search_cmd._client_options(args)) as client:
+        assert (client._disk.path, client._disk.max_answers) == (path, 7)
+    assert main(["search", "q", "--cache-path", path, "--cache-max-answers", "0"]) == 2
+    assert "hint: cache_max_answers is --cache-max-answers on the command line" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["search", "q"], ["mcp"]])
+def test_cache_max_answers_without_a_cache_path_is_a_usage_error(command):
+    """It bounds the ``--cache-path`` file only: without one it was checked, then ignored without a word."""
+    from websearch_sync.cli import build_parser, mcp_cmd, search_cmd
+
+    args = build_parser().parse_args([*command, "--cache-max-answers", "7"])
+    options = search_cmd._client_options if command[0] == "search" else mcp_cmd._client_options
+    with pytest.raises(ws.InvalidInput) as caught:
+        options(args)
+    assert caught.value.detail_code == "bad_arguments" and "give --cache-path FILE too" in caught.value.message

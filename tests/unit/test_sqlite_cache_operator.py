@@ -449,6 +449,40 @@ def test_a_file_over_the_limit_comes_down_to_it_a_bounded_number_of_rows_a_write
     small.close()
 
 
+def test_a_write_and_its_limits_delete_are_one_transaction(tmp_path, monkeypatch):
+    """The delete over ``max_answers`` was a second transaction after the insert: another writer could
+    take the lock between them (the write then raised with its answer stored, the file over its limit),
+    and four writing processes lost twice the writes to busy errors. Here another writer tries to take
+    the lock at each statement the write runs after its first: it never gets in."""
+    from websearch_sync.client import cache as cache_module
+
+    monkeypatch.setattr(cache_module.random, "random", lambda: 1.0)  # no prune after the write
+    path = tmp_path / "c.sqlite3"
+    cache = SqliteCache(path, ttl_s=10**9, max_answers=1)
+    cache.set("first", {"n": 1})
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    writing, got_in = [], []
+
+    def at_statement(sql):
+        if writing and not got_in:
+            try:
+                other.execute("BEGIN IMMEDIATE")  # kept: the write would have to wait for it
+                got_in.append(sql)
+            except sqlite3.OperationalError:
+                if other.in_transaction:
+                    other.execute("ROLLBACK")
+        if sql.startswith(("INSERT", "BEGIN")):  # the write's first statement
+            writing.append(sql)
+
+    conn = cache._connection(None)
+    conn.set_trace_callback(at_statement)
+    cache.set("second", {"n": 2}, wait_s=0)
+    conn.set_trace_callback(None)
+    assert (got_in, _rows(path)) == ([], [2]) and writing
+    other.close()
+    cache.close()
+
+
 def test_the_search_commands_cache_max_answers_flag_reaches_its_client_and_a_bad_one_names_the_flag(tmp_path, capsys):
     """``websearch-sync search --cache-max-answers N``, as ``mcp`` has it: a default client cut a shared
     file written under a larger limit down to 100,000 answers, and the command could not say otherwise."""

@@ -1,0 +1,84 @@
+"""Retries and the time a request needs, at their edges (fake clock, deadlines on it, in-process):
+``client/attempts.py``'s pure parts (``send_need_s``, ``retry_delay``, ``cut_short``) and
+``with_retries``, which fetch and each page of ``include_content`` retry through."""
+
+import logging
+
+import pytest
+from clocks import FakeClock, deadlines_on
+
+import websearch_sync as ws
+from websearch_sync.client.attempts import cut_short, retry_delay, send_need_s, with_retries
+from websearch_sync.client.retry import RetryPolicy
+from websearch_sync.net.deadline import Deadline
+
+#: No jitter: every wait is its backoff.
+POLICY = RetryPolicy(total=2, backoff_factor=0.5, jitter=0.0)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    return clock
+
+
+def _bad_gateway():
+    return ws.BadGateway("502 from the upstream", provider="fetch", status=502)
+
+
+@pytest.mark.parametrize("budget_ms, need_s", [(20_000, 1.0), (4_000, 1.0), (2_000, 0.5), (400, 0.1)])
+def test_a_request_needs_a_quarter_of_its_budget_at_most_a_second(budget_ms, need_s):
+    assert send_need_s(Deadline(budget_ms)) == pytest.approx(need_s)
+
+
+def test_no_retry_after_the_last_one_nor_for_what_does_not_heal(clock):
+    budget = Deadline(60_000)
+    assert retry_delay(POLICY, 1, _bad_gateway(), budget) == 1.0
+    assert retry_delay(POLICY, 2, _bad_gateway(), budget) is None
+    assert retry_delay(POLICY, 0, ws.WebBlocked("captcha", detail_code="captcha_required"), budget) is None
+
+
+def test_a_retry_whose_wait_leaves_too_little_to_send_it_is_not_waited_for(clock):
+    """0.5 s of backoff fits in 1.2 s, but then 1 s is needed to send the retry: no retry."""
+    budget = Deadline(1_200)
+    assert retry_delay(POLICY, 0, _bad_gateway(), budget) == 0.5
+    assert retry_delay(POLICY, 0, _bad_gateway(), budget, need_s=1.0) is None
+
+
+def test_only_a_timeout_once_the_budget_is_gone_cuts_a_retry_short(clock):
+    budget = Deadline(1_000)
+    assert not cut_short(ws.Timeout("read timeout", detail_code="read_timeout"), budget)
+    clock.advance(1.0)
+    assert cut_short(ws.Timeout("deadline", detail_code="deadline_exceeded"), budget)
+    assert not cut_short(_bad_gateway(), budget)
+
+
+def test_with_retries_retries_as_often_as_the_policy_says_and_logs_each(clock, caplog):
+    calls = []
+
+    def failing():
+        calls.append(clock.monotonic())
+        raise _bad_gateway()
+
+    with caplog.at_level(logging.INFO, logger="websearch_sync"), pytest.raises(ws.BadGateway):
+        with_retries(failing, "fetch", POLICY, Deadline(60_000), clock)
+    assert len(calls) == 3 and clock.sleeps == [0.5, 1.0]
+    assert [record.getMessage() for record in caplog.records] == [
+        "fetch: BadGateway, retry 1 in 0.50 s",
+        "fetch: BadGateway, retry 2 in 1.00 s",
+    ]
+
+
+def test_with_retries_raises_the_failure_a_retry_cut_short_was_retrying(clock):
+    """The retry times out because the budget ran out: the 502 is why the call failed."""
+    errors = iter([_bad_gateway(), ws.Timeout("deadline", detail_code="deadline_exceeded")])
+
+    def call():
+        error = next(errors)
+        if isinstance(error, ws.Timeout):
+            clock.advance(10.0)
+        raise error
+
+    with pytest.raises(ws.BadGateway):
+        with_retries(call, "fetch", POLICY, Deadline(2_000), clock)

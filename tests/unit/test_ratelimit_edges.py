@@ -84,11 +84,15 @@ def test_a_release_after_a_later_booking_leaves_that_booking_its_turn():
     assert limiter.next_free_in(NAME) == 2.0
 
 
-class _FailingTier:
-    """A shared slots tier that books a slot, then cannot take the release (the state required
-    and down: ``NetworkError``)."""
+class _Tier:
+    """A shared slots tier that books every slot at once and notes every departure; ``failing``: it
+    cannot take a release (the state required and down: ``NetworkError``)."""
 
     timeout_s = 0.1
+
+    def __init__(self, failing=False):
+        self.failing = failing
+        self.released = []
 
     def fits(self, left_s):
         return True
@@ -96,8 +100,13 @@ class _FailingTier:
     def reserve(self, name, interval, max_wait_s, not_before_s=0.0, left_s=None):
         return True, 0.0, (1, 1)
 
+    def sending(self, name, interval, left_s=None):
+        return 0.0
+
     def release(self, name, booking, left_s=None):
-        raise ws.NetworkError("the shared state is unavailable", detail_code="state_unavailable")
+        if self.failing:
+            raise ws.NetworkError("the shared state is unavailable", detail_code="state_unavailable")
+        self.released.append(booking)
 
     def fleet(self, name):
         return 1
@@ -105,6 +114,19 @@ class _FailingTier:
 
 def test_a_release_the_shared_tier_cannot_take_never_raises():
     """``release`` runs while the request's own error is on its way up: it must not replace it."""
-    limiter = RateLimiter(FakeClock(), shared=_FailingTier())
+    limiter = RateLimiter(FakeClock(), shared=_Tier(failing=True))
     assert limiter.reserve(NAME, 1.0, 10.0) == 0.0
     limiter.release(NAME)  # no error
+
+
+def test_a_shared_slot_used_is_not_handed_on():
+    """Noted as leaving in the shared tier, the request's slot is used: a release asks the tier nothing."""
+    tier = _Tier()
+    limiter = RateLimiter(FakeClock(), shared=tier)
+    limiter.reserve(NAME, 1.0, 10.0)
+    assert limiter.sending(NAME, 1.0) == 0.0
+    limiter.release(NAME)
+    assert tier.released == []
+    limiter.reserve(NAME, 1.0, 10.0)
+    limiter.release(NAME)  # not used: handed on
+    assert tier.released == [(1, 1)]

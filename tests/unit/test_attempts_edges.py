@@ -8,9 +8,15 @@ import pytest
 from clocks import FakeClock, deadlines_on
 
 import websearch_sync as ws
-from websearch_sync.client.attempts import cut_short, retry_delay, send_need_s, with_retries
+from websearch_sync.backends.stub import Stub
+from websearch_sync.client.attempts import BackendRunner, CallState, cut_short, retry_delay, send_need_s, with_retries
+from websearch_sync.client.cooldown import Cooldowns
+from websearch_sync.client.ratelimit import RateLimiter
 from websearch_sync.client.retry import RetryPolicy
+from websearch_sync.client.tiers import SharedBlock
+from websearch_sync.models import SearchParams
 from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.transport import HttpTransport
 
 #: No jitter: every wait is its backoff.
 POLICY = RetryPolicy(total=2, backoff_factor=0.5, jitter=0.0)
@@ -82,3 +88,75 @@ def test_with_retries_raises_the_failure_a_retry_cut_short_was_retrying(clock):
 
     with pytest.raises(ws.BadGateway):
         with_retries(call, "fetch", POLICY, Deadline(2_000), clock)
+
+
+class _Scripted(Stub):
+    """The offline stub, running ``steps`` in turn before each answer (one may raise)."""
+
+    def __init__(self, *steps):
+        super().__init__(ws.Settings())
+        self.steps = list(steps)
+
+    def search(self, params, transport, deadline):
+        if self.steps:
+            self.steps.pop(0)()
+        return super().search(params, transport, deadline)
+
+
+class _HeldTier:
+    """A shared cool-downs tier that still holds each record when its writer retries (its key's
+    expiry a moment after the writer's own wait: a loaded Redis, a clock rounding)."""
+
+    def __init__(self):
+        self.blocks = {}
+
+    def record(self, name, detail_code, status, duration_s, until, token, left_s=None, retryable=None, hint=None):
+        self.blocks[name] = SharedBlock(detail_code, status, until, 0.05, token, retryable, hint)
+        return True
+
+    def lookup(self, name, left_s=None):
+        return self.blocks.get(name)
+
+    def absent(self, name, left_s=None):
+        return name not in self.blocks
+
+    def clear(self, backend=None):
+        return []
+
+
+def _runner(clock, cooldowns):
+    return BackendRunner(HttpTransport(), RateLimiter(clock), cooldowns, {"stub": 0.0}, clock)
+
+
+def _slow_down():
+    raise ws.WebBlocked("slow down", provider="stub", detail_code="http_429", status=429, retry_after=1.0)
+
+
+def test_a_request_retrying_after_its_own_retry_after_is_not_refused_by_its_own_record(clock):
+    """The 429 is recorded (here and shared) before the wait for its retry; the retry is not
+    refused by that record, though the shared tier still holds it."""
+    cooldowns = Cooldowns(clock=clock, shared=_HeldTier())
+    runner = _runner(clock, cooldowns)
+    result = runner.run(
+        _Scripted(_slow_down), SearchParams("q", 3), None, Deadline(15_000), POLICY.with_total(1), CallState()
+    )
+    assert result.items and clock.sleeps == [1.0]
+    with pytest.raises(ws.WebBlocked):  # any other request is
+        cooldowns.check("stub")
+
+
+def test_a_success_keeps_a_block_another_request_met_while_it_was_under_way(clock):
+    """A block recorded while this request was under way (another thread met the wall) is news
+    the success does not disprove: it stays."""
+    cooldowns = Cooldowns(clock=clock)
+
+    def another_request_meets_a_wall():
+        clock.advance(0.1)
+        cooldowns.record(ws.WebBlocked("captcha", provider="stub", detail_code="captcha_required"))
+
+    runner = _runner(clock, cooldowns)
+    runner.run(
+        _Scripted(another_request_meets_a_wall), SearchParams("q", 3), None, Deadline(15_000), POLICY, CallState()
+    )
+    with pytest.raises(ws.WebBlocked):
+        cooldowns.check("stub")

@@ -160,3 +160,73 @@ def test_a_success_keeps_a_block_another_request_met_while_it_was_under_way(cloc
     )
     with pytest.raises(ws.WebBlocked):
         cooldowns.check("stub")
+
+
+def test_a_backend_call_whose_retry_the_deadline_cut_short_raises_the_failure_it_retried(clock):
+    budget = Deadline(3_000)
+
+    def bad_gateway():
+        raise _bad_gateway()
+
+    def cut_short_by_the_deadline():
+        clock.advance(budget.remaining_s())
+        raise ws.Timeout("deadline", detail_code="deadline_exceeded")
+
+    runner = _runner(clock, Cooldowns(clock=clock))
+    with pytest.raises(ws.BadGateway):
+        runner.run(
+            _Scripted(bad_gateway, cut_short_by_the_deadline), SearchParams("q", 3), None, budget, POLICY, CallState()
+        )
+
+
+@pytest.mark.parametrize("provider, named", [(None, "stub"), ("stub's upstream", "stub's upstream")])
+def test_a_backend_s_error_names_it_unless_it_names_a_provider_itself(clock, provider, named):
+    def broken():
+        raise ws.WebParseError("no results block", provider=provider)
+
+    runner = _runner(clock, Cooldowns(clock=clock))
+    with pytest.raises(ws.WebParseError) as info:
+        runner.run(_Scripted(broken), SearchParams("q", 3), None, Deadline(15_000), POLICY, CallState())
+    assert info.value.provider == named
+
+
+def test_a_request_left_exactly_its_need_is_sent(clock):
+    """A quarter of a 4 s budget, 1 s, is what a request needs: with exactly that left it is sent."""
+    budget = Deadline(4_000)
+    clock.advance(3.0)
+    result = _runner(clock, Cooldowns(clock=clock)).run(
+        Stub(ws.Settings()), SearchParams("q", 3), None, budget, POLICY, CallState()
+    )
+    assert result.items
+
+
+def test_the_cache_is_read_again_only_after_a_wait_and_every_wait_is_counted(clock):
+    """``recheck`` runs after a wait for a slot (none when the slot is free); the call's counted
+    wait (``wait_ms``) is all the time its request spent before leaving, the wait for a request
+    that left late included."""
+    runner = BackendRunner(
+        HttpTransport(), RateLimiter(clock), Cooldowns(clock=clock), {"stub": 2.0}, clock, check_ahead_s=0.5
+    )
+    rechecks, asked = [], []
+
+    class Asked(Stub):
+        def search(self, params, transport, deadline):
+            asked.append(clock.monotonic())
+            return super().search(params, transport, deadline)
+
+    stub = Asked(ws.Settings())
+    runner.run(stub, SearchParams("zero", 3), None, Deadline(15_000), POLICY, CallState(), rechecks.append)
+    assert rechecks == []
+
+    def another_thread_s_request_leaves_late():  # booked before this one, it leaves only at this one's slot
+        rechecks.append(clock.monotonic())
+        clock.advance(0.5)
+        assert runner.limiter.sending("stub", 2.0) == 0.0
+
+    state, started = CallState(), clock.monotonic()
+    runner.run(
+        stub, SearchParams("one", 3), None, Deadline(15_000), POLICY, state, another_thread_s_request_leaves_late
+    )
+    assert rechecks == [started + 1.5]  # woken half a second before its slot, 2 s after the first left
+    assert asked[-1] - started == pytest.approx(4.0)  # then an interval after the late one
+    assert state.wait_s == pytest.approx(4.0)

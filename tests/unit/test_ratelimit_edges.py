@@ -8,7 +8,7 @@ import pytest
 from clocks import FakeClock
 
 import websearch_sync as ws
-from websearch_sync.client.ratelimit import RateLimiter
+from websearch_sync.client.ratelimit import HANDOVER_S, RateLimiter
 
 NAME = "brave"
 
@@ -130,3 +130,39 @@ def test_a_shared_slot_used_is_not_handed_on():
     limiter.reserve(NAME, 1.0, 10.0)
     limiter.release(NAME)  # not used: handed on
     assert tier.released == [(1, 1)]
+
+
+class _OutageTier(_Tier):
+    """A shared slots tier that can be down (``up``), counting ``processes`` in the fleet."""
+
+    def __init__(self):
+        super().__init__()
+        self.up, self.processes = True, 1
+
+    def reserve(self, name, interval, max_wait_s, not_before_s=0.0, left_s=None):
+        return super().reserve(name, interval, max_wait_s, not_before_s, left_s) if self.up else None
+
+    def fleet(self, name):
+        return self.processes
+
+
+def test_after_an_outage_a_process_keeps_its_share_for_the_handover_only():
+    """Four processes shared the pace; Redis goes, then comes back empty (it counts only this
+    process yet): the process keeps its quarter for ``HANDOVER_S``, then paces by the fleet the
+    tier counts."""
+    clock = FakeClock()
+    tier = _OutageTier()
+    limiter = RateLimiter(clock, shared=tier)
+    tier.processes = 4
+    limiter.reserve(NAME, 1.0, 10.0)
+    tier.up = False  # its fleet: the one counted when it last answered
+    clock.advance(10.0)
+    assert limiter.reserve(NAME, 1.0, 10.0) == 0.0  # booked here, at its share
+    assert limiter.next_free_in(NAME) == 4.0
+    tier.up, tier.processes = True, 1
+    clock.advance(10.0)
+    limiter.reserve(NAME, 1.0, 10.0)
+    assert limiter.next_free_in(NAME) == 4.0  # the handover: still its share
+    clock.advance(HANDOVER_S + 10.0)
+    limiter.reserve(NAME, 1.0, 10.0)
+    assert limiter.next_free_in(NAME) == 1.0

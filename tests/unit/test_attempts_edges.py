@@ -9,7 +9,15 @@ from clocks import FakeClock, deadlines_on
 
 import websearch_sync as ws
 from websearch_sync.backends.stub import Stub
-from websearch_sync.client.attempts import BackendRunner, CallState, cut_short, retry_delay, send_need_s, with_retries
+from websearch_sync.client.attempts import (
+    BackendRunner,
+    CallState,
+    _LaterRequests,
+    cut_short,
+    retry_delay,
+    send_need_s,
+    with_retries,
+)
 from websearch_sync.client.cooldown import Cooldowns
 from websearch_sync.client.ratelimit import RateLimiter
 from websearch_sync.client.retry import RetryPolicy
@@ -230,3 +238,21 @@ def test_the_cache_is_read_again_only_after_a_wait_and_every_wait_is_counted(clo
     assert rechecks == [started + 1.5]  # woken half a second before its slot, 2 s after the first left
     assert asked[-1] - started == pytest.approx(4.0)  # then an interval after the late one
     assert state.wait_s == pytest.approx(4.0)
+
+
+def test_a_block_a_later_page_met_cools_the_backend_down(clock):
+    """A later request of a call (the next result page) met a wall the backend answers without
+    (it returns the pages it has): the block is recorded as a cool-down, as for a first request."""
+    cooldowns = Cooldowns(clock=clock)
+    backend = Stub(ws.Settings())
+    pace = _LaterRequests(
+        _runner(clock, cooldowns),
+        backend,
+        SearchParams("q", 3),
+        (backend.upstream_key(),),
+        Deadline(15_000),
+        CallState(),
+    )
+    pace.failed(ws.WebBlocked("captcha", provider="stub", detail_code="captcha_required"))
+    with pytest.raises(ws.WebBlocked):
+        cooldowns.check("stub")

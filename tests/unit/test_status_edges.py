@@ -7,8 +7,11 @@ import time
 from types import SimpleNamespace
 
 import pytest
+from requests.structures import CaseInsensitiveDict
 
+import websearch_sync as ws
 from websearch_sync.net import status
+from websearch_sync.net.response import HttpResponse
 from websearch_sync.net.status import retry_after_seconds
 
 
@@ -49,3 +52,23 @@ def test_a_retry_after_date_is_read_in_each_http_date_format(monkeypatch, away_f
     now = calendar.timegm((year, 11, 6, 8, 49, 37)) - 100.0
     monkeypatch.setattr(status, "time", SimpleNamespace(time=lambda: now))
     assert retry_after_seconds({"Retry-After": date}) == 100.0
+
+
+@pytest.mark.parametrize("value", ["nan", "-5"])
+def test_a_retry_after_that_is_no_duration_is_ignored(value):
+    """Not "ask again now": the block's own cool-down applies."""
+    assert retry_after_seconds({"Retry-After": value}) is None
+
+
+def test_a_retry_after_date_that_is_now_is_no_duration(monkeypatch):
+    now = calendar.timegm((2094, 11, 6, 8, 49, 37))
+    monkeypatch.setattr(status, "time", SimpleNamespace(time=lambda: now))
+    assert retry_after_seconds({"Retry-After": "Sun, 06 Nov 2094 08:49:37 GMT"}) is None
+
+
+@pytest.mark.parametrize("code, error", [(599, ws.BadGateway), (999, ws.WebProviderError)])
+def test_a_status_past_599_is_no_server_error(code, error):
+    """Some sites answer scrapers with HTTP 999: unexpected, not a 5xx to retry."""
+    response = HttpResponse(code, CaseInsensitiveDict(), b"", "https://docs.example/")
+    found = status.status_error(response, "fetch")
+    assert type(found) is error and found.retryable is (code == 599)

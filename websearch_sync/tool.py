@@ -119,10 +119,10 @@ IMAGE_LINE = "line"
 _DESCRIPTIONS = {
     SEARCH_TOOL: (
         "Search the web, or news, images or videos (vertical). Returns up to max_results results, each "
-        "with a title and URL, and a snippet when the service gives one (news: source and date; images: "
-        "the image and its size; videos: duration, publisher and channel; and page text when "
-        "include_content is true). Use it for current facts, documentation and sources; then read "
-        "promising pages with the fetch tool."
+        "with a title and URL (an image result: the image's URL too), and, when the service gives them, "
+        "a snippet, news' source and date, an image's size, a video's duration, publisher and channel, "
+        "and page text when include_content is true. Use it for current facts, documentation and "
+        "sources; then read promising pages with the fetch tool."
     ),
     FETCH_TOOL: (
         "Read one web page%s (http or https URL) and return its main content as markdown or plain "
@@ -1420,8 +1420,16 @@ MAX_TITLE_CHARS = 300
 #: The most of a search result's snippet a model is given: as much as of a result's page text
 #: (``max_content_chars``' default); a service may answer with megabytes of it.
 MAX_SNIPPET_CHARS = DEFAULT_CONTENT_CHARS
-#: The fields of a search result cut for a model, with their caps.
-_ITEM_CAPS = (("title", MAX_TITLE_CHARS), ("snippet", MAX_SNIPPET_CHARS))
+#: The fields of a search result cut for a model, with their caps: every text a service writes
+#: (a news source, a video's publisher and channel name a source as a title names a page); its
+#: URLs are bounded where they are read (8 KB), its numbers and dates are canonical.
+_ITEM_CAPS = (
+    ("title", MAX_TITLE_CHARS),
+    ("snippet", MAX_SNIPPET_CHARS),
+    ("source", MAX_TITLE_CHARS),
+    ("publisher", MAX_TITLE_CHARS),
+    ("uploader", MAX_TITLE_CHARS),
+)
 
 
 def _page_title(result: Mapping[str, Any]) -> str:
@@ -1431,8 +1439,9 @@ def _page_title(result: Mapping[str, Any]) -> str:
 
 
 def _bounded(response: AnyResponse) -> AnyResponse:
-    """``response`` with each result's title and snippet cut at their caps (``...`` marks a cut), a
-    new dict: the model reads every result, and a service may fill one with megabytes."""
+    """``response`` with each result's texts (title, snippet, source, publisher, uploader) cut at their
+    caps (``...`` marks a cut), a new dict: the model reads every result, and a service may fill one
+    with megabytes."""
     items = []
     for item in cast(list[Mapping[str, Any]], response["items"]):
         cut = {

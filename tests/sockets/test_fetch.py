@@ -101,7 +101,7 @@ def test_max_chars_truncates():
 def test_max_chars_holds_on_a_huge_title(body, content_type):
     with FaultServer({"/a": respond(200, body, content_type=content_type)}) as server:
         result = fetch(server.url("/a"), max_chars=40)
-    assert result["title"] == ("Harbour " * 5)[:40] and len(result["text"]) <= 40
+    assert result["title"] == ("Harbour " * 5)[:40].strip() and len(result["text"]) <= 40  # a title is one line
 
 
 def test_gzip_encoded_page():

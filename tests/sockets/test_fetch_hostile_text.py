@@ -111,3 +111,14 @@ def test_json_the_parser_cannot_hold_is_not_json_saying_why_not_something_else(b
         error = fetch_error(server.url("/j"))
     assert (type(error).__name__, error.detail_code) == ("WebParseError", "not_json")
     assert error.message == "127.0.0.1 " + why
+
+
+def test_the_title_is_one_line_without_invisible_characters_as_a_search_results_title():
+    """The title stands outside the untrusted-content block, on the page's header line: a bidi
+    override (U+202E) there turned what follows it around for a reader of the tool text, and a
+    zero-width space or a line break split or hid a word; a search result's title drops them
+    (``engine.normalize.clean_text``), so does a fetched page's. The text keeps them: it is the page's."""
+    title = "Pay\u202e moc.live\u202c \u200bnow\u2066 please\nor\x00not"
+    body = "<html><head><title>%s</title></head><body><article>%s</article></body></html>" % (title, ARTICLE)
+    result = call_fetch("/t", body.encode(), "text/html; charset=utf-8")
+    assert result["title"] == "Pay moc.live now please or not"

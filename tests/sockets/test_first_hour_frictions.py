@@ -3,8 +3,10 @@
 import configparser
 import functools
 import http.server
+import json
 import re
 import threading
+from contextlib import closing
 from importlib import metadata
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from websearch_sync.net.browser import browser_available
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.ssrf import static_resolver
 from websearch_sync.net.transport import HttpTransport
-from websearch_sync.reader.page import add_page_content
+from websearch_sync.reader.page import add_page_content, fetch_page
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -302,3 +304,188 @@ def test_a_name_that_is_no_key_gets_no_key_hint(name):
         ws.search("q", backend="stub", **{name: "x"})
     assert str(refused.value).startswith("search() got unexpected keyword argument(s) %s" % name)
     assert "a key is a backend's setting" not in str(refused.value)
+
+
+def _refused_by_responses() -> None:
+    """A search inside ``responses`` with no mock registered for its request."""
+    import responses
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False):
+        ws.search("q", backend="ddg_html", settings=ws.Settings(), retries=0)
+
+
+def _refused_by_requests_mock() -> None:
+    """A search inside requests-mock with no mock registered for its request."""
+    import requests_mock
+
+    with requests_mock.Mocker():
+        ws.search("q", backend="ddg_html", settings=ws.Settings(), retries=0)
+
+
+def _refused_by_requests_mock_inside_responses() -> None:
+    """requests-mock refusing while ``responses`` (an earlier fixture's) is active around it."""
+    import responses
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False):
+        _refused_by_requests_mock()
+
+
+@pytest.mark.parametrize(
+    ("search", "mock"),
+    [
+        (_refused_by_responses, "responses"),
+        (_refused_by_requests_mock, "requests_mock"),
+        (_refused_by_requests_mock_inside_responses, "requests_mock"),
+    ],
+)
+def test_a_request_no_mock_answers_says_the_mock_refused_it(search, mock):
+    """A test of one's own code with ``responses`` that forgot a mock read ``connection failed:
+    html.duckduckgo.com``, as if the network had been tried; the mock's refusal (a bare
+    ``ConnectionError`` of ``requests``, no socket under it) is said as such, by the mock that
+    refused (not the one whose patch is outermost)."""
+    with pytest.raises(ws.NetworkError) as failed:
+        search()
+    assert failed.value.detail_code == "connection_error"
+    assert str(failed.value) == (
+        "connection failed: html.duckduckgo.com (refused by %s, which patches requests: no mock is registered "
+        "for this request)" % mock
+    )
+
+
+def test_a_connection_failure_a_test_registers_is_said_as_one():
+    """The mock's refusal is told by its own words: a ``ConnectionError`` a test registers as the
+    answer stays a failed connection."""
+    import requests
+    import responses
+
+    with responses.RequestsMock() as mock:
+        mock.add(responses.POST, "https://html.duckduckgo.com/html/", body=requests.ConnectionError("reset"))
+        with pytest.raises(ws.NetworkError) as failed:
+            ws.search("q", backend="ddg_html", settings=ws.Settings(), retries=0)
+    assert str(failed.value) == "connection failed: html.duckduckgo.com"
+
+
+def _links_misread_on_mojeeks_page():
+    """The built-in Mojeek engine as a plugin reading its links wrong (``attribute(link, "hre")``),
+    and the page Mojeek served (recorded): 10 results read, none with a URL."""
+    from websearch_sync.backends import register
+    from websearch_sync.backends.mojeek import MojeekHtml
+
+    @register
+    class LinksMisread(MojeekHtml):
+        name = "links_misread"
+
+        def items(self, markup, params):
+            return [dict(item, url=None) for item in super().items(markup, params)]
+
+    page = (ROOT / "fixtures" / "mojeek_html" / "web-search-mcp__mojeek.html").read_text(encoding="utf-8")
+    return page, "text/html; charset=utf-8", "links_misread read 10 result(s)"
+
+
+def _link_misread_by_a_parse():
+    """A backend's own ``parse`` reading the vendor's ``link`` as nothing, on the answer
+    docs/backends.md shows its demo API giving."""
+    from websearch_sync.backends import Backend, ParseResult, RequestSpec, register
+
+    @register
+    class ParseMisread(Backend):
+        name = "parse_misread"
+        default_endpoint = "https://search.demo.example/api"
+
+        def build_request(self, params):
+            return RequestSpec("GET", self.endpoint_url(), params={"q": params.query})
+
+        def parse(self, response, params):
+            return ParseResult(items=[{"title": hit["name"], "url": hit.get("url")} for hit in response.json()["hits"]])
+
+    backends_doc = (ROOT / "docs" / "backends.md").read_text(encoding="utf-8")
+    answer = next(block for block in re.findall(r"```json\n(.*?)```", backends_doc, re.S) if '"hits"' in block)
+    return answer, "application/json", "parse_misread read 2 result(s)"
+
+
+def _links_left_relative_by_a_parse():
+    """A backend's own ``parse`` of DuckDuckGo's page (recorded) taking each result's link as
+    written, its redirect ``//duckduckgo.com/l/?uddg=...`` (no scheme): texts, none a URL to keep."""
+    from bs4 import BeautifulSoup
+
+    from websearch_sync.backends import Backend, ParseResult, RequestSpec, register
+
+    @register
+    class LinksAsWritten(Backend):
+        name = "links_as_written"
+        default_endpoint = "https://html.duckduckgo.com/html/"
+
+        def build_request(self, params):
+            return RequestSpec("POST", self.endpoint_url(), data={"q": params.query})
+
+        def parse(self, response, params):
+            links = BeautifulSoup(response.text, "html.parser").select("a.result__a")
+            return ParseResult(items=[{"title": link.get_text(), "url": link["href"]} for link in links])
+
+    page = (ROOT / "fixtures" / "ddg_html" / "lofi__1.html").read_text(encoding="utf-8")
+    return page, "text/html; charset=utf-8", "links_as_written read 10 result(s)"
+
+
+def _titles_renamed_in_wikipedias_answer():
+    """Wikipedia's answer (recorded) with ``title``, which the article's URL is built from, renamed."""
+    data = json.loads((ROOT / "fixtures" / "wikipedia" / "celina__wiki_search.json").read_text(encoding="utf-8"))
+    for hit in data["query"]["search"]:
+        hit["heading"] = hit.pop("title")
+    return json.dumps(data), "application/json", "wikipedia read %d result(s)" % len(data["query"]["search"])
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        _links_misread_on_mojeeks_page,
+        _link_misread_by_a_parse,
+        _links_left_relative_by_a_parse,
+        _titles_renamed_in_wikipedias_answer,
+    ],
+)
+def test_results_read_with_no_link_are_a_parse_error_not_no_results(made):
+    """A parser mistake that loses every result's link, or leaves none usable (relative, a title a
+    URL is built from renamed): normalisation dropped them all and the search answered 0 results,
+    cached as a success. Read as the JSON engines' answer of that kind is: an unknown shape (not
+    retried, the next backend of a chain asked)."""
+    from websearch_sync.testing import MockResponse, MockWire
+
+    body, kind, read = made()
+    name = read.split()[0]
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": kind}, body))
+    with ws.SearchClient(name, settings=ws.Settings(), wire=wire, retries=0) as client:
+        with pytest.raises(ws.WebParseError) as failed:
+            client.search("javascript tutorial")
+    assert failed.value.detail_code == "unexpected_shape"
+    assert str(failed.value) == read + (
+        " from its answer, none with a usable address (an http(s) URL; an unknown shape, not 'no results')"
+    )
+
+
+def test_a_mocks_refusal_is_not_retried():
+    """The refusal was ``connection_error``'s retryable: a user's test waited out two backoffs (2.5 s)
+    for the same refusal three times. A mock with no answer for the request gives none on a retry
+    (as ``network_blocked``, a test's blocked connection, is final too)."""
+    import responses
+
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        with pytest.raises(ws.NetworkError) as failed:
+            ws.search("q", backend="ddg_html", settings=ws.Settings())
+        assert len(mock.calls) == 1
+    assert failed.value.retryable is False
+
+
+def test_a_mocks_refusal_is_not_asked_again_at_the_hosts_next_address():
+    """A fetch of a host with 3 addresses asked the mock 3 times: the next address was tried on any
+    failed connection, the mock's refusal too (the same at every address)."""
+    import responses
+
+    addresses = ["93.184.215.14", "93.184.215.15", "93.184.215.16"]
+    resolver = static_resolver({"docs.multi-address.org": addresses})
+    with closing(HttpTransport()) as transport, responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        with pytest.raises(ws.NetworkError) as failed:
+            fetch_page(
+                "https://docs.multi-address.org/page", transport=transport, settings=ws.Settings(), resolver=resolver
+            )
+        assert len(mock.calls) == 1
+    assert failed.value.retryable is False

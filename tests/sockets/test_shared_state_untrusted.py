@@ -102,25 +102,6 @@ def test_every_verticals_answer_in_a_shared_sqlite_file_is_a_hit(tmp_path, verti
         assert reader.search("stored", vertical=vertical)["provider_meta"]["cached"] is True
 
 
-@pytest.mark.parametrize(
-    "change",
-    [
-        pytest.param({"image_url": "javascript:alert(1)"}, id="a javascript: image"),
-        pytest.param({"width": "wide"}, id="a width that is text"),
-        pytest.param({"image_url": None}, id="an image without its image"),
-    ],
-)
-def test_a_crafted_image_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, change):
-    path = str(tmp_path / "cache.sqlite")
-    with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
-        answer = writer.search("crafted", vertical="images")
-    answer["items"][0].update(change)
-    with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE results SET value = ?", (json.dumps(answer),))
-    with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
-        assert reader.search("crafted", vertical="images")["provider_meta"]["cached"] is False
-
-
 @pytest.mark.parametrize("cuts", [[["max_chars"]], ["ask for more"]], ids=["a list", "a cause fetch never names"])
 def test_a_crafted_content_cut_in_a_shared_sqlite_file_is_a_miss(tmp_path, cuts):
     """An item's ``content_truncated_by`` is read as a fetch result's ``truncated_by`` is: the tool

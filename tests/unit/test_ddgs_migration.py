@@ -5,6 +5,7 @@ safesearch, timelimit, max_results, page, backend; the image and video engines' 
 color, type_image, layout, license_image, resolution, duration, license_videos).
 """
 
+import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -278,3 +279,18 @@ def test_the_pairs_the_docs_name_are_refused_or_taken_as_they_say():
             "ddgs's region %s is the locale %s-%s" % (pair, country, language.upper()) in _refusal(locale=pair).message
         )
     assert [pair for pair in kept if _params(locale=pair).locale != pair] == []
+
+
+def test_the_docs_say_what_becomes_of_every_key_of_a_ddgs_video_result():
+    """ddgs passes DuckDuckGo's video results on as they are (its ``VideosResult``): the keys of the
+    recorded answer's results are the keys a ddgs user's code reads, and docs/api.md's "Coming from
+    ddgs" says of each what it is here (before: ``provider``, DuckDuckGo's upstream "Bing", and
+    ``image_token`` were unsaid, and a reader took ``provider`` for ours, the backend)."""
+    root = Path(__file__).resolve().parents[2]
+    recorded = json.loads((root / "fixtures/ddg_html/phrona__videos_rust_programming.2.json").read_text("utf-8"))
+    keys = set().union(*recorded["results"]) - {"title"}
+    doc = (root / "docs" / "api.md").read_text(encoding="utf-8")
+    mapping = doc[doc.index("A ddgs result's keys here") :].split("\n\n", 1)[0]
+    videos = mapping[mapping.index("videos `content`") :]
+    assert sorted(key for key in keys if not re.search(r"`%s[`.]" % key, videos)) == []
+    assert "`provider` here is the backend" in videos

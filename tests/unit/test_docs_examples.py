@@ -102,6 +102,19 @@ def test_the_documented_result_shape_is_the_one_search_returns(page):
     assert result["provider_meta"]["provider_name"] == documented["provider_meta"]["provider_name"]
 
 
+def test_the_readmes_offline_replay_prints_the_recorded_answers(monkeypatch, capsys):
+    """The README's way to see the engines' answers without network: its block, run from the
+    checkout's root as it says, prints what the recordings it replays hold (their goldens), with no
+    key and no connection."""
+    block = next(block for block in _fences(_read("README.md"), "python") if "replay_fixtures(" in block)
+    monkeypatch.chdir(ROOT)
+    exec(compile(block, "README.md", "exec"), {})  # noqa: S102 - the docs' own example
+    printed = capsys.readouterr().out
+    for case in ("ddg_html/meka__2", "brave/brave-search-python-client__1"):  # the block's two queries
+        golden = json.loads((ROOT / "fixtures" / (case + ".expected.json")).read_text(encoding="utf-8"))
+        assert golden["items"][0]["url"] in printed, (case, printed)
+
+
 # -- docs/backends.md: the plugin example --------------------------------------------------------
 
 _PLUGIN_RUN = """

@@ -16,10 +16,12 @@ import warnings
 from pathlib import Path
 
 import pytest
+import requests
 from package_source import package_files, source
 
 import websearch_sync
 from websearch_sync import errors, tool
+from websearch_sync.net import mocks
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "websearch_sync"
@@ -144,9 +146,21 @@ def _rows():
         yield cls, cells[-2].strip(), re.findall(r"`([^`]+)`", cells[-1])
 
 
+#: Rows of an error that is not its class's default for its code, each with what builds it:
+#: (class, code, retryable cell) -> the error.
+BUILT_OTHERWISE = {
+    ("NetworkError", "connection_error", "no"): lambda: mocks.refusal(
+        "h",
+        requests.ConnectionError("Connection refused by Responses - the call doesn't match any registered mock."),
+        None,
+    ),
+}
+
+
 def test_the_retryable_column_is_what_each_error_says_by_default():
     """An error built with the row's class and code says ``retryable`` as the row does (a pattern
-    stands for one of its codes: ``http_<status>`` for 418, ``http_5xx`` for 503)."""
+    stands for one of its codes: ``http_<status>`` for 418, ``http_5xx`` for 503); a row of
+    :data:`BUILT_OTHERWISE`, as what builds it says."""
     read = [row for row in _rows() if _is_search_error(row[0])]
     assert len(read) > 100 and {cell for _, cell, _ in read} == {"yes", "no"}
     examples = {"<status>": "418", "5xx": "503", "<option>": "x"}
@@ -155,9 +169,17 @@ def test_the_retryable_column_is_what_each_error_says_by_default():
         for cls, cell, codes in read
         for code in codes
         for example in [re.sub(r"<status>|5xx|<option>", lambda m: examples[m.group()], code)]
-        if getattr(errors, cls)("m", detail_code=example).retryable != (cell == "yes")
+        for built in [_row_error(cls, code, cell, example)]
+        if (type(built).__name__, built.detail_code, built.retryable) != (cls, example, cell == "yes")
     ]
     assert not wrong
+    assert set(BUILT_OTHERWISE) <= {(cls, code, cell) for cls, cell, codes in read for code in codes}
+
+
+def _row_error(cls: str, code: str, cell: str, example: str) -> errors.WebSearchError:
+    """The error a row stands for: built by :data:`BUILT_OTHERWISE`, else its class's default for ``example``."""
+    build = BUILT_OTHERWISE.get((cls, code, cell))
+    return build() if build is not None else getattr(errors, cls)("m", detail_code=example)
 
 
 def _is_search_error(name: str) -> bool:

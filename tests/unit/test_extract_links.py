@@ -36,3 +36,48 @@ def test_a_relative_base_resolves_against_the_page_and_a_script_base_is_ignored(
     assert "https://cdn.example/home" in relative
     script = _links(_page('<base href="javascript:void(0)">'), "https://mirror.example/copy/page.html")
     assert "https://mirror.example/home" in script
+
+
+#: An archived copy's address: its path holds the original page's URL, ``//`` and all.
+ARCHIVED = "https://archive.example/web/2020/https://site.example/notes/page.html"
+
+
+def _article(head: str, links: str) -> str:
+    prose = "<p>%s</p>" % ("A paragraph of ordinary article text. " * 8)
+    return "<html><head>%s</head><body><article>%s<p>%s.</p></article></body></html>" % (head, prose, links)
+
+
+def test_relative_links_keep_the_empty_segments_of_the_page_path():
+    """A browser (WHATWG URL, RFC 3986 section 5.2) keeps ``//`` in a path it merges a relative
+    link into; ``urljoin`` dropped it, so every relative link on an archived copy led to
+    ``https:/site.example/...``."""
+    html = _article(
+        "", "<a href='other.html'>the other page</a>, <a href='../up.html'>up</a>, <a href='x//y.html'>two</a>"
+    )
+    assert _links(html, ARCHIVED) == [
+        "https://archive.example/web/2020/https://site.example/notes/other.html",
+        "https://archive.example/web/2020/https://site.example/up.html",
+        "https://archive.example/web/2020/https://site.example/notes/x//y.html",
+    ]
+
+
+def test_a_relative_base_keeps_the_empty_segments_of_the_page_path():
+    html = _article('<base href="../">', "See <a href='other.html'>the other page</a> for the rest of the story")
+    assert _links(html, ARCHIVED) == ["https://archive.example/web/2020/https://site.example/other.html"]
+
+
+def test_links_are_read_as_a_browser_reads_them():
+    """A link's backslashes before its query are slashes, ``\\\\host`` opens another host, and a
+    special scheme other than the page's opens a host (WHATWG URL, as the fetch's redirects read
+    them: ``net.urls.browser_target``); the markdown held ``/a/\\\\elsewhere.example\\x``, a link
+    no browser follows, and left ``https:other.example/p`` out as no http(s) link."""
+    html = _article(
+        "",
+        "See <a href='\\\\elsewhere.example\\x'>one</a>, <a href='https:other.example/p'>two</a> and"
+        " <a href='http://h.example/a\\b?c\\d'>three</a> for the rest of the story",
+    )
+    assert _links(html, "http://mirror.example/copy/page.html") == [
+        "http://elsewhere.example/x",
+        "https://other.example/p",
+        "http://h.example/a/b?c\\d",
+    ]

@@ -120,3 +120,13 @@ def test_the_escapes_are_linear_on_long_runs():
     # each decision looks at a character's two neighbours: a run costs its length
     for run in ("*" * 200_000, "_" * 200_000, "=" * 200_000 + "x", "#" * 200_000, "\\" * 200_000, "&#" * 100_000):
         assert len(escape_line_start(escape_inline(run))) >= len(run)
+
+
+@pytest.mark.parametrize("code", ["`x", "x`", "``", "a``b", "` `", "a`b"])
+def test_inline_code_with_backticks_renders_as_the_same_code(rendered, code):
+    """A code span's fence is longer than any run of backticks inside, and content that starts or
+    ends with one is padded with a space (CommonMark, code spans): ``\\`x`` came out as
+    ``\\`\\`\\`x\\`\\```, no code span, and ``\\`\\``` as six backticks of text."""
+    page = "<html><head><title>Code</title></head><body><article><p>%s</p><p>Run <code>%s</code> here.</p><p>%s</p></article></body></html>"
+    markdown = extract_html(page % (LEAD, html.escape(code), LEAD), url="https://page.example/", mode="markdown").text
+    assert [node.get_text() for node in rendered(markdown).find_all("code")] == [code]

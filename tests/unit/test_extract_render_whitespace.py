@@ -44,3 +44,28 @@ def test_runs_of_blank_lines_are_one_blank_line(markup, expected, mode):
     assert "\n\n\n" not in out
     if expected is not None:
         assert out == expected
+
+
+@pytest.mark.parametrize(
+    "markup, text, markdown",
+    [
+        ("<h2>Title<br>Subtitle</h2>", "Title Subtitle", "## Title Subtitle"),
+        (
+            "<table><tr><th>Name</th><th>Address</th></tr><tr><td>Bob</td><td>1 Main St<br>Springfield</td></tr></table>",
+            "Name\tAddress\nBob\t1 Main St Springfield",
+            "| Name | Address |\n|---|---|\n| Bob | 1 Main St Springfield |",
+        ),
+        ("<h2>one<div>two</div>three</h2>", "one two three", "## one two three"),
+        (
+            "<p>see <a href='https://e.example/'>the<br>page</a> now</p>",
+            "see the\npage now",
+            "see [the page](https://e.example/) now",
+        ),
+    ],
+)
+def test_a_line_break_inside_a_line_is_a_space(markup, text, markdown):
+    """A heading, a table cell and a link's label are one line: a ``<br>`` or a block's end in
+    one separates its words as a space, as a browser shows them on separate lines; they were
+    glued (``TitleSubtitle``, ``1 Main StSpringfield``)."""
+    assert rendered(markup, "text") == text
+    assert rendered(markup, "markdown") == markdown

@@ -368,6 +368,19 @@ def test_a_redirect_target_is_refused_as_the_private_address_it_names(location):
     assert refused.value.detail_code == "private_address"
 
 
+@pytest.mark.parametrize(
+    "location, url",
+    [("c", "http://10.0.0.2/web/1/https://site.test/a/c"), ("../c", "http://10.0.0.2/web/1/https://site.test/c")],
+)
+def test_a_relative_target_keeps_the_empty_segments_of_the_page_path(location, url):
+    """A browser keeps the ``//`` of the page's path (an archived copy's) when it resolves a
+    relative redirect; ``urljoin`` dropped it (``/web/1/https:/site.test/a/c``, no such page)."""
+    guard = _RecordingGuard()
+    page = "http://10.0.0.2/web/1/https://site.test/a/b"
+    policy = RedirectPolicy(page, guard, provider=None, canonical=request_url)
+    assert policy.follow(page, location, Deadline(10_000)).url == url
+
+
 @pytest.mark.parametrize("location, url", [("http:/x", "http://10.0.0.2/x"), ("http:x", "http://10.0.0.2/a/x")])
 def test_the_pages_own_scheme_without_two_slashes_is_a_path_on_the_page(location, url):
     """The page's own scheme there starts a relative reference (WHATWG's "special relative or
@@ -417,6 +430,19 @@ def test_a_target_that_cannot_be_followed_is_named_by_its_scheme_or_not_at_all(l
     with pytest.raises(ws.WebProviderError) as refused:
         policy.follow("https://start.test/a", location, Deadline(10_000))
     assert refused.value.detail_code == "bad_redirect" and refused.value.message.startswith(named)
+
+
+def test_a_target_too_long_to_send_is_refused_saying_so():
+    """A fetch's target over the longest URL it sends (:data:`MAX_URL_CHARS`, which a browser would
+    still follow) was refused as "not an http(s) URL with a valid host", which it is."""
+    policy = RedirectPolicy("https://start.test/a", _RecordingGuard(), provider=None, canonical=request_url)
+    with pytest.raises(ws.WebProviderError) as refused:
+        policy.follow("https://start.test/a", "/" + "a" * MAX_URL_CHARS, Deadline(10_000))
+    assert refused.value.detail_code == "bad_redirect"
+    assert refused.value.message == (
+        "start.test redirected to an address on start.test that cannot be followed (over %d characters, the"
+        " longest URL fetch sends)" % MAX_URL_CHARS
+    )
 
 
 def test_a_request_form_longer_than_the_url_limit_is_answered_but_not_kept():

@@ -139,6 +139,29 @@ def test_the_tool_caps_a_configured_default_above_ten():
     assert len(result["items"]) == 3 and result["provider_meta"]["provider_name"] == "stub"
 
 
+@pytest.mark.parametrize(
+    "vertical, item",
+    [
+        ("videos", {"url": "https://v.example/1", "uploader": "U" * 1_000_000, "publisher": "P" * 1_000_000}),
+        ("news", {"url": "https://n.example/1", "source": "S" * 1_000_000}),
+    ],
+)
+def test_a_megabyte_of_a_services_source_publisher_or_channel_does_not_reach_the_model(vertical, item):
+    """A video's uploader and publisher (a news item's source) were passed on whole: a hostile service's
+    megabyte uploader gave the model a 2 MB tool text. Each is cut at MAX_TITLE_CHARS, in the MCP tool's
+    text and in its structured copy."""
+    from websearch_sync.mcp.tools import McpTools
+    from websearch_sync.testing import fake_results
+
+    with fake_results({"ddg_html": [dict(item, title="a video")]}):
+        with ws.SearchClient(settings=ws.Settings(backend="ddg_html")) as client:
+            out = McpTools(client).call("web_search", {"query": "q", "vertical": vertical})
+    (shown,) = out.structured["items"]
+    for name in set(item) - {"url"}:
+        assert len(shown[name]) == tool.MAX_TITLE_CHARS and shown[name].endswith("...")
+    assert len(out.text) < 3 * tool.MAX_TITLE_CHARS + 600
+
+
 # -- paging -----------------------------------------------------------------------------------------
 
 

@@ -2,6 +2,8 @@
 of its block passing its test, class tests (``HasClass``) and function tests alike; a part's
 text is its block's own, without a block nested inside it."""
 
+import pytest
+
 from websearch_sync.backends import HasClass, classes, parse_fragment, walk_blocks
 
 PAGE = """
@@ -46,3 +48,16 @@ def test_a_parts_text_holds_its_descendants_but_not_a_nested_blocks():
     assert " ".join(outer.text("title").split()) == "First inner title"
     assert "Nested" not in outer.text("title") + outer.text("snippet") + outer.text("extra")
     assert "date" not in nested.parts and "extra" not in nested.parts
+
+
+def test_a_part_name_the_walk_was_not_given_is_a_defect_not_an_empty_text():
+    """``block.text("snipet")`` (a misspelt part) read "" on every page: a plugin's snippets were
+    all empty without a word. A name not among the walk's parts is a defect of the engine (not a
+    ``KeyError``, which a parser's caller reads as a page of another shape); a declared part absent
+    from its block still reads no text."""
+    outer, _, last = _blocks()
+    assert last.text("title") == ""
+    with pytest.raises(LookupError) as failed:
+        outer.text("snipet")
+    assert not isinstance(failed.value, KeyError)
+    assert str(failed.value) == "no part 'snipet' in this walk (its parts: date, extra, link, snippet, title)"

@@ -16,7 +16,9 @@ What the recorded answer (2026-08, en-US, 49 tiles) shows:
   views``: Bing's rounding, read as 338300), ``span.meta_pd_content`` the upload date
   (``Apr 29, 2024``, read as ``2024-04-29``, or an age, ``2 weeks ago``, kept as a
   relative date), and the next row the platform (``YouTube``: ``publisher``) and the
-  channel (``span.mc_vtvc_meta_row_channel``: ``uploader``). Short-video tiles have none of these rows.
+  channel (``span.mc_vtvc_meta_row_channel``: ``uploader``). Every recorded tile has the date
+  and that row, the 20 of the short-video carousel too; two lack the view count. A row a tile
+  lacks is a field its item lacks.
 * Tiles give no description: items have no ``snippet``.
 """
 

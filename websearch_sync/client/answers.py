@@ -2,8 +2,9 @@
 
 A SQLite file or a Redis may be written by anyone who can reach it, so an answer read
 from there is untrusted input: before it is returned it must have the result shape
-(``items`` of text fields with an http(s) URL, at most ``max_results`` of them,
-``provider_meta`` an object; a fetch result's fields with their types). An answer
+(``items`` of text fields with an http(s) URL, one-line texts cleaned as a search cleans
+them, at most ``max_results`` of them, ``provider_meta`` an object; a fetch result's
+fields with their types). An answer
 that does not is a miss. Answers from the process's own memory are not checked again.
 
 An answer is also bounded in size by what the call could have produced
@@ -14,6 +15,8 @@ tiers (a planted 10 MB entry would cost every reader seconds and hundreds of MB)
 
 from typing import Any, Optional
 
+from ..engine.normalize import clean_text
+from ..net.urls import MAX_URL_CHARS
 from ..reader.pagetext import CUTS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -34,6 +37,9 @@ _ITEM_OPTIONAL_TEXT = (
     "embed_url",
 )
 _ITEM_OPTIONAL_COUNTS = ("width", "height", "duration", "view_count")
+#: An item's texts a search writes on one line, cleaned (:func:`~..engine.normalize.clean_text`): one
+#: stored with a control character (a terminal's escape sequence) or a line break is no search's.
+_ITEM_LINE_TEXT = ("title", "snippet", "source", "publisher", "uploader")
 _PAGE_TEXT = ("url", "final_url", "title", "text", "content_type", "extractor")
 
 #: A stored answer's JSON, besides its page text, at most: the frame (``provider_meta``,
@@ -62,13 +68,16 @@ def page_answer_bytes(max_chars: int) -> int:
 
 
 def _http_url(value: Any) -> bool:
-    return isinstance(value, str) and value.startswith(("https://", "http://")) and len(value) > 8
+    """An http(s) URL of the length a search or fetch keeps (at most :data:`MAX_URL_CHARS`)."""
+    return isinstance(value, str) and value.startswith(("https://", "http://")) and 8 < len(value) <= MAX_URL_CHARS
 
 
 def _valid_optional_fields(item: dict[str, Any]) -> bool:
-    """The optional fields an item has are of their kinds: text, counts, http(s) picture URLs."""
+    """The optional fields an item has are of their kinds: text (one-line text cleaned as a search
+    cleans it), counts, http(s) picture URLs; the title (checked a text before) is one-line text too."""
     return (
         all(type(item[name]) is str for name in _ITEM_OPTIONAL_TEXT if name in item)
+        and all(clean_text(item[name], markup=False) == item[name] for name in _ITEM_LINE_TEXT if name in item)
         and all(type(item[name]) is int for name in _ITEM_OPTIONAL_COUNTS if name in item)
         and all(_http_url(item[name]) for name in ("image_url", "thumbnail_url", "embed_url") if name in item)
     )

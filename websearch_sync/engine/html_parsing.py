@@ -271,12 +271,13 @@ class Block:
     """One result block found by :func:`walk_blocks`: its element, the first element of
     each part, and each part's text (the text of its own block only)."""
 
-    __slots__ = ("tag", "parts", "_texts")
+    __slots__ = ("tag", "parts", "_texts", "_declared")
 
-    def __init__(self, tag: Tag) -> None:
+    def __init__(self, tag: Tag, declared: frozenset[str]) -> None:
         self.tag = tag
         self.parts: dict[str, Tag] = {}
         self._texts: dict[str, list[str]] = {}
+        self._declared = declared  # the walk's part names
 
     def enter(self, tag: Tag, inside: frozenset[str], tests: "_PartTests") -> frozenset[str]:
         """Record ``tag`` as each part it is the first of, and add its own text (the string before
@@ -309,7 +310,11 @@ class Block:
 
     def text(self, name: str) -> str:
         """The part's text as :func:`text_of` reads it (``""`` when the part is absent),
-        without the text of result blocks nested inside it."""
+        without the text of result blocks nested inside it. A name that is none of the walk's
+        parts is ``LookupError``: a misspelt part would read ``""`` on every page, unnoticed (not
+        ``KeyError``, which a parser's caller reads as an answer of an unknown shape)."""
+        if name not in self._declared:
+            raise LookupError("no part %r in this walk (its parts: %s)" % (name, ", ".join(sorted(self._declared))))
         return " ".join(self._texts.get(name, ())).strip()
 
 
@@ -318,9 +323,10 @@ class _PartTests:
     (an element's class list is read once and each of its names looked up, instead of every
     such test asked in turn), the others in their declared order."""
 
-    __slots__ = ("by_class", "others")
+    __slots__ = ("by_class", "others", "names")
 
     def __init__(self, parts: Mapping[str, PartTest]) -> None:
+        self.names = frozenset(parts)
         self.by_class: dict[str, list[str]] = {}
         self.others: list[tuple[str, PartTest]] = []
         for part, test in parts.items():
@@ -395,7 +401,7 @@ def walk_blocks(
             if not visited % _CHECK_EVERY:
                 checkpoint()
             if is_block(node):
-                block, inside = Block(node), nothing
+                block, inside = Block(node, tests.names), nothing
                 blocks.append(block)
             elif block is not None:
                 inside = block.enter(node, inside, tests)

@@ -19,3 +19,10 @@ def identity(raw: Mapping[str, Any], vertical: str = "web") -> Optional[str]:
     field = IDENTITY_FIELD.get(vertical)
     url = picture_url(raw.get(field)) if field else result_url(raw.get("url"))
     return dedupe_key(url) if url is not None else None
+
+
+def has_address(raw: Mapping[str, Any], vertical: str = "web") -> bool:
+    """Whether a raw item has the address normalisation keeps a result of ``vertical`` for: an
+    http(s) URL (:func:`~websearch_sync.net.urls.result_url`; a relative or ``javascript:`` link
+    is none) and its :func:`identity` (an image's image URL)."""
+    return result_url(raw.get("url")) is not None and identity(raw, vertical) is not None

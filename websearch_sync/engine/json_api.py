@@ -354,7 +354,8 @@ class JsonApiBackend(Backend):
         Results listed with none an object holding a URL (the ``url`` field renamed, a list of
         strings) are ``WebParseError``: an answer of an unknown shape, never "no results" (which
         would be cached and shown as a success). A backend whose vendor gives no URL
-        (``result_fields`` without ``url``: Wikipedia builds it from the title) is not held to that.
+        (``result_fields`` without ``url``: Wikipedia builds it from the title) is checked once its
+        items are built, by :meth:`~.base.Backend.interpret`, as every backend is (none with a usable address).
         """
         entries = list(results)
         items = [self.item_of(result, params) for result in entries if isinstance(result, dict)]

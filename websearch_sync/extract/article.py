@@ -22,12 +22,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, Optional, Union
-from urllib.parse import urljoin
 
 import lxml.html
 from lxml import etree
 
 from ..checkpoints import checked, checkpoint
+from ..weburl.resolve import browser_join
 from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
 from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .divs import transform_misused_divs
@@ -182,7 +182,7 @@ def _link_base(root: etree._Element, url: Optional[str]) -> Optional[str]:
         href = (base.get("href") or "").strip()
         if href:
             try:
-                joined = urljoin(url or "", href)
+                joined = browser_join(url, href) if url else href
             except ValueError:
                 return url
             return joined if joined.lower().startswith(("http://", "https://")) else url

@@ -14,6 +14,7 @@ from typing import Optional
 from lxml import etree
 
 from ..checkpoints import checkpoint
+from ..weburl.resolve import browser_join
 from .mdescape import escape_heading, escape_inline, escape_line_start
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -144,6 +145,8 @@ _CODE_BLANK_LINE = re.compile(r"(?<! ) *\x00")
 _LINE_END = "\x01"
 _LINE_ENDS = re.compile("\n?\x01+")
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#-]+)")
+#: A run of backticks in inline code (its span's fence must be longer than the longest).
+_BACKTICK_RUNS = re.compile("`+")
 
 
 def _tag(node: etree._Element) -> str:
@@ -167,18 +170,26 @@ def _collapsed(text: str) -> str:
 
 
 def _inline_text(node: etree._Element) -> str:
-    return " ".join("".join(_visible_strings(node)).split())
+    """``node``'s text on one line (a heading's, a table cell's): a ``<br>`` or a block's end
+    in it a space, as a browser shows those words apart (``Title<br>Subtitle`` was ``TitleSubtitle``)."""
+    return " ".join(_line_text(node).split())
+
+
+def _line_text(node: etree._Element) -> str:
+    """``node``'s text with each line break (a ``<br>``, a block's start or end) a line feed: whitespace."""
+    return "".join(_visible_strings(node, lines=True, block_starts=True)).replace(_LINE_END, "\n")
 
 
 #: What the end of an element adds to code's text: a line break (``<br>``), the end of a line (a block).
 _LINE_BREAKS = {"br": "\n", **dict.fromkeys(BLOCK_TAGS, _LINE_END)}
 
 
-def _visible_strings(node: etree._Element, lines: bool = False) -> Iterator[str]:
+def _visible_strings(node: etree._Element, lines: bool = False, block_starts: bool = False) -> Iterator[str]:
     """The text of ``node``'s subtree in document order, skipped elements left out; a walk
     with its own stack (a page may nest elements deeper than Python's recursion limit).
     ``lines``: with the line breaks a ``<br>`` and the end of a block make (code written a
-    line per ``<br>`` or per ``<div>`` inside a ``<pre>``; see :func:`_code_text`)."""
+    line per ``<br>`` or per ``<div>`` inside a ``<pre>``; see :func:`_code_text`);
+    ``block_starts``: and the start of a block too (text before it is on a line of its own)."""
     if _tag(node) in SKIP_TAGS or not isinstance(node.tag, str):
         return
     if node.text:
@@ -194,11 +205,16 @@ def _visible_strings(node: etree._Element, lines: bool = False) -> Iterator[str]
             if stack and parent.tail:
                 yield parent.tail
         elif isinstance(child.tag, str) and _tag(child) not in SKIP_TAGS:
-            if child.text:
-                yield child.text
+            yield _opening(child, block_starts)
             stack.append((child, iter(child)))
         elif child.tail:
             yield child.tail
+
+
+def _opening(element: etree._Element, block_starts: bool) -> str:
+    """What ``element``'s start adds to :func:`_visible_strings`: its text, after a line break
+    when it is a block and ``block_starts``."""
+    return (_LINE_END if block_starts and _tag(element) in BLOCK_TAGS else "") + (element.text or "")
 
 
 def _code_text(node: etree._Element) -> str:
@@ -363,8 +379,7 @@ class _Renderer:
         elif tag == "code" and not any(_tag(a) == "pre" for a in node.iterancestors()):
             text = _inline_text(node)
             if text:
-                fence = "``" if "`" in text else "`"
-                self.write(fence + text + fence)
+                self.write(_code_span(text))
         else:
             return False
         return True
@@ -372,7 +387,7 @@ class _Renderer:
     def _wrapped(self, node: etree._Element, before: str, after: str, label: bool = False) -> None:
         """Writes ``node``'s text (escaped; ``label``: as a link's label) between markers,
         keeping the spaces at its edges outside them."""
-        raw = "".join(_visible_strings(node))
+        raw = _line_text(node)
         text = " ".join(raw.split())
         if not text:
             self.write(raw)
@@ -391,10 +406,8 @@ class _Renderer:
     def _link(self, node: etree._Element) -> None:
         href = (node.get("href") or "").strip()
         if self.base_url and href and not href.startswith(("#", "javascript:", "mailto:", "data:")):
-            from urllib.parse import urljoin
-
             try:
-                href = urljoin(self.base_url, href)
+                href = browser_join(self.base_url, href)
             except ValueError:
                 href = ""
         if not href.startswith(("http://", "https://")) or any(_tag(d) in BLOCK_TAGS for d in node.iterdescendants()):
@@ -518,6 +531,15 @@ _HANDLERS = {
     "th": lambda renderer, node: renderer._block(node, 1),
     **dict.fromkeys(_HEADINGS, _Renderer._heading),
 }
+
+
+def _code_span(text: str) -> str:
+    """``text`` as a CommonMark code span: fenced by one backtick more than its longest run of
+    them, and padded with a space where it starts or ends with one (or starts and ends with a
+    space, which a renderer strips), so the span shows ``text`` as it is."""
+    fence = "`" * (max(map(len, _BACKTICK_RUNS.findall(text)), default=0) + 1)
+    padded = text[:1] == "`" or text[-1:] == "`" or (text[:1] == text[-1:] == " " and text.strip())
+    return fence + (" %s " % text if padded else text) + fence
 
 
 def render_element(node: etree._Element, mode: str = "text", base_url: Optional[str] = None) -> str:

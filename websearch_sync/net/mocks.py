@@ -8,11 +8,13 @@ per reason, so a test run shows which wire carried its requests.
 """
 
 import logging
+import sys
 from typing import Optional
 
 import requests
 import requests.adapters
 
+from ..errors import CONNECTION_ERROR, NetworkError
 from ..forks import module_lock
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -46,6 +48,42 @@ def _patcher(owner: type, attribute: str) -> Optional[str]:
     if module == "requests" or module.startswith("requests."):
         return None
     return module.split(".", 1)[0] or "an unknown module"
+
+
+#: The text ``responses`` opens its refusal of a request no mock is registered for with (a bare
+#: ``requests.ConnectionError``, as a failed connection is).
+_RESPONSES_REFUSAL = "Connection refused by Responses"
+
+
+def foreign_refusals() -> tuple[type[Exception], ...]:
+    """The exceptions a mock of ``requests`` refuses a request with that are no ``RequestException``
+    of ``requests``: requests-mock's ``NoMockAddress``, once requests-mock is imported."""
+    requests_mock = sys.modules.get("requests_mock.exceptions")
+    return (requests_mock.NoMockAddress,) if requests_mock is not None else ()
+
+
+def refusing_mock(exc: BaseException) -> Optional[str]:
+    """The mock of ``requests`` that raised ``exc`` for a request no mock is registered for
+    (``"requests_mock"``, ``"responses"``), told by the exception itself (another mock may be active
+    around it), or ``None``: a failed connection, or a failure a test registered."""
+    if isinstance(exc, foreign_refusals()):
+        return "requests_mock"
+    if isinstance(exc, requests.exceptions.ConnectionError) and str(exc).startswith(_RESPONSES_REFUSAL):
+        return "responses"
+    return None
+
+
+def refusal(host: str, exc: BaseException, provider: Optional[str]) -> NetworkError:
+    """The error for ``exc``, a mock's refusal of a request it has no answer for, said as its refusal
+    (:func:`refusing_mock` names it): ``connection failed`` alone reads as if the network had been
+    tried. Not retryable: the mock has no answer on a retry either."""
+    return NetworkError(
+        "connection failed: %s (refused by %s, which patches requests: no mock is registered for this request)"
+        % (host, refusing_mock(exc) or "a mock"),
+        provider=provider,
+        detail_code=CONNECTION_ERROR,
+        retryable=False,
+    )
 
 
 def say_once(message: str) -> None:

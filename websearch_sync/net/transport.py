@@ -455,7 +455,8 @@ class HttpTransport:
         keep_auth: bool,
     ) -> _Body:
         """One hop over a connection to a checked address, the next one (of the first
-        :data:`MAX_ADDRESSES`) when connecting fails outright; resolved as usual without any."""
+        :data:`MAX_ADDRESSES`) when connecting fails outright; resolved as usual without any. A failure
+        that is not retryable (a mock of ``requests`` refusing the request) is the same at every address."""
         if not addresses:
             return self._exchange(spec, deadline, provider, *reading, spec.allow_redirects, None, keep_auth)
         failure: Optional[NetworkError] = None
@@ -463,7 +464,9 @@ class HttpTransport:
             try:
                 return self._exchange(spec, deadline, provider, *reading, spec.allow_redirects, address, keep_auth)
             except NetworkError as error:
-                if error.detail_code not in (CONNECTION_REFUSED, CONNECTION_ERROR) or deadline.expired():
+                if error.detail_code not in (CONNECTION_REFUSED, CONNECTION_ERROR) or not error.retryable:
+                    raise
+                if deadline.expired():
                     raise
                 failure = error
         assert failure is not None

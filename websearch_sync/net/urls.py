@@ -31,12 +31,14 @@ Parsers read links from markup with :func:`url_parts`, which never raises.
 import functools
 import re
 from typing import Optional
-from urllib.parse import SplitResult, parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
 import requests
 
 from ..errors import BAD_URL, InvalidInput, cut_end
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
+from ..weburl.resolve import browser_join as browser_join  # re-exported: the module every URL rule is read from
+from ..weburl.resolve import browser_target, query_start
 from .memo import remembered
 from .ssrf import literal_address
 
@@ -63,7 +65,17 @@ _HOST_TOKEN = re.compile(r"[a-z0-9._:-]{1,253}")
 _TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
 _HTTP_SCHEMES = ("http", "https")
 #: What a URL never holds: C0 controls and DEL (searched in C, not character by character in Python).
-_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+#: The characters no URL given to the library may hold (a fetch's, an endpoint's): ASCII controls, tab
+#: and line breaks included (a parser would drop a tab or line break without a word, or send it encoded).
+URL_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+#: What a configured URL holding one says (``%s``: where it is set; ``%r``: the character).
+CONTROL_IN_SETTING = "%s holds the control character %r (a URL may hold none: refused, as in a fetch's URL)"
+
+
+def control_in(url: object) -> Optional[str]:
+    """The first control character ``url`` holds (a string's: :data:`URL_CONTROL_CHARS`), or ``None``."""
+    found = URL_CONTROL_CHARS.search(url) if isinstance(url, str) else None
+    return found.group() if found else None
 
 
 def result_url(value: object) -> Optional[str]:
@@ -226,9 +238,9 @@ def _checked_request_form(url: str) -> str:
         raise InvalidInput(
             "url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code=BAD_URL
         )
-    if _CONTROL_CHARS.search(text):
+    if URL_CONTROL_CHARS.search(text):
         raise InvalidInput("url contains control characters", detail_code=BAD_URL)
-    if "\\" in text[: _query_start(text)]:
+    if "\\" in text[: query_start(text)]:
         raise InvalidInput(
             "url %r has a backslash before its query, which a browser reads as a slash (did you mean %r?)"
             % (text[:200], browser_target(text, "")[:200]),
@@ -282,50 +294,6 @@ def http_url(url: str) -> str:
     return url
 
 
-#: The schemes whose URLs read a backslash as a slash (WHATWG URL's "special" schemes).
-_SPECIAL_SCHEMES = frozenset(("http", "https", "ws", "wss", "ftp", "file"))
-#: What WHATWG URL parsing strips from a URL's ends (C0 controls and space) ...
-_C0_AND_SPACE = "".join(map(chr, range(0x21)))
-#: ... and removes from anywhere in it (ASCII tab and newline).
-_TAB_AND_NEWLINE = dict.fromkeys(map(ord, "\t\n\r"))
-#: What a scheme is made of after its first letter (RFC 3986).
-_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
-
-
-def browser_target(location: str, base_scheme: str) -> str:
-    """``location`` (a redirect target, read against an http(s) page of scheme ``base_scheme``) as a
-    browser reads it (WHATWG URL, for any special scheme's URL): before its query and fragment a
-    backslash is a slash (``\\ok`` is ``/ok``), and a run of two or more slashes where the host may
-    start, at the start or after ``http:``, opens the host, however long (``///host/x`` and
-    ``\\\\host\\x`` are ``//host/x``, another host's); the query and fragment keep theirs. ``urljoin``
-    took a backslash for a path character (``/%5Cok``) and ``///host`` for a path, on both wires.
-
-    A special scheme other than the page's opens the host whatever follows its colon, one slash
-    or none (``http:/10.0.0.1/x`` from an https page is ``http://10.0.0.1/x``, a host the guard
-    then checks like any other; ``urljoin`` read a path without a host); the page's own scheme
-    there starts a path relative to the page (``http:/x`` on an http page), as ``urljoin`` reads it.
-    ``file:`` keeps its slashes (``file:///x`` has an empty host; it is refused as a hop anyway).
-
-    First, as WHATWG does before anything else, control characters and spaces at either end go,
-    and every tab, CR and LF: ``urlsplit`` drops those (the host the guard checks) but ``urljoin``
-    keeps them in another scheme's URL, so the URL sent would not be the URL checked."""
-    location = location.strip(_C0_AND_SPACE).translate(_TAB_AND_NEWLINE)
-    scheme, colon, _ = location.partition(":")
-    scheme = scheme.lower()
-    named = bool(colon) and scheme[:1].isalpha() and set(scheme) <= _SCHEME_CHARS
-    if named and scheme not in _SPECIAL_SCHEMES:
-        return location  # another scheme's URL (refused as a hop anyway)
-    end = _query_start(location)
-    target = location[:end].replace("\\", "/") + location[end:]
-    prefix = target[: len(scheme) + 1] if named else ""
-    rest = target[len(prefix) :]
-    if scheme == "file" and named:
-        return target
-    if rest.startswith("//") or (named and scheme != base_scheme.lower()):
-        target = prefix + "//" + rest.lstrip("/")
-    return target
-
-
 #: The response headers whose value holds a URL a browser may go to.
 URL_HEADERS = ("Location", "Refresh")
 
@@ -341,19 +309,6 @@ def header_url(value: str) -> str:
         return value.encode("latin-1").decode("utf-8")
     except UnicodeError:
         return value
-
-
-def browser_join(base_url: str, location: str) -> str:
-    """``location`` (a redirect target: a ``Location``, a meta refresh's or a script's URL) made
-    absolute against the page at ``base_url`` as a browser reads it (:func:`browser_target`);
-    ``ValueError`` for one that cannot be (``http://[::1``)."""
-    return urljoin(base_url, browser_target(location, urlsplit(base_url).scheme))
-
-
-def _query_start(url: str) -> int:
-    """Where ``url``'s query or fragment starts (its length when it has neither)."""
-    ends = [at for at in (url.find("?"), url.find("#")) if at >= 0]
-    return min(ends) if ends else len(url)
 
 
 def page_key(url: str) -> str:

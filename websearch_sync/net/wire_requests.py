@@ -62,6 +62,7 @@ from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, lis
 from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy
 from .headers import check_headers, check_proxy
 from .memo import remembered
+from .mocks import foreign_refusals, refusal, refusing_mock
 from .requests_adapter import (
     STATUS_SHAPE,
     DeadlineAdapter,
@@ -470,6 +471,8 @@ class RequestsWire:
         try:
             response = self._sent(prepared, options, timeout, deadline)
         except requests.exceptions.RequestException as exc:
+            if refusing_mock(exc) is not None:
+                raise refusal(host, exc, provider) from None
             proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {})
             failure = _proxy_failure(exc, proxy, deadline, host, provider)
             if failure is not None:
@@ -478,6 +481,8 @@ class RequestsWire:
                 raise deadline_error(deadline, host, provider) from None
             error = _request_error(exc, host, timeout[0], deadline, provider)
             raise error from (exc if isinstance(exc, requests.exceptions.SSLError) else None)
+        except foreign_refusals() as exc:  # requests-mock's refusal is no RequestException
+            raise refusal(host, exc, provider) from None
         if response.status_code == 407:
             url = prepared.url or request.url
             proxy = select_proxy(url, options.get("proxies") or {})

@@ -66,7 +66,7 @@ from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_err
 from ..net.urls import host_token, request_url, shown_url
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
-from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, sendable
+from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, sendable, title_line
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -460,7 +460,7 @@ def _result(
         "status": status,
         "content_type": content_type if page.image is None else page.image.content_type,
         "extractor": page.extractor,
-        "title": sendable(page.title[:max_chars]),  # the page chose it too: max_chars holds on it
+        "title": title_line(page.title[:max_chars]),  # the page chose it too: max_chars holds on it
         "text": sendable(text),  # whatever the reader: no control character or lone surrogate
         "truncated": bool(cuts),
         "length": len(text),

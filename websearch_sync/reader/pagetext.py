@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import ErrorInfo
+from ..net.urls import INVISIBLE
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -58,6 +59,14 @@ def sendable(text: str) -> str:
     if text.isascii() and not text.encode("ascii").translate(None, _SENDABLE_ASCII):
         return text  # nothing to replace: found by bytes.translate in C, not by two patterns' walks
     return _SURROGATES.sub("\ufffd", _CONTROLS.sub(" ", text))
+
+
+def title_line(title: str) -> str:
+    """A page's title as a fetch result carries it: :func:`sendable`, and on one line without
+    invisible characters (:data:`~..net.urls.INVISIBLE`: a bidi override, a zero-width space), as
+    a search result's title. It stands outside the untrusted-content block, on the page's header
+    line, where an override turned the rest of the line around for a reader of the tool text."""
+    return " ".join(INVISIBLE.sub("", sendable(title)).split())
 
 
 @dataclass(frozen=True)

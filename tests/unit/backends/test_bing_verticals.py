@@ -239,10 +239,13 @@ def test_a_date_in_digits_int_refuses_loses_that_date_not_the_page():
 
 def test_a_video_tile_names_its_channel_apart_from_its_platform():
     """The recorded tiles' second row: the platform (``YouTube``, ``publisher``) and the channel
-    (``Harkirat Singh``), now the video's ``uploader`` (before: dropped); a tile without that row
-    (a short video's) has none."""
+    (``Harkirat Singh``), now the video's ``uploader`` (before: dropped). Every recorded tile has
+    that row, the last 20, the short-video carousel's (``view=shortvideo``), too."""
     items = read(VIDEOS, "phrona__videos.html")
     assert (items[0]["publisher"], items[0]["uploader"]) == ("YouTube", "Harkirat Singh")
     by_url = {item["url"]: item for item in items}
     assert by_url["https://www.youtube.com/watch?v=BpPEoZW5IiY"]["uploader"] == "freeCodeCamp.org"
-    assert sum("uploader" in item for item in items) == sum("publisher" in item for item in items)
+    page = body("bing_html", "phrona__videos.html").decode("utf-8")
+    shorts = page.count('class="mc_vtvc b_canvas', page.index("view=shortvideo"))
+    assert shorts == 20 and len(items) == 49
+    assert all(item.get("publisher") and item.get("uploader") for item in items)

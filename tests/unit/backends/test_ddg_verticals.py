@@ -380,6 +380,23 @@ def test_a_video_names_its_channel_apart_from_its_platform():
     assert items[0]["publisher"] == answer["results"][0]["publisher"]
 
 
+def test_the_contract_kit_accepts_the_recorded_video_answer_with_its_player_and_channel():
+    """``assert_contract`` on the recorded video answer read by ddg_html: its ``embed_url`` and ``uploader``
+    are fields of a video (before: "unexpected key ... (raw upstream data?)" for each), of their kinds (a
+    ``javascript:`` player or a channel that is a number breaks the contract)."""
+    from websearch_sync.testing import assert_contract
+
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    result = _answered("videos", answer, max_results=3)
+    assert all("embed_url" in item and "uploader" in item for item in result["items"])
+    assert_contract(result, provider="ddg_html")
+    result["items"][0].update(embed_url="javascript:alert(1)", uploader=42)
+    with pytest.raises(AssertionError) as refused:
+        assert_contract(result, provider="ddg_html")
+    assert "embed_url 'javascript:alert(1)' is not http(s)" in str(refused.value)
+    assert "uploader is not a str" in str(refused.value)
+
+
 def test_the_tool_and_command_line_text_name_a_videos_channel():
     """The text a model (and ``websearch-sync search``) reads of the recorded video answer names each
     video's channel beside its platform (before: the platform only, ``Publisher: YouTube``)."""
@@ -389,18 +406,3 @@ def test_the_tool_and_command_line_text_name_a_videos_channel():
     text = tool.format_results(_answered("videos", answer, max_results=2))
     assert "Publisher: YouTube | Channel: freeCodeCamp.org | Published: 2023-06-08T12:43:32Z" in text
     assert "Channel: %s" % answer["results"][1]["uploader"] in text
-
-
-def test_the_search_tools_description_promises_only_what_every_result_of_each_vertical_has():
-    """The recorded image answer read through the LLM tool: its results have a title and a URL but no
-    snippet, so the description a model is shown promises the snippet where the service gives one
-    (before: "each with a title, URL and snippet", which no image result has), and names the verticals."""
-    from websearch_sync import tool
-
-    answer = json.loads((FIXTURES / "bort__images_puppy.2.json").read_text(encoding="utf-8"))
-    items = _answered("images", answer, max_results=5)["items"]
-    assert items and all(item["title"] and item["url"] and "snippet" not in item for item in items)
-    (definition,) = tool.tool_definitions("json_schema", tools=("search",))
-    described = definition["description"]
-    assert "each with a title and URL, and a snippet when the service gives one" in described
-    assert all(vertical in described for vertical in ("news", "images", "videos"))

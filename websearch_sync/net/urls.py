@@ -37,6 +37,7 @@ import requests
 
 from ..errors import BAD_URL, InvalidInput, cut_end
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
+from ..validate import URL_CONTROL_CHARS
 from ..weburl.resolve import browser_join as browser_join  # re-exported: the module every URL rule is read from
 from ..weburl.resolve import browser_target, query_start
 from .memo import remembered
@@ -64,18 +65,6 @@ _HOST_TOKEN = re.compile(r"[a-z0-9._:-]{1,253}")
 #: Query parameters that only say where a click came from: the same page with or without them.
 _TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
 _HTTP_SCHEMES = ("http", "https")
-#: What a URL never holds: C0 controls and DEL (searched in C, not character by character in Python).
-#: The characters no URL given to the library may hold (a fetch's, an endpoint's): ASCII controls, tab
-#: and line breaks included (a parser would drop a tab or line break without a word, or send it encoded).
-URL_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
-#: What a configured URL holding one says (``%s``: where it is set; ``%r``: the character).
-CONTROL_IN_SETTING = "%s holds the control character %r (a URL may hold none: refused, as in a fetch's URL)"
-
-
-def control_in(url: object) -> Optional[str]:
-    """The first control character ``url`` holds (a string's: :data:`URL_CONTROL_CHARS`), or ``None``."""
-    found = URL_CONTROL_CHARS.search(url) if isinstance(url, str) else None
-    return found.group() if found else None
 
 
 def result_url(value: object) -> Optional[str]:

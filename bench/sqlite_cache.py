@@ -6,7 +6,9 @@
    answers of 2 KB to one file at once, each write waiting at most 0.5 s for the lock (what a
    call's wait comes to), with SQLite's default ``synchronous=FULL`` (a flush to the disk at
    each write, holding the lock) and with the cache's ``NORMAL``. Printed: writes lost to
-   "database is locked", and the mean time of a write per process.
+   "database is locked", and the mean time of a write per process. Then with ``NORMAL`` and a
+   0.05 s wait, without a limit on the file's answers and with ``max_answers=500`` (each write
+   deleting the oldest answer in the same transaction).
 2. A prune of a large file: ``--rows`` answers of 1 KB, a third of them expired. Printed: the
    time of one prune as the cache does it (:data:`_PRUNE_ROWS` rows) and of one scan of the whole
    file (what a prune did before), each holding the file's write lock throughout.
@@ -33,16 +35,27 @@ from websearch_sync.client.cache import _LIVE, _PRUNE_ROWS, SqliteCache  # noqa:
 
 #: How long a write waits for another process's lock (a call's share of its time, at most).
 WAIT_S = 0.5
+#: A short wait (a call near its deadline), under which lock holds show as lost writes.
+SHORT_WAIT_S = 0.05
+#: A file's limit on answers below the writes made: each write also deletes one.
+LIMIT = 500
 
 
-def _writer(path: str, writes: int, synchronous: str, results: "multiprocessing.Queue[tuple[int, float]]") -> None:
-    cache = SqliteCache(path, ttl_s=3600)
+def _writer(
+    path: str,
+    writes: int,
+    synchronous: str,
+    results: "multiprocessing.Queue[tuple[int, float]]",
+    max_answers: int = 10**9,
+    wait_s: float = WAIT_S,
+) -> None:
+    cache = SqliteCache(path, ttl_s=3600, max_answers=max_answers)
     cache._connection(None).execute("PRAGMA synchronous=%s" % synchronous)
     lost = 0
     started = time.perf_counter()
     for number in range(writes):
         try:
-            cache.set(("key", os.getpid(), number), {"items": [{"snippet": "x" * 2000}]}, wait_s=WAIT_S)
+            cache.set(("key", os.getpid(), number), {"items": [{"snippet": "x" * 2000}]}, wait_s=wait_s)
         except sqlite3.Error:
             lost += 1
     results.put((lost, (time.perf_counter() - started) / writes))
@@ -50,22 +63,33 @@ def _writer(path: str, writes: int, synchronous: str, results: "multiprocessing.
 
 
 def lost_writes(folder: str, writers: int, writes: int) -> None:
-    """Part 1: writes lost to the lock with each ``synchronous`` setting."""
+    """Part 1: writes lost to the lock with each ``synchronous`` setting; then (``NORMAL``) with a
+    short wait, without a limit on the file's answers and at one (each write deleting one)."""
     context = multiprocessing.get_context("fork")
-    for synchronous in ("FULL", "NORMAL"):
-        path = os.path.join(folder, "writers-%s.sqlite3" % synchronous)
+    for synchronous, max_answers, wait_s in (
+        ("FULL", 10**9, WAIT_S),
+        ("NORMAL", 10**9, WAIT_S),
+        ("NORMAL", 10**9, SHORT_WAIT_S),
+        ("NORMAL", LIMIT, SHORT_WAIT_S),
+    ):
+        path = os.path.join(folder, "writers-%s-%d-%g.sqlite3" % (synchronous, max_answers, wait_s))
         SqliteCache(path, ttl_s=3600).close()
         results = context.Queue()
-        processes = [context.Process(target=_writer, args=(path, writes, synchronous, results)) for _ in range(writers)]
+        processes = [
+            context.Process(target=_writer, args=(path, writes, synchronous, results, max_answers, wait_s))
+            for _ in range(writers)
+        ]
         for process in processes:
             process.start()
         answers = [results.get() for _ in processes]
         for process in processes:
             process.join()
         print(
-            "synchronous=%-6s %d writers x %d writes: lost %d; ms a write %s"
+            "synchronous=%-6s %s, wait %g s: %d writers x %d writes: lost %d; ms a write %s"
             % (
                 synchronous,
+                "max_answers=%d" % max_answers if max_answers < 10**9 else "no limit",
+                wait_s,
                 writers,
                 writes,
                 sum(lost for lost, _ in answers),

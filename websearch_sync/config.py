@@ -17,12 +17,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Protocol, Union
 from urllib.parse import parse_qsl, urlsplit
 
-from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND, InvalidInput, clipped
+from .errors import BAD_ENDPOINT, BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND, InvalidInput, clipped
 from .forks import module_global
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
-from .validate import MAX_RESULTS, MAX_TIMEOUT_MS, TOOL_MAX_RESULTS, backend_list, check_number
+from .validate import (
+    CONTROL_IN_SETTING,
+    MAX_RESULTS,
+    MAX_TIMEOUT_MS,
+    TOOL_MAX_RESULTS,
+    backend_list,
+    check_number,
+    control_in,
+)
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -204,7 +212,9 @@ class Settings:
     of ``endpoints`` and ``providers`` (register a plugin in code before its settings), and each known
     backend's ``providers`` section holds only the settings that backend declares
     (``Backend.provider_settings``, and ``timeout_ms`` for every backend), each of its declared
-    kind and range (``bad_setting``, naming the key and its environment variable).
+    kind and range (``bad_setting``, naming the key and its environment variable). A URL among them
+    (``fetch_service_url``, an ``endpoints`` value, a setting of kind ``url``) holds no control
+    character (``bad_endpoint``): checked at use, a fetch service's was taken for a failing service.
     """
 
     backend: BackendSpec = None
@@ -277,6 +287,9 @@ class Settings:
         self.endpoints, self.providers = _normalised(self.endpoints, self.providers)
         _check_providers(self.providers, self.endpoints)
         _check_proxy(self.proxy, "Settings.proxy")
+        check_url_setting(self.fetch_service_url, "Settings.fetch_service_url (WEB_FETCH_SERVICE_URL)")
+        for name, url in self.endpoints.items():
+            check_url_setting(url, "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (name, name.upper()), name)
         _check_optional_strings(self, ("impersonate", "ca_bundle"))
         _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
         self.min_interval_s = _check_pace(self.min_interval_s)
@@ -495,6 +508,18 @@ def _check_ca_bundle(path: Optional[str], where: str) -> None:
         raise InvalidInput(
             "%s must be a CA bundle file (PEM) or a folder of certificates: %r does not exist" % (where, path),
             detail_code=BAD_SETTING,
+        )
+
+
+def check_url_setting(url: Any, where: str, provider: Optional[str] = None) -> None:
+    """``InvalidInput(bad_endpoint)`` when a configured URL holds a control character (a tab or
+    line break: a URL parser drops it without a word, another host, or sends it encoded), when the
+    settings are built: checked at use, it was taken for a failing service at every call."""
+    control = control_in(url)
+    if control is not None:
+        what = CONTROL_IN_SETTING % (where, control)
+        raise InvalidInput(
+            "%s: %s" % (provider, what) if provider else what, provider=provider, detail_code=BAD_ENDPOINT
         )
 
 

@@ -334,7 +334,8 @@ class WebSearchError(Exception):
             this ``__init__``): the class's default and a list of its own; any other name is missing.
             A property (any descriptor) of the class lands here when its getter raises
             ``AttributeError``: it is read again, so that its own error is raised (a bug inside a
-            property read as "no attribute" named after the property)."""
+            property read as "no attribute" named after the property). The price: such a getter runs
+            twice per read (a side effect in it happens twice; ``hasattr`` runs it twice too)."""
             owner = next((klass for klass in type(self).__mro__ if name in vars(klass)), None)
             if owner is not None and hasattr(type(vars(owner)[name]), "__get__"):
                 return vars(owner)[name].__get__(self, type(self))

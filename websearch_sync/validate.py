@@ -46,6 +46,20 @@ from .vocabulary.locale_codes import locale_refusal
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
+#: What a URL never holds: C0 controls and DEL (searched in C, not character by character in Python).
+#: The characters no URL given to the library may hold (a fetch's, an endpoint's): ASCII controls, tab
+#: and line breaks included (a parser would drop a tab or line break without a word, or send it encoded).
+URL_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+#: What a configured URL holding one says (``%s``: where it is set; ``%r``: the character).
+CONTROL_IN_SETTING = "%s holds the control character %r (a URL may hold none: refused, as in a fetch's URL)"
+
+
+def control_in(url: object) -> Optional[str]:
+    """The first control character ``url`` holds (a string's: :data:`URL_CONTROL_CHARS`), or ``None``."""
+    found = URL_CONTROL_CHARS.search(url) if isinstance(url, str) else None
+    return found.group() if found else None
+
+
 MAX_QUERY_CHARS = 2000
 #: The most results one search returns (``max_results`` is 1..50; a backend whose pages hold
 #: fewer reads the next pages).

@@ -10,13 +10,12 @@ import websearch_sync as ws
 from websearch_sync.testing import MockResponse, MockWire
 
 
-def _refusal(backend, vertical="web", **settings):
-    """The ``bad_endpoint`` message of a search of ``backend`` with ``settings``; no request sent."""
-    wire = MockWire(lambda request: MockResponse(status=500))
-    client = ws.SearchClient(backend, settings=ws.Settings(**settings), wire=wire, retries=0)
+def _refusal(**settings):
+    """The ``bad_endpoint`` message of building ``Settings(**settings)``: refused there, before any client
+    (checked at use, a fetch service's was taken for a failing service at every fetch)."""
     with pytest.raises(ws.InvalidInput) as caught:
-        client.search("q", vertical=vertical)
-    assert (caught.value.detail_code, wire.requests) == ("bad_endpoint", [])
+        ws.Settings(**settings)
+    assert caught.value.detail_code == "bad_endpoint"
     return caught.value.message
 
 
@@ -60,7 +59,7 @@ _RULE = " (a URL may hold none: refused, as in a fetch's URL)"
     ids=["base-url-host", "override-path", "service-url", "json-api-base-url", "override-of-a-vertical"],
 )
 def test_a_control_character_inside_a_configured_url_is_a_bad_endpoint_naming_it(backend, vertical, settings, said):
-    assert _refusal(backend, vertical, **settings) == said + _RULE
+    assert _refusal(**settings) == said + _RULE
 
 
 def test_a_line_break_around_a_url_from_the_environment_is_stripped_as_before():
@@ -77,12 +76,13 @@ def test_a_line_break_around_a_url_from_the_environment_is_stripped_as_before():
     [("https://reader.exa\tmple/", "\t"), ("https://reader.example/\n", "\n")],
     ids=["tab-in-host", "line-break"],
 )
-def test_a_fetch_service_url_holding_a_control_character_is_named_and_never_asked(url, held, caplog):
+def test_a_fetch_service_url_holding_a_control_character_is_refused_with_the_settings(url, held):
     """Its tab made requests refuse it as an InvalidURL naming neither the setting nor the character;
-    a trailing line break set in code was sent as ``%0A``. The page is read directly, as for any
-    failure of the service, the warning saying why."""
-    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html"}, "<p>%s</p>" % ("word " * 60)))
-    client = ws.SearchClient("stub", settings=ws.Settings(fetch_service_url=url), wire=wire, retries=0)
-    assert client.fetch("https://example.com/")["extractor"] != "fetch_service"
-    assert [request.url for request in wire.requests] == ["https://example.com/"]
-    assert "Settings.fetch_service_url (WEB_FETCH_SERVICE_URL) holds the control character %r" % held in caplog.text
+    a trailing line break set in code was sent as ``%0A``. Checked at each fetch, it was taken for a
+    failing service: a warning per fetch, the page read directly, nothing in the result. Now the
+    settings refuse it (from the environment too), as they refuse a bad proxy."""
+    said = "Settings.fetch_service_url (WEB_FETCH_SERVICE_URL) holds the control character %r" % held
+    assert _refusal(fetch_service_url=url) == said + _RULE
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.Settings.from_env({"WEB_FETCH_SERVICE_URL": "https://reader.exa\tmple/"})
+    assert caught.value.detail_code == "bad_endpoint"

@@ -4,7 +4,10 @@ import gzip
 import re
 from pathlib import Path
 
+import lxml.html
+
 from websearch_sync.extract.article import extract_html
+from websearch_sync.extract.render import render_element
 
 STRUCTURES = Path(__file__).resolve().parents[2] / "bench" / "extraction-structures"
 PAGE = "table-rowspan-2"  # its navigation cell's links ("/home", "/news") stay in the extraction
@@ -81,3 +84,43 @@ def test_links_are_read_as_a_browser_reads_them():
         "https://other.example/p",
         "http://h.example/a/b?c\\d",
     ]
+
+
+def test_a_link_keeps_the_unicode_spaces_a_browser_keeps():
+    """``str.strip`` took a no-break space, U+3000 and U+2028 from an ``href``'s ends, which a
+    browser keeps (WHATWG URL strips C0 controls and space): ``\\xa0//elsewhere.example/x`` led to
+    another host; a browser reads a path on the page's (the expected URLs are node's WHATWG URL's)."""
+    html = _article(
+        "",
+        "See <a href='\xa0//elsewhere.example/x'>one</a>, <a href='\u3000//elsewhere.example/x'>two</a> and"
+        " <a href='\u2028http://elsewhere.example/'>three</a> for the rest of the story",
+    )
+    assert _links(html, "https://mirror.example/copy/page.html") == [
+        "https://mirror.example/copy/%C2%A0//elsewhere.example/x",
+        "https://mirror.example/copy/%E3%80%80//elsewhere.example/x",
+        "https://mirror.example/copy/%E2%80%A8http://elsewhere.example/",
+    ]
+
+
+def test_a_base_keeps_the_unicode_spaces_a_browser_keeps():
+    html = _article("<base href='\xa0//elsewhere.example/'>", "See <a href='x'>the page</a> for the rest of the story")
+    assert _links(html, "https://mirror.example/copy/page.html") == [
+        "https://mirror.example/copy/%C2%A0//elsewhere.example/x"
+    ]
+
+
+def test_a_link_with_a_capitalised_scheme_is_kept():
+    """A browser follows ``HTTPS://host/p`` (its scheme is case-insensitive); the markdown left the
+    link out as no http(s) link, the scheme kept as written and compared case-sensitively (the
+    expected URLs are node's WHATWG URL's)."""
+    html = _article(
+        "",
+        "See <a href='HTTPS://other.example/p'>one</a>, <a href='HTTPS:other.example/p'>two</a> and"
+        " <a href='Https://other.example/p'>three</a> for the rest of the story",
+    )
+    assert _links(html, "http://mirror.example/copy/page.html") == ["https://other.example/p"] * 3
+
+
+def test_a_link_with_a_capitalised_scheme_is_kept_without_a_page_address():
+    node = lxml.html.fromstring("<div><p>see <a href='HTTPS://other.example/p'>the page</a> now</p></div>")
+    assert render_element(node, "markdown") == "see [the page](HTTPS://other.example/p) now"

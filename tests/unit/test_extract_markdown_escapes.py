@@ -130,3 +130,21 @@ def test_inline_code_with_backticks_renders_as_the_same_code(rendered, code):
     page = "<html><head><title>Code</title></head><body><article><p>%s</p><p>Run <code>%s</code> here.</p><p>%s</p></article></body></html>"
     markdown = extract_html(page % (LEAD, html.escape(code), LEAD), url="https://page.example/", mode="markdown").text
     assert [node.get_text() for node in rendered(markdown).find_all("code")] == [code]
+
+
+@pytest.mark.parametrize(
+    "markup, codes",
+    [
+        ("<code>a</code><code>b</code>", ["ab"]),
+        ("<code>a`</code><code>b</code>", ["a`b"]),
+        ("<code>`</code><code>`</code>", ["``"]),
+        ("<code>a </code><code>b</code><code> c</code>", ["a b c"]),
+        ("<code>a</code> <code>b</code>", ["a", "b"]),
+    ],
+)
+def test_adjacent_inline_code_renders_as_the_code_a_browser_shows(rendered, markup, codes):
+    """``<code>`` elements with nothing between them are one span: written as two (```a``b```),
+    they read as one span holding ``a``b`` (or as text and a stray fence)."""
+    page = "<html><head><title>Code</title></head><body><article><p>%s</p><p>Run %s here.</p><p>%s</p></article></body></html>"
+    markdown = extract_html(page % (LEAD, markup, LEAD), url="https://page.example/", mode="markdown").text
+    assert [node.get_text() for node in rendered(markdown).find_all("code")] == codes

@@ -19,8 +19,8 @@ LAYERS: dict[str, int] = {
     "checkpoints": 0,
     "hostnames": 0,  # the one rule for host names (and idna): validate (site_filter), net and engine (fetch and endpoint hosts)
     "forks": 0,  # below every layer that keeps a lock: each renews its own in a forked child
-    "vocabulary": 0,
-    "weburl": 0,  # standard library only: URLs resolved as a browser resolves them, for extract's links and net's hops  # standard library only: the code tables validate checks locales and ddgs names against
+    "vocabulary": 0,  # standard library only: the code tables validate checks locales and ddgs names against
+    "weburl": 0,  # standard library only: URLs resolved as a browser resolves them, for extract's links and net's hops
     "errors": 1,
     "models": 2,
     "validate": 3,  # below config, which checks its numbers there

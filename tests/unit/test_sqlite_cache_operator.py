@@ -426,3 +426,83 @@ def test_the_mcp_servers_cache_max_answers_flag_reaches_its_client(tmp_path):
     args = build_parser().parse_args(["mcp", "--cache-path", path, "--cache-max-answers", "7"])
     with ws.SearchClient(**mcp_cmd._client_options(args)) as client:
         assert (client._disk.path, client._disk.max_answers) == (path, 7)
+
+
+def test_a_file_over_the_limit_comes_down_to_it_a_bounded_number_of_rows_a_write(tmp_path):
+    """A file written under a larger limit (another process's) was cut to this cache's limit in one
+    delete: 150,000 rows held the write lock 1.3 s. Each write now deletes at most ``_PRUNE_ROWS``."""
+    from websearch_sync.client.cache import _PRUNE_ROWS
+
+    path = tmp_path / "c.sqlite3"
+    big = SqliteCache(path, ttl_s=10**9, max_answers=10**9)
+    for n in range(2 * _PRUNE_ROWS + 50):
+        big.set(("q", n), {"n": n})
+    big.close()
+    small = SqliteCache(path, ttl_s=10**9, max_answers=10)
+    counts = []
+    for n in range(4):
+        small.set(("new", n), {"n": n})
+        with sqlite3.connect(path) as conn:
+            counts.append(conn.execute("SELECT count(*) FROM results").fetchone()[0])
+    assert counts == [2 * _PRUNE_ROWS + 51 - _PRUNE_ROWS, 52, 10, 10]
+    assert small.get(("new", 3)) == {"n": 3} and small.get(("q", 2 * _PRUNE_ROWS + 49)) is not None
+    small.close()
+
+
+def test_a_write_and_its_limits_delete_are_one_transaction(tmp_path, monkeypatch):
+    """The delete over ``max_answers`` was a second transaction after the insert: another writer could
+    take the lock between them (the write then raised with its answer stored, the file over its limit),
+    and four writing processes lost twice the writes to busy errors. Here another writer tries to take
+    the lock at each statement the write runs after its first: it never gets in."""
+    from websearch_sync.client import cache as cache_module
+
+    monkeypatch.setattr(cache_module.random, "random", lambda: 1.0)  # no prune after the write
+    path = tmp_path / "c.sqlite3"
+    cache = SqliteCache(path, ttl_s=10**9, max_answers=1)
+    cache.set("first", {"n": 1})
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    writing, got_in = [], []
+
+    def at_statement(sql):
+        if writing and not got_in:
+            try:
+                other.execute("BEGIN IMMEDIATE")  # kept: the write would have to wait for it
+                got_in.append(sql)
+            except sqlite3.OperationalError:
+                if other.in_transaction:
+                    other.execute("ROLLBACK")
+        if sql.startswith(("INSERT", "BEGIN")):  # the write's first statement
+            writing.append(sql)
+
+    conn = cache._connection(None)
+    conn.set_trace_callback(at_statement)
+    cache.set("second", {"n": 2}, wait_s=0)
+    conn.set_trace_callback(None)
+    assert (got_in, _rows(path)) == ([], [2]) and writing
+    other.close()
+    cache.close()
+
+
+def test_the_search_commands_cache_max_answers_flag_reaches_its_client_and_a_bad_one_names_the_flag(tmp_path, capsys):
+    """``websearch-sync search --cache-max-answers N``, as ``mcp`` has it: a default client cut a shared
+    file written under a larger limit down to 100,000 answers, and the command could not say otherwise."""
+    from websearch_sync.cli import build_parser, main, search_cmd
+
+    path = str(tmp_path / "c.sqlite3")
+    args = build_parser().parse_args(["search", "q", "--cache-path", path, "--cache-max-answers", "7"])
+    with ws.SearchClient(**search_cmd._client_options(args)) as client:
+        assert (client._disk.path, client._disk.max_answers) == (path, 7)
+    assert main(["search", "q", "--cache-path", path, "--cache-max-answers", "0"]) == 2
+    assert "hint: cache_max_answers is --cache-max-answers on the command line" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["search", "q"], ["mcp"]])
+def test_cache_max_answers_without_a_cache_path_is_a_usage_error(command):
+    """It bounds the ``--cache-path`` file only: without one it was checked, then ignored without a word."""
+    from websearch_sync.cli import build_parser, mcp_cmd, search_cmd
+
+    args = build_parser().parse_args([*command, "--cache-max-answers", "7"])
+    options = search_cmd._client_options if command[0] == "search" else mcp_cmd._client_options
+    with pytest.raises(ws.InvalidInput) as caught:
+        options(args)
+    assert caught.value.detail_code == "bad_arguments" and "give --cache-path FILE too" in caught.value.message

@@ -13,6 +13,7 @@ from websearch_sync.net.hops import RedirectPolicy
 from websearch_sync.net.ssrf import AddressGuard
 from websearch_sync.net.urls import (
     MAX_URL_CHARS,
+    browser_join,
     browser_target,
     dedupe_key,
     host_in,
@@ -392,6 +393,24 @@ def test_the_pages_own_scheme_without_two_slashes_is_a_path_on_the_page(location
 
 
 @pytest.mark.parametrize(
+    "base, location, url",  # each url as node's WHATWG URL (new URL(location, base).href) gives it
+    [
+        ("http://h.example/a/b?q=1#f", "/x/%2e%2e/y", "http://h.example/y"),
+        ("http://h.example/a/b?q=1#f", "/x/.%2E/y", "http://h.example/y"),
+        ("http://h.example/a/b?q=1#f", "http://o.example/a/../b", "http://o.example/b"),
+        ("http://h.example/a/b?q=1#f", "//o.example/a/%2e%2e/b", "http://o.example/b"),
+        ("http://h.example/a/b", "http://h.example/a/b/../../..", "http://h.example/"),
+        ("http://h.example/a/b", "https:o.example/a/./b", "https://o.example/a/b"),
+        ("http://h.example/%2e%2e/b", "?x", "http://h.example/b?x"),
+    ],
+)
+def test_every_http_target_has_its_dot_segments_resolved(base, location, url):
+    """Only a relative path's were: an absolute path's percent-encoded ones (``urljoin`` resolves
+    ``..`` alone) and another URL's all stayed, where a browser resolves them."""
+    assert browser_join(base, location) == url
+
+
+@pytest.mark.parametrize(
     "location, read", [("file:///etc/passwd", "file:///etc/passwd"), ("file:\\\\x\\y", "file://x/y")]
 )
 def test_a_file_target_keeps_its_slashes(location, read):
@@ -442,6 +461,27 @@ def test_a_target_too_long_to_send_is_refused_saying_so():
     assert refused.value.message == (
         "start.test redirected to an address on start.test that cannot be followed (over %d characters, the"
         " longest URL fetch sends)" % MAX_URL_CHARS
+    )
+
+
+@pytest.mark.parametrize("canonical", [request_url, http_url])
+@pytest.mark.parametrize(
+    "location, named",
+    [
+        ("ftp://files.test/" + "a" * MAX_URL_CHARS, "a ftp: address"),
+        ("http://a..b.test/" + "a" * MAX_URL_CHARS, "an address"),  # a host name the rule refuses
+        ("http://[::1/" + "a" * MAX_URL_CHARS, "an address"),
+    ],
+)
+def test_a_long_target_refused_for_another_reason_says_that_reason(canonical, location, named):
+    """The reason was chosen by the target's length, whatever was wrong with it: a long ``ftp:``
+    URL, or one with a bad host, was "over 8192 characters", and so on the search path
+    (:func:`http_url`), which never checks the length."""
+    policy = RedirectPolicy("https://start.test/a", _RecordingGuard(), provider=None, canonical=canonical)
+    with pytest.raises(ws.WebProviderError) as refused:
+        policy.follow("https://start.test/a", location, Deadline(10_000))
+    assert refused.value.message == (
+        "start.test redirected to %s that cannot be followed (not an http(s) URL with a valid host)" % named
     )
 
 

@@ -24,7 +24,6 @@ What the recorded fragment (2026-08, en-US) shows:
 """
 
 from typing import Any, Optional
-from urllib.parse import urljoin
 
 from ..engine.html_parsing import (
     Block,
@@ -41,6 +40,7 @@ from ..engine.html_parsing import (
 from ..engine.locales import split_locale
 from ..engine.media_fields import present
 from ..models import SearchParams
+from ..net.urls import browser_join
 from .bing import BingHtml
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -99,8 +99,17 @@ def _item(block: Block, order: Optional[bool]) -> Optional[dict[str, Any]]:
         snippet=block.text("snippet"),
         source=attribute(card, "data-author") or None,
         published_at=_published(block, order),
-        image_url=urljoin(BING_ORIGIN, attribute(image, "src")) if image is not None else None,
+        image_url=_image_url(attribute(image, "src")) if image is not None else None,
     )
+
+
+def _image_url(src: str) -> Optional[str]:
+    """A card's picture made absolute as a browser reads its ``src`` (``\\th?id=x`` is ``/th?id=x``
+    on Bing's host; ``urljoin`` read ``/%5Cth``), or ``None`` when it names none (``http://[::1``)."""
+    try:
+        return browser_join(BING_ORIGIN, src)
+    except ValueError:
+        return None
 
 
 class BingNews(BingHtml):

@@ -54,6 +54,7 @@ from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import HttpResponse, RequestSpec
+from ..net.urls import browser_join
 from .ddg import ANOMALY
 from .ddg_regions import ddg_region, region_dropped
 
@@ -202,7 +203,10 @@ class _DuckDuckGoVertical(Backend):
         following = answer.get("next") if isinstance(answer, dict) else None
         if not isinstance(following, str) or not following:
             return None
-        url = urljoin(self.endpoint_url(), following)
+        try:  # as a browser reads it (``\\host/x`` is another host's), as the form posts are
+            url = browser_join(self.endpoint_url(), following)
+        except ValueError:  # no URL (``https://[::1``): followed_origin says so
+            url = ""
         followed_origin(url, self.endpoint_url(), self.name, "the answer's next page is")
         present = {key for key, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
         extra = {key: value for key, value in self.narrowing(params).items() if key not in present}

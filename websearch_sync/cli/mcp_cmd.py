@@ -15,7 +15,7 @@ from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_REPEAT_WINDOW_S
 from ..models import STRATEGIES
-from .output import EXIT_OK, int_arg
+from .output import CACHE_MAX_ANSWERS_HELP, EXIT_OK, cache_file_options, int_arg
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -32,11 +32,7 @@ CLIENT_FLAGS = (
     (
         "--cache-max-answers",
         "cache_max_answers",
-        {
-            "type": int_arg,
-            "metavar": "N",
-            "help": "most answers the --cache-path file keeps, oldest out first (default 100000)",
-        },
+        {"type": int_arg, "metavar": "N", "help": CACHE_MAX_ANSWERS_HELP},
     ),
     (
         "--state-url",
@@ -110,6 +106,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def _client_options(args: argparse.Namespace) -> dict[str, Any]:
     options = {keyword: getattr(args, keyword) for _, keyword, _ in CLIENT_FLAGS if getattr(args, keyword) is not None}
+    options.update(cache_file_options(args.cache_path, args.cache_max_answers))
     overrides: dict[str, Any] = {}
     if args.backend is not None:
         check_backend_names(args.backend, "--backend")

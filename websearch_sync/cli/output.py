@@ -22,6 +22,8 @@ from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import (
+    BAD_ARGUMENTS,
+    BAD_CACHE_MAX_ANSWERS,
     BAD_CACHE_TTL_S,
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
@@ -32,6 +34,7 @@ from ..errors import (
     DNS_ERROR,
     NO_CONTENT,
     PRIVATE_ADDRESS,
+    InvalidInput,
     WebSearchError,
 )
 from ..forks import in_children
@@ -94,6 +97,7 @@ _FLAG_OF = {
     BAD_RETRIES: ("retries", "--retries"),
     BAD_SITE_FILTER: ("site_filter", "--site"),
     BAD_CACHE_TTL_S: ("cache_ttl_s", "--cache-ttl"),
+    BAD_CACHE_MAX_ANSWERS: ("cache_max_answers", "--cache-max-answers"),
 }
 #: What to check when no host name resolved (every backend asked, or the page's host).
 _UNRESOLVED = (
@@ -375,6 +379,25 @@ def offline_notice(response: Any) -> Optional[str]:
         "note: these results come from the offline %s backend, not from the web; choose a backend with "
         "-b NAME or WEB_SEARCH_BACKEND (see `websearch-sync backends`)" % ", ".join(offline)
     )
+
+
+#: ``--cache-max-answers``'s help, the same for every command that has it.
+CACHE_MAX_ANSWERS_HELP = "most answers the --cache-path file keeps, oldest out first (default 100000)"
+
+
+def cache_file_options(cache_path: Optional[str], cache_max_answers: Optional[int]) -> dict[str, Any]:
+    """The client's ``cache_path``/``cache_max_answers`` arguments from their flags;
+    ``InvalidInput(bad_arguments)`` for ``--cache-max-answers`` without ``--cache-path``: it bounds
+    that file only, and was checked then ignored without a word."""
+    if cache_max_answers is not None and not cache_path:
+        raise InvalidInput(
+            "--cache-max-answers bounds the --cache-path file: give --cache-path FILE too (or drop it)",
+            detail_code=BAD_ARGUMENTS,
+        )
+    options: dict[str, Any] = {"cache_path": cache_path}
+    if cache_max_answers is not None:
+        options["cache_max_answers"] = cache_max_answers
+    return options
 
 
 def add_impersonate(parser: argparse.ArgumentParser) -> None:

@@ -13,8 +13,10 @@ from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES,
 from ..validate import COMMON_OPTIONS, check_number, option_hint
 from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, refuse_overwriting_resume, run_batch
 from .output import (
+    CACHE_MAX_ANSWERS_HELP,
     EXIT_OK,
     add_impersonate,
+    cache_file_options,
     empty_notice,
     int_arg,
     json_text,
@@ -98,6 +100,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "--queries-file", metavar="FILE", help="run every non-blank line of FILE as a query ('-' = stdin)"
     )
     parser.add_argument("--cache-path", metavar="PATH", help="SQLite file caching answers across runs")
+    parser.add_argument("--cache-max-answers", type=int_arg, metavar="N", help=CACHE_MAX_ANSWERS_HELP)
     parser.add_argument(
         "--state-url",
         metavar="URL",
@@ -319,7 +322,8 @@ def _refuse_batch_flags_without_batch(args: argparse.Namespace) -> None:
 
 def _client_options(args: argparse.Namespace) -> dict[str, Any]:
     """The client's own arguments the command line sets (the client's defaults for the rest)."""
-    options: dict[str, Any] = {"cache_path": args.cache_path, "state_url": args.state_url}
+    options = cache_file_options(args.cache_path, args.cache_max_answers)
+    options["state_url"] = args.state_url
     if args.retries is not None:
         options["retries"] = args.retries
     if args.cache_ttl is not None:

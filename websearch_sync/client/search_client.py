@@ -188,6 +188,7 @@ class SearchClient:
             locked or corrupt file is skipped with a warning, never failing a call.
         cache_max_answers: the most answers the ``cache_path`` file keeps (default 100,000):
             each write deletes those written before the last this many, the oldest first.
+            Without ``cache_path`` it is checked and bounds nothing (the command line refuses it).
         retries: retries per backend for retryable errors (Timeout, NetworkError,
             BadGateway, HTTP 429), with exponential backoff and jitter.
         budget_ms: bound on the whole call, retries, waits and fan-out included

@@ -46,9 +46,8 @@ from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_withi
 from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
-from ..net.urls import CONTROL_IN_SETTING, control_in
 from ..secrets import is_secret_name, redact
-from ..validate import LOCALE_WORDS
+from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, control_in
 from .identity import has_address, identity
 from .option import PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed

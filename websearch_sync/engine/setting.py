@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional
 
-from ..config import env_int, env_text
+from ..config import check_url_setting, env_int, env_text
 from ..errors import BAD_SETTING, InvalidInput
 from ..secrets import is_secret_name
 from ..validate import MAX_TIMEOUT_MS, check_number, close_match
@@ -186,7 +186,8 @@ def _from_environment(setting: Setting, environ: Mapping[str, str]) -> Any:
 
 
 def _check(backend: str, setting: Setting, value: Any) -> None:
-    """``InvalidInput(bad_setting)`` unless ``value`` is of the setting's kind (and range)."""
+    """``InvalidInput(bad_setting)`` unless ``value`` is of the setting's kind (and range); a URL
+    holding a control character is ``InvalidInput(bad_endpoint)``."""
     where = setting.where(backend)
     if setting.kind == "int":
         check_number(where, value, minimum=setting.minimum, maximum=setting.maximum, detail=BAD_SETTING)
@@ -195,6 +196,8 @@ def _check(backend: str, setting: Setting, value: Any) -> None:
             raise bad_setting(backend, where + " must be a mapping (or a JSON object's text), got %r" % (value,))
     elif not isinstance(value, str):
         raise bad_setting(backend, where + " must be a string, got %s" % type(value).__name__)
+    elif setting.kind == "url":
+        check_url_setting(value, where, backend)
 
 
 def _undeclared(backend: str, key: str, accepted: list[str]) -> InvalidInput:

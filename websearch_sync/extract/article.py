@@ -27,7 +27,7 @@ import lxml.html
 from lxml import etree
 
 from ..checkpoints import checked, checkpoint
-from ..weburl.resolve import browser_join
+from ..weburl.resolve import browser_join, url_attribute
 from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
 from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .divs import transform_misused_divs
@@ -179,7 +179,7 @@ def _link_base(root: etree._Element, url: Optional[str]) -> Optional[str]:
     """What the page's relative links are relative to, as in a browser: its first ``<base href>``
     (itself resolved against ``url``) when that is an http(s) address, else ``url``."""
     for base in root.iter("base"):
-        href = (base.get("href") or "").strip()
+        href = url_attribute(base.get("href") or "")
         if href:
             try:
                 joined = browser_join(url, href) if url else href

@@ -10,14 +10,21 @@ is escaped where it would read as markdown (``mdescape``), text mode is never es
 import re
 from collections.abc import Iterator
 from typing import Optional
+from urllib.parse import quote
 
 from lxml import etree
 
 from ..checkpoints import checkpoint
-from ..weburl.resolve import browser_join
+from ..weburl.resolve import browser_join, url_attribute
 from .mdescape import escape_heading, escape_inline, escape_line_start
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: What a markdown link's destination cannot hold as it is: whitespace (a space ends it; a no-break
+#: space or U+2028 a browser keeps in a link, encoded, and a line separator splits the text's lines)
+#: and ``)``, which closes it.
+_LINK_DESTINATION_UNFIT = re.compile(r"[\s)]")
+
 
 BLOCK_TAGS = frozenset(
     {
@@ -240,6 +247,8 @@ class _Renderer:
         self.items = 0  # open list items
         self.quote_depth = 0  # block quotes around the last text written
         self.depth = 0  # elements being walked (see MAX_DEPTH)
+        #: the last code span's place in out, its text, and whether its ``<code>`` ended with a space
+        self.last_code: Optional[tuple[int, str, bool]] = None
 
     # ------------------------------------------------------------------ output
     def block(self, count: int) -> None:
@@ -377,12 +386,24 @@ class _Renderer:
         elif tag in _EMPHASIS and not self._has_structure(node):
             self._wrapped(node, _EMPHASIS[tag], _EMPHASIS[tag])
         elif tag == "code" and not any(_tag(a) == "pre" for a in node.iterancestors()):
-            text = _inline_text(node)
-            if text:
-                self.write(_code_span(text))
+            raw = _line_text(node)
+            if raw.strip():
+                self._code(raw)
         else:
             return False
         return True
+
+    def _code(self, raw: str) -> None:
+        """Writes ``raw`` (a ``<code>``'s text) as inline code, whitespace collapsed; right after
+        another span, nothing between (``<code>a</code><code>b</code>``), as one span with it, as
+        a browser shows them: two spans written together (```a``b```) read as one holding ``a``b``."""
+        text = " ".join(raw.split())
+        if self.last_code is not None and self.last_code[0] == len(self.out) - 1 and not self.pending:
+            before, spaced = self.last_code[1:]
+            text = before + (" " if spaced or raw[:1].isspace() else "") + text
+            self.out.pop()
+        self.write(_code_span(text))
+        self.last_code = (len(self.out) - 1, text, raw[-1:].isspace())
 
     def _wrapped(self, node: etree._Element, before: str, after: str, label: bool = False) -> None:
         """Writes ``node``'s text (escaped; ``label``: as a link's label) between markers,
@@ -404,18 +425,25 @@ class _Renderer:
         return any(_tag(d) in BLOCK_TAGS or _tag(d) in ("a", "br", "code", "img") for d in node.iterdescendants())
 
     def _link(self, node: etree._Element) -> None:
-        href = (node.get("href") or "").strip()
+        href = url_attribute(node.get("href") or "")
         if self.base_url and href and not href.startswith(("#", "javascript:", "mailto:", "data:")):
             try:
                 href = browser_join(self.base_url, href)
             except ValueError:
                 href = ""
-        if not href.startswith(("http://", "https://")) or any(_tag(d) in BLOCK_TAGS for d in node.iterdescendants()):
+        if not href[:8].lower().startswith(("http://", "https://")) or any(
+            _tag(d) in BLOCK_TAGS for d in node.iterdescendants()
+        ):
             self.children(node)
             return
         if self.out and self.out[-1].endswith("!") and not self.out[-1].endswith("\\!"):
             self.out[-1] = self.out[-1][:-1] + "\\!"  # "!" before "[" would make the link an image
-        self._wrapped(node, "[", "](%s)" % href.replace(" ", "%20").replace(")", "%29"), label=True)
+        self._wrapped(
+            node,
+            "[",
+            "](%s)" % _LINK_DESTINATION_UNFIT.sub(lambda unfit: quote(unfit.group(), safe=""), href),
+            label=True,
+        )
 
     def _pre(self, node: etree._Element) -> None:
         code = _code_text(node)
@@ -534,11 +562,11 @@ _HANDLERS = {
 
 
 def _code_span(text: str) -> str:
-    """``text`` as a CommonMark code span: fenced by one backtick more than its longest run of
-    them, and padded with a space where it starts or ends with one (or starts and ends with a
-    space, which a renderer strips), so the span shows ``text`` as it is."""
+    """``text`` (whitespace collapsed, no space at its ends) as a CommonMark code span: fenced by
+    one backtick more than its longest run of them, and padded with a space where it starts or
+    ends with one, so the span shows ``text`` as it is."""
     fence = "`" * (max(map(len, _BACKTICK_RUNS.findall(text)), default=0) + 1)
-    padded = text[:1] == "`" or text[-1:] == "`" or (text[:1] == text[-1:] == " " and text.strip())
+    padded = text[:1] == "`" or text[-1:] == "`"
     return fence + (" %s " % text if padded else text) + fence
 
 

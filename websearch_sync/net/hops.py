@@ -31,7 +31,7 @@ from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebBlocked, WebP
 from .deadline import Deadline
 from .response import HttpResponse
 from .ssrf import AddressGuard, ResolvedHost
-from .urls import MAX_URL_CHARS, browser_join, host_token, http_url, page_key, same_origin
+from .urls import MAX_URL_CHARS, UrlTooLong, browser_join, host_token, http_url, page_key, same_origin
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -104,18 +104,15 @@ class RedirectPolicy:
         try:
             target = browser_join(base_url, location)
             return self.canonical(target)
+        except UrlTooLong:  # a browser follows it: say why we do not
+            why = "over %d characters, the longest URL fetch sends" % MAX_URL_CHARS
         except (InvalidInput, ValueError):
-            too_long = len(target.strip()) > MAX_URL_CHARS  # a browser follows it: say why we do not
-            why = (
-                "over %d characters, the longest URL fetch sends" % MAX_URL_CHARS
-                if too_long
-                else "not an http(s) URL with a valid host"
-            )
-            raise WebProviderError(
-                "%s redirected to %s that cannot be followed (%s)" % (shown, _unfollowable(target), why),
-                provider=self.provider,
-                detail_code=BAD_REDIRECT,
-            ) from None
+            why = "not an http(s) URL with a valid host"
+        raise WebProviderError(
+            "%s redirected to %s that cannot be followed (%s)" % (shown, _unfollowable(target), why),
+            provider=self.provider,
+            detail_code=BAD_REDIRECT,
+        )
 
     def _checked(self, parts: SplitResult, deadline: Deadline) -> Optional[ResolvedHost]:
         host = (parts.hostname or "").lower()

@@ -37,6 +37,7 @@ import requests
 
 from ..errors import BAD_URL, InvalidInput, cut_end
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
+from ..validate import URL_CONTROL_CHARS
 from ..weburl.resolve import browser_join as browser_join  # re-exported: the module every URL rule is read from
 from ..weburl.resolve import browser_target, query_start
 from .memo import remembered
@@ -64,18 +65,6 @@ _HOST_TOKEN = re.compile(r"[a-z0-9._:-]{1,253}")
 #: Query parameters that only say where a click came from: the same page with or without them.
 _TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
 _HTTP_SCHEMES = ("http", "https")
-#: What a URL never holds: C0 controls and DEL (searched in C, not character by character in Python).
-#: The characters no URL given to the library may hold (a fetch's, an endpoint's): ASCII controls, tab
-#: and line breaks included (a parser would drop a tab or line break without a word, or send it encoded).
-URL_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
-#: What a configured URL holding one says (``%s``: where it is set; ``%r``: the character).
-CONTROL_IN_SETTING = "%s holds the control character %r (a URL may hold none: refused, as in a fetch's URL)"
-
-
-def control_in(url: object) -> Optional[str]:
-    """The first control character ``url`` holds (a string's: :data:`URL_CONTROL_CHARS`), or ``None``."""
-    found = URL_CONTROL_CHARS.search(url) if isinstance(url, str) else None
-    return found.group() if found else None
 
 
 def result_url(value: object) -> Optional[str]:
@@ -207,6 +196,12 @@ def request_url(url: object) -> str:
     return _checked_request_form(url)
 
 
+class UrlTooLong(InvalidInput):
+    """:func:`request_url`'s refusal of a URL only for its length (over :data:`MAX_URL_CHARS`):
+    ``bad_url`` to a caller like any other, told apart by a redirect's hop, which says why it
+    does not follow a target a browser would (:class:`~.hops.RedirectPolicy`)."""
+
+
 class _NotKept(Exception):
     """:func:`_request_form`'s answer when it is too long to keep (``lru_cache`` keeps no raise)."""
 
@@ -234,10 +229,6 @@ def _checked_request_form(url: str) -> str:
     text = url.strip()
     if not text:
         raise InvalidInput("url is empty", detail_code=BAD_URL)
-    if len(text) > MAX_URL_CHARS:
-        raise InvalidInput(
-            "url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code=BAD_URL
-        )
     if URL_CONTROL_CHARS.search(text):
         raise InvalidInput("url contains control characters", detail_code=BAD_URL)
     if "\\" in text[: query_start(text)]:
@@ -266,6 +257,10 @@ def _checked_request_form(url: str) -> str:
             text = with_ascii_host(text)  # not by requests' own IDNA encoding
         except HostRefused as refused:
             raise InvalidInput(str(refused), detail_code=BAD_URL) from None
+    if len(url.strip()) > MAX_URL_CHARS:  # checked last: a longer URL refused for another reason says that one
+        raise UrlTooLong(
+            "url is %d characters long; the limit is %d" % (len(url.strip()), MAX_URL_CHARS), detail_code=BAD_URL
+        )
     prepared = requests.models.PreparedRequest()
     try:
         prepared.prepare_url(text, None)

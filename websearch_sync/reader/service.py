@@ -28,8 +28,8 @@ from ..config import Settings
 from ..errors import BAD_ENDPOINT, NO_CONTENT, NOT_JSON, UNEXPECTED_SHAPE, InvalidInput, WebParseError
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, RequestSpec, status_error
-from ..net.urls import CONTROL_IN_SETTING, control_in
 from ..secrets import is_secret_name
+from ..validate import CONTROL_IN_SETTING, control_in
 from .content import PageText
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -17,6 +17,8 @@ from urllib.parse import urljoin, urlsplit
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
+#: The schemes whose paths are resolved here (the fetch's and the extraction's links').
+_HTTP_SCHEMES = frozenset(("http", "https"))
 #: A single-dot segment as the WHATWG URL standard reads it, its dot percent-encoded or not.
 _SINGLE_DOT = frozenset((".", "%2e"))
 #: A double-dot segment, likewise.
@@ -25,17 +27,27 @@ _DOUBLE_DOT = frozenset(("..", ".%2e", "%2e.", "%2e%2e"))
 
 def join_url(base: str, reference: str) -> str:
     """``reference`` made absolute against ``base``: ``urljoin``'s, but for the path of a
-    relative-path reference, merged and resolved keeping its empty segments (module docstring).
+    relative-path reference, merged and resolved keeping its empty segments (module docstring),
+    and an http(s) result's dot segments resolved whatever the reference (``/x/%2e%2e/y``,
+    ``http://o/a/../b``: ``urljoin`` keeps them there, a browser does not).
     ``ValueError`` as ``urljoin`` raises it (``http://[::1``)."""
     joined = urljoin(base, reference)
+    result = urlsplit(joined)
+    if result.scheme.lower() not in _HTTP_SCHEMES or not result.netloc:
+        return joined  # another scheme's URL, or none with a host: no path a browser resolves here
     parts = urlsplit(reference)
-    if parts.netloc or not parts.path or parts.path.startswith("/"):
-        return joined  # another host's, an absolute path, or no path: urljoin keeps these as they are
     page = urlsplit(base)
-    if not page.netloc or (parts.scheme and parts.scheme.lower() != page.scheme.lower()):
-        return joined  # no page to be relative to, or another scheme's URL
-    merged = page.path[: page.path.rfind("/") + 1] + parts.path if page.path else "/" + parts.path
-    return urlsplit(joined)._replace(path=_without_dot_segments(merged)).geturl()
+    path = result.path
+    if (
+        not parts.netloc
+        and parts.path
+        and not parts.path.startswith("/")
+        and page.netloc
+        and (not parts.scheme or parts.scheme.lower() == page.scheme.lower())
+    ):  # a relative path, merged with the page's (urljoin drops the empty segments of the two)
+        path = page.path[: page.path.rfind("/") + 1] + parts.path if page.path else "/" + parts.path
+    resolved = _without_dot_segments(path)
+    return joined if resolved == result.path else result._replace(path=resolved).geturl()
 
 
 def _without_dot_segments(path: str) -> str:
@@ -78,6 +90,7 @@ def browser_target(location: str, base_scheme: str) -> str:
     then checks like any other; ``urljoin`` read a path without a host); the page's own scheme
     there starts a path relative to the page (``http:/x`` on an http page), as ``urljoin`` reads it.
     ``file:`` keeps its slashes (``file:///x`` has an empty host; it is refused as a hop anyway).
+    A special scheme is written in lower case, as a browser writes it (``HTTPS://`` is common).
 
     First, as WHATWG does before anything else, control characters and spaces at either end go,
     and every tab, CR and LF: ``urlsplit`` drops those (the host the guard checks) but ``urljoin``
@@ -90,13 +103,20 @@ def browser_target(location: str, base_scheme: str) -> str:
         return location  # another scheme's URL (refused as a hop anyway)
     end = query_start(location)
     target = location[:end].replace("\\", "/") + location[end:]
-    prefix = target[: len(scheme) + 1] if named else ""
+    prefix = scheme + ":" if named else ""
     rest = target[len(prefix) :]
     if scheme == "file" and named:
-        return target
+        return prefix + rest
     if rest.startswith("//") or (named and scheme != base_scheme.lower()):
-        target = prefix + "//" + rest.lstrip("/")
-    return target
+        rest = "//" + rest.lstrip("/")
+    return prefix + rest
+
+
+def url_attribute(value: str) -> str:
+    """An attribute's URL (an ``href``) without what WHATWG URL parsing strips from its ends, C0
+    controls and space: ``str.strip`` also took a no-break space, U+3000 and U+2028, which a browser
+    keeps (``\xa0//elsewhere.example/x`` is a path on the page's host, not another host)."""
+    return value.strip(_C0_AND_SPACE)
 
 
 def browser_join(base_url: str, location: str) -> str:

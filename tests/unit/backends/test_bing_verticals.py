@@ -107,6 +107,17 @@ def test_news_cards():
     assert "image_url" not in items[0]  # the ZDNet cards have no picture
 
 
+def test_a_news_picture_is_read_as_a_browser_reads_its_address():
+    """A card's picture whose ``src`` starts with a backslash: a browser reads the recorded
+    ``/th?id=...`` on Bing's host; ``urljoin`` made it ``https://www.bing.com/\\th?id=...``."""
+    card = body("bing_html", "phrona__news.html").decode("utf-8")
+    recorded = read(NEWS, "phrona__news.html")[1]["image_url"]
+    backslashed = card.replace('src="/th?id=ONUT.HQ2a1zd8rg8BoDN', 'src="\\th?id=ONUT.HQ2a1zd8rg8BoDN', 1)
+    assert backslashed != card
+    response = answer(backslashed, NEWS.default_endpoint)
+    assert NEWS.interpret(response, params()).items[1]["image_url"] == recorded
+
+
 @pytest.mark.parametrize("locale", [None, "en-US", "de-DE"])
 def test_news_dates_follow_the_pages_own_order(locale):
     # 7/28/2022 can only be month first: 7/9/2026 is then July 9th, whatever the locale says

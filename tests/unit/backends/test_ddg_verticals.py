@@ -359,6 +359,19 @@ def test_a_next_page_in_plain_http_is_not_followed():
     ]
 
 
+@pytest.mark.parametrize("host", ["\\\\elsewhere.example/", "https:\\\\elsewhere.example\\"])
+def test_a_next_page_a_browser_reads_on_another_host_is_not_followed(host):
+    """The recorded answer's own ``next`` behind a run of backslashes, another host's to a browser
+    (and to the form posts' rule, ``browser_join``): ``urljoin`` read a path on the endpoint's host,
+    so the page was asked for at ``https://duckduckgo.com/%5C%5Celsewhere.example/...``."""
+    following = host + json.loads(NEWS)["next"]
+    response = _answered("news", dict(json.loads(NEWS), next=following), max_results=30)
+    assert len(response["items"]) == 13 and response["provider_meta"]["pages"] == 1
+    assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
+        ("WebParseError", "unexpected_shape", 2)
+    ]
+
+
 def test_a_video_keeps_its_embed_address_and_a_non_http_one_is_left_out():
     """The recorded video answer's ``embed_url`` (the player a page embeds, which ddgs passes on):
     each video has the one its result gives (before: dropped). One that is no http(s) URL (a

@@ -205,6 +205,11 @@ class Settings:
             backend nobody registered: the message of the ``InvalidInput(unknown_backend)``
             a call gets when it falls back on that variable (:meth:`default_backend`). A call
             naming its backend, and fetch, never read it.
+        env_urls_at_use: set by :meth:`from_env`: the text values it read that hold a control
+            character, each as ``(place..., value)``. A URL among them is refused where it is used
+            (a search of its backend, a fetch through the service), not here: one stray variable
+            of a backend or service a user never calls stops no other command. A URL set in code
+            (a field, an override, :meth:`replace`) is refused when built.
 
     Checked at construction (``InvalidInput``): numbers are positive integers, and
     ``max_response_bytes`` at least 1024 (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), ``backend`` names
@@ -213,8 +218,9 @@ class Settings:
     backend's ``providers`` section holds only the settings that backend declares
     (``Backend.provider_settings``, and ``timeout_ms`` for every backend), each of its declared
     kind and range (``bad_setting``, naming the key and its environment variable). A URL among them
-    (``fetch_service_url``, an ``endpoints`` value, a setting of kind ``url``) holds no control
-    character (``bad_endpoint``): checked at use, a fetch service's was taken for a failing service.
+    (``fetch_service_url``, an ``endpoints`` value, a setting of kind ``url``) set in code holds no
+    control character (``bad_endpoint``): a programmer's mistake fails early (one read from the
+    environment is refused at use: ``env_urls_at_use``).
     """
 
     backend: BackendSpec = None
@@ -237,6 +243,7 @@ class Settings:
     min_interval_s: Union[None, float, dict[str, float]] = None
     from_environment: bool = dataclasses.field(default=False, repr=False)
     env_backend_problem: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
+    env_urls_at_use: frozenset[tuple[str, ...]] = dataclasses.field(default=frozenset(), repr=False, compare=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Set a field, unless an open ``SearchClient`` uses these settings (:func:`hold`): it read
@@ -285,11 +292,9 @@ class Settings:
                     detail_code=BAD_SETTING,
                 )
         self.endpoints, self.providers = _normalised(self.endpoints, self.providers)
-        _check_providers(self.providers, self.endpoints)
+        _check_providers(self.providers, self.endpoints, self.env_urls_at_use)
         _check_proxy(self.proxy, "Settings.proxy")
-        check_url_setting(self.fetch_service_url, "Settings.fetch_service_url (WEB_FETCH_SERVICE_URL)")
-        for name, url in self.endpoints.items():
-            check_url_setting(url, "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (name, name.upper()), name)
+        _check_urls(self.fetch_service_url, self.endpoints, self.env_urls_at_use)
         _check_optional_strings(self, ("impersonate", "ca_bundle"))
         _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
         self.min_interval_s = _check_pace(self.min_interval_s)
@@ -319,6 +324,7 @@ class Settings:
         env = os.environ if environ is None else environ
         values = _shared_from_env(env, overridden=set(overrides))
         values["endpoints"], values["providers"] = _backends_from_env(env)
+        values["env_urls_at_use"] = _urls_holding_controls(values)
         for key, value in overrides.items():
             if key in ("endpoints", "providers"):
                 merged = dict(values[key])
@@ -432,9 +438,14 @@ def _json_object(text: str) -> Optional[dict[str, Any]]:
     return value if isinstance(value, dict) else None
 
 
-def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
+def _check_providers(
+    providers: Mapping[str, Mapping[str, Any]],
+    endpoints: Mapping[str, Any],
+    at_use: frozenset[tuple[str, ...]] = frozenset(),
+) -> None:
     """Check each known backend's ``providers`` section against its declared settings
-    (``InvalidInput(bad_setting)``); an ``endpoints`` or ``providers`` name no backend is
+    (``InvalidInput(bad_setting)``; a value in ``at_use``, a URL read from the environment, is
+    left to the backend that uses it); an ``endpoints`` or ``providers`` name no backend is
     registered under (yet: register a plugin before building its settings) is
     ``InvalidInput(unknown_backend)`` with the closest name, as ``Settings.backend`` is; the
     name of a plugin that was skipped (it failed to load) is logged instead, so that one broken
@@ -452,7 +463,9 @@ def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapp
             raise InvalidInput(problem + " (a plugin's backend: register it first)", detail_code=UNKNOWN_BACKEND)
     for name, sub in providers.items():
         if name in known:
-            _backends.read_settings(name, sub)
+            _backends.read_settings(
+                name, {k: v for k, v in sub.items() if not _env_url(at_use, "providers", name, k, v)}
+            )
 
 
 _PROXY_SCHEMES = ("http", "https", "socks4", "socks4a", "socks5", "socks5h")
@@ -511,10 +524,19 @@ def _check_ca_bundle(path: Optional[str], where: str) -> None:
         )
 
 
+#: Where the fetch service's URL is set (what a refusal of it names).
+FETCH_SERVICE_URL_SETTING = "Settings.fetch_service_url (WEB_FETCH_SERVICE_URL)"
+
+
+def endpoint_setting(name: str) -> str:
+    """Where backend ``name``'s endpoint override is set (what a refusal of it names)."""
+    return "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (name, name.upper())
+
+
 def check_url_setting(url: Any, where: str, provider: Optional[str] = None) -> None:
     """``InvalidInput(bad_endpoint)`` when a configured URL holds a control character (a tab or
-    line break: a URL parser drops it without a word, another host, or sends it encoded), when the
-    settings are built: checked at use, it was taken for a failing service at every call."""
+    line break: a URL parser drops it without a word, another host, or sends it encoded): set in
+    code, when the settings are built; read from the environment, where it is used."""
     control = control_in(url)
     if control is not None:
         what = CONTROL_IN_SETTING % (where, control)
@@ -534,6 +556,32 @@ def _check_proxy(url: Any, where: str) -> None:
             "%s must be a proxy URL such as http://proxy.example:3128: %s (got %r)" % (where, problem, shown),
             detail_code=BAD_PROXY,
         )
+
+
+def _urls_holding_controls(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
+    """The text values :meth:`Settings.from_env` read (``values``) that hold a control character, each
+    as ``(place..., value)``: ``Settings`` leave them to their use (``Settings.env_urls_at_use``)."""
+    found: list[tuple[str, ...]] = [("fetch_service_url", values.get("fetch_service_url") or "")]
+    found.extend(("endpoints", name, url) for name, url in values["endpoints"].items())
+    found.extend(
+        ("providers", name, key, value) for name, sub in values["providers"].items() for key, value in sub.items()
+    )
+    return frozenset(place for place in found if control_in(place[-1]) is not None)
+
+
+def _check_urls(fetch_service_url: Any, endpoints: Mapping[str, Any], at_use: frozenset[tuple[str, ...]]) -> None:
+    """``InvalidInput(bad_endpoint)`` for a control character in the fetch service's URL or an
+    endpoint, unless :meth:`Settings.from_env` read it there (``at_use``: refused where it is used)."""
+    if not _env_url(at_use, "fetch_service_url", fetch_service_url):
+        check_url_setting(fetch_service_url, FETCH_SERVICE_URL_SETTING)
+    for name, url in endpoints.items():
+        if not _env_url(at_use, "endpoints", name, url):
+            check_url_setting(url, endpoint_setting(name), name)
+
+
+def _env_url(at_use: frozenset[tuple[str, ...]], *place: Any) -> bool:
+    """Whether ``place`` (its last item the value) is a URL :meth:`Settings.from_env` read and left to its use."""
+    return isinstance(place[-1], str) and place in at_use
 
 
 def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, Any]:

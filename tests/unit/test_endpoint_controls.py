@@ -1,12 +1,15 @@
 """A tab or line break inside a configured URL (a value pasted across lines, an environment file
 with an escape in it) is ``bad_endpoint`` naming the setting and the character, before any request:
 ``urlsplit`` dropped a tab or line break without a word (a base URL ``https://searx.exa<TAB>mple/``
-searched ``searx.example``) or the request carried it encoded (``/se%0Aarch``). Whitespace around a
-value is still stripped, as docs/configuration.md says."""
+searched ``searx.example``) or the request carried it encoded (``/se%0Aarch``). Set in code, it is
+refused when the ``Settings`` are built; read from the environment, where it is used (a search of
+that backend, a fetch through the service), so that a stray variable of a backend never used stops
+no other command. Whitespace around a value is still stripped, as docs/configuration.md says."""
 
 import pytest
 
 import websearch_sync as ws
+from websearch_sync.cli import main
 from websearch_sync.testing import MockResponse, MockWire
 
 
@@ -22,44 +25,100 @@ def _refusal(**settings):
 _RULE = " (a URL may hold none: refused, as in a fetch's URL)"
 
 
-@pytest.mark.parametrize(
-    ("backend", "vertical", "settings", "said"),
-    [
-        (
-            "searxng",
-            "web",
-            {"providers": {"searxng": {"base_url": "https://searx.exa\tmple/"}}},
-            "searxng: Settings.providers['searxng']['base_url'] (SEARXNG_BASE_URL) holds the control character '\\t'",
-        ),
-        (
-            "searxng",
-            "web",
-            {"endpoints": {"searxng": "https://searx.example/se\narch"}},
-            "searxng: Settings.endpoints['searxng'] or WEB_SEARCH_ENDPOINT_SEARXNG holds the control character '\\n'",
-        ),
-        (
-            "service",
-            "web",
-            {"providers": {"service": {"url": "https://gw.example/v1\r/search", "api_key": "k"}}},
-            "service: Settings.providers['service']['url'] (WEB_SEARCH_SERVICE_URL) holds the control character '\\r'",
-        ),
-        (
-            "bocha",
-            "web",
-            {"providers": {"bocha": {"base_url": "https://bo.exa\tmple", "api_key": "k"}}},
-            "bocha: Settings.providers['bocha']['base_url'] (BOCHA_BASE_URL) holds the control character '\\t'",
-        ),
-        (
-            "bing_html",
-            "news",
-            {"endpoints": {"bing_html": "https://bing.exa\tmple/search"}},
-            "bing_html: Settings.endpoints['bing_html'] or WEB_SEARCH_ENDPOINT_BING_HTML holds the control character '\\t'",
-        ),
-    ],
-    ids=["base-url-host", "override-path", "service-url", "json-api-base-url", "override-of-a-vertical"],
-)
-def test_a_control_character_inside_a_configured_url_is_a_bad_endpoint_naming_it(backend, vertical, settings, said):
+_CASES = [
+    (
+        "searxng",
+        "web",
+        {"providers": {"searxng": {"base_url": "https://searx.exa\tmple/"}}},
+        {"SEARXNG_BASE_URL": "https://searx.exa\tmple/"},
+        "searxng: Settings.providers['searxng']['base_url'] (SEARXNG_BASE_URL) holds the control character '\\t'",
+    ),
+    (
+        "searxng",
+        "web",
+        {"endpoints": {"searxng": "https://searx.example/se\narch"}},
+        {"WEB_SEARCH_ENDPOINT_SEARXNG": "https://searx.example/se\narch"},
+        "searxng: Settings.endpoints['searxng'] or WEB_SEARCH_ENDPOINT_SEARXNG holds the control character '\\n'",
+    ),
+    (
+        "service",
+        "web",
+        {"providers": {"service": {"url": "https://gw.example/v1\r/search", "api_key": "k"}}},
+        {"WEB_SEARCH_SERVICE_URL": "https://gw.example/v1\r/search", "WEB_SEARCH_SERVICE_KEY": "k"},
+        "service: Settings.providers['service']['url'] (WEB_SEARCH_SERVICE_URL) holds the control character '\\r'",
+    ),
+    (
+        "bocha",
+        "web",
+        {"providers": {"bocha": {"base_url": "https://bo.exa\tmple", "api_key": "k"}}},
+        {"BOCHA_BASE_URL": "https://bo.exa\tmple", "BOCHA_API_KEY": "k"},
+        "bocha: Settings.providers['bocha']['base_url'] (BOCHA_BASE_URL) holds the control character '\\t'",
+    ),
+    (
+        "bing_html",
+        "news",
+        {"endpoints": {"bing_html": "https://bing.exa\tmple/search"}},
+        {"WEB_SEARCH_ENDPOINT_BING_HTML": "https://bing.exa\tmple/search"},
+        "bing_html: Settings.endpoints['bing_html'] or WEB_SEARCH_ENDPOINT_BING_HTML holds the control character '\\t'",
+    ),
+]
+_IDS = ["base-url-host", "override-path", "service-url", "json-api-base-url", "override-of-a-vertical"]
+
+
+@pytest.mark.parametrize(("backend", "vertical", "settings", "env", "said"), _CASES, ids=_IDS)
+def test_a_control_character_inside_a_url_set_in_code_is_refused_when_the_settings_are_built(
+    backend, vertical, settings, env, said
+):
     assert _refusal(**settings) == said + _RULE
+
+
+@pytest.mark.parametrize(("backend", "vertical", "settings", "env", "said"), _CASES, ids=_IDS)
+def test_a_control_character_inside_a_url_from_the_environment_is_refused_by_the_search_using_it(
+    backend, vertical, settings, env, said
+):
+    """``Settings.from_env`` builds (another backend's search would work); the search of this
+    backend is ``bad_endpoint`` naming the variable, before any request (the check at use)."""
+    wire = MockWire(lambda request: MockResponse(status=500))
+    client = ws.SearchClient(backend, settings=ws.Settings.from_env(env), wire=wire, retries=0)
+    with pytest.raises(ws.InvalidInput) as caught:
+        client.search("q", vertical=vertical)
+    assert (caught.value.detail_code, caught.value.message, wire.requests) == ("bad_endpoint", said + _RULE, [])
+
+
+_STRAY = {
+    "SEARXNG_BASE_URL": "https://searx.example\nhttps://other.example\n",
+    "WEB_SEARCH_ENDPOINT_BRAVE": "https://brave.exa\tmple/",
+    "WEB_FETCH_SERVICE_URL": "https://reader.exa\tmple/",
+}
+
+
+@pytest.mark.parametrize("variable", sorted(_STRAY))
+def test_a_stray_url_variable_of_something_unused_stops_no_other_command(variable, monkeypatch, capsys):
+    """A user of other backends with a two-line ``SEARXNG_BASE_URL`` (or a tab in another backend's
+    endpoint, in the fetch service's URL) got exit 2 ``bad_endpoint`` from every command, ``backends``
+    and a search of another backend included: the environment's value was refused with the settings."""
+    monkeypatch.setenv(variable, _STRAY[variable])
+    assert main(["backends"]) == 0
+    assert main(["search", "q", "-b", "stub", "--json"]) == 0
+    assert "bad_endpoint" not in capsys.readouterr().err
+
+
+def test_a_url_set_in_code_over_the_environment_is_still_refused_when_built():
+    """``from_env``'s overrides and :meth:`Settings.replace` are code: refused when built, while the
+    environment's own flawed value, carried over by ``replace``, is left to its use."""
+    for make in (
+        lambda: ws.Settings.from_env({}, fetch_service_url="https://reader.exa\tmple/"),
+        lambda: ws.Settings.from_env({}, endpoints={"searxng": "https://searx.exa\tmple/"}),
+        lambda: ws.Settings.from_env(
+            {"SEARXNG_BASE_URL": "https://ok.example"}, providers={"searxng": {"base_url": "https://a\tb/"}}
+        ),
+        lambda: ws.Settings.from_env(_STRAY).replace(endpoints={"brave": "https://brave.example/\x00"}),
+    ):
+        with pytest.raises(ws.InvalidInput) as caught:
+            make()
+        assert caught.value.detail_code == "bad_endpoint"
+    kept = ws.Settings.from_env(_STRAY).replace(timeout_ms=5000)
+    assert kept.fetch_service_url == _STRAY["WEB_FETCH_SERVICE_URL"]
 
 
 def test_a_line_break_around_a_url_from_the_environment_is_stripped_as_before():
@@ -76,13 +135,32 @@ def test_a_line_break_around_a_url_from_the_environment_is_stripped_as_before():
     [("https://reader.exa\tmple/", "\t"), ("https://reader.example/\n", "\n")],
     ids=["tab-in-host", "line-break"],
 )
-def test_a_fetch_service_url_holding_a_control_character_is_refused_with_the_settings(url, held):
+def test_a_fetch_service_url_holding_a_control_character_set_in_code_is_refused_with_the_settings(url, held):
     """Its tab made requests refuse it as an InvalidURL naming neither the setting nor the character;
-    a trailing line break set in code was sent as ``%0A``. Checked at each fetch, it was taken for a
-    failing service: a warning per fetch, the page read directly, nothing in the result. Now the
-    settings refuse it (from the environment too), as they refuse a bad proxy."""
+    a trailing line break set in code was sent as ``%0A``."""
     said = "Settings.fetch_service_url (WEB_FETCH_SERVICE_URL) holds the control character %r" % held
     assert _refusal(fetch_service_url=url) == said + _RULE
+
+
+def test_a_fetch_service_url_from_the_environment_holding_one_fails_the_fetch_not_the_search(caplog):
+    """A configuration error, not a failing service: checked at each fetch, it was taken for one (a
+    warning per fetch, the page read directly, nothing in the result). Fetch is ``bad_endpoint``
+    naming the variable, before any request; a search, which does not use it, works."""
+    page = "<p>%s</p>" % ("word " * 60)
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html"}, page))
+    settings = ws.Settings.from_env({"WEB_FETCH_SERVICE_URL": "https://reader.exa\tmple/"})
+    client = ws.SearchClient("stub", settings=settings, wire=wire, retries=0)
     with pytest.raises(ws.InvalidInput) as caught:
-        ws.Settings.from_env({"WEB_FETCH_SERVICE_URL": "https://reader.exa\tmple/"})
-    assert caught.value.detail_code == "bad_endpoint"
+        client.fetch("https://example.com/")
+    said = "fetch_service: Settings.fetch_service_url (WEB_FETCH_SERVICE_URL) holds the control character '\\t'"
+    assert (caught.value.detail_code, caught.value.message, wire.requests) == ("bad_endpoint", said + _RULE, [])
+    assert client.search("q")["items"]
+    assert "fetch service" not in caplog.text
+
+
+def test_the_fetch_command_says_the_fetch_service_url_from_the_environment_is_a_bad_endpoint(monkeypatch, capsys):
+    monkeypatch.setenv("WEB_FETCH_SERVICE_URL", "https://reader.example/v1\n/x")
+    assert main(["fetch", "https://example.com/"]) == 2
+    assert "InvalidInput/bad_endpoint: fetch_service: Settings.fetch_service_url (WEB_FETCH_SERVICE_URL)" in (
+        capsys.readouterr().err
+    )

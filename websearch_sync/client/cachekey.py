@@ -39,6 +39,7 @@ _NOT_SHARED = (
     "timeout_ms",
     "max_results",
     "from_environment",
+    "env_urls_at_use",
     "endpoints",
     "providers",
     "state_url",

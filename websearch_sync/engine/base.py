@@ -18,7 +18,7 @@ from itertools import islice
 from typing import Any, Callable, ClassVar, Optional, TypeVar, Union
 from urllib.parse import urlsplit, urlunsplit
 
-from ..config import Settings
+from ..config import Settings, endpoint_setting
 from ..errors import (
     BAD_ENDPOINT,
     BAD_LOCALE,
@@ -298,7 +298,7 @@ class Backend:
             for setting in self.declared_settings():
                 if setting.required and setting.kind == "url" and self.config.get(setting.name):
                     return "Settings.providers[%r][%r] or %s" % (self.name, setting.name, setting.env_or_key())
-        return "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (self.name, self.name.upper())
+        return endpoint_setting(self.name)
 
     def _control_in_urls(self, endpoint: Any) -> Optional[tuple[str, str]]:
         """The first control character in a URL this backend is configured with (its endpoint
@@ -306,7 +306,7 @@ class Backend:
         configured: building the endpoint (``urlsplit``) drops a tab or line break without a word."""
         found = control_in(self.settings.endpoints.get(self.name))
         if found:
-            return found, "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (self.name, self.name.upper())
+            return found, endpoint_setting(self.name)
         for setting in self.declared_settings():
             found = control_in(self.config.get(setting.name)) if setting.kind == "url" else None
             if found:

@@ -24,12 +24,11 @@ from dataclasses import dataclass
 from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
 
-from ..config import Settings
-from ..errors import BAD_ENDPOINT, NO_CONTENT, NOT_JSON, UNEXPECTED_SHAPE, InvalidInput, WebParseError
+from ..config import FETCH_SERVICE_URL_SETTING, Settings, check_url_setting
+from ..errors import NO_CONTENT, NOT_JSON, UNEXPECTED_SHAPE, WebParseError
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name
-from ..validate import CONTROL_IN_SETTING, control_in
 from .content import PageText
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -41,13 +40,21 @@ SERVICE_SHARE = 0.6
 
 @dataclass(repr=False)
 class ReaderService:
-    """A configured page-reading service: ``name`` (``fetch_service`` or ``jina``), URL, key."""
+    """A configured page-reading service: ``name`` (``fetch_service`` or ``jina``), URL, key.
+
+    A URL holding a control character is ``InvalidInput(bad_endpoint)`` naming ``where``, when the
+    service is made (fetch fails on it, before any request): a configuration error, not a failing
+    service to read past (a tab was dropped from its host, a trailing line break sent as ``%0A``).
+    """
 
     name: str
     url: str
     key: Optional[str] = None
     #: Where its URL is set (what an error about the URL names).
     where: str = "its URL"
+
+    def __post_init__(self) -> None:
+        check_url_setting(self.url, self.where, self.name)
 
     def __repr__(self) -> str:
         return "ReaderService(name=%r, url=%r, key=%s)" % (self.name, self.url, "***" if self.key else None)
@@ -67,7 +74,7 @@ def reader_service(settings: Settings) -> Optional[ReaderService]:
             "fetch_service",
             settings.fetch_service_url,
             settings.fetch_service_key,
-            "Settings.fetch_service_url (WEB_FETCH_SERVICE_URL)",
+            FETCH_SERVICE_URL_SETTING,
         )
     jina = settings.provider("jina")
     if jina.get("api_key"):
@@ -99,17 +106,8 @@ def read_with_service(
 ) -> tuple[str, PageText]:
     """Ask ``service`` for ``url``; return ``(final_url, PageText)``.
 
-    Raises any ``WebSearchError`` (the caller falls back to reading the page): a service URL holding
-    a control character is ``InvalidInput(bad_endpoint)`` naming its setting, before any request (a
-    tab was dropped from its host, a trailing line break sent as ``%0A``).
+    Raises any ``WebSearchError`` (the caller falls back to reading the page).
     """
-    control = control_in(service.url)
-    if control is not None:
-        raise InvalidInput(
-            "%s: %s" % (service.name, CONTROL_IN_SETTING % (service.where, control)),
-            provider=service.name,
-            detail_code=BAD_ENDPOINT,
-        )
     budget = deadline.sooner(max(1.0, deadline.remaining_ms() * SERVICE_SHARE))
     headers = {
         "Accept": "application/json",

@@ -21,9 +21,10 @@ from .mdescape import escape_heading, escape_inline, escape_line_start
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: What a markdown link's destination cannot hold as it is: whitespace (a space ends it; a no-break
-#: space or U+2028 a browser keeps in a link, encoded, and a line separator splits the text's lines)
-#: and ``)``, which closes it.
-_LINK_DESTINATION_UNFIT = re.compile(r"[\s)]")
+#: space or U+2028 a browser keeps in a link, encoded, and a line separator splits the text's lines),
+#: ``(`` and ``)``, which CommonMark takes only in balanced pairs (an unbalanced one is no link), and
+#: ``\``, which it reads as an escape.
+_LINK_DESTINATION_UNFIT = re.compile(r"[\s()\\]")
 
 
 BLOCK_TAGS = frozenset(

@@ -140,6 +140,8 @@ def test_inline_code_with_backticks_renders_as_the_same_code(rendered, code):
         ("<code>`</code><code>`</code>", ["``"]),
         ("<code>a </code><code>b</code><code> c</code>", ["a b c"]),
         ("<code>a</code> <code>b</code>", ["a", "b"]),
+        ("<code>a</code><code>&nbsp;</code><code>b</code>", ["a b"]),
+        ("<code>a</code><code> </code><code>b</code>", ["a b"]),
     ],
 )
 def test_adjacent_inline_code_renders_as_the_code_a_browser_shows(rendered, markup, codes):

@@ -82,7 +82,7 @@ def test_links_are_read_as_a_browser_reads_them():
     assert _links(html, "http://mirror.example/copy/page.html") == [
         "http://elsewhere.example/x",
         "https://other.example/p",
-        "http://h.example/a/b?c\\d",
+        "http://h.example/a/b?c%5Cd",  # a backslash left in the query, encoded: markdown reads "\\" as an escape
     ]
 
 

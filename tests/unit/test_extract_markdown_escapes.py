@@ -140,6 +140,8 @@ def test_inline_code_with_backticks_renders_as_the_same_code(rendered, code):
         ("<code>`</code><code>`</code>", ["``"]),
         ("<code>a </code><code>b</code><code> c</code>", ["a b c"]),
         ("<code>a</code> <code>b</code>", ["a", "b"]),
+        ("<code>a</code><code>&nbsp;</code><code>b</code>", ["a b"]),
+        ("<code>a</code><code> </code><code>b</code>", ["a b"]),
     ],
 )
 def test_adjacent_inline_code_renders_as_the_code_a_browser_shows(rendered, markup, codes):
@@ -148,3 +150,21 @@ def test_adjacent_inline_code_renders_as_the_code_a_browser_shows(rendered, mark
     page = "<html><head><title>Code</title></head><body><article><p>%s</p><p>Run %s here.</p><p>%s</p></article></body></html>"
     markdown = extract_html(page % (LEAD, markup, LEAD), url="https://page.example/", mode="markdown").text
     assert [node.get_text() for node in rendered(markdown).find_all("code")] == codes
+
+
+@pytest.mark.parametrize(
+    "href, expected",
+    [
+        ("https://en.wikipedia.org/wiki/Foo_(bar)", "https://en.wikipedia.org/wiki/Foo_%28bar%29"),
+        ("https://x.example/q?a=(1)&b=2#frag(x)", "https://x.example/q?a=%281%29&b=2#frag%28x%29"),
+        ("https://x.example/s?q=a\\*b", "https://x.example/s?q=a%5C*b"),
+        ("https://x.example/a%20b", "https://x.example/a%20b"),
+    ],
+)
+def test_a_link_whose_address_holds_parentheses_or_a_backslash_is_a_link(rendered, href, expected):
+    """A link destination cannot hold an unbalanced ``(`` nor a ``\\`` as it is (CommonMark reads the
+    first as no link, the second as an escape): ``Foo_(bar)``, with only its ``)`` encoded, was no
+    link at all; ``(``, ``)`` and ``\\`` are percent-encoded, as whitespace is, and nothing twice."""
+    page = '<html><head><title>Links</title></head><body><article><p>%s</p><p>See <a href="%s">the page</a>.</p><p>%s</p></article></body></html>'
+    markdown = extract_html(page % (LEAD, html.escape(href), LEAD), url="https://page.example/", mode="markdown").text
+    assert [a.get("href") for a in rendered(markdown).find_all("a")] == [expected]

@@ -46,7 +46,7 @@ def test_markdown_of_the_markup_page_has_its_markup(metric):
     lines = markdown.split("\n")
     for expected in (
         "## 2. Results in numbers",
-        "3. third [item, with a link](https://a.example/(x%29)",
+        "3. third [item, with a link](https://a.example/%28x%29)",
         "```python",
         "> Quoted line one.",
         "| a\\|b | 1 |",

@@ -21,9 +21,10 @@ from .mdescape import escape_heading, escape_inline, escape_line_start
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: What a markdown link's destination cannot hold as it is: whitespace (a space ends it; a no-break
-#: space or U+2028 a browser keeps in a link, encoded, and a line separator splits the text's lines)
-#: and ``)``, which closes it.
-_LINK_DESTINATION_UNFIT = re.compile(r"[\s)]")
+#: space or U+2028 a browser keeps in a link, encoded, and a line separator splits the text's lines),
+#: ``(`` and ``)``, which CommonMark takes only in balanced pairs (an unbalanced one is no link), and
+#: ``\``, which it reads as an escape.
+_LINK_DESTINATION_UNFIT = re.compile(r"[\s()\\]")
 
 
 BLOCK_TAGS = frozenset(
@@ -389,17 +390,25 @@ class _Renderer:
             raw = _line_text(node)
             if raw.strip():
                 self._code(raw)
+            elif raw and (last := self._code_at_end()) is not None:  # a space between two spans: kept
+                self.last_code = (last[0], last[1], True)
         else:
             return False
         return True
+
+    def _code_at_end(self) -> Optional[tuple[int, str, bool]]:
+        """The inline code span last written when nothing was written after it, else ``None``."""
+        last = self.last_code
+        return last if last is not None and last[0] == len(self.out) - 1 and not self.pending else None
 
     def _code(self, raw: str) -> None:
         """Writes ``raw`` (a ``<code>``'s text) as inline code, whitespace collapsed; right after
         another span, nothing between (``<code>a</code><code>b</code>``), as one span with it, as
         a browser shows them: two spans written together (```a``b```) read as one holding ``a``b``."""
         text = " ".join(raw.split())
-        if self.last_code is not None and self.last_code[0] == len(self.out) - 1 and not self.pending:
-            before, spaced = self.last_code[1:]
+        last = self._code_at_end()
+        if last is not None:
+            before, spaced = last[1:]
             text = before + (" " if spaced or raw[:1].isspace() else "") + text
             self.out.pop()
         self.write(_code_span(text))

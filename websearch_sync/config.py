@@ -11,12 +11,14 @@ import importlib
 import json
 import logging
 import os
+import threading
 import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Protocol, Union
 from urllib.parse import parse_qsl, urlsplit
 
 from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND, InvalidInput, clipped
+from .forks import module_global
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
@@ -228,17 +230,24 @@ class Settings:
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Set a field, unless an open ``SearchClient`` uses these settings (:func:`hold`): it read
-        them when it was built, and the edit would reach some of its parts and not others."""
-        users = self.__dict__.get("_users")
-        if users and name in _FIELDS and any(not getattr(user, "_closed", True) for user in list(users)):
-            raise dataclasses.FrozenInstanceError(
-                "cannot assign to field %r: an open SearchClient uses these settings, and it read them when it "
-                "was built (transport, shared state, pace, cache key); build a new client with "
-                "settings=settings.replace(%s=...)" % (name, name)
-            )
+        them when it was built, and the edit would reach some of its parts and not others. The
+        check and the assignment are one step for :func:`hold` (:data:`_HOLD_LOCK`): a client
+        built meanwhile holds the settings before or after it, never between."""
         if name in _FLAGS:
             _check_flag(name, value)
-        object.__setattr__(self, name, value)
+        state = self.__dict__
+        if name not in _FIELDS or ("_made" not in state and "_users" not in state):  # being made: no client holds it
+            object.__setattr__(self, name, value)
+            return
+        with _HOLD_LOCK:
+            users = self.__dict__.get("_users")
+            if users and any(not getattr(user, "_closed", True) for user in list(users)):
+                raise dataclasses.FrozenInstanceError(
+                    "cannot assign to field %r: an open SearchClient uses these settings, and it read them when "
+                    "it was built (transport, shared state, pace, cache key); build a new client with "
+                    "settings=settings.replace(%s=...)" % (name, name)
+                )
+            object.__setattr__(self, name, value)
 
     def __getstate__(self) -> dict[str, Any]:
         """The fields (a copy or a pickle is used by no client yet)."""
@@ -279,6 +288,7 @@ class Settings:
         if self.backend is not None:
             self.env_backend_problem = None  # an explicit backend wins over the environment's
             check_backend_names(self.backend, "Settings.backend")
+        self.__dict__["_made"] = True  # from now on another thread may build a client from it (__setattr__)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -369,12 +379,18 @@ class Settings:
 _FIELDS = frozenset(field.name for field in dataclasses.fields(Settings))
 
 
+#: Held while a field of any :class:`Settings` is checked and assigned, and while :func:`hold` marks
+#: one used: an assignment's check and its write are one step for a client being built (without it, a
+#: client could hold the settings between them, and a set growing while a check read it was ``RuntimeError``).
+_HOLD_LOCK = module_global(__name__, "_HOLD_LOCK", threading.RLock)
+
+
 def hold(settings: Settings, user: object) -> None:
-    """Mark ``settings`` as used by ``user`` (a ``SearchClient``) while ``user._closed`` is false:
-    until then, assigning a field of ``settings`` is ``dataclasses.FrozenInstanceError``."""
-    # setdefault: two threads building clients from one new Settings at once each made a set, and
-    # the second replaced the first's (and the client in it), whose settings could then change
-    settings.__dict__.setdefault("_users", weakref.WeakSet()).add(user)
+    """Mark ``settings`` as used by ``user`` (a ``SearchClient``, which calls it before it reads
+    them) while ``user._closed`` is false: until then, assigning a field of ``settings`` is
+    ``dataclasses.FrozenInstanceError``."""
+    with _HOLD_LOCK:  # one set per Settings, and none growing while an assignment checks it
+        settings.__dict__.setdefault("_users", weakref.WeakSet()).add(user)
 
 
 def _normalised(

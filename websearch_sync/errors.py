@@ -95,6 +95,7 @@ BAD_MIN_INTERVAL_S = "bad_min_interval_s"
 BAD_BUDGET_MS = "bad_budget_ms"
 BAD_COOLDOWNS = "bad_cooldowns"
 BAD_CACHE_PATH = "bad_cache_path"
+BAD_CACHE_MAX_ANSWERS = "bad_cache_max_answers"
 CLIENT_CLOSED = "client_closed"  #: a search or fetch on a SearchClient after its close()
 SESSION_FROM_PARENT = "session_from_parent"  #: a forked child using a requests.Session its parent gave a client
 # InvalidInput: tools, command line, contract kit
@@ -330,7 +331,13 @@ class WebSearchError(Exception):
 
         def __getattr__(self, name: str) -> Any:
             """``retryable`` and ``errors`` of a plugin's subclass that set neither (it did not call
-            this ``__init__``): the class's default and a list of its own; any other name is missing."""
+            this ``__init__``): the class's default and a list of its own; any other name is missing.
+            A property (any descriptor) of the class lands here when its getter raises
+            ``AttributeError``: it is read again, so that its own error is raised (a bug inside a
+            property read as "no attribute" named after the property)."""
+            owner = next((klass for klass in type(self).__mro__ if name in vars(klass)), None)
+            if owner is not None and hasattr(type(vars(owner)[name]), "__get__"):
+                return vars(owner)[name].__get__(self, type(self))
             if name == "retryable":
                 return self._default_retryable(self.detail_code)
             if name == "errors":

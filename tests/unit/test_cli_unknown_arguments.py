@@ -303,6 +303,16 @@ def test_a_flag_before_a_commands_own_command_is_said_as_before_any_command(caps
         (["fetch", "--url", "https://a.example/"], "--url (URL is given without a flag: websearch-sync fetch URL)"),
         # a short flag, by the long spelling other commands give it (-b: --backend)
         (["record", "-b", "stub", "q"], "-b (BACKEND is given without a flag: websearch-sync record BACKEND QUERY)"),
+        # the value joined to the flag: argparse took q for BACKEND and said only "required: query"
+        (
+            ["record", "--backend=stub", "q"],
+            "--backend=stub (BACKEND is given without a flag: websearch-sync record BACKEND QUERY)",
+        ),
+        (["record", "-bstub", "q"], "-bstub (BACKEND is given without a flag: websearch-sync record BACKEND QUERY)"),
+        (
+            ["fetch", "--url=https://a.example/"],
+            "--url=https://a.example/ (URL is given without a flag: websearch-sync fetch URL)",
+        ),
     ],
 )
 def test_a_commands_argument_typed_as_a_flag_is_said_to_take_no_flag(capsys, argv, said):

@@ -486,3 +486,17 @@ def test_auto_given_as_a_strategy_says_it_is_a_backend():
         ws.SearchClient("stub", strategy="auto")
     assert info.value.detail_code == "bad_strategy"
     assert "(auto is a backend: SearchClient('auto'), backend='auto', a fallback chain)" in info.value.message
+
+
+@pytest.mark.parametrize("copied", ["copy", "deepcopy", "pickle"])
+def test_a_client_is_never_copied_and_the_refusal_says_what_to_do(copied):
+    """``copy.copy(client)`` shared the original's caches, locks and transport (closing the copy closed
+    the original's connections while it still took calls); deepcopy and pickle failed on a lock."""
+    import copy
+    import pickle
+
+    client = ws.SearchClient("stub", clock=FakeClock())
+    copy_of = {"copy": copy.copy, "deepcopy": copy.deepcopy, "pickle": pickle.dumps}[copied]
+    with pytest.raises(TypeError, match="a SearchClient cannot be copied or pickled: .* share the client itself"):
+        copy_of(client)
+    client.close()

@@ -4,6 +4,7 @@ import copy
 import dataclasses
 import logging
 import pickle
+import threading
 import types
 import weakref
 
@@ -189,6 +190,95 @@ def test_two_clients_built_at_once_from_one_settings_both_hold_it(monkeypatch):
     first._closed = True
     with pytest.raises(dataclasses.FrozenInstanceError, match="open SearchClient"):
         settings.timeout_ms = 1000  # the second client is open
+
+
+def test_a_client_being_built_holds_its_settings_before_it_reads_them(monkeypatch):
+    """A client held its settings at the end of its making: a field assigned meanwhile, after the
+    client had read it, reached the settings and not the client (its transport kept the old value)."""
+    from websearch_sync.client import search_client
+
+    settings, built, go = ws.Settings(), threading.Event(), threading.Event()
+    transport = search_client.HttpTransport
+
+    def paused(**arguments):
+        made = transport(**arguments)
+        built.set()
+        assert go.wait(30)
+        return made
+
+    monkeypatch.setattr(search_client, "HttpTransport", paused)
+    clients = []
+    making = threading.Thread(target=lambda: clients.append(ws.SearchClient("stub", settings=settings)))
+    making.start()
+    try:
+        assert built.wait(30)
+        with pytest.raises(dataclasses.FrozenInstanceError, match="open SearchClient"):
+            settings.allow_private = True
+    finally:
+        go.set()
+        making.join(30)
+    assert clients[0]._transport.allow_private is settings.allow_private is False
+    clients[0].close()
+
+
+def test_a_fields_check_and_assignment_are_one_step_for_a_client_being_built(monkeypatch):
+    """A client built between an assignment's check (no open client) and its write read the old
+    value: the settings then said one thing and the client did another."""
+    from websearch_sync import config
+
+    checking, go, contended, done = threading.Event(), threading.Event(), threading.Event(), threading.Event()
+
+    class Closed:
+        """A user of the settings, closed, whose check pauses the assignment between its check and its write."""
+
+        @property
+        def _closed(self):
+            checking.set()
+            assert go.wait(30)
+            return True
+
+    class Watched:
+        """The lock, saying when a second thread waits for it."""
+
+        def __init__(self):
+            self.lock = threading.RLock()
+
+        def __enter__(self):
+            if not self.lock.acquire(blocking=False):
+                contended.set()
+                self.lock.acquire()
+
+        def __exit__(self, *exc_info):
+            self.lock.release()
+
+    monkeypatch.setattr(config, "_HOLD_LOCK", Watched(), raising=False)
+    settings, user, clients, refused = ws.Settings(), Closed(), [], []
+    config.hold(settings, user)
+
+    def assign():
+        try:
+            settings.allow_private = True
+        except dataclasses.FrozenInstanceError as error:
+            refused.append(error)
+
+    def build():
+        clients.append(ws.SearchClient("stub", settings=settings))
+        done.set()
+
+    assigning, making = threading.Thread(target=assign), threading.Thread(target=build)
+    assigning.start()
+    try:
+        assert checking.wait(30)
+        making.start()
+        for _ in range(3000):  # until the client is made, or waits for the assignment to end
+            if contended.wait(0.01) or done.is_set():
+                break
+    finally:
+        go.set()
+        assigning.join(30)
+        making.join(30)
+    assert refused or clients[0]._transport.allow_private is settings.allow_private is True
+    clients[0].close()
 
 
 def test_settings_pickled_or_copied_are_equal_and_free_of_the_clients_holding_them():

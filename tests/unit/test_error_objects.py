@@ -275,3 +275,21 @@ def test_an_errors_copy_has_its_own_form_keys():
     made = copy.copy(error)
     made._form_only["url"] = "https://b.example/"
     assert error.to_dict()["url"] == "https://a.example/" and made.to_dict()["url"] == "https://b.example/"
+
+
+class _VendorError(ws.WebProviderError):
+    """A plugin's error with a property whose getter has a bug (it reads an attribute never set)."""
+
+    @property
+    def vendor_code(self):
+        return self.raw["code"]
+
+
+@pytest.mark.parametrize("made", [_VendorError("m", provider="x"), _VendorError.__new__(_VendorError)])
+def test_an_attribute_error_inside_an_errors_property_is_its_own(made):
+    """The defaults' ``__getattr__`` hid it: a bug inside the property read as "no attribute 'vendor_code'"."""
+    with pytest.raises(AttributeError, match="has no attribute 'raw'"):
+        made.vendor_code  # noqa: B018
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        made.nothing  # noqa: B018
+    assert (made.retryable, made.errors) == (False, [])  # the defaults a subclass skipping __init__ reads

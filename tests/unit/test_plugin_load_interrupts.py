@@ -28,6 +28,8 @@ def skipped(monkeypatch):
     """The registry's record of skipped plugins, fresh for the test."""
     monkeypatch.setattr(registry, "_SKIPPED", {})
     monkeypatch.setattr(registry, "_SKIPPED_ELSEWHERE", {})
+    monkeypatch.setattr(registry, "_INTERRUPTED_LOADS", set())
+    monkeypatch.setattr(registry, "_PLUGIN_ENGINES", {})
     return registry._SKIPPED
 
 
@@ -77,6 +79,16 @@ def test_a_plugin_raising_keyboardinterrupt_at_import_is_named(unloaded, monkeyp
     assert capsys.readouterr().err == "interrupted while loading backend plugin 'stalled' (stalled:P)\n"
 
 
+def _names():
+    """``backend_names()``; an interrupt escaping it is this test's failure, not the session's end."""
+    import websearch_sync as ws
+
+    try:
+        return ws.backend_names()
+    except KeyboardInterrupt as interrupt:
+        pytest.fail("backend_names() raised %r" % interrupt)
+
+
 class _Plugin:
     """An entry point whose first ``load()`` is interrupted (``interrupted`` of them), then loads a backend."""
 
@@ -106,3 +118,43 @@ def test_a_load_interrupted_by_ctrl_c_resumes_at_the_next_question(unloaded, mon
     names = ws.backend_names()
     assert {"resume_first", "resume_second", "resume_third"} <= set(names)
     assert loads == ["resume_first", "resume_second", "resume_second", "resume_third"]  # the first not again
+
+
+def test_a_plugin_raising_keyboardinterrupt_itself_ends_two_questions_not_every_one(unloaded, monkeypatch):
+    """Each question loaded it again and was interrupted again: a long-lived process could ask the
+    registry nothing more. The second interrupt in a row skips it, naming why, and is still raised."""
+    import websearch_sync as ws
+
+    loads: list = []
+    entries = [_Plugin("always_interrupted", 99, loads), _Plugin("after_it", 0, loads)]
+    monkeypatch.setattr(registry, "_entry_points", lambda: entries)
+    for _ in range(2):
+        with pytest.raises(KeyboardInterrupt):
+            ws.backend_names()
+    names = _names()
+    _names()
+    assert "after_it" in names and "always_interrupted" not in names
+    assert loads == ["always_interrupted", "always_interrupted", "after_it"]
+    assert "interrupted twice in a row (KeyboardInterrupt)" in registry.skipped_plugin("always_interrupted")
+
+
+def test_an_interrupt_after_a_plugin_registered_is_no_conflict_with_itself(unloaded, monkeypatch):
+    """Interrupted between its registration and its record, the plugin loaded again (a new class
+    object, as after a module's re-import) was skipped: "already registered by" itself."""
+    import websearch_sync as ws
+
+    loads: list = []
+    monkeypatch.setattr(registry, "_entry_points", lambda: [_Plugin("registered_then_interrupted", 0, loads)])
+    register = registry._register
+
+    def interrupted_after(cls):
+        register(cls)
+        monkeypatch.setattr(registry, "_register", register)
+        raise KeyboardInterrupt()
+
+    monkeypatch.setattr(registry, "_register", interrupted_after)
+    with pytest.raises(KeyboardInterrupt):
+        ws.backend_names()
+    assert "registered_then_interrupted" in _names()
+    assert registry.skipped_plugin("registered_then_interrupted") is None
+    assert len(loads) == 2

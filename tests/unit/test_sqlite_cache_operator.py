@@ -385,3 +385,44 @@ def test_a_lookup_of_a_value_that_is_not_text_raises_value_error_not_type_error(
             cache.lookup("q")
     finally:
         cache.close()
+
+
+def _rows(path):
+    with sqlite3.connect(path) as conn:
+        return [json.loads(value)["n"] for (value,) in conn.execute("SELECT value FROM results ORDER BY rowid")]
+
+
+def test_the_file_keeps_at_most_its_answers_the_oldest_written_going_first(tmp_path):
+    """The file had no bound: a long TTL and many questions grew it without end (each answer a few KB)."""
+    cache = SqliteCache(tmp_path / "c.sqlite3", ttl_s=10**9, max_answers=3)
+    for n in range(5):
+        cache.set(("q", n), {"n": n})
+    cache.set(("q", 2), {"n": 22})  # written again: now the newest
+    assert _rows(tmp_path / "c.sqlite3") == [3, 4, 22]
+    assert cache.get(("q", 0)) is None and cache.get(("q", 4)) == {"n": 4}
+    cache.close()
+
+
+def test_a_clients_cache_max_answers_bounds_its_file_and_is_checked():
+    """``SearchClient(cache_max_answers=N)``, default 100,000; a bad value is refused, with or without a file."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "c.sqlite3")
+        with ws.SearchClient("stub", cache_path=path, cache_max_answers=2, clock=FakeClock()) as client:
+            for query in ("one", "two", "three"):
+                client.search(query)
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("SELECT count(*) FROM results").fetchone() == (2,)
+    for bad in (0, 1.5, True):
+        with pytest.raises(ws.InvalidInput) as caught:
+            ws.SearchClient("stub", cache_max_answers=bad)
+        assert caught.value.detail_code == "bad_cache_max_answers"
+
+
+def test_the_mcp_servers_cache_max_answers_flag_reaches_its_client(tmp_path):
+    """``websearch-sync mcp --cache-path F --cache-max-answers N``: the long-lived server's file, bounded."""
+    from websearch_sync.cli import build_parser, mcp_cmd
+
+    path = str(tmp_path / "c.sqlite3")
+    args = build_parser().parse_args(["mcp", "--cache-path", path, "--cache-max-answers", "7"])
+    with ws.SearchClient(**mcp_cmd._client_options(args)) as client:
+        assert (client._disk.path, client._disk.max_answers) == (path, 7)

@@ -37,6 +37,8 @@ def _read_back(path: str, vertical: str, change: dict[str, Any]) -> dict[str, An
         pytest.param("videos", {"embed_url": 42}, id="a player that is a number"),
         pytest.param("videos", {"uploader": ["not", "text"]}, id="a channel that is a list"),
         pytest.param("videos", {"uploader": 42}, id="a channel that is a number"),
+        pytest.param("images", {"image_url": "https://i.example/" + "a" * 9000}, id="an image URL over 8 KB"),
+        pytest.param("videos", {"embed_url": "https://v.example/" + "a" * 9000}, id="a player URL over 8 KB"),
     ],
 )
 def test_a_crafted_entry_of_a_vertical_in_a_shared_sqlite_file_is_a_miss(tmp_path, vertical, change):

@@ -799,6 +799,41 @@ def test_a_waiting_search_waits_as_long_as_its_own_search_may_last(monkeypatch, 
     assert _longest_wait(monkeypatch, client, "web_search", arguments) == pytest.approx(bound_s)
 
 
+def _counting_builds(monkeypatch):
+    """The backend classes built from now on (each ``registry.instance`` call), in order."""
+    from websearch_sync.engine import registry
+
+    built, instance = [], registry.instance
+
+    def counted(cls, settings):
+        built.append(cls.name)
+        return instance(cls, settings)
+
+    monkeypatch.setattr(registry, "instance", counted)
+    return built
+
+
+def test_a_session_call_builds_its_backends_once(monkeypatch):
+    """A new query's call validated for its bound (building the backends) and its search built them again."""
+    client = ws.SearchClient(["stub", "wikipedia"], clock=FakeClock(), cache_ttl_s=0)
+    built = _counting_builds(monkeypatch)
+    assert "error" not in tool.ToolSession(client).call_tool("web_search", {"query": "built once"})
+    assert built == ["stub", "wikipedia"]
+
+
+def test_backends_a_bound_built_serve_only_the_next_search_of_its_thread(monkeypatch):
+    """Another thread's search, or a search after another one, builds its own: no backend object is shared."""
+    client = ws.SearchClient("stub", clock=FakeClock(), cache_ttl_s=0)
+    built = _counting_builds(monkeypatch)
+    client.search_bound_ms("kept for the next")
+    other = threading.Thread(target=client.search, args=("kept for the next",))
+    other.start()
+    other.join()
+    client.search("another query")
+    client.search("kept for the next")
+    assert built == ["stub"] * 4
+
+
 def test_a_closed_clients_search_bound_is_its_refusal_as_its_search_is():
     """``search_bound_ms`` raises what the search with its arguments would raise: on a closed client it gave a number."""
     client = ws.SearchClient("stub", clock=FakeClock())

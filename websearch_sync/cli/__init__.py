@@ -25,7 +25,15 @@ from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
-from .flag_hints import command_hint, command_names, command_parsers, flag_hint, misplaced_flag_hint, value_hint
+from .flag_hints import (
+    command_hint,
+    command_names,
+    command_parsers,
+    flag_hint,
+    joined_argument_flag_hint,
+    misplaced_flag_hint,
+    value_hint,
+)
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
@@ -241,9 +249,10 @@ def _parsed(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> a
     commands = command_names(parser)
     if not words[0].startswith("-") and words[0] not in commands:  # the top level takes flags, then COMMAND
         parser.error(command_hint(words, commands))
-    said_by, hint = misplaced_flag_hint(words, parser)
-    if hint:
-        said_by.error(hint)
+    for refusal in (misplaced_flag_hint, joined_argument_flag_hint):
+        said_by, hint = refusal(words, parser)
+        if hint:
+            said_by.error(hint)
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         command_parser = getattr(args, "command_parser", parser)

@@ -2,8 +2,8 @@
 name without the ``--`` every flag shares (with it, ``--limit`` was "close" to ``--site``) and
 never one of the opposite meaning (``--images``, ``--no-images``), the command a flag belongs to
 when it is another command's (``search --max-chars``), or the argument it names (``record
---backend``: BACKEND takes no flag); and the refusal of a command's flag typed before its command
-(``--state-url x state show``) or of a first word that is no command."""
+--backend``: BACKEND takes no flag, also as ``--backend=stub``); and the refusal of a command's flag typed
+before its command (``--state-url x state show``) or of a first word that is no command."""
 
 import argparse
 import difflib
@@ -234,6 +234,35 @@ def misplaced_flag_hint(words: Sequence[str], top: argparse.ArgumentParser) -> t
         return parser, "unrecognized arguments: %s%s" % (misplaced, flag_hint(misplaced, parser, top))
     line = " ".join(shlex.quote(word) for word in [*path, *rest])
     return parser, "%s is a flag of %s: the command comes first (websearch-sync %s)" % (misplaced, where, line)
+
+
+def joined_argument_flag_hint(
+    words: Sequence[str], top: argparse.ArgumentParser
+) -> tuple[argparse.ArgumentParser, str]:
+    """The refusal of a command's argument typed as a flag with its value joined to it (``record
+    --backend=stub q``, ``record -bstub q``, ``fetch --url=URL``), and the command's parser; "" when
+    there is none. argparse took the next word for that argument and said "the following arguments
+    are required: query", naming neither the flag nor the way; the flag given apart from its value
+    (``record --backend stub q``) got :func:`positional_hint`, as this now does."""
+    path, parser, rest, _ = _commands_typed(words, top)
+    if not path:
+        return top, ""
+    for word in rest[: rest.index("--") if "--" in rest else len(rest)]:
+        flag = _joined_flag(word)
+        hint = positional_hint(_flag_name(flag, top) or "", parser) if flag and not _takes(parser, flag) else ""
+        if hint:
+            return parser, "unrecognized arguments: %s%s" % (word, hint)
+    return parser, ""
+
+
+def _joined_flag(word: str) -> Optional[str]:
+    """The flag of ``word`` when a value is joined to it: ``--backend`` of ``--backend=stub``, ``-b``
+    of ``-bstub``; ``None`` for any other word."""
+    if word.startswith("--") and "=" in word:
+        return word.split("=", 1)[0]
+    if len(word) > 2 and word[0] == "-" and word[1].isalpha():
+        return word[:2]
+    return None
 
 
 def _commands_typed(

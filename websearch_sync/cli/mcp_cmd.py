@@ -30,6 +30,15 @@ CLIENT_FLAGS = (
     ("--strategy", "strategy", {"choices": STRATEGIES, "help": "with several backends: fallback (default) or merge"}),
     ("--cache-path", "cache_path", {"metavar": "PATH", "help": "SQLite file caching answers across server runs"}),
     (
+        "--cache-max-answers",
+        "cache_max_answers",
+        {
+            "type": int_arg,
+            "metavar": "N",
+            "help": "most answers the --cache-path file keeps, oldest out first (default 100000)",
+        },
+    ),
+    (
         "--state-url",
         "state_url",
         {

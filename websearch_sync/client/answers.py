@@ -16,6 +16,7 @@ tiers (a planted 10 MB entry would cost every reader seconds and hundreds of MB)
 from typing import Any, Optional
 
 from ..engine.normalize import clean_text
+from ..net.urls import MAX_URL_CHARS
 from ..reader.pagetext import CUTS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -67,7 +68,8 @@ def page_answer_bytes(max_chars: int) -> int:
 
 
 def _http_url(value: Any) -> bool:
-    return isinstance(value, str) and value.startswith(("https://", "http://")) and len(value) > 8
+    """An http(s) URL of the length a search or fetch keeps (at most :data:`MAX_URL_CHARS`)."""
+    return isinstance(value, str) and value.startswith(("https://", "http://")) and 8 < len(value) <= MAX_URL_CHARS
 
 
 def _valid_optional_fields(item: dict[str, Any]) -> bool:

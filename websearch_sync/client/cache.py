@@ -40,6 +40,10 @@ _CALL_WAIT_SHARE = 0.1
 _MAX_CALL_WAIT_S = 0.5
 #: How many rows of the file one prune looks at (:meth:`SqliteCache.prune`): a few milliseconds.
 _PRUNE_ROWS = 500
+#: How many answers a cache file keeps by default (``SearchClient(cache_max_answers=...)``): past it,
+#: the oldest written go. An answer of a few results is a few KB (one with page content up to about
+#: ``max_content_chars`` a result), so about a few hundred MB at most for ordinary answers.
+DEFAULT_FILE_ANSWERS = 100_000
 #: How long a read or write may wait for a lock when the caller gives no deadline.
 _DEFAULT_WAIT_S = 10.0
 _SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
@@ -301,11 +305,15 @@ class SqliteCache:
     at most ``wait_s`` seconds (the caller's remaining deadline), then raises
     ``sqlite3.Error`` for :class:`ResultCache` to skip. A path that cannot hold a
     cache is ``InvalidInput(bad_cache_path)`` here, at construction; a file locked
-    by another process is not (its table is made at the first use).
+    by another process is not (its table is made at the first use). It keeps at most ``max_answers``
+    answers: each write deletes those written before the last ``max_answers`` (the oldest first).
     """
 
-    def __init__(self, path: StrPath, ttl_s: float, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(
+        self, path: StrPath, ttl_s: float, clock: Clock = SYSTEM_CLOCK, max_answers: int = DEFAULT_FILE_ANSWERS
+    ) -> None:
         self.path = check_cache_path(path)
+        self.max_answers = max_answers
         if self.path != ":memory:":  # the file named now, not another one after an os.chdir (a daemon's)
             self.path = os.path.abspath(self.path)
         self.ttl_s = ttl_s
@@ -449,16 +457,20 @@ class SqliteCache:
         max_bytes: Optional[int] = None,
     ) -> None:
         """Store ``value`` for ``ttl_s`` seconds (default: the cache's TTL; nothing when its JSON is
-        longer than ``max_bytes``: no reader would take it); expired rows are pruned now and then."""
+        longer than ``max_bytes``: no reader would take it); expired rows are pruned now and then, and
+        the rows written before the last :attr:`max_answers` now (a row's ``rowid`` counts the writes:
+        a new or replaced row takes one past the largest), so the file never holds more."""
         text = json.dumps(value, ensure_ascii=False)
         if too_long(text, max_bytes):
             return
         conn = self._connection(wait_s)
         now = self._clock.time()
-        conn.execute(
+        written = conn.execute(
             "INSERT OR REPLACE INTO results (key, expires, value, stored) VALUES (?, ?, ?, ?)",
             (self._key(key), now + (self.ttl_s if ttl_s is None else ttl_s), text, now),
-        )
+        ).lastrowid
+        if written is not None and written > self.max_answers:  # a range of the rowid index: no scan
+            conn.execute("DELETE FROM results WHERE rowid <= ?", (written - self.max_answers,))
         if random.random() < 0.02:
             self.prune(wait_s)
 

@@ -9,6 +9,7 @@ it, and the cache, rate limiter and cool-down table are locked.
 import dataclasses
 import datetime
 import inspect
+import threading
 import weakref
 from collections.abc import Hashable, Mapping
 from functools import partial
@@ -21,6 +22,7 @@ from ..engine import registry
 from ..engine.base import Backend
 from ..errors import (
     BAD_BUDGET_MS,
+    BAD_CACHE_MAX_ANSWERS,
     BAD_CACHE_TTL_S,
     BAD_COOLDOWNS,
     BAD_MIN_INTERVAL_S,
@@ -40,6 +42,7 @@ from ..models import (
     ImageResponse,
     NewsResponse,
     SafeSearch,
+    SearchItem,
     SearchParams,
     SearchResponse,
     Strategy,
@@ -71,7 +74,7 @@ from ..validate import (
 )
 from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState, refusal, with_retries
-from .cache import MemoryCache, ResultCache, SqliteCache
+from .cache import DEFAULT_FILE_ANSWERS, MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
@@ -104,6 +107,10 @@ def open_clients_learn_afresh() -> None:
 
 def _check_ttl(value: object) -> float:
     return check_number("cache_ttl_s", value, minimum=0, integer=False, detail=BAD_CACHE_TTL_S)
+
+
+def _check_file_answers(value: object) -> int:
+    return check_number("cache_max_answers", value, minimum=1, detail=BAD_CACHE_MAX_ANSWERS)
 
 
 def _check_retries(value: object) -> int:
@@ -179,6 +186,8 @@ class SearchClient:
             shared: keys hold a fingerprint of the settings, never a secret).
             ``InvalidInput(bad_cache_path)`` when it cannot hold a SQLite database; a
             locked or corrupt file is skipped with a warning, never failing a call.
+        cache_max_answers: the most answers the ``cache_path`` file keeps (default 100,000):
+            each write deletes those written before the last this many, the oldest first.
         retries: retries per backend for retryable errors (Timeout, NetworkError,
             BadGateway, HTTP 429), with exponential backoff and jitter.
         budget_ms: bound on the whole call, retries, waits and fan-out included
@@ -215,6 +224,7 @@ class SearchClient:
         wire: WireArg = None,
         cache_ttl_s: float = 300,
         cache_path: Optional[StrPath] = None,
+        cache_max_answers: int = DEFAULT_FILE_ANSWERS,
         retries: int = 2,
         budget_ms: Optional[int] = None,
         min_interval_s: Union[None, float, Mapping[str, float]] = None,
@@ -225,32 +235,40 @@ class SearchClient:
         if settings is not None and not isinstance(settings, Settings):
             raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
         self.settings = settings if settings is not None else Settings.from_env()
-        self._backend = check_backends(backend_list(backend))
-        self.strategy = _check_strategy(strategy)
-        self.cache_ttl_s = _check_ttl(cache_ttl_s)
-        self.retries = _check_retries(retries)
-        self.budget_ms = check_timeout_ms(budget_ms, "budget_ms", BAD_BUDGET_MS)
-        cooldown_s = _check_cooldowns(cooldowns)
-        intervals = _check_intervals(self.settings.min_interval_s)
-        intervals.update(_check_intervals(min_interval_s))
-        self._retry: RetryPolicy = DEFAULT_RETRY.with_total(self.retries)
-        # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
-        self._shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
-        self._disk = SqliteCache(cache_path, self.cache_ttl_s, clock=clock) if cache_path else None
-        self._transport = HttpTransport(
-            wire=wire,
-            session=session,
-            proxy=self.settings.proxy,
-            user_agent=self.settings.user_agent,
-            allow_private=self.settings.allow_private,
-            impersonate=self.settings.impersonate,
-            ca_bundle=self.settings.ca_bundle,
-        )
-        self._cooldown_s, self._intervals = cooldown_s, intervals
-        self._clock = clock
-        self._learn_afresh()
         self._closed = False
-        hold(self.settings, self)  # while open, the settings it read cannot change under it
+        hold(self.settings, self)  # first: no field of the settings changes while the client reads them
+        try:
+            self._backend = check_backends(backend_list(backend))
+            self.strategy = _check_strategy(strategy)
+            self.cache_ttl_s = _check_ttl(cache_ttl_s)
+            file_answers = _check_file_answers(cache_max_answers)
+            self.retries = _check_retries(retries)
+            self.budget_ms = check_timeout_ms(budget_ms, "budget_ms", BAD_BUDGET_MS)
+            cooldown_s = _check_cooldowns(cooldowns)
+            intervals = _check_intervals(self.settings.min_interval_s)
+            intervals.update(_check_intervals(min_interval_s))
+            self._retry: RetryPolicy = DEFAULT_RETRY.with_total(self.retries)
+            # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
+            self._shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
+            self._disk = SqliteCache(cache_path, self.cache_ttl_s, clock, file_answers) if cache_path else None
+            self._transport = HttpTransport(
+                wire=wire,
+                session=session,
+                proxy=self.settings.proxy,
+                user_agent=self.settings.user_agent,
+                allow_private=self.settings.allow_private,
+                impersonate=self.settings.impersonate,
+                ca_bundle=self.settings.ca_bundle,
+            )
+            self._cooldown_s, self._intervals = cooldown_s, intervals
+            self._clock = clock
+            #: Per thread, the validation :meth:`search_bound_ms` made and the backends it built, for
+            #: that thread's next search (a ``ToolSession``'s call) to use, not to build them again.
+            self._bound_backends = threading.local()
+            self._learn_afresh()
+        except BaseException:
+            self._closed = True  # a client never made holds its settings no longer
+            raise
         with _OPEN_LOCK:
             _OPEN.add(self)
 
@@ -316,13 +334,16 @@ class SearchClient:
         """The deadline, in ms, of :meth:`search` called with the same arguments: its whole call's
         bound, taken from the call's own validation (its backends as its locale and vertical choose
         them, ``auto`` included), so it is the very deadline the search gets. A ``ToolSession``
-        counts how long a call may wait from it. The validation is remembered: the search that
-        follows reuses it. Raises what that search would raise for its arguments."""
+        counts how long a call may wait from it. The validation is remembered, and the backends it
+        built kept for this thread's next search: the search that follows reuses both. Raises what
+        that search would raise for its arguments."""
         self._check_open()  # as search's first step: a closed client's bound is its refusal
         options.update(_given(time_range=time_range, safe_search=safe_search, vertical=vertical))
         try:
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
-            return _bound_ms(call, self._validated(query, backend, max_results, options)[0])
+            valid, backends = self._validated(query, backend, max_results, options)
+            self._bound_backends.built = (valid, backends) if backends is not None else None
+            return _bound_ms(call, valid)
         except WebSearchError as error:
             redact_error(error, self.settings.secrets())  # in place, as search's
             raise
@@ -339,6 +360,16 @@ class SearchClient:
                 _OPEN.discard(self)
             self._transport.close()
             self._cache.close()
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Refuse ``copy.copy``, ``copy.deepcopy`` and pickling alike, saying what to do instead: a
+        shallow copy shared the caches, locks, pace, connections and open state (closing the copy
+        closed the original's transport), and the other two failed on a lock with nothing said."""
+        raise TypeError(
+            "a %s cannot be copied or pickled: it holds connections, caches, locks and a pace of its own; "
+            "share the client itself (it is thread-safe), or build another one with the same arguments "
+            "(in another process, build it there)" % type(self).__name__
+        )
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Refuse to replace ``settings``: the transport, shared state, pace and cache key keep
@@ -621,9 +652,14 @@ class SearchClient:
         call: "_CallSettings",
     ) -> "_Plan":
         """The validated call (backend names, parameters; an exact repeat reuses its validation)
-        and its budget, starting now."""
+        and its budget, starting now. A repeat of the validation this thread's
+        :meth:`search_bound_ms` made last takes the backends it built (each is built once a call)."""
         valid, backends = self._validated(query, backend, max_results, options)
-        return _Plan(valid, self._call_deadline(_bound_ms(call, valid)), backends)
+        plan = _Plan(valid, self._call_deadline(_bound_ms(call, valid)), backends)
+        bound = self._bound_backends.__dict__.pop("built", None)  # this search's or none: never a later one's
+        if backends is None and bound is not None and bound[0] is valid:
+            plan.backends, plan.params = bound[1], valid.params.asked_now()  # validated then: asked now
+        return plan
 
     def _validated(
         self, query: str, backend: BackendArg, max_results: Optional[int], options: dict[str, Any]
@@ -722,8 +758,11 @@ class SearchClient:
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
         refusing = plan.valid.refusing | self._cooldowns.refused.refusing(backends)  # a refused key: again
         response, cacheable = strategy(backends, params, plan.budget, run, refusing)
-        if params.include_content and not self._add_content(response, params, plan.budget):
-            cacheable = False
+        if params.include_content:
+            cacheable = self._add_content(response, params, plan.budget) and cacheable
+        else:  # a backend's own page text, not asked for: as bounded as when asked (its default cap)
+            for item in response["items"]:
+                _cap_content(item, DEFAULT_CONTENT_CHARS)
         return response, cacheable
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
@@ -738,8 +777,7 @@ class SearchClient:
         for item in response["items"]:
             cls = registry.backend_class(item["provider"], params.vertical)
             if item.get("content"):
-                if len(item["content"]) > limit:
-                    item["content"], item["content_truncated_by"] = item["content"][:limit], [CUT_MAX_CHARS]
+                _cap_content(item, limit)
                 item["content_by"] = item["provider"]
             elif not (cls.provides_content and cls.kind == "offline"):
                 to_read.append(item)
@@ -844,6 +882,15 @@ class SearchClient:
 
 #: ``search()``'s own keywords (``retries``, ``timeout_ms``...): the ``TypeError`` of an unknown
 #: keyword names a mistyped one (``retires``) as the closest, before an option that looks alike.
+def _cap_content(item: SearchItem, limit: int) -> None:
+    """Cut ``item``'s page text to ``limit`` characters, saying so (``content_truncated_by``): a
+    service's text is bounded as a page read here is, whether or not it was asked for (a plugin's
+    parse may give it unasked, and a model reads every result)."""
+    content = item.get("content")
+    if content and len(content) > limit:
+        item["content"], item["content_truncated_by"] = content[:limit], [CUT_MAX_CHARS]
+
+
 def keyword_names(function: Callable[..., Any]) -> tuple[str, ...]:
     """The names of ``function``'s keyword-only parameters (``retries``, ``timeout_ms``...)."""
     return tuple(
@@ -885,7 +932,8 @@ class _Plan:
         self.names = valid.names
         self.params = valid.params
         self.budget = budget
-        #: The backends built by a validation made in this call (``None``: a repeat's, built again).
+        #: The backends built by a validation made in this call, or by the :meth:`SearchClient.search_bound_ms`
+        #: just before it (``None``: a repeat's, built again).
         self.backends = backends
 
 

@@ -46,6 +46,7 @@ from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_withi
 from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..net.urls import CONTROL_IN_SETTING, control_in
 from ..secrets import is_secret_name, redact
 from ..validate import LOCALE_WORDS
 from .identity import has_address, identity
@@ -266,19 +267,24 @@ class Backend:
         """Raise before any request when a required setting is missing or the endpoint is unusable.
 
         A missing key is ``AuthError``; a missing URL is ``InvalidInput(not_configured)``;
-        an endpoint that is not an http(s) URL with a host, or whose host is no host name (:mod:`~..hostnames`), is
+        an endpoint that is not an http(s) URL with a host, whose host is no host name (:mod:`~..hostnames`),
+        or that holds a control character (a tab or line break inside the value it is built from) is
         ``InvalidInput(bad_endpoint)``.
         """
         self._check_missing()
         endpoint = self.endpoint_url()
         fault = _endpoint_fault(endpoint)
-        if fault is None:
+        control = self._control_in_urls(endpoint)
+        if fault is None and control is None:
             return
-        if fault != _NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)
-            what = "the endpoint's host is not a valid host name (%s; check %s)" % (fault, self._endpoint_origin())
+        origin = self._endpoint_origin()
+        if control is not None:  # a URL parser drops a tab or line break (another host), or sends it encoded
+            what = CONTROL_IN_SETTING % (control[1], control[0])
+        elif fault != _NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)
+            what = "the endpoint's host is not a valid host name (%s; check %s)" % (fault, origin)
         else:  # the URL itself is not shown: it may carry credentials
             what = "the endpoint is not an http(s) URL with a host (check %s)%s" % (
-                self._endpoint_origin(),
+                origin,
                 # docker's --env-file and systemd's EnvironmentFile= keep quotes a shell would remove
                 "; it is written in quotes: remove them"
                 if isinstance(endpoint, str) and endpoint[:1] in ("'", '"')
@@ -294,6 +300,20 @@ class Backend:
                 if setting.required and setting.kind == "url" and self.config.get(setting.name):
                     return "Settings.providers[%r][%r] or %s" % (self.name, setting.name, setting.env_or_key())
         return "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (self.name, self.name.upper())
+
+    def _control_in_urls(self, endpoint: Any) -> Optional[tuple[str, str]]:
+        """The first control character in a URL this backend is configured with (its endpoint
+        override, a setting of kind ``url``) or in its ``endpoint``, and where that is set. Read as
+        configured: building the endpoint (``urlsplit``) drops a tab or line break without a word."""
+        found = control_in(self.settings.endpoints.get(self.name))
+        if found:
+            return found, "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (self.name, self.name.upper())
+        for setting in self.declared_settings():
+            found = control_in(self.config.get(setting.name)) if setting.kind == "url" else None
+            if found:
+                return found, setting.where(self.name)
+        found = control_in(endpoint)  # a plugin's own making of it
+        return (found, self._endpoint_origin()) if found else None
 
     def _check_missing(self) -> None:
         for key in self.missing_settings():

@@ -88,6 +88,13 @@ _PLUGINS_LOADING = False
 #: The entry points (``(name, value)``) loaded or skipped so far: a load an interrupt stopped
 #: (Ctrl-C in a long-lived process) resumes at the next question with the others, not again with these.
 _PLUGINS_DONE: set[tuple[str, str]] = set()
+#: The entry points whose last load an interrupt stopped: tried again at the next question, and
+#: skipped when that load is interrupted too (:func:`_load_plugin`), so that a plugin raising
+#: ``KeyboardInterrupt`` at import costs two questions, not every one.
+_INTERRUPTED_LOADS: set[tuple[str, str]] = set()
+#: ``{(name, vertical): entry point}``: which entry point (``(name, value)``) registered each plugin
+#: engine, so that loading it again (its load interrupted after it registered) is no conflict with itself.
+_PLUGIN_ENGINES: dict[tuple[str, str], tuple[str, str]] = {}
 #: The attribute of a ``KeyboardInterrupt`` that came while a plugin loaded: that plugin (:func:`interrupted_plugin`).
 _PLUGIN_INTERRUPTED = "websearch_sync_plugin"
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
@@ -464,6 +471,8 @@ def forget_registrations() -> None:
         _SKIPPED_ELSEWHERE.clear()
         _SKIPPED_ENGINES.clear()
         _PLUGINS_DONE.clear()
+        _INTERRUPTED_LOADS.clear()
+        _PLUGIN_ENGINES.clear()
         _PLUGINS_LOADED = False
 
 
@@ -800,15 +809,24 @@ def _entry_points() -> list[Any]:
 
 
 def _load_plugin(entry: Any) -> None:
+    """Load and register the plugin of ``entry``, or skip it saying why. An interrupt (Ctrl-C, the
+    CLI's SIGTERM) is the host's and is raised, naming the plugin; the next question tries that
+    plugin again, and an interrupt of that load too skips it (a plugin raising ``KeyboardInterrupt``
+    itself cannot be told from Ctrl-C: it ended every question of a long-lived process) and is raised."""
+    key = (entry.name, entry.value)
     try:
         cls = entry.load()
-    except KeyboardInterrupt as interrupt:  # Ctrl-C or SIGTERM (the CLI's Terminated): the host's, not the plugin's
-        setattr(interrupt, _PLUGIN_INTERRUPTED, "%r (%s)" % (entry.name, entry.value))
+    except KeyboardInterrupt as interrupt:
+        setattr(interrupt, _PLUGIN_INTERRUPTED, "%r (%s)" % key)
+        if key in _INTERRUPTED_LOADS:
+            _skip(entry, _INTERRUPTED_TWICE % type(interrupt).__name__)
+            _PLUGINS_DONE.add(key)
+        _INTERRUPTED_LOADS.add(key)
         raise
     except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
         _skip(entry, "it failed to load: %s: %s" % (type(exc).__name__, exc))
         return
-    problem = _plugin_problem(cls)
+    problem = _plugin_problem(cls, key)
     if problem is not None:
         _skip(entry, problem)
         engine = _declared_engine(cls)
@@ -817,8 +835,15 @@ def _load_plugin(entry: Any) -> None:
                 engine, "its plugin %s serving %s was skipped: %s" % (entry.value, engine[1], problem)
             )
     else:
+        _PLUGIN_ENGINES[(cls.name, cls.vertical)] = key  # first: an interrupt after _register leaves it said
         _register(cls)
 
+
+#: Why a plugin whose load was interrupted twice in a row is skipped (``%s``: the interrupt's class).
+_INTERRUPTED_TWICE = (
+    "its load was interrupted twice in a row (%s): its import may raise it itself, which cannot be told"
+    " from Ctrl-C; restart the process to load it again"
+)
 
 #: The declarations saying which engine a class is: its backend's name and its vertical.
 _ENGINE_DECLARATIONS = tuple(declaration for declaration in _DECLARATIONS if declaration[0] in ("name", "vertical"))
@@ -833,11 +858,11 @@ def _declared_engine(cls: Any) -> Optional[tuple[str, str]]:
     return cls.name, cls.vertical
 
 
-def _plugin_problem(cls: Any) -> Optional[str]:
+def _plugin_problem(cls: Any, entry: Optional[tuple[str, str]] = None) -> Optional[str]:
     """Why the class an installed plugin names cannot be registered (``None``: it can): its
     declarations (:func:`declaration_problem`), a built-in's name, a missing ``build_request``
     or ``parse`` (checked for plugins only: tests register classes of declarations alone), a
-    name and vertical another plugin took first."""
+    name and vertical another plugin took first (not the same ``entry`` point, loaded again)."""
     problem = declaration_problem(cls)
     if problem is not None and inspect.ismodule(cls):  # an entry point without :Class
         return "%s (name the class too: %s:ClassName)" % (problem, cls.__name__)
@@ -849,7 +874,7 @@ def _plugin_problem(cls: Any) -> Optional[str]:
     if problem is not None:
         return problem
     taken = _REGISTRY.get(cls.name, {}).get(cls.vertical)
-    if taken is not None and taken is not cls:
+    if taken is not None and taken is not cls and _PLUGIN_ENGINES.get((cls.name, cls.vertical), ()) != entry:
         owner = _loaded(taken)
         return "backend %r is already registered by %s.%s" % (cls.name, owner.__module__, owner.__qualname__)
     return None
@@ -1024,7 +1049,7 @@ def _beside_items_problem(result: ParseResult) -> Optional[str]:
 def load_plugins() -> None:
     """Register the backends third-party distributions declare (once per process; the
     registry's first question calls it). An interrupt while one loads (Ctrl-C) is raised, and the
-    next question loads that plugin and those after it."""
+    next question loads that plugin (:func:`_load_plugin`: twice interrupted, it is skipped) and those after it."""
     global _PLUGINS_LOADED, _PLUGINS_LOADING
     if _PLUGINS_LOADED:
         return

@@ -65,7 +65,17 @@ _HOST_TOKEN = re.compile(r"[a-z0-9._:-]{1,253}")
 _TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
 _HTTP_SCHEMES = ("http", "https")
 #: What a URL never holds: C0 controls and DEL (searched in C, not character by character in Python).
-_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+#: The characters no URL given to the library may hold (a fetch's, an endpoint's): ASCII controls, tab
+#: and line breaks included (a parser would drop a tab or line break without a word, or send it encoded).
+URL_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
+#: What a configured URL holding one says (``%s``: where it is set; ``%r``: the character).
+CONTROL_IN_SETTING = "%s holds the control character %r (a URL may hold none: refused, as in a fetch's URL)"
+
+
+def control_in(url: object) -> Optional[str]:
+    """The first control character ``url`` holds (a string's: :data:`URL_CONTROL_CHARS`), or ``None``."""
+    found = URL_CONTROL_CHARS.search(url) if isinstance(url, str) else None
+    return found.group() if found else None
 
 
 def result_url(value: object) -> Optional[str]:
@@ -228,7 +238,7 @@ def _checked_request_form(url: str) -> str:
         raise InvalidInput(
             "url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code=BAD_URL
         )
-    if _CONTROL_CHARS.search(text):
+    if URL_CONTROL_CHARS.search(text):
         raise InvalidInput("url contains control characters", detail_code=BAD_URL)
     if "\\" in text[: query_start(text)]:
         raise InvalidInput(

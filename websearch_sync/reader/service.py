@@ -25,9 +25,10 @@ from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
 
 from ..config import Settings
-from ..errors import NO_CONTENT, NOT_JSON, UNEXPECTED_SHAPE, WebParseError
+from ..errors import BAD_ENDPOINT, NO_CONTENT, NOT_JSON, UNEXPECTED_SHAPE, InvalidInput, WebParseError
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, RequestSpec, status_error
+from ..net.urls import CONTROL_IN_SETTING, control_in
 from ..secrets import is_secret_name
 from .content import PageText
 
@@ -45,6 +46,8 @@ class ReaderService:
     name: str
     url: str
     key: Optional[str] = None
+    #: Where its URL is set (what an error about the URL names).
+    where: str = "its URL"
 
     def __repr__(self) -> str:
         return "ReaderService(name=%r, url=%r, key=%s)" % (self.name, self.url, "***" if self.key else None)
@@ -60,10 +63,16 @@ def reader_service(settings: Settings) -> Optional[ReaderService]:
     the Reader's URL (``Settings.endpoints["jina"]`` is the search endpoint).
     """
     if settings.fetch_service_url:
-        return ReaderService("fetch_service", settings.fetch_service_url, settings.fetch_service_key)
+        return ReaderService(
+            "fetch_service",
+            settings.fetch_service_url,
+            settings.fetch_service_key,
+            "Settings.fetch_service_url (WEB_FETCH_SERVICE_URL)",
+        )
     jina = settings.provider("jina")
     if jina.get("api_key"):
-        return ReaderService("jina", jina.get("reader_url") or JINA_READER_URL, str(jina["api_key"]))
+        where = "Settings.providers['jina']['reader_url']"
+        return ReaderService("jina", jina.get("reader_url") or JINA_READER_URL, str(jina["api_key"]), where)
     return None
 
 
@@ -90,8 +99,17 @@ def read_with_service(
 ) -> tuple[str, PageText]:
     """Ask ``service`` for ``url``; return ``(final_url, PageText)``.
 
-    Raises any ``WebSearchError`` (the caller falls back to reading the page).
+    Raises any ``WebSearchError`` (the caller falls back to reading the page): a service URL holding
+    a control character is ``InvalidInput(bad_endpoint)`` naming its setting, before any request (a
+    tab was dropped from its host, a trailing line break sent as ``%0A``).
     """
+    control = control_in(service.url)
+    if control is not None:
+        raise InvalidInput(
+            "%s: %s" % (service.name, CONTROL_IN_SETTING % (service.where, control)),
+            provider=service.name,
+            detail_code=BAD_ENDPOINT,
+        )
     budget = deadline.sooner(max(1.0, deadline.remaining_ms() * SERVICE_SHARE))
     headers = {
         "Accept": "application/json",

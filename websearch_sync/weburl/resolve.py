@@ -15,7 +15,7 @@ import the network layer, and a link must lead where the redirect would."""
 
 from urllib.parse import urljoin, urlsplit
 
-__all__ = ["browser_join", "browser_target", "join_url", "query_start"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A single-dot segment as the WHATWG URL standard reads it, its dot percent-encoded or not.
 _SINGLE_DOT = frozenset((".", "%2e"))

@@ -70,3 +70,35 @@ def test_both_entry_points_to_libxml2_thin_a_crowded_tag():
     parsed = _parse(page)
     assert parsed is not None and len(parsed.find(".//p").attrib) == MAX_ATTRIBUTES
     assert "agreed the budget" in extract_html(page, mode="markdown").text
+
+
+#: Markup libxml2 reads as no tag, whose ``<x a='`` would make a scan that took it for one read
+#: the crowded tag after it as the inside of a quoted value: each is read as libxml2 reads it.
+HIDING_PLACES = {
+    "comment": "<!--<x a='-->",
+    "comment closed by --!>": "<!--<x a='--!>",
+    "empty comment": "<!-->",  # a scan that did not end it here would read on to the page's end
+    "bogus comment": "<?<x a='>",
+    "script": "<script>\"<x a='</script>",
+    "script closed in capitals": "<script>\"<x a='</SCRIPT >",
+    "crowded script": "<script %s>\"<x a='</script>" % " ".join("s%d" % i for i in range(2 * MAX_ATTRIBUTES)),
+    "title": "<title><x a='</title>",
+    "textarea": "<textarea><x a='</textarea>",
+    **{name: "<%s><x a='</%s>" % (name, name) for name in ("style", "xmp", "iframe", "noembed", "noframes")},
+}
+
+
+@pytest.mark.parametrize("place", list(HIDING_PLACES))
+def test_a_crowded_tag_after_markup_libxml2_reads_as_text_is_thinned(place):
+    attributes = " ".join("a%d" % i for i in range(3 * MAX_ATTRIBUTES))
+    page = '<html><body>%s<p b="\'>" %s>%s</p></body></html>' % (HIDING_PLACES[place], attributes, TEXT)
+    root = lxml.html.document_fromstring(thin_crowded_tags(page))
+    assert len(root.find(".//p").attrib) == MAX_ATTRIBUTES
+    assert max(len(element.attrib) for element in root.iter()) == MAX_ATTRIBUTES
+
+
+def test_plaintext_is_text_to_the_end_of_the_page_and_left_alone():
+    attributes = " ".join("a%d" % i for i in range(3 * MAX_ATTRIBUTES))
+    page = "<html><body><plaintext><p %s>%s</p></body></html>" % (attributes, TEXT)
+    assert lxml.html.document_fromstring(page).find(".//p") is None
+    assert thin_crowded_tags(page) is page

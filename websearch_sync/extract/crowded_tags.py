@@ -49,9 +49,9 @@ def _text_element(name: str, attributes: str) -> str:
     return rf"<(?i:{name})(?=[{_SPACE}/>]){attributes}(?:{_AFTER}{content})?"
 
 
-#: What libxml2 reads outside tags: text, comments, ``<!``/``<?``/``</`` bogus comments (to ``>``),
-#: the text content of script, style, title and the like, ``<plaintext>``'s rest of the page.
-_OUTSIDE = r"[^<]++|<!--(?>-?>|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?)|<(?:[!?]|/(?![a-zA-Z]))[^>]*+>?"
+#: What libxml2 reads outside tags: text (a ``<`` before no letter too), comments, bogus comments
+#: (``<!``, ``<?``, ``</`` before no letter: to ``>``); text elements' content is read below.
+_OUTSIDE = r"[^<]++|<(?![a-zA-Z!?/])|<!--(?>-?>|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?)|<(?:[!?]|/(?![a-zA-Z]))[^>]*+>?"
 #: The first letters of those elements' names and plaintext's (both cases): other tags skip them.
 _TEXT_INITIALS = "".join(sorted({c for name in (*_TEXT_ELEMENTS, "plaintext") for c in (name[0], name[0].upper())}))
 _PLAIN = rf"<(?i:plaintext)(?=[{_SPACE}/>])"

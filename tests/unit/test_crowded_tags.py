@@ -81,6 +81,7 @@ HIDING_PLACES = {
     "bogus comment": "<?<x a='>",
     "script": "<script>\"<x a='</script>",
     "script closed in capitals": "<script>\"<x a='</SCRIPT >",
+    "script closed after a script in a comment": "<script><!--<script></script><x a='--></script>",
     "crowded script": "<script %s>\"<x a='</script>" % " ".join("s%d" % i for i in range(2 * MAX_ATTRIBUTES)),
     "title": "<title><x a='</title>",
     "textarea": "<textarea><x a='</textarea>",

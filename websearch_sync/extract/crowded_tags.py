@@ -13,7 +13,7 @@ is quoted or runs to white space or ``>``; a tag (end tags too) ends at the firs
 outside a quoted value. Comments end at ``-->``, ``--!>`` or right after ``<!--`` at ``>`` or
 ``->``; other ``<!``, ``<?`` and ``</`` not before a letter open a bogus comment up to ``>``;
 script, style, xmp, iframe, noembed, noframes, textarea and title hold text up to their end
-tag, plaintext up to the page's end (``tests/unit/test_crowded_tags.py`` holds each to lxml).
+tag (in a script, a ``<script`` inside ``<!--`` hides the next one), plaintext up to the end (``tests/unit/test_crowded_tags.py`` holds each to lxml).
 
 Linear time, nearly free on ordinary pages: one scan in C (:data:`_SCAN`) passes over text
 and every tag of at most :data:`MAX_ATTRIBUTES` attributes and returns to Python only at a
@@ -43,9 +43,21 @@ _AFTER = rf"[{_SPACE}/]*+>"  # a tag's end
 _TEXT_ELEMENTS = ("script", "style", "xmp", "iframe", "noembed", "noframes", "textarea", "title")
 
 
+def _script_content() -> str:
+    """A script's content as HTML5 (and libxml2) reads it: up to ``</script``, except that inside
+    ``<!--`` ... ``-->`` a ``<script`` hides the next ``</script`` (double escaping). A run of
+    dashes is read whole (``-->`` ends a comment however many dashes it has)."""
+    end = rf"/(?i:script)[{_SPACE}/>]"
+    opening = rf"(?i:script)[{_SPACE}/>]"
+    dashes = r"-++(?!>)|-(?=>)"  # not ending the comment: a run before no ">", a lone "-" before one
+    double = rf"<{opening}(?:[^<-]++|{dashes}|<(?!{end}))*+(?:<{end})?"
+    escaped = rf"<!(?=--)(?:[^<-]++|{dashes}|<(?!{end}|{opening})|{double})*+(?:-++>)?"
+    return rf"(?:[^<]++|<(?!{end}|!--)|{escaped})*+"
+
+
 def _text_element(name: str, attributes: str) -> str:
     """A start tag of ``name`` with ``attributes``, then its content up to its end tag."""
-    content = rf"(?:[^<]++|<(?!/(?i:{name})[{_SPACE}/>]))*+"
+    content = _script_content() if name == "script" else rf"(?:[^<]++|<(?!/(?i:{name})[{_SPACE}/>]))*+"
     return rf"<(?i:{name})(?=[{_SPACE}/>]){attributes}(?:{_AFTER}{content})?"
 
 

@@ -194,3 +194,45 @@ def test_a_lease_in_its_last_millisecond_still_holds_its_question(pttl_ms, held_
     from websearch_sync.client.state.flights import SharedFlights
 
     assert SharedFlights(_State(pttl_ms)).held_for(QUESTION) == held_s  # type: ignore[arg-type]
+
+
+def test_a_question_released_without_an_answer_is_asked_by_its_waiter_without_taking_it_over(clock):
+    """The live worker asking fails and lets go (released, not lapsed): its waiter asks the
+    upstream itself, holding no question (the other waiters do too, none waits for another);
+    only a lapsed lease (its owner died) is taken over."""
+    leases = Leases(clock, "a live worker", float("inf"))
+
+    def lookup() -> Optional[dict[str, Any]]:
+        leases.release(QUESTION, "a live worker")  # it failed: no answer in the cache
+        return None
+
+    with Flights(leases).turn(QUESTION, Deadline(30_000), lookup) as answer:
+        assert answer is None  # ask
+        assert leases.holder is None and leases.granted == []
+
+
+def test_a_live_owner_renewing_its_lease_past_its_first_reading_is_not_taken_for_dead(clock):
+    """The waiter's first reading of the lease said 3 s; the live owner renews it, and lets go
+    (failed) after those 3 s: released, not lapsed (the reading taken at each poll counts), so
+    the waiter asks without taking the question over."""
+    leases = Leases(clock, "a live worker", float("inf"))
+    polls = []
+
+    def lookup() -> Optional[dict[str, Any]]:
+        polls.append(clock.monotonic())
+        if len(polls) == 1:
+            clock.advance(LEASE_S + 1.0)  # the owner still asks, its lease renewed
+        else:
+            leases.release(QUESTION, "a live worker")
+        return None
+
+    with Flights(leases).turn(QUESTION, Deadline(30_000), lookup) as answer:
+        assert answer is None and leases.granted == []
+
+
+def test_an_answer_for_this_process_only_takes_no_shared_question(clock):
+    """``across_processes=False`` (an answer that will not be cached cannot reach another process):
+    other processes are not made to wait for it."""
+    leases = Leases(clock, None, 0.0)
+    with Flights(leases).turn(QUESTION, Deadline(30_000), lambda: None, across_processes=False) as answer:
+        assert answer is None and leases.holder is None and leases.granted == []

@@ -59,6 +59,18 @@ def test_the_retry_policy_doubles_caps_jitters_and_honours_retry_after():
     assert DEFAULT_RETRY.with_total(2) is DEFAULT_RETRY and DEFAULT_RETRY.with_total(0).total == 0
 
 
+def test_the_default_policy_is_the_documented_one():
+    """docs/client.md: two retries, 0.5 s doubling up to 8 s, each wait shortened by up to half;
+    a shorter Retry-After does not shorten the backoff."""
+    top = lambda low, high: high  # noqa: E731
+    bottom = lambda low, high: low  # noqa: E731
+    assert DEFAULT_RETRY.total == 2 and DEFAULT_RETRY.respect_retry_after
+    assert [DEFAULT_RETRY.backoff_s(n, top) for n in range(6)] == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0]
+    assert [DEFAULT_RETRY.backoff_s(n, bottom) for n in range(2)] == [0.25, 0.5]
+    brief = ws.WebBlocked("429", provider="brave", detail_code="http_429", status=429, retry_after=0.1)
+    assert DEFAULT_RETRY.delay_s(1, brief, top) == 1.0
+
+
 def test_the_cache_key_holds_the_pace_used_not_the_pace_configured(tmp_path):
     """A client with no pace set and one given the backend's own pace space its requests alike, so
     they share cached answers; one with another pace does not read them (its answer may say what

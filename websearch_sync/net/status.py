@@ -1,6 +1,7 @@
 """What an HTTP status means: the generic error of a non-2xx answer, and how long a
 service asks us to wait (``Retry-After``, ``X-RateLimit-Reset``)."""
 
+import datetime
 import email.utils
 import time
 from collections.abc import Mapping
@@ -89,7 +90,7 @@ def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:
     if not value:
         return None
     wait = _seconds(value)
-    if wait is None and "," in value:
+    if wait is None:
         wait = _until_date(value)
     return wait
 
@@ -120,11 +121,14 @@ def _clamped(value: float) -> Optional[float]:
 
 
 def _until_date(text: str) -> Optional[float]:
-    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``), capped; ``None`` when it is no date
+    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``, or its RFC 850 or asctime form:
+    RFC 9110, 5.6.7, all three in GMT, asctime naming no zone), capped; ``None`` when it is no date
     or one not in the future (a server's clock behind ours: "ask again now" sent the retries at once to
     a service rate-limiting us; the block's own cool-down applies, as for a past ``X-RateLimit-Reset``)."""
     try:
         parsed = email.utils.parsedate_to_datetime(text)
+        if parsed.tzinfo is None:  # asctime (or ``-0000``): GMT, not this machine's zone
+            parsed = parsed.replace(tzinfo=datetime.timezone.utc)
         wait = parsed.timestamp() - time.time()
     except (ValueError, TypeError, OverflowError, IndexError):
         return None

@@ -1,0 +1,60 @@
+"""Single flight in one process hands each waiter its own copy of the answer (``client/flight.py``):
+neither the asker's later changes to its result nor one waiter's changes reach another caller."""
+
+import threading
+
+from websearch_sync.client import flight
+from websearch_sync.client.flight import Flights
+from websearch_sync.net.deadline import Deadline
+
+KEY = ("search", "q")
+
+
+def _answer():
+    return {"query": "q", "items": [{"title": "one", "url": "https://example.org/"}], "errors": []}
+
+
+def test_waiters_get_copies_of_the_answer_handed_over(monkeypatch):
+    flights = Flights()
+    results, woken = [], []
+    waiting = threading.Semaphore(0)
+    real_wait_for = flight.wait_for
+
+    def wait_for(*args, **kwargs):
+        waiting.release()  # this waiter waits for the asker's turn to end
+        return real_wait_for(*args, **kwargs)
+
+    monkeypatch.setattr(flight, "wait_for", wait_for)
+
+    def wait_for_it():
+        budget = Deadline(30_000)
+        with flights.turn(KEY, budget, lambda: None) as found:
+            results.append(found)
+            woken.append(not budget.expired())  # by the turn's end, not by its own budget running out
+
+    waiters = [threading.Thread(target=wait_for_it) for _ in range(2)]
+    with flights.turn(KEY, Deadline(60_000), lambda: None) as found:
+        assert found is None  # this caller asks
+        for waiter in waiters:
+            waiter.start()
+        for _ in waiters:
+            assert waiting.acquire(timeout=60)
+        mine = _answer()
+        flights.answered(KEY, mine)
+        mine["items"][0]["title"] = "changed by the asker"
+    for waiter in waiters:
+        waiter.join()
+    assert woken == [True, True]
+    assert [result["items"][0]["title"] for result in results] == ["one", "one"]
+    results[0]["items"][0]["title"] = "changed by a waiter"
+    assert results[1]["items"][0]["title"] == "one"
+
+
+def test_a_caller_after_the_turn_ended_asks_itself():
+    """The answer is handed over only to the callers that waited for it: a caller that comes after
+    the turn ended is no waiter (its question is asked again, or read from a cache)."""
+    flights = Flights()
+    with flights.turn(KEY, Deadline(60_000), lambda: None) as found:
+        flights.answered(KEY, _answer())
+    with flights.turn(KEY, Deadline(60_000), lambda: None) as found:
+        assert found is None

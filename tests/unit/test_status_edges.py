@@ -1,0 +1,74 @@
+"""How long a service asks us to wait, at the edges of its headers (``net/status.py``), on the
+recorded form of Brave's windows (``X-RateLimit-Reset: 1, 1419704`` beside
+``X-RateLimit-Remaining: 0, 1998``: one value per window, shortest first)."""
+
+import calendar
+import time
+from types import SimpleNamespace
+
+import pytest
+from requests.structures import CaseInsensitiveDict
+
+import websearch_sync as ws
+from websearch_sync.net import status
+from websearch_sync.net.response import HttpResponse
+from websearch_sync.net.status import retry_after_seconds
+
+
+def test_when_both_windows_are_used_up_the_wait_is_the_longer_one():
+    headers = {"X-RateLimit-Remaining": "0, 0", "X-RateLimit-Reset": "1, 3600"}
+    assert retry_after_seconds(headers) == 3600.0
+
+
+def test_windows_that_do_not_pair_up_give_the_first_window_s_wait():
+    """Three remaining counts for two resets: which count is which window's is unknown."""
+    headers = {"X-RateLimit-Remaining": "5, 0, 0", "X-RateLimit-Reset": "1, 3600"}
+    assert retry_after_seconds(headers) == 1.0
+
+
+@pytest.fixture
+def away_from_gmt(monkeypatch):
+    """This machine's zone five hours west of GMT (a POSIX zone: no zone database needed)."""
+    monkeypatch.setenv("TZ", "EST+05")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.parametrize(
+    "date",
+    [
+        "Sun, 06 Nov 2094 08:49:37 GMT",  # IMF-fixdate
+        "Sunday, 06-Nov-94 08:49:37 GMT",  # RFC 850 (two-digit year)
+        "Sun Nov  6 08:49:37 2094",  # asctime: no comma, no zone (GMT by definition)
+    ],
+)
+def test_a_retry_after_date_is_read_in_each_http_date_format(monkeypatch, away_from_gmt, date):
+    """RFC 9110, 5.6.7: a recipient must accept all three HTTP-date formats; each names GMT. The
+    asctime one was ignored (only a value with a comma was read as a date), and it names no zone:
+    not this machine's."""
+    year = 1994 if "-94" in date else 2094
+    now = calendar.timegm((year, 11, 6, 8, 49, 37)) - 100.0
+    monkeypatch.setattr(status, "time", SimpleNamespace(time=lambda: now))
+    assert retry_after_seconds({"Retry-After": date}) == 100.0
+
+
+@pytest.mark.parametrize("value", ["nan", "-5"])
+def test_a_retry_after_that_is_no_duration_is_ignored(value):
+    """Not "ask again now": the block's own cool-down applies."""
+    assert retry_after_seconds({"Retry-After": value}) is None
+
+
+def test_a_retry_after_date_that_is_now_is_no_duration(monkeypatch):
+    now = calendar.timegm((2094, 11, 6, 8, 49, 37))
+    monkeypatch.setattr(status, "time", SimpleNamespace(time=lambda: now))
+    assert retry_after_seconds({"Retry-After": "Sun, 06 Nov 2094 08:49:37 GMT"}) is None
+
+
+@pytest.mark.parametrize("code, error", [(599, ws.BadGateway), (999, ws.WebProviderError)])
+def test_a_status_past_599_is_no_server_error(code, error):
+    """Some sites answer scrapers with HTTP 999: unexpected, not a 5xx to retry."""
+    response = HttpResponse(code, CaseInsensitiveDict(), b"", "https://docs.example/")
+    found = status.status_error(response, "fetch")
+    assert type(found) is error and found.retryable is (code == 599)

@@ -13,6 +13,11 @@
 3. Cheap checks first (issue 23.4): per recorded Bing/Yahoo/Mojeek results page and
    per bot wall with regexes, the wall's check (substring hints first, today) and its
    regexes alone (before: the Baidu test ran its regex on every answer).
+4. A tag crowded with attributes (libxml2's duplicate check is quadratic in them): the CPU
+   to parse a page whose one tag holds A attributes (``--attributes``) as it is (before)
+   and thinned to its first 1024 then parsed (today), spaced, ``/``-separated and quoted
+   without spaces; then the thinning's cost on the extraction development sets, per MB
+   and per page (it changes none of them).
 """
 
 import argparse
@@ -28,11 +33,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "reliability"))
 
+from extraction import DEFAULT_SETS, load  # noqa: E402
 from hostile_pages import ENGINES, flat_page, nested_page, parsers  # noqa: E402
 from test_parse_deadline import huge_ddg_page  # noqa: E402
 
 from websearch_sync.backends.ddg import parse_ddg_page  # noqa: E402
 from websearch_sync.engine.registry import bot_walls  # noqa: E402
+from websearch_sync.extract.crowded_tags import thin_crowded_tags  # noqa: E402
 from websearch_sync.net.deadline import Deadline, DeadlinePassed, run_within  # noqa: E402
 
 DEADLINE_MS = 300
@@ -83,6 +90,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--blocks", type=int, default=2000)
     parser.add_argument("--results", type=int, default=40_000)
+    parser.add_argument("--attributes", type=int, default=50_000, help="of the crowded tag parsed unthinned")
     args = parser.parse_args()
     print("load average: %.2f %.2f %.2f" % os.getloadavg())
     print("\n1. parse CPU, %d result blocks: side by side vs nested" % args.blocks)
@@ -103,6 +111,7 @@ def main() -> None:
         wall, cpu = abandoned(page, stoppable)
         print("%-28s %12.3f %12.3f" % (label, wall, cpu))
     wall_checks()
+    crowded_tags(args.attributes)
 
 
 def wall_checks() -> None:
@@ -117,6 +126,37 @@ def wall_checks() -> None:
             today = _per_page_us(wall.is_in, pages)
             before = _per_page_us(lambda text: all(p.search(text[: wall.scan_chars]) for p in wall.patterns), pages)  # noqa: B023
             print("%-12s %-40s %9.1f %9.1f" % (folder, wall.name[:40], today, before))
+
+
+#: How the crowded tag's attributes are spelt: the separator and one attribute.
+CROWDED_SPELLINGS = (("spaced", " ", "a%d=1"), ("slashes", "/", "a%d"), ("quoted, no spaces", "", 'a%d="1"'))
+
+
+def crowded_page(count: int, separator: str, attribute: str) -> str:
+    """A page whose one paragraph tag holds ``count`` attributes."""
+    return "<html><body><p %s>Some text.</p></body></html>" % separator.join(attribute % i for i in range(count))
+
+
+def crowded_tags(before_attributes: int) -> None:
+    """Table 4: parse CPU of a crowded tag before and after thinning, and the thinning's cost on real pages."""
+    import lxml.html
+
+    print("\n4. a tag of A attributes: parse CPU s, as it is (before) | thinned, then parsed (today)")
+    print("%-18s %9s %9s %9s" % ("spelling", "A", "before", "today"))
+    for label, separator, attribute in CROWDED_SPELLINGS:
+        for count in (before_attributes, 200_000, 500_000):
+            page = crowded_page(count, separator, attribute)
+            before = cpu_s(lxml.html.document_fromstring, page, repeat=1) if count == before_attributes else None
+            today = cpu_s(lambda text: lxml.html.document_fromstring(thin_crowded_tags(text)), page)
+            print("%-18s %9d %9s %9.3f" % (label, count, "%.2f" % before if before else "-", today))
+    pages = [html for _, directory in DEFAULT_SETS for _, html, _ in load(directory)]
+    changed = sum(thin_crowded_tags(html) is not html for html in pages)
+    megabytes = sum(map(len, pages)) / 1e6
+    seconds = cpu_s(lambda _: [thin_crowded_tags(html) for html in pages], "", repeat=5)
+    print(
+        "development sets: %d pages, %.1f MB (characters), %d changed; thinning %.2f ms per MB, %.3f ms per page"
+        % (len(pages), megabytes, changed, seconds * 1e3 / megabytes, seconds * 1e3 / len(pages))
+    )
 
 
 def _per_page_us(check: Callable[[str], object], pages: "list[str]", repeat: int = 50) -> float:

@@ -31,6 +31,7 @@ import lxml.html
 from lxml import etree
 
 from ..checkpoints import checked, checkpoint
+from ..extract.crowded_tags import thin_crowded_tags
 from .locales import split_locale
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -201,7 +202,10 @@ _EMPTY = "<html></html>"
 def parse_html(markup: str) -> Tag:
     """``markup`` parsed as an HTML document (``<html>`` root) into :class:`Tag` elements
     (comments stay in the tree, as their own nodes: the text on either side of one is two
-    strings, and neither :func:`text_of` nor :func:`walk_blocks` reads a comment's text)."""
+    strings, and neither :func:`text_of` nor :func:`walk_blocks` reads a comment's text); a tag's
+    attributes after its first thousand are dropped first (``crowded_tags``: libxml2 reads them
+    in quadratic time)."""
+    markup = thin_crowded_tags(markup)
     try:
         root = etree.fromstring(markup if markup.strip() else _EMPTY, _PARSER)
     except ValueError:  # a str carrying an XML encoding declaration: lxml wants bytes for it

@@ -30,6 +30,7 @@ from ..checkpoints import checked, checkpoint
 from ..weburl.resolve import browser_join, url_attribute
 from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
 from .boxes import blocks_before_title, boxes_after_title, follows_title
+from .crowded_tags import thin_crowded_tags
 from .divs import transform_misused_divs
 from .frames import unframe
 from .gaps import fill_gaps
@@ -113,13 +114,15 @@ def render(node: etree._Element, mode: str = "text", *, base_url: Optional[str] 
 
 def _parse(html: Union[str, bytes], repair: bool = True, frames: bool = True) -> Optional[etree._Element]:
     """Parses a page like readability does (as UTF-8 bytes, so a string that still carries
-    an XML encoding declaration parses too), with ``repair``: after ``repair_markup``; with
+    an XML encoding declaration parses too), its crowded tags thinned (``thin_crowded_tags``), with
+    ``repair``: after ``repair_markup``; with
     ``frames``, a frameset page's ``<noframes>`` markup as its body (``frames.unframe``); None
     when there is nothing to parse."""
     if isinstance(html, bytes):
         html = html.decode("utf-8", "replace")
     if not isinstance(html, str) or not html.strip():
         return None
+    html = thin_crowded_tags(html)
     if repair:
         html = repair_markup(html)
     data = html.encode("utf-8", "replace")

@@ -1,0 +1,105 @@
+"""A tag crowded with attributes is cut to its first MAX_ATTRIBUTES before libxml2 reads it:
+libxml2 checks each attribute against every one before it, and a tag of 100,000 took 30 s of
+CPU in one call no deadline stops. What libxml2 counts (lxml's parse of the markup) is the
+truth each spelling is checked against."""
+
+import lxml.html
+import pytest
+
+from websearch_sync.engine.html_parsing import parse_html
+from websearch_sync.extract.article import _parse, extract_html
+from websearch_sync.extract.crowded_tags import MAX_ATTRIBUTES, thin_crowded_tags
+
+TEXT = "The council met on Tuesday and agreed the budget for the coming year after a long debate."
+
+#: How libxml2 reads attributes one after another: after white space, after ``/``, right after
+#: a quoted value (a ``>`` inside it does not end the tag), unquoted values holding ``/`` and
+#: quotes, names holding ``<`` and quotes, and valueless names.
+SPELLINGS = {
+    "spaces": (" ", "a%d=1"),
+    "slashes": ("/", "a%d"),
+    "quoted, nothing between": ("", 'a%d="1"'),
+    "quoted greater-than": ("", "a%d='>'"),
+    "unquoted slash and quote": ("\n", 'a%d=x/y"z'),
+    "odd names": ("\t", "<a%d'"),
+}
+#: The attributes of the crowded tag: 200,000 (90 s of CPU unthinned) for the first three
+#: spellings; a few thousand show the others (keeping the suite quick).
+CROWD = {"spaces": 200_000, "slashes": 200_000, "quoted, nothing between": 200_000}
+
+
+def _page(count: int, separator: str, attribute: str) -> str:
+    attributes = separator.join(attribute % i for i in range(count))
+    return "<html><body><p class=x %s>%s</p><p id=next>%s</p></body></html>" % (attributes, TEXT, TEXT)
+
+
+def _parsed_attributes(markup: str) -> int:
+    return len(lxml.html.document_fromstring(markup).find(".//p").attrib)
+
+
+@pytest.mark.parametrize("spelling", list(SPELLINGS))
+def test_a_crowded_tag_keeps_its_first_attributes_and_the_page_its_text(spelling):
+    page = _page(CROWD.get(spelling, 3 * MAX_ATTRIBUTES), *SPELLINGS[spelling])
+    thinned = thin_crowded_tags(page)
+    assert _parsed_attributes(thinned) == MAX_ATTRIBUTES
+    assert thinned.endswith(">%s</p><p id=next>%s</p></body></html>" % (TEXT, TEXT))
+    assert extract_html(page, mode="text").text.count("agreed the budget") == 2
+
+
+@pytest.mark.parametrize("spelling", list(SPELLINGS))
+def test_a_tag_within_the_bound_is_left_alone(spelling):
+    page = _page(MAX_ATTRIBUTES - 1, *SPELLINGS[spelling])  # with class=x: MAX_ATTRIBUTES
+    assert _parsed_attributes(page) == MAX_ATTRIBUTES
+    assert thin_crowded_tags(page) is page
+
+
+def test_a_page_of_long_values_and_many_tags_is_left_alone():
+    page = "<html><body>%s<p title='%s' style=\"%s\">%s</p></body></html>" % (
+        "<br a b>" * 5000,
+        "a b > " * 5000,
+        "x:1; " * 5000,
+        TEXT,
+    )
+    assert thin_crowded_tags(page) is page
+
+
+def test_both_entry_points_to_libxml2_thin_a_crowded_tag():
+    """Extraction and the search engines' result parsers (``parse_html``) read pages through it."""
+    page = _page(3 * MAX_ATTRIBUTES, " ", "a%d")
+    assert len(parse_html(page).find(".//p").attrib) == MAX_ATTRIBUTES
+    parsed = _parse(page)
+    assert parsed is not None and len(parsed.find(".//p").attrib) == MAX_ATTRIBUTES
+    assert "agreed the budget" in extract_html(page, mode="markdown").text
+
+
+#: Markup libxml2 reads as no tag, whose ``<x a='`` would make a scan that took it for one read
+#: the crowded tag after it as the inside of a quoted value: each is read as libxml2 reads it.
+HIDING_PLACES = {
+    "comment": "<!--<x a='-->",
+    "comment closed by --!>": "<!--<x a='--!>",
+    "empty comment": "<!-->",  # a scan that did not end it here would read on to the page's end
+    "bogus comment": "<?<x a='>",
+    "script": "<script>\"<x a='</script>",
+    "script closed in capitals": "<script>\"<x a='</SCRIPT >",
+    "script closed after a script in a comment": "<script><!--<script></script><x a='--></script>",
+    "crowded script": "<script %s>\"<x a='</script>" % " ".join("s%d" % i for i in range(2 * MAX_ATTRIBUTES)),
+    "title": "<title><x a='</title>",
+    "textarea": "<textarea><x a='</textarea>",
+    **{name: "<%s><x a='</%s>" % (name, name) for name in ("style", "xmp", "iframe", "noembed", "noframes")},
+}
+
+
+@pytest.mark.parametrize("place", list(HIDING_PLACES))
+def test_a_crowded_tag_after_markup_libxml2_reads_as_text_is_thinned(place):
+    attributes = " ".join("a%d" % i for i in range(3 * MAX_ATTRIBUTES))
+    page = '<html><body>%s<p b="\'>" %s>%s</p></body></html>' % (HIDING_PLACES[place], attributes, TEXT)
+    root = lxml.html.document_fromstring(thin_crowded_tags(page))
+    assert len(root.find(".//p").attrib) == MAX_ATTRIBUTES
+    assert max(len(element.attrib) for element in root.iter()) == MAX_ATTRIBUTES
+
+
+def test_plaintext_is_text_to_the_end_of_the_page_and_left_alone():
+    attributes = " ".join("a%d" % i for i in range(3 * MAX_ATTRIBUTES))
+    page = "<html><body><plaintext><p %s>%s</p></body></html>" % (attributes, TEXT)
+    assert lxml.html.document_fromstring(page).find(".//p") is None
+    assert thin_crowded_tags(page) is page

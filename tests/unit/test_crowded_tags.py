@@ -87,6 +87,13 @@ HIDING_PLACES = {
     "textarea": "<textarea><x a='</textarea>",
     **{name: "<%s><x a='</%s>" % (name, name) for name in ("style", "xmp", "iframe", "noembed", "noframes")},
 }
+#: A text element closed as it opens (libxml2 2.14 reads ``<script/>`` as an element without
+#: content): what follows is markup again, not its text, so a crowded tag there is a tag.
+SELF_CLOSED = {
+    "%s %s" % (name, opener): opener % name
+    for name in ("script", "style", "xmp", "iframe", "noembed", "noframes", "textarea", "title", "plaintext")
+    for opener in ("<%s/>", "<%s />", "<%s a/>", '<%s x="1"/>')
+}
 
 
 @pytest.mark.parametrize("place", list(HIDING_PLACES))
@@ -96,6 +103,40 @@ def test_a_crowded_tag_after_markup_libxml2_reads_as_text_is_thinned(place):
     root = lxml.html.document_fromstring(thin_crowded_tags(page))
     assert len(root.find(".//p").attrib) == MAX_ATTRIBUTES
     assert max(len(element.attrib) for element in root.iter()) == MAX_ATTRIBUTES
+
+
+@pytest.mark.parametrize("place", list(SELF_CLOSED))
+def test_a_crowded_tag_after_a_self_closed_text_element_is_thinned(place):
+    attributes = " ".join("a%d" % i for i in range(3 * MAX_ATTRIBUTES))
+    page = "<html><body>%s<p %s>%s</p></body></html>" % (SELF_CLOSED[place], attributes, TEXT)
+    assert len(lxml.html.document_fromstring(page).find(".//p").attrib) > MAX_ATTRIBUTES  # libxml2 reads a tag
+    assert len(lxml.html.document_fromstring(thin_crowded_tags(page)).find(".//p").attrib) == MAX_ATTRIBUTES
+    assert len(parse_html(page).find(".//p").attrib) == MAX_ATTRIBUTES
+
+
+#: Markup the scan reads as no crowded tag that extraction's own steps before libxml2 make one of:
+#: control characters turned into spaces, an unclosed title closed, an early ``</body>`` removed,
+#: a DOCTYPE's internal subset dropped (``repair_markup``).
+MADE_BY_EXTRACTION = {
+    "control characters between attributes": "<html><body><p %s>{text}</p></body></html>",
+    "an unclosed title": "<html><head><title>T<p %s>{text}</p></body></html>",
+    "a title closed after the body": "<html><head><title>T<p %s>{text}</p><body></title></body></html>",
+    "an early end of the body in a comment": "<html><body><!-- --</body>> <p %s>{text}</p></body></html>",
+    "a comment opened in an internal subset": '<!DOCTYPE html [ <!ENTITY e "y"> <!-- ]> <p %s>{text}</p> --></html>',
+}
+
+
+@pytest.mark.parametrize("place", list(MADE_BY_EXTRACTION))
+def test_extraction_thins_the_markup_libxml2_is_given(place):
+    """Thinning runs last, on the very text lxml reads: before the repair and the control
+    characters' replacement, each of these pages reached libxml2 with 3,072 attributes in a tag."""
+    separator = "\x01" if place.startswith("control") else " "
+    attributes = separator.join("a%d" % i for i in range(3 * MAX_ATTRIBUTES))
+    page = MADE_BY_EXTRACTION[place].format(text=TEXT) % attributes
+    assert thin_crowded_tags(page) is page  # the scan reads no crowded tag in the page as served
+    parsed = _parse(page)
+    assert parsed is not None
+    assert max(len(element.attrib) for element in parsed.iter() if isinstance(element.tag, str)) == MAX_ATTRIBUTES
 
 
 def test_plaintext_is_text_to_the_end_of_the_page_and_left_alone():

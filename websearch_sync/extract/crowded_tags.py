@@ -13,7 +13,12 @@ is quoted or runs to white space or ``>``; a tag (end tags too) ends at the firs
 outside a quoted value. Comments end at ``-->``, ``--!>`` or right after ``<!--`` at ``>`` or
 ``->``; other ``<!``, ``<?`` and ``</`` not before a letter open a bogus comment up to ``>``;
 script, style, xmp, iframe, noembed, noframes, textarea and title hold text up to their end
-tag (in a script, a ``<script`` inside ``<!--`` hides the next one), plaintext up to the end (``tests/unit/test_crowded_tags.py`` holds each to lxml).
+tag (in a script, a ``<script`` inside ``<!--`` hides the next one), plaintext up to the end,
+unless closed as they open (``<script/>``: no content) (``tests/unit/test_crowded_tags.py``
+holds each to lxml). An older libxml2 (lxml 5's 2.12) reads a script's ``<!--<script>``
+otherwise: a page relying on that can hand it a crowded tag. Extraction thins the very text
+lxml is given, after its repair and its control characters' spaces (either can make a tag of
+what was text).
 
 Linear time, nearly free on ordinary pages: one scan in C (:data:`_SCAN`) passes over text
 and every tag of at most :data:`MAX_ATTRIBUTES` attributes and returns to Python only at a
@@ -67,8 +72,9 @@ def _content(name: str) -> str:
 
 
 def _text_element(name: str, attributes: str) -> str:
-    """A start tag of ``name`` with ``attributes``, then its content up to its end tag."""
-    return rf"<(?i:{name})(?=[{_SPACE}/>]){attributes}(?:{_AFTER}{_content(name)})?"
+    """A start tag of ``name`` with ``attributes``, then its content up to its end tag (none when
+    the tag closes as it opens, ``<script/>``: libxml2 2.14 reads markup after it)."""
+    return rf"<(?i:{name})(?=[{_SPACE}/>]){attributes}(?:[{_SPACE}/]*/>|{_AFTER}{_content(name)})?"
 
 
 #: What libxml2 reads outside tags: text (a ``<`` before no letter too), comments, bogus comments
@@ -85,7 +91,7 @@ _TAG = rf"</?[a-zA-Z][^{_SPACE}/>]*(?![^{_SPACE}/>])"
 _SCAN = re.compile(
     rf"(?:{_OUTSIDE}|(?=<[{_TEXT_INITIALS}])(?:"
     + "|".join(_text_element(name, _KEEP) for name in _TEXT_ELEMENTS)
-    + rf"|{_PLAIN}{_KEEP}[\s\S]*)|{_TAG}{_KEEP})*"
+    + rf"|{_PLAIN}{_KEEP}(?:[{_SPACE}/]*/>|[\s\S]*))|{_TAG}{_KEEP})*"
     + r"(?:"
     + "|".join(rf"<(?i:{name})(?=[{_SPACE}/>]){_CUT}(?P<{name}>)" for name in (*_TEXT_ELEMENTS, "plaintext"))
     + rf"|{_TAG}{_CUT}(?P<tag>))?"
@@ -96,7 +102,9 @@ _SCAN = re.compile(
 _DROPPED = re.compile(rf"{_ATTRIBUTE}*([{_SPACE}/]*)")
 #: Where reading goes on after a crowded tag's attributes, by its element: past a text element's
 #: content (the separators before its end too: only the page's end follows them otherwise).
-_RESUME = {name: re.compile(rf"[{_SPACE}/]*(?:>{_content(name)})?") for name in (*_TEXT_ELEMENTS, "plaintext")}
+_RESUME = {
+    name: re.compile(rf"[{_SPACE}/]*/>|[{_SPACE}/]*(?:>{_content(name)})?") for name in (*_TEXT_ELEMENTS, "plaintext")
+}
 
 
 def _read(pattern: "re.Pattern[str]", html: str, position: int) -> "re.Match[str]":

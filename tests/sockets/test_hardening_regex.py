@@ -25,15 +25,12 @@ A second test keeps literal patterns out of function bodies, so none escapes the
 """
 
 import gc
-import importlib
-import importlib.util
 import itertools
 import json
 import math
-import pkgutil
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +48,7 @@ except ImportError:  # pragma: no cover - Python < 3.11
 
 from clocks import deadline_margin_s, machine_pace
 from faults import respond
+from package_patterns import package_patterns
 from servers import FaultServer
 
 PACKAGE = Path(websearch_sync.__file__).resolve().parent
@@ -62,51 +60,6 @@ LIMIT_S = 0.25
 MAX_WITNESSES = 12
 #: Characters tried for a character class, and used as filler.
 ALPHABET = "a<>\"'= -/.;:0A_x&#\\\n\t中"
-
-
-#: A module compiles a pattern at import only if it imports ``re`` (the package has no helper
-#: that compiles one for a caller; a pattern imported from another module is found there).
-_IMPORTS_RE = re.compile(r"^\s*(?:import re\b|from re import)", re.M)
-
-
-def _modules() -> Iterator[Any]:
-    """The package's modules that can hold a compiled pattern. The others are not imported: the
-    agent integrations would load their frameworks (seconds) into every process that collects."""
-    yield websearch_sync
-    for info in pkgutil.walk_packages(websearch_sync.__path__, "websearch_sync."):
-        spec = importlib.util.find_spec(info.name)
-        if spec is None or spec.origin is None or not _IMPORTS_RE.search(Path(spec.origin).read_text("utf-8")):
-            continue
-        try:
-            yield importlib.import_module(info.name)
-        except ModuleNotFoundError as exc:  # a module of an optional extra that is not installed
-            if (exc.name or "").startswith("websearch_sync"):
-                raise
-
-
-def _patterns_in(value: Any, depth: int = 0) -> Iterator["re.Pattern[Any]"]:
-    if isinstance(value, re.Pattern):
-        yield value
-    elif depth < 2 and isinstance(value, (tuple, list, frozenset, set)):
-        for item in value:
-            yield from _patterns_in(item, depth + 1)
-    elif depth < 2 and isinstance(value, dict):
-        for item in value.values():
-            yield from _patterns_in(item, depth + 1)
-
-
-def package_patterns() -> dict[tuple[Any, int], tuple[str, "re.Pattern[Any]"]]:
-    """Every compiled pattern reachable from a module or class of the package, by (source, flags)."""
-    found: dict[tuple[Any, int], tuple[str, re.Pattern[Any]]] = {}
-    for module in _modules():
-        for name, value in vars(module).items():
-            owners = [(name, value)]
-            if isinstance(value, type) and value.__module__ == module.__name__:
-                owners += [("%s.%s" % (name, attr), item) for attr, item in vars(value).items()]
-            for label, item in owners:
-                for pattern in _patterns_in(item):
-                    found.setdefault((pattern.pattern, pattern.flags), ("%s.%s" % (module.__name__, label), pattern))
-    return found
 
 
 # -- witnesses from the parse tree --------------------------------------------------------------

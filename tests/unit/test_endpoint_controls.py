@@ -6,6 +6,8 @@ refused when the ``Settings`` are built; read from the environment, where it is 
 that backend, a fetch through the service), so that a stray variable of a backend never used stops
 no other command. Whitespace around a value is still stripped, as docs/configuration.md says."""
 
+import json
+
 import pytest
 
 import websearch_sync as ws
@@ -101,6 +103,19 @@ def test_a_stray_url_variable_of_something_unused_stops_no_other_command(variabl
     assert main(["backends"]) == 0
     assert main(["search", "q", "-b", "stub", "--json"]) == 0
     assert "bad_endpoint" not in capsys.readouterr().err
+
+
+def test_backends_lists_a_backend_whose_environment_url_is_unusable_as_not_configured(monkeypatch, capsys):
+    """``websearch-sync backends`` said "yes" for SearXNG under a two-line ``SEARXNG_BASE_URL``, whose
+    every search is refused (``bad_endpoint``) before a request: the listing says why instead."""
+    monkeypatch.setenv("SEARXNG_BASE_URL", _STRAY["SEARXNG_BASE_URL"])
+    assert main(["backends", "--json"]) == 0
+    (row,) = [row for row in json.loads(capsys.readouterr().out) if row["name"] == "searxng"]
+    assert row["configured"] is False and "control character" in row["error"]
+    monkeypatch.setenv("SEARXNG_BASE_URL", "https://searx.example/\n")  # the documented strip: usable
+    assert main(["backends", "--json"]) == 0
+    (row,) = [row for row in json.loads(capsys.readouterr().out) if row["name"] == "searxng"]
+    assert row["configured"] is True and "error" not in row
 
 
 def test_a_url_set_in_code_over_the_environment_is_still_refused_when_built():

@@ -73,6 +73,9 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
                 missing=[cls.setting(key).env_or_key() for key in backend.missing_settings()],
                 endpoint=endpoint_of(backend),
             )
+            unusable = unusable_endpoint(backend) if row["configured"] else None
+            if unusable is not None:  # every setting there, but a search would be refused before a request
+                row.update(configured=False, error=unusable)
         rows.append(row)
     return rows + [skipped_row(name, why) for name, why in registry.skipped_plugins().items()]
 
@@ -102,6 +105,17 @@ def skipped_row(name: str, why: str) -> dict[str, Any]:
     """The row of an installed plugin that was skipped (a failed import...): listed with why, as
     the stderr warning of its loading scrolls by or a program's logging hides it."""
     return {**blank_row(name, "plugin"), "error": why}
+
+
+def unusable_endpoint(backend: "Backend") -> Optional[str]:
+    """Why a search of ``backend``, whose settings are all there, would be refused before any request
+    (its endpoint no http(s) URL with a host, or a control character read from the environment in
+    it: ``bad_endpoint``); ``None`` when it would be sent. Listed as configured, it was not."""
+    try:
+        backend.check_configured()
+    except InvalidInput as error:
+        return error.message
+    return None
 
 
 def endpoint_of(backend: "Backend") -> Optional[str]:

@@ -46,9 +46,9 @@ from .vocabulary.locale_codes import locale_refusal
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: What a URL never holds: C0 controls and DEL (searched in C, not character by character in Python).
-#: The characters no URL given to the library may hold (a fetch's, an endpoint's): ASCII controls, tab
-#: and line breaks included (a parser would drop a tab or line break without a word, or send it encoded).
+#: The characters no URL given to the library may hold (a fetch's, an endpoint's): C0 controls and DEL,
+#: tab and line breaks included (a parser would drop a tab or line break without a word, or send it
+#: encoded); searched in C, not character by character in Python.
 URL_CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 #: What a configured URL holding one says (``%s``: where it is set; ``%r``: the character).
 CONTROL_IN_SETTING = "%s holds the control character %r (a URL may hold none: refused, as in a fetch's URL)"

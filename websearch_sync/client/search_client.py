@@ -881,8 +881,6 @@ class SearchClient:
         )
 
 
-#: ``search()``'s own keywords (``retries``, ``timeout_ms``...): the ``TypeError`` of an unknown
-#: keyword names a mistyped one (``retires``) as the closest, before an option that looks alike.
 def _cap_content(item: SearchItem, limit: int) -> None:
     """Cut ``item``'s page text to ``limit`` characters, saying so (``content_truncated_by``): a
     service's text is bounded as a page read here is, whether or not it was asked for (a plugin's
@@ -901,6 +899,8 @@ def keyword_names(function: Callable[..., Any]) -> tuple[str, ...]:
     )
 
 
+#: ``search()``'s own keywords (``retries``, ``timeout_ms``...): the ``TypeError`` of an unknown
+#: keyword names a mistyped one (``retires``) as the closest, before an option that looks alike.
 _SEARCH_KEYWORDS = keyword_names(SearchClient.search)
 
 

@@ -30,6 +30,7 @@ from .client.search_client import SearchClient
 from .client.selection import resolve_backends
 from .config import DEFAULT_MAX_RESULTS, Settings
 from .engine import registry
+from .engine.normalize import LINE_TEXT_FIELDS
 from .errors import (
     ANSWER_ONLY,
     BAD_ARGUMENTS,
@@ -1421,15 +1422,10 @@ MAX_TITLE_CHARS = 300
 #: (``max_content_chars``' default); a service may answer with megabytes of it.
 MAX_SNIPPET_CHARS = DEFAULT_CONTENT_CHARS
 #: The fields of a search result cut for a model, with their caps: every text a service writes
-#: (a news source, a video's publisher and channel name a source as a title names a page); its
-#: URLs are bounded where they are read (8 KB), its numbers and dates are canonical.
-_ITEM_CAPS = (
-    ("title", MAX_TITLE_CHARS),
-    ("snippet", MAX_SNIPPET_CHARS),
-    ("source", MAX_TITLE_CHARS),
-    ("publisher", MAX_TITLE_CHARS),
-    ("uploader", MAX_TITLE_CHARS),
-)
+#: (:data:`~.engine.normalize.LINE_TEXT_FIELDS`), the snippet as much as page text, the others
+#: (a news source, a video's publisher and channel) as a title (they name a source as a title names
+#: a page); its URLs are bounded where they are read (8 KB), its numbers and dates are canonical.
+_ITEM_CAPS = tuple((name, MAX_SNIPPET_CHARS if name == "snippet" else MAX_TITLE_CHARS) for name in LINE_TEXT_FIELDS)
 
 
 def _page_title(result: Mapping[str, Any]) -> str:

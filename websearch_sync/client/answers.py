@@ -15,7 +15,7 @@ tiers (a planted 10 MB entry would cost every reader seconds and hundreds of MB)
 
 from typing import Any, Optional
 
-from ..engine.normalize import clean_text
+from ..engine.normalize import LINE_TEXT_FIELDS, clean_text
 from ..net.urls import MAX_URL_CHARS
 from ..reader.pagetext import CUTS
 
@@ -37,9 +37,6 @@ _ITEM_OPTIONAL_TEXT = (
     "embed_url",
 )
 _ITEM_OPTIONAL_COUNTS = ("width", "height", "duration", "view_count")
-#: An item's texts a search writes on one line, cleaned (:func:`~..engine.normalize.clean_text`): one
-#: stored with a control character (a terminal's escape sequence) or a line break is no search's.
-_ITEM_LINE_TEXT = ("title", "snippet", "source", "publisher", "uploader")
 _PAGE_TEXT = ("url", "final_url", "title", "text", "content_type", "extractor")
 
 #: A stored answer's JSON, besides its page text, at most: the frame (``provider_meta``,
@@ -77,7 +74,7 @@ def _valid_optional_fields(item: dict[str, Any]) -> bool:
     cleans it), counts, http(s) picture URLs; the title (checked a text before) is one-line text too."""
     return (
         all(type(item[name]) is str for name in _ITEM_OPTIONAL_TEXT if name in item)
-        and all(clean_text(item[name], markup=False) == item[name] for name in _ITEM_LINE_TEXT if name in item)
+        and all(clean_text(item[name], markup=False) == item[name] for name in LINE_TEXT_FIELDS if name in item)
         and all(type(item[name]) is int for name in _ITEM_OPTIONAL_COUNTS if name in item)
         and all(_http_url(item[name]) for name in ("image_url", "thumbnail_url", "embed_url") if name in item)
     )

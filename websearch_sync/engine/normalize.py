@@ -87,6 +87,17 @@ VERTICAL_FIELDS: dict[str, dict[str, Convert]] = {
         "uploader": _text_field,
     },
 }
+#: The item fields a search writes as one line of cleaned text (:func:`clean_text`): the title, a web
+#: item's snippet and source, and each vertical's text fields (a video's publisher and channel). What a
+#: stored answer's texts must be (client/answers.py) and what the search tool cuts for a model (tool.py).
+LINE_TEXT_FIELDS = tuple(
+    dict.fromkeys(
+        ("title", "snippet", "source")
+        + tuple(
+            name for fields in VERTICAL_FIELDS.values() for name, convert in fields.items() if convert is _text_field
+        )
+    )
+)
 #: Fields without which an item of a vertical is no result: an image result without the image.
 REQUIRED_FIELDS = {"images": ("image_url",)}
 

@@ -465,7 +465,7 @@ class HttpTransport:
                 return self._exchange(spec, deadline, provider, *reading, spec.allow_redirects, address, keep_auth)
             except NetworkError as error:
                 if error.detail_code not in (CONNECTION_REFUSED, CONNECTION_ERROR) or not error.retryable:
-                    raise
+                    raise  # not the address's fault (a mock's refusal is the same at every address)
                 if deadline.expired():
                     raise
                 failure = error

@@ -227,6 +227,7 @@ def _request_form(url: str) -> str:
 def _checked_request_form(url: str) -> str:
     """:func:`request_url`'s work for a string ``url``."""
     text = url.strip()
+    length = len(text)  # as given: the host's ASCII form below may be longer
     if not text:
         raise InvalidInput("url is empty", detail_code=BAD_URL)
     if URL_CONTROL_CHARS.search(text):
@@ -257,10 +258,8 @@ def _checked_request_form(url: str) -> str:
             text = with_ascii_host(text)  # not by requests' own IDNA encoding
         except HostRefused as refused:
             raise InvalidInput(str(refused), detail_code=BAD_URL) from None
-    if len(url.strip()) > MAX_URL_CHARS:  # checked last: a longer URL refused for another reason says that one
-        raise UrlTooLong(
-            "url is %d characters long; the limit is %d" % (len(url.strip()), MAX_URL_CHARS), detail_code=BAD_URL
-        )
+    if length > MAX_URL_CHARS:  # checked last: a longer URL refused for another reason says that one
+        raise UrlTooLong("url is %d characters long; the limit is %d" % (length, MAX_URL_CHARS), detail_code=BAD_URL)
     prepared = requests.models.PreparedRequest()
     try:
         prepared.prepare_url(text, None)

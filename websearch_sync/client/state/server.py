@@ -246,7 +246,13 @@ _BOUNDED_CLASSES: dict[type, type] = {}
 def _bounded_connections(connection_class: type) -> type:
     """``connection_class`` (redis-py's TCP, TLS or unix connection) with a :class:`_BoundedSocket`,
     connected within the operation's time (in a worker thread: a new connection is rare), and
-    connected again before a command after :data:`MAX_IDLE_S` of silence."""
+    connected again before a command after :data:`MAX_IDLE_S` of silence.
+
+    ``_connect`` is redis-py's hook for this: an abstract method of its ``AbstractConnection`` that
+    each of its connection classes (TLS's included, which wraps the TCP one's socket) implements,
+    and a pool's public ``connection_class`` may be any subclass. Its ``ssl_*`` options and
+    ``SSLConnection`` set up TLS, not the socket's deadline nor where a timeout happened: no
+    public option does, so the TLS class is subclassed like the others, its options kept."""
     bounded = _BOUNDED_CLASSES.get(connection_class)
     if bounded is None:
         from redis.connection import SSLConnection

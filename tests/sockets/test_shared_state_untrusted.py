@@ -340,6 +340,12 @@ WRONG_REPLIES = {
     "PTTL answers text": _by_command(
         GET=b"$2\r\n{}\r\n", GETRANGE=b"$2\r\n{}\r\n", PTTL=b"+soon\r\n", EXISTS=b":0\r\n"
     ),
+    "GET answers an array nested 5000 deep": _by_command(
+        GET=b"*1\r\n" * 5000 + b":1\r\n",
+        GETRANGE=b"*1\r\n" * 5000 + b":1\r\n",
+        PTTL=b":5000\r\n",
+        EXISTS=b":0\r\n",
+    ),
     "the slot script answers text": _by_command(
         GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"+wait\r\n", EXISTS=b":0\r\n"
     ),

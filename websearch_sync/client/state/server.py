@@ -686,6 +686,8 @@ class SharedState:
                 return default
             except self.server.errors as error:
                 self.server.failed(error, now, self.required)
+            except RecursionError:  # redis-py reads a reply's nested arrays by recursion: one nested thousands deep
+                self.server.failed(BadReply("a reply nested deeper than redis-py reads"), now, self.required)
             else:
                 self.server.answered(now)
                 return result

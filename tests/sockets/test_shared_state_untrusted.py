@@ -346,6 +346,12 @@ WRONG_REPLIES = {
         PTTL=b":5000\r\n",
         EXISTS=b":0\r\n",
     ),
+    "GET answers a length that is no number": _by_command(
+        GET=b"$abc\r\n", GETRANGE=b"$abc\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"
+    ),
+    "GET answers a length past any index": _by_command(
+        GET=b"$99999999999999999999\r\n", GETRANGE=b"$99999999999999999999\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"
+    ),
     "the slot script answers text": _by_command(
         GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"+wait\r\n", EXISTS=b":0\r\n"
     ),

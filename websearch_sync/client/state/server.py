@@ -241,6 +241,15 @@ class _Connecting:
 
 
 _BOUNDED_CLASSES: dict[type, type] = {}
+#: What redis-py's parser raises, besides its own errors, on a reply no Redis sends: a length that is no
+#: number (``$abc``: ``int()``'s ValueError) or too large for an index (OverflowError), arrays nested
+#: thousands deep (read by recursion). Each escaped every search of the process as it was.
+_UNREADABLE = (ValueError, OverflowError, RecursionError)
+
+
+def _error_line(error: BaseException) -> str:
+    """``Type: message`` of a parser's error, cut to 100 characters (it may quote the whole line it read)."""
+    return ("%s: %s" % (type(error).__name__, error))[:100]
 
 
 def _bounded_connections(connection_class: type) -> type:
@@ -288,10 +297,16 @@ def _bounded_connections(connection_class: type) -> type:
                 self.disconnect()  # connected again at once, within the operation's time (``_connect``)
             super(bounded, self).send_packed_command(command, *args, **kwargs)  # type: ignore[arg-type]
 
+        def read_response(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return super(bounded, self).read_response(*args, **kwargs)  # type: ignore[arg-type]
+            except _UNREADABLE as error:  # the connection is closed (redis-py's read did: an error of any type)
+                raise BadReply("a reply no Redis sends (%s)" % _error_line(error)) from None
+
         bounded = _BOUNDED_CLASSES[connection_class] = type(
             "Bounded" + connection_class.__name__,
             (connection_class, _tcp_noted()) if tls else (connection_class,),
-            {"_connect": _connect, "send_packed_command": send_packed_command},
+            {"_connect": _connect, "send_packed_command": send_packed_command, "read_response": read_response},
         )
     return bounded
 
@@ -686,8 +701,6 @@ class SharedState:
                 return default
             except self.server.errors as error:
                 self.server.failed(error, now, self.required)
-            except RecursionError:  # redis-py reads a reply's nested arrays by recursion: one nested thousands deep
-                self.server.failed(BadReply("a reply nested deeper than redis-py reads"), now, self.required)
             else:
                 self.server.answered(now)
                 return result

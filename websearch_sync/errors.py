@@ -15,6 +15,7 @@ from .secrets import redact as redact  # the backends and state tiers import err
 __all__ = [
     "WebSearchError",
     "InvalidInput",
+    "UrlTooLong",
     "Timeout",
     "NetworkError",
     "WebBlocked",
@@ -430,6 +431,14 @@ class InvalidInput(WebSearchError):
     refused private target (``private_address``)."""
 
     code = "InvalidInput"
+
+
+class UrlTooLong(InvalidInput):
+    """A URL refused only for its length: over 8192 characters, the longest fetch sends
+    (``websearch_sync.net.urls.MAX_URL_CHARS``). An ``InvalidInput`` (``bad_url``) like any other
+    refused URL, in ``to_dict()``, the command line and ``isinstance``; its own class so a caller can
+    tell it apart by a public name, and a redirect's hop can say why it does not follow a target a
+    browser would."""
 
 
 class Timeout(WebSearchError):

@@ -49,6 +49,10 @@ DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
 MIN_FETCH_BYTES = 1024
 #: How many characters of a page fetch returns by default.
 DEFAULT_MAX_CHARS = 50_000
+#: Seconds within which the tools a server or an agent framework offers count repeats of one lookup
+#: (``ToolSession``'s ``repeat_window_s``): they outlive many conversations, and a later one may ask
+#: the same thing again. Here, below both the MCP server and the integrations, which share it.
+DEFAULT_REPEAT_WINDOW_S = 600.0
 
 #: Environment variables shared by every backend and by fetch: name -> (Settings field, meaning).
 SHARED_ENV_VARS: dict[str, tuple[str, str]] = {

@@ -21,6 +21,7 @@ from websearch_sync.client.default_client import close_default_client, default_c
 from websearch_sync.integrations import agent_tool
 from websearch_sync.integrations.agent_tool import agent_tools
 from websearch_sync.net import workers
+from websearch_sync.testing import fake_results
 
 
 def test_call_tool_without_a_client_remembers_a_block_across_calls(monkeypatch):
@@ -358,3 +359,35 @@ def test_the_tools_of_an_integration_share_the_mcp_servers_repeat_guard():
         with pytest.raises(ws.InvalidInput) as refused:
             agent_tools(client, max_repeats=0)
     assert refused.value.detail_code == "bad_max_repeats"
+
+
+def test_a_lookup_the_async_agent_gave_up_on_is_no_repeat_of_the_next(monkeypatch):
+    """The model never got the answer of a call its agent cancelled: counted, it made the next
+    identical call's answer a "you already have this" repeat (``max_repeats=2``: the second)."""
+    started, gate = threading.Event(), threading.Event()
+
+    def held(params):
+        started.set()
+        gate.wait(30)
+        return [{"title": "Rust", "url": "https://rust.example/", "snippet": ""}]
+
+    async def give_up(search):
+        task = asyncio.ensure_future(search.arun({"query": "rust"}))
+        assert await asyncio.to_thread(started.wait, 30)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    slots = agent_tool._arun_slots
+    try:
+        with fake_results({"bing_html": held}):
+            with ws.SearchClient("bing_html", cache_ttl_s=0) as client:
+                (search, _) = agent_tools(client)
+                asyncio.run(give_up(search))
+                gate.set()
+                taken = [slots.acquire(timeout=30) for _ in range(agent_tool.ARUN_AT_ONCE)]  # the abandoned one ended
+                for _ in taken:
+                    slots.release()
+                assert ["note" in search.run({"query": "rust"}).result for _ in range(3)] == [False, False, True]
+    finally:
+        gate.set()

@@ -13,9 +13,10 @@ same blocking call in a daemon thread, so an async agent's event loop keeps goin
 during a search, and a call the agent gave up on does not hold up its end.
 """
 
+import asyncio
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Optional, Union, cast
@@ -99,14 +100,26 @@ class AgentTool:
 
     def run(self, arguments: Any) -> ToolOutcome:
         """Call the tool with the model's arguments (a dict or JSON text; ``None`` values count as absent)."""
-        result = self.session.call_tool(_CANONICAL[self.name], arguments)
-        return ToolOutcome(format_results(result, self.style), result, "error" in result)
+        return self._outcome(arguments)
 
     async def arun(self, arguments: Any) -> ToolOutcome:
         """:meth:`run` in a daemon thread, so the event loop is not held up by the search; an agent
-        that gives up on the call (a timeout, a cancelled run) does not wait for it at its end. At
-        most :data:`ARUN_AT_ONCE` run at once in the process, abandoned ones until they end."""
-        return await run_awaited(lambda: self.run(arguments), "websearch-agent-tool", _arun_slots)
+        that gives up on the call (a timeout, a cancelled run) does not wait for it at its end, and
+        its lookup, whose answer the model never got, is no repeat of the next one. At most
+        :data:`ARUN_AT_ONCE` run at once in the process, abandoned ones until they end."""
+        given_up = threading.Event()
+        try:
+            return await run_awaited(
+                lambda: self._outcome(arguments, lambda: not given_up.is_set()), "websearch-agent-tool", _arun_slots
+            )
+        except asyncio.CancelledError:
+            given_up.set()
+            raise
+
+    def _outcome(self, arguments: Any, delivered: Optional[Callable[[], bool]] = None) -> ToolOutcome:
+        """The call through the session's guard; ``delivered``: whether its answer reaches the model."""
+        result = self.session.call_tool(_CANONICAL[self.name], arguments, delivered)
+        return ToolOutcome(format_results(result, self.style), result, "error" in result)
 
 
 def agent_tools(

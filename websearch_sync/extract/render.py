@@ -271,6 +271,9 @@ class _Renderer:
         """Writes inline text (whitespace collapsed unless ``raw``); ``page_text``: text
         that ``text`` escaped, whose block marker is escaped when it starts a line."""
         if not raw:
+            last = self._code_at_end()
+            if last is not None and last[2]:  # the span's <code> ended with a space: it stands between them
+                text = " " + text
             text = _collapsed(text)
             if self.line_start or self.pending or (self.out and self.out[-1].endswith((" ", "\n"))):
                 text = text.lstrip(" ")
@@ -404,13 +407,17 @@ class _Renderer:
     def _code(self, raw: str) -> None:
         """Writes ``raw`` (a ``<code>``'s text) as inline code, whitespace collapsed; right after
         another span, nothing between (``<code>a</code><code>b</code>``), as one span with it, as
-        a browser shows them: two spans written together (```a``b```) read as one holding ``a``b``."""
+        a browser shows them: two spans written together (```a``b```) read as one holding ``a``b``.
+        Its edges' spaces stand outside the span (``<code>a </code>b``: ```a` b``, the space a browser
+        shows; the trailing one is written with what follows, which may be another span to join)."""
         text = " ".join(raw.split())
         last = self._code_at_end()
         if last is not None:
             before, spaced = last[1:]
             text = before + (" " if spaced or raw[:1].isspace() else "") + text
             self.out.pop()
+        elif raw[:1].isspace():  # outside the span, as a browser shows it: `x<code> a</code>` is "x a"
+            self.write(" ")
         self.write(_code_span(text))
         self.last_code = (len(self.out) - 1, text, raw[-1:].isspace())
 

@@ -271,10 +271,7 @@ class _Renderer:
         """Writes inline text (whitespace collapsed unless ``raw``); ``page_text``: text
         that ``text`` escaped, whose block marker is escaped when it starts a line."""
         if not raw:
-            last = self._code_at_end()
-            if last is not None and last[2]:  # the span's <code> ended with a space: it stands between them
-                text = " " + text
-            text = _collapsed(text)
+            text = _collapsed(self._after_code(text))
             if self.line_start or self.pending or (self.out and self.out[-1].endswith((" ", "\n"))):
                 text = text.lstrip(" ")
             if not text:
@@ -297,6 +294,12 @@ class _Renderer:
                 self.out.append("".join(self.prefix))
         self.out.append(text)
         self.line_start = text.endswith("\n")
+
+    def _after_code(self, text: str) -> str:
+        """``text``, after a space when it follows a code span whose ``<code>`` ended with one (the
+        space stands outside the span, between them: :meth:`_code`)."""
+        last = self._code_at_end()
+        return " " + text if last is not None and last[2] else text
 
     def result(self) -> str:
         lines = [line.rstrip() for line in "".join(self.out).split("\n")]

@@ -99,7 +99,7 @@ from .searxng_names import (
     time_range_skipped,
     time_range_unverified,
 )
-from .searxng_query import has_external_bang, unreadable_time_limit, within_deadline
+from .searxng_query import has_engine_bang, has_external_bang, unreadable_time_limit, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -649,7 +649,7 @@ class SearXNG(JsonApiBackend):
         undecided = tuple(
             option
             for option, unknown in (
-                ("engines", engines_undecided(engines, categories, results, failed)),
+                ("engines", engines_undecided(engines, categories, results, failed, _bang(params))),
                 ("categories", categories_undecided(categories, results)),
             )
             if unknown
@@ -668,13 +668,21 @@ class SearXNG(JsonApiBackend):
     ) -> list[WebSearchError]:
         """A warning for each of ``options`` whose names the instance did not search (:mod:`.searxng_names`)."""
         categories = self._names(params, "categories")
-        warnings = (ignored_names(o, self._names(params, o), results, failed, config, categories) for o in options)
+        warnings = (
+            ignored_names(o, self._names(params, o), results, failed, config, categories, _bang(params))
+            for o in options
+        )
         return [warning for warning in warnings if warning is not None]
 
     def _names(self, params: SearchParams, option: str) -> Optional[str]:
         """The names option ``option`` (``engines``, ``categories``) asks for, comma-separated (``None``: unset)."""
         names = self.option(params, option)
         return ",".join(names) if names else None
+
+
+def _bang(params: SearchParams) -> bool:
+    """Whether the query sent holds a ``!name`` that may pick the engines (:func:`.searxng_query.has_engine_bang`)."""
+    return has_engine_bang(params.full_query)
 
 
 def _unverified_here(error: ErrorInfo, provider: str) -> bool:

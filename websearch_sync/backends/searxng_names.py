@@ -66,15 +66,27 @@ def categories_undecided(asked: Optional[str], results: Sequence[Any]) -> bool:
 
 
 def engines_undecided(
-    asked: Optional[str], categories: Optional[str], results: Sequence[Any], failed: Sequence[str]
+    asked: Optional[str],
+    categories: Optional[str],
+    results: Sequence[Any],
+    failed: Sequence[str],
+    bang: bool = False,
 ) -> bool:
     """True when only ``/config`` can tell whether the ``engines`` asked were searched: categories
-    were asked beside them, and no result came from them nor did any of them fail (a failed engine
-    was searched: :func:`_engines_ignored` says nothing then either). The instance asks the engines
-    it has *and* the categories' engines (``searx/webadapter.py: parse_generic``), so results of the
-    categories' engines alone prove nothing: the engines asked may have found nothing."""
+    were asked beside them, or the query holds a ``!name`` (``bang``), and no result came from them
+    nor did any of them fail (a failed engine was searched: :func:`_engines_ignored` says nothing
+    then either). The instance asks the engines it has *and* the categories' engines
+    (``searx/webadapter.py: parse_generic``), so results of the categories' engines alone prove
+    nothing: the engines asked may have found nothing; a ``!name`` it knows wins over them, one it
+    does not know leaves them asked, so only whether it has the names asked tells an override from
+    names it ignored."""
     came = _sources(results, "engines")
-    return bool(asked) and bool(categories) and bool(came) and not set(str(asked).split(",")) & set(came + list(failed))
+    return (
+        bool(asked)
+        and (bool(categories) or bang)
+        and bool(came)
+        and not set(str(asked).split(",")) & set(came + list(failed))
+    )
 
 
 def _engines_ignored(
@@ -83,16 +95,18 @@ def _engines_ignored(
     failed: Sequence[str],
     config: Optional[InstanceConfig],
     categories: Optional[str],
+    bang: bool = False,
 ) -> Optional[tuple[list[str], bool]]:
     """``(the engines that answered, whether the instance has those asked)`` when no result came
     from an engine asked for (and none of them failed), else ``None``. With ``categories`` asked
     beside them, only ``config`` can show it: the instance ran the engines it has beside the
-    categories', so only names it does not have were ignored."""
+    categories', so only names it does not have were ignored. So with a ``!name`` in the query
+    (``bang``): a name it has was overridden by it, one it does not have ignored."""
     engines = _sources(results, "engines")
     if not engines or set(names) & (set(engines) | set(failed)):
         return None
     known = config is not None and set(names) <= {e.name for e in config.engines}
-    if categories and (config is None or known):
+    if (categories and (config is None or known)) or (bang and config is None):
         return None
     return sorted(set(engines)), known
 
@@ -121,20 +135,22 @@ def ignored_names(
     failed: Sequence[str],
     config: Optional[InstanceConfig] = None,
     categories: Optional[str] = None,
+    bang: bool = False,
 ) -> Optional[WebSearchError]:
     """A warning when the ``engines`` (or ``categories``) asked were not searched, else ``None``.
 
     ``asked`` is the option as sent (comma-separated), ``results`` the answer's results,
     ``failed`` the engines listed as unresponsive, ``config`` the instance's ``/config`` when
-    read, ``categories`` the categories sent beside ``engines``. Results that say nothing about
-    their engine prove nothing; categories without ``config`` are never judged by the results'
-    first categories alone, nor engines asked beside categories (:func:`engines_undecided`).
+    read, ``categories`` the categories sent beside ``engines``, ``bang`` whether the query holds
+    a ``!name``. Results that say nothing about their engine prove nothing; categories without
+    ``config`` are never judged by the results' first categories alone, nor engines asked beside
+    categories or beside a ``!name`` (:func:`engines_undecided`).
     """
     if not asked:
         return None
     names = asked.split(",")
     judged = (
-        _engines_ignored(names, results, failed, config, categories)
+        _engines_ignored(names, results, failed, config, categories, bang)
         if option == "engines"
         else _categories_ignored(names, results, failed, config)
     )

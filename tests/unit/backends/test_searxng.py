@@ -427,6 +427,32 @@ def test_an_ignored_engine_s_warning_names_only_the_categories_the_instance_has(
     assert "runs %s" % runs in warning.message
 
 
+@pytest.mark.parametrize(
+    "engines, config, warned",
+    [
+        ("wikipedia", INSTANCE_CONFIG, "option_overridden"),
+        ("wikipedias", INSTANCE_CONFIG, "unknown_engines"),
+        ("wikipedia", None, None),  # /config unanswered: nothing tells an override from an unknown name
+    ],
+)
+def test_a_bang_in_the_query_that_won_over_the_engines_asked_is_not_called_an_unknown_name(engines, config, warned):
+    """``searx/query.py: BangParser``: a ``!name`` the instance knows (``!bing_news`` is its engine
+    ``bing news``) sets ``specific``, and ``searx/webadapter.py`` then searches the query's engines
+    only, whatever ``engines=`` says. The recorded news answer (results from ``bing news`` alone) for
+    a call asking ``wikipedia`` with that bang: ``/config`` (read in the call) tells an engine it has,
+    overridden by the bang, from a name it ignored. Before: ``unknown_engines`` from the results
+    alone ("the instance ignores names it does not know"), for an engine it has."""
+    extra = [_config_answer(config)] if config else []
+    result, calls = search(
+        recorded("browse-API__news.json"), query="!bing_news artificial intelligence", engines=engines, extra=extra
+    )
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    warnings = [e for e in result.get("errors", ()) if e.get("detail_code") != "engine_error"]
+    assert [e["detail_code"] for e in warnings] == ([warned] if warned else [])
+    if warned == "option_overridden":
+        assert "a `!name` in the query" in warnings[0]["message"]
+
+
 def test_an_engine_asked_beside_categories_that_failed_was_searched_without_config():
     """The shortlist answer: results from 'google cse' (of the categories sent), and 'brave', the engine
     asked, among the engines that failed: it was searched, no ``/config`` needed to tell (as the

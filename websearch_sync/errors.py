@@ -169,6 +169,8 @@ ANSWER_ONLY = "answer_only"
 OPTION_OVERRIDDEN = "option_overridden"  #: a warning: SearXNG searched other engines than asked (a locked preference)
 TIME_RANGE_SKIPPED = "time_range_skipped"  #: a warning: SearXNG did not ask its engines without time-range support
 TIME_RANGE_UNVERIFIED = "time_range_unverified"  #: a warning: SearXNG's /config could not be read to tell that
+PAGING_SKIPPED = "paging_skipped"  #: a warning: SearXNG did not ask its engines without paging for a later page
+PAGING_UNVERIFIED = "paging_unverified"  #: a warning: SearXNG's /config could not be read to tell that
 NO_RECORDED_CASE = "no_recorded_case"  #: replay: the request matches no recorded case
 # ToolNotFound
 UNKNOWN_TOOL = "unknown_tool"

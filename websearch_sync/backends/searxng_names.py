@@ -27,14 +27,18 @@ its answer does not say so (no result, no ``unresponsive_engines`` entry). Only 
 (each engine's ``time_range_support``) tells which engines were left out:
 ``WebProviderError(time_range_skipped)`` names them (:func:`time_range_skipped`), and
 ``WebProviderError(time_range_unverified)`` says when ``/config`` could not be read to tell
-(:func:`time_range_unverified`).
+(:func:`time_range_unverified`). So for a page after the first: an engine without ``paging`` is
+not asked for it (:data:`PAGING`: ``paging_skipped``, ``paging_unverified``).
 """
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any, Optional
 
 from ..errors import (
     OPTION_OVERRIDDEN,
+    PAGING_SKIPPED,
+    PAGING_UNVERIFIED,
     TIME_RANGE_SKIPPED,
     TIME_RANGE_UNVERIFIED,
     UNKNOWN_CATEGORIES,
@@ -187,38 +191,92 @@ def _run_instead(option: str, categories: Optional[str], config: Optional[Instan
     return "its default engines"
 
 
+@dataclasses.dataclass(frozen=True)
+class SkipRule:
+    """A kind of search for which SearXNG does not ask its engines that lack a feature at all
+    (``searx/search/processors/abstract.py: get_params`` returns ``None`` for them), and whose
+    answer does not say so (no result, no ``unresponsive_engines`` entry): only ``/config`` (each
+    engine's :attr:`field`) tells which engines were left out."""
+
+    #: The :class:`~.searxng_config.Engine` field (``/config``'s) saying whether it has the feature.
+    field: str
+    #: The search, in a message's words ("with a time range").
+    search: str
+    #: The same search, after "skipped" ("for the time range").
+    skipped_for: str
+    #: The feature ("time-range support").
+    feature: str
+    skipped_code: str
+    unverified_code: str
+
+    def skipped(
+        self, config: Optional[InstanceConfig], engines: Optional[str], categories: Optional[str]
+    ) -> Optional[WebSearchError]:
+        """A warning naming the engines such a search did not ask (those of ``engines`` or
+        ``categories``, comma-separated as sent, that ``config`` lists without the feature), else
+        ``None`` (also when ``/config`` was not read)."""
+        if config is None:
+            return None
+        asked = config.engines_asked((engines or "").split(","), (categories or "").split(","))
+        skipped = [engine.name for engine in asked if getattr(engine, self.field) is False]
+        if not skipped:
+            return None
+        kept = [engine.name for engine in asked if getattr(engine, self.field) is not False]
+        return WebProviderError(
+            "searxng: %s the instance does not ask its engines that have no %s, so none of their results are here: "
+            "%s%s"
+            % (
+                self.search,
+                self.feature,
+                some_names(skipped),
+                "; asked: %s" % some_names(kept) if kept else "; that was every engine of this search",
+            ),
+            provider="searxng",
+            detail_code=self.skipped_code,
+        )
+
+    def unverified(self, why: str) -> WebSearchError:
+        """The warning of such a search whose ``/config`` could not be read (``why``): the instance
+        may have skipped engines without the feature, and nothing here says which."""
+        return WebProviderError(
+            "searxng: could not check which engines the instance skipped %s (it does not ask those without %s, "
+            "and only its /config names them): %s; the results may lack those engines' results"
+            % (self.skipped_for, self.feature, why),
+            provider="searxng",
+            detail_code=self.unverified_code,
+        )
+
+
+#: A search with a time range does not ask the engines without ``time_range_support``.
+TIME_RANGE = SkipRule(
+    "time_range_support",
+    "with a time range",
+    "for the time range",
+    "time-range support",
+    TIME_RANGE_SKIPPED,
+    TIME_RANGE_UNVERIFIED,
+)
+#: A search for a page after the first (``pageno`` 2 on) does not ask the engines without ``paging``.
+PAGING = SkipRule(
+    "paging",
+    "for a page after the first",
+    "for a page after the first",
+    "paging support",
+    PAGING_SKIPPED,
+    PAGING_UNVERIFIED,
+)
+
+
 def time_range_skipped(
     config: Optional[InstanceConfig], engines: Optional[str], categories: Optional[str]
 ) -> Optional[WebSearchError]:
-    """A warning naming the engines a search with a time range did not ask (those of ``engines``
-    or ``categories``, comma-separated as sent, that ``config`` lists without time-range support),
-    else ``None`` (also when ``/config`` was not read)."""
-    if config is None:
-        return None
-    asked = config.engines_asked((engines or "").split(","), (categories or "").split(","))
-    skipped = [engine.name for engine in asked if engine.time_range_support is False]
-    if not skipped:
-        return None
-    kept = [engine.name for engine in asked if engine.time_range_support is not False]
-    return WebProviderError(
-        "searxng: with a time range the instance does not ask its engines that have no time-range support, "
-        "so none of their results are here: %s%s"
-        % (some_names(skipped), "; asked: %s" % some_names(kept) if kept else "; that was every engine of this search"),
-        provider="searxng",
-        detail_code=TIME_RANGE_SKIPPED,
-    )
+    """:meth:`SkipRule.skipped` of :data:`TIME_RANGE`."""
+    return TIME_RANGE.skipped(config, engines, categories)
 
 
 def time_range_unverified(why: str) -> WebSearchError:
-    """The warning of a search with a time range whose ``/config`` could not be read (``why``): the
-    instance may have skipped engines without time-range support, and nothing here says which."""
-    return WebProviderError(
-        "searxng: could not check which engines the instance skipped for the time range (it does not ask those "
-        "without time-range support, and only its /config names them): %s; the results may lack those engines' "
-        "results" % why,
-        provider="searxng",
-        detail_code=TIME_RANGE_UNVERIFIED,
-    )
+    """:meth:`SkipRule.unverified` of :data:`TIME_RANGE`."""
+    return TIME_RANGE.unverified(why)
 
 
 def some_names(names: list[str], shown: int = 10) -> str:

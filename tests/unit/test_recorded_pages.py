@@ -4,12 +4,15 @@ many (``recorded_pages`` in its meta file): the replay bounds the search with th
 the request the recording lacks and what to write; an unrecorded page is never read as "no more"."""
 
 import dataclasses
+import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 import websearch_sync as ws
 from websearch_sync.contract.cases import discover, meta_problem, run_case
+from websearch_sync.testing import replay_fixtures
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 #: Yahoo's 2026 page: 7 results and a "Next" link (``b=8``) for a call of 10; no page 2 recorded.
@@ -55,3 +58,34 @@ def test_a_backend_that_reads_one_page_takes_no_max_pages(backend, fake_clock):
     with ws.testing.no_network(), pytest.raises(ws.InvalidInput) as info:
         ws.search("q", backend=backend, settings=settings, max_pages=2)
     assert info.value.detail_code == "bad_option" and "max_pages" in info.value.message
+
+
+def _golden_urls():
+    case = _case()
+    return [item["url"] for item in json.loads(case.expected_path.read_text(encoding="utf-8"))["items"]]
+
+
+def test_replay_fixtures_answers_within_the_pages_a_case_says_it_holds():
+    """The testing kit answers from the case as the contract replay does: one page, no error."""
+    with replay_fixtures(FIXTURES, backends="yahoo_html") as replay:
+        result = ws.search("javascript tutorial", backend="yahoo_html", max_results=10, cache_ttl_s=0)
+    assert [item["url"] for item in result["items"]] == _golden_urls()
+    assert "errors" not in result and replay.calls[0].case == CASE
+
+
+def test_replay_fixtures_of_a_case_not_saying_it_reports_the_page_it_lacks(tmp_path):
+    """Without ``recorded_pages`` the kit's answer says page 2 was not recorded: never a quiet "no more"."""
+    case = _case()
+    folder = tmp_path / "yahoo_html"
+    folder.mkdir()
+    meta = {k: v for k, v in case.meta.items() if k != "recorded_pages"}
+    (folder / case.meta_path.name).write_text(json.dumps(meta), encoding="utf-8")
+    shutil.copy(case.folder / case.meta["response"]["body"], folder)
+    with replay_fixtures(tmp_path, backends="yahoo_html"):
+        result = ws.search("javascript tutorial", backend="yahoo_html", max_results=10, cache_ttl_s=0)
+    assert [item["url"] for item in result["items"]] == _golden_urls()
+    [error] = result["errors"]
+    assert (error["detail_code"], error["page"]) == ("no_recorded_case", 2)
+    assert (
+        "the backend sent one more: GET https://search.yahoo.com/search?p=javascript+tutorial&b=8" in error["message"]
+    )

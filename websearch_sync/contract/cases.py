@@ -22,7 +22,7 @@ import shlex
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -35,7 +35,7 @@ from ..engine.identity import IDENTITY_FIELD
 from ..engine.option import MAX_PAGES_OPTION
 from ..errors import NO_CASES, InvalidInput, WebSearchError, cut_end
 from ..forks import instance_lock
-from ..models import StrPath
+from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
 from .replay import ReplayMismatch, ReplayWire
 
@@ -356,6 +356,17 @@ def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Opti
             mismatch.past_end,
         ) from None
     return outcome_of(result), result.message if isinstance(result, WebSearchError) else None
+
+
+def recorded_bound(case: Case, params: SearchParams) -> SearchParams:
+    """``params`` read no more result pages than ``case`` says its recording holds (``recorded_pages``:
+    ``max_pages`` at most that), as the contract replay's call does; as they are without it, or when
+    they ask fewer pages or a value the search refuses (``bad_max_pages``)."""
+    recorded = case.meta.get("recorded_pages")
+    given = params.options.get(MAX_PAGES_OPTION.name)
+    if type(recorded) is not int or not (given is None or (type(given) is int and given > recorded)):
+        return params
+    return replace(params, options=dict(params.options, **{MAX_PAGES_OPTION.name: recorded}))
 
 
 def outcome_of(result: Any) -> dict[str, Any]:

@@ -293,6 +293,24 @@ def test_a_later_page_parsed_to_the_wrong_shape_is_that_pages_failure(paged, mon
     )
 
 
+def test_an_error_every_page_gives_is_said_once(paged, monkeypatch):
+    """A meta-engine's engine that failed page 1 fails page 2 too (SearXNG: "CAPTCHA", then
+    "Suspended: CAPTCHA"): the answer said it once a page ("2 source(s) failed" for one)."""
+    parse = _Paged.parse
+
+    def with_a_failed_engine(self, response, params):
+        words = "CAPTCHA" if "page=1" in response.url else "Suspended: CAPTCHA"
+        error = {"type": "WebBlocked", "message": words, "retryable": False, "detail_code": "captcha_required"}
+        return ParseResult(items=parse(self, response, params).items, errors=[dict(error, provider=self.name)])
+
+    monkeypatch.setattr(_Paged, "parse", with_a_failed_engine)
+    with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=FakeClock(), retries=0) as client:
+        _serve(mock, {1: _page(1, ["1", "2", "3"]), 2: _page(2, ["4", "5", "6"])})
+        response = client.search("q", max_results=6)
+    assert len(response["items"]) == 6 and response["provider_meta"]["pages"] == 2
+    assert [error["message"] for error in response["errors"]] == ["CAPTCHA"]
+
+
 def test_a_continue_request_of_the_wrong_kind_names_the_method(paged, monkeypatch):
     """A flow's later step returning a tuple is the plugin's ``bad_parse_result``, not an ``AttributeError``."""
     monkeypatch.setattr(_Paged, "continue_request", lambda self, response, params, step: ("GET", ENDPOINT))

@@ -585,7 +585,9 @@ class Backend:
         ones, the call's ``max_pages`` are read, a page (the first too) brings none (repeats and
         items without an address are none), there is no next page or one fails (its error goes to ``errors``, its
         message saying which page and which pages the results are from; ``partial`` is set: the
-        pages read stand). ``parsed.pages`` is the pages read once a next page was asked for (1 when it failed)."""
+        pages read stand). A later page's error of a kind the pages before gave already (SearXNG's
+        engine that failed page 1, "Suspended" when asked again for page 2) is said once, in the
+        first page's words. ``parsed.pages`` is the pages read once a next page was asked for (1 when it failed)."""
         seen: set[str] = set()
         fresh = _new_results(parsed.items, seen, self.vertical)
         page_result = parsed
@@ -625,7 +627,8 @@ class Backend:
             read += len(page_result.items)
             fresh = _new_results(page_result.items, seen, self.vertical)
             parsed.items.extend(fresh)
-            parsed.errors.extend(page_result.errors)
+            said = {_error_kind(error) for error in parsed.errors}
+            parsed.errors.extend(error for error in page_result.errors if _error_kind(error) not in said)
             parsed.partial = parsed.partial or page_result.partial  # a page without some of its results
 
     def _made(self, spec: RequestSpec, method: str) -> RequestSpec:
@@ -763,6 +766,14 @@ def _pageable(result: object) -> bool:
         and isinstance(result.errors, list)
         and all(isinstance(item, dict) for item in result.items)
     )
+
+
+def _error_kind(error: object) -> object:
+    """What makes a page's error the same as another page's: its type, detail code, provider and
+    engine (a meta-engine's), not its words; an error of another shape is its own kind."""
+    if isinstance(error, dict):
+        return tuple(repr(error.get(key)) for key in ("type", "detail_code", "provider", "engine"))
+    return id(error)
 
 
 def _new_results(items: list[dict[str, Any]], seen: set[str], vertical: str) -> list[dict[str, Any]]:

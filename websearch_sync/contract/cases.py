@@ -21,7 +21,7 @@ import os
 import shlex
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -324,9 +324,7 @@ def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Opti
     not describe, or another number of requests.
     """
     meta = case.meta
-    options = dict(meta.get("options") or {})
-    if "recorded_pages" in meta:
-        options[MAX_PAGES_OPTION.name] = meta["recorded_pages"]
+    options = bounded_options(case, meta.get("options") or {})
     exchanges = case.exchanges()
     bodies = {
         id(e["response"]): case.body_bytes(e["response"]) for e in exchanges if not e["response"].get("exception")
@@ -358,15 +356,22 @@ def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Opti
     return outcome_of(result), result.message if isinstance(result, WebSearchError) else None
 
 
-def recorded_bound(case: Case, params: SearchParams) -> SearchParams:
-    """``params`` read no more result pages than ``case`` says its recording holds (``recorded_pages``:
-    ``max_pages`` at most that), as the contract replay's call does; as they are without it, or when
-    they ask fewer pages or a value the search refuses (``bad_max_pages``)."""
+def bounded_options(case: Case, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A call's ``options`` reading no more result pages than ``case`` says its recording holds
+    (``recorded_pages``: ``max_pages`` at most that), the rule of both replays (the contract's call,
+    :func:`recorded_bound`); as they are without it, or when they ask fewer pages or a value the
+    search refuses (``bad_max_pages``)."""
     recorded = case.meta.get("recorded_pages")
-    given = params.options.get(MAX_PAGES_OPTION.name)
+    given = options.get(MAX_PAGES_OPTION.name)
     if type(recorded) is not int or not (given is None or (type(given) is int and given > recorded)):
-        return params
-    return replace(params, options=dict(params.options, **{MAX_PAGES_OPTION.name: recorded}))
+        return dict(options)
+    return dict(options, **{MAX_PAGES_OPTION.name: recorded})
+
+
+def recorded_bound(case: Case, params: SearchParams) -> SearchParams:
+    """``params`` with :func:`bounded_options` (``testing.replay_fixtures``: a call answered from ``case``)."""
+    options = bounded_options(case, params.options)
+    return params if options == params.options else replace(params, options=options)
 
 
 def outcome_of(result: Any) -> dict[str, Any]:

@@ -232,7 +232,6 @@ def test_the_client_waits_out_maxlag_and_asks_again():
         ("cirrussearch-too-busy-error", ws.BadGateway, "search_busy"),
         ("cirrussearch-regex-too-busy-error", ws.BadGateway, "search_busy"),
         ("cirrussearch-backend-error", ws.BadGateway, "search_busy"),
-        ("cirrussearch-too-busy-for-you-anonymous-error", ws.WebBlocked, "http_429"),
     ],
 )
 def test_other_error_codes(code, error, detail):

@@ -15,6 +15,7 @@ from .secrets import redact as redact  # the backends and state tiers import err
 __all__ = [
     "WebSearchError",
     "InvalidInput",
+    "UrlTooLong",
     "Timeout",
     "NetworkError",
     "WebBlocked",
@@ -51,6 +52,7 @@ BAD_INCLUDE_CONTENT = "bad_include_content"
 BAD_MAX_CONTENT_CHARS = "bad_max_content_chars"
 BAD_OPTION = "bad_option"  #: a backend-specific option no backend of the call takes
 BAD_PAGENO = "bad_pageno"
+BAD_MAX_PAGES = "bad_max_pages"  #: the option of every engine that reads next pages
 BAD_RESOLVE_LINKS = "bad_resolve_links"  #: baidu's option
 BAD_SUMMARY = "bad_summary"  #: bocha's option
 BAD_TOPIC = "bad_topic"  #: tavily's option
@@ -433,6 +435,14 @@ class InvalidInput(WebSearchError):
     refused private target (``private_address``)."""
 
     code = "InvalidInput"
+
+
+class UrlTooLong(InvalidInput):
+    """A URL refused only for its length: over 8192 characters, the longest fetch sends
+    (``websearch_sync.net.urls.MAX_URL_CHARS``). An ``InvalidInput`` (``bad_url``) like any other
+    refused URL, in ``to_dict()``, the command line and ``isinstance``; its own class so a caller can
+    tell it apart by a public name, and a redirect's hop can say why it does not follow a target a
+    browser would."""
 
 
 class Timeout(WebSearchError):

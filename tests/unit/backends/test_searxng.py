@@ -568,6 +568,20 @@ def test_the_engines_of_bangs_as_config_resolves_them():
     assert config.bang_engines(["=", "nosuch"]) == ([], [])
 
 
+def test_an_engine_asked_that_a_bang_s_category_searched_is_not_said_overridden():
+    """``!news`` picks the news engines (``bing news``, ``wikinews``): ``wikinews`` asked and no
+    result from it means it found nothing, not that the bang overrode it. The recorded news answer
+    (results from ``bing news``). Before the bang was resolved: ``option_overridden``."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import ignored_names
+
+    results = recorded("browse-API__news.json")["results"]
+    config = read_config(INSTANCE_CONFIG)
+    assert ignored_names("engines", "wikinews", results, [], config, None, ["news"]) is None
+    overridden = ignored_names("engines", "wikipedia", results, [], config, None, ["news"])
+    assert overridden is not None and overridden.detail_code == "option_overridden"
+
+
 def _empty_answer():
     """The shortlist answer with no result and no engine failed (an empty later page)."""
     body = recorded("shortlist__1.json")

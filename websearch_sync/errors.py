@@ -146,7 +146,7 @@ HTTP_432 = "http_432"  #: Tavily: plan limit
 HTTP_433 = "http_433"  #: Tavily: pay-as-you-go limit
 # BadGateway
 MAXLAG = "maxlag"  #: Wikipedia's databases lag
-SEARCH_BUSY = "search_busy"  #: Wikipedia's search cluster shed the query under load (CirrusSearch)
+SEARCH_BUSY = "search_busy"  #: Wikipedia's search (CirrusSearch) shed load or failed for a while: "try again later"
 # WebParseError
 UNEXPECTED_SHAPE = "unexpected_shape"
 NOT_JSON = "not_json"

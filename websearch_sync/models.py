@@ -137,7 +137,8 @@ class ParseResult:
     cannot page); ``partial``: a later page failed (its error is in
     ``errors``), the answer lacks engines that timed out within the time the call's deadline gave
     them (SearXNG's ``engine_timeout``: a longer deadline may bring them), or a later request that
-    judges the answer got none (SearXNG's ``/config``), so the answer is not cached.
+    judges the answer got none (SearXNG's ``/config``), or the vendor warned that its search was
+    cut short (Wikipedia's ``warnings``), so the answer is not cached.
     """
 
     items: list[dict[str, Any]]

@@ -343,6 +343,14 @@ class MissingStream(io.TextIOBase):
         return True
 
 
+def refuse_missing_output(out: object) -> None:
+    """:class:`OutputFailed` at once when ``out``, the command's stdout, is a :class:`MissingStream`
+    (started with ``>&-``): the command would run (a search, a batch's first query) and fail at its
+    first write, its request spent for nothing."""
+    if isinstance(out, MissingStream) and out.output:
+        out.write("\n")
+
+
 def terminal_stream(stream: Optional[TextIO], name: str) -> io.TextIOBase:
     """``sys.stdout`` (``name="stdout"``) or ``sys.stderr`` as the command line writes to it: a
     :class:`TerminalStream`, or a :class:`MissingStream` when the process has none."""

@@ -8,8 +8,29 @@ before its command (``--state-url x state show``) or of a first word that is no 
 import argparse
 import difflib
 import shlex
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Optional
+
+#: What sh, cmd.exe or PowerShell reads otherwise inside double quotes (an expansion, an escape, the end).
+_DOUBLE_QUOTED_SPECIAL = frozenset('$`\\"!%\n\r')
+
+
+def shell_quote(word: str, platform: Optional[str] = None) -> str:
+    """``word`` as one argument of a command line shown to paste into a shell: as it is when no
+    shell reads anything in it; in double quotes when sh, cmd.exe and PowerShell all read them
+    alike (``"python requests"``, ``"it's"``); else quoted for the shell of ``platform`` (default
+    ``sys.platform``): ``shlex.quote``'s single quotes, which cmd.exe, Windows' own, does not
+    know, there the C runtime's double quotes with backslash escapes."""
+    if word and shlex.quote(word) == word:
+        return word
+    if not _DOUBLE_QUOTED_SPECIAL.intersection(word):
+        return '"%s"' % word
+    if (platform or sys.platform) == "win32":
+        import subprocess  # here: the command line's start does not load it
+
+        return subprocess.list2cmdline([word])
+    return shlex.quote(word)
 
 
 def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
@@ -191,15 +212,15 @@ def _commands_under(parser: argparse.ArgumentParser) -> dict[str, argparse.Argum
 def command_hint(words: Sequence[str], commands: Sequence[str]) -> str:
     """The refusal of a first word that is no command (``words``: the command line), with the
     command meant: a close one (``serach``: search), else the query given without its command
-    (``websearch-sync python requests --json``: ``websearch-sync search 'python requests' --json``,
-    the words up to the first flag shell-quoted as one, the rest after it); argparse's "invalid
+    (``websearch-sync python requests --json``: ``websearch-sync search "python requests" --json``,
+    the words up to the first flag quoted as one (:func:`shell_quote`), the rest after it); argparse's "invalid
     choice" named no way on."""
     word = words[0]
     close = difflib.get_close_matches(word, list(commands), n=1)
     if close:
         return "unknown command %r (did you mean %s?)" % (word, close[0])
     flags = next((at for at, each in enumerate(words) if each.startswith("-")), len(words))
-    line = [shlex.quote(" ".join(words[:flags]))] + [shlex.quote(each) for each in words[flags:]]
+    line = [shell_quote(" ".join(words[:flags]))] + [shell_quote(each) for each in words[flags:]]
     return "unknown command %r: the commands are %s; to search for it: websearch-sync search %s" % (
         word,
         ", ".join(commands),
@@ -232,7 +253,7 @@ def misplaced_flag_hint(words: Sequence[str], top: argparse.ArgumentParser) -> t
         where = " ".join(path)
     else:
         return parser, "unrecognized arguments: %s%s" % (misplaced, flag_hint(misplaced, parser, top))
-    line = " ".join(shlex.quote(word) for word in [*path, *rest])
+    line = " ".join(shell_quote(word) for word in [*path, *rest])
     return parser, "%s is a flag of %s: the command comes first (websearch-sync %s)" % (misplaced, where, line)
 
 

@@ -16,7 +16,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="read one web page as markdown or text",
         description="Read one web page (http or https) and print its main content.",
         epilog="examples:\n  websearch-sync fetch https://example.com/article\n"
-        "  websearch-sync fetch https://example.com/article --mode text --max-chars 2000 --json",
+        "  websearch-sync fetch https://example.com/article --mode text --max-chars 2000 --json\n"
+        "  websearch-sync fetch https://example.com/logo.png --images --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("url", help="the page to read")
@@ -42,6 +43,12 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)"
     )
     parser.add_argument("--include-comments", action="store_true", help="keep the page's reader comment threads")
+    parser.add_argument(
+        "--images",
+        action="store_true",
+        help="read an image (PNG, JPEG, GIF, WebP) too: a line saying what it is, with --json its base64 data"
+        " (without it an image is refused)",
+    )
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
     add_impersonate(parser)
     parser.set_defaults(run=run)
@@ -62,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
             timeout_ms=args.timeout_ms,
             allow_private=args.allow_private,
             include_comments=args.include_comments,
+            images=args.images,
         )
     out = owner_stdout()
     if args.json:

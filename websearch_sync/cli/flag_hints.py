@@ -33,6 +33,10 @@ def shell_quote(word: str, platform: Optional[str] = None) -> str:
     return shlex.quote(word)
 
 
+#: The hint after a flag whose opposite the command takes, a flag without a value: what was typed is the default.
+_DEFAULT_SAID = " (that is the default: %s, its opposite, applies only when given)"
+
+
 def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
     """`` (did you mean --json?)`` after ``--jsn`` given to ``parser``, or `` (--max-chars is a flag
     of fetch)``, or `` (did you mean --format text?)`` for ``--text``, a value of ``--format``; ""
@@ -52,6 +56,9 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     said = positional_hint(name, parser) or (value_hint(name, parser) if long else "")
     if said:
         return said
+    negated = "--no-" + name
+    if long and _takes(parser, negated) and _action(parser, negated).nargs == 0:  # before another command's flag
+        return _DEFAULT_SAID % negated  # mcp --images: fetch's --images is not what it means
     owners = [_command(command) for command in command_parsers(top) if command is not parser and _takes(command, typed)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owners))
@@ -113,7 +120,7 @@ def closest_flag_hint(name: str, parser: argparse.ArgumentParser) -> str:
             value = next((word for word in typed.split("_") if word in values), None)
             return " (did you mean %s?)" % (flag if value is None else "%s %s" % (flag, value))
         if same is False and _action(parser, flag).nargs == 0:
-            return " (that is the default: %s, its opposite, applies only when given)" % flag
+            return _DEFAULT_SAID % flag
     return ""
 
 

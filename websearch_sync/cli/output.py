@@ -35,6 +35,7 @@ from ..errors import (
     DNS_ERROR,
     NO_CONTENT,
     PRIVATE_ADDRESS,
+    UNSUPPORTED_CONTENT,
     InvalidInput,
     WebSearchError,
 )
@@ -87,6 +88,7 @@ def error_line(error: WebSearchError) -> str:
 _CLI_HINTS = {
     PRIVATE_ADDRESS: "pass --allow-private only for trusted local use",
     NO_CONTENT: "raise --max-bytes",
+    UNSUPPORTED_CONTENT: "fetch --images reads an image (with --json, its base64 data)",
 }
 #: The flag whose value a library check refused, by detail code: its message names the Python
 #: argument (``max_results must be in 1..50``), which the command line spells otherwise (``-n``).

@@ -179,3 +179,11 @@ def test_the_fetch_command_says_the_fetch_service_url_from_the_environment_is_a_
     assert "InvalidInput/bad_endpoint: fetch_service: Settings.fetch_service_url (WEB_FETCH_SERVICE_URL)" in (
         capsys.readouterr().err
     )
+
+
+def test_backends_lists_the_offline_stub_as_configured(capsys):
+    """The endpoint check of the listing asked the stub, which sends no request, for an endpoint: it was
+    listed as "no (backend stub has no endpoint configured: set ... WEB_SEARCH_ENDPOINT_STUB ...)"."""
+    assert main(["backends", "--json"]) == 0
+    (row,) = [row for row in json.loads(capsys.readouterr().out) if row["name"] == "stub"]
+    assert row["configured"] is True and "error" not in row

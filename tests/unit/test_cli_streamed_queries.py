@@ -80,3 +80,17 @@ def test_a_streamed_line_that_is_not_utf8_ends_the_batch_after_the_queries_befor
         "error: InvalidInput/bad_arguments: cannot read --queries-file -: "
         "line 3 is not UTF-8 (byte 0xe9 at byte offset 8: invalid continuation byte)",
     ]
+
+
+def test_a_streamed_batch_stopped_after_k_failures_says_so(monkeypatch, capsys):
+    """Its summary counted the queries read, all run: "0 ok, 2 failed" said nothing of the stop."""
+    write_end = _pipe_stdin(monkeypatch)
+    os.write(write_end, b"one\ntwo\nthree\n")
+    os.close(write_end)
+    try:
+        assert main(["search", "--queries-file", "-", "-n", "0", "--stop-after-failures", "2"]) == 2
+    finally:
+        sys.stdin.close()
+    assert capsys.readouterr().err.splitlines()[-2] == (
+        "0 ok, 2 failed; stopped after 2 consecutive failures, 0 not run, the rest of the input not read"
+    )

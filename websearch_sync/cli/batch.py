@@ -193,6 +193,7 @@ class BatchCounts:
         self.consecutive = 0
         self.status: Optional[int] = None
         self.kinds: dict[str, list[Any]] = {}  # "AuthError/missing_api_key": [count, first message]
+        self.stopped = False  # by --stop-after-failures
 
     def add(self, status: Optional[int], error: Optional[dict[str, Any]] = None) -> None:
         """Count one query's outcome (``error``: a failed query's error form)."""
@@ -214,15 +215,20 @@ class BatchCounts:
         more = len(lines) - MAX_FAILURE_KINDS
         return lines[:MAX_FAILURE_KINDS] + (["  and %d other kinds of failure" % more] if more > 0 else [])
 
-    def summary(self, total: int, stop_after: Optional[int], ended: Optional[tuple[str, str]] = None) -> str:
-        """``N ok, M failed`` (and what was not run when the batch stopped early); ``ended``: why
-        it ended before its end and what the queries left are (``("interrupted", "not run")``, :data:`OUTPUT_FAILED`)."""
+    def summary(
+        self, total: int, stop_after: Optional[int], ended: Optional[tuple[str, str]] = None, *, streamed: bool = False
+    ) -> str:
+        """``N ok, M failed`` (and what was not run when the batch stopped early, :attr:`stopped`); ``ended``: why
+        it ended before its end and what the queries left are (``("interrupted", "not run")``, :data:`OUTPUT_FAILED`).
+        ``streamed``: the queries come from a pipe, ``total`` counts those read: a batch stopped
+        after K failures says the rest of the input was not read (it said nothing of stopping)."""
         line = "%d ok, %d failed" % (self.ok, self.failed)
         skipped = total - self.ok - self.failed
         if ended:
             line = "%s: %s, %d %s" % (ended[0], line, skipped, ended[1])
-        elif skipped:
+        elif self.stopped and (skipped or streamed):
             line += "; stopped after %d consecutive failures, %d not run" % (stop_after or 0, skipped)
+            line += ", the rest of the input not read" if streamed else ""
         return "\n".join([line, *self.failure_lines()])
 
 
@@ -380,7 +386,7 @@ def run_batch(
     notice: Optional[str] = None
 
     def summary(ended: Optional[tuple[str, str]] = None) -> str:
-        return counts.summary(read[0] if known is None else known, stop_after, ended)
+        return counts.summary(read[0] if known is None else known, stop_after, ended, streamed=known is None)
 
     try:
         with contextlib.closing(in_order(work, queries, workers, reader_gone(out), stopped, read)) as outcomes:
@@ -391,6 +397,7 @@ def run_batch(
                 progress.update(counts, line["query"])
                 notice = notice or (offline_notice(line) if status is None else None)
                 if stop_after is not None and counts.consecutive >= stop_after:
+                    counts.stopped = True
                     break
     except KeyboardInterrupt as interrupt:  # Ctrl-C, SIGTERM
         word, status = interruption(interrupt)

@@ -94,3 +94,26 @@ def test_a_streamed_batch_stopped_after_k_failures_says_so(monkeypatch, capsys):
     assert capsys.readouterr().err.splitlines()[-2] == (
         "0 ok, 2 failed; stopped after 2 consecutive failures, 0 not run, the rest of the input not read"
     )
+
+
+class _LockingReader(io.BufferedReader):
+    """stdin's buffered reader, whose ``readline`` a worker thread waiting on a pipe holds the lock of:
+    the interpreter, closing stdin as it exits (``| head -1`` gone), aborted on that lock (status 134)."""
+
+    def readline(self, size=-1):
+        raise AssertionError("a piped query was read through stdin's buffered reader")
+
+
+def test_piped_queries_are_not_read_through_stdins_buffered_reader(monkeypatch, capsys):
+    """The process test (tests/sockets/test_cli_output.py) meets the abort when the interpreter's exit
+    wins the race; this one checks its cause every time."""
+    read_end, write_end = os.pipe()
+    stdin = io.TextIOWrapper(_LockingReader(io.FileIO(read_end, "rb")), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    os.write(write_end, b"one\ntwo\n")
+    os.close(write_end)
+    try:
+        assert main(["search", "--queries-file", "-"]) == 0
+    finally:
+        stdin.close()
+    assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["one", "two"]

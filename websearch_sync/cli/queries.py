@@ -10,7 +10,8 @@ for the first answer until the input ended.
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import IO, Any, AnyStr, Optional, Union
 
 from ..errors import BAD_ARGUMENTS, InvalidInput
@@ -42,8 +43,11 @@ def read_queries(path: str) -> Queries:
             handle, close = open(path, "rb"), True  # an iterator may keep it open: closed by _queries
     except OSError as exc:
         raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
-    queries = _queries(handle, path, close)
-    return list(queries) if _regular(handle) else queries
+    done = handle.close if close else None
+    if _regular(handle):
+        return list(_queries(handle.readline, path, done))
+    # a pipe or a terminal: read from its descriptor, not through the file object (_descriptor_lines)
+    return _queries(partial(next, _descriptor_lines(handle.fileno()), b""), path, done)
 
 
 def _stdin() -> IO[Any]:
@@ -71,26 +75,47 @@ def end_of_input_keys(platform: Optional[str] = None) -> str:
     return "Ctrl-Z then Enter" if (platform or sys.platform) == "win32" else "Ctrl-D"
 
 
-def _queries(handle: IO[AnyStr], path: str, close: bool) -> Iterator[str]:
-    """The non-blank lines of ``handle``, stripped, a line at a time (``close``: the handle is ours)."""
+def _queries(read_line: Callable[[], AnyStr], path: str, done: Optional[Callable[[], None]]) -> Iterator[str]:
+    """The non-blank lines ``read_line`` gives, stripped, a line at a time (``done``: called at the end)."""
     try:
-        for line in _lines(handle, path):
+        for line in _lines(read_line, path):
             query = line.removeprefix(BYTE_ORDER_MARK).strip()  # a mark before any line: files concatenated
             if query:
                 yield query
     finally:
-        if close:
-            handle.close()
+        if done is not None:
+            done()
 
 
-def _lines(handle: IO[AnyStr], path: str) -> Iterator[str]:
-    """The lines of ``handle`` decoded, each as soon as its end arrives (``readline``, not the
-    read-ahead of iteration or ``read()``), split at a lone CR too (a CRLF can only end what
-    ``readline`` gives)."""
+def _descriptor_lines(fd: int) -> Iterator[bytes]:
+    """The lines read from descriptor ``fd`` with ``os.read``, each (its end included) as soon as
+    its end arrives. Not through the stream's buffered file object: a batch's worker thread
+    waiting in its ``readline`` holds that object's lock, and the interpreter, closing stdin as it
+    exits after a reader left (``| head -1``), aborted ("Fatal Python error: _enter_buffered_busy", status 134)."""
+    buffer, searched = bytearray(), 0
+    while True:
+        end = buffer.find(b"\n", searched)
+        if end >= 0:
+            yield bytes(buffer[: end + 1])
+            del buffer[: end + 1]
+            searched = 0
+            continue
+        searched = len(buffer)
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            if buffer:
+                yield bytes(buffer)
+            return
+        buffer += chunk
+
+
+def _lines(read_line: Callable[[], AnyStr], path: str) -> Iterator[str]:
+    """The lines ``read_line`` gives decoded, each as soon as it is read (not the read-ahead of
+    iteration or ``read()``), split at a lone CR too (a CRLF can only end a line it gives)."""
     number, offset = 0, 0
     while True:
         try:
-            chunk: Union[str, bytes] = handle.readline()
+            chunk: Union[str, bytes] = read_line()
         except OSError as exc:
             raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
         if not chunk:

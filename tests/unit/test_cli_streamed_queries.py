@@ -117,3 +117,18 @@ def test_piped_queries_are_not_read_through_stdins_buffered_reader(monkeypatch, 
     finally:
         stdin.close()
     assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["one", "two"]
+
+
+def test_a_streamed_batch_skips_the_queries_done_as_they_arrive(monkeypatch, capsys, tmp_path):
+    done = tmp_path / "out.jsonl"
+    done.write_text(json.dumps({"query": "one", "items": [], "provider_meta": {}}) + "\n", encoding="utf-8")
+    write_end = _pipe_stdin(monkeypatch)
+    os.write(write_end, b"one\ntwo\n")
+    os.close(write_end)
+    try:
+        assert main(["search", "--queries-file", "-", "--skip-done", str(done)]) == 0
+    finally:
+        sys.stdin.close()
+    captured = capsys.readouterr()
+    assert [json.loads(line)["query"] for line in captured.out.splitlines()] == ["two"]
+    assert "skipping the 1 query done in %s as they arrive" % done in captured.err.splitlines()

@@ -341,7 +341,10 @@ def _batch_queries(args: argparse.Namespace) -> Queries:
     refuse_overwriting_resume(args.skip_done, owner_stdout())
     done = done_queries(args.skip_done)
     if not isinstance(queries, list):
-        sys.stderr.write("skipping the queries done in %s (%d) as they arrive\n" % (args.skip_done, len(done)))
+        sys.stderr.write(
+            "skipping the %d quer%s done in %s as they arrive\n"
+            % (len(done), "y" if len(done) == 1 else "ies", args.skip_done)
+        )
         return (query for query in queries if query not in done)
     remaining = [query for query in queries if query not in done]
     skipped = len(queries) - len(remaining)

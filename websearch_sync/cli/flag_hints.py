@@ -53,16 +53,20 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     long = typed.startswith("--")
     if not long and name and _takes(parser, "--" + name):  # verify -b: it takes --backend, not another command's -b
         return " (did you mean --%s?)" % name
-    said = positional_hint(name, parser) or (value_hint(name, parser) if long else "")
+    # the opposite before another command's flag: mcp --images is no flag of fetch meant
+    said = positional_hint(name, parser) or ((value_hint(name, parser) or _negated_hint(name, parser)) if long else "")
     if said:
         return said
-    negated = "--no-" + name
-    if long and _takes(parser, negated) and _action(parser, negated).nargs == 0:  # before another command's flag
-        return _DEFAULT_SAID % negated  # mcp --images: fetch's --images is not what it means
     owners = [_command(command) for command in command_parsers(top) if command is not parser and _takes(command, typed)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owners))
     return closest_flag_hint(name, parser) if long else ""
+
+
+def _negated_hint(name: str, parser: argparse.ArgumentParser) -> str:
+    """:data:`_DEFAULT_SAID` when ``parser`` takes ``--no-<name>``, a flag without a value; else ""."""
+    negated = "--no-" + name
+    return _DEFAULT_SAID % negated if _takes(parser, negated) and _action(parser, negated).nargs == 0 else ""
 
 
 def _flag_name(typed: str, top: argparse.ArgumentParser) -> Optional[str]:

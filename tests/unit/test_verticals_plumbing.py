@@ -305,6 +305,15 @@ def _one(vertical: str, **raw: Any) -> dict[str, Any]:
         ("yesterday", "2026-07-31"),
         ("an hour ago", "2026-08-01T11:00:00Z"),
         (1754049600, "2025-08-01T12:00:00Z"),
+        ("1754049600", "2025-08-01T12:00:00Z"),
+        ("1754049600.25", "2025-08-01T12:00:00Z"),  # epoch seconds as text with a fraction: no date before
+        ("1754049600000.5", "2025-08-01T12:00:00Z"),  # milliseconds, the same
+        ("1754049600.", None),
+        ("1754049600.2.5", None),
+        ("2026/07/09", "2026-07-09"),  # year first, slashed (as Japanese and Chinese pages write it): no date before
+        ("2026/7/9", "2026-07-09"),
+        ("2026/02/30", None),  # no such day
+        ("2026/13/01", None),
         ("2026-07-09T10:11:12+02:00", "2026-07-09T08:11:12Z"),
         ("2026-07-09T10:11:12.123456789Z", "2026-07-09T10:11:12Z"),
         ("2026-07-09", "2026-07-09"),

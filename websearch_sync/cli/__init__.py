@@ -43,7 +43,6 @@ from .output import (
     exit_status,
     interruption,
     json_text,
-    refuse_missing_output,
     terminal_stream,
     terminate_as_interrupt,
     wants_json,
@@ -222,7 +221,6 @@ def _main(argv: Optional[Sequence[str]], *, release: bool) -> int:
     ):
         sys.stderr = terminal_stderr  # once the claim is this thread's (another thread's command keeps its own)
         try:
-            refuse_missing_output(out)  # before a request is spent on an answer no one can read
             status = _run(args)
             out.flush()  # here, where a closed pipe is handled, not at interpreter exit
             return status

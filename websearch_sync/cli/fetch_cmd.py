@@ -4,7 +4,7 @@ import argparse
 
 from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, MIN_FETCH_BYTES, Settings
 from ..engine.stdout_claim import owner_stdout
-from .output import EXIT_OK, add_impersonate, int_arg, json_text
+from .output import EXIT_OK, add_impersonate, int_arg, json_text, refuse_missing_output
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from ..client.search_client import SearchClient
     from ..tool import format_results
 
+    refuse_missing_output(owner_stdout())  # before the page is read for no one
     settings = Settings.from_env(impersonate=args.impersonate) if args.impersonate else None
     with SearchClient(cache_ttl_s=0, settings=settings) as client:
         result = client.fetch(

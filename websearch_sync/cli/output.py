@@ -347,8 +347,9 @@ class MissingStream(io.TextIOBase):
 
 def refuse_missing_output(out: object) -> None:
     """:class:`OutputFailed` at once when ``out``, the command's stdout, is a :class:`MissingStream`
-    (started with ``>&-``): the command would run (a search, a batch's first query) and fail at its
-    first write, its request spent for nothing."""
+    (started with ``>&-``): a search or fetch, whose output is all it is for, would send its request
+    (a batch its first query's) and fail at its first write, the request spent for nothing. Commands
+    that act (``state clear``, ``record``) act, and fail at their write as before."""
     if isinstance(out, MissingStream) and out.output:
         out.write("\n")
 

@@ -21,6 +21,7 @@ from .output import (
     int_arg,
     json_text,
     offline_notice,
+    refuse_missing_output,
     retry_lines,
 )
 from .queries import Queries, read_queries
@@ -246,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
     """Run one search (or a batch) and print it."""
     from ..client.search_client import SearchClient
 
+    refuse_missing_output(owner_stdout())  # before a request is spent on an answer no one can read
     fmt = _output_format(args)
     if (args.query is None) == (args.queries_file is None):
         raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code=BAD_ARGUMENTS)

@@ -52,6 +52,7 @@ BAD_INCLUDE_CONTENT = "bad_include_content"
 BAD_MAX_CONTENT_CHARS = "bad_max_content_chars"
 BAD_OPTION = "bad_option"  #: a backend-specific option no backend of the call takes
 BAD_PAGENO = "bad_pageno"
+BAD_MAX_PAGES = "bad_max_pages"  #: the option of every engine that reads next pages
 BAD_RESOLVE_LINKS = "bad_resolve_links"  #: baidu's option
 BAD_SUMMARY = "bad_summary"  #: bocha's option
 BAD_TOPIC = "bad_topic"  #: tavily's option

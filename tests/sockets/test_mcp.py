@@ -941,7 +941,7 @@ def test_a_cancelled_merge_stops_every_backend_before_the_upstream(zygote):
         return record
 
     with (
-        FaultServer({"*": recorded("brave", "brave-api__minimal_trimmed.json", "application/json")}) as brave,
+        FaultServer({"*": recorded("brave", "larallama__1.json", "application/json")}) as brave,
         FaultServer({"*": recorded("searxng", "shortlist__1.json", "application/json")}) as searxng,
     ):
         env = {

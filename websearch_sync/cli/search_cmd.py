@@ -43,6 +43,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         '  websearch-sync search "rust async" -b brave,ddg_html --format json\n'
         '  websearch-sync search "sqlite wal" --site sqlite.org --time-range year --safe-search strict\n'
         '  websearch-sync search "llama" -b searxng --option engines=google,bing --option pageno=2\n'
+        '  websearch-sync search "rust async" -b yahoo_html -n 20 --option max_pages=2\n'
         "  websearch-sync search --queries-file queries.txt -b auto > results.jsonl\n"
         "  websearch-sync search --queries-file queries.txt -b brave --workers 4 --stop-after-failures 5 > out.jsonl\n"
         "  websearch-sync search --queries-file queries.txt -b brave --skip-done out.jsonl >> out.jsonl   # resume",

@@ -183,6 +183,14 @@ def test_the_fetch_command_says_the_fetch_service_url_from_the_environment_is_a_
     )
 
 
+def test_backends_lists_the_offline_stub_as_configured(capsys):
+    """The endpoint check of the listing asked the stub, which sends no request, for an endpoint: it was
+    listed as "no (backend stub has no endpoint configured: set ... WEB_SEARCH_ENDPOINT_STUB ...)"."""
+    assert main(["backends", "--json"]) == 0
+    (row,) = [row for row in json.loads(capsys.readouterr().out) if row["name"] == "stub"]
+    assert row["configured"] is True and "error" not in row
+
+
 def test_which_urls_the_environment_left_to_their_use_is_no_argument_of_the_settings():
     """``env_urls_at_use`` was an argument of ``Settings(...)``: code naming a flawed URL in it skipped
     the check at build (``Settings(fetch_service_url=URL, env_urls_at_use={("fetch_service_url", URL)})``).

@@ -410,6 +410,33 @@ def test_an_endless_reply_is_cut_at_its_bound_not_read_into_memory(caplog, comma
     assert sum(sent) < _ENDLESS_MB * 2**20
 
 
+def test_every_connection_reads_with_the_pure_python_parser_even_with_hiredis_installed():
+    """hiredis, redis-py's default parser once installed, allocates an array from its length line before
+    a byte of it comes: ``*4294967295`` raised MemoryError out of a search, ``*1073741824`` held a call
+    9.5 s, whatever the byte bound. The Python parser reads item by item, within the bound."""
+    server = state_server.StateServer("redis://127.0.0.1:1/0")
+    parser = server.redis.connection_pool.connection_kwargs.get("parser_class")
+    assert parser is state_server.python_parser()
+    assert parser.__name__ in ("_RESP2Parser", "PythonParser") and "hiredis" not in parser.__name__.lower()
+    assert type(server.redis.connection_pool.make_connection()._parser) is parser
+
+
+def test_a_parser_out_of_memory_is_a_failing_redis_not_an_escape(monkeypatch):
+    """A parser that allocates from a length line (hiredis) raises MemoryError on ``*4294967295``."""
+
+    class Allocating(state_server.python_parser()):  # type: ignore[misc]
+        def read_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise MemoryError
+
+    monkeypatch.setattr(state_server, "python_parser", lambda: Allocating)
+    with (
+        FakeRedis(_by_command(GETRANGE=b"*4294967295\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n")) as fake,
+        ws.SearchClient("stub", state_url=fake.url, min_interval_s={"stub": 0.001}) as client,
+    ):
+        answer = client.search("q", timeout_ms=2000)
+    assert answer["provider_meta"]["cached"] is False and answer["items"]
+
+
 def _round_trips(fake) -> int:
     """How many commands ``fake`` held back for its ``delay_s`` (one per round trip)."""
     return sum(

@@ -100,6 +100,25 @@ def _redis_module() -> Any:
     return redis, Retry(NoBackoff(), 0)
 
 
+def python_parser() -> type:
+    """redis-py's pure-Python RESP2 parser, which every connection uses even when hiredis is installed.
+
+    hiredis (redis-py's default parser once installed) allocates an array from its length line before a
+    byte of it arrives: ``*4294967295`` raised MemoryError out of a search, ``*1073741824`` held a call
+    9.5 s; the byte bound of :class:`_BoundedSocket` cannot cut what no read asked for. The Python parser
+    builds an array item by item from the socket, so the bound holds. Its class is private and moved:
+    ``redis._parsers._RESP2Parser`` since 5.0, ``redis.connection.PythonParser`` in 4.x (setup.cfg allows
+    ``redis>=4.2``); the connection's ``parser_class`` option that takes it is public in both."""
+    try:
+        from redis._parsers import _RESP2Parser
+
+        return _RESP2Parser
+    except ImportError:  # redis-py 4.x
+        from redis.connection import PythonParser  # type: ignore[attr-defined]
+
+        return PythonParser  # type: ignore[no-any-return]
+
+
 #: The end (``time.monotonic``) of the Redis operation the current thread runs (see :class:`_BoundedSocket`),
 #: and the longest reply one of its round trips may get (``reply_bytes``).
 _OPERATION = threading.local()
@@ -243,8 +262,9 @@ class _Connecting:
 _BOUNDED_CLASSES: dict[type, type] = {}
 #: What redis-py's parser raises, besides its own errors, on a reply no Redis sends: a length that is no
 #: number (``$abc``: ``int()``'s ValueError) or too large for an index (OverflowError), arrays nested
-#: thousands deep (read by recursion). Each escaped every search of the process as it was.
-_UNREADABLE = (ValueError, OverflowError, RecursionError)
+#: thousands deep (read by recursion), an array too large to hold (MemoryError: hiredis's, were it ever used
+#: despite :func:`python_parser`). Each escaped every search of the process as it was.
+_UNREADABLE = (ValueError, OverflowError, RecursionError, MemoryError)
 
 
 def _error_line(error: BaseException) -> str:
@@ -476,7 +496,12 @@ class StateServer:
             # RESP2 (redis-py >= 5 would say HELLO 3): the replies this library reads are checked by it, not reshaped
             protocol = {"protocol": 2} if int(redis.__version__.split(".")[0]) >= 5 else {}
             self.redis = redis.Redis.from_url(
-                url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=no_retry, **protocol
+                url,
+                socket_timeout=timeout_s,
+                socket_connect_timeout=timeout_s,
+                retry=no_retry,
+                parser_class=python_parser(),
+                **protocol,
             )
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code=BAD_STATE_URL) from None

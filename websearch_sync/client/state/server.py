@@ -10,6 +10,7 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any, Callable, Optional, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
@@ -377,6 +378,65 @@ class BadReply(Exception):
     """Redis answered something no command of this library gets back (a broken or hostile server)."""
 
 
+#: The commands whose reply redis-py reshapes in a callback of its own, which runs after the read and
+#: outside :func:`_bounded_connections`' ``read_response`` (``SCAN``: ``int(cursor)``, ``TIME``:
+#: ``int(x[0])``): a hostile reply raised ValueError, IndexError or TypeError out of ``state show`` and
+#: ``state clear``. Their replies are taken as read (:func:`_as_read`) and checked here instead.
+RAW_REPLIES = ("SCAN", "TIME")
+
+
+def _as_read(response: Any, **options: Any) -> Any:
+    """A reply as the parser read it (the response callback of each of :data:`RAW_REPLIES`)."""
+    return response
+
+
+def _shape(reply: Any) -> str:
+    """What a reply is, for an error: its type, and a list's item types (never its bytes: up to 16 MB)."""
+    if isinstance(reply, list):
+        return "[%s]" % ", ".join(type(item).__name__ for item in reply[:4])
+    return type(reply).__name__
+
+
+def _number(reply: Any) -> bool:
+    """Whether ``reply`` is a RESP bulk string of at most 20 digits (a 64-bit number: a cursor, a time)."""
+    return isinstance(reply, bytes) and 0 < len(reply) <= 20 and reply.isdigit()
+
+
+def scanned(redis: Any, match: str, count: int = 1000) -> Iterator[bytes]:
+    """The keys a ``SCAN MATCH match`` finds, a page (one round trip) at a time.
+
+    Raises:
+        BadReply: a page that is not ``[cursor digits, [key, ...]]``.
+    """
+    cursor = b"0"
+    while True:
+        page = redis.scan(cursor=cursor, match=match, count=count)
+        if not (
+            isinstance(page, list)
+            and len(page) == 2
+            and _number(page[0])
+            and isinstance(page[1], list)
+            and all(isinstance(key, bytes) for key in page[1])
+        ):
+            raise BadReply("SCAN answered %s" % _shape(page))
+        cursor, keys = page
+        yield from keys
+        if not cursor.strip(b"0"):
+            return
+
+
+def redis_now_us(redis: Any) -> int:
+    """The Redis clock's now, in microseconds (``TIME``).
+
+    Raises:
+        BadReply: a reply that is not ``[seconds digits, microseconds digits]``.
+    """
+    reply = redis.time()
+    if not (isinstance(reply, list) and len(reply) == 2 and all(_number(part) for part in reply)):
+        raise BadReply("TIME answered %s" % _shape(reply))
+    return int(reply[0]) * 1_000_000 + int(reply[1])
+
+
 def url_secrets(url: Optional[str]) -> list[str]:
     """The password of ``url`` and the values of its secret-named query options (``?password=``)."""
     if not url:
@@ -505,6 +565,8 @@ class StateServer:
             )
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code=BAD_STATE_URL) from None
+        for command in RAW_REPLIES:
+            self.redis.set_response_callback(command, _as_read)
         pool = self.redis.connection_pool
         pool.connection_class = _bounded_connections(pool.connection_class)
         self.errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
@@ -763,7 +825,7 @@ class SharedState:
             deleted: list[str] = []
             for pattern in patterns:
                 page: list[bytes] = []
-                for key in redis.scan_iter(match=glob(prefix) + pattern, count=1000):
+                for key in scanned(redis, glob(prefix) + pattern):
                     page.append(key)
                     if len(page) == 1000:
                         deleted += self._deleted(redis, page, prefix)

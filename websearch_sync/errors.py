@@ -15,6 +15,7 @@ from .secrets import redact as redact  # the backends and state tiers import err
 __all__ = [
     "WebSearchError",
     "InvalidInput",
+    "UrlTooLong",
     "Timeout",
     "NetworkError",
     "WebBlocked",
@@ -51,6 +52,7 @@ BAD_INCLUDE_CONTENT = "bad_include_content"
 BAD_MAX_CONTENT_CHARS = "bad_max_content_chars"
 BAD_OPTION = "bad_option"  #: a backend-specific option no backend of the call takes
 BAD_PAGENO = "bad_pageno"
+BAD_MAX_PAGES = "bad_max_pages"  #: the option of every engine that reads next pages
 BAD_RESOLVE_LINKS = "bad_resolve_links"  #: baidu's option
 BAD_SUMMARY = "bad_summary"  #: bocha's option
 BAD_TOPIC = "bad_topic"  #: tavily's option
@@ -144,6 +146,7 @@ HTTP_432 = "http_432"  #: Tavily: plan limit
 HTTP_433 = "http_433"  #: Tavily: pay-as-you-go limit
 # BadGateway
 MAXLAG = "maxlag"  #: Wikipedia's databases lag
+SEARCH_BUSY = "search_busy"  #: Wikipedia's search (CirrusSearch) shed load or failed for a while: "try again later"
 # WebParseError
 UNEXPECTED_SHAPE = "unexpected_shape"
 NOT_JSON = "not_json"
@@ -169,6 +172,8 @@ ANSWER_ONLY = "answer_only"
 OPTION_OVERRIDDEN = "option_overridden"  #: a warning: SearXNG searched other engines than asked (a locked preference)
 TIME_RANGE_SKIPPED = "time_range_skipped"  #: a warning: SearXNG did not ask its engines without time-range support
 TIME_RANGE_UNVERIFIED = "time_range_unverified"  #: a warning: SearXNG's /config could not be read to tell that
+PAGING_SKIPPED = "paging_skipped"  #: a warning: SearXNG did not ask its engines without paging for a later page
+PAGING_UNVERIFIED = "paging_unverified"  #: a warning: SearXNG's /config could not be read to tell that
 NO_RECORDED_CASE = "no_recorded_case"  #: replay: the request matches no recorded case
 # ToolNotFound
 UNKNOWN_TOOL = "unknown_tool"
@@ -430,6 +435,14 @@ class InvalidInput(WebSearchError):
     refused private target (``private_address``)."""
 
     code = "InvalidInput"
+
+
+class UrlTooLong(InvalidInput):
+    """A URL refused only for its length: over 8192 characters, the longest fetch sends
+    (``websearch_sync.net.urls.MAX_URL_CHARS``). An ``InvalidInput`` (``bad_url``) like any other
+    refused URL, in ``to_dict()``, the command line and ``isinstance``; its own class so a caller can
+    tell it apart by a public name, and a redirect's hop can say why it does not follow a target a
+    browser would."""
 
 
 class Timeout(WebSearchError):

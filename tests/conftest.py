@@ -18,8 +18,7 @@ it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
 ``scheduling.py`` (which tests share an xdist worker, and which start first), ``rewrite_cache.py`` (the
 workers share one rewriting of the test modules' asserts), ``bytecode.py`` (the library compiled once
 for every process of a run when Python writes no bytecode), ``worker_reports.py`` (which test reports a
-worker sends its controller), ``hypothesis_constants.py`` (hypothesis's record of the checkout's literals,
-made once per run).
+worker sends its controller).
 """
 
 import pytest
@@ -112,19 +111,14 @@ def pytest_configure(config):
     """The rewritten test modules read from the run's folder, kept between runs, and this process's
     share of them written there (``rewrite_cache.py``); in the run's first process, the library's
     bytecode for every process of the run (``bytecode.py``); in an xdist worker, only the test
-    reports the controller shows sent to it (``worker_reports.py``); in the controller of xdist
-    workers, hypothesis's record of the checkout's literals made while they start
-    (``hypothesis_constants.py``)."""
+    reports the controller shows sent to it (``worker_reports.py``)."""
     import bytecode
-    import hypothesis_constants
     import rewrite_cache
     import worker_reports
 
     rewrite_cache.share(config)
     if bytecode.wanted(config):
         bytecode.compile_all(config)
-    if hypothesis_constants.wanted(config):
-        hypothesis_constants.start(config)
     worker_reports.send_only_what_is_shown(config)
 
 
@@ -142,18 +136,15 @@ def pytest_configure_node(node):
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
-    """The controller's thread recording hypothesis's literals waited for and its temporary folders
-    removed; in an xdist worker, whose process ends next, the
+    """The controller's temporary folders removed; in an xdist worker, whose process ends next, the
     collector frozen: every object it holds stays until the exit, and the full collection that
     ending a Python process runs would walk them all (a worker's exit took 1-3 s of CPU, a
     quarter of a second for a process that only imported the library and the test plugins)."""
     import gc
 
     import bytecode
-    import hypothesis_constants
     import rewrite_cache
 
-    hypothesis_constants.finish(config)
     rewrite_cache.remove_folder(config)
     bytecode.remove_written(config)
     if hasattr(config, "workerinput"):

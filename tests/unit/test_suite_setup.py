@@ -5,7 +5,6 @@ and conformance tiers read no wall clock (issue 33.21)."""
 import ast
 import importlib.util
 import re
-import types
 from pathlib import Path
 
 import pytest
@@ -475,40 +474,3 @@ def test_a_unit_test_cannot_connect_and_the_world_it_ran_in_is_undone_after_it()
     with attributes_set(UNIT_WORLD):  # inside the test's own: what it finds is put back, the inherited removed
         pass
     assert browser.browser_available is original and "connect" in vars(socket.socket)
-
-
-def test_hypothesis_reads_back_the_literals_the_controller_recorded(tmp_path):
-    """``hypothesis_constants.py``: what the run's first process records is what a worker's
-    hypothesis reads for the same source, without parsing it again."""
-    import hypothesis_constants
-    from hypothesis import configuration
-    from hypothesis.internal import constants_ast
-
-    module_file = tmp_path / "lib" / "literals.py"
-    module_file.parent.mkdir()
-    module_file.write_text("LIMIT = 123457\nNAME = 'literal'\n", encoding="utf-8")
-    configuration.set_hypothesis_home_dir(tmp_path / ".hypothesis")
-    try:
-        assert hypothesis_constants.record([module_file]) == 1
-        assert len(list((tmp_path / ".hypothesis" / "constants").iterdir())) == 1
-        parsed = []
-        real = constants_ast._constants_from_source
-        constants_ast._constants_from_source = lambda source, **kw: parsed.append(source) or real(source, **kw)
-        try:
-            worker = types.ModuleType("literals")
-            worker.__file__ = str(module_file)
-            constants = constants_ast.constants_from_module(worker)
-        finally:
-            constants_ast._constants_from_source = real
-    finally:
-        configuration.set_hypothesis_home_dir(None)
-    assert 123457 in constants.integers and "literal" in constants.strings
-    assert all(not isinstance(source, bytes) or b"LIMIT" not in source for source in parsed)  # read back, not parsed
-
-
-def test_the_literals_recorded_are_the_checkouts_modules_hypothesis_reads():
-    import hypothesis_constants
-
-    found = {path.relative_to(ROOT).as_posix() for path in hypothesis_constants.sources()}
-    assert {"websearch_sync/__init__.py", "websearch_sync/engine/base.py", "docs/api_reference.py"} <= found
-    assert not [path for path in found if path.startswith("tests/") or path.split("/")[-1].startswith("test_")]

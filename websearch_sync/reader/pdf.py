@@ -380,7 +380,7 @@ def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
     if isinstance(page, Unreadable):
         return _Page(failure=page.error)
     try:
-        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget)
+        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget, (pypdf.errors.LimitReachedError,))
         within = new <= budget and drawn <= MAX_PAGE_CONTENT
         return _Page((page.extract_text() or "").strip() if within else "", drawn)
     except _failures(pypdf) as error:

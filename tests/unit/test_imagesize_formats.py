@@ -297,6 +297,15 @@ def between_scans(segment):
     return good[:second] + segment + good[second:]
 
 
+def padded_before(marker, padding, good=None):
+    """A JPEG (:func:`jpeg_in_mode`'s RGB one unless ``good``) with ``padding`` before its first
+    ``marker``: bytes that are no marker where one belongs, which libjpeg skips to the next
+    ("extraneous bytes before marker", a warning) as Pillow's own header reading does."""
+    good = good or jpeg_in_mode("RGB")
+    at = good.index(marker, 2)
+    return good[:at] + padding + good[at:]
+
+
 # libjpeg's read_markers (jdmarker.c): any marker it does not know is "unsupported marker type"
 UNKNOWN_MARKERS = [0x02, 0x4A, 0xBF, 0xC8, 0xDE, 0xDF, 0xF0, 0xF7, 0xFD]
 
@@ -313,6 +322,18 @@ def test_a_jpeg_holding_a_marker_libjpeg_does_not_know_is_unreadable_not_returne
     with pytest.raises((OSError, SyntaxError)):  # the oracle: Pillow refuses it (libjpeg: "unsupported marker")
         Image.open(io.BytesIO(data)).load()
     assert_unreadable(data, "image/jpeg")
+
+
+def test_a_jpeg_whose_start_of_image_no_marker_follows_is_unreadable_as_pillow_refuses_it():
+    # libjpeg would skip the byte as it skips padding further on (above); Pillow takes a JPEG
+    # only by its first three bytes, FF D8 FF, and so does fetch's sniffing
+    from PIL import Image
+
+    good = pillow_image(20, 10, "JPEG")
+    data = good[:2] + b"\x00" + good[2:]
+    with pytest.raises((OSError, SyntaxError)):  # the oracle
+        Image.open(io.BytesIO(data)).load()
+    assert read_header(data, "image/jpeg") is None
 
 
 @pytest.mark.parametrize("marker", [0xC3, 0xC5, 0xC6, 0xC7, 0xCB, 0xCD, 0xCE, 0xCF], ids="{:02X}".format)
@@ -386,6 +407,11 @@ def with_exif_thumbnail():
         mpo,
         lambda: between_scans(b"\xff\x01"),  # TEM past the first scan: libjpeg skips it
         lambda: between_scans(b"\xff\xdc\x00\x04\x00\x1e"),  # DNL (30 lines) after the first scan: libjpeg skips it
+        # bytes where a marker belongs: they were image_unreadable
+        lambda: padded_before(b"\xff\xdb", b"\x00" * 16),
+        lambda: padded_before(b"\xff\xda", b"\r\n"),
+        lambda: padded_before(b"\xff\xc4", b"\xff\x00junk"),
+        lambda: between_scans(b"\x00\x00"),
     ],
     ids=[
         "progressive",
@@ -398,6 +424,10 @@ def with_exif_thumbnail():
         "MPO",
         "TEM",
         "DNL",
+        "padding before DQT",
+        "line break before SOS",
+        "stuffed zero before DHT",
+        "padding between scans",
     ],
 )
 def test_jpegs_pillow_decodes_are_read(make):

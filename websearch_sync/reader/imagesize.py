@@ -209,7 +209,7 @@ def _frame(segment: bytes) -> Optional[_Frame]:
     return _Frame((width, height), _blocks(width, 8 * across) * _blocks(height, 8 * down))
 
 
-#: What :func:`_jpeg_segments` gives for a scan's entropy-coded data, and for bytes that are not a marker where one must be.
+#: What :func:`_jpeg_segments` gives for a scan's entropy-coded data, and for a marker libjpeg refuses or a segment cut short.
 _CODED, _BROKEN = -1, -2
 
 
@@ -217,11 +217,23 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
     """``(marker, start, end)`` of the markers after the start of image, in order, up to the
     end-of-image marker or the data's end: the segment's data (after its length; empty for a
     marker without one); after a start of scan, its entropy-coded data up to the next marker
-    (``_CODED``); ``_BROKEN`` last when the bytes are not a marker where one must be (or one
-    libjpeg refuses, not in :data:`_SEGMENTS`), or a segment runs past the data's end."""
+    (``_CODED``); ``_BROKEN`` last for a marker libjpeg refuses (not in :data:`_SEGMENTS`), a
+    segment running past the data's end, or no marker right after the start of image. Bytes
+    that are no marker where one must be after that are skipped to the next, as libjpeg's
+    ``next_marker`` skips them."""
     position = 2  # after the start-of-image marker
     while position + 2 <= len(data):
-        marker = data[position + 1] if data[position] == 0xFF else _BROKEN
+        if data[position] != 0xFF and position == 2:  # Pillow takes a JPEG only when a marker opens it
+            yield _BROKEN, position, position
+            return
+        if data[position] != 0xFF or data[position + 1] == 0x00:
+            # bytes where a marker belongs (padding some tools write, a stuffed zero): libjpeg
+            # skips them to the next FF ("extraneous bytes before marker", a warning), and so
+            # do Pillow's header reader and browsers
+            following = data.find(b"\xff", position + 1)
+            position = following if following >= 0 else len(data)
+            continue
+        marker = data[position + 1]
         if marker == 0xFF:  # a fill byte before the marker
             position += 1
             continue

@@ -220,3 +220,27 @@ def test_a_body_declared_html_is_json_when_it_parses_or_fails_only_at_the_cut(bo
 )
 def test_a_page_cut_in_a_tag_loses_that_tag_only(markup, kept):
     assert _without_cut_tag(markup) == kept
+
+
+@pytest.mark.parametrize(
+    "body, media",
+    [
+        (b"\x00\x00\x01\x00\x01\x00\x10\x10\x00\x00\x01\x00\x20\x00" + bytes(40), "image/x-icon"),
+        (b"BM\x46\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00" + bytes(40), "image/bmp"),
+        (b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf" + bytes(40), "image/avif"),
+    ],
+    ids=["ico", "bmp", "avif"],
+)
+@pytest.mark.parametrize("content_type", UNTYPED[:2])
+def test_an_untyped_image_fetch_does_not_return_is_named_not_called_binary_data(body, media, content_type):
+    # it said "binary data by its first bytes (no HTML, PDF, image or text)"
+    with pytest.raises(ws.WebProviderError) as raised:
+        page_text(response(body, content_type), mode="markdown", images=True)
+    assert raised.value.detail_code == "unsupported_content"
+    assert "%s by its first bytes, which fetch cannot read (images: PNG, JPEG, GIF and WebP only)" % media in str(
+        raised.value
+    )
+
+
+def test_an_untyped_text_opening_as_a_bitmap_s_signature_is_text():
+    assert read(b"BMW 3 series: the owner's manual\n") == ("", "BMW 3 series: the owner's manual", "text")

@@ -24,6 +24,26 @@ IMAGE_SIGNATURES = (
     (b"GIF87a", "image/gif"),
     (b"GIF89a", "image/gif"),
 )
+#: The signatures of image formats fetch does not return, by media type: the MIME Sniffing
+#: standard's others (ICO and its cursors, BMP) and TIFF; AVIF and HEIF by the brand of their
+#: ISO file-type box (:data:`_IMAGE_BRANDS`). An untyped one is named in the refusal, not called
+#: binary data that is no image.
+OTHER_IMAGE_SIGNATURES = (
+    (b"\x00\x00\x01\x00", "image/x-icon"),
+    (b"\x00\x00\x02\x00", "image/x-icon"),
+    (b"BM", "image/bmp"),
+    (b"II*\x00", "image/tiff"),
+    (b"MM\x00*", "image/tiff"),
+)
+#: The major brands of an ISO file-type box (``ftyp`` at byte 4) that make it an image (an MP4
+#: video has the same box, with other brands).
+_IMAGE_BRANDS = {
+    b"avif": "image/avif",
+    b"avis": "image/avif",
+    b"heic": "image/heic",
+    b"heix": "image/heic",
+    b"mif1": "image/heif",
+}
 #: A media type as a message may name it: ``type/subtype`` in RFC 6838's characters.
 _MEDIA_TOKEN = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}")
 
@@ -79,6 +99,15 @@ def sniffed_image_type(content: bytes) -> Optional[str]:
     if content[:4] == b"RIFF" and content[8:12] == b"WEBP":
         return "image/webp"
     return None
+
+
+def sniffed_other_image_type(content: bytes) -> Optional[str]:
+    """The media type of an image fetch does not return (ICO, BMP, TIFF, AVIF, HEIF) by its first
+    bytes, or None; only asked of a body that sniffs as binary data (a text may open with ``BM``)."""
+    for signature, media in OTHER_IMAGE_SIGNATURES:
+        if content.startswith(signature):
+            return media
+    return _IMAGE_BRANDS.get(content[8:12]) if content[4:8] == b"ftyp" else None
 
 
 def content_kind(response: HttpResponse) -> str:

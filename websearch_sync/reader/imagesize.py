@@ -213,6 +213,12 @@ def _frame(segment: bytes) -> Optional[_Frame]:
 _CODED, _BROKEN = -1, -2
 
 
+def _next_ff(data: bytes, start: int) -> int:
+    """Where the next ``FF`` byte of ``data`` from ``start`` is, or its end."""
+    found = data.find(b"\xff", start)
+    return found if found >= 0 else len(data)
+
+
 def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
     """``(marker, start, end)`` of the markers after the start of image, in order, up to the
     end-of-image marker or the data's end: the segment's data (after its length; empty for a
@@ -222,16 +228,15 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
     that are no marker where one must be after that are skipped to the next, as libjpeg's
     ``next_marker`` skips them."""
     position = 2  # after the start-of-image marker
+    if data[position : position + 1] != b"\xff":  # Pillow takes a JPEG only when a marker follows it
+        yield _BROKEN, position, position
+        return
     while position + 2 <= len(data):
-        if data[position] != 0xFF and position == 2:  # Pillow takes a JPEG only when a marker opens it
-            yield _BROKEN, position, position
-            return
         if data[position] != 0xFF or data[position + 1] == 0x00:
             # bytes where a marker belongs (padding some tools write, a stuffed zero): libjpeg
             # skips them to the next FF ("extraneous bytes before marker", a warning), and so
             # do Pillow's header reader and browsers
-            following = data.find(b"\xff", position + 1)
-            position = following if following >= 0 else len(data)
+            position = _next_ff(data, position + 1)
             continue
         marker = data[position + 1]
         if marker == 0xFF:  # a fill byte before the marker

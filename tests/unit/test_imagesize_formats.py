@@ -17,7 +17,7 @@ import io
 import struct
 
 import pytest
-from images import _chunk, _grey_rows, apng, jpeg_frame, pillow_image
+from images import _chunk, _grey_rows, apng, gif, jpeg_frame, pillow_image
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
@@ -522,3 +522,12 @@ def test_an_arithmetic_jpeg_needs_no_more_coded_data_than_it_has():
     image.load()  # the oracle
     header = read_header(data, "image/jpeg")
     assert header is not None and (header.size, header.holds) == (image.size, True) == ((3000, 2000), True)
+
+
+def test_a_gif_frame_past_its_screen_that_its_data_cannot_hold_is_named_by_the_frame_s_size():
+    # the frame is what the data cannot hold: the message named the 10x10 screen
+    data = gif((10, 10), [(0, 0, 7000, 10, b"\x00")])
+    headers = CaseInsensitiveDict({"Content-Type": "image/gif", "Content-Length": str(len(data))})
+    with pytest.raises(ws.WebParseError) as info:
+        image_text(HttpResponse(200, headers, data, "https://example.com/a"), provider="fetch", images=True)
+    assert "declares 7000x10 pixels, more than its data can hold" in info.value.message

@@ -178,7 +178,7 @@ def _decoded_first_frame(
     if header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
         raise _undecodable(what, header.extent, provider, status, "cut a frame from")
     if not header.holds:
-        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.size)
+        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.extent)
     out = io.BytesIO()
     try:
         with pillow.open(io.BytesIO(content)) as image:
@@ -254,7 +254,7 @@ def _within_caps(
     if not within and header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
         raise _undecodable(over, header.extent, provider, status)
     if not header.holds:
-        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.size)
+        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.extent)
     if within:
         return content, header.size
     pillow = _pillow()

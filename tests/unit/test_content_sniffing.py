@@ -113,6 +113,22 @@ def test_a_pdf_after_other_bytes_without_its_trailer_is_no_pdf():
     assert content_kind(response(ended)) == "html"
 
 
+#: PHP notices printed after the file, past the last 1024 bytes (1.9 KB).
+NOTICES_AFTER = b"<br />\n<b>Notice</b>:  Undefined index: page in <b>/srv/a.php</b> on line <b>12</b><br />\n" * 20
+
+
+def test_a_pdf_after_other_bytes_and_before_an_error_notice_is_a_pdf():
+    """Untyped, what follows the trailer may be an error notice longer than 1 KB (the PDF's
+    syntax came back as a page): only notice tags, opening with one, as before the header."""
+    body = PHP_WARNING + NOTICE + NOTICES_AFTER
+    assert page_text(response(body), mode="markdown").text == "A one-page notice of the harbour."
+
+
+@pytest.mark.parametrize("after", [b"<p>That was the file.</p>\n" + NOTICES_AFTER, b"That was the file. " * 60])
+def test_a_pdf_after_other_bytes_followed_by_more_than_a_notice_is_no_pdf(after):
+    assert content_kind(response(PHP_WARNING + NOTICE + after)) == "html"
+
+
 def test_a_pdf_after_other_bytes_cut_by_max_bytes_is_a_pdf_too_large_to_read():
     """A body the byte cap cut shows no end: its header line and first object make the PDF, which
     is refused as too large (raise max_bytes), not returned as its syntax."""

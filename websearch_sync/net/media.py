@@ -208,7 +208,7 @@ _TAG_NAME = re.compile(rb"(/?)([A-Za-z][A-Za-z0-9]{0,15})/?")
 
 
 def _only_notice_tags(prefix: bytes) -> bool:
-    """Whether every tag in ``prefix`` (at most 1 KB) is one of :data:`_NOTICE_TAGS`. A ``<`` not
+    """Whether every tag in ``prefix`` (the bytes before a PDF's header, or after its trailer) is one of :data:`_NOTICE_TAGS`. A ``<`` not
     followed by a letter (``x < 3``, a byte of a binary header) is no tag, as an HTML tokenizer
     reads it; ``<!`` and ``<?`` (a comment, a doctype, a processing instruction) are a page's."""
     at = prefix.find(b"<")
@@ -225,12 +225,32 @@ def _only_notice_tags(prefix: bytes) -> bool:
     return True
 
 
+#: How far past a PDF's trailer an untyped body may go on when what follows is an error notice
+#: (PHP's notices printed after the file, each some 100 bytes).
+_NOTICE_AFTER_WITHIN = 65536
+
+
+def _ends_as_pdf(content: bytes) -> bool:
+    """Whether an untyped body ends as a PDF ends: its trailer in its last 1024 bytes, or further
+    back when all that follows it is an error notice (:func:`_only_notice_tags`, opening with one
+    of its tags: ``<br />`` then ``<b>Notice</b>: ...``) within :data:`_NOTICE_AFTER_WITHIN` bytes."""
+    if _TRAILER.search(content[-_TRAILER_WITHIN:]) is not None:
+        return True
+    tail = content[-_NOTICE_AFTER_WITHIN:]
+    eof = tail.rfind(b"%%EOF")
+    if eof < 0 or _TRAILER.search(tail, max(0, eof - 64), eof + 5) is None:
+        return False
+    after = tail[eof + 5 :].lstrip()
+    opening = _TAG_NAME.match(after, 1) if after[:1] == b"<" else None
+    return opening is not None and opening.group(2).lower() in _NOTICE_TAGS and _only_notice_tags(after)
+
+
 def pdf_after_junk(content: bytes, *, cut: bool = False, declared: bool = False) -> bool:
     """Whether a body is a PDF with bytes before its header, as PDF readers take it (a PHP warning,
     a MacBinary header, a byte-order mark): a ``%PDF-n.n`` line where :func:`pdf_start` finds it,
     followed (past comment lines and blanks) by the file's first object, ``1 0 obj``, and a file
     that runs to the body's end (its trailer, ``startxref``, its offset and ``%%EOF``, in the last
-    1024 bytes, unless ``cut``:
+    1024 bytes or before an error notice, :func:`_ends_as_pdf`, unless ``cut``:
     a body cut by ``max_bytes`` shows no end, and its PDF is refused as too large); never a body
     that opens as an HTML document (a page that shows PDF syntax in a ``<pre>``). A text that
     quotes ``%PDF-1.4`` and an object has no trailer at its end, and bytes before the header that
@@ -250,7 +270,7 @@ def pdf_after_junk(content: bytes, *, cut: bool = False, declared: bool = False)
     if declared:
         if cut or _TRAILER_AT_END.search(tail) is None:
             return False
-    elif not cut and _TRAILER.search(tail) is None:
+    elif not cut and not _ends_as_pdf(content):
         return False
     header = _PDF_VERSION.match(content, start)
     if header is None:

@@ -177,6 +177,8 @@ _SEGMENTS = _SOF | {0xC4, 0xCC, 0xDA, 0xDB, 0xDC, 0xDD, 0xFE, *range(0xE0, 0xF0)
 _TEM = 0x01
 #: Markers without a length (restart markers, TEM).
 _STANDALONE = frozenset({_TEM, *range(0xD0, 0xD8)})
+#: A marker: ``FF`` then a byte that is not a stuffed zero or another ``FF`` (fill). Two fixed bytes.
+_MARKER = re.compile(rb"\xff[^\x00\xff]")
 #: The marker that ends a scan's entropy-coded data: ``FF`` then a byte that is not a stuffed
 #: zero, a restart marker or another ``FF`` (fill). Two fixed bytes: no backtracking.
 _SCAN_END = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
@@ -213,12 +215,6 @@ def _frame(segment: bytes) -> Optional[_Frame]:
 _CODED, _BROKEN = -1, -2
 
 
-def _next_ff(data: bytes, start: int) -> int:
-    """Where the next ``FF`` byte of ``data`` from ``start`` is, or its end."""
-    found = data.find(b"\xff", start)
-    return found if found >= 0 else len(data)
-
-
 def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
     """``(marker, start, end)`` of the markers after the start of image, in order, up to the
     end-of-image marker or the data's end: the segment's data (after its length; empty for a
@@ -232,16 +228,14 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
         yield _BROKEN, position, position
         return
     while position + 2 <= len(data):
-        if data[position] != 0xFF or data[position + 1] == 0x00:
-            # bytes where a marker belongs (padding some tools write, a stuffed zero): libjpeg
-            # skips them to the next FF ("extraneous bytes before marker", a warning), and so
-            # do Pillow's header reader and browsers
-            position = _next_ff(data, position + 1)
+        if data[position] != 0xFF or data[position + 1] in (0x00, 0xFF):
+            # fill bytes before a marker; or bytes where one belongs (padding some tools write, a
+            # stuffed zero), which libjpeg skips to the next ("extraneous bytes before marker", a
+            # warning), and so do Pillow's header reader and browsers: one search in C
+            found = _MARKER.search(data, position)
+            position = found.start() if found else len(data)
             continue
         marker = data[position + 1]
-        if marker == 0xFF:  # a fill byte before the marker
-            position += 1
-            continue
         if marker == 0xD9:
             yield marker, position + 2, position + 2
             return

@@ -531,3 +531,16 @@ def test_a_gif_frame_past_its_screen_that_its_data_cannot_hold_is_named_by_the_f
     with pytest.raises(ws.WebParseError) as info:
         image_text(HttpResponse(200, headers, data, "https://example.com/a"), provider="fetch", images=True)
     assert "declares 7000x10 pixels, more than its data can hold" in info.value.message
+
+
+@pytest.mark.parametrize("screen", [(10, 10), (0, 0), (0, 20), (30, 30)])
+def test_a_gif_s_size_is_its_screen_grown_to_its_first_frame_as_pillow_shows_it(screen):
+    # it was the screen's: 10x10 for a 20x20 frame Pillow shows at 20x20, and 0x0 unreadable
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("P", (20, 20), 1).save(out, "GIF")
+    data = out.getvalue()[:6] + struct.pack("<HH", *screen) + out.getvalue()[10:]
+    image = Image.open(io.BytesIO(data))
+    image.load()  # the oracle
+    assert read_header(data, "image/gif").size == image.size

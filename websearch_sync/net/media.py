@@ -151,6 +151,11 @@ _HTML_OPENINGS = (
 )
 
 
+def opens_as_html(content: bytes) -> bool:
+    """Whether ``content`` opens as an HTML page, as an untyped body is sniffed (:func:`content_kind`)."""
+    return _opens_as_html(content[:1024].lstrip(_BLANKS).lower())
+
+
 def _opens_as_html(head: bytes) -> bool:
     """Whether ``head`` (the body's first KB, lower case) opens as an HTML page."""
     head = head[past_prologue(head, doctype=False) :]

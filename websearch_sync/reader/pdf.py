@@ -50,7 +50,7 @@ from ..errors import (
 )
 from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
-from ..net.media import pdf_start
+from ..net.media import opens_as_html, pdf_start, served_as
 from ..net.transport import HttpResponse
 from .pagetext import CUT_CONTENT_BUDGET, CUT_DEADLINE, CUT_LARGE_PAGES, CUT_MAX_CHARS, PageText, readable
 from .pdfdraw import Decoded, drawn_bytes
@@ -155,7 +155,7 @@ def pdf_text(
 
     def broken(error: BaseException) -> WebParseError:
         return WebParseError(
-            "%s served a PDF that cannot be read (%s)" % (host, type(error).__name__),
+            "%s served %s" % (host, _what_broke(response, error)),
             provider=provider,
             detail_code=PDF_BROKEN,
             status=response.status,
@@ -201,6 +201,22 @@ def pdf_text(
         )
     warnings = [_left_out(host, read, provider, response.status).to_dict()] if read.left_out else []
     return PageText(title, text, EXTRACTOR, cuts=read.cuts, warnings=warnings)
+
+
+def _what_broke(response: HttpResponse, error: BaseException) -> str:
+    """What the server served that pypdf could not read, in an error message's words: a PDF, or,
+    with no ``%PDF-`` header where PDF readers look for it, content declared a PDF that is none
+    (an empty body; a sign-in or error page sent under the PDF's type, which its message names as
+    an HTML page without quoting it). pypdf reads a file from its end, so a PDF without a header
+    is read as long as the rest holds."""
+    if pdf_start(response.content) >= 0:
+        return "a PDF that cannot be read (%s)" % type(error).__name__
+    what = "%s that is no PDF" % served_as(response.content_type)
+    if not response.content:
+        return what + ": it is empty"
+    return what + ": it opens with no %%PDF- header%s" % (
+        " (it opens as an HTML page)" if opens_as_html(response.content) else ""
+    )
 
 
 #: Pages left out that the warning names (a broken file can have 40,000); the others are counted.

@@ -29,7 +29,7 @@ from ..errors import (
     WebProviderError,
     install_hint,
 )
-from ..net.media import served_as, sniffed_image_type
+from ..net.media import html_note, served_as, sniffed_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, read_header
 from .pagetext import ImageData, PageText
@@ -118,8 +118,9 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
             hint="pass images=True to receive it as base64 data with its size",
         )
     if media is None:  # declared an image, sent something else (an error page): not "cut short or malformed"
+        opening = "is empty" if not response.content else "opens with no PNG, JPEG, GIF or WebP signature"
         raise WebParseError(
-            "%s served %s that is no image: it opens with no PNG, JPEG, GIF or WebP signature" % (host, declared),
+            "%s served %s that is no image: it %s%s" % (host, declared, opening, html_note(response.content)),
             provider=provider,
             detail_code=IMAGE_UNREADABLE,
             status=response.status,

@@ -50,7 +50,7 @@ from ..errors import (
 )
 from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
-from ..net.media import opens_as_html, pdf_start, served_as
+from ..net.media import html_note, pdf_start, served_as
 from ..net.transport import HttpResponse
 from .pagetext import CUT_CONTENT_BUDGET, CUT_DEADLINE, CUT_LARGE_PAGES, CUT_MAX_CHARS, PageText, readable
 from .pdfdraw import Decoded, drawn_bytes
@@ -214,9 +214,7 @@ def _what_broke(response: HttpResponse, error: BaseException) -> str:
     what = "%s that is no PDF" % served_as(response.content_type)
     if not response.content:
         return what + ": it is empty"
-    return what + ": it opens with no %%PDF- header%s" % (
-        " (it opens as an HTML page)" if opens_as_html(response.content) else ""
-    )
+    return what + ": it opens with no %%PDF- header%s" % html_note(response.content)
 
 
 #: Pages left out that the warning names (a broken file can have 40,000); the others are counted.

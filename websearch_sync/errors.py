@@ -144,6 +144,7 @@ HTTP_432 = "http_432"  #: Tavily: plan limit
 HTTP_433 = "http_433"  #: Tavily: pay-as-you-go limit
 # BadGateway
 MAXLAG = "maxlag"  #: Wikipedia's databases lag
+SEARCH_BUSY = "search_busy"  #: Wikipedia's search cluster shed the query under load (CirrusSearch)
 # WebParseError
 UNEXPECTED_SHAPE = "unexpected_shape"
 NOT_JSON = "not_json"
@@ -169,6 +170,8 @@ ANSWER_ONLY = "answer_only"
 OPTION_OVERRIDDEN = "option_overridden"  #: a warning: SearXNG searched other engines than asked (a locked preference)
 TIME_RANGE_SKIPPED = "time_range_skipped"  #: a warning: SearXNG did not ask its engines without time-range support
 TIME_RANGE_UNVERIFIED = "time_range_unverified"  #: a warning: SearXNG's /config could not be read to tell that
+PAGING_SKIPPED = "paging_skipped"  #: a warning: SearXNG did not ask its engines without paging for a later page
+PAGING_UNVERIFIED = "paging_unverified"  #: a warning: SearXNG's /config could not be read to tell that
 NO_RECORDED_CASE = "no_recorded_case"  #: replay: the request matches no recorded case
 # ToolNotFound
 UNKNOWN_TOOL = "unknown_tool"

@@ -84,6 +84,9 @@ class Engine:
     #: ``time_range_support`` as published (``None``: not said): SearXNG does not ask an engine
     #: without it when a search has a time range (``searx/search/processors/abstract.py: get_params``).
     time_range_support: Optional[bool] = None
+    #: ``paging`` as published (``None``: not said): SearXNG does not ask an engine without it for a
+    #: page after the first (``get_params`` too).
+    paging: Optional[bool] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -137,13 +140,14 @@ def _engine(value: Any) -> Optional[Engine]:
     timeout = value.get("timeout")
     seconds = float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
     usable = seconds is not None and 0 < seconds < 86400  # also not NaN
-    time_range = value.get("time_range_support")
+    time_range, paging = value.get("time_range_support"), value.get("paging")
     return Engine(
         value["name"],
         categories,
         value.get("enabled") is not False,
         seconds if usable else None,
         time_range if isinstance(time_range, bool) else None,
+        paging if isinstance(paging, bool) else None,
     )
 
 

@@ -27,14 +27,18 @@ its answer does not say so (no result, no ``unresponsive_engines`` entry). Only 
 (each engine's ``time_range_support``) tells which engines were left out:
 ``WebProviderError(time_range_skipped)`` names them (:func:`time_range_skipped`), and
 ``WebProviderError(time_range_unverified)`` says when ``/config`` could not be read to tell
-(:func:`time_range_unverified`).
+(:func:`time_range_unverified`). So for a page after the first: an engine without ``paging`` is
+not asked for it (:data:`PAGING`: ``paging_skipped``, ``paging_unverified``).
 """
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any, Optional
 
 from ..errors import (
     OPTION_OVERRIDDEN,
+    PAGING_SKIPPED,
+    PAGING_UNVERIFIED,
     TIME_RANGE_SKIPPED,
     TIME_RANGE_UNVERIFIED,
     UNKNOWN_CATEGORIES,
@@ -66,15 +70,27 @@ def categories_undecided(asked: Optional[str], results: Sequence[Any]) -> bool:
 
 
 def engines_undecided(
-    asked: Optional[str], categories: Optional[str], results: Sequence[Any], failed: Sequence[str]
+    asked: Optional[str],
+    categories: Optional[str],
+    results: Sequence[Any],
+    failed: Sequence[str],
+    bang: bool = False,
 ) -> bool:
     """True when only ``/config`` can tell whether the ``engines`` asked were searched: categories
-    were asked beside them, and no result came from them nor did any of them fail (a failed engine
-    was searched: :func:`_engines_ignored` says nothing then either). The instance asks the engines
-    it has *and* the categories' engines (``searx/webadapter.py: parse_generic``), so results of the
-    categories' engines alone prove nothing: the engines asked may have found nothing."""
+    were asked beside them, or the query holds a ``!name`` (``bang``), and no result came from them
+    nor did any of them fail (a failed engine was searched: :func:`_engines_ignored` says nothing
+    then either). The instance asks the engines it has *and* the categories' engines
+    (``searx/webadapter.py: parse_generic``), so results of the categories' engines alone prove
+    nothing: the engines asked may have found nothing; a ``!name`` it knows wins over them, one it
+    does not know leaves them asked, so only whether it has the names asked tells an override from
+    names it ignored."""
     came = _sources(results, "engines")
-    return bool(asked) and bool(categories) and bool(came) and not set(str(asked).split(",")) & set(came + list(failed))
+    return (
+        bool(asked)
+        and (bool(categories) or bang)
+        and bool(came)
+        and not set(str(asked).split(",")) & set(came + list(failed))
+    )
 
 
 def _engines_ignored(
@@ -83,16 +99,18 @@ def _engines_ignored(
     failed: Sequence[str],
     config: Optional[InstanceConfig],
     categories: Optional[str],
+    bang: bool = False,
 ) -> Optional[tuple[list[str], bool]]:
     """``(the engines that answered, whether the instance has those asked)`` when no result came
     from an engine asked for (and none of them failed), else ``None``. With ``categories`` asked
     beside them, only ``config`` can show it: the instance ran the engines it has beside the
-    categories', so only names it does not have were ignored."""
+    categories', so only names it does not have were ignored. So with a ``!name`` in the query
+    (``bang``): a name it has was overridden by it, one it does not have ignored."""
     engines = _sources(results, "engines")
     if not engines or set(names) & (set(engines) | set(failed)):
         return None
     known = config is not None and set(names) <= {e.name for e in config.engines}
-    if categories and (config is None or known):
+    if (categories and (config is None or known)) or (bang and config is None):
         return None
     return sorted(set(engines)), known
 
@@ -121,20 +139,22 @@ def ignored_names(
     failed: Sequence[str],
     config: Optional[InstanceConfig] = None,
     categories: Optional[str] = None,
+    bang: bool = False,
 ) -> Optional[WebSearchError]:
     """A warning when the ``engines`` (or ``categories``) asked were not searched, else ``None``.
 
     ``asked`` is the option as sent (comma-separated), ``results`` the answer's results,
     ``failed`` the engines listed as unresponsive, ``config`` the instance's ``/config`` when
-    read, ``categories`` the categories sent beside ``engines``. Results that say nothing about
-    their engine prove nothing; categories without ``config`` are never judged by the results'
-    first categories alone, nor engines asked beside categories (:func:`engines_undecided`).
+    read, ``categories`` the categories sent beside ``engines``, ``bang`` whether the query holds
+    a ``!name``. Results that say nothing about their engine prove nothing; categories without
+    ``config`` are never judged by the results' first categories alone, nor engines asked beside
+    categories or beside a ``!name`` (:func:`engines_undecided`).
     """
     if not asked:
         return None
     names = asked.split(",")
     judged = (
-        _engines_ignored(names, results, failed, config, categories)
+        _engines_ignored(names, results, failed, config, categories, bang)
         if option == "engines"
         else _categories_ignored(names, results, failed, config)
     )
@@ -171,38 +191,92 @@ def _run_instead(option: str, categories: Optional[str], config: Optional[Instan
     return "its default engines"
 
 
+@dataclasses.dataclass(frozen=True)
+class SkipRule:
+    """A kind of search for which SearXNG does not ask its engines that lack a feature at all
+    (``searx/search/processors/abstract.py: get_params`` returns ``None`` for them), and whose
+    answer does not say so (no result, no ``unresponsive_engines`` entry): only ``/config`` (each
+    engine's :attr:`field`) tells which engines were left out."""
+
+    #: The :class:`~.searxng_config.Engine` field (``/config``'s) saying whether it has the feature.
+    field: str
+    #: The search, in a message's words ("with a time range").
+    search: str
+    #: The same search, after "skipped" ("for the time range").
+    skipped_for: str
+    #: The feature ("time-range support").
+    feature: str
+    skipped_code: str
+    unverified_code: str
+
+    def skipped(
+        self, config: Optional[InstanceConfig], engines: Optional[str], categories: Optional[str]
+    ) -> Optional[WebSearchError]:
+        """A warning naming the engines such a search did not ask (those of ``engines`` or
+        ``categories``, comma-separated as sent, that ``config`` lists without the feature), else
+        ``None`` (also when ``/config`` was not read)."""
+        if config is None:
+            return None
+        asked = config.engines_asked((engines or "").split(","), (categories or "").split(","))
+        skipped = [engine.name for engine in asked if getattr(engine, self.field) is False]
+        if not skipped:
+            return None
+        kept = [engine.name for engine in asked if getattr(engine, self.field) is not False]
+        return WebProviderError(
+            "searxng: %s the instance does not ask its engines that have no %s, so none of their results are here: "
+            "%s%s"
+            % (
+                self.search,
+                self.feature,
+                some_names(skipped),
+                "; asked: %s" % some_names(kept) if kept else "; that was every engine of this search",
+            ),
+            provider="searxng",
+            detail_code=self.skipped_code,
+        )
+
+    def unverified(self, why: str) -> WebSearchError:
+        """The warning of such a search whose ``/config`` could not be read (``why``): the instance
+        may have skipped engines without the feature, and nothing here says which."""
+        return WebProviderError(
+            "searxng: could not check which engines the instance skipped %s (it does not ask those without %s, "
+            "and only its /config names them): %s; the results may lack those engines' results"
+            % (self.skipped_for, self.feature, why),
+            provider="searxng",
+            detail_code=self.unverified_code,
+        )
+
+
+#: A search with a time range does not ask the engines without ``time_range_support``.
+TIME_RANGE = SkipRule(
+    "time_range_support",
+    "with a time range",
+    "for the time range",
+    "time-range support",
+    TIME_RANGE_SKIPPED,
+    TIME_RANGE_UNVERIFIED,
+)
+#: A search for a page after the first (``pageno`` 2 on) does not ask the engines without ``paging``.
+PAGING = SkipRule(
+    "paging",
+    "for a page after the first",
+    "for a page after the first",
+    "paging support",
+    PAGING_SKIPPED,
+    PAGING_UNVERIFIED,
+)
+
+
 def time_range_skipped(
     config: Optional[InstanceConfig], engines: Optional[str], categories: Optional[str]
 ) -> Optional[WebSearchError]:
-    """A warning naming the engines a search with a time range did not ask (those of ``engines``
-    or ``categories``, comma-separated as sent, that ``config`` lists without time-range support),
-    else ``None`` (also when ``/config`` was not read)."""
-    if config is None:
-        return None
-    asked = config.engines_asked((engines or "").split(","), (categories or "").split(","))
-    skipped = [engine.name for engine in asked if engine.time_range_support is False]
-    if not skipped:
-        return None
-    kept = [engine.name for engine in asked if engine.time_range_support is not False]
-    return WebProviderError(
-        "searxng: with a time range the instance does not ask its engines that have no time-range support, "
-        "so none of their results are here: %s%s"
-        % (some_names(skipped), "; asked: %s" % some_names(kept) if kept else "; that was every engine of this search"),
-        provider="searxng",
-        detail_code=TIME_RANGE_SKIPPED,
-    )
+    """:meth:`SkipRule.skipped` of :data:`TIME_RANGE`."""
+    return TIME_RANGE.skipped(config, engines, categories)
 
 
 def time_range_unverified(why: str) -> WebSearchError:
-    """The warning of a search with a time range whose ``/config`` could not be read (``why``): the
-    instance may have skipped engines without time-range support, and nothing here says which."""
-    return WebProviderError(
-        "searxng: could not check which engines the instance skipped for the time range (it does not ask those "
-        "without time-range support, and only its /config names them): %s; the results may lack those engines' "
-        "results" % why,
-        provider="searxng",
-        detail_code=TIME_RANGE_UNVERIFIED,
-    )
+    """:meth:`SkipRule.unverified` of :data:`TIME_RANGE`."""
+    return TIME_RANGE.unverified(why)
 
 
 def some_names(names: list[str], shown: int = 10) -> str:

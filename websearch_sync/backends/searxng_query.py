@@ -2,8 +2,8 @@
 
 Every whitespace-separated word of the query is tried as one of these, wherever it stands:
 
-* ``!name`` / ``?name``: search only that engine or category (``!go``, ``!images``); it wins
-  over the ``engines``/``categories`` options;
+* ``!name``: search only that engine or category (``!go``, ``!images``) when the instance knows
+  the name; it wins over the ``engines``/``categories`` options (:func:`has_engine_bang`);
 * ``:lang``: search in that language (``:de``); it wins over ``language``;
 * ``<N``: the instance's time limit, seconds below 100, milliseconds from 100 (``<3``, ``<850``);
   it wins over ``timeout_limit``; one of digits it cannot read (``<²``) fails the search
@@ -65,3 +65,12 @@ def has_external_bang(query: str) -> bool:
     """Whether the query holds an external bang (a ``!!name`` word, ``!!g``): the instance answers
     it with a redirect to that site's own search."""
     return any(word.startswith("!!") and len(word) > 2 for word in query.split())
+
+
+def has_engine_bang(query: str) -> bool:
+    """Whether the query holds a ``!name`` word (not ``!!``): an instance that knows the name (an
+    engine, its shortcut or a category) searches only that, whatever the ``engines``/``categories``
+    options say (``searx/query.py: BangParser`` sets ``specific``, and ``searx/webadapter.py`` then
+    takes the engines from the query), so results from other engines than those asked need not mean
+    that the names asked are unknown."""
+    return any(word.startswith("!") and len(word) > 1 and word[1] != "!" for word in query.split())

@@ -21,8 +21,9 @@ MediaWiki does); the snippet is the search-match HTML (``<span class="searchmatc
 as text; ``timestamp`` (the page's last edit) becomes ``published_at``.
 
 Errors come as ``{"error": {"code", "info"}}``, usually with HTTP 200: ``maxlag``
-(replication lag; ``Retry-After`` says how long) is ``BadGateway(maxlag)``,
-``ratelimited`` is ``WebBlocked(http_429)``, refused parameters are
+(replication lag; ``Retry-After`` says how long) is ``BadGateway(maxlag)``, CirrusSearch shedding
+load (``cirrussearch-too-busy-error``: "Please try again later") ``BadGateway(search_busy)``,
+``ratelimited`` (and CirrusSearch's per-user pool) is ``WebBlocked(http_429)``, refused parameters are
 ``InvalidInput(invalid_params)``, any other code ``WebProviderError(api_error)``.
 """
 
@@ -42,6 +43,7 @@ from ..errors import (
     INVALID_PARAMS,
     MAXLAG,
     QUERY_TOO_LONG,
+    SEARCH_BUSY,
     BadGateway,
     InvalidInput,
     WebBlocked,
@@ -112,6 +114,13 @@ class Wikipedia(JsonApiBackend):
         "missingparam": (InvalidInput, INVALID_PARAMS),
         "invalidparammix": (InvalidInput, INVALID_PARAMS),
         "cirrussearch-query-too-long": (InvalidInput, QUERY_TOO_LONG),
+        # CirrusSearch's pool counter (Searcher.php: a full queue): the cluster sheds load, "not now";
+        # the per-user pool (keyed by the client's IP when anonymous) is this client's own share
+        "cirrussearch-too-busy-error": (BadGateway, SEARCH_BUSY),
+        "cirrussearch-regex-too-busy-error": (BadGateway, SEARCH_BUSY),
+        "cirrussearch-backend-error": (BadGateway, SEARCH_BUSY),
+        "cirrussearch-too-busy-for-you-anonymous-error": (WebBlocked, HTTP_429),
+        "cirrussearch-too-busy-for-you-logged-in-error": (WebBlocked, HTTP_429),
     }
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:

@@ -354,12 +354,28 @@ def test_a_cached_time_range_note_revised_keeps_its_place_among_the_notes(monkey
 #: An instance's ``/config`` as ``searx/webapp.py: config`` builds it (the fields the backend reads),
 #: with engines of SearXNG's settings.yml: ``wikipedia`` (``categories: [general]``), ``bing news``
 #: (its module's ``categories = ['news']``) and ``wikinews`` (``categories: [news, wikimedia]``).
+#: ``paging``: ``searx/engines/bing_news.py`` and ``mediawiki.py`` (wikinews) set it, ``wikipedia.py``
+#: leaves ``ENGINE_DEFAULT_ARGS``' ``False``.
 INSTANCE_CONFIG = {
     "categories": ["general", "news", "wikimedia"],
     "engines": [
-        {"name": "wikipedia", "categories": ["general"], "enabled": True, "timeout": 3.0, "time_range_support": False},
-        {"name": "bing news", "categories": ["news"], "enabled": True, "timeout": 3.0, "time_range_support": True},
-        {"name": "wikinews", "categories": ["news", "wikimedia"], "enabled": True, "timeout": 5.0},
+        {
+            "name": "wikipedia",
+            "categories": ["general"],
+            "enabled": True,
+            "timeout": 3.0,
+            "time_range_support": False,
+            "paging": False,
+        },
+        {
+            "name": "bing news",
+            "categories": ["news"],
+            "enabled": True,
+            "timeout": 3.0,
+            "time_range_support": True,
+            "paging": True,
+        },
+        {"name": "wikinews", "categories": ["news", "wikimedia"], "enabled": True, "timeout": 5.0, "paging": True},
     ],
 }
 
@@ -425,6 +441,74 @@ def test_an_ignored_engine_s_warning_names_only_the_categories_the_instance_has(
     warning = ignored_names("engines", "wikipedias", results, [], read_config(INSTANCE_CONFIG), ",".join(categories))
     assert warning is not None and warning.detail_code == "unknown_engines"
     assert "runs %s" % runs in warning.message
+
+
+@pytest.mark.parametrize(
+    "engines, config, warned",
+    [
+        ("wikipedia", INSTANCE_CONFIG, "option_overridden"),
+        ("wikipedias", INSTANCE_CONFIG, "unknown_engines"),
+        ("wikipedia", None, None),  # /config unanswered: nothing tells an override from an unknown name
+    ],
+)
+def test_a_bang_in_the_query_that_won_over_the_engines_asked_is_not_called_an_unknown_name(engines, config, warned):
+    """``searx/query.py: BangParser``: a ``!name`` the instance knows (``!bing_news`` is its engine
+    ``bing news``) sets ``specific``, and ``searx/webadapter.py`` then searches the query's engines
+    only, whatever ``engines=`` says. The recorded news answer (results from ``bing news`` alone) for
+    a call asking ``wikipedia`` with that bang: ``/config`` (read in the call) tells an engine it has,
+    overridden by the bang, from a name it ignored. Before: ``unknown_engines`` from the results
+    alone ("the instance ignores names it does not know"), for an engine it has."""
+    extra = [_config_answer(config)] if config else []
+    result, calls = search(
+        recorded("browse-API__news.json"), query="!bing_news artificial intelligence", engines=engines, extra=extra
+    )
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    warnings = [e for e in result.get("errors", ()) if e.get("detail_code") != "engine_error"]
+    assert [e["detail_code"] for e in warnings] == ([warned] if warned else [])
+    if warned == "option_overridden":
+        assert "a `!name` in the query" in warnings[0]["message"]
+
+
+@pytest.mark.parametrize(
+    "config, code, tail",
+    [
+        (INSTANCE_CONFIG, "paging_skipped", ": wikipedia; asked: bing news, wikinews"),
+        (None, "paging_unverified", "the results may lack those engines' results"),
+    ],
+)
+def test_a_later_page_names_the_engines_the_instance_did_not_ask_for_it(config, code, tail):
+    """``searx/search/processors/abstract.py: get_params``: for ``pageno`` 2 on, an engine without
+    ``paging`` is not asked at all, and the answer says nothing of it (no result, no
+    ``unresponsive_engines`` entry); ``/config`` (each engine's ``paging``) names it, as for a time
+    range. The recorded news answer (results from ``bing news``) for page 2 of ``wikipedia`` beside
+    the news category. Before: no note, and no ``/config`` read: a later page of engines that do
+    not page read as an empty one."""
+    extra = [_config_answer(config)] if config else []
+    result, calls = search(
+        recorded("browse-API__news.json"), engines="wikipedia", categories=["news"], pageno=2, extra=extra
+    )
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    notes = [e for e in result["errors"] if e["detail_code"] != "engine_error"]
+    assert [e["detail_code"] for e in notes] == [code]
+    assert notes[0]["message"].endswith(tail)
+
+
+def test_a_cached_later_page_note_is_revised_once_config_is_known(monkeypatch):
+    """A ``paging_unverified`` note served from the cache becomes what ``/config`` says, in its place."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import PAGING
+
+    config = read_config(INSTANCE_CONFIG)
+    backend = SearXNG(settings())
+    monkeypatch.setattr(backend, "instance", lambda: config)
+    params = SearchParams("q", 10, options={"engines": ["wikipedia"], "pageno": 2})
+    skipped = PAGING.skipped(config, "wikipedia", None)
+    assert skipped is not None and skipped.message.endswith(": wikipedia; that was every engine of this search")
+    later = ws.WebProviderError("a later backend's note", provider="brave", detail_code="internal_error").to_dict()
+    unverified = PAGING.unverified("/config was not read").to_dict()
+    assert backend.revise_cached(params, [unverified, later]) == [skipped.to_dict(), later]
+    first_page = SearchParams("q", 10, options={"engines": ["wikipedia"]})
+    assert backend.revise_cached(first_page, [unverified, later]) == [unverified, later]
 
 
 def test_an_engine_asked_beside_categories_that_failed_was_searched_without_config():

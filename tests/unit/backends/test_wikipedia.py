@@ -227,6 +227,12 @@ def test_the_client_waits_out_maxlag_and_asks_again():
         ("badvalue", ws.InvalidInput, "invalid_params"),
         ("cirrussearch-query-too-long", ws.InvalidInput, "query_too_long"),
         ("internal_api_error_DBQueryError", ws.WebProviderError, "api_error"),
+        # CirrusSearch's Searcher.php, its pool counter's full queue: Status::newFatal of these keys;
+        # before: a non-retryable api_error for an answer that says "Please try again later"
+        ("cirrussearch-too-busy-error", ws.BadGateway, "search_busy"),
+        ("cirrussearch-regex-too-busy-error", ws.BadGateway, "search_busy"),
+        ("cirrussearch-backend-error", ws.BadGateway, "search_busy"),
+        ("cirrussearch-too-busy-for-you-anonymous-error", ws.WebBlocked, "http_429"),
     ],
 )
 def test_other_error_codes(code, error, detail):

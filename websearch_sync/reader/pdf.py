@@ -194,7 +194,7 @@ def pdf_text(
         )
     if not readable(text):
         raise WebParseError(
-            "%s served a PDF without a text layer (scanned pages?); fetch reads a PDF's text, it does no OCR" % host,
+            "%s served a PDF %s; fetch reads a PDF's text, it does no OCR" % (host, _NO_TEXT[read.unmapped]),
             provider=provider,
             detail_code=PDF_NO_TEXT,
             status=response.status,
@@ -215,6 +215,15 @@ def _what_broke(response: HttpResponse, error: BaseException) -> str:
     if not response.content:
         return what + ": it is empty"
     return what + ": it opens with no %%PDF- header%s" % html_note(response.content)
+
+
+#: What a PDF with no readable text lacks, by whether pypdf extracted characters none of which
+#: reads (a subset font without a character map: its glyphs' numbers come out as control codes,
+#: as a viewer's copied text does): its text layer is there, but says nothing.
+_NO_TEXT = {
+    False: "without a text layer (scanned pages?)",
+    True: "whose text maps to no characters (its fonts give none for their glyphs)",
+}
 
 
 #: Pages left out that the warning names (a broken file can have 40,000); the others are counted.
@@ -406,13 +415,15 @@ class _Read(NamedTuple):
     leave text out (``pagetext.CUTS``: it stopped before the last page at ``max_chars``, the
     deadline or its content budget, or left a page out for its size), the first page's failure,
     and the pages pypdf failed on (``page 3 (AssertionError)``); whether it stopped before the
-    last page."""
+    last page; whether pypdf extracted any characters (``unmapped``: when none reads, the fonts
+    map their glyphs to none)."""
 
     pages: list[str]
     cuts: frozenset[str] = frozenset()
     failure: Optional[BaseException] = None
     left_out: list[str] = []
     stopped: bool = False
+    unmapped: bool = False
 
     @property
     def truncated(self) -> bool:
@@ -436,7 +447,7 @@ def _read_pages(
     texts: list[tuple[Optional[int], str]] = []
     gathered = 0
     cuts: set[str] = set()
-    stopped = False
+    stopped = unmapped = False
     failure: Optional[BaseException] = None
     slowest = 0.0
     decoded = Decoded()
@@ -476,10 +487,11 @@ def _read_pages(
             text = escape_lines(read.text) if mode == "markdown" else read.text  # "1. Introduction" is no list item
             texts.append((number, text))
             gathered += len(text)
+        unmapped = unmapped or bool(read.text)  # pypdf gave characters: said only when none of them reads
     several = reached > 1  # a second page (or part of the page tree) was reached: the document has several
     if left_out:  # one line, not one a page: a broken file can have 40,000 (each at DEBUG, with pypdf's error)
         logger.info("PDF: %d part(s) left out, pypdf failed on them: %s", len(left_out), ", ".join(left_out[:3]))
-    return _Read(_headed(texts, several, mode), frozenset(cuts), failure, left_out, stopped)
+    return _Read(_headed(texts, several, mode), frozenset(cuts), failure, left_out, stopped, unmapped)
 
 
 def _numbered(pages: Iterator[Any]) -> Iterator[tuple[Optional[int], Optional[int], Any]]:

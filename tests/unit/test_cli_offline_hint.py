@@ -55,3 +55,18 @@ def test_a_pdf_the_byte_cap_cut_says_which_flag_raises_it():
     assert cli_hint(error, None) == "raise --max-bytes"
     # a search answer over its cap, or a PDF that decodes to too much, has no hint: none is made up
     assert cli_hint(ws.WebProviderError("too large", provider="fetch", detail_code="response_too_large"), None) is None
+
+
+def test_an_image_fetch_was_not_asked_for_says_what_returns_images():
+    # the library's hint, "pass images=True", names an option the command line does not have
+    from websearch_sync.errors import ASK_FOR_IMAGES
+
+    error = ws.WebProviderError(
+        "example.org served image/png content, an image; fetch returns images only when asked",
+        provider="fetch",
+        detail_code="unsupported_content",
+        hint=ASK_FOR_IMAGES,
+    )
+    assert cli_hint(error, None) == (
+        "the command line returns no images; fetch(url, images=True) in Python and MCP's web_fetch do"
+    )

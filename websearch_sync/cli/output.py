@@ -22,6 +22,7 @@ from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import (
+    ASK_FOR_IMAGES,
     BAD_ARGUMENTS,
     BAD_CACHE_MAX_ANSWERS,
     BAD_CACHE_TTL_S,
@@ -89,6 +90,10 @@ _CLI_HINTS = {
     NO_CONTENT: "raise --max-bytes",
     RESPONSE_TOO_LARGE: "raise --max-bytes",  # a PDF the cap cut (one that decodes to too much has no hint)
 }
+#: What the command line says instead of a library hint it has no flag for, by that hint.
+_CLI_HINTS_FOR = {
+    ASK_FOR_IMAGES: "the command line returns no images; fetch(url, images=True) in Python and MCP's web_fetch do",
+}
 #: The flag whose value a library check refused, by detail code: its message names the Python
 #: argument (``max_results must be in 1..50``), which the command line spells otherwise (``-n``).
 _FLAG_OF = {
@@ -122,7 +127,7 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
             DEFAULT_TIMEOUT_MS,
         )
     if error.hint is not None:
-        return _CLI_HINTS.get(error.detail_code or "")
+        return _CLI_HINTS_FOR.get(error.hint) or _CLI_HINTS.get(error.detail_code or "")
     if all(failure.detail_code == DNS_ERROR for failure in [error, *error.errors]):
         return _UNRESOLVED  # offline, most often: the first command a newcomer runs with a real backend
     named = _FLAG_OF.get(error.detail_code or "")

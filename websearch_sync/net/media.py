@@ -215,9 +215,10 @@ _TAG_NAME = re.compile(rb"(/?)([A-Za-z][A-Za-z0-9]{0,15})/?")
 
 
 def _only_notice_tags(prefix: bytes) -> bool:
-    """Whether every tag in ``prefix`` (the bytes before a PDF's header, or after its trailer) is one of :data:`_NOTICE_TAGS`. A ``<`` not
-    followed by a letter (``x < 3``, a byte of a binary header) is no tag, as an HTML tokenizer
-    reads it; ``<!`` and ``<?`` (a comment, a doctype, a processing instruction) are a page's."""
+    """Whether every tag in ``prefix`` (the bytes before a PDF's header, or after its trailer) is
+    one of :data:`_NOTICE_TAGS`. A ``<`` not followed by a letter (``x < 3``, a byte of a binary
+    header) is no tag, as an HTML tokenizer reads it; ``<!`` and ``<?`` (a comment, a doctype, a
+    processing instruction) are a page's."""
     at = prefix.find(b"<")
     while at >= 0:
         name = _TAG_NAME.match(prefix, at + 1)

@@ -15,6 +15,7 @@ PNG, which a decoder shows as its ``IDAT`` image.
 import base64
 import io
 import struct
+import zlib
 
 import pytest
 from images import _chunk, _grey_rows, apng, gif, jpeg_frame, pillow_image
@@ -544,3 +545,37 @@ def test_a_gif_s_size_is_its_screen_grown_to_its_first_frame_as_pillow_shows_it(
     image = Image.open(io.BytesIO(data))
     image.load()  # the oracle
     assert read_header(data, "image/gif").size == image.size
+
+
+#: 2 MB of zeros in 2 KB: what a text or colour-profile chunk may hide.
+INFLATING = zlib.compress(b"\x00" * 2_000_000)
+
+
+@pytest.mark.parametrize(
+    "chunk, readable",
+    [
+        (_chunk(b"zTXt", b"Comment\x00\x00" + INFLATING), False),
+        (_chunk(b"iCCP", b"profile\x00\x00" + INFLATING), False),
+        (_chunk(b"iTXt", b"Comment\x00\x01\x00en\x00\x00" + INFLATING), False),
+        (_chunk(b"zTXt", b"Comment\x00\x01" + zlib.compress(b"text")), False),  # compression method 1
+        (_chunk(b"iCCP", b"profile\x00\x00" + zlib.compress(b"a" * 1024 * 1024)), True),  # 1 MiB: Pillow's limit
+        (_chunk(b"iTXt", b"Comment\x00\x01\x01en\x00\x00" + INFLATING), True),  # a method Pillow skips
+    ],
+    ids=["zTXt", "iCCP", "iTXt", "zTXt method 1", "iCCP of 1 MiB", "iTXt method 1"],
+)
+@pytest.mark.parametrize("after", [False, True], ids=["before IDAT", "after IDAT"])
+def test_a_png_whose_text_chunk_pillow_refuses_is_unreadable_not_returned(chunk, readable, after):
+    # Pillow refuses a compressed text or profile chunk decompressing past 1 MiB ("Decompressed data
+    # too large"), where libpng and browsers drop it: the 2 KB PNG was returned, for a model API to refuse
+    from PIL import Image
+
+    good = grey_png(struct.pack(">IIBBBBB", 10, 10, 8, 0, 0, 0, 0))
+    at = len(good) - 12 if after else 33  # before IEND, or after IHDR
+    data = good[:at] + chunk + good[at:]
+    try:
+        Image.open(io.BytesIO(data)).load()  # the oracle
+        decoded = True
+    except (OSError, SyntaxError, ValueError):
+        decoded = False
+    assert decoded == readable
+    assert (read_header(data, "image/png") is not None) == readable

@@ -15,6 +15,7 @@ from .secrets import redact as redact  # the backends and state tiers import err
 __all__ = [
     "WebSearchError",
     "InvalidInput",
+    "UrlTooLong",
     "Timeout",
     "NetworkError",
     "WebBlocked",
@@ -51,6 +52,7 @@ BAD_INCLUDE_CONTENT = "bad_include_content"
 BAD_MAX_CONTENT_CHARS = "bad_max_content_chars"
 BAD_OPTION = "bad_option"  #: a backend-specific option no backend of the call takes
 BAD_PAGENO = "bad_pageno"
+BAD_MAX_PAGES = "bad_max_pages"  #: the option of every engine that reads next pages
 BAD_RESOLVE_LINKS = "bad_resolve_links"  #: baidu's option
 BAD_SUMMARY = "bad_summary"  #: bocha's option
 BAD_TOPIC = "bad_topic"  #: tavily's option
@@ -144,7 +146,7 @@ HTTP_432 = "http_432"  #: Tavily: plan limit
 HTTP_433 = "http_433"  #: Tavily: pay-as-you-go limit
 # BadGateway
 MAXLAG = "maxlag"  #: Wikipedia's databases lag
-SEARCH_BUSY = "search_busy"  #: Wikipedia's search cluster shed the query under load (CirrusSearch)
+SEARCH_BUSY = "search_busy"  #: Wikipedia's search (CirrusSearch) shed load or failed for a while: "try again later"
 # WebParseError
 UNEXPECTED_SHAPE = "unexpected_shape"
 NOT_JSON = "not_json"
@@ -435,6 +437,14 @@ class InvalidInput(WebSearchError):
     code = "InvalidInput"
 
 
+class UrlTooLong(InvalidInput):
+    """A URL refused only for its length: over 8192 characters, the longest fetch sends
+    (``websearch_sync.net.urls.MAX_URL_CHARS``). An ``InvalidInput`` (``bad_url``) like any other
+    refused URL, in ``to_dict()``, the command line and ``isinstance``; its own class so a caller can
+    tell it apart by a public name, and a redirect's hop can say why it does not follow a target a
+    browser would."""
+
+
 class Timeout(WebSearchError):
     """A connect or read timeout, or the whole-call deadline passed.
 
@@ -583,8 +593,8 @@ def unresolved_host(host: str, provider: Optional[str] = None) -> NetworkError:
     return NetworkError("could not resolve the host name %s" % host, provider=provider, detail_code=DNS_ERROR)
 
 
-#: The hint of fetch's refusal of an image it was not asked for (``unsupported_content``): the
-#: command line, which has no such option, says what does instead.
+#: The hint of fetch's refusal of an image it was not asked for (``unsupported_content``, whose
+#: other hints name an extra to install): the command line names its flag instead.
 ASK_FOR_IMAGES = "pass images=True to receive it as base64 data with its size"
 
 

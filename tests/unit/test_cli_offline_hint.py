@@ -57,16 +57,14 @@ def test_a_pdf_the_byte_cap_cut_says_which_flag_raises_it():
     assert cli_hint(ws.WebProviderError("too large", provider="fetch", detail_code="response_too_large"), None) is None
 
 
-def test_an_image_fetch_was_not_asked_for_says_what_returns_images():
-    # the library's hint, "pass images=True", names an option the command line does not have
+def test_only_the_refusal_of_an_image_names_fetch_images():
+    # unsupported_content carries three hints: ask for images, or install the pdf extra (a PDF
+    # without pypdf) or Pillow (an animated WebP); the second and third said "fetch --images reads an image"
     from websearch_sync.errors import ASK_FOR_IMAGES
 
-    error = ws.WebProviderError(
-        "example.org served image/png content, an image; fetch returns images only when asked",
-        provider="fetch",
-        detail_code="unsupported_content",
-        hint=ASK_FOR_IMAGES,
-    )
-    assert cli_hint(error, None) == (
-        "the command line returns no images; fetch(url, images=True) in Python and MCP's web_fetch do"
-    )
+    def refusal(hint):
+        return ws.WebProviderError("refused", provider="fetch", detail_code="unsupported_content", hint=hint)
+
+    assert cli_hint(refusal(ASK_FOR_IMAGES), None) == "fetch --images reads an image (with --json, its base64 data)"
+    assert cli_hint(refusal("install the pdf extra (pypdf)"), None) is None
+    assert cli_hint(refusal("install the images extra (Pillow) to receive its first frame"), None) is None

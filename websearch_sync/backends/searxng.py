@@ -100,7 +100,7 @@ from .searxng_names import (
     engines_undecided,
     ignored_names,
 )
-from .searxng_query import has_engine_bang, has_external_bang, unreadable_time_limit, within_deadline
+from .searxng_query import engine_bangs, has_external_bang, unreadable_time_limit, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -365,7 +365,7 @@ class SearXNG(JsonApiBackend):
                 result.errors.extend(warning.to_dict() for warning in warnings)
         for rule in self._skip_rules(params):  # only /config says which engines SearXNG skipped
             warning = (
-                rule.skipped(config, *(self._names(params, o) for o in ("engines", "categories")))
+                rule.skipped(config, *self._asked(params))
                 if config is not None
                 else rule.unverified(unread.why if unread is not None else "/config was not read")
             )
@@ -381,12 +381,12 @@ class SearXNG(JsonApiBackend):
         config = self.instance() if rules else None
         if config is None or not any(_unverified_here(error, self.name, rules) for error in errors):
             return errors
-        names = [self._names(params, o) for o in ("engines", "categories")]
+        asked = self._asked(params)
 
         def revised(error: ErrorInfo) -> list[ErrorInfo]:
             if not _unverified_here(error, self.name, rules):
                 return [error]
-            skipped = rules[str(error.get("detail_code"))].skipped(config, *names)
+            skipped = rules[str(error.get("detail_code"))].skipped(config, *asked)
             return [skipped.to_dict()] if skipped is not None else []
 
         return [entry for error in errors for entry in revised(error)]
@@ -664,7 +664,7 @@ class SearXNG(JsonApiBackend):
         undecided = tuple(
             option
             for option, unknown in (
-                ("engines", engines_undecided(engines, categories, results, failed, _bang(params))),
+                ("engines", engines_undecided(engines, categories, results, failed, _bangs(params))),
                 ("categories", categories_undecided(categories, results)),
             )
             if unknown
@@ -684,10 +684,14 @@ class SearXNG(JsonApiBackend):
         """A warning for each of ``options`` whose names the instance did not search (:mod:`.searxng_names`)."""
         categories = self._names(params, "categories")
         warnings = (
-            ignored_names(o, self._names(params, o), results, failed, config, categories, _bang(params))
+            ignored_names(o, self._names(params, o), results, failed, config, categories, _bangs(params))
             for o in options
         )
         return [warning for warning in warnings if warning is not None]
+
+    def _asked(self, params: SearchParams) -> tuple[Optional[str], Optional[str], list[str]]:
+        """``(engines, categories, the query's !names)``: what picks the engines a search asks."""
+        return self._names(params, "engines"), self._names(params, "categories"), _bangs(params)
 
     def _names(self, params: SearchParams, option: str) -> Optional[str]:
         """The names option ``option`` (``engines``, ``categories``) asks for, comma-separated (``None``: unset)."""
@@ -695,9 +699,10 @@ class SearXNG(JsonApiBackend):
         return ",".join(names) if names else None
 
 
-def _bang(params: SearchParams) -> bool:
-    """Whether the query sent holds a ``!name`` that may pick the engines (:func:`.searxng_query.has_engine_bang`)."""
-    return has_engine_bang(params.full_query)
+def _bangs(params: SearchParams) -> list[str]:
+    """The names of the query's ``!name`` words, which win over the options when the instance knows
+    one (:func:`.searxng_query.engine_bangs`)."""
+    return engine_bangs(params.full_query)
 
 
 def _unverified_here(error: ErrorInfo, provider: str, rules: Mapping[str, SkipRule]) -> bool:

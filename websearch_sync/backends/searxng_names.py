@@ -25,10 +25,11 @@ A time range is not sent to every engine: SearXNG does not ask an engine without
 support at all when a search has one (``searx/search/processors/abstract.py: get_params``), and
 its answer does not say so (no result, no ``unresponsive_engines`` entry). Only ``/config``
 (each engine's ``time_range_support``) tells which engines were left out:
-``WebProviderError(time_range_skipped)`` names them (:func:`time_range_skipped`), and
-``WebProviderError(time_range_unverified)`` says when ``/config`` could not be read to tell
-(:func:`time_range_unverified`). So for a page after the first: an engine without ``paging`` is
-not asked for it (:data:`PAGING`: ``paging_skipped``, ``paging_unverified``).
+``WebProviderError(time_range_skipped)`` names them, and ``WebProviderError(time_range_unverified)``
+says when ``/config`` could not be read to tell (:data:`TIME_RANGE`). So for a page after the
+first: an engine without ``paging`` is not asked for it (:data:`PAGING`: ``paging_skipped``,
+``paging_unverified``). A ``!name`` in the query that the instance knows picks the engines asked
+(:meth:`SkipRule.skipped`).
 """
 
 import dataclasses
@@ -48,6 +49,7 @@ from ..errors import (
     WebSearchError,
 )
 from .searxng_config import InstanceConfig
+from .searxng_query import could_be_name
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -74,10 +76,11 @@ def engines_undecided(
     categories: Optional[str],
     results: Sequence[Any],
     failed: Sequence[str],
-    bang: bool = False,
+    bangs: Sequence[str] = (),
 ) -> bool:
     """True when only ``/config`` can tell whether the ``engines`` asked were searched: categories
-    were asked beside them, or the query holds a ``!name`` (``bang``), and no result came from them
+    were asked beside them, or the query holds a ``!name`` that may be one (``bangs``: those of
+    :func:`.searxng_query.engine_bangs`, :func:`.searxng_query.could_be_name`), and no result came from them
     nor did any of them fail (a failed engine was searched: :func:`_engines_ignored` says nothing
     then either). The instance asks the engines it has *and* the categories' engines
     (``searx/webadapter.py: parse_generic``), so results of the categories' engines alone prove
@@ -87,10 +90,21 @@ def engines_undecided(
     came = _sources(results, "engines")
     return (
         bool(asked)
-        and (bool(categories) or bang)
+        and (bool(categories) or _may_pick(bangs))
         and bool(came)
         and not set(str(asked).split(",")) & set(came + list(failed))
     )
+
+
+def _may_pick(bangs: Sequence[str]) -> bool:
+    """Whether a ``!name`` of ``bangs`` may pick the engines while ``/config`` is not known
+    (:func:`.searxng_query.could_be_name`)."""
+    return any(could_be_name(value) for value in bangs)
+
+
+def _bang_picked(config: Optional[InstanceConfig], bangs: Sequence[str]) -> bool:
+    """Whether ``config`` shows that a ``!name`` of ``bangs`` picked the engines searched (it knows one)."""
+    return config is not None and bool(config.bang_engines(bangs)[1])
 
 
 def _engines_ignored(
@@ -99,18 +113,22 @@ def _engines_ignored(
     failed: Sequence[str],
     config: Optional[InstanceConfig],
     categories: Optional[str],
-    bang: bool = False,
+    bangs: Sequence[str] = (),
 ) -> Optional[tuple[list[str], bool]]:
     """``(the engines that answered, whether the instance has those asked)`` when no result came
     from an engine asked for (and none of them failed), else ``None``. With ``categories`` asked
     beside them, only ``config`` can show it: the instance ran the engines it has beside the
     categories', so only names it does not have were ignored. So with a ``!name`` in the query
-    (``bang``): a name it has was overridden by it, one it does not have ignored."""
+    (``bangs``): once ``config`` shows it knows the name, a name asked it has was overridden by it,
+    one it does not have ignored."""
     engines = _sources(results, "engines")
     if not engines or set(names) & (set(engines) | set(failed)):
         return None
     known = config is not None and set(names) <= {e.name for e in config.engines}
-    if (categories and (config is None or known)) or (bang and config is None):
+    picked = config.bang_engines(bangs)[1] if config is not None else []
+    if picked:  # the !name's engines were searched, whatever the options said
+        return None if set(names) & {e.name for e in picked} else (sorted(set(engines)), known)
+    if (categories and (config is None or known)) or (config is None and _may_pick(bangs)):
         return None
     return sorted(set(engines)), known
 
@@ -139,14 +157,14 @@ def ignored_names(
     failed: Sequence[str],
     config: Optional[InstanceConfig] = None,
     categories: Optional[str] = None,
-    bang: bool = False,
+    bangs: Sequence[str] = (),
 ) -> Optional[WebSearchError]:
     """A warning when the ``engines`` (or ``categories``) asked were not searched, else ``None``.
 
     ``asked`` is the option as sent (comma-separated), ``results`` the answer's results,
     ``failed`` the engines listed as unresponsive, ``config`` the instance's ``/config`` when
-    read, ``categories`` the categories sent beside ``engines``, ``bang`` whether the query holds
-    a ``!name``. Results that say nothing about their engine prove nothing; categories without
+    read, ``categories`` the categories sent beside ``engines``, ``bangs`` the query's ``!name``
+    words (:func:`.searxng_query.engine_bangs`). Results that say nothing about their engine prove nothing; categories without
     ``config`` are never judged by the results' first categories alone, nor engines asked beside
     categories or beside a ``!name`` (:func:`engines_undecided`).
     """
@@ -154,7 +172,7 @@ def ignored_names(
         return None
     names = asked.split(",")
     judged = (
-        _engines_ignored(names, results, failed, config, categories, bang)
+        _engines_ignored(names, results, failed, config, categories, bangs)
         if option == "engines"
         else _categories_ignored(names, results, failed, config)
     )
@@ -174,16 +192,21 @@ def ignored_names(
     return InvalidInput(
         "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
         "know, shortcuts included, and runs %s%s"
-        % (option, ", ".join(names), some_names(others), _run_instead(option, categories, config), hint),
+        % (option, ", ".join(names), some_names(others), _run_instead(option, categories, config, bangs), hint),
         provider="searxng",
         detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
     )
 
 
-def _run_instead(option: str, categories: Optional[str], config: Optional[InstanceConfig]) -> str:
-    """What the instance runs in place of ``option``'s names it ignored (``searx/webadapter.py:
-    parse_generic``): the engines of those ``categories`` sent beside ``engines`` that it has (all
+def _run_instead(
+    option: str, categories: Optional[str], config: Optional[InstanceConfig], bangs: Sequence[str] = ()
+) -> str:
+    """What the instance runs in place of ``option``'s names it ignored: the engines of a ``!name``
+    in the query that it knows (``searx/webadapter.py``: they win over both options), else
+    (``parse_generic``) the engines of those ``categories`` sent beside ``engines`` that it has (all
     of them while ``config`` does not tell), else its default ones."""
+    if _bang_picked(config, bangs):
+        return "the engines the `!name` in the query picked"
     sent = (categories or "").split(",") if option == "engines" else []
     known = [c for c in sent if c and (config is None or not config.categories or c in config.categories)]
     if known:
@@ -208,27 +231,42 @@ class SkipRule:
     feature: str
     skipped_code: str
     unverified_code: str
+    #: Whether engines skipped only because a category brought them (none named, others asked) are
+    #: noted: for a time range their results are missing from the search; for a later page they
+    #: were on the first one, and a default search's later pages would all say so.
+    notes_category_engines: bool = True
 
     def skipped(
-        self, config: Optional[InstanceConfig], engines: Optional[str], categories: Optional[str]
+        self,
+        config: Optional[InstanceConfig],
+        engines: Optional[str],
+        categories: Optional[str],
+        bangs: Sequence[str] = (),
     ) -> Optional[WebSearchError]:
-        """A warning naming the engines such a search did not ask (those of ``engines`` or
-        ``categories``, comma-separated as sent, that ``config`` lists without the feature), else
-        ``None`` (also when ``/config`` was not read)."""
+        """A warning naming the engines such a search did not ask, else ``None`` (also when
+        ``/config`` was not read). The engines asked are those of a ``!name`` in the query that
+        ``config`` knows (``bangs``: :func:`.searxng_query.engine_bangs`; they win over the
+        options), else those of ``engines`` or ``categories`` (comma-separated as sent); the
+        skipped are those ``config`` lists without the feature. Without
+        :attr:`notes_category_engines`, only when one named (in ``engines``, or by a ``!name``)
+        was skipped, or every engine asked."""
         if config is None:
             return None
-        asked = config.engines_asked((engines or "").split(","), (categories or "").split(","))
-        skipped = [engine.name for engine in asked if getattr(engine, self.field) is False]
-        if not skipped:
-            return None
+        named, asked = config.bang_engines(bangs)
+        if not asked:
+            asked = config.engines_asked((engines or "").split(","), (categories or "").split(","))
+            named = [engine for engine in asked if engine.name in (engines or "").split(",")]
+        skipped = [engine for engine in asked if getattr(engine, self.field) is False]
         kept = [engine.name for engine in asked if getattr(engine, self.field) is not False]
+        if not skipped or not (self.notes_category_engines or not kept or set(skipped) & set(named)):
+            return None
         return WebProviderError(
             "searxng: %s the instance does not ask its engines that have no %s, so none of their results are here: "
             "%s%s"
             % (
                 self.search,
                 self.feature,
-                some_names(skipped),
+                some_names([engine.name for engine in skipped]),
                 "; asked: %s" % some_names(kept) if kept else "; that was every engine of this search",
             ),
             provider="searxng",
@@ -257,6 +295,8 @@ TIME_RANGE = SkipRule(
     TIME_RANGE_UNVERIFIED,
 )
 #: A search for a page after the first (``pageno`` 2 on) does not ask the engines without ``paging``.
+#: Nor those past their own ``max_page`` (``get_params`` again), which ``/config`` does not publish:
+#: that skip is not told.
 PAGING = SkipRule(
     "paging",
     "for a page after the first",
@@ -264,19 +304,8 @@ PAGING = SkipRule(
     "paging support",
     PAGING_SKIPPED,
     PAGING_UNVERIFIED,
+    notes_category_engines=False,
 )
-
-
-def time_range_skipped(
-    config: Optional[InstanceConfig], engines: Optional[str], categories: Optional[str]
-) -> Optional[WebSearchError]:
-    """:meth:`SkipRule.skipped` of :data:`TIME_RANGE`."""
-    return TIME_RANGE.skipped(config, engines, categories)
-
-
-def time_range_unverified(why: str) -> WebSearchError:
-    """:meth:`SkipRule.unverified` of :data:`TIME_RANGE`."""
-    return TIME_RANGE.unverified(why)
 
 
 def some_names(names: list[str], shown: int = 10) -> str:

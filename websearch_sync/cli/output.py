@@ -18,6 +18,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from functools import partial
 from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
@@ -90,9 +91,11 @@ _CLI_HINTS = {
     NO_CONTENT: "raise --max-bytes",
     RESPONSE_TOO_LARGE: "raise --max-bytes",  # a PDF the cap cut (one that decodes to too much has no hint)
 }
-#: What the command line says instead of a library hint it has no flag for, by that hint.
+#: The command line's own words for a library hint, by that hint, where one detail code carries
+#: several: ``unsupported_content``'s hint is to ask for images, or to install the pdf extra or
+#: Pillow (an animated WebP with --images), which the message names already.
 _CLI_HINTS_FOR = {
-    ASK_FOR_IMAGES: "the command line returns no images; fetch(url, images=True) in Python and MCP's web_fetch do",
+    ASK_FOR_IMAGES: "fetch --images reads an image (with --json, its base64 data)",
 }
 #: The flag whose value a library check refused, by detail code: its message names the Python
 #: argument (``max_results must be in 1..50``), which the command line spells otherwise (``-n``).
@@ -264,11 +267,18 @@ def _failing_as_output() -> Iterator[None]:
 
 
 class TerminalStream(io.TextIOBase):
-    """A text stream in front of another that removes control characters and never fails to encode."""
+    """A text stream in front of another that removes control characters and never fails to encode.
 
-    def __init__(self, stream: TextIO) -> None:
+    ``diagnostics``: the stream carries notes and error lines (stderr), not the output: text it
+    cannot write (``2>`` a file on a full disk, a pipe whose reader left) is dropped, as a
+    command started without stderr drops it; a failed progress line or summary ended a batch
+    whose every answer was written with status 5, "output failed".
+    """
+
+    def __init__(self, stream: TextIO, *, diagnostics: bool = False) -> None:
         super().__init__()
         self.stream = stream
+        self._failing = partial(contextlib.suppress, OSError) if diagnostics else _failing_as_output
 
     @property
     def encoding(self) -> str:  # type: ignore[override]
@@ -278,20 +288,21 @@ class TerminalStream(io.TextIOBase):
     def write(self, text: str) -> int:
         """Write ``text`` cleaned for a terminal, unencodable characters as backslash escapes."""
         cleaned = terminal_text(text)
-        with _failing_as_output():
+        with self._failing():
             self.stream.write(cleaned.encode(self.encoding, "backslashreplace").decode(self.encoding, "replace"))
         return len(text)
 
     def write_controls(self, text: str) -> None:
         """Write ``text`` as it is (our own cursor controls, e.g. the progress line)."""
-        self.stream.write(text)
+        with self._failing():
+            self.stream.write(text)
 
     def flush(self) -> None:
         """Flush the wrapped stream (nothing once it was closed: this wrapper, collected after
         the stream it wraps, must not fail on the way out)."""
         if getattr(self.stream, "closed", False):
             return
-        with _failing_as_output():
+        with self._failing():
             self.stream.flush()
 
     def isatty(self) -> bool:
@@ -341,12 +352,21 @@ class MissingStream(io.TextIOBase):
         return True
 
 
+def refuse_missing_output(out: object) -> None:
+    """:class:`OutputFailed` at once when ``out``, the command's stdout, is a :class:`MissingStream`
+    (started with ``>&-``): a search or fetch, whose output is all it is for, would send its request
+    (a batch its first query's) and fail at its first write, the request spent for nothing. Commands
+    that act (``state clear``, ``record``) act, and fail at their write as before."""
+    if isinstance(out, MissingStream) and out.output:
+        out.write("\n")
+
+
 def terminal_stream(stream: Optional[TextIO], name: str) -> io.TextIOBase:
     """``sys.stdout`` (``name="stdout"``) or ``sys.stderr`` as the command line writes to it: a
     :class:`TerminalStream`, or a :class:`MissingStream` when the process has none."""
     if stream is None:
         return MissingStream(name, output=name == "stdout")
-    return TerminalStream(stream)
+    return TerminalStream(stream, diagnostics=name == "stderr")
 
 
 def json_text(value: Any, stream: Optional[TextIO] = None, indent: Optional[int] = None) -> str:

@@ -579,3 +579,17 @@ def test_a_png_whose_text_chunk_pillow_refuses_is_unreadable_not_returned(chunk,
         decoded = False
     assert decoded == readable
     assert (read_header(data, "image/png") is not None) == readable
+
+
+@pytest.mark.parametrize("frame", [(0, 20), (20, 0), (0, 0)])
+def test_a_gif_whose_first_frame_has_no_pixels_is_unreadable_as_pillow_refuses_it(frame):
+    # it was returned (an animation's cut down to it), for a model API decoding with Pillow to refuse
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("P", (20, 20), 1).save(out, "GIF")
+    first = out.getvalue().index(b",", 13)
+    data = out.getvalue()[: first + 5] + struct.pack("<HH", *frame) + out.getvalue()[first + 9 :]
+    with pytest.raises(ValueError):  # the oracle: "tile cannot extend outside image"
+        Image.open(io.BytesIO(data)).load()
+    assert read_header(data, "image/gif") is None

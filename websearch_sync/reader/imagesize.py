@@ -525,7 +525,8 @@ def _gif_blocks(data: bytes) -> Iterator[tuple[int, int, int, int]]:
 def _gif(data: bytes) -> Optional[Header]:
     """The screen descriptor, then the blocks (:func:`_gif_blocks`): each frame's extent and
     data, up to the trailer. The size is the screen's, grown to the first frame where that
-    reaches past it, as Pillow and browsers show it (a screen of 0x0 is the frame's size)."""
+    reaches past it, as Pillow and browsers show it (a screen of 0x0 is the frame's size); a
+    first frame of no width or height gives none (Pillow: "tile cannot extend outside image")."""
     if len(data) < 13:
         return None
     size = _little(data, 6, 2), _little(data, 8, 2)
@@ -539,7 +540,7 @@ def _gif(data: bytes) -> Optional[Header]:
             left, top, width, height = (_little(data, start + 1 + 2 * n, 2) for n in range(4))
             wide, tall = max(wide, left + width), max(tall, top + height)
             if not frames:  # the screen grown to the first frame (one of 0x0 is its size), as decoders show it
-                size = wide, tall
+                size = (wide, tall) if width and height else (0, 0)  # a first frame of no pixels: Pillow refuses it
             frames += 1
             holds = holds and 3 * width * height <= _LZW_PIXELS_PER_3_BYTES * carried
     return Header(size, (wide, tall), holds, ended, frames, frames > 1) if frames else None

@@ -48,7 +48,7 @@ from ..errors import (
     WebProviderError,
     WebSearchError,
 )
-from .searxng_config import InstanceConfig
+from .searxng_config import Engine, InstanceConfig
 from .searxng_query import could_be_name
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -214,6 +214,19 @@ def _run_instead(
     return "its default engines"
 
 
+def _engines_asked(
+    config: InstanceConfig, engines: Optional[str], categories: Optional[str], bangs: Sequence[str]
+) -> tuple[list[Engine], list[Engine]]:
+    """The engines a search named and those it asked: a known ``!name``'s (they win over the
+    options), else those of ``engines`` or ``categories`` (comma-separated as sent), the named
+    being the asked that ``engines`` names."""
+    named, asked = config.bang_engines(bangs)
+    if asked:
+        return named, asked
+    asked = config.engines_asked((engines or "").split(","), (categories or "").split(","))
+    return [engine for engine in asked if engine.name in (engines or "").split(",")], asked
+
+
 @dataclasses.dataclass(frozen=True)
 class SkipRule:
     """A kind of search for which SearXNG does not ask its engines that lack a feature at all
@@ -252,10 +265,7 @@ class SkipRule:
         was skipped, or every engine asked."""
         if config is None:
             return None
-        named, asked = config.bang_engines(bangs)
-        if not asked:
-            asked = config.engines_asked((engines or "").split(","), (categories or "").split(","))
-            named = [engine for engine in asked if engine.name in (engines or "").split(",")]
+        named, asked = _engines_asked(config, engines, categories, bangs)
         skipped = [engine for engine in asked if getattr(engine, self.field) is False]
         kept = [engine.name for engine in asked if getattr(engine, self.field) is not False]
         if not skipped or not (self.notes_category_engines or not kept or set(skipped) & set(named)):

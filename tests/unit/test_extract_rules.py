@@ -194,6 +194,12 @@ PAGE_CASES = {
         "</div></div></body></html>",
         "The second half of the story",
     ),
+    # a pull quote set in an <aside> between the article's paragraphs
+    "page.landmark_passages": (
+        "<html><body><div class='story'>" + PARAGRAPH * 2 + "<aside class='quote'><span>\u201cThe river has "
+        "never been this low in living memory\u201d</span></aside>" + PARAGRAPH + "</div></body></html>",
+        "never been this low",
+    ),
     # readability keeps one short notice of this page; the main region holds the post
     "recovery.tiny": (LIST_POST, "Printing now supports page ranges"),
     # without the repair, libxml2 reads the page after an unclosed <title> as the title
@@ -333,6 +339,35 @@ def test_every_rule_has_a_switch_test():
         | {"recovery.second_opinion"}
     )  # test_extract_second.py
     assert covered == RULE_NAMES
+
+
+STANDFIRST = "Fewer boats reached the harbour this year, and the board wants to know why. We asked the skippers."
+
+
+def test_a_standfirst_header_before_the_paragraphs_is_kept_and_a_header_with_a_heading_is_not():
+    page = (
+        "<html><body><div class='story'><header><h2>Harbour news</h2><span>Filed by the harbour desk, 3 March "
+        "2019, with words enough</span></header><header>"
+        + STANDFIRST
+        + "</header>"
+        + PARAGRAPH * 3
+        + "</div></body></html>"
+    )
+    text = _extracted(page, DEFAULT_RULES)
+    assert STANDFIRST in text
+    assert "Filed by the harbour desk" not in text
+    assert STANDFIRST not in _extracted(page, DEFAULT_RULES - {"page.landmark_passages"})
+
+
+def test_an_aside_of_links_or_boxes_among_the_paragraphs_is_still_left_out():
+    asides = (
+        "<aside><span>More on this story: <a href='/s1'>the harbour board's annual report, in full</a></span></aside>",
+        "<aside><div>Subscribe to the harbour newsletter, every Friday, for the week's news from the quay.</div></aside>",
+    )
+    for aside in asides:
+        page = "<html><body><div class='story'>" + PARAGRAPH * 2 + aside + PARAGRAPH + "</div></body></html>"
+        text = _extracted(page, DEFAULT_RULES)
+        assert "harbour" not in text and "A real paragraph" in text, aside
 
 
 def test_link_dense_keeps_headings():

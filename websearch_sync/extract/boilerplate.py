@@ -16,6 +16,7 @@ a large part of the text, or several long paragraphs, is kept.
 """
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Callable, Optional
@@ -400,6 +401,33 @@ _PAGE_REWRITES: dict[str, Callable[[etree._Element], None]] = {
 }
 
 
+#: Landmarks that may hold a passage of the article: a pull quote (``<aside>``), a standfirst (``<header>``).
+_PASSAGE_LANDMARKS = frozenset(("aside", "header"))
+#: The only tags a passage holds: inline markup of its text (no link, heading, list, image or box).
+_PASSAGE_INLINE = frozenset(
+    ("span", "em", "strong", "b", "i", "u", "q", "cite", "small", "mark", "abbr", "sup", "sub", "br")
+)
+#: A passage has at least this many non-space characters (a sentence, not a label).
+_PASSAGE_MIN_CHARS = 40
+#: ... and its parent at least this many long paragraphs (it sits among the article's).
+_PASSAGE_MIN_PARAGRAPHS = 2
+
+
+def _article_passage(element: etree._Element) -> bool:
+    """True when a landmark is one passage of the article's text (``page.landmark_passages``):
+    plain text with inline markup only, a sentence long, its parent holding
+    ``_PASSAGE_MIN_PARAGRAPHS`` long paragraphs of its own. A pull quote set between the
+    article's paragraphs is an ``<aside>``, a standfirst before them a ``<header>``; the
+    landmarks that are not the article hold links, headings, lists or boxes."""
+    if any(not isinstance(node.tag, str) or node.tag not in _PASSAGE_INLINE for node in element.iterdescendants()):
+        return False
+    parent = element.getparent()
+    if parent is None or text_size(element) < _PASSAGE_MIN_CHARS:
+        return False
+    long_paragraphs = (child for child in parent if child.tag == "p" and text_size(child) >= _LONG_PARAGRAPH)
+    return next(itertools.islice(long_paragraphs, _PASSAGE_MIN_PARAGRAPHS - 1, None), None) is not None
+
+
 def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> None:
     """Prepares a parsed page for readability, in place: ``strip_junk``, keeps quotations,
     then removes the tags and the blocks whose class/id has one of the words of the enabled
@@ -415,8 +443,11 @@ def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Non
         return
     limit: Optional[float] = None  # measured only once a block matches
     doomed: set[etree._Element] = set()
+    passages = "page.landmark_passages" in rules
     for element in _outside_code(body, doomed):
         if not (element.tag in tags or (words and class_words(element) & words)):  # no page rule has words now
+            continue
+        if passages and element.tag in _PASSAGE_LANDMARKS and _article_passage(element):
             continue
         if limit is None:
             limit = 0.3 * text_size(body)

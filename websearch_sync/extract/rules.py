@@ -73,6 +73,12 @@ RULES = (
         "the box around a form (newsletter sign-up, search, contact) unless it holds 30% of the page's text",
     ),
     _rule("page.landmarks", "page", "<nav>, <header>, <footer>, <aside>", tags="nav header footer aside"),
+    _rule(
+        "page.landmark_passages",
+        "page",
+        "an <aside> or <header> that is one passage of plain text (no links, headings or boxes) beside two or more "
+        "long paragraphs is kept: a pull quote between the article's paragraphs, a standfirst before them",
+    ),
     # --- readability's own cleaning of the article it selected
     _rule("readability.keep_lists", "readability", "readability's cleaning keeps lists and tables"),
     _rule(

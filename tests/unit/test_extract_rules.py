@@ -194,6 +194,15 @@ PAGE_CASES = {
         "</div></div></body></html>",
         "The second half of the story",
     ),
+    # the article's first paragraph in a wrapper whose class holds one of readability's negative
+    # words ("media" in "leadmedia"): its cleaning drops the wrapper for its class weight
+    "readability.paragraph_wrappers": (
+        "<html><body><div class='story-body'><div class='leadmedia'><p><cite>Riverside (Town News)</cite> The "
+        "harbour board met on Monday to decide the future of the old ferry pier.</p></div>"
+        + PARAGRAPH * 3
+        + "</div></body></html>",
+        "The harbour board met on Monday",
+    ),
     # a pull quote set in an <aside> between the article's paragraphs
     "page.landmark_passages": (
         "<html><body><div class='story'>" + PARAGRAPH * 2 + "<aside class='quote'><span>\u201cThe river has "

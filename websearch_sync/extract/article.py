@@ -195,6 +195,11 @@ def _link_base(root: etree._Element, url: Optional[str]) -> Optional[str]:
     return url
 
 
+#: readability's conditional cleaning keeps a box whose link density is at most this (its figure for a
+#: box of low class weight); a paragraph wrapper above it is left to that cleaning.
+PARAGRAPH_WRAPPER_LINK_DENSITY = 0.2
+
+
 @functools.cache
 def _tree_document_class() -> Any:
     """readability's ``Document`` working on our parsed tree (built once, on first use, so that
@@ -213,6 +218,7 @@ def _tree_document_class() -> Any:
         boxes: list[etree._Element] = []
         keep_lists = False  # set per page by _article, from the rules
         keep_code = False
+        keep_paragraph_wrappers = False
         title_boxes = False
         title_start = False
         title: Optional[str] = None
@@ -240,7 +246,21 @@ def _tree_document_class() -> Any:
                 preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
             if self.keep_code:
                 preserved.update((box, True) for code in node.iter("pre") for box in sole_wrappers(code))
+            if self.keep_paragraph_wrappers:
+                preserved.update((box, True) for box in node.iter("div", "section") if self._paragraph_wrapper(box))
             return preserved
+
+        def _paragraph_wrapper(self, box: etree._Element) -> bool:
+            """A box of paragraphs only, of readability's link density for a kept box at most, that
+            its class or id weighs against (``readability.paragraph_wrappers``)."""
+            children = [child for child in box if isinstance(child.tag, str)]
+            return (
+                bool(children)
+                and all(child.tag == "p" for child in children)
+                and self.class_weight(box) < 0
+                and isinstance(box, lxml.html.HtmlElement)  # as the page's parser builds them: text_content()
+                and link_density(box) <= PARAGRAPH_WRAPPER_LINK_DENSITY
+            )
 
         # readability's walks go through these: each stops once the extraction was abandoned. Its
         # own are generators of ``findall(".//<tag>")`` per tag name, each list taken once the one
@@ -325,7 +345,9 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
     and tables (its "more list items than paragraphs" and 20% link-density tests drop
     article text written as lists, and publication lists); the ``article.*`` rules judge
     them afterwards. With ``readability.code_blocks``, it keeps the boxes around a ``<pre>``
-    that hold nothing else (it drops a short one's, the code with it). With ``readability.no_retry``, an article shorter than 250 characters
+    that hold nothing else (it drops a short one's, the code with it). With
+    ``readability.paragraph_wrappers``, it keeps a box of paragraphs only that its class or id
+    alone condemns (a negative word inside a name: ``media`` in ``leafmedia``). With ``readability.no_retry``, an article shorter than 250 characters
     is kept: readability would select again without its filter of unlikely blocks, which on
     a short page selects the comments (fragments are recovered from the page's main text
     region instead). With ``readability.title_boxes``, the boxes it appends after an
@@ -336,6 +358,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         document = _tree_document_class()(root, **({"retry_length": 0} if "readability.no_retry" in rules else {}))
         document.keep_lists = "readability.keep_lists" in rules
         document.keep_code = "readability.code_blocks" in rules
+        document.keep_paragraph_wrappers = "readability.paragraph_wrappers" in rules
         document.title_boxes = "readability.title_boxes" in rules
         document.title = title
         document.find_teasers = "article.teaser_runs" in rules

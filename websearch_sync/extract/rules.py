@@ -87,6 +87,13 @@ RULES = (
         "readability's cleaning keeps the boxes around a <pre> (it drops one of under 25 characters)",
     ),
     _rule(
+        "readability.paragraph_wrappers",
+        "readability",
+        "readability's cleaning keeps a box that holds only paragraphs (link density 0.2 at most) when its class "
+        "or id is what weighs against it: a negative word inside a wrapper's name ('media' in 'leafmedia') "
+        "dropped the article's first paragraph",
+    ),
+    _rule(
         "readability.no_retry",
         "readability",
         "a short article is kept, not selected again without readability's filter of unlikely blocks",

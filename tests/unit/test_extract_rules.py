@@ -353,10 +353,11 @@ def test_every_rule_has_a_switch_test():
 STANDFIRST = "Fewer boats reached the harbour this year, and the board wants to know why. We asked the skippers."
 
 
-def test_a_standfirst_header_before_the_paragraphs_is_kept_and_a_header_with_a_heading_is_not():
+def test_a_standfirst_header_before_the_paragraphs_is_kept_and_a_header_with_a_heading_or_no_sentence_is_not():
     page = (
         "<html><body><div class='story'><header><h2>Harbour news</h2><span>Filed by the harbour desk, 3 March "
-        "2019, with words enough</span></header><header>"
+        "2019, with words enough.</span></header><header><span>From the harbour desk in Riverside, the third "
+        "of March 2019, updated at noon</span></header><header>"
         + STANDFIRST
         + "</header>"
         + PARAGRAPH * 3
@@ -365,6 +366,7 @@ def test_a_standfirst_header_before_the_paragraphs_is_kept_and_a_header_with_a_h
     text = _extracted(page, DEFAULT_RULES)
     assert STANDFIRST in text
     assert "Filed by the harbour desk" not in text
+    assert "updated at noon" not in text
     assert STANDFIRST not in _extracted(page, DEFAULT_RULES - {"page.landmark_passages"})
 
 

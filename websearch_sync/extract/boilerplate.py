@@ -411,18 +411,20 @@ _PASSAGE_INLINE = frozenset(
 _PASSAGE_MIN_CHARS = 40
 #: ... and its parent at least this many long paragraphs (it sits among the article's).
 _PASSAGE_MIN_PARAGRAPHS = 2
+#: A passage ends as a sentence or a quotation does (a byline or a date line does not).
+_SENTENCE_ENDS = (".", "!", "?", '"', "\u201d", "\u2019", "\u00bb", "\u2026", "\u3002", "\uff01", "\uff1f")
 
 
 def _article_passage(element: etree._Element) -> bool:
     """True when a landmark is one passage of the article's text (``page.landmark_passages``):
-    plain text with inline markup only, a sentence long, its parent holding
+    plain text with inline markup only, a sentence long and ending as one, its parent holding
     ``_PASSAGE_MIN_PARAGRAPHS`` long paragraphs of its own. A pull quote set between the
     article's paragraphs is an ``<aside>``, a standfirst before them a ``<header>``; the
     landmarks that are not the article hold links, headings, lists or boxes."""
     if any(not isinstance(node.tag, str) or node.tag not in _PASSAGE_INLINE for node in element.iterdescendants()):
         return False
     parent = element.getparent()
-    if parent is None or text_size(element) < _PASSAGE_MIN_CHARS:
+    if parent is None or text_size(element) < _PASSAGE_MIN_CHARS or not _text(element).endswith(_SENTENCE_ENDS):
         return False
     long_paragraphs = (child for child in parent if child.tag == "p" and text_size(child) >= _LONG_PARAGRAPH)
     return next(itertools.islice(long_paragraphs, _PASSAGE_MIN_PARAGRAPHS - 1, None), None) is not None

@@ -11,7 +11,7 @@ from test_extract import ARTICLE_PAGE
 from test_extract_recovery import LIST_POST, VIDEO_PAGE
 
 from websearch_sync.extract.article import extract_html, render
-from websearch_sync.extract.boilerplate import class_words, clean_article, preclean
+from websearch_sync.extract.boilerplate import class_words, clean_article, linked_section_headings, preclean
 from websearch_sync.extract.rules import DEFAULT_RULES, RULE_NAMES, RULES, check_rules
 
 PARAGRAPH = "<p>%s</p>" % ("A real paragraph of the article, with enough words in it to matter. " * 3)
@@ -203,6 +203,18 @@ PAGE_CASES = {
         + "</div></body></html>",
         "The harbour board met on Monday",
     ),
+    # a roundup's sections headed by a link to what they review: readability's cleaning drops a
+    # heading of link density over 0.33
+    "readability.linked_headings": (
+        "<html><body><div class='post'>"
+        + PARAGRAPH
+        + "".join(
+            "<h3><a href='https://shop.example/item%d'>Brass kettle number %d</a></h3>%s" % (n, n, PARAGRAPH)
+            for n in range(3)
+        )
+        + "</div></body></html>",
+        "Brass kettle number 1",
+    ),
     # a pull quote set in an <aside> between the article's paragraphs
     "page.landmark_passages": (
         "<html><body><div class='story'>" + PARAGRAPH * 2 + "<aside class='quote'><span>\u201cThe river has "
@@ -379,6 +391,22 @@ def test_an_aside_of_links_or_boxes_among_the_paragraphs_is_still_left_out():
         page = "<html><body><div class='story'>" + PARAGRAPH * 2 + aside + PARAGRAPH + "</div></body></html>"
         text = _extracted(page, DEFAULT_RULES)
         assert "harbour" not in text and "A real paragraph" in text, aside
+
+
+def test_a_linked_heading_heads_a_section_only_among_the_articles_paragraphs():
+    node = _node(
+        PARAGRAPH
+        + "<h3><a href='/kettle'>Brass kettle</a></h3>"
+        + PARAGRAPH
+        + "<div class='card'><h3><a href='/story'>Another story</a></h3>"
+        + PARAGRAPH
+        + "</div>"
+    )
+    assert [_text_of(h) for h in linked_section_headings(node)] == ["Brass kettle"]
+
+
+def _text_of(element):
+    return "".join(element.itertext())
 
 
 def test_link_dense_keeps_headings():

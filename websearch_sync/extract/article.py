@@ -28,7 +28,7 @@ from lxml import etree
 
 from ..checkpoints import checked, checkpoint
 from ..weburl.resolve import browser_join, url_attribute
-from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
+from .boilerplate import clean_article, drop, linked_section_headings, preclean, sole_wrappers, strip_junk, text_size
 from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .crowded_tags import thin_crowded_tags
 from .divs import transform_misused_divs
@@ -219,6 +219,8 @@ def _tree_document_class() -> Any:
         keep_lists = False  # set per page by _article, from the rules
         keep_code = False
         keep_paragraph_wrappers = False
+        keep_linked_headings = False
+        section_headings: set[etree._Element] = set()
         title_boxes = False
         title_start = False
         title: Optional[str] = None
@@ -280,7 +282,16 @@ def _tree_document_class() -> Any:
             return weight
 
         def get_link_density(self, elem: lxml.html.HtmlElement) -> float:
+            if elem in self.section_headings:
+                return 0.0
             return link_density(elem)  # readability's figure, without its quadratic whitespace scans
+
+        def sanitize(self, node: etree._Element, candidates: Any, keep_all_images: bool = False) -> Any:
+            self.section_headings = set(linked_section_headings(node)) if self.keep_linked_headings else set()
+            try:
+                return super().sanitize(node, candidates, keep_all_images)
+            finally:
+                self.section_headings = set()
 
         def transform_misused_divs_into_paragraphs(self) -> None:
             # readability's step, without serializing every division's content once per ancestor
@@ -359,6 +370,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         document.keep_lists = "readability.keep_lists" in rules
         document.keep_code = "readability.code_blocks" in rules
         document.keep_paragraph_wrappers = "readability.paragraph_wrappers" in rules
+        document.keep_linked_headings = "readability.linked_headings" in rules
         document.title_boxes = "readability.title_boxes" in rules
         document.title = title
         document.find_teasers = "article.teaser_runs" in rules

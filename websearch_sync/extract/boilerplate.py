@@ -359,6 +359,23 @@ def sole_wrappers(element: etree._Element) -> Iterator[etree._Element]:
         parent = parent.getparent()
 
 
+def linked_section_headings(node: etree._Element) -> Iterator[etree._Element]:
+    """The headings of ``node`` (``<h2>``..``<h6>``) whose text is mostly a link, whose next
+    sibling is a long paragraph and whose parent holds two or more: a section of the article named
+    after what it links to (a product in a roundup), where readability's cleaning drops a heading
+    of link density over 0.33. A teaser card's headline heads one summary in a box of its own."""
+    for heading in node.iter(*_HEADINGS):
+        following = heading.getnext()
+        if (
+            following is not None
+            and following.tag == "p"
+            and text_size(following) >= _LONG_PARAGRAPH
+            and _link_text_length(heading) > 0.33 * len(_text(heading))
+            and _has_long_paragraphs(heading.getparent(), 2)
+        ):
+            yield heading
+
+
 def _unwrap_heading_anchors(root: etree._Element) -> None:
     """Headings often wrap their text in a link to themselves (``<h2><a class="header"
     href="#intro">Intro</a></h2>``); readability drops such links as "unlikely" or the
@@ -426,8 +443,15 @@ def _article_passage(element: etree._Element) -> bool:
     parent = element.getparent()
     if parent is None or text_size(element) < _PASSAGE_MIN_CHARS or not _text(element).endswith(_SENTENCE_ENDS):
         return False
+    return _has_long_paragraphs(parent, _PASSAGE_MIN_PARAGRAPHS)
+
+
+def _has_long_paragraphs(parent: Optional[etree._Element], count: int) -> bool:
+    """Whether ``parent`` has ``count`` or more long ``<p>`` children (measured until it has)."""
+    if parent is None:
+        return False
     long_paragraphs = (child for child in parent if child.tag == "p" and text_size(child) >= _LONG_PARAGRAPH)
-    return next(itertools.islice(long_paragraphs, _PASSAGE_MIN_PARAGRAPHS - 1, None), None) is not None
+    return next(itertools.islice(long_paragraphs, count - 1, None), None) is not None
 
 
 def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> None:

@@ -94,6 +94,12 @@ RULES = (
         "dropped the article's first paragraph",
     ),
     _rule(
+        "readability.linked_headings",
+        "readability",
+        "readability's cleaning keeps a heading that is mostly a link when a long paragraph follows it: a section "
+        "named after what it links to (a product of a roundup), not a teaser's headline",
+    ),
+    _rule(
         "readability.no_retry",
         "readability",
         "a short article is kept, not selected again without readability's filter of unlikely blocks",

@@ -11,7 +11,13 @@ from test_extract import ARTICLE_PAGE
 from test_extract_recovery import LIST_POST, VIDEO_PAGE
 
 from websearch_sync.extract.article import extract_html, render
-from websearch_sync.extract.boilerplate import class_words, clean_article, linked_section_headings, preclean
+from websearch_sync.extract.boilerplate import (
+    class_words,
+    clean_article,
+    ends_sentence,
+    linked_section_headings,
+    preclean,
+)
 from websearch_sync.extract.rules import DEFAULT_RULES, RULE_NAMES, RULES, check_rules
 
 PARAGRAPH = "<p>%s</p>" % ("A real paragraph of the article, with enough words in it to matter. " * 3)
@@ -203,6 +209,22 @@ PAGE_CASES = {
         + "</div></body></html>",
         "The harbour board met on Monday",
     ),
+    # a story's paragraphs each in a box of its own, a line of dialogue among them: readability's
+    # cleaning drops a box of under 25 characters
+    "readability.short_paragraphs": (
+        "<html><body><div class='chapter'>"
+        + "".join(
+            "<div style='margin: 1em 0'><div><span>%s</span></div></div>" % text
+            for text in (
+                "The ferry was late again, and the harbour master walked the length of the pier twice before it came.",
+                "\u201cLet me think about it.\u201d",
+                "He said it to nobody in particular, and the gulls on the rail did not answer him either.",
+                "The ferry tied up at last, and the first of the passengers came down the ramp with their bags.",
+            )
+        )
+        + "</div></body></html>",
+        "Let me think about it.",
+    ),
     # a roundup's sections headed by a link to what they review: readability's cleaning drops a
     # heading of link density over 0.33
     "readability.linked_headings": (
@@ -391,6 +413,22 @@ def test_an_aside_of_links_or_boxes_among_the_paragraphs_is_still_left_out():
         page = "<html><body><div class='story'>" + PARAGRAPH * 2 + aside + PARAGRAPH + "</div></body></html>"
         text = _extracted(page, DEFAULT_RULES)
         assert "harbour" not in text and "A real paragraph" in text, aside
+
+
+@pytest.mark.parametrize(
+    "text, sentence",
+    [
+        ("He stood firm.", True),
+        ("\u201cWhat do you mean?\u201d", True),
+        ("[Video call from the harbour office.]", True),
+        ("View photo", False),
+        ("View photo .", False),
+        ("Advertisement.", False),
+        ("By Jane Harbour | 3 March 2019", False),
+    ],
+)
+def test_a_sentence_is_words_closed_by_sentence_punctuation(text, sentence):
+    assert ends_sentence(text) is sentence
 
 
 def test_a_linked_heading_heads_a_section_only_among_the_articles_paragraphs():

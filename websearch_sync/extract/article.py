@@ -28,7 +28,16 @@ from lxml import etree
 
 from ..checkpoints import checked, checkpoint
 from ..weburl.resolve import browser_join, url_attribute
-from .boilerplate import clean_article, drop, linked_section_headings, preclean, sole_wrappers, strip_junk, text_size
+from .boilerplate import (
+    clean_article,
+    drop,
+    ends_sentence,
+    linked_section_headings,
+    preclean,
+    sole_wrappers,
+    strip_junk,
+    text_size,
+)
 from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .crowded_tags import thin_crowded_tags
 from .divs import transform_misused_divs
@@ -44,7 +53,7 @@ from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
 from .teasers import scan as scan_teasers
-from .textlength import link_density
+from .textlength import link_density, text_length
 from .unlikely import remove_unlikely_candidates
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -195,6 +204,12 @@ def _link_base(root: etree._Element, url: Optional[str]) -> Optional[str]:
     return url
 
 
+def _one_sentence(paragraphs: list[etree._Element]) -> bool:
+    """Whether, of ``paragraphs``, one holds text and that text is a sentence (``ends_sentence``)."""
+    texts = [text for text in (" ".join("".join(p.itertext()).split()) for p in paragraphs) if text]
+    return len(texts) == 1 and ends_sentence(texts[0])
+
+
 #: readability's conditional cleaning keeps a box whose link density is at most this (its figure for a
 #: box of low class weight); a paragraph wrapper above it is left to that cleaning.
 PARAGRAPH_WRAPPER_LINK_DENSITY = 0.2
@@ -219,6 +234,7 @@ def _tree_document_class() -> Any:
         keep_lists = False  # set per page by _article, from the rules
         keep_code = False
         keep_paragraph_wrappers = False
+        keep_short_paragraphs = False
         keep_linked_headings = False
         section_headings: set[etree._Element] = set()
         title_boxes = False
@@ -248,21 +264,24 @@ def _tree_document_class() -> Any:
                 preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
             if self.keep_code:
                 preserved.update((box, True) for code in node.iter("pre") for box in sole_wrappers(code))
-            if self.keep_paragraph_wrappers:
+            if self.keep_paragraph_wrappers or self.keep_short_paragraphs:
                 preserved.update((box, True) for box in node.iter("div", "section") if self._paragraph_wrapper(box))
             return preserved
 
         def _paragraph_wrapper(self, box: etree._Element) -> bool:
             """A box of paragraphs only, of readability's link density for a kept box at most, that
-            its class or id weighs against (``readability.paragraph_wrappers``)."""
+            readability's conditional cleaning would drop for what it is not: for its class or id
+            (``readability.paragraph_wrappers``), or for its length when it holds one sentence of
+            under ``min_text_length`` characters (``readability.short_paragraphs``)."""
             children = [child for child in box if isinstance(child.tag, str)]
-            return (
-                bool(children)
-                and all(child.tag == "p" for child in children)
-                and self.class_weight(box) < 0
-                and isinstance(box, lxml.html.HtmlElement)  # as the page's parser builds them: text_content()
-                and link_density(box) <= PARAGRAPH_WRAPPER_LINK_DENSITY
+            if not children or any(child.tag != "p" for child in children):
+                return False
+            if not isinstance(box, lxml.html.HtmlElement):  # as the page's parser builds them: text_content()
+                return False
+            condemned = (self.keep_paragraph_wrappers and self.class_weight(box) < 0) or (
+                self.keep_short_paragraphs and text_length(box) < self.min_text_length and _one_sentence(children)
             )
+            return condemned and link_density(box) <= PARAGRAPH_WRAPPER_LINK_DENSITY
 
         # readability's walks go through these: each stops once the extraction was abandoned. Its
         # own are generators of ``findall(".//<tag>")`` per tag name, each list taken once the one
@@ -370,6 +389,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         document.keep_lists = "readability.keep_lists" in rules
         document.keep_code = "readability.code_blocks" in rules
         document.keep_paragraph_wrappers = "readability.paragraph_wrappers" in rules
+        document.keep_short_paragraphs = "readability.short_paragraphs" in rules
         document.keep_linked_headings = "readability.linked_headings" in rules
         document.title_boxes = "readability.title_boxes" in rules
         document.title = title

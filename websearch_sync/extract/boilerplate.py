@@ -428,8 +428,16 @@ _PASSAGE_INLINE = frozenset(
 _PASSAGE_MIN_CHARS = 40
 #: ... and its parent at least this many long paragraphs (it sits among the article's).
 _PASSAGE_MIN_PARAGRAPHS = 2
-#: A passage ends as a sentence or a quotation does (a byline or a date line does not).
-_SENTENCE_ENDS = (".", "!", "?", '"', "\u201d", "\u2019", "\u00bb", "\u2026", "\u3002", "\uff01", "\uff1f")
+#: How a sentence or a quotation ends (a byline, a date line or a label does not).
+_SENTENCE_ENDS = (".", "!", "?", '"', "\u201d", "\u2019", "\u00bb", "\u2026", "\u3002", "\uff01", "\uff1f", "]")
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` is words ending as a sentence or a quotation does: two words or more, the
+    last one closed by a full stop, a question or exclamation mark, an ellipsis or a closing
+    quotation mark or bracket (a label, "View photo", or a stray "." after it is not)."""
+    words = text.split()
+    return len(words) >= 2 and len(words[-1]) > 1 and words[-1].endswith(_SENTENCE_ENDS)
 
 
 def _article_passage(element: etree._Element) -> bool:
@@ -441,7 +449,7 @@ def _article_passage(element: etree._Element) -> bool:
     if any(not isinstance(node.tag, str) or node.tag not in _PASSAGE_INLINE for node in element.iterdescendants()):
         return False
     parent = element.getparent()
-    if parent is None or text_size(element) < _PASSAGE_MIN_CHARS or not _text(element).endswith(_SENTENCE_ENDS):
+    if parent is None or text_size(element) < _PASSAGE_MIN_CHARS or not ends_sentence(_text(element)):
         return False
     return _has_long_paragraphs(parent, _PASSAGE_MIN_PARAGRAPHS)
 

@@ -94,6 +94,12 @@ RULES = (
         "dropped the article's first paragraph",
     ),
     _rule(
+        "readability.short_paragraphs",
+        "readability",
+        "readability's cleaning keeps a box that holds only a one-sentence paragraph of under 25 characters (a line "
+        "of dialogue in a <div> of its own), which it drops as too short",
+    ),
+    _rule(
         "readability.linked_headings",
         "readability",
         "readability's cleaning keeps a heading that is mostly a link when a long paragraph follows it: a section "

@@ -436,11 +436,14 @@ def test_a_linked_heading_heads_a_section_only_among_the_articles_paragraphs():
         PARAGRAPH
         + "<h3><a href='/kettle'>Brass kettle</a></h3>"
         + PARAGRAPH
+        + "<h3><a href='/teapot'>Copper teapot</a></h3><p><img src='/teapot.jpg'></p>"
+        + "<p>A teapot for four cups, its handle wrapped in cane, its lid on a small chain, its spout long and curved.</p>"
+        + "<h3><a href='/mugs'>Tin mugs</a></h3><p>Four of them, enamelled.</p>"
         + "<div class='card'><h3><a href='/story'>Another story</a></h3>"
         + PARAGRAPH
         + "</div>"
     )
-    assert [_text_of(h) for h in linked_section_headings(node)] == ["Brass kettle"]
+    assert [_text_of(h) for h in linked_section_headings(node)] == ["Brass kettle", "Copper teapot"]
 
 
 def _text_of(element):

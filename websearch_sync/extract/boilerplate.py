@@ -359,17 +359,24 @@ def sole_wrappers(element: etree._Element) -> Iterator[etree._Element]:
         parent = parent.getparent()
 
 
+#: A paragraph under a heading has this many non-space characters at least to open a section
+#: (readability's own bound for a sibling paragraph long enough to be the article's, 80).
+_SECTION_PARAGRAPH_CHARS = 80
+
+
 def linked_section_headings(node: etree._Element) -> Iterator[etree._Element]:
     """The headings of ``node`` (``<h2>``..``<h6>``) whose text is mostly a link, whose next
-    sibling is a long paragraph and whose parent holds two or more: a section of the article named
-    after what it links to (a product in a roundup), where readability's cleaning drops a heading
-    of link density over 0.33. A teaser card's headline heads one summary in a box of its own."""
+    sibling with text (an image between them has none) is a paragraph of
+    ``_SECTION_PARAGRAPH_CHARS`` or more, and whose parent holds two long paragraphs or more: a
+    section of the article named after what it links to (a product in a roundup), where
+    readability's cleaning drops a heading of link density over 0.33. A teaser card's headline
+    heads one summary in a box of its own."""
     for heading in node.iter(*_HEADINGS):
-        following = heading.getnext()
+        following = next((s for s in heading.itersiblings() if isinstance(s.tag, str) and text_size(s)), None)
         if (
             following is not None
             and following.tag == "p"
-            and text_size(following) >= _LONG_PARAGRAPH
+            and text_size(following) >= _SECTION_PARAGRAPH_CHARS
             and _link_text_length(heading) > 0.33 * len(_text(heading))
             and _has_long_paragraphs(heading.getparent(), 2)
         ):

@@ -17,6 +17,7 @@ from websearch_sync.extract.boilerplate import (
     ends_sentence,
     linked_section_headings,
     preclean,
+    slug_of_text,
 )
 from websearch_sync.extract.rules import DEFAULT_RULES, RULE_NAMES, RULES, check_rules
 
@@ -225,6 +226,16 @@ PAGE_CASES = {
         + "</div></body></html>",
         "Let me think about it.",
     ),
+    # a heading whose id is a slug of its text, the slug holding one of readability's negative
+    # words ("tool" in "toolshed"): its cleaning drops a heading of negative class weight
+    "readability.heading_slugs": (
+        "<html><body><div class='post'>"
+        + PARAGRAPH * 2
+        + "<h2 id='3.-the-toolshed-by-the-harbour'>3. The toolshed by the harbour</h2>"
+        + PARAGRAPH * 2
+        + "</div></body></html>",
+        "The toolshed by the harbour",
+    ),
     # a roundup's sections headed by a link to what they review: readability's cleaning drops a
     # heading of link density over 0.33
     "readability.linked_headings": (
@@ -429,6 +440,19 @@ def test_an_aside_of_links_or_boxes_among_the_paragraphs_is_still_left_out():
 )
 def test_a_sentence_is_words_closed_by_sentence_punctuation(text, sentence):
     assert ends_sentence(text) is sentence
+
+
+@pytest.mark.parametrize(
+    "heading, slug",
+    [
+        ("<h2 id='3.-the-toolshed-by-the-harbour'>3. The toolshed by the harbour</h2>", True),
+        ("<h2 id='the-toolshed'>The toolshed by the harbour</h2>", True),  # cut short
+        ("<h2 id='toolbox'>The toolshed by the harbour</h2>", False),
+        ("<h2 id='tool'>Tool</h2>", False),  # too short to tell a slug from a name
+    ],
+)
+def test_a_heading_id_is_a_slug_when_it_spells_the_start_of_its_text(heading, slug):
+    assert slug_of_text(lxml.html.fragment_fromstring(heading)) is slug
 
 
 def test_a_linked_heading_heads_a_section_only_among_the_articles_paragraphs():

@@ -34,6 +34,7 @@ from .boilerplate import (
     ends_sentence,
     linked_section_headings,
     preclean,
+    slug_of_text,
     sole_wrappers,
     strip_junk,
     text_size,
@@ -44,6 +45,7 @@ from .divs import transform_misused_divs
 from .frames import unframe
 from .gaps import fill_gaps
 from .nesting import cut_by_depth, parse_capped
+from .prose import HEADINGS
 from .quiet import quiet_namespace, quiet_steps
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
@@ -204,6 +206,17 @@ def _link_base(root: etree._Element, url: Optional[str]) -> Optional[str]:
     return url
 
 
+class _WithoutId:
+    """An element as readability's ``class_weight`` reads it (its tag, ``get``), without its id."""
+
+    def __init__(self, element: etree._Element) -> None:
+        self.element = element
+        self.tag = element.tag
+
+    def get(self, name: str, default: Optional[str] = None) -> Optional[str]:
+        return default if name == "id" else self.element.get(name, default)
+
+
 def _one_sentence(paragraphs: list[etree._Element]) -> bool:
     """Whether, of ``paragraphs``, one holds text and that text is a sentence (``ends_sentence``)."""
     texts = [text for text in (" ".join("".join(p.itertext()).split()) for p in paragraphs) if text]
@@ -235,6 +248,7 @@ def _tree_document_class() -> Any:
         keep_code = False
         keep_paragraph_wrappers = False
         keep_short_paragraphs = False
+        heading_slugs = False
         keep_linked_headings = False
         section_headings: set[etree._Element] = set()
         title_boxes = False
@@ -297,7 +311,10 @@ def _tree_document_class() -> Any:
 
         def class_weight(self, element: etree._Element) -> int:
             checkpoint()  # once per scored or sanitised element
-            weight: int = super().class_weight(element)
+            judged: Union[etree._Element, _WithoutId] = element
+            if self.heading_slugs and element.tag in HEADINGS and slug_of_text(element):
+                judged = _WithoutId(element)  # its id repeats its text: it says nothing of what the heading is
+            weight: int = super().class_weight(judged)
             return weight
 
         def get_link_density(self, elem: lxml.html.HtmlElement) -> float:
@@ -390,6 +407,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         document.keep_code = "readability.code_blocks" in rules
         document.keep_paragraph_wrappers = "readability.paragraph_wrappers" in rules
         document.keep_short_paragraphs = "readability.short_paragraphs" in rules
+        document.heading_slugs = "readability.heading_slugs" in rules
         document.keep_linked_headings = "readability.linked_headings" in rules
         document.title_boxes = "readability.title_boxes" in rules
         document.title = title

@@ -383,6 +383,23 @@ def linked_section_headings(node: etree._Element) -> Iterator[etree._Element]:
             yield heading
 
 
+#: An id repeats its element's text when it is, letters and digits only, the start of that text
+#: this long at least (an id cut short is still a slug; a short one may be a name).
+_SLUG_MIN_CHARS = 8
+
+
+def slug_of_text(element: etree._Element) -> bool:
+    """Whether ``element``'s id is a slug of its text (``id="1.-ai-shines-a-light"`` on the heading
+    "1. AI shines a light..."): an anchor for a table of contents, whose words are the heading's,
+    not a name for a kind of block."""
+    squashed = _alphanumeric(element.get("id") or "")
+    return len(squashed) >= _SLUG_MIN_CHARS and _alphanumeric(_text(element)).startswith(squashed)
+
+
+def _alphanumeric(text: str) -> str:
+    return "".join(char for char in text.casefold() if char.isalnum())
+
+
 def _unwrap_heading_anchors(root: etree._Element) -> None:
     """Headings often wrap their text in a link to themselves (``<h2><a class="header"
     href="#intro">Intro</a></h2>``); readability drops such links as "unlikely" or the

@@ -100,6 +100,12 @@ RULES = (
         "of dialogue in a <div> of its own), which it drops as too short",
     ),
     _rule(
+        "readability.heading_slugs",
+        "readability",
+        "readability's class weight of a heading leaves out an id that is a slug of the heading's text "
+        "('1.-ai-shines-a-light-on-cumbersome-toolchains' matched its negative word 'tool' and dropped the heading)",
+    ),
+    _rule(
         "readability.linked_headings",
         "readability",
         "readability's cleaning keeps a heading that is mostly a link when a long paragraph follows it: a section "

@@ -15,6 +15,7 @@ from websearch_sync.extract.boilerplate import (
     class_words,
     clean_article,
     ends_sentence,
+    heading_boxes,
     linked_section_headings,
     preclean,
     slug_of_text,
@@ -225,6 +226,16 @@ PAGE_CASES = {
         )
         + "</div></body></html>",
         "Let me think about it.",
+    ),
+    # a page built of components, each heading in a box of its own: readability's cleaning drops a
+    # box of under 25 characters
+    "readability.heading_boxes": (
+        "<html><body><div class='post'>"
+        + ("<div class='text'>%s</div>" % PARAGRAPH) * 2
+        + "<div class='section'><div id='timetable'><h2>Timetable</h2></div></div>"
+        + ("<div class='text'>%s</div>" % PARAGRAPH) * 2
+        + "</div></body></html>",
+        "Timetable",
     ),
     # a heading whose id is a slug of its text, the slug holding one of readability's negative
     # words ("tool" in "toolshed"): its cleaning drops a heading of negative class weight
@@ -453,6 +464,19 @@ def test_a_sentence_is_words_closed_by_sentence_punctuation(text, sentence):
 )
 def test_a_heading_id_is_a_slug_when_it_spells_the_start_of_its_text(heading, slug):
     assert slug_of_text(lxml.html.fragment_fromstring(heading)) is slug
+
+
+def test_a_heading_box_is_one_before_running_text_not_before_a_list_of_links():
+    node = _node(
+        "<div class='title'><h2>Timetable</h2></div>"
+        + PARAGRAPH
+        + "<div class='title'><h2>Related news</h2></div><ul>"
+        + "".join(
+            "<li><h3><a href='/s%d'>Another story of the harbour, number %d</a></h3></li>" % (n, n) for n in range(3)
+        )
+        + "</ul>"
+    )
+    assert [_text_of(box) for box in heading_boxes(node)] == ["Timetable"]
 
 
 def test_a_linked_heading_heads_a_section_only_among_the_articles_paragraphs():

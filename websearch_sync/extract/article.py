@@ -32,6 +32,7 @@ from .boilerplate import (
     clean_article,
     drop,
     ends_sentence,
+    heading_boxes,
     linked_section_headings,
     preclean,
     slug_of_text,
@@ -251,6 +252,8 @@ def _tree_document_class() -> Any:
         heading_slugs = False
         keep_linked_headings = False
         section_headings: set[etree._Element] = set()
+        keep_heading_boxes = False
+        heading_boxes: list[etree._Element] = []
         title_boxes = False
         title_start = False
         title: Optional[str] = None
@@ -280,6 +283,7 @@ def _tree_document_class() -> Any:
                 preserved.update((box, True) for code in node.iter("pre") for box in sole_wrappers(code))
             if self.keep_paragraph_wrappers or self.keep_short_paragraphs:
                 preserved.update((box, True) for box in node.iter("div", "section") if self._paragraph_wrapper(box))
+            preserved.update((box, True) for box in self.heading_boxes)
             return preserved
 
         def _paragraph_wrapper(self, box: etree._Element) -> bool:
@@ -323,11 +327,13 @@ def _tree_document_class() -> Any:
             return link_density(elem)  # readability's figure, without its quadratic whitespace scans
 
         def sanitize(self, node: etree._Element, candidates: Any, keep_all_images: bool = False) -> Any:
+            # measured before readability's cleaning, which drops headings and empties lists
             self.section_headings = set(linked_section_headings(node)) if self.keep_linked_headings else set()
+            self.heading_boxes = list(heading_boxes(node)) if self.keep_heading_boxes else []
             try:
                 return super().sanitize(node, candidates, keep_all_images)
             finally:
-                self.section_headings = set()
+                self.section_headings, self.heading_boxes = set(), []
 
         def transform_misused_divs_into_paragraphs(self) -> None:
             # readability's step, without serializing every division's content once per ancestor
@@ -409,6 +415,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         document.keep_short_paragraphs = "readability.short_paragraphs" in rules
         document.heading_slugs = "readability.heading_slugs" in rules
         document.keep_linked_headings = "readability.linked_headings" in rules
+        document.keep_heading_boxes = "readability.heading_boxes" in rules
         document.title_boxes = "readability.title_boxes" in rules
         document.title = title
         document.find_teasers = "article.teaser_runs" in rules

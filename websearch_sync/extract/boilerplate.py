@@ -362,6 +362,9 @@ def sole_wrappers(element: etree._Element) -> Iterator[etree._Element]:
 #: A paragraph under a heading has this many non-space characters at least to open a section
 #: (readability's own bound for a sibling paragraph long enough to be the article's, 80).
 _SECTION_PARAGRAPH_CHARS = 80
+#: A heading or a section's paragraph is link text when more than this share of it is (readability's
+#: bound for a heading).
+_SECTION_LINK_SHARE = 0.33
 
 
 def linked_section_headings(node: etree._Element) -> Iterator[etree._Element]:
@@ -377,10 +380,38 @@ def linked_section_headings(node: etree._Element) -> Iterator[etree._Element]:
             following is not None
             and following.tag == "p"
             and text_size(following) >= _SECTION_PARAGRAPH_CHARS
-            and _link_text_length(heading) > 0.33 * len(_text(heading))
+            and _link_text_length(heading) > _SECTION_LINK_SHARE * len(_text(heading))
             and _has_long_paragraphs(heading.getparent(), 2)
         ):
             yield heading
+
+
+def heading_boxes(node: etree._Element) -> Iterator[etree._Element]:
+    """The ``<div>``/``<section>`` boxes of ``node`` that hold nothing but a heading (``<h2>``..
+    ``<h6>``, mostly not link text) whose next sibling with text is running text: a block of
+    ``_SECTION_PARAGRAPH_CHARS`` or more, at most a third of it link text. A page built of
+    components writes each heading in a box of its own, which readability's cleaning drops when
+    it holds under 25 characters; a box heading a list of links ("Related news") is not one."""
+    for heading in node.iter(*_HEADINGS):
+        size = text_size(heading)
+        if not size or _link_text_length(heading) > _SECTION_LINK_SHARE * len(_text(heading)):
+            continue
+        boxes = []
+        for box in heading.iterancestors():
+            if box is node or text_size(box) != size:
+                break
+            boxes.append(box)
+        following = (
+            next((s for s in boxes[-1].itersiblings() if isinstance(s.tag, str) and text_size(s)), None)
+            if boxes
+            else None
+        )
+        if (
+            following is not None
+            and text_size(following) >= _SECTION_PARAGRAPH_CHARS
+            and _link_text_length(following) <= _SECTION_LINK_SHARE * len(_text(following))
+        ):
+            yield from (box for box in boxes if box.tag in ("div", "section"))
 
 
 #: An id repeats its element's text when it is, letters and digits only, the start of that text

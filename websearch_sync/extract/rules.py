@@ -100,6 +100,12 @@ RULES = (
         "of dialogue in a <div> of its own), which it drops as too short",
     ),
     _rule(
+        "readability.heading_boxes",
+        "readability",
+        "readability's cleaning keeps a box that holds only a heading followed by running text (a page built of "
+        "components, one box a heading), which it drops when under 25 characters",
+    ),
+    _rule(
         "readability.heading_slugs",
         "readability",
         "readability's class weight of a heading leaves out an id that is a slug of the heading's text "

@@ -375,12 +375,13 @@ def linked_section_headings(node: etree._Element) -> Iterator[etree._Element]:
     readability's cleaning drops a heading of link density over 0.33. A teaser card's headline
     heads one summary in a box of its own."""
     for heading in node.iter(*_HEADINGS):
-        following = next((s for s in heading.itersiblings() if isinstance(s.tag, str) and text_size(s)), None)
+        if _link_text_length(heading) <= _SECTION_LINK_SHARE * len(_text(heading)):
+            continue
+        following = _next_with_text(heading)
         if (
             following is not None
             and following.tag == "p"
             and text_size(following) >= _SECTION_PARAGRAPH_CHARS
-            and _link_text_length(heading) > _SECTION_LINK_SHARE * len(_text(heading))
             and _has_long_paragraphs(heading.getparent(), 2)
         ):
             yield heading
@@ -393,25 +394,28 @@ def heading_boxes(node: etree._Element) -> Iterator[etree._Element]:
     components writes each heading in a box of its own, which readability's cleaning drops when
     it holds under 25 characters; a box heading a list of links ("Related news") is not one."""
     for heading in node.iter(*_HEADINGS):
-        size = text_size(heading)
-        if not size or _link_text_length(heading) > _SECTION_LINK_SHARE * len(_text(heading)):
+        text = _text(heading)
+        if not text or _link_text_length(heading) > _SECTION_LINK_SHARE * len(text):
             continue
         boxes = []
-        for box in heading.iterancestors():
-            if box is node or text_size(box) != size:
+        for box in heading.iterancestors():  # read until a box holds more than the heading
+            if box is node or not text_within(box, len(text)):
                 break
             boxes.append(box)
-        following = (
-            next((s for s in boxes[-1].itersiblings() if isinstance(s.tag, str) and text_size(s)), None)
-            if boxes
-            else None
-        )
+        following = _next_with_text(boxes[-1]) if boxes else None
         if (
             following is not None
             and text_size(following) >= _SECTION_PARAGRAPH_CHARS
             and _link_text_length(following) <= _SECTION_LINK_SHARE * len(_text(following))
         ):
             yield from (box for box in boxes if box.tag in ("div", "section"))
+
+
+def _next_with_text(element: etree._Element) -> Optional[etree._Element]:
+    """The next sibling of ``element`` that holds text (each read until its first word)."""
+    return next(
+        (sibling for sibling in element.itersiblings() if isinstance(sibling.tag, str) and _has_text(sibling)), None
+    )
 
 
 #: An id repeats its element's text when it is, letters and digits only, the start of that text

@@ -14,7 +14,7 @@ import os
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Protocol, Union
+from typing import Any, Optional, Protocol, TypeVar, Union
 from urllib.parse import parse_qsl, urlsplit
 
 from .errors import BAD_ENDPOINT, BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND, InvalidInput, clipped
@@ -49,6 +49,10 @@ DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
 MIN_FETCH_BYTES = 1024
 #: How many characters of a page fetch returns by default.
 DEFAULT_MAX_CHARS = 50_000
+#: Seconds within which the tools a server or an agent framework offers count repeats of one lookup
+#: (``ToolSession``'s ``repeat_window_s``): they outlive many conversations, and a later one may ask
+#: the same thing again. Here, below both the MCP server and the integrations, which share it.
+DEFAULT_REPEAT_WINDOW_S = 600.0
 
 #: Environment variables shared by every backend and by fetch: name -> (Settings field, meaning).
 SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
@@ -205,11 +209,12 @@ class Settings:
             backend nobody registered: the message of the ``InvalidInput(unknown_backend)``
             a call gets when it falls back on that variable (:meth:`default_backend`). A call
             naming its backend, and fetch, never read it.
-        env_urls_at_use: set by :meth:`from_env`: the text values it read that hold a control
-            character, each as ``(place..., value)``. A URL among them is refused where it is used
-            (a search of its backend, a fetch through the service), not here: one stray variable
-            of a backend or service a user never calls stops no other command. A URL set in code
-            (a field, an override, :meth:`replace`) is refused when built.
+        env_urls_at_use: (read only, no argument) set by :meth:`from_env`: the text values it read
+            that hold a control character, each as ``(place..., value)``; :meth:`replace` carries it
+            over. A URL among them is refused where it is used (a search of its backend, a fetch
+            through the service), not here: one stray variable of a backend or service a user never
+            calls stops no other command. A URL set in code (a field, an override, :meth:`replace`)
+            is refused when built: no argument can declare one the environment's.
 
     Checked at construction (``InvalidInput``): numbers are positive integers, and
     ``max_response_bytes`` at least 1024 (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), ``backend`` names
@@ -243,7 +248,9 @@ class Settings:
     min_interval_s: Union[None, float, dict[str, float]] = None
     from_environment: bool = dataclasses.field(default=False, repr=False)
     env_backend_problem: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
-    env_urls_at_use: frozenset[tuple[str, ...]] = dataclasses.field(default=frozenset(), repr=False, compare=False)
+    # No argument of __init__ (a caller passing it would have the check at build skipped): only
+    # from_env and replace set it, through _built; __post_init__ gives the others an empty one.
+    env_urls_at_use: frozenset[tuple[str, ...]] = dataclasses.field(init=False, repr=False, compare=False)
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Set a field, unless an open ``SearchClient`` uses these settings (:func:`hold`): it read
@@ -271,6 +278,7 @@ class Settings:
         return {name: value for name, value in self.__dict__.items() if name != "_users"}
 
     def __post_init__(self) -> None:
+        self.__dict__.setdefault("env_urls_at_use", frozenset())  # _built set it before __init__, or none did
         for name, minimum, maximum in (
             ("timeout_ms", 1, MAX_TIMEOUT_MS),
             ("max_results", 1, MAX_RESULTS),
@@ -324,7 +332,7 @@ class Settings:
         env = os.environ if environ is None else environ
         values = _shared_from_env(env, overridden=set(overrides))
         values["endpoints"], values["providers"] = _backends_from_env(env)
-        values["env_urls_at_use"] = _urls_holding_controls(values)
+        at_use = _urls_holding_controls(values)
         for key, value in overrides.items():
             if key in ("endpoints", "providers"):
                 merged = dict(values[key])
@@ -336,7 +344,7 @@ class Settings:
                 values[key] = merged
             else:
                 values[key] = value
-        return cls(**values)
+        return _built(cls, at_use, values)
 
     def default_backend(self) -> BackendSpec:
         """``backend``, the default of a call that names none; ``InvalidInput(unknown_backend)``
@@ -346,8 +354,10 @@ class Settings:
         return self.backend
 
     def replace(self, **changes: Any) -> "Settings":
-        """Return a copy with some fields changed."""
-        return dataclasses.replace(self, **changes)
+        """Return a copy with some fields changed (the URLs :meth:`from_env` left to their use
+        stay so while unchanged; ``dataclasses.replace`` would check them when built)."""
+        values = {field.name: getattr(self, field.name) for field in dataclasses.fields(self) if field.init}
+        return _built(type(self), self.env_urls_at_use, {**values, **changes})
 
     def provider(self, name: str) -> dict[str, Any]:
         """Settings of one backend (a copy; empty when none were given)."""
@@ -392,6 +402,18 @@ class Settings:
                 value = _mask(value)
             shown.append("%s=%r" % (field.name, _shown_texts(value, secrets)))
         return redact("Settings(%s)" % ", ".join(shown), secrets)
+
+
+_S = TypeVar("_S", bound=Settings)
+
+
+def _built(cls: type[_S], at_use: frozenset[tuple[str, ...]], values: Mapping[str, Any]) -> _S:
+    """``cls(**values)`` whose ``env_urls_at_use`` is ``at_use``, set before ``__post_init__`` checks
+    the URLs (it is no argument of ``__init__``)."""
+    settings = cls.__new__(cls)
+    settings.__dict__["env_urls_at_use"] = at_use
+    cls.__init__(settings, **values)
+    return settings
 
 
 #: The fields of :class:`Settings` (what an open client's settings refuse to change).

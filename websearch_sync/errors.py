@@ -15,6 +15,7 @@ from .secrets import redact as redact  # the backends and state tiers import err
 __all__ = [
     "WebSearchError",
     "InvalidInput",
+    "UrlTooLong",
     "Timeout",
     "NetworkError",
     "WebBlocked",
@@ -51,6 +52,7 @@ BAD_INCLUDE_CONTENT = "bad_include_content"
 BAD_MAX_CONTENT_CHARS = "bad_max_content_chars"
 BAD_OPTION = "bad_option"  #: a backend-specific option no backend of the call takes
 BAD_PAGENO = "bad_pageno"
+BAD_MAX_PAGES = "bad_max_pages"  #: the option of every engine that reads next pages
 BAD_RESOLVE_LINKS = "bad_resolve_links"  #: baidu's option
 BAD_SUMMARY = "bad_summary"  #: bocha's option
 BAD_TOPIC = "bad_topic"  #: tavily's option
@@ -144,6 +146,7 @@ HTTP_432 = "http_432"  #: Tavily: plan limit
 HTTP_433 = "http_433"  #: Tavily: pay-as-you-go limit
 # BadGateway
 MAXLAG = "maxlag"  #: Wikipedia's databases lag
+SEARCH_BUSY = "search_busy"  #: Wikipedia's search (CirrusSearch) shed load or failed for a while: "try again later"
 # WebParseError
 UNEXPECTED_SHAPE = "unexpected_shape"
 NOT_JSON = "not_json"
@@ -169,6 +172,8 @@ ANSWER_ONLY = "answer_only"
 OPTION_OVERRIDDEN = "option_overridden"  #: a warning: SearXNG searched other engines than asked (a locked preference)
 TIME_RANGE_SKIPPED = "time_range_skipped"  #: a warning: SearXNG did not ask its engines without time-range support
 TIME_RANGE_UNVERIFIED = "time_range_unverified"  #: a warning: SearXNG's /config could not be read to tell that
+PAGING_SKIPPED = "paging_skipped"  #: a warning: SearXNG did not ask its engines without paging for a later page
+PAGING_UNVERIFIED = "paging_unverified"  #: a warning: SearXNG's /config could not be read to tell that
 NO_RECORDED_CASE = "no_recorded_case"  #: replay: the request matches no recorded case
 # ToolNotFound
 UNKNOWN_TOOL = "unknown_tool"
@@ -432,6 +437,14 @@ class InvalidInput(WebSearchError):
     code = "InvalidInput"
 
 
+class UrlTooLong(InvalidInput):
+    """A URL refused only for its length: over 8192 characters, the longest fetch sends
+    (``websearch_sync.net.urls.MAX_URL_CHARS``). An ``InvalidInput`` (``bad_url``) like any other
+    refused URL, in ``to_dict()``, the command line and ``isinstance``; its own class so a caller can
+    tell it apart by a public name, and a redirect's hop can say why it does not follow a target a
+    browser would."""
+
+
 class Timeout(WebSearchError):
     """A connect or read timeout, or the whole-call deadline passed.
 
@@ -578,6 +591,11 @@ def unresolved_host(host: str, provider: Optional[str] = None) -> NetworkError:
     """``NetworkError(dns_error)``: ``host`` does not resolve (no address, or the resolver said no), in
     one wording whoever resolved it: a search's wire, libcurl's own resolver, fetch's address check."""
     return NetworkError("could not resolve the host name %s" % host, provider=provider, detail_code=DNS_ERROR)
+
+
+#: The hint of fetch's refusal of an image it was not asked for (``unsupported_content``, whose
+#: other hints name an extra to install): the command line names its flag instead.
+ASK_FOR_IMAGES = "pass images=True to receive it as base64 data with its size"
 
 
 def install_hint(extra: str) -> str:

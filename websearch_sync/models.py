@@ -132,11 +132,13 @@ class ParseResult:
     infoboxes, suggestions, corrections: ``{kind: entries}``), shown as
     ``provider_meta["extras"]``. ``answered_at`` is when the service answered (its
     ``Date`` header, else the search's ``now``): relative dates ("3 hours ago") are
-    resolved against it. ``pages`` is how many result pages were read (``None``: the
-    backend read one and cannot page); ``partial``: a later page failed (its error is in
+    resolved against it. ``pages`` is how many result pages were read once a next page was
+    asked for or the call asked for more than a page holds (``None``: one page, or the backend
+    cannot page); ``partial``: a later page failed (its error is in
     ``errors``), the answer lacks engines that timed out within the time the call's deadline gave
     them (SearXNG's ``engine_timeout``: a longer deadline may bring them), or a later request that
-    judges the answer got none (SearXNG's ``/config``), so the answer is not cached.
+    judges the answer got none (SearXNG's ``/config``), or the vendor warned that its search was
+    cut short (Wikipedia's ``warnings``), so the answer is not cached.
     """
 
     items: list[dict[str, Any]]
@@ -187,7 +189,7 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     request_id: Optional[str]
     providers: list[str]
     extras: dict[str, list[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
-    pages: int  #: result pages read, when the call asked for more results than one page holds
+    pages: int  #: result pages read, when a next page was asked for or the call asked more than a page holds
     vertical: str  #: what was searched for, when not the web: news, images or videos
     not_sent: list[str]  #: the inputs (common ones, backend options) the call gave the answering backend did not send
     not_sent_by: dict[str, list[str]]  #: in a merge: ``not_sent`` by backend (those that went without one)

@@ -625,16 +625,11 @@ class Argument:
     def check(self, value: object) -> object:
         """``value`` as the call takes it, or ``InvalidInput(bad_arguments)`` naming the argument
         unless it fits :meth:`schema`. A whole number written with a fraction (``5.0``) is an
-        integer to JSON Schema, and models whose API hands numbers over as floats send it: ``5``."""
-        if self.type == "integer" and isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if self.type in ("integer", "number") and isinstance(value, LongInteger):  # out of any range
-            minimum = self.minimum if self.minimum is not None else float("-inf")
-            raise InvalidInput(
-                "argument %r must be %s, got %s"
-                % (self.name, _wanted(minimum, self.maximum, self.type == "integer"), describe_sent(value)),
-                detail_code=BAD_ARGUMENTS,
-            )
+        integer to JSON Schema, and models whose API hands numbers over as floats send it: ``5``.
+        So is an integer written as a string of ASCII digits, a ``-`` before them at most (``"5"``:
+        models often quote numbers), the one value taken that the schema refuses; any other string
+        (``"5.5"``, ``"five"``, ``" 5"``, ``"true"``) stays refused, as a bool does."""
+        value = self._as_number(value)
         if not isinstance(value, _PYTHON_TYPES[self.type]) or (self.type == "integer" and isinstance(value, bool)):
             raise InvalidInput(
                 "argument %r must be of type %s, got %s" % (self.name, self.type, describe_sent(value)),
@@ -651,6 +646,22 @@ class Argument:
         if self.type == "integer":
             minimum = self.minimum if self.minimum is not None else float("-inf")
             check_number("argument %r" % self.name, value, minimum=minimum, maximum=self.maximum, detail=BAD_ARGUMENTS)
+        return value
+
+    def _as_number(self, value: object) -> object:
+        """``value`` as an integer argument reads it (:meth:`check`: ``5.0`` and ``"5"`` are ``5``),
+        ``InvalidInput(bad_arguments)`` for an integer too long to be in range; any other unchanged."""
+        if self.type == "integer" and isinstance(value, float) and value.is_integer():
+            return int(value)
+        if self.type == "integer" and isinstance(value, str) and _INTEGER_TEXT.fullmatch(value):
+            value = int(value) if len(value) <= _INTEGER_TEXT_DIGITS else LongInteger(value)
+        if self.type in ("integer", "number") and isinstance(value, LongInteger):  # out of any range
+            minimum = self.minimum if self.minimum is not None else float("-inf")
+            raise InvalidInput(
+                "argument %r must be %s, got %s"
+                % (self.name, _wanted(minimum, self.maximum, self.type == "integer"), describe_sent(value)),
+                detail_code=BAD_ARGUMENTS,
+            )
         return value
 
     def _check_text(self, text: str) -> None:
@@ -670,6 +681,14 @@ class Argument:
                 "argument %r must be %s characters long, got %d" % (self.name, limits, len(text)),
                 detail_code=BAD_ARGUMENTS,
             )
+
+
+#: An integer as a model may quote it (``"5"``, ``"-3"``): ASCII digits only (``int`` would also take
+#: spaces, ``+``, ``_`` and other scripts' digits), read by :meth:`Argument.check`.
+_INTEGER_TEXT = re.compile(r"-?[0-9]+")
+#: The longest such text read as an ``int``; a longer one is out of any argument's range (and ``int``
+#: refuses over 4,300 digits), read as a :class:`LongInteger` named by its count of digits.
+_INTEGER_TEXT_DIGITS = 18
 
 
 #: The most of a refused text argument an error message quotes (a model may send pages of it).

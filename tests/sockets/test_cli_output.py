@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from faults import respond
-from python_forks import CLI, shared_searching
+from python_forks import CLI, ForkedProcess, shared_searching
 from servers import FaultServer
 
 from websearch_sync.cli import build_parser, main
@@ -130,6 +130,33 @@ def test_a_closed_pipe_ends_the_batch_quietly(tmp_path, forks):
     assert json.loads(first)["query"] == "query number 0"
     assert "Traceback" not in err and "BrokenPipe" not in err and "Exception ignored" not in err, err
     assert proc.returncode == 141
+
+
+def test_a_reader_gone_while_the_batch_waits_for_a_piped_query_ends_it_with_141(forks):
+    """A batch reads a pipe's queries a line at a time, the next one waited for in a worker thread:
+    when the output's reader left (``producer | websearch-sync search --queries-file - | head -1``),
+    the interpreter, closing stdin as it exited, met that thread's read and aborted ("Fatal Python
+    error: _enter_buffered_busy", status 134)."""
+    in_read, in_write = os.pipe()
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    fds = [in_read, out_write, err_write]
+    argv = ["-c", "search", "--queries-file", "-"]
+    try:
+        spec = {"env": command_env(), "cwd": os.getcwd(), "path0": os.getcwd(), "argv": argv}
+        conn = forks.server.send(fds, code=CLI, interpreter_exit=True, **spec)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    proc = ForkedProcess(forks, conn, os.fdopen(out_read, "rb"), os.fdopen(err_read, "rb"))
+    with proc, open(in_write, "wb", buffering=0) as producer:  # the producer stays, its next query to come
+        producer.write(b"one\n")
+        first = proc.readline(proc.stdout, 60)
+        proc.stdout.close()
+        err = proc.read(proc.stderr, 60).decode()
+        proc.wait(60)
+    assert json.loads(first)["query"] == "one"
+    assert (proc.returncode, "Fatal Python error" in err) == (141, False), err
 
 
 #: The installed command, whose search of "two" sends the process SIGTERM (as ``timeout`` or a

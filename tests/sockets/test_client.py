@@ -556,7 +556,7 @@ def test_auto_uses_configured_api_backends_in_order_and_reports_who_answered():
             json={"query": "q", "results": [{"title": "S", "url": "https://s.example/", "content": "s"}]},
         )
         with ws.SearchClient("auto", settings=settings, retries=0) as client:
-            result = client.search("q")
+            result = client.search("q", max_pages=1)  # SearXNG's one result of 5: no page 2 mocked
         assert [c.request.url.split("?")[0] for c in mock.calls] == [
             "https://api.search.brave.com/res/v1/web/search",
             "https://searx.example/search",

@@ -48,7 +48,7 @@ def test_the_node_alone_runs_every_check_of_the_option(folder):
         (
             ["websearch-conformance::conformance[ddg_lite-declarations]"],
             "ERROR: not found: websearch-conformance::conformance[ddg_lite-declarations] (the checks of ddg_lite: "
-            "ddg_lite-declaration, ddg_lite-request, ",
+            "ddg_lite-declaration, ddg_lite-options, ddg_lite-request, ",
         ),
         (
             ["websearch-conformance::conformance[ddg_lit-declaration]"],

@@ -21,6 +21,7 @@ from websearch_sync.client.default_client import close_default_client, default_c
 from websearch_sync.integrations import agent_tool
 from websearch_sync.integrations.agent_tool import agent_tools
 from websearch_sync.net import workers
+from websearch_sync.testing import fake_results
 
 
 def test_call_tool_without_a_client_remembers_a_block_across_calls(monkeypatch):
@@ -101,13 +102,13 @@ def test_an_agent_that_gives_up_on_a_call_does_not_wait_for_it_at_its_end(monkey
     that never answered). The call here holds until the test releases it, after asyncio.run."""
     started, released, finished = threading.Event(), threading.Event(), threading.Event()
 
-    def held(name, arguments, client=None, images=False):
+    def held(session, name, arguments, delivered=None):
         started.set()
         released.wait(30)
         finished.set()
         return {"error": {"type": "Timeout", "message": "held", "retryable": True}}
 
-    monkeypatch.setattr("websearch_sync.integrations.agent_tool.call_tool", held)
+    monkeypatch.setattr(tool.ToolSession, "call_tool", held)  # what AgentTool.run calls
 
     async def scenario(search):
         task = asyncio.ensure_future(search.arun({"query": "rust"}))
@@ -160,12 +161,12 @@ def _held_calls(monkeypatch, slots_at_once):
                 seen.note(seen.refused, _query.get())
             return got
 
-    def held(name, arguments, client=None, images=False):
+    def held(session, name, arguments, delivered=None):
         seen.note(seen.started, arguments["query"])
         seen.gates[arguments["query"]].wait(30)
         return {"error": {"type": "Timeout", "message": "held", "retryable": True}}
 
-    monkeypatch.setattr(agent_tool, "call_tool", held)
+    monkeypatch.setattr(tool.ToolSession, "call_tool", held)  # what AgentTool.run calls
     monkeypatch.setattr(agent_tool, "_arun_slots", Slots(slots_at_once), raising=False)
     return seen
 
@@ -337,3 +338,56 @@ def test_an_unconfigured_search_backend_leaves_only_fetch_and_markdown_is_passed
     with ddg_engine() as (server, client):
         outcome = agent_tools(client, style="markdown")[0].run({"query": "rust programming language", "max_results": 1})
     assert outcome.text.startswith("1. [%s](" % FIRST_TITLE)
+
+
+def test_the_tools_of_an_integration_share_the_mcp_servers_repeat_guard():
+    """An agent calling the same search over and over reached the service each time through an
+    integration (the MCP server answered a repeat from what the model already had, with a note):
+    the tools now share the server's ``ToolSession``, with its defaults (2 lookups in 600 s); a
+    repeat of the fetch counts apart from the search's; ``repeat_window_s=0`` turns it off."""
+    with ddg_engine() as (server, client):
+        search, fetch = agent_tools(client)
+        outcomes = [search.run({"query": "rust  Programming"}) for _ in range(2)]
+        repeat = search.run({"query": "Rust programming"})  # the same words, normalised
+        assert [o.is_error or "note" in o.result for o in outcomes] == [False, False]
+        assert repeat.result["note"] == tool.REPEAT_NOTE % ("query", "2 times", " in the last 600 s")
+        assert repeat.text.startswith("Note: ") and repeat.result["items"] == outcomes[0].result["items"]
+        page = fetch.run({"url": server.url("/article")})
+        assert not page.is_error and "note" not in page.result
+        (unguarded, _) = agent_tools(client, repeat_window_s=0)
+        assert ["note" in unguarded.run({"query": "rust programming"}).result for _ in range(3)] == [False] * 3
+        with pytest.raises(ws.InvalidInput) as refused:
+            agent_tools(client, max_repeats=0)
+    assert refused.value.detail_code == "bad_max_repeats"
+
+
+def test_a_lookup_the_async_agent_gave_up_on_is_no_repeat_of_the_next(monkeypatch):
+    """The model never got the answer of a call its agent cancelled: counted, it made the next
+    identical call's answer a "you already have this" repeat (``max_repeats=2``: the second)."""
+    started, gate = threading.Event(), threading.Event()
+
+    def held(params):
+        started.set()
+        gate.wait(30)
+        return [{"title": "Rust", "url": "https://rust.example/", "snippet": ""}]
+
+    async def give_up(search):
+        task = asyncio.ensure_future(search.arun({"query": "rust"}))
+        assert await asyncio.to_thread(started.wait, 30)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    slots = agent_tool._arun_slots
+    try:
+        with fake_results({"bing_html": held}):
+            with ws.SearchClient("bing_html", cache_ttl_s=0) as client:
+                (search, _) = agent_tools(client)
+                asyncio.run(give_up(search))
+                gate.set()
+                taken = [slots.acquire(timeout=30) for _ in range(agent_tool.ARUN_AT_ONCE)]  # the abandoned one ended
+                for _ in taken:
+                    slots.release()
+                assert ["note" in search.run({"query": "rust"}).result for _ in range(3)] == [False, False, True]
+    finally:
+        gate.set()

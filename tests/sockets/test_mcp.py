@@ -807,6 +807,49 @@ def test_the_server_answers_arguments_not_an_object_and_goes_on_serving(raw_serv
     assert answers[13]["result"]["isError"] is False
 
 
+# -- a tools/call without a tool name -----------------------------------------------------------------
+# fails CallToolRequest's schema: a protocol error (-32602), as the MCP specification (2025-11-25) says,
+# since the client built that request and the model could not correct it; the SDK said only "Invalid
+# request parameters" with empty data, now what is missing.
+
+UNNAMED = [
+    ('{"arguments": {"query": "rust"}}', "no name"),
+    ('{"name": 5, "arguments": {"query": "rust"}}', "name as a number (5)"),
+    ('{"name": null}', "no name"),
+    ('"web_search"', "params as a string ('web_search')"),
+    (None, "no params"),
+]
+
+
+@pytest.mark.parametrize("params, got", UNNAMED)
+def test_a_tools_call_without_a_tool_name_is_invalid_params_saying_what_is_missing(params, got):
+    line = '{"jsonrpc":"2.0","id":9,"method":"tools/call"%s}' % ("" if params is None else ',"params":' + params)
+    assert parse_line(line) == (
+        None,
+        {
+            "jsonrpc": "2.0",
+            "id": 9,
+            "error": {
+                "code": -32602,
+                "message": "Invalid params: a tools/call needs params.name, the name of a tool tools/list gives,"
+                " as a string; got %s" % got,
+            },
+        },
+    )
+
+
+def test_a_notification_tools_call_without_a_name_gets_no_answer():
+    assert parse_line('{"jsonrpc":"2.0","method":"tools/call","params":{}}')[1] is None
+
+
+def test_the_server_answers_a_tools_call_without_a_name_and_goes_on_serving(raw_server):
+    raw_server.send('{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"arguments":{"query":"x"}}}')
+    raw_server.send(call_line(15, '{"query": "still serving"}'))
+    answers = {answer["id"]: answer for answer in raw_server.next_answers(2)}
+    assert answers[14]["error"]["code"] == -32602 and answers[14]["error"]["message"].endswith("got no name")
+    assert answers[15]["result"]["isError"] is False
+
+
 # -- cancelled and failed calls (issue 25, point 7) ---------------------------------------------------
 
 
@@ -898,7 +941,7 @@ def test_a_cancelled_merge_stops_every_backend_before_the_upstream(zygote):
         return record
 
     with (
-        FaultServer({"*": recorded("brave", "brave-api__minimal_trimmed.json", "application/json")}) as brave,
+        FaultServer({"*": recorded("brave", "larallama__1.json", "application/json")}) as brave,
         FaultServer({"*": recorded("searxng", "shortlist__1.json", "application/json")}) as searxng,
     ):
         env = {

@@ -71,7 +71,9 @@ def test_requests_mock_sees_a_keyless_search_and_an_api_search():
             "https://api.search.brave.com/res/v1/web/search", text=answer, headers={"Content-Type": "application/json"}
         )
         keyless = ws.search("rust async", backend="ddg_html", retries=0)
-        keyed = ws.search("rust async", backend="brave", settings=ws.Settings(providers={"brave": {"api_key": "k"}}))
+        keyed = ws.search(  # the answer holds one result: a call for more would ask Brave's next page
+            "rust async", backend="brave", max_results=1, settings=ws.Settings(providers={"brave": {"api_key": "k"}})
+        )
         assert mock.call_count == 2
     assert keyless["items"][0]["url"] == keyed["items"][0]["url"] == "https://tokio.rs/"
     assert mocks.requests_patched() is None  # the mock is gone

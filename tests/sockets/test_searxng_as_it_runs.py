@@ -24,8 +24,9 @@ def client(sx, clock=None, **settings):
 
 
 def search(c, **options):
+    # one result page: the fake instance answers every pageno alike (its engines hold 3 results, a call asks 5)
     try:
-        return c.search("q", **dict({"backend": "searxng"}, **options))
+        return c.search("q", **dict({"backend": "searxng", "max_pages": 1}, **options))
     except ws.WebSearchError as error:
         return error
 
@@ -289,7 +290,9 @@ def test_record_then_verify_keeps_the_config_read_of_a_time_range(tmp_path):
     engines = [Engine("google"), Engine("wikipedia", time_range_support=False)]
     with FakeSearXNG(engines) as sx:
         settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
-        recorded = record_case("searxng", "q", fixtures_dir=tmp_path, settings=settings, options={"time_range": "week"})
+        recorded = record_case(  # one page: the fake instance answers every page alike
+            "searxng", "q", fixtures_dir=tmp_path, settings=settings, options={"time_range": "week", "max_pages": 1}
+        )
     assert recorded.ok, recorded.verdict.diff
     meta = json.loads((tmp_path / "searxng" / "q.meta.json").read_text(encoding="utf-8"))
     assert [urlsplit(e["request"]["url"]).path for e in meta["exchanges"]] == ["/search", "/config"]
@@ -310,8 +313,12 @@ def test_two_time_range_cases_of_one_instance_recorded_in_one_process_both_keep_
     with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
         settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
         for query in ("q", "other"):
-            recorded = record_case(
-                "searxng", query, fixtures_dir=tmp_path, settings=settings, options={"time_range": "week"}
+            recorded = record_case(  # one page: the fake instance answers every page alike
+                "searxng",
+                query,
+                fixtures_dir=tmp_path,
+                settings=settings,
+                options={"time_range": "week", "max_pages": 1},
             )
             assert recorded.ok, recorded.verdict.diff
     for query in ("q", "other"):
@@ -332,9 +339,10 @@ def test_a_time_range_does_not_turn_a_paced_search_into_a_failure():
     with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
         settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
         with ws.SearchClient(settings=settings, clock=clock, cache_ttl_s=0, min_interval_s=20) as c:
-            result = c.search("q", backend="searxng", time_range="week")
+            # one page each: the fake instance answers every page alike (a page 2 gets no slot in time either)
+            result = c.search("q", backend="searxng", time_range="week", max_pages=1)
             clock.advance(60)
-            later = c.search("q", backend="searxng", time_range="week")
+            later = c.search("q", backend="searxng", time_range="week", max_pages=1)
         assert sx.config_reads == 0 and len(sx.searches) == 2
     for answer in (result, later):
         assert len(answer["items"]) == 3 and [e["detail_code"] for e in answer["errors"]] == ["time_range_unverified"]

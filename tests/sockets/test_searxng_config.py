@@ -35,7 +35,8 @@ def client(sx):
 
 
 def search(c, **options):
-    return c.search("q", backend="searxng", **options)
+    # one result page: the fake instance answers every pageno alike (its engines hold 3 results, a call asks 5)
+    return c.search("q", **dict({"backend": "searxng", "max_pages": 1}, **options))
 
 
 def seen_slow(sx):

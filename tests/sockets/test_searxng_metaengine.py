@@ -23,8 +23,9 @@ def client(sx, clock=None, **settings):
 
 
 def search(c, **options):
+    # one result page: the fake instance answers every pageno alike (its engines hold 3 results, a call asks 5)
     try:
-        return c.search("q", **dict({"backend": "searxng"}, **options))
+        return c.search("q", **dict({"backend": "searxng", "max_pages": 1}, **options))
     except ws.WebSearchError as error:
         return error
 
@@ -354,7 +355,9 @@ def test_a_recorded_case_replays_whatever_timeout_limit_it_sends(tmp_path):
 
     with FakeSearXNG([Engine("google")]) as sx:
         settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
-        result = record_case("searxng", "q", fixtures_dir=tmp_path, settings=settings, timeout_ms=5000)
+        result = record_case(  # one page: the fake instance answers every page alike
+            "searxng", "q", fixtures_dir=tmp_path, settings=settings, timeout_ms=5000, options={"max_pages": 1}
+        )
     assert result.ok, result.verdict.diff
     meta = json.loads((tmp_path / "searxng" / "q.meta.json").read_text(encoding="utf-8"))
     assert meta["request"]["query_params"]["timeout_limit"] == "<redacted>"

@@ -460,6 +460,26 @@ def test_a_redis_that_answers_reads_and_refuses_writes_is_one_warning_not_one_ev
     assert len(after) == 1 and after[0].endswith("answers again"), after
 
 
+def test_a_write_a_full_redis_refuses_in_a_script_is_refused_once_not_run_again(redis_db, redis_server):  # noqa: F811
+    """The scripts' reads and writes of a pace key (``ours()``) run a command again after deleting
+    a key of the wrong type; they ran it again after any other error too (a full Redis's refusal,
+    refused twice: double the work, and the server's statistics doubled)."""
+    url = up(redis_server.url + "?client_name=refused-once")  # a URL of its own: its outage is this test's
+    try:
+        with ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}) as client:
+            assert client.search("loads the scripts", cache_ttl_s=0)["items"]  # no NOSCRIPT refusal below
+            redis_db.config_resetstat()
+            redis_db.config_set("maxmemory", 1)  # under noeviction (the default): every write refused
+            assert client.search("refused", cache_ttl_s=0)[
+                "items"
+            ]  # no flight to claim: the booking is the first write
+        stats = redis_db.info("commandstats")
+    finally:
+        redis_db.config_set("maxmemory", 0)
+    booked = stats["cmdstat_evalsha"]["failed_calls"]  # the slot scripts that ran and were refused
+    assert booked >= 1 and stats["cmdstat_zadd"]["rejected_calls"] == booked, stats
+
+
 # -- two applications on one Redis: prefixes that cannot reach into each other's keys -------------
 
 

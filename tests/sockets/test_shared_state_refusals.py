@@ -15,7 +15,7 @@ from websearch_sync.net import browser
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 BRAVE = ("GET", "https://api.search.brave.com/res/v1/web/search")
-BODY = (FIXTURES / "brave" / "brave-api__minimal_trimmed.json").read_bytes()
+BODY = (FIXTURES / "brave" / "larallama__1.json").read_bytes()  # 18 results: the call's 5 in one page
 DDG_PAGE = (FIXTURES / "ddg_html" / "meka__1.html").read_bytes()
 HTML = "text/html; charset=UTF-8"
 
@@ -44,10 +44,10 @@ def test_a_refused_query_sends_nothing_to_redis(redis_db, redis_server, cache_tt
             assert (info.value.detail_code, info.value.provider) == (detail, "brave")
             assert _commands(redis_db) == before  # not one round trip
             assert redis_db.keys("*") == []
-            answer = client.search("Blue tack")
+            answer = client.search("Laravel news")
         assert len(mock.calls) == 1
     assert clock.sleeps == []  # no shared slot booked by the refusal
-    assert answer["items"][0]["url"] == "https://en.wikipedia.org/wiki/Blu_Tack"
+    assert answer["items"][0]["url"] == "https://laravel-news.com/"
     assert answer["provider_meta"]["attempts"] == 1
 
 

@@ -9,7 +9,8 @@ import logging
 import socket
 import sqlite3
 import time
-from typing import Callable, Optional
+from collections.abc import Iterator
+from typing import Any, Callable, Optional
 
 import pytest
 from clocks import deadline_margin_s, machine_pace
@@ -289,10 +290,11 @@ def test_a_planted_flight_key_holds_no_one_back(redis_db, redis_server, monkeypa
 
 class FakeRedis(LoopbackListener):
     """A RESP server on 127.0.0.1: ``reply(command)`` gives the bytes each command gets back
-    (``None``: ``+OK``). A round trip (the first command of a pipeline: GET, SET, EVALSHA,
-    EXISTS) is answered after ``delay_s``. ``commands`` lists what arrived."""
+    (``None``: ``+OK``; an iterator: its chunks, one after the other). A round trip (the first
+    command of a pipeline: GET, SET, EVALSHA, EXISTS) is answered after ``delay_s``.
+    ``commands`` lists what arrived."""
 
-    def __init__(self, reply: Callable[[list[bytes]], Optional[bytes]], delay_s: float = 0.0) -> None:
+    def __init__(self, reply: Callable[[list[bytes]], Any], delay_s: float = 0.0) -> None:
         super().__init__()
         self.reply = reply
         self.delay_s = delay_s
@@ -315,7 +317,8 @@ class FakeRedis(LoopbackListener):
                 if self.delay_s and command[0].upper() in (b"GET", b"GETRANGE", b"SET", b"EVALSHA", b"EXISTS"):
                     self.stopping.wait(self.delay_s)
                 answer = self.reply(command)
-                conn.sendall(b"+OK\r\n" if answer is None else answer)
+                for chunk in [b"+OK\r\n" if answer is None else answer] if not isinstance(answer, Iterator) else answer:
+                    conn.sendall(chunk)
         except (OSError, ValueError):
             return
         finally:
@@ -337,6 +340,18 @@ WRONG_REPLIES = {
     "PTTL answers text": _by_command(
         GET=b"$2\r\n{}\r\n", GETRANGE=b"$2\r\n{}\r\n", PTTL=b"+soon\r\n", EXISTS=b":0\r\n"
     ),
+    "GET answers an array nested 5000 deep": _by_command(
+        GET=b"*1\r\n" * 5000 + b":1\r\n",
+        GETRANGE=b"*1\r\n" * 5000 + b":1\r\n",
+        PTTL=b":5000\r\n",
+        EXISTS=b":0\r\n",
+    ),
+    "GET answers a length that is no number": _by_command(
+        GET=b"$abc\r\n", GETRANGE=b"$abc\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"
+    ),
+    "GET answers a length past any index": _by_command(
+        GET=b"$99999999999999999999\r\n", GETRANGE=b"$99999999999999999999\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"
+    ),
     "the slot script answers text": _by_command(
         GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"+wait\r\n", EXISTS=b":0\r\n"
     ),
@@ -356,6 +371,43 @@ def test_a_reply_of_the_wrong_shape_is_a_failing_redis_never_an_escape_nor_a_lon
         answer = client.search("q", timeout_ms=2000)
         assert time.monotonic() - started < 2.0
     assert answer["provider_meta"]["cached"] is False and answer["items"]
+
+
+#: What a hostile server starts to send: far more than any bound, and than the kernel buffers between.
+_ENDLESS_MB = 64
+
+
+def _endless(head: bytes, chunk: bytes, sent: list[int]) -> Iterator[bytes]:
+    """``head``, then ``chunk`` repeated to :data:`_ENDLESS_MB`, noting each one sent in ``sent``."""
+    yield head
+    for _ in range(_ENDLESS_MB * 2**20 // len(chunk)):
+        yield chunk
+        sent.append(len(chunk))
+
+
+@pytest.mark.parametrize("command", ["GETRANGE", "EVALSHA"])
+def test_an_endless_reply_is_cut_at_its_bound_not_read_into_memory(caplog, command):
+    """A server that answers the cache read (a value of 1 GB) or the slot script (an array of 1 G
+    items) with more and more bytes was read for as long as the command's timeout let it: 200 MB in
+    0.25 s on loopback, 1.6 GB at ``socket_timeout=2``. The client stops reading past what the
+    command can get back (the call's bound for an answer, 64 KiB else) and says so: a failing Redis."""
+    sent: list[int] = []
+    heads = {"GETRANGE": (b"$%d\r\n" % 2**30, b"x" * 2**16), "EVALSHA": (b"*%d\r\n" % 2**30, b":1\r\n" * 2**14)}
+    plain = _by_command(GET=b"$-1\r\n", GETRANGE=b"$0\r\n\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n")
+
+    def reply(said: list[bytes]) -> Any:
+        return _endless(*heads[command], sent) if said[0].upper() == command.encode() else plain(said)
+
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        FakeRedis(reply) as fake,
+        ws.SearchClient("stub", state_url=fake.url + "?socket_timeout=5", min_interval_s={"stub": 0.001}) as client,
+    ):
+        answer = client.search("q", timeout_ms=20000)
+    assert answer["provider_meta"]["cached"] is False and answer["items"]
+    (warning,) = [r.getMessage() for r in caplog.records if "unavailable" in r.getMessage()]
+    assert "longer than any this library asks for" in warning, warning
+    assert sum(sent) < _ENDLESS_MB * 2**20
 
 
 def _round_trips(fake) -> int:

@@ -23,7 +23,7 @@ def _search(backend, params):
 @pytest.fixture
 def brave_answers():
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        mock.add(responses.GET, BRAVE, json=recorded_json("brave", "brave-api__minimal_trimmed.json"))
+        mock.add(responses.GET, BRAVE, json=recorded_json("brave", "larallama__1.json"))  # 18 results: one page
         yield mock
 
 

@@ -44,3 +44,25 @@ def test_without_stderr_the_command_alone_writes_no_help_to_stdout(monkeypatch, 
     monkeypatch.setattr(sys, "stderr", None)
     assert main([]) == 2
     assert capsys.readouterr().out == ""
+
+
+def test_without_stdout_no_search_is_sent(monkeypatch, capsys, tmp_path):
+    """The single search and a batch's first query ran, their requests spent, before the first write failed.
+    A command that writes nothing to stdout (``state show`` without a shared state) still runs."""
+    from websearch_sync.client.search_client import SearchClient
+
+    searched: list[str] = []
+    search = SearchClient.search
+    monkeypatch.setattr(
+        SearchClient, "search", lambda self, query, **kw: searched.append(query) or search(self, query, **kw)
+    )
+    queries = tmp_path / "queries.txt"
+    queries.write_text("alpha\nbeta\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", None)
+    assert (main(["search", "q"]), main(["search", "--queries-file", str(queries)])) == (5, 5)
+    assert searched == []
+    assert "not written" not in capsys.readouterr().err  # the batch did not start
+    monkeypatch.setattr(SearchClient, "fetch", lambda self, url, **kw: searched.append(url))
+    assert main(["fetch", "https://example.com/"]) == 5
+    assert searched == []
+    assert main(["state", "show"]) == 0  # writes to stderr alone (no shared state): nothing refused it

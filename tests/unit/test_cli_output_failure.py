@@ -56,3 +56,18 @@ def test_a_batch_on_a_full_disk_says_how_far_it_got(monkeypatch, capsys, tmp_pat
         "the output failed: 1 ok, 0 failed, 2 not written",
         "error: cannot write the output: [Errno 28] No space left on device",
     ]
+
+
+def test_a_full_stderr_drops_the_notes_and_the_command_ends_as_it_would(monkeypatch, capsys, tmp_path):
+    """``2> log`` on a full disk: the offline note, the progress lines and the summary cannot be
+    written; the answers were, so the search and the batch succeed (they ended with status 5,
+    "output failed", every answer written). As without stderr (``2>&-``)."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("one\ntwo\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "stderr", _Full())
+    single = main(["search", "q", "--json"])
+    batch = main(["search", "--queries-file", str(queries), "--progress-every", "0"])
+    failed = main(["search", "q", "-n", "0"])  # the error line is dropped; the status still says it
+    out = capsys.readouterr().out
+    assert (single, batch, failed) == (0, 0, 2)
+    assert out.count('"query": "one"') == out.count('"query": "two"') == 1

@@ -8,7 +8,7 @@ import json
 import sys
 
 from websearch_sync.cli import main
-from websearch_sync.cli.search_cmd import end_of_input_keys
+from websearch_sync.cli.queries import end_of_input_keys
 
 
 def stdin_of(data: bytes) -> io.TextIOWrapper:

@@ -21,10 +21,15 @@ def searxng(monkeypatch):
         yield mock
 
 
+def _searches(mock):
+    """The search requests sent (a time range has the instance's ``/config`` read first)."""
+    return [call for call in mock.calls if urlsplit(call.request.url).path == "/search"]
+
+
 def _sent(mock):
-    """The search's query parameters (a time range has the instance's ``/config`` read first)."""
-    [search] = [call for call in mock.calls if urlsplit(call.request.url).path == "/search"]
-    return dict(parse_qsl(urlsplit(search.request.url).query))
+    """The first search request's query parameters (the answer holds one result: a call for more
+    asks the next page too, which answers it again, a repeat that ends the call)."""
+    return dict(parse_qsl(urlsplit(_searches(mock)[0].request.url).query))
 
 
 def test_common_flags_and_backend_options_reach_the_request(searxng, capsys):
@@ -76,6 +81,25 @@ def test_an_option_value_is_read_as_its_declared_kind(searxng):
     the text's look made it the number 123, which the option refused)."""
     assert main(["search", "q", "-b", "searxng", "--option", "engines=123", "--option", 'categories=["news"]']) == 0
     assert (_sent(searxng)["engines"], _sent(searxng)["categories"]) == ("123", "news")
+
+
+def test_max_pages_bounds_the_requests_of_a_call(searxng):
+    """The answer holds one result: a call of five asks page 2 as well, unless max_pages is 1."""
+    assert main(["search", "q", "-b", "searxng"]) == 0
+    assert [dict(parse_qsl(urlsplit(call.request.url).query)).get("pageno") for call in _searches(searxng)] == [
+        None,
+        "2",
+    ]
+    assert main(["search", "q", "-b", "searxng", "--option", "max_pages=1"]) == 0
+    assert len(_searches(searxng)) == 3
+
+
+@pytest.mark.parametrize("value", ["0", "9", "two"])
+def test_a_bad_max_pages_is_refused_before_any_request(value, monkeypatch, capsys):
+    monkeypatch.setenv("SEARXNG_BASE_URL", BASE)
+    with responses.RequestsMock():  # refused before any request
+        assert main(["search", "q", "-b", "searxng", "--option", "max_pages=" + value]) == 2
+    assert "InvalidInput/bad_max_pages" in capsys.readouterr().err
 
 
 def test_a_value_its_kind_refuses_gets_the_options_own_error(monkeypatch, capsys):

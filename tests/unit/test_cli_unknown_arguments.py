@@ -7,6 +7,7 @@ import json
 import pytest
 
 from websearch_sync.cli import main
+from websearch_sync.cli.flag_hints import shell_quote
 
 
 @pytest.mark.parametrize(
@@ -128,11 +129,11 @@ def test_the_json_error_form_of_a_mistyped_flag_names_the_flag_meant(capsys):
         (
             ["search", "python", "requests", "timeout", "-b", "stub"],
             "unrecognized arguments: requests timeout (a query of several words is one argument: quote it, "
-            "'python requests timeout')\n",
+            '"python requests timeout")\n',
         ),
         (
             ["record", "stub", "rust", "async"],
-            "unrecognized arguments: async (a query of several words is one argument: quote it, 'rust async')\n",
+            'unrecognized arguments: async (a query of several words is one argument: quote it, "rust async")\n',
         ),
         (["search", "python", "--formt", "json"], "unrecognized arguments: --formt (did you mean --format?) json\n"),
         (
@@ -153,12 +154,13 @@ def test_a_query_left_unquoted_is_shown_quoted(capsys, argv, said):
     [
         (["search", "-b", "stub", "say", '"hi"'], """'say "hi"'"""),
         (["search", "-b", "stub", "price", "$5"], "'price $5'"),
-        (["search", "-b", "stub", "it's", "done"], """'it'"'"'s done'"""),
+        (["search", "-b", "stub", "it's", "done"], '"it\'s done"'),
     ],
 )
 def test_the_query_shown_quoted_is_safe_to_paste_into_a_shell(capsys, argv, quoted):
     """``"say "hi""`` and ``"price $5"`` (the words in double quotes) are no query the shell passes
-    as typed: the line quotes it as ``shlex.quote`` does."""
+    as typed: the line quotes it as ``shlex.quote`` does; ``it's`` in double quotes, which every shell reads alike
+    (``shlex.quote``'s ``'it'"'"'s'`` is POSIX only)."""
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith("one argument: quote it, %s)\n" % quoted)
 
@@ -203,9 +205,9 @@ def test_the_command_alone_lists_the_commands(capsys):
         (
             ["python", "requests", "--json"],
             "error: unknown command 'python': the commands are search, fetch, backends, record, verify, check-live,"
-            " mcp, state; to search for it: websearch-sync search 'python requests' --json\n",
+            ' mcp, state; to search for it: websearch-sync search "python requests" --json\n',
         ),
-        (["it's"], "to search for it: websearch-sync search 'it'\"'\"'s'\n"),
+        (["it's"], 'to search for it: websearch-sync search "it\'s"\n'),
     ],
 )
 def test_a_first_word_that_is_no_command_names_the_command_meant(capsys, argv, said):
@@ -372,3 +374,18 @@ def test_another_commands_short_flag_is_named_as_such(capsys):
     assert capsys.readouterr().err.endswith(
         "unrecognized arguments: -n (-n is a flag of search, record, check-live) 3\n"
     )
+
+
+@pytest.mark.parametrize(
+    "word, posix, windows",
+    [
+        ("python requests", '"python requests"', '"python requests"'),
+        ("it's", '"it\'s"', '"it\'s"'),
+        ('say "hi"', """'say "hi"'""", '"say \\"hi\\""'),
+        ("requests", "requests", "requests"),
+    ],
+)
+def test_a_word_shown_quoted_reads_as_one_argument_in_the_platforms_shell(word, posix, windows):
+    """The hints quoted for POSIX shells alone: cmd.exe, Windows' own, has no single quotes
+    (``'python requests'`` is two arguments there, with the quotes in them)."""
+    assert (shell_quote(word, "linux"), shell_quote(word, "win32")) == (posix, windows)

@@ -71,11 +71,11 @@ def _mutate_extras(result):
 def test_editing_a_fresh_results_extras_does_not_edit_the_cached_answer():
     client, wire = _searxng_client()
     with client:
-        fresh = client.search("searxng")
+        fresh = client.search("searxng", max_pages=1)  # the answer is one page
         assert fresh["provider_meta"]["extras"]["answers"]  # the answer has extras to edit
         pristine = json.loads(json.dumps(fresh["provider_meta"]["extras"]))
         _mutate_extras(fresh)
-        hit = client.search("searxng")
+        hit = client.search("searxng", max_pages=1)
     assert hit["provider_meta"]["cached"] is True and len(wire.requests) == 1
     assert hit["provider_meta"]["extras"] == pristine
 

@@ -6,13 +6,15 @@ refused when the ``Settings`` are built; read from the environment, where it is 
 that backend, a fetch through the service), so that a stray variable of a backend never used stops
 no other command. Whitespace around a value is still stripped, as docs/configuration.md says."""
 
+import copy
 import json
+import pickle
 
 import pytest
 
 import websearch_sync as ws
 from websearch_sync.cli import main
-from websearch_sync.testing import MockResponse, MockWire
+from websearch_sync.testing import MockResponse, MockWire, fake_results
 
 
 def _refusal(**settings):
@@ -179,3 +181,59 @@ def test_the_fetch_command_says_the_fetch_service_url_from_the_environment_is_a_
     assert "InvalidInput/bad_endpoint: fetch_service: Settings.fetch_service_url (WEB_FETCH_SERVICE_URL)" in (
         capsys.readouterr().err
     )
+
+
+def test_backends_lists_the_offline_stub_as_configured(capsys):
+    """The endpoint check of the listing asked the stub, which sends no request, for an endpoint: it was
+    listed as "no (backend stub has no endpoint configured: set ... WEB_SEARCH_ENDPOINT_STUB ...)"."""
+    assert main(["backends", "--json"]) == 0
+    (row,) = [row for row in json.loads(capsys.readouterr().out) if row["name"] == "stub"]
+    assert row["configured"] is True and "error" not in row
+
+
+def test_which_urls_the_environment_left_to_their_use_is_no_argument_of_the_settings():
+    """``env_urls_at_use`` was an argument of ``Settings(...)``: code naming a flawed URL in it skipped
+    the check at build (``Settings(fetch_service_url=URL, env_urls_at_use={("fetch_service_url", URL)})``).
+    Only ``from_env`` sets it; ``replace``, a pickle and a copy keep it, so the environment's flawed URL
+    stays refused at its use, not when they are built."""
+    url = _STRAY["WEB_FETCH_SERVICE_URL"]
+    with pytest.raises(TypeError, match="env_urls_at_use"):
+        ws.Settings(fetch_service_url=url, env_urls_at_use=frozenset({("fetch_service_url", url)}))
+    with pytest.raises(TypeError, match="env_urls_at_use"):
+        ws.Settings().replace(env_urls_at_use=frozenset())
+    settings = ws.Settings.from_env({"WEB_FETCH_SERVICE_URL": url})
+    assert ws.Settings().env_urls_at_use == frozenset()
+    for kept in (
+        settings.replace(timeout_ms=5000),
+        pickle.loads(pickle.dumps(settings)),
+        copy.copy(settings),
+        copy.deepcopy(settings),
+    ):
+        assert kept.env_urls_at_use == frozenset({("fetch_service_url", url)})
+        with pytest.raises(ws.InvalidInput) as caught:
+            ws.SearchClient("stub", settings=kept, wire=MockWire(lambda request: MockResponse(500))).fetch(
+                "https://example.com/"
+            )
+        assert caught.value.detail_code == "bad_endpoint"
+
+
+def test_include_content_under_a_fetch_service_url_from_the_environment_holding_one_says_so_per_page():
+    """Each page ``include_content`` reads goes through the fetch service: each is an ``errors`` entry
+    ``bad_endpoint`` naming the variable, with its URL, before any request; the search keeps its results
+    (a page that fails never fails the search), and no page is read directly instead."""
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html"}, "<p>%s</p>" % ("word " * 60)))
+    settings = ws.Settings.from_env({"WEB_FETCH_SERVICE_URL": "https://reader.exa\tmple/"})
+    items = [{"title": "A", "url": "https://a.example/", "snippet": ""}, {"title": "B", "url": "https://b.example/"}]
+    with fake_results({"bing_html": items}):
+        with ws.SearchClient("bing_html", settings=settings, wire=wire, cache_ttl_s=0) as client:
+            response = client.search("q", include_content=True)
+    said = "fetch_service: Settings.fetch_service_url (WEB_FETCH_SERVICE_URL) holds the control character '\\t'"
+    assert [(item["url"], item["content"]) for item in response["items"]] == [
+        ("https://a.example/", ""),
+        ("https://b.example/", ""),
+    ]
+    assert [(error["detail_code"], error["message"], error["url"]) for error in response["errors"]] == [
+        ("bad_endpoint", said + _RULE, "https://a.example/"),
+        ("bad_endpoint", said + _RULE, "https://b.example/"),
+    ]
+    assert wire.requests == []

@@ -20,7 +20,6 @@ from websearch_sync.engine.base import Backend
 from websearch_sync.engine.registry import register, unregister
 from websearch_sync.errors import MAX_MESSAGE_CHARS, RenewalFailed, StdoutClaimed, WebSearchError, error_from_code
 from websearch_sync.net.transport import RequestSpec
-from websearch_sync.net.urls import UrlTooLong
 from websearch_sync.testing import MockResponse, MockWire
 from websearch_sync.testing.kit import NetworkAccessBlocked
 
@@ -51,7 +50,7 @@ EXAMPLES: dict[str, Callable[[], BaseException]] = {
     "EngineTimeout": lambda: EngineTimeout("slow", engine="google", provider="searxng"),
     "StdoutClaimed": lambda: StdoutClaimed("another thread's command holds stdout"),
     "OfflineResultsWarning": lambda: OfflineResultsWarning("results of the offline stub"),
-    "UrlTooLong": lambda: UrlTooLong("url is 8193 characters long; the limit is 8192", detail_code="bad_url"),
+    "UrlTooLong": lambda: ws.UrlTooLong("url is 8193 characters long; the limit is 8192", detail_code="bad_url"),
     "RenewalFailed": lambda: RenewalFailed([("Cache._lock", OSError(24, "Too many open files")), ("f", KeyError("k"))]),
 }
 

@@ -153,6 +153,31 @@ def test_adjacent_inline_code_renders_as_the_code_a_browser_shows(rendered, mark
 
 
 @pytest.mark.parametrize(
+    "markup",
+    [
+        "x<code>a </code>b",
+        "x<code>a  </code>b",
+        "x<code> a</code>b",
+        "x<code> a </code>b",
+        "x<code>a </code><em>b</em>",
+        "x<code>a </code><code>b</code>c",
+        "x<code>a</code><code> </code><code>b</code>c",
+    ],
+)
+def test_the_spaces_at_a_code_spans_edges_stay_where_a_browser_shows_them(rendered, markup):
+    """A lone ``<code>a </code>b`` came out as ```a`b``, which reads "ab": the span's edge spaces
+    were kept only between two spans. They stand outside the span now (```a` b``); the paragraph
+    reads as the page's own text does."""
+    page = (
+        "<html><head><title>Code</title></head><body><article><p>%s</p><p id=c>%s</p><p>%s</p></article></body></html>"
+    )
+    markdown = extract_html(page % (LEAD, markup, LEAD), url="https://page.example/", mode="markdown").text
+    shown = " ".join(BeautifulSoup(page % (LEAD, markup, LEAD), "html.parser").find(id="c").get_text().split())
+    paragraphs = [" ".join(p.get_text().split()) for p in rendered(markdown).find_all("p")]
+    assert shown in paragraphs, (markdown, shown)
+
+
+@pytest.mark.parametrize(
     "href, expected",
     [
         ("https://en.wikipedia.org/wiki/Foo_(bar)", "https://en.wikipedia.org/wiki/Foo_%28bar%29"),

@@ -15,6 +15,9 @@ from websearch_sync.engine.html_parsing import leading_date
         ("6/10/2016 · Text", None, (None, "6/10/2016 · Text")),  # market unknown: not read
         ("Nov 5, 2012 — Text", None, ("2012-11-05", "Text")),  # Bing and Yahoo en
         ("2014-12-20 - Text", None, ("2014-12-20", "Text")),
+        ("2014/12/20 - Text", None, ("2014-12-20", "Text")),  # year first, slashed: month then day in any market
+        ("2014/1/5 · Text", False, ("2014-01-05", "Text")),
+        ("2014/20/12 - Text", None, (None, "2014/20/12 - Text")),  # no month 20: not read day first
         ("14 Oct 2023 ... JavaScript #tutorial", None, ("2023-10-14", "JavaScript #tutorial")),  # Startpage (Google's)
         ("9 May 2024 ... Take this course", None, ("2024-05-09", "Take this course")),
         ("14 October 2023 ... Text", None, ("2023-10-14", "Text")),

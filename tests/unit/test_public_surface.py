@@ -24,6 +24,7 @@ PUBLIC: dict[str, list[str]] = {
         "Settings",
         "WebSearchError",
         "InvalidInput",
+        "UrlTooLong",
         "Timeout",
         "NetworkError",
         "WebBlocked",
@@ -50,6 +51,7 @@ PUBLIC: dict[str, list[str]] = {
     "websearch_sync.errors": [
         "WebSearchError",
         "InvalidInput",
+        "UrlTooLong",
         "Timeout",
         "NetworkError",
         "WebBlocked",

@@ -29,10 +29,10 @@ CASES = {
     "brave": (
         BRAVE_SETTINGS,
         ("GET", "https://api.search.brave.com/res/v1/web/search"),
-        (FIXTURES / "brave" / "brave-api__minimal_trimmed.json").read_bytes(),
+        (FIXTURES / "brave" / "larallama__1.json").read_bytes(),  # 18 results: one page holds the call's
         "application/json",
-        "Blue tack",
-        "https://en.wikipedia.org/wiki/Blu_Tack",
+        "Laravel news",
+        "https://laravel-news.com/",
     ),
 }
 

@@ -33,7 +33,7 @@ def _mock(refusal="http_401_invalid_key.meta.json"):
     status, body = _recorded_answer(refusal)
     mock = responses.RequestsMock(assert_all_requests_are_fired=False)
     mock.add(responses.POST, TAVILY, body=body, status=status, content_type="application/json")
-    mock.add(responses.GET, BRAVE, json=recorded_json("brave", "brave-api__minimal_trimmed.json"))
+    mock.add(responses.GET, BRAVE, json=recorded_json("brave", "larallama__1.json"))  # 18 results: one page
     return mock
 
 

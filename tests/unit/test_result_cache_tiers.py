@@ -2,9 +2,12 @@
 search has left: the cache never spends the search's deadline."""
 
 import json
+import logging
 
+from websearch_sync.client import cache as cache_module
 from websearch_sync.client.answers import page_answer_bytes, search_answer_bytes
 from websearch_sync.client.cache import MemoryCache, ResultCache, SqliteCache
+from websearch_sync.client.state.results import RedisCache
 
 
 class CountingTier:
@@ -51,6 +54,37 @@ def test_an_answer_longer_than_its_bound_is_kept_in_memory_only(tmp_path):
     cache.set("small", {"items": []}, 60, left_s=5.0, max_bytes=1000)
     assert cache.get("big") == big  # from memory
     assert disk.get("big") is None and disk.get("small") == {"items": []}
+
+
+class RecordingState:
+    """The part of a shared state :class:`RedisCache` uses, recording the keys written."""
+
+    timeout_s = 0.25
+
+    def __init__(self):
+        self.written = []
+
+    def key(self, kind, name):
+        return kind + ":" + name
+
+    def set_for(self, key, value, seconds, left_s=None):
+        self.written.append(key)
+        return True
+
+
+def test_an_answer_too_long_to_share_is_warned_of_once_per_tier(tmp_path, monkeypatch, caplog):
+    """Kept out of Redis and the cache file, it was silent: a service answering with megabytes of
+    snippet had every worker of a fleet ask it each question, none of them told why."""
+    monkeypatch.setattr(cache_module, "_TOO_LONG_WARNED", set(), raising=False)
+    state = RecordingState()
+    cache = ResultCache(MemoryCache(60), SqliteCache(str(tmp_path / "c.sqlite"), 60), RedisCache(state, []))
+    with caplog.at_level(logging.DEBUG, logger="websearch_sync"):
+        for number in range(2):
+            cache.set("big %d" % number, {"items": [], "provider_meta": {"pad": "x" * 2000}}, 60, 5.0, max_bytes=1000)
+    said = [(r.levelname, r.getMessage()) for r in caplog.records if "memory only" in r.getMessage()]
+    assert [level for level, _ in said] == ["WARNING", "WARNING", "DEBUG", "DEBUG"], said
+    assert "not in the shared state" in said[0][1] and "not in the cache file" in said[1][1]
+    assert state.written == [] and cache.get("big 1") is not None  # from memory
 
 
 def test_a_stored_answer_longer_than_the_bound_is_a_miss_on_disk(tmp_path):

@@ -66,6 +66,23 @@ def test_a_retry_after_date_that_is_now_is_no_duration(monkeypatch):
     assert retry_after_seconds({"Retry-After": "Sun, 06 Nov 2094 08:49:37 GMT"}) is None
 
 
+@pytest.mark.parametrize(
+    "wait",
+    [
+        {"Retry-After": "Sun, 06 Nov 2094 08:49:42 GMT"},
+        {"X-RateLimit-Reset": "3939871782", "X-RateLimit-Remaining": "0"},
+    ],
+    ids=["Retry-After", "X-RateLimit-Reset"],
+)
+@pytest.mark.parametrize("behind_s", [3600, -3600])
+def test_a_wait_given_as_a_time_is_measured_from_the_responses_date_not_this_clock(monkeypatch, wait, behind_s):
+    """Both are the server's clock: a worker whose own ran an hour behind read "retry 5 s after this
+    response" as an hour, and wrote that cool-down for every process of its fleet (an hour ahead, none)."""
+    sent = calendar.timegm((2094, 11, 6, 8, 49, 37))
+    monkeypatch.setattr(status, "time", SimpleNamespace(time=lambda: sent - behind_s))
+    assert retry_after_seconds(dict(wait, Date="Sun, 06 Nov 2094 08:49:37 GMT")) == 5.0
+
+
 @pytest.mark.parametrize("code, error", [(599, ws.BadGateway), (999, ws.WebProviderError)])
 def test_a_status_past_599_is_no_server_error(code, error):
     """Some sites answer scrapers with HTTP 999: unexpected, not a 5xx to retry."""

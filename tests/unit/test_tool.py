@@ -153,7 +153,7 @@ def test_call_tool_search_returns_the_canonical_shape():
         ("web_search", {"query": ""}, "InvalidInput", "bad_arguments"),
         ("web_search", {"query": "q", "max_results": 0}, "InvalidInput", "bad_arguments"),
         ("web_search", {"query": "q", "max_results": True}, "InvalidInput", "bad_arguments"),
-        ("web_search", {"query": "q", "max_results": "3"}, "InvalidInput", "bad_arguments"),
+        ("web_search", {"query": "q", "max_results": "three"}, "InvalidInput", "bad_arguments"),
         ("web_search", {"query": "q", "time_range": "decade"}, "InvalidInput", "bad_arguments"),
         ("web_search", {"query": "q", "colour": "red"}, "InvalidInput", "bad_arguments"),
         ("web_search", "{not json", "InvalidInput", "bad_arguments"),

@@ -1,9 +1,11 @@
 """The JSON Schema a tool publishes and the check of what a model sends agree: every value a
 model may send for an argument (at and past each limit, of the wrong JSON type, an unknown
 argument) is accepted by ``call_tool``'s check exactly when the published schema accepts it.
-The one documented difference is ``null``, read as "not given" (the strict form says so)."""
+The two documented differences: ``null``, read as "not given" (the strict form says so), and an
+integer written as a string of digits (``"5"``), read as that integer."""
 
 import json
+import re
 
 import pytest
 
@@ -52,8 +54,8 @@ def test_the_check_accepts_exactly_what_the_schema_accepts(name, schema, argumen
     # installed with the mcp extra (the test extra); imported here, not by every worker's collection
     jsonschema = pytest.importorskip("jsonschema")
     published = jsonschema.Draft202012Validator(schema).is_valid(
-        {key: value for key, value in arguments.items() if value is not None}  # null: "not given"
-    )
+        {key: _as_read(schema["properties"].get(key), value) for key, value in arguments.items() if value is not None}
+    )  # null: "not given"
     try:
         tool.validate_arguments(name, arguments, settings=SETTINGS)
         accepted = True
@@ -63,6 +65,47 @@ def test_the_check_accepts_exactly_what_the_schema_accepts(name, schema, argumen
     assert accepted == published, arguments
 
 
+def _as_read(spec, value):
+    """``value`` as the check reads it: an integer argument's string of ASCII digits is that integer."""
+    integer_text = isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value)
+    return int(value) if spec is not None and spec["type"] == "integer" and integer_text else value
+
+
+@pytest.mark.parametrize(
+    "sent, read",
+    [("5", 5), ("05", 5), ("10", 10), ("1", 1)],
+)
+def test_an_integer_sent_as_a_string_of_digits_is_that_integer(sent, read):
+    """Models often quote numbers (``"max_results": "5"``): it was refused as a string, and the model
+    had to spend a turn on it. A string of digits is the integer it writes, in the same range."""
+    response = tool.call_tool("web_search", {"query": "rust", "max_results": sent}, client=ws.SearchClient("stub"))
+    assert "error" not in response, response
+    assert tool.validate_arguments("web.search", {"query": "rust", "max_results": sent})["max_results"] == read
+    assert len(response["items"]) <= read
+
+
+@pytest.mark.parametrize(
+    "sent, said",
+    [
+        ("5.5", "must be of type integer, got a string ('5.5')"),
+        ("five", "must be of type integer, got a string ('five')"),
+        (" 5", "must be of type integer, got a string (' 5')"),
+        ("+5", "must be of type integer, got a string ('+5')"),
+        ("1_0", "must be of type integer, got a string ('1_0')"),
+        ("\u0663", "must be of type integer, got a string ('\u0663')"),  # ARABIC-INDIC DIGIT THREE
+        ("true", "must be of type integer, got a string ('true')"),
+        ("", "must be of type integer, got a string ('')"),
+        ("50", "must be in 1..10, got 50"),
+        ("0", "must be in 1..10, got 0"),
+        ("9" * 5000, "must be an integer in 1..10, got an integer of 5000 digits"),
+    ],
+)
+def test_a_string_that_is_no_integer_in_range_stays_refused(sent, said):
+    with pytest.raises(ws.InvalidInput) as refused:
+        tool.validate_arguments("web.search", {"query": "rust", "max_results": sent})
+    assert refused.value.detail_code == "bad_arguments" and refused.value.message.endswith(said)
+
+
 def test_the_fetch_url_publishes_the_length_fetch_takes():
     assert tool.tool_schema("web.fetch")["properties"]["url"]["maxLength"] == MAX_URL_CHARS
 
@@ -70,7 +113,10 @@ def test_the_fetch_url_publishes_the_length_fetch_takes():
 @pytest.mark.parametrize(
     "arguments, said",
     [
-        ({"query": "rust", "max_results": "5"}, "argument 'max_results' must be of type integer, got a string ('5')"),
+        (
+            {"query": "rust", "max_results": "5.0"},
+            "argument 'max_results' must be of type integer, got a string ('5.0')",
+        ),
         ({"query": 5}, "argument 'query' must be of type string, got a number (5)"),
         ({"query": "rust", "include_content": "true"}, "must be of type boolean, got a string ('true')"),
         ({"query": "rust", "max_results": 2.5}, "must be of type integer, got a number (2.5)"),
@@ -92,7 +138,7 @@ def test_a_value_of_the_wrong_type_is_named_so_the_model_can_correct_it(argument
 @pytest.mark.parametrize(
     "name, arguments",
     [
-        ("web_search", {"query": "rust", "max_results": "5"}),
+        ("web_search", {"query": "rust", "max_results": "five"}),
         ("web_search", {"query": "   "}),
         ("web_search", {"query": "rust", "locale": "english"}),
         ("web_fetch", {"url": "ftp://example.com/"}),

@@ -153,6 +153,18 @@ def test_what_fetch_cannot_send_is_bad_url(raw):
     assert info.value.detail_code == "bad_url"
 
 
+def test_a_url_refused_for_its_length_is_a_public_error():
+    """``UrlTooLong`` was defined in the internal ``net.urls``: no public module exported it, and its
+    ``repr`` (and a pickle) named that module. It is an ``InvalidInput`` (``bad_url``) a caller catches
+    by its public name."""
+    with pytest.raises(ws.UrlTooLong) as info:
+        ws.fetch("https://example.com/" + "a" * MAX_URL_CHARS)
+    error = info.value
+    assert type(error) is ws.errors.UrlTooLong and type(error).__module__ == "websearch_sync.errors"
+    assert isinstance(error, ws.InvalidInput) and error.to_dict()["type"] == "InvalidInput"
+    assert error.detail_code == "bad_url" and repr(error).startswith("UrlTooLong('url is 8212 characters long")
+
+
 class _Text(str):
     """A ``str`` subclass: request_url checks it every time instead of from its memo."""
 

@@ -224,11 +224,28 @@ def test_more_results_than_a_page_reads_the_next_pages_at_the_pace(paged):
     assert clock.sleeps == pytest.approx([1.0, 1.0])  # each later page waited for the backend's slot
 
 
-def test_a_call_within_one_page_sends_one_request(paged):
+def test_a_call_its_first_page_answers_sends_one_request(paged):
     with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=FakeClock()) as client:
-        _serve(mock, {1: _page(1, ["1", "2"])})
+        _serve(mock, {1: _page(1, ["1", "2", "3"])})
         response = client.search("q", max_results=3)
-    assert len(response["items"]) == 2 and "pages" not in response["provider_meta"]
+    assert len(response["items"]) == 3 and "pages" not in response["provider_meta"]
+
+
+def test_a_first_page_short_of_the_call_reads_the_next_though_the_call_is_within_a_page(paged):
+    """Page 1 holds 2 results of a call for 3 (a page's declared size): page 2 is read. Before, a call
+    within ``results_per_page`` read one page whatever it held (Yahoo's 7 of a call for 10)."""
+    clock = FakeClock()
+    with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=clock, cache_ttl_s=0) as client:
+        _serve(mock, {1: _page(1, ["1", "2"])})
+        mock.get(  # page 2 starts after the 2 results read
+            ENDPOINT,
+            match=[responses.matchers.query_param_matcher({"q": "q", "page": "2", "from": "2"})],
+            body=json.dumps(_page(2, ["3", "4", "5"])),
+            content_type="application/json",
+        )
+        response = client.search("q", max_results=3)
+    assert [item["url"][-1] for item in response["items"]] == list("123")
+    assert response["provider_meta"]["pages"] == 2 and clock.sleeps == pytest.approx([1.0])
 
 
 def test_paging_stops_at_a_page_that_brings_nothing_new(paged):
@@ -255,6 +272,43 @@ def test_a_next_page_of_the_wrong_kind_is_a_failed_page_2_naming_the_method(page
     assert response["errors"][0]["message"] == (
         "page 2 (the results are those of page 1): backend paging_probe's next_page returned a dict, not a RequestSpec"
     )
+
+
+def test_a_later_page_parsed_to_the_wrong_shape_is_that_pages_failure(paged, monkeypatch):
+    """Page 2's parse of the wrong shape (items that are no list) was read as page 1's were: an
+    ``AttributeError`` that lost page 1's results (``internal_error``). It is page 2's ``bad_parse_result``."""
+    parse = _Paged.parse
+
+    def broken_after_page_one(self, response, params):
+        return parse(self, response, params) if "page=1" in response.url else ParseResult(items="not a list")
+
+    monkeypatch.setattr(_Paged, "parse", broken_after_page_one)
+    with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=FakeClock(), retries=0) as client:
+        _serve(mock, {1: _page(1, ["1", "2", "3"]), 2: _page(2, ["4", "5", "6"])})
+        response = client.search("q", max_results=10)
+    assert [item["rank"] for item in response["items"]] == [1, 2, 3] and response["provider_meta"]["pages"] == 1
+    assert (response["errors"][0]["detail_code"], response["errors"][0]["page"]) == ("bad_parse_result", 2)
+    assert response["errors"][0]["message"].startswith(
+        "page 2 (the results are those of page 1): backend paging_probe's parse returned a page of the wrong shape"
+    )
+
+
+def test_an_error_every_page_gives_is_said_once(paged, monkeypatch):
+    """A meta-engine's engine that failed page 1 fails page 2 too (SearXNG: "CAPTCHA", then
+    "Suspended: CAPTCHA"): the answer said it once a page ("2 source(s) failed" for one)."""
+    parse = _Paged.parse
+
+    def with_a_failed_engine(self, response, params):
+        words = "CAPTCHA" if "page=1" in response.url else "Suspended: CAPTCHA"
+        error = {"type": "WebBlocked", "message": words, "retryable": False, "detail_code": "captcha_required"}
+        return ParseResult(items=parse(self, response, params).items, errors=[dict(error, provider=self.name)])
+
+    monkeypatch.setattr(_Paged, "parse", with_a_failed_engine)
+    with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=FakeClock(), retries=0) as client:
+        _serve(mock, {1: _page(1, ["1", "2", "3"]), 2: _page(2, ["4", "5", "6"])})
+        response = client.search("q", max_results=6)
+    assert len(response["items"]) == 6 and response["provider_meta"]["pages"] == 2
+    assert [error["message"] for error in response["errors"]] == ["CAPTCHA"]
 
 
 def test_a_continue_request_of_the_wrong_kind_names_the_method(paged, monkeypatch):
@@ -305,6 +359,15 @@ def _one(vertical: str, **raw: Any) -> dict[str, Any]:
         ("yesterday", "2026-07-31"),
         ("an hour ago", "2026-08-01T11:00:00Z"),
         (1754049600, "2025-08-01T12:00:00Z"),
+        ("1754049600", "2025-08-01T12:00:00Z"),
+        ("1754049600.25", "2025-08-01T12:00:00Z"),  # epoch seconds as text with a fraction: no date before
+        ("1754049600000.5", "2025-08-01T12:00:00Z"),  # milliseconds, the same
+        ("1754049600.", None),
+        ("1754049600.2.5", None),
+        ("2026/07/09", "2026-07-09"),  # year first, slashed (as Japanese and Chinese pages write it): no date before
+        ("2026/7/9", "2026-07-09"),
+        ("2026/02/30", None),  # no such day
+        ("2026/13/01", None),
         ("2026-07-09T10:11:12+02:00", "2026-07-09T08:11:12Z"),
         ("2026-07-09T10:11:12.123456789Z", "2026-07-09T10:11:12Z"),
         ("2026-07-09", "2026-07-09"),

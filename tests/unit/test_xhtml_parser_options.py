@@ -50,7 +50,7 @@ def test_the_xml_parser_uses_no_network(recover, monkeypatch):
     xhtml._parsed('<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Harbour</p></body></html>', recover)
     [used] = options
     assert used["no_network"] is True
-    # lxml 6 names libxml2's features (setup.cfg allows lxml 4.9 on); a libxml2 with an HTTP client
+    # lxml 6 names libxml2's features (setup.cfg asks for lxml 6 on); a libxml2 with an HTTP client
     # would let a behaviour test show no_network instead of this check of the option
     assert "http" not in getattr(etree, "LIBXML_FEATURES", ())
 

@@ -45,6 +45,7 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 import dataclasses
 import math
 import re
+from collections.abc import Mapping
 from functools import partial
 from typing import Any, Optional
 from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
@@ -65,7 +66,6 @@ from ..errors import (
     HTTP_403,
     HTTP_404,
     OFFSITE_REDIRECT,
-    TIME_RANGE_UNVERIFIED,
     UNSUPPORTED_QUERY,
     AuthError,
     InvalidInput,
@@ -93,13 +93,14 @@ from .searxng_config import (
 from .searxng_extras import extras_of
 from .searxng_failures import EngineFailure, engine_failure, no_results_because
 from .searxng_names import (
+    PAGING,
+    TIME_RANGE,
+    SkipRule,
     categories_undecided,
     engines_undecided,
     ignored_names,
-    time_range_skipped,
-    time_range_unverified,
 )
-from .searxng_query import has_external_bang, unreadable_time_limit, within_deadline
+from .searxng_query import engine_bangs, has_external_bang, unreadable_time_limit, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -297,20 +298,29 @@ class SearXNG(JsonApiBackend):
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Search, then read the instance's ``/config`` when it matters (:mod:`.searxng_config`):
         a slow answer (it sets later searches' ``timeout_limit``), or an answer with a time range
-        (which engines did the instance skip?) or whose categories only ``/config`` can judge
+        or for a page after the first (which engines did the instance skip? :meth:`_skip_rules`)
+        or whose categories only ``/config`` can judge
         (:func:`.searxng_names.categories_undecided`), which it then judges. Never before the
         search, and only on a rate-limit slot free at once, so it never waits for one: without it
-        a time range is said unverified (:func:`.searxng_names.time_range_unverified`, the answer
+        a time range (a later page) is said unverified (:meth:`.searxng_names.SkipRule.unverified`, the answer
         cached as it is, its note recomputed when served once ``/config`` is known:
         :meth:`revise_cached`), and it is read after a later answer that leaves a slot free."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
         result = super().search(params, transport, deadline)
-        judged = bool(params.time_range) or self.undecided is not None
+        judged = bool(self._skip_rules(params)) or self.undecided is not None
         unread = self._read_config(transport, headers, deadline, judged)
         if judged:
             self._judge(params, result, unread)
         return result
+
+    def _skip_rules(self, params: SearchParams) -> tuple[SkipRule, ...]:
+        """The kinds of engines the instance does not ask for this search (``get_params``): those
+        without time-range support with a time range, those without paging for a ``pageno`` after
+        the first (the call's own: the pages a call reads after it for ``max_results`` skip them too,
+        their results are on its first page)."""
+        later_page = (self.option(params, "pageno") or 1) > 1
+        return tuple(rule for rule, applies in ((TIME_RANGE, bool(params.time_range)), (PAGING, later_page)) if applies)
 
     def _read_config(
         self, transport: HttpTransport, headers: dict[str, str], deadline: Deadline, judged: bool
@@ -341,8 +351,8 @@ class SearXNG(JsonApiBackend):
 
     def _judge(self, params: SearchParams, result: ParseResult, unread: Optional[Unread]) -> None:
         """Add what ``/config`` says of an answer (the categories it searched, the engines a time
-        range skipped), or that the time range is unverified (``unread``: why it is not known);
-        categories it cannot judge keep the answer from the cache (a time range left unverified
+        range or a later page skipped), or that those are unverified (``unread``: why it is not known);
+        categories it cannot judge keep the answer from the cache (a skip left unverified
         does not: its note may be the client's pace, which the cache key holds,
         :func:`~websearch_sync.client.cachekey.search_key`)."""
         config = self.instance()
@@ -353,28 +363,33 @@ class SearXNG(JsonApiBackend):
                 results, failed, options = self.undecided
                 warnings = self._warnings(params, results, failed, config, options)
                 result.errors.extend(warning.to_dict() for warning in warnings)
-        if params.time_range:  # only /config says which engines SearXNG skipped for it
+        for rule in self._skip_rules(params):  # only /config says which engines SearXNG skipped
             warning = (
-                time_range_skipped(config, *(self._names(params, o) for o in ("engines", "categories")))
+                rule.skipped(config, *self._asked(params))
                 if config is not None
-                else time_range_unverified(unread.why if unread is not None else "/config was not read")
+                else rule.unverified(unread.why if unread is not None else "/config was not read")
             )
             result.errors.extend([warning.to_dict()] if warning is not None else [])
 
     def revise_cached(self, params: SearchParams, errors: list[ErrorInfo]) -> list[ErrorInfo]:
-        """A cached answer whose time range was left unverified (:meth:`_judge`) gets, in place of
-        that note, what ``/config`` says once it is known (read after a later answer): the engines
-        the time range skipped, or nothing. The note is recomputed each time the answer is served,
+        """A cached answer whose time range (later page) was left unverified (:meth:`_judge`) gets,
+        in place of that note, what ``/config`` says once it is known (read after a later answer):
+        the engines skipped, or nothing. The note is recomputed each time the answer is served,
         so it does not outlive the read for the cache's TTL. It keeps the note's place among the
         others (a merge lists them in the order its backends answered)."""
-        config = self.instance() if params.time_range else None
-        if config is None or not any(_unverified_here(error, self.name) for error in errors):
+        rules = {rule.unverified_code: rule for rule in self._skip_rules(params)}
+        config = self.instance() if rules else None
+        if config is None or not any(_unverified_here(error, self.name, rules) for error in errors):
             return errors
-        skipped = time_range_skipped(config, *(self._names(params, o) for o in ("engines", "categories")))
-        in_place = [skipped.to_dict()] if skipped is not None else []
-        return [
-            revised for error in errors for revised in (in_place if _unverified_here(error, self.name) else [error])
-        ]
+        asked = self._asked(params)
+
+        def revised(error: ErrorInfo) -> list[ErrorInfo]:
+            if not _unverified_here(error, self.name, rules):
+                return [error]
+            skipped = rules[str(error.get("detail_code"))].skipped(config, *asked)
+            return [skipped.to_dict()] if skipped is not None else []
+
+        return [entry for error in errors for entry in revised(error)]
 
     def _config_url(self) -> str:
         return urljoin(self.endpoint_url(), "config")
@@ -649,7 +664,7 @@ class SearXNG(JsonApiBackend):
         undecided = tuple(
             option
             for option, unknown in (
-                ("engines", engines_undecided(engines, categories, results, failed)),
+                ("engines", engines_undecided(engines, categories, results, failed, _bangs(params))),
                 ("categories", categories_undecided(categories, results)),
             )
             if unknown
@@ -668,8 +683,15 @@ class SearXNG(JsonApiBackend):
     ) -> list[WebSearchError]:
         """A warning for each of ``options`` whose names the instance did not search (:mod:`.searxng_names`)."""
         categories = self._names(params, "categories")
-        warnings = (ignored_names(o, self._names(params, o), results, failed, config, categories) for o in options)
+        warnings = (
+            ignored_names(o, self._names(params, o), results, failed, config, categories, _bangs(params))
+            for o in options
+        )
         return [warning for warning in warnings if warning is not None]
+
+    def _asked(self, params: SearchParams) -> tuple[Optional[str], Optional[str], list[str]]:
+        """``(engines, categories, the query's !names)``: what picks the engines a search asks."""
+        return self._names(params, "engines"), self._names(params, "categories"), _bangs(params)
 
     def _names(self, params: SearchParams, option: str) -> Optional[str]:
         """The names option ``option`` (``engines``, ``categories``) asks for, comma-separated (``None``: unset)."""
@@ -677,9 +699,15 @@ class SearXNG(JsonApiBackend):
         return ",".join(names) if names else None
 
 
-def _unverified_here(error: ErrorInfo, provider: str) -> bool:
-    """Whether ``error`` is ``provider``'s note of a time range it could not verify."""
-    return error.get("detail_code") == TIME_RANGE_UNVERIFIED and error.get("provider") == provider
+def _bangs(params: SearchParams) -> list[str]:
+    """The names of the query's ``!name`` words, which win over the options when the instance knows
+    one (:func:`.searxng_query.engine_bangs`)."""
+    return engine_bangs(params.full_query)
+
+
+def _unverified_here(error: ErrorInfo, provider: str, rules: Mapping[str, SkipRule]) -> bool:
+    """Whether ``error`` is ``provider``'s note of a skip it could not verify (``rules``: by its code)."""
+    return error.get("detail_code") in rules and error.get("provider") == provider
 
 
 def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:

@@ -26,8 +26,8 @@ Whatever goes wrong with it (a timeout, a 404 from an older instance, a block, a
 another shape) leaves the searches as they would be without it. An instance that always answers
 fast is never asked for it, unless a search has a time range or asks for categories whose search
 only it can judge: then it is read in the call after the answer, on the same terms, to name the
-engines the instance did not ask for the time range (:func:`.searxng_names.time_range_skipped`;
-not read: :func:`.searxng_names.time_range_unverified` says so and why, and the answer is cached
+engines the instance did not ask for the time range or a later page (:meth:`.searxng_names.SkipRule.skipped`;
+not read: :meth:`.searxng_names.SkipRule.unverified` says so and why, and the answer is cached
 as it is, its note recomputed when it is served once ``/config`` is known: ``SearXNG.revise_cached``) or to judge the categories (:mod:`.searxng_names`). Its request is ``best_effort``:
 replaying a recording made without it answers as it did (:mod:`~websearch_sync.contract.replay`,
 :func:`fresh_configs`).
@@ -84,6 +84,12 @@ class Engine:
     #: ``time_range_support`` as published (``None``: not said): SearXNG does not ask an engine
     #: without it when a search has a time range (``searx/search/processors/abstract.py: get_params``).
     time_range_support: Optional[bool] = None
+    #: ``paging`` as published (``None``: not said): SearXNG does not ask an engine without it for a
+    #: page after the first (``get_params`` too).
+    paging: Optional[bool] = None
+    #: ``shortcut`` as published (``None``: not said): a ``!shortcut`` in the query stands for the
+    #: engine (``searx/query.py: BangParser``).
+    shortcut: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,6 +110,22 @@ class InstanceConfig:
         if named:
             return named + [e for e in self._enabled_in(asked) if e not in named]
         return self._enabled_in(asked or set(DEFAULT_CATEGORIES)) or [e for e in self.engines if e.enabled]
+
+    def bang_engines(self, bangs: Iterable[str]) -> tuple[list[Engine], list[Engine]]:
+        """``(the engines named, every engine searched)`` for the query's ``!name`` words ``bangs``
+        (as :func:`.searxng_query.engine_bangs` reads them), as ``searx/query.py: BangParser._parse``
+        resolves them: a shortcut stands for its engine, an engine name is that engine, a category
+        its enabled engines. Both empty when it knows none of them: then the options choose."""
+        known = {engine.name: engine for engine in self.engines}
+        shortcuts = {engine.shortcut: engine.name for engine in self.engines if engine.shortcut}
+        named: list[Engine] = []
+        searched: list[Engine] = []
+        for value in bangs:
+            name = shortcuts.get(value, value)
+            engines = [known[name]] if name in known else self._enabled_in({name}) if name in self.categories else []
+            named.extend(engines if name in known else [])
+            searched.extend(engine for engine in engines if engine not in searched)
+        return named, searched
 
     def _enabled_in(self, categories: set[str]) -> list[Engine]:
         """The enabled engines in any of ``categories``, in ``/config``'s order."""
@@ -137,13 +159,15 @@ def _engine(value: Any) -> Optional[Engine]:
     timeout = value.get("timeout")
     seconds = float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
     usable = seconds is not None and 0 < seconds < 86400  # also not NaN
-    time_range = value.get("time_range_support")
+    time_range, paging, shortcut = (value.get(field) for field in ("time_range_support", "paging", "shortcut"))
     return Engine(
         value["name"],
         categories,
         value.get("enabled") is not False,
         seconds if usable else None,
         time_range if isinstance(time_range, bool) else None,
+        paging if isinstance(paging, bool) else None,
+        shortcut if isinstance(shortcut, str) and shortcut else None,
     )
 
 

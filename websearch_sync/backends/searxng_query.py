@@ -2,8 +2,8 @@
 
 Every whitespace-separated word of the query is tried as one of these, wherever it stands:
 
-* ``!name`` / ``?name``: search only that engine or category (``!go``, ``!images``); it wins
-  over the ``engines``/``categories`` options;
+* ``!name``: search only that engine or category (``!go``, ``!images``) when the instance knows
+  the name; it wins over the ``engines``/``categories`` options (:func:`engine_bangs`);
 * ``:lang``: search in that language (``:de``); it wins over ``language``;
 * ``<N``: the instance's time limit, seconds below 100, milliseconds from 100 (``<3``, ``<850``);
   it wins over ``timeout_limit``; one of digits it cannot read (``<²``) fails the search
@@ -65,3 +65,28 @@ def has_external_bang(query: str) -> bool:
     """Whether the query holds an external bang (a ``!!name`` word, ``!!g``): the instance answers
     it with a redirect to that site's own search."""
     return any(word.startswith("!!") and len(word) > 2 for word in query.split())
+
+
+def engine_bangs(query: str) -> list[str]:
+    """The names the query's ``!name`` words ask for, as SearXNG reads them (``searx/query.py:
+    BangParser``): each word that starts with one ``!`` (not ``!!``: an external bang, or the
+    feeling-lucky ``!!`` alone), without it, ``-`` and ``_`` read as spaces, lower-cased (``!Bing_News``
+    is ``bing news``); a lone ``!`` names nothing. The instance searches only the engines of those it
+    knows (an engine name, a shortcut, a category: :meth:`.searxng_config.InstanceConfig.bang_engines`)
+    and ignores the rest; only its ``/config`` tells which."""
+    words = (part for part in _PARTS.split(query) if part and not part.isspace())
+    values = (word[1:].replace("-", " ").replace("_", " ").lower() for word in words if _bang_word(word))
+    return [value for value in values if value]
+
+
+def _bang_word(word: str) -> bool:
+    """``BangParser.check``: a word SearXNG tries as a ``!name``."""
+    return word.startswith("!") and not word.startswith("!!")
+
+
+def could_be_name(value: str) -> bool:
+    """Whether a ``!name``'s ``value`` (:func:`engine_bangs`) may be one the instance has, while its
+    ``/config`` is not known to tell: one with a letter or digit. A ``!`` before punctuation alone
+    (``a != b``) is tried as a name by the instance too, but none it publishes is one (engine names,
+    shortcuts and categories all have letters), so it is read as the text it is."""
+    return any(character.isalnum() for character in value)

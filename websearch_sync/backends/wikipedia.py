@@ -21,8 +21,10 @@ MediaWiki does); the snippet is the search-match HTML (``<span class="searchmatc
 as text; ``timestamp`` (the page's last edit) becomes ``published_at``.
 
 Errors come as ``{"error": {"code", "info"}}``, usually with HTTP 200: ``maxlag``
-(replication lag; ``Retry-After`` says how long) is ``BadGateway(maxlag)``,
-``ratelimited`` is ``WebBlocked(http_429)``, refused parameters are
+(replication lag; ``Retry-After`` says how long) is ``BadGateway(maxlag)``, CirrusSearch shedding
+load or a temporary backend failure (``cirrussearch-too-busy-error``, ``cirrussearch-backend-error``:
+"Please try again later") ``BadGateway(search_busy)``, ``ratelimited`` is ``WebBlocked(http_429)``,
+refused parameters are
 ``InvalidInput(invalid_params)``, any other code ``WebProviderError(api_error)``.
 """
 
@@ -42,12 +44,13 @@ from ..errors import (
     INVALID_PARAMS,
     MAXLAG,
     QUERY_TOO_LONG,
+    SEARCH_BUSY,
     BadGateway,
     InvalidInput,
     WebBlocked,
     WebSearchError,
 )
-from ..models import SearchParams
+from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -112,6 +115,11 @@ class Wikipedia(JsonApiBackend):
         "missingparam": (InvalidInput, INVALID_PARAMS),
         "invalidparammix": (InvalidInput, INVALID_PARAMS),
         "cirrussearch-query-too-long": (InvalidInput, QUERY_TOO_LONG),
+        # CirrusSearch (Searcher.php): its pool counter's full queue (the cluster sheds load), and
+        # any Elasticsearch failure it does not classify (backend-error): "Please try again later"
+        "cirrussearch-too-busy-error": (BadGateway, SEARCH_BUSY),
+        "cirrussearch-regex-too-busy-error": (BadGateway, SEARCH_BUSY),
+        "cirrussearch-backend-error": (BadGateway, SEARCH_BUSY),
     }
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
@@ -171,6 +179,15 @@ class Wikipedia(JsonApiBackend):
             error.retry_after = retry_after_seconds(response.headers)
         return error
 
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """The shared reading; an answer the search module warned about (:func:`search_warned`) is
+        ``partial``, so it is not cached: CirrusSearch answers a search that timed out with the
+        results it has and the warning ``cirrussearch-timed-out`` (``cirrussearch-regex-timed-out``
+        for a regex; Searcher.php), so a later ask may find more."""
+        result = super().parse(response, params)
+        result.partial = result.partial or search_warned(self.data(response))
+        return result
+
     def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
         """The article's URL, built from its title (the answer names none); a result without a
         title has none (normalisation drops it)."""
@@ -178,3 +195,16 @@ class Wikipedia(JsonApiBackend):
         title = item["title"]
         item["url"] = article_url(self.edition(params), title) if isinstance(title, str) and title else None
         return item
+
+
+def search_warned(data: Any) -> bool:
+    """Whether the answer carries a warning of the ``search`` module, as the API's default error
+    format (``bc``: ``ApiErrorFormatter_BackCompat``) writes one: ``{"warnings": {"search":
+    {"warnings": text}}}`` (``"*"`` for ``formatversion=1``), English text without its code. So any
+    of them counts: a timed-out search's warning cannot be told from the others (a query syntax
+    CirrusSearch reads differently, say) but by its English wording, and leaving such an answer
+    out of the cache costs one request, while caching a timed-out one keeps its missing results."""
+    warnings = data.get("warnings") if isinstance(data, dict) else None
+    search = warnings.get("search") if isinstance(warnings, dict) else None
+    texts = (search.get(key) for key in ("warnings", "*")) if isinstance(search, dict) else ()
+    return any(isinstance(text, str) and text.strip() for text in texts)

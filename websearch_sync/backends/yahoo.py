@@ -1,7 +1,8 @@
 """``yahoo_html``: Yahoo's results page (``GET https://search.yahoo.com/search?p=…``).
 
-Sends ``p``, ``b`` (the first result's position) for later pages (option ``pageno``, ten a
-page; the pages after the call's own start after the results read, as the page's "Next" link)
+Sends ``p``, ``b`` (the first result's position) for later pages (option ``pageno``, seven a
+page as the 2026 page's own page links count, ``b=8``, ``15``, ``22`` with ``pz=7``; ddgs's
+``b`` too; the pages after the call's own start after the results read, as its "Next" link)
 and ``btf=d|w|m`` for a day/week/month time range (the page's own time filter; no
 "past year"). Safe search and the locale's language go in Yahoo's ``sB`` preference
 cookie (``vm=r|i|p``, ``vl=lang_<xx>``), only when asked for: the parameters and the
@@ -118,7 +119,9 @@ class YahooHtml(HtmlEngine):
     #: Yahoo's btf has no year; its ``vl`` preference is a language (docs/backends.md)
     unsent: ClassVar[tuple[str, ...]] = ("time_range=year", "locale.region")
     auto_rank = 140
-    results_per_page = 10  #: a call asking for more reads the results after those read
+    results_per_page = 10  #: the most a page shows (2015, 2020: 10; 2026: 7): a call asking more reads on
+    #: The results a ``pageno`` counts: the 2026 page's links to pages 2, 3, 4 ask ``b=8``, ``15``, ``22`` (``pz=7``)
+    pageno_results: ClassVar[int] = 7
     #: Yahoo counts results: its "Next" link starts after the ones shown (``b=8&pz=7`` after 7)
     first_result_field: ClassVar[Optional[str]] = "b"
     summary = "Yahoo results page, no key; decodes RU= redirect links, drops sponsored blocks"
@@ -136,11 +139,11 @@ class YahooHtml(HtmlEngine):
         return query
 
     def paged_query(self, params: SearchParams) -> dict[str, str]:
-        """``p`` and, for page 2 on, ``b``: the rank of the page's first result (10 a page)."""
+        """``p`` and, for page 2 on, ``b``: the rank of the page's first result (:attr:`pageno_results` a page)."""
         query = {"p": params.full_query}
         page = self.option(params, "pageno")
         if page > 1:
-            query["b"] = str((page - 1) * 10 + 1)
+            query["b"] = str((page - 1) * self.pageno_results + 1)
         return query
 
     def cookies(self, params: SearchParams) -> dict[str, str]:

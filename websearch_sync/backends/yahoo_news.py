@@ -86,6 +86,7 @@ class YahooNews(YahooHtml):
     unsent = ("locale", "safe_search", "time_range")  # Yahoo News takes the query and page only (docs/backends.md)
     summary = "Yahoo News search page, no key"
     default_endpoint = "https://news.search.yahoo.com/search"
+    pageno_results = 10  # the recorded page's links to pages 2, 3, 4 ask b=11, 21, 31 (pz=10)
     region_start = ('id="web"',)
     region_end = ('id="right"',)
 

@@ -16,7 +16,6 @@ that runs it.
 import argparse
 import contextlib
 import os
-import shlex
 import sys
 from collections.abc import Sequence
 from typing import Callable, NoReturn, Optional
@@ -32,6 +31,7 @@ from .flag_hints import (
     flag_hint,
     joined_argument_flag_hint,
     misplaced_flag_hint,
+    shell_quote,
     value_hint,
 )
 from .output import (
@@ -140,7 +140,8 @@ def unrecognized(
     (``--jsn (did you mean --json?)``, :func:`~.flag_hints.flag_hint`; ``top``'s other commands
     are searched for another command's flag): argparse names the typo and no flag to use.
     Words alone after a query are the rest of a query left unquoted (``search python requests``):
-    the line shows it quoted for the shell (``say "hi"``: ``'say "hi"'``), unless the queries come
+    the line shows it quoted for the shell (:func:`~.flag_hints.shell_quote`: ``"python requests"``,
+    ``say "hi"`` as ``'say "hi"'``), unless the queries come
     from ``--queries-file``; after a URL, words that look like URLs (``://`` or a dot): ``fetch``
     reads one."""
     query, url = getattr(args, "query", None), getattr(args, "url", None)
@@ -148,7 +149,7 @@ def unrecognized(
     words_alone = not any(argument.startswith("-") for argument in unknown)
     if isinstance(query, str) and words_alone and getattr(args, "queries_file", None) is None:
         said.append(
-            "(a query of several words is one argument: quote it, %s)" % shlex.quote(" ".join([query, *unknown]))
+            "(a query of several words is one argument: quote it, %s)" % shell_quote(" ".join([query, *unknown]))
         )
     elif isinstance(url, str) and words_alone and any("://" in word or "." in word for word in unknown):
         said.append("(fetch reads one URL: run it once for each)")

@@ -13,13 +13,14 @@ that succeeded in a previous run's JSONL output (:func:`done_queries`) are not r
 """
 
 import contextlib
+import itertools
 import json
 import os
 import select
 import stat
 import sys
 import threading
-from collections.abc import Generator
+from collections.abc import Generator, Iterable, Sized
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
@@ -54,16 +55,21 @@ PROGRESS_EVERY_S = 10.0
 #: are, in its summary line (Ctrl-C: ``interrupted``, ``not run``).
 OUTPUT_FAILED = ("the output failed", "not written")  # the query whose line failed is among them: it runs again
 
+#: How a batch ended when a query could not be read from a pipe (a line that is not UTF-8), after the
+#: queries before it ran: those after it are not run (read again from a file, every line is checked first).
+INPUT_FAILED = ("the input failed", "not run")
+
 #: What one query gives: its JSON line and its exit status (``None`` when it succeeded).
 Outcome = tuple[dict[str, Any], Optional[int]]
 
 
 def in_order(
     work: Callable[[str], Outcome],
-    queries: list[str],
+    queries: Iterable[str],
     workers: int,
     reader_gone: Callable[[], bool] = lambda: False,
     stopped: Optional[threading.Event] = None,
+    read: Optional[list[int]] = None,
 ) -> Generator[Outcome, None, None]:
     """``work(query)`` for every query, yielded in input order, computed by ``workers`` threads.
 
@@ -76,46 +82,67 @@ def in_order(
     ``stopped``, which the work's waits obey (:meth:`~websearch_sync.client.clock.CancellableClock.cancellable`):
     queries already running end at their next wait, before any further request (a request under
     way runs to its end), in their (daemon) threads, and are dropped.
+
+    ``queries`` is read by the workers, a query when one may start (a pipe's next line is waited
+    for there, not before the first query runs); ``read``'s one number is how many were read. A
+    failure to read one (a line that is not UTF-8) is raised in its place in the order.
     """
     results: dict[int, Any] = {}
+    source, reading = iter(queries), threading.Lock()  # reading: one worker reads the input at a time
+    counted = [0] if read is None else read
     # asked: the outcome the caller waits for; one worker takes a query only once the caller asks
     # for it (a stop, K failures or Ctrl-C, sends no more request than the work run in the calling
-    # thread did), several run ahead as far as they get
-    state = {"next": 0, "asked": 0, "stopped": False}
-    ahead = 1 if workers <= 1 else len(queries)
+    # thread did), several run ahead as far as they get; end: how many there are, once the input ended
+    state: dict[str, Any] = {"next": 0, "asked": 0, "stopped": False, "end": None}
+    ahead = 1 if workers <= 1 else sys.maxsize
     ready = threading.Condition()
 
     def may_start() -> bool:
         return bool(state["stopped"]) or state["next"] < state["asked"] + ahead
 
-    def handed_out() -> Optional[int]:
-        """The next query's index, once it may start; ``None`` when there is none or the batch stopped."""
+    def handed_out() -> Optional[tuple[int, str]]:
+        """The next query and its index, once it may start; ``None`` when there is none or the batch stopped."""
         with ready:
             wait_for(partial(ready.wait_for, may_start))
-            if state["stopped"] or state["next"] >= len(queries):
+        with reading:
+            if state["stopped"] or state["end"] is not None:
                 return None
-            state["next"] += 1
-            return state["next"] - 1
+            index = state["next"]
+            try:
+                query = next(source)
+            except BaseException as exc:  # the input ended, or failed: handed to the consuming thread
+                with ready:
+                    state["end"] = index if isinstance(exc, StopIteration) else index + 1
+                    if not isinstance(exc, StopIteration):
+                        results[index] = exc
+                    ready.notify_all()
+                return None
+            with ready:
+                state["next"] = counted[0] = index + 1
+            return None if state["stopped"] else (index, query)  # stopped while the input was awaited
 
     def worker() -> None:
-        for index in iter(handed_out, None):
+        for index, query in iter(handed_out, None):
             try:
-                outcome: Any = work(queries[index])
+                outcome: Any = work(query)
             except BaseException as exc:  # handed to the consuming thread, which raises it: a bug is not hidden
                 outcome = exc
             with ready:
                 results[index] = outcome
                 ready.notify_all()
 
-    for number in range(min(workers, len(queries))):
+    known = len(queries) if isinstance(queries, Sized) else workers
+    for number in range(max(1, min(workers, known))):  # one at least, to find the input empty
         threading.Thread(target=worker, name="websearch-batch-%d" % number, daemon=True).start()
     try:
-        for index in range(len(queries)):
+        for index in itertools.count():
             with ready:
                 state["asked"] = index
                 ready.notify_all()
-                wait_for(partial(ready.wait_for, partial(_in_or_gone, results, index, reader_gone)))  # until it is in
+                wait_for(partial(ready.wait_for, partial(_in_or_gone, results, index, state, reader_gone)))
                 if index not in results:
+                    if state["end"] is not None and index >= state["end"]:
+                        return
                     raise BrokenPipeError("the reader of the output closed it")
                 outcome = results.pop(index)
             if isinstance(outcome, BaseException):
@@ -129,9 +156,10 @@ def in_order(
             stopped.set()
 
 
-def _in_or_gone(results: dict[int, Any], index: int, reader_gone: Callable[[], bool]) -> bool:
-    """Whether outcome ``index`` is in, or the output's reader left (no outcome will be read)."""
-    return index in results or reader_gone()
+def _in_or_gone(results: dict[int, Any], index: int, state: dict[str, Any], reader_gone: Callable[[], bool]) -> bool:
+    """Whether outcome ``index`` is in, there is none (the input ended before it), or the output's
+    reader left (no outcome will be read)."""
+    return index in results or (state["end"] is not None and index >= state["end"]) or reader_gone()
 
 
 def reader_gone(out: TextIO) -> Callable[[], bool]:
@@ -165,6 +193,7 @@ class BatchCounts:
         self.consecutive = 0
         self.status: Optional[int] = None
         self.kinds: dict[str, list[Any]] = {}  # "AuthError/missing_api_key": [count, first message]
+        self.stopped = False  # by --stop-after-failures
 
     def add(self, status: Optional[int], error: Optional[dict[str, Any]] = None) -> None:
         """Count one query's outcome (``error``: a failed query's error form)."""
@@ -186,27 +215,33 @@ class BatchCounts:
         more = len(lines) - MAX_FAILURE_KINDS
         return lines[:MAX_FAILURE_KINDS] + (["  and %d other kinds of failure" % more] if more > 0 else [])
 
-    def summary(self, total: int, stop_after: Optional[int], ended: Optional[tuple[str, str]] = None) -> str:
-        """``N ok, M failed`` (and what was not run when the batch stopped early); ``ended``: why
-        it ended before its end and what the queries left are (``("interrupted", "not run")``, :data:`OUTPUT_FAILED`)."""
+    def summary(
+        self, total: int, stop_after: Optional[int], ended: Optional[tuple[str, str]] = None, *, streamed: bool = False
+    ) -> str:
+        """``N ok, M failed`` (and what was not run when the batch stopped early, :attr:`stopped`); ``ended``: why
+        it ended before its end and what the queries left are (``("interrupted", "not run")``, :data:`OUTPUT_FAILED`).
+        ``streamed``: the queries come from a pipe, ``total`` counts those read: a batch stopped
+        after K failures says the rest of the input was not read (it said nothing of stopping)."""
         line = "%d ok, %d failed" % (self.ok, self.failed)
         skipped = total - self.ok - self.failed
         if ended:
             line = "%s: %s, %d %s" % (ended[0], line, skipped, ended[1])
-        elif skipped:
+        elif self.stopped and (skipped or streamed):
             line += "; stopped after %d consecutive failures, %d not run" % (stop_after or 0, skipped)
+            line += ", the rest of the input not read" if streamed else ""
         return "\n".join([line, *self.failure_lines()])
 
 
 class Progress:
-    """The progress line of a batch on stderr: ``[done/total] ok, failed, rate, query``.
+    """The progress line of a batch on stderr: ``[done/total] ok, failed, rate, query`` (``total``
+    ``None``: the queries come from a pipe, their number is not known, ``[done/?]``).
 
     On a terminal it is redrawn after every query; otherwise one line is printed when
     ``every_s`` seconds have passed since the last one (``0``: after every query).
     """
 
     def __init__(
-        self, total: int, *, terminal: bool, every_s: float = PROGRESS_EVERY_S, clock: Clock = SYSTEM_CLOCK
+        self, total: Optional[int], *, terminal: bool, every_s: float = PROGRESS_EVERY_S, clock: Clock = SYSTEM_CLOCK
     ) -> None:
         self.total = total
         self.terminal = terminal
@@ -220,9 +255,9 @@ class Progress:
         done = counts.ok + counts.failed
         elapsed = self.clock.monotonic() - self.started
         rate = "%.1f queries/s" % (done / elapsed) if elapsed > 0 else "- queries/s"
-        return "[%d/%d] %d ok, %d failed, %s, last: %s" % (
+        return "[%d/%s] %d ok, %d failed, %s, last: %s" % (
             done,
-            self.total,
+            "?" if self.total is None else self.total,
             counts.ok,
             counts.failed,
             rate,
@@ -319,7 +354,7 @@ def end_cut_line(path: str, out: TextIO) -> None:
 
 def run_batch(
     client: "SearchClient",
-    queries: list[str],
+    queries: Iterable[str],
     options: dict[str, Any],
     out: TextIO,
     workers: int = 1,
@@ -345,10 +380,16 @@ def run_batch(
                 return {"query": query, "error": error.to_dict()}, exit_status(error)
 
     counts = BatchCounts()
-    progress = Progress(len(queries), terminal=sys.stderr.isatty(), every_s=progress_every_s, clock=clock)
+    read = [0]  # how many queries were read: a pipe's are read as the batch goes
+    known = len(queries) if isinstance(queries, Sized) else None
+    progress = Progress(known, terminal=sys.stderr.isatty(), every_s=progress_every_s, clock=clock)
     notice: Optional[str] = None
+
+    def summary(ended: Optional[tuple[str, str]] = None) -> str:
+        return counts.summary(read[0] if known is None else known, stop_after, ended, streamed=known is None)
+
     try:
-        with contextlib.closing(in_order(work, queries, workers, reader_gone(out), stopped)) as outcomes:
+        with contextlib.closing(in_order(work, queries, workers, reader_gone(out), stopped, read)) as outcomes:
             for line, status in outcomes:
                 out.write(json_text(line, out) + "\n")
                 out.flush()
@@ -356,22 +397,29 @@ def run_batch(
                 progress.update(counts, line["query"])
                 notice = notice or (offline_notice(line) if status is None else None)
                 if stop_after is not None and counts.consecutive >= stop_after:
+                    counts.stopped = True
                     break
     except KeyboardInterrupt as interrupt:  # Ctrl-C, SIGTERM
         word, status = interruption(interrupt)
         progress.clear()
-        sys.stderr.write(counts.summary(len(queries), stop_after, (word, "not run")) + "\n")
+        sys.stderr.write(summary((word, "not run")) + "\n")
         raise Interrupted(status) from None
+    except (
+        WebSearchError
+    ):  # a query the input could not give (a line of a pipe that is not UTF-8): the command says why
+        progress.clear()
+        sys.stderr.write(summary(INPUT_FAILED) + "\n")
+        raise
     except BrokenPipeError:  # quiet (the reader has what it wanted), the terminal's line left clean
         progress.clear()
         raise
     except OutputFailed:  # a full disk: how far the batch got, for --skip-done (the command says why)
         with contextlib.suppress(OutputFailed):  # stderr on the same full disk: the status says it
             progress.clear()
-            sys.stderr.write(counts.summary(len(queries), stop_after, OUTPUT_FAILED) + "\n")
+            sys.stderr.write(summary(OUTPUT_FAILED) + "\n")
         raise
     progress.clear()
     if notice:
         sys.stderr.write(notice + "\n")
-    sys.stderr.write(counts.summary(len(queries), stop_after) + "\n")
+    sys.stderr.write(summary() + "\n")
     return counts.status or EXIT_OK

@@ -4,7 +4,7 @@ import argparse
 
 from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, MIN_FETCH_BYTES, Settings
 from ..engine.stdout_claim import owner_stdout
-from .output import EXIT_OK, add_impersonate, int_arg, json_text
+from .output import EXIT_OK, add_impersonate, int_arg, json_text, refuse_missing_output
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -16,7 +16,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="read one web page as markdown or text",
         description="Read one web page (http or https) and print its main content.",
         epilog="examples:\n  websearch-sync fetch https://example.com/article\n"
-        "  websearch-sync fetch https://example.com/article --mode text --max-chars 2000 --json",
+        "  websearch-sync fetch https://example.com/article --mode text --max-chars 2000 --json\n"
+        "  websearch-sync fetch https://example.com/logo.png --images --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("url", help="the page to read")
@@ -42,6 +43,12 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)"
     )
     parser.add_argument("--include-comments", action="store_true", help="keep the page's reader comment threads")
+    parser.add_argument(
+        "--images",
+        action="store_true",
+        help="read an image (PNG, JPEG, GIF, WebP) too: a line saying what it is, with --json its base64 data"
+        " (without it an image is refused)",
+    )
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
     add_impersonate(parser)
     parser.set_defaults(run=run)
@@ -52,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from ..client.search_client import SearchClient
     from ..tool import format_results
 
+    refuse_missing_output(owner_stdout())  # before the page is read for no one
     settings = Settings.from_env(impersonate=args.impersonate) if args.impersonate else None
     with SearchClient(cache_ttl_s=0, settings=settings) as client:
         result = client.fetch(
@@ -62,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
             timeout_ms=args.timeout_ms,
             allow_private=args.allow_private,
             include_comments=args.include_comments,
+            images=args.images,
         )
     out = owner_stdout()
     if args.json:

@@ -8,8 +8,33 @@ before its command (``--state-url x state show``) or of a first word that is no 
 import argparse
 import difflib
 import shlex
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Optional
+
+#: What sh, cmd.exe or PowerShell reads otherwise inside double quotes (an expansion, an escape, the end).
+_DOUBLE_QUOTED_SPECIAL = frozenset('$`\\"!%\n\r')
+
+
+def shell_quote(word: str, platform: Optional[str] = None) -> str:
+    """``word`` as one argument of a command line shown to paste into a shell: as it is when no
+    shell reads anything in it; in double quotes when sh, cmd.exe and PowerShell all read them
+    alike (``"python requests"``, ``"it's"``); else quoted for the shell of ``platform`` (default
+    ``sys.platform``): ``shlex.quote``'s single quotes, which cmd.exe, Windows' own, does not
+    know, there the C runtime's double quotes with backslash escapes."""
+    if word and shlex.quote(word) == word:
+        return word
+    if not _DOUBLE_QUOTED_SPECIAL.intersection(word):
+        return '"%s"' % word
+    if (platform or sys.platform) == "win32":
+        import subprocess  # here: the command line's start does not load it
+
+        return subprocess.list2cmdline([word])
+    return shlex.quote(word)
+
+
+#: The hint after a flag whose opposite the command takes, a flag without a value: what was typed is the default.
+_DEFAULT_SAID = " (that is the default: %s, its opposite, applies only when given)"
 
 
 def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
@@ -28,13 +53,20 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     long = typed.startswith("--")
     if not long and name and _takes(parser, "--" + name):  # verify -b: it takes --backend, not another command's -b
         return " (did you mean --%s?)" % name
-    said = positional_hint(name, parser) or (value_hint(name, parser) if long else "")
+    # the opposite before another command's flag: mcp --images is no flag of fetch meant
+    said = positional_hint(name, parser) or ((value_hint(name, parser) or _negated_hint(name, parser)) if long else "")
     if said:
         return said
     owners = [_command(command) for command in command_parsers(top) if command is not parser and _takes(command, typed)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owners))
     return closest_flag_hint(name, parser) if long else ""
+
+
+def _negated_hint(name: str, parser: argparse.ArgumentParser) -> str:
+    """:data:`_DEFAULT_SAID` when ``parser`` takes ``--no-<name>``, a flag without a value; else ""."""
+    negated = "--no-" + name
+    return _DEFAULT_SAID % negated if _takes(parser, negated) and _action(parser, negated).nargs == 0 else ""
 
 
 def _flag_name(typed: str, top: argparse.ArgumentParser) -> Optional[str]:
@@ -92,7 +124,7 @@ def closest_flag_hint(name: str, parser: argparse.ArgumentParser) -> str:
             value = next((word for word in typed.split("_") if word in values), None)
             return " (did you mean %s?)" % (flag if value is None else "%s %s" % (flag, value))
         if same is False and _action(parser, flag).nargs == 0:
-            return " (that is the default: %s, its opposite, applies only when given)" % flag
+            return _DEFAULT_SAID % flag
     return ""
 
 
@@ -191,15 +223,15 @@ def _commands_under(parser: argparse.ArgumentParser) -> dict[str, argparse.Argum
 def command_hint(words: Sequence[str], commands: Sequence[str]) -> str:
     """The refusal of a first word that is no command (``words``: the command line), with the
     command meant: a close one (``serach``: search), else the query given without its command
-    (``websearch-sync python requests --json``: ``websearch-sync search 'python requests' --json``,
-    the words up to the first flag shell-quoted as one, the rest after it); argparse's "invalid
+    (``websearch-sync python requests --json``: ``websearch-sync search "python requests" --json``,
+    the words up to the first flag quoted as one (:func:`shell_quote`), the rest after it); argparse's "invalid
     choice" named no way on."""
     word = words[0]
     close = difflib.get_close_matches(word, list(commands), n=1)
     if close:
         return "unknown command %r (did you mean %s?)" % (word, close[0])
     flags = next((at for at, each in enumerate(words) if each.startswith("-")), len(words))
-    line = [shlex.quote(" ".join(words[:flags]))] + [shlex.quote(each) for each in words[flags:]]
+    line = [shell_quote(" ".join(words[:flags]))] + [shell_quote(each) for each in words[flags:]]
     return "unknown command %r: the commands are %s; to search for it: websearch-sync search %s" % (
         word,
         ", ".join(commands),
@@ -232,7 +264,7 @@ def misplaced_flag_hint(words: Sequence[str], top: argparse.ArgumentParser) -> t
         where = " ".join(path)
     else:
         return parser, "unrecognized arguments: %s%s" % (misplaced, flag_hint(misplaced, parser, top))
-    line = " ".join(shlex.quote(word) for word in [*path, *rest])
+    line = " ".join(shell_quote(word) for word in [*path, *rest])
     return parser, "%s is a flag of %s: the command comes first (websearch-sync %s)" % (misplaced, where, line)
 
 

@@ -18,10 +18,12 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from functools import partial
 from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import (
+    ASK_FOR_IMAGES,
     BAD_ARGUMENTS,
     BAD_CACHE_MAX_ANSWERS,
     BAD_CACHE_TTL_S,
@@ -34,6 +36,7 @@ from ..errors import (
     DNS_ERROR,
     NO_CONTENT,
     PRIVATE_ADDRESS,
+    RESPONSE_TOO_LARGE,
     InvalidInput,
     WebSearchError,
 )
@@ -86,6 +89,13 @@ def error_line(error: WebSearchError) -> str:
 _CLI_HINTS = {
     PRIVATE_ADDRESS: "pass --allow-private only for trusted local use",
     NO_CONTENT: "raise --max-bytes",
+    RESPONSE_TOO_LARGE: "raise --max-bytes",  # a PDF the cap cut (one that decodes to too much has no hint)
+}
+#: The command line's own words for a library hint, by that hint, where one detail code carries
+#: several: ``unsupported_content``'s hint is to ask for images, or to install the pdf extra or
+#: Pillow (an animated WebP with --images), which the message names already.
+_CLI_HINTS_FOR = {
+    ASK_FOR_IMAGES: "fetch --images reads an image (with --json, its base64 data)",
 }
 #: The flag whose value a library check refused, by detail code: its message names the Python
 #: argument (``max_results must be in 1..50``), which the command line spells otherwise (``-n``).
@@ -120,7 +130,7 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
             DEFAULT_TIMEOUT_MS,
         )
     if error.hint is not None:
-        return _CLI_HINTS.get(error.detail_code or "")
+        return _CLI_HINTS_FOR.get(error.hint) or _CLI_HINTS.get(error.detail_code or "")
     if all(failure.detail_code == DNS_ERROR for failure in [error, *error.errors]):
         return _UNRESOLVED  # offline, most often: the first command a newcomer runs with a real backend
     named = _FLAG_OF.get(error.detail_code or "")
@@ -257,11 +267,18 @@ def _failing_as_output() -> Iterator[None]:
 
 
 class TerminalStream(io.TextIOBase):
-    """A text stream in front of another that removes control characters and never fails to encode."""
+    """A text stream in front of another that removes control characters and never fails to encode.
 
-    def __init__(self, stream: TextIO) -> None:
+    ``diagnostics``: the stream carries notes and error lines (stderr), not the output: text it
+    cannot write (``2>`` a file on a full disk, a pipe whose reader left) is dropped, as a
+    command started without stderr drops it; a failed progress line or summary ended a batch
+    whose every answer was written with status 5, "output failed".
+    """
+
+    def __init__(self, stream: TextIO, *, diagnostics: bool = False) -> None:
         super().__init__()
         self.stream = stream
+        self._failing = partial(contextlib.suppress, OSError) if diagnostics else _failing_as_output
 
     @property
     def encoding(self) -> str:  # type: ignore[override]
@@ -271,20 +288,21 @@ class TerminalStream(io.TextIOBase):
     def write(self, text: str) -> int:
         """Write ``text`` cleaned for a terminal, unencodable characters as backslash escapes."""
         cleaned = terminal_text(text)
-        with _failing_as_output():
+        with self._failing():
             self.stream.write(cleaned.encode(self.encoding, "backslashreplace").decode(self.encoding, "replace"))
         return len(text)
 
     def write_controls(self, text: str) -> None:
         """Write ``text`` as it is (our own cursor controls, e.g. the progress line)."""
-        self.stream.write(text)
+        with self._failing():
+            self.stream.write(text)
 
     def flush(self) -> None:
         """Flush the wrapped stream (nothing once it was closed: this wrapper, collected after
         the stream it wraps, must not fail on the way out)."""
         if getattr(self.stream, "closed", False):
             return
-        with _failing_as_output():
+        with self._failing():
             self.stream.flush()
 
     def isatty(self) -> bool:
@@ -334,12 +352,21 @@ class MissingStream(io.TextIOBase):
         return True
 
 
+def refuse_missing_output(out: object) -> None:
+    """:class:`OutputFailed` at once when ``out``, the command's stdout, is a :class:`MissingStream`
+    (started with ``>&-``): a search or fetch, whose output is all it is for, would send its request
+    (a batch its first query's) and fail at its first write, the request spent for nothing. Commands
+    that act (``state clear``, ``record``) act, and fail at their write as before."""
+    if isinstance(out, MissingStream) and out.output:
+        out.write("\n")
+
+
 def terminal_stream(stream: Optional[TextIO], name: str) -> io.TextIOBase:
     """``sys.stdout`` (``name="stdout"``) or ``sys.stderr`` as the command line writes to it: a
     :class:`TerminalStream`, or a :class:`MissingStream` when the process has none."""
     if stream is None:
         return MissingStream(name, output=name == "stdout")
-    return TerminalStream(stream)
+    return TerminalStream(stream, diagnostics=name == "stderr")
 
 
 def json_text(value: Any, stream: Optional[TextIO] = None, indent: Optional[int] = None) -> str:

@@ -21,8 +21,10 @@ from .output import (
     int_arg,
     json_text,
     offline_notice,
+    refuse_missing_output,
     retry_lines,
 )
+from .queries import Queries, read_queries
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -41,6 +43,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         '  websearch-sync search "rust async" -b brave,ddg_html --format json\n'
         '  websearch-sync search "sqlite wal" --site sqlite.org --time-range year --safe-search strict\n'
         '  websearch-sync search "llama" -b searxng --option engines=google,bing --option pageno=2\n'
+        '  websearch-sync search "rust async" -b yahoo_html -n 20 --option max_pages=2\n'
         "  websearch-sync search --queries-file queries.txt -b auto > results.jsonl\n"
         "  websearch-sync search --queries-file queries.txt -b brave --workers 4 --stop-after-failures 5 > out.jsonl\n"
         "  websearch-sync search --queries-file queries.txt -b brave --skip-done out.jsonl >> out.jsonl   # resume",
@@ -245,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
     """Run one search (or a batch) and print it."""
     from ..client.search_client import SearchClient
 
+    refuse_missing_output(owner_stdout())  # before a request is spent on an answer no one can read
     fmt = _output_format(args)
     if (args.query is None) == (args.queries_file is None):
         raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code=BAD_ARGUMENTS)
@@ -253,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
     stop_after = _count("--stop-after-failures", args.stop_after_failures, 1_000_000)
     progress_every_s = PROGRESS_EVERY_S if args.progress_every is None else args.progress_every
     check_number("--progress-every", progress_every_s, minimum=0, integer=False, detail=BAD_ARGUMENTS)
-    queries = _batch_queries(args) if args.queries_file is not None else []
+    queries: Queries = _batch_queries(args) if args.queries_file is not None else []
     check_backend_names(args.backend, "--backend")
     overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
     settings = Settings.from_env(**overrides)
@@ -331,82 +335,21 @@ def _client_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def _batch_queries(args: argparse.Namespace) -> list[str]:
-    """The queries of ``--queries-file``, less those ``--skip-done`` names as done (said on stderr)."""
-    queries = _read_queries(args.queries_file)
+def _batch_queries(args: argparse.Namespace) -> Queries:
+    """The queries of ``--queries-file``, less those ``--skip-done`` names as done (said on stderr;
+    from a pipe, as they arrive, how many is not known before they do)."""
+    queries = read_queries(args.queries_file)
     if args.skip_done is None:
         return queries
     refuse_overwriting_resume(args.skip_done, owner_stdout())
     done = done_queries(args.skip_done)
+    if not isinstance(queries, list):
+        sys.stderr.write(
+            "skipping the %d quer%s done in %s as they arrive\n"
+            % (len(done), "y" if len(done) == 1 else "ies", args.skip_done)
+        )
+        return (query for query in queries if query not in done)
     remaining = [query for query in queries if query not in done]
     skipped = len(queries) - len(remaining)
     sys.stderr.write("skipping %d quer%s done in %s\n" % (skipped, "y" if skipped == 1 else "ies", args.skip_done))
     return remaining
-
-
-#: What an editor may put before the first line of a UTF-8 file (Notepad's "UTF-8 with BOM"): no query's text.
-BYTE_ORDER_MARK = "\ufeff"
-#: The byte order marks of UTF-16 (little and big endian), which Windows PowerShell's ``>`` writes.
-UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
-#: Those of UTF-32 (little and big endian): UTF-32 LE's starts with UTF-16 LE's, so it is asked first.
-UTF32_MARKS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
-
-
-def _read_queries(path: str) -> list[str]:
-    """The queries of ``path`` (``-``: stdin), read as UTF-8 from a file and from stdin alike; one
-    query a line, ended by "\\n", CRLF or a lone CR (as a file is read in text mode), not by
-    splitlines' form feeds, U+0085 and U+2028."""
-    try:
-        if path == "-":
-            text = _stdin_text()
-        else:
-            with open(path, "rb") as handle:
-                text = _utf8(handle.read(), path)
-    except OSError as exc:
-        raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    # a mark before any line: files concatenated (cat a.txt b.txt), each saved with one
-    queries = (line.removeprefix(BYTE_ORDER_MARK).strip() for line in lines)
-    return [query for query in queries if query]
-
-
-def _stdin_text() -> str:
-    """The text of ``--queries-file -``: stdin's bytes read as UTF-8 (not the locale's reading of
-    them), or a text stream's own text (a caller's ``StringIO``); asked for on a terminal."""
-    if sys.stdin is None:  # started with stdin closed (<&-)
-        raise OSError("the command was started without stdin")
-    if sys.stdin.isatty():  # else a silent wait reads as a hang
-        sys.stderr.write("reading queries from the terminal, one a line; end them with %s\n" % end_of_input_keys())
-    stdin = getattr(sys.stdin, "buffer", None)
-    return _utf8(stdin.read(), "-") if stdin is not None else sys.stdin.read()
-
-
-def end_of_input_keys(platform: Optional[str] = None) -> str:
-    """The keys that end a terminal's input on ``platform`` (default ``sys.platform``): Windows'
-    console reads Ctrl-Z at a line's start, then Enter; Ctrl-D there is a character of the line."""
-    return "Ctrl-Z then Enter" if (platform or sys.platform) == "win32" else "Ctrl-D"
-
-
-def _utf8(data: bytes, path: str) -> str:
-    """``data`` decoded as UTF-8; ``InvalidInput(bad_arguments)`` naming the line that is not (the
-    codec's "position 53894" left a reader of a long file counting bytes)."""
-    if data.startswith(UTF32_MARKS):
-        raise InvalidInput(
-            "cannot read --queries-file %s: it is UTF-32 (its byte order mark says so): save it as UTF-8" % path,
-            detail_code=BAD_ARGUMENTS,
-        )
-    if data.startswith(UTF16_MARKS):
-        raise InvalidInput(
-            "cannot read --queries-file %s: it is UTF-16 (its byte order mark says so, as PowerShell's > writes "
-            "text): save it as UTF-8" % path,
-            detail_code=BAD_ARGUMENTS,
-        )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # lines as _read_queries ends them
-        raise InvalidInput(
-            "cannot read --queries-file %s: line %d is not UTF-8 (byte 0x%02x at byte offset %d: %s)"
-            % (path, before.count(b"\n") + 1, data[exc.start], exc.start, exc.reason),
-            detail_code=BAD_ARGUMENTS,
-        ) from None

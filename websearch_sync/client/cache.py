@@ -56,9 +56,32 @@ def cache_key_text(key: Hashable) -> str:
     return json.dumps(key, sort_keys=True, default=repr, ensure_ascii=False)
 
 
-def too_long(text: str, max_bytes: Optional[int]) -> bool:
-    """True when ``text`` takes more than ``max_bytes`` bytes in UTF-8 (never, without a bound)."""
-    return max_bytes is not None and len(text.encode("utf-8", "surrogatepass")) > max_bytes
+#: The tiers other processes read (``too_long``'s ``kept_from``) this process has warned of an answer
+#: too long to keep there: once each (a service answering so answers so again).
+_TOO_LONG_WARNED: set[str] = set()
+
+
+def too_long(text: str, max_bytes: Optional[int], kept_from: str) -> bool:
+    """True when ``text`` takes more than ``max_bytes`` bytes in UTF-8 (never, without a bound): the
+    answer is then not written to ``kept_from``, a tier other processes read, and the first such answer
+    in the process is warned of (it was silent: a service answering with megabytes of snippet had every
+    worker of a fleet ask it the same question, none of them told why)."""
+    if max_bytes is None:
+        return False
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size <= max_bytes:
+        return False
+    logger.log(
+        logging.DEBUG if kept_from in _TOO_LONG_WARNED else logging.WARNING,
+        "an answer of %d bytes is longer than any call asking it takes back (%d bytes): kept in this"
+        " process's memory only, not in %s, so other processes ask the service for it themselves"
+        " (a service answering with very long snippets; warned once per process)",
+        size,
+        max_bytes,
+        kept_from,
+    )
+    _TOO_LONG_WARNED.add(kept_from)
+    return True
 
 
 def copy_result(value: dict[str, Any]) -> dict[str, Any]:
@@ -465,7 +488,7 @@ class SqliteCache:
         writes, where one delete of 150,000 rows held its write lock 1.3 s; in the same statement as the
         insert (:meth:`_bound`)."""
         text = json.dumps(value, ensure_ascii=False)
-        if too_long(text, max_bytes):
+        if too_long(text, max_bytes, "the cache file"):
             return
         conn = self._connection(wait_s)
         now = self._clock.time()

@@ -266,7 +266,7 @@ def _response(
         meta["vertical"] = vertical
     if result.request_id:
         meta["request_id"] = result.request_id
-    if result.pages is not None:  # the call asked for more than a page holds
+    if result.pages is not None:  # a next page was asked for, or the call asked for more than a page holds
         meta["pages"] = result.pages
     extras: dict[str, list[Any]] = {}
     add_extras(extras, result)

@@ -21,8 +21,8 @@ import os
 import shlex
 import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -32,9 +32,10 @@ from ..client.search_client import SearchClient
 from ..config import Settings
 from ..engine import registry
 from ..engine.identity import IDENTITY_FIELD
+from ..engine.option import MAX_PAGES_OPTION
 from ..errors import NO_CASES, InvalidInput, WebSearchError, cut_end
 from ..forks import instance_lock
-from ..models import StrPath
+from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
 from .replay import ReplayMismatch, ReplayWire
 
@@ -167,6 +168,7 @@ _META_TYPES: dict[str, tuple[type, ...]] = {
     "vertical": (str,),
     "retries": (int,),
     "options": (dict, type(None)),
+    "recorded_pages": (int,),
     "settings": (dict, type(None)),
     "request": (dict,),
     "response": (dict,),
@@ -186,6 +188,8 @@ def meta_problem(meta: dict[str, Any]) -> Optional[str]:
                 " or ".join(_JSON_NAMES[t] for t in types),
                 type(meta[key]).__name__,
             )
+    if "recorded_pages" in meta and MAX_PAGES_OPTION.name in (meta.get("options") or {}):
+        return "malformed meta file: recorded_pages is the call's max_pages: give it, not both"
     for position, exchange in enumerate(meta.get("exchanges") or []):
         if (
             not isinstance(exchange, dict)
@@ -314,10 +318,13 @@ def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Opti
     in front of the replay (no ``curl_cffi`` needed, no socket).
     Retries are off (``retries`` in the meta file turns them on), so that one
     recorded exchange answers one request; waits take no real time (:class:`ReplayClock`).
+    A case whose recording holds fewer result pages than its call would read says how many
+    (``recorded_pages``): the call is bounded to them by the search's own ``max_pages``.
     Raises :class:`ReplayMismatch` when the backend sent a request the recording does
     not describe, or another number of requests.
     """
     meta = case.meta
+    options = bounded_options(case, meta.get("options") or {})
     exchanges = case.exchanges()
     bodies = {
         id(e["response"]): case.body_bytes(e["response"]) for e in exchanges if not e["response"].get("exception")
@@ -333,7 +340,7 @@ def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Opti
                 max_results=meta.get("max_results"),
                 retries=meta.get("retries", 0),  # one recorded answer per exchange: no retries unless the case says so
                 vertical=meta.get("vertical"),  # news, images, videos: the case of a vertical engine
-                **(meta.get("options") or {}),
+                **options,
             )
     except WebSearchError as error:
         result = error
@@ -343,9 +350,28 @@ def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Opti
         if not isinstance(result, WebSearchError):
             raise
         raise ReplayMismatch(  # e.g. a build_request that failed: fewer requests sent, and why
-            "%s\nthe search failed first: %s/%s: %s" % (mismatch, result.code, result.detail_code, result.message)
+            "%s\nthe search failed first: %s/%s: %s" % (mismatch, result.code, result.detail_code, result.message),
+            mismatch.past_end,
         ) from None
     return outcome_of(result), result.message if isinstance(result, WebSearchError) else None
+
+
+def bounded_options(case: Case, options: Mapping[str, Any]) -> dict[str, Any]:
+    """A call's ``options`` reading no more result pages than ``case`` says its recording holds
+    (``recorded_pages``: ``max_pages`` at most that), the rule of both replays (the contract's call,
+    :func:`recorded_bound`); as they are without it, or when they ask fewer pages or a value the
+    search refuses (``bad_max_pages``)."""
+    recorded = case.meta.get("recorded_pages")
+    given = options.get(MAX_PAGES_OPTION.name)
+    if type(recorded) is not int or not (given is None or (type(given) is int and given > recorded)):
+        return dict(options)
+    return dict(options, **{MAX_PAGES_OPTION.name: recorded})
+
+
+def recorded_bound(case: Case, params: SearchParams) -> SearchParams:
+    """``params`` with :func:`bounded_options` (``testing.replay_fixtures``: a call answered from ``case``)."""
+    options = bounded_options(case, params.options)
+    return params if options == params.options else replace(params, options=options)
 
 
 def outcome_of(result: Any) -> dict[str, Any]:
@@ -660,11 +686,29 @@ def _replay_on(case: Case, kind: str) -> Union[tuple[dict[str, Any], Optional[st
         return replayed(case, kind)
     except ReplayMismatch as exc:
         lines = str(exc).strip().splitlines()
-        return CaseResult(case, "ERROR", ["request mismatch: %s (%s wire)" % (lines[0], _wire_name(kind))] + lines[1:8])
+        hint = [_PAGES_HINT] if exc.past_end and _reads_pages(case) else []
+        return CaseResult(
+            case, "ERROR", ["request mismatch: %s (%s wire)" % (lines[0], _wire_name(kind))] + hint + lines[1:8]
+        )
     except OSError as exc:  # a body file named in the meta is missing or unreadable
         return CaseResult(case, "ERROR", ["cannot read the recording: %s" % exc])
     except (KeyError, TypeError, AttributeError) as exc:
         return CaseResult(case, "ERROR", ["malformed meta file: %s: %s" % (type(exc).__name__, exc)])
+
+
+#: What a request past the recording of an engine that reads next pages may mean, and what to do.
+_PAGES_HINT = (
+    "the recording may hold fewer result pages than the call reads: record them, or say how many it holds "
+    'in the meta file ("recorded_pages": 1; the replay passes it as max_pages, docs/contract.md)'
+)
+
+
+def _reads_pages(case: Case) -> bool:
+    """True when the case's engine reads next pages and the case does not bound them already."""
+    if "recorded_pages" in case.meta or MAX_PAGES_OPTION.name in (case.meta.get("options") or {}):
+        return False
+    cls = registry.backend_class(case.backend, case.meta.get("vertical") or "web")
+    return cls.results_per_page is not None
 
 
 def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[CaseResult]:

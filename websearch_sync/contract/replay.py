@@ -47,7 +47,12 @@ PLACEHOLDER = "<redacted>"
 
 
 class ReplayMismatch(Exception):
-    """The backend sent a request the recording does not describe."""
+    """The backend sent a request the recording does not describe; ``past_end`` when the first
+    one came after every recorded request was answered (a later result page the recording lacks)."""
+
+    def __init__(self, message: str, past_end: bool = False) -> None:
+        super().__init__(message)
+        self.past_end = past_end
 
 
 def query_params(url: str) -> dict[str, Any]:
@@ -210,6 +215,7 @@ class ReplayWire:
         self.recorded_count = len(self._pending)
         self.sent = 0
         self.mismatches: list[str] = []
+        self.past_end = False  #: the first mismatch is a request after every recorded one was answered
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
         """Stream the recorded response for ``request`` into ``sink`` (or raise the recorded failure).
@@ -255,6 +261,7 @@ class ReplayWire:
                 request.method,
                 request.url,
             )
+            self.past_end = self.past_end or not self.mismatches
             self.mismatches.append(why)
             raise self._refuse(why)
         if not self._check_requests:  # in order; a best-effort request takes only an answer to its URL
@@ -282,7 +289,7 @@ class ReplayWire:
     def check_complete(self) -> None:
         """Raise :class:`ReplayMismatch` for a refused request or a count other than the recorded one."""
         if self.mismatches:
-            raise ReplayMismatch(self.mismatches[0])
+            raise ReplayMismatch(self.mismatches[0], self.past_end)
         if self.sent != self.recorded_count:
             raise ReplayMismatch("expected %d request(s), the backend sent %d" % (self.recorded_count, self.sent))
 

@@ -49,7 +49,7 @@ from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_err
 from ..secrets import is_secret_name, redact
 from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, control_in
 from .identity import has_address, identity
-from .option import PAGENO, Option, declared, read_options
+from .option import MAX_PAGES_OPTION, PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
 from .unsent import unsent_filters, unsent_inputs, untaken_options
@@ -62,8 +62,6 @@ T = TypeVar("T")
 TEXT_FORMATS = ("html", "text")
 #: The most requests before the results of one search (a token page, then the results endpoint).
 MAX_STEPS = 3
-#: The most result pages one search reads (50 results at 10 a page, and a margin for pages of repeats).
-MAX_PAGES = 8
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,8 +114,10 @@ class Backend:
         vertical: what it searches for: ``"web"`` (pages), ``"news"``, ``"images"`` or
             ``"videos"``. A service's engine for another vertical is a class of its own
             with the same ``name`` (its items' ``provider``), registered beside its web engine.
-        results_per_page: how many results one of its pages holds; a call asking for more
-            reads the next pages (:meth:`next_page`); ``None``: one page is all it reads.
+        results_per_page: how many results a full page of it holds; a call whose pages gave fewer
+            distinct results than asked reads the next pages (:meth:`next_page`), at most
+            ``max_pages`` (an option every such engine takes, :data:`~.option.MAX_PAGES_OPTION`);
+            ``None``: one page is all it reads.
         max_results_limit: the most results its one request can give (Tavily's and Jina's 20)
             when it reads no next page; a call asking more is told (``not_sent``: ``max_results``).
         unsent: the common inputs (``locale``, ``safe_search``, ``site_filter``, ``time_range``)
@@ -190,8 +190,13 @@ class Backend:
 
     @classmethod
     def declared_options(cls) -> tuple[Option, ...]:
-        """The options it takes, each an :class:`Option` (a plain name in ``options``: kind ``any``)."""
-        return declared(cls.options)
+        """The options it takes, each an :class:`Option` (a plain name in ``options``: kind ``any``),
+        and ``max_pages`` (:data:`~.option.MAX_PAGES_OPTION`) when it reads next pages
+        (``results_per_page``) and declares no option of that name itself."""
+        own = declared(cls.options)
+        if cls.results_per_page is None or any(option.name == MAX_PAGES_OPTION.name for option in own):
+            return own
+        return own + (MAX_PAGES_OPTION,)
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
@@ -446,7 +451,8 @@ class Backend:
         call's own (``pageno`` counts from the call's, 1 when unset); an engine counting
         results instead of pages uses ``page.read``; one whose next page hangs on the previous
         one (DuckDuckGo's "Next" form) reads it from ``page.previous``. Only called when
-        ``results_per_page`` is declared and the call asks for more than that.
+        ``results_per_page`` is declared, the pages read gave fewer distinct results than the
+        call asks for, and the call's ``max_pages`` allows another.
         """
         if PAGENO.name not in self.option_names():
             return None
@@ -552,7 +558,9 @@ class Backend:
         if not isinstance(parsed, ParseResult):  # a plugin's defect: the client's shape check names it
             return parsed
         parsed.answered_at = parsed.answered_at or answered_at(response, params)
-        if self.results_per_page is not None and params.max_results > self.results_per_page:
+        if self.results_per_page is not None and _pageable(parsed):  # else the client's shape check names it
+            if params.max_results > self.results_per_page:  # more than a page holds: how many pages is told
+                parsed.pages = 1
             self._read_more_pages(params, transport, deadline, response, parsed)
         return _without_secrets(parsed, self.secrets())
 
@@ -574,15 +582,19 @@ class Backend:
         parsed: ParseResult,
     ) -> None:
         """Add the items of the next pages to ``parsed`` until there are ``max_results`` distinct
-        ones, a page brings none (repeats and items without an address are none), there is no
-        next page or one fails (its error goes to ``errors``, its message saying which page and
-        which pages the results are from; ``partial`` is set: the pages read stand)."""
+        ones, the call's ``max_pages`` are read, a page (the first too) brings none (repeats and
+        items without an address are none), there is no next page or one fails (its error goes to ``errors``, its
+        message saying which page and which pages the results are from; ``partial`` is set: the
+        pages read stand). A later page's error of a kind the pages before gave already (SearXNG's
+        engine that failed page 1, "Suspended" when asked again for page 2) is said once, in the
+        first page's words. ``parsed.pages`` is the pages read once a next page was asked for (1 when it failed)."""
         seen: set[str] = set()
-        _new_results(parsed.items, seen, self.vertical)
+        fresh = _new_results(parsed.items, seen, self.vertical)
         page_result = parsed
         pages = 1
         read = len(parsed.items)
-        while pages < MAX_PAGES and len(seen) < params.max_results and page_result.items:
+        most = self.option(params, MAX_PAGES_OPTION.name)
+        while pages < most and len(seen) < params.max_results and fresh:
             following = partial(self.next_page, params, Page(pages + 1, read, response, page_result))
             try:
                 # a "next" link that is no URL: that page failed; read within the deadline, as parsing
@@ -593,6 +605,13 @@ class Backend:
                 before_next_request()
                 response = self._send(self._made(spec, "next_page"), transport, deadline)
                 page_result = self._parse(response, params, deadline)
+                if not _pageable(page_result):
+                    raise WebProviderError(
+                        "backend %s's parse returned a page of the wrong shape (a ParseResult whose items and "
+                        "errors are lists, the items dicts)" % self.name,
+                        provider=self.name,
+                        detail_code=BAD_PARSE_RESULT,
+                    )
             except WebSearchError as error:
                 later_request_failed(error)
                 failure = error.to_dict()  # the error stays as met: a cool-down keeps its words
@@ -601,16 +620,16 @@ class Backend:
                 failure["page"] = pages + 1
                 parsed.errors.append(failure)
                 parsed.partial = True
+                parsed.pages = pages
                 break
             pages += 1
+            parsed.pages = pages
             read += len(page_result.items)
             fresh = _new_results(page_result.items, seen, self.vertical)
             parsed.items.extend(fresh)
-            parsed.errors.extend(page_result.errors)
+            said = {_error_kind(error) for error in parsed.errors}
+            parsed.errors.extend(error for error in page_result.errors if _error_kind(error) not in said)
             parsed.partial = parsed.partial or page_result.partial  # a page without some of its results
-            if not fresh:
-                break
-        parsed.pages = pages
 
     def _made(self, spec: RequestSpec, method: str) -> RequestSpec:
         """``spec`` as this backend's ``method`` returned it (:func:`made_request`)."""
@@ -735,6 +754,26 @@ def made_request(spec: object, backend: str, method: str) -> RequestSpec:
             detail_code=BAD_PARSE_RESULT,
         )
     return spec
+
+
+def _pageable(result: object) -> bool:
+    """Whether ``result`` is a page whose items the next pages are read after: a :class:`ParseResult`
+    whose items (dicts) and errors are lists. A first page of another shape is left to the client's
+    shape check (``bad_parse_result``, naming what is wrong); a later one is that page's failure."""
+    return (
+        isinstance(result, ParseResult)
+        and isinstance(result.items, list)
+        and isinstance(result.errors, list)
+        and all(isinstance(item, dict) for item in result.items)
+    )
+
+
+def _error_kind(error: object) -> object:
+    """What makes a page's error the same as another page's: its type, detail code, provider and
+    engine (a meta-engine's), not its words; an error of another shape is its own kind."""
+    if isinstance(error, dict):
+        return tuple(repr(error.get(key)) for key in ("type", "detail_code", "provider", "engine"))
+    return id(error)
 
 
 def _new_results(items: list[dict[str, Any]], seen: set[str], vertical: str) -> list[dict[str, Any]]:

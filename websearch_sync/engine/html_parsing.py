@@ -75,7 +75,7 @@ _ISO_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?")
 # (Google's, as Startpage shows it: "14 Oct 2023 ... "). Anchored, bounded.
 _LEADING_DATE = re.compile(  # anchored: used with match(); a search would retry at every blank
     r"^\s*(?:(\d{1,2})([./])(\d{1,2})\2(\d{4})|(\d{4})-(\d{2})-(\d{2})|([A-Za-z]{3})[a-z]{0,6}\.? (\d{1,2}), (\d{4})"
-    r"|(\d{1,2}) ([A-Za-z]{3})[a-z]{0,6}\.? (\d{4}))"
+    r"|(\d{1,2}) ([A-Za-z]{3})[a-z]{0,6}\.? (\d{4})|(\d{4})/(\d{1,2})/(\d{1,2}))"
     r"(?:\s*(?:[\u00b7\-\u2013\u2014]|\.\.\.)\s*|\s+|$)"
 )
 _MONTHS = {name: number for number, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
@@ -463,7 +463,8 @@ def iso_datetime(text: str) -> Optional[str]:
 def leading_date(text: str, month_first: Optional[bool] = None) -> tuple[Optional[str], str]:
     """``(YYYY-MM-DD, the rest)`` when ``text`` opens with a date, else ``(None, text)``.
 
-    Reads ``18.03.2013`` (day first), ``2014-12-20``, ``Nov 5, 2012``, ``14 Oct 2023`` and slashed dates:
+    Reads ``18.03.2013`` (day first), ``2014-12-20``, ``2014/12/20`` and ``2014/1/5`` (year first: month
+    then day, the one order written so), ``Nov 5, 2012``, ``14 Oct 2023`` and slashed dates:
     ``22/06/2011`` and ``10/18/2019`` are unambiguous; ``6/10/2016`` is read month first
     when ``month_first`` is true (the en-US market), day first when false, and not at all
     when ``None`` (the market is unknown). A date that does not exist is not read.
@@ -474,8 +475,9 @@ def leading_date(text: str, month_first: Optional[bool] = None) -> tuple[Optiona
     groups = match.groups()
     if groups[0] is not None:
         ymd = _numeric_date(int(groups[0]), groups[1], int(groups[2]), int(groups[3]), month_first)
-    elif groups[4] is not None:
-        ymd = (int(groups[4]), int(groups[5]), int(groups[6]))
+    elif groups[4] is not None or groups[13] is not None:  # year first: 2014-12-20, 2014/12/20
+        year, month, day = groups[4:7] if groups[4] is not None else groups[13:16]
+        ymd = (int(year), int(month), int(day))
     else:
         name, day, year = groups[7:10] if groups[7] is not None else (groups[11], groups[10], groups[12])
         month = _MONTHS.get(name.lower())

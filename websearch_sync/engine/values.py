@@ -5,8 +5,8 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
 
 * a date (:func:`instant`): ISO 8601 in UTC, ``2026-08-01T12:30:00Z``, or ``2026-08-01``
   when the service gives a day only (a day is never given a made-up time); read from ISO
-  8601 (an offset or ``Z``; none is read as UTC), epoch seconds but those within three years of 1970 (or milliseconds), a date
-  written out (``Jul 9, 2026``, ``2014-12-20``), RFC 5322's (RSS: ``Fri, 07 May 2021 12:00:00 GMT``,
+  8601 (an offset or ``Z``; none is read as UTC), epoch seconds but those within three years of 1970 (or milliseconds;
+  a number or its digits, a fraction too), a date written out (``Jul 9, 2026``, ``2014-12-20``, ``2014/12/20``), RFC 5322's (RSS: ``Fri, 07 May 2021 12:00:00 GMT``,
   with a numeric offset or a zone the RFC names), or a date relative to when the service
   answered (``3 hours ago``, ``2d``, ``yesterday``): units below a day give a time, a day
   or more a day;
@@ -102,8 +102,8 @@ def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
     """A date or time in ISO 8601 UTC (see the module docstring), or ``None``."""
     number = _number(value)
     text = _text(value)
-    if number is None and text is not None and text.isdecimal() and len(text) >= 9:
-        number = float(text)  # epoch seconds written as digits (isdecimal: "²".isdigit(), yet float refuses it)
+    if number is None and text is not None and _epoch_text(text):
+        number = float(text)  # epoch seconds written as digits, a fraction too (``"1735660800.5"``)
     if number is not None:
         return _epoch(number)
     if text is None or not text:
@@ -123,6 +123,13 @@ def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
         return mailed
     day, rest = leading_date(value.strip())
     return day if day is not None and not rest.strip(" ,.") else None
+
+
+def _epoch_text(text: str) -> bool:
+    """Whether ``text`` writes epoch seconds: nine digits or more, then a fraction's digits after a
+    ``.`` at most (isdecimal: ``"²".isdigit()``, yet ``float`` refuses it)."""
+    whole, dot, fraction = text.partition(".")
+    return whole.isdecimal() and len(whole) >= 9 and (not dot or fraction.isdecimal())
 
 
 def reads_as_instant(value: Any) -> bool:

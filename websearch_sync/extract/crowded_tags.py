@@ -15,8 +15,11 @@ outside a quoted value. Comments end at ``-->``, ``--!>`` or right after ``<!--`
 script, style, xmp, iframe, noembed, noframes, textarea and title hold text up to their end
 tag (in a script, a ``<script`` inside ``<!--`` hides the next one), plaintext up to the end,
 unless closed as they open (``<script/>``: no content) (``tests/unit/test_crowded_tags.py``
-holds each to lxml). An older libxml2 (lxml 5's 2.12) reads a script's ``<!--<script>``
-otherwise: a page relying on that can hand it a crowded tag. Extraction thins the very text
+holds each to lxml). An older libxml2 (2.13 and before: lxml 5's wheels, lxml 6's for Windows,
+2.11) reads much of that otherwise (a script's ``<!--<script>``, textarea and title content, an end
+tag's or a bogus comment's quotes...), so a page relying on that can hand it a crowded tag: setup.cfg
+asks for lxml 6, whose Linux and macOS wheels bundle 2.14, and an older running libxml2 is logged as
+a warning once, when this module is imported (:func:`older_libxml2_warning`). Extraction thins the very text
 lxml is given, after its repair and its control characters' spaces (either can make a tag of
 what was text).
 
@@ -30,12 +33,37 @@ tag's first attributes (by the alternatives that stop before the tag, once backi
 and again to mark where it is cut). No loop holds a group: before 3.11 each turn would copy them.
 """
 
+import logging
 import re
+from typing import Optional
+
+from lxml import etree
 
 __all__: list[str] = []  # internal: the bound is documented in docs/fetch.md
 
 #: The attributes a tag keeps (no real page uses more than a few dozen).
 MAX_ATTRIBUTES = 1024
+#: The libxml2 whose reading of markup the scan copies: its HTML5 tokenizer came in 2.14.
+SCANNED_LIBXML2 = (2, 14)
+
+
+def older_libxml2_warning(running: tuple[int, ...]) -> Optional[str]:
+    """What to tell the user of libxml2 ``running`` (``lxml.etree.LIBXML_VERSION``) when it is older
+    than :data:`SCANNED_LIBXML2`, whose reading the scan copies; ``None`` for it or a newer one. A
+    second reading, 2.13's tokenizer, would be a second scan: the older one is said, not read."""
+    if tuple(running[:2]) >= SCANNED_LIBXML2:
+        return None
+    return (
+        "lxml runs on libxml2 %s, older than 2.14, whose reading of markup the bound on a tag's attributes copies:"
+        " a hostile page can still hand libxml2 a tag of thousands of attributes (20,000: about 0.9 s of parse,"
+        " growing with their square); install lxml 6 (its Linux and macOS wheels bundle libxml2 2.14; its Windows"
+        " wheels 2.11) or an lxml built on libxml2 2.14 or newer" % ".".join(str(part) for part in running)
+    )
+
+
+_OLDER_LIBXML2 = older_libxml2_warning(etree.LIBXML_VERSION)
+if _OLDER_LIBXML2:  # once a process: when the scan is first imported
+    logging.getLogger(__name__).warning("%s", _OLDER_LIBXML2)
 
 _SPACE = r"\t\n\f\r "
 #: One attribute: separators, a name, then optionally ``=`` and a value. Each part can match in

@@ -271,7 +271,7 @@ class _Renderer:
         """Writes inline text (whitespace collapsed unless ``raw``); ``page_text``: text
         that ``text`` escaped, whose block marker is escaped when it starts a line."""
         if not raw:
-            text = _collapsed(text)
+            text = _collapsed(self._after_code(text))
             if self.line_start or self.pending or (self.out and self.out[-1].endswith((" ", "\n"))):
                 text = text.lstrip(" ")
             if not text:
@@ -294,6 +294,12 @@ class _Renderer:
                 self.out.append("".join(self.prefix))
         self.out.append(text)
         self.line_start = text.endswith("\n")
+
+    def _after_code(self, text: str) -> str:
+        """``text``, after a space when it follows a code span whose ``<code>`` ended with one (the
+        space stands outside the span, between them: :meth:`_code`)."""
+        last = self._code_at_end()
+        return " " + text if last is not None and last[2] else text
 
     def result(self) -> str:
         lines = [line.rstrip() for line in "".join(self.out).split("\n")]
@@ -404,13 +410,17 @@ class _Renderer:
     def _code(self, raw: str) -> None:
         """Writes ``raw`` (a ``<code>``'s text) as inline code, whitespace collapsed; right after
         another span, nothing between (``<code>a</code><code>b</code>``), as one span with it, as
-        a browser shows them: two spans written together (```a``b```) read as one holding ``a``b``."""
+        a browser shows them: two spans written together (```a``b```) read as one holding ``a``b``.
+        Its edges' spaces stand outside the span (``<code>a </code>b``: ```a` b``, the space a browser
+        shows; the trailing one is written with what follows, which may be another span to join)."""
         text = " ".join(raw.split())
         last = self._code_at_end()
         if last is not None:
             before, spaced = last[1:]
             text = before + (" " if spaced or raw[:1].isspace() else "") + text
             self.out.pop()
+        elif raw[:1].isspace():  # outside the span, as a browser shows it: `x<code> a</code>` is "x a"
+            self.write(" ")
         self.write(_code_span(text))
         self.last_code = (len(self.out) - 1, text, raw[-1:].isspace())
 

@@ -2,24 +2,28 @@
 
 An :class:`AgentTool` is one tool (name, description, JSON Schema of its
 arguments) bound to a :class:`~websearch_sync.client.search_client.SearchClient`.
-:meth:`AgentTool.run` is ``tool.call_tool`` plus ``tool.format_results``: it never
+:meth:`AgentTool.run` is ``ToolSession.call_tool`` plus ``tool.format_results``: it never
 raises for anything a model or the network can do and returns the text the model
-reads together with whether the call failed; each framework module turns that
+reads together with whether the call failed. The tools of one :func:`agent_tools` share a
+:class:`~websearch_sync.tool.ToolSession`, the MCP server's guard against an agent repeating a
+lookup (a repeat past ``max_repeats`` within ``repeat_window_s`` gets the answer already given,
+with a note); each framework module turns that
 into the framework's own success or error signal. :meth:`AgentTool.arun` runs the
 same blocking call in a daemon thread, so an async agent's event loop keeps going
 during a search, and a call the agent gave up on does not hold up its end.
 """
 
+import asyncio
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
-from ..config import Settings
+from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
 from ..errors import BAD_STYLE, InvalidInput, install_hint
 from ..forks import module_global
 from ..net.workers import run_awaited
@@ -27,7 +31,7 @@ from ..tool import (
     ANTHROPIC_STRICT_KEYWORDS,
     FETCH_TOOL,
     SEARCH_TOOL,
-    call_tool,
+    ToolSession,
     fetched_image,
     format_results,
     is_argument_error,
@@ -75,30 +79,47 @@ class ToolOutcome:
 
 @dataclass(frozen=True)
 class AgentTool:
-    """One tool (``web_search`` or ``web_fetch``) over a shared client.
+    """One tool (``web_search`` or ``web_fetch``) over a session its sibling shares.
 
     ``parameters`` is the JSON Schema of the arguments (the strict form when the
-    integration asked for it); ``style`` is :func:`~websearch_sync.tool.format_results`'s;
-    ``images``: fetch returns images (:func:`~websearch_sync.tool.call_tool`'s).
+    integration asked for it); ``session`` holds the client, ``images`` (fetch returns
+    images: :func:`~websearch_sync.tool.call_tool`'s) and the repeat guard;
+    ``style`` is :func:`~websearch_sync.tool.format_results`'s.
     """
 
     name: str
     description: str
     parameters: dict[str, Any]
-    client: SearchClient
+    session: ToolSession
     style: str = "text"
-    images: bool = False
+
+    @property
+    def client(self) -> SearchClient:
+        """The client every call of the tool uses."""
+        return cast(SearchClient, self.session.client)  # agent_tools always gives the session one
 
     def run(self, arguments: Any) -> ToolOutcome:
         """Call the tool with the model's arguments (a dict or JSON text; ``None`` values count as absent)."""
-        result = call_tool(_CANONICAL[self.name], arguments, client=self.client, images=self.images)
-        return ToolOutcome(format_results(result, self.style), result, "error" in result)
+        return self._outcome(arguments)
 
     async def arun(self, arguments: Any) -> ToolOutcome:
         """:meth:`run` in a daemon thread, so the event loop is not held up by the search; an agent
-        that gives up on the call (a timeout, a cancelled run) does not wait for it at its end. At
-        most :data:`ARUN_AT_ONCE` run at once in the process, abandoned ones until they end."""
-        return await run_awaited(lambda: self.run(arguments), "websearch-agent-tool", _arun_slots)
+        that gives up on the call (a timeout, a cancelled run) does not wait for it at its end, and
+        its lookup, whose answer the model never got, is no repeat of the next one. At most
+        :data:`ARUN_AT_ONCE` run at once in the process, abandoned ones until they end."""
+        given_up = threading.Event()
+        try:
+            return await run_awaited(
+                lambda: self._outcome(arguments, lambda: not given_up.is_set()), "websearch-agent-tool", _arun_slots
+            )
+        except asyncio.CancelledError:
+            given_up.set()
+            raise
+
+    def _outcome(self, arguments: Any, delivered: Optional[Callable[[], bool]] = None) -> ToolOutcome:
+        """The call through the session's guard; ``delivered``: whether its answer reaches the model."""
+        result = self.session.call_tool(_CANONICAL[self.name], arguments, delivered)
+        return ToolOutcome(format_results(result, self.style), result, "error" in result)
 
 
 def agent_tools(
@@ -109,6 +130,8 @@ def agent_tools(
     strict: bool = False,
     portable: bool = False,
     images: Union[bool, str] = False,
+    max_repeats: int = 2,
+    repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list[AgentTool]:
     """The tools that can work with the configuration, all over one client.
 
@@ -126,19 +149,25 @@ def agent_tools(
         images: ``web_fetch`` returns an image to the model in the framework's own image type;
             ``"line"`` (:data:`~websearch_sync.tool.IMAGE_LINE`, a framework without one): the
             one line describing it; refused when false. The fetch tool's description says which.
+        max_repeats, repeat_window_s: the repeat guard, as the MCP server's (``ToolSession``): one
+            query or URL is looked up at most ``max_repeats`` times within ``repeat_window_s``
+            seconds (default 600; ``None``: the tools' whole life; ``0``: no guard), a repeat past
+            that answered with the answer already given and a note. The tools count together:
+            tools shared by several conversations at once count their lookups together too.
     """
     if style not in ("text", "markdown"):  # refused here rather than at the model's first call
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
     if client is None:
         client = SearchClient(settings=settings) if settings is not None else default_client()
     settings = settings if settings is not None else client.settings
+    session = ToolSession(client, max_repeats=max_repeats, repeat_window_s=repeat_window_s, images=bool(images))
     definitions = [d["function"] for d in tool_definitions("openai", settings=settings, strict=strict, images=images)]
     tools = []
     for d in definitions:
         parameters = d["parameters"]
         if strict and portable:  # Anthropic's strict keywords are a subset of OpenAI's, every argument required
             parameters = tool_schema(d["name"], strict=True, settings=settings, keywords=ANTHROPIC_STRICT_KEYWORDS)
-        tools.append(AgentTool(d["name"], d["description"], parameters, client, style, bool(images)))
+        tools.append(AgentTool(d["name"], d["description"], parameters, session, style))
     return tools
 
 

@@ -17,7 +17,7 @@ Needs the ``langchain`` extra (langchain-core; the middleware, langchain's agent
 from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
-from ..config import Settings
+from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
 from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 
 try:
@@ -35,18 +35,30 @@ def tools(
     *,
     strict: bool = False,
     images: bool = False,
+    max_repeats: int = 2,
+    repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list[StructuredTool]:
     """``web_search`` and ``web_fetch`` as LangChain tools sharing one client.
 
     Args:
-        client, settings, style, images: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
+        client, settings, style, images, max_repeats, repeat_window_s: see
+            :func:`websearch_sync.integrations.agent_tool.agent_tools` (the repeat guard).
         strict: schemas in strict form (use with ``bind_tools(..., strict=True)``, where LangChain
             would otherwise make every argument required and non-null), in the subset both OpenAI's
             strict mode and Anthropic's strict tool use take: LangChain passes them to either model
             as they are, and Anthropic's refuses ``minimum`` and ``maximum`` (they are in the
             descriptions instead; ``call_tool`` still checks them).
     """
-    chosen = agent_tools(client, settings, style, strict=strict, portable=True, images=images)
+    chosen = agent_tools(
+        client,
+        settings,
+        style,
+        strict=strict,
+        portable=True,
+        images=images,
+        max_repeats=max_repeats,
+        repeat_window_s=repeat_window_s,
+    )
     return [_structured_tool(tool) for tool in chosen]
 
 

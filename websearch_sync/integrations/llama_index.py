@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..client.search_client import SearchClient
-from ..config import Settings
+from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
 from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 
 try:
@@ -100,11 +100,25 @@ def tools(
     *,
     strict: bool = False,
     images: bool = False,
+    max_repeats: int = 2,
+    repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list[WebTool]:
     """``web_search`` and ``web_fetch`` as LlamaIndex tools sharing one client.
 
     Args:
-        client, settings, style, images: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
+        client, settings, style, images, max_repeats, repeat_window_s: see
+            :func:`websearch_sync.integrations.agent_tool.agent_tools` (the repeat guard).
         strict: schemas in OpenAI's strict form (for ``OpenAI(..., strict=True)``).
     """
-    return [WebTool(tool) for tool in agent_tools(client, settings, style, strict=strict, images=images)]
+    return [
+        WebTool(tool)
+        for tool in agent_tools(
+            client,
+            settings,
+            style,
+            strict=strict,
+            images=images,
+            max_repeats=max_repeats,
+            repeat_window_s=repeat_window_s,
+        )
+    ]

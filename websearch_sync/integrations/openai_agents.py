@@ -18,7 +18,7 @@ Needs the ``openai-agents`` extra.
 from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
-from ..config import Settings
+from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
 from .agent_tool import AgentTool, agent_tools, missing_extra
 
 try:
@@ -37,14 +37,28 @@ def tools(
     *,
     strict: bool = True,
     images: bool = False,
+    max_repeats: int = 2,
+    repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list[FunctionTool]:
     """``web_search`` and ``web_fetch`` as OpenAI Agents SDK tools sharing one client.
 
     Args:
-        client, settings, style, images: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
+        client, settings, style, images, max_repeats, repeat_window_s: see
+            :func:`websearch_sync.integrations.agent_tool.agent_tools` (the repeat guard).
         strict: strict-mode schemas (default, as the SDK's own tools are).
     """
-    return [_function_tool(tool, strict) for tool in agent_tools(client, settings, style, strict=strict, images=images)]
+    return [
+        _function_tool(tool, strict)
+        for tool in agent_tools(
+            client,
+            settings,
+            style,
+            strict=strict,
+            images=images,
+            max_repeats=max_repeats,
+            repeat_window_s=repeat_window_s,
+        )
+    ]
 
 
 def _function_tool(tool: AgentTool, strict: bool) -> FunctionTool:

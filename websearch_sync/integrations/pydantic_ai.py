@@ -21,7 +21,7 @@ import dataclasses
 from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
-from ..config import Settings
+from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
 from .agent_tool import AgentTool, agent_tools, missing_extra
 
 try:
@@ -45,15 +45,29 @@ def tools(
     *,
     strict: bool = True,
     images: bool = False,
+    max_repeats: int = 2,
+    repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list["Tool[Any]"]:
     """``web_search`` and ``web_fetch`` as pydantic-ai tools sharing one client.
 
     Args:
-        client, settings, style, images: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
+        client, settings, style, images, max_repeats, repeat_window_s: see
+            :func:`websearch_sync.integrations.agent_tool.agent_tools` (the repeat guard).
         strict: schemas in OpenAI's strict form (default, as pydantic-ai uses strict
             mode with OpenAI whenever the schema allows it).
     """
-    return [_pydantic_tool(tool) for tool in agent_tools(client, settings, style, strict=strict, images=images)]
+    return [
+        _pydantic_tool(tool)
+        for tool in agent_tools(
+            client,
+            settings,
+            style,
+            strict=strict,
+            images=images,
+            max_repeats=max_repeats,
+            repeat_window_s=repeat_window_s,
+        )
+    ]
 
 
 def _pydantic_tool(tool: AgentTool) -> "Tool[Any]":

@@ -17,7 +17,7 @@ Needs the ``smolagents`` extra.
 from typing import Any, Optional
 
 from ..client.search_client import SearchClient
-from ..config import Settings
+from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
 from ..tool import IMAGE_LINE
 from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 
@@ -88,10 +88,22 @@ def tools(
     style: str = "text",
     *,
     images: bool = False,
+    max_repeats: int = 2,
+    repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list[WebTool]:
     """``web_search`` and ``web_fetch`` as smolagents tools sharing one client.
 
     See :func:`websearch_sync.integrations.agent_tool.agent_tools` for the arguments.
     """
     # one output type (text): the model reads the line describing an image, and the description says so
-    return [WebTool(tool) for tool in agent_tools(client, settings, style, images=IMAGE_LINE if images else False)]
+    return [
+        WebTool(tool)
+        for tool in agent_tools(
+            client,
+            settings,
+            style,
+            images=IMAGE_LINE if images else False,
+            max_repeats=max_repeats,
+            repeat_window_s=repeat_window_s,
+        )
+    ]

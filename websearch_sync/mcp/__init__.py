@@ -8,6 +8,7 @@ loads :mod:`.server`, after :func:`require_mcp` has checked that the SDK is ther
 
 from typing import TYPE_CHECKING
 
+from ..config import DEFAULT_REPEAT_WINDOW_S as DEFAULT_REPEAT_WINDOW_S  # the server's default, read by `mcp --help`
 from ..errors import BAD_MAX_CONCURRENT, MISSING_MCP_EXTRA, InvalidInput, install_hint
 from ..validate import check_number
 
@@ -24,9 +25,6 @@ __all__ = ["McpTools", "CancellableClock", "serve_stdio"]
 MIN_MCP_VERSION = (2, 3)
 #: Tool calls running at once; more wait for a free worker thread.
 DEFAULT_MAX_CONCURRENT = 8
-#: Seconds within which the server counts repeats of one lookup: a server outlives many
-#: conversations, and a later one may ask the same thing again.
-DEFAULT_REPEAT_WINDOW_S = 600.0
 
 
 def require_mcp() -> None:

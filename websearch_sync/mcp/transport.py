@@ -17,7 +17,11 @@ valid message to the SDK's server, and answers the rest itself with a JSON-RPC e
 A ``tools/call`` whose ``arguments`` is not a JSON object (a model's arguments passed on as
 written: a string, an array) is answered here with a tool result (``isError``, the line every
 wrong argument gets), where the SDK would refuse the request with ``-32602``: the model reads
-a tool result, never a protocol error.
+a tool result, never a protocol error. One without ``params.name`` as a string (no ``params``, no
+``name``, a number) stays ``-32602``, as the MCP specification (2025-11-25) has a request that
+fails ``CallToolRequest``'s schema answered: the client built it, not the model, which could not
+correct it from a tool result. The SDK's words were "Invalid request parameters" with empty ``data``;
+this reader's say what is missing.
 
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
 the null device, and the server ends when stdin closes, as for any client.
@@ -43,7 +47,7 @@ from mcp_types import jsonrpc_message_adapter
 
 from ..engine.stdout_claim import claim_stdout
 from ..tool import format_results, json_int
-from ..validate import not_an_object
+from ..validate import describe_sent, not_an_object
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -78,6 +82,26 @@ def _arguments_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
         "id": request_id,
         "result": {"content": [{"type": "text", "text": text}], "isError": True},
     }
+
+
+def _unnamed_call(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
+    """The ``-32602`` answer to a ``tools/call`` request without ``params.name`` as a string, saying
+    so (None for any other message, and for a notification: JSON-RPC answers none)."""
+    if request_id is None or not isinstance(value, dict) or value.get("method") != "tools/call":
+        return None
+    params = value.get("params")
+    if not isinstance(params, dict):
+        got = "no params" if params is None else "params as %s" % describe_sent(params)
+    elif not isinstance(params.get("name"), str):
+        got = "no name" if params.get("name") is None else "name as %s" % describe_sent(params["name"])
+    else:
+        return None
+    return _error(
+        request_id,
+        INVALID_PARAMS,
+        "Invalid params: a tools/call needs params.name, the name of a tool tools/list gives, as a string; got %s"
+        % got,
+    )
 
 
 def _request_id(value: Any) -> Any:
@@ -126,7 +150,7 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
         return None, _error(
             request_id, INVALID_PARAMS, "Invalid params: text holds a lone surrogate escape, which is not Unicode"
         )
-    refused = _arguments_refused(value, request_id)
+    refused = _unnamed_call(value, request_id) or _arguments_refused(value, request_id)
     if refused is not None:
         return None, refused
     try:

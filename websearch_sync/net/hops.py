@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Protocol
 from urllib.parse import SplitResult, urlsplit
 
-from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebBlocked, WebProviderError
+from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, UrlTooLong, WebBlocked, WebProviderError
 from .deadline import Deadline
 from .response import HttpResponse
 from .ssrf import AddressGuard, ResolvedHost
-from .urls import MAX_URL_CHARS, UrlTooLong, browser_join, host_token, http_url, page_key, same_origin
+from .urls import MAX_URL_CHARS, browser_join, host_token, http_url, page_key, same_origin
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

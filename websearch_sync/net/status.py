@@ -46,6 +46,15 @@ def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
     return _window_reset(headers)
 
 
+def _sent_at(headers: Mapping[str, str]) -> float:
+    """When the response was sent, by the clock of the server that wrote its waits: its ``Date``, else
+    this machine's clock. A wait given as a time (an HTTP date, a reset in Unix seconds) is measured
+    against it: against this machine's, a worker whose clock ran an hour behind read "retry 5 s from now"
+    as an hour, and shared that cool-down with every process of its fleet."""
+    sent = _http_date(headers.get("Date") or "")
+    return time.time() if sent is None else sent
+
+
 def _window_reset(headers: Mapping[str, str]) -> Optional[float]:
     """Seconds until the rate-limit window that is used up resets, from ``X-RateLimit-Reset``.
 
@@ -60,9 +69,10 @@ def _window_reset(headers: Mapping[str, str]) -> Optional[float]:
     if not resets[0]:
         return None
     left = [part.strip() for part in (headers.get("X-RateLimit-Remaining") or "").split(",")]
-    spent = [_reset_wait(reset) for reset, remaining in zip(resets, left) if remaining == "0"]
+    sent = _sent_at(headers)
+    spent = [_reset_wait(reset, sent) for reset, remaining in zip(resets, left) if remaining == "0"]
     waits = [wait for wait in spent if wait is not None]
-    return max(waits) if waits and len(left) == len(resets) else _reset_wait(resets[0])
+    return max(waits) if waits and len(left) == len(resets) else _reset_wait(resets[0], sent)
 
 
 #: An ``X-RateLimit-Reset`` from this value on is a time (Unix seconds; 1e9 is 2001-09-09), not a
@@ -70,14 +80,15 @@ def _window_reset(headers: Mapping[str, str]) -> Optional[float]:
 _RESET_AT_FLOOR = 1e9
 
 
-def _reset_wait(text: str) -> Optional[float]:
-    """Seconds until a window resets, from an ``X-RateLimit-Reset`` value: a wait, or a time; ``None``
-    for a time not in the future (no duration: the block's own cool-down applies, not "ask again now")."""
+def _reset_wait(text: str, sent: float) -> Optional[float]:
+    """Seconds until a window resets, from an ``X-RateLimit-Reset`` value: a wait, or a time (from
+    ``sent``, :func:`_sent_at`); ``None`` for a time not in the future (no duration: the block's own
+    cool-down applies, not "ask again now")."""
     value = _header_number(text)
     if value is None:
         return None
     if value >= _RESET_AT_FLOOR:
-        value -= time.time()
+        value -= sent
         if not value > 0:
             return None
     return _clamped(value)
@@ -91,7 +102,7 @@ def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:
         return None
     wait = _seconds(value)
     if wait is None:
-        wait = _until_date(value)
+        wait = _until_date(value, headers)
     return wait
 
 
@@ -120,19 +131,28 @@ def _clamped(value: float) -> Optional[float]:
     return min(MAX_RETRY_AFTER_S, max(0.0, value))
 
 
-def _until_date(text: str) -> Optional[float]:
-    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``, or its RFC 850 or asctime form:
-    RFC 9110, 5.6.7, all three in GMT, asctime naming no zone), capped; ``None`` when it is no date
-    or one not in the future (a server's clock behind ours: "ask again now" sent the retries at once to
-    a service rate-limiting us; the block's own cool-down applies, as for a past ``X-RateLimit-Reset``)."""
+def _until_date(text: str, headers: Mapping[str, str]) -> Optional[float]:
+    """Seconds from when the response was sent (:func:`_sent_at`) until an HTTP date, capped; ``None``
+    when it is no date or one not after it (a server's clock behind ours: "ask again now" sent the
+    retries at once to a service rate-limiting us; the block's own cool-down applies, as for a past
+    ``X-RateLimit-Reset``)."""
+    until = _http_date(text)
+    if until is None:
+        return None
+    wait = until - _sent_at(headers)
+    return min(MAX_RETRY_AFTER_S, wait) if wait > 0 else None
+
+
+def _http_date(text: str) -> Optional[float]:
+    """An HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``, or its RFC 850 or asctime form: RFC 9110,
+    5.6.7, all three in GMT, asctime naming no zone) in Unix seconds; ``None`` when it is none."""
     try:
         parsed = email.utils.parsedate_to_datetime(text)
         if parsed.tzinfo is None:  # asctime (or ``-0000``): GMT, not this machine's zone
             parsed = parsed.replace(tzinfo=datetime.timezone.utc)
-        wait = parsed.timestamp() - time.time()
+        return parsed.timestamp()
     except (ValueError, TypeError, OverflowError, IndexError):
         return None
-    return min(MAX_RETRY_AFTER_S, wait) if wait > 0 else None
 
 
 #: The longest body an edge refusal has: ``error code: 1020`` is 16 bytes.

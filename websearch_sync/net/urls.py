@@ -35,7 +35,7 @@ from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
 import requests
 
-from ..errors import BAD_URL, InvalidInput, cut_end
+from ..errors import BAD_URL, InvalidInput, UrlTooLong, cut_end
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
 from ..validate import URL_CONTROL_CHARS
 from ..weburl.resolve import browser_join as browser_join  # re-exported: the module every URL rule is read from
@@ -194,12 +194,6 @@ def request_url(url: object) -> str:
     if not isinstance(url, str):
         raise InvalidInput("url must be a string, got %s" % type(url).__name__, detail_code=BAD_URL)
     return _checked_request_form(url)
-
-
-class UrlTooLong(InvalidInput):
-    """:func:`request_url`'s refusal of a URL only for its length (over :data:`MAX_URL_CHARS`):
-    ``bad_url`` to a caller like any other, told apart by a redirect's hop, which says why it
-    does not follow a target a browser would (:class:`~.hops.RedirectPolicy`)."""
 
 
 class _NotKept(Exception):

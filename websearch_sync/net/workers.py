@@ -14,16 +14,18 @@ deadline); new work then gets another thread. Threads do not survive ``fork``: a
 A caller waits for its job with :func:`.waits.wait_for`, which Ctrl-C ends within a quarter second.
 """
 
-import asyncio
 import contextvars
 import queue
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
 from functools import partial
-from typing import Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, Optional, TypeVar
 
 from ..forks import module_global, module_lock
+
+if TYPE_CHECKING:  # loaded by run_awaited: a sync search or fetch never needs the loop's module (~10 ms)
+    import asyncio
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -104,6 +106,8 @@ async def run_awaited(work: Callable[[], T], name: str, slots: Optional[threadin
     thread, and work abandoned meanwhile never starts), and keeps it until it really ends, so
     abandoned work keeps its place (calls given up on and retried never push the upstream requests
     at once past the bound)."""
+    import asyncio  # loaded once awaited: already loaded, as the loop awaiting it runs
+
     if slots is not None:
         while not slots.acquire(blocking=False):
             await asyncio.sleep(SLOT_POLL_S)

@@ -16,7 +16,7 @@ from ..client.processwide import forget_process_parts
 from ..client.search_client import open_clients_learn_afresh
 from ..client.state.server import forget_outages
 from ..config import Settings
-from ..contract.cases import VERTICAL_TYPES, Case, contract_violations, discover, record_hint
+from ..contract.cases import VERTICAL_TYPES, Case, contract_violations, discover, record_hint, recorded_bound
 from ..contract.conformance import ConformanceCheck
 from ..contract.conformance import conformance_checks as _conformance_checks
 from ..contract.replay import ReplayWire
@@ -316,7 +316,7 @@ def replay_fixtures(
             recorded = originals[params.vertical](Settings(**(case.meta.get("settings") or {})))
             replayed = _replay_transport(case, transport.profile or "off")  # builds no browser wire
             with fresh_configs():  # what the case recorded, not what the process knows of the instance
-                return recorded.search(params, replayed, deadline)
+                return recorded.search(recorded_bound(case, params), replayed, deadline)
 
         return answer
 

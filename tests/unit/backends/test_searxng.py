@@ -317,10 +317,10 @@ def test_the_recorded_js_challenge_is_the_wall_whole_and_no_page_with_part_of_it
 def test_the_engines_asked_beyond_ten_are_counted_not_dropped():
     """Before: the 'asked' list of time_range_skipped stopped at ten names without saying more were asked."""
     from websearch_sync.backends.searxng_config import read_config
-    from websearch_sync.backends.searxng_names import time_range_skipped
+    from websearch_sync.backends.searxng_names import TIME_RANGE
 
     engines = [{"name": "e%d" % i, "categories": ["general"], "time_range_support": i != 0} for i in range(15)]
-    warning = time_range_skipped(read_config({"categories": ["general"], "engines": engines}), None, None)
+    warning = TIME_RANGE.skipped(read_config({"categories": ["general"], "engines": engines}), None, None)
     assert warning.message.endswith(": e0; asked: e1, e2, e3, e4, e5, e6, e7, e8, e9, e10 and 4 more")
 
 
@@ -329,7 +329,7 @@ def test_a_cached_time_range_note_revised_keeps_its_place_among_the_notes(monkey
     the engines it skipped, where the note was: before, the revised note went to the end of
     ``errors`` (after a later backend's notes in a merge, say)."""
     from websearch_sync.backends.searxng_config import Engine, InstanceConfig
-    from websearch_sync.backends.searxng_names import time_range_skipped, time_range_unverified
+    from websearch_sync.backends.searxng_names import TIME_RANGE
 
     config = InstanceConfig(
         engines=(
@@ -341,9 +341,9 @@ def test_a_cached_time_range_note_revised_keeps_its_place_among_the_notes(monkey
     backend = SearXNG(settings())
     monkeypatch.setattr(backend, "instance", lambda: config)
     later = ws.WebProviderError("a later backend's note", provider="brave", detail_code="internal_error").to_dict()
-    unverified = time_range_unverified("/config was not read").to_dict()
+    unverified = TIME_RANGE.unverified("/config was not read").to_dict()
     params = SearchParams("q", 10, time_range="week")
-    skipped = time_range_skipped(config, None, None)
+    skipped = TIME_RANGE.skipped(config, None, None)
     assert skipped is not None and "wikipedia" in skipped.message
     assert backend.revise_cached(params, [unverified, later]) == [skipped.to_dict(), later]
     assert backend.revise_cached(params, [later, unverified]) == [later, skipped.to_dict()]
@@ -354,12 +354,37 @@ def test_a_cached_time_range_note_revised_keeps_its_place_among_the_notes(monkey
 #: An instance's ``/config`` as ``searx/webapp.py: config`` builds it (the fields the backend reads),
 #: with engines of SearXNG's settings.yml: ``wikipedia`` (``categories: [general]``), ``bing news``
 #: (its module's ``categories = ['news']``) and ``wikinews`` (``categories: [news, wikimedia]``).
+#: ``paging``: ``searx/engines/bing_news.py`` and ``mediawiki.py`` (wikinews) set it, ``wikipedia.py``
+#: leaves ``ENGINE_DEFAULT_ARGS``' ``False``. ``shortcut``: settings.yml's (``wp``, ``bin``, ``wn``).
 INSTANCE_CONFIG = {
     "categories": ["general", "news", "wikimedia"],
     "engines": [
-        {"name": "wikipedia", "categories": ["general"], "enabled": True, "timeout": 3.0, "time_range_support": False},
-        {"name": "bing news", "categories": ["news"], "enabled": True, "timeout": 3.0, "time_range_support": True},
-        {"name": "wikinews", "categories": ["news", "wikimedia"], "enabled": True, "timeout": 5.0},
+        {
+            "name": "wikipedia",
+            "categories": ["general"],
+            "enabled": True,
+            "timeout": 3.0,
+            "time_range_support": False,
+            "paging": False,
+            "shortcut": "wp",
+        },
+        {
+            "name": "bing news",
+            "categories": ["news"],
+            "enabled": True,
+            "timeout": 3.0,
+            "time_range_support": True,
+            "paging": True,
+            "shortcut": "bin",
+        },
+        {
+            "name": "wikinews",
+            "categories": ["news", "wikimedia"],
+            "enabled": True,
+            "timeout": 5.0,
+            "paging": True,
+            "shortcut": "wn",
+        },
     ],
 }
 
@@ -369,7 +394,7 @@ def test_the_engines_asked_beside_categories_run_with_the_categories_engines():
     the engines of the ``categories`` sent beside it. Before: only the named engines were counted,
     so ``timeout_limit`` was capped at their timeouts and a time range judged by them alone."""
     from websearch_sync.backends.searxng_config import read_config
-    from websearch_sync.backends.searxng_names import time_range_skipped
+    from websearch_sync.backends.searxng_names import TIME_RANGE
 
     config = read_config(INSTANCE_CONFIG)
     asked = config.engines_asked(["wikipedia"], ["news"])
@@ -377,7 +402,7 @@ def test_the_engines_asked_beside_categories_run_with_the_categories_engines():
     assert config.engines_timeout_s(["wikipedia"], ["news"]) == 5.0
     assert [e.name for e in config.engines_asked(["wikipedia"], [""])] == ["wikipedia"]
     assert [e.name for e in config.engines_asked(["nosuch"], ["news"])] == ["bing news", "wikinews"]
-    skipped = time_range_skipped(config, "wikipedia", "news")
+    skipped = TIME_RANGE.skipped(config, "wikipedia", "news")
     assert skipped is not None and skipped.message.endswith(": wikipedia; asked: bing news, wikinews")
 
 
@@ -425,6 +450,256 @@ def test_an_ignored_engine_s_warning_names_only_the_categories_the_instance_has(
     warning = ignored_names("engines", "wikipedias", results, [], read_config(INSTANCE_CONFIG), ",".join(categories))
     assert warning is not None and warning.detail_code == "unknown_engines"
     assert "runs %s" % runs in warning.message
+
+
+@pytest.mark.parametrize(
+    "engines, config, warned",
+    [
+        ("wikipedia", INSTANCE_CONFIG, "option_overridden"),
+        ("wikipedias", INSTANCE_CONFIG, "unknown_engines"),
+        ("wikipedia", None, None),  # /config unanswered: nothing tells an override from an unknown name
+    ],
+)
+def test_a_bang_in_the_query_that_won_over_the_engines_asked_is_not_called_an_unknown_name(engines, config, warned):
+    """``searx/query.py: BangParser``: a ``!name`` the instance knows (``!bing_news`` is its engine
+    ``bing news``) sets ``specific``, and ``searx/webadapter.py`` then searches the query's engines
+    only, whatever ``engines=`` says. The recorded news answer (results from ``bing news`` alone) for
+    a call asking ``wikipedia`` with that bang: ``/config`` (read in the call) tells an engine it has,
+    overridden by the bang, from a name it ignored. Before: ``unknown_engines`` from the results
+    alone ("the instance ignores names it does not know"), for an engine it has."""
+    extra = [_config_answer(config)] if config else []
+    result, calls = search(
+        recorded("browse-API__news.json"), query="!bing_news artificial intelligence", engines=engines, extra=extra
+    )
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    warnings = [e for e in result.get("errors", ()) if e.get("detail_code") != "engine_error"]
+    assert [e["detail_code"] for e in warnings] == ([warned] if warned else [])
+    if warned == "option_overridden":
+        assert "a `!name` in the query" in warnings[0]["message"]
+    if warned == "unknown_engines":  # before: "runs its default engines", yet the bang picked them
+        assert warnings[0]["message"].endswith("and runs the engines the `!name` in the query picked")
+
+
+@pytest.mark.parametrize(
+    "config, code, tail",
+    [
+        (INSTANCE_CONFIG, "paging_skipped", ": wikipedia; asked: bing news, wikinews"),
+        (None, "paging_unverified", "the results may lack those engines' results"),
+    ],
+)
+def test_a_later_page_names_the_engines_the_instance_did_not_ask_for_it(config, code, tail):
+    """``searx/search/processors/abstract.py: get_params``: for ``pageno`` 2 on, an engine without
+    ``paging`` is not asked at all, and the answer says nothing of it (no result, no
+    ``unresponsive_engines`` entry); ``/config`` (each engine's ``paging``) names it, as for a time
+    range. The recorded news answer (results from ``bing news``) for page 2 of ``wikipedia`` beside
+    the news category. Before: no note, and no ``/config`` read: a later page of engines that do
+    not page read as an empty one."""
+    extra = [_config_answer(config)] if config else []
+    result, calls = search(
+        recorded("browse-API__news.json"), engines="wikipedia", categories=["news"], pageno=2, extra=extra
+    )
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    notes = [e for e in result["errors"] if e["detail_code"] != "engine_error"]
+    assert [e["detail_code"] for e in notes] == [code]
+    assert notes[0]["message"].endswith(tail)
+
+
+def test_a_cached_later_page_note_is_revised_once_config_is_known(monkeypatch):
+    """A ``paging_unverified`` note served from the cache becomes what ``/config`` says, in its place."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import PAGING
+
+    config = read_config(INSTANCE_CONFIG)
+    backend = SearXNG(settings())
+    monkeypatch.setattr(backend, "instance", lambda: config)
+    params = SearchParams("q", 10, options={"engines": ["wikipedia"], "pageno": 2})
+    skipped = PAGING.skipped(config, "wikipedia", None)
+    assert skipped is not None and skipped.message.endswith(": wikipedia; that was every engine of this search")
+    later = ws.WebProviderError("a later backend's note", provider="brave", detail_code="internal_error").to_dict()
+    unverified = PAGING.unverified("/config was not read").to_dict()
+    assert backend.revise_cached(params, [unverified, later]) == [skipped.to_dict(), later]
+    first_page = SearchParams("q", 10, options={"engines": ["wikipedia"]})
+    assert backend.revise_cached(first_page, [unverified, later]) == [unverified, later]
+
+
+@pytest.mark.parametrize(
+    "query, bangs, may_pick",
+    [
+        ("!", [], False),  # a lone ! names nothing
+        ("!!", [], False),  # feeling lucky
+        ("!!g", [], False),  # an external bang
+        ("wow!", [], False),
+        ("!wp", ["wp"], True),
+        ("x !WP", ["wp"], True),
+        ("x\u00a0!wp", ["wp"], True),  # SearXNG splits on \s+, a non-breaking space too
+        ("!Bing-News ai !bing_news", ["bing news", "bing news"], True),
+        ("a != b", ["="], False),
+    ],
+)
+def test_the_bangs_of_a_query_are_read_as_searxng_reads_them(query, bangs, may_pick):
+    """``searx/query.py``: ``BangParser.check`` takes a word starting with one ``!``, ``__call__``
+    reads ``-``/``_`` as spaces and lower-cases it. Before: ``a != b`` held a bang, so without
+    ``/config`` no ``unknown_engines`` was said for it."""
+    from websearch_sync.backends.searxng_query import could_be_name, engine_bangs
+
+    assert engine_bangs(query) == bangs
+    assert any(map(could_be_name, bangs)) is may_pick
+
+
+def test_a_bang_that_can_name_nothing_leaves_an_unknown_engine_said():
+    """``a != b`` with an unknown engine: judged from the results, as ``a b`` is (before: nothing
+    said, ``/config`` read for it)."""
+    result, calls = search(recorded("browse-API__news.json"), query="a != b", engines="wikipedias")
+    assert [urlsplit(c.request.url).path for c in calls] == ["/search"]
+    assert "unknown_engines" in [e["detail_code"] for e in result["errors"]]
+
+
+def test_the_engines_of_bangs_as_config_resolves_them():
+    """``BangParser._parse``: a shortcut stands for its engine, a name is that engine, a category its
+    enabled engines; a name it lacks picks nothing."""
+    from websearch_sync.backends.searxng_config import read_config
+
+    config = read_config(INSTANCE_CONFIG)
+    assert [[e.name for e in side] for side in config.bang_engines(["wp"])] == [["wikipedia"], ["wikipedia"]]
+    assert [[e.name for e in side] for side in config.bang_engines(["news", "bin"])] == [
+        ["bing news"],
+        ["bing news", "wikinews"],
+    ]
+    assert config.bang_engines(["=", "nosuch"]) == ([], [])
+
+
+def test_an_engine_asked_that_a_bang_s_category_searched_is_not_said_overridden():
+    """``!news`` picks the news engines (``bing news``, ``wikinews``): ``wikinews`` asked and no
+    result from it means it found nothing, not that the bang overrode it. The recorded news answer
+    (results from ``bing news``). Before the bang was resolved: ``option_overridden``."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import ignored_names
+
+    results = recorded("browse-API__news.json")["results"]
+    config = read_config(INSTANCE_CONFIG)
+    assert ignored_names("engines", "wikinews", results, [], config, None, ["news"]) is None
+    overridden = ignored_names("engines", "wikipedia", results, [], config, None, ["news"])
+    assert overridden is not None and overridden.detail_code == "option_overridden"
+
+
+def _empty_answer():
+    """The shortlist answer with no result and no engine failed (an empty later page)."""
+    body = recorded("shortlist__1.json")
+    body["results"] = []
+    body["unresponsive_engines"] = []
+    return body
+
+
+@pytest.mark.parametrize(
+    "query, body, config, code, tail",
+    [
+        # the bang's engine pages: nothing was skipped (before: "wikipedia; that was every engine")
+        ("!bing_news artificial intelligence", recorded("browse-API__news.json"), INSTANCE_CONFIG, None, None),
+        # the bang's engine does not page (before: no note, as engines=bing news pages)
+        (
+            "!wikipedia ai",
+            _empty_answer(),
+            INSTANCE_CONFIG,
+            "paging_skipped",
+            ": wikipedia; that was every engine of this search",
+        ),
+        (
+            "ai !WP",
+            _empty_answer(),
+            INSTANCE_CONFIG,
+            "paging_skipped",
+            ": wikipedia; that was every engine of this search",
+        ),
+        ("!wp ai", _empty_answer(), None, "paging_unverified", "the results may lack those engines' results"),
+    ],
+    ids=["bang-pages", "bang-does-not-page", "shortcut", "config-unknown"],
+)
+def test_a_later_page_judges_the_engines_a_bang_in_the_query_picked(query, body, config, code, tail):
+    """``searx/query.py: BangParser``: a ``!name`` the instance knows (an engine, its ``shortcut``
+    as ``/config`` publishes it, a category; ``-``/``_`` read as spaces, lower-cased) picks the
+    engines searched, whatever ``engines=`` says; a later page skips those of them without paging.
+    Before: the engines were taken from ``engines=`` alone."""
+    extra = [_config_answer(config)] if config else []
+    other = "wikipedia" if "bing" in query else "bing news"
+    result, calls = search(body, query=query, engines=other, pageno=2, extra=extra)
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    notes = [e for e in result["errors"] if e["detail_code"].startswith("paging")]
+    assert [e["detail_code"] for e in notes] == ([code] if code else [])
+    assert not code or notes[0]["message"].endswith(tail)
+
+
+def test_a_time_range_judges_the_engines_a_bang_in_the_query_picked():
+    """As for a later page: with ``!wp`` the instance searched wikipedia (no time-range support),
+    not the ``bing news`` asked. Before: no note."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import TIME_RANGE
+
+    config = read_config(INSTANCE_CONFIG)
+    skipped = TIME_RANGE.skipped(config, "bing news", None, ["wp"])
+    assert skipped is not None and skipped.message.endswith(": wikipedia; that was every engine of this search")
+    assert TIME_RANGE.skipped(config, "bing news", None) is None
+    assert TIME_RANGE.skipped(config, "bing news", None, ["nosuch"]) is None  # a name it lacks: engines= holds
+
+
+#: ``duckduckgo`` as the stock settings.yml's ``/config`` publishes it (SearXNG HEAD): a general
+#: engine that pages, beside ``wikipedia``, which does not.
+DUCKDUCKGO = {
+    "name": "duckduckgo",
+    "categories": ["general", "web"],
+    "enabled": True,
+    "paging": True,
+    "time_range_support": True,
+    "shortcut": "ddg",
+}
+
+
+def test_a_later_page_of_a_default_search_does_not_note_the_category_engines_that_do_not_page():
+    """A stock instance's general category holds engines without paging (wikipedia, currency,
+    wikidata, ...): every later page of a default search skips them, and their results were on the
+    first. Before: each later page said so (``paging_skipped``). Still noted: one named in
+    ``engines=`` or by a ``!name``, or every engine asked; and a time range's skip, whose results
+    are missing from the search."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import PAGING, TIME_RANGE
+
+    published = {
+        "categories": ["general", "news", "web", "wikimedia"],
+        "engines": [*INSTANCE_CONFIG["engines"], DUCKDUCKGO],
+    }
+    config = read_config(published)
+    result, calls = search(recorded("shortlist__1.json"), pageno=2, extra=[_config_answer(published)])
+    assert [c.request.url for c in calls[1:]] == [BASE + "/config"]
+    assert not [e for e in result["errors"] if e["detail_code"].startswith("paging")]
+    assert PAGING.skipped(config, None, None) is None
+    assert PAGING.skipped(config, None, "web") is None  # duckduckgo alone: nothing skipped
+    named = PAGING.skipped(config, "wikipedia", "general")
+    assert named is not None and named.message.endswith(": wikipedia; asked: duckduckgo")
+    assert PAGING.skipped(config, None, None, ["general"]) is None  # a category: its engines are not named
+    assert PAGING.skipped(config, None, None, ["wp"]) is not None
+    every = PAGING.skipped(read_config(INSTANCE_CONFIG), None, None)  # wikipedia was all of general
+    assert every is not None and every.message.endswith(": wikipedia; that was every engine of this search")
+    assert TIME_RANGE.skipped(config, None, None).message.endswith(": wikipedia; asked: duckduckgo")
+
+
+def test_a_cached_answer_with_both_notes_unverified_has_both_revised_in_place(monkeypatch):
+    """A later page with a time range, served from the cache once ``/config`` is known: each note
+    becomes what its rule says, where it was."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import PAGING, TIME_RANGE
+
+    config = read_config(INSTANCE_CONFIG)
+    backend = SearXNG(settings())
+    monkeypatch.setattr(backend, "instance", lambda: config)
+    params = SearchParams("q", 10, time_range="week", options={"engines": ["wikipedia"], "pageno": 2})
+    later = ws.WebProviderError("a later backend's note", provider="brave", detail_code="internal_error").to_dict()
+    notes = [TIME_RANGE.unverified("/config was not read").to_dict(), later, PAGING.unverified("idem").to_dict()]
+    revised = backend.revise_cached(params, notes)
+    assert [e["detail_code"] for e in revised] == ["time_range_skipped", "internal_error", "paging_skipped"]
+    assert revised == [
+        TIME_RANGE.skipped(config, "wikipedia", None).to_dict(),
+        later,
+        PAGING.skipped(config, "wikipedia", None).to_dict(),
+    ]
 
 
 def test_an_engine_asked_beside_categories_that_failed_was_searched_without_config():
@@ -745,9 +1020,10 @@ def test_an_ignored_engine_beside_categories_of_an_instance_listing_none_names_t
 
 
 def test_no_config_read_names_no_engine_skipped_for_a_time_range():
-    from websearch_sync.backends.searxng_names import time_range_skipped
+    from websearch_sync.backends.searxng_names import PAGING, TIME_RANGE
 
-    assert time_range_skipped(None, "wikipedia", "general") is None
+    assert TIME_RANGE.skipped(None, "wikipedia", "general") is None
+    assert PAGING.skipped(None, "wikipedia", "general", ["wp"]) is None
 
 
 def test_some_names_shows_ten_and_counts_the_rest():

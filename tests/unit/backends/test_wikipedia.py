@@ -163,6 +163,26 @@ def test_an_empty_search_list_is_zero_results():
     assert result["items"] == []
 
 
+@pytest.mark.parametrize("key", ["warnings", "*"], ids=["formatversion-2", "formatversion-1"])
+def test_an_answer_the_search_module_warned_about_is_not_cached(key, fake_clock):
+    """CirrusSearch answers a search that timed out with what it found and a warning
+    (``cirrussearch-timed-out``, Searcher.php), which the API's default ``bc`` error format writes
+    as English text under ``warnings.search`` (``ApiErrorFormatter_BackCompat``). The text here
+    stands for any: the reading does not depend on it. Before: the answer was cached as complete
+    (the same search within the TTL sent nothing); an answer without a warning still is."""
+    recorded = json.loads(body("celina__wiki_search.json"))
+    warned = dict(recorded, warnings={"search": {key: "The search timed out, only partial results are available."}})
+    with ws.SearchClient(backend="wikipedia", cache_ttl_s=300, retries=0, clock=fake_clock) as client:
+        for query, answer, sent in (("celina warned", warned, [1, 2]), ("celina", recorded, [1, 1])):
+            calls = []
+            with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+                mock.add("GET", "https://en.wikipedia.org/w/api.php", body=json.dumps(answer), content_type=JSON)
+                for _ in range(2):
+                    result = client.search(query, max_results=3)
+                    calls.append(len(mock.calls))
+            assert result["items"] and calls == sent
+
+
 @pytest.mark.parametrize("answer", ['{"batchcomplete": ""}', "[]", '{"query": {"search": {}}}'])
 def test_answers_without_a_search_list_are_parse_errors(answer):
     result, _ = search(answer)
@@ -227,6 +247,11 @@ def test_the_client_waits_out_maxlag_and_asks_again():
         ("badvalue", ws.InvalidInput, "invalid_params"),
         ("cirrussearch-query-too-long", ws.InvalidInput, "query_too_long"),
         ("internal_api_error_DBQueryError", ws.WebProviderError, "api_error"),
+        # CirrusSearch's Searcher.php, its pool counter's full queue: Status::newFatal of these keys;
+        # before: a non-retryable api_error for an answer that says "Please try again later"
+        ("cirrussearch-too-busy-error", ws.BadGateway, "search_busy"),
+        ("cirrussearch-regex-too-busy-error", ws.BadGateway, "search_busy"),
+        ("cirrussearch-backend-error", ws.BadGateway, "search_busy"),
     ],
 )
 def test_other_error_codes(code, error, detail):

@@ -3,6 +3,7 @@ no-result pages, bot walls. Pages come from fixtures/ (real recordings); a varia
 """
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -81,13 +82,23 @@ def test_request_is_a_get_with_p_and_browser_headers():
     [
         ({"time_range": "week"}, {"btf": "w"}),
         ({"time_range": "year"}, {}),
-        ({"pageno": 2}, {"b": "11"}),
         ({"site_filter": "w3schools.com"}, {"p": "q site:w3schools.com"}),
     ],
 )
 def test_request_parameters(options, sent):
     _, request = search(page("web-search-mcp__yahoo.html"), **options)
     assert dict(parse_qsl(urlsplit(request.url).query)) == dict({"p": "q"}, **sent)
+
+
+@pytest.mark.parametrize("pageno", [2, 3, 4, 5])
+def test_pageno_asks_what_the_recorded_pages_own_page_links_ask(pageno):
+    """The 2026 page links its pages 2 to 5 as ``b=8``, ``15``, ``22``, ``29`` (``pz=7``): pageno counts
+    seven a page, as those links (and ddgs) do. Before: ten a page, and ``b=11`` skipped results 8 to 10."""
+    text = page("web-search-mcp__yahoo.html")
+    linked = sorted({int(first) for first in re.findall(r"[?&;]b=(\d+)&amp;pz=7&amp;", text)})
+    assert len(linked) == 4
+    _, request = search(text, pageno=pageno)
+    assert dict(parse_qsl(urlsplit(request.url).query)) == {"p": "q", "b": str(linked[pageno - 2])}
 
 
 def test_safe_search_and_language_go_in_the_preference_cookie():
@@ -192,10 +203,64 @@ def test_page_two_starts_after_the_results_page_one_showed_not_at_eleven():
     assert response["provider_meta"]["pages"] == 2 and len(response["items"]) == 14
 
 
+def _depth_search(max_results, **kwargs):
+    """A search of ``max_results`` answered by the 2026 page (7 results, its "Next" link ``b=8``),
+    then by the 2015 page (10 results, none of them the 2026 page's), then by nothing (a third
+    request fails): the ``b`` of each request sent, the answer and the clock."""
+    clock = FakeClock()
+    with (
+        responses.RequestsMock(assert_all_requests_are_fired=False) as mock,
+        ws.SearchClient("yahoo_html", settings=ws.Settings(), clock=clock, cache_ttl_s=0, retries=0) as client,
+    ):
+        mock.add("GET", URL, body=page("web-search-mcp__yahoo.html"), content_type=HTML)
+        mock.add("GET", URL, body=page("GoogleScraper__snow_de_ip.html"), content_type=HTML)
+        mock.add("GET", URL, body="", status=503)
+        response = client.search("javascript tutorial", max_results=max_results, **kwargs)
+        sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("b") for call in mock.calls]
+    return sent, response, clock
+
+
+def test_a_call_for_ten_reads_page_two_when_page_one_shows_seven():
+    """ddgs reads on until it has max_results; a call for 10 answered 7 (a page's size was taken
+    to be 10: only a call for more than 10 read page 2). Page 2 comes after the 7 read, at Yahoo's pace."""
+    first = golden("web-search-mcp__yahoo.expected.json")
+    second = golden("GoogleScraper__snow_de_ip.expected.json")
+    assert len(first) == 7 and not {item["url"] for item in first} & {item["url"] for item in second}
+    sent, response, clock = _depth_search(10)
+    assert sent == [None, "8"]
+    assert [item["url"] for item in response["items"]] == [item["url"] for item in first + second[:3]]
+    assert [item["rank"] for item in response["items"]] == list(range(1, 11))
+    assert response["provider_meta"]["pages"] == 2 and response["provider_meta"]["attempts"] == 2
+    assert clock.sleeps == [1.0]  # the second request waited for Yahoo's slot, on the fake clock
+    assert "errors" not in response
+
+
+def test_max_pages_bounds_the_pages_read():
+    sent, response, clock = _depth_search(20, max_pages=2)
+    assert sent == [None, "8"] and len(response["items"]) == 17  # 7 + 10: no third request
+    assert response["provider_meta"]["pages"] == 2 and "errors" not in response
+    sent, response, clock = _depth_search(10, max_pages=1)
+    assert sent == [None] and len(response["items"]) == 7  # the first page only
+    assert "pages" not in response["provider_meta"] and clock.sleeps == []
+    sent, response, _ = _depth_search(20)  # unbounded: page 3 is asked, and its failure is said
+    assert sent == [None, "8", "18"] and len(response["items"]) == 17 and response["errors"][0]["page"] == 3
+
+
+@pytest.mark.parametrize("value", [0, 9, -1, True, "2", 2.0])
+def test_a_bad_max_pages_is_refused_before_any_request(value):
+    with responses.RequestsMock() as mock:  # no request may be sent
+        with pytest.raises(ws.InvalidInput) as info:
+            ws.search("q", backend="yahoo_html", settings=ws.Settings(), max_pages=value)
+        assert not mock.calls
+    assert (info.value.detail_code, info.value.provider) == ("bad_max_pages", "yahoo_html")
+    assert info.value.message.startswith("max_pages must be ") and "in 1..8, got %r" % (value,) in info.value.message
+
+
 def test_a_page_of_ten_results_asks_the_next_at_eleven_and_a_later_pageno_counts_on():
     """The 2015 pages show 10 results and link page 2 as ``b=11`` (GoogleScraper__snow_de_ip.html)."""
     assert "&b=11" in page("GoogleScraper__snow_de_ip.html")
     sent, _ = _pages_asked(page("GoogleScraper__snow_de_ip.html"), page("web-search-mcp__yahoo.html"), 15)
     assert sent == [None, "11"]
+    assert "b=15&amp;pz=7" in page("web-search-mcp__yahoo.html")  # today's page 3
     sent, _ = _pages_asked(page("GoogleScraper__snow_de_ip.html"), page("web-search-mcp__yahoo.html"), 15, pageno=3)
-    assert sent == ["21", "31"]  # the call's own page (ten a page), then after the results it read
+    assert sent == ["15", "25"]  # the call's own page (seven a page), then after the ten results it read

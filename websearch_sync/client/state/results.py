@@ -66,7 +66,7 @@ class RedisCache:
         """Store ``value`` for ``ttl_s`` seconds (nothing when Redis is down, nor when its JSON
         is longer than ``max_bytes``: no reader would take it)."""
         text = redact(json.dumps(value, ensure_ascii=False), self.secrets)
-        if too_long(text, max_bytes):
+        if too_long(text, max_bytes, "the shared state"):
             return
         self.state.set_for(self.key_name(key), text, ttl_s, left_s)
 

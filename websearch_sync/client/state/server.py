@@ -100,8 +100,24 @@ def _redis_module() -> Any:
     return redis, Retry(NoBackoff(), 0)
 
 
-#: The end (``time.monotonic``) of the Redis operation the current thread runs (see :class:`_BoundedSocket`).
+#: The end (``time.monotonic``) of the Redis operation the current thread runs (see :class:`_BoundedSocket`),
+#: and the longest reply one of its round trips may get (``reply_bytes``).
 _OPERATION = threading.local()
+#: The longest reply a command of this library gets back (a script's answer, a lease's time left), unless
+#: its operation allows more (a cached answer: its bound). A misbehaving or hostile server's endless reply
+#: is cut there: it was read for as long as the command's timeout let it, 200 MB in 0.25 s on loopback.
+MAX_REPLY_BYTES = 64 * 1024
+#: What a value's reply carries beside the value (its length line; the PTTL read with it).
+REPLY_FRAME_BYTES = 64
+#: What one round trip of an operator's command (a page of a scan, a batch of 500 records) may get.
+OPERATOR_REPLY_BYTES = 16 * 1024 * 1024
+#: Redis's longest value (``proto-max-bulk-len``'s default): the bound of a value read without one of its own.
+MAX_VALUE_BYTES = 512 * 1024 * 1024
+
+
+class ReplyTooLong(OSError):
+    """A reply longer than any this library asks for: the connection is dropped (redis-py closes a
+    connection whose read failed) and Redis counts as failing, with this said in the warning."""
 
 
 class _BoundedSocket:
@@ -120,6 +136,7 @@ class _BoundedSocket:
         self._timeout: Optional[float] = sock.gettimeout()  # what redis-py set
         self._inner = self._timeout  # what the socket has now
         self._round_trip_ends: Optional[float] = None
+        self._replied = 0  # bytes read since a command was last sent
         self.used_at = time.monotonic()  #: when it last sent or read (see :data:`MAX_IDLE_S`)
 
     def __getattr__(self, name: str) -> Any:
@@ -156,21 +173,33 @@ class _BoundedSocket:
         self.used_at = time.monotonic()
         if self._timeout:
             self._round_trip_ends = self.used_at + self._timeout
+        self._replied = 0
         self._bounded(self._sock.sendall, data, *flags)
 
     def recv(self, *args: Any) -> bytes:
-        """Read, within the round trip's time."""
+        """Read, within the round trip's time and its reply's length."""
         data = self._bounded(self._sock.recv, *args)
-        if data:  # a poll that found nothing (redis-py's check of a pooled connection) is no use
-            self.used_at = time.monotonic()
+        self._took(len(data))
         return data
 
     def recv_into(self, *args: Any) -> int:
-        """Read, within the round trip's time."""
+        """Read, within the round trip's time and its reply's length."""
         read = self._bounded(self._sock.recv_into, *args)
-        if read:
-            self.used_at = time.monotonic()
+        self._took(read)
         return read
+
+    def _took(self, read: int) -> None:
+        """Count ``read`` bytes of the reply; raise :class:`ReplyTooLong` past the operation's bound."""
+        if not read:  # a poll that found nothing (redis-py's check of a pooled connection) is no use
+            return
+        self.used_at = time.monotonic()
+        self._replied += read
+        limit = getattr(_OPERATION, "reply_bytes", None) or MAX_REPLY_BYTES
+        if self._replied > limit:
+            raise ReplyTooLong(
+                "the reply is longer than any this library asks for (over %d bytes): a misbehaving or"
+                " hostile server" % limit
+            )
 
 
 class _Connecting:
@@ -212,12 +241,27 @@ class _Connecting:
 
 
 _BOUNDED_CLASSES: dict[type, type] = {}
+#: What redis-py's parser raises, besides its own errors, on a reply no Redis sends: a length that is no
+#: number (``$abc``: ``int()``'s ValueError) or too large for an index (OverflowError), arrays nested
+#: thousands deep (read by recursion). Each escaped every search of the process as it was.
+_UNREADABLE = (ValueError, OverflowError, RecursionError)
+
+
+def _error_line(error: BaseException) -> str:
+    """``Type: message`` of a parser's error, cut to 100 characters (it may quote the whole line it read)."""
+    return ("%s: %s" % (type(error).__name__, error))[:100]
 
 
 def _bounded_connections(connection_class: type) -> type:
     """``connection_class`` (redis-py's TCP, TLS or unix connection) with a :class:`_BoundedSocket`,
     connected within the operation's time (in a worker thread: a new connection is rare), and
-    connected again before a command after :data:`MAX_IDLE_S` of silence."""
+    connected again before a command after :data:`MAX_IDLE_S` of silence.
+
+    ``_connect`` is redis-py's hook for this: an abstract method of its ``AbstractConnection`` that
+    each of its connection classes (TLS's included, which wraps the TCP one's socket) implements,
+    and a pool's public ``connection_class`` may be any subclass. Its ``ssl_*`` options and
+    ``SSLConnection`` set up TLS, not the socket's deadline nor where a timeout happened: no
+    public option does, so the TLS class is subclassed like the others, its options kept."""
     bounded = _BOUNDED_CLASSES.get(connection_class)
     if bounded is None:
         from redis.connection import SSLConnection
@@ -253,10 +297,16 @@ def _bounded_connections(connection_class: type) -> type:
                 self.disconnect()  # connected again at once, within the operation's time (``_connect``)
             super(bounded, self).send_packed_command(command, *args, **kwargs)  # type: ignore[arg-type]
 
+        def read_response(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return super(bounded, self).read_response(*args, **kwargs)  # type: ignore[arg-type]
+            except _UNREADABLE as error:  # the connection is closed (redis-py's read did: an error of any type)
+                raise BadReply("a reply no Redis sends (%s)" % _error_line(error)) from None
+
         bounded = _BOUNDED_CLASSES[connection_class] = type(
             "Bounded" + connection_class.__name__,
             (connection_class, _tcp_noted()) if tls else (connection_class,),
-            {"_connect": _connect, "send_packed_command": send_packed_command},
+            {"_connect": _connect, "send_packed_command": send_packed_command, "read_response": read_response},
         )
     return bounded
 
@@ -607,6 +657,7 @@ class SharedState:
         left_s: Optional[float] = None,
         write: bool = False,
         each_round_trip: bool = False,
+        reply_bytes: int = MAX_REPLY_BYTES,
     ) -> T:
         """``operation(redis)``; ``default`` when Redis fails or is resting after a failure, when
         the key holds a value of the wrong type (unusable for that key only), or when the call
@@ -614,7 +665,7 @@ class SharedState:
 
         The operation as a whole may take one command's timeout (a reply that trickles in is
         cut there); ``each_round_trip``: each of its round trips may (an operator's scan of
-        every key).
+        every key). A round trip's reply longer than ``reply_bytes`` is a failing Redis, read no further.
 
         Raises:
             NetworkError: ``state_unavailable``, instead of returning ``default``, when required.
@@ -631,6 +682,7 @@ class SharedState:
             started = time.monotonic()
             _OPERATION.ends = None if each_round_trip else started + self.timeout_s
             _OPERATION.limit = float("inf") if left_s is None else started + left_s
+            _OPERATION.reply_bytes = reply_bytes
             try:
                 result = operation(self.server.redis)
             except self.server.cluster_errors as error:
@@ -653,7 +705,7 @@ class SharedState:
                 self.server.answered(now)
                 return result
             finally:
-                _OPERATION.ends = None
+                _OPERATION.ends = _OPERATION.reply_bytes = None
         return self._unavailable(default)
 
     def for_operator(self, operation: Callable[[Any], T], undone: str) -> T:
@@ -665,7 +717,7 @@ class SharedState:
                 ``undone`` (an operator asked: nothing here falls back to local state).
         """
         missing = object()
-        done = self.run(operation, missing, each_round_trip=True)
+        done = self.run(operation, missing, each_round_trip=True, reply_bytes=OPERATOR_REPLY_BYTES)
         if done is missing:
             raise NetworkError(
                 "the shared state %s is unavailable (%s): %s" % (self.server.shown, self.server.last_error, undone),
@@ -754,7 +806,8 @@ class SharedState:
             return value, ttl_ms
 
         absent: tuple[Optional[bytes], int] = (None, -2)
-        value, ttl_ms = self.run(read, absent, left_s)
+        longest = MAX_VALUE_BYTES if max_bytes is None else max_bytes + 1
+        value, ttl_ms = self.run(read, absent, left_s, reply_bytes=longest + REPLY_FRAME_BYTES)
         if value is None or ttl_ms <= 0 or (max_bytes is not None and len(value) > max_bytes):
             return None, 0.0
         return value, ttl_ms / 1000.0

@@ -17,13 +17,15 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: may have written with another type (a hash, a list): such a key is deleted and the command runs
 #: again. A key of the wrong type made every booking fail (a failing Redis for that upstream only,
 #: logged at DEBUG), and, written without an expiry, for ever: every process paced it alone, the
-#: fleet at its size times the rate. The scripts' other commands write the key (SET, any type) or
+#: fleet at its size times the rate. Any other error (a full Redis refusing the write) is raised as it
+#: came, the command not run again. The scripts' other commands write the key (SET, any type) or
 #: follow this on it.
 _OURS = """
 local function ours(command, key, ...)
   local reply = redis.pcall(command, key, ...)
   if type(reply) == 'table' and reply.err then
-    if string.find(reply.err, 'WRONGTYPE', 1, true) then redis.call('DEL', key) end
+    if not string.find(reply.err, 'WRONGTYPE', 1, true) then error(reply) end
+    redis.call('DEL', key)
     return redis.call(command, key, ...)
   end
   return reply

@@ -1,0 +1,134 @@
+"""``--queries-file -`` from a pipe is read a line at a time: a producer that streams queries
+gets each answer as its query is run, not once its input ended (stdin was read to its end
+before the first query ran, so ``tail -f queries | websearch-sync search --queries-file -``
+never answered)."""
+
+import io
+import json
+import os
+import sys
+import threading
+
+from websearch_sync.cli import main
+
+#: How long the producer waits for the first answer before it gives up: only a batch that
+#: waits for the input's end lets it run out (an answer of the stub takes milliseconds).
+FIRST_ANSWER_WAIT_S = 10.0
+
+
+class _Answers(io.StringIO):
+    """A stdout that says when a first line was written to it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first = threading.Event()
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if "\n" in self.getvalue():
+            self.first.set()
+        return written
+
+
+def _pipe_stdin(monkeypatch) -> int:
+    """A pipe as stdin, as a shell gives a producer's output; the writing end returned."""
+    read_end, write_end = os.pipe()
+    monkeypatch.setattr(sys, "stdin", open(read_end, encoding="utf-8"))  # closed by the test
+    return write_end
+
+
+def test_a_streamed_query_is_answered_before_the_next_line_arrives(monkeypatch, capsys):
+    answers = _Answers()
+    monkeypatch.setattr(sys, "stdout", answers)
+    write_end = _pipe_stdin(monkeypatch)
+    seen_before_second: list[bool] = []
+
+    def producer() -> None:
+        os.write(write_end, b"one\n")
+        seen_before_second.append(answers.first.wait(FIRST_ANSWER_WAIT_S))
+        os.write(write_end, b"two\n")
+        os.close(write_end)
+
+    thread = threading.Thread(target=producer)
+    thread.start()
+    try:
+        status = main(["search", "--queries-file", "-", "--progress-every", "0"])
+    finally:
+        thread.join()
+        sys.stdin.close()
+    assert (status, seen_before_second) == (0, [True])
+    assert [json.loads(line)["query"] for line in answers.getvalue().splitlines()] == ["one", "two"]
+    err = capsys.readouterr().err
+    assert "progress: [1/?] 1 ok, 0 failed" in err  # how many will come is not known
+    assert err.splitlines()[-1] == "2 ok, 0 failed"
+
+
+def test_a_streamed_line_that_is_not_utf8_ends_the_batch_after_the_queries_before_it(monkeypatch, capsys):
+    write_end = _pipe_stdin(monkeypatch)
+    os.write(write_end, b"one\ntwo\n\xe9t\xe9\nthree\n")
+    os.close(write_end)
+    try:
+        assert main(["search", "--queries-file", "-"]) == 2
+    finally:
+        sys.stdin.close()
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert [line.get("query") for line in lines] == ["one", "two", None]
+    assert lines[-1]["error"]["detail_code"] == "bad_arguments"
+    assert captured.err.splitlines()[-2:] == [
+        "the input failed: 2 ok, 0 failed, 0 not run",
+        "error: InvalidInput/bad_arguments: cannot read --queries-file -: "
+        "line 3 is not UTF-8 (byte 0xe9 at byte offset 8: invalid continuation byte)",
+    ]
+
+
+def test_a_streamed_batch_stopped_after_k_failures_says_so(monkeypatch, capsys):
+    """Its summary counted the queries read, all run: "0 ok, 2 failed" said nothing of the stop."""
+    write_end = _pipe_stdin(monkeypatch)
+    os.write(write_end, b"one\ntwo\nthree\n")
+    os.close(write_end)
+    try:
+        assert main(["search", "--queries-file", "-", "-n", "0", "--stop-after-failures", "2"]) == 2
+    finally:
+        sys.stdin.close()
+    assert capsys.readouterr().err.splitlines()[-2] == (
+        "0 ok, 2 failed; stopped after 2 consecutive failures, 0 not run, the rest of the input not read"
+    )
+
+
+class _LockingReader(io.BufferedReader):
+    """stdin's buffered reader, whose ``readline`` a worker thread waiting on a pipe holds the lock of:
+    the interpreter, closing stdin as it exits (``| head -1`` gone), aborted on that lock (status 134)."""
+
+    def readline(self, size=-1):
+        raise AssertionError("a piped query was read through stdin's buffered reader")
+
+
+def test_piped_queries_are_not_read_through_stdins_buffered_reader(monkeypatch, capsys):
+    """The process test (tests/sockets/test_cli_output.py) meets the abort when the interpreter's exit
+    wins the race; this one checks its cause every time."""
+    read_end, write_end = os.pipe()
+    stdin = io.TextIOWrapper(_LockingReader(io.FileIO(read_end, "rb")), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    os.write(write_end, b"one\ntwo\n")
+    os.close(write_end)
+    try:
+        assert main(["search", "--queries-file", "-"]) == 0
+    finally:
+        stdin.close()
+    assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["one", "two"]
+
+
+def test_a_streamed_batch_skips_the_queries_done_as_they_arrive(monkeypatch, capsys, tmp_path):
+    done = tmp_path / "out.jsonl"
+    done.write_text(json.dumps({"query": "one", "items": [], "provider_meta": {}}) + "\n", encoding="utf-8")
+    write_end = _pipe_stdin(monkeypatch)
+    os.write(write_end, b"one\ntwo\n")
+    os.close(write_end)
+    try:
+        assert main(["search", "--queries-file", "-", "--skip-done", str(done)]) == 0
+    finally:
+        sys.stdin.close()
+    captured = capsys.readouterr()
+    assert [json.loads(line)["query"] for line in captured.out.splitlines()] == ["two"]
+    assert "skipping the 1 query done in %s as they arrive" % done in captured.err.splitlines()

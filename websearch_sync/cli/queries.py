@@ -1,0 +1,161 @@
+"""The queries of a batch (``--queries-file FILE``, ``-``: stdin): one a non-blank line, UTF-8.
+
+A regular file is read whole before the batch starts, so a line that is not UTF-8 is refused
+before any query runs. A pipe or a terminal (``producer | websearch-sync search --queries-file -``,
+``--queries-file <(producer)``) is read a line at a time as the batch asks for the next query:
+reading it to its end first kept a producer that streams queries, or a user typing them, waiting
+for the first answer until the input ended.
+"""
+
+import os
+import stat
+import sys
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import IO, Any, AnyStr, Optional, Union
+
+from ..errors import BAD_ARGUMENTS, InvalidInput
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: What an editor may put before the first line of a UTF-8 file (Notepad's "UTF-8 with BOM"): no query's text.
+BYTE_ORDER_MARK = "\ufeff"
+#: The byte order marks of UTF-16 (little and big endian), which Windows PowerShell's ``>`` writes.
+UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+#: Those of UTF-32 (little and big endian): UTF-32 LE's starts with UTF-16 LE's, so it is asked first.
+UTF32_MARKS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
+
+#: A batch's queries: a list when the input was read whole, else an iterator reading it as the batch goes.
+Queries = Union[list[str], Iterator[str]]
+
+
+def read_queries(path: str) -> Queries:
+    """The queries of ``path`` (``-``: stdin), read as UTF-8 from a file and from stdin alike; one
+    query a line, ended by "\\n", CRLF or a lone CR (as a file is read in text mode), not by
+    splitlines' form feeds, U+0085 and U+2028. A list for a regular file (read now, refused now),
+    an iterator for a pipe or a terminal (see the module docstring). ``InvalidInput(bad_arguments)``
+    when the input cannot be opened or read, or a line is not UTF-8, now or as it is read."""
+    try:
+        if path == "-":
+            handle: IO[Any] = _stdin()
+            close = False
+        else:
+            handle, close = open(path, "rb"), True  # an iterator may keep it open: closed by _queries
+    except OSError as exc:
+        raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
+    done = handle.close if close else None
+    if _regular(handle):
+        return list(_queries(handle.readline, path, done))
+    # a pipe or a terminal: read from its descriptor, not through the file object (_descriptor_lines)
+    return _queries(partial(next, _descriptor_lines(handle.fileno()), b""), path, done)
+
+
+def _stdin() -> IO[Any]:
+    """stdin's bytes (not the locale's reading of them); a caller's text stream without bytes (a
+    ``StringIO``) as it is. Asked for on a terminal."""
+    if sys.stdin is None:  # started with stdin closed (<&-)
+        raise OSError("the command was started without stdin")
+    if sys.stdin.isatty():  # else a silent wait reads as a hang
+        sys.stderr.write("reading queries from the terminal, one a line; end them with %s\n" % end_of_input_keys())
+    buffer: Optional[IO[bytes]] = getattr(sys.stdin, "buffer", None)
+    return sys.stdin if buffer is None else buffer
+
+
+def _regular(handle: IO[AnyStr]) -> bool:
+    """Whether ``handle`` reads a regular file (or memory: a caller's ``StringIO``), which ends."""
+    try:
+        return stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+    except (OSError, ValueError):  # io.UnsupportedOperation is both: a stream in memory
+        return True
+
+
+def end_of_input_keys(platform: Optional[str] = None) -> str:
+    """The keys that end a terminal's input on ``platform`` (default ``sys.platform``): Windows'
+    console reads Ctrl-Z at a line's start, then Enter; Ctrl-D there is a character of the line."""
+    return "Ctrl-Z then Enter" if (platform or sys.platform) == "win32" else "Ctrl-D"
+
+
+def _queries(read_line: Callable[[], AnyStr], path: str, done: Optional[Callable[[], None]]) -> Iterator[str]:
+    """The non-blank lines ``read_line`` gives, stripped, a line at a time (``done``: called at the end)."""
+    try:
+        for line in _lines(read_line, path):
+            query = line.removeprefix(BYTE_ORDER_MARK).strip()  # a mark before any line: files concatenated
+            if query:
+                yield query
+    finally:
+        if done is not None:
+            done()
+
+
+def _descriptor_lines(fd: int) -> Iterator[bytes]:
+    """The lines read from descriptor ``fd`` with ``os.read``, each (its end included) as soon as
+    its end arrives. Not through the stream's buffered file object: a batch's worker thread
+    waiting in its ``readline`` holds that object's lock, and the interpreter, closing stdin as it
+    exits after a reader left (``| head -1``), aborted ("Fatal Python error: _enter_buffered_busy", status 134)."""
+    buffer, searched = bytearray(), 0
+    while True:
+        end = buffer.find(b"\n", searched)
+        if end >= 0:
+            yield bytes(buffer[: end + 1])
+            del buffer[: end + 1]
+            searched = 0
+            continue
+        searched = len(buffer)
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            if buffer:
+                yield bytes(buffer)
+            return
+        buffer += chunk
+
+
+def _lines(read_line: Callable[[], AnyStr], path: str) -> Iterator[str]:
+    """The lines ``read_line`` gives decoded, each as soon as it is read (not the read-ahead of
+    iteration or ``read()``), split at a lone CR too (a CRLF can only end a line it gives)."""
+    number, offset = 0, 0
+    while True:
+        try:
+            chunk: Union[str, bytes] = read_line()
+        except OSError as exc:
+            raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
+        if not chunk:
+            return
+        if isinstance(chunk, str):  # a caller's text stream: decoded already
+            yield from chunk.removesuffix("\n").removesuffix("\r").split("\r")
+            continue
+        if offset == 0:
+            _refuse_other_unicode(chunk, path)
+        body = chunk.removesuffix(b"\n").removesuffix(b"\r")
+        for piece in body.split(b"\r"):
+            number += 1
+            yield _utf8(piece, path, number, offset)
+            offset += len(piece) + 1
+        offset += len(chunk) - len(body) - 1  # the line's end: one byte counted above, CRLF two
+
+
+def _refuse_other_unicode(start: bytes, path: str) -> None:
+    """``InvalidInput(bad_arguments)`` when the input starts with a UTF-32 or UTF-16 byte order mark."""
+    if start.startswith(UTF32_MARKS):
+        raise InvalidInput(
+            "cannot read --queries-file %s: it is UTF-32 (its byte order mark says so): save it as UTF-8" % path,
+            detail_code=BAD_ARGUMENTS,
+        )
+    if start.startswith(UTF16_MARKS):
+        raise InvalidInput(
+            "cannot read --queries-file %s: it is UTF-16 (its byte order mark says so, as PowerShell's > writes "
+            "text): save it as UTF-8" % path,
+            detail_code=BAD_ARGUMENTS,
+        )
+
+
+def _utf8(line: bytes, path: str, number: int, offset: int) -> str:
+    """Line ``number`` (starting at byte ``offset``) decoded as UTF-8; ``InvalidInput(bad_arguments)``
+    naming the line that is not (the codec's "position 53894" left a reader of a long file counting bytes)."""
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(
+            "cannot read --queries-file %s: line %d is not UTF-8 (byte 0x%02x at byte offset %d: %s)"
+            % (path, number, line[exc.start], offset + exc.start, exc.reason),
+            detail_code=BAD_ARGUMENTS,
+        ) from None

@@ -544,15 +544,20 @@ def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Non
             continue
         if limit is None:
             limit = 0.3 * text_size(body)
-        if (
-            text_size(element) >= limit
-            or element.find(".//article") is not None
-            or element.find(".//blockquote") is not None
-            or _long_paragraphs(element) >= 2
-        ):
-            continue
-        doomed.add(element)
+        if not _holds_content(element, limit):
+            doomed.add(element)
     _drop_outermost(doomed)
+
+
+def _holds_content(element: etree._Element, limit: float) -> bool:
+    """Whether a block a page rule names holds what is kept whatever it is named: ``limit``
+    characters or more of text, an ``<article>``, a quotation or several long paragraphs."""
+    return (
+        text_size(element) >= limit
+        or element.find(".//article") is not None
+        or element.find(".//blockquote") is not None
+        or _long_paragraphs(element) >= 2
+    )
 
 
 # --------------------------------------------------------------------------- article level

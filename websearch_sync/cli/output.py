@@ -23,6 +23,7 @@ from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import (
+    ASK_FOR_IMAGES_HINT,
     BAD_ARGUMENTS,
     BAD_CACHE_MAX_ANSWERS,
     BAD_CACHE_TTL_S,
@@ -35,7 +36,6 @@ from ..errors import (
     DNS_ERROR,
     NO_CONTENT,
     PRIVATE_ADDRESS,
-    UNSUPPORTED_CONTENT,
     InvalidInput,
     WebSearchError,
 )
@@ -88,8 +88,10 @@ def error_line(error: WebSearchError) -> str:
 _CLI_HINTS = {
     PRIVATE_ADDRESS: "pass --allow-private only for trusted local use",
     NO_CONTENT: "raise --max-bytes",
-    UNSUPPORTED_CONTENT: "fetch --images reads an image (with --json, its base64 data)",
 }
+#: ... and by the library's hint, where one detail code has several remedies: of the
+#: ``unsupported_content`` refusals only an image not asked for is lifted by a flag.
+_CLI_HINTS_BY_HINT = {ASK_FOR_IMAGES_HINT: "fetch --images reads an image (with --json, its base64 data)"}
 #: The flag whose value a library check refused, by detail code: its message names the Python
 #: argument (``max_results must be in 1..50``), which the command line spells otherwise (``-n``).
 _FLAG_OF = {
@@ -123,7 +125,7 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
             DEFAULT_TIMEOUT_MS,
         )
     if error.hint is not None:
-        return _CLI_HINTS.get(error.detail_code or "")
+        return _CLI_HINTS_BY_HINT.get(error.hint) or _CLI_HINTS.get(error.detail_code or "")
     if all(failure.detail_code == DNS_ERROR for failure in [error, *error.errors]):
         return _UNRESOLVED  # offline, most often: the first command a newcomer runs with a real backend
     named = _FLAG_OF.get(error.detail_code or "")

@@ -22,6 +22,7 @@ from typing import Any, Optional
 from urllib.parse import urlsplit
 
 from ..errors import (
+    ASK_FOR_IMAGES_HINT,
     IMAGE_TOO_LARGE,
     IMAGE_UNREADABLE,
     UNSUPPORTED_CONTENT,
@@ -115,7 +116,7 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,
-            hint="pass images=True to receive it as base64 data with its size",
+            hint=ASK_FOR_IMAGES_HINT,
         )
     if media is None:  # declared an image, sent something else (an error page): not "cut short or malformed"
         raise WebParseError(

@@ -6,10 +6,12 @@ never answered)."""
 import io
 import json
 import os
+import select
 import sys
 import threading
+import types
 
-from websearch_sync.cli import main
+from websearch_sync.cli import main, queries
 
 #: How long the producer waits for the first answer before it gives up: only a batch that
 #: waits for the input's end lets it run out (an answer of the stub takes milliseconds).
@@ -132,3 +134,47 @@ def test_a_streamed_batch_skips_the_queries_done_as_they_arrive(monkeypatch, cap
     captured = capsys.readouterr()
     assert [json.loads(line)["query"] for line in captured.out.splitlines()] == ["two"]
     assert "skipping the 1 query done in %s as they arrive" % done in captured.err.splitlines()
+
+
+class _ConsoleIO(io.FileIO):
+    """A Windows console's raw reader (``_WindowsConsoleIO``), which gives the text typed as UTF-8
+    while the descriptor's own bytes (``os.read``) are the console's code page (here cp1252)."""
+
+    def read(self, size=-1):
+        return super().read(size).decode("cp1252").encode("utf-8")
+
+
+def test_piped_queries_are_read_through_stdins_raw_reader(monkeypatch, capsys):
+    """``os.read(0)`` on a Windows console read "café" as cp1252's ``caf\\xe9``: not UTF-8, the batch ended."""
+    read_end, write_end = os.pipe()
+    stdin = io.TextIOWrapper(io.BufferedReader(_ConsoleIO(read_end, "rb")), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    os.write(write_end, "café\n".encode("cp1252"))
+    os.close(write_end)
+    try:
+        assert main(["search", "--queries-file", "-"]) == 0
+    finally:
+        stdin.close()
+    assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["café"]
+
+
+def test_a_non_blocking_pipe_is_waited_on(monkeypatch, capsys):
+    """stdin left ``O_NONBLOCK`` by a parent: its first read, before the producer wrote, failed the
+    batch at once ("Resource temporarily unavailable"). The producer writes once the batch waits."""
+    write_end = _pipe_stdin(monkeypatch)
+    os.set_blocking(sys.stdin.fileno(), False)
+    waited = []
+
+    def select_after_writing(readers, writers, errors):
+        if not waited:
+            os.write(write_end, b"one\n")
+            os.close(write_end)
+        waited.append(readers)
+        return select.select(readers, writers, errors)
+
+    monkeypatch.setattr(queries, "select", types.SimpleNamespace(select=select_after_writing), raising=False)
+    try:
+        assert main(["search", "--queries-file", "-"]) == 0
+    finally:
+        sys.stdin.close()
+    assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["one"]

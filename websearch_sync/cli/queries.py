@@ -8,6 +8,7 @@ for the first answer until the input ended.
 """
 
 import os
+import select
 import stat
 import sys
 from collections.abc import Callable, Iterator
@@ -46,8 +47,8 @@ def read_queries(path: str) -> Queries:
     done = handle.close if close else None
     if _regular(handle):
         return list(_queries(handle.readline, path, done))
-    # a pipe or a terminal: read from its descriptor, not through the file object (_descriptor_lines)
-    return _queries(partial(next, _descriptor_lines(handle.fileno()), b""), path, done)
+    # a pipe or a terminal: read unbuffered, not through the file object (_streamed_lines)
+    return _queries(partial(next, _streamed_lines(_unbuffered_read(handle)), b""), path, done)
 
 
 def _stdin() -> IO[Any]:
@@ -87,11 +88,34 @@ def _queries(read_line: Callable[[], AnyStr], path: str, done: Optional[Callable
             done()
 
 
-def _descriptor_lines(fd: int) -> Iterator[bytes]:
-    """The lines read from descriptor ``fd`` with ``os.read``, each (its end included) as soon as
-    its end arrives. Not through the stream's buffered file object: a batch's worker thread
-    waiting in its ``readline`` holds that object's lock, and the interpreter, closing stdin as it
-    exits after a reader left (``| head -1``), aborted ("Fatal Python error: _enter_buffered_busy", status 134)."""
+def _unbuffered_read(handle: IO[Any]) -> Callable[[], bytes]:
+    """What reads ``handle``'s next bytes without its buffered object: its raw object's ``read``
+    (a ``FileIO``, or on a Windows console the ``_WindowsConsoleIO`` that gives the typed text as
+    UTF-8; ``os.read`` of that console gives its code page's bytes), else ``os.read`` of its descriptor."""
+    raw = getattr(handle, "raw", None)
+    read = partial(raw.read, 65536) if raw is not None else partial(os.read, handle.fileno(), 65536)
+    return partial(_read_waiting, read, handle.fileno())
+
+
+def _read_waiting(read: Callable[[], Optional[bytes]], fd: int) -> bytes:
+    """``read()``'s next bytes (``b""`` at the end), waited for when the descriptor was left
+    non-blocking (a parent's ``O_NONBLOCK``, shared with the pipe): its read says "no data yet"
+    (``None``, or ``BlockingIOError``), which is no end of input."""
+    while True:
+        try:
+            chunk = read()
+        except BlockingIOError:
+            chunk = None
+        if chunk is not None:
+            return chunk
+        select.select([fd], [], [])  # POSIX only: a Windows console or pipe does not read non-blocking
+
+
+def _streamed_lines(read: Callable[[], bytes]) -> Iterator[bytes]:
+    """The lines ``read`` gives, each (its end included) as soon as its end arrives. Not through
+    the stream's buffered file object: a batch's worker thread waiting in its ``readline`` holds
+    that object's lock, and the interpreter, closing stdin as it exits after a reader left
+    (``| head -1``), aborted ("Fatal Python error: _enter_buffered_busy", status 134)."""
     buffer, searched = bytearray(), 0
     while True:
         end = buffer.find(b"\n", searched)
@@ -101,7 +125,7 @@ def _descriptor_lines(fd: int) -> Iterator[bytes]:
             searched = 0
             continue
         searched = len(buffer)
-        chunk = os.read(fd, 65536)
+        chunk = read()
         if not chunk:
             if buffer:
                 yield bytes(buffer)

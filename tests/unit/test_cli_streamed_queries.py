@@ -9,9 +9,14 @@ import os
 import select
 import sys
 import threading
+import tracemalloc
 import types
+from functools import partial
+
+import pytest
 
 from websearch_sync.cli import main, queries
+from websearch_sync.errors import InvalidInput
 
 #: How long the producer waits for the first answer before it gives up: only a batch that
 #: waits for the input's end lets it run out (an answer of the stub takes milliseconds).
@@ -178,3 +183,81 @@ def test_a_non_blocking_pipe_is_waited_on(monkeypatch, capsys):
     finally:
         sys.stdin.close()
     assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["one"]
+
+
+def test_a_streamed_line_over_the_cap_is_dropped_as_it_comes_and_refused_naming_it():
+    """A producer that never sends a line end grew the batch's memory without bound (a 200 MB line: 1.27 GB)."""
+    chunks = iter([b"one\n", *[b"x" * 65536] * 160, b"\r\n", b"two\n"])  # a line of 10 MiB
+    lines = queries._queries(partial(next, queries._streamed_lines(partial(next, chunks, b"")), b""), "-", None)
+    tracemalloc.start()
+    try:
+        first, long, second = next(lines), next(lines), next(lines)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (first, second, list(lines)) == ("one", "two", [])
+    assert peak < 4 * queries.MAX_LINE_BYTES + 4 * 65536  # the cap and a read's chunk, not the line
+    assert isinstance(long, queries.OverlongQuery) and long == "x" * queries.MAX_LINE_BYTES
+    assert long.error().message == (
+        "line 2 of --queries-file is 10485760 bytes long, over the 9024 read of a line (a query's limit is "
+        "2000 characters): not searched"
+    )
+
+
+def test_a_streamed_line_over_the_cap_is_cut_at_a_characters_start():
+    chunks = iter([b"a" + "é".encode() * 10000, b"\n"])
+    (long,) = queries._queries(partial(next, queries._streamed_lines(partial(next, chunks, b"")), b""), "-", None)
+    assert long == "a" + "é" * ((queries.MAX_LINE_BYTES - 1) // 2)
+
+
+def test_a_failed_querys_line_repeats_its_first_characters_only(monkeypatch, capsys):
+    write_end = _pipe_stdin(monkeypatch)
+    os.write(write_end, b"y" * 5000 + b"\n" + b"z" * 20000 + b"\n")
+    os.close(write_end)
+    try:
+        assert main(["search", "--queries-file", "-"]) == 2
+    finally:
+        sys.stdin.close()
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(record["query"], record["error"]["detail_code"]) for record in records] == [
+        ("y" * 2000 + "\u2026", "query_too_long"),
+        ("z" * 2000 + "\u2026", "query_too_long"),
+    ]
+    assert records[1]["error"]["message"].startswith("line 2 of --queries-file is 20000 bytes long")
+
+
+def test_a_failed_querys_line_from_a_file_repeats_its_first_characters_only(tmp_path, capsys):
+    path = tmp_path / "q.txt"
+    path.write_text("y" * 5000 + "\n", encoding="utf-8")
+    assert main(["search", "--queries-file", str(path)]) == 2
+    (record,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (record["query"], record["error"]["message"]) == (
+        "y" * 2000 + "\u2026",
+        "query is 5000 characters long; the limit is 2000",
+    )
+
+
+def _reads(*chunks):
+    """A pipe's reads giving ``chunks``, then its end; ``taken``: how many were read."""
+    taken = []
+
+    def read():
+        taken.append(None)
+        return chunks[len(taken) - 1] if len(taken) <= len(chunks) else b""
+
+    return read, taken
+
+
+def test_a_streamed_line_ended_by_a_lone_cr_is_given_before_the_next_byte():
+    """It waited for the next read (the docs say LF, CRLF and CR end a line alike)."""
+    read, taken = _reads(b"one\r", b"\ntwo\rthree\n")
+    lines = queries._streamed_lines(read)
+    assert (next(lines), len(taken)) == (b"one\r", 1)
+    assert list(queries._queries(partial(next, lines, b""), "-", None)) == ["two", "three"]
+
+
+def test_the_lf_of_a_crlf_split_between_reads_opens_no_line_and_counts_in_offsets():
+    read, _ = _reads(b"one\r", b"\n\xe9\n")
+    with pytest.raises(InvalidInput) as caught:
+        list(queries._queries(partial(next, queries._streamed_lines(read), b""), "-", None))
+    assert "line 2 is not UTF-8 (byte 0xe9 at byte offset 5: " in caught.value.message

@@ -32,6 +32,7 @@ except ImportError:  # Windows: a descriptor's flags cannot be asked
 from ..client.clock import SYSTEM_CLOCK, CancellableClock, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..net.waits import wait_for
+from ..validate import MAX_QUERY_CHARS
 from .output import (
     EXIT_OK,
     Interrupted,
@@ -42,6 +43,7 @@ from .output import (
     offline_notice,
     terminal_text,
 )
+from .queries import OverlongQuery
 
 if TYPE_CHECKING:  # the search command imports the client when it runs
     from ..client.search_client import SearchClient
@@ -352,6 +354,13 @@ def end_cut_line(path: str, out: TextIO) -> None:
         out.write("\n")
 
 
+def echoed(query: str) -> str:
+    """``query`` as a failed query's JSON line repeats it: its first ``MAX_QUERY_CHARS`` characters
+    and "…" when it is longer (a line of megabytes was written back whole, to the output and the
+    summary). Only a failed query is cut: ``--skip-done`` reads the successes' queries."""
+    return query if len(query) <= MAX_QUERY_CHARS else query[:MAX_QUERY_CHARS] + "\u2026"
+
+
 def run_batch(
     client: "SearchClient",
     queries: Iterable[str],
@@ -375,9 +384,11 @@ def run_batch(
     def work(query: str) -> Outcome:
         with clock.cancellable(stopped) if isinstance(clock, CancellableClock) else contextlib.nullcontext():
             try:
+                if isinstance(query, OverlongQuery):  # the start of a streamed line, its rest dropped
+                    raise query.error()
                 return {"query": query, **client.search(query, **options)}, None
             except WebSearchError as error:
-                return {"query": query, "error": error.to_dict()}, exit_status(error)
+                return {"query": echoed(query), "error": error.to_dict()}, exit_status(error)
 
     counts = BatchCounts()
     read = [0]  # how many queries were read: a pipe's are read as the batch goes

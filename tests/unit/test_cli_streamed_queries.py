@@ -261,3 +261,14 @@ def test_the_lf_of_a_crlf_split_between_reads_opens_no_line_and_counts_in_offset
     with pytest.raises(InvalidInput) as caught:
         list(queries._queries(partial(next, queries._streamed_lines(read), b""), "-", None))
     assert "line 2 is not UTF-8 (byte 0xe9 at byte offset 5: " in caught.value.message
+
+
+def test_a_pipes_last_line_without_a_line_end_is_a_query(monkeypatch, capsys):
+    write_end = _pipe_stdin(monkeypatch)
+    os.write(write_end, b"one\ntwo")
+    os.close(write_end)
+    try:
+        assert main(["search", "--queries-file", "-"]) == 0
+    finally:
+        sys.stdin.close()
+    assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["one", "two"]

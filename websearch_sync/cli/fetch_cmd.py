@@ -4,6 +4,7 @@ import argparse
 
 from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, MIN_FETCH_BYTES, Settings
 from ..engine.stdout_claim import owner_stdout
+from ..reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .output import EXIT_OK, add_impersonate, int_arg, json_text, refuse_missing_output
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out.write(json_text(result, out, indent=2) + "\n")
     else:
-        out.write(
-            format_results(result, "markdown" if args.mode == "markdown" else "text", untrusted_notice=False) + "\n"
-        )
+        # an image's line is the library's own, shown as written: markdown's escapes (\[image: ...\]) serve a renderer
+        markdown = args.mode == "markdown" and result.get("extractor") != IMAGE_EXTRACTOR
+        out.write(format_results(result, "markdown" if markdown else "text", untrusted_notice=False) + "\n")
     return EXIT_OK

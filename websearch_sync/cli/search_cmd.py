@@ -248,7 +248,6 @@ def run(args: argparse.Namespace) -> int:
     """Run one search (or a batch) and print it."""
     from ..client.search_client import SearchClient
 
-    refuse_missing_output(owner_stdout())  # before a request is spent on an answer no one can read
     fmt = _output_format(args)
     if (args.query is None) == (args.queries_file is None):
         raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code=BAD_ARGUMENTS)
@@ -261,6 +260,8 @@ def run(args: argparse.Namespace) -> int:
     check_backend_names(args.backend, "--backend")
     overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
     settings = Settings.from_env(**overrides)
+    # before a request is spent on an answer no one can read; after the arguments, whose mistake is the one to say
+    refuse_missing_output(owner_stdout())
     clock = CancellableClock()  # a batch cancels the query still running when it stops: no request after it ended
     with SearchClient(args.backend, settings=settings, clock=clock, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:

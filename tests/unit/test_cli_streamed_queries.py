@@ -139,6 +139,7 @@ def test_a_streamed_batch_skips_the_queries_done_as_they_arrive(monkeypatch, cap
     captured = capsys.readouterr()
     assert [json.loads(line)["query"] for line in captured.out.splitlines()] == ["two"]
     assert "skipping the 1 query done in %s as they arrive" % done in captured.err.splitlines()
+    assert captured.err.splitlines()[-1] == "1 ok, 0 failed, 1 skipped as done"  # it said nothing of them
 
 
 class _ConsoleIO(io.FileIO):

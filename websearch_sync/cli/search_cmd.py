@@ -11,7 +11,7 @@ from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, option_hint
-from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, refuse_overwriting_resume, run_batch
+from .batch import PROGRESS_EVERY_S, SkippingDone, done_queries, end_cut_line, refuse_overwriting_resume, run_batch
 from .output import (
     CACHE_MAX_ANSWERS_HELP,
     EXIT_OK,
@@ -349,7 +349,7 @@ def _batch_queries(args: argparse.Namespace) -> Queries:
             "skipping the %d quer%s done in %s as they arrive\n"
             % (len(done), "y" if len(done) == 1 else "ies", args.skip_done)
         )
-        return (query for query in queries if query not in done)
+        return SkippingDone(queries, done)
     remaining = [query for query in queries if query not in done]
     skipped = len(queries) - len(remaining)
     sys.stderr.write("skipping %d quer%s done in %s\n" % (skipped, "y" if skipped == 1 else "ies", args.skip_done))

@@ -44,6 +44,17 @@ def _pipe_stdin(monkeypatch) -> int:
     return write_end
 
 
+def _piped(monkeypatch, data: bytes, argv: list[str]) -> int:
+    """``main(argv)``'s status with ``data`` on a pipe as stdin, its writer gone."""
+    write_end = _pipe_stdin(monkeypatch)
+    os.write(write_end, data)
+    os.close(write_end)
+    try:
+        return main(argv)
+    finally:
+        sys.stdin.close()
+
+
 def test_a_streamed_query_is_answered_before_the_next_line_arrives(monkeypatch, capsys):
     answers = _Answers()
     monkeypatch.setattr(sys, "stdout", answers)
@@ -71,13 +82,7 @@ def test_a_streamed_query_is_answered_before_the_next_line_arrives(monkeypatch, 
 
 
 def test_a_streamed_line_that_is_not_utf8_ends_the_batch_after_the_queries_before_it(monkeypatch, capsys):
-    write_end = _pipe_stdin(monkeypatch)
-    os.write(write_end, b"one\ntwo\n\xe9t\xe9\nthree\n")
-    os.close(write_end)
-    try:
-        assert main(["search", "--queries-file", "-"]) == 2
-    finally:
-        sys.stdin.close()
+    assert _piped(monkeypatch, b"one\ntwo\n\xe9t\xe9\nthree\n", ["search", "--queries-file", "-"]) == 2
     captured = capsys.readouterr()
     lines = [json.loads(line) for line in captured.out.splitlines()]
     assert [line.get("query") for line in lines] == ["one", "two", None]
@@ -91,13 +96,14 @@ def test_a_streamed_line_that_is_not_utf8_ends_the_batch_after_the_queries_befor
 
 def test_a_streamed_batch_stopped_after_k_failures_says_so(monkeypatch, capsys):
     """Its summary counted the queries read, all run: "0 ok, 2 failed" said nothing of the stop."""
-    write_end = _pipe_stdin(monkeypatch)
-    os.write(write_end, b"one\ntwo\nthree\n")
-    os.close(write_end)
-    try:
-        assert main(["search", "--queries-file", "-", "-n", "0", "--stop-after-failures", "2"]) == 2
-    finally:
-        sys.stdin.close()
+    assert (
+        _piped(
+            monkeypatch,
+            b"one\ntwo\nthree\n",
+            ["search", "--queries-file", "-", "-n", "0", "--stop-after-failures", "2"],
+        )
+        == 2
+    )
     assert capsys.readouterr().err.splitlines()[-2] == (
         "0 ok, 2 failed; stopped after 2 consecutive failures, 0 not run, the rest of the input not read"
     )
@@ -129,13 +135,7 @@ def test_piped_queries_are_not_read_through_stdins_buffered_reader(monkeypatch, 
 def test_a_streamed_batch_skips_the_queries_done_as_they_arrive(monkeypatch, capsys, tmp_path):
     done = tmp_path / "out.jsonl"
     done.write_text(json.dumps({"query": "one", "items": [], "provider_meta": {}}) + "\n", encoding="utf-8")
-    write_end = _pipe_stdin(monkeypatch)
-    os.write(write_end, b"one\ntwo\n")
-    os.close(write_end)
-    try:
-        assert main(["search", "--queries-file", "-", "--skip-done", str(done)]) == 0
-    finally:
-        sys.stdin.close()
+    assert _piped(monkeypatch, b"one\ntwo\n", ["search", "--queries-file", "-", "--skip-done", str(done)]) == 0
     captured = capsys.readouterr()
     assert [json.loads(line)["query"] for line in captured.out.splitlines()] == ["two"]
     assert "skipping the 1 query done in %s as they arrive" % done in captured.err.splitlines()
@@ -212,13 +212,7 @@ def test_a_streamed_line_over_the_cap_is_cut_at_a_characters_start():
 
 
 def test_a_failed_querys_line_repeats_its_first_characters_only(monkeypatch, capsys):
-    write_end = _pipe_stdin(monkeypatch)
-    os.write(write_end, b"y" * 5000 + b"\n" + b"z" * 20000 + b"\n")
-    os.close(write_end)
-    try:
-        assert main(["search", "--queries-file", "-"]) == 2
-    finally:
-        sys.stdin.close()
+    assert _piped(monkeypatch, b"y" * 5000 + b"\n" + b"z" * 20000 + b"\n", ["search", "--queries-file", "-"]) == 2
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(record["query"], record["error"]["detail_code"]) for record in records] == [
         ("y" * 2000 + "\u2026", "query_too_long"),
@@ -265,11 +259,5 @@ def test_the_lf_of_a_crlf_split_between_reads_opens_no_line_and_counts_in_offset
 
 
 def test_a_pipes_last_line_without_a_line_end_is_a_query(monkeypatch, capsys):
-    write_end = _pipe_stdin(monkeypatch)
-    os.write(write_end, b"one\ntwo")
-    os.close(write_end)
-    try:
-        assert main(["search", "--queries-file", "-"]) == 0
-    finally:
-        sys.stdin.close()
+    assert _piped(monkeypatch, b"one\ntwo", ["search", "--queries-file", "-"]) == 0
     assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["one", "two"]

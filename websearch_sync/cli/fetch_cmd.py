@@ -4,7 +4,6 @@ import argparse
 
 from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, MIN_FETCH_BYTES, Settings
 from ..engine.stdout_claim import owner_stdout
-from ..reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .output import EXIT_OK, add_impersonate, int_arg, json_text, refuse_missing_output
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -58,6 +57,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run(args: argparse.Namespace) -> int:
     """Fetch the page and print it."""
     from ..client.search_client import SearchClient
+    from ..reader.image import EXTRACTOR as IMAGE_EXTRACTOR
     from ..tool import format_results
 
     refuse_missing_output(owner_stdout())  # before the page is read for no one

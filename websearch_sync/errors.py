@@ -593,10 +593,9 @@ def unresolved_host(host: str, provider: Optional[str] = None) -> NetworkError:
     return NetworkError("could not resolve the host name %s" % host, provider=provider, detail_code=DNS_ERROR)
 
 
-#: The hint of fetch's refusal of an image it was not asked for (``images`` false): the one
-#: ``unsupported_content`` a caller can lift by asking, which the command line names its flag for
-#: (a PDF without the ``pdf`` extra or an animation without Pillow shares the detail code, not the remedy).
-ASK_FOR_IMAGES_HINT = "pass images=True to receive it as base64 data with its size"
+#: The hint of fetch's refusal of an image it was not asked for (``unsupported_content``, whose
+#: other hints name an extra to install): the command line names its flag instead.
+ASK_FOR_IMAGES = "pass images=True to receive it as base64 data with its size"
 
 
 def install_hint(extra: str) -> str:

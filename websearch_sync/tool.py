@@ -669,10 +669,12 @@ def _distinct_keys(pairs: list[tuple[Any, Any, Any]]) -> dict[Any, Any]:
 #: its count with it): a repeat is answered from this memory, so it is bounded (a fetch answer
 #: holds at most ``MAX_FETCH_CHARS`` of text; a fetched image is remembered without its bytes).
 REMEMBERED_LOOKUPS = 64
-#: What a repeat answered from the session's memory says to the model, before the answer.
+#: What a repeat answered from the session's memory says to the model, before the answer. It says what
+#: the tools did, not what the model has: tools built once for an app (the MCP server's, or an
+#: integration's shared by several agents) answer a conversation that never asked with another's lookup.
 REPEAT_NOTE = (
-    "Note: this %s was already looked up %s%s. This is the answer you already have, not a new lookup: "
-    "use it instead of repeating the same lookup."
+    "Note: these tools already looked this %s up %s%s; here is that answer again, not a new lookup:"
+    " use it rather than repeating the same lookup."
 )
 
 

@@ -164,7 +164,9 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub(defaul
     assert again.is_error is False and again.structured_content["provider_meta"]["cached"] is True
     # one ToolSession: the third lookup of the same normalised query is the answer already given, with a note
     assert third.is_error is False and third.structured_content["items"] == again.structured_content["items"]
-    assert text_of(third).startswith("Note: this query was already looked up 2 times in the last 600 s. ")
+    assert text_of(third).startswith(
+        "Note: these tools already looked this query up 2 times in the last 600 s; here is that answer again"
+    )
     assert third.structured_content["note"] in text_of(third)
 
 
@@ -981,7 +983,9 @@ def test_a_later_conversation_on_the_same_server_looks_up_again():
             later = tools.call("web_fetch", {"url": site.url("/page")})
         assert len(site.requests) == 3  # the third conversation's lookup came from the server's memory
     assert [outcome.is_error for outcome in conversations + [later]] == [False] * 4
-    assert conversations[2].text.startswith("Note: this page was already looked up 2 times in the last 600 s. ")
+    assert conversations[2].text.startswith(
+        "Note: these tools already looked this page up 2 times in the last 600 s; here is that answer again"
+    )
     assert conversations[2].result["text"] == conversations[1].result["text"]
     assert "note" not in later.result and not later.text.startswith("Note:")
 

@@ -355,7 +355,9 @@ class Settings:
 
     def replace(self, **changes: Any) -> "Settings":
         """Return a copy with some fields changed (the URLs :meth:`from_env` left to their use
-        stay so while unchanged; ``dataclasses.replace`` would check them when built)."""
+        stay so while unchanged). Use it rather than ``dataclasses.replace``, which builds through
+        the constructor (no argument can say a URL came from the environment) and so raises
+        ``InvalidInput(bad_endpoint)`` for such a URL."""
         values = {field.name: getattr(self, field.name) for field in dataclasses.fields(self) if field.init}
         return _built(type(self), self.env_urls_at_use, {**values, **changes})
 

@@ -844,6 +844,33 @@ def test_a_notification_tools_call_without_a_name_gets_no_answer():
     assert parse_line('{"jsonrpc":"2.0","method":"tools/call","params":{}}')[1] is None
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"id":9,"method":"tools/call"}',  # no jsonrpc
+        '{"jsonrpc":"1.0","id":9,"method":"tools/call","params":{}}',
+        '{"id":9,"method":"tools/call","params":{"name":"web_search","arguments":"rust"}}',  # arguments checked too
+    ],
+)
+def test_a_message_that_is_no_json_rpc_2_request_stays_invalid_request_not_a_params_check(line):
+    """The params checks apply to JSON-RPC 2.0 requests only: a message without ``"jsonrpc": "2.0"``
+    was answered "needs params.name" (or a tool result) instead of ``-32600`` Invalid Request."""
+    assert parse_line(line) == (
+        None,
+        {
+            "jsonrpc": "2.0",
+            "id": 9,
+            "error": {"code": -32600, "message": "Invalid Request: not a JSON-RPC 2.0 message"},
+        },
+    )
+
+
+def test_a_response_shaped_tools_call_is_left_to_the_sdk():
+    """A message holding ``result`` is no request this reader checks: the SDK reads it as it did before."""
+    message, answer = parse_line('{"jsonrpc":"2.0","id":9,"method":"tools/call","result":{}}')
+    assert answer is None and message is not None
+
+
 def test_the_server_answers_a_tools_call_without_a_name_and_goes_on_serving(raw_server):
     raw_server.send('{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"arguments":{"query":"x"}}}')
     raw_server.send(call_line(15, '{"query": "still serving"}'))

@@ -28,7 +28,7 @@ from .client.clock import SYSTEM_CLOCK
 from .client.default_client import default_client
 from .client.search_client import SearchClient
 from .client.selection import resolve_backends
-from .config import DEFAULT_MAX_RESULTS, Settings
+from .config import DEFAULT_MAX_REPEATS, DEFAULT_MAX_RESULTS, Settings
 from .engine import registry
 from .engine.normalize import LINE_TEXT_FIELDS
 from .errors import (
@@ -747,7 +747,7 @@ class ToolSession:
         self,
         client: Optional[SearchClient] = None,
         *,
-        max_repeats: int = 2,
+        max_repeats: int = DEFAULT_MAX_REPEATS,
         repeat_window_s: Optional[float] = None,
         names: Optional[Mapping[str, str]] = None,
         images: bool = False,

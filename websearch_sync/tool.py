@@ -16,6 +16,7 @@ import copy
 import dataclasses
 import json
 import logging
+import math
 import re
 import secrets
 import threading
@@ -678,6 +679,23 @@ REPEAT_NOTE = (
 )
 
 
+def _check_guard(max_repeats: object, repeat_window_s: object) -> None:
+    """``InvalidInput`` unless ``max_repeats`` is a positive integer and ``repeat_window_s`` a finite
+    number >= 0 or None. ``max_repeats=0`` is what a caller writes to turn the guard off: the message
+    says how (the window 0); an infinite window is refused, not read as "for ever" (``None`` says it)."""
+    check_number(
+        "max_repeats", max_repeats, detail=BAD_MAX_REPEATS, hint=" (no guard: repeat_window_s=0, mcp --repeat-window 0)"
+    )
+    if repeat_window_s is None:
+        return
+    window = check_number("repeat_window_s", repeat_window_s, minimum=0, integer=False, detail=BAD_REPEAT_WINDOW)
+    if math.isinf(window):
+        raise InvalidInput(
+            "repeat_window_s must be a finite number >= 0 (None: the tools' whole life), got %r" % (window,),
+            detail_code=BAD_REPEAT_WINDOW,
+        )
+
+
 #: A call that waited on an identical lookup looks up itself only while it has at least this share of
 #: its own bound left (its search's deadline, ``timeout_ms`` for a fetch); with less it takes the error of
 #: the lookup that timed out, or its own ``deadline_exceeded`` after one that ended with nothing for it
@@ -752,9 +770,7 @@ class ToolSession:
         names: Optional[Mapping[str, str]] = None,
         images: bool = False,
     ) -> None:
-        check_number("max_repeats", max_repeats, detail=BAD_MAX_REPEATS)
-        if repeat_window_s is not None:
-            check_number("repeat_window_s", repeat_window_s, minimum=0, integer=False, detail=BAD_REPEAT_WINDOW)
+        _check_guard(max_repeats, repeat_window_s)
         self.client = client
         self.images = images
         self.max_repeats = max_repeats

@@ -113,6 +113,7 @@ def check_number(
     maximum: Optional[float] = None,
     integer: Literal[True] = True,
     provider: Optional[str] = None,
+    hint: str = "",
 ) -> int: ...
 
 
@@ -126,6 +127,7 @@ def check_number(
     maximum: Optional[float] = None,
     integer: Literal[False],
     provider: Optional[str] = None,
+    hint: str = "",
 ) -> float: ...
 
 
@@ -138,13 +140,15 @@ def check_number(
     maximum: Optional[float] = None,
     integer: bool = True,
     provider: Optional[str] = None,
+    hint: str = "",
 ) -> Union[int, float]:
     """``value`` unchanged when it is a number in ``minimum..maximum``, else ``InvalidInput(detail)``.
 
     The one number rule: ``integer`` asks for an ``int`` (a fraction is refused, not
     truncated); a bool is no number (``True`` is an ``int`` to Python, never a count to a
     caller), nor is NaN (it compares false with every limit). The message names ``name``,
-    the range and the value; ``provider`` goes on the error (a backend's own setting).
+    the range and the value, and ``hint`` (``" (...)"``) after the range, before the value:
+    what to write instead; ``provider`` goes on the error (a backend's own setting).
     """
     kinds: tuple[type, ...] = (int,) if integer else (int, float)
     number = cast(float, value)
@@ -157,7 +161,7 @@ def check_number(
     else:
         return number
     raise InvalidInput(
-        "%s must be %s, got %s" % (name, wanted, shown_text(repr(value))), provider=provider, detail_code=detail
+        "%s must be %s%s, got %s" % (name, wanted, hint, shown_text(repr(value))), provider=provider, detail_code=detail
     )
 
 

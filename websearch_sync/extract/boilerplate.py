@@ -477,42 +477,6 @@ _PAGE_REWRITES: dict[str, Callable[[etree._Element], None]] = {
 }
 
 
-#: Landmarks that may hold a passage of the article: a pull quote (``<aside>``), a standfirst (``<header>``).
-_PASSAGE_LANDMARKS = frozenset(("aside", "header"))
-#: The only tags a passage holds: inline markup of its text (no link, heading, list, image or box).
-_PASSAGE_INLINE = frozenset(
-    ("span", "em", "strong", "b", "i", "u", "q", "cite", "small", "mark", "abbr", "sup", "sub", "br")
-)
-#: A passage has at least this many non-space characters (a sentence, not a label).
-_PASSAGE_MIN_CHARS = 40
-#: ... and its parent at least this many long paragraphs (it sits among the article's).
-_PASSAGE_MIN_PARAGRAPHS = 2
-#: How a sentence or a quotation ends (a byline, a date line or a label does not).
-_SENTENCE_ENDS = (".", "!", "?", '"', "\u201d", "\u2019", "\u00bb", "\u2026", "\u3002", "\uff01", "\uff1f", "]")
-
-
-def ends_sentence(text: str) -> bool:
-    """Whether ``text`` is words ending as a sentence or a quotation does: two words or more, the
-    last one closed by a full stop, a question or exclamation mark, an ellipsis or a closing
-    quotation mark or bracket (a label, "View photo", or a stray "." after it is not)."""
-    words = text.split()
-    return len(words) >= 2 and len(words[-1]) > 1 and words[-1].endswith(_SENTENCE_ENDS)
-
-
-def _article_passage(element: etree._Element) -> bool:
-    """True when a landmark is one passage of the article's text (``page.landmark_passages``):
-    plain text with inline markup only, a sentence long and ending as one, its parent holding
-    ``_PASSAGE_MIN_PARAGRAPHS`` long paragraphs of its own. A pull quote set between the
-    article's paragraphs is an ``<aside>``, a standfirst before them a ``<header>``; the
-    landmarks that are not the article hold links, headings, lists or boxes."""
-    if any(not isinstance(node.tag, str) or node.tag not in _PASSAGE_INLINE for node in element.iterdescendants()):
-        return False
-    parent = element.getparent()
-    if parent is None or text_size(element) < _PASSAGE_MIN_CHARS or not ends_sentence(_text(element)):
-        return False
-    return _has_long_paragraphs(parent, _PASSAGE_MIN_PARAGRAPHS)
-
-
 def _has_long_paragraphs(parent: Optional[etree._Element], count: int) -> bool:
     """Whether ``parent`` has ``count`` or more long ``<p>`` children (measured until it has)."""
     if parent is None:
@@ -536,11 +500,8 @@ def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Non
         return
     limit: Optional[float] = None  # measured only once a block matches
     doomed: set[etree._Element] = set()
-    passages = "page.landmark_passages" in rules
     for element in _outside_code(body, doomed):
         if not (element.tag in tags or (words and class_words(element) & words)):  # no page rule has words now
-            continue
-        if passages and element.tag in _PASSAGE_LANDMARKS and _article_passage(element):
             continue
         if limit is None:
             limit = 0.3 * text_size(body)

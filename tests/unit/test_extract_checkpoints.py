@@ -14,7 +14,7 @@ import pytest
 
 from websearch_sync.checkpoints import EVERY, WorkAbandoned, abandonable, checked, checkpoint
 from websearch_sync.extract.article import _article, extract_html
-from websearch_sync.extract.boilerplate import clean_article, preclean
+from websearch_sync.extract.boilerplate import clean_article, linked_section_headings, preclean
 from websearch_sync.extract.divs import blocks_below
 from websearch_sync.extract.region import main_region
 from websearch_sync.extract.render import render_element
@@ -26,6 +26,13 @@ PAGE = (
     + "</article></div><table>"
     + "".join("<tr><td>cell %d</td></tr>" % i for i in range(EVERY * 2))
     + "</table></body></html>"
+)
+
+
+#: Headings that are links, each before a paragraph (readability.linked_headings, run in readability's sanitize).
+LINKED_HEADINGS = "<div>%s</div>" % "".join(
+    "<h3><a href='/a%d'>Item %d</a></h3><p>%s</p>" % (i, i, "A summary long enough to open a section. " * 3)
+    for i in range(4)
 )
 
 
@@ -41,6 +48,7 @@ PHASES = {
     "main_region": lambda: main_region(_tree().find("body")),
     "render": lambda: render_element(_tree().find("body"), "markdown"),
     "blocks_below": lambda: blocks_below(_tree(), re.compile("<(a|table|pre)")),
+    "linked_section_headings": lambda: list(linked_section_headings(lxml.html.fragment_fromstring(LINKED_HEADINGS))),
 }
 
 

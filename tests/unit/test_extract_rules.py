@@ -419,6 +419,25 @@ def _text_of(element):
     return "".join(element.itertext())
 
 
+#: A summary of 80 to 124 non-space characters: long enough to open a section, too short to be a long paragraph.
+SUMMARY = "A summary of the item, long enough to follow its heading as a section does, but not a long one by far."
+
+
+def test_a_parent_of_many_linked_headings_has_its_paragraphs_counted_once(monkeypatch):
+    """Each heading asked whether its parent holds two long paragraphs, and each asking measured the
+    parent's children again: 5,000 linked headings in one <div> took 45 s. The parent is measured once."""
+    from websearch_sync.extract import boilerplate
+
+    headings = 200
+    node = _node("".join("<h3><a href='/item%d'>Item %d</a></h3><p>%s</p>" % (n, n, SUMMARY) for n in range(headings)))
+    measured = []
+    size = boilerplate.text_size
+    monkeypatch.setattr(boilerplate, "text_size", lambda element: measured.append(element) or size(element))
+    assert list(linked_section_headings(node)) == []  # no long paragraph among them
+    # each summary once as a heading's next block, and once as a child of the parent (before: 200 times)
+    assert len(measured) == 2 * headings
+
+
 def test_link_dense_keeps_headings():
     html = PARAGRAPH + "<h3><a href='/game/rez'>Rez Infinite</a></h3>" + PARAGRAPH
     assert "Rez Infinite" in _clean(html, DEFAULT_RULES)

@@ -28,3 +28,21 @@ def test_a_page_decoding_past_pypdf_s_cap_is_left_out_for_its_size():
     )
     # alone, such a page is a PDF that decodes to more than fetch reads (response_too_large, as
     # for a page drawing over 1 MB: tests/sockets/test_fetch_pdf.py), which that cut makes it
+
+
+def test_a_stream_over_pypdf_s_cap_that_pages_share_is_decoded_once(monkeypatch):
+    # one bomb drawn by many pages was decoded again for each (1,000 pages: 125 s of CPU), its
+    # size never counted: it is measured once, and the pages after the first find it over the limit
+    from pypdf.filters import FlateDecode
+
+    decode = FlateDecode.decode
+    bombs = []
+
+    def counted(data, *args, **kwargs):
+        bombs.extend([len(data)] if len(data) == len(OVER_PYPDF_CAP) else [])
+        return decode(data, *args, **kwargs)
+
+    monkeypatch.setattr(FlateDecode, "decode", staticmethod(counted))
+    body = bomb_pdf([["The quay opened in October."], *[OVER_PYPDF_CAP] * 10], shared=True)
+    read = pdf.pdf_text(response(body), mode="text", provider="fetch")
+    assert (read.text, read.cuts, len(bombs)) == ("--- Page 1 ---\n\nThe quay opened in October.", {CUT_LARGE_PAGES}, 1)

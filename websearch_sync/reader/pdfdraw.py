@@ -44,7 +44,10 @@ def drawn_bytes(
     stream that decodes to more than its own cap (pypdf's ``LimitReachedError``: 75 MB, or a
     damaged stream over 5 MB it does not try to repair): the page then draws more than
     ``limit``, whatever stream it was, and is left out for its size, not as a page the decoder
-    cannot read (a bomb of a few KB was "pdf_broken"); the decoder discards what it decoded."""
+    cannot read (a bomb of a few KB was "pdf_broken"); the decoder discards what it decoded.
+    Such a stream counts as ``limit + 1`` bytes in ``decoded`` and in this call's bytes, so the
+    pages sharing it find it measured (one bomb drawn by 1,000 pages was decoded 1,000 times,
+    125 s of CPU) and the budget sees each bomb."""
     resources = _resolved(page.get("/Resources"))
     contents = _resolved(page.get("/Contents"))
     todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
@@ -59,8 +62,9 @@ def drawn_bytes(
         if id(stream) not in decoded.sizes:
             try:
                 size = len(stream.get_data())
-            except over_cap:
-                return max(drawn, limit) + 1, new
+            except over_cap:  # over the limit: counted so, once, for the pages that share it too
+                decoded.add(id(stream), limit + 1)
+                return max(drawn, limit) + 1, new + limit + 1
             decoded.add(id(stream), size)
             new += size
         if resources is None:

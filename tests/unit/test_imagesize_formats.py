@@ -18,7 +18,7 @@ import struct
 import zlib
 
 import pytest
-from images import _chunk, _grey_rows, apng, gif, jpeg_frame, pillow_image
+from images import _chunk, _grey_rows, apng, gif, jpeg_frame, pillow_image, webp_frame
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
@@ -525,13 +525,24 @@ def test_an_arithmetic_jpeg_needs_no_more_coded_data_than_it_has():
     assert header is not None and (header.size, header.holds) == (image.size, True) == ((3000, 2000), True)
 
 
-def test_a_gif_frame_past_its_screen_that_its_data_cannot_hold_is_named_by_the_frame_s_size():
-    # the frame is what the data cannot hold: the message named the 10x10 screen
-    data = gif((10, 10), [(0, 0, 7000, 10, b"\x00")])
-    headers = CaseInsensitiveDict({"Content-Type": "image/gif", "Content-Length": str(len(data))})
+@pytest.mark.parametrize(
+    ("media", "data", "declared"),
+    [
+        # a 7000x10 frame over a 10x10 screen grows the GIF to it (a part past the size: none)
+        ("image/gif", gif((10, 10), [(0, 0, 7000, 10, b"\x00")]), "7000x10 pixels,"),
+        # a 1000x800 lossy bitstream of 90 bytes in a 10x10 canvas (the message named the canvas alone)
+        (
+            "image/webp",
+            webp_frame(pillow_image(16, 16, "WEBP"), 1000, 800, canvas=(10, 10)),
+            "10x10 pixels and parts reaching 1000x800,",
+        ),
+    ],
+)
+def test_an_image_whose_data_cannot_hold_a_part_names_the_part_s_extent(media, data, declared):
+    headers = CaseInsensitiveDict({"Content-Type": media, "Content-Length": str(len(data))})
     with pytest.raises(ws.WebParseError) as info:
         image_text(HttpResponse(200, headers, data, "https://example.com/a"), provider="fetch", images=True)
-    assert "declares 7000x10 pixels, more than its data can hold" in info.value.message
+    assert info.value.message.endswith(" declares %s more than its data can hold" % declared)
 
 
 @pytest.mark.parametrize("screen", [(10, 10), (0, 0), (0, 20), (30, 30)])

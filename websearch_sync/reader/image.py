@@ -180,7 +180,7 @@ def _decoded_first_frame(
     if header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
         raise _undecodable(what, header.extent, provider, status, "cut a frame from")
     if not header.holds:
-        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.extent)
+        raise _not_held(host, header, provider, status)
     out = io.BytesIO()
     try:
         with pillow.open(io.BytesIO(content)) as image:
@@ -216,6 +216,16 @@ def _unreadable(
         detail_code=IMAGE_UNREADABLE,
         status=status,
     )
+
+
+def _not_held(host: str, header: Header, provider: Optional[str], status: int) -> WebParseError:
+    """``image_unreadable`` for an image declaring more pixels than its data can hold: its size,
+    and where its parts reach when past it (``header.extent``: the widest and tallest of its
+    parts, a GIF frame or WebP bitstream past its screen or canvas, possibly two parts' sides)."""
+    declared = "%dx%d pixels" % header.size
+    if header.extent != header.size:
+        declared += " and parts reaching %dx%d" % header.extent
+    return _unreadable(host, provider, status, "declares %s, more than its data can hold" % declared)
 
 
 def _too_large(message: str, provider: Optional[str], status: int, hint: str) -> WebProviderError:
@@ -256,7 +266,7 @@ def _within_caps(
     if not within and header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
         raise _undecodable(over, header.extent, provider, status)
     if not header.holds:
-        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.extent)
+        raise _not_held(host, header, provider, status)
     if within:
         return content, header.size
     pillow = _pillow()

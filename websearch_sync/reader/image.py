@@ -25,6 +25,7 @@ from ..errors import (
     ASK_FOR_IMAGES,
     IMAGE_TOO_LARGE,
     IMAGE_UNREADABLE,
+    RAISE_MAX_BYTES,
     UNSUPPORTED_CONTENT,
     WebParseError,
     WebProviderError,
@@ -131,7 +132,7 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
             "%s served an image larger than the %d-byte cap" % (host, len(response.content)),
             provider,
             response.status,
-            "raise max_bytes",
+            RAISE_MAX_BYTES,
         )
     header = read_header(response.content, media)
     if header is None or not (header.ended or _whole(response)):

@@ -592,6 +592,28 @@ def test_a_png_whose_text_chunk_pillow_refuses_is_unreadable_not_returned(chunk,
     assert (read_header(data, "image/png") is not None) == readable
 
 
+#: 1 MiB of zeros in 1 KB: the most a compressed text or colour-profile chunk may hold for Pillow.
+MIB_OF_ZEROS = zlib.compress(b"\x00" * 1024 * 1024, 9)
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    [_chunk(b"iCCP", b"profile\x00\x00" + MIB_OF_ZEROS), _chunk(b"zTXt", b"\x00\x00" + MIB_OF_ZEROS)],
+    ids=["iCCP", "zTXt without a keyword"],
+)
+def test_a_png_whose_chunks_decompress_past_the_total_is_unreadable(chunk, monkeypatch):
+    # a profile or a text without a keyword counts toward no text limit: 4,000 such chunks were
+    # decompressed, 8.5 s of CPU; the total each took is bounded (here 3 MiB: 3 chunks pass, 4 do not)
+    import websearch_sync.reader.imagesize as imagesize
+
+    monkeypatch.setattr(imagesize, "_PNG_INFLATED_MEMORY", 3 * 1024 * 1024, raising=False)
+    good = grey_png(struct.pack(">IIBBBBB", 10, 10, 8, 0, 0, 0, 0))
+    assert [read_header(good[:33] + chunk * count + good[33:], "image/png") is not None for count in (3, 4)] == [
+        True,
+        False,
+    ]
+
+
 @pytest.mark.parametrize("frame", [(0, 20), (20, 0), (0, 0)])
 def test_a_gif_whose_first_frame_has_no_pixels_is_unreadable_as_pillow_refuses_it(frame):
     # it was returned (an animation's cut down to it), for a model API decoding with Pillow to refuse

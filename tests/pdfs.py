@@ -188,6 +188,20 @@ def bomb_pdf(
     return out.getvalue()
 
 
+def font_map_pdf(pages: Sequence[Sequence[str]], to_unicode: bytes) -> bytes:
+    """A PDF of text pages (lines, as :func:`text_pdf`) whose one font, shared by every page, has
+    the character map ``to_unicode`` (``/ToUnicode``, stored as :func:`bomb_pdf` stores content)."""
+    writer = PdfWriter()
+    resources = _font(writer)
+    font = resources["/Font"]["/F1"].get_object()
+    font[NameObject("/ToUnicode")] = _flate(writer, to_unicode)
+    for lines in pages:
+        _text_page(writer, resources, lines)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
 def idle_form_pdf(lines: Sequence[str], form_content: bytes) -> bytes:
     """A one-page PDF showing ``lines`` whose resources also hold a form XObject of
     ``form_content`` that the page never draws (producers share one resource dictionary)."""

@@ -74,7 +74,9 @@ def test_replay_fixtures_answers_within_the_pages_a_case_says_it_holds():
 
 
 def test_replay_fixtures_of_a_case_not_saying_it_reports_the_page_it_lacks(tmp_path):
-    """Without ``recorded_pages`` the kit's answer says page 2 was not recorded: never a quiet "no more"."""
+    """Without ``recorded_pages`` the kit's answer says page 2 was not recorded: never a quiet "no more".
+    A call for no more than a page holds reads page 2 best effort: the answer stands, and says it
+    (``page_not_read``); a call for more has it in ``errors``."""
     case = _case()
     folder = tmp_path / "yahoo_html"
     folder.mkdir()
@@ -83,9 +85,10 @@ def test_replay_fixtures_of_a_case_not_saying_it_reports_the_page_it_lacks(tmp_p
     shutil.copy(case.folder / case.meta["response"]["body"], folder)
     with replay_fixtures(tmp_path, backends="yahoo_html"):
         result = ws.search("javascript tutorial", backend="yahoo_html", max_results=10, cache_ttl_s=0)
+        more = ws.search("javascript tutorial", backend="yahoo_html", max_results=11, cache_ttl_s=0)
     assert [item["url"] for item in result["items"]] == _golden_urls()
-    [error] = result["errors"]
+    assert "errors" not in result and result["provider_meta"]["page_not_read"].startswith("page 2 was not read")
+    [error] = more["errors"]
     assert (error["detail_code"], error["page"]) == ("no_recorded_case", 2)
-    assert (
-        "the backend sent one more: GET https://search.yahoo.com/search?p=javascript+tutorial&b=8" in error["message"]
-    )
+    sent = "the backend sent one more: GET https://search.yahoo.com/search?p=javascript+tutorial&b=8"
+    assert sent in error["message"] and sent in result["provider_meta"]["page_not_read"]

@@ -268,6 +268,8 @@ def _response(
         meta["request_id"] = result.request_id
     if result.pages is not None:  # a next page was asked for, or the call asked for more than a page holds
         meta["pages"] = result.pages
+    if result.page_not_read is not None:  # a fill-up page not read: the answer stands whole
+        meta["page_not_read"] = result.page_not_read
     extras: dict[str, list[Any]] = {}
     add_extras(extras, result)
     if extras:

@@ -587,7 +587,12 @@ class Backend:
         message saying which page and which pages the results are from; ``partial`` is set: the
         pages read stand). A later page's error of a kind the pages before gave already (SearXNG's
         engine that failed page 1, "Suspended" when asked again for page 2) is said once, in the
-        first page's words. ``parsed.pages`` is the pages read once a next page was asked for (1 when it failed)."""
+        first page's words. ``parsed.pages`` is the pages read once a next page was asked for (1 when it failed).
+
+        When the call asks no more than a page holds, a next page only fills up a short one: best
+        effort. One that gets no rate-limit slot within the budget (a pace near the deadline) or
+        fails leaves the answer whole, neither partial nor in error (it is cached), its reason in
+        ``parsed.page_not_read``: else a user's pace would turn every short page into a failure."""
         seen: set[str] = set()
         fresh = _new_results(parsed.items, seen, self.vertical)
         page_result = parsed
@@ -613,14 +618,21 @@ class Backend:
                         detail_code=BAD_PARSE_RESULT,
                     )
             except WebSearchError as error:
-                later_request_failed(error)
-                failure = error.to_dict()  # the error stays as met: a cool-down keeps its words
+                later_request_failed(error)  # a block still starts the cool-down
                 shown = "page 1" if pages == 1 else "pages 1-%d" % pages
+                parsed.pages = pages
+                if params.max_results <= (self.results_per_page or 0):  # a fill-up page: best effort
+                    parsed.page_not_read = "page %d was not read (the results are those of %s): %s" % (
+                        pages + 1,
+                        shown,
+                        error.message,
+                    )
+                    break
+                failure = error.to_dict()  # the error stays as met: a cool-down keeps its words
                 failure["message"] = "page %d (the results are those of %s): %s" % (pages + 1, shown, error.message)
                 failure["page"] = pages + 1
                 parsed.errors.append(failure)
                 parsed.partial = True
-                parsed.pages = pages
                 break
             pages += 1
             parsed.pages = pages

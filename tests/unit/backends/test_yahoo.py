@@ -246,6 +246,52 @@ def test_max_pages_bounds_the_pages_read():
     assert sent == [None, "8", "18"] and len(response["items"]) == 17 and response["errors"][0]["page"] == 3
 
 
+def _short_page_then(second, queries=("javascript tutorial",) * 2, **client_kwargs):
+    """Calls for 10 of one client (a cache, the fake clock): the 2026 page (7 results), then
+    ``second`` for page 2 (``status``, ``body``), then nothing. The requests sent, the answers (or
+    errors), the clock."""
+    clock = FakeClock()
+    answers = []
+    with (
+        responses.RequestsMock(assert_all_requests_are_fired=False) as mock,
+        ws.SearchClient("yahoo_html", clock=clock, cache_ttl_s=600, retries=0, **client_kwargs) as client,
+    ):
+        mock.add("GET", URL, body=page("web-search-mcp__yahoo.html"), content_type=HTML)
+        mock.add("GET", URL, body=second[1], status=second[0], content_type=HTML)
+        for query in queries:
+            try:
+                answers.append(client.search(query, max_results=10))
+            except ws.WebSearchError as error:
+                answers.append(error)
+        sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("b") for call in mock.calls]
+    return sent, answers, clock
+
+
+def test_a_fill_up_page_without_a_slot_in_the_budget_leaves_the_first_page_whole():
+    """A call for no more than a page holds reads page 2 only to fill up a short page: best effort.
+    Before: at one request every 20 s (the budget 15 s), page 2 could get no slot, and every short
+    page was a Timeout(budget_exhausted), partial, not cached, the same call again a Timeout."""
+    sent, (first, again), clock = _short_page_then((200, page("GoogleScraper__snow_de_ip.html")), min_interval_s=20)
+    assert sent == [None] and clock.sleeps == []  # page 2 waited for no slot it could not have
+    assert [item["url"] for item in first["items"]] == [
+        item["url"] for item in golden("web-search-mcp__yahoo.expected.json")
+    ]
+    assert "errors" not in first and first["provider_meta"]["pages"] == 1
+    assert first["provider_meta"]["page_not_read"].startswith("page 2 was not read (the results are those of page 1)")
+    assert "20.0 s" in first["provider_meta"]["page_not_read"]
+    assert again["provider_meta"]["cached"] is True and again["items"] == first["items"]
+
+
+def test_a_fill_up_page_that_meets_a_block_cools_down_and_the_first_page_stands():
+    """The block on page 2 is real: the backend cools down (the next call, another query, is
+    refused without a request); page 1's answer stays a success, cached."""
+    queries = ("javascript tutorial", "javascript tutorial", "other")
+    sent, (first, again, other), _ = _short_page_then((429, "Too Many Requests"), queries)
+    assert sent == [None, "8"] and len(first["items"]) == 7 and "errors" not in first
+    assert "429" in first["provider_meta"]["page_not_read"] and again["provider_meta"]["cached"] is True
+    assert isinstance(other, ws.WebBlocked) and "cooling down" in other.message
+
+
 @pytest.mark.parametrize("value", [0, 9, -1, True, "2", 2.0])
 def test_a_bad_max_pages_is_refused_before_any_request(value):
     with responses.RequestsMock() as mock:  # no request may be sent

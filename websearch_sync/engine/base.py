@@ -49,7 +49,7 @@ from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_err
 from ..secrets import is_secret_name, redact
 from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, control_in
 from .identity import has_address, identity
-from .option import MAX_PAGES_OPTION, PAGENO, Option, declared, read_options
+from .option import MAX_PAGES, MAX_PAGES_OPTION, PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
 from .unsent import unsent_filters, unsent_inputs, untaken_options
@@ -192,11 +192,19 @@ class Backend:
     def declared_options(cls) -> tuple[Option, ...]:
         """The options it takes, each an :class:`Option` (a plain name in ``options``: kind ``any``),
         and ``max_pages`` (:data:`~.option.MAX_PAGES_OPTION`) when it reads next pages
-        (``results_per_page``) and declares no option of that name itself."""
+        (``results_per_page``): a class declaring that name itself as well is refused at
+        registration (:meth:`options_problem`), its bound on the pages read being this one."""
         own = declared(cls.options)
-        if cls.results_per_page is None or any(option.name == MAX_PAGES_OPTION.name for option in own):
-            return own
-        return own + (MAX_PAGES_OPTION,)
+        return own if cls.results_per_page is None else own + (MAX_PAGES_OPTION,)
+
+    @classmethod
+    def options_problem(cls) -> Optional[str]:
+        """What makes its declared options unusable (``None``: nothing): an option of its own named
+        ``max_pages`` beside ``results_per_page``, which brings that option (1..8): its own (a
+        default of ``None``, or 20) would bound the pages a call reads by something else."""
+        if cls.results_per_page is not None and MAX_PAGES_OPTION.name in (o.name for o in declared(cls.options)):
+            return "it declares an option max_pages, which results_per_page brings (1..%d): leave it out" % MAX_PAGES
+        return None
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:

@@ -66,6 +66,9 @@ MAX_QUERY_CHARS = 2000
 MAX_RESULTS = 50
 #: The most results the LLM tool and the MCP server let a model ask for (a model reads every one).
 TOOL_MAX_RESULTS = 10
+#: The most result pages one search reads (50 results at 10 a page, and a margin for pages of
+#: repeats): the ``max_pages`` option's bound, and ``Settings.max_pages``'s.
+MAX_PAGES = 8
 #: The longest deadline a call or a provider timeout may ask (10 minutes).
 MAX_TIMEOUT_MS = 600_000
 

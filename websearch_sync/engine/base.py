@@ -47,9 +47,9 @@ from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
-from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, control_in
+from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, MAX_PAGES, control_in
 from .identity import has_address, identity
-from .option import MAX_PAGES, MAX_PAGES_OPTION, PAGENO, Option, declared, read_options
+from .option import MAX_PAGES_OPTION, PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
 from .unsent import unsent_filters, unsent_inputs, untaken_options
@@ -606,7 +606,8 @@ class Backend:
         page_result = parsed
         pages = 1
         read = len(parsed.items)
-        most = self.option(params, MAX_PAGES_OPTION.name)
+        given = params.options.get(MAX_PAGES_OPTION.name) is not None
+        most = self.option(params, MAX_PAGES_OPTION.name) if given else self.settings.max_pages
         while pages < most and len(seen) < params.max_results and fresh:
             following = partial(self.next_page, params, Page(pages + 1, read, response, page_result))
             try:

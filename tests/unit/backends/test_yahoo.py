@@ -13,6 +13,7 @@ from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.backends.yahoo import decode_yahoo_href
+from websearch_sync.tool import tool_schema
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 URL = "https://search.yahoo.com/search"
@@ -203,14 +204,16 @@ def test_page_two_starts_after_the_results_page_one_showed_not_at_eleven():
     assert response["provider_meta"]["pages"] == 2 and len(response["items"]) == 14
 
 
-def _depth_search(max_results, **kwargs):
+def _depth_search(max_results, settings=None, **kwargs):
     """A search of ``max_results`` answered by the 2026 page (7 results, its "Next" link ``b=8``),
     then by the 2015 page (10 results, none of them the 2026 page's), then by nothing (a third
     request fails): the ``b`` of each request sent, the answer and the clock."""
     clock = FakeClock()
     with (
         responses.RequestsMock(assert_all_requests_are_fired=False) as mock,
-        ws.SearchClient("yahoo_html", settings=ws.Settings(), clock=clock, cache_ttl_s=0, retries=0) as client,
+        ws.SearchClient(
+            "yahoo_html", settings=settings or ws.Settings(), clock=clock, cache_ttl_s=0, retries=0
+        ) as client,
     ):
         mock.add("GET", URL, body=page("web-search-mcp__yahoo.html"), content_type=HTML)
         mock.add("GET", URL, body=page("GoogleScraper__snow_de_ip.html"), content_type=HTML)
@@ -290,6 +293,19 @@ def test_a_fill_up_page_that_meets_a_block_cools_down_and_the_first_page_stands(
     assert sent == [None, "8"] and len(first["items"]) == 7 and "errors" not in first
     assert "429" in first["provider_meta"]["page_not_read"] and again["provider_meta"]["cached"] is True
     assert isinstance(other, ws.WebBlocked) and "cooling down" in other.message
+
+
+def test_an_operators_max_pages_bounds_the_calls_that_give_none():
+    """WEB_SEARCH_MAX_PAGES=1 (Settings.max_pages) keeps one request per call: the 2026 page's 7
+    stay 7 (before: no knob, every short page cost a second request); a call's own max_pages wins."""
+    settings = ws.Settings.from_env({"WEB_SEARCH_MAX_PAGES": "1"})
+    assert settings.max_pages == 1 and ws.Settings().max_pages == 8
+    sent, response, clock = _depth_search(10, settings=settings)
+    assert sent == [None] and len(response["items"]) == 7 and clock.sleeps == []
+    assert "pages" not in response["provider_meta"] and "page_not_read" not in response["provider_meta"]
+    sent, response, _ = _depth_search(10, settings=settings, max_pages=2)
+    assert sent == [None, "8"] and len(response["items"]) == 10
+    assert "max_pages" not in tool_schema("web.search", settings=settings)["properties"]  # the operator's
 
 
 @pytest.mark.parametrize("value", [0, 9, -1, True, "2", 2.0])

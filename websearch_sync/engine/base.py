@@ -545,9 +545,11 @@ class Backend:
         """Check configuration, send the request, classify and parse the answer, all within ``deadline``.
 
         A flow of several requests (:meth:`continue_request`) sends its later steps, and a
-        call asking for more results than a page holds reads the next pages
+        call whose pages gave fewer distinct results than asked reads the next pages
         (:meth:`next_page`), each at the call's pace (:mod:`.pace`) and within ``deadline``;
-        a failed later page leaves the pages read before it, its error in ``errors``.
+        a failed later page leaves the pages read before it, its error in ``errors`` (a page
+        that only fills up a short one, when the call asks no more than a page holds: best
+        effort, ``page_not_read``, :meth:`_read_more_pages`).
 
         Parsing ends at the deadline (:meth:`_within`): a page of tens of thousands of
         results (still under the byte cap) takes seconds to parse, and the parsers'

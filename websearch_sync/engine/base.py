@@ -630,20 +630,7 @@ class Backend:
                     )
             except WebSearchError as error:
                 later_request_failed(error)  # a block still starts the cool-down
-                shown = "page 1" if pages == 1 else "pages 1-%d" % pages
-                parsed.pages = pages
-                if params.max_results <= (self.results_per_page or 0):  # a fill-up page: best effort
-                    parsed.page_not_read = "page %d was not read (the results are those of %s): %s" % (
-                        pages + 1,
-                        shown,
-                        error.message,
-                    )
-                    break
-                failure = error.to_dict()  # the error stays as met: a cool-down keeps its words
-                failure["message"] = "page %d (the results are those of %s): %s" % (pages + 1, shown, error.message)
-                failure["page"] = pages + 1
-                parsed.errors.append(failure)
-                parsed.partial = True
+                self._page_failed(params, parsed, error, pages)
                 break
             pages += 1
             parsed.pages = pages
@@ -653,6 +640,33 @@ class Backend:
             said = {_error_kind(error) for error in parsed.errors}
             parsed.errors.extend(error for error in page_result.errors if _error_kind(error) not in said)
             parsed.partial = parsed.partial or page_result.partial  # a page without some of its results
+
+    def _page_failed(self, params: SearchParams, parsed: ParseResult, error: WebSearchError, pages: int) -> None:
+        """Say in ``parsed`` that page ``pages + 1`` failed with ``error`` (:meth:`_read_more_pages`):
+        a fill-up page in ``page_not_read``, else in ``errors`` (``partial``). The failures it carries
+        (a meta-engine's engines that failed that page: SearXNG's "no results" naming them) that the
+        pages before gave already are left out of its ``errors``, said once, as a page's own are."""
+        shown = "page 1" if pages == 1 else "pages 1-%d" % pages
+        parsed.pages = pages
+        if params.max_results <= (self.results_per_page or 0):  # a fill-up page: best effort
+            parsed.page_not_read = "page %d was not read (the results are those of %s): %s" % (
+                pages + 1,
+                shown,
+                error.message,
+            )
+            return
+        failure = error.to_dict()  # the error stays as met: a cool-down keeps its words
+        failure["message"] = "page %d (the results are those of %s): %s" % (pages + 1, shown, error.message)
+        failure["page"] = pages + 1
+        said = {_error_kind(said) for said in parsed.errors}
+        carried = failure.pop("errors", [])
+        new = [one for one in carried if _error_kind(one) not in said]
+        if new:
+            failure["errors"] = new
+        elif carried:  # every failure it carries was said: it points to them
+            failure["message"] += " (as on %s: the failures above)" % shown
+        parsed.errors.append(failure)
+        parsed.partial = True
 
     def _made(self, spec: RequestSpec, method: str) -> RequestSpec:
         """``spec`` as this backend's ``method`` returned it (:func:`made_request`)."""
@@ -793,10 +807,14 @@ def _pageable(result: object) -> bool:
 
 def _error_kind(error: object) -> object:
     """What makes a page's error the same as another page's: its type, detail code, provider and
-    engine (a meta-engine's), not its words; an error of another shape is its own kind."""
-    if isinstance(error, dict):
-        return tuple(repr(error.get(key)) for key in ("type", "detail_code", "provider", "engine"))
-    return id(error)
+    engine (a meta-engine's engine failing each page in other words: "CAPTCHA", then "Suspended:
+    CAPTCHA"); one naming no engine (a warning on the whole page) by its words too, as two
+    warnings of one code say different things (SearXNG's engines, then its categories,
+    overridden). An error of another shape is its own kind."""
+    if not isinstance(error, dict):
+        return id(error)
+    kind = tuple(repr(error.get(key)) for key in ("type", "detail_code", "provider", "engine"))
+    return kind if error.get("engine") is not None else kind + (repr(error.get("message")),)
 
 
 def _new_results(items: list[dict[str, Any]], seen: set[str], vertical: str) -> list[dict[str, Any]]:

@@ -190,8 +190,6 @@ def meta_problem(meta: dict[str, Any], backend: Optional[str] = None) -> Optiona
                 " or ".join(_JSON_NAMES[t] for t in types),
                 type(meta[key]).__name__,
             )
-    if "recorded_pages" in meta and MAX_PAGES_OPTION.name in (meta.get("options") or {}):
-        return "malformed meta file: recorded_pages is the call's max_pages: give it, not both"
     problem = _recorded_pages_problem(meta, backend or meta.get("backend"))
     if problem is not None:
         return problem
@@ -209,12 +207,15 @@ def meta_problem(meta: dict[str, Any], backend: Optional[str] = None) -> Optiona
 
 
 def _recorded_pages_problem(meta: dict[str, Any], backend: Optional[str]) -> Optional[str]:
-    """What is wrong with the meta file's ``recorded_pages`` (its type checked): a count out of
+    """What is wrong with the meta file's ``recorded_pages`` (its type checked): given beside the
+    call's ``max_pages``, a count out of
     ``max_pages``' range (the replay passes it as that option, which would refuse it), or one given
     for an engine that reads one page (it takes no ``max_pages``). An unknown backend is left to the run."""
     recorded = meta.get("recorded_pages")
     if recorded is None:
         return None
+    if MAX_PAGES_OPTION.name in (meta.get("options") or {}):
+        return "malformed meta file: recorded_pages is the call's max_pages: give it, not both"
     if not 1 <= recorded <= MAX_PAGES:
         return "malformed meta file: recorded_pages must be in 1..%d (the pages the recording holds), not %d" % (
             MAX_PAGES,

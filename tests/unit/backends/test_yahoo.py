@@ -308,6 +308,23 @@ def test_an_operators_max_pages_bounds_the_calls_that_give_none():
     assert "max_pages" not in tool_schema("web.search", settings=settings)["properties"]  # the operator's
 
 
+def test_a_merge_names_each_backends_fill_up_page_not_read():
+    """Yahoo's 2026 page (7) and Bing's recorded page (9), merged at one request every 20 s: neither
+    page 2 gets a slot; the merged answer stands and says both, each named (before: not said)."""
+    clock = FakeClock()
+    bing = (FIXTURES / "bing_html" / "search-engine-parser__30464b2.html").read_text(encoding="utf-8")
+    with (
+        responses.RequestsMock() as mock,
+        ws.SearchClient(clock=clock, cache_ttl_s=0, retries=0, min_interval_s=20) as client,
+    ):
+        mock.add("GET", URL, body=page("web-search-mcp__yahoo.html"), content_type=HTML)
+        mock.add("GET", "https://www.bing.com/search", body=bing, content_type=HTML)
+        response = client.search("q", backend="yahoo_html,bing_html", strategy="merge", max_results=10)
+    unread = response["provider_meta"]["page_not_read"]
+    assert unread.startswith("yahoo_html: page 2 was not read") and "; bing_html: page 2 was not read" in unread
+    assert len(response["items"]) == 10 and "errors" not in response
+
+
 @pytest.mark.parametrize("value", [0, 9, -1, True, "2", 2.0])
 def test_a_bad_max_pages_is_refused_before_any_request(value):
     with responses.RequestsMock() as mock:  # no request may be sent

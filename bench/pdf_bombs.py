@@ -13,7 +13,7 @@ character maps of 70 MB; 40 page objects each in an object stream of 20 MB; 1,00
 0.9 MB of content each that pypdf's extraction fails on; 40,000 blank
 pages in 3.2 MB; 60,000 cross-reference tables chained by ``/Prev`` in 4.6 MB, which pypdf reads
 when it opens the file; a cross-reference stream of 1,990,000 entries in 6 KB (pypdf's limit is
-2,000,000); these three read with a 1 s deadline (the others with 60 s, or ``--timeout-ms``;
+2,000,000); 30 pages of 83 MB each in 160 KB, past the 75 MB pypdf decodes of one stream; these three read with a 1 s deadline (the others with 60 s, or ``--timeout-ms``;
 ``--only TEXT`` runs the cases whose name holds it). Each
 line prints the compressed size, the outcome (``ok``, or the error's code), the call's wall
 time, the CPU seconds after it and the peak RSS.
@@ -23,6 +23,9 @@ One run on a shared 2-core machine, before the caps of issue 35's QA pass / afte
 but cannot stop); 40 x 20 MB 908 / 167 MB; 20 forms 507 / 166 MB; 100 idle forms 80 / 119 MB
 (the drawn form is decoded either way); 15 fonts' maps 18.5 s, 1384 MB / 0.5 s, 204 MB; 40
 object streams over 60 s (a Timeout at 60 s, its thread running on), 616 MB / 0.3 s, 158 MB.
+30 pages of 83 MB each (160 KB), which pypdf stops decoding at 75 MB, load average 8, after this
+stop's QA pass (left out for their size, no longer named as pages pypdf cannot read): ok,
+15.3 s (each decoded to pypdf's cap, 75 MB, before it refuses), 0.00 s after, 260 MB.
 1,000 pages of 0.9 MB of content that pypdf's extraction fails on, 1.6 MB of file, before what a
 failed page decoded counted to the budget / after: 938 MB (the review's run) / 122-129 MB.
 
@@ -67,6 +70,7 @@ CASES = (
     "40,000 blank pages",
     "60,000 chained xref tables",
     "xref stream of 1,990,000",
+    "30 pages x 83 MB past pypdf's cap",
 )
 
 
@@ -76,6 +80,7 @@ def build(case: str) -> bytes:
         blank_pages_pdf,
         bomb_pdf,
         chained_xref_pdf,
+        deflated_repeats,
         mapped_font_pdf,
         object_stream_pdf,
         text_run,
@@ -99,6 +104,8 @@ def build(case: str) -> bytes:
     if case.startswith("1,000 failing"):  # pypdf's extraction fails on each (a reference in its content)
         failing = b"BT /F1 11 Tf [1 0 R] TJ ET " + b"0 0 m\n" * 150_000
         return bomb_pdf([["The first page."], *[failing] * 1000])
+    if case.startswith("30 pages"):  # pypdf stops decoding each at 75 MB (LimitReachedError)
+        return bomb_pdf([["The first page."], *[deflated_repeats(b"BT (x) Tj ET " * 80_000, 80)] * 30])
     if case.startswith("15 fonts"):
         return mapped_font_pdf([["Page %d of the report." % n] for n in range(15)], 70 * MB)
     return _idle_forms(100, 20 * MB)

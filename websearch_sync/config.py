@@ -54,6 +54,9 @@ DEFAULT_MAX_CHARS = 50_000
 #: (``ToolSession``'s ``repeat_window_s``): they outlive many conversations, and a later one may ask
 #: the same thing again. Here, below both the MCP server and the integrations, which share it.
 DEFAULT_REPEAT_WINDOW_S = 600.0
+#: How many times those tools look one query or URL up within the window (``ToolSession``'s
+#: ``max_repeats``) before a repeat gets the answer already given; shared as the window is.
+DEFAULT_MAX_REPEATS = 2
 
 #: Environment variables shared by every backend and by fetch: name -> (Settings field, meaning).
 SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
@@ -365,7 +368,9 @@ class Settings:
 
     def replace(self, **changes: Any) -> "Settings":
         """Return a copy with some fields changed (the URLs :meth:`from_env` left to their use
-        stay so while unchanged; ``dataclasses.replace`` would check them when built)."""
+        stay so while unchanged). Use it rather than ``dataclasses.replace``, which builds through
+        the constructor (no argument can say a URL came from the environment) and so raises
+        ``InvalidInput(bad_endpoint)`` for such a URL."""
         values = {field.name: getattr(self, field.name) for field in dataclasses.fields(self) if field.init}
         return _built(type(self), self.env_urls_at_use, {**values, **changes})
 

@@ -593,6 +593,11 @@ def unresolved_host(host: str, provider: Optional[str] = None) -> NetworkError:
     return NetworkError("could not resolve the host name %s" % host, provider=provider, detail_code=DNS_ERROR)
 
 
+#: The hint of fetch's refusal of an image it was not asked for (``unsupported_content``, whose
+#: other hints name an extra to install): the command line names its flag instead.
+ASK_FOR_IMAGES = "pass images=True to receive it as base64 data with its size"
+
+
 def install_hint(extra: str) -> str:
     """How to install the optional ``extra``, whatever way this package was installed: its
     packages as this installation's metadata lists them (``pip install 'pypdf>=6.21.3'`` works

@@ -16,6 +16,7 @@ import copy
 import dataclasses
 import json
 import logging
+import math
 import re
 import secrets
 import threading
@@ -28,7 +29,7 @@ from .client.clock import SYSTEM_CLOCK
 from .client.default_client import default_client
 from .client.search_client import SearchClient
 from .client.selection import resolve_backends
-from .config import DEFAULT_MAX_RESULTS, Settings
+from .config import DEFAULT_MAX_REPEATS, DEFAULT_MAX_RESULTS, Settings
 from .engine import registry
 from .engine.normalize import LINE_TEXT_FIELDS
 from .errors import (
@@ -669,11 +670,30 @@ def _distinct_keys(pairs: list[tuple[Any, Any, Any]]) -> dict[Any, Any]:
 #: its count with it): a repeat is answered from this memory, so it is bounded (a fetch answer
 #: holds at most ``MAX_FETCH_CHARS`` of text; a fetched image is remembered without its bytes).
 REMEMBERED_LOOKUPS = 64
-#: What a repeat answered from the session's memory says to the model, before the answer.
+#: What a repeat answered from the session's memory says to the model, before the answer. It says what
+#: the tools did, not what the model has: tools built once for an app (the MCP server's, or an
+#: integration's shared by several agents) answer a conversation that never asked with another's lookup.
 REPEAT_NOTE = (
-    "Note: this %s was already looked up %s%s. This is the answer you already have, not a new lookup: "
-    "use it instead of repeating the same lookup."
+    "Note: these tools already looked this %s up %s%s; here is that answer again, not a new lookup:"
+    " use it rather than repeating the same lookup."
 )
+
+
+def _check_guard(max_repeats: object, repeat_window_s: object) -> None:
+    """``InvalidInput`` unless ``max_repeats`` is a positive integer and ``repeat_window_s`` a finite
+    number >= 0 or None. ``max_repeats=0`` is what a caller writes to turn the guard off: the message
+    says how (the window 0); an infinite window is refused, not read as "for ever" (``None`` says it)."""
+    check_number(
+        "max_repeats", max_repeats, detail=BAD_MAX_REPEATS, hint=" (no guard: repeat_window_s=0, mcp --repeat-window 0)"
+    )
+    if repeat_window_s is None:
+        return
+    window = check_number("repeat_window_s", repeat_window_s, minimum=0, integer=False, detail=BAD_REPEAT_WINDOW)
+    if math.isinf(window):
+        raise InvalidInput(
+            "repeat_window_s must be a finite number >= 0 (None: the tools' whole life), got %r" % (window,),
+            detail_code=BAD_REPEAT_WINDOW,
+        )
 
 
 #: A call that waited on an identical lookup looks up itself only while it has at least this share of
@@ -745,14 +765,12 @@ class ToolSession:
         self,
         client: Optional[SearchClient] = None,
         *,
-        max_repeats: int = 2,
+        max_repeats: int = DEFAULT_MAX_REPEATS,
         repeat_window_s: Optional[float] = None,
         names: Optional[Mapping[str, str]] = None,
         images: bool = False,
     ) -> None:
-        check_number("max_repeats", max_repeats, detail=BAD_MAX_REPEATS)
-        if repeat_window_s is not None:
-            check_number("repeat_window_s", repeat_window_s, minimum=0, integer=False, detail=BAD_REPEAT_WINDOW)
+        _check_guard(max_repeats, repeat_window_s)
         self.client = client
         self.images = images
         self.max_repeats = max_repeats

@@ -116,6 +116,7 @@ def check_number(
     maximum: Optional[float] = None,
     integer: Literal[True] = True,
     provider: Optional[str] = None,
+    hint: str = "",
 ) -> int: ...
 
 
@@ -129,6 +130,7 @@ def check_number(
     maximum: Optional[float] = None,
     integer: Literal[False],
     provider: Optional[str] = None,
+    hint: str = "",
 ) -> float: ...
 
 
@@ -141,13 +143,15 @@ def check_number(
     maximum: Optional[float] = None,
     integer: bool = True,
     provider: Optional[str] = None,
+    hint: str = "",
 ) -> Union[int, float]:
     """``value`` unchanged when it is a number in ``minimum..maximum``, else ``InvalidInput(detail)``.
 
     The one number rule: ``integer`` asks for an ``int`` (a fraction is refused, not
     truncated); a bool is no number (``True`` is an ``int`` to Python, never a count to a
     caller), nor is NaN (it compares false with every limit). The message names ``name``,
-    the range and the value; ``provider`` goes on the error (a backend's own setting).
+    the range and the value, and ``hint`` (``" (...)"``) after the range, before the value:
+    what to write instead; ``provider`` goes on the error (a backend's own setting).
     """
     kinds: tuple[type, ...] = (int,) if integer else (int, float)
     number = cast(float, value)
@@ -160,7 +164,7 @@ def check_number(
     else:
         return number
     raise InvalidInput(
-        "%s must be %s, got %s" % (name, wanted, shown_text(repr(value))), provider=provider, detail_code=detail
+        "%s must be %s%s, got %s" % (name, wanted, hint, shown_text(repr(value))), provider=provider, detail_code=detail
     )
 
 
@@ -652,7 +656,7 @@ class Argument:
         unless it fits :meth:`schema`. A whole number written with a fraction (``5.0``) is an
         integer to JSON Schema, and models whose API hands numbers over as floats send it: ``5``.
         So is an integer written as a string of ASCII digits, a ``-`` before them at most (``"5"``:
-        models often quote numbers), the one value taken that the schema refuses; any other string
+        models often quote numbers), the one type besides null taken that the schema refuses; any other string
         (``"5.5"``, ``"five"``, ``" 5"``, ``"true"``) stays refused, as a bool does."""
         value = self._as_number(value)
         if not isinstance(value, _PYTHON_TYPES[self.type]) or (self.type == "integer" and isinstance(value, bool)):
@@ -679,7 +683,12 @@ class Argument:
         if self.type == "integer" and isinstance(value, float) and value.is_integer():
             return int(value)
         if self.type == "integer" and isinstance(value, str) and _INTEGER_TEXT.fullmatch(value):
-            value = int(value) if len(value) <= _INTEGER_TEXT_DIGITS else LongInteger(value)
+            digits = value.lstrip("-").lstrip("0")  # the length that bounds it: not its sign or leading zeros
+            value = (
+                int(digits or "0") * (-1 if value[0] == "-" else 1)
+                if len(digits) <= _INTEGER_TEXT_DIGITS
+                else LongInteger(value)
+            )
         if self.type in ("integer", "number") and isinstance(value, LongInteger):  # out of any range
             minimum = self.minimum if self.minimum is not None else float("-inf")
             raise InvalidInput(
@@ -711,7 +720,7 @@ class Argument:
 #: An integer as a model may quote it (``"5"``, ``"-3"``): ASCII digits only (``int`` would also take
 #: spaces, ``+``, ``_`` and other scripts' digits), read by :meth:`Argument.check`.
 _INTEGER_TEXT = re.compile(r"-?[0-9]+")
-#: The longest such text read as an ``int``; a longer one is out of any argument's range (and ``int``
+#: The most digits (after its sign and leading zeros) of such a text read as an ``int``; a longer one is out of any argument's range (and ``int``
 #: refuses over 4,300 digits), read as a :class:`LongInteger` named by its count of digits.
 _INTEGER_TEXT_DIGITS = 18
 
@@ -742,7 +751,7 @@ class LongInteger(float):
 
     def __new__(cls, text: str) -> "LongInteger":
         number = super().__new__(cls, text)
-        number.digits = len(text.lstrip("-"))
+        number.digits = len(text.lstrip("-").lstrip("0"))
         return number
 
 

@@ -24,6 +24,7 @@ from backend_kit import required
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from requests.structures import CaseInsensitiveDict
+from unicode_text import UTF8_CHARS
 
 import websearch_sync as ws
 from websearch_sync.contract.cases import contract_violations, discover
@@ -200,7 +201,7 @@ JSON_REPLACEMENTS = st.one_of(
     st.floats(allow_nan=False),
     st.text(ALL_CHARS, max_size=20),
     st.lists(st.integers(), max_size=3),
-    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+    st.dictionaries(st.text(UTF8_CHARS, max_size=5), st.integers(), max_size=3),
     st.just({"url": "javascript:alert(1)", "title": ["x"], "description": {"a": 1}}),
     st.just({"url": "https://dup.example/", "title": "\ud800<b>x</b>\u202e", "snippet": None}),
 )
@@ -378,13 +379,13 @@ URLS = st.one_of(
     st.text(ALL_CHARS, max_size=30),
     st.none(),
     st.integers(),
-    st.lists(st.text(max_size=3), max_size=2),
+    st.lists(st.text(UTF8_CHARS, max_size=3), max_size=2),
 )
 TEXTS = st.one_of(
     st.none(),
     st.integers(),
     st.floats(allow_nan=True),
-    st.lists(st.text(max_size=4), max_size=2),
+    st.lists(st.text(UTF8_CHARS, max_size=4), max_size=2),
     st.text(ALL_CHARS, max_size=40),
     st.lists(
         st.sampled_from(

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from servers import FaultServer
 from transports import BOTH, needs_browser
+from unicode_text import UTF8_CHARS
 
 import websearch_sync as ws
 from websearch_sync.net.ssrf import forbidden_reason
@@ -351,7 +352,7 @@ URLS = st.one_of(
         st.sampled_from(["http", "https", "HTTP", "ftp", "file", "javascript", "", "http:/"]),
         HOST_PARTS,
         st.sampled_from(["", ":80", ":0", ":65535", ":65536", ":-1", ":x", ":"]),
-        st.text(max_size=10),
+        st.text(UTF8_CHARS, max_size=10),
     ),
 )
 

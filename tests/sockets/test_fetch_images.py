@@ -299,16 +299,25 @@ def test_an_image_whose_own_lengths_run_past_its_end_is_unreadable_even_when_who
     assert "cut short" in error.message
 
 
+NO_SIGNATURE = "opens with no PNG, JPEG, GIF or WebP signature"
+
+
 @pytest.mark.parametrize(
-    "body",
-    [b"<!doctype html><html><body><h1>Access denied</h1></body></html>", b"", b"\x00" * 64],
+    "body, said",
+    [
+        (
+            b"<!doctype html><html><body><h1>Access denied</h1></body></html>",
+            NO_SIGNATURE + " (it opens as an HTML page)",
+        ),
+        (b"", "is empty"),
+        (b"\x00" * 64, NO_SIGNATURE),
+    ],
     ids=["an html page", "nothing", "zero bytes"],
 )
-def test_a_body_declared_as_an_image_that_is_none_says_so(body):
-    """It read "an image that is cut short or malformed (its header gives no size ...)"."""
+def test_a_body_declared_as_an_image_that_is_none_says_so(body, said):
+    """It read "an image that is cut short or malformed (its header gives no size ...)"; an error
+    page or an empty body is named as such (the page not quoted), as for a declared PDF."""
     with FaultServer({"/i.png": respond(200, body, content_type="image/png")}) as server:
         error = fetch_error(server.url("/i.png"), images=True)
     assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable")
-    assert error.message == (
-        "127.0.0.1 served image/png content that is no image: it opens with no PNG, JPEG, GIF or WebP signature"
-    )
+    assert error.message == "127.0.0.1 served image/png content that is no image: it " + said

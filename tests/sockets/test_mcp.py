@@ -164,7 +164,9 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub(defaul
     assert again.is_error is False and again.structured_content["provider_meta"]["cached"] is True
     # one ToolSession: the third lookup of the same normalised query is the answer already given, with a note
     assert third.is_error is False and third.structured_content["items"] == again.structured_content["items"]
-    assert text_of(third).startswith("Note: this query was already looked up 2 times in the last 600 s. ")
+    assert text_of(third).startswith(
+        "Note: these tools already looked this query up 2 times in the last 600 s; here is that answer again"
+    )
     assert third.structured_content["note"] in text_of(third)
 
 
@@ -842,6 +844,33 @@ def test_a_notification_tools_call_without_a_name_gets_no_answer():
     assert parse_line('{"jsonrpc":"2.0","method":"tools/call","params":{}}')[1] is None
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"id":9,"method":"tools/call"}',  # no jsonrpc
+        '{"jsonrpc":"1.0","id":9,"method":"tools/call","params":{}}',
+        '{"id":9,"method":"tools/call","params":{"name":"web_search","arguments":"rust"}}',  # arguments checked too
+    ],
+)
+def test_a_message_that_is_no_json_rpc_2_request_stays_invalid_request_not_a_params_check(line):
+    """The params checks apply to JSON-RPC 2.0 requests only: a message without ``"jsonrpc": "2.0"``
+    was answered "needs params.name" (or a tool result) instead of ``-32600`` Invalid Request."""
+    assert parse_line(line) == (
+        None,
+        {
+            "jsonrpc": "2.0",
+            "id": 9,
+            "error": {"code": -32600, "message": "Invalid Request: not a JSON-RPC 2.0 message"},
+        },
+    )
+
+
+def test_a_response_shaped_tools_call_is_left_to_the_sdk():
+    """A message holding ``result`` is no request this reader checks: the SDK reads it as it did before."""
+    message, answer = parse_line('{"jsonrpc":"2.0","id":9,"method":"tools/call","result":{}}')
+    assert answer is None and message is not None
+
+
 def test_the_server_answers_a_tools_call_without_a_name_and_goes_on_serving(raw_server):
     raw_server.send('{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"arguments":{"query":"x"}}}')
     raw_server.send(call_line(15, '{"query": "still serving"}'))
@@ -981,7 +1010,9 @@ def test_a_later_conversation_on_the_same_server_looks_up_again():
             later = tools.call("web_fetch", {"url": site.url("/page")})
         assert len(site.requests) == 3  # the third conversation's lookup came from the server's memory
     assert [outcome.is_error for outcome in conversations + [later]] == [False] * 4
-    assert conversations[2].text.startswith("Note: this page was already looked up 2 times in the last 600 s. ")
+    assert conversations[2].text.startswith(
+        "Note: these tools already looked this page up 2 times in the last 600 s; here is that answer again"
+    )
     assert conversations[2].result["text"] == conversations[1].result["text"]
     assert "note" not in later.result and not later.text.startswith("Note:")
 

@@ -184,8 +184,11 @@ def test_secrets_are_never_stored(redis_db, redis_server):  # noqa: F811
 
 def test_rate_limit_slots_are_booked_for_every_limiter_and_refused_ones_book_nothing(redis_db, redis_server):  # noqa: F811
     """Waits are handed back, not slept; the Redis clock runs on in real time, so each wait is
-    bounded below by the real time spent since the first booking (a loaded machine may take tenths
-    of a second between two calls), above by the interval's arithmetic."""
+    bounded below by the real time spent since the first booking (a loaded machine may take
+    seconds between two calls), above by the interval's arithmetic. The interval is long (10 s,
+    never waited) so that the refused reservation's margin is too: with 1 s slots it asked for a
+    slot at most 0.5 s away while the next was 2 s after the first booking, and on a machine at a
+    load of 17 more than 1.5 s passed in between and it was booked."""
     clock = FakeClock()
     first = RateLimiter(clock, shared=SharedSlots(_state(redis_server.url)))
     second = RateLimiter(clock, shared=SharedSlots(_state(redis_server.url)))
@@ -194,13 +197,13 @@ def test_rate_limit_slots_are_booked_for_every_limiter_and_refused_ones_book_not
     def spent() -> float:
         return time.monotonic() - started
 
-    assert first.reserve("brave", 1.0, 10) == 0.0
-    assert 1.0 - spent() <= second.reserve("brave", 1.0, 10) <= 1.0
-    assert second.reserve("brave", 1.0, 0.5) is None  # the next slot is ~2 s away
-    assert 2.0 - spent() <= second.next_free_in("brave") <= 2.0
-    assert 2.0 - spent() <= first.reserve("brave", 1.0, 10) <= 2.0  # the refused reservation took no slot
-    assert first.reserve("ddg_html", 1.0, 0, 10) == 0.0  # backends are independent
-    assert 3_000 - 1_000 * spent() < redis_db.pttl("websearch_sync:slot:{brave}") <= 4_000  # expires by itself
+    assert first.reserve("brave", 10.0, 100) == 0.0
+    assert 10.0 - spent() <= second.reserve("brave", 10.0, 100) <= 10.0
+    assert second.reserve("brave", 10.0, 5) is None  # the next slot is ~20 s away
+    assert 20.0 - spent() <= second.next_free_in("brave") <= 20.0
+    assert 20.0 - spent() <= first.reserve("brave", 10.0, 100) <= 20.0  # the refused reservation took no slot
+    assert first.reserve("ddg_html", 10.0, 0, 10) == 0.0  # backends are independent
+    assert 30_000 - 1_000 * spent() < redis_db.pttl("websearch_sync:slot:{brave}") <= 31_000  # expires by itself
 
 
 def test_a_block_one_client_met_is_obeyed_by_another_until_its_key_expires(redis_db, redis_server):  # noqa: F811

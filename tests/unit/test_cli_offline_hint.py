@@ -1,6 +1,7 @@
 """What the command line says when no host name resolves: the first real search a newcomer runs
 on a machine without network (``WEB_SEARCH_BACKEND=auto websearch-sync search ...``) ended with
-five "could not resolve the host name" lines and nothing on what to check."""
+five "could not resolve the host name" lines and nothing on what to check; and what it says of a
+PDF the byte cap cut, whose library hint names ``max_bytes``."""
 
 import pytest
 
@@ -41,3 +42,29 @@ def test_no_such_hint_when_another_backend_was_reached(capsys, other):
         main(["search", "q", "-b", "ddg_html,bing_html", "--retries", "0"])
     err = capsys.readouterr().err
     assert "could not resolve" in err and HINT not in err
+
+
+def test_a_pdf_the_byte_cap_cut_says_which_flag_raises_it():
+    # the library's hint, "raise max_bytes", names the Python argument; the command line said nothing
+    error = ws.WebProviderError(
+        "example.org served a PDF larger than the 5000-byte cap; a PDF cannot be read in part",
+        provider="fetch",
+        detail_code="response_too_large",
+        hint="raise max_bytes",
+    )
+    assert cli_hint(error, None) == "raise --max-bytes"
+    # a search answer over its cap, or a PDF that decodes to too much, has no hint: none is made up
+    assert cli_hint(ws.WebProviderError("too large", provider="fetch", detail_code="response_too_large"), None) is None
+
+
+def test_only_the_refusal_of_an_image_names_fetch_images():
+    # unsupported_content carries three hints: ask for images, or install the pdf extra (a PDF
+    # without pypdf) or Pillow (an animated WebP); the second and third said "fetch --images reads an image"
+    from websearch_sync.errors import ASK_FOR_IMAGES
+
+    def refusal(hint):
+        return ws.WebProviderError("refused", provider="fetch", detail_code="unsupported_content", hint=hint)
+
+    assert cli_hint(refusal(ASK_FOR_IMAGES), None) == "fetch --images reads an image (with --json, its base64 data)"
+    assert cli_hint(refusal("install the pdf extra (pypdf)"), None) is None
+    assert cli_hint(refusal("install the images extra (Pillow) to receive its first frame"), None) is None

@@ -113,6 +113,22 @@ def test_a_pdf_after_other_bytes_without_its_trailer_is_no_pdf():
     assert content_kind(response(ended)) == "html"
 
 
+#: PHP notices printed after the file, past the last 1024 bytes (1.9 KB).
+NOTICES_AFTER = b"<br />\n<b>Notice</b>:  Undefined index: page in <b>/srv/a.php</b> on line <b>12</b><br />\n" * 20
+
+
+def test_a_pdf_after_other_bytes_and_before_an_error_notice_is_a_pdf():
+    """Untyped, what follows the trailer may be an error notice longer than 1 KB (the PDF's
+    syntax came back as a page): only notice tags, opening with one, as before the header."""
+    body = PHP_WARNING + NOTICE + NOTICES_AFTER
+    assert page_text(response(body), mode="markdown").text == "A one-page notice of the harbour."
+
+
+@pytest.mark.parametrize("after", [b"<p>That was the file.</p>\n" + NOTICES_AFTER, b"That was the file. " * 60])
+def test_a_pdf_after_other_bytes_followed_by_more_than_a_notice_is_no_pdf(after):
+    assert content_kind(response(PHP_WARNING + NOTICE + after)) == "html"
+
+
 def test_a_pdf_after_other_bytes_cut_by_max_bytes_is_a_pdf_too_large_to_read():
     """A body the byte cap cut shows no end: its header line and first object make the PDF, which
     is refused as too large (raise max_bytes), not returned as its syntax."""
@@ -220,3 +236,27 @@ def test_a_body_declared_html_is_json_when_it_parses_or_fails_only_at_the_cut(bo
 )
 def test_a_page_cut_in_a_tag_loses_that_tag_only(markup, kept):
     assert _without_cut_tag(markup) == kept
+
+
+@pytest.mark.parametrize(
+    "body, media",
+    [
+        (b"\x00\x00\x01\x00\x01\x00\x10\x10\x00\x00\x01\x00\x20\x00" + bytes(40), "image/x-icon"),
+        (b"BM\x46\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00" + bytes(40), "image/bmp"),
+        (b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf" + bytes(40), "image/avif"),
+    ],
+    ids=["ico", "bmp", "avif"],
+)
+@pytest.mark.parametrize("content_type", UNTYPED[:2])
+def test_an_untyped_image_fetch_does_not_return_is_named_not_called_binary_data(body, media, content_type):
+    # it said "binary data by its first bytes (no HTML, PDF, image or text)"
+    with pytest.raises(ws.WebProviderError) as raised:
+        page_text(response(body, content_type), mode="markdown", images=True)
+    assert raised.value.detail_code == "unsupported_content"
+    assert "%s by its first bytes, which fetch cannot read (images: PNG, JPEG, GIF and WebP only)" % media in str(
+        raised.value
+    )
+
+
+def test_an_untyped_text_opening_as_a_bitmap_s_signature_is_text():
+    assert read(b"BMW 3 series: the owner's manual\n") == ("", "BMW 3 series: the owner's manual", "text")

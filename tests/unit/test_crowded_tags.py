@@ -13,6 +13,7 @@ import lxml.html
 import pytest
 from lxml import etree
 
+from websearch_sync.cli import main
 from websearch_sync.engine.html_parsing import parse_html
 from websearch_sync.extract import crowded_tags
 from websearch_sync.extract.article import _parse, extract_html
@@ -159,13 +160,16 @@ def test_a_libxml2_older_than_the_scans_reading_is_said_and_setup_asks_for_lxml_
     (2.9-2.13: lxml 5.3's 2.12.9, measured) read a script's ``<!--<script>``, textarea and title
     content, an end tag's quotes ... otherwise: seven such pages each handed it a tag of 20,000
     attributes (0.9 s of parse each), without a word. lxml 6's Linux and macOS wheels bundle 2.14;
-    an older running libxml2 (lxml 6's Windows wheels bundle 2.11) is logged once."""
+    on Windows its wheels bundle 2.11, so the advice there is not to install lxml 6."""
     requirements = configparser.ConfigParser()
     requirements.read(Path(__file__).resolve().parents[2] / "setup.cfg")
     (floor,) = re.findall(r"^lxml>=(\d+)", requirements["options"]["install_requires"], re.M)
     assert int(floor) >= 6
-    said = crowded_tags.older_libxml2_warning((2, 12, 9))
+    said = crowded_tags.older_libxml2_warning((2, 12, 9), "linux")
     assert said is not None and said.startswith("lxml runs on libxml2 2.12.9, older than 2.14")
+    assert "install lxml 6" in said
+    on_windows = crowded_tags.older_libxml2_warning((2, 11, 9), "win32")
+    assert on_windows is not None and "install lxml 6" not in on_windows and "Windows wheels" in on_windows
     assert [crowded_tags.older_libxml2_warning(version) for version in [(2, 14, 0), (2, 15, 1), (3, 0, 0)]] == [
         None,
         None,
@@ -173,18 +177,22 @@ def test_a_libxml2_older_than_the_scans_reading_is_said_and_setup_asks_for_lxml_
     ]
 
 
-def test_the_scan_imported_on_an_older_libxml2_logs_it_once(monkeypatch, caplog):
-    """The module read afresh (its own copy, not the one the package uses) under a libxml2 said to be
-    2.12.9 warns on the ``websearch_sync`` logger; under the running one (2.14 or newer) it says nothing."""
+def test_an_older_libxml2_is_said_by_backends_not_logged_at_import(monkeypatch, caplog, capsys):
+    """Logged at import, the warning reached every command's stderr on Windows (lxml's own wheels
+    bundle 2.11 there); the module read afresh under a libxml2 said to be 2.11.9 logs nothing, and
+    ``websearch-sync backends`` says it under its table (``--json``: on stderr)."""
     path = Path(crowded_tags.__file__)
-
-    def imported():
+    monkeypatch.setattr(etree, "LIBXML_VERSION", (2, 11, 9))
+    with caplog.at_level(logging.DEBUG, logger="websearch_sync"):
         spec = importlib.util.spec_from_file_location("websearch_sync.extract._crowded_tags_copy", path)
         assert spec is not None and spec.loader is not None
         spec.loader.exec_module(importlib.util.module_from_spec(spec))
-        return [record.getMessage() for record in caplog.records if record.name.startswith("websearch_sync")]
-
-    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
-        assert imported() == []
-        monkeypatch.setattr(etree, "LIBXML_VERSION", (2, 12, 9))
-        assert imported() == [crowded_tags.older_libxml2_warning((2, 12, 9))]
+    assert [record.getMessage() for record in caplog.records if record.name.startswith("websearch_sync")] == []
+    said = "warning: " + crowded_tags.older_libxml2_warning((2, 11, 9))
+    assert main(["backends"]) == 0
+    assert said + "\n" in capsys.readouterr().out
+    assert main(["backends", "--json"]) == 0
+    assert said + "\n" in capsys.readouterr().err
+    monkeypatch.setattr(etree, "LIBXML_VERSION", (2, 14, 4))
+    assert main(["backends"]) == 0
+    assert "libxml2" not in capsys.readouterr().out

@@ -7,6 +7,7 @@ that backend, a fetch through the service), so that a stray variable of a backen
 no other command. Whitespace around a value is still stripped, as docs/configuration.md says."""
 
 import copy
+import dataclasses
 import json
 import pickle
 
@@ -215,6 +216,16 @@ def test_which_urls_the_environment_left_to_their_use_is_no_argument_of_the_sett
                 "https://example.com/"
             )
         assert caught.value.detail_code == "bad_endpoint"
+
+
+def test_dataclasses_replace_checks_an_environment_url_as_docs_configuration_says():
+    """docs/configuration.md: change a field with ``settings.replace``; ``dataclasses.replace`` builds
+    through the constructor, which cannot be told a URL came from the environment, so it refuses one."""
+    settings = ws.Settings.from_env({"WEB_FETCH_SERVICE_URL": _STRAY["WEB_FETCH_SERVICE_URL"]})
+    assert settings.replace(timeout_ms=5000).timeout_ms == 5000
+    with pytest.raises(ws.InvalidInput) as caught:
+        dataclasses.replace(settings, timeout_ms=5000)
+    assert caught.value.detail_code == "bad_endpoint"
 
 
 def test_include_content_under_a_fetch_service_url_from_the_environment_holding_one_says_so_per_page():

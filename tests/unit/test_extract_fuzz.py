@@ -6,6 +6,7 @@ and also mangled as text (tags cut, unclosed), so the parser's repairs are cover
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from unicode_text import UTF8_CHARS
 
 from websearch_sync.extract.article import Extraction, extract_html
 from websearch_sync.extract.rules import DEFAULT_RULES, RULES
@@ -55,7 +56,7 @@ LEAVES = st.one_of(
     st.just("<!-- a comment <h1>x</h1> -->"),
     st.just("<?php echo 1; ?>"),
     st.just("<![CDATA[ data ]]>"),
-    st.text(max_size=30),
+    st.text(UTF8_CHARS, max_size=30),
 )
 
 

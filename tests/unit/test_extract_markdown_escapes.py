@@ -162,6 +162,8 @@ def test_adjacent_inline_code_renders_as_the_code_a_browser_shows(rendered, mark
         "x<code>a </code><em>b</em>",
         "x<code>a </code><code>b</code>c",
         "x<code>a</code><code> </code><code>b</code>c",
+        "x<code> </code>y",  # only a space: no span, the space a browser shows ("xy" before)
+        "x <code>  </code> y",
     ],
 )
 def test_the_spaces_at_a_code_spans_edges_stay_where_a_browser_shows_them(rendered, markup):

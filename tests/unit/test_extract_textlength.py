@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from readability import Document
 from readability.readability import clean
+from unicode_text import UTF8_CHARS
 
 from websearch_sync.extract import boilerplate
 from websearch_sync.extract.textlength import clean_length, clean_text, link_density
@@ -30,7 +31,7 @@ PIECES = st.one_of(
     st.sampled_from(SPACES),
     st.sampled_from(["a", "word", ".", "é", "\u30c6"]),
     st.tuples(st.sampled_from(SPACES), st.integers(1, 300)).map(lambda run: run[0] * run[1]),
-    st.text(max_size=5),
+    st.text(UTF8_CHARS, max_size=5),
 )
 
 

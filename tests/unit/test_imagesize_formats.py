@@ -15,9 +15,10 @@ PNG, which a decoder shows as its ``IDAT`` image.
 import base64
 import io
 import struct
+import zlib
 
 import pytest
-from images import _chunk, _grey_rows, apng, jpeg_frame, pillow_image
+from images import _chunk, _grey_rows, apng, gif, jpeg_frame, pillow_image
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
@@ -297,6 +298,15 @@ def between_scans(segment):
     return good[:second] + segment + good[second:]
 
 
+def padded_before(marker, padding, good=None):
+    """A JPEG (:func:`jpeg_in_mode`'s RGB one unless ``good``) with ``padding`` before its first
+    ``marker``: bytes that are no marker where one belongs, which libjpeg skips to the next
+    ("extraneous bytes before marker", a warning) as Pillow's own header reading does."""
+    good = good or jpeg_in_mode("RGB")
+    at = good.index(marker, 2)
+    return good[:at] + padding + good[at:]
+
+
 # libjpeg's read_markers (jdmarker.c): any marker it does not know is "unsupported marker type"
 UNKNOWN_MARKERS = [0x02, 0x4A, 0xBF, 0xC8, 0xDE, 0xDF, 0xF0, 0xF7, 0xFD]
 
@@ -313,6 +323,18 @@ def test_a_jpeg_holding_a_marker_libjpeg_does_not_know_is_unreadable_not_returne
     with pytest.raises((OSError, SyntaxError)):  # the oracle: Pillow refuses it (libjpeg: "unsupported marker")
         Image.open(io.BytesIO(data)).load()
     assert_unreadable(data, "image/jpeg")
+
+
+def test_a_jpeg_whose_start_of_image_no_marker_follows_is_unreadable_as_pillow_refuses_it():
+    # libjpeg would skip the byte as it skips padding further on (above); Pillow takes a JPEG
+    # only by its first three bytes, FF D8 FF, and so does fetch's sniffing
+    from PIL import Image
+
+    good = pillow_image(20, 10, "JPEG")
+    data = good[:2] + b"\x00" + good[2:]
+    with pytest.raises((OSError, SyntaxError)):  # the oracle
+        Image.open(io.BytesIO(data)).load()
+    assert read_header(data, "image/jpeg") is None
 
 
 @pytest.mark.parametrize("marker", [0xC3, 0xC5, 0xC6, 0xC7, 0xCB, 0xCD, 0xCE, 0xCF], ids="{:02X}".format)
@@ -386,6 +408,11 @@ def with_exif_thumbnail():
         mpo,
         lambda: between_scans(b"\xff\x01"),  # TEM past the first scan: libjpeg skips it
         lambda: between_scans(b"\xff\xdc\x00\x04\x00\x1e"),  # DNL (30 lines) after the first scan: libjpeg skips it
+        # bytes where a marker belongs: they were image_unreadable
+        lambda: padded_before(b"\xff\xdb", b"\x00" * 16),
+        lambda: padded_before(b"\xff\xda", b"\r\n"),
+        lambda: padded_before(b"\xff\xc4", b"\xff\x00junk"),
+        lambda: between_scans(b"\x00\x00"),
     ],
     ids=[
         "progressive",
@@ -398,6 +425,10 @@ def with_exif_thumbnail():
         "MPO",
         "TEM",
         "DNL",
+        "padding before DQT",
+        "line break before SOS",
+        "stuffed zero before DHT",
+        "padding between scans",
     ],
 )
 def test_jpegs_pillow_decodes_are_read(make):
@@ -492,3 +523,73 @@ def test_an_arithmetic_jpeg_needs_no_more_coded_data_than_it_has():
     image.load()  # the oracle
     header = read_header(data, "image/jpeg")
     assert header is not None and (header.size, header.holds) == (image.size, True) == ((3000, 2000), True)
+
+
+def test_a_gif_frame_past_its_screen_that_its_data_cannot_hold_is_named_by_the_frame_s_size():
+    # the frame is what the data cannot hold: the message named the 10x10 screen
+    data = gif((10, 10), [(0, 0, 7000, 10, b"\x00")])
+    headers = CaseInsensitiveDict({"Content-Type": "image/gif", "Content-Length": str(len(data))})
+    with pytest.raises(ws.WebParseError) as info:
+        image_text(HttpResponse(200, headers, data, "https://example.com/a"), provider="fetch", images=True)
+    assert "declares 7000x10 pixels, more than its data can hold" in info.value.message
+
+
+@pytest.mark.parametrize("screen", [(10, 10), (0, 0), (0, 20), (30, 30)])
+def test_a_gif_s_size_is_its_screen_grown_to_its_first_frame_as_pillow_shows_it(screen):
+    # it was the screen's: 10x10 for a 20x20 frame Pillow shows at 20x20, and 0x0 unreadable
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("P", (20, 20), 1).save(out, "GIF")
+    data = out.getvalue()[:6] + struct.pack("<HH", *screen) + out.getvalue()[10:]
+    image = Image.open(io.BytesIO(data))
+    image.load()  # the oracle
+    assert read_header(data, "image/gif").size == image.size
+
+
+#: 2 MB of zeros in 2 KB: what a text or colour-profile chunk may hide.
+INFLATING = zlib.compress(b"\x00" * 2_000_000)
+
+
+@pytest.mark.parametrize(
+    "chunk, readable",
+    [
+        (_chunk(b"zTXt", b"Comment\x00\x00" + INFLATING), False),
+        (_chunk(b"iCCP", b"profile\x00\x00" + INFLATING), False),
+        (_chunk(b"iTXt", b"Comment\x00\x01\x00en\x00\x00" + INFLATING), False),
+        (_chunk(b"zTXt", b"Comment\x00\x01" + zlib.compress(b"text")), False),  # compression method 1
+        (_chunk(b"iCCP", b"profile\x00\x00" + zlib.compress(b"a" * 1024 * 1024)), True),  # 1 MiB: Pillow's limit
+        (_chunk(b"iTXt", b"Comment\x00\x01\x01en\x00\x00" + INFLATING), True),  # a method Pillow skips
+    ],
+    ids=["zTXt", "iCCP", "iTXt", "zTXt method 1", "iCCP of 1 MiB", "iTXt method 1"],
+)
+@pytest.mark.parametrize("after", [False, True], ids=["before IDAT", "after IDAT"])
+def test_a_png_whose_text_chunk_pillow_refuses_is_unreadable_not_returned(chunk, readable, after):
+    # Pillow refuses a compressed text or profile chunk decompressing past 1 MiB ("Decompressed data
+    # too large"), where libpng and browsers drop it: the 2 KB PNG was returned, for a model API to refuse
+    from PIL import Image
+
+    good = grey_png(struct.pack(">IIBBBBB", 10, 10, 8, 0, 0, 0, 0))
+    at = len(good) - 12 if after else 33  # before IEND, or after IHDR
+    data = good[:at] + chunk + good[at:]
+    try:
+        Image.open(io.BytesIO(data)).load()  # the oracle
+        decoded = True
+    except (OSError, SyntaxError, ValueError):
+        decoded = False
+    assert decoded == readable
+    assert (read_header(data, "image/png") is not None) == readable
+
+
+@pytest.mark.parametrize("frame", [(0, 20), (20, 0), (0, 0)])
+def test_a_gif_whose_first_frame_has_no_pixels_is_unreadable_as_pillow_refuses_it(frame):
+    # it was returned (an animation's cut down to it), for a model API decoding with Pillow to refuse
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("P", (20, 20), 1).save(out, "GIF")
+    first = out.getvalue().index(b",", 13)
+    data = out.getvalue()[: first + 5] + struct.pack("<HH", *frame) + out.getvalue()[first + 9 :]
+    with pytest.raises(ValueError):  # the oracle: "tile cannot extend outside image"
+        Image.open(io.BytesIO(data)).load()
+    assert read_header(data, "image/gif") is None

@@ -202,3 +202,24 @@ def test_every_public_name_exists(module: str) -> None:
     except ImportError as error:  # an integration whose framework (an optional extra) is not installed
         pytest.skip("%s needs an optional extra: %s" % (module, error))
     assert [name for name in PUBLIC[module] if not hasattr(imported, name)] == []
+
+
+def test_every_guarded_tools_builder_defaults_to_the_one_max_repeats():
+    """``max_repeats: int = 2`` was written seven times beside the shared ``DEFAULT_REPEAT_WINDOW_S``:
+    each signature taking ``max_repeats`` (every integration's, ``ToolSession``'s, the MCP server's)
+    defaults to ``config.DEFAULT_MAX_REPEATS``, and so does ``mcp --max-repeats`` (read from the
+    sources: importing the frameworks costs seconds)."""
+    from websearch_sync.cli import build_parser
+    from websearch_sync.config import DEFAULT_MAX_REPEATS
+
+    defaults = {}
+    for path in sorted(path for path in PACKAGE.rglob("*.py") if "max_repeats" in source(path)):
+        for node in ast.walk(parsed(path)):
+            if isinstance(node, ast.FunctionDef):
+                arguments = node.args
+                for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults):
+                    if argument.arg == "max_repeats":
+                        defaults["%s:%s" % (path.relative_to(PACKAGE), node.name)] = ast.unparse(default)
+    assert len(defaults) == 8, defaults  # six tool builders, ToolSession and McpTools
+    assert set(defaults.values()) == {"DEFAULT_MAX_REPEATS"}, defaults
+    assert build_parser().parse_args(["mcp"]).max_repeats == DEFAULT_MAX_REPEATS

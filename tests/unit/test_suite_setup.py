@@ -7,6 +7,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+import pytest
 from package_source import statements
 
 import websearch_sync
@@ -119,6 +120,52 @@ def test_the_tier_check_finds_a_package_import():
     probe = "import clocks\nfrom tests.clocks import FakeClock\nimport tests.faults\nfrom testsuite import x\n"
     assert _package_imports(probe) == [2, 3]
     assert _package_imports("ROOT / 'tests' / 'unit'\nimport os, tests\n") == [2]
+
+
+def _default_alphabet_texts(source: str) -> list[int]:
+    """Lines of ``source`` drawing hypothesis text in the default alphabet: ``st.text()`` (or
+    ``strategies.text()``) with no alphabet, which builds hypothesis's UTF-8 table (``unicode_text.py``)."""
+    if "hypothesis" not in source:
+        return []
+    return sorted(
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "text"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in ("st", "strategies")
+        and not node.args
+        and not any(keyword.arg == "alphabet" for keyword in node.keywords)
+    )
+
+
+def test_hypothesis_text_is_drawn_from_an_alphabet_with_no_table_to_build():
+    """``st.text()``'s own alphabet cost each worker 1.3 s of CPU in a fresh clone; ``UTF8_CHARS`` is
+    the same characters: every code point but the surrogates, which alone UTF-8 cannot encode."""
+    from hypothesis.strategies._internal.lazy import unwrap_strategies
+    from unicode_text import UTF8_CHARS
+
+    assert unwrap_strategies(UTF8_CHARS).intervals.intervals == ((0, 0xD7FF), (0xE000, 0x10FFFF))
+    for code in (0xD7FF, 0xE000, 0x10FFFF):
+        chr(code).encode("utf-8")
+    for code in (0xD800, 0xDFFF):
+        with pytest.raises(UnicodeEncodeError):
+            chr(code).encode("utf-8")
+    files = sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "contract_tests").rglob("*.py"))
+    offenders = [
+        "%s:%d" % (path.relative_to(ROOT), line)
+        for path in files
+        for line in _default_alphabet_texts(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == [], "draw st.text(UTF8_CHARS, ...) (unicode_text.py): %s" % offenders
+
+
+def test_the_alphabet_check_finds_a_default_text():
+    probe = (
+        "from hypothesis import strategies as st\nst.text()\nst.text(max_size=3)\nst.text('ab')\nst.text(alphabet=X)\n"
+    )
+    assert _default_alphabet_texts(probe) == [2, 3]
 
 
 def _imported_packages(source: str) -> set[str]:

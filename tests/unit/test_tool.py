@@ -217,12 +217,26 @@ def test_a_repeat_past_the_limit_gets_the_answer_already_given_with_a_note(monke
     third = session.call_tool("web_search", {"query": "  SAME query "})
     assert looked_up == [] and "note" not in first and "note" not in second
     assert dict(third, note=None) == dict(second, note=None) and third["items"]
-    assert third["note"].startswith("Note: this query was already looked up 2 times. This is the answer you already")
-    assert "use it instead of repeating the same lookup" in third["note"]
+    assert third["note"].startswith("Note: these tools already looked this query up 2 times; here is that answer again")
+    assert "use it rather than repeating the same lookup" in third["note"]
     text = tool.format_results(third)
     assert text.startswith(third["note"] + "\n\n1. ") and text.endswith(tool.format_results(second).split("\n\n", 1)[1])
     assert "items" in session.call_tool("web_search", {"query": "another query"}) and len(looked_up) == 1
     assert session.call_tool("nope", {})["error"]["type"] == "ToolNotFound"
+
+
+def test_the_repeat_note_is_true_for_a_conversation_that_never_asked():
+    """Tools built once for an app are shared by its conversations (the repeat guard is on by
+    default): B's first call of a query A looked up twice said "This is the answer you already
+    have", false for B. The note says what the tools did, true for A and B alike."""
+    session = tool.ToolSession(ws.SearchClient("stub", settings=stub_settings()), max_repeats=2, repeat_window_s=600)
+    for _ in range(2):
+        session.call_tool("web_search", {"query": "shared query"})  # conversation A
+    first_of_b = session.call_tool("web_search", {"query": "shared query"})
+    assert first_of_b["note"] == (
+        "Note: these tools already looked this query up 2 times in the last 600 s; here is that answer again,"
+        " not a new lookup: use it rather than repeating the same lookup."
+    )
 
 
 def test_the_same_words_in_another_time_range_or_locale_are_another_lookup(monkeypatch):
@@ -340,7 +354,7 @@ def test_fetch_tool_repeat_guard_uses_the_normalised_url(monkeypatch):
     assert "error" not in session.call_tool("web_fetch", {"url": "https://a.example/a#x"})
     again = session.call_tool("web_fetch", {"url": "https://A.example/a"})
     assert again["url"] == "https://a.example/a#x" and fetched == ["https://a.example/a#x"]
-    assert again["note"].startswith("Note: this page was already looked up once.")
+    assert again["note"].startswith("Note: these tools already looked this page up once;")
 
 
 def test_the_session_remembers_a_fetched_image_without_its_bytes(monkeypatch):
@@ -466,10 +480,10 @@ def test_more_of_a_page_cut_short_is_another_lookup(monkeypatch):
     answers = [session.call_tool("web_fetch", dict(more, url=url)) for more in asked]
     assert [answer.get("note") for answer in answers] == [None] * 4 and len(fetched) == 4
     again = session.call_tool("web_fetch", {"url": url, "max_chars": 100_000})  # the same read: a repeat
-    assert again["note"].startswith("Note: this page was already looked up once.") and len(fetched) == 4
+    assert again["note"].startswith("Note: these tools already looked this page up once;") and len(fetched) == 4
     defaults = {"extract_mode": "markdown", "include_comments": False, "max_chars": tool.DEFAULT_MAX_CHARS}
     default = session.call_tool("web_fetch", dict(defaults, url=url))  # the first read, its defaults written out
-    assert default["note"].startswith("Note: this page was already looked up once.") and len(fetched) == 4
+    assert default["note"].startswith("Note: these tools already looked this page up once;") and len(fetched) == 4
 
 
 def test_more_results_or_their_pages_text_is_another_search(monkeypatch):
@@ -494,7 +508,7 @@ def test_more_results_or_their_pages_text_is_another_search(monkeypatch):
     assert [answer.get("note") for answer in answers] == [None] * 4 and searched == asked
     repeats = [{"query": "Rust", "max_results": 8}, {"query": "go", "max_results": 5, "include_content": False}]
     again = [session.call_tool("web_search", arguments) for arguments in repeats]
-    assert all(answer["note"].startswith("Note: this query was already looked up once.") for answer in again)
+    assert all(answer["note"].startswith("Note: these tools already looked this query up once;") for answer in again)
     assert len(searched) == 4
 
 
@@ -552,7 +566,9 @@ def test_identical_calls_at_once_reach_the_service_at_most_max_repeats_times(mon
     answer as a repeat."""
     looked_up, answers, _ = _three_calls_at_once(monkeypatch, {"items": [], "provider_meta": {}})
     assert looked_up == ["rust"]
-    assert "note" not in answers[0] and all(answers[n]["note"].startswith("Note: this query") for n in (1, 2))
+    assert "note" not in answers[0] and all(
+        answers[n]["note"].startswith("Note: these tools already looked this query up") for n in (1, 2)
+    )
 
 
 def test_identical_calls_waiting_on_a_failed_lookup_get_its_error(monkeypatch):
@@ -645,7 +661,7 @@ def test_a_failure_beside_another_lookup_under_way_leaves_the_waiting_call_to_th
                 thread.join(30)
     assert looked_up == ["rust", "rust"]
     assert "error" in answers[1] and "note" not in answers[2]
-    assert answers[3]["note"].startswith("Note: this query was already looked up") and answers[3]["items"]
+    assert answers[3]["note"].startswith("Note: these tools already looked this query up") and answers[3]["items"]
 
 
 def _timed_out(detail_code):

@@ -73,7 +73,7 @@ def _as_read(spec, value):
 
 @pytest.mark.parametrize(
     "sent, read",
-    [("5", 5), ("05", 5), ("10", 10), ("1", 1)],
+    [("5", 5), ("05", 5), ("10", 10), ("1", 1), ("0" * 19 + "3", 3)],  # zeros are no digits the bound counts
 )
 def test_an_integer_sent_as_a_string_of_digits_is_that_integer(sent, read):
     """Models often quote numbers (``"max_results": "5"``): it was refused as a string, and the model
@@ -98,6 +98,9 @@ def test_an_integer_sent_as_a_string_of_digits_is_that_integer(sent, read):
         ("50", "must be in 1..10, got 50"),
         ("0", "must be in 1..10, got 0"),
         ("9" * 5000, "must be an integer in 1..10, got an integer of 5000 digits"),
+        ("0" * 20 + "9" * 5000, "must be an integer in 1..10, got an integer of 5000 digits"),
+        ("9" * 18, "must be in 1..10, got %s" % ("9" * 18)),
+        ("-" + "9" * 18, "must be in 1..10, got -%s" % ("9" * 18)),  # the sign is no digit: read as its unsigned one
     ],
 )
 def test_a_string_that_is_no_integer_in_range_stays_refused(sent, said):

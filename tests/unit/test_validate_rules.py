@@ -77,6 +77,22 @@ COUNTS = [
 ]
 
 
+def test_an_infinite_repeat_window_is_refused_and_a_zero_max_repeats_says_how_to_turn_the_guard_off():
+    """``repeat_window_s=inf`` was taken (its note then said "in the last inf s"; ``None`` is the whole
+    life); ``max_repeats=0``, written to turn the guard off, was refused without saying how."""
+    with pytest.raises(ws.InvalidInput) as infinite:
+        tool.ToolSession(ws.SearchClient("stub"), repeat_window_s=math.inf)
+    assert infinite.value.detail_code == "bad_repeat_window"
+    assert (
+        infinite.value.message == "repeat_window_s must be a finite number >= 0 (None: the tools' whole life), got inf"
+    )
+    with pytest.raises(ws.InvalidInput) as zero:
+        tool.ToolSession(ws.SearchClient("stub"), max_repeats=0)
+    assert zero.value.message == (
+        "max_repeats must be a positive integer (no guard: repeat_window_s=0, mcp --repeat-window 0), got 0"
+    )
+
+
 @pytest.mark.parametrize("name, call, lowest, detail", COUNTS, ids=[c[0] for c in COUNTS])
 @pytest.mark.parametrize("value", ["below", True, math.nan, "3"])
 def test_every_count_is_refused_alike(name, call, lowest, detail, value):

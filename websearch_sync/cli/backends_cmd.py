@@ -176,6 +176,18 @@ def transport_note(settings: Settings) -> str:
     return "transport: requests for everything (browser requests off; to turn them on: %s)" % how
 
 
+def environment_notes(settings: Settings) -> list[str]:
+    """The lines said under the table: the transport, and a libxml2 older than the one the bound on
+    a tag's attributes reads markup as (here, not logged at import: on Windows lxml's own wheels
+    are older, and a warning reached every command's stderr)."""
+    from lxml import etree
+
+    from ..extract.crowded_tags import older_libxml2_warning
+
+    older = older_libxml2_warning(etree.LIBXML_VERSION)
+    return [transport_note(settings)] + (["warning: " + older] if older else [])
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the backend table, with the active transport and browser profile."""
     settings = _settings()
@@ -185,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
     out = owner_stdout()
     if args.json:  # each row names its transport ("curl_cffi/chrome" or "requests"); the hint goes to stderr
         out.write(json_text(rows, out, indent=2) + "\n")
-        sys.stderr.write(transport_note(settings) + "\n")
+        sys.stderr.write("".join(line + "\n" for line in environment_notes(settings)))
         return EXIT_OK
     header = ("BACKEND", "KIND", "VERTICALS", "CONFIGURED", "RATE LIMIT", "TRANSPORT", "ENVIRONMENT")
     table = [header] + [
@@ -203,5 +215,5 @@ def run(args: argparse.Namespace) -> int:
     widths = [max(len(row[i]) for row in table) for i in range(len(header) - 1)]
     for row in table:
         out.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] + "\n")
-    out.write("\n" + transport_note(settings) + "\n")
+    out.write("\n" + "".join(line + "\n" for line in environment_notes(settings)))
     return EXIT_OK

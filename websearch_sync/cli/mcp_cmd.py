@@ -13,7 +13,7 @@ from typing import Any
 from ..config import Settings, check_backend_names
 from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
-from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_REPEAT_WINDOW_S
+from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S
 from ..models import STRATEGIES
 from .output import CACHE_MAX_ANSWERS_HELP, EXIT_OK, cache_file_options, int_arg
 
@@ -80,9 +80,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument(
         "--max-repeats",
         type=int_arg,
-        default=2,
+        default=DEFAULT_MAX_REPEATS,
         help="times one query or URL is looked up within --repeat-window; a repeat past that gets the answer "
-        "already given (default 2)",
+        "already given (default %d)" % DEFAULT_MAX_REPEATS,
     )
     parser.add_argument(
         "--repeat-window",

@@ -23,6 +23,7 @@ from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import (
+    ASK_FOR_IMAGES,
     BAD_ARGUMENTS,
     BAD_CACHE_MAX_ANSWERS,
     BAD_CACHE_TTL_S,
@@ -35,7 +36,7 @@ from ..errors import (
     DNS_ERROR,
     NO_CONTENT,
     PRIVATE_ADDRESS,
-    UNSUPPORTED_CONTENT,
+    RESPONSE_TOO_LARGE,
     InvalidInput,
     WebSearchError,
 )
@@ -88,7 +89,13 @@ def error_line(error: WebSearchError) -> str:
 _CLI_HINTS = {
     PRIVATE_ADDRESS: "pass --allow-private only for trusted local use",
     NO_CONTENT: "raise --max-bytes",
-    UNSUPPORTED_CONTENT: "fetch --images reads an image (with --json, its base64 data)",
+    RESPONSE_TOO_LARGE: "raise --max-bytes",  # a PDF the cap cut (one that decodes to too much has no hint)
+}
+#: The command line's own words for a library hint, by that hint, where one detail code carries
+#: several: ``unsupported_content``'s hint is to ask for images, or to install the pdf extra or
+#: Pillow (an animated WebP with --images), which the message names already.
+_CLI_HINTS_FOR = {
+    ASK_FOR_IMAGES: "fetch --images reads an image (with --json, its base64 data)",
 }
 #: The flag whose value a library check refused, by detail code: its message names the Python
 #: argument (``max_results must be in 1..50``), which the command line spells otherwise (``-n``).
@@ -123,7 +130,7 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
             DEFAULT_TIMEOUT_MS,
         )
     if error.hint is not None:
-        return _CLI_HINTS.get(error.detail_code or "")
+        return _CLI_HINTS_FOR.get(error.hint) or _CLI_HINTS.get(error.detail_code or "")
     if all(failure.detail_code == DNS_ERROR for failure in [error, *error.errors]):
         return _UNRESOLVED  # offline, most often: the first command a newcomer runs with a real backend
     named = _FLAG_OF.get(error.detail_code or "")

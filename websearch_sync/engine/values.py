@@ -6,7 +6,8 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
 * a date (:func:`instant`): ISO 8601 in UTC, ``2026-08-01T12:30:00Z``, or ``2026-08-01``
   when the service gives a day only (a day is never given a made-up time); read from ISO
   8601 (an offset or ``Z``; none is read as UTC), epoch seconds but those within three years of 1970 (or milliseconds;
-  a number or its digits, a fraction too), a date written out (``Jul 9, 2026``, ``2014-12-20``, ``2014/12/20``), RFC 5322's (RSS: ``Fri, 07 May 2021 12:00:00 GMT``,
+  a number or its digits, a fraction too), a date written out (``Jul 9, 2026``, ``2014-12-20``, ``2014/12/20``, with its time as ISO 8601's:
+  ``2014/12/20 12:30``), RFC 5322's (RSS: ``Fri, 07 May 2021 12:00:00 GMT``,
   with a numeric offset or a zone the RFC names), or a date relative to when the service
   answered (``3 hours ago``, ``2d``, ``yesterday``): units below a day give a time, a day
   or more a day;
@@ -52,6 +53,8 @@ _MOMENTS = ("just now", "now")
 _MAIL_ZONES = frozenset({"UT", "UTC", "GMT", "Z", "AST", "ADT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT"})
 _MAIL_OFFSET = re.compile(r"[+-]\d{4}")
 _ISO = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?")
+#: A year-first slashed date and what may follow it (``2026/7/9 12:30``): read as the ISO date it writes.
+_SLASHED = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})((?:[T ][^/]*)?)")
 _CLOCK = re.compile(r"(?:(\d{1,3}):)?(\d{1,3}):(\d{2})")
 _ISO_DURATION = re.compile(r"P(?:(\d{1,4})D)?(?:T(?:(\d{1,4})H)?(?:(\d{1,6})M)?(?:(\d{1,7})(?:\.\d{1,9})?S)?)?")
 # "12 min", "1 hr 2 min", "1 hour, 2 minutes, 3 seconds", "1h2m3s": hours, minutes, seconds in that
@@ -108,7 +111,10 @@ def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
         return _epoch(number)
     if text is None or not text:
         return None
-    iso = _ISO.fullmatch(text.upper())
+    slashed = _SLASHED.fullmatch(text.upper())
+    iso = _ISO.fullmatch(
+        "%s-%02d-%02d%s" % (slashed[1], int(slashed[2]), int(slashed[3]), slashed[4]) if slashed else text.upper()
+    )
     if iso is not None:
         return _iso(iso)
     if text in _MOMENTS:

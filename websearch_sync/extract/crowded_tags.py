@@ -18,8 +18,10 @@ unless closed as they open (``<script/>``: no content) (``tests/unit/test_crowde
 holds each to lxml). An older libxml2 (2.13 and before: lxml 5's wheels, lxml 6's for Windows,
 2.11) reads much of that otherwise (a script's ``<!--<script>``, textarea and title content, an end
 tag's or a bogus comment's quotes...), so a page relying on that can hand it a crowded tag: setup.cfg
-asks for lxml 6, whose Linux and macOS wheels bundle 2.14, and an older running libxml2 is logged as
-a warning once, when this module is imported (:func:`older_libxml2_warning`). Extraction thins the very text
+asks for lxml 6, whose Linux and macOS wheels bundle 2.14, and an older running libxml2 is said by
+``websearch-sync backends`` (:func:`older_libxml2_warning`), not logged: on Windows, where lxml 6's
+wheels bundle 2.11, a warning at import reached every command's stderr with no remedy to install.
+Extraction thins the very text
 lxml is given, after its repair and its control characters' spaces (either can make a tag of
 what was text).
 
@@ -33,11 +35,9 @@ tag's first attributes (by the alternatives that stop before the tag, once backi
 and again to mark where it is cut). No loop holds a group: before 3.11 each turn would copy them.
 """
 
-import logging
 import re
+import sys
 from typing import Optional
-
-from lxml import etree
 
 __all__: list[str] = []  # internal: the bound is documented in docs/fetch.md
 
@@ -47,23 +47,29 @@ MAX_ATTRIBUTES = 1024
 SCANNED_LIBXML2 = (2, 14)
 
 
-def older_libxml2_warning(running: tuple[int, ...]) -> Optional[str]:
-    """What to tell the user of libxml2 ``running`` (``lxml.etree.LIBXML_VERSION``) when it is older
-    than :data:`SCANNED_LIBXML2`, whose reading the scan copies; ``None`` for it or a newer one. A
-    second reading, 2.13's tokenizer, would be a second scan: the older one is said, not read."""
+def older_libxml2_warning(running: tuple[int, ...], platform: str = sys.platform) -> Optional[str]:
+    """What to tell the user of libxml2 ``running`` (``lxml.etree.LIBXML_VERSION``) on ``platform``
+    (``sys.platform``) when it is older than :data:`SCANNED_LIBXML2`, whose reading the scan copies;
+    ``None`` for it or a newer one. A second reading, 2.13's tokenizer, would be a second scan: the
+    older one is said, not read. On Windows lxml's own wheels are the older ones, so installing lxml
+    is no advice there."""
     if tuple(running[:2]) >= SCANNED_LIBXML2:
         return None
+    if platform == "win32":
+        remedy = (
+            "lxml's Windows wheels bundle libxml2 2.11, so no lxml release installs a newer one there: an lxml"
+            " built on libxml2 2.14 or newer, or running under WSL, reads markup as the bound does"
+        )
+    else:
+        remedy = (
+            "install lxml 6 (its Linux and macOS wheels bundle libxml2 2.14) or an lxml built on libxml2 2.14 or newer"
+        )
     return (
         "lxml runs on libxml2 %s, older than 2.14, whose reading of markup the bound on a tag's attributes copies:"
         " a hostile page can still hand libxml2 a tag of thousands of attributes (20,000: about 0.9 s of parse,"
-        " growing with their square); install lxml 6 (its Linux and macOS wheels bundle libxml2 2.14; its Windows"
-        " wheels 2.11) or an lxml built on libxml2 2.14 or newer" % ".".join(str(part) for part in running)
+        " growing with their square); %s" % (".".join(str(part) for part in running), remedy)
     )
 
-
-_OLDER_LIBXML2 = older_libxml2_warning(etree.LIBXML_VERSION)
-if _OLDER_LIBXML2:  # once a process: when the scan is first imported
-    logging.getLogger(__name__).warning("%s", _OLDER_LIBXML2)
 
 _SPACE = r"\t\n\f\r "
 #: One attribute: separators, a name, then optionally ``=`` and a value. Each part can match in

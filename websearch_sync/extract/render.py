@@ -398,6 +398,8 @@ class _Renderer:
                 self._code(raw)
             elif raw and (last := self._code_at_end()) is not None:  # a space between two spans: kept
                 self.last_code = (last[0], last[1], True)
+            elif raw:  # only white space: the one space a browser shows (``x<code> </code>y`` is "x y")
+                self.write(" ")
         else:
             return False
         return True

@@ -23,7 +23,7 @@ from typing import Any, Optional, Union, cast
 
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
-from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
+from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
 from ..errors import BAD_STYLE, InvalidInput, install_hint
 from ..forks import module_global
 from ..net.workers import run_awaited
@@ -130,7 +130,7 @@ def agent_tools(
     strict: bool = False,
     portable: bool = False,
     images: Union[bool, str] = False,
-    max_repeats: int = 2,
+    max_repeats: int = DEFAULT_MAX_REPEATS,
     repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list[AgentTool]:
     """The tools that can work with the configuration, all over one client.

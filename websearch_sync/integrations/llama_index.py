@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..client.search_client import SearchClient
-from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
+from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
 from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 
 try:
@@ -100,7 +100,7 @@ def tools(
     *,
     strict: bool = False,
     images: bool = False,
-    max_repeats: int = 2,
+    max_repeats: int = DEFAULT_MAX_REPEATS,
     repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list[WebTool]:
     """``web_search`` and ``web_fetch`` as LlamaIndex tools sharing one client.

@@ -18,7 +18,7 @@ Needs the ``openai-agents`` extra.
 from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
-from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
+from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
 from .agent_tool import AgentTool, agent_tools, missing_extra
 
 try:
@@ -37,7 +37,7 @@ def tools(
     *,
     strict: bool = True,
     images: bool = False,
-    max_repeats: int = 2,
+    max_repeats: int = DEFAULT_MAX_REPEATS,
     repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list[FunctionTool]:
     """``web_search`` and ``web_fetch`` as OpenAI Agents SDK tools sharing one client.

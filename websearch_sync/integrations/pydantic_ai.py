@@ -21,7 +21,7 @@ import dataclasses
 from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
-from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
+from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
 from .agent_tool import AgentTool, agent_tools, missing_extra
 
 try:
@@ -45,7 +45,7 @@ def tools(
     *,
     strict: bool = True,
     images: bool = False,
-    max_repeats: int = 2,
+    max_repeats: int = DEFAULT_MAX_REPEATS,
     repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list["Tool[Any]"]:
     """``web_search`` and ``web_fetch`` as pydantic-ai tools sharing one client.

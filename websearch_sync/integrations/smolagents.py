@@ -17,7 +17,7 @@ Needs the ``smolagents`` extra.
 from typing import Any, Optional
 
 from ..client.search_client import SearchClient
-from ..config import DEFAULT_REPEAT_WINDOW_S, Settings
+from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
 from ..tool import IMAGE_LINE
 from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 
@@ -88,7 +88,7 @@ def tools(
     style: str = "text",
     *,
     images: bool = False,
-    max_repeats: int = 2,
+    max_repeats: int = DEFAULT_MAX_REPEATS,
     repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
 ) -> list[WebTool]:
     """``web_search`` and ``web_fetch`` as smolagents tools sharing one client.

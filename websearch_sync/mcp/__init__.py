@@ -8,6 +8,7 @@ loads :mod:`.server`, after :func:`require_mcp` has checked that the SDK is ther
 
 from typing import TYPE_CHECKING
 
+from ..config import DEFAULT_MAX_REPEATS as DEFAULT_MAX_REPEATS  # the server's default, read by `mcp --help`
 from ..config import DEFAULT_REPEAT_WINDOW_S as DEFAULT_REPEAT_WINDOW_S  # the server's default, read by `mcp --help`
 from ..errors import BAD_MAX_CONCURRENT, MISSING_MCP_EXTRA, InvalidInput, install_hint
 from ..validate import check_number

@@ -19,7 +19,7 @@ from ..client.search_client import SearchClient
 from ..forks import instance_lock
 from ..models import ToolResult
 from ..tool import ToolSession, fetched_image, format_for_model, tool_definitions, unknown_tool
-from . import DEFAULT_REPEAT_WINDOW_S  # in the package: `mcp --help` reads it without the client
+from . import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S  # in the package: `mcp --help` reads it without the client
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -81,7 +81,7 @@ class McpTools:
         self,
         client: SearchClient,
         *,
-        max_repeats: int = 2,
+        max_repeats: int = DEFAULT_MAX_REPEATS,
         repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
         clock: Optional[CancellableClock] = None,
         images: bool = True,

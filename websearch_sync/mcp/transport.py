@@ -21,7 +21,8 @@ a tool result, never a protocol error. One without ``params.name`` as a string (
 ``name``, a number) stays ``-32602``, as the MCP specification (2025-11-25) has a request that
 fails ``CallToolRequest``'s schema answered: the client built it, not the model, which could not
 correct it from a tool result. The SDK's words were "Invalid request parameters" with empty ``data``;
-this reader's say what is missing.
+this reader's say what is missing. Both checks apply to JSON-RPC 2.0 requests only (``"jsonrpc": "2.0"``,
+an id, no ``result`` or ``error``): any other message stays ``-32600``, or the SDK's to read.
 
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
 the null device, and the server ends when stdin closes, as for any client.
@@ -68,13 +69,27 @@ def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
+def _is_tools_call(value: Any, request_id: Any) -> bool:
+    """Whether ``value`` is a JSON-RPC 2.0 ``tools/call`` request (an id, no ``result`` or ``error``):
+    only such a request's params are checked here; a message that is no JSON-RPC 2.0 request
+    (no ``jsonrpc``, ``"1.0"``, a response's fields) stays the SDK's ``-32600``."""
+    return (
+        request_id is not None
+        and isinstance(value, dict)
+        and value.get("jsonrpc") == "2.0"
+        and value.get("method") == "tools/call"
+        and "result" not in value
+        and "error" not in value
+    )
+
+
 def _arguments_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
     """The answer to a ``tools/call`` request whose ``arguments`` is neither an object nor null: a
     tool result with ``isError`` and the line of :func:`~websearch_sync.tool.format_results`
     (None for any other message)."""
-    params = value.get("params") if isinstance(value, dict) and value.get("method") == "tools/call" else None
+    params = value.get("params") if _is_tools_call(value, request_id) else None
     arguments = params.get("arguments") if isinstance(params, dict) else None
-    if request_id is None or arguments is None or isinstance(arguments, dict):
+    if arguments is None or isinstance(arguments, dict):
         return None
     text = format_results({"error": not_an_object(arguments).to_dict()})
     return {
@@ -87,7 +102,7 @@ def _arguments_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
 def _unnamed_call(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
     """The ``-32602`` answer to a ``tools/call`` request without ``params.name`` as a string, saying
     so (None for any other message, and for a notification: JSON-RPC answers none)."""
-    if request_id is None or not isinstance(value, dict) or value.get("method") != "tools/call":
+    if not _is_tools_call(value, request_id):
         return None
     params = value.get("params")
     if not isinstance(params, dict):

@@ -24,6 +24,26 @@ IMAGE_SIGNATURES = (
     (b"GIF87a", "image/gif"),
     (b"GIF89a", "image/gif"),
 )
+#: The signatures of image formats fetch does not return, by media type: the MIME Sniffing
+#: standard's others (ICO and its cursors, BMP) and TIFF; AVIF and HEIF by the brand of their
+#: ISO file-type box (:data:`_IMAGE_BRANDS`). An untyped one is named in the refusal, not called
+#: binary data that is no image.
+OTHER_IMAGE_SIGNATURES = (
+    (b"\x00\x00\x01\x00", "image/x-icon"),
+    (b"\x00\x00\x02\x00", "image/x-icon"),
+    (b"BM", "image/bmp"),
+    (b"II*\x00", "image/tiff"),
+    (b"MM\x00*", "image/tiff"),
+)
+#: The major brands of an ISO file-type box (``ftyp`` at byte 4) that make it an image (an MP4
+#: video has the same box, with other brands).
+_IMAGE_BRANDS = {
+    b"avif": "image/avif",
+    b"avis": "image/avif",
+    b"heic": "image/heic",
+    b"heix": "image/heic",
+    b"mif1": "image/heif",
+}
 #: A media type as a message may name it: ``type/subtype`` in RFC 6838's characters.
 _MEDIA_TOKEN = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}")
 
@@ -81,6 +101,15 @@ def sniffed_image_type(content: bytes) -> Optional[str]:
     return None
 
 
+def sniffed_other_image_type(content: bytes) -> Optional[str]:
+    """The media type of an image fetch does not return (ICO, BMP, TIFF, AVIF, HEIF) by its first
+    bytes, or None; only asked of a body that sniffs as binary data (a text may open with ``BM``)."""
+    for signature, media in OTHER_IMAGE_SIGNATURES:
+        if content.startswith(signature):
+            return media
+    return _IMAGE_BRANDS.get(content[8:12]) if content[4:8] == b"ftyp" else None
+
+
 def content_kind(response: HttpResponse) -> str:
     """``"html"``, ``"json"``, ``"text"``, ``"pdf"``, ``"image"`` or ``"other"`` from the
     Content-Type, sniffed when it says nothing of the body (:func:`media_kind` is None: absent,
@@ -120,6 +149,13 @@ _HTML_OPENINGS = (
     *(b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1", b"<div", b"<font"),
     *(b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p"),
 )
+
+
+def html_note(content: bytes) -> str:
+    """`` (it opens as an HTML page)`` when ``content`` does, as an untyped body is sniffed
+    (:func:`content_kind`), else ``""``: what an error message on a body declared a PDF or an
+    image that is none says of it (a sign-in or error page sent under that type), not quoting it."""
+    return " (it opens as an HTML page)" if _opens_as_html(content[:1024].lstrip(_BLANKS).lower()) else ""
 
 
 def _opens_as_html(head: bytes) -> bool:
@@ -179,9 +215,10 @@ _TAG_NAME = re.compile(rb"(/?)([A-Za-z][A-Za-z0-9]{0,15})/?")
 
 
 def _only_notice_tags(prefix: bytes) -> bool:
-    """Whether every tag in ``prefix`` (at most 1 KB) is one of :data:`_NOTICE_TAGS`. A ``<`` not
-    followed by a letter (``x < 3``, a byte of a binary header) is no tag, as an HTML tokenizer
-    reads it; ``<!`` and ``<?`` (a comment, a doctype, a processing instruction) are a page's."""
+    """Whether every tag in ``prefix`` (the bytes before a PDF's header, or after its trailer) is
+    one of :data:`_NOTICE_TAGS`. A ``<`` not followed by a letter (``x < 3``, a byte of a binary
+    header) is no tag, as an HTML tokenizer reads it; ``<!`` and ``<?`` (a comment, a doctype, a
+    processing instruction) are a page's."""
     at = prefix.find(b"<")
     while at >= 0:
         name = _TAG_NAME.match(prefix, at + 1)
@@ -196,12 +233,32 @@ def _only_notice_tags(prefix: bytes) -> bool:
     return True
 
 
+#: How far past a PDF's trailer an untyped body may go on when what follows is an error notice
+#: (PHP's notices printed after the file, each some 100 bytes).
+_NOTICE_AFTER_WITHIN = 65536
+
+
+def _ends_as_pdf(content: bytes) -> bool:
+    """Whether an untyped body ends as a PDF ends: its trailer in its last 1024 bytes, or further
+    back when all that follows it is an error notice (:func:`_only_notice_tags`, opening with one
+    of its tags: ``<br />`` then ``<b>Notice</b>: ...``) within :data:`_NOTICE_AFTER_WITHIN` bytes."""
+    if _TRAILER.search(content[-_TRAILER_WITHIN:]) is not None:
+        return True
+    tail = content[-_NOTICE_AFTER_WITHIN:]
+    eof = tail.rfind(b"%%EOF")
+    if eof < 0 or _TRAILER.search(tail, max(0, eof - 64), eof + 5) is None:
+        return False
+    after = tail[eof + 5 :].lstrip()
+    opening = _TAG_NAME.match(after, 1) if after[:1] == b"<" else None
+    return opening is not None and opening.group(2).lower() in _NOTICE_TAGS and _only_notice_tags(after)
+
+
 def pdf_after_junk(content: bytes, *, cut: bool = False, declared: bool = False) -> bool:
     """Whether a body is a PDF with bytes before its header, as PDF readers take it (a PHP warning,
     a MacBinary header, a byte-order mark): a ``%PDF-n.n`` line where :func:`pdf_start` finds it,
     followed (past comment lines and blanks) by the file's first object, ``1 0 obj``, and a file
     that runs to the body's end (its trailer, ``startxref``, its offset and ``%%EOF``, in the last
-    1024 bytes, unless ``cut``:
+    1024 bytes or before an error notice, :func:`_ends_as_pdf`, unless ``cut``:
     a body cut by ``max_bytes`` shows no end, and its PDF is refused as too large); never a body
     that opens as an HTML document (a page that shows PDF syntax in a ``<pre>``). A text that
     quotes ``%PDF-1.4`` and an object has no trailer at its end, and bytes before the header that
@@ -221,7 +278,7 @@ def pdf_after_junk(content: bytes, *, cut: bool = False, declared: bool = False)
     if declared:
         if cut or _TRAILER_AT_END.search(tail) is None:
             return False
-    elif not cut and _TRAILER.search(tail) is None:
+    elif not cut and not _ends_as_pdf(content):
         return False
     header = _PDF_VERSION.match(content, start)
     if header is None:

@@ -14,7 +14,7 @@ from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.contenttype import untyped
 from ..net.deadline import Deadline
 from ..net.jsontext import JsonTooDeep
-from ..net.media import content_kind, media_kind, media_token, served_as
+from ..net.media import content_kind, media_kind, media_token, served_as, sniffed_other_image_type
 from ..net.transport import HttpResponse
 from .image import image_text
 from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
@@ -61,7 +61,11 @@ def page_text(
     if kind == "image":
         return image_text(response, provider=provider, images=images)
     if kind not in READ_KINDS:
-        if untyped(response.content_type):  # sniffed: neither a page, a PDF, an image nor text
+        if untyped(response.content_type):  # sniffed: neither a page, a PDF, an image fetch returns nor text
+            image = sniffed_other_image_type(response.content[:16])
+            if image is not None:  # an ICO or a BMP is no "binary data (no image)": said as a declared one is
+                served = "%s, %s by its first bytes" % (served_as(response.content_type), image)
+                raise _unsupported(response, host, provider, served, " (images: PNG, JPEG, GIF and WebP only)")
             served = "%s, binary data by its first bytes (no HTML, PDF, image or text)" % served_as(
                 response.content_type
             )

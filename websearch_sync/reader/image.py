@@ -22,6 +22,7 @@ from typing import Any, Optional
 from urllib.parse import urlsplit
 
 from ..errors import (
+    ASK_FOR_IMAGES,
     IMAGE_TOO_LARGE,
     IMAGE_UNREADABLE,
     UNSUPPORTED_CONTENT,
@@ -29,7 +30,7 @@ from ..errors import (
     WebProviderError,
     install_hint,
 )
-from ..net.media import served_as, sniffed_image_type
+from ..net.media import html_note, served_as, sniffed_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, read_header
 from .pagetext import ImageData, PageText
@@ -115,11 +116,12 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,
-            hint="pass images=True to receive it as base64 data with its size",
+            hint=ASK_FOR_IMAGES,
         )
     if media is None:  # declared an image, sent something else (an error page): not "cut short or malformed"
+        opening = "is empty" if not response.content else "opens with no PNG, JPEG, GIF or WebP signature"
         raise WebParseError(
-            "%s served %s that is no image: it opens with no PNG, JPEG, GIF or WebP signature" % (host, declared),
+            "%s served %s that is no image: it %s%s" % (host, declared, opening, html_note(response.content)),
             provider=provider,
             detail_code=IMAGE_UNREADABLE,
             status=response.status,
@@ -178,7 +180,7 @@ def _decoded_first_frame(
     if header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
         raise _undecodable(what, header.extent, provider, status, "cut a frame from")
     if not header.holds:
-        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.size)
+        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.extent)
     out = io.BytesIO()
     try:
         with pillow.open(io.BytesIO(content)) as image:
@@ -254,7 +256,7 @@ def _within_caps(
     if not within and header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
         raise _undecodable(over, header.extent, provider, status)
     if not header.holds:
-        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.size)
+        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.extent)
     if within:
         return content, header.size
     pillow = _pillow()

@@ -81,6 +81,13 @@ _PNG_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: 
 _PNG_MAX_SIDE = 2**31 - 1
 
 
+#: Bytes a compressed PNG text or colour-profile chunk may decompress to, and all text chunks
+#: together: Pillow's ``MAX_TEXT_CHUNK`` and ``MAX_TEXT_MEMORY``, past which it refuses the image
+#: ("Decompressed data too large"), where libpng and browsers drop the chunk (a 2 KB zTXt of zeros is 2 MB).
+_PNG_TEXT_CHUNK = 1024 * 1024
+_PNG_TEXT_MEMORY = 64 * _PNG_TEXT_CHUNK
+#: What :func:`_png_text_bytes` counts for a chunk Pillow refuses: past the text limit at once.
+_PNG_REFUSED = _PNG_TEXT_MEMORY + 1
 #: What :func:`png_chunks` gives as the type of a chunk that runs past the data's end (its head included).
 CUT = b""
 
@@ -114,11 +121,14 @@ def _png(data: bytes) -> Optional[Header]:
     if len(data) < 29 or data[12:16] != b"IHDR" or not _png_header_valid(data):
         return None
     size = _big(data, 16, 4), _big(data, 20, 4)
-    compressed, ended, animated, imaged, frames = 0, False, False, False, 0
+    compressed, ended, animated, imaged, frames, text = 0, False, False, False, 0, 0
     view = memoryview(data)
     for kind, start, end in png_chunks(data):
+        text += _png_text_bytes(view, kind, start, end)  # a text chunk Pillow refuses counts past the limit
         if kind == CUT or not _png_crc_holds(view, kind, start, end, imaged) or (kind == b"IHDR" and start != 8):
             return None  # cut, a CRC wrong, or a second IHDR (libpng refuses it; Pillow reads the size of the last)
+        if text > _PNG_TEXT_MEMORY:
+            return None
         animated = animated or (kind == b"acTL" and not imaged)
         imaged = imaged or kind == b"IDAT"
         compressed += end - start - 12 if kind == b"IDAT" else 0
@@ -127,6 +137,50 @@ def _png(data: bytes) -> Optional[Header]:
     bits = data[24] * _PNG_CHANNELS[data[25]]
     holds = compressed * _DEFLATE_RATIO >= size[1] * ((size[0] * bits + 7) // 8)
     return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated)
+
+
+#: The chunks whose text (or colour profile) Pillow reads, decompressing those that are.
+_PNG_TEXTS = frozenset({b"tEXt", b"zTXt", b"iTXt", b"iCCP"})
+
+
+def _png_text_bytes(view: memoryview, kind: bytes, start: int, end: int) -> int:
+    """The bytes of text Pillow counts for the chunk ``kind`` at ``view[start:end]`` (0 but for a
+    text or profile chunk: a keyword, a NUL, then the text, compressed for zTXt, for iTXt when
+    flagged, and for iCCP's profile, which it does not count), or :data:`_PNG_REFUSED` when it
+    refuses the chunk: one that decompresses past :data:`_PNG_TEXT_CHUNK`, or a zTXt or iCCP of a
+    compression method other than 0."""
+    if kind not in _PNG_TEXTS:
+        return 0
+    keyword, _, value = bytes(view[start + 8 : end - 4]).partition(b"\x00")
+    if kind == b"tEXt":
+        return len(value) if keyword else 0
+    if kind == b"iTXt":
+        return _itxt_bytes(value)
+    if value[:1] != b"\x00" and (kind == b"iCCP" or value):  # an unknown method (an iCCP must name one)
+        return _PNG_REFUSED
+    size = _inflated_size(value[1:])
+    return size if size == _PNG_REFUSED or (kind == b"zTXt" and keyword) else 0
+
+
+def _itxt_bytes(value: bytes) -> int:
+    """:func:`_png_text_bytes` of an iTXt chunk's ``value`` (after its keyword): its compression
+    flag and method, language and translated keyword, then its text; none read from one Pillow
+    skips (its parts missing, or compressed by a method other than 0)."""
+    flag, method, parts = value[:1], value[1:2], value[2:].split(b"\x00", 2)
+    if len(parts) < 3 or (flag != b"\x00" and method != b"\x00"):
+        return 0
+    return len(parts[2]) if flag == b"\x00" else _inflated_size(parts[2])
+
+
+def _inflated_size(data: bytes) -> int:
+    """The bytes zlib decompresses ``data`` to, :data:`_PNG_REFUSED` past :data:`_PNG_TEXT_CHUNK`
+    (decompressed that far only), 0 when it cannot (Pillow drops such a chunk's text)."""
+    inflater = zlib.decompressobj()
+    try:
+        size = len(inflater.decompress(data, _PNG_TEXT_CHUNK))
+    except zlib.error:
+        return 0
+    return _PNG_REFUSED if inflater.unconsumed_tail else size
 
 
 def _png_crc_holds(view: memoryview, kind: bytes, start: int, end: int, imaged: bool) -> bool:
@@ -177,6 +231,8 @@ _SEGMENTS = _SOF | {0xC4, 0xCC, 0xDA, 0xDB, 0xDC, 0xDD, 0xFE, *range(0xE0, 0xF0)
 _TEM = 0x01
 #: Markers without a length (restart markers, TEM).
 _STANDALONE = frozenset({_TEM, *range(0xD0, 0xD8)})
+#: A marker: ``FF`` then a byte that is not a stuffed zero or another ``FF`` (fill). Two fixed bytes.
+_MARKER = re.compile(rb"\xff[^\x00\xff]")
 #: The marker that ends a scan's entropy-coded data: ``FF`` then a byte that is not a stuffed
 #: zero, a restart marker or another ``FF`` (fill). Two fixed bytes: no backtracking.
 _SCAN_END = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
@@ -209,7 +265,7 @@ def _frame(segment: bytes) -> Optional[_Frame]:
     return _Frame((width, height), _blocks(width, 8 * across) * _blocks(height, 8 * down))
 
 
-#: What :func:`_jpeg_segments` gives for a scan's entropy-coded data, and for bytes that are not a marker where one must be.
+#: What :func:`_jpeg_segments` gives for a scan's entropy-coded data, and for a marker libjpeg refuses or a segment cut short.
 _CODED, _BROKEN = -1, -2
 
 
@@ -217,14 +273,23 @@ def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
     """``(marker, start, end)`` of the markers after the start of image, in order, up to the
     end-of-image marker or the data's end: the segment's data (after its length; empty for a
     marker without one); after a start of scan, its entropy-coded data up to the next marker
-    (``_CODED``); ``_BROKEN`` last when the bytes are not a marker where one must be (or one
-    libjpeg refuses, not in :data:`_SEGMENTS`), or a segment runs past the data's end."""
+    (``_CODED``); ``_BROKEN`` last for a marker libjpeg refuses (not in :data:`_SEGMENTS`), a
+    segment running past the data's end, or no marker right after the start of image. Bytes
+    that are no marker where one must be after that are skipped to the next, as libjpeg's
+    ``next_marker`` skips them."""
     position = 2  # after the start-of-image marker
+    if data[position : position + 1] != b"\xff":  # Pillow takes a JPEG only when a marker follows it
+        yield _BROKEN, position, position
+        return
     while position + 2 <= len(data):
-        marker = data[position + 1] if data[position] == 0xFF else _BROKEN
-        if marker == 0xFF:  # a fill byte before the marker
-            position += 1
+        if data[position] != 0xFF or data[position + 1] in (0x00, 0xFF):
+            # fill bytes before a marker; or bytes where one belongs (padding some tools write, a
+            # stuffed zero), which libjpeg skips to the next ("extraneous bytes before marker", a
+            # warning), and so do Pillow's header reader and browsers: one search in C
+            found = _MARKER.search(data, position)
+            position = found.start() if found else len(data)
             continue
+        marker = data[position + 1]
         if marker == 0xD9:
             yield marker, position + 2, position + 2
             return
@@ -459,7 +524,9 @@ def _gif_blocks(data: bytes) -> Iterator[tuple[int, int, int, int]]:
 
 def _gif(data: bytes) -> Optional[Header]:
     """The screen descriptor, then the blocks (:func:`_gif_blocks`): each frame's extent and
-    data, up to the trailer."""
+    data, up to the trailer. The size is the screen's, grown to the first frame where that
+    reaches past it, as Pillow and browsers show it (a screen of 0x0 is the frame's size); a
+    first frame of no width or height gives none (Pillow: "tile cannot extend outside image")."""
     if len(data) < 13:
         return None
     size = _little(data, 6, 2), _little(data, 8, 2)
@@ -472,6 +539,8 @@ def _gif(data: bytes) -> Optional[Header]:
         if introducer == _FRAME:
             left, top, width, height = (_little(data, start + 1 + 2 * n, 2) for n in range(4))
             wide, tall = max(wide, left + width), max(tall, top + height)
+            if not frames:  # the screen grown to the first frame (one of 0x0 is its size), as decoders show it
+                size = (wide, tall) if width and height else (0, 0)  # a first frame of no pixels: Pillow refuses it
             frames += 1
             holds = holds and 3 * width * height <= _LZW_PIXELS_PER_3_BYTES * carried
     return Header(size, (wide, tall), holds, ended, frames, frames > 1) if frames else None

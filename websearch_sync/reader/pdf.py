@@ -50,7 +50,7 @@ from ..errors import (
 )
 from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
-from ..net.media import pdf_start
+from ..net.media import html_note, pdf_start, served_as
 from ..net.transport import HttpResponse
 from .pagetext import CUT_CONTENT_BUDGET, CUT_DEADLINE, CUT_LARGE_PAGES, CUT_MAX_CHARS, PageText, readable
 from .pdfdraw import Decoded, drawn_bytes
@@ -66,7 +66,7 @@ EXTRA = "pdf"
 #: A page is begun only when the time left is at least this many times the slowest page so far.
 PAGE_RESERVE = 2.0
 #: Decoded bytes a page may draw (its content streams and forms) to be read: a page of text
-#: draws tens of KB; pypdf takes about 1 s on 1 MB of one run of text.
+#: draws tens of KB; pypdf takes about 1 s of CPU on 1 MB of one run of text, 2.2 s on 1 MB of short lines.
 MAX_PAGE_CONTENT = 1_000_000
 #: Decoded bytes of all a read decodes, fonts' character maps included (pypdf holds them until it ends).
 MAX_CONTENT = 50_000_000
@@ -155,7 +155,7 @@ def pdf_text(
 
     def broken(error: BaseException) -> WebParseError:
         return WebParseError(
-            "%s served a PDF that cannot be read (%s)" % (host, type(error).__name__),
+            "%s served %s" % (host, _what_broke(response, error)),
             provider=provider,
             detail_code=PDF_BROKEN,
             status=response.status,
@@ -194,13 +194,36 @@ def pdf_text(
         )
     if not readable(text):
         raise WebParseError(
-            "%s served a PDF without a text layer (scanned pages?); fetch reads a PDF's text, it does no OCR" % host,
+            "%s served a PDF %s; fetch reads a PDF's text, it does no OCR" % (host, _NO_TEXT[read.unmapped]),
             provider=provider,
             detail_code=PDF_NO_TEXT,
             status=response.status,
         )
     warnings = [_left_out(host, read, provider, response.status).to_dict()] if read.left_out else []
     return PageText(title, text, EXTRACTOR, cuts=read.cuts, warnings=warnings)
+
+
+def _what_broke(response: HttpResponse, error: BaseException) -> str:
+    """What the server served that pypdf could not read, in an error message's words: a PDF, or,
+    with no ``%PDF-`` header where PDF readers look for it, content declared a PDF that is none
+    (an empty body; a sign-in or error page sent under the PDF's type, which its message names as
+    an HTML page without quoting it). pypdf reads a file from its end, so a PDF without a header
+    is read as long as the rest holds."""
+    if pdf_start(response.content) >= 0:
+        return "a PDF that cannot be read (%s)" % type(error).__name__
+    what = "%s that is no PDF" % served_as(response.content_type)
+    if not response.content:
+        return what + ": it is empty"
+    return what + ": it opens with no %%PDF- header%s" % html_note(response.content)
+
+
+#: What a PDF with no readable text lacks, by whether pypdf extracted characters none of which
+#: reads (a subset font without a character map: its glyphs' numbers come out as control codes,
+#: as a viewer's copied text does): its text layer is there, but says nothing.
+_NO_TEXT = {
+    False: "without a text layer (scanned pages?)",
+    True: "whose text maps to no characters (its fonts give none for their glyphs)",
+}
 
 
 #: Pages left out that the warning names (a broken file can have 40,000); the others are counted.
@@ -380,7 +403,7 @@ def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
     if isinstance(page, Unreadable):
         return _Page(failure=page.error)
     try:
-        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget)
+        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget, (pypdf.errors.LimitReachedError,))
         within = new <= budget and drawn <= MAX_PAGE_CONTENT
         return _Page((page.extract_text() or "").strip() if within else "", drawn)
     except _failures(pypdf) as error:
@@ -392,13 +415,15 @@ class _Read(NamedTuple):
     leave text out (``pagetext.CUTS``: it stopped before the last page at ``max_chars``, the
     deadline or its content budget, or left a page out for its size), the first page's failure,
     and the pages pypdf failed on (``page 3 (AssertionError)``); whether it stopped before the
-    last page."""
+    last page; whether pypdf extracted any characters (``unmapped``: when none reads, the fonts
+    map their glyphs to none)."""
 
     pages: list[str]
     cuts: frozenset[str] = frozenset()
     failure: Optional[BaseException] = None
     left_out: list[str] = []
     stopped: bool = False
+    unmapped: bool = False
 
     @property
     def truncated(self) -> bool:
@@ -422,7 +447,7 @@ def _read_pages(
     texts: list[tuple[Optional[int], str]] = []
     gathered = 0
     cuts: set[str] = set()
-    stopped = False
+    stopped = unmapped = False
     failure: Optional[BaseException] = None
     slowest = 0.0
     decoded = Decoded()
@@ -462,10 +487,11 @@ def _read_pages(
             text = escape_lines(read.text) if mode == "markdown" else read.text  # "1. Introduction" is no list item
             texts.append((number, text))
             gathered += len(text)
+        unmapped = unmapped or bool(read.text)  # pypdf gave characters: said only when none of them reads
     several = reached > 1  # a second page (or part of the page tree) was reached: the document has several
     if left_out:  # one line, not one a page: a broken file can have 40,000 (each at DEBUG, with pypdf's error)
         logger.info("PDF: %d part(s) left out, pypdf failed on them: %s", len(left_out), ", ".join(left_out[:3]))
-    return _Read(_headed(texts, several, mode), frozenset(cuts), failure, left_out, stopped)
+    return _Read(_headed(texts, several, mode), frozenset(cuts), failure, left_out, stopped, unmapped)
 
 
 def _numbered(pages: Iterator[Any]) -> Iterator[tuple[Optional[int], Optional[int], Any]]:

@@ -31,14 +31,20 @@ class Decoded:
         self.total += size
 
 
-def drawn_bytes(page: Any, decoded: Decoded, limit: int, budget: int) -> tuple[int, int]:
+def drawn_bytes(
+    page: Any, decoded: Decoded, limit: int, budget: int, over_cap: tuple[type[BaseException], ...] = ()
+) -> tuple[int, int]:
     """The decoded bytes of the content streams ``page`` draws and of the forms (XObjects)
     they draw (``/Name Do``, as pypdf's extraction follows them), nested forms included,
     counted until they pass ``limit``; and how many bytes this call decoded, counted until
     they pass ``budget``: those streams and the character maps (``/ToUnicode``, an embedded
     ``/Encoding``) of the fonts of their resources, which the extraction decodes too but which
     draw nothing (a CJK font's map can be a MB). ``decoded``: the streams decoded so far,
-    to which this call adds those it decodes."""
+    to which this call adds those it decodes. ``over_cap``: what the decoder raises for a
+    stream that decodes to more than its own cap (pypdf's ``LimitReachedError``: 75 MB, or a
+    damaged stream over 5 MB it does not try to repair): the page then draws more than
+    ``limit``, whatever stream it was, and is left out for its size, not as a page the decoder
+    cannot read (a bomb of a few KB was "pdf_broken"); the decoder discards what it decoded."""
     resources = _resolved(page.get("/Resources"))
     contents = _resolved(page.get("/Contents"))
     todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
@@ -51,7 +57,10 @@ def drawn_bytes(page: Any, decoded: Decoded, limit: int, budget: int) -> tuple[i
             continue
         visited.add(id(stream))
         if id(stream) not in decoded.sizes:
-            size = len(stream.get_data())
+            try:
+                size = len(stream.get_data())
+            except over_cap:
+                return max(drawn, limit) + 1, new
             decoded.add(id(stream), size)
             new += size
         if resources is None:

@@ -1,0 +1,40 @@
+"""A body declared a PDF that is none (reader/pdf.py ``_what_broke``): a sign-in or error page
+sent under ``application/pdf``, or nothing, is still ``pdf_broken``, but its message says it is
+no PDF (and that it opens as an HTML page, without quoting it) instead of "a PDF that cannot be
+read (PdfStreamError)", which sent an agent to retry a file that was never there. A PDF without
+its header is still read: pypdf reads a file from its end."""
+
+import pytest
+from pdfs import broken_pdf, text_pdf
+from requests.structures import CaseInsensitiveDict
+
+from websearch_sync.errors import WebParseError
+from websearch_sync.net.transport import HttpResponse
+from websearch_sync.reader import pdf
+
+SIGN_IN = b"<!doctype html><html><head><title>Sign in</title></head><body><h1>Sign in to download</h1></body></html>"
+
+
+def read(body: bytes):
+    headers = CaseInsensitiveDict({"Content-Type": "application/pdf"})
+    return pdf.pdf_text(HttpResponse(200, headers, body, "http://example.org/r.pdf"), mode="text", provider="fetch")
+
+
+@pytest.mark.parametrize(
+    "body, said",
+    [
+        (SIGN_IN, "application/pdf content that is no PDF: it opens with no %PDF- header (it opens as an HTML page)"),
+        (b"Access denied\n", "application/pdf content that is no PDF: it opens with no %PDF- header"),
+        (b"", "application/pdf content that is no PDF: it is empty"),
+        (broken_pdf(), "a PDF that cannot be read (PdfStreamError)"),
+    ],
+    ids=["sign-in page", "text", "empty", "broken pdf"],
+)
+def test_a_body_declared_a_pdf_that_is_none_says_so(body, said):
+    with pytest.raises(WebParseError) as raised:
+        read(body)
+    assert (raised.value.detail_code, raised.value.message) == ("pdf_broken", "example.org served " + said)
+
+
+def test_a_pdf_without_its_header_is_read():
+    assert read(b"%XXX" + text_pdf([["No header."]])[4:]).text == "No header."

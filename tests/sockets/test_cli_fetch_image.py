@@ -20,9 +20,11 @@ def test_an_image_is_refused_naming_images_and_read_with_it(capsys):
         refusal = capsys.readouterr().err
         read = main(["fetch", url, "--allow-private", "--images", "--mode", "text"])
         line = capsys.readouterr().out
+        in_markdown = main(["fetch", url, "--allow-private", "--images"])  # the default mode
+        markdown_line = capsys.readouterr().out
         as_json = main(["fetch", url, "--allow-private", "--images", "--json"])
         result = json.loads(capsys.readouterr().out)
-    assert (refused, read, as_json) == (5, 0, 0)
+    assert (refused, read, in_markdown, as_json) == (5, 0, 0, 0)
     assert refusal.splitlines()[-1] == "hint: fetch --images reads an image (with --json, its base64 data)"
-    assert line.startswith("[image: image/png, 3x2 pixels, ")
+    assert line.startswith("[image: image/png, 3x2 pixels, ") and markdown_line == line  # not \[image: ...\]
     assert (result["extractor"], base64.b64decode(result["data"])) == ("image", body)

@@ -17,12 +17,14 @@ from servers import FaultServer
 import websearch_sync as ws
 from websearch_sync.backends.stub import Stub
 from websearch_sync.cli import main as cli_main
+from websearch_sync.client.answers import search_answer_bytes
 from websearch_sync.client.cache import SqliteCache
 from websearch_sync.client.clock import Clock
 from websearch_sync.client.cooldown import Cooldowns
 from websearch_sync.client.ratelimit import RateLimiter
 from websearch_sync.client.state import SharedCooldowns, SharedSlots, SharedState, shared_tiers
-from websearch_sync.client.state.server import RETRY_AFTER_S, state_server
+from websearch_sync.client.state.cooldowns import MAX_RECORD_BYTES
+from websearch_sync.client.state.server import MAX_REPLY_BYTES, RETRY_AFTER_S, state_server
 from websearch_sync.engine.registry import register, unregister
 
 SECRET = "sk-live-0123456789abcdef"
@@ -595,3 +597,64 @@ def test_a_search_with_too_little_time_for_redis_is_refused_for_its_budget(redis
             client.search("q")
     assert caught.value.detail_code == "budget_exhausted"
     assert "too little to book stub's rate-limit slot in the shared state" in str(caught.value)
+
+
+# -- the safe side of the reply bounds: what a call can get back is read whole, never an outage --
+
+
+def _padded(answer: dict, size: int) -> bytes:
+    """``answer``'s JSON grown to ``size`` bytes by a pad in its ``provider_meta``."""
+    answer["provider_meta"]["pad"] = ""
+    short = len(json.dumps(answer).encode())
+    answer["provider_meta"]["pad"] = "x" * (size - short)
+    text = json.dumps(answer).encode()
+    assert len(text) == size
+    return text
+
+
+def test_a_cached_answer_up_to_its_bound_is_read_back_and_a_longer_one_is_a_miss_not_an_outage(
+    redis_db,  # noqa: F811
+    redis_server,  # noqa: F811
+    caplog,
+):
+    """An answer's read may get back its bound (past the 64 KiB of other replies) and the frame of its
+    reply (length line, PTTL); one byte more is a miss, read no further, and Redis did nothing wrong."""
+    bound = search_answer_bytes(3)
+    assert bound > MAX_REPLY_BYTES
+    url = up(redis_server.url)
+    with ws.SearchClient("stub", state_url=url) as writer:
+        writer.search("bounded", max_results=3)
+    (key,) = redis_db.keys("websearch_sync:cache:*")
+    stored = json.loads(redis_db.get(key))
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        for size, cached in ((bound, True), (bound + 1, False)):
+            redis_db.set(key, _padded(stored, size), ex=60)
+            with ws.SearchClient("stub", state_url=url) as reader:
+                assert reader.search("bounded", max_results=3)["provider_meta"]["cached"] is cached, size
+    assert not _warnings(caplog)
+
+
+def test_replies_past_64_kib_over_one_pooled_connection_are_no_outage(redis_db, redis_server, caplog):  # noqa: F811
+    """Each command's reply is bounded, not what a pooled connection read since it was opened."""
+    state = _state(up(redis_server.url))
+    redis_db.set("websearch_sync:cache:8k", b"x" * 8192, ex=60)
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        read = [state.run(lambda redis: redis.get("websearch_sync:cache:8k"), None) for _ in range(12)]
+    assert [len(value or b"") for value in read] == [8192] * 12 and 12 * 8192 > MAX_REPLY_BYTES
+    assert len(state.server.redis.connection_pool._available_connections) == 1  # one connection read them all
+    assert not _warnings(caplog)
+
+
+def test_state_show_reads_more_than_64_kib_in_a_round_trip(redis_db, redis_server, capsys):  # noqa: F811
+    """An operator's round trip (a batch of cool-down records, up to 4 KiB each) may get back far more
+    than a call's command."""
+    record = json.dumps({"detail_code": "http_429", "status": 429, "until": time.time() + 600, "pad": ""})
+    record += " " * (MAX_RECORD_BYTES - len(record))
+    for number in range(40):
+        redis_db.set("websearch_sync:cooldown:host:h%d.example" % number, record, ex=600)
+    assert 40 * MAX_RECORD_BYTES > MAX_REPLY_BYTES
+    assert cli_main(["state", "show", "--json", "--state-url", up(redis_server.url)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["cooldowns"]) == 40 and {cooldown["detail_code"] for cooldown in report["cooldowns"]} == {
+        "http_429"
+    }

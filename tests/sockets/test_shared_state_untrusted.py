@@ -373,6 +373,39 @@ def test_a_reply_of_the_wrong_shape_is_a_failing_redis_never_an_escape_nor_a_lon
     assert answer["provider_meta"]["cached"] is False and answer["items"]
 
 
+_TIME = b"*2\r\n$10\r\n1700000000\r\n$1\r\n0\r\n"
+_NO_KEYS = b"*2\r\n$1\r\n0\r\n*0\r\n"
+OPERATOR_REPLIES = {
+    "a cursor that is no number": (b"*2\r\n$3\r\nabc\r\n*0\r\n", _TIME),
+    "a cursor 5000 digits long": (b"*2\r\n$5000\r\n%s\r\n*0\r\n" % (b"9" * 5000), _TIME),
+    "a page without keys": (b"*1\r\n$1\r\n0\r\n", _TIME),
+    "a key that is a number": (b"*2\r\n$1\r\n0\r\n*1\r\n:5\r\n", _TIME),
+    "keys that are a number": (b"*2\r\n$1\r\n0\r\n:5\r\n", _TIME),
+    "TIME of one part": (_NO_KEYS, b"*1\r\n$1\r\n1\r\n"),
+    "TIME of text": (_NO_KEYS, b"*2\r\n$3\r\nabc\r\n$1\r\n0\r\n"),
+    "TIME a number": (_NO_KEYS, b":5\r\n"),
+}
+
+
+@pytest.mark.parametrize(
+    "command, name",
+    [
+        pytest.param(command, name, id="%s-%s" % (command[1], name))
+        for name in sorted(OPERATOR_REPLIES)
+        for command in (["state", "show", "--json"], ["state", "clear", "--cache"])
+        if command[1] == "show" or name.startswith("a ") or name.startswith("keys")  # clear asks no TIME
+    ],
+)
+def test_an_operators_command_given_a_reply_no_redis_sends_says_so_never_an_escape(capsys, command, name):
+    """redis-py reshapes SCAN's and TIME's replies in callbacks that run after the read (``int(cursor)``,
+    ``int(x[0])``): ValueError, IndexError and TypeError escaped ``state show`` and ``state clear``."""
+    scan, clock = OPERATOR_REPLIES[name]
+    with FakeRedis(_by_command(SCAN=scan, TIME=clock)) as fake:
+        code = cli_main([*command, "--state-url", fake.url + "?socket_timeout=2"])
+    told = capsys.readouterr()
+    assert code == 4 and "BadReply: %s answered" % ("TIME" if name.startswith("TIME") else "SCAN") in told.err, told
+
+
 #: What a hostile server starts to send: far more than any bound, and than the kernel buffers between.
 _ENDLESS_MB = 64
 
@@ -408,6 +441,33 @@ def test_an_endless_reply_is_cut_at_its_bound_not_read_into_memory(caplog, comma
     (warning,) = [r.getMessage() for r in caplog.records if "unavailable" in r.getMessage()]
     assert "longer than any this library asks for" in warning, warning
     assert sum(sent) < _ENDLESS_MB * 2**20
+
+
+def test_every_connection_reads_with_the_pure_python_parser_even_with_hiredis_installed():
+    """hiredis, redis-py's default parser once installed, allocates an array from its length line before
+    a byte of it comes: ``*4294967295`` raised MemoryError out of a search, ``*1073741824`` held a call
+    9.5 s, whatever the byte bound. The Python parser reads item by item, within the bound."""
+    server = state_server.StateServer("redis://127.0.0.1:1/0")
+    parser = server.redis.connection_pool.connection_kwargs.get("parser_class")
+    assert parser is state_server.python_parser()
+    assert parser.__name__ in ("_RESP2Parser", "PythonParser") and "hiredis" not in parser.__name__.lower()
+    assert type(server.redis.connection_pool.make_connection()._parser) is parser
+
+
+def test_a_parser_out_of_memory_is_a_failing_redis_not_an_escape(monkeypatch):
+    """A parser that allocates from a length line (hiredis) raises MemoryError on ``*4294967295``."""
+
+    class Allocating(state_server.python_parser()):  # type: ignore[misc]
+        def read_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise MemoryError
+
+    monkeypatch.setattr(state_server, "python_parser", lambda: Allocating)
+    with (
+        FakeRedis(_by_command(GETRANGE=b"*4294967295\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n")) as fake,
+        ws.SearchClient("stub", state_url=fake.url, min_interval_s={"stub": 0.001}) as client,
+    ):
+        answer = client.search("q", timeout_ms=2000)
+    assert answer["provider_meta"]["cached"] is False and answer["items"]
 
 
 def _round_trips(fake) -> int:

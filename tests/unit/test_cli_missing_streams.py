@@ -66,3 +66,12 @@ def test_without_stdout_no_search_is_sent(monkeypatch, capsys, tmp_path):
     assert main(["fetch", "https://example.com/"]) == 5
     assert searched == []
     assert main(["state", "show"]) == 0  # writes to stderr alone (no shared state): nothing refused it
+
+
+def test_without_stdout_a_usage_mistake_is_said_first(monkeypatch, capsys):
+    """``search -b stub >&-`` (no query) said stdout was closed (exit 5), not what was wrong with the command."""
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["search", "-b", "stub"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: give either a QUERY or --queries-file, not both or neither"
+    )

@@ -383,6 +383,14 @@ def test_another_commands_short_flag_is_named_as_such(capsys):
         ("it's", '"it\'s"', '"it\'s"'),
         ('say "hi"', """'say "hi"'""", '"say \\"hi\\""'),
         ("requests", "requests", "requests"),
+        ("hello!", "'hello!'", '"hello!"'),  # bash's history expansion, also inside double quotes
+        ("a`b` c", "'a`b` c'", '"a`b` c"'),
+        ("100% x", "'100% x'", '"100% x"'),
+        ("a\nb", "'a\nb'", '"a\nb"'),  # cmd.exe: a bare line break ends the command line
+        ("%PATH%", "%PATH%", '"%PATH%"'),  # printed bare for cmd.exe, which expands it
+        ("@x", '"@x"', '"@x"'),  # printed bare for PowerShell, which splats it
+        ("\u201cx\u201d", "'\u201cx\u201d'", '"\u201cx\u201d"'),  # PowerShell's quotes, not sh's
+        ("a\\b\\", "'a\\b\\'", '"a\\b\\\\"'),  # a backslash before the closing quote doubled
     ],
 )
 def test_a_word_shown_quoted_reads_as_one_argument_in_the_platforms_shell(word, posix, windows):

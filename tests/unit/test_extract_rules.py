@@ -11,7 +11,15 @@ from test_extract import ARTICLE_PAGE
 from test_extract_recovery import LIST_POST, VIDEO_PAGE
 
 from websearch_sync.extract.article import extract_html, render
-from websearch_sync.extract.boilerplate import class_words, clean_article, preclean
+from websearch_sync.extract.boilerplate import (
+    class_words,
+    clean_article,
+    ends_sentence,
+    heading_boxes,
+    linked_section_headings,
+    preclean,
+    slug_of_text,
+)
 from websearch_sync.extract.rules import DEFAULT_RULES, RULE_NAMES, RULES, check_rules
 
 PARAGRAPH = "<p>%s</p>" % ("A real paragraph of the article, with enough words in it to matter. " * 3)
@@ -194,6 +202,69 @@ PAGE_CASES = {
         "</div></div></body></html>",
         "The second half of the story",
     ),
+    # the article's first paragraph in a wrapper whose class holds one of readability's negative
+    # words ("media" in "leadmedia"): its cleaning drops the wrapper for its class weight
+    "readability.paragraph_wrappers": (
+        "<html><body><div class='story-body'><div class='leadmedia'><p><cite>Riverside (Town News)</cite> The "
+        "harbour board met on Monday to decide the future of the old ferry pier.</p></div>"
+        + PARAGRAPH * 3
+        + "</div></body></html>",
+        "The harbour board met on Monday",
+    ),
+    # a story's paragraphs each in a box of its own, a line of dialogue among them: readability's
+    # cleaning drops a box of under 25 characters
+    "readability.short_paragraphs": (
+        "<html><body><div class='chapter'>"
+        + "".join(
+            "<div style='margin: 1em 0'><div><span>%s</span></div></div>" % text
+            for text in (
+                "The ferry was late again, and the harbour master walked the length of the pier twice before it came.",
+                "\u201cLet me think about it.\u201d",
+                "He said it to nobody in particular, and the gulls on the rail did not answer him either.",
+                "The ferry tied up at last, and the first of the passengers came down the ramp with their bags.",
+            )
+        )
+        + "</div></body></html>",
+        "Let me think about it.",
+    ),
+    # a page built of components, each heading in a box of its own: readability's cleaning drops a
+    # box of under 25 characters
+    "readability.heading_boxes": (
+        "<html><body><div class='post'>"
+        + ("<div class='text'>%s</div>" % PARAGRAPH) * 2
+        + "<div class='section'><div id='timetable'><h2>Timetable</h2></div></div>"
+        + ("<div class='text'>%s</div>" % PARAGRAPH) * 2
+        + "</div></body></html>",
+        "Timetable",
+    ),
+    # a heading whose id is a slug of its text, the slug holding one of readability's negative
+    # words ("tool" in "toolshed"): its cleaning drops a heading of negative class weight
+    "readability.heading_slugs": (
+        "<html><body><div class='post'>"
+        + PARAGRAPH * 2
+        + "<h2 id='3.-the-toolshed-by-the-harbour'>3. The toolshed by the harbour</h2>"
+        + PARAGRAPH * 2
+        + "</div></body></html>",
+        "The toolshed by the harbour",
+    ),
+    # a roundup's sections headed by a link to what they review: readability's cleaning drops a
+    # heading of link density over 0.33
+    "readability.linked_headings": (
+        "<html><body><div class='post'>"
+        + PARAGRAPH
+        + "".join(
+            "<h3><a href='https://shop.example/item%d'>Brass kettle number %d</a></h3>%s" % (n, n, PARAGRAPH)
+            for n in range(3)
+        )
+        + "</div></body></html>",
+        "Brass kettle number 1",
+    ),
+    # a pull quote set in an <aside> between the article's paragraphs
+    "page.landmark_passages": (
+        "<html><body><div class='story'>" + PARAGRAPH * 2 + "<aside class='quote'><span>\u201cThe river has "
+        "never been this low in living memory\u201d</span></aside>" + PARAGRAPH + "</div></body></html>",
+        "never been this low",
+    ),
     # readability keeps one short notice of this page; the main region holds the post
     "recovery.tiny": (LIST_POST, "Printing now supports page ranges"),
     # without the repair, libxml2 reads the page after an unclosed <title> as the title
@@ -333,6 +404,98 @@ def test_every_rule_has_a_switch_test():
         | {"recovery.second_opinion"}
     )  # test_extract_second.py
     assert covered == RULE_NAMES
+
+
+STANDFIRST = "Fewer boats reached the harbour this year, and the board wants to know why. We asked the skippers."
+
+
+def test_a_standfirst_header_before_the_paragraphs_is_kept_and_a_header_with_a_heading_or_no_sentence_is_not():
+    page = (
+        "<html><body><div class='story'><header><h2>Harbour news</h2><span>Filed by the harbour desk, 3 March "
+        "2019, with words enough.</span></header><header><span>From the harbour desk in Riverside, the third "
+        "of March 2019, updated at noon</span></header><header>"
+        + STANDFIRST
+        + "</header>"
+        + PARAGRAPH * 3
+        + "</div></body></html>"
+    )
+    text = _extracted(page, DEFAULT_RULES)
+    assert STANDFIRST in text
+    assert "Filed by the harbour desk" not in text
+    assert "updated at noon" not in text
+    assert STANDFIRST not in _extracted(page, DEFAULT_RULES - {"page.landmark_passages"})
+
+
+def test_an_aside_of_links_or_boxes_among_the_paragraphs_is_still_left_out():
+    asides = (
+        "<aside><span>More on this story: <a href='/s1'>the harbour board's annual report, in full</a></span></aside>",
+        "<aside><div>Subscribe to the harbour newsletter, every Friday, for the week's news from the quay.</div></aside>",
+    )
+    for aside in asides:
+        page = "<html><body><div class='story'>" + PARAGRAPH * 2 + aside + PARAGRAPH + "</div></body></html>"
+        text = _extracted(page, DEFAULT_RULES)
+        assert "harbour" not in text and "A real paragraph" in text, aside
+
+
+@pytest.mark.parametrize(
+    "text, sentence",
+    [
+        ("He stood firm.", True),
+        ("\u201cWhat do you mean?\u201d", True),
+        ("[Video call from the harbour office.]", True),
+        ("View photo", False),
+        ("View photo .", False),
+        ("Advertisement.", False),
+        ("By Jane Harbour | 3 March 2019", False),
+    ],
+)
+def test_a_sentence_is_words_closed_by_sentence_punctuation(text, sentence):
+    assert ends_sentence(text) is sentence
+
+
+@pytest.mark.parametrize(
+    "heading, slug",
+    [
+        ("<h2 id='3.-the-toolshed-by-the-harbour'>3. The toolshed by the harbour</h2>", True),
+        ("<h2 id='the-toolshed'>The toolshed by the harbour</h2>", True),  # cut short
+        ("<h2 id='toolbox'>The toolshed by the harbour</h2>", False),
+        ("<h2 id='tool'>Tool</h2>", False),  # too short to tell a slug from a name
+    ],
+)
+def test_a_heading_id_is_a_slug_when_it_spells_the_start_of_its_text(heading, slug):
+    assert slug_of_text(lxml.html.fragment_fromstring(heading)) is slug
+
+
+def test_a_heading_box_is_one_before_running_text_not_before_a_list_of_links():
+    node = _node(
+        "<div class='title'><h2>Timetable</h2></div>"
+        + PARAGRAPH
+        + "<div class='title'><h2>Related news</h2></div><ul>"
+        + "".join(
+            "<li><h3><a href='/s%d'>Another story of the harbour, number %d</a></h3></li>" % (n, n) for n in range(3)
+        )
+        + "</ul>"
+    )
+    assert [_text_of(box) for box in heading_boxes(node)] == ["Timetable"]
+
+
+def test_a_linked_heading_heads_a_section_only_among_the_articles_paragraphs():
+    node = _node(
+        PARAGRAPH
+        + "<h3><a href='/kettle'>Brass kettle</a></h3>"
+        + PARAGRAPH
+        + "<h3><a href='/teapot'>Copper teapot</a></h3><p><img src='/teapot.jpg'></p>"
+        + "<p>A teapot for four cups, its handle wrapped in cane, its lid on a small chain, its spout long and curved.</p>"
+        + "<h3><a href='/mugs'>Tin mugs</a></h3><p>Four of them, enamelled.</p>"
+        + "<div class='card'><h3><a href='/story'>Another story</a></h3>"
+        + PARAGRAPH
+        + "</div>"
+    )
+    assert [_text_of(h) for h in linked_section_headings(node)] == ["Brass kettle", "Copper teapot"]
+
+
+def _text_of(element):
+    return "".join(element.itertext())
 
 
 def test_link_dense_keeps_headings():

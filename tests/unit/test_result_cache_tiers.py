@@ -3,10 +3,11 @@ search has left: the cache never spends the search's deadline."""
 
 import json
 import logging
+import threading
 
 from websearch_sync.client import cache as cache_module
 from websearch_sync.client.answers import page_answer_bytes, search_answer_bytes
-from websearch_sync.client.cache import MemoryCache, ResultCache, SqliteCache
+from websearch_sync.client.cache import MemoryCache, ResultCache, SqliteCache, too_long
 from websearch_sync.client.state.results import RedisCache
 
 
@@ -85,6 +86,35 @@ def test_an_answer_too_long_to_share_is_warned_of_once_per_tier(tmp_path, monkey
     assert [level for level, _ in said] == ["WARNING", "WARNING", "DEBUG", "DEBUG"], said
     assert "not in the shared state" in said[0][1] and "not in the cache file" in said[1][1]
     assert state.written == [] and cache.get("big 1") is not None  # from memory
+
+
+class _RacedSet(set):
+    """A set whose look-up, once made, waits (up to 0.5 s) for a second thread's: two threads that check
+    it without a lock both find the tier not warned of yet."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.barrier = threading.Barrier(2)
+
+    def __contains__(self, item: object) -> bool:
+        found = super().__contains__(item)
+        try:
+            self.barrier.wait(timeout=0.5)
+        except threading.BrokenBarrierError:  # the other thread waits for the lock: it looks up after this one
+            pass
+        return found
+
+
+def test_two_threads_with_answers_too_long_warn_once_between_them(monkeypatch, caplog):
+    monkeypatch.setattr(cache_module, "_TOO_LONG_WARNED", _RacedSet())
+    with caplog.at_level(logging.DEBUG, logger="websearch_sync"):
+        threads = [threading.Thread(target=too_long, args=("x" * 20, 10, "the shared state")) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    said = [r.levelname for r in caplog.records if "memory only" in r.getMessage()]
+    assert sorted(said) == ["DEBUG", "WARNING"], said
 
 
 def test_a_stored_answer_longer_than_the_bound_is_a_miss_on_disk(tmp_path):

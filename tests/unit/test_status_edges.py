@@ -83,6 +83,30 @@ def test_a_wait_given_as_a_time_is_measured_from_the_responses_date_not_this_clo
     assert retry_after_seconds(dict(wait, Date="Sun, 06 Nov 2094 08:49:37 GMT")) == 5.0
 
 
+@pytest.mark.parametrize("date", ["Thu, 01 Jan 1970 00:00:00 GMT", "Fri, 08 Nov 2094 08:49:37 GMT"])
+def test_a_date_a_day_or_more_from_this_clock_is_no_measure_of_a_wait(monkeypatch, date):
+    """A stale ``Date`` (1970) made "retry at now + 60 s" a day's cool-down for the fleet; one two days
+    ahead made it none. No clock is that wrong: the wait is measured from this machine's."""
+    now = calendar.timegm((2094, 11, 6, 8, 49, 37))
+    monkeypatch.setattr(status, "time", SimpleNamespace(time=lambda: now))
+    assert retry_after_seconds({"Retry-After": "Sun, 06 Nov 2094 08:50:37 GMT", "Date": date}) == 60.0
+
+
+def test_a_cached_responses_wait_is_measured_from_its_date_plus_its_age(monkeypatch):
+    """RFC 9111, 5.1: a response a cache has held ``Age`` seconds was sent that long before the server's now."""
+    sent = calendar.timegm((2094, 11, 6, 8, 49, 37))
+    monkeypatch.setattr(status, "time", SimpleNamespace(time=lambda: sent + 30))
+    headers = {"Retry-After": "Sun, 06 Nov 2094 08:50:12 GMT", "Date": "Sun, 06 Nov 2094 08:49:37 GMT", "Age": "30"}
+    assert retry_after_seconds(headers) == 5.0
+
+
+def test_a_window_reset_in_milliseconds_is_a_time_not_a_days_wait(monkeypatch):
+    now = calendar.timegm((2094, 11, 6, 8, 49, 37))
+    monkeypatch.setattr(status, "time", SimpleNamespace(time=lambda: now))
+    headers = {"X-RateLimit-Reset": "%d" % ((now + 5) * 1000), "X-RateLimit-Remaining": "0"}
+    assert retry_after_seconds(headers) == 5.0
+
+
 @pytest.mark.parametrize("code, error", [(599, ws.BadGateway), (999, ws.WebProviderError)])
 def test_a_status_past_599_is_no_server_error(code, error):
     """Some sites answer scrapers with HTTP 999: unexpected, not a 5xx to retry."""

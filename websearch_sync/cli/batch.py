@@ -20,7 +20,7 @@ import select
 import stat
 import sys
 import threading
-from collections.abc import Generator, Iterable, Sized
+from collections.abc import Generator, Iterable, Iterator, Sized
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
@@ -32,6 +32,7 @@ except ImportError:  # Windows: a descriptor's flags cannot be asked
 from ..client.clock import SYSTEM_CLOCK, CancellableClock, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..net.waits import wait_for
+from ..validate import MAX_QUERY_CHARS
 from .output import (
     EXIT_OK,
     Interrupted,
@@ -42,6 +43,7 @@ from .output import (
     offline_notice,
     terminal_text,
 )
+from .queries import OverlongQuery
 
 if TYPE_CHECKING:  # the search command imports the client when it runs
     from ..client.search_client import SearchClient
@@ -216,13 +218,21 @@ class BatchCounts:
         return lines[:MAX_FAILURE_KINDS] + (["  and %d other kinds of failure" % more] if more > 0 else [])
 
     def summary(
-        self, total: int, stop_after: Optional[int], ended: Optional[tuple[str, str]] = None, *, streamed: bool = False
+        self,
+        total: int,
+        stop_after: Optional[int],
+        ended: Optional[tuple[str, str]] = None,
+        *,
+        streamed: bool = False,
+        skipped_done: Optional[int] = None,
     ) -> str:
         """``N ok, M failed`` (and what was not run when the batch stopped early, :attr:`stopped`); ``ended``: why
         it ended before its end and what the queries left are (``("interrupted", "not run")``, :data:`OUTPUT_FAILED`).
         ``streamed``: the queries come from a pipe, ``total`` counts those read: a batch stopped
-        after K failures says the rest of the input was not read (it said nothing of stopping)."""
+        after K failures says the rest of the input was not read (it said nothing of stopping).
+        ``skipped_done``: how many queries of a pipe ``--skip-done`` skipped (known only once read)."""
         line = "%d ok, %d failed" % (self.ok, self.failed)
+        line += "" if skipped_done is None else ", %d skipped as done" % skipped_done
         skipped = total - self.ok - self.failed
         if ended:
             line = "%s: %s, %d %s" % (ended[0], line, skipped, ended[1])
@@ -352,6 +362,29 @@ def end_cut_line(path: str, out: TextIO) -> None:
         out.write("\n")
 
 
+class SkippingDone(Iterator[str]):
+    """A pipe's queries less those ``--skip-done`` names as done, counting those skipped: how many
+    is known only as they arrive, and the batch's summary says it (it said nothing of them)."""
+
+    def __init__(self, queries: Iterator[str], done: set[str]) -> None:
+        self.queries, self.done, self.skipped = queries, done, 0
+
+    def __next__(self) -> str:
+        """The next query not done."""
+        while True:
+            query = next(self.queries)
+            if query not in self.done:
+                return query
+            self.skipped += 1
+
+
+def echoed(query: str) -> str:
+    """``query`` as a failed query's JSON line repeats it: its first ``MAX_QUERY_CHARS`` characters
+    and "…" when it is longer (a line of megabytes was written back whole, to the output and the
+    summary). Only a failed query is cut: ``--skip-done`` reads the successes' queries."""
+    return query if len(query) <= MAX_QUERY_CHARS else query[:MAX_QUERY_CHARS] + "\u2026"
+
+
 def run_batch(
     client: "SearchClient",
     queries: Iterable[str],
@@ -375,9 +408,11 @@ def run_batch(
     def work(query: str) -> Outcome:
         with clock.cancellable(stopped) if isinstance(clock, CancellableClock) else contextlib.nullcontext():
             try:
+                if isinstance(query, OverlongQuery):  # the start of a streamed line, its rest dropped
+                    raise query.error()
                 return {"query": query, **client.search(query, **options)}, None
             except WebSearchError as error:
-                return {"query": query, "error": error.to_dict()}, exit_status(error)
+                return {"query": echoed(query), "error": error.to_dict()}, exit_status(error)
 
     counts = BatchCounts()
     read = [0]  # how many queries were read: a pipe's are read as the batch goes
@@ -386,7 +421,9 @@ def run_batch(
     notice: Optional[str] = None
 
     def summary(ended: Optional[tuple[str, str]] = None) -> str:
-        return counts.summary(read[0] if known is None else known, stop_after, ended, streamed=known is None)
+        skipped_done = queries.skipped if isinstance(queries, SkippingDone) else None
+        total = read[0] if known is None else known
+        return counts.summary(total, stop_after, ended, streamed=known is None, skipped_done=skipped_done)
 
     try:
         with contextlib.closing(in_order(work, queries, workers, reader_gone(out), stopped, read)) as outcomes:

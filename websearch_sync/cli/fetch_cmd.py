@@ -57,6 +57,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run(args: argparse.Namespace) -> int:
     """Fetch the page and print it."""
     from ..client.search_client import SearchClient
+    from ..reader.image import EXTRACTOR as IMAGE_EXTRACTOR
     from ..tool import format_results
 
     refuse_missing_output(owner_stdout())  # before the page is read for no one
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out.write(json_text(result, out, indent=2) + "\n")
     else:
-        out.write(
-            format_results(result, "markdown" if args.mode == "markdown" else "text", untrusted_notice=False) + "\n"
-        )
+        # an image's line is the library's own, shown as written: markdown's escapes (\[image: ...\]) serve a renderer
+        markdown = args.mode == "markdown" and result.get("extractor") != IMAGE_EXTRACTOR
+        out.write(format_results(result, "markdown" if markdown else "text", untrusted_notice=False) + "\n")
     return EXIT_OK

@@ -11,7 +11,7 @@ from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, option_hint
-from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, refuse_overwriting_resume, run_batch
+from .batch import PROGRESS_EVERY_S, SkippingDone, done_queries, end_cut_line, refuse_overwriting_resume, run_batch
 from .output import (
     CACHE_MAX_ANSWERS_HELP,
     EXIT_OK,
@@ -248,7 +248,6 @@ def run(args: argparse.Namespace) -> int:
     """Run one search (or a batch) and print it."""
     from ..client.search_client import SearchClient
 
-    refuse_missing_output(owner_stdout())  # before a request is spent on an answer no one can read
     fmt = _output_format(args)
     if (args.query is None) == (args.queries_file is None):
         raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code=BAD_ARGUMENTS)
@@ -261,6 +260,8 @@ def run(args: argparse.Namespace) -> int:
     check_backend_names(args.backend, "--backend")
     overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
     settings = Settings.from_env(**overrides)
+    # before a request is spent on an answer no one can read; after the arguments, whose mistake is the one to say
+    refuse_missing_output(owner_stdout())
     clock = CancellableClock()  # a batch cancels the query still running when it stops: no request after it ended
     with SearchClient(args.backend, settings=settings, clock=clock, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
@@ -348,7 +349,7 @@ def _batch_queries(args: argparse.Namespace) -> Queries:
             "skipping the %d quer%s done in %s as they arrive\n"
             % (len(done), "y" if len(done) == 1 else "ies", args.skip_done)
         )
-        return (query for query in queries if query not in done)
+        return SkippingDone(queries, done)
     remaining = [query for query in queries if query not in done]
     skipped = len(queries) - len(remaining)
     sys.stderr.write("skipping %d quer%s done in %s\n" % (skipped, "y" if skipped == 1 else "ies", args.skip_done))

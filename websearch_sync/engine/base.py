@@ -12,7 +12,6 @@ import datetime
 import re
 import weakref
 from collections.abc import Mapping, Sequence
-from email.utils import parsedate_to_datetime
 from functools import lru_cache, partial
 from itertools import islice
 from typing import Any, Callable, ClassVar, Optional, TypeVar, Union
@@ -43,6 +42,7 @@ from ..hostnames import idna_refusal
 from ..models import MAX_RESULT_NESTING, ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
+from ..net.instants import http_date
 from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
@@ -844,13 +844,7 @@ def upstream_key(name: str, configured_base: Optional[str]) -> str:
 
 def answered_at(response: HttpResponse, params: SearchParams) -> datetime.datetime:
     """When the service answered: its ``Date`` header (UTC), else when the search was asked for."""
-    try:
-        stamp = parsedate_to_datetime(response.headers.get("Date") or "")
-        if stamp.tzinfo is None:  # "-0000": UTC, as RFC 5322 says
-            stamp = stamp.replace(tzinfo=datetime.timezone.utc)
-        return stamp.astimezone(datetime.timezone.utc)
-    except (TypeError, ValueError, IndexError, OverflowError):  # absent, malformed, or past year 9999 in UTC
-        return params.now
+    return http_date(response.headers.get("Date") or "") or params.now
 
 
 #: By class: its declarations (``provider_settings``, ``env_vars``, ``required``) and the settings

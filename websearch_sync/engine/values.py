@@ -29,6 +29,7 @@ import math
 import re
 from typing import Any, Optional
 
+from ..net.instants import unix_seconds
 from .html_parsing import leading_date
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -170,8 +171,7 @@ _EPOCH_FLOOR = 1e8
 
 
 def _epoch(number: float) -> Optional[str]:
-    if number > 1e11:  # milliseconds
-        number /= 1000
+    number = unix_seconds(number)
     if abs(number) < _EPOCH_FLOOR:
         return None
     try:

@@ -28,13 +28,25 @@ from lxml import etree
 
 from ..checkpoints import checked, checkpoint
 from ..weburl.resolve import browser_join, url_attribute
-from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
+from .boilerplate import (
+    clean_article,
+    drop,
+    ends_sentence,
+    heading_boxes,
+    linked_section_headings,
+    preclean,
+    slug_of_text,
+    sole_wrappers,
+    strip_junk,
+    text_size,
+)
 from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .crowded_tags import thin_crowded_tags
 from .divs import transform_misused_divs
 from .frames import unframe
 from .gaps import fill_gaps
 from .nesting import cut_by_depth, parse_capped
+from .prose import HEADINGS
 from .quiet import quiet_namespace, quiet_steps
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
@@ -44,7 +56,7 @@ from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
 from .teasers import scan as scan_teasers
-from .textlength import link_density
+from .textlength import link_density, text_length
 from .unlikely import remove_unlikely_candidates
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -195,6 +207,28 @@ def _link_base(root: etree._Element, url: Optional[str]) -> Optional[str]:
     return url
 
 
+class _WithoutId:
+    """An element as readability's ``class_weight`` reads it (its tag, ``get``), without its id."""
+
+    def __init__(self, element: etree._Element) -> None:
+        self.element = element
+        self.tag = element.tag
+
+    def get(self, name: str, default: Optional[str] = None) -> Optional[str]:
+        return default if name == "id" else self.element.get(name, default)
+
+
+def _one_sentence(paragraphs: list[etree._Element]) -> bool:
+    """Whether, of ``paragraphs``, one holds text and that text is a sentence (``ends_sentence``)."""
+    texts = [text for text in (" ".join("".join(p.itertext()).split()) for p in paragraphs) if text]
+    return len(texts) == 1 and ends_sentence(texts[0])
+
+
+#: readability's conditional cleaning keeps a box whose link density is at most this (its figure for a
+#: box of low class weight); a paragraph wrapper above it is left to that cleaning.
+PARAGRAPH_WRAPPER_LINK_DENSITY = 0.2
+
+
 @functools.cache
 def _tree_document_class() -> Any:
     """readability's ``Document`` working on our parsed tree (built once, on first use, so that
@@ -213,6 +247,13 @@ def _tree_document_class() -> Any:
         boxes: list[etree._Element] = []
         keep_lists = False  # set per page by _article, from the rules
         keep_code = False
+        keep_paragraph_wrappers = False
+        keep_short_paragraphs = False
+        heading_slugs = False
+        keep_linked_headings = False
+        section_headings: set[etree._Element] = set()
+        keep_heading_boxes = False
+        heading_boxes: list[etree._Element] = []
         title_boxes = False
         title_start = False
         title: Optional[str] = None
@@ -240,7 +281,25 @@ def _tree_document_class() -> Any:
                 preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
             if self.keep_code:
                 preserved.update((box, True) for code in node.iter("pre") for box in sole_wrappers(code))
+            if self.keep_paragraph_wrappers or self.keep_short_paragraphs:
+                preserved.update((box, True) for box in node.iter("div", "section") if self._paragraph_wrapper(box))
+            preserved.update((box, True) for box in self.heading_boxes)
             return preserved
+
+        def _paragraph_wrapper(self, box: etree._Element) -> bool:
+            """A box of paragraphs only, of readability's link density for a kept box at most, that
+            readability's conditional cleaning would drop for what it is not: for its class or id
+            (``readability.paragraph_wrappers``), or for its length when it holds one sentence of
+            under ``min_text_length`` characters (``readability.short_paragraphs``)."""
+            children = [child for child in box if isinstance(child.tag, str)]
+            if not children or any(child.tag != "p" for child in children):
+                return False
+            if not isinstance(box, lxml.html.HtmlElement):  # as the page's parser builds them: text_content()
+                return False
+            condemned = (self.keep_paragraph_wrappers and self.class_weight(box) < 0) or (
+                self.keep_short_paragraphs and text_length(box) < self.min_text_length and _one_sentence(children)
+            )
+            return condemned and link_density(box) <= PARAGRAPH_WRAPPER_LINK_DENSITY
 
         # readability's walks go through these: each stops once the extraction was abandoned. Its
         # own are generators of ``findall(".//<tag>")`` per tag name, each list taken once the one
@@ -256,11 +315,25 @@ def _tree_document_class() -> Any:
 
         def class_weight(self, element: etree._Element) -> int:
             checkpoint()  # once per scored or sanitised element
-            weight: int = super().class_weight(element)
+            judged: Union[etree._Element, _WithoutId] = element
+            if self.heading_slugs and element.tag in HEADINGS and slug_of_text(element):
+                judged = _WithoutId(element)  # its id repeats its text: it says nothing of what the heading is
+            weight: int = super().class_weight(judged)
             return weight
 
         def get_link_density(self, elem: lxml.html.HtmlElement) -> float:
+            if elem in self.section_headings:
+                return 0.0
             return link_density(elem)  # readability's figure, without its quadratic whitespace scans
+
+        def sanitize(self, node: etree._Element, candidates: Any, keep_all_images: bool = False) -> Any:
+            # measured before readability's cleaning, which drops headings and empties lists
+            self.section_headings = set(linked_section_headings(node)) if self.keep_linked_headings else set()
+            self.heading_boxes = list(heading_boxes(node)) if self.keep_heading_boxes else []
+            try:
+                return super().sanitize(node, candidates, keep_all_images)
+            finally:
+                self.section_headings, self.heading_boxes = set(), []
 
         def transform_misused_divs_into_paragraphs(self) -> None:
             # readability's step, without serializing every division's content once per ancestor
@@ -325,7 +398,9 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
     and tables (its "more list items than paragraphs" and 20% link-density tests drop
     article text written as lists, and publication lists); the ``article.*`` rules judge
     them afterwards. With ``readability.code_blocks``, it keeps the boxes around a ``<pre>``
-    that hold nothing else (it drops a short one's, the code with it). With ``readability.no_retry``, an article shorter than 250 characters
+    that hold nothing else (it drops a short one's, the code with it). With
+    ``readability.paragraph_wrappers``, it keeps a box of paragraphs only that its class or id
+    alone condemns (a negative word inside a name: ``media`` in ``leafmedia``). With ``readability.no_retry``, an article shorter than 250 characters
     is kept: readability would select again without its filter of unlikely blocks, which on
     a short page selects the comments (fragments are recovered from the page's main text
     region instead). With ``readability.title_boxes``, the boxes it appends after an
@@ -336,6 +411,11 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         document = _tree_document_class()(root, **({"retry_length": 0} if "readability.no_retry" in rules else {}))
         document.keep_lists = "readability.keep_lists" in rules
         document.keep_code = "readability.code_blocks" in rules
+        document.keep_paragraph_wrappers = "readability.paragraph_wrappers" in rules
+        document.keep_short_paragraphs = "readability.short_paragraphs" in rules
+        document.heading_slugs = "readability.heading_slugs" in rules
+        document.keep_linked_headings = "readability.linked_headings" in rules
+        document.keep_heading_boxes = "readability.heading_boxes" in rules
         document.title_boxes = "readability.title_boxes" in rules
         document.title = title
         document.find_teasers = "article.teaser_runs" in rules

@@ -16,6 +16,7 @@ a large part of the text, or several long paragraphs, is kept.
 """
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Callable, Optional
@@ -358,6 +359,82 @@ def sole_wrappers(element: etree._Element) -> Iterator[etree._Element]:
         parent = parent.getparent()
 
 
+#: A paragraph under a heading has this many non-space characters at least to open a section
+#: (readability's own bound for a sibling paragraph long enough to be the article's, 80).
+_SECTION_PARAGRAPH_CHARS = 80
+#: A heading or a section's paragraph is link text when more than this share of it is (readability's
+#: bound for a heading).
+_SECTION_LINK_SHARE = 0.33
+
+
+def linked_section_headings(node: etree._Element) -> Iterator[etree._Element]:
+    """The headings of ``node`` (``<h2>``..``<h6>``) whose text is mostly a link, whose next
+    sibling with text (an image between them has none) is a paragraph of
+    ``_SECTION_PARAGRAPH_CHARS`` or more, and whose parent holds two long paragraphs or more: a
+    section of the article named after what it links to (a product in a roundup), where
+    readability's cleaning drops a heading of link density over 0.33. A teaser card's headline
+    heads one summary in a box of its own."""
+    for heading in node.iter(*_HEADINGS):
+        if _link_text_length(heading) <= _SECTION_LINK_SHARE * len(_text(heading)):
+            continue
+        following = _next_with_text(heading)
+        if (
+            following is not None
+            and following.tag == "p"
+            and text_size(following) >= _SECTION_PARAGRAPH_CHARS
+            and _has_long_paragraphs(heading.getparent(), 2)
+        ):
+            yield heading
+
+
+def heading_boxes(node: etree._Element) -> Iterator[etree._Element]:
+    """The ``<div>``/``<section>`` boxes of ``node`` that hold nothing but a heading (``<h2>``..
+    ``<h6>``, mostly not link text) whose next sibling with text is running text: a block of
+    ``_SECTION_PARAGRAPH_CHARS`` or more, at most a third of it link text. A page built of
+    components writes each heading in a box of its own, which readability's cleaning drops when
+    it holds under 25 characters; a box heading a list of links ("Related news") is not one."""
+    for heading in node.iter(*_HEADINGS):
+        text = _text(heading)
+        if not text or _link_text_length(heading) > _SECTION_LINK_SHARE * len(text):
+            continue
+        boxes = []
+        for box in heading.iterancestors():  # read until a box holds more than the heading
+            if box is node or not text_within(box, len(text)):
+                break
+            boxes.append(box)
+        following = _next_with_text(boxes[-1]) if boxes else None
+        if (
+            following is not None
+            and text_size(following) >= _SECTION_PARAGRAPH_CHARS
+            and _link_text_length(following) <= _SECTION_LINK_SHARE * len(_text(following))
+        ):
+            yield from (box for box in boxes if box.tag in ("div", "section"))
+
+
+def _next_with_text(element: etree._Element) -> Optional[etree._Element]:
+    """The next sibling of ``element`` that holds text (each read until its first word)."""
+    return next(
+        (sibling for sibling in element.itersiblings() if isinstance(sibling.tag, str) and _has_text(sibling)), None
+    )
+
+
+#: An id repeats its element's text when it is, letters and digits only, the start of that text
+#: this long at least (an id cut short is still a slug; a short one may be a name).
+_SLUG_MIN_CHARS = 8
+
+
+def slug_of_text(element: etree._Element) -> bool:
+    """Whether ``element``'s id is a slug of its text (``id="1.-ai-shines-a-light"`` on the heading
+    "1. AI shines a light..."): an anchor for a table of contents, whose words are the heading's,
+    not a name for a kind of block."""
+    squashed = _alphanumeric(element.get("id") or "")
+    return len(squashed) >= _SLUG_MIN_CHARS and _alphanumeric(_text(element)).startswith(squashed)
+
+
+def _alphanumeric(text: str) -> str:
+    return "".join(char for char in text.casefold() if char.isalnum())
+
+
 def _unwrap_heading_anchors(root: etree._Element) -> None:
     """Headings often wrap their text in a link to themselves (``<h2><a class="header"
     href="#intro">Intro</a></h2>``); readability drops such links as "unlikely" or the
@@ -400,6 +477,50 @@ _PAGE_REWRITES: dict[str, Callable[[etree._Element], None]] = {
 }
 
 
+#: Landmarks that may hold a passage of the article: a pull quote (``<aside>``), a standfirst (``<header>``).
+_PASSAGE_LANDMARKS = frozenset(("aside", "header"))
+#: The only tags a passage holds: inline markup of its text (no link, heading, list, image or box).
+_PASSAGE_INLINE = frozenset(
+    ("span", "em", "strong", "b", "i", "u", "q", "cite", "small", "mark", "abbr", "sup", "sub", "br")
+)
+#: A passage has at least this many non-space characters (a sentence, not a label).
+_PASSAGE_MIN_CHARS = 40
+#: ... and its parent at least this many long paragraphs (it sits among the article's).
+_PASSAGE_MIN_PARAGRAPHS = 2
+#: How a sentence or a quotation ends (a byline, a date line or a label does not).
+_SENTENCE_ENDS = (".", "!", "?", '"', "\u201d", "\u2019", "\u00bb", "\u2026", "\u3002", "\uff01", "\uff1f", "]")
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` is words ending as a sentence or a quotation does: two words or more, the
+    last one closed by a full stop, a question or exclamation mark, an ellipsis or a closing
+    quotation mark or bracket (a label, "View photo", or a stray "." after it is not)."""
+    words = text.split()
+    return len(words) >= 2 and len(words[-1]) > 1 and words[-1].endswith(_SENTENCE_ENDS)
+
+
+def _article_passage(element: etree._Element) -> bool:
+    """True when a landmark is one passage of the article's text (``page.landmark_passages``):
+    plain text with inline markup only, a sentence long and ending as one, its parent holding
+    ``_PASSAGE_MIN_PARAGRAPHS`` long paragraphs of its own. A pull quote set between the
+    article's paragraphs is an ``<aside>``, a standfirst before them a ``<header>``; the
+    landmarks that are not the article hold links, headings, lists or boxes."""
+    if any(not isinstance(node.tag, str) or node.tag not in _PASSAGE_INLINE for node in element.iterdescendants()):
+        return False
+    parent = element.getparent()
+    if parent is None or text_size(element) < _PASSAGE_MIN_CHARS or not ends_sentence(_text(element)):
+        return False
+    return _has_long_paragraphs(parent, _PASSAGE_MIN_PARAGRAPHS)
+
+
+def _has_long_paragraphs(parent: Optional[etree._Element], count: int) -> bool:
+    """Whether ``parent`` has ``count`` or more long ``<p>`` children (measured until it has)."""
+    if parent is None:
+        return False
+    long_paragraphs = (child for child in parent if child.tag == "p" and text_size(child) >= _LONG_PARAGRAPH)
+    return next(itertools.islice(long_paragraphs, count - 1, None), None) is not None
+
+
 def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> None:
     """Prepares a parsed page for readability, in place: ``strip_junk``, keeps quotations,
     then removes the tags and the blocks whose class/id has one of the words of the enabled
@@ -415,20 +536,28 @@ def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Non
         return
     limit: Optional[float] = None  # measured only once a block matches
     doomed: set[etree._Element] = set()
+    passages = "page.landmark_passages" in rules
     for element in _outside_code(body, doomed):
         if not (element.tag in tags or (words and class_words(element) & words)):  # no page rule has words now
             continue
+        if passages and element.tag in _PASSAGE_LANDMARKS and _article_passage(element):
+            continue
         if limit is None:
             limit = 0.3 * text_size(body)
-        if (
-            text_size(element) >= limit
-            or element.find(".//article") is not None
-            or element.find(".//blockquote") is not None
-            or _long_paragraphs(element) >= 2
-        ):
-            continue
-        doomed.add(element)
+        if not _holds_content(element, limit):
+            doomed.add(element)
     _drop_outermost(doomed)
+
+
+def _holds_content(element: etree._Element, limit: float) -> bool:
+    """Whether a block a page rule names holds what is kept whatever it is named: ``limit``
+    characters or more of text, an ``<article>``, a quotation or several long paragraphs."""
+    return (
+        text_size(element) >= limit
+        or element.find(".//article") is not None
+        or element.find(".//blockquote") is not None
+        or _long_paragraphs(element) >= 2
+    )
 
 
 # --------------------------------------------------------------------------- article level

@@ -73,12 +73,49 @@ RULES = (
         "the box around a form (newsletter sign-up, search, contact) unless it holds 30% of the page's text",
     ),
     _rule("page.landmarks", "page", "<nav>, <header>, <footer>, <aside>", tags="nav header footer aside"),
+    _rule(
+        "page.landmark_passages",
+        "page",
+        "an <aside> or <header> that is one passage of plain text (no links, headings or boxes) beside two or more "
+        "long paragraphs is kept: a pull quote between the article's paragraphs, a standfirst before them",
+    ),
     # --- readability's own cleaning of the article it selected
     _rule("readability.keep_lists", "readability", "readability's cleaning keeps lists and tables"),
     _rule(
         "readability.code_blocks",
         "readability",
         "readability's cleaning keeps the boxes around a <pre> (it drops one of under 25 characters)",
+    ),
+    _rule(
+        "readability.paragraph_wrappers",
+        "readability",
+        "readability's cleaning keeps a box that holds only paragraphs (link density 0.2 at most) when its class "
+        "or id is what weighs against it: a negative word inside a wrapper's name ('media' in 'leafmedia') "
+        "dropped the article's first paragraph",
+    ),
+    _rule(
+        "readability.short_paragraphs",
+        "readability",
+        "readability's cleaning keeps a box that holds only a one-sentence paragraph of under 25 characters (a line "
+        "of dialogue in a <div> of its own), which it drops as too short",
+    ),
+    _rule(
+        "readability.heading_boxes",
+        "readability",
+        "readability's cleaning keeps a box that holds only a heading followed by running text (a page built of "
+        "components, one box a heading), which it drops when under 25 characters",
+    ),
+    _rule(
+        "readability.heading_slugs",
+        "readability",
+        "readability's class weight of a heading leaves out an id that is a slug of the heading's text "
+        "('1.-ai-shines-a-light-on-cumbersome-toolchains' matched its negative word 'tool' and dropped the heading)",
+    ),
+    _rule(
+        "readability.linked_headings",
+        "readability",
+        "readability's cleaning keeps a heading that is mostly a link when a long paragraph follows it: a section "
+        "named after what it links to (a product of a roundup), not a teaser's headline",
     ),
     _rule(
         "readability.no_retry",

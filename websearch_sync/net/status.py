@@ -1,8 +1,6 @@
 """What an HTTP status means: the generic error of a non-2xx answer, and how long a
 service asks us to wait (``Retry-After``, ``X-RateLimit-Reset``)."""
 
-import datetime
-import email.utils
 import time
 from collections.abc import Mapping
 from typing import Optional
@@ -17,6 +15,7 @@ from ..errors import (
     http_status,
 )
 from .edge_page import block_page_refusal
+from .instants import http_date, unix_seconds
 from .response import HttpResponse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -46,13 +45,30 @@ def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
     return _window_reset(headers)
 
 
+#: A ``Date`` (plus ``Age``) further than this from this machine's clock is not trusted as the server's
+#: now: a stale or wrong one (``Date: Thu, 01 Jan 1970``) turned "retry in 60 s" into a day's cool-down.
+MAX_CLOCK_SKEW_S = 86400.0
+
+
 def _sent_at(headers: Mapping[str, str]) -> float:
-    """When the response was sent, by the clock of the server that wrote its waits: its ``Date``, else
-    this machine's clock. A wait given as a time (an HTTP date, a reset in Unix seconds) is measured
-    against it: against this machine's, a worker whose clock ran an hour behind read "retry 5 s from now"
-    as an hour, and shared that cool-down with every process of its fleet."""
-    sent = _http_date(headers.get("Date") or "")
-    return time.time() if sent is None else sent
+    """Now, by the clock of the server that wrote the response's waits: its ``Date`` plus its ``Age``
+    (the seconds a cache has held it, RFC 9111, 5.1), else this machine's clock. A wait given as a time
+    (an HTTP date, a reset in Unix seconds) is measured against it: against this machine's, a worker whose
+    clock ran an hour behind read "retry 5 s from now" as an hour, and shared that cool-down with every
+    process of its fleet. A ``Date`` more than :data:`MAX_CLOCK_SKEW_S` from this machine's clock is
+    ignored: no clock is that wrong, a stale header is."""
+    now = time.time()
+    date = http_date(headers.get("Date") or "")
+    if date is None:
+        return now
+    sent = date.timestamp() + _age(headers.get("Age") or "")
+    return sent if abs(sent - now) <= MAX_CLOCK_SKEW_S else now
+
+
+def _age(text: str) -> int:
+    """An ``Age`` header's seconds (RFC 9111, 5.1: digits); 0 when it is none."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else 0
 
 
 def _window_reset(headers: Mapping[str, str]) -> Optional[float]:
@@ -63,7 +79,7 @@ def _window_reset(headers: Mapping[str, str]) -> Optional[float]:
     The wait is that of the longest window ``X-RateLimit-Remaining`` shows at 0 (a month's quota
     used up is not healed in a second), else of the first window. A value past
     :data:`_RESET_AT_FLOOR` is the time of the reset in Unix seconds (GitHub's and many
-    gateways' form), not a wait: read as one, any 429 carrying it cooled the backend for a day.
+    gateways' form) or milliseconds (:func:`~.instants.unix_seconds`), not a wait: read as one, any 429 carrying it cooled the backend for a day.
     """
     resets = [part.strip() for part in (headers.get("X-RateLimit-Reset") or "").split(",")]
     if not resets[0]:
@@ -75,7 +91,7 @@ def _window_reset(headers: Mapping[str, str]) -> Optional[float]:
     return max(waits) if waits and len(left) == len(resets) else _reset_wait(resets[0], sent)
 
 
-#: An ``X-RateLimit-Reset`` from this value on is a time (Unix seconds; 1e9 is 2001-09-09), not a
+#: An ``X-RateLimit-Reset`` from this value on is a time (Unix seconds or milliseconds; 1e9 is 2001-09-09), not a
 #: number of seconds to wait (31 years).
 _RESET_AT_FLOOR = 1e9
 
@@ -88,7 +104,7 @@ def _reset_wait(text: str, sent: float) -> Optional[float]:
     if value is None:
         return None
     if value >= _RESET_AT_FLOOR:
-        value -= sent
+        value = unix_seconds(value) - sent
         if not value > 0:
             return None
     return _clamped(value)
@@ -136,23 +152,11 @@ def _until_date(text: str, headers: Mapping[str, str]) -> Optional[float]:
     when it is no date or one not after it (a server's clock behind ours: "ask again now" sent the
     retries at once to a service rate-limiting us; the block's own cool-down applies, as for a past
     ``X-RateLimit-Reset``)."""
-    until = _http_date(text)
+    until = http_date(text)
     if until is None:
         return None
-    wait = until - _sent_at(headers)
+    wait = until.timestamp() - _sent_at(headers)
     return min(MAX_RETRY_AFTER_S, wait) if wait > 0 else None
-
-
-def _http_date(text: str) -> Optional[float]:
-    """An HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``, or its RFC 850 or asctime form: RFC 9110,
-    5.6.7, all three in GMT, asctime naming no zone) in Unix seconds; ``None`` when it is none."""
-    try:
-        parsed = email.utils.parsedate_to_datetime(text)
-        if parsed.tzinfo is None:  # asctime (or ``-0000``): GMT, not this machine's zone
-            parsed = parsed.replace(tzinfo=datetime.timezone.utc)
-        return parsed.timestamp()
-    except (ValueError, TypeError, OverflowError, IndexError):
-        return None
 
 
 #: The longest body an edge refusal has: ``error code: 1020`` is 16 bytes.

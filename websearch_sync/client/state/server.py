@@ -10,6 +10,7 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any, Callable, Optional, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
@@ -98,6 +99,25 @@ def _redis_module() -> Any:
             detail_code=MISSING_REDIS_EXTRA,
         ) from None
     return redis, Retry(NoBackoff(), 0)
+
+
+def python_parser() -> type:
+    """redis-py's pure-Python RESP2 parser, which every connection uses even when hiredis is installed.
+
+    hiredis (redis-py's default parser once installed) allocates an array from its length line before a
+    byte of it arrives: ``*4294967295`` raised MemoryError out of a search, ``*1073741824`` held a call
+    9.5 s; the byte bound of :class:`_BoundedSocket` cannot cut what no read asked for. The Python parser
+    builds an array item by item from the socket, so the bound holds. Its class is private and moved:
+    ``redis._parsers._RESP2Parser`` since 5.0, ``redis.connection.PythonParser`` in 4.x (setup.cfg allows
+    ``redis>=4.2``); the connection's ``parser_class`` option that takes it is public in both."""
+    try:
+        from redis._parsers import _RESP2Parser
+
+        return _RESP2Parser
+    except ImportError:  # redis-py 4.x
+        from redis.connection import PythonParser  # type: ignore[attr-defined]
+
+        return PythonParser  # type: ignore[no-any-return]
 
 
 #: The end (``time.monotonic``) of the Redis operation the current thread runs (see :class:`_BoundedSocket`),
@@ -243,8 +263,9 @@ class _Connecting:
 _BOUNDED_CLASSES: dict[type, type] = {}
 #: What redis-py's parser raises, besides its own errors, on a reply no Redis sends: a length that is no
 #: number (``$abc``: ``int()``'s ValueError) or too large for an index (OverflowError), arrays nested
-#: thousands deep (read by recursion). Each escaped every search of the process as it was.
-_UNREADABLE = (ValueError, OverflowError, RecursionError)
+#: thousands deep (read by recursion), an array too large to hold (MemoryError: hiredis's, were it ever used
+#: despite :func:`python_parser`). Each escaped every search of the process as it was.
+_UNREADABLE = (ValueError, OverflowError, RecursionError, MemoryError)
 
 
 def _error_line(error: BaseException) -> str:
@@ -355,6 +376,65 @@ def glob(text: str) -> str:
 
 class BadReply(Exception):
     """Redis answered something no command of this library gets back (a broken or hostile server)."""
+
+
+#: The commands whose reply redis-py reshapes in a callback of its own, which runs after the read and
+#: outside :func:`_bounded_connections`' ``read_response`` (``SCAN``: ``int(cursor)``, ``TIME``:
+#: ``int(x[0])``): a hostile reply raised ValueError, IndexError or TypeError out of ``state show`` and
+#: ``state clear``. Their replies are taken as read (:func:`_as_read`) and checked here instead.
+RAW_REPLIES = ("SCAN", "TIME")
+
+
+def _as_read(response: Any, **options: Any) -> Any:
+    """A reply as the parser read it (the response callback of each of :data:`RAW_REPLIES`)."""
+    return response
+
+
+def _shape(reply: Any) -> str:
+    """What a reply is, for an error: its type, and a list's item types (never its bytes: up to 16 MB)."""
+    if isinstance(reply, list):
+        return "[%s]" % ", ".join(type(item).__name__ for item in reply[:4])
+    return type(reply).__name__
+
+
+def _number(reply: Any) -> bool:
+    """Whether ``reply`` is a RESP bulk string of at most 20 digits (a 64-bit number: a cursor, a time)."""
+    return isinstance(reply, bytes) and 0 < len(reply) <= 20 and reply.isdigit()
+
+
+def scanned(redis: Any, match: str, count: int = 1000) -> Iterator[bytes]:
+    """The keys a ``SCAN MATCH match`` finds, a page (one round trip) at a time.
+
+    Raises:
+        BadReply: a page that is not ``[cursor digits, [key, ...]]``.
+    """
+    cursor = b"0"
+    while True:
+        page = redis.scan(cursor=cursor, match=match, count=count)
+        if not (
+            isinstance(page, list)
+            and len(page) == 2
+            and _number(page[0])
+            and isinstance(page[1], list)
+            and all(isinstance(key, bytes) for key in page[1])
+        ):
+            raise BadReply("SCAN answered %s" % _shape(page))
+        cursor, keys = page
+        yield from keys
+        if not cursor.strip(b"0"):
+            return
+
+
+def redis_now_us(redis: Any) -> int:
+    """The Redis clock's now, in microseconds (``TIME``).
+
+    Raises:
+        BadReply: a reply that is not ``[seconds digits, microseconds digits]``.
+    """
+    reply = redis.time()
+    if not (isinstance(reply, list) and len(reply) == 2 and all(_number(part) for part in reply)):
+        raise BadReply("TIME answered %s" % _shape(reply))
+    return int(reply[0]) * 1_000_000 + int(reply[1])
 
 
 def url_secrets(url: Optional[str]) -> list[str]:
@@ -476,10 +556,17 @@ class StateServer:
             # RESP2 (redis-py >= 5 would say HELLO 3): the replies this library reads are checked by it, not reshaped
             protocol = {"protocol": 2} if int(redis.__version__.split(".")[0]) >= 5 else {}
             self.redis = redis.Redis.from_url(
-                url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=no_retry, **protocol
+                url,
+                socket_timeout=timeout_s,
+                socket_connect_timeout=timeout_s,
+                retry=no_retry,
+                parser_class=python_parser(),
+                **protocol,
             )
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code=BAD_STATE_URL) from None
+        for command in RAW_REPLIES:
+            self.redis.set_response_callback(command, _as_read)
         pool = self.redis.connection_pool
         pool.connection_class = _bounded_connections(pool.connection_class)
         self.errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
@@ -738,7 +825,7 @@ class SharedState:
             deleted: list[str] = []
             for pattern in patterns:
                 page: list[bytes] = []
-                for key in redis.scan_iter(match=glob(prefix) + pattern, count=1000):
+                for key in scanned(redis, glob(prefix) + pattern):
                     page.append(key)
                     if len(page) == 1000:
                         deleted += self._deleted(redis, page, prefix)

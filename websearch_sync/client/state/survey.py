@@ -12,7 +12,7 @@ type is skipped.
 from typing import Any, NamedTuple, Optional
 
 from .cooldowns import MAX_RECORD_BYTES, read_block
-from .server import KINDS, NAMESPACE, BadReply, SharedState, glob
+from .server import KINDS, NAMESPACE, SharedState, glob, redis_now_us, scanned
 from .slots import slot_time_us
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -63,7 +63,7 @@ def _inventory(redis: Any, state: SharedState) -> _Inventory:
     names: dict[str, list[str]] = {"cooldown": [], "fleet": []}
     counts = dict.fromkeys(KINDS, 0)
     others: set[str] = set()
-    for key in redis.scan_iter(match=glob(NAMESPACE) + "*", count=1000):
+    for key in scanned(redis, glob(NAMESPACE) + "*"):
         parts = key.decode("utf-8", "replace")[len(NAMESPACE) :].split(":")
         at = next((index for index, part in enumerate(parts) if part in KINDS), None)
         if at is None:
@@ -88,15 +88,6 @@ def _in_batches(redis: Any, names: list[str], ask: Any) -> list[Any]:
             ask(pipe, name)
         replies += pipe.execute(raise_on_error=False)
     return replies
-
-
-def _now_us(reply: Any) -> int:
-    """The Redis clock's now, in microseconds, from ``TIME``'s reply (another shape: a failing Redis)."""
-    try:
-        seconds, micros = reply
-        return int(seconds) * 1_000_000 + int(micros)
-    except (TypeError, ValueError):
-        raise BadReply("TIME answered %r" % (reply,)) from None
 
 
 def survey(state: SharedState) -> Survey:
@@ -124,7 +115,7 @@ def survey(state: SharedState) -> Survey:
                 left = block.left_s if block else ttl_ms / 1000.0  # an unreadable record is obeyed by no one, but held
                 cooldowns.append(Cooldown(name, block.detail_code if block else None, left))
         fleets = [name[1:-1] for name in found.names["fleet"] if name[:1] == "{" and name[-1:] == "}"]
-        now_us = _now_us(redis.time())
+        now_us = redis_now_us(redis)
         replies = _in_batches(
             redis,
             fleets,

@@ -149,22 +149,32 @@ def _form(writer: PdfWriter, content: bytes, **entries: object) -> object:
     return _flate(writer, content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box, **entries)
 
 
-def bomb_pdf(pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = False, ballast: int = 0) -> bytes:
+def bomb_pdf(
+    pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = False, ballast: int = 0, shared: bool = False
+) -> bytes:
     """A PDF whose pages are text pages (lines, as :func:`text_pdf`) and pages drawing a
     content stream given as bytes, stored Flate-compressed (a few KB for megabytes of
     repeated operators; :class:`Deflated` content is stored as it is); ``in_form``: the page draws it through a form XObject of its own;
-    ``ballast``: bytes of random data in a stream no page uses (a file that large)."""
+    ``ballast``: bytes of random data in a stream no page uses (a file that large); ``shared``:
+    pages drawing the same bytes draw one content stream (one object the pages refer to; not
+    with ``in_form``)."""
     writer = PdfWriter()
     resources = _font(writer)
     if ballast:
         unused = DecodedStreamObject()
         unused.set_data(os.urandom(ballast))
         writer._add_object(unused)  # noqa: SLF001
+    streams: dict[bytes, object] = {}
     for content in pages:
         if not isinstance(content, bytes):
             _text_page(writer, resources, content)
             continue
         page = writer.add_blank_page(width=612, height=792)
+        if shared and content in streams:
+            page[NameObject("/Resources")] = resources
+            page[NameObject("/Contents")] = streams[content]
+            continue
+        drawn = content
         if in_form:
             form = _form(writer, content, Resources=resources)
             xobjects = DictionaryObject({NameObject("/X0"): form})
@@ -172,7 +182,21 @@ def bomb_pdf(pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = Fa
             content = b"/X0 Do"
         else:
             page[NameObject("/Resources")] = resources
-        page[NameObject("/Contents")] = _flate(writer, content)
+        page[NameObject("/Contents")] = streams[drawn] = _flate(writer, content)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def font_map_pdf(pages: Sequence[Sequence[str]], to_unicode: bytes) -> bytes:
+    """A PDF of text pages (lines, as :func:`text_pdf`) whose one font, shared by every page, has
+    the character map ``to_unicode`` (``/ToUnicode``, stored as :func:`bomb_pdf` stores content)."""
+    writer = PdfWriter()
+    resources = _font(writer)
+    font = resources["/Font"]["/F1"].get_object()
+    font[NameObject("/ToUnicode")] = _flate(writer, to_unicode)
+    for lines in pages:
+        _text_page(writer, resources, lines)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

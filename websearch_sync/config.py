@@ -24,6 +24,7 @@ from .secrets import mask as _mask
 from .secrets import redact
 from .validate import (
     CONTROL_IN_SETTING,
+    MAX_PAGES,
     MAX_RESULTS,
     MAX_TIMEOUT_MS,
     TOOL_MAX_RESULTS,
@@ -65,6 +66,10 @@ SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
     "WEB_SEARCH_TOOL_MAX_RESULTS": (
         "tool_max_results",
         "most results the LLM tool and MCP let a model ask for, 1..50 (default 10)",
+    ),
+    "WEB_SEARCH_MAX_PAGES": (
+        "max_pages",
+        "most result pages (requests) a search reads when the call gives no max_pages, 1..8 (default 8)",
     ),
     "WEB_SEARCH_PROXY": ("proxy", "proxy URL for search and fetch (http, https, or socks5 with the `socks` extra)"),
     "WEB_SEARCH_USER_AGENT": (
@@ -182,6 +187,9 @@ class Settings:
         max_results: default number of results (1..50, default 5).
         tool_max_results: the most results the LLM tool and the MCP server let a model ask
             for (1..50, default 10: a model reads every result, and each costs context).
+        max_pages: the most result pages, so requests, a search reads when the call gives no
+            ``max_pages`` option (1..8, default 8): an operator's ``1`` keeps one request per call
+            (a short first page is not filled up). Not offered to models (the tool, MCP).
         proxy: proxy URL used for every request (``http://``, ``https://``, ``socks5://``).
         user_agent: User-Agent of the ``requests`` transport (API calls, and every call
             with ``impersonate="off"``); ``None`` uses a current desktop browser string.
@@ -235,6 +243,7 @@ class Settings:
     timeout_ms: int = DEFAULT_TIMEOUT_MS
     max_results: int = DEFAULT_MAX_RESULTS
     tool_max_results: int = TOOL_MAX_RESULTS
+    max_pages: int = MAX_PAGES
     proxy: Optional[str] = None
     user_agent: Optional[str] = None
     impersonate: Optional[str] = None
@@ -286,6 +295,7 @@ class Settings:
             ("timeout_ms", 1, MAX_TIMEOUT_MS),
             ("max_results", 1, MAX_RESULTS),
             ("tool_max_results", 1, MAX_RESULTS),
+            ("max_pages", 1, MAX_PAGES),
             ("max_response_bytes", MIN_FETCH_BYTES, None),  # it is also fetch's max_bytes for page content
         ):
             check_number("Settings." + name, getattr(self, name), minimum=minimum, maximum=maximum, detail=BAD_SETTING)
@@ -627,6 +637,7 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
         ("WEB_SEARCH_TIMEOUT_MS", "timeout_ms", 1, MAX_TIMEOUT_MS),
         ("WEB_SEARCH_MAX_RESULTS", "max_results", 1, MAX_RESULTS),
         ("WEB_SEARCH_TOOL_MAX_RESULTS", "tool_max_results", 1, MAX_RESULTS),
+        ("WEB_SEARCH_MAX_PAGES", "max_pages", 1, MAX_PAGES),
         ("WEB_SEARCH_MAX_BYTES", "max_response_bytes", MIN_FETCH_BYTES, None),
     ):
         number = env_int(env, var, maximum, minimum)

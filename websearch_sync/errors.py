@@ -596,6 +596,9 @@ def unresolved_host(host: str, provider: Optional[str] = None) -> NetworkError:
 #: The hint of fetch's refusal of an image it was not asked for (``unsupported_content``, whose
 #: other hints name an extra to install): the command line names its flag instead.
 ASK_FOR_IMAGES = "pass images=True to receive it as base64 data with its size"
+#: The hint of a body the byte cap cut where the part read is of no use (a page whose text had
+#: not begun, a PDF, an image): the command line names its flag instead.
+RAISE_MAX_BYTES = "raise max_bytes"
 
 
 def install_hint(extra: str) -> str:

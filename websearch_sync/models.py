@@ -138,7 +138,9 @@ class ParseResult:
     ``errors``), the answer lacks engines that timed out within the time the call's deadline gave
     them (SearXNG's ``engine_timeout``: a longer deadline may bring them), or a later request that
     judges the answer got none (SearXNG's ``/config``), or the vendor warned that its search was
-    cut short (Wikipedia's ``warnings``), so the answer is not cached.
+    cut short (Wikipedia's ``warnings``), so the answer is not cached. ``page_not_read``: why a
+    fill-up page (the call asked no more than a page holds, the first gave fewer) was not read or
+    failed: best effort, the answer stands whole (``provider_meta["page_not_read"]``).
     """
 
     items: list[dict[str, Any]]
@@ -148,6 +150,7 @@ class ParseResult:
     answered_at: Optional[datetime.datetime] = None
     pages: Optional[int] = None
     partial: bool = False
+    page_not_read: Optional[str] = None
 
 
 # The canonical shapes (../shared/DESIGN.md, docs/api.md). ``search()`` and ``fetch()`` return plain
@@ -190,6 +193,9 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     providers: list[str]
     extras: dict[str, list[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
     pages: int  #: result pages read, when a next page was asked for or the call asked more than a page holds
+    #: Why a fill-up page (the call asked no more than a page holds) was not read: no rate-limit slot in
+    #: the budget, or it failed; best effort, the answer stands whole (not partial, cached).
+    page_not_read: str
     vertical: str  #: what was searched for, when not the web: news, images or videos
     not_sent: list[str]  #: the inputs (common ones, backend options) the call gave the answering backend did not send
     not_sent_by: dict[str, list[str]]  #: in a merge: ``not_sent`` by backend (those that went without one)

@@ -66,6 +66,9 @@ MAX_QUERY_CHARS = 2000
 MAX_RESULTS = 50
 #: The most results the LLM tool and the MCP server let a model ask for (a model reads every one).
 TOOL_MAX_RESULTS = 10
+#: The most result pages one search reads (50 results at 10 a page, and a margin for pages of
+#: repeats): the ``max_pages`` option's bound, and ``Settings.max_pages``'s.
+MAX_PAGES = 8
 #: The longest deadline a call or a provider timeout may ask (10 minutes).
 MAX_TIMEOUT_MS = 600_000
 
@@ -568,22 +571,44 @@ def backend_list(backend: BackendArg) -> Optional[list[str]]:
 
 
 def check_options_taken(
-    options: Iterable[str], chosen: Mapping[str, Iterable[str]], every: Mapping[str, Iterable[str]]
+    options: Iterable[str],
+    chosen: Mapping[str, Iterable[str]],
+    every: Mapping[str, Iterable[str]],
+    elsewhere: Optional[Mapping[str, Iterable[str]]] = None,
+    vertical: str = "web",
 ) -> None:
     """``InvalidInput(bad_option)`` for a backend-specific option that no backend of the call
     takes (``wiki`` with ``backend="searxng"``): it would be dropped without a word.
 
-    ``chosen`` and ``every`` map backend names to their options (the call's backends, all of them).
+    ``chosen`` and ``every`` map backend names to their options (the call's backends, every
+    backend's engine for the call's ``vertical``): the owners named are those that take the
+    option for this search (``max_pages`` is Brave's for the web, not for news). An option no
+    engine of the vertical takes names its owners in ``elsewhere`` (every backend's main engine),
+    saying they take it for another vertical.
     """
     taken = {option for names in chosen.values() for option in names}
     stray = sorted(o for o in options if o not in taken and o != "max_content_chars")
     if stray:
-        owners = {o: sorted(name for name, names in every.items() if o in names) for o in stray}
         raise InvalidInput(
             "option(s) %s belong to other backends (%s), not to %s; pass them with that backend or drop them"
-            % (", ".join(stray), "; ".join("%s: %s" % (o, ", ".join(owners[o])) for o in stray), ", ".join(chosen)),
+            % (
+                ", ".join(stray),
+                "; ".join("%s: %s" % (o, _owners(o, every, elsewhere or {}, vertical)) for o in stray),
+                ", ".join(chosen),
+            ),
             detail_code=BAD_OPTION,
         )
+
+
+def _owners(
+    option: str, every: Mapping[str, Iterable[str]], elsewhere: Mapping[str, Iterable[str]], vertical: str
+) -> str:
+    """The backends taking ``option`` for a ``vertical`` search, else those taking it for another."""
+    owners = sorted(name for name, names in every.items() if option in names)
+    if owners:
+        return ", ".join(owners)
+    others = sorted(name for name, names in elsewhere.items() if option in names)
+    return "%s, not for a %s search" % (", ".join(others), vertical) if others else "none for a %s search" % vertical
 
 
 # -- tool arguments -----------------------------------------------------------------------------------

@@ -68,3 +68,22 @@ def test_only_the_refusal_of_an_image_names_fetch_images():
     assert cli_hint(refusal(ASK_FOR_IMAGES), None) == "fetch --images reads an image (with --json, its base64 data)"
     assert cli_hint(refusal("install the pdf extra (pypdf)"), None) is None
     assert cli_hint(refusal("install the images extra (Pillow) to receive its first frame"), None) is None
+
+
+def test_an_image_over_the_caps_keeps_its_hint_on_the_command_line():
+    # every image_too_large hint was dropped: the byte cap's names the flag, the others are as they are
+    def too_large(hint):
+        return ws.WebProviderError("too large", provider="fetch", detail_code="image_too_large", hint=hint)
+
+    assert [
+        cli_hint(too_large(hint), None)
+        for hint in (
+            "raise max_bytes",
+            "fetch a smaller rendition of the image",
+            "install the images extra (Pillow) to downscale it",
+        )
+    ] == [
+        "raise --max-bytes",
+        "fetch a smaller rendition of the image",
+        "install the images extra (Pillow) to downscale it",
+    ]

@@ -117,14 +117,26 @@ def test_a_pdf_after_other_bytes_without_its_trailer_is_no_pdf():
 NOTICES_AFTER = b"<br />\n<b>Notice</b>:  Undefined index: page in <b>/srv/a.php</b> on line <b>12</b><br />\n" * 20
 
 
-def test_a_pdf_after_other_bytes_and_before_an_error_notice_is_a_pdf():
+@pytest.mark.parametrize("after", [NOTICES_AFTER, XDEBUG_WARNING * 8], ids=["php", "xdebug"])
+def test_a_pdf_after_other_bytes_and_before_an_error_notice_is_a_pdf(after):
     """Untyped, what follows the trailer may be an error notice longer than 1 KB (the PDF's
-    syntax came back as a page): only notice tags, opening with one, as before the header."""
-    body = PHP_WARNING + NOTICE + NOTICES_AFTER
+    syntax came back as a page): only notice tags, opening as a notice does, as before the header."""
+    assert len(after) > 1024
+    body = PHP_WARNING + NOTICE + after
     assert page_text(response(body), mode="markdown").text == "A one-page notice of the harbour."
 
 
-@pytest.mark.parametrize("after", [b"<p>That was the file.</p>\n" + NOTICES_AFTER, b"That was the file. " * 60])
+@pytest.mark.parametrize(
+    "after",
+    [
+        b"<p>That was the file.</p>\n" + NOTICES_AFTER,
+        b"That was the file. " * 60,
+        # notice tags, but no notice: a line break then prose, a table of links (both were a PDF)
+        b"<br>" + b"That was the file. " * 60,
+        b"<table><tr><td><a href='/x'>The next file</a></td></tr></table>" * 20,
+    ],
+    ids=["paragraph", "prose", "line break and prose", "table"],
+)
 def test_a_pdf_after_other_bytes_followed_by_more_than_a_notice_is_no_pdf(after):
     assert content_kind(response(PHP_WARNING + NOTICE + after)) == "html"
 

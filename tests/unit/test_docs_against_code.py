@@ -601,7 +601,7 @@ def test_every_settings_field_has_its_row_and_its_variable_sets_it():
         assert read not in (None, False, "") and read != getattr(ws.Settings(), field), (variable, field, read)
 
 
-@pytest.mark.parametrize("field", ["timeout_ms", "max_results", "tool_max_results", "max_response_bytes"])
+@pytest.mark.parametrize("field", ["timeout_ms", "max_results", "tool_max_results", "max_pages", "max_response_bytes"])
 def test_a_numbers_row_states_its_default_and_range(field, caplog):
     """The row's default is the field's; its range is the one the variable is read in (an edge
     value is kept, one past it logged and left at the default) and the one ``Settings`` checks."""

@@ -18,7 +18,7 @@ import struct
 import zlib
 
 import pytest
-from images import _chunk, _grey_rows, apng, gif, jpeg_frame, pillow_image
+from images import _chunk, _grey_rows, apng, gif, jpeg_frame, pillow_image, webp_frame
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
@@ -525,13 +525,24 @@ def test_an_arithmetic_jpeg_needs_no_more_coded_data_than_it_has():
     assert header is not None and (header.size, header.holds) == (image.size, True) == ((3000, 2000), True)
 
 
-def test_a_gif_frame_past_its_screen_that_its_data_cannot_hold_is_named_by_the_frame_s_size():
-    # the frame is what the data cannot hold: the message named the 10x10 screen
-    data = gif((10, 10), [(0, 0, 7000, 10, b"\x00")])
-    headers = CaseInsensitiveDict({"Content-Type": "image/gif", "Content-Length": str(len(data))})
+@pytest.mark.parametrize(
+    ("media", "data", "declared"),
+    [
+        # a 7000x10 frame over a 10x10 screen grows the GIF to it (a part past the size: none)
+        ("image/gif", gif((10, 10), [(0, 0, 7000, 10, b"\x00")]), "7000x10 pixels,"),
+        # a 1000x800 lossy bitstream of 90 bytes in a 10x10 canvas (the message named the canvas alone)
+        (
+            "image/webp",
+            webp_frame(pillow_image(16, 16, "WEBP"), 1000, 800, canvas=(10, 10)),
+            "10x10 pixels and parts reaching 1000x800,",
+        ),
+    ],
+)
+def test_an_image_whose_data_cannot_hold_a_part_names_the_part_s_extent(media, data, declared):
+    headers = CaseInsensitiveDict({"Content-Type": media, "Content-Length": str(len(data))})
     with pytest.raises(ws.WebParseError) as info:
         image_text(HttpResponse(200, headers, data, "https://example.com/a"), provider="fetch", images=True)
-    assert "declares 7000x10 pixels, more than its data can hold" in info.value.message
+    assert info.value.message.endswith(" declares %s more than its data can hold" % declared)
 
 
 @pytest.mark.parametrize("screen", [(10, 10), (0, 0), (0, 20), (30, 30)])
@@ -579,6 +590,28 @@ def test_a_png_whose_text_chunk_pillow_refuses_is_unreadable_not_returned(chunk,
         decoded = False
     assert decoded == readable
     assert (read_header(data, "image/png") is not None) == readable
+
+
+#: 1 MiB of zeros in 1 KB: the most a compressed text or colour-profile chunk may hold for Pillow.
+MIB_OF_ZEROS = zlib.compress(b"\x00" * 1024 * 1024, 9)
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    [_chunk(b"iCCP", b"profile\x00\x00" + MIB_OF_ZEROS), _chunk(b"zTXt", b"\x00\x00" + MIB_OF_ZEROS)],
+    ids=["iCCP", "zTXt without a keyword"],
+)
+def test_a_png_whose_chunks_decompress_past_the_total_is_unreadable(chunk, monkeypatch):
+    # a profile or a text without a keyword counts toward no text limit: 4,000 such chunks were
+    # decompressed, 8.5 s of CPU; the total each took is bounded (here 3 MiB: 3 chunks pass, 4 do not)
+    import websearch_sync.reader.imagesize as imagesize
+
+    monkeypatch.setattr(imagesize, "_PNG_INFLATED_MEMORY", 3 * 1024 * 1024, raising=False)
+    good = grey_png(struct.pack(">IIBBBBB", 10, 10, 8, 0, 0, 0, 0))
+    assert [read_header(good[:33] + chunk * count + good[33:], "image/png") is not None for count in (3, 4)] == [
+        True,
+        False,
+    ]
 
 
 @pytest.mark.parametrize("frame", [(0, 20), (20, 0), (0, 0)])

@@ -3,9 +3,11 @@
 for its size (``large_pages``, as one drawing over 1 MB), not as a page pypdf cannot read: a
 bomb of 160 KB was named in the ``pdf_pages_left_out`` warning, and alone it was ``pdf_broken``."""
 
-from pdfs import bomb_pdf, deflated_repeats
+import pytest
+from pdfs import bomb_pdf, deflated_repeats, font_map_pdf
 from requests.structures import CaseInsensitiveDict
 
+import websearch_sync as ws
 from websearch_sync.net.transport import HttpResponse
 from websearch_sync.reader import pdf
 from websearch_sync.reader.pagetext import CUT_LARGE_PAGES
@@ -28,3 +30,37 @@ def test_a_page_decoding_past_pypdf_s_cap_is_left_out_for_its_size():
     )
     # alone, such a page is a PDF that decodes to more than fetch reads (response_too_large, as
     # for a page drawing over 1 MB: tests/sockets/test_fetch_pdf.py), which that cut makes it
+
+
+def counted_bomb_decodes(monkeypatch) -> list[int]:
+    """The sizes of the data pypdf's Flate filter is given that are :data:`OVER_PYPDF_CAP`'s, as it decodes them."""
+    from pypdf.filters import FlateDecode
+
+    decode = FlateDecode.decode
+    bombs: list[int] = []
+
+    def counted(data, *args, **kwargs):
+        bombs.extend([len(data)] if len(data) == len(OVER_PYPDF_CAP) else [])
+        return decode(data, *args, **kwargs)
+
+    monkeypatch.setattr(FlateDecode, "decode", staticmethod(counted))
+    return bombs
+
+
+def test_a_stream_over_pypdf_s_cap_that_pages_share_is_decoded_once(monkeypatch):
+    # one bomb drawn by many pages was decoded again for each (1,000 pages: 125 s of CPU), its
+    # size never counted: it is measured once, and the pages after the first find it over the limit
+    bombs = counted_bomb_decodes(monkeypatch)
+    body = bomb_pdf([["The quay opened in October."], *[OVER_PYPDF_CAP] * 10], shared=True)
+    read = pdf.pdf_text(response(body), mode="text", provider="fetch")
+    assert (read.text, read.cuts, len(bombs)) == ("--- Page 1 ---\n\nThe quay opened in October.", {CUT_LARGE_PAGES}, 1)
+
+
+def test_a_font_map_over_pypdf_s_cap_that_pages_share_is_decoded_once(monkeypatch):
+    # a font's map the pages share, once over the cap, leaves each page out for its size without
+    # decoding it: the extraction of the second page decoded it again and failed (pdf_broken)
+    bombs = counted_bomb_decodes(monkeypatch)
+    body = font_map_pdf([["Page %d of the harbour." % n] for n in range(10)], OVER_PYPDF_CAP)
+    with pytest.raises(ws.WebProviderError) as info:
+        pdf.pdf_text(response(body), mode="text", provider="fetch")
+    assert (info.value.detail_code, len(bombs)) == ("response_too_large", 1)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.contract.cases import discover, meta_problem, run_case
+from websearch_sync.contract.cases import bounded_options, discover, meta_problem, run_case
 from websearch_sync.testing import replay_fixtures
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -40,6 +40,44 @@ def test_a_case_not_saying_it_asks_the_page_the_recording_lacks_and_is_told_what
         "GET https://search.yahoo.com/search?p=javascript+tutorial&b=8 (requests wire)"
     )
     assert '"recorded_pages": 1' in verdict.diff[1] and "max_pages" in verdict.diff[1]
+
+
+@pytest.mark.parametrize("pages", [0, 9, -1])
+def test_recorded_pages_out_of_max_pages_range_is_a_malformed_meta_file(pages):
+    """Before: accepted, then passed as max_pages, which refused it (bad_max_pages) at the replay."""
+    assert meta_problem(dict(_case().meta, recorded_pages=pages)) == (
+        "malformed meta file: recorded_pages must be in 1..8 (the pages the recording holds), not %d" % pages
+    )
+
+
+def test_recorded_pages_for_an_engine_reading_one_page_is_a_malformed_meta_file():
+    """Wikipedia reads one page: it takes no max_pages, which the replay would pass (bad_option)."""
+    case = discover(FIXTURES, "wikipedia")[0]
+    assert meta_problem(dict(case.meta, recorded_pages=1), "wikipedia") == (
+        "malformed meta file: recorded_pages is for an engine reading next pages; wikipedia (web) reads one"
+    )
+    assert meta_problem(dict(_case().meta, recorded_pages=8)) is None  # yahoo reads pages: 1..8 stand
+
+
+@pytest.mark.parametrize("given, passed", [(None, 1), (3, 1), (1, 1), (0, 0)])
+def test_the_replay_asks_no_more_pages_than_recorded(given, passed):
+    """A call's max_pages above recorded_pages is bounded to it; one asking fewer pages, or a value
+    the search refuses (0: bad_max_pages), stands as given."""
+    options = {} if given is None else {"max_pages": given}
+    assert bounded_options(_case(), options) == {"max_pages": passed}
+
+
+def test_a_first_page_without_results_asks_no_next_page():
+    """Bing's recorded "no results" page: nothing to fill up, and a page bringing none ends the
+    reading (the first too): one request, no note of a page not read."""
+    import responses
+
+    body = (FIXTURES / "bing_html" / "serp-parser__no-results-nojs.html").read_text(encoding="utf-8")
+    with responses.RequestsMock() as mock:
+        mock.add("GET", "https://www.bing.com/search", body=body, content_type="text/html; charset=utf-8")
+        result = ws.search("q", backend="bing_html", settings=ws.Settings(), max_results=10, cache_ttl_s=0)
+        assert len(mock.calls) == 1
+    assert result["items"] == [] and "errors" not in result and "page_not_read" not in result["provider_meta"]
 
 
 def test_recorded_pages_beside_the_calls_own_max_pages_is_a_malformed_meta_file():
@@ -74,7 +112,9 @@ def test_replay_fixtures_answers_within_the_pages_a_case_says_it_holds():
 
 
 def test_replay_fixtures_of_a_case_not_saying_it_reports_the_page_it_lacks(tmp_path):
-    """Without ``recorded_pages`` the kit's answer says page 2 was not recorded: never a quiet "no more"."""
+    """Without ``recorded_pages`` the kit's answer says page 2 was not recorded: never a quiet "no more".
+    A call for no more than a page holds reads page 2 best effort: the answer stands, and says it
+    (``page_not_read``); a call for more has it in ``errors``."""
     case = _case()
     folder = tmp_path / "yahoo_html"
     folder.mkdir()
@@ -83,9 +123,10 @@ def test_replay_fixtures_of_a_case_not_saying_it_reports_the_page_it_lacks(tmp_p
     shutil.copy(case.folder / case.meta["response"]["body"], folder)
     with replay_fixtures(tmp_path, backends="yahoo_html"):
         result = ws.search("javascript tutorial", backend="yahoo_html", max_results=10, cache_ttl_s=0)
+        more = ws.search("javascript tutorial", backend="yahoo_html", max_results=11, cache_ttl_s=0)
     assert [item["url"] for item in result["items"]] == _golden_urls()
-    [error] = result["errors"]
+    assert "errors" not in result and result["provider_meta"]["page_not_read"].startswith("page 2 was not read")
+    [error] = more["errors"]
     assert (error["detail_code"], error["page"]) == ("no_recorded_case", 2)
-    assert (
-        "the backend sent one more: GET https://search.yahoo.com/search?p=javascript+tutorial&b=8" in error["message"]
-    )
+    sent = "the backend sent one more: GET https://search.yahoo.com/search?p=javascript+tutorial&b=8"
+    assert sent in error["message"] and sent in result["provider_meta"]["page_not_read"]

@@ -192,6 +192,25 @@ def test_defaults_and_unset_options():
 
 
 @pytest.mark.parametrize(
+    "vertical, options, owners",
+    [
+        ("news", {"max_pages": 2}, "max_pages: bing_html, ddg_html, searxng, yahoo_html"),
+        ("news", {"wiki": "de"}, "wiki: wikipedia, not for a news search"),
+        ("web", {"max_pages": 2}, "max_pages: bing_html, brave, ddg_html, ddg_lite, mojeek_html, searxng"),
+    ],
+)
+def test_an_option_of_other_backends_names_those_taking_it_for_the_calls_vertical(vertical, options, owners):
+    """Before: Brave News's max_pages was said to belong to other backends, brave among them (its web
+    engine's option); the owners are the engines of the call's vertical."""
+    backend = "brave" if vertical == "news" else "tavily"
+    settings = ws.Settings(providers={"brave": {"api_key": "k"}, "tavily": {"api_key": "k"}})
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend=backend, vertical=vertical, settings=settings, **options)
+    assert info.value.detail_code == "bad_option"
+    assert "belong to other backends (%s" % owners in info.value.message
+
+
+@pytest.mark.parametrize(
     "backend, names",
     [("DDG_HTML, Stub", ["ddg_html", "stub"]), ((name for name in ["stub", "ddg_html"]), ["stub", "ddg_html"])],
 )

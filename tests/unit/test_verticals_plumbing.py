@@ -295,12 +295,14 @@ def test_a_later_page_parsed_to_the_wrong_shape_is_that_pages_failure(paged, mon
 
 def test_an_error_every_page_gives_is_said_once(paged, monkeypatch):
     """A meta-engine's engine that failed page 1 fails page 2 too (SearXNG: "CAPTCHA", then
-    "Suspended: CAPTCHA"): the answer said it once a page ("2 source(s) failed" for one)."""
+    "Suspended: CAPTCHA"): the answer said it once a page ("2 source(s) failed" for one). The
+    entry names its engine, as SearXNG's do: one naming none is told apart by its words too."""
     parse = _Paged.parse
 
     def with_a_failed_engine(self, response, params):
         words = "CAPTCHA" if "page=1" in response.url else "Suspended: CAPTCHA"
         error = {"type": "WebBlocked", "message": words, "retryable": False, "detail_code": "captcha_required"}
+        error["engine"] = "duckduckgo"
         return ParseResult(items=parse(self, response, params).items, errors=[dict(error, provider=self.name)])
 
     monkeypatch.setattr(_Paged, "parse", with_a_failed_engine)

@@ -6,8 +6,10 @@ Authenticated with ``X-Subscription-Token: <BRAVE_API_KEY>``. A rejected key is 
 ``X-RateLimit-Reset`` (the free plan allows one request per second).
 
 Web search gives at most 20 results a request (``count`` above 20 is a 422 ``VALIDATION``);
-``offset`` is the index (0..9) of a page of ``count`` results. A call for more than 20 reads
-the next pages, until the answer's ``query.more_results_available`` is false.
+``offset`` is the index (0..9) of a page of ``count`` results. A call whose pages gave fewer
+distinct results than asked (more than 20, or a first page short of the call's ``count``) reads the
+next pages, until the answer's ``query.more_results_available`` is false or ``max_pages``: each
+page is a paid query (``Settings.max_pages=1`` keeps one a call).
 
 ``country`` and ``search_lang`` are closed lists (:data:`BRAVE_COUNTRIES`, :data:`BRAVE_LANGUAGES`):
 a value outside them is a 422 ``VALIDATION`` (``country=SG``: brave/brave-search-mcp-server#74),
@@ -68,7 +70,7 @@ class Brave(JsonApiBackend):
     default_endpoint = "https://api.search.brave.com/res/v1/web/search"
     provider_settings = (Setting("api_key", env="BRAVE_API_KEY", required=True),)
     min_interval_s = 1.0
-    #: Web search's largest ``count``: a call for more reads the next pages (``offset``).
+    #: Web search's largest ``count``: fewer distinct results than asked read the next pages (``offset``).
     results_per_page: ClassVar[Optional[int]] = 20
     results_at: ClassVar[Optional[JsonPath]] = ("web", "results")
     result_fields: ClassVar[Mapping[str, JsonPath]] = {

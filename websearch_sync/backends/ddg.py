@@ -11,7 +11,7 @@ search (no form field). A same-origin form post: ``Origin``, ``Referer`` = the o
 (DDG sets ``Referrer-Policy: origin``), ``Sec-Fetch-Site: same-origin``,
 ``Content-Type: application/x-www-form-urlencoded``. No ``pageno``: DDG serves page 2
 only to a form carrying the ``vqd`` token of page 1 (SearXNG: asking without it gets the
-address blocked). A call asking for more than a page holds reads the next pages as a
+address blocked). A call whose pages gave fewer distinct results than asked reads the next pages as a
 browser pressing "Next" does: it posts the "Next" form of the page before, every named
 field as the page carries it (``q``, ``s``, ``nextParams``, ``v``, ``o``, ``dc``, ``api``,
 ``vqd``, ``kl``) but ``q``, the call's own query, to the form's action on the same origin

@@ -107,7 +107,7 @@ class _DuckDuckGoVertical(Backend):
     unsent: ClassVar[tuple[str, ...]] = ("locale=language-only",)  # l is a region (docs/backends.md)
     default_endpoint = SITE
     bot_walls = (ANOMALY, DEEP_ANOMALY, DEEP_506)
-    results_per_page = 10  # pages hold 13 to 100 results; a call for more asks for the next one
+    results_per_page = 10  # pages hold 13 to 100 results; fewer distinct results than asked: the next one
     #: The JSON endpoint (``news.js``), the ``iar`` tab of the token page, the time-range field.
     endpoint_path: ClassVar[str] = ""
     time_field: ClassVar[tuple[str, dict[str, str]]] = ("", {})

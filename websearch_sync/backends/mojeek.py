@@ -76,7 +76,7 @@ class MojeekHtml(HtmlEngine):
 
     name = "mojeek_html"
     auto_rank = 130
-    results_per_page = 10  #: a call asking for more reads the next ``pageno``
+    results_per_page = 10  #: pages that gave fewer distinct results than asked: the next ``pageno``
     summary = "Mojeek results page (independent index), no key"
     default_endpoint = "https://www.mojeek.com/search"
     region_start = ('class="results-standard"',)

@@ -183,7 +183,7 @@ class SearXNG(JsonApiBackend):
 
     name = "searxng"
     auto_rank = 30
-    results_per_page = 10  #: a call asking for more reads the next ``pageno``
+    results_per_page = 10  #: pages that gave fewer distinct results than asked: the next ``pageno``
     text_format = "text"  # SearXNG escapes title/content in its HTML page: the JSON holds plain text
     results_at = "results"
     result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "publishedDate"}

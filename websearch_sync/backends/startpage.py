@@ -97,7 +97,8 @@ class StartpageHtml(HtmlEngine):
 
     name = "startpage_html"
     unsent: ClassVar[tuple[str, ...]] = ("locale",)  # the locale goes in Accept-Language only (docs/backends.md)
-    results_per_page = 10  #: a call asking for more posts the page's own form for the next page (:meth:`next_page`)
+    #: Fewer distinct results than asked: the page's own form for the next page (:meth:`next_page`).
+    results_per_page: ClassVar[Optional[int]] = 10
     summary = "Startpage results page (Google's results, private), no key"
     default_endpoint = "https://www.startpage.com/sp/search"
     follow_redirects = False  # the captcha is a redirect: read it, never follow it

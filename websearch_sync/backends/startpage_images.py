@@ -52,7 +52,9 @@ class StartpageImages(StartpageHtml):
     vertical = "images"
     unsent = ("locale", "time_range")  # the locale in Accept-Language only; no date filter (docs/backends.md)
     detail_field = "thumbnail_url"
-    results_per_page = 50  # the recorded page holds 50; no later image page is on record, so none is asked for
+    #: One page: the recorded page holds 50 (any call's most) and links later pages, but no later image
+    #: page is on record, so a short page asks none (its shape there is unknown); no ``max_pages``.
+    results_per_page = None
     summary = "Startpage image search (Bing's images, proxied), no key"
 
     def query(self, params: SearchParams) -> dict[str, str]:

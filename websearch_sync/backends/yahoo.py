@@ -119,7 +119,7 @@ class YahooHtml(HtmlEngine):
     #: Yahoo's btf has no year; its ``vl`` preference is a language (docs/backends.md)
     unsent: ClassVar[tuple[str, ...]] = ("time_range=year", "locale.region")
     auto_rank = 140
-    results_per_page = 10  #: the most a page shows (2015, 2020: 10; 2026: 7): a call asking more reads on
+    results_per_page = 10  #: the most a page shows (2015, 2020: 10; 2026: 7): fewer than asked reads on
     #: The results a ``pageno`` counts: the 2026 page's links to pages 2, 3, 4 ask ``b=8``, ``15``, ``22`` (``pz=7``)
     pageno_results: ClassVar[int] = 7
     #: Yahoo counts results: its "Next" link starts after the ones shown (``b=8&pz=7`` after 7)

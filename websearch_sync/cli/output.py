@@ -34,9 +34,9 @@ from ..errors import (
     BAD_SITE_FILTER,
     BAD_TIMEOUT,
     DNS_ERROR,
-    NO_CONTENT,
+    IMAGE_TOO_LARGE,
     PRIVATE_ADDRESS,
-    RESPONSE_TOO_LARGE,
+    RAISE_MAX_BYTES,
     InvalidInput,
     WebSearchError,
 )
@@ -88,15 +88,18 @@ def error_line(error: WebSearchError) -> str:
 #: The command line's own words for a remedy the library offers (``error.hint`` is set), by detail code.
 _CLI_HINTS = {
     PRIVATE_ADDRESS: "pass --allow-private only for trusted local use",
-    NO_CONTENT: "raise --max-bytes",
-    RESPONSE_TOO_LARGE: "raise --max-bytes",  # a PDF the cap cut (one that decodes to too much has no hint)
 }
 #: The command line's own words for a library hint, by that hint, where one detail code carries
 #: several: ``unsupported_content``'s hint is to ask for images, or to install the pdf extra or
-#: Pillow (an animated WebP with --images), which the message names already.
+#: Pillow (an animated WebP with --images), which the message names already; the byte cap's
+#: (``no_content``, a PDF's ``response_too_large``, ``image_too_large``), whose other hints are not.
 _CLI_HINTS_FOR = {
     ASK_FOR_IMAGES: "fetch --images reads an image (with --json, its base64 data)",
+    RAISE_MAX_BYTES: "raise --max-bytes",
 }
+#: Detail codes whose other hints name no Python argument, printed as they are: an image over
+#: the caps is to be fetched in a smaller rendition, or downscaled with Pillow installed.
+_HINTS_AS_THEY_ARE = frozenset({IMAGE_TOO_LARGE})
 #: The flag whose value a library check refused, by detail code: its message names the Python
 #: argument (``max_results must be in 1..50``), which the command line spells otherwise (``-n``).
 _FLAG_OF = {
@@ -130,7 +133,8 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
             DEFAULT_TIMEOUT_MS,
         )
     if error.hint is not None:
-        return _CLI_HINTS_FOR.get(error.hint) or _CLI_HINTS.get(error.detail_code or "")
+        as_it_is = error.hint if error.detail_code in _HINTS_AS_THEY_ARE else None
+        return _CLI_HINTS_FOR.get(error.hint) or _CLI_HINTS.get(error.detail_code or "") or as_it_is
     if all(failure.detail_code == DNS_ERROR for failure in [error, *error.errors]):
         return _UNRESOLVED  # offline, most often: the first command a newcomer runs with a real backend
     named = _FLAG_OF.get(error.detail_code or "")

@@ -704,8 +704,14 @@ class SearchClient:
         names = resolve_backends(backend, self._backend, self.settings, params)
         classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
         if params.options:  # an option no backend of this call takes would be dropped without a word
-            every = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
-            check_options_taken(params.options, {cls.name: cls.option_names() for cls in classes}, every)
+            vertical = params.vertical
+            every = {
+                name: registry.backend_class(name, vertical).option_names() for name in registry.backends_for(vertical)
+            }
+            main = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
+            check_options_taken(
+                params.options, {cls.name: cls.option_names() for cls in classes}, every, main, vertical
+            )
         backends = [registry.instance(cls, self.settings) for cls in classes]
         timeout_ms = max(one.timeout_ms() for one in backends)
         refused, refusing = _refusals(backends, params)

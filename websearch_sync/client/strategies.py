@@ -168,6 +168,7 @@ def merge(
     failures: list[WebSearchError] = []
     soft_errors: list[ErrorInfo] = []
     request_ids = []
+    unread: list[tuple[str, Optional[str]]] = []  # each backend's fill-up page not read, and why
     extras: dict[str, list[Any]] = {}
     not_sent: dict[str, list[str]] = {}
     partial = False
@@ -184,6 +185,7 @@ def merge(
         add_extras(extras, result)
         if result.request_id:
             request_ids.append(result.request_id)
+        unread.append((backend.name, result.page_not_read))
         not_sent[backend.name] = _not_sent(backend, params)
     if not lists:
         raise most_informative(failures)
@@ -198,6 +200,7 @@ def merge(
         meta["request_id"] = ",".join(request_ids)
     if extras:
         meta["extras"] = extras
+    _add_unread(meta, unread)
     _add_not_sent(meta, not_sent)
     response: SearchResponse = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + soft_errors
@@ -234,6 +237,13 @@ def _not_sent(backend: Backend, params: SearchParams) -> list[str]:
     return reported(backend, partial(backend.not_sent, params))
 
 
+def _add_unread(meta: ProviderMeta, unread: list[tuple[str, Optional[str]]]) -> None:
+    """A merge's ``page_not_read``: each backend's fill-up page not read, named by its backend."""
+    said = ["%s: %s" % (name, why) for name, why in unread if why is not None]
+    if said:
+        meta["page_not_read"] = "; ".join(said)
+
+
 def _add_not_sent(meta: ProviderMeta, not_sent: dict[str, list[str]]) -> None:
     """Say which inputs the call gave the answering backends did not send (:meth:`Backend.not_sent`):
     ``not_sent``, the sorted inputs one of them went without; in a merge also ``not_sent_by``, by
@@ -268,6 +278,8 @@ def _response(
         meta["request_id"] = result.request_id
     if result.pages is not None:  # a next page was asked for, or the call asked for more than a page holds
         meta["pages"] = result.pages
+    if result.page_not_read is not None:  # a fill-up page not read: the answer stands whole
+        meta["page_not_read"] = result.page_not_read
     extras: dict[str, list[Any]] = {}
     add_extras(extras, result)
     if extras:

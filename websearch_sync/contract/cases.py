@@ -37,6 +37,7 @@ from ..errors import NO_CASES, InvalidInput, WebSearchError, cut_end
 from ..forks import instance_lock
 from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
+from ..validate import MAX_PAGES
 from .replay import ReplayMismatch, ReplayWire
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -156,7 +157,7 @@ def load_case(meta_path: StrPath) -> Case:
         name=name,
         meta_path=path,
         meta=meta,
-        problem=meta_problem(meta),
+        problem=meta_problem(meta, backend if isinstance(backend, str) else folder_backend),
     )
 
 
@@ -178,9 +179,10 @@ _META_TYPES: dict[str, tuple[type, ...]] = {
 _JSON_NAMES = {str: "a string", int: "an integer", dict: "an object", list: "a list", type(None): "null"}
 
 
-def meta_problem(meta: dict[str, Any]) -> Optional[str]:
+def meta_problem(meta: dict[str, Any], backend: Optional[str] = None) -> Optional[str]:
     """What makes a meta file's shape unusable (a field of the wrong JSON type, an exchange
-    that is not ``{"request": {...}, "response": {...}}``), or ``None``."""
+    that is not ``{"request": {...}, "response": {...}}``, a ``recorded_pages`` out of 1..8 or on
+    an engine of ``backend``, the case's, that reads one page), or ``None``."""
     for key, types in _META_TYPES.items():
         if key in meta and (not isinstance(meta[key], types) or isinstance(meta[key], bool)):
             return "malformed meta file: %r must be %s, not %s" % (
@@ -188,8 +190,9 @@ def meta_problem(meta: dict[str, Any]) -> Optional[str]:
                 " or ".join(_JSON_NAMES[t] for t in types),
                 type(meta[key]).__name__,
             )
-    if "recorded_pages" in meta and MAX_PAGES_OPTION.name in (meta.get("options") or {}):
-        return "malformed meta file: recorded_pages is the call's max_pages: give it, not both"
+    problem = _recorded_pages_problem(meta, backend or meta.get("backend"))
+    if problem is not None:
+        return problem
     for position, exchange in enumerate(meta.get("exchanges") or []):
         if (
             not isinstance(exchange, dict)
@@ -200,6 +203,34 @@ def meta_problem(meta: dict[str, Any]) -> Optional[str]:
                 'malformed meta file: exchanges[%d] must be an object with a "response" object (and a "request" object)'
                 % position
             )
+    return None
+
+
+def _recorded_pages_problem(meta: dict[str, Any], backend: Optional[str]) -> Optional[str]:
+    """What is wrong with the meta file's ``recorded_pages`` (its type checked): given beside the
+    call's ``max_pages``, a count out of
+    ``max_pages``' range (the replay passes it as that option, which would refuse it), or one given
+    for an engine that reads one page (it takes no ``max_pages``). An unknown backend is left to the run."""
+    recorded = meta.get("recorded_pages")
+    if recorded is None:
+        return None
+    if MAX_PAGES_OPTION.name in (meta.get("options") or {}):
+        return "malformed meta file: recorded_pages is the call's max_pages: give it, not both"
+    if not 1 <= recorded <= MAX_PAGES:
+        return "malformed meta file: recorded_pages must be in 1..%d (the pages the recording holds), not %d" % (
+            MAX_PAGES,
+            recorded,
+        )
+    vertical = meta.get("vertical") or "web"
+    try:
+        cls = registry.backend_class(backend or "", vertical)
+    except InvalidInput:  # an unknown backend, or one not serving the vertical: the run says so
+        return None
+    if cls.results_per_page is None:
+        return "malformed meta file: recorded_pages is for an engine reading next pages; %s (%s) reads one" % (
+            cls.name,
+            vertical,
+        )
     return None
 
 

@@ -47,7 +47,7 @@ from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
-from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, control_in
+from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, MAX_PAGES, control_in
 from .identity import has_address, identity
 from .option import MAX_PAGES_OPTION, PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
@@ -192,11 +192,19 @@ class Backend:
     def declared_options(cls) -> tuple[Option, ...]:
         """The options it takes, each an :class:`Option` (a plain name in ``options``: kind ``any``),
         and ``max_pages`` (:data:`~.option.MAX_PAGES_OPTION`) when it reads next pages
-        (``results_per_page``) and declares no option of that name itself."""
+        (``results_per_page``): a class declaring that name itself as well is refused at
+        registration (:meth:`options_problem`), its bound on the pages read being this one."""
         own = declared(cls.options)
-        if cls.results_per_page is None or any(option.name == MAX_PAGES_OPTION.name for option in own):
-            return own
-        return own + (MAX_PAGES_OPTION,)
+        return own if cls.results_per_page is None else own + (MAX_PAGES_OPTION,)
+
+    @classmethod
+    def options_problem(cls) -> Optional[str]:
+        """What makes its declared options unusable (``None``: nothing): an option of its own named
+        ``max_pages`` beside ``results_per_page``, which brings that option (1..8): its own (a
+        default of ``None``, or 20) would bound the pages a call reads by something else."""
+        if cls.results_per_page is not None and MAX_PAGES_OPTION.name in (o.name for o in declared(cls.options)):
+            return "it declares an option max_pages, which results_per_page brings (1..%d): leave it out" % MAX_PAGES
+        return None
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
@@ -537,9 +545,11 @@ class Backend:
         """Check configuration, send the request, classify and parse the answer, all within ``deadline``.
 
         A flow of several requests (:meth:`continue_request`) sends its later steps, and a
-        call asking for more results than a page holds reads the next pages
+        call whose pages gave fewer distinct results than asked reads the next pages
         (:meth:`next_page`), each at the call's pace (:mod:`.pace`) and within ``deadline``;
-        a failed later page leaves the pages read before it, its error in ``errors``.
+        a failed later page leaves the pages read before it, its error in ``errors`` (a page
+        that only fills up a short one, when the call asks no more than a page holds: best
+        effort, ``page_not_read``, :meth:`_read_more_pages`).
 
         Parsing ends at the deadline (:meth:`_within`): a page of tens of thousands of
         results (still under the byte cap) takes seconds to parse, and the parsers'
@@ -587,13 +597,19 @@ class Backend:
         message saying which page and which pages the results are from; ``partial`` is set: the
         pages read stand). A later page's error of a kind the pages before gave already (SearXNG's
         engine that failed page 1, "Suspended" when asked again for page 2) is said once, in the
-        first page's words. ``parsed.pages`` is the pages read once a next page was asked for (1 when it failed)."""
+        first page's words. ``parsed.pages`` is the pages read once a next page was asked for (1 when it failed).
+
+        When the call asks no more than a page holds, a next page only fills up a short one: best
+        effort. One that gets no rate-limit slot within the budget (a pace near the deadline) or
+        fails leaves the answer whole, neither partial nor in error (it is cached), its reason in
+        ``parsed.page_not_read``: else a user's pace would turn every short page into a failure."""
         seen: set[str] = set()
         fresh = _new_results(parsed.items, seen, self.vertical)
         page_result = parsed
         pages = 1
         read = len(parsed.items)
-        most = self.option(params, MAX_PAGES_OPTION.name)
+        given = params.options.get(MAX_PAGES_OPTION.name) is not None
+        most = self.option(params, MAX_PAGES_OPTION.name) if given else self.settings.max_pages
         while pages < most and len(seen) < params.max_results and fresh:
             following = partial(self.next_page, params, Page(pages + 1, read, response, page_result))
             try:
@@ -613,14 +629,8 @@ class Backend:
                         detail_code=BAD_PARSE_RESULT,
                     )
             except WebSearchError as error:
-                later_request_failed(error)
-                failure = error.to_dict()  # the error stays as met: a cool-down keeps its words
-                shown = "page 1" if pages == 1 else "pages 1-%d" % pages
-                failure["message"] = "page %d (the results are those of %s): %s" % (pages + 1, shown, error.message)
-                failure["page"] = pages + 1
-                parsed.errors.append(failure)
-                parsed.partial = True
-                parsed.pages = pages
+                later_request_failed(error)  # a block still starts the cool-down
+                self._page_failed(params, parsed, error, pages)
                 break
             pages += 1
             parsed.pages = pages
@@ -630,6 +640,33 @@ class Backend:
             said = {_error_kind(error) for error in parsed.errors}
             parsed.errors.extend(error for error in page_result.errors if _error_kind(error) not in said)
             parsed.partial = parsed.partial or page_result.partial  # a page without some of its results
+
+    def _page_failed(self, params: SearchParams, parsed: ParseResult, error: WebSearchError, pages: int) -> None:
+        """Say in ``parsed`` that page ``pages + 1`` failed with ``error`` (:meth:`_read_more_pages`):
+        a fill-up page in ``page_not_read``, else in ``errors`` (``partial``). The failures it carries
+        (a meta-engine's engines that failed that page: SearXNG's "no results" naming them) that the
+        pages before gave already are left out of its ``errors``, said once, as a page's own are."""
+        shown = "page 1" if pages == 1 else "pages 1-%d" % pages
+        parsed.pages = pages
+        if params.max_results <= (self.results_per_page or 0):  # a fill-up page: best effort
+            parsed.page_not_read = "page %d was not read (the results are those of %s): %s" % (
+                pages + 1,
+                shown,
+                error.message,
+            )
+            return
+        failure = error.to_dict()  # the error stays as met: a cool-down keeps its words
+        failure["message"] = "page %d (the results are those of %s): %s" % (pages + 1, shown, error.message)
+        failure["page"] = pages + 1
+        said = {_error_kind(said) for said in parsed.errors}
+        carried = failure.pop("errors", [])
+        new = [one for one in carried if _error_kind(one) not in said]
+        if new:
+            failure["errors"] = new
+        elif carried:  # every failure it carries was said: it points to them
+            failure["message"] += " (as on %s: the failures above)" % shown
+        parsed.errors.append(failure)
+        parsed.partial = True
 
     def _made(self, spec: RequestSpec, method: str) -> RequestSpec:
         """``spec`` as this backend's ``method`` returned it (:func:`made_request`)."""
@@ -770,10 +807,14 @@ def _pageable(result: object) -> bool:
 
 def _error_kind(error: object) -> object:
     """What makes a page's error the same as another page's: its type, detail code, provider and
-    engine (a meta-engine's), not its words; an error of another shape is its own kind."""
-    if isinstance(error, dict):
-        return tuple(repr(error.get(key)) for key in ("type", "detail_code", "provider", "engine"))
-    return id(error)
+    engine (a meta-engine's engine failing each page in other words: "CAPTCHA", then "Suspended:
+    CAPTCHA"); one naming no engine (a warning on the whole page) by its words too, as two
+    warnings of one code say different things (SearXNG's engines, then its categories,
+    overridden). An error of another shape is its own kind."""
+    if not isinstance(error, dict):
+        return id(error)
+    kind = tuple(repr(error.get(key)) for key in ("type", "detail_code", "provider", "engine"))
+    return kind if error.get("engine") is not None else kind + (repr(error.get("message")),)
 
 
 def _new_results(items: list[dict[str, Any]], seen: set[str], vertical: str) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional, Union
 
 from ..errors import BAD_MAX_PAGES, BAD_OPTION, BAD_PAGENO, InvalidInput
-from ..validate import check_number
+from ..validate import MAX_PAGES, check_number
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -182,9 +182,6 @@ PAGENO = Option(
 )
 
 
-#: The most result pages one search reads (50 results at 10 a page, and a margin for pages of repeats).
-MAX_PAGES = 8
-
 #: ``max_pages``: the most result pages a call reads, as every engine that reads next pages takes it
 #: (``Backend.results_per_page``): a bound on the requests of one call, and what a recorded case of
 #: fewer pages than its call would read says (docs/contract.md).
@@ -194,7 +191,7 @@ MAX_PAGES_OPTION = Option(
     default=MAX_PAGES,
     maximum=MAX_PAGES,
     detail=BAD_MAX_PAGES,
-    doc="the most result pages the call reads, one request each (1: the first page only)",
+    doc="the most result pages the call reads, one request each (1: the first page only; default: Settings.max_pages)",
 )
 
 

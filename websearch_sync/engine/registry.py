@@ -258,7 +258,7 @@ def declaration_problem(cls: object) -> Optional[str]:
         cls.declared_options()
     except TypeError as exc:  # a name in options that is no keyword
         return "its options are unusable: %s" % exc
-    return None
+    return cls.options_problem()
 
 
 def unusable_value(cls: type[Backend], declarations: Declarations) -> Optional[str]:

@@ -236,12 +236,20 @@ def _only_notice_tags(prefix: bytes) -> bool:
 #: How far past a PDF's trailer an untyped body may go on when what follows is an error notice
 #: (PHP's notices printed after the file, each some 100 bytes).
 _NOTICE_AFTER_WITHIN = 65536
+#: The opening of a PHP error notice: line breaks, then its kind in bold (``<br />\n<b>Notice</b>:``),
+#: or Xdebug's table of the call stack (``<font size='1'><table class='xdebug-error ...``).
+#: Every repeat is bounded: a failed match backtracks a few hundred steps at most.
+_NOTICE_OPENING = re.compile(
+    rb"(?:<br[ \t]{0,4}/?>\s{0,8}){0,4}"
+    rb"(?:<b>(?:Notice|Warning|Deprecated|Fatal error)</b>|<font[^<>]{0,64}>\s{0,8}<table[^<>]{0,64}xdebug-error)"
+)
 
 
 def _ends_as_pdf(content: bytes) -> bool:
     """Whether an untyped body ends as a PDF ends: its trailer in its last 1024 bytes, or further
-    back when all that follows it is an error notice (:func:`_only_notice_tags`, opening with one
-    of its tags: ``<br />`` then ``<b>Notice</b>: ...``) within :data:`_NOTICE_AFTER_WITHIN` bytes."""
+    back when all that follows it is an error notice (:func:`_only_notice_tags`, opening as one
+    does, :data:`_NOTICE_OPENING`: ``<br />`` then ``<b>Notice</b>: ...``) within
+    :data:`_NOTICE_AFTER_WITHIN` bytes; a line break then prose, or a table, is no notice."""
     if _TRAILER.search(content[-_TRAILER_WITHIN:]) is not None:
         return True
     tail = content[-_NOTICE_AFTER_WITHIN:]
@@ -249,8 +257,7 @@ def _ends_as_pdf(content: bytes) -> bool:
     if eof < 0 or _TRAILER.search(tail, max(0, eof - 64), eof + 5) is None:
         return False
     after = tail[eof + 5 :].lstrip()
-    opening = _TAG_NAME.match(after, 1) if after[:1] == b"<" else None
-    return opening is not None and opening.group(2).lower() in _NOTICE_TAGS and _only_notice_tags(after)
+    return _NOTICE_OPENING.match(after) is not None and _only_notice_tags(after)
 
 
 def pdf_after_junk(content: bytes, *, cut: bool = False, declared: bool = False) -> bool:

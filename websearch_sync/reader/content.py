@@ -8,7 +8,7 @@ import json
 from typing import Optional
 from urllib.parse import urlsplit
 
-from ..errors import NO_CONTENT, NOT_JSON, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
+from ..errors import NO_CONTENT, NOT_JSON, RAISE_MAX_BYTES, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
 from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.contenttype import untyped
@@ -193,7 +193,7 @@ def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str]
             provider=provider,
             detail_code=NO_CONTENT,
             status=response.status,
-            hint="raise max_bytes",
+            hint=RAISE_MAX_BYTES,
         )
     return WebParseError(whole_page, provider=provider, detail_code=NO_CONTENT, status=response.status)
 

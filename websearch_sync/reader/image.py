@@ -25,6 +25,7 @@ from ..errors import (
     ASK_FOR_IMAGES,
     IMAGE_TOO_LARGE,
     IMAGE_UNREADABLE,
+    RAISE_MAX_BYTES,
     UNSUPPORTED_CONTENT,
     WebParseError,
     WebProviderError,
@@ -131,7 +132,7 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
             "%s served an image larger than the %d-byte cap" % (host, len(response.content)),
             provider,
             response.status,
-            "raise max_bytes",
+            RAISE_MAX_BYTES,
         )
     header = read_header(response.content, media)
     if header is None or not (header.ended or _whole(response)):
@@ -180,7 +181,7 @@ def _decoded_first_frame(
     if header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
         raise _undecodable(what, header.extent, provider, status, "cut a frame from")
     if not header.holds:
-        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.extent)
+        raise _not_held(host, header, provider, status)
     out = io.BytesIO()
     try:
         with pillow.open(io.BytesIO(content)) as image:
@@ -216,6 +217,16 @@ def _unreadable(
         detail_code=IMAGE_UNREADABLE,
         status=status,
     )
+
+
+def _not_held(host: str, header: Header, provider: Optional[str], status: int) -> WebParseError:
+    """``image_unreadable`` for an image declaring more pixels than its data can hold: its size,
+    and where its parts reach when past it (``header.extent``: the widest and tallest of its
+    parts, a GIF frame or WebP bitstream past its screen or canvas, possibly two parts' sides)."""
+    declared = "%dx%d pixels" % header.size
+    if header.extent != header.size:
+        declared += " and parts reaching %dx%d" % header.extent
+    return _unreadable(host, provider, status, "declares %s, more than its data can hold" % declared)
 
 
 def _too_large(message: str, provider: Optional[str], status: int, hint: str) -> WebProviderError:
@@ -256,7 +267,7 @@ def _within_caps(
     if not within and header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
         raise _undecodable(over, header.extent, provider, status)
     if not header.holds:
-        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.extent)
+        raise _not_held(host, header, provider, status)
     if within:
         return content, header.size
     pillow = _pillow()

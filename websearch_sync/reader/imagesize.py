@@ -88,6 +88,10 @@ _PNG_TEXT_CHUNK = 1024 * 1024
 _PNG_TEXT_MEMORY = 64 * _PNG_TEXT_CHUNK
 #: What :func:`_png_text_bytes` counts for a chunk Pillow refuses: past the text limit at once.
 _PNG_REFUSED = _PNG_TEXT_MEMORY + 1
+#: Bytes the compressed text and colour-profile chunks may decompress to together, counted or not
+#: (an iCCP's profile, a zTXt without a keyword): 4,000 chunks of 1 KB each inflating to 1 MiB
+#: were 8.5 s of CPU. Past it the PNG is unreadable, though Pillow would take some such files.
+_PNG_INFLATED_MEMORY = 64 * _PNG_TEXT_CHUNK
 #: What :func:`png_chunks` gives as the type of a chunk that runs past the data's end (its head included).
 CUT = b""
 
@@ -121,13 +125,15 @@ def _png(data: bytes) -> Optional[Header]:
     if len(data) < 29 or data[12:16] != b"IHDR" or not _png_header_valid(data):
         return None
     size = _big(data, 16, 4), _big(data, 20, 4)
-    compressed, ended, animated, imaged, frames, text = 0, False, False, False, 0, 0
+    compressed, ended, animated, imaged, frames, text, inflated = 0, False, False, False, 0, 0, 0
     view = memoryview(data)
     for kind, start, end in png_chunks(data):
-        text += _png_text_bytes(view, kind, start, end)  # a text chunk Pillow refuses counts past the limit
+        counted, decompressed = _png_text_bytes(view, kind, start, end)
+        text += counted  # a text chunk Pillow refuses counts past the limit
+        inflated += decompressed
         if kind == CUT or not _png_crc_holds(view, kind, start, end, imaged) or (kind == b"IHDR" and start != 8):
             return None  # cut, a CRC wrong, or a second IHDR (libpng refuses it; Pillow reads the size of the last)
-        if text > _PNG_TEXT_MEMORY:
+        if not _png_texts_within(text, inflated):
             return None
         animated = animated or (kind == b"acTL" and not imaged)
         imaged = imaged or kind == b"IDAT"
@@ -139,48 +145,56 @@ def _png(data: bytes) -> Optional[Header]:
     return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated)
 
 
+def _png_texts_within(text: int, inflated: int) -> bool:
+    """Whether the text chunks so far hold ``text`` bytes Pillow takes, and decompressing
+    them made ``inflated`` bytes within the total a read spends on it."""
+    return text <= _PNG_TEXT_MEMORY and inflated <= _PNG_INFLATED_MEMORY
+
+
 #: The chunks whose text (or colour profile) Pillow reads, decompressing those that are.
 _PNG_TEXTS = frozenset({b"tEXt", b"zTXt", b"iTXt", b"iCCP"})
 
 
-def _png_text_bytes(view: memoryview, kind: bytes, start: int, end: int) -> int:
+def _png_text_bytes(view: memoryview, kind: bytes, start: int, end: int) -> tuple[int, int]:
     """The bytes of text Pillow counts for the chunk ``kind`` at ``view[start:end]`` (0 but for a
     text or profile chunk: a keyword, a NUL, then the text, compressed for zTXt, for iTXt when
     flagged, and for iCCP's profile, which it does not count), or :data:`_PNG_REFUSED` when it
     refuses the chunk: one that decompresses past :data:`_PNG_TEXT_CHUNK`, or a zTXt or iCCP of a
-    compression method other than 0."""
+    compression method other than 0; and the bytes decompressing it took (:func:`_inflated_size`)."""
     if kind not in _PNG_TEXTS:
-        return 0
+        return 0, 0
     keyword, _, value = bytes(view[start + 8 : end - 4]).partition(b"\x00")
     if kind == b"tEXt":
-        return len(value) if keyword else 0
+        return len(value) if keyword else 0, 0
     if kind == b"iTXt":
         return _itxt_bytes(value)
     if value[:1] != b"\x00" and (kind == b"iCCP" or value):  # an unknown method (an iCCP must name one)
-        return _PNG_REFUSED
-    size = _inflated_size(value[1:])
-    return size if size == _PNG_REFUSED or (kind == b"zTXt" and keyword) else 0
+        return _PNG_REFUSED, 0
+    size, work = _inflated_size(value[1:])
+    return size if size == _PNG_REFUSED or (kind == b"zTXt" and keyword) else 0, work
 
 
-def _itxt_bytes(value: bytes) -> int:
+def _itxt_bytes(value: bytes) -> tuple[int, int]:
     """:func:`_png_text_bytes` of an iTXt chunk's ``value`` (after its keyword): its compression
     flag and method, language and translated keyword, then its text; none read from one Pillow
     skips (its parts missing, or compressed by a method other than 0)."""
     flag, method, parts = value[:1], value[1:2], value[2:].split(b"\x00", 2)
     if len(parts) < 3 or (flag != b"\x00" and method != b"\x00"):
-        return 0
-    return len(parts[2]) if flag == b"\x00" else _inflated_size(parts[2])
+        return 0, 0
+    return (len(parts[2]), 0) if flag == b"\x00" else _inflated_size(parts[2])
 
 
-def _inflated_size(data: bytes) -> int:
+def _inflated_size(data: bytes) -> tuple[int, int]:
     """The bytes zlib decompresses ``data`` to, :data:`_PNG_REFUSED` past :data:`_PNG_TEXT_CHUNK`
-    (decompressed that far only), 0 when it cannot (Pillow drops such a chunk's text)."""
+    (decompressed that far only), 0 when it cannot (Pillow drops such a chunk's text); and the
+    bytes decompressing it produced (for data zlib fails on, at most what deflate could make of it
+    up to the chunk limit: zlib drops its output with the error)."""
     inflater = zlib.decompressobj()
     try:
         size = len(inflater.decompress(data, _PNG_TEXT_CHUNK))
     except zlib.error:
-        return 0
-    return _PNG_REFUSED if inflater.unconsumed_tail else size
+        return 0, min(_DEFLATE_RATIO * len(data), _PNG_TEXT_CHUNK)
+    return (_PNG_REFUSED if inflater.unconsumed_tail else size), size
 
 
 def _png_crc_holds(view: memoryview, kind: bytes, start: int, end: int, imaged: bool) -> bool:

@@ -41,6 +41,7 @@ from ..errors import (
     PDF_ENCRYPTED,
     PDF_NO_TEXT,
     PDF_PAGES_LEFT_OUT,
+    RAISE_MAX_BYTES,
     RESPONSE_TOO_LARGE,
     UNSUPPORTED_CONTENT,
     Timeout,
@@ -150,7 +151,7 @@ def pdf_text(
             provider=provider,
             detail_code=RESPONSE_TOO_LARGE,
             status=response.status,
-            hint="raise max_bytes",
+            hint=RAISE_MAX_BYTES,
         )
 
     def broken(error: BaseException) -> WebParseError:

@@ -19,11 +19,14 @@ _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 class Decoded:
     """The streams a read decoded: their sizes by object id (pypdf keeps every object it
     resolved, and its decoded data, until the read ends), and their sum, kept as each is
-    decoded: what a page decoded counts even when pypdf then fails on the page."""
+    decoded: what a page decoded counts even when pypdf then fails on the page; and those
+    the decoder refused as over its own cap (pypdf keeps nothing of them and would decode them
+    again for each page that uses them)."""
 
     def __init__(self) -> None:
         self.sizes: dict[int, int] = {}
         self.total = 0
+        self.over_cap: set[int] = set()
 
     def add(self, key: int, size: int) -> None:
         """Count the stream ``key``, of ``size`` decoded bytes."""
@@ -44,7 +47,11 @@ def drawn_bytes(
     stream that decodes to more than its own cap (pypdf's ``LimitReachedError``: 75 MB, or a
     damaged stream over 5 MB it does not try to repair): the page then draws more than
     ``limit``, whatever stream it was, and is left out for its size, not as a page the decoder
-    cannot read (a bomb of a few KB was "pdf_broken"); the decoder discards what it decoded."""
+    cannot read (a bomb of a few KB was "pdf_broken"); the decoder discards what it decoded.
+    Such a stream counts as ``limit + 1`` bytes in ``decoded`` and in this call's bytes, and is
+    kept in ``decoded.over_cap``, so the pages sharing it are left out without decoding it (one
+    bomb drawn by 1,000 pages was decoded 1,000 times, 125 s of CPU; a font's map, by the
+    extraction, which failed on it) and the budget sees each bomb."""
     resources = _resolved(page.get("/Resources"))
     contents = _resolved(page.get("/Contents"))
     todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
@@ -56,13 +63,9 @@ def drawn_bytes(
         if not hasattr(stream, "get_data") or id(stream) in visited:
             continue
         visited.add(id(stream))
-        if id(stream) not in decoded.sizes:
-            try:
-                size = len(stream.get_data())
-            except over_cap:
-                return max(drawn, limit) + 1, new
-            decoded.add(id(stream), size)
-            new += size
+        new += _measured(stream, decoded, limit, over_cap)
+        if id(stream) in decoded.over_cap:  # a font's map too: the extraction would decode it again
+            return max(drawn, limit) + 1, new
         if resources is None:
             continue
         drawn += decoded.sizes[id(stream)]
@@ -71,6 +74,21 @@ def drawn_bytes(
             for form in _forms_drawn(stream.get_data(), resources):
                 todo.append((form, _resolved(form.get("/Resources")) or resources))  # a form may use its page's
     return drawn, new
+
+
+def _measured(stream: Any, decoded: Decoded, limit: int, over_cap: tuple[type[BaseException], ...]) -> int:
+    """The decoded bytes of ``stream`` added to ``decoded`` (none when it holds them already);
+    ``limit + 1`` for one the decoder refuses as over its own cap, counted once so for the pages
+    that share it too."""
+    if id(stream) in decoded.sizes:
+        return 0
+    try:
+        size = len(stream.get_data())
+    except over_cap:
+        size = limit + 1
+        decoded.over_cap.add(id(stream))
+    decoded.add(id(stream), size)
+    return size
 
 
 def _font_maps(resources: Any) -> list[Any]:

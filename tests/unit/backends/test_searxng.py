@@ -1123,3 +1123,81 @@ def test_no_results_while_every_engine_waits_is_the_blocked_engines_error():
     error = no_results_because([suspended, blocked], 200, "searxng")
     assert isinstance(error, ws.WebBlocked) and error.detail_code == "captcha_required"
     assert error.retry_after == 5.0
+
+
+# -- an error of each page said once ---------------------------------------------------------------
+
+
+def _paged(*pages, max_results=20):
+    """A call for ``max_results`` (more than a page holds) answered by the recorded ``pages`` in turn."""
+    import responses
+    from clocks import FakeClock
+
+    with (
+        responses.RequestsMock() as mock,
+        ws.SearchClient("searxng", settings=settings(), clock=FakeClock(), cache_ttl_s=0, retries=0) as client,
+    ):
+        for body in pages:
+            mock.add("GET", URL, body=body, content_type="application/json")
+        return client.search("q", max_results=max_results)
+
+
+def _failed(response):
+    return [(e["type"], e["detail_code"], e.get("engine")) for e in response["errors"]]
+
+
+def test_engines_failing_each_page_are_each_said_once():
+    """Page 1 (shortlist__1): brave 429, duckduckgo and startpage CAPTCHA; page 2 (browse-API__1):
+    brave, duckduckgo, startpage and wikipedia 'HTTP connection error', new failures, each said;
+    page 3 (browse-API__news, an instance's answer naming its news engines): five more engines
+    failing as page 2's did, each said: the kind holds the engine (without it, they were repeats)."""
+    pages = (
+        json.dumps(recorded(name)).encode()
+        for name in ("shortlist__1.json", "browse-API__1.json", "browse-API__news.json")
+    )
+    response = _paged(*pages, max_results=36)  # 6, 20 and 10 distinct results
+    assert [engine for _, _, engine in _failed(response)] == [
+        "brave",
+        "duckduckgo",
+        "startpage",
+        "brave",
+        "duckduckgo",
+        "startpage",
+        "wikipedia",
+        "brave.news",
+        "duckduckgo news",
+        "reuters",
+        "startpage news",
+        "wikinews",
+    ]
+    assert len({(kind, code) for kind, code, _ in _failed(response)[3:]}) == 1  # one kind but for the engine
+    assert response["provider_meta"]["pages"] == 3 and not any("page" in e for e in response["errors"])
+
+
+def test_a_page_failing_as_its_engines_failed_page_one_does_not_repeat_them():
+    """Page 2 recorded as SearXNG's 'no results' naming the engines that failed
+    (engines_failed_no_results: brave, duckduckgo, startpage, as page 1 shortlist__1 named them): the
+    page's failure is said, its engines' failures were already: not listed again in its errors."""
+    first = json.dumps(recorded("shortlist__1.json")).encode()
+    meta = recorded("engines_failed_no_results.meta.json")
+    response = _paged(first, meta["response"]["body_text"].encode())
+    assert [engine for _, _, engine in _failed(response)] == ["brave", "duckduckgo", "startpage", None]
+    failure = response["errors"][-1]
+    assert failure["page"] == 2 and "errors" not in failure and response["provider_meta"]["pages"] == 1
+    assert failure["message"].endswith("(as on page 1: the failures above)")
+
+
+def test_two_warnings_of_one_code_saying_different_things_are_both_said():
+    """SearXNG's option_overridden for its engines and for its categories share a code, provider
+    and no engine: the kind holds their words (before: the second page's was dropped as a repeat)."""
+    from websearch_sync.engine.base import _error_kind
+
+    engines, categories = (
+        ws.WebProviderError(
+            "searxng: the instance searched %s though the call asked for %s" % (which, which),
+            provider="searxng",
+            detail_code="option_overridden",
+        ).to_dict()
+        for which in ("engines", "categories")
+    )
+    assert _error_kind(engines) != _error_kind(categories) and _error_kind(engines) == _error_kind(dict(engines))

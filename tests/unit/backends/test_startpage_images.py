@@ -71,3 +71,14 @@ def test_an_unknown_layout_is_a_parse_error(page):
 def test_structure_report_of_the_recorded_page():
     report = IMAGES.structure_report(answer(body("startpage_html", "phrona__images.html"), URL))
     assert report == {"not_blocked": True, "results_region": True, "result_blocks": True, "thumbnail_urls": True}
+
+
+def test_no_later_image_page_is_asked_for_none_being_on_record(fake_clock):
+    """The recorded page links pages 2-5, but no later image page is on record: a short page asked
+    for the next one (b6eb794d) of a shape nobody saw. It reads one page; max_pages is no option of its."""
+    import websearch_sync as ws
+
+    assert IMAGES.results_per_page is None and "max_pages" not in IMAGES.option_names()
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="startpage_html", vertical="images", settings=Settings(), max_pages=2)
+    assert info.value.detail_code == "bad_option" and "max_pages" in info.value.message

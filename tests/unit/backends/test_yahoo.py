@@ -13,6 +13,7 @@ from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.backends.yahoo import decode_yahoo_href
+from websearch_sync.tool import tool_schema
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 URL = "https://search.yahoo.com/search"
@@ -203,14 +204,16 @@ def test_page_two_starts_after_the_results_page_one_showed_not_at_eleven():
     assert response["provider_meta"]["pages"] == 2 and len(response["items"]) == 14
 
 
-def _depth_search(max_results, **kwargs):
+def _depth_search(max_results, settings=None, **kwargs):
     """A search of ``max_results`` answered by the 2026 page (7 results, its "Next" link ``b=8``),
     then by the 2015 page (10 results, none of them the 2026 page's), then by nothing (a third
     request fails): the ``b`` of each request sent, the answer and the clock."""
     clock = FakeClock()
     with (
         responses.RequestsMock(assert_all_requests_are_fired=False) as mock,
-        ws.SearchClient("yahoo_html", settings=ws.Settings(), clock=clock, cache_ttl_s=0, retries=0) as client,
+        ws.SearchClient(
+            "yahoo_html", settings=settings or ws.Settings(), clock=clock, cache_ttl_s=0, retries=0
+        ) as client,
     ):
         mock.add("GET", URL, body=page("web-search-mcp__yahoo.html"), content_type=HTML)
         mock.add("GET", URL, body=page("GoogleScraper__snow_de_ip.html"), content_type=HTML)
@@ -244,6 +247,82 @@ def test_max_pages_bounds_the_pages_read():
     assert "pages" not in response["provider_meta"] and clock.sleeps == []
     sent, response, _ = _depth_search(20)  # unbounded: page 3 is asked, and its failure is said
     assert sent == [None, "8", "18"] and len(response["items"]) == 17 and response["errors"][0]["page"] == 3
+
+
+def _short_page_then(second, queries=("javascript tutorial",) * 2, **client_kwargs):
+    """Calls for 10 of one client (a cache, the fake clock): the 2026 page (7 results), then
+    ``second`` for page 2 (``status``, ``body``), then nothing. The requests sent, the answers (or
+    errors), the clock."""
+    clock = FakeClock()
+    answers = []
+    with (
+        responses.RequestsMock(assert_all_requests_are_fired=False) as mock,
+        ws.SearchClient("yahoo_html", clock=clock, cache_ttl_s=600, retries=0, **client_kwargs) as client,
+    ):
+        mock.add("GET", URL, body=page("web-search-mcp__yahoo.html"), content_type=HTML)
+        mock.add("GET", URL, body=second[1], status=second[0], content_type=HTML)
+        for query in queries:
+            try:
+                answers.append(client.search(query, max_results=10))
+            except ws.WebSearchError as error:
+                answers.append(error)
+        sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("b") for call in mock.calls]
+    return sent, answers, clock
+
+
+def test_a_fill_up_page_without_a_slot_in_the_budget_leaves_the_first_page_whole():
+    """A call for no more than a page holds reads page 2 only to fill up a short page: best effort.
+    Before: at one request every 20 s (the budget 15 s), page 2 could get no slot, and every short
+    page was a Timeout(budget_exhausted), partial, not cached, the same call again a Timeout."""
+    sent, (first, again), clock = _short_page_then((200, page("GoogleScraper__snow_de_ip.html")), min_interval_s=20)
+    assert sent == [None] and clock.sleeps == []  # page 2 waited for no slot it could not have
+    assert [item["url"] for item in first["items"]] == [
+        item["url"] for item in golden("web-search-mcp__yahoo.expected.json")
+    ]
+    assert "errors" not in first and first["provider_meta"]["pages"] == 1
+    assert first["provider_meta"]["page_not_read"].startswith("page 2 was not read (the results are those of page 1)")
+    assert "20.0 s" in first["provider_meta"]["page_not_read"]
+    assert again["provider_meta"]["cached"] is True and again["items"] == first["items"]
+
+
+def test_a_fill_up_page_that_meets_a_block_cools_down_and_the_first_page_stands():
+    """The block on page 2 is real: the backend cools down (the next call, another query, is
+    refused without a request); page 1's answer stays a success, cached."""
+    queries = ("javascript tutorial", "javascript tutorial", "other")
+    sent, (first, again, other), _ = _short_page_then((429, "Too Many Requests"), queries)
+    assert sent == [None, "8"] and len(first["items"]) == 7 and "errors" not in first
+    assert "429" in first["provider_meta"]["page_not_read"] and again["provider_meta"]["cached"] is True
+    assert isinstance(other, ws.WebBlocked) and "cooling down" in other.message
+
+
+def test_an_operators_max_pages_bounds_the_calls_that_give_none():
+    """WEB_SEARCH_MAX_PAGES=1 (Settings.max_pages) keeps one request per call: the 2026 page's 7
+    stay 7 (before: no knob, every short page cost a second request); a call's own max_pages wins."""
+    settings = ws.Settings.from_env({"WEB_SEARCH_MAX_PAGES": "1"})
+    assert settings.max_pages == 1 and ws.Settings().max_pages == 8
+    sent, response, clock = _depth_search(10, settings=settings)
+    assert sent == [None] and len(response["items"]) == 7 and clock.sleeps == []
+    assert "pages" not in response["provider_meta"] and "page_not_read" not in response["provider_meta"]
+    sent, response, _ = _depth_search(10, settings=settings, max_pages=2)
+    assert sent == [None, "8"] and len(response["items"]) == 10
+    assert "max_pages" not in tool_schema("web.search", settings=settings)["properties"]  # the operator's
+
+
+def test_a_merge_names_each_backends_fill_up_page_not_read():
+    """Yahoo's 2026 page (7) and Bing's recorded page (9), merged at one request every 20 s: neither
+    page 2 gets a slot; the merged answer stands and says both, each named (before: not said)."""
+    clock = FakeClock()
+    bing = (FIXTURES / "bing_html" / "search-engine-parser__30464b2.html").read_text(encoding="utf-8")
+    with (
+        responses.RequestsMock() as mock,
+        ws.SearchClient(clock=clock, cache_ttl_s=0, retries=0, min_interval_s=20) as client,
+    ):
+        mock.add("GET", URL, body=page("web-search-mcp__yahoo.html"), content_type=HTML)
+        mock.add("GET", "https://www.bing.com/search", body=bing, content_type=HTML)
+        response = client.search("q", backend="yahoo_html,bing_html", strategy="merge", max_results=10)
+    unread = response["provider_meta"]["page_not_read"]
+    assert unread.startswith("yahoo_html: page 2 was not read") and "; bing_html: page 2 was not read" in unread
+    assert len(response["items"]) == 10 and "errors" not in response
 
 
 @pytest.mark.parametrize("value", [0, 9, -1, True, "2", 2.0])

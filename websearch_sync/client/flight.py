@@ -4,7 +4,8 @@ for its answer instead of asking too.
 Identical means the same cache key (backends, strategy, validated parameters, settings
 fingerprint). In one process the first caller holds an in-process entry and the others
 wait on its event and take the answer it hands over (no cache needed: the
-module-level ``ws.search`` keeps none without a state URL); across processes (a shared state) the first one also holds a short
+module-level ``ws.search`` keeps none without a state URL; a partial answer too, to a waiter
+with no more time than its asker had, which asking again would leave with nothing); across processes (a shared state) the first one also holds a short
 Redis lock (``state/flights.py``) and the others poll the shared cache while it is held.
 A waiter then reads the cache: a hit answers it; a miss (the first caller failed, or
 its answer was not cacheable) lets it ask the upstream itself; across processes, when the
@@ -39,6 +40,19 @@ class _Asking(threading.Event):
     when it handed one over (:meth:`Flights.answered`)."""
 
     answer: Optional[dict[str, Any]] = None
+    #: ``None`` for a whole answer; for a partial one, the whole budget (seconds) of the call that
+    #: made it: a waiter with no more time left than that could not complete it by asking again.
+    partial_within_s: Optional[float] = None
+
+    def answer_for(self, budget: Deadline) -> Optional[dict[str, Any]]:
+        """A copy of the answer handed over, when it serves a waiter with ``budget``: a whole one
+        always; a partial one when the waiter has no more time than its asker had (a backend
+        that ran out of the asker's time would run out of the waiter's, which then gets nothing)."""
+        if self.answer is None:
+            return None
+        if self.partial_within_s is not None and budget.remaining_s() > self.partial_within_s:
+            return None  # a longer deadline may complete it: this waiter asks itself
+        return copy_result(self.answer)
 
 
 class Flights:
@@ -57,13 +71,16 @@ class Flights:
         self._lock = threading.Lock()
         self._asking = {}
 
-    def answered(self, key: Hashable, answer: dict[str, Any]) -> None:
+    def answered(self, key: Hashable, answer: dict[str, Any], partial_within_s: Optional[float] = None) -> None:
         """Hand the answer to ``key`` to the threads of this process waiting for it (the one
-        asking calls this inside its turn): they need no cache to get it."""
+        asking calls this inside its turn): they need no cache to get it. ``partial_within_s``:
+        the answer is partial (not for the cache), made within a budget of that many seconds; a
+        waiter with no more time left takes it too (:meth:`_Asking.answer_for`)."""
         with self._lock:
             asking = self._asking.get(key)
             if asking is not None:
                 asking.answer = copy_result(answer)
+                asking.partial_within_s = partial_within_s
 
     @contextmanager
     def turn(
@@ -79,8 +96,8 @@ class Flights:
                 mine = self._asking[key] = _Asking()
         if asking is not None:  # another thread of this process asks: wait, then take its answer (or the cache's)
             wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
-            handed = asking.answer
-            yield copy_result(handed) if handed is not None else lookup()
+            handed = asking.answer_for(budget)
+            yield handed if handed is not None else lookup()
             return
         try:
             if across_processes:

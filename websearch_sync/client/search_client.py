@@ -637,8 +637,9 @@ class SearchClient:
         response["provider_meta"].update(
             {"latency_ms": latency_ms, "wait_ms": min(state.wait_ms(), latency_ms), "attempts": state.attempts}
         )
-        if flight is not None and cacheable:
-            self._flights.answered(flight, cast(dict[str, Any], response))
+        if flight is not None:  # a partial answer too: a waiter with no more time would get nothing better
+            partial_within_s = None if cacheable else plan.budget.timeout_ms / 1000.0
+            self._flights.answered(flight, cast(dict[str, Any], response), partial_within_s)
         if key is not None and cacheable:
             self._cache.set(
                 key, cast(dict[str, Any], response), call.ttl, plan.budget.remaining_s(), plan.valid.max_bytes

@@ -48,7 +48,6 @@ _PRECEDENCE = (
     "WebProviderError",
     "InvalidInput",
 )
-_MERGE_MARGIN_S = 0.25
 
 Run = Callable[[Backend], ParseResult]
 Outcome = tuple[SearchResponse, bool]
@@ -156,14 +155,10 @@ def merge(
     :class:`~websearch_sync.client.clock.CancellableClock`) its backends' waits obey too. A backend that raises something
     other than a ``WebSearchError`` (such a cancellation) ends the call with it.
     """
-    futures = each_within(  # waits in slices (Ctrl-C is raised soon); what has not started by then never runs
-        budget,
-        run,
-        backends,
-        workers=len(backends),
-        name="websearch-merge",
-        grace_s=_MERGE_MARGIN_S,
-    )
+    # waits in slices (Ctrl-C is raised soon) until the call's deadline, not past it: its backends' requests
+    # end there too, and a backend still running then (one whose code overruns its deadline) is a Timeout
+    # in ``errors``, never the caller's wait; what has not started by then never runs
+    futures = each_within(budget, run, backends, workers=len(backends), name="websearch-merge")
     lists: list[tuple[str, list[SearchItem]]] = []
     failures: list[WebSearchError] = []
     soft_errors: list[ErrorInfo] = []

@@ -1,0 +1,121 @@
+"""The strategies as a shared client's threads meet them: a merge ends at the call's deadline
+whatever its backends do, and the threads asking one question at the same moment all get the
+answer one of them asked for, a partial one too (``client/strategies.py``, ``client/flight.py``)."""
+
+import json
+import threading
+import time
+
+import pytest
+from clocks import FakeClock, deadlines_on
+
+import websearch_sync as ws
+from websearch_sync.client import flight
+from websearch_sync.net import deadline
+from websearch_sync.testing import MockResponse, MockWire
+
+#: Long enough never to run out on a loaded machine: these tests wait for events, not for time.
+LONG_MS = 60_000
+
+
+def _results(*urls):
+    body = json.dumps({"results": [{"title": "t %s" % u, "url": u, "snippet": "s %s" % u} for u in urls]})
+    return MockResponse(200, {"Content-Type": "application/json"}, body)
+
+
+def _client(wire, **kwargs):
+    settings = ws.Settings(endpoints={"aa": "https://aa.example/s", "bb": "https://bb.example/s"})
+    return ws.SearchClient(["aa", "bb"], strategy="merge", settings=settings, wire=wire, retries=0, **kwargs)
+
+
+def _hosts(wire):
+    return sorted(request.url.split("/")[2] for request in wire.requests)
+
+
+def test_a_merge_waits_for_its_backends_no_longer_than_the_calls_deadline(json_backends, monkeypatch):
+    """A backend still running at the deadline (its code overruns its own) is a Timeout in
+    ``errors``; the caller is not kept waiting for it past the budget (it was, 0.25 s more)."""
+    json_backends("aa", "bb")
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    hung = threading.Event()
+
+    def answer(request):
+        if "aa.example" in request.url:
+            hung.wait(LONG_MS / 1000)  # never answers while the call lasts
+            return _results("https://a.example/late")
+        return _results("https://b.example/1")
+
+    def wait_all(futures, timeout):
+        """Every backend but the hung one answers, then the call waits ``timeout`` for the rest."""
+        until = time.monotonic() + LONG_MS / 1000
+        while sum(future.done() for future in futures) < len(futures) - 1 and time.monotonic() < until:
+            time.sleep(0.001)
+        clock.advance(timeout)
+        return False
+
+    monkeypatch.setattr(deadline, "wait_all", wait_all)
+    try:
+        with _client(MockWire(answer), clock=clock) as client:
+            result = client.search("q", budget_ms=1000)
+    finally:
+        hung.set()
+    assert result["provider_meta"]["latency_ms"] <= 1000
+    assert [item["url"] for item in result["items"]] == ["https://b.example/1"]
+    assert [(e["provider"], e["type"], e["detail_code"]) for e in result["errors"]] == [
+        ("aa", "Timeout", "deadline_exceeded")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("waiter_budget_ms", "asked_again"),
+    [
+        (LONG_MS, False),  # no more time than the asker had: asking again could not do better
+        (2 * LONG_MS, True),  # a longer deadline may complete it: it asks itself
+    ],
+)
+def test_threads_asking_one_question_share_its_partial_answer(
+    json_backends, monkeypatch, waiter_budget_ms, asked_again
+):
+    """A merge one of whose backends fails is not cached; the thread that waited for it as a
+    question in flight gets it too (it asked again, with what its deadline left: when the
+    failure was a backend running out of time, it then had none left and got a Timeout)."""
+    json_backends("aa", "bb")
+    asked, release = threading.Event(), threading.Event()
+    waiting = threading.Semaphore(0)
+    real_wait_for = flight.wait_for
+
+    def wait_for(*args, **kwargs):
+        waiting.release()  # the second caller waits for the first one's turn
+        return real_wait_for(*args, **kwargs)
+
+    monkeypatch.setattr(flight, "wait_for", wait_for)
+
+    def answer(request):
+        if "aa.example" in request.url:
+            asked.set()
+            release.wait(LONG_MS / 1000)
+            return _results("https://a.example/1", "https://a.example/2")
+        return MockResponse(502, {}, "bad gateway")
+
+    wire = MockWire(answer)
+    results = {}
+    with _client(wire) as client:
+
+        def search(name, budget_ms):
+            results[name] = client.search("q", budget_ms=budget_ms)
+
+        first = threading.Thread(target=search, args=("first", LONG_MS))
+        first.start()
+        assert asked.wait(LONG_MS / 1000)
+        second = threading.Thread(target=search, args=("second", waiter_budget_ms))
+        second.start()
+        assert waiting.acquire(timeout=LONG_MS / 1000)
+        release.set()
+        first.join(LONG_MS / 1000)
+        second.join(LONG_MS / 1000)
+    assert results["first"]["provider_meta"]["cached"] is False
+    assert results["second"]["provider_meta"]["cached"] is not asked_again
+    assert results["second"]["items"] == results["first"]["items"]
+    assert [e["provider"] for e in results["second"]["errors"]] == ["bb"]
+    assert _hosts(wire) == sorted(["aa.example", "bb.example"] * (2 if asked_again else 1))

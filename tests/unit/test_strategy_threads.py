@@ -5,6 +5,7 @@ answer one of them asked for, a partial one too (``client/strategies.py``, ``cli
 import json
 import threading
 import time
+from functools import partial
 
 import pytest
 from clocks import FakeClock, deadlines_on
@@ -30,6 +31,35 @@ def _client(wire, **kwargs):
 
 def _hosts(wire):
     return sorted(request.url.split("/")[2] for request in wire.requests)
+
+
+@pytest.fixture
+def waiting(monkeypatch):
+    """A semaphore released each time a caller starts waiting for another one's turn (a question in flight)."""
+    seen = threading.Semaphore(0)
+    real_wait_for = flight.wait_for
+
+    def wait_for(*args, **kwargs):
+        seen.release()
+        return real_wait_for(*args, **kwargs)
+
+    monkeypatch.setattr(flight, "wait_for", wait_for)
+    return seen
+
+
+def _ask_twice(search, budgets_ms, asked, release, waiting, meanwhile=lambda: None):
+    """``search("first", ...)`` until its request is under way (``asked``), then ``search("second",
+    ...)`` until it waits for the first one's turn; then ``meanwhile()``, and the first request answers."""
+    first = threading.Thread(target=search, args=("first", budgets_ms[0]))
+    first.start()
+    assert asked.wait(LONG_MS / 1000)
+    second = threading.Thread(target=search, args=("second", budgets_ms[1]))
+    second.start()
+    assert waiting.acquire(timeout=LONG_MS / 1000)
+    meanwhile()
+    release.set()
+    first.join(LONG_MS / 1000)
+    second.join(LONG_MS / 1000)
 
 
 def test_a_merge_waits_for_its_backends_no_longer_than_the_calls_deadline(json_backends, monkeypatch):
@@ -74,22 +104,12 @@ def test_a_merge_waits_for_its_backends_no_longer_than_the_calls_deadline(json_b
         (2 * LONG_MS, True),  # a longer deadline may complete it: it asks itself
     ],
 )
-def test_threads_asking_one_question_share_its_partial_answer(
-    json_backends, monkeypatch, waiter_budget_ms, asked_again
-):
+def test_threads_asking_one_question_share_its_partial_answer(json_backends, waiting, waiter_budget_ms, asked_again):
     """A merge one of whose backends fails is not cached; the thread that waited for it as a
     question in flight gets it too (it asked again, with what its deadline left: when the
     failure was a backend running out of time, it then had none left and got a Timeout)."""
     json_backends("aa", "bb")
     asked, release = threading.Event(), threading.Event()
-    waiting = threading.Semaphore(0)
-    real_wait_for = flight.wait_for
-
-    def wait_for(*args, **kwargs):
-        waiting.release()  # the second caller waits for the first one's turn
-        return real_wait_for(*args, **kwargs)
-
-    monkeypatch.setattr(flight, "wait_for", wait_for)
 
     def answer(request):
         if "aa.example" in request.url:
@@ -105,17 +125,52 @@ def test_threads_asking_one_question_share_its_partial_answer(
         def search(name, budget_ms):
             results[name] = client.search("q", budget_ms=budget_ms)
 
-        first = threading.Thread(target=search, args=("first", LONG_MS))
-        first.start()
-        assert asked.wait(LONG_MS / 1000)
-        second = threading.Thread(target=search, args=("second", waiter_budget_ms))
-        second.start()
-        assert waiting.acquire(timeout=LONG_MS / 1000)
-        release.set()
-        first.join(LONG_MS / 1000)
-        second.join(LONG_MS / 1000)
+        _ask_twice(search, (LONG_MS, waiter_budget_ms), asked, release, waiting)
     assert results["first"]["provider_meta"]["cached"] is False
     assert results["second"]["provider_meta"]["cached"] is not asked_again
     assert results["second"]["items"] == results["first"]["items"]
     assert [e["provider"] for e in results["second"]["errors"]] == ["bb"]
     assert _hosts(wire) == sorted(["aa.example", "bb.example"] * (2 if asked_again else 1))
+
+
+def test_a_thread_left_too_little_time_by_the_question_it_waited_for_gets_that_questions_error(
+    json_backends, monkeypatch, waiting
+):
+    """The asking call failed while the waiter waited; asking itself, the waiter sent nothing and
+    said only "only 400 ms of the call's budget were left to ask aa" (a Timeout), not that each
+    backend answered 502. It raises the asker's error instead, a copy of its own."""
+    json_backends("aa", "bb")
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    asked, release = threading.Event(), threading.Event()
+
+    def answer(request):
+        if "aa.example" in request.url:
+            asked.set()
+            release.wait(LONG_MS / 1000)
+        return MockResponse(502, {}, "bad gateway")
+
+    wire = MockWire(answer)
+    outcomes = {}
+    with _client(wire, clock=clock) as client:
+
+        def search(name, budget_ms):
+            try:
+                client.search("q", strategy="fallback", budget_ms=budget_ms)
+            except ws.WebSearchError as error:
+                outcomes[name] = error
+
+        # a request needs 0.5 s of the waiter's 2 s: 0.4 s are left when the asker fails
+        _ask_twice(search, (LONG_MS, 2000), asked, release, waiting, meanwhile=partial(clock.advance, 1.6))
+    first_error, second_error = outcomes["first"], outcomes["second"]
+    assert second_error is not first_error
+    assert (type(second_error), second_error.detail_code, str(second_error)) == (
+        ws.BadGateway,
+        "http_502",
+        str(first_error),
+    )
+    assert (second_error.provider, [(e.provider, e.detail_code) for e in second_error.errors]) == (
+        "aa",
+        [("bb", "http_502")],
+    )
+    assert _hosts(wire) == ["aa.example", "bb.example"]

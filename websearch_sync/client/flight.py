@@ -13,12 +13,14 @@ question's lease lapsed instead (its owner died), one waiter takes the question 
 others wait for that one. Every wait ends with the waiter's budget.
 """
 
+import copy
 import threading
 import time
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, Callable, Optional
 
+from ..errors import WebSearchError
 from ..forks import renewed_in_children
 from ..net.deadline import Deadline
 from ..net.waits import wait_for
@@ -40,6 +42,8 @@ class _Asking(threading.Event):
     when it handed one over (:meth:`Flights.answered`)."""
 
     answer: Optional[dict[str, Any]] = None
+    #: A copy of the error the asking call failed with (``None``: it did not fail).
+    error: Optional[WebSearchError] = None
     #: ``None`` for a whole answer; for a partial one, the whole budget (seconds) of the call that
     #: made it: a waiter with no more time left than that could not complete it by asking again.
     partial_within_s: Optional[float] = None
@@ -84,12 +88,20 @@ class Flights:
 
     @contextmanager
     def turn(
-        self, key: Hashable, budget: Deadline, lookup: Lookup, across_processes: bool = True
+        self,
+        key: Hashable,
+        budget: Deadline,
+        lookup: Lookup,
+        across_processes: bool = True,
+        ask_need_s: float = 0.0,
     ) -> Iterator[Optional[dict[str, Any]]]:
         """Yields the answer another caller found (handed over, or read with ``lookup``), or
         ``None``: then this caller asks the upstream, and the others wait until the block ends.
         Not ``across_processes``: only the threads of this process wait for each other (an
-        answer that is not cached cannot reach another process)."""
+        answer that is not cached cannot reach another process). A waiter left with less than
+        ``ask_need_s`` (what a request needs to be sent) when the caller it waited for failed
+        raises a copy of that caller's error: asking itself, it would send nothing and say only
+        that its time ran out, not why each backend failed."""
         with self._lock:
             asking = self._asking.get(key)
             if asking is None:
@@ -97,6 +109,8 @@ class Flights:
         if asking is not None:  # another thread of this process asks: wait, then take its answer (or the cache's)
             wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
             handed = asking.answer_for(budget)
+            if handed is None and asking.error is not None and budget.remaining_s() < ask_need_s:
+                raise copy.deepcopy(asking.error)
             yield handed if handed is not None else lookup()
             return
         try:
@@ -104,6 +118,9 @@ class Flights:
                 yield from self._shared_turn(key, budget, lookup)
             else:
                 yield None
+        except WebSearchError as error:  # a copy for the waiters: the asker's own is redacted in place, then raised
+            mine.error = copy.deepcopy(error)
+            raise
         finally:
             with self._lock:
                 del self._asking[key]

@@ -73,7 +73,7 @@ from ..validate import (
     search_params,
 )
 from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
-from .attempts import BackendRunner, CallState, refusal, with_retries
+from .attempts import BackendRunner, CallState, refusal, send_need_s, with_retries
 from .cache import DEFAULT_FILE_ANSWERS, MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
@@ -573,6 +573,7 @@ class SearchClient:
                     plan.budget,
                     lambda: cast(Optional[dict[str, Any]], self._cached(plan, key) if cached else None),
                     across_processes=cached,  # other processes get an answer through the shared cache only
+                    ask_need_s=send_need_s(plan.budget),
                 ) as found:
                     if found is None:
                         return self._answer(plan, call, key if cached else None, started, flight)

@@ -86,7 +86,7 @@ from .retry import DEFAULT_RETRY, RetryPolicy
 from .selection import check_backends, default_backends, resolve_backends
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
-from .strategies import asks_no_one, fallback, merge
+from .strategies import Outcome, asks_no_one, fallback, merge
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -623,11 +623,12 @@ class SearchClient:
         flight: Optional[Hashable] = None,
     ) -> SearchResponse:
         """Ask the backends and, when the answer is cacheable, hand it to the calls of this process
-        waiting in ``flight`` and cache it under ``key`` (``None``: not cached); an answer cached
-        meanwhile (seen after a rate-limit wait) is returned instead."""
+        waiting in ``flight`` and cache it under ``key`` (``None``: not cached), for the call's TTL
+        or less (:data:`~.strategies.Outcome`); an answer cached meanwhile (seen after a rate-limit
+        wait) is returned instead."""
         state = CallState()
         try:
-            response, cacheable = self._run(plan, call, key, state)
+            response, keep_s = self._run(plan, call, key, state)
         except _AnsweredMeanwhile as found:
             self._revise_cached(plan, found.answer)
             found.answer["provider_meta"].update(
@@ -639,11 +640,15 @@ class SearchClient:
             {"latency_ms": latency_ms, "wait_ms": min(state.wait_ms(), latency_ms), "attempts": state.attempts}
         )
         if flight is not None:  # a partial answer too: a waiter with no more time would get nothing better
-            partial_within_s = None if cacheable else plan.budget.timeout_ms / 1000.0
+            partial_within_s = None if keep_s > 0 else plan.budget.timeout_ms / 1000.0
             self._flights.answered(flight, cast(dict[str, Any], response), partial_within_s)
-        if key is not None and cacheable:
+        if key is not None and keep_s > 0:
             self._cache.set(
-                key, cast(dict[str, Any], response), call.ttl, plan.budget.remaining_s(), plan.valid.max_bytes
+                key,
+                cast(dict[str, Any], response),
+                min(call.ttl, keep_s),
+                plan.budget.remaining_s(),
+                plan.valid.max_bytes,
             )
         return response
 
@@ -744,11 +749,9 @@ class SearchClient:
             key = plan.valid.keys[call.strategy] = search_key(plan.params, plan.names, call.strategy, fingerprint, pace)
         return key
 
-    def _run(
-        self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState
-    ) -> tuple[SearchResponse, bool]:
+    def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState) -> Outcome:
         """Ask the backends by the call's strategy (counting requests and waits in ``state``);
-        ``(response, cacheable)``. The parameters are those of the validation, asked now: a
+        ``(response, keep_s)``: the seconds it may be cached (:data:`~.strategies.Outcome`). The parameters are those of the validation, asked now: a
         validation reused for a repeat (:class:`PlanMemo`) was made at an earlier call, and a
         time range ends at the search's ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
         policy = self._retry.with_total(call.retries)
@@ -765,15 +768,17 @@ class SearchClient:
 
         # the backends of a validation made in this call have checked it (Backend.check_once): not again
         backends = plan.backends or [registry.instance(cls, self.settings) for cls in plan.valid.classes]
-        strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
         refusing = plan.valid.refusing | self._cooldowns.refused.refusing(backends)  # a refused key: again
-        response, cacheable = strategy(backends, params, plan.budget, run, refusing)
-        if params.include_content:
-            cacheable = self._add_content(response, params, plan.budget) and cacheable
+        if call.strategy == "merge" and len(backends) > 1:
+            response, keep_s = merge(backends, params, plan.budget, run, refusing)
+        else:
+            response, keep_s = fallback(backends, params, plan.budget, run, refusing, self._runner.skipped_for(params))
+        if params.include_content and not self._add_content(response, params, plan.budget):
+            keep_s = 0.0
         else:  # a backend's own page text, not asked for: as bounded as when asked (its default cap)
             for item in response["items"]:
                 _cap_content(item, DEFAULT_CONTENT_CHARS)
-        return response, cacheable
+        return response, keep_s
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
         """Read the result pages into ``content``; false when some page could not be read (one read

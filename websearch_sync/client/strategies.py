@@ -1,13 +1,17 @@
 """How several backends answer one call: a fallback chain or a parallel merge.
 
 Both take a ``run`` callable (one backend -> its :class:`ParseResult` or a
-``WebSearchError``) and return ``(response, cacheable)``; a response with a failure
+``WebSearchError``) and return ``(response, keep_s)``: the seconds the answer may be cached
+(0.0: not at all; ``math.inf``: as long as the call's TTL). A response with a failure
 in it is not cached, unless each failure is a refusal (``refusing``: the backends that
-refuse the call before sending, a missing key, say): the same call is refused again.
+refuse the call before sending, a missing key, say): the same call is refused again; nor is
+one, in a fallback chain, of a backend cooling down (``skipped_for``), which the same call
+skips until its cool-down ends: its answer is kept until then.
 """
 
 import concurrent.futures
 import logging
+import math
 from collections.abc import Collection, Sequence
 from functools import partial
 from typing import Any, Callable, Optional
@@ -50,19 +54,35 @@ _PRECEDENCE = (
 )
 
 Run = Callable[[Backend], ParseResult]
-Outcome = tuple[SearchResponse, bool]
+#: The answer and the seconds it may be cached (0.0: not at all; ``math.inf``: the call's TTL).
+Outcome = tuple[SearchResponse, float]
+
+
+def _never_skipped(backend: Backend) -> float:
+    return 0.0
 
 
 def fallback(
-    backends: list[Backend], params: SearchParams, budget: Deadline, run: Run, refusing: Collection[str] = ()
+    backends: list[Backend],
+    params: SearchParams,
+    budget: Deadline,
+    run: Run,
+    refusing: Collection[str] = (),
+    skipped_for: Callable[[Backend], float] = _never_skipped,
 ) -> Outcome:
     """Try ``backends`` in order; the first success answers, the failures before it go to ``errors``.
+
+    The answer is cached when each failure before it is a refusal (``refusing``) or a backend
+    the next call skips too (``skipped_for``: its cool-down left, met now or before), until the
+    first of those cool-downs ends: the same call would get the same backend's answer until
+    then (while the first engine of ``auto`` cooled down, each call asked the next one again).
 
     When every backend failed, the most informative failure is raised after its ``except``
     block, with its own cause and context: raised inside it, Python would chain the last
     failure to it ("during handling of the above exception"), as if one had led to the other.
     """
     failures: list[WebSearchError] = []
+    failed: list[Backend] = []
     not_asked: list[str] = []
     for position, backend in enumerate(backends):
         try:
@@ -71,6 +91,7 @@ def fallback(
             if len(backends) == 1:
                 raise
             failures.append(error)
+            failed.append(backend)
             if ends_chain(error):  # fallback cannot fix it: say so
                 error.errors = failures[:-1]
                 raise error
@@ -84,10 +105,10 @@ def fallback(
             )
             continue
         items = normalize_items(result.items, backend.name, params.max_results, params.vertical, result.answered_at)
-        cacheable = not result.partial and only_refusals(failures, refusing)
         response = _response(items, backend.name, result, failures, params.vertical)
         _add_not_sent(response["provider_meta"], {backend.name: _not_sent(backend, params)})
-        return response, cacheable
+        skipped = [skipped_for(one) for one, error in zip(failed, failures) if error.provider not in refusing]
+        return response, 0.0 if result.partial else min(skipped, default=math.inf)
     best = most_informative(failures)
     if not_asked:  # else `auto` reads as if it had tried only the engines that failed
         best.message += "; not asked: %s (no time left)" % ", ".join(not_asked)
@@ -201,7 +222,7 @@ def merge(
     errors = [e.to_dict() for e in failures] + soft_errors
     if errors:
         response["errors"] = errors
-    return response, not partial and only_refusals(failures, refusing)
+    return response, math.inf if not partial and only_refusals(failures, refusing) else 0.0
 
 
 def _merged_result(

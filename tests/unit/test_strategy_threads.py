@@ -174,3 +174,23 @@ def test_a_thread_left_too_little_time_by_the_question_it_waited_for_gets_that_q
         [("bb", "http_502")],
     )
     assert _hosts(wire) == ["aa.example", "bb.example"]
+
+
+def test_a_mocked_backend_answering_after_the_deadline_is_a_timeout_not_a_late_answer(json_backends, monkeypatch):
+    """A ``MockWire`` handler standing for a slow upstream (it takes 1.5 s of a 1 s budget) made
+    the chain return that answer as a success after the deadline; a real wire raises a Timeout
+    at it, and so does the mock now: the chain has no time left to ask ``bb``."""
+    json_backends("aa", "bb")
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+
+    def answer(request):
+        clock.advance(1.5)
+        return _results("https://late.example/")
+
+    wire = MockWire(answer)
+    with _client(wire, clock=clock) as client, pytest.raises(ws.Timeout) as info:
+        client.search("q", strategy="fallback", budget_ms=1000)
+    assert (info.value.provider, info.value.detail_code) == ("aa", "deadline_exceeded")
+    assert [(e.provider, e.detail_code) for e in info.value.errors] == [("bb", "not_asked")]
+    assert _hosts(wire) == ["aa.example"]

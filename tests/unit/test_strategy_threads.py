@@ -194,3 +194,87 @@ def test_a_mocked_backend_answering_after_the_deadline_is_a_timeout_not_a_late_a
     assert (info.value.provider, info.value.detail_code) == ("aa", "deadline_exceeded")
     assert [(e.provider, e.detail_code) for e in info.value.errors] == [("bb", "not_asked")]
     assert _hosts(wire) == ["aa.example"]
+
+
+#: What each mocked backend answers: overlapping lists, the same pages spelt differently across
+#: backends (``www.``, a trailing slash, a fragment, ``utm_*``, the scheme), a wall, a failure.
+_LISTS = {
+    "aa": [
+        "https://www.one.example/",
+        "https://two.example/p?utm_source=x",
+        "https://a.example/3",
+        "https://a.example/4",
+    ],
+    "bb": ["http://two.example/p", "https://one.example#top", "https://b.example/3", "https://a.example/4/"],
+    "cc": ["https://c.example/1", "https://a.example/3", "https://c.example/3", "https://c.example/4"],
+}
+_STATUS = {"wall": 403, "err": 502}
+#: (backends, strategy) a legacy service's threads mix.
+_CALLS = [
+    (("aa", "bb", "cc"), "merge"),
+    (("bb", "aa"), "merge"),
+    (("wall", "aa"), "fallback"),
+    (("err", "bb"), "fallback"),
+    (("aa", "err", "cc"), "merge"),
+    (("wall", "err"), "merge"),
+]
+
+
+def _outcome(client, query, names, strategy, max_results):
+    """What a call gave, without what differs from one moment to the next (latency, a block's words)."""
+    from websearch_sync.net.urls import dedupe_key
+
+    try:
+        result = client.search(query, backend=list(names), strategy=strategy, max_results=max_results)
+    except ws.WebSearchError as error:
+        return ("error", error.code, error.provider, sorted((e.provider, e.code) for e in error.errors))
+    items = result["items"]
+    assert len(items) <= max_results
+    assert len({dedupe_key(item["url"]) for item in items}) == len(items)  # one result per page
+    assert all(item["provider"] in item.get("providers", [item["provider"]]) for item in items)
+    return (
+        "answer",
+        [(item["url"], item["provider"], item.get("providers")) for item in items],
+        sorted((e["provider"], e["type"]) for e in result.get("errors", [])),
+    )
+
+
+def test_thirty_two_threads_share_one_client_across_strategies(json_backends):
+    """32 threads of a service share one client, mixing merges and fallback chains over healthy,
+    walled and failing backends: each call gets what the same call gets alone (the same results in
+    the same order, one per page, with their providers, never more than asked; a failure of every
+    backend is one typed error naming each), and an answer with a failure in it is not cached."""
+    names = sorted(_LISTS) + sorted(_STATUS)
+    json_backends(*names)
+
+    def answer(request):
+        name = request.url.split("/")[2].split(".")[0]
+        if name in _STATUS:
+            return MockResponse(_STATUS[name], {}, "<html>no</html>")
+        return _results(*_LISTS[name])
+
+    settings = ws.Settings(endpoints={name: "https://%s.example/s" % name for name in names})
+    jobs = [(query, names_, strategy, size) for query in ("q0", "q1") for names_, strategy in _CALLS for size in (3, 8)]
+    with ws.SearchClient("aa", settings=settings, wire=MockWire(answer), retries=0, cache_ttl_s=0) as alone:
+        expected = {job: _outcome(alone, *job) for job in jobs}
+    outcomes, failures = [], []
+    with ws.SearchClient("aa", settings=settings, wire=MockWire(answer), retries=0) as shared:
+
+        def work(offset):
+            try:
+                for job in jobs[offset:] + jobs[:offset]:
+                    outcomes.append((job, _outcome(shared, *job)))
+            except BaseException as error:  # collected: a thread's failure must fail the test
+                failures.append(error)
+
+        threads = [threading.Thread(target=work, args=(n % len(jobs),)) for n in range(32)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(LONG_MS / 1000)
+        assert not any(thread.is_alive() for thread in threads)
+        again = shared.search("q0", backend=["aa", "err", "cc"], strategy="merge", max_results=3)
+    assert failures == []
+    assert len(outcomes) == 32 * len(jobs)
+    assert [job for job, outcome in outcomes if outcome != expected[job]] == []
+    assert again["provider_meta"]["cached"] is False

@@ -28,3 +28,13 @@ def test_a_megabyte_of_page_text_not_asked_for_is_cut_and_says_so():
 def test_short_page_text_not_asked_for_is_kept_whole():
     item, _ = _search_and_tool("a short page text")
     assert item["content"] == "a short page text" and "content_truncated_by" not in item
+
+
+def test_page_text_asked_for_is_cut_at_the_calls_own_max_content_chars_not_the_default():
+    """Asked for with a larger ``max_content_chars``, a service's text is cut there only (the cut of
+    text not asked for must not reach it)."""
+    with fake_results({"ddg_html": [dict(ITEM, content="word " * 1_500)]}):
+        with ws.SearchClient(settings=ws.Settings(backend="ddg_html"), cache_ttl_s=0) as client:
+            (item,) = client.search("q", include_content=True, max_content_chars=9_000)["items"]
+    assert item["content"] == ("word " * 1_500).strip() and len(item["content"]) > DEFAULT_CONTENT_CHARS
+    assert "content_truncated_by" not in item

@@ -751,9 +751,10 @@ class SearchClient:
 
     def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState) -> Outcome:
         """Ask the backends by the call's strategy (counting requests and waits in ``state``);
-        ``(response, keep_s)``: the seconds it may be cached (:data:`~.strategies.Outcome`). The parameters are those of the validation, asked now: a
-        validation reused for a repeat (:class:`PlanMemo`) was made at an earlier call, and a
-        time range ends at the search's ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
+        ``(response, keep_s)``: the seconds it may be cached (:data:`~.strategies.Outcome`). The
+        parameters are those of the validation, asked now: a validation reused for a repeat
+        (:class:`PlanMemo`) was made at an earlier call, and a time range ends at the search's
+        ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
         policy = self._retry.with_total(call.retries)
         # a validation made in this call was made now; one reused for a repeat is asked now again
         params = plan.params if plan.backends is not None else plan.params.asked_now()
@@ -773,8 +774,9 @@ class SearchClient:
             response, keep_s = merge(backends, params, plan.budget, run, refusing)
         else:
             response, keep_s = fallback(backends, params, plan.budget, run, refusing, self._runner.skipped_for(params))
-        if params.include_content and not self._add_content(response, params, plan.budget):
-            keep_s = 0.0
+        if params.include_content:
+            if not self._add_content(response, params, plan.budget):
+                keep_s = 0.0
         else:  # a backend's own page text, not asked for: as bounded as when asked (its default cap)
             for item in response["items"]:
                 _cap_content(item, DEFAULT_CONTENT_CHARS)

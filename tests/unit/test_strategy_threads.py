@@ -131,6 +131,22 @@ def test_threads_asking_one_question_share_its_partial_answer(json_backends, wai
     assert _hosts(wire) == sorted(["aa.example", "bb.example"] * (2 if asked_again else 1))
 
 
+def _two_failed_fallbacks(wire, clock, asked, release, waiting):
+    """The errors of two identical fallback calls, the second waiting for the first, which fails
+    when 0.4 s of the second's 2 s budget are left (a request needs 0.5 s of them)."""
+    outcomes = {}
+    with _client(wire, clock=clock) as client:
+
+        def search(name, budget_ms):
+            try:
+                client.search("q", strategy="fallback", budget_ms=budget_ms)
+            except ws.WebSearchError as error:
+                outcomes[name] = error
+
+        _ask_twice(search, (LONG_MS, 2000), asked, release, waiting, meanwhile=partial(clock.advance, 1.6))
+    return outcomes.get("first"), outcomes.get("second")
+
+
 def test_a_thread_left_too_little_time_by_the_question_it_waited_for_gets_that_questions_error(
     json_backends, monkeypatch, waiting
 ):
@@ -149,18 +165,7 @@ def test_a_thread_left_too_little_time_by_the_question_it_waited_for_gets_that_q
         return MockResponse(502, {}, "bad gateway")
 
     wire = MockWire(answer)
-    outcomes = {}
-    with _client(wire, clock=clock) as client:
-
-        def search(name, budget_ms):
-            try:
-                client.search("q", strategy="fallback", budget_ms=budget_ms)
-            except ws.WebSearchError as error:
-                outcomes[name] = error
-
-        # a request needs 0.5 s of the waiter's 2 s: 0.4 s are left when the asker fails
-        _ask_twice(search, (LONG_MS, 2000), asked, release, waiting, meanwhile=partial(clock.advance, 1.6))
-    first_error, second_error = outcomes["first"], outcomes["second"]
+    first_error, second_error = _two_failed_fallbacks(wire, clock, asked, release, waiting)
     assert second_error is not first_error
     assert (type(second_error), second_error.detail_code, str(second_error)) == (
         ws.BadGateway,
@@ -276,3 +281,38 @@ def test_thirty_two_threads_share_one_client_across_strategies(json_backends):
     assert len(outcomes) == 32 * len(jobs)
     assert [job for job, outcome in outcomes if outcome != expected[job]] == []
     assert again["provider_meta"]["cached"] is False
+
+
+class _HeldError(ws.BadGateway):
+    """A plugin's error holding what cannot be pickled (a lock): ``copy.deepcopy`` refuses it."""
+
+    def __init__(self, message, **fields):
+        super().__init__(message, **fields)
+        self.held = threading.Lock()
+
+
+def test_a_plugins_error_that_cannot_be_pickled_reaches_the_waiting_thread_as_itself(
+    json_backends, monkeypatch, waiting
+):
+    """Handing the asker's error over must not pickle it: a deep copy of this one was a TypeError
+    raised from the asker's own search (the library raises only WebSearchError)."""
+    (aa, _) = json_backends("aa", "bb")
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    asked, release = threading.Event(), threading.Event()
+
+    def parse(self, response, params):
+        raise _HeldError("the service's own failure", provider=self.name, detail_code="held")
+
+    monkeypatch.setattr(aa, "parse", parse)
+
+    def answer(request):
+        if "aa.example" in request.url:
+            asked.set()
+            release.wait(LONG_MS / 1000)
+            return _results("https://a.example/")
+        return MockResponse(502, {}, "bad gateway")
+
+    first_error, second_error = _two_failed_fallbacks(MockWire(answer), clock, asked, release, waiting)
+    assert [type(first_error), type(second_error)] == [_HeldError, _HeldError]
+    assert second_error is not first_error and second_error.detail_code == "held"

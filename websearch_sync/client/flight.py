@@ -37,6 +37,15 @@ LAPSE_MARGIN_S = 0.1
 Lookup = Callable[[], Optional[dict[str, Any]]]
 
 
+def _error_copy(error: WebSearchError) -> WebSearchError:
+    """A copy of ``error`` (and of the errors attached to it) another thread may raise and redact in
+    place: its own attributes, their values shared, never pickled (a plugin's error may hold a lock
+    or a response, which ``copy.deepcopy`` refuses with a ``TypeError``)."""
+    clone = copy.copy(error)
+    clone.errors = [_error_copy(attached) for attached in error.errors]
+    return clone
+
+
 class _Asking(threading.Event):
     """A question one thread of this process is asking; set when it is done, with its ``answer``
     when it handed one over (:meth:`Flights.answered`)."""
@@ -110,7 +119,7 @@ class Flights:
             wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
             handed = asking.answer_for(budget)
             if handed is None and asking.error is not None and budget.remaining_s() < ask_need_s:
-                raise copy.deepcopy(asking.error)
+                raise _error_copy(asking.error)
             yield handed if handed is not None else lookup()
             return
         try:
@@ -119,7 +128,7 @@ class Flights:
             else:
                 yield None
         except WebSearchError as error:  # a copy for the waiters: the asker's own is redacted in place, then raised
-            mine.error = copy.deepcopy(error)
+            mine.error = _error_copy(error)
             raise
         finally:
             with self._lock:

@@ -1,9 +1,11 @@
-"""What a fallback chain's answer after a failure may be cached for (``client/strategies.py``): the
+"""What an answer with a backend's failure in it may be cached for (``client/strategies.py``): the
 backend that failed is asked again by the next call unless it cools down; while it does, the next
-call would get the same backend's answer, so the answer is kept until the cool-down ends."""
+call (a fallback chain's or a merge's) would get the same answer, so it is kept until the
+cool-down ends."""
 
 import json
 
+import pytest
 from clocks import FakeClock
 
 import websearch_sync as ws
@@ -12,8 +14,8 @@ from websearch_sync.testing import MockResponse, MockWire
 RESULTS = json.dumps({"results": [{"title": "B", "url": "https://b.example/1", "snippet": "from bb"}]})
 
 
-def _chain(json_backends, first_status, clock):
-    """A client asking ``aa`` (answering ``first_status``) then ``bb`` (one result), and its wire."""
+def _chain(json_backends, first_status, clock, strategy):
+    """A client asking ``aa`` (answering ``first_status``) and ``bb`` (one result), and its wire."""
     json_backends("aa", "bb")
 
     def answer(request):
@@ -24,20 +26,30 @@ def _chain(json_backends, first_status, clock):
     wire = MockWire(answer)
     settings = ws.Settings(endpoints={"aa": "https://aa.example/s", "bb": "https://bb.example/s"})
     client = ws.SearchClient(
-        ["aa", "bb"], settings=settings, wire=wire, retries=0, clock=clock, cooldowns={"http_403": 100}
+        ["aa", "bb"],
+        strategy=strategy,
+        settings=settings,
+        wire=wire,
+        retries=0,
+        clock=clock,
+        cooldowns={"http_403": 100},
     )
     return client, wire
 
 
 def _asked(wire):
-    return [request.url.split("/")[2].split(".")[0] for request in wire.requests]
+    return sorted(request.url.split("/")[2].split(".")[0] for request in wire.requests)
 
 
-def test_the_answer_after_a_backend_that_cools_down_is_cached_until_its_cool_down_ends(json_backends):
+STRATEGIES = pytest.mark.parametrize("strategy", ["fallback", "merge"])
+
+
+@STRATEGIES
+def test_the_answer_without_a_backend_that_cools_down_is_cached_until_its_cool_down_ends(json_backends, strategy):
     """While ``aa`` cooled down after its 403, each call skipped it, asked ``bb`` again and cached
     nothing: a busy service's repeated queries all queued for ``bb``'s rate-limit slots."""
     clock = FakeClock()
-    client, wire = _chain(json_backends, 403, clock)
+    client, wire = _chain(json_backends, 403, clock, strategy)
     with client:
         first = client.search("q")
         again = client.search("q")
@@ -45,19 +57,20 @@ def test_the_answer_after_a_backend_that_cools_down_is_cached_until_its_cool_dow
         still = client.search("q")
         clock.advance(2)  # the cool-down (100 s) is over, the TTL (300 s) is not
         after = client.search("q")
-    assert first["provider_meta"]["provider_name"] == "bb"
+    assert first["provider_meta"]["provider_name"] == "bb" and first["items"]
     assert [e["detail_code"] for e in first["errors"]] == ["http_403"]
     assert (again["provider_meta"]["cached"], still["provider_meta"]["cached"]) == (True, True)
     assert again["items"] == first["items"] and again["errors"] == first["errors"]
     assert after["provider_meta"]["cached"] is False
-    assert _asked(wire) == ["aa", "bb", "aa", "bb"]
+    assert _asked(wire) == ["aa", "aa", "bb", "bb"]
 
 
-def test_the_answer_after_a_backend_that_failed_otherwise_is_not_cached(json_backends):
+@STRATEGIES
+def test_the_answer_without_a_backend_that_failed_otherwise_is_not_cached(json_backends, strategy):
     """A 502 starts no cool-down: the next call asks ``aa`` again, which may answer."""
-    client, wire = _chain(json_backends, 502, FakeClock())
+    client, wire = _chain(json_backends, 502, FakeClock(), strategy)
     with client:
         client.search("q")
         again = client.search("q")
     assert again["provider_meta"]["cached"] is False
-    assert _asked(wire) == ["aa", "bb", "aa", "bb"]
+    assert _asked(wire) == ["aa", "aa", "bb", "bb"]

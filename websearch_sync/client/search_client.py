@@ -770,10 +770,8 @@ class SearchClient:
         # the backends of a validation made in this call have checked it (Backend.check_once): not again
         backends = plan.backends or [registry.instance(cls, self.settings) for cls in plan.valid.classes]
         refusing = plan.valid.refusing | self._cooldowns.refused.refusing(backends)  # a refused key: again
-        if call.strategy == "merge" and len(backends) > 1:
-            response, keep_s = merge(backends, params, plan.budget, run, refusing)
-        else:
-            response, keep_s = fallback(backends, params, plan.budget, run, refusing, self._runner.skipped_for(params))
+        strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
+        response, keep_s = strategy(backends, params, plan.budget, run, refusing, self._runner.skipped_for(params))
         if params.include_content:
             if not self._add_content(response, params, plan.budget):
                 keep_s = 0.0

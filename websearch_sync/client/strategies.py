@@ -4,15 +4,15 @@ Both take a ``run`` callable (one backend -> its :class:`ParseResult` or a
 ``WebSearchError``) and return ``(response, keep_s)``: the seconds the answer may be cached
 (0.0: not at all; ``math.inf``: as long as the call's TTL). A response with a failure
 in it is not cached, unless each failure is a refusal (``refusing``: the backends that
-refuse the call before sending, a missing key, say): the same call is refused again; nor is
-one, in a fallback chain, of a backend cooling down (``skipped_for``), which the same call
-skips until its cool-down ends: its answer is kept until then.
+refuse the call before sending, a missing key, say): the same call is refused again; or that
+of a backend cooling down (``skipped_for``), which the same call skips until its cool-down
+ends: the answer is kept until the first such cool-down ends (:func:`keep_s`).
 """
 
 import concurrent.futures
 import logging
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import partial
 from typing import Any, Callable, Optional
 
@@ -59,6 +59,7 @@ Outcome = tuple[SearchResponse, float]
 
 
 def _never_skipped(backend: Backend) -> float:
+    """No backend cools down (a strategy called without a client's cool-downs)."""
     return 0.0
 
 
@@ -107,8 +108,7 @@ def fallback(
         items = normalize_items(result.items, backend.name, params.max_results, params.vertical, result.answered_at)
         response = _response(items, backend.name, result, failures, params.vertical)
         _add_not_sent(response["provider_meta"], {backend.name: _not_sent(backend, params)})
-        skipped = [skipped_for(one) for one, error in zip(failed, failures) if error.provider not in refusing]
-        return response, 0.0 if result.partial else min(skipped, default=math.inf)
+        return response, keep_s(result.partial, zip(failed, failures), refusing, skipped_for)
     best = most_informative(failures)
     if not_asked:  # else `auto` reads as if it had tried only the engines that failed
         best.message += "; not asked: %s (no time left)" % ", ".join(not_asked)
@@ -116,15 +116,25 @@ def fallback(
     raise best
 
 
+def keep_s(
+    partial: bool,
+    failed: Iterable[tuple[Backend, WebSearchError]],
+    refusing: Collection[str],
+    skipped_for: Callable[[Backend], float],
+) -> float:
+    """The seconds an answer may be cached (``math.inf``: the call's TTL; 0.0: not at all), given
+    the ``failed`` backends of the call and their failures: as long as the same call would get
+    the same answer. Never a ``partial`` one (a later call may complete it); with failures, only
+    when each is a refusal (``refusing``, refused again) or of a backend cooling down, which the
+    same call skips too (``skipped_for``: its cool-down left), until the first such cool-down ends."""
+    if partial:
+        return 0.0
+    return min((skipped_for(one) for one, error in failed if error.provider not in refusing), default=math.inf)
+
+
 def _not_asked(provider: str) -> WebSearchError:
     """The entry in ``errors`` of a backend a fallback chain had no time left to ask."""
     return Timeout("not asked: the call's deadline passed before its turn", provider=provider, detail_code=NOT_ASKED)
-
-
-def only_refusals(failures: list[WebSearchError], refusing: Collection[str]) -> bool:
-    """True when every one of ``failures`` is that of a backend in ``refusing`` (it refuses the call
-    before sending: it would refuse it again, so the answer of the others may be cached)."""
-    return all(failure.provider in refusing for failure in failures)
 
 
 #: ``WebProviderError`` detail codes after which a chain moves on too: a defect of that backend
@@ -166,7 +176,12 @@ def cannot_take(error: WebSearchError) -> bool:
 
 
 def merge(
-    backends: list[Backend], params: SearchParams, budget: Deadline, run: Run, refusing: Collection[str] = ()
+    backends: list[Backend],
+    params: SearchParams,
+    budget: Deadline,
+    run: Run,
+    refusing: Collection[str] = (),
+    skipped_for: Callable[[Backend], float] = _never_skipped,
 ) -> Outcome:
     """Ask every backend in parallel and fuse their lists (reciprocal rank fusion).
 
@@ -174,7 +189,9 @@ def merge(
     :func:`~websearch_sync.net.workers.run_each`), as if it ran in the caller's thread: what the
     caller's waits obey (e.g. the MCP server's cancellation, see
     :class:`~websearch_sync.client.clock.CancellableClock`) its backends' waits obey too. A backend that raises something
-    other than a ``WebSearchError`` (such a cancellation) ends the call with it.
+    other than a ``WebSearchError`` (such a cancellation) ends the call with it. An answer
+    without some backend's list is cached only while each one missing is refused or cooling down
+    (:func:`keep_s`): until then the same call would miss the same lists.
     """
     # waits in slices (Ctrl-C is raised soon) until the call's deadline, not past it: its backends' requests
     # end there too, and a backend still running then (one whose code overruns its deadline) is a Timeout
@@ -182,6 +199,7 @@ def merge(
     futures = each_within(budget, run, backends, workers=len(backends), name="websearch-merge")
     lists: list[tuple[str, list[SearchItem]]] = []
     failures: list[WebSearchError] = []
+    failed: list[Backend] = []
     soft_errors: list[ErrorInfo] = []
     request_ids = []
     unread: list[tuple[str, Optional[str]]] = []  # each backend's fill-up page not read, and why
@@ -192,6 +210,7 @@ def merge(
     for backend, future in zip(backends, futures):
         result = _merged_result(backend, future, failures)
         if result is None:
+            failed.append(backend)
             continue
         lists.append(
             (backend.name, normalize_items(result.items, backend.name, each, params.vertical, result.answered_at))
@@ -222,7 +241,7 @@ def merge(
     errors = [e.to_dict() for e in failures] + soft_errors
     if errors:
         response["errors"] = errors
-    return response, math.inf if not partial and only_refusals(failures, refusing) else 0.0
+    return response, keep_s(partial, zip(failed, failures), refusing, skipped_for)
 
 
 def _merged_result(

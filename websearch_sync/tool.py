@@ -1071,10 +1071,14 @@ def is_argument_error(error: Mapping[str, Any]) -> bool:
 
 def _advice(error: Mapping[str, Any]) -> str:
     """What the model can do: correct its arguments (the same call fails again, another may not),
-    or whether trying the same call again later may help."""
+    or whether trying the same call again later may help: it may when any backend of a chain or a
+    merge failed in a way that heals (a 502 beside a wall: the raised error is the wall's, whose
+    own ``retryable`` said that retrying would not help)."""
     if is_argument_error(error):
         return "Correct the arguments and call again."
-    return "Retrying later may help." if error.get("retryable") else "Retrying the same call will not help."
+    backends = [error] + [e for e in error.get("errors") or [] if isinstance(e, Mapping) and not e.get("engine")]
+    healing = any(e.get("retryable") for e in backends)
+    return "Retrying later may help." if healing else "Retrying the same call will not help."
 
 
 def _error_line(error: Mapping[str, Any]) -> str:

@@ -404,11 +404,26 @@ def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
     if isinstance(page, Unreadable):
         return _Page(failure=page.error)
     try:
-        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget, (pypdf.errors.LimitReachedError,))
+        over_cap = (pypdf.errors.LimitReachedError,)
+        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget, over_cap, _decode_cap(pypdf))
         within = new <= budget and drawn <= MAX_PAGE_CONTENT
         return _Page((page.extract_text() or "").strip() if within else "", drawn)
     except _failures(pypdf) as error:
         return _Page(failure=error)
+
+
+def _decode_cap(pypdf: Any) -> Any:
+    """What decodes a page's drawn streams within a cap (:func:`~.pdfdraw.drawn_bytes`): pypdf's
+    output limits of its expanding filters (Flate, LZW, run length; 75 MB each by default) lowered
+    for the call, through its public ``apply_configuration`` (a context variable: this thread's
+    read only, not the program's own use of pypdf)."""
+
+    def capped(cap: int) -> Any:
+        return pypdf.apply_configuration(
+            zlib_maximum_output_length=cap, lzw_maximum_output_length=cap, run_length_maximum_output_length=cap
+        )
+
+    return capped
 
 
 class _Read(NamedTuple):

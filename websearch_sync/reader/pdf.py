@@ -57,6 +57,7 @@ from .pagetext import CUT_CONTENT_BUDGET, CUT_DEADLINE, CUT_LARGE_PAGES, CUT_MAX
 from .pdfdraw import Decoded, drawn_bytes
 from .pdflog import pypdf_notes_of
 from .pdfpages import Unreadable, page_objects
+from .pdfreads import RUNNING
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -167,7 +168,7 @@ def pdf_text(
     content = response.content[max(0, pdf_start(response.content)) :]
     budget = _budget(content)
     try:
-        with pypdf_notes_of(host):  # what pypdf repairs in a malformed file: logged, not printed
+        with RUNNING.reading(host, provider, response.status), pypdf_notes_of(host):  # pypdf's repairs: logged
             reader = _open(pypdf, content, host, provider, response.status)
             _unlock(pypdf, reader, host, provider, response.status)
             read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)
@@ -407,7 +408,8 @@ def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
         over_cap = (pypdf.errors.LimitReachedError,)
         drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget, over_cap, _decode_cap(pypdf))
         within = new <= budget and drawn <= MAX_PAGE_CONTENT
-        return _Page((page.extract_text() or "").strip() if within else "", drawn)
+        text = page.extract_text(visitor_operand_before=_operation) if within else ""
+        return _Page((text or "").strip(), drawn)
     except _failures(pypdf) as error:
         return _Page(failure=error)
 
@@ -424,6 +426,15 @@ def _decode_cap(pypdf: Any) -> Any:
         )
 
     return capped
+
+
+def _operation(operator: Any, operands: Any, cm: Any, tm: Any) -> None:
+    """Called by pypdf's text extraction before each operation of the page's content
+    (``visitor_operand_before``): a :func:`~websearch_sync.checkpoints.checkpoint`, so a read
+    given up stops within an operation (pypdf takes about 2 s to extract 1 MB of one run of text,
+    4 s for 1 MB of short lines), not at the page's end. What has none is pypdf's parse of the
+    content into operations before the first (0.4-0.9 s for 1 MB on a loaded machine)."""
+    checkpoint()
 
 
 class _Read(NamedTuple):

@@ -18,6 +18,7 @@ import base64
 import importlib.util
 import io
 import math
+from collections.abc import Sequence
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
@@ -75,23 +76,35 @@ def _pillow() -> Any:
     return Image
 
 
-def describe(image: ImageData, url: str, still: str = "") -> str:
-    """The one line a text-only reader gets for an image (``still``: what it is of the
-    animation it was cut from, :func:`_still`)."""
+def describe(image: ImageData, url: str, notes: Sequence[str] = (), max_chars: Optional[int] = None) -> str:
+    """The one line a text-only reader gets for an image: its type, size in pixels and bytes,
+    ``notes`` (what it is of the animation it was cut from, :func:`_still`; how it is stored
+    turned), and where it is from. Within ``max_chars``: its last parts are left out until it
+    fits (the URL first, which the result's ``url`` holds too), ``[image]`` at the least, cut only
+    below that; the image itself is whole, so nothing a larger ``max_chars`` would bring is missing."""
     size = len(image.data) * 3 // 4
-    return "[image: %s, %dx%d pixels, %.1f KB, %sfrom %s]" % (
+    parts = [
         image.content_type,
-        image.width,
-        image.height,
-        size / 1000,
-        still + ", " if still else "",
-        url,
-    )
+        "%dx%d pixels" % (image.width, image.height),
+        "%.1f KB" % (size / 1000),
+        *notes,
+        "from %s" % url,
+    ]
+    while parts:
+        line = "[image: %s]" % ", ".join(parts)
+        if max_chars is None or len(line) <= max_chars:
+            return line
+        parts.pop()
+    return "[image]"[:max_chars]
 
 
-def image_text(response: HttpResponse, *, provider: Optional[str], images: bool) -> PageText:
+def image_text(
+    response: HttpResponse, *, provider: Optional[str], images: bool, max_chars: Optional[int] = None
+) -> PageText:
     """The image of ``response`` as ``PageText`` (``extractor="image"``, ``image`` set, ``text``
-    one line describing it).
+    one line describing it, within ``max_chars``: :func:`describe`). Its width and height are
+    those it is shown at, its EXIF orientation applied (turned upright by Pillow, or said in the
+    line when returned as stored).
 
     Raises ``WebProviderError``: ``unsupported_content`` (``images`` is false: the hint says
     to ask; or a type other than PNG, JPEG, GIF and WebP), ``image_too_large`` (cut by
@@ -143,9 +156,19 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
         header = read_header(content, media)
         if header is None:  # the cut keeps chunks read whole: a header is there to read
             raise _unreadable(host, provider, response.status)
-    content, (width, height) = _within_caps(content, media, header, host, provider, response.status)
+    content, (width, height), orientation = _within_caps(content, media, header, host, provider, response.status)
+    notes = [still] if still else []
+    if orientation >= _SWAPPED:  # returned as stored: shown turned a quarter, its sides swapped
+        notes.append("stored as %dx%d with EXIF orientation %d" % (width, height, orientation))
+        width, height = height, width
+    elif orientation != 1:
+        notes.append("stored with EXIF orientation %d" % orientation)
     image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"))
-    return PageText("", describe(image, response.url, still), EXTRACTOR, image=image)
+    return PageText("", describe(image, response.url, notes, max_chars), EXTRACTOR, image=image)
+
+
+#: The EXIF orientations that turn an image a quarter (5-8), showing its width as its height.
+_SWAPPED = 5
 
 
 def _still(
@@ -248,11 +271,14 @@ def _undecodable(
 
 def _within_caps(
     content: bytes, media: str, header: Header, host: str, provider: Optional[str], status: int
-) -> tuple[bytes, tuple[int, int]]:
-    """``content`` and its size when within the caps, else the image downscaled by Pillow.
-    The caps hold for the largest size any part of the image declares (``header.extent``: a
-    GIF frame past its screen), and a header declaring more pixels than its data can hold is
-    refused before anything decodes it (returned undecoded, a lie in its header would stay)."""
+) -> tuple[bytes, tuple[int, int], int]:
+    """``content``, its stored size and its EXIF orientation when within the caps, else the image
+    downscaled by Pillow (turned upright: orientation 1). The caps hold for the largest size any
+    part of the image declares (``header.extent``: a GIF frame past its screen), and a header
+    declaring more pixels than its data can hold is refused before anything decodes it (returned
+    undecoded, a lie in its header would stay). An image within them whose EXIF orientation turns
+    it is turned upright with Pillow too, at its size (a model API's decoder may not read EXIF:
+    a phone's photo of a page came to it on its side); without Pillow it is returned as stored."""
     width, height = header.size
     within = len(content) <= MAX_IMAGE_BYTES and max(header.extent) <= MAX_IMAGE_SIDE
     over = "%s served a %dx%d image of %d bytes, over the caps (%d bytes, %d pixels a side)" % (
@@ -268,9 +294,9 @@ def _within_caps(
         raise _undecodable(over, header.extent, provider, status)
     if not header.holds:
         raise _not_held(host, header, provider, status)
-    if within:
-        return content, header.size
     pillow = _pillow()
+    if within and (header.orientation == 1 or pillow is None):
+        return content, header.size, header.orientation
     if pillow is None:
         raise _too_large(
             "%s; downscaling needs %s" % (over, install_hint("images")),
@@ -289,7 +315,7 @@ def _within_caps(
         raise _unreadable(host, provider, status) from None
     if smaller is None:
         raise _too_large("%s; downscaling did not bring it under the byte cap" % over, provider, status, "")
-    return smaller
+    return (*smaller, 1)
 
 
 #: The EXIF tag saying how a camera image is turned for display (1: as stored).

@@ -36,6 +36,7 @@ from ..net.media import html_note, served_as, sniffed_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, read_header
 from .pagetext import ImageData, PageText
+from .pngcrc import with_crcs_repaired
 from .stills import first_frame
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -147,28 +148,53 @@ def image_text(
             response.status,
             RAISE_MAX_BYTES,
         )
-    header = read_header(response.content, media)
+    content, header = _header(response.content, media)
     if header is None or not (header.ended or _whole(response)):
         raise _unreadable(host, provider, response.status)
-    content, still = response.content, ""
-    if header.animated:  # the model APIs take still images only: the animation's first frame
-        content, still = _still(content, media, header, host, provider, response.status)
-        header = read_header(content, media)
-        if header is None:  # the cut keeps chunks read whole: a header is there to read
-            raise _unreadable(host, provider, response.status)
+    content, header, still = _still_of(content, media, header, host, provider, response.status)
     content, (width, height), orientation = _within_caps(content, media, header, host, provider, response.status)
-    notes = [still] if still else []
-    if orientation >= _SWAPPED:  # returned as stored: shown turned a quarter, its sides swapped
-        notes.append("stored as %dx%d with EXIF orientation %d" % (width, height, orientation))
-        width, height = height, width
-    elif orientation != 1:
-        notes.append("stored with EXIF orientation %d" % orientation)
+    (width, height), stored = _as_shown(width, height, orientation)
     image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"))
+    notes = [note for note in (still, stored) if note]
     return PageText("", describe(image, response.url, notes, max_chars), EXTRACTOR, image=image)
+
+
+def _as_shown(width: int, height: int, orientation: int) -> tuple[tuple[int, int], str]:
+    """The size an image stored at ``width`` x ``height`` is shown at, by its EXIF ``orientation``
+    (its sides swapped for a quarter turn, 5-8), and what its line says of how it is stored."""
+    if orientation >= _SWAPPED:
+        return (height, width), "stored as %dx%d with EXIF orientation %d" % (width, height, orientation)
+    return (width, height), "stored with EXIF orientation %d" % orientation if orientation != 1 else ""
 
 
 #: The EXIF orientations that turn an image a quarter (5-8), showing its width as its height.
 _SWAPPED = 5
+
+
+def _header(content: bytes, media: str) -> tuple[bytes, Optional[Header]]:
+    """``content`` and what its header declares (:func:`~.imagesize.read_header`); for a PNG it
+    refuses, the PNG with its image data's wrong CRCs made right when that makes it one it reads
+    (:mod:`.pngcrc`: Pillow does not check them)."""
+    header = read_header(content, media)
+    if header is None and media == "image/png":
+        repaired = with_crcs_repaired(content)
+        if repaired is not content:
+            return repaired, read_header(repaired, media)
+    return content, header
+
+
+def _still_of(
+    content: bytes, media: str, header: Header, host: str, provider: Optional[str], status: int
+) -> tuple[bytes, Header, str]:
+    """``content``, its header and ``""`` for a still image; for an animation, its still image
+    (:func:`_still`: the model APIs take still images only), its header, and what it is of it."""
+    if not header.animated:
+        return content, header, ""
+    content, still = _still(content, media, header, host, provider, status)
+    cut = read_header(content, media)
+    if cut is None:  # the cut keeps chunks read whole: a header is there to read
+        raise _unreadable(host, provider, status)
+    return content, cut, still
 
 
 def _still(

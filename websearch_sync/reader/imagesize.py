@@ -163,7 +163,6 @@ def _png(data: bytes) -> Optional[Header]:
         return None
     size = _big(data, 16, 4), _big(data, 20, 4)
     compressed, ended, animated, imaged, frames, text, inflated = 0, False, False, False, 0, 0, 0
-    orientation: Optional[int] = None
     view = memoryview(data)
     for kind, start, end in png_chunks(data):
         counted, decompressed = _png_text_bytes(view, kind, start, end)
@@ -174,15 +173,28 @@ def _png(data: bytes) -> Optional[Header]:
         if not _png_texts_within(text, inflated):
             return None
         animated = animated or (kind == b"acTL" and not imaged)
-        if kind == b"eXIf" and not imaged and orientation is None:  # read before the image data, as Pillow does
-            orientation = exif_orientation(data[start + 8 : end - 4])
         imaged = imaged or kind == b"IDAT"
         compressed += end - start - 12 if kind == b"IDAT" else 0
         frames += kind == b"fcTL"
         ended = kind == b"IEND"
-    bits = data[24] * _PNG_CHANNELS[data[25]]
-    holds = compressed * _DEFLATE_RATIO >= size[1] * ((size[0] * bits + 7) // 8)
-    return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated, orientation or 1)
+    holds = compressed * _DEFLATE_RATIO >= png_rows_bytes(data)
+    return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated, _png_orientation(data))
+
+
+def _png_orientation(data: bytes) -> int:
+    """The EXIF orientation of the PNG ``data``'s first ``eXIf`` chunk before its image data, where
+    Pillow reads it (:func:`exif_orientation`); 1 without one."""
+    for kind, start, end in png_chunks(data):
+        if kind in (b"eXIf", b"IDAT"):
+            return exif_orientation(data[start + 8 : end - 4]) if kind == b"eXIf" else 1
+    return 1
+
+
+def png_rows_bytes(data: bytes) -> int:
+    """The bytes of pixel rows the IHDR of the PNG ``data`` declares (a valid one: its filter bytes
+    and an interlaced image's passes left out)."""
+    width, height, bits = _big(data, 16, 4), _big(data, 20, 4), data[24] * _PNG_CHANNELS[data[25]]
+    return height * ((width * bits + 7) // 8)
 
 
 def _png_texts_within(text: int, inflated: int) -> bool:
@@ -498,10 +510,7 @@ def _jpeg(data: bytes) -> Optional[Header]:
     tables = _Tables()
     coded = 0  # bytes of entropy-coded data
     ended = False
-    orientation: Optional[int] = None
     for marker, start, end in checked(_jpeg_segments(data)):
-        if marker == 0xE1 and orientation is None and data.startswith(_EXIF_APP1, start):  # the first counts
-            orientation = exif_orientation(data[start + len(_EXIF_APP1) : end])
         if marker == _BROKEN or (marker == 0xD9 and not coded):  # an end of image before any scan: no image
             return None
         if marker in _TABLES and not tables.take(marker, data[start:end]):
@@ -519,7 +528,18 @@ def _jpeg(data: bytes) -> Optional[Header]:
         return None
     arithmetic = tables.frame_marker in _ARITHMETIC
     holds = arithmetic or 8 * coded >= frame.mcus
-    return Header(frame.size, frame.size, holds, ended, orientation=orientation or 1)
+    return Header(frame.size, frame.size, holds, ended, orientation=_jpeg_orientation(data))
+
+
+def _jpeg_orientation(data: bytes) -> int:
+    """The EXIF orientation of the JPEG ``data``'s first ``Exif`` APP1 segment before its first
+    scan, the one Pillow reads (:func:`exif_orientation`); 1 without one."""
+    for marker, start, end in checked(_jpeg_segments(data)):
+        if marker == 0xDA:
+            return 1
+        if marker == 0xE1 and data.startswith(_EXIF_APP1, start):
+            return exif_orientation(data[start + len(_EXIF_APP1) : end])
+    return 1
 
 
 # -- GIF ------------------------------------------------------------------------------------------

@@ -129,3 +129,13 @@ def test_the_line_fits_max_chars_by_leaving_out_its_last_parts(max_chars, monkey
         3: "[im",
     }
     assert page.text == expected[max_chars] and not page.cuts
+
+
+def test_one_pillow_will_not_decode_is_returned_as_stored_not_refused(monkeypatch):
+    # within the caps it was returned as it is: turning it is a help, so an image over the
+    # decoding cap (here lowered under its 800 pixels) stays returned, as stored
+    monkeypatch.setattr(image_reader, "MAX_DECODE_PIXELS", 100)
+    body = photo(6)
+    page = read(body)
+    assert base64.b64decode(page.image.data) == body and (page.image.width, page.image.height) == (20, 40)
+    assert "stored as 40x20 with EXIF orientation 6" in page.text

@@ -17,6 +17,7 @@ animation: a still image is what every model API takes.
 import base64
 import importlib.util
 import io
+import logging
 import math
 from collections.abc import Sequence
 from typing import Any, Optional
@@ -40,6 +41,8 @@ from .pngcrc import with_crcs_repaired
 from .stills import first_frame
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+logger = logging.getLogger("websearch_sync")
 
 EXTRACTOR = "image"
 EXTRA = "images"
@@ -321,8 +324,9 @@ def _within_caps(
     if not header.holds:
         raise _not_held(host, header, provider, status)
     pillow = _pillow()
-    if within and (header.orientation == 1 or pillow is None):
-        return content, header.size, header.orientation
+    if within:
+        turned = _turned_upright(pillow, content, media, host) if header.orientation != 1 else None
+        return (*turned, 1) if turned is not None else (content, header.size, header.orientation)
     if pillow is None:
         raise _too_large(
             "%s; downscaling needs %s" % (over, install_hint("images")),
@@ -348,15 +352,51 @@ def _within_caps(
 _ORIENTATION = 0x0112
 
 
+def _transposed(image: Any) -> Any:
+    """``image`` turned (and mirrored) as its EXIF orientation says, by Pillow's ``exif_transpose``."""
+    from PIL import ImageOps
+
+    return ImageOps.exif_transpose(image)
+
+
 def _upright(image: Any, width: int, height: int, target: tuple[int, int]) -> tuple[Any, int, int, tuple[int, int]]:
     """``image`` turned as its EXIF orientation says, with its size and ``target`` turned alike:
     the encoding keeps no EXIF, so a photo taken on its side came back sideways."""
-    from PIL import ImageOps
-
-    upright = ImageOps.exif_transpose(image)
+    upright = _transposed(image)
     if upright.size == image.size:
         return upright, width, height, target
     return upright, height, width, (target[1], target[0])
+
+
+def _turned_upright(pillow: Any, content: bytes, media: str, host: str) -> Optional[tuple[bytes, tuple[int, int]]]:
+    """The image ``content``, within the caps, turned upright as its EXIF orientation says and
+    encoded again at its size in its own format (without EXIF), and that size; ``None`` without
+    Pillow, or when it cannot: over the decoding cap, a decoder's failure, an encoding over the byte
+    cap (logged). It is then returned as stored, its line saying how: the turn helps a model whose
+    API does not read EXIF, and the image as stored is still what a browser shows."""
+    if pillow is None:
+        return None
+    out = io.BytesIO()
+    try:
+        with pillow.open(io.BytesIO(content)) as image:
+            if image.width * image.height > MAX_DECODE_PIXELS:
+                raise pillow.DecompressionBombError("%dx%d pixels to decode" % image.size)
+            image.load()
+            upright = _encodable(_transposed(image), media)
+            upright.save(out, format=_FORMATS[media])
+    except (OSError, ValueError, pillow.DecompressionBombError) as error:
+        logger.info("an image from %s is returned as stored, not turned upright: %s", host, error)
+        return None
+    if out.tell() > MAX_IMAGE_BYTES:
+        logger.info("an image from %s is returned as stored: turned upright, it is over the byte cap", host)
+        return None
+    return out.getvalue(), upright.size
+
+
+def _encodable(image: Any, media: str) -> Any:
+    """``image`` in a mode its format's encoder takes (a JPEG's CMYK or YCCK decodes to a mode Pillow
+    encodes as JPEG only once converted)."""
+    return image.convert("RGB") if media == "image/jpeg" and image.mode not in ("RGB", "L") else image
 
 
 def _downscale(image: Any, media: str, encoded_bytes: int) -> Optional[tuple[bytes, tuple[int, int]]]:
@@ -377,8 +417,7 @@ def _downscale(image: Any, media: str, encoded_bytes: int) -> Optional[tuple[byt
     image.load()
     if image.getexif().get(_ORIENTATION, 1) != 1:
         image, width, height, target = _upright(image, width, height, target)
-    if media == "image/jpeg" and image.mode not in ("RGB", "L"):
-        image = image.convert("RGB")
+    image = _encodable(image, media)
     for _ in range(_ATTEMPTS):
         out = io.BytesIO()
         image.resize(target).save(out, format=_FORMATS[media])

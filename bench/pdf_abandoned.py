@@ -13,11 +13,13 @@ process spent after it until every read ended.
 
 One run, load average 7-8 on a shared 2-core machine, 8 calls with a 500 ms deadline, before
 (each read abandoned ran to the page's end) / after (a checkpoint before each of pypdf's
-operations; a read refused, ``pdf_reads_busy``, while two given-up reads still run):
+operations; while two given-up reads still run, a new read waits for one to end, at most half the
+time its deadline leaves, then is refused, ``pdf_reads_busy``):
 one after another: 8 deadline_exceeded, peak 5 threads, 5 still reading, 6.57 s of CPU after /
-4 deadline_exceeded and 4 pdf_reads_busy, peak 2, 1 still reading, 0.23 s after;
+6 deadline_exceeded and 2 pdf_reads_busy, peak 2, 1 still reading, 0.17 s after (refused at once,
+without the wait: 4 and 4, 0.23 s after);
 8 at once: 8 deadline_exceeded, peak 8, 7 still reading, 13.36 s after / 7 deadline_exceeded and
-1 pdf_reads_busy, peak 7 (admitted before any was given up), 6 still reading, 1.82 s after.
+1 pdf_reads_busy, peak 6 (admitted before any was given up), 6 still reading, 1.34 s after.
 """
 
 import argparse

@@ -1,11 +1,13 @@
 """PDF reads their fetch gave up on (reader/pdfreads.py, reader/pdf.py ``_operation``): pypdf's
 extraction of a page reaches a checkpoint before each operation, so a read given up stops
 within one (it ran to the page's end: 2-4 s for 1 MB of content); and while two given-up reads
-still run, a new read is refused at once, ``WebProviderError(pdf_reads_busy)``, retryable (an
-agent looping on a hostile PDF with a short deadline left a thread running per call). No real
-time: what gives a read up is an event the test sets."""
+still run, a new read waits for one to end, at most half the time its deadline leaves, then is
+refused, ``WebProviderError(pdf_reads_busy)``, retryable (an agent looping on a hostile PDF with a
+short deadline left a thread running per call). No time measured: what gives a read up is an
+event the test sets, and a wait is seen by the count of waiting reads."""
 
 import threading
+import time
 from contextlib import ExitStack
 
 import pypdf
@@ -50,6 +52,53 @@ def test_a_read_is_refused_while_two_given_up_reads_still_run():
     # once they ended, reads go on
     assert pdfreads.RUNNING.abandoned() == 0
     assert pdf.pdf_text(response(), mode="text", provider="fetch").text == "The quay opened in October."
+
+
+class Left:
+    """A deadline leaving ``seconds`` (what a read may wait is a share of it)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def remaining_s(self) -> float:
+        return self.seconds
+
+
+def test_a_new_read_waits_for_a_given_up_read_to_end_within_its_deadline():
+    outcome: list = []
+    with ExitStack() as first, ExitStack() as second:
+        flags = [threading.Event(), threading.Event()]
+        running_reads(first, flags[:1])
+        running_reads(second, flags[1:])
+        for flag in flags:
+            flag.set()
+
+        def read() -> None:
+            try:
+                outcome.append(pdf.pdf_text(response(), mode="text", provider="fetch", deadline=Left(600)).text)
+            except ws.WebSearchError as error:
+                outcome.append(error)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        waited_for = time.monotonic() + 60  # a state awaited, not a time measured
+        while pdfreads.RUNNING.waiting() != 1 and not outcome and time.monotonic() < waited_for:
+            time.sleep(0.005)
+        assert (pdfreads.RUNNING.waiting(), outcome) == (1, [])
+        first.close()  # one given-up read ends: the waiting one goes on
+        reader.join(60)
+    assert outcome == ["The quay opened in October."]
+
+
+def test_a_read_waits_at_most_its_share_of_the_time_left_then_is_refused():
+    with ExitStack() as stack:
+        flags = [threading.Event(), threading.Event()]
+        running_reads(stack, flags)
+        for flag in flags:
+            flag.set()
+        with pytest.raises(ws.WebProviderError) as info:
+            pdf.pdf_text(response(), mode="text", provider="fetch", deadline=Left(0.02))
+    assert (info.value.detail_code, pdfreads.RUNNING.waiting()) == ("pdf_reads_busy", 0)
 
 
 def test_reads_their_fetches_still_wait_for_are_not_counted():

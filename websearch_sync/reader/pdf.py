@@ -171,7 +171,10 @@ def pdf_text(
     content = response.content[max(0, pdf_start(response.content)) :]
     budget = _budget(content)
     try:
-        with RUNNING.reading(host, provider, response.status), pypdf_notes_of(host):  # pypdf's repairs: logged
+        with (
+            RUNNING.reading(host, provider, response.status, deadline),
+            pypdf_notes_of(host),
+        ):  # pypdf's repairs: logged
             reader = _open(pypdf, content, host, provider, response.status)
             _unlock(pypdf, reader, host, provider, response.status)
             read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)

@@ -14,7 +14,7 @@ of the file; pypdf's work on data it already decoded runs to its end first: a cr
 stream's entries, at most one per ``BYTES_PER_XREF_ENTRY`` bytes of the file; the parse of a
 page's content, at most ``MAX_PAGE_CONTENT`` bytes, into operations (its extraction then
 reaches a checkpoint before each, :func:`_operation`). While reads given up still run, a new one
-may be refused (:mod:`.pdfreads`).
+waits for one of them to end, or is refused (:mod:`.pdfreads`).
 
 What a page costs is not bounded by the file's size: its content (and the forms it draws)
 can decompress to tens of MB from a few KB, pypdf's text extraction of one long run of
@@ -135,8 +135,8 @@ def pdf_text(
     Raises ``WebProviderError``: ``unsupported_content`` (no ``pdf`` extra),
     ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part; or it
     decodes to more than the content caps before any text was read),
-    ``pdf_encrypted``, ``pdf_reads_busy`` (retryable: reads given up earlier still run,
-    :mod:`.pdfreads`); ``WebParseError``: ``pdf_broken``, ``pdf_no_text`` (no text layer:
+    ``pdf_encrypted``, ``pdf_reads_busy`` (retryable: reads given up earlier still ran after the
+    wait for them, :mod:`.pdfreads`); ``WebParseError``: ``pdf_broken``, ``pdf_no_text`` (no text layer:
     scanned pages); ``Timeout`` when the deadline came before any page with text was read.
     """
     host = urlsplit(response.url).hostname or "the site"

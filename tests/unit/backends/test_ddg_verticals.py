@@ -428,3 +428,27 @@ def test_a_hundred_images_as_ddgs_gives_them_come_from_the_one_recorded_page():
     assert len(response["items"]) == 100 and response["provider_meta"]["attempts"] == 2
     assert [item["image_url"] for item in response["items"]] == [result["image"] for result in answer["results"]]
     assert_contract(response)  # no max_results given: an image search's own bound
+
+
+@pytest.mark.parametrize(
+    "vertical, answer_file, first",
+    [
+        ("news", "phrona__news_rust_programming.2.json", "60"),
+        ("images", "duck-duck-scrape__images_minecraft.2.json", "200"),
+        ("videos", "phrona__videos_rust_programming.2.json", "120"),
+    ],
+)
+def test_pageno_starts_at_its_pages_first_result_as_the_answers_next_counts_a_page(vertical, answer_file, first):
+    """ddgs's ``page=3``: ``s`` steps by the ``s`` of the recorded answer's own ``next`` (news 30,
+    images 100, videos 60); page 1 sends none (pageno was refused for DuckDuckGo's verticals)."""
+    answer = json.loads((FIXTURES / answer_file).read_text(encoding="utf-8"))
+    step = dict(parse_qsl(urlsplit(answer["next"]).query))["s"]
+    assert int(first) == 2 * int(step)
+    for pageno, sent in ((3, first), (1, None)):
+        with responses.RequestsMock() as mock, _client() as client:
+            mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+            mock.get("https://duckduckgo.com/" + _ENDPOINTS[vertical], json=answer)
+            response = client.search("rust programming", vertical=vertical, max_results=5, pageno=pageno)
+            request = mock.calls[1].request
+        assert _query(request).get("s") == sent and _query(request)["vqd"] == TOKEN
+        assert len(response["items"]) == 5

@@ -4,10 +4,9 @@ within one (it ran to the page's end: 2-4 s for 1 MB of content); and while two 
 still run, a new read waits for one to end, at most half the time its deadline leaves, then is
 refused, ``WebProviderError(pdf_reads_busy)``, retryable (an agent looping on a hostile PDF with a
 short deadline left a thread running per call). No time measured: what gives a read up is an
-event the test sets, and a wait is seen by the count of waiting reads."""
+event the test sets, and a wait is seen at its checkpoint."""
 
 import threading
-import time
 from contextlib import ExitStack
 
 import pypdf
@@ -64,8 +63,16 @@ class Left:
         return self.seconds
 
 
-def test_a_new_read_waits_for_a_given_up_read_to_end_within_its_deadline():
+def test_a_new_read_waits_for_a_given_up_read_to_end_within_its_deadline(monkeypatch):
     outcome: list = []
+    waited = threading.Event()  # set at the checkpoint after each slice of the read's wait
+    checkpoint = pdfreads.checkpoint
+
+    def after_a_wait() -> None:
+        waited.set()
+        checkpoint()
+
+    monkeypatch.setattr(pdfreads, "checkpoint", after_a_wait)
     with ExitStack() as first, ExitStack() as second:
         flags = [threading.Event(), threading.Event()]
         running_reads(first, flags[:1])
@@ -81,9 +88,7 @@ def test_a_new_read_waits_for_a_given_up_read_to_end_within_its_deadline():
 
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
-        waited_for = time.monotonic() + 60  # a state awaited, not a time measured
-        while pdfreads.RUNNING.waiting() != 1 and not outcome and time.monotonic() < waited_for:
-            time.sleep(0.005)
+        assert waited.wait(60)  # a state awaited, not a time measured
         assert (pdfreads.RUNNING.waiting(), outcome) == (1, [])
         first.close()  # one given-up read ends: the waiting one goes on
         reader.join(60)

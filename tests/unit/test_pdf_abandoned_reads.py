@@ -26,6 +26,15 @@ def response(body: bytes = BODY) -> HttpResponse:
     return HttpResponse(200, CaseInsensitiveDict({"Content-Type": "application/pdf"}), body, "http://example.org/b.pdf")
 
 
+@pytest.fixture(autouse=True)
+def running(monkeypatch) -> pdfreads._Running:
+    """The reads' count of this test alone (a read another test left running is not counted)."""
+    reads = pdfreads._Running()
+    monkeypatch.setattr(pdf, "RUNNING", reads)
+    monkeypatch.setattr(pdfreads, "RUNNING", reads)
+    return reads
+
+
 def running_reads(stack: ExitStack, flags: list[threading.Event]) -> None:
     """Reads running, each given up by its flag, until ``stack`` closes."""
     for flag in flags:

@@ -101,7 +101,7 @@ def test_the_backend_reads_typed_defaulted_values():
         ("sources", " , ", "sources must be a name or a list of names"),
         ("market", "english", "market must be a market such as 'en-us', got 'english'"),
         ("market", "en-us\n", "market must be a market such as 'en-us'"),
-        ("pageno", 0, "pageno must be a positive integer, got 0"),
+        ("pageno", 0, "pageno must be in 1..100, got 0"),
     ],
 )
 def test_a_refused_value_names_the_option_and_what_it_takes(name, value, words):

@@ -172,14 +172,29 @@ def _shown(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-#: ``pageno``: the result page to read first, as every engine that pages by number takes it.
-PAGENO = Option(
-    "pageno",
-    "int",
-    default=1,
-    detail=BAD_PAGENO,
-    doc="the result page to start from (1: the first; later pages follow)",
-)
+#: The last ``pageno`` a call may ask for: no engine serves results that deep (Bing stops near the
+#: 1000th result, DuckDuckGo's images at a few hundred), and a bound keeps an absurd page
+#: (``10**30``) a refusal before any request rather than an upstream's error or a huge offset.
+MAX_PAGENO = 100
+
+
+def pageno_option(step: str) -> Option:
+    """The ``pageno`` option of an engine that pages by number, ``step`` saying how far one page
+    moves on it (``"30 results a page whatever max_results is"``): engines step by their own page,
+    some by the call's ``max_results``, and a caller choosing a start needs to know which."""
+    return Option(
+        "pageno",
+        "int",
+        default=1,
+        maximum=MAX_PAGENO,
+        detail=BAD_PAGENO,
+        doc="the result page to start from (1: the first); %s" % step,
+    )
+
+
+#: ``pageno``: the result page to read first, as an engine that pages by number takes it (an
+#: engine declaring its own step declares :func:`pageno_option`).
+PAGENO = pageno_option("the engine's own page")
 
 
 #: ``max_pages``: the most result pages a call reads, as every engine that reads next pages takes it

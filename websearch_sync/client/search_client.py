@@ -20,6 +20,7 @@ import requests
 from ..config import Settings, hold
 from ..engine import registry
 from ..engine.base import Backend
+from ..engine.option import omitted_defaults
 from ..errors import (
     BAD_BUDGET_MS,
     BAD_CACHE_MAX_ANSWERS,
@@ -739,7 +740,10 @@ class SearchClient:
             fingerprint = self._fingerprints.get(self.settings, plan.names, plan.params.include_content)
             # the pace used (a client given a backend's own pace paces as one given none): shared answers
             pace = [self._intervals.get(cls.name, cls.min_interval_s) for cls in plan.valid.classes]
-            key = plan.valid.keys[call.strategy] = search_key(plan.params, plan.names, call.strategy, fingerprint, pace)
+            # an option given at a default every backend sends when omitted is the search without it
+            options = omitted_defaults(plan.params.options, [cls.declared_options() for cls in plan.valid.classes])
+            params = dataclasses.replace(plan.params, options=options)
+            key = plan.valid.keys[call.strategy] = search_key(params, plan.names, call.strategy, fingerprint, pace)
         return key
 
     def _run(

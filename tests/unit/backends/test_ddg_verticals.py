@@ -497,3 +497,18 @@ def test_a_pageno_past_the_last_is_refused_before_any_request(pageno):
         with pytest.raises(ws.InvalidInput) as info:
             client.search("rust programming", vertical="images", pageno=pageno)
     assert info.value.detail_code == "bad_pageno" and "pageno must be in 1..100, got %r" % pageno == info.value.message
+
+
+def test_pageno_one_is_the_search_without_pageno_one_cache_key():
+    """The request of a call giving ``pageno=1`` is the one of a call giving none (no ``s``): the
+    second is answered from the cache (it was a second token page and JSON request)."""
+    with (
+        responses.RequestsMock() as mock,
+        ws.SearchClient("ddg_html", settings=ws.Settings(impersonate="off"), clock=FakeClock(), retries=0) as client,
+    ):
+        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+        mock.get("https://duckduckgo.com/news.js", json=dict(json.loads(NEWS), next=None))
+        first = client.search("rust programming", vertical="news", max_results=5)
+        again = client.search("rust programming", vertical="news", max_results=5, pageno=1)
+        assert len(mock.calls) == 2 and "s" not in _query(mock.calls[1].request)
+    assert again["provider_meta"]["cached"] is True and again["items"] == first["items"]

@@ -865,19 +865,23 @@ def test_every_key_of_a_result_type_is_named_where_its_shape_is_told(shape, page
 
 
 def test_the_backends_giving_one_request_only_are_the_ones_named():
-    """docs/backends.md names the backends whose one request is all a search reads
-    (``Backend.max_results_limit``), with that limit."""
+    """docs/backends.md names the engines whose one request is all a search reads
+    (``Backend.max_results_limit``), each backend with its verticals and that limit, as
+    ``backends --json``'s ``max_results_limits`` lists them (a vertical's engine too: Startpage's images)."""
+    from websearch_sync.cli.backends_cmd import results_limits
     from websearch_sync.engine import registry
 
     limited = {
-        name: registry.backend_class(name).max_results_limit
-        for name in registry.backend_names()
-        if registry.backend_class(name).max_results_limit is not None
+        (name, vertical, limit) for name in registry.backend_names() for vertical, limit in results_limits(name).items()
     }
     text = " ".join((ROOT / "docs" / "backends.md").read_text(encoding="utf-8").split())
-    said = re.search(r"\(`Backend\.max_results_limit`: ([^)]*), (\d+)\)", text)
-    assert set(re.findall(r"`(\w+)`", said.group(1))) == set(limited)
-    assert set(limited.values()) == {int(said.group(2))}
+    said = re.search(r"\(`Backend\.max_results_limit`, each vertical's in [^:]*`max_results_limits`: ([^)]*)\)", text)
+    named = {
+        (name, vertical, int(limit))
+        for name, verticals, limit in re.findall(r"`(\w+)` ([\w ]+?), (\d+)", said.group(1))
+        for vertical in verticals.split(" and ")
+    }
+    assert named == limited and ("startpage_html", "images", 50) in named
 
 
 def test_the_auto_chain_the_client_page_writes_is_the_declared_order():

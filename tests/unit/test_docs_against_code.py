@@ -934,3 +934,33 @@ def test_every_attribute_of_a_public_class_the_docs_write_exists():
         return hasattr(cls, attribute) or attribute in fields or attribute in getattr(cls, "__annotations__", {})
 
     assert not ["%s.%s" % pair for pair in sorted(written) if not has(classes[pair[0]], pair[1])]
+
+
+def test_the_contract_checks_default_bound_is_told_as_the_search_takes_it():
+    """``assert_contract``'s default bound is the most a search of the result's vertical takes
+    (``most_results``): its docstring and docs/contract.md said "50", though images take 100."""
+    from websearch_sync.testing.kit import assert_contract
+    from websearch_sync.validate import most_results
+
+    bounds = {most_results("images"), most_results("web")}
+    for text in (assert_contract.__doc__, (ROOT / "docs" / "contract.md").read_text(encoding="utf-8")):
+        told = " ".join(text.split())
+        said = re.search(r"`max_results`+ items? \(default([^)]*)\)|more than `max_results` \(default([^)]*)\)", told)
+        assert {int(n) for n in re.findall(r"\d+", "".join(filter(None, said.groups())))} == bounds
+
+
+def test_the_docs_name_the_ddg_html_engine_that_does_not_take_pageno():
+    """Where docs/api.md and docs/backends.md give ``pageno`` from ``ddg_html`` as an option not
+    taken, they name its web search: its news, images and videos take it now."""
+    from websearch_sync.engine import registry
+
+    untaken = [
+        vertical
+        for vertical in registry.verticals_of("ddg_html")
+        if "pageno" not in registry.backend_class("ddg_html", vertical).option_names()
+    ]
+    assert untaken == ["web"]
+    for page in ("api.md", "backends.md"):
+        told = " ".join((ROOT / "docs" / page).read_text(encoding="utf-8").split())
+        mentions = re.findall(r"`\"?pageno\"?` from `ddg_html`(\S* \w+ \w+)", told)
+        assert mentions and all(mention == "'s web search" for mention in mentions), (page, mentions)

@@ -458,6 +458,30 @@ def test_a_forked_server_ends_on_the_sigterm_a_client_ends_its_server_with(zygot
         assert server.rest() == []  # stdout at its end: the server, which shared it, has ended
 
 
+def test_ctrl_c_ends_a_server_waiting_for_its_client_at_once(zygote, tmp_path):
+    """SIGINT (Ctrl-C in the terminal a server was started from, which reaches a host's servers in
+    its process group too) ends the server as it ends any command: ``interrupted`` on stderr, status
+    130, no traceback. Before, the first Ctrl-C closed the server's stdout but left the process
+    waiting for one more line from its client (its stdin reader was a worker thread a cancellation
+    waits for): it served no one and ended only at the next line, or at a second Ctrl-C."""
+    with open(tmp_path / "stderr", "wb") as err_file:
+        server = RawServer(zygote.command(), stderr=err_file)
+    try:
+        server.send(json.dumps(INITIALIZE))
+        assert server.next_answers(1)[0]["id"] == 1
+        os.kill(server.process.pid, signal.SIGINT)
+        assert server.process.wait(server.limit_s) == 130
+        assert server.rest() == []
+    finally:
+        server.process.stdin.close()
+        if server.process.poll() is None:
+            server.process.kill()
+            server.process.wait()
+    err = (tmp_path / "stderr").read_text(encoding="utf-8").splitlines()
+    assert err[-1] == "interrupted"
+    assert all(line.startswith("websearch-sync mcp: ") for line in err[:-1]), err  # the stub's warning, no traceback
+
+
 def test_a_forked_server_killed_outright_ends_its_launcher_by_the_same_signal(zygote):
     """The OOM killer or ``kill -9`` ends the forked server with SIGKILL: the started command would
     show -9. Before, the launcher's ``signal.signal(SIGKILL, SIG_DFL)`` raised OSError (SIGKILL's

@@ -47,6 +47,7 @@ from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
 from ..engine.stdout_claim import claim_stdout
+from ..net import workers
 from ..tool import format_results, json_int
 from ..validate import describe_sent, not_an_object
 
@@ -174,28 +175,71 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
         return None, _error(request_id, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
 
 
+class _InputLines:
+    """The client's input as text lines, each read in a daemon thread
+    (:func:`~websearch_sync.net.workers.run_awaited`), so that a cancelled server (Ctrl-C) does not
+    wait for a line that may never come: anyio's file wrapper reads in a worker thread that a
+    cancellation waits for, and the first Ctrl-C left the server waiting for its client's next line.
+
+    A read abandoned so keeps the file: :meth:`release` then leaves it alone (closing a file that
+    another thread reads waits for that read), and the thread ends with the process (or, with
+    :func:`~websearch_sync.mcp.serve_stdio` called from Python, at the next line of stdin, which it
+    takes)."""
+
+    def __init__(self, wire: BinaryIO) -> None:
+        self.wire = wire
+        self._text = io.TextIOWrapper(wire, encoding="utf-8", errors="replace")
+        self._reading = False
+
+    async def readline(self) -> str:
+        """The next line ("" at the end of input)."""
+        self._reading = True
+        line = await workers.run_awaited(self._text.readline, "websearch-mcp-stdin")
+        self._reading = False  # not reached when cancelled: the read is still under way
+        return line
+
+    def release(self) -> bool:
+        """Let go of the file, detached rather than closed (the file is :func:`_claimed_stdio`'s to
+        close); whether it is free, False while an abandoned read holds it."""
+        if self._reading:
+            return False
+        with contextlib.suppress(OSError, ValueError):
+            self._text.detach()
+        return True
+
+
 @contextmanager
-def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
-    """Private copies of stdin and stdout for the protocol, stdout claimed
+def _claimed_stdio() -> Iterator[tuple[_InputLines, BinaryIO]]:
+    """The client's input lines (:class:`_InputLines`, from a private copy of stdin) and a private
+    copy of stdout for the protocol, stdout claimed
     (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`: ``sys.stdout`` and descriptor 1 are
     stderr, the null device without one, for a plugin's ``print`` or direct write in any thread);
     fd 0 reads the null device until the block ends (streams without a file descriptor are used
-    as they are)."""
+    as they are). The copy of stdin is closed at the end unless an abandoned read still holds it."""
     with contextlib.ExitStack() as stack:
         stand_in = sys.stderr if sys.stderr is not None else stack.enter_context(open(os.devnull, "w"))
         stdout = stack.enter_context(claim_stdout(stand_in))
         try:
             fds = (sys.stdin.fileno(), stdout.fileno())
         except (AttributeError, OSError, ValueError):
-            yield sys.stdin.buffer, stdout.buffer
+            lines = _InputLines(sys.stdin.buffer)
+            try:
+                yield lines, stdout.buffer
+            finally:
+                lines.release()
             return
         stdout.flush()
         saved_in = os.dup(fds[0])
         null = os.open(os.devnull, os.O_RDONLY)
         try:
             os.dup2(null, fds[0])
-            with os.fdopen(os.dup(saved_in), "rb") as wire_in, os.fdopen(os.dup(fds[1]), "wb") as wire_out:
-                yield wire_in, wire_out
+            lines = _InputLines(os.fdopen(os.dup(saved_in), "rb"))
+            try:
+                with os.fdopen(os.dup(fds[1]), "wb") as wire_out:
+                    yield lines, wire_out
+            finally:
+                if lines.release():
+                    lines.wire.close()
         finally:
             os.dup2(saved_in, fds[0])
             os.close(saved_in)
@@ -216,17 +260,15 @@ def _text(wire: BinaryIO) -> Iterator[io.TextIOWrapper]:
 
 
 async def _read(
-    wire_in: BinaryIO, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
+    lines: _InputLines, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
 ) -> None:
-    with _text(wire_in) as text:
-        lines = anyio.wrap_file(text)
-        async with messages, answers:  # end of input: the server stops, and the writer once it has said all
-            async for line in lines:
-                message, answer = parse_line(line)
-                if message is not None:
-                    await messages.send(SessionMessage(message))
-                elif answer is not None:
-                    await answers.send(answer)
+    async with messages, answers:  # end of input: the server stops, and the writer once it has said all
+        while line := await lines.readline():
+            message, answer = parse_line(line)
+            if message is not None:
+                await messages.send(SessionMessage(message))
+            elif answer is not None:
+                await answers.send(answer)
 
 
 async def _write(wire_out: BinaryIO, outgoing: MemoryObjectReceiveStream[Outgoing]) -> None:
@@ -258,11 +300,11 @@ def _discard(wire_out: BinaryIO) -> None:
 @asynccontextmanager
 async def stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
     """``(read_stream, write_stream)`` for the SDK's ``Server.run`` over this process's stdin/stdout."""
-    with _claimed_stdio() as (wire_in, wire_out):
+    with _claimed_stdio() as (lines, wire_out):
         incoming_send, incoming = anyio.create_memory_object_stream[Any](0)
         outgoing_send, outgoing = anyio.create_memory_object_stream[Outgoing](16)
         async with anyio.create_task_group() as group:
-            group.start_soon(_read, wire_in, incoming_send, outgoing_send.clone())
+            group.start_soon(_read, lines, incoming_send, outgoing_send.clone())
             group.start_soon(_write, wire_out, outgoing)
             async with outgoing_send:
                 yield incoming, outgoing_send

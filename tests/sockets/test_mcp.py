@@ -648,7 +648,8 @@ class RawServer:
         try:
             for line in self.process.stdout:
                 message = json.loads(line)
-                assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", line
+                members = message if isinstance(message, list) and message else [message]  # a batch's answer
+                assert all(isinstance(m, dict) and m.get("jsonrpc") == "2.0" for m in members), line
                 with self.arrived:
                     self.lines.append(message)
                     self.arrived.notify_all()
@@ -723,13 +724,16 @@ def call_line(request_id, arguments_json):
     )
 
 
+NOT_A_MESSAGE = "Invalid Request: not a JSON-RPC 2.0 message"
+
+
 def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse(raw_server):
     server = raw_server
     server.send(call_line(2, '{"query":"a\\ud800b"}'))  # a lone surrogate escape
     server.send(call_line(3, '{"query":"x","locale":%s}' % ("[" * 300 + "]" * 300)))  # nested 300 deep
     server.send("this line is not JSON")
     server.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"web_search",}')  # cut short
-    server.send('["not", "a", "message"]')
+    server.send('{"not": "a message"}')
     server.send(call_line(5, '{"query":"still serving"}'))
     answers = server.next_answers(6)  # tool calls run in threads: answers come in any order
     by_id = {answer["id"]: answer for answer in answers if answer["id"] is not None}
@@ -744,6 +748,48 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse(raw_server):
     assert anonymous == [(-32700, "Parse error: the line is not JSON")] * 2 + [
         (-32600, "Invalid Request: not a JSON-RPC 2.0 message")
     ]
+
+
+BATCH_REFUSED = "Invalid Request: JSON-RPC batches are not served (of MCP's versions only 2025-03-26 had them); send each message on its own line"
+
+
+def test_a_batch_is_answered_with_one_array_refusing_each_request_under_its_id(raw_server):
+    """A JSON-RPC batch (an array of messages; MCP had them in 2025-03-26 only) gets, as JSON-RPC
+    shapes a batch's answer, one array: each request refused under its own id, a notification
+    unanswered. Before, the whole batch got one ``-32600`` with ``id: null``, and the client waited
+    for each of its requests' answers until its own timeout."""
+    raw_server.send(
+        _jsonrpc(
+            [
+                {"jsonrpc": "2.0", "id": 20, "method": "ping"},
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": "b", "method": "tools/list"},
+            ]
+        ).rstrip("\n")
+    )
+    raw_server.send('{"jsonrpc":"2.0","id":22,"method":"ping"}')
+    batch, after = raw_server.next_answers(2)
+    assert batch == [
+        {"jsonrpc": "2.0", "id": 20, "error": {"code": -32600, "message": BATCH_REFUSED}},
+        {"jsonrpc": "2.0", "id": "b", "error": {"code": -32600, "message": BATCH_REFUSED}},
+    ]
+    assert after == {"jsonrpc": "2.0", "id": 22, "result": {}}  # and the server still serves
+
+
+@pytest.mark.parametrize(
+    "line, answer",
+    [
+        ("[1, 2]", [{"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": NOT_A_MESSAGE}}] * 2),
+        ('[{"jsonrpc": "2.0", "method": "notifications/initialized"}]', None),
+        ('[{"jsonrpc": "2.0", "id": 3, "result": {}}]', None),
+        ("[]", {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": NOT_A_MESSAGE}}),
+    ],
+    ids=["members-no-messages", "notifications-only", "responses-only", "empty"],
+)
+def test_a_batch_is_answered_as_json_rpc_answers_one(line, answer):
+    """JSON-RPC 2.0's rules for a batch: a member that is no message gets ``-32600`` with ``id: null``;
+    a batch of notifications (or of responses) gets no answer at all; an empty array is no batch, one error."""
+    assert parse_line(line) == (None, answer)
 
 
 #: An integer longer than Python reads by default (sys.int_info.default_max_str_digits: 4300).

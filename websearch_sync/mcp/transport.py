@@ -12,7 +12,10 @@ valid message to the SDK's server, and answers the rest itself with a JSON-RPC e
   ``id`` is not a string or an integer (a float, bool, null, array or object: the SDK would
   take it for a notification and never answer), with ``id: null``;
 - ``-32602`` (invalid params) for a request whose text holds a lone surrogate, which is
-  not Unicode text (a notification gets no answer, as JSON-RPC says).
+  not Unicode text (a notification gets no answer, as JSON-RPC says);
+- for a JSON-RPC batch (an array: MCP had them in 2025-03-26 only, and no SDK sends them), one
+  array refusing each request in it with ``-32600`` under its id (JSON-RPC's answer to a batch),
+  where one error without an id had left every request of it waiting.
 
 A ``tools/call`` whose ``arguments`` is not a JSON object (a model's arguments passed on as
 written: a string, an array) is answered here with a tool result (``isError``, the line every
@@ -57,8 +60,16 @@ PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
 
-#: What the writer sends: a message from the SDK's server, or an error answer of our own.
-Outgoing = Union[SessionMessage, dict[str, Any]]
+#: An answer of our own: one message, or a batch's array of them.
+Answer = Union[dict[str, Any], list[dict[str, Any]]]
+#: What the writer sends: a message from the SDK's server, or an answer of our own.
+Outgoing = Union[SessionMessage, Answer]
+
+NOT_A_MESSAGE = "Invalid Request: not a JSON-RPC 2.0 message"
+BATCH_REFUSED = (
+    "Invalid Request: JSON-RPC batches are not served (of MCP's versions only 2025-03-26 had them); "
+    "send each message on its own line"
+)
 
 
 def _validate(value: Any) -> Any:
@@ -144,9 +155,28 @@ def _holds_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
-    """One line from the client: ``(message, None)`` for the SDK, ``(None, answer)`` to send back,
-    or ``(None, None)`` for a blank line or an invalid notification (JSON-RPC answers neither)."""
+def _batch_refused(batch: list[Any]) -> Optional[list[dict[str, Any]]]:
+    """The answer to a JSON-RPC batch (a non-empty array), shaped as JSON-RPC shapes one: an array
+    holding ``-32600`` for each request under its id and for each member that is no message with
+    ``id: null``; None when nothing in it is answered (notifications, responses). MCP dropped
+    batches after 2025-03-26 and no SDK sends them; refusing each request ends the client's wait
+    for it, where one error without an id left all of them unanswered."""
+    answers = []
+    for member in batch:
+        request_id = _request_id(member)
+        if isinstance(member, dict) and ("result" in member or "error" in member):
+            continue  # a response: JSON-RPC answers none
+        if request_id is not None:
+            answers.append(_error(request_id, INVALID_REQUEST, BATCH_REFUSED))
+        elif not (isinstance(member, dict) and "id" not in member and isinstance(member.get("method"), str)):
+            answers.append(_error(None, INVALID_REQUEST, NOT_A_MESSAGE))
+    return answers or None
+
+
+def parse_line(line: str) -> tuple[Optional[Any], Optional[Answer]]:
+    """One line from the client: ``(message, None)`` for the SDK, ``(None, answer)`` to send back
+    (an array for a batch), or ``(None, None)`` for a blank line, an invalid notification or a batch
+    of notifications (JSON-RPC answers none of them)."""
     if not line.strip():
         return None, None
     try:
@@ -155,6 +185,8 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
         return None, _error(None, PARSE_ERROR, "Parse error: the message is nested too deeply")
     except ValueError:
         return None, _error(None, PARSE_ERROR, "Parse error: the line is not JSON")
+    if isinstance(value, list) and value:
+        return None, _batch_refused(value)
     request_id = _request_id(value)
     if isinstance(value, dict) and "id" in value and request_id is None:
         # a float, bool, null, array or object id: the SDK would take the message for a notification
@@ -172,7 +204,7 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
     try:
         return _validate(value), None
     except (ValueError, RecursionError):  # pydantic's ValidationError is a ValueError
-        return None, _error(request_id, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+        return None, _error(request_id, INVALID_REQUEST, NOT_A_MESSAGE)
 
 
 class _InputLines:
@@ -276,7 +308,7 @@ async def _write(wire_out: BinaryIO, outgoing: MemoryObjectReceiveStream[Outgoin
         out = anyio.wrap_file(wrapper)
         async with outgoing:
             async for item in outgoing:
-                if isinstance(item, dict):
+                if isinstance(item, (dict, list)):
                     text = json.dumps(item, separators=(",", ":"))
                 else:
                     text = item.message.model_dump_json(by_alias=True, exclude_unset=True)

@@ -822,6 +822,24 @@ def test_a_request_whose_id_is_not_a_string_or_an_integer_gets_an_invalid_reques
     assert answers[-1]["result"]["tools"]  # and the server still serves
 
 
+def test_a_cursor_the_server_never_gave_is_invalid_params(raw_server):
+    """The server lists its tools on one page (no ``nextCursor``), so any cursor is one it never gave:
+    ``-32602``, as the MCP specification's pagination says of an invalid cursor. Before, the whole
+    list came back again, and a client paging with a made-up or stale cursor would loop on it."""
+    raw_server.send('{"jsonrpc":"2.0","id":30,"method":"tools/list","params":{"cursor":"page-2"}}')
+    raw_server.send('{"jsonrpc":"2.0","id":31,"method":"tools/list","params":{}}')
+    refused, listed = raw_server.next_answers(2)
+    assert refused == {
+        "jsonrpc": "2.0",
+        "id": 30,
+        "error": {
+            "code": -32602,
+            "message": "Invalid params: no such cursor: the tools are listed on one page, with no nextCursor",
+        },
+    }
+    assert "nextCursor" not in listed["result"] and listed["result"]["tools"]
+
+
 # -- a tools/call whose arguments are not an object --------------------------------------------------
 # (a string, an array, a number: a client passing a model's arguments on as the model wrote them) is
 # answered as any wrong argument is, with a tool result the model reads (``isError``, our one line),

@@ -8,6 +8,7 @@ valid message to the SDK's server, and answers the rest itself with a JSON-RPC e
 
 - ``-32700`` (parse error, ``id: null``) for a line that is not JSON or is nested past
   what the parser reads;
+- ``-32600`` (invalid request, ``id: null``) for a line over :data:`MAX_LINE_CHARS`, skipped unread;
 - ``-32600`` (invalid request) for JSON that is not a JSON-RPC message, and for one whose
   ``id`` is not a string or an integer (a float, bool, null, array or object: the SDK would
   take it for a notification and never answer), with ``id: null``;
@@ -66,6 +67,15 @@ Answer = Union[dict[str, Any], list[dict[str, Any]]]
 Outgoing = Union[SessionMessage, Answer]
 
 NOT_A_MESSAGE = "Invalid Request: not a JSON-RPC 2.0 message"
+
+#: The longest line read (characters, the newline aside): a request to this server needs a few
+#: thousand (a query is at most 2,000); reading and parsing a line took about four times its size
+#: in memory, so a longer one is skipped unread, a piece of :data:`_SKIP_CHARS` at a time.
+MAX_LINE_CHARS = 4 * 1024 * 1024
+_SKIP_CHARS = 64 * 1024
+LINE_TOO_LONG = (
+    "Invalid Request: the line is over %d characters, more than any request to this server needs" % MAX_LINE_CHARS
+)
 BATCH_REFUSED = (
     "Invalid Request: JSON-RPC batches are not served (of MCP's versions only 2025-03-26 had them); "
     "send each message on its own line"
@@ -223,12 +233,21 @@ class _InputLines:
         self._text = io.TextIOWrapper(wire, encoding="utf-8", errors="replace")
         self._reading = False
 
-    async def readline(self) -> str:
-        """The next line ("" at the end of input)."""
+    async def readline(self) -> Optional[str]:
+        """The next line ("" at the end of input), None for one over :data:`MAX_LINE_CHARS`."""
         self._reading = True
-        line = await workers.run_awaited(self._text.readline, "websearch-mcp-stdin")
+        line = await workers.run_awaited(self._next_line, "websearch-mcp-stdin")
         self._reading = False  # not reached when cancelled: the read is still under way
         return line
+
+    def _next_line(self) -> Optional[str]:
+        """:meth:`readline` in the thread: a line over the cap is skipped to its end, a piece at a time."""
+        line = self._text.readline(MAX_LINE_CHARS + 1)
+        if len(line) <= MAX_LINE_CHARS or line.endswith("\n"):
+            return line
+        while (rest := self._text.readline(_SKIP_CHARS)) and not rest.endswith("\n"):
+            pass
+        return None
 
     def release(self) -> bool:
         """Let go of the file, detached rather than closed (the file is :func:`_claimed_stdio`'s to
@@ -295,7 +314,10 @@ async def _read(
     lines: _InputLines, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
 ) -> None:
     async with messages, answers:  # end of input: the server stops, and the writer once it has said all
-        while line := await lines.readline():
+        while (line := await lines.readline()) != "":
+            if line is None:
+                await answers.send(_error(None, INVALID_REQUEST, LINE_TOO_LONG))
+                continue
             message, answer = parse_line(line)
             if message is not None:
                 await messages.send(SessionMessage(message))

@@ -482,6 +482,26 @@ def test_ctrl_c_ends_a_server_waiting_for_its_client_at_once(zygote, tmp_path):
     assert all(line.startswith("websearch-sync mcp: ") for line in err[:-1]), err  # the stub's warning, no traceback
 
 
+def test_ctrl_c_is_a_keyboard_interrupt_where_the_event_loop_reports_it_as_a_cancellation(monkeypatch):
+    """On Python 3.10 anyio's event loop runner ends a Ctrl-C'd run with ``CancelledError`` (its
+    tasks cannot be uncancelled there; 3.11's runner raises ``KeyboardInterrupt``): the server then
+    ended with that traceback and status 1 instead of ``interrupted``, 130. Measured with the real
+    command on 3.10.13; here the runner's report is stood in for, as the suite runs on one Python."""
+    import asyncio
+
+    import anyio
+
+    from websearch_sync.mcp import server
+
+    def cancelled_run(func, *args, **kwargs):
+        func().close()  # the coroutine the runner would have run
+        raise asyncio.CancelledError()
+
+    monkeypatch.setattr(anyio, "run", cancelled_run)
+    with pytest.raises(KeyboardInterrupt):
+        server.run_stdio(McpTools(SearchClient("stub")), max_concurrent=1)
+
+
 def test_a_forked_server_killed_outright_ends_its_launcher_by_the_same_signal(zygote):
     """The OOM killer or ``kill -9`` ends the forked server with SIGKILL: the started command would
     show -9. Before, the launcher's ``signal.signal(SIGKILL, SIG_DFL)`` raised OSError (SIGKILL's

@@ -111,5 +111,14 @@ async def serve(tools: McpTools, *, max_concurrent: int) -> None:
 
 
 def run_stdio(tools: McpTools, *, max_concurrent: int) -> None:
-    """Run :func:`serve` in a fresh event loop (the library itself stays synchronous)."""
-    anyio.run(lambda: serve(tools, max_concurrent=max_concurrent))
+    """Run :func:`serve` in a fresh event loop (the library itself stays synchronous).
+
+    Ctrl-C raises ``KeyboardInterrupt`` on every Python: on 3.10 anyio's runner ends a Ctrl-C'd
+    run with ``CancelledError`` (3.11's raises ``KeyboardInterrupt``), and nothing else cancels
+    the run's own task."""
+    import asyncio
+
+    try:
+        anyio.run(lambda: serve(tools, max_concurrent=max_concurrent))
+    except asyncio.CancelledError:
+        raise KeyboardInterrupt() from None

@@ -936,6 +936,33 @@ def test_the_transport_answers_arguments_not_an_object_with_an_error_result(argu
     }
 
 
+def modern_call_line(request_id, arguments_json, version="2026-07-28"):
+    """A 2026-07-28 ``tools/call`` (the per-request ``_meta`` envelope) of ``web_search``."""
+    envelope = {"io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {}}
+    return (
+        '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"_meta":%s,"name":"web_search","arguments":%s}}'
+        % (
+            request_id,
+            json.dumps(envelope),
+            arguments_json,
+        )
+    )
+
+
+def test_the_answer_to_a_2026_request_with_arguments_not_an_object_says_its_result_type():
+    """2026-07-28 requires ``resultType`` on every result: the transport's own tool result for
+    arguments that are no object had none, which a client of that version may refuse."""
+    message, answer = parse_line(modern_call_line(7, '"rust"'))
+    assert message is None
+    assert answer["result"]["resultType"] == "complete" and answer["result"]["isError"] is True
+
+
+def test_a_request_of_a_protocol_version_the_server_does_not_speak_is_left_to_the_sdk():
+    """Its answer is the SDK's ``-32022`` naming the versions it speaks, not a tool result of ours."""
+    message, answer = parse_line(modern_call_line(7, '"rust"', version="1900-01-01"))
+    assert message is not None and answer is None
+
+
 def test_arguments_that_are_an_object_or_null_still_go_to_the_server():
     for arguments in ('{"query": "rust"}', "null"):
         message, answer = parse_line(call_line(7, arguments))

@@ -21,12 +21,13 @@ valid message to the SDK's server, and answers the rest itself with a JSON-RPC e
 A ``tools/call`` whose ``arguments`` is not a JSON object (a model's arguments passed on as
 written: a string, an array) is answered here with a tool result (``isError``, the line every
 wrong argument gets), where the SDK would refuse the request with ``-32602``: the model reads
-a tool result, never a protocol error. One without ``params.name`` as a string (no ``params``, no
+a tool result, never a protocol error (``resultType`` in it for a 2026-07-28 request). One without ``params.name`` as a string (no ``params``, no
 ``name``, a number) stays ``-32602``, as the MCP specification (2025-11-25) has a request that
 fails ``CallToolRequest``'s schema answered: the client built it, not the model, which could not
 correct it from a tool result. The SDK's words were "Invalid request parameters" with empty ``data``;
 this reader's say what is missing. Both checks apply to JSON-RPC 2.0 requests only (``"jsonrpc": "2.0"``,
-an id, no ``result`` or ``error``): any other message stays ``-32600``, or the SDK's to read.
+an id, no ``result`` or ``error``): any other message stays ``-32600``, or the SDK's to read, and so does
+a request naming a protocol version the SDK does not speak (its ``-32022`` says which it does).
 
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
 the null device, and the server ends when stdin closes, as for any client.
@@ -49,6 +50,7 @@ import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..engine.stdout_claim import claim_stdout
 from ..net import workers
@@ -60,6 +62,9 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
+
+#: Where a 2026-07-28 request names its protocol version (``params._meta``).
+_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 
 #: An answer of our own: one message, or a batch's array of them.
 Answer = Union[dict[str, Any], list[dict[str, Any]]]
@@ -91,10 +96,18 @@ def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
+def _envelope_version(params: Any) -> Optional[Any]:
+    """The protocol version a 2026-07-28-style request names in its ``_meta`` envelope (None: none)."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta.get(_VERSION_KEY) if isinstance(meta, dict) else None
+
+
 def _is_tools_call(value: Any, request_id: Any) -> bool:
-    """Whether ``value`` is a JSON-RPC 2.0 ``tools/call`` request (an id, no ``result`` or ``error``):
-    only such a request's params are checked here; a message that is no JSON-RPC 2.0 request
-    (no ``jsonrpc``, ``"1.0"``, a response's fields) stays the SDK's ``-32600``."""
+    """Whether ``value`` is a JSON-RPC 2.0 ``tools/call`` request (an id, no ``result`` or ``error``)
+    that the server would serve: only such a request's params are checked here. A message that is no
+    JSON-RPC 2.0 request (no ``jsonrpc``, ``"1.0"``, a response's fields) stays the SDK's ``-32600``,
+    and a request naming a version the SDK does not speak its ``-32022``."""
+    version = _envelope_version(value.get("params")) if isinstance(value, dict) else None
     return (
         request_id is not None
         and isinstance(value, dict)
@@ -102,6 +115,7 @@ def _is_tools_call(value: Any, request_id: Any) -> bool:
         and value.get("method") == "tools/call"
         and "result" not in value
         and "error" not in value
+        and (version is None or version in MODERN_PROTOCOL_VERSIONS)
     )
 
 
@@ -114,11 +128,10 @@ def _arguments_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
     if arguments is None or isinstance(arguments, dict):
         return None
     text = format_results({"error": not_an_object(arguments).to_dict()})
-    return {
-        "jsonrpc": "2.0",
-        "id": request_id,
-        "result": {"content": [{"type": "text", "text": text}], "isError": True},
-    }
+    result: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": True}
+    if _envelope_version(params) is not None:  # 2026-07-28 requires it of every result
+        result["resultType"] = "complete"
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
 
 def _unnamed_call(value: Any, request_id: Any) -> Optional[dict[str, Any]]:

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -482,6 +483,46 @@ def test_ctrl_c_ends_a_server_waiting_for_its_client_at_once(zygote, tmp_path):
     assert all(line.startswith("websearch-sync mcp: ") for line in err[:-1]), err  # the stub's warning, no traceback
 
 
+def test_ctrl_c_ends_a_server_whose_client_has_stopped_reading(zygote):
+    """Ctrl-C ends a server whose answers fill its stdout pipe, its client reading none of them (a hung
+    host): before, the cancelled server waited for the write under way, which waited for a reader,
+    and the process never ended. The test waits for the pipe to be full (the server's writer
+    then blocked), not for a time."""
+    import fcntl
+    import termios
+
+    process = subprocess.Popen(
+        zygote.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    limit_s = paced_budget_s(SESSION_LIMIT_S)
+    try:
+        process.stdin.write(_jsonrpc(INITIALIZE, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).encode())
+        process.stdin.flush()
+        [_, listed] = read_lines(process.stdout, 2, limit_s)  # one answer's size: how many fill the pipe
+        capacity = fcntl.fcntl(process.stdout.fileno(), fcntl.F_GETPIPE_SZ)
+        calls = capacity // len(listed) + 2
+        process.stdin.write(
+            _jsonrpc(*({"jsonrpc": "2.0", "id": 3 + n, "method": "tools/list"} for n in range(calls))).encode()
+        )
+        process.stdin.flush()
+
+        def waiting_in_pipe():
+            return struct.unpack("i", fcntl.ioctl(process.stdout.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
+
+        deadline = time.monotonic() + limit_s
+        while waiting_in_pipe() + len(listed) <= capacity and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert waiting_in_pipe() + len(listed) > capacity, "the pipe did not fill: %d bytes" % waiting_in_pipe()
+        os.kill(process.pid, signal.SIGINT)
+        assert process.wait(limit_s) == 130
+    finally:
+        process.stdin.close()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+
+
 def test_ctrl_c_is_a_keyboard_interrupt_where_the_event_loop_reports_it_as_a_cancellation(monkeypatch):
     """On Python 3.10 anyio's event loop runner ends a Ctrl-C'd run with ``CancelledError`` (its
     tasks cannot be uncancelled there; 3.11's runner raises ``KeyboardInterrupt``): the server then
@@ -828,7 +869,7 @@ def test_a_line_over_the_cap_is_refused_unread_and_the_next_line_served():
     async def read():
         messages, received = anyio.create_memory_object_stream(2)
         answers, answered = anyio.create_memory_object_stream(2)
-        await transport._read(transport._InputLines(wire), messages, answers)
+        await transport._read(transport._Wire(wire, owned=False), messages, answers)
         return [m.message.id async for m in received], [a async for a in answered]
 
     passed_on, answered = anyio.run(read)

@@ -30,7 +30,9 @@ an id, no ``result`` or ``error``): any other message stays ``-32600``, or the S
 a request naming a protocol version the SDK does not speak (its ``-32022`` says which it does).
 
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
-the null device, and the server ends when stdin closes, as for any client.
+the null device, and the server ends when stdin closes, as for any client. Lines are read and
+written in daemon threads (:class:`_Wire`), so Ctrl-C ends the server without waiting for a line
+from the client, or for a client that has stopped reading.
 
 While it serves, ``sys.stdout`` and fd 1 are stderr (stdout is claimed: :mod:`websearch_sync.engine.stdout_claim`,
 by the ``mcp`` command from its start) and fd 0 reads from the null device, so stray output of the
@@ -42,9 +44,10 @@ import io
 import json
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, BinaryIO, Optional, Union
+from functools import partial
+from typing import Any, BinaryIO, Optional, TypeVar, Union
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -58,6 +61,8 @@ from ..tool import format_results, json_int
 from ..validate import describe_sent, not_an_object
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+T = TypeVar("T")
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -230,28 +235,47 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[Answer]]:
         return None, _error(request_id, INVALID_REQUEST, NOT_A_MESSAGE)
 
 
-class _InputLines:
-    """The client's input as text lines, each read in a daemon thread
-    (:func:`~websearch_sync.net.workers.run_awaited`), so that a cancelled server (Ctrl-C) does not
-    wait for a line that may never come: anyio's file wrapper reads in a worker thread that a
-    cancellation waits for, and the first Ctrl-C left the server waiting for its client's next line.
+class _Wire:
+    """One of the protocol's files as UTF-8 text, each line read or written in a daemon thread
+    (:func:`~websearch_sync.net.workers.run_awaited`), so that a cancelled server (Ctrl-C) waits
+    neither for a line its client may never send nor for a client that has stopped reading: anyio's
+    file wrapper uses worker threads a cancellation waits for, and Ctrl-C left the server waiting
+    for its client's next line, or for ever for a client that read none of its answers.
 
-    A read abandoned so keeps the file: :meth:`release` then leaves it alone (closing a file that
-    another thread reads waits for that read), and the thread ends with the process (or, with
-    :func:`~websearch_sync.mcp.serve_stdio` called from Python, at the next line of stdin, which it
-    takes)."""
+    A read or write abandoned so keeps the file: :meth:`close` then leaves it alone (closing a
+    file another thread uses waits for that thread), and the thread ends with the process (with
+    :func:`~websearch_sync.mcp.serve_stdio` called from Python, a read at the next line of stdin,
+    which it takes).
 
-    def __init__(self, wire: BinaryIO) -> None:
-        self.wire = wire
-        self._text = io.TextIOWrapper(wire, encoding="utf-8", errors="replace")
-        self._reading = False
+    Args:
+        file: the file (a private copy of stdin or stdout).
+        owned: :meth:`close` closes ``file`` (else it only lets go of it: ``sys.stdin.buffer``).
+    """
+
+    def __init__(self, file: BinaryIO, *, owned: bool) -> None:
+        self.file = file
+        self._owned = owned
+        self._text = io.TextIOWrapper(file, encoding="utf-8", errors="replace")
+        self._busy = False  # a thread is using the file (or will)
 
     async def readline(self) -> Optional[str]:
         """The next line ("" at the end of input), None for one over :data:`MAX_LINE_CHARS`."""
-        self._reading = True
-        line = await workers.run_awaited(self._next_line, "websearch-mcp-stdin")
-        self._reading = False  # not reached when cancelled: the read is still under way
-        return line
+        return await self._in_thread(self._next_line, "websearch-mcp-stdin")
+
+    async def write_line(self, text: str) -> None:
+        """Write ``text`` and a newline, flushed (``BrokenPipeError`` when the reader has gone)."""
+        await self._in_thread(partial(self._write_line, text), "websearch-mcp-stdout")
+
+    async def _in_thread(self, work: Callable[[], T], name: str) -> T:
+        self._busy = True
+
+        def run() -> T:
+            try:
+                return work()
+            finally:
+                self._busy = False  # the work has ended, whether awaited or abandoned
+
+        return await workers.run_awaited(run, name)
 
     def _next_line(self) -> Optional[str]:
         """:meth:`readline` in the thread: a line over the cap is skipped to its end, a piece at a time."""
@@ -262,72 +286,60 @@ class _InputLines:
             pass
         return None
 
-    def release(self) -> bool:
-        """Let go of the file, detached rather than closed (the file is :func:`_claimed_stdio`'s to
-        close); whether it is free, False while an abandoned read holds it."""
-        if self._reading:
-            return False
-        with contextlib.suppress(OSError, ValueError):
+    def _write_line(self, text: str) -> None:
+        self._text.write(text + "\n")
+        self._text.flush()
+
+    def close(self) -> None:
+        """Let go of the file (closed when ``owned``), unless an abandoned read or write still uses it.
+        The text layer is detached rather than closed (a wrapper left to the garbage collector
+        closed the file there, with a ``ResourceWarning`` on stderr)."""
+        if self._busy:
+            return
+        with contextlib.suppress(OSError, ValueError):  # a failed flush of a client gone: nothing to save
             self._text.detach()
-        return True
+        if self._owned:
+            self.file.close()
 
 
 @contextmanager
-def _claimed_stdio() -> Iterator[tuple[_InputLines, BinaryIO]]:
-    """The client's input lines (:class:`_InputLines`, from a private copy of stdin) and a private
-    copy of stdout for the protocol, stdout claimed
-    (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`: ``sys.stdout`` and descriptor 1 are
-    stderr, the null device without one, for a plugin's ``print`` or direct write in any thread);
-    fd 0 reads the null device until the block ends (streams without a file descriptor are used
-    as they are). The copy of stdin is closed at the end unless an abandoned read still holds it."""
+def _claimed_stdio() -> Iterator[tuple[_Wire, _Wire]]:
+    """The protocol's input and output (:class:`_Wire`: private copies of stdin and stdout), stdout
+    claimed (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`: ``sys.stdout`` and descriptor
+    1 are stderr, the null device without one, for a plugin's ``print`` or direct write in any
+    thread); fd 0 reads the null device until the block ends (streams without a file descriptor
+    are used as they are)."""
     with contextlib.ExitStack() as stack:
         stand_in = sys.stderr if sys.stderr is not None else stack.enter_context(open(os.devnull, "w"))
         stdout = stack.enter_context(claim_stdout(stand_in))
         try:
             fds = (sys.stdin.fileno(), stdout.fileno())
         except (AttributeError, OSError, ValueError):
-            lines = _InputLines(sys.stdin.buffer)
-            try:
-                yield lines, stdout.buffer
-            finally:
-                lines.release()
-            return
-        stdout.flush()
-        saved_in = os.dup(fds[0])
-        null = os.open(os.devnull, os.O_RDONLY)
-        try:
+            wires = (_Wire(sys.stdin.buffer, owned=False), _Wire(stdout.buffer, owned=False))
+        else:
+            stdout.flush()
+            saved_in = os.dup(fds[0])
+            stack.callback(os.close, saved_in)
+            stack.callback(os.dup2, saved_in, fds[0])
+            null = os.open(os.devnull, os.O_RDONLY)
+            stack.callback(os.close, null)
             os.dup2(null, fds[0])
-            lines = _InputLines(os.fdopen(os.dup(saved_in), "rb"))
-            try:
-                with os.fdopen(os.dup(fds[1]), "wb") as wire_out:
-                    yield lines, wire_out
-            finally:
-                if lines.release():
-                    lines.wire.close()
+            wires = (
+                _Wire(os.fdopen(os.dup(saved_in), "rb"), owned=True),
+                _Wire(os.fdopen(os.dup(fds[1]), "wb"), owned=True),
+            )
+        try:
+            yield wires
         finally:
-            os.dup2(saved_in, fds[0])
-            os.close(saved_in)
-            os.close(null)
-
-
-@contextmanager
-def _text(wire: BinaryIO) -> Iterator[io.TextIOWrapper]:
-    """``wire`` as UTF-8 text, detached at the end rather than closed: the file is
-    :func:`_claimed_stdio`'s to close (a wrapper left to the garbage collector closed it
-    there, with a ``ResourceWarning`` on stderr)."""
-    text = io.TextIOWrapper(wire, encoding="utf-8", errors="replace")
-    try:
-        yield text
-    finally:
-        with contextlib.suppress(OSError, ValueError):  # a failed flush of a client gone: nothing to save
-            text.detach()
+            for wire in reversed(wires):
+                wire.close()
 
 
 async def _read(
-    lines: _InputLines, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
+    wire_in: _Wire, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
 ) -> None:
     async with messages, answers:  # end of input: the server stops, and the writer once it has said all
-        while (line := await lines.readline()) != "":
+        while (line := await wire_in.readline()) != "":
             if line is None:
                 await answers.send(_error(None, INVALID_REQUEST, LINE_TOO_LONG))
                 continue
@@ -338,28 +350,25 @@ async def _read(
                 await answers.send(answer)
 
 
-async def _write(wire_out: BinaryIO, outgoing: MemoryObjectReceiveStream[Outgoing]) -> None:
-    with _text(wire_out) as wrapper:
-        out = anyio.wrap_file(wrapper)
-        async with outgoing:
-            async for item in outgoing:
-                if isinstance(item, (dict, list)):
-                    text = json.dumps(item, separators=(",", ":"))
-                else:
-                    text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-                try:
-                    await out.write(text + "\n")
-                    await out.flush()
-                except BrokenPipeError:  # the client has gone (mid-call): no one reads the answers any more
-                    _discard(wire_out)
+async def _write(wire_out: _Wire, outgoing: MemoryObjectReceiveStream[Outgoing]) -> None:
+    async with outgoing:
+        async for item in outgoing:
+            if isinstance(item, (dict, list)):
+                text = json.dumps(item, separators=(",", ":"))
+            else:
+                text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+            try:
+                await wire_out.write_line(text)
+            except BrokenPipeError:  # the client has gone (mid-call): no one reads the answers any more
+                _discard(wire_out.file)
 
 
-def _discard(wire_out: BinaryIO) -> None:
-    """Point ``wire_out``'s descriptor at the null device: what is buffered, and every later answer,
+def _discard(file: BinaryIO) -> None:
+    """Point ``file``'s descriptor at the null device: what is buffered, and every later answer,
     goes nowhere, and the server ends as on a closed stdin instead of on a broken pipe."""
     null = os.open(os.devnull, os.O_WRONLY)
     try:
-        os.dup2(null, wire_out.fileno())
+        os.dup2(null, file.fileno())
     finally:
         os.close(null)
 
@@ -367,11 +376,11 @@ def _discard(wire_out: BinaryIO) -> None:
 @asynccontextmanager
 async def stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
     """``(read_stream, write_stream)`` for the SDK's ``Server.run`` over this process's stdin/stdout."""
-    with _claimed_stdio() as (lines, wire_out):
+    with _claimed_stdio() as (wire_in, wire_out):
         incoming_send, incoming = anyio.create_memory_object_stream[Any](0)
         outgoing_send, outgoing = anyio.create_memory_object_stream[Outgoing](16)
         async with anyio.create_task_group() as group:
-            group.start_soon(_read, lines, incoming_send, outgoing_send.clone())
+            group.start_soon(_read, wire_in, incoming_send, outgoing_send.clone())
             group.start_soon(_write, wire_out, outgoing)
             async with outgoing_send:
                 yield incoming, outgoing_send

@@ -811,7 +811,10 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse(raw_server):
     ]
 
 
-BATCH_REFUSED = "Invalid Request: JSON-RPC batches are not served (of MCP's versions only 2025-03-26 had them); send each message on its own line"
+BATCH_REFUSED = (
+    "Invalid Request: JSON-RPC batches are served only under protocol version 2025-03-26, the one that has "
+    "them; send each message on its own line"
+)
 
 
 def test_a_batch_is_answered_with_one_array_refusing_each_request_under_its_id(raw_server):
@@ -835,6 +838,59 @@ def test_a_batch_is_answered_with_one_array_refusing_each_request_under_its_id(r
         {"jsonrpc": "2.0", "id": "b", "error": {"code": -32600, "message": BATCH_REFUSED}},
     ]
     assert after == {"jsonrpc": "2.0", "id": 22, "result": {}}  # and the server still serves
+
+
+def test_under_2025_03_26_a_batch_is_served_and_answered_with_one_array(zygote):
+    """2025-03-26, the one version with batches, says a server must receive them: each member is
+    served as on a line of its own and the answers come back in one array (``initialize`` refused
+    in it, as that version says; a notification unanswered; a member that is no message ``-32600``);
+    a request of a batch that the client cancels goes unanswered and the batch's array comes
+    without it. Before, any batch got one ``-32600`` with ``id: null``."""
+    arrived, release = threading.Event(), threading.Event()
+
+    def page(conn, request, site):
+        arrived.set()
+        gated(release, respond(200, article_html()))(conn, request, site)
+
+    with FaultServer({"*": page}) as site:
+        server = RawServer(zygote.command("--allow-private"))
+        try:
+            server.send(json.dumps(dict(INITIALIZE, params=dict(INITIALIZE["params"], protocolVersion="2025-03-26"))))
+            assert server.next_answers(1)[0]["result"]["protocolVersion"] == "2025-03-26"
+            search = {"name": "web_search", "arguments": {"query": "x"}}
+            batch = [
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 10, "method": "ping"},
+                {"jsonrpc": "2.0", "id": "list", "method": "tools/list"},
+                {"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": search},
+                {"jsonrpc": "2.0", "id": 13, "method": "initialize", "params": INITIALIZE["params"]},
+                "not a message",
+            ]
+            server.send(json.dumps(batch))
+            server.send('{"jsonrpc":"2.0","id":20,"method":"ping"}')
+            answers = server.next_answers(2)  # the single ping's answer may come first: the batch waits for its search
+            [answer] = [a for a in answers if isinstance(a, list)]
+            [after] = [a for a in answers if isinstance(a, dict)]
+            by_id = {member["id"]: member for member in answer}
+            assert sorted(by_id, key=str) == sorted([10, "list", 12, 13, None], key=str)
+            assert by_id[10]["result"] == {}
+            assert [tool["name"] for tool in by_id["list"]["result"]["tools"]] == ["web_search", "web_fetch"]
+            assert by_id[12]["result"]["isError"] is False
+            assert by_id[13]["error"] == {
+                "code": -32600,
+                "message": "Invalid Request: initialize must not be in a batch",
+            }
+            assert by_id[None]["error"] == {"code": -32600, "message": NOT_A_MESSAGE}
+            assert after == {"jsonrpc": "2.0", "id": 20, "result": {}}  # a message of its own line, alone
+
+            fetch = {"name": "web_fetch", "arguments": {"url": site.url("/page")}}
+            server.send(json.dumps([{"jsonrpc": "2.0", "id": 30, "method": "tools/call", "params": fetch}, batch[1]]))
+            assert arrived.wait(server.limit_s), "the fetch did not reach the page"
+            server.send('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":30}}')
+            assert server.next_answers(1) == [[{"jsonrpc": "2.0", "id": 10, "result": {}}]]
+        finally:
+            release.set()
+            server.close()
 
 
 @pytest.mark.parametrize(
@@ -869,7 +925,7 @@ def test_a_line_over_the_cap_is_refused_unread_and_the_next_line_served():
     async def read():
         messages, received = anyio.create_memory_object_stream(2)
         answers, answered = anyio.create_memory_object_stream(2)
-        await transport._read(transport._Wire(wire, owned=False), messages, answers)
+        await transport._read(transport._Wire(wire, owned=False), messages, answers, transport.Batches())
         return [m.message.id async for m in received], [a async for a in answered]
 
     passed_on, answered = anyio.run(read)

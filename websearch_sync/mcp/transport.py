@@ -14,9 +14,10 @@ valid message to the SDK's server, and answers the rest itself with a JSON-RPC e
   take it for a notification and never answer), with ``id: null``;
 - ``-32602`` (invalid params) for a request whose text holds a lone surrogate, which is
   not Unicode text (a notification gets no answer, as JSON-RPC says);
-- for a JSON-RPC batch (an array: MCP had them in 2025-03-26 only, and no SDK sends them), one
+- for a JSON-RPC batch (an array) under any version but 2025-03-26 (no SDK sends them), one
   array refusing each request in it with ``-32600`` under its id (JSON-RPC's answer to a batch),
-  where one error without an id had left every request of it waiting.
+  where one error without an id had left every request of it waiting. Under 2025-03-26, the one
+  version that has them, a batch is served (:func:`_serve_batch`, :mod:`.batches`).
 
 A ``tools/call`` whose ``arguments`` is not a JSON object (a model's arguments passed on as
 written: a string, an array) is answered here with a tool result (``isError``, the line every
@@ -59,6 +60,7 @@ from ..engine.stdout_claim import claim_stdout
 from ..net import workers
 from ..tool import format_results, json_int
 from ..validate import describe_sent, not_an_object
+from .batches import Batches
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -87,8 +89,8 @@ LINE_TOO_LONG = (
     "Invalid Request: the line is over %d characters, more than any request to this server needs" % MAX_LINE_CHARS
 )
 BATCH_REFUSED = (
-    "Invalid Request: JSON-RPC batches are not served (of MCP's versions only 2025-03-26 had them); "
-    "send each message on its own line"
+    "Invalid Request: JSON-RPC batches are served only under protocol version 2025-03-26, the one that has "
+    "them; send each message on its own line"
 )
 
 
@@ -184,11 +186,12 @@ def _holds_lone_surrogate(value: Any) -> bool:
 
 
 def _batch_refused(batch: list[Any]) -> Optional[list[dict[str, Any]]]:
-    """The answer to a JSON-RPC batch (a non-empty array), shaped as JSON-RPC shapes one: an array
-    holding ``-32600`` for each request under its id and for each member that is no message with
-    ``id: null``; None when nothing in it is answered (notifications, responses). MCP dropped
-    batches after 2025-03-26 and no SDK sends them; refusing each request ends the client's wait
-    for it, where one error without an id left all of them unanswered."""
+    """The answer to a JSON-RPC batch (a non-empty array) under a version without batches, shaped
+    as JSON-RPC shapes one: an array holding ``-32600`` for each request under its id and for each
+    member that is no message with ``id: null``; None when nothing in it is answered
+    (notifications, responses). MCP dropped batches after 2025-03-26 and no SDK sends them;
+    refusing each request ends the client's wait for it, where one error without an id left all of
+    them unanswered."""
     answers = []
     for member in batch:
         request_id = _request_id(member)
@@ -201,10 +204,11 @@ def _batch_refused(batch: list[Any]) -> Optional[list[dict[str, Any]]]:
     return answers or None
 
 
-def parse_line(line: str) -> tuple[Optional[Any], Optional[Answer]]:
+def parse_line(line: str, *, serve_batches: bool = False) -> tuple[Optional[Any], Optional[Answer]]:
     """One line from the client: ``(message, None)`` for the SDK, ``(None, answer)`` to send back
     (an array for a batch), or ``(None, None)`` for a blank line, an invalid notification or a batch
-    of notifications (JSON-RPC answers none of them)."""
+    of notifications (JSON-RPC answers none of them). A batch (a non-empty array) is refused, or
+    with ``serve_batches`` is ``(members, None)``, the list of its members for :func:`_serve_batch`."""
     if not line.strip():
         return None, None
     try:
@@ -214,7 +218,13 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[Answer]]:
     except ValueError:
         return None, _error(None, PARSE_ERROR, "Parse error: the line is not JSON")
     if isinstance(value, list) and value:
-        return None, _batch_refused(value)
+        return (value, None) if serve_batches else (None, _batch_refused(value))
+    return parse_message(value)
+
+
+def parse_message(value: Any) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
+    """One message (a line's JSON, or a member of a batch): ``(message, None)`` for the SDK,
+    ``(None, answer)`` to send back, or ``(None, None)`` for an invalid notification."""
     request_id = _request_id(value)
     if isinstance(value, dict) and "id" in value and request_id is None:
         # a float, bool, null, array or object id: the SDK would take the message for a notification
@@ -336,27 +346,87 @@ def _claimed_stdio() -> Iterator[tuple[_Wire, _Wire]]:
 
 
 async def _read(
-    wire_in: _Wire, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
+    wire_in: _Wire,
+    messages: MemoryObjectSendStream[Any],
+    answers: MemoryObjectSendStream[Outgoing],
+    batches: Batches,
 ) -> None:
     async with messages, answers:  # end of input: the server stops, and the writer once it has said all
         while (line := await wire_in.readline()) != "":
             if line is None:
                 await answers.send(_error(None, INVALID_REQUEST, LINE_TOO_LONG))
                 continue
-            message, answer = parse_line(line)
-            if message is not None:
-                await messages.send(SessionMessage(message))
+            message, answer = parse_line(line, serve_batches=batches.served())
+            if isinstance(message, list):
+                await _serve_batch(message, batches, messages, answers)
+            elif message is not None:
+                await _pass_on(message, batches, messages, answers)
             elif answer is not None:
                 await answers.send(answer)
 
 
-async def _write(wire_out: _Wire, outgoing: MemoryObjectReceiveStream[Outgoing]) -> None:
+async def _pass_on(
+    message: Any, batches: Batches, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
+) -> None:
+    """Hand ``message`` to the SDK, noted in ``batches`` first: an ``initialize`` (its answer says the
+    version), a cancellation of a request of a batch (whose answer then goes without it)."""
+    method = getattr(message, "method", None)
+    batches.passed_on(method, getattr(message, "id", None))
+    params = getattr(message, "params", None)
+    if method == "notifications/cancelled" and isinstance(params, dict):
+        complete = batches.cancelled(params.get("requestId"))
+        if complete is not None:
+            await answers.send(complete)
+    await messages.send(SessionMessage(message))
+
+
+async def _serve_batch(
+    members: list[Any],
+    batches: Batches,
+    messages: MemoryObjectSendStream[Any],
+    answers: MemoryObjectSendStream[Outgoing],
+) -> None:
+    """Serve a batch (2025-03-26): each member as a message of its own line would be, the answers
+    gathered into one array (:class:`~.batches.Batches`). ``initialize`` is refused in a batch
+    (2025-03-26: it must not be in one), and so is a request whose id another request of a batch
+    under way has (its answer would be taken for that one's)."""
+    passed: list[Any] = []
+    waiting: list[Any] = []
+    known: list[dict[str, Any]] = []
+    for member in members:
+        request_id = _request_id(member)
+        if request_id is not None and (batches.in_use(request_id) or request_id in waiting):
+            known.append(_error(request_id, INVALID_REQUEST, "Invalid Request: the id is taken by another request"))
+            continue
+        if isinstance(member, dict) and member.get("method") == "initialize":
+            known.append(_error(request_id, INVALID_REQUEST, "Invalid Request: initialize must not be in a batch"))
+            continue
+        message, answer = parse_message(member)
+        if message is not None:
+            passed.append(message)
+            if request_id is not None and getattr(message, "method", None) is not None:
+                waiting.append(request_id)
+        elif answer is not None:
+            known.append(answer)
+    complete = batches.start(waiting, known)
+    if complete is not None:
+        await answers.send(complete)
+    for message in passed:
+        await _pass_on(message, batches, messages, answers)
+
+
+async def _write(wire_out: _Wire, outgoing: MemoryObjectReceiveStream[Outgoing], batches: Batches) -> None:
     async with outgoing:
         async for item in outgoing:
             if isinstance(item, (dict, list)):
                 text = json.dumps(item, separators=(",", ":"))
             else:
                 text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+                held, complete = batches.held(json.loads(text))
+                if held and complete is None:
+                    continue  # an answer of a batch that still waits for others
+                if complete is not None:
+                    text = json.dumps(complete, separators=(",", ":"))
             try:
                 await wire_out.write_line(text)
             except BrokenPipeError:  # the client has gone (mid-call): no one reads the answers any more
@@ -380,8 +450,9 @@ async def stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any],
         incoming_send, incoming = anyio.create_memory_object_stream[Any](0)
         outgoing_send, outgoing = anyio.create_memory_object_stream[Outgoing](16)
         async with anyio.create_task_group() as group:
-            group.start_soon(_read, wire_in, incoming_send, outgoing_send.clone())
-            group.start_soon(_write, wire_out, outgoing)
+            batches = Batches()
+            group.start_soon(_read, wire_in, incoming_send, outgoing_send.clone(), batches)
+            group.start_soon(_write, wire_out, outgoing, batches)
             async with outgoing_send:
                 yield incoming, outgoing_send
             # the writer ends after the last answer, once the reader has seen the end of input

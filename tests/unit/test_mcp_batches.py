@@ -12,6 +12,7 @@ def answer(request_id, result=None):
 def negotiated(version):
     batches = Batches()
     batches.passed_on("initialize", 1)
+    assert batches.watches(1)
     assert batches.held(answer(1, {"protocolVersion": version, "capabilities": {}})) == (False, None)
     return batches
 
@@ -27,6 +28,7 @@ def test_a_batch_is_answered_once_its_last_request_is():
     refused = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "x"}}
     assert batches.start([2, "b"], [refused]) is None
     assert batches.in_use(2) and batches.in_use("b")
+    assert batches.watches(2) and not batches.watches(3) and not batches.watches(None)
     assert batches.held(answer("b")) == (True, None)
     assert batches.held({"jsonrpc": "2.0", "method": "notifications/progress", "params": {}}) == (False, None)
     assert batches.held(answer(2)) == (True, [refused, answer("b"), answer(2)])

@@ -43,6 +43,11 @@ class Batches:
         if method == "initialize" and request_id is not None:
             self._initialize_ids.add(request_id)
 
+    def watches(self, request_id: Any) -> bool:
+        """Whether an answer to ``request_id`` concerns these records (an ``initialize``'s, or a batch's
+        request's): the writer reads no other answer (an image's runs to megabytes)."""
+        return request_id in self._initialize_ids or request_id in self._batch_of
+
     def in_use(self, request_id: Any) -> bool:
         """Whether ``request_id`` is a request of a batch under way (another with it would take its answer)."""
         return request_id in self._batch_of

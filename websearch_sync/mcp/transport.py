@@ -422,11 +422,12 @@ async def _write(wire_out: _Wire, outgoing: MemoryObjectReceiveStream[Outgoing],
                 text = json.dumps(item, separators=(",", ":"))
             else:
                 text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-                held, complete = batches.held(json.loads(text))
-                if held and complete is None:
-                    continue  # an answer of a batch that still waits for others
-                if complete is not None:
-                    text = json.dumps(complete, separators=(",", ":"))
+                if batches.watches(getattr(item.message, "id", None)):  # an initialize's answer, or a batch's
+                    held, complete = batches.held(json.loads(text))
+                    if held and complete is None:
+                        continue  # an answer of a batch that still waits for others
+                    if complete is not None:
+                        text = json.dumps(complete, separators=(",", ":"))
             try:
                 await wire_out.write_line(text)
             except BrokenPipeError:  # the client has gone (mid-call): no one reads the answers any more

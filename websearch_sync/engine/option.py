@@ -67,7 +67,9 @@ class Option:
         omitted_sends_default: whether the engine's request for a call without the option is the
             one for a call giving its default (it reads it through :meth:`value`); ``False`` for an
             engine that sends it only when given (SearXNG's ``pageno``: the instance's own default
-            otherwise). When true a call giving the default is cached as the call omitting it.
+            otherwise). When true a call giving the default is cached as the call omitting it;
+            ``False`` by default, so an option whose engine tells the two apart is never answered
+            from the other's cache (the library's own ``pageno`` sets it).
     """
 
     name: str
@@ -80,7 +82,7 @@ class Option:
     pattern: Optional[str] = None
     example: str = ""
     detail: str = BAD_OPTION
-    omitted_sends_default: bool = True
+    omitted_sends_default: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:

@@ -15,13 +15,16 @@ from typing import Any, Callable, Optional
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import respond
+from images import noise_png, png
 from redis_server import REDIS_UP_TIMEOUT_S, redis_db, redis_server, up  # noqa: F401  (fixtures)
 from servers import FaultServer, LoopbackListener
 
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
+from websearch_sync.client.answers import page_answer_bytes
 from websearch_sync.client.state import server as state_server
 from websearch_sync.client.state.slots import process_id, slot_time_us
+from websearch_sync.config import DEFAULT_MAX_CHARS
 from websearch_sync.tool import format_results
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -135,6 +138,7 @@ def page_server():
         pytest.param({"truncated_by": "max_chars"}, id="causes that are text"),
         pytest.param({"content_type": ["text/html"]}, id="a content type that is a list"),
         pytest.param({"extractor": None}, id="no extractor"),
+        pytest.param({"data": "iVBORw0KGgo=", "width": 1, "height": 1}, id="an image a text fetch never returns"),
     ],
 )
 def test_a_crafted_fetch_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, page_server, change):
@@ -150,6 +154,46 @@ def test_a_crafted_fetch_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, page_
         result = reader.fetch(url, allow_private=True, max_chars=200)
     assert len(page_server.requests) - asked == (1 if change else 0)  # a miss reads the page again
     assert "(truncated to 200 characters)" in format_results(result)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param({"data": ["iVBORw0KGgo="]}, id="data that is a list"),
+        pytest.param({"width": "640"}, id="a width that is text"),
+        pytest.param({"data": "A" * (5 * 2**20 + 4)}, id="data over the 5 MiB an image is cut to"),
+    ],
+)
+def test_a_crafted_image_entry_in_redis_is_a_miss(redis_db, redis_server, change):  # noqa: F811
+    """A planted ``data`` reached the caller as it was (a list, or more text than any image fetch returns)."""
+    url = up(redis_server.url)
+    with FaultServer({"/i": respond(200, png(64, 48), content_type="image/png")}) as server:
+        with ws.SearchClient("stub", state_url=url) as writer:
+            stored = writer.fetch(server.url("/i"), allow_private=True, images=True)
+        (key,) = _cache_keys(redis_db)
+        redis_db.set(key, json.dumps(dict(stored, **change)), ex=60)
+        with ws.SearchClient("stub", state_url=url) as reader:
+            again = reader.fetch(server.url("/i"), allow_private=True, images=True)
+    assert len(server.requests) == 2 and again == stored
+
+
+def test_an_image_answer_past_the_texts_bound_is_shared_and_warned_of_by_no_one(redis_db, redis_server, caplog):  # noqa: F811
+    """An image's base64 ``data`` counted against the text's bound (64 KiB + 6 bytes a character of
+    ``max_chars``, 364 KiB by default): every image over about 300 KB was kept out of Redis, each
+    worker fetched it again, and the first one warned that an answer was too long to share."""
+    body = noise_png(360, 360)  # about 390 KB: 520 KB of base64
+    url = up(redis_server.url)
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        FaultServer({"/i": respond(200, body, content_type="image/png")}) as server,
+    ):
+        with ws.SearchClient("stub", state_url=url) as writer:
+            stored = writer.fetch(server.url("/i"), allow_private=True, images=True)
+        with ws.SearchClient("stub", state_url=url) as reader:
+            again = reader.fetch(server.url("/i"), allow_private=True, images=True)
+    assert len(stored["data"]) > page_answer_bytes(DEFAULT_MAX_CHARS)
+    assert (len(server.requests), again["data"] == stored["data"]) == (1, True)
+    assert not [r.getMessage() for r in caplog.records if "longer than" in r.getMessage()]
 
 
 CRAFTED_COOLDOWNS = {

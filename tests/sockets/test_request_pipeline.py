@@ -47,6 +47,40 @@ def routes(server):
     return [request.route for request in server.requests]
 
 
+def test_a_search_of_the_engine_whose_host_walled_a_fetch_is_refused_until_the_cool_down_ends(json_backends):
+    """A wall one fetch of the engine's host met cooled the host down for fetches only: the next
+    search of that engine was sent to the host that had just served a captcha."""
+    json_backends("aa")
+    clock = FakeClock()
+    with FaultServer({"/aa": json_results("https://a.example/"), "/wall": CHALLENGE}) as server:
+        with client(server, clock, retries=0) as c:
+            with pytest.raises(ws.WebBlocked):
+                c.fetch(server.url("/wall"))
+            with pytest.raises(ws.WebBlocked) as refused:
+                c.search("q")
+            assert routes(server) == ["/wall"]  # the engine was not asked
+            clock.advance(600.0)  # a captcha's cool-down
+            assert c.search("q")["items"]
+        assert routes(server) == ["/wall", "/aa"]
+    assert (refused.value.provider, refused.value.detail_code) == ("aa", "captcha_required")
+    assert "cooling down" in refused.value.message and 599 <= refused.value.retry_after <= 600
+
+
+def test_with_a_shared_state_a_wall_a_fetch_met_holds_back_another_process_s_search(
+    json_backends, redis_server, redis_db
+):  # noqa: F811
+    json_backends("aa")
+    with FaultServer({"/aa": json_results("https://a.example/"), "/wall": CHALLENGE}) as server:
+        with client(server, FakeClock(), state_url=redis_server.url) as first:
+            with pytest.raises(ws.WebBlocked):
+                first.fetch(server.url("/wall"))
+        with client(server, FakeClock(), state_url=redis_server.url) as second:  # another process, as it were
+            with pytest.raises(ws.WebBlocked) as refused:
+                second.search("q")
+        assert routes(server) == ["/wall"]
+    assert refused.value.provider == "aa" and "cooling down after captcha_required" in refused.value.message
+
+
 def test_a_fetch_right_after_a_search_met_a_wall_on_that_host_is_refused(json_backends):
     json_backends("aa", classify=walled_json)
     with FaultServer({"/aa": CHALLENGE, "/page": respond(200, ARTICLE)}) as server:

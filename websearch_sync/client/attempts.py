@@ -144,7 +144,7 @@ class BackendRunner:
                     key = reported(backend, partial(backend.cooldown_key, params, error))
                     own = self.cooldowns.record(error, key, delay, budget.remaining_s())
                 if delay is None:
-                    if isinstance(error, WebBlocked):
+                    if isinstance(error, WebBlocked) and key == reported(backend, backend.upstream_key):
                         self._cool_host(backend, error, budget)
                     if cause is not None and cut_short(error, budget):
                         raise cause from None
@@ -158,11 +158,13 @@ class BackendRunner:
         raise last_error  # type: ignore[misc]  # pragma: no cover
 
     def _cool_host(self, backend: Backend, error: WebBlocked, budget: Deadline) -> None:
-        """Cool the backend's endpoint host down after a block that ended its call, so that
-        fetching a page of that host is refused like a search (not before a retry: the
-        host's cool-down would refuse the retry that waited out the Retry-After)."""
+        """Cool the backend's endpoint host down after a block of the whole backend (recorded under
+        its upstream key) that ended its call, so that fetching a page of that host is refused like
+        a search (not before a retry: the host's cool-down would refuse the retry that waited out
+        the Retry-After). A block of a part of it (a SearXNG instance's engines, which the instance
+        answered for) says nothing of its host: a fetch of the instance's pages was refused."""
         if self.gate is not None:
-            self.gate.blocked(backend_endpoint(backend), error, budget)
+            self.gate.blocked(backend_endpoint(backend), error, budget, engines=False)
 
     def _check_ready(
         self,

@@ -450,6 +450,44 @@ def test_an_operators_command_given_a_reply_no_redis_sends_says_so_never_an_esca
     assert code == 4 and "BadReply: %s answered" % ("TIME" if name.startswith("TIME") else "SCAN") in told.err, told
 
 
+@pytest.mark.parametrize(
+    "command, kind",
+    [
+        (["state", "show", "--json"], None),
+        (["state", "clear"], "cooldown"),
+        (["state", "clear", "--cache"], "cache"),
+    ],
+    ids=["show", "clear", "clear-cache"],
+)
+def test_an_operators_command_given_endless_scan_cursors_ends_at_its_deadline(
+    capsys, monkeypatch, fake_clock, command, kind
+):
+    """Each round trip was bounded, the scan was not: a server answering every SCAN with another
+    cursor (and a key now and then) held ``state show`` and ``state clear`` for ever. The whole
+    command ends at the deadline (``WEB_SEARCH_TIMEOUT_MS``, on the fake clock: a second a round
+    here), saying what it did before it stopped."""
+    monkeypatch.setenv("WEB_SEARCH_TIMEOUT_MS", "5000")
+    scans: list[int] = []
+
+    def reply(said: list[bytes]) -> Optional[bytes]:
+        if said[0].upper() == b"SCAN":
+            scans.append(1)
+            fake_clock.advance(1.0)
+            if len(scans) > 1000:  # a command that never stops: end the test's scan, not the test
+                return _NO_KEYS
+            key = b"websearch_sync:%s:k%d" % (kind.encode() if kind else b"cooldown", len(scans))
+            return b"*2\r\n$2\r\n77\r\n*1\r\n$%d\r\n%s\r\n" % (len(key), key)
+        return _by_command(TIME=_TIME, GETRANGE=b"$-1\r\n", PTTL=b":-2\r\n", DEL=b":1\r\n")(said)
+
+    with FakeRedis(reply) as fake:
+        code = cli_main([*command, "--state-url", fake.url + "?socket_timeout=2"])
+    told = capsys.readouterr()
+    assert (code, len(scans)) == (4, 5), told
+    assert "did not finish scanning its keys within 5 s (5 rounds of SCAN, 5 keys found)" in told.err, told.err
+    if kind is not None:
+        assert "the 5 %s keys it found were deleted" % kind in told.err, told.err
+
+
 #: What a hostile server starts to send: far more than any bound, and than the kernel buffers between.
 _ENDLESS_MB = 64
 

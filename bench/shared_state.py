@@ -18,7 +18,8 @@
    from the other processes inside the Retry-After (target 0).
 4. The duplicate-collapse ratio: four workers ask the same 20 queries at once (the
    upstream answers after 0.1 s). Printed: upstream requests / distinct queries
-   (target 1.0), with and without the shared state.
+   (target 1.0), with and without the shared state; then the same for fetches: four
+   workers fetch the same 20 pages at once (``ws.fetch``; each page answers after 0.1 s).
 5. The fleet's rate through a Redis outage: four workers at ``min_interval_s=0.2`` (the
    upstream allows 5 requests/s) while Redis answers, while it is stopped, and once it
    is started again on the same port. Printed for each phase: requests, the rate the
@@ -157,6 +158,29 @@ def collapse(url: str) -> None:
         )
 
 
+def fetch_collapse(url: str) -> None:
+    """Print page requests / distinct pages for four workers fetching the same pages at once."""
+    import redis
+    from faults import delayed, respond
+    from servers import FaultServer
+
+    page = b"<title>Page</title><article><p>%s</p></article>" % (b"Plain prose for the reader. " * 40)
+    paths = ["/page/%d" % i for i in range(20)]
+    for label, state_url in (("shared state (Redis)", url), ("local state only", "")):
+        redis.Redis.from_url(url).flushdb()
+        with (
+            Upstream("browse-API__1") as upstream,
+            FaultServer(dict.fromkeys(paths, delayed(0.1, respond(200, page)))) as pages,
+        ):
+            urls = [pages.url(path) for path in paths]
+            job = {"queries": urls, "fetch": True, "options": {"allow_private": True}}
+            run_workers([job for _ in range(4)], worker_env(upstream, state_url, 0))
+        print(
+            "fetch collapse, %-26s %3d page requests / %d distinct pages = %.2f (target 1.0)"
+            % (label + ":", len(pages.requests), len(paths), len(pages.requests) / len(paths))
+        )
+
+
 def outage(interval: float = 0.2, workers: int = 4, per_phase: int = 8) -> None:
     """Print the rate the upstream sees from four workers before, during and after a Redis outage."""
     phases = ("Redis answers", "Redis stopped", "Redis started again")
@@ -197,15 +221,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--searches", type=int, default=2000, help="searches per measurement (default 2000)")
     parser.add_argument("--skip-workers", action="store_true", help="only the per-search cost")
+    parser.add_argument("--collapse-only", action="store_true", help="only the duplicate-collapse ratios (4.)")
     args = parser.parse_args()
     if redis_server_binary() is None:
         sys.exit("no redis-server on PATH (Debian: apt-get install redis-server)")
     with RedisServer() as server:
+        if args.collapse_only:
+            collapse(server.url)
+            fetch_collapse(server.url)
+            return
         overhead(server.url, args.searches)
         if not args.skip_workers:
             spacing(server.url)
             sharing_window(server.url)
             collapse(server.url)
+            fetch_collapse(server.url)
             outage()
 
 

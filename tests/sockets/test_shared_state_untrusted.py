@@ -488,6 +488,27 @@ def test_an_operators_command_given_endless_scan_cursors_ends_at_its_deadline(
         assert "the 5 %s keys it found were deleted" % kind in told.err, told.err
 
 
+def test_clearing_a_backends_cool_downs_scans_within_one_deadline_for_it_and_its_hosts(capsys, monkeypatch, fake_clock):
+    """``state clear --backend B`` scans for B's keys and its endpoint hosts' (three patterns each):
+    each host's scans had a deadline of their own, so the command took that deadline once per host.
+    Here every scan takes two rounds of a second (on the fake clock): 12 s in all, past the 7 s."""
+    monkeypatch.setenv("WEB_SEARCH_TIMEOUT_MS", "7000")
+    scans: list[bytes] = []
+
+    def reply(said: list[bytes]) -> Optional[bytes]:
+        if said[0].upper() == b"SCAN":
+            scans.append(said[1])
+            fake_clock.advance(1.0)
+            return b"*2\r\n$1\r\n%s\r\n*0\r\n" % (b"7" if said[1] == b"0" else b"0")
+        return None
+
+    with FakeRedis(reply) as fake:
+        code = cli_main(["state", "clear", "--backend", "ddg_html", "--state-url", fake.url + "?socket_timeout=2"])
+    told = capsys.readouterr()
+    assert (code, len(scans)) == (4, 7), told
+    assert "within 7 s (7 rounds of SCAN, 0 keys found): the 0 cooldown keys it found were deleted" in told.err, told
+
+
 #: What a hostile server starts to send: far more than any bound, and than the kernel buffers between.
 _ENDLESS_MB = 64
 

@@ -390,6 +390,8 @@ class SearchClient:
         Raises:
             InvalidInput: ``unknown_backend``.
             NetworkError: ``state_unavailable`` when the shared state cannot be reached.
+            Timeout: ``deadline_exceeded`` when its scan of the shared state's keys went on past the
+                client's deadline (``budget_ms``, else ``timeout_ms``).
         """
         if backend is None:
             return self._cooldowns.lift()

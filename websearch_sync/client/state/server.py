@@ -425,11 +425,12 @@ class ScanBound:
         self.ends = clock.monotonic() + seconds
         self.rounds = self.keys = 0
 
-    def round(self, keys: int) -> None:
-        """Count a round trip of ``SCAN`` that found ``keys`` keys; :class:`ScanCut` once past the bound."""
+    def round(self, keys: int, more: bool) -> None:
+        """Count a round trip of ``SCAN`` that found ``keys`` keys; :class:`ScanCut` when the scan
+        has ``more`` rounds to go and the bound is past."""
         self.rounds += 1
         self.keys += keys
-        if self.clock.monotonic() >= self.ends:
+        if more and self.clock.monotonic() >= self.ends:
             raise ScanCut(self.rounds, self.keys, self.seconds)
 
 
@@ -453,10 +454,11 @@ def scanned(redis: Any, match: str, bound: Optional[ScanBound] = None, count: in
             raise BadReply("SCAN answered %s" % _shape(page))
         cursor, keys = page
         yield from keys
-        if not cursor.strip(b"0"):
-            return
+        more = bool(cursor.strip(b"0"))
         if bound is not None:
-            bound.round(len(keys))
+            bound.round(len(keys), more)
+        if not more:
+            return
 
 
 def redis_now_us(redis: Any) -> int:

@@ -148,6 +148,29 @@ def test_fetch_retries_a_retryable_failure(json_backends):
     assert len(clock.sleeps) == 1  # the backoff
 
 
+@pytest.mark.parametrize("retry_after", [None, "2"])
+def test_a_fetch_s_429_is_retried_only_after_the_cool_down_it_recorded(json_backends, retry_after):
+    """The 429 cools the host down as it comes (60 s without a Retry-After): the fetch waited out
+    its backoff, then its own cool-down refused the retry ("host:... is cooling down"). Now it
+    fails at once with the 429; a Retry-After it can wait out is waited out and retried."""
+    json_backends("aa")
+    clock = FakeClock()
+    headers = {"Retry-After": retry_after} if retry_after else {}
+    with FaultServer({"/page": sequence(respond(429, b"slow down", headers=headers), respond(200, ARTICLE))}) as server:
+        with client(server, clock, retries=2) as c:
+            try:
+                outcome = c.fetch(server.url("/page"))["text"]
+            except ws.WebBlocked as error:
+                outcome = (error.detail_code, error.message)
+        requests = routes(server)
+    if retry_after is None:
+        assert outcome[0] == "http_429" and "(HTTP 429)" in outcome[1] and "cooling down" not in outcome[1]
+        assert (requests, clock.sleeps) == (["/page"], [])
+    else:
+        assert "dredging plan" in outcome
+        assert (requests, clock.sleeps) == (["/page", "/page"], [2.0])
+
+
 def test_a_fetch_s_429_cools_the_host_down_and_a_403_of_one_page_does_not(json_backends):
     json_backends("aa")
     with FaultServer(

@@ -355,10 +355,22 @@ def announce_retry(name: str, error: WebSearchError, attempt: int, delay: float)
     )
 
 
-def with_retries(call: Callable[[], T], name: str, policy: RetryPolicy, budget: Deadline, clock: Clock) -> T:
+def with_retries(
+    call: Callable[[], T],
+    name: str,
+    policy: RetryPolicy,
+    budget: Deadline,
+    clock: Clock,
+    cooled_for: Optional[Callable[[WebBlocked], float]] = None,
+) -> T:
     """``call()``, its retryable failures retried as ``policy`` says within ``budget`` (fetch
     and each page of ``include_content``: their requests wait for the transport's gate, the
-    client's spacing per host and cool-downs, like a search's)."""
+    client's spacing per host and cool-downs, like a search's).
+
+    ``cooled_for``: how long a block cools its host down (the gate records it as the block
+    comes, for every process): a block is retried only after a wait that long, else it is
+    raised at once (a 429 without ``Retry-After`` waited out its backoff, then its retry was
+    refused by the 60 s cool-down its own request had recorded)."""
     attempt = 0
     cause: Optional[WebSearchError] = None
     while True:
@@ -366,6 +378,8 @@ def with_retries(call: Callable[[], T], name: str, policy: RetryPolicy, budget: 
             return call()
         except WebSearchError as error:
             delay = retry_delay(policy, attempt, error, budget)
+            if delay is not None and cooled_for is not None and isinstance(error, WebBlocked):
+                delay = delay if delay >= cooled_for(error) else None
             if delay is None:
                 if cause is not None and cut_short(error, budget):
                     raise cause from None

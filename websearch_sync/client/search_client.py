@@ -896,7 +896,12 @@ class SearchClient:
     def _fetch_retrying(self, url: str, *, deadline: Deadline, **arguments: Any) -> FetchResult:
         """:func:`fetch_page` with the client's retries (its requests wait at the client's gate)."""
         return with_retries(
-            lambda: fetch_page(url, deadline=deadline, **arguments), "fetch", self._retry, deadline, self._clock
+            lambda: fetch_page(url, deadline=deadline, **arguments),
+            "fetch",
+            self._retry,
+            deadline,
+            self._clock,
+            self._cooldowns.duration_s,
         )
 
 

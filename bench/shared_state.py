@@ -8,7 +8,8 @@
    alternately. Printed: medians and 90th percentiles per search, and the median of
    the per-pair difference, for a miss (every shared tier is asked: cache read,
    cool-down, slot, cache write), for a hit another process cached (one Redis read,
-   against a hit in local memory) and for a hit in each client's memory (no Redis).
+   against a hit in local memory) and for a hit in each client's memory (no Redis);
+   then for a fetch that misses (a loopback page; a tenth as many, at least 50).
 2. The four-process run of the tests: four worker processes x 10 queries against a
    local SearXNG with ``min_interval_s=0.1``, with and without the shared state.
    Printed: the tightest span of 11 consecutive requests at the upstream (the rate
@@ -99,6 +100,32 @@ def overhead(url: str, count: int) -> None:
             "hit in memory, both",
             *_pairs(
                 count, lambda i: local.search("miss %d" % (i % 100)), lambda i: shared.search("miss %d" % (i % 100))
+            ),
+        )
+
+
+def fetch_overhead(url: str, count: int) -> None:
+    """Print the per-fetch cost of the shared state against local state: a miss (cache read, the
+    question's claim, the cache read again, the cache write and the release) of a loopback page."""
+    from faults import respond
+    from servers import FaultServer
+
+    page = b"<title>Page</title><article><p>%s</p></article>" % (b"Plain prose for the reader. " * 40)
+    settings = ws.Settings(allow_private=True)
+    with (
+        FaultServer({"/p": respond(200, page)}) as server,
+        ws.SearchClient("stub", settings=settings, state_url="") as local,
+        ws.SearchClient("stub", settings=settings, state_url=url) as shared,
+    ):
+        for i in range(20):  # warm both (connections, script cache)
+            local.fetch(server.url("/p?warm=%d" % i))
+            shared.fetch(server.url("/p?warm=%d" % i))
+        _row(
+            "fetch miss (all tiers asked)",
+            *_pairs(
+                count,
+                lambda i: local.fetch(server.url("/p?local=%d" % i)),
+                lambda i: shared.fetch(server.url("/p?shared=%d" % i)),
             ),
         )
 
@@ -231,6 +258,7 @@ def main() -> None:
             fetch_collapse(server.url)
             return
         overhead(server.url, args.searches)
+        fetch_overhead(server.url, max(50, args.searches // 10))
         if not args.skip_workers:
             spacing(server.url)
             sharing_window(server.url)

@@ -20,7 +20,8 @@
 4. The duplicate-collapse ratio: four workers ask the same 20 queries at once (the
    upstream answers after 0.1 s). Printed: upstream requests / distinct queries
    (target 1.0), with and without the shared state; then the same for fetches: four
-   workers fetch the same 20 pages at once (``ws.fetch``; each page answers after 0.1 s).
+   workers fetch the same 20 pages at once (``ws.fetch``; each page answers after 0.1 s),
+   and the requests a walled page gets from four workers fetching it at once.
 5. The fleet's rate through a Redis outage: four workers at ``min_interval_s=0.2`` (the
    upstream allows 5 requests/s) while Redis answers, while it is stopped, and once it
    is started again on the same port. Printed for each phase: requests, the rate the
@@ -205,6 +206,16 @@ def fetch_collapse(url: str) -> None:
         print(
             "fetch collapse, %-26s %3d page requests / %d distinct pages = %.2f (target 1.0)"
             % (label + ":", len(pages.requests), len(paths), len(pages.requests) / len(paths))
+        )
+    wall = respond(200, b"<html><title>Just a moment...</title></html>", headers={"cf-mitigated": "challenge"})
+    for label, state_url in (("shared state (Redis)", url), ("local state only", "")):
+        redis.Redis.from_url(url).flushdb()
+        with Upstream("browse-API__1") as upstream, FaultServer({"/wall": delayed(0.1, wall)}) as pages:
+            job = {"queries": [pages.url("/wall")], "fetch": True, "options": {"allow_private": True}}
+            outs = run_workers([job for _ in range(4)], worker_env(upstream, state_url, 0))
+        print(
+            "a walled page, %-27s %3d requests from 4 workers fetching it at once (%s)"
+            % (label + ":", len(pages.requests), ", ".join(sorted({out[0]["detail_code"] for out in outs})))
         )
 
 

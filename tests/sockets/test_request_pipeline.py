@@ -171,6 +171,24 @@ def test_a_fetch_s_429_is_retried_only_after_the_cool_down_it_recorded(json_back
         assert (requests, clock.sleeps) == (["/page", "/page"], [2.0])
 
 
+def test_a_fetch_of_a_host_cooling_down_after_a_429_fails_fast_as_a_search_does(json_backends):
+    """The cool-down's refusal is retryable (a 429's), and it ended within the deadline: the fetch
+    waited it out and was sent then, as every other fetch of the host was (a search fails fast)."""
+    json_backends("aa")
+    clock = FakeClock()
+    busy = respond(429, b"slow down", headers={"Retry-After": "2"})
+    with FaultServer({"/busy": busy, "/page": respond(200, ARTICLE)}) as server:
+        with client(server, clock, retries=2) as c:
+            with pytest.raises(ws.WebBlocked):
+                c.fetch(server.url("/busy"))  # its own retries wait out its Retry-After: sent three times
+            waited = list(clock.sleeps)
+            with pytest.raises(ws.WebBlocked) as refused:
+                c.fetch(server.url("/page"))
+        assert routes(server) == ["/busy"] * 3
+    assert (waited, clock.sleeps) == ([2.0, 2.0], [2.0, 2.0])
+    assert "cooling down after http_429" in refused.value.message and refused.value.retry_after == 2.0
+
+
 def test_a_fetch_s_429_cools_the_host_down_and_a_403_of_one_page_does_not(json_backends):
     json_backends("aa")
     with FaultServer(

@@ -362,6 +362,7 @@ def with_retries(
     budget: Deadline,
     clock: Clock,
     cooled_for: Optional[Callable[[WebBlocked], float]] = None,
+    refused: Optional[Callable[[WebSearchError], bool]] = None,
 ) -> T:
     """``call()``, its retryable failures retried as ``policy`` says within ``budget`` (fetch
     and each page of ``include_content``: their requests wait for the transport's gate, the
@@ -370,7 +371,8 @@ def with_retries(
     ``cooled_for``: how long a block cools its host down (the gate records it as the block
     comes, for every process): a block is retried only after a wait that long, else it is
     raised at once (a 429 without ``Retry-After`` waited out its backoff, then its retry was
-    refused by the 60 s cool-down its own request had recorded)."""
+    refused by the 60 s cool-down its own request had recorded). ``refused``: whether an error is a
+    cool-down's refusal by the gate (no request sent): never retried, as a search's is not."""
     attempt = 0
     cause: Optional[WebSearchError] = None
     while True:
@@ -378,8 +380,9 @@ def with_retries(
             return call()
         except WebSearchError as error:
             delay = retry_delay(policy, attempt, error, budget)
-            if delay is not None and cooled_for is not None and isinstance(error, WebBlocked):
-                delay = delay if delay >= cooled_for(error) else None
+            if delay is not None and isinstance(error, WebBlocked):
+                if (refused is not None and refused(error)) or (cooled_for is not None and delay < cooled_for(error)):
+                    delay = None
             if delay is None:
                 if cause is not None and cut_short(error, budget):
                     raise cause from None

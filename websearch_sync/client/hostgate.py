@@ -129,6 +129,8 @@ class HostGate:
         self.settings = settings
         self.intervals = intervals  #: a backend's spacing (the client's, else its own)
         self._engines: Optional[Mapping[str, tuple[tuple[str, str], ...]]] = None
+        #: Per thread, the refusal this gate raised last (:meth:`refused`).
+        self._refusals = threading.local()
 
     @property
     def engines(self) -> Mapping[str, tuple[tuple[str, str], ...]]:
@@ -153,9 +155,18 @@ class HostGate:
                 self.cooldowns.check(name, None, deadline.remaining_s())
         except WebBlocked as error:
             error.provider = provider
+            self._refusals.last = error
             raise
         for name, upstream in engines:  # the engine's own slot: a page of its host keeps its searches' pace
             self._wait_for_slot(name, upstream, deadline, provider)
+
+    def refused(self, error: WebSearchError) -> bool:
+        """Whether ``error`` is the cool-down this gate refused the thread's last request with (no
+        answer of the host's): a fetch fails fast on it, as a search does, rather than retry when it
+        ends (every fetch of the host waited it out, and went to the host together then)."""
+        last = getattr(self._refusals, "last", None)
+        self._refusals.last = None
+        return last is error
 
     def _wait_for_slot(self, name: str, upstream: str, deadline: Deadline, provider: Optional[str]) -> None:
         interval = self.intervals(name)

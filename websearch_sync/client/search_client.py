@@ -286,7 +286,7 @@ class SearchClient:
         ahead = 2 * shared.cache.timeout_s if shared.cache is not None else 0.0  # two round trips: cache and cool-down
         # every request of this client (search, fetch, include_content, link resolution) waits at the gate
         gate = HostGate(limiter, self._cooldowns, self._clock, self.settings, self._runner_interval(self._intervals))
-        self._transport.gate = gate
+        self._transport.gate = self._gate = gate
         self._runner = BackendRunner(
             self._transport, limiter, self._cooldowns, self._intervals, self._clock, ahead, gate
         )
@@ -902,6 +902,7 @@ class SearchClient:
             deadline,
             self._clock,
             self._cooldowns.duration_s,
+            self._gate.refused,
         )
 
 

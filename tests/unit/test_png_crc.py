@@ -29,9 +29,19 @@ def chunk(kind: bytes, data: bytes, *, wrong_crc: bool = False) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
 
 
-def grey_png(*, wrong: tuple[str, ...] = (), idat_parts: int = 1, stream: bytes = zlib.compress(ROWS)) -> bytes:
+#: The IHDR of the 24x16 PNG: 8-bit grey, not interlaced.
+GREY_IHDR = struct.pack(">IIBBBBB", 24, 16, 8, 0, 0, 0, 0)
+
+
+def grey_png(
+    *,
+    wrong: tuple[str, ...] = (),
+    idat_parts: int = 1,
+    stream: bytes = zlib.compress(ROWS),
+    ihdr: bytes = chunk(b"IHDR", GREY_IHDR),
+) -> bytes:
     """The 24x16 PNG, its image data in ``idat_parts`` IDAT chunks; ``wrong``: the chunks (``IHDR``,
-    ``IDAT1`` for the first IDAT..., ``IEND``) whose CRC is wrong."""
+    ``IDAT1`` for the first IDAT..., ``IEND``) whose CRC is wrong; ``ihdr``: the chunk(s) before them."""
     step = -(-len(stream) // idat_parts)
     idats = [
         chunk(b"IDAT", stream[at : at + step], wrong_crc="IDAT%d" % (n + 1) in wrong)
@@ -39,7 +49,7 @@ def grey_png(*, wrong: tuple[str, ...] = (), idat_parts: int = 1, stream: bytes 
     ]
     return (
         b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", struct.pack(">IIBBBBB", 24, 16, 8, 0, 0, 0, 0), wrong_crc="IHDR" in wrong)
+        + (chunk(b"IHDR", GREY_IHDR, wrong_crc=True) if "IHDR" in wrong else ihdr)
         + b"".join(idats)
         + chunk(b"IEND", b"", wrong_crc="IEND" in wrong)
     )
@@ -89,4 +99,16 @@ def test_image_data_inflating_past_its_rows_behind_a_wrong_crc_is_refused():
 def test_a_wrong_crc_of_a_chunk_pillow_checks_is_still_refused():
     with pytest.raises(ws.WebParseError) as info:
         read(grey_png(wrong=("IHDR", "IDAT1")))
+    assert info.value.detail_code == "image_unreadable"
+
+
+@pytest.mark.parametrize(
+    "ihdr",
+    [chunk(b"IHDR", struct.pack(">IIBBBBB", 24, 16, 8, 7, 0, 0, 0)), chunk(b"tEXt", b"a\x00" + b"b" * 12)],
+    ids=["colour type 7", "no IHDR first"],  # a text chunk whose bytes are read as colour type "b"
+)
+def test_a_wrong_crc_behind_an_ihdr_that_is_not_valid_is_refused_not_an_internal_error(ihdr):
+    # the repair read the rows' bytes from the IHDR unchecked: KeyError, IndexError
+    with pytest.raises(ws.WebParseError) as info:
+        read(grey_png(wrong=("IEND",), ihdr=ihdr))
     assert info.value.detail_code == "image_unreadable"

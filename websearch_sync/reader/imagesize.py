@@ -159,7 +159,7 @@ def _png(data: bytes) -> Optional[Header]:
     takes the file for a still PNG) has as many frames as frame controls (``fcTL``). None when a
     critical chunk's CRC is not that of its type and data (:func:`_png_crc_holds`), or when an
     IHDR follows the first: its size is the one Pillow decodes, which the caps never saw."""
-    if len(data) < 29 or data[12:16] != b"IHDR" or not _png_header_valid(data):
+    if not png_ihdr_valid(data):
         return None
     size = _big(data, 16, 4), _big(data, 20, 4)
     compressed, ended, animated, imaged, frames, text, inflated = 0, False, False, False, 0, 0, 0
@@ -260,6 +260,12 @@ def _png_crc_holds(view: memoryview, kind: bytes, start: int, end: int, imaged: 
     if kind[0] & 0x20 and imaged:
         return True
     return zlib.crc32(view[start + 4 : end - 4]) == int.from_bytes(view[end - 4 : end], "big")
+
+
+def png_ihdr_valid(data: bytes) -> bool:
+    """Whether the PNG ``data`` opens with an IHDR chunk (:func:`_png_header_valid`): what
+    reading its size, and the bytes of its rows (:func:`png_rows_bytes`), takes."""
+    return len(data) >= 29 and data[12:16] == b"IHDR" and _png_header_valid(data)
 
 
 def _png_header_valid(data: bytes) -> bool:

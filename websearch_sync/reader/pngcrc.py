@@ -16,7 +16,7 @@ pixels Pillow shows. A wrong CRC elsewhere is left, and refused as before
 import zlib
 
 from ..checkpoints import checkpoint
-from .imagesize import CUT, png_chunks, png_rows_bytes
+from .imagesize import CUT, png_chunks, png_ihdr_valid, png_rows_bytes
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -33,7 +33,10 @@ _ROWS_SLACK, _BYTES_SLACK = 2, 1024
 def with_crcs_repaired(data: bytes) -> bytes:
     """``data`` with the CRC of each ``IDAT`` and ``IEND`` chunk that holds a wrong one made right,
     when its image data inflates whole (:func:`_inflates_whole`); ``data`` itself when none is
-    wrong, when the data does not, or when a chunk runs past the end (a cut file, refused as such)."""
+    wrong, when the data does not, or when a chunk runs past the end (a cut file, refused as such)
+    or the file opens with no valid IHDR (its size and rows unread: refused as before)."""
+    if not png_ihdr_valid(data):
+        return data
     view = memoryview(data)
     wrong: list[tuple[int, int]] = []  # (start, end) of each chunk whose CRC is wrong
     idat: list[memoryview] = []

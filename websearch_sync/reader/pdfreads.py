@@ -22,6 +22,7 @@ from typing import Optional, Protocol
 
 from ..checkpoints import Abandoned, abandoned_here, checkpoint
 from ..errors import PDF_READS_BUSY, WebProviderError
+from ..forks import renewed_in_children
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -43,11 +44,21 @@ class _Remaining(Protocol):
 
 class _Running:
     """The reads running now, each by what abandons it (``None``: a read run outside abandonable
-    work, which nothing gives up), and the reads waiting for one of them to end."""
+    work, which nothing gives up), and the reads waiting for one of them to end. Renewed in a
+    forked child (:mod:`~websearch_sync.forks`): the parent's reads are not running there, and a
+    lock a parent's thread held at the fork would stay held."""
 
     def __init__(self) -> None:
         self._ended = threading.Condition(threading.Lock())
         self._reads: dict[object, Optional[Abandoned]] = {}
+        self._waiting = 0
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: a fresh lock, and no read running or waiting (their threads stayed
+        in the parent): a child of a parent with given-up reads running refused every PDF."""
+        self._ended = threading.Condition(threading.Lock())
+        self._reads = {}
         self._waiting = 0
 
     def abandoned(self) -> int:
@@ -97,7 +108,7 @@ class _Running:
             yield
         finally:
             with self._ended:
-                del self._reads[token]
+                self._reads.pop(token, None)  # not there in a child forked by the reading thread
                 self._ended.notify_all()
 
 

@@ -15,6 +15,7 @@ from requests.structures import CaseInsensitiveDict
 import websearch_sync as ws
 from websearch_sync.net.transport import HttpResponse
 from websearch_sync.reader import image as image_reader
+from websearch_sync.reader import pngcrc
 
 Image = pytest.importorskip("PIL.Image")
 
@@ -112,3 +113,35 @@ def test_a_wrong_crc_behind_an_ihdr_that_is_not_valid_is_refused_not_an_internal
     with pytest.raises(ws.WebParseError) as info:
         read(grey_png(wrong=("IEND",), ihdr=ihdr))
     assert info.value.detail_code == "image_unreadable"
+
+
+def test_a_png_refused_for_its_size_anyway_is_not_inflated_to_check_it(monkeypatch):
+    # the repair inflated all its data before the caps refused it: 4.5 s of CPU for a 1.9 MB
+    # PNG declaring 100000x20000 pixels; here the caps are lowered under the 24x16 PNG's
+    monkeypatch.setattr(image_reader, "MAX_IMAGE_SIDE", 20)
+    monkeypatch.setattr(image_reader, "MAX_DECODE_PIXELS", 100)
+    inflated = []
+    monkeypatch.setattr(pngcrc, "_inflates_whole", lambda *args: inflated.append(args) or True)
+    with pytest.raises(ws.WebSearchError):
+        read(grey_png(wrong=("IDAT1",)))
+    assert inflated == []
+
+
+def test_image_data_short_of_its_rows_behind_a_wrong_crc_is_refused():
+    # whole by its own Adler-32, it holds 50 of the rows' 400 bytes: Pillow says "truncated"
+    with pytest.raises(ws.WebParseError) as info:
+        read(grey_png(wrong=("IDAT1",), stream=zlib.compress(ROWS[:50])))
+    assert info.value.detail_code == "image_unreadable"
+
+
+def test_an_interlaced_png_s_rows_are_counted_by_its_passes():
+    # Adam7: seven smaller images of the 24x16 one, each row after its filter byte
+    passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+    rows = b"".join(
+        b"\x00" + PIXELS[y][x0::dx] for x0, y0, dx, dy in passes for y in range(y0, 16, dy) if len(PIXELS[y][x0::dx])
+    )
+    ihdr = chunk(b"IHDR", struct.pack(">IIBBBBB", 24, 16, 8, 0, 0, 0, 1))
+    served = grey_png(wrong=("IDAT1",), stream=zlib.compress(rows), ihdr=ihdr)
+    assert pixels(served) == b"".join(PIXELS)  # Pillow decodes it as served
+    returned = base64.b64decode(read(served).image.data)
+    assert returned == grey_png(stream=zlib.compress(rows), ihdr=ihdr)

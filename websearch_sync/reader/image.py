@@ -180,7 +180,7 @@ def _header(content: bytes, media: str) -> tuple[bytes, Optional[Header]]:
     (:mod:`.pngcrc`: Pillow does not check them)."""
     header = read_header(content, media)
     if header is None and media == "image/png":
-        repaired = with_crcs_repaired(content)
+        repaired = with_crcs_repaired(content, lambda size: _refused_undecoded(len(content), size))
         if repaired is not content:
             return repaired, read_header(repaired, media)
     return content, header
@@ -281,6 +281,17 @@ def _not_held(host: str, header: Header, provider: Optional[str], status: int) -
     return _unreadable(host, provider, status, "declares %s, more than its data can hold" % declared)
 
 
+def _within(length: int, extent: tuple[int, int]) -> bool:
+    """Whether an image of ``length`` bytes whose parts reach ``extent`` is within the caps."""
+    return length <= MAX_IMAGE_BYTES and max(extent) <= MAX_IMAGE_SIDE
+
+
+def _refused_undecoded(length: int, extent: tuple[int, int]) -> bool:
+    """Whether an image of ``length`` bytes whose parts reach ``extent`` is refused before anything
+    decodes it: over the caps, it would be downscaled, but it has too many pixels to decode."""
+    return not _within(length, extent) and extent[0] * extent[1] > MAX_DECODE_PIXELS
+
+
 def _too_large(message: str, provider: Optional[str], status: int, hint: str) -> WebProviderError:
     return WebProviderError(message, provider=provider, detail_code=IMAGE_TOO_LARGE, status=status, hint=hint)
 
@@ -309,7 +320,7 @@ def _within_caps(
     it is turned upright with Pillow too, at its size (a model API's decoder may not read EXIF:
     a phone's photo of a page came to it on its side); without Pillow it is returned as stored."""
     width, height = header.size
-    within = len(content) <= MAX_IMAGE_BYTES and max(header.extent) <= MAX_IMAGE_SIDE
+    within = _within(len(content), header.extent)
     over = "%s served a %dx%d image of %d bytes, over the caps (%d bytes, %d pixels a side)" % (
         host,
         width,
@@ -319,7 +330,7 @@ def _within_caps(
         MAX_IMAGE_SIDE,
     )
 
-    if not within and header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
+    if _refused_undecoded(len(content), header.extent):
         raise _undecodable(over, header.extent, provider, status)
     if not header.holds:
         raise _not_held(host, header, provider, status)

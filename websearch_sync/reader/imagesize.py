@@ -161,7 +161,7 @@ def _png(data: bytes) -> Optional[Header]:
     IHDR follows the first: its size is the one Pillow decodes, which the caps never saw."""
     if not png_ihdr_valid(data):
         return None
-    size = _big(data, 16, 4), _big(data, 20, 4)
+    size = png_size(data)
     compressed, ended, animated, imaged, frames, text, inflated = 0, False, False, False, 0, 0, 0
     view = memoryview(data)
     for kind, start, end in png_chunks(data):
@@ -195,6 +195,23 @@ def png_rows_bytes(data: bytes) -> int:
     and an interlaced image's passes left out)."""
     width, height, bits = _big(data, 16, 4), _big(data, 20, 4), data[24] * _PNG_CHANNELS[data[25]]
     return height * ((width * bits + 7) // 8)
+
+
+#: The Adam7 passes of an interlaced PNG: ``(first column, first row, column step, row step)``.
+_ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))
+
+
+def png_filtered_bytes(data: bytes) -> int:
+    """The bytes the image data of the PNG ``data`` inflates to, as its valid IHDR declares them:
+    each row's filter byte, then its pixels' bytes; an interlaced image's seven passes, each a
+    smaller image (a pass of no column or row has no rows)."""
+    width, height, bits = _big(data, 16, 4), _big(data, 20, 4), data[24] * _PNG_CHANNELS[data[25]]
+    passes = _ADAM7 if data[28] == 1 else ((0, 0, 1, 1),)
+    total = 0
+    for column, row, column_step, row_step in passes:
+        columns, rows = _blocks(max(width - column, 0), column_step), _blocks(max(height - row, 0), row_step)
+        total += rows * (1 + (columns * bits + 7) // 8) if columns else 0
+    return total
 
 
 def _png_texts_within(text: int, inflated: int) -> bool:
@@ -260,6 +277,11 @@ def _png_crc_holds(view: memoryview, kind: bytes, start: int, end: int, imaged: 
     if kind[0] & 0x20 and imaged:
         return True
     return zlib.crc32(view[start + 4 : end - 4]) == int.from_bytes(view[end - 4 : end], "big")
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """The width and height the IHDR of the PNG ``data`` declares (a valid one: :func:`png_ihdr_valid`)."""
+    return _big(data, 16, 4), _big(data, 20, 4)
 
 
 def png_ihdr_valid(data: bytes) -> bool:

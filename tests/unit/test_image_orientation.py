@@ -81,9 +81,9 @@ def test_a_half_turn_keeps_its_sides_and_is_said(monkeypatch):
     assert "stored with EXIF orientation 3" in page.text
 
 
-def big_endian_exif(tag_type: int, value: int) -> bytes:
+def big_endian_exif(tag_type: int, value: int, count: int = 1) -> bytes:
     """EXIF data in Motorola order with one entry, the orientation tag (0x0112)."""
-    return b"MM\x00*" + struct.pack(">IHHHIHH", 8, 1, 0x0112, tag_type, 1, value, 0) + b"\x00" * 4
+    return b"MM\x00*" + struct.pack(">IHHHIHH", 8, 1, 0x0112, tag_type, count, value, 0) + b"\x00" * 4
 
 
 @pytest.mark.parametrize(
@@ -92,13 +92,16 @@ def big_endian_exif(tag_type: int, value: int) -> bytes:
         (big_endian_exif(3, 6), 6),
         (big_endian_exif(3, 9), 1),  # no orientation: as stored, as Pillow and browsers read it
         (big_endian_exif(3, 0), 1),
-        (big_endian_exif(4, 6), 1),  # a LONG, not the SHORT the tag is
+        (big_endian_exif(4, 6), 1),  # a LONG, not the SHORT the tag is (Pillow turns it; browsers do not)
+        (big_endian_exif(8, 6), 1),  # a signed SHORT (likewise)
+        (big_endian_exif(3, 6, count=0), 1),  # no value (Pillow reads none either)
+        (big_endian_exif(3, 6, count=2), 1),  # two values (Pillow turns it by the first; browsers do not)
         (big_endian_exif(3, 6)[:-8], 1),  # the directory runs past the data
         (b"II*\x00\xff\xff\x00\x00", 1),  # a directory past the data
         (b"", 1),
     ],
 )
-def test_the_orientation_is_read_as_pillow_reads_it(tiff, orientation):
+def test_the_orientation_is_read_as_browsers_read_it(tiff, orientation):
     assert exif_orientation(tiff) == orientation
 
 

@@ -84,9 +84,11 @@ _MAX_ENTRIES = 1000
 
 def exif_orientation(tiff: bytes) -> int:
     """The orientation (1-8) that the EXIF data ``tiff`` (a TIFF header, then directories) gives
-    in its first directory, as Pillow's ``ImageOps.exif_transpose`` and browsers read it; 1 (as
-    stored) without one, or for a value outside 1-8, a wrong type or a directory running past
-    the data, which they do not turn by either."""
+    in its first directory, read the way browsers read it (Firefox's and Chromium's EXIF parsers):
+    its first orientation entry, one SHORT; 1 (as stored) without one, for a value outside 1-8,
+    another type or count, or a directory running past the data. Pillow is laxer (it takes a LONG
+    or a signed SHORT, and a count other than 1): the image is turned by what this reads
+    (:mod:`.image`), so what a browser shows is what a model is sent."""
     if tiff[:4] not in (b"II*\x00", b"MM\x00*") or len(tiff) < 8:
         return 1
     number = _little if tiff[:2] == b"II" else _big
@@ -96,8 +98,8 @@ def exif_orientation(tiff: bytes) -> int:
         if entry + 12 > len(tiff):
             return 1
         if number(tiff, entry, 2) == _ORIENTATION_TAG:
-            kind, value = number(tiff, entry + 2, 2), number(tiff, entry + 8, 2)
-            return value if kind == _SHORT and 1 <= value <= 8 else 1
+            kind, count, value = number(tiff, entry + 2, 2), number(tiff, entry + 4, 4), number(tiff, entry + 8, 2)
+            return value if kind == _SHORT and count == 1 and 1 <= value <= 8 else 1
     return 1
 
 

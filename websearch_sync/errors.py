@@ -499,7 +499,8 @@ class WebParseError(WebSearchError):
 
 class WebProviderError(WebSearchError):
     """Any other backend failure (unexpected status, unsupported content, redirect loop...).
-    Only ``pdf_reads_busy`` is retryable: the reads given up earlier end within a second or so."""
+    Only ``pdf_reads_busy`` is retryable: the reads given up earlier end at pypdf's next checkpoint
+    (usually within a second; seconds for a page whose fonts' character maps are tens of MB)."""
 
     code = "WebProviderError"
 

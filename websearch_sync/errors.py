@@ -505,7 +505,9 @@ class WebProviderError(WebSearchError):
     code = "WebProviderError"
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
-        return detail_code == PDF_READS_BUSY
+        """``pdf_reads_busy``, or what the class says (a plugin's subclass setting
+        ``default_retryable`` keeps it)."""
+        return detail_code == PDF_READS_BUSY or super()._default_retryable(detail_code)
 
 
 class ToolNotFound(WebSearchError):

@@ -185,8 +185,8 @@ class HostGate:
 
     def blocked(self, url: str, error: WebBlocked, deadline: Deadline, engines: bool = True) -> None:
         """Cool ``url``'s host down after it answered with ``error`` (a wall, HTTP 429; a search's 403),
-        and with ``engines`` every backend whose endpoint is on that host (their upstream keys): a
-        page's wall is the host's answer to this machine, so a search of an engine is refused after
+        and with ``engines`` (a page's wall, not its 429) every backend whose endpoint is on that host
+        (their upstream keys): a page's wall is the host's answer to this machine, so a search of an engine is refused after
         a fetch of its host met one, as a fetch is after a search did (a search checks its upstream
         key only: no other round trip a search). A backend's own block (``engines`` false) is
         recorded under its key by its runner, and may be its own (an API's 403): the host's other

@@ -488,6 +488,13 @@ def test_an_operators_command_given_endless_scan_cursors_ends_at_its_deadline(
         assert "the 5 %s keys it found were deleted" % kind in told.err, told.err
 
 
+def _clear_backend(reply: Callable[[list[bytes]], Optional[bytes]], capsys: Any) -> tuple[int, Any]:
+    """``state clear --backend ddg_html`` on a fake Redis answering with ``reply``: its exit code and output."""
+    with FakeRedis(reply) as fake:
+        code = cli_main(["state", "clear", "--backend", "ddg_html", "--state-url", fake.url + "?socket_timeout=2"])
+    return code, capsys.readouterr()
+
+
 def test_clearing_a_backends_cool_downs_scans_within_one_deadline_for_it_and_its_hosts(capsys, monkeypatch, fake_clock):
     """``state clear --backend B`` scans for B's keys and its endpoint hosts' (three patterns each):
     each host's scans had a deadline of their own, so the command took that deadline once per host.
@@ -502,9 +509,7 @@ def test_clearing_a_backends_cool_downs_scans_within_one_deadline_for_it_and_its
             return b"*2\r\n$1\r\n%s\r\n*0\r\n" % (b"7" if said[1] == b"0" else b"0")
         return None
 
-    with FakeRedis(reply) as fake:
-        code = cli_main(["state", "clear", "--backend", "ddg_html", "--state-url", fake.url + "?socket_timeout=2"])
-    told = capsys.readouterr()
+    code, told = _clear_backend(reply, capsys)
     assert (code, len(scans)) == (4, 7), told
     assert "within 7 s (7 rounds of SCAN, 0 keys found): the 0 cooldown keys it found were deleted" in told.err, told
 
@@ -552,9 +557,7 @@ def test_state_clear_deletes_within_its_deadline(capsys, monkeypatch, fake_clock
             return b":1\r\n"
         return None
 
-    with FakeRedis(reply) as fake:
-        code = cli_main(["state", "clear", "--backend", "ddg_html", "--state-url", fake.url + "?socket_timeout=2"])
-    told = capsys.readouterr()
+    code, told = _clear_backend(reply, capsys)
     assert (code, len(deletes)) == (4, 2), told
     assert "within 5 s (2 rounds of SCAN, 2 keys found): the 2 cooldown keys it found were deleted" in told.err, told
 

@@ -60,6 +60,7 @@ from ..reader.page import (
     DEFAULT_MAX_CHARS,
     READ_WARNINGS,
     add_page_content,
+    asked_url,
     fetch_page,
 )
 from ..reader.pagetext import CUT_DEADLINE, CUT_MAX_CHARS
@@ -866,9 +867,14 @@ class SearchClient:
             check = partial(valid_page_answer, max_chars=max_chars, images=images)
             return self._cache.get(key, deadline.remaining_s(), check, max_answer)
 
+        def as_asked(answer: dict[str, Any]) -> FetchResult:
+            """Another caller's answer (the same page, maybe another fragment or case) with this one's URL."""
+            answer["url"] = asked_url(url)
+            return cast(FetchResult, answer)
+
         hit = cached()
         if hit is not None:
-            return cast(FetchResult, hit)
+            return as_asked(hit)
 
         def read() -> FetchResult:
             return self._fetch_retrying(
@@ -890,7 +896,7 @@ class SearchClient:
         flight = key if ttl > 0 else ("uncached", key)  # a cached fetch must not wait for an answer never cached
         with self._flights.turn(flight, deadline, cached, across_processes=ttl > 0) as found:
             if found is not None:
-                return cast(FetchResult, found)
+                return as_asked(found)
             result = read()
             # a text its own deadline cut (a long PDF's) is this caller's alone, as a search's partial
             # answer is: a waiter, and a later call, with more time would get less than it asks

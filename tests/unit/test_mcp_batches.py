@@ -156,4 +156,3 @@ def test_a_response_or_an_initialize_notification_in_a_batch_gets_no_answer(Batc
     messages, answers, _ = read_all(batches, json.dumps(batch))
     assert answers == []
     assert len(messages) == 3
-

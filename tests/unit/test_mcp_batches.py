@@ -4,6 +4,7 @@ request is answered or settled unanswered (a cancelled request gets no answer: i
 for ever); and the transport's reader that fills it (websearch_sync.mcp.transport), driven in process.
 Both import the MCP SDK: in the tests, not at collection."""
 
+import io
 import json
 
 import anyio
@@ -156,3 +157,15 @@ def test_a_response_or_an_initialize_notification_in_a_batch_gets_no_answer(Batc
     messages, answers, _ = read_all(batches, json.dumps(batch))
     assert answers == []
     assert len(messages) == 3
+
+
+def test_a_bare_carriage_return_does_not_end_a_line():
+    """Lines end at LF only, as MCP's stdio transport delimits messages: a bare CR (which JSON
+    allows as whitespace between tokens) stays in its line, CR LF ends one with the CR kept (JSON
+    whitespace). Before, universal newlines split the line at a bare CR into two broken messages."""
+    from websearch_sync.mcp.transport import _Wire
+
+    wire = _Wire(io.BytesIO(b'{"jsonrpc": "2.0",\r"method": "x"}\n{"c": 3}\r\n'), owned=True)
+    lines = [wire._next_line(), wire._next_line(), wire._next_line()]
+    assert lines == ['{"jsonrpc": "2.0",\r"method": "x"}\n', '{"c": 3}\r\n', ""]
+    assert json.loads(lines[0]) == {"jsonrpc": "2.0", "method": "x"}

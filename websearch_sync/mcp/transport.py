@@ -30,6 +30,9 @@ this reader's say what is missing. Both checks apply to JSON-RPC 2.0 requests on
 an id, no ``result`` or ``error``): any other message stays ``-32600``, or the SDK's to read, and so does
 a request naming a protocol version the SDK does not speak (its ``-32022`` says which it does).
 
+A line ends at LF only (a bare CR stays in its line), and answers end in LF on Windows too, as
+the stdio transport delimits its messages: universal newlines split a line at a bare CR.
+
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
 the null device, and the server ends when stdin closes, as for any client. Lines are read and
 written in daemon threads (:class:`_Wire`), so Ctrl-C ends the server without waiting for a line
@@ -267,7 +270,7 @@ class _Wire:
     def __init__(self, file: BinaryIO, *, owned: bool) -> None:
         self.file = file
         self._owned = owned
-        self._text = io.TextIOWrapper(file, encoding="utf-8", errors="replace")
+        self._text = io.TextIOWrapper(file, encoding="utf-8", errors="replace", newline="\n")
         self._busy = False  # a thread is using the file (or will)
 
     async def readline(self) -> Optional[str]:

@@ -412,6 +412,25 @@ async def _pass_on(
     await messages.send(SessionMessage(message, metadata=ServerMessageMetadata(on_request_unanswered=unanswered)))
 
 
+def _batch_request_id(member: Any) -> Any:
+    """The id of a request of a batch (None for a notification, and for a response: no one answers it)."""
+    is_response = isinstance(member, dict) and ("result" in member or "error" in member)
+    return None if is_response else _request_id(member)
+
+
+def _refused_in_batch(member: Any, request_id: Any, batches: Batches, taken: set[Any]) -> Optional[dict[str, Any]]:
+    """The ``-32600`` answer to a request a batch may not hold (None for any other member): one whose
+    id a request of a batch under way or of this one (``taken``, as the SDK compares ids) has, or an
+    ``initialize``."""
+    if request_id is None:
+        return None
+    if batches.in_use(request_id) or coerce_request_id(request_id) in taken:
+        return _error(request_id, INVALID_REQUEST, ID_TAKEN)
+    if isinstance(member, dict) and member.get("method") == "initialize":
+        return _error(request_id, INVALID_REQUEST, "Invalid Request: initialize must not be in a batch")
+    return None
+
+
 async def _serve_batch(
     members: list[Any],
     batches: Batches,
@@ -428,13 +447,10 @@ async def _serve_batch(
     known: list[dict[str, Any]] = []
     taken: set[Any] = set()  # the ids of this batch's requests, as the SDK compares them (7 is "7")
     for member in members:
-        is_response = isinstance(member, dict) and ("result" in member or "error" in member)
-        request_id = None if is_response else _request_id(member)  # a response is answered by no one
-        if request_id is not None and (batches.in_use(request_id) or coerce_request_id(request_id) in taken):
-            known.append(_error(request_id, INVALID_REQUEST, ID_TAKEN))
-            continue
-        if request_id is not None and isinstance(member, dict) and member.get("method") == "initialize":
-            known.append(_error(request_id, INVALID_REQUEST, "Invalid Request: initialize must not be in a batch"))
+        request_id = _batch_request_id(member)
+        refused = _refused_in_batch(member, request_id, batches, taken)
+        if refused is not None:
+            known.append(refused)
             continue
         message, answer = parse_message(member)
         if message is not None:

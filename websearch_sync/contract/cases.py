@@ -20,21 +20,19 @@ import json
 import os
 import shlex
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional, Union
 
 from ..backends.searxng_config import fresh_configs
-from ..client.clock import Clock
+from ..client.clock import Clock, SkippedTime
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..engine import registry
 from ..engine.identity import IDENTITY_FIELD
 from ..engine.option import MAX_PAGES_OPTION
 from ..errors import NO_CASES, InvalidInput, WebSearchError, cut_end
-from ..forks import instance_lock
 from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
 from ..validate import MAX_PAGES
@@ -313,24 +311,7 @@ class ReplayClock(Clock):
     and slots see the same order of events as a live search."""
 
     def __init__(self) -> None:
-        self._skipped = 0.0
-        self._lock = instance_lock(self)
-
-    def monotonic(self) -> float:
-        """Real monotonic time plus every wait so far."""
-        with self._lock:
-            return time.monotonic() + self._skipped
-
-    def time(self) -> float:
-        """Real wall time plus every wait so far."""
-        with self._lock:
-            return time.time() + self._skipped
-
-    def sleep(self, seconds: float) -> None:
-        """Move the time on by ``seconds`` at once."""
-        if seconds > 0:
-            with self._lock:
-                self._skipped += seconds
+        self.skipped = SkippedTime(always=True)
 
 
 def replay(case: Case, impersonate: str = "off") -> dict[str, Any]:

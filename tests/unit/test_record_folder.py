@@ -80,7 +80,7 @@ def test_verify_with_nothing_recorded_says_how_to_record(tmp_path, capsys, argv,
     argv = [arg.format(dir=folder) for arg in argv]
     backend = argv[-1] if "--backend" in argv else "BACKEND"
     assert main(argv) == 2
-    record = "record one with `websearch-sync record %s QUERY --fixtures '%s'`" % (backend, argv[2])
+    record = 'record one with `websearch-sync record %s QUERY --fixtures "%s"`' % (backend, argv[2])
     assert capsys.readouterr().err == "error: InvalidInput/no_cases: %s%s\n" % (said.format(dir=folder), record)
 
 
@@ -92,7 +92,7 @@ def test_a_replayed_search_with_no_case_of_its_backend_says_how_to_record_one(tm
     assert missing.value.detail_code == "no_recorded_case"
     assert missing.value.message == (
         "no recorded case of brave for query 'rust async' (no case of this backend is recorded: record one with "
-        "`websearch-sync record brave 'rust async' --fixtures %s`)" % tmp_path
+        '`websearch-sync record brave "rust async" --fixtures %s`)' % tmp_path
     )
 
 
@@ -120,7 +120,7 @@ def test_a_replayed_search_of_another_query_names_the_recorded_ones_and_how_to_r
         ws.search("tokio runtime", backend="brave", vertical="news")
     assert missing.value.message == (
         "no recorded case of brave for query 'tokio runtime' (recorded queries: %r; or record one with "
-        "`websearch-sync record brave 'tokio runtime' --fixtures %s --vertical news`)" % (recorded, tmp_path)
+        '`websearch-sync record brave "tokio runtime" --fixtures %s --vertical news`)' % (recorded, tmp_path)
     )
 
 
@@ -132,7 +132,22 @@ def test_the_record_command_for_a_query_starting_with_a_dash_runs(tmp_path, caps
     from websearch_sync.contract.cases import record_hint
 
     hint = record_hint(tmp_path, "stub", "-x y", "news")
-    assert hint == "record one with `websearch-sync record stub --fixtures %s --vertical news -- '-x y'`" % tmp_path
+    assert hint == 'record one with `websearch-sync record stub --fixtures %s --vertical news -- "-x y"`' % tmp_path
     argv = shlex.split(hint.split("`")[1])[1:]
     assert main(argv) == 0, capsys.readouterr().err
     assert json.loads(next((tmp_path / "stub").glob("*.meta.json")).read_text(encoding="utf-8"))["query"] == "-x y"
+
+
+def test_the_record_command_is_quoted_as_the_command_lines_hints_quote(tmp_path):
+    """The command in a replay's ``no_recorded_case`` was quoted by ``shlex`` (``'it'"'"'s'``, single quotes
+    cmd.exe does not read), the command line's own hints by ``shell_quote``: one quoting for both."""
+    from websearch_sync.contract.cases import record_hint
+    from websearch_sync.shellwords import shell_quote
+
+    folder = tmp_path / "my fixtures"
+    hint = record_hint(folder, "brave", "it's")
+    assert hint == "record one with `websearch-sync record brave %s --fixtures %s`" % (
+        shell_quote("it's"),
+        shell_quote(str(folder)),
+    )
+    assert '"it\'s"' in hint

@@ -18,7 +18,6 @@ without it.
 
 import json
 import os
-import shlex
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -35,6 +34,7 @@ from ..engine.option import MAX_PAGES_OPTION
 from ..errors import NO_CASES, InvalidInput, WebSearchError, cut_end
 from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
+from ..shellwords import shell_quote
 from ..validate import MAX_PAGES
 from .replay import ReplayMismatch, ReplayWire
 
@@ -751,14 +751,15 @@ def record_hint(
 ) -> str:
     """What to run to record a case into ``fixtures_dir``: a folder without cases is what a
     newcomer (or a plugin's first test) meets before anything was recorded. A query starting
-    with ``-`` comes last, after ``--``: argparse would read it as a flag."""
+    with ``-`` comes last, after ``--``: argparse would read it as a flag. Each word is quoted for the
+    shell as the command line's own hints quote it (:func:`~websearch_sync.shellwords.shell_quote`)."""
     flags = "--fixtures %s%s" % (
-        shlex.quote(os.fspath(fixtures_dir)),
+        shell_quote(os.fspath(fixtures_dir)),
         "" if vertical == "web" else " --vertical %s" % vertical,
     )
-    words = shlex.quote(query) if query else "QUERY"
+    words = shell_quote(query) if query else "QUERY"
     arguments = "%s -- %s" % (flags, words) if query and query.startswith("-") else "%s %s" % (words, flags)
-    return "record one with `websearch-sync record %s %s`" % (shlex.quote(backend) if backend else "BACKEND", arguments)
+    return "record one with `websearch-sync record %s %s`" % (shell_quote(backend) if backend else "BACKEND", arguments)
 
 
 def count_statuses(results: list[CaseResult]) -> dict[str, int]:

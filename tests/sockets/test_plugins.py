@@ -447,7 +447,10 @@ sys.exit(main(["search", "q", "-b", "ddg_html,broken"]))
 """
     done = _run(tmp_path, code)
     assert done.returncode == 2, done.stderr
-    why = "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named 'fancylib_not_there'"
+    why = (
+        "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named "
+        "'fancylib_not_there' (at broken_import.py:1)"  # its import's line: the author's own code that raised
+    )
     assert done.stdout.startswith("unknown_backend unknown backend 'broken' (%s)" % why), done.stdout
     assert "error: InvalidInput/unknown_backend: " in done.stderr and "'broken' (%s)" % why in done.stderr
 
@@ -531,9 +534,11 @@ sys.exit(main(["backends"]))
     out = json.loads(done.stdout.splitlines()[0])
     assert "demo" not in out["auto"] and out["auto"][0] == "ddg_html"
     assert out["tools"] == ["web_fetch"]
-    assert out["error"] == ["internal_error", "internal error in backend demo: KeyError"]
+    line = 1 + next(n for n, text in enumerate(SDK_PLUGIN_SOURCE.splitlines()) if "KeyError without the key" in text)
+    said = "internal error in backend demo: KeyError at demo_search.py:%d" % line  # where in the plugin it raised
+    assert out["error"] == ["internal_error", said]
     (row,) = [line for line in done.stdout.splitlines() if line.startswith("demo ")]
-    assert "no (internal error in backend demo: KeyError)" in row
+    assert "no (%s)" % said in row
     assert "backend demo failed unexpectedly\nTraceback" in done.stderr
 
 
@@ -586,7 +591,10 @@ main(["backends"])
     assert done.returncode == 0, done.stderr
     listing, table = done.stdout.split("\nBACKEND", 1)
     rows = {row["name"]: row for row in json.loads(listing)}
-    why = "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named 'fancylib_not_there'"
+    why = (
+        "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named "
+        "'fancylib_not_there' (at broken_import.py:1)"  # its import's line: the author's own code that raised
+    )
     assert (rows["broken"]["kind"], rows["broken"]["configured"], rows["broken"]["error"]) == ("plugin", False, why)
     assert rows["ddg_html"]["kind"] == "html" and "error" not in rows["ddg_html"]  # the others as before
     (line,) = [line for line in table.splitlines() if line.startswith("broken ")]

@@ -48,6 +48,7 @@ from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
 from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, MAX_PAGES, control_in
+from .code_site import plugin_package, raised_at
 from .identity import has_address, identity
 from .option import MAX_PAGES_OPTION, PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
@@ -765,8 +766,9 @@ class Backend:
         except WebSearchError:
             raise
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            raised = raised_at(exc, plugin_package(type(self)))  # a plugin's reader: where, as it may be its own slip
             raise WebParseError(
-                "%s answered with a body of an unknown shape (%s: %s)" % (self.name, type(exc).__name__, exc),
+                "%s answered with a body of an unknown shape (%s%s: %s)" % (self.name, type(exc).__name__, raised, exc),
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
                 status=response.status,

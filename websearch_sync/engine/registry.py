@@ -50,6 +50,7 @@ from ..net.jsontext import MAX_JSON_DEPTH
 from ..net.transport import HttpResponse
 from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, PACKAGE, BuiltIn
+from .code_site import code_site, plugin_package, raised_at, top_package
 from .option import Option
 from .setting import Setting, merged, read_settings
 from .unsent import COMMON_INPUTS, LOCALE_PARTS, usable_declaration, usable_filters
@@ -824,7 +825,8 @@ def _load_plugin(entry: Any) -> None:
         _INTERRUPTED_LOADS.add(key)
         raise
     except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
-        _skip(entry, "it failed to load: %s: %s" % (type(exc).__name__, exc))
+        site = code_site(exc, top_package(str(entry.value).split(":", 1)[0]))  # the line of its own module that raised
+        _skip(entry, "it failed to load: %s: %s%s" % (type(exc).__name__, exc, " (at %s)" % site if site else ""))
         return
     problem = _plugin_problem(cls, key)
     if problem is not None:
@@ -897,8 +899,10 @@ def reported(backend: Union[Backend, type[Backend]], step: Callable[[], T]) -> T
         raise
     except (Exception, SystemExit) as exc:  # a defect in a backend (a plugin's sys.exit() too): report it loudly, typed
         logger.error("backend %s failed unexpectedly", backend.name, exc_info=True)
+        owner = backend if isinstance(backend, type) else type(backend)
         raise WebProviderError(
-            "internal error in backend %s: %s" % (backend.name, type(exc).__name__),
+            "internal error in backend %s: %s%s"
+            % (backend.name, type(exc).__name__, raised_at(exc, plugin_package(owner))),
             provider=backend.name,
             detail_code=INTERNAL_ERROR,
         ) from exc

@@ -90,7 +90,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run_record(args: argparse.Namespace) -> int:
     """Record one live search as a fixture case."""
     from ..contract.cases import describe
-    from ..contract.recording import record_case
+    from ..contract.recording import record_case, stand_in_host
 
     check_one_backend(args.backend, "BACKEND")
     try:
@@ -137,6 +137,12 @@ def run_record(args: argparse.Namespace) -> int:
     out.write(
         'review the golden against the page, then say what you compared in %s: "checked": "..."\n' % case.meta_path
     )
+    local = stand_in_host(case)
+    if local is not None:
+        sys.stderr.write(
+            'note: the answer came from %s, this machine; if it is a stand-in you wrote, the case is not "recorded":'
+            ' write "provenance": {"status": "synthetic", "why": "..."} in %s\n' % (local, case.meta_path)
+        )
     return EXIT_OK
 
 

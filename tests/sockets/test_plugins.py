@@ -218,7 +218,10 @@ print(ws.search("still works")["items"][0]["provider"])
     assert done.stdout.split() == ["True", "False", "websearch_sync.backends.ddg", "stub"]
     for name in ("'broken'", "'thing'", "'missing'", "'ddg'"):
         assert "skipping backend plugin %s" % name in done.stderr, done.stderr
-    assert "fancylib" in done.stderr and "replace the built-in backend 'ddg_html'" in done.stderr
+    assert (
+        "fancylib" in done.stderr
+        and "replace the built-in backend 'ddg_html': give the class (and its entry point) another name" in done.stderr
+    )
 
 
 #: Test modules that sweep over the registered backends. The reliability modules sweep through
@@ -427,7 +430,10 @@ def test_a_plugin_whose_name_another_plugin_took_is_skipped_with_a_warning(tmp_p
     loser = {"demo_search", "demo_again"} - {winner}
     assert len(loser) == 1, done.stdout
     assert "skipping backend plugin 'demo' (%s:DemoSearch): " % loser.pop() in done.stderr, done.stderr
-    assert "backend 'demo' is already registered by %s.DemoSearch" % winner in done.stderr
+    assert (
+        "backend 'demo' is already registered by %s.DemoSearch: give one of the two another name, or uninstall"
+        " the distribution of one" % winner in done.stderr
+    )
 
 
 def test_asking_for_a_skipped_plugin_says_why_it_was_skipped(tmp_path):

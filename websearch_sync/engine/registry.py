@@ -871,14 +871,17 @@ def _plugin_problem(cls: Any, entry: Optional[tuple[str, str]] = None) -> Option
     if problem is not None:
         return problem
     if cls.name in _BUILT_IN:
-        return "it would replace the built-in backend %r" % cls.name
+        return "it would replace the built-in backend %r: give the class (and its entry point) another name" % cls.name
     problem = _unimplemented(cls)
     if problem is not None:
         return problem
     taken = _REGISTRY.get(cls.name, {}).get(cls.vertical)
     if taken is not None and taken is not cls and _PLUGIN_ENGINES.get((cls.name, cls.vertical), ()) != entry:
         owner = _loaded(taken)
-        return "backend %r is already registered by %s.%s" % (cls.name, owner.__module__, owner.__qualname__)
+        return (
+            "backend %r is already registered by %s.%s: give one of the two another name, or uninstall the"
+            " distribution of one" % (cls.name, owner.__module__, owner.__qualname__)
+        )
     return None
 
 

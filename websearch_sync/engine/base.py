@@ -46,6 +46,7 @@ from ..net.instants import http_date
 from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..net.urls import shown_url
 from ..secrets import is_secret_name, redact
 from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, MAX_PAGES, control_in
 from .code_site import plugin_package, raised_at
@@ -789,6 +790,14 @@ def made_request(spec: object, backend: str, method: str) -> RequestSpec:
     if not isinstance(spec, RequestSpec):
         raise WebProviderError(
             "backend %s's %s returned a %s, not a RequestSpec" % (backend, method, type(spec).__name__),
+            provider=backend,
+            detail_code=BAD_PARSE_RESULT,
+        )
+    parts = urlsplit(spec.url.lstrip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:  # '/v1/search': "MissingSchema" of requests'
+        raise WebProviderError(
+            "backend %s's %s returned a request for %r, not an http(s) URL with a host (build it on "
+            "self.endpoint_url(), which the endpoint settings override)" % (backend, method, shown_url(spec.url)),
             provider=backend,
             detail_code=BAD_PARSE_RESULT,
         )

@@ -603,6 +603,7 @@ main(["backends"])
     )
     assert (rows["broken"]["kind"], rows["broken"]["configured"], rows["broken"]["error"]) == ("plugin", False, why)
     assert rows["ddg_html"]["kind"] == "html" and "error" not in rows["ddg_html"]  # the others as before
+    assert (rows["broken"]["plugin"], rows["ddg_html"]["plugin"]) == ("broken_import:Backend", None)
     (line,) = [line for line in table.splitlines() if line.startswith("broken ")]
     assert "plugin" in line and "no (%s)" % why in line
 
@@ -629,6 +630,7 @@ def test_a_plugin_serving_news_too_declares_one_entry_point_per_engine_as_the_do
     assert done.returncode == 0, done.stderr
     rows = [row for row in json.loads(done.stdout) if row["name"].startswith("demo")]
     assert [(row["name"], row["verticals"]) for row in rows] == [("demo", ["web", "news"])], rows
+    assert rows[0]["plugin"] == "demo_search:DemoSearch"  # its kind says json; this, a plugin's
 
 
 def test_an_entry_point_naming_no_backend_class_says_what_it_names(tmp_path):

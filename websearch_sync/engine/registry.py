@@ -78,6 +78,8 @@ _BUILT_IN = frozenset(_REGISTRY)
 _INSTALLED = {name: dict(engines) for name, engines in _REGISTRY.items()}
 #: ``{entry-point name: why}`` of the plugins skipped: an error naming one of them says why.
 _SKIPPED: dict[str, str] = {}
+#: ``{entry-point name: module:Class}`` of the plugins skipped (:func:`plugin_source`).
+_SKIPPED_SOURCES: dict[str, str] = {}
 #: Those of :data:`_SKIPPED` whose entry-point name cannot be a backend's (``demo-search``).
 _SKIPPED_ELSEWHERE: dict[str, str] = {}
 #: ``{(name, vertical): why}`` of the skipped plugins whose class declares a usable name and vertical:
@@ -469,6 +471,7 @@ def forget_registrations() -> None:
     with _PLUGINS_LOCK:
         _restore(_INSTALLED, _LASTING)
         _SKIPPED.clear()
+        _SKIPPED_SOURCES.clear()
         _SKIPPED_ELSEWHERE.clear()
         _SKIPPED_ENGINES.clear()
         _PLUGINS_DONE.clear()
@@ -685,6 +688,19 @@ def skipped_plugins() -> dict[str, str]:
     return {name: why for name, why in _SKIPPED.items() if name not in _REGISTRY}
 
 
+def plugin_source(name: str) -> Optional[str]:
+    """The entry point (``module:Class``) of the installed plugin serving backend ``name``, its web
+    engine's else its first vertical's, or of the plugin skipped under that entry-point name;
+    ``None`` for a built-in backend or one registered in code."""
+    load_plugins()
+    engines = _REGISTRY.get(name) or {}
+    for vertical in sorted(engines, key=lambda vertical: vertical != "web"):
+        entry = _PLUGIN_ENGINES.get((name, vertical))
+        if entry is not None:
+            return entry[1]
+    return None if engines else _SKIPPED_SOURCES.get(name)
+
+
 def skipped_plugin(name: Any) -> Optional[str]:
     """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was). A plugin
     skipped under an entry-point name no backend can have (``demo-search``) may be the one
@@ -887,6 +903,7 @@ def _plugin_problem(cls: Any, entry: Optional[tuple[str, str]] = None) -> Option
 
 def _skip(entry: Any, reason: str) -> None:
     _SKIPPED.setdefault(entry.name, "its plugin %s was skipped: %s" % (entry.value, reason))
+    _SKIPPED_SOURCES.setdefault(entry.name, entry.value)
     if not _NAME.fullmatch(entry.name):  # not a backend's name: which backend it declares is unknown
         _SKIPPED_ELSEWHERE.setdefault(entry.name, "(%s) was skipped: %s" % (entry.value, reason))
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)

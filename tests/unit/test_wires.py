@@ -264,8 +264,8 @@ def test_a_mock_wires_request_reads_one_header_without_regard_to_case():
     answer = '{"type": "search", "web": {"results": [{"title": "Tokio", "url": "https://tokio.rs/"}]}}'
     wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "application/json"}, answer))
     with ws.SearchClient("brave", settings=ws.Settings(providers={"brave": {"api_key": "k"}}), wire=wire) as client:
-        client.search("rust async")
-    request = wire.requests[0]  # the first page (one result of five asked: brave reads the next one too)
+        client.search("rust async", max_results=1)  # one asked, one read: no next page (nor its pace's wait)
+    (request,) = wire.requests
     assert request.header("x-subscription-token") == request.header("X-Subscription-Token") == "k"
     assert ("X-Subscription-Token", "k") in request.headers and request.header("X-Acme-Key") is None
 

@@ -220,7 +220,10 @@ class Backend:
         for option in self.declared_options():
             if option.name == name:
                 return option.value(params.options.get(name), self.name)
-        raise KeyError(name)
+        raise KeyError(
+            "backend %s reads option %r, which it does not declare (its options: %s): add Option(%r, ...) to its "
+            "options" % (self.name, name, ", ".join(self.option_names()) or "none", name)
+        )
 
     @classmethod
     def setting(cls, key: str) -> Setting:

@@ -68,7 +68,7 @@ def test_a_folder_that_cannot_be_made_after_all_is_the_same_error(tmp_path, monk
         (["verify", "--fixtures", "{dir}"], "no fixture cases (*/<case>.meta.json) under {dir}; "),
         (
             ["verify", "--fixtures", "{dir}", "--backend", "brave"],
-            "no fixture cases (*/<case>.meta.json) under {dir}/brave; ",
+            "no fixture cases of backend brave (*/<case>.meta.json) under {dir}; ",
         ),
     ],
 )
@@ -151,3 +151,14 @@ def test_the_record_command_is_quoted_as_the_command_lines_hints_quote(tmp_path)
         shell_quote(str(folder)),
     )
     assert '"it\'s"' in hint
+
+
+def test_verify_of_one_backend_finds_its_cases_in_a_folder_of_another_name(tmp_path, capsys):
+    """A plugin author kept their cases in ``tests/fixtures/acme-search/``: ``verify`` replayed them,
+    ``replay_fixtures`` answered from them, but ``verify --backend acme`` said "no fixture cases under
+    tests/fixtures/acme": it read the folder's name, the others the backend the meta file names."""
+    assert main(["record", "stub", "hello world", "--fixtures", str(tmp_path)]) == 0
+    (tmp_path / "stub").rename(tmp_path / "offline-cases")
+    capsys.readouterr()
+    assert main(["verify", "--fixtures", str(tmp_path), "--backend", "stub"]) == 0
+    assert capsys.readouterr().out.startswith("PASS   stub/hello-world")

@@ -120,18 +120,15 @@ class Case:
 
 
 def discover(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case]:
-    """Every case under ``fixtures_dir`` (optionally one backend's), sorted by id.
+    """Every case under ``fixtures_dir`` (optionally one backend's: the backend its meta file names,
+    else its folder's, as a replay and ``verify`` of every case read it), sorted by id.
 
     A meta file that is not valid JSON still yields a case (with ``problem`` set),
     so that it is reported instead of silently skipped.
     """
     root = Path(fixtures_dir)
-    cases = []
-    for meta_path in sorted(root.glob("*/*.meta.json")):
-        if backend is not None and meta_path.parent.name != backend:
-            continue
-        cases.append(load_case(meta_path))
-    return cases
+    cases = [load_case(meta_path) for meta_path in sorted(root.glob("*/*.meta.json"))]
+    return [case for case in cases if backend is None or case.backend == backend]
 
 
 def load_case(meta_path: StrPath) -> Case:
@@ -738,9 +735,9 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
         )
     cases = discover(root, backend)
     if not cases:
-        where = "%s/%s" % (root, backend) if backend else str(root)
+        of = " of backend %s" % backend if backend else ""
         raise InvalidInput(
-            "no fixture cases (*/<case>.meta.json) under %s; %s" % (where, record_hint(root, backend)),
+            "no fixture cases%s (*/<case>.meta.json) under %s; %s" % (of, root, record_hint(root, backend)),
             detail_code=NO_CASES,
         )
     return [run_case(case) for case in cases]

@@ -3,6 +3,7 @@
 server. A plugin author's test replaying their recorded 429 (``Retry-After: 3``, two retries)
 slept 6 s of real time."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -31,9 +32,10 @@ def test_a_replayed_retry_after_is_skipped(real_sleeps, tmp_path):
     with replay_fixtures(tmp_path, backends="service") as replay:
         with pytest.raises(ws.WebBlocked) as caught:
             ws.search("eino", backend="service", retries=2, timeout_ms=60_000)
+        moved = SYSTEM_CLOCK.monotonic() - before
     assert caught.value.detail_code == "http_429" and len(replay.calls) == 3  # the case's 429, retried twice
     assert real_sleeps == []
-    assert SYSTEM_CLOCK.monotonic() - before >= 10  # the clock moved on by the two waits of Retry-After: 5
+    assert moved >= 10  # the clock moved on by the two waits of Retry-After: 5
 
 
 def test_a_given_retry_after_is_skipped(real_sleeps):
@@ -44,8 +46,12 @@ def test_a_given_retry_after_is_skipped(real_sleeps):
     assert len(fake.calls) == 2 and real_sleeps == []
 
 
-def test_waits_are_real_again_after_the_block(real_sleeps):
+def test_waits_and_time_are_real_again_after_the_block(real_sleeps):
+    """Time read outside the blocks is the real clock's: a test comparing a server's ``time.monotonic()``
+    log with the client's slots failed after an earlier test's block had skipped waits."""
     with fake_results({"ddg_html": []}):
-        pass
+        SYSTEM_CLOCK.sleep(30.0)
+        assert SYSTEM_CLOCK.monotonic() - time.monotonic() > 29  # 30 s ahead (less the time between the two reads)
+    assert abs(SYSTEM_CLOCK.monotonic() - time.monotonic()) < 1  # one clock again (1 s: any two readings)
     SYSTEM_CLOCK.sleep(0.25)
     assert real_sleeps == [0.25]

@@ -18,8 +18,11 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 
 class SkippedTime:
-    """The waits a clock skipped: instead of sleeping, its time moved on by them. The offset only
-    grows, so a clock reading real time plus it never goes back, also once the skipping ends."""
+    """The waits a clock skipped: instead of sleeping, its time moved on by them. A replay's own clock
+    (``always``) keeps its offset; the process's (:func:`waits_skipped`) is real time again once the last
+    block closes: readings of ``time.monotonic()`` (a server's log, a test's) and of the clock agree
+    outside the blocks, and a cool-down or pace slot a search inside one left lasts the skipped time longer
+    after it (``websearch_sync.testing.reset()``, run before each test, forgets them)."""
 
     def __init__(self, always: bool = False) -> None:
         self.offset_s = 0.0
@@ -36,12 +39,14 @@ class SkippedTime:
             return True
 
     def enter(self, opened: int) -> None:
-        """Count ``opened`` (1 or -1) :func:`waits_skipped` blocks."""
+        """Count ``opened`` (1 or -1) :func:`waits_skipped` blocks; the last one out ends the offset."""
         with self._lock:
             self.depth += opened
+            if not (self.depth or self.always):
+                self.offset_s = 0.0
 
 
-#: The waits :class:`Clock` skipped within :func:`waits_skipped`, for the whole process.
+#: The waits :class:`Clock` skipped within the :func:`waits_skipped` blocks open, for the whole process.
 PROCESS_SKIPS = SkippedTime()
 
 
@@ -79,8 +84,9 @@ def waits_skipped() -> Iterator[None]:
     """Within the block, every wait of a :class:`Clock` (the default clock of every client, of
     ``websearch_sync.search`` and the tools) takes no real time: the clock moves on by it at once,
     as a replay's (:func:`websearch_sync.testing.replay_fixtures`: a recorded 429's ``Retry-After``
-    and the retries after it, a pace slot, protect no server). Blocks nest and overlap across
-    threads; a fake clock a test put behind the default one keeps counting its waits itself."""
+    and the retries after it, a pace slot, protect no server), until the last block closes (see
+    :class:`SkippedTime`). Blocks nest and overlap across threads; a fake clock a test put behind the
+    default one keeps counting its waits itself."""
     PROCESS_SKIPS.enter(1)
     try:
         yield

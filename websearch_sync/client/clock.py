@@ -57,7 +57,8 @@ class Clock:
     skipped = PROCESS_SKIPS
 
     def monotonic(self) -> float:
-        """Seconds on a clock that never goes back."""
+        """Seconds on a clock that never goes back (but by the waits it skipped, as the last
+        :func:`waits_skipped` block closes)."""
         return time.monotonic() + self.skipped.offset_s
 
     def time(self) -> float:

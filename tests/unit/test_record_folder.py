@@ -162,3 +162,19 @@ def test_verify_of_one_backend_finds_its_cases_in_a_folder_of_another_name(tmp_p
     capsys.readouterr()
     assert main(["verify", "--fixtures", str(tmp_path), "--backend", "stub"]) == 0
     assert capsys.readouterr().out.startswith("PASS   stub/hello-world")
+
+
+def test_verify_notes_what_a_cases_provenance_lacks(tmp_path, capsys):
+    """What each provenance must name (docs/contract.md) was checked by this project's contract suite
+    only: a plugin author's ``synthetic`` case without its ``why`` passed ``verify`` without a word."""
+    assert main(["record", "stub", "hello world", "--fixtures", str(tmp_path)]) == 0
+    meta_path = tmp_path / "stub" / "hello-world.meta.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    del meta["provenance"]["why"]
+    meta_path.write_text(json.dumps(meta), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["verify", "--fixtures", str(tmp_path)]) == 0  # a note, not a verdict
+    assert (
+        "note: stub/hello-world: a synthetic case must say why no recording covers it (provenance.why)\n"
+        in capsys.readouterr().out
+    )

@@ -558,9 +558,8 @@ class Backend:
         checkpoints stop an abandoned parse instead of letting it run on.
         """
         self.check_once(params)
-        sent = self._made(
-            self._within(deadline, None, partial(self.build_request, params), "building"), "build_request"
-        )
+        first = self._within(deadline, None, partial(self.build_request, params), "building")
+        sent = self._made(first, "build_request")  # the request each page answered: its next page's base
         response = self._send(sent, transport, deadline)
         for step in range(1, MAX_STEPS + 1 if self._has_steps() else 1):
             follow = self._within(deadline, response, partial(self.continue_request, response, params, step), "reading")
@@ -596,8 +595,8 @@ class Backend:
         answered: tuple[RequestSpec, HttpResponse],
         parsed: ParseResult,
     ) -> None:
-        """Add the items of the next pages to ``parsed`` (``answered``: the first page's request and answer) until there are ``max_results`` distinct
-        ones, the call's ``max_pages`` are read, a page (the first too) brings none (repeats and
+        """Add the items of the next pages to ``parsed`` (``answered``: the first page's request and
+        answer) until there are ``max_results`` distinct ones, the call's ``max_pages`` are read, a page (the first too) brings none (repeats and
         items without an address are none), there is no next page or one fails (its error goes to ``errors``, its
         message saying which page and which pages the results are from; ``partial`` is set: the
         pages read stand). A later page's error of a kind the pages before gave already (SearXNG's

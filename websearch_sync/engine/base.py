@@ -596,10 +596,10 @@ class Backend:
         parsed: ParseResult,
     ) -> None:
         """Add the items of the next pages to ``parsed`` (``answered``: the first page's request and
-        answer) until there are ``max_results`` distinct ones, the call's ``max_pages`` are read, a page (the first too) brings none (repeats and
-        items without an address are none), there is no next page or one fails (its error goes to ``errors``, its
-        message saying which page and which pages the results are from; ``partial`` is set: the
-        pages read stand). A later page's error of a kind the pages before gave already (SearXNG's
+        answer) until there are ``max_results`` distinct ones, the call's ``max_pages`` are read, a
+        page (the first too) brings none (repeats and items without an address are none), there is
+        no next page or one fails (its error goes to ``errors``, its message saying which page and
+        which pages the results are from; ``partial`` is set: the pages read stand). A later page's error of a kind the pages before gave already (SearXNG's
         engine that failed page 1, "Suspended" when asked again for page 2) is said once, in the
         first page's words. ``parsed.pages`` is the pages read once a next page was asked for (1 when it failed).
 

@@ -166,6 +166,7 @@ OFFSITE_REDIRECT = "offsite_redirect"  #: a search endpoint redirected to anothe
 UNSUPPORTED_CONTENT = "unsupported_content"
 PDF_ENCRYPTED = "pdf_encrypted"  #: fetch: a PDF that needs a password to read
 IMAGE_TOO_LARGE = "image_too_large"  #: fetch: an image over the byte or pixel cap
+PDF_READS_BUSY = "pdf_reads_busy"  #: fetch: PDF reads given up earlier still running (retryable)
 INTERNAL_ERROR = "internal_error"  #: a bug inside a backend or the extractor
 BAD_PARSE_RESULT = "bad_parse_result"  #: a backend's parse returned the wrong shape
 ANSWER_ONLY = "answer_only"
@@ -497,9 +498,16 @@ class WebParseError(WebSearchError):
 
 
 class WebProviderError(WebSearchError):
-    """Any other backend failure (unexpected status, unsupported content, redirect loop...)."""
+    """Any other backend failure (unexpected status, unsupported content, redirect loop...).
+    Only ``pdf_reads_busy`` is retryable: the reads given up earlier end at pypdf's next checkpoint
+    (usually within a second; seconds for a page whose fonts' character maps are tens of MB)."""
 
     code = "WebProviderError"
+
+    def _default_retryable(self, detail_code: Optional[str]) -> bool:
+        """``pdf_reads_busy``, or what the class says (a plugin's subclass setting
+        ``default_retryable`` keeps it)."""
+        return detail_code == PDF_READS_BUSY or super()._default_retryable(detail_code)
 
 
 class ToolNotFound(WebSearchError):

@@ -8,7 +8,7 @@ tier that cannot be used answers as if it held nothing (or raises
 ``NetworkError(state_unavailable)`` when the shared state is required).
 """
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any, NamedTuple, Optional, Protocol
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -115,8 +115,8 @@ class SharedCooldownsTier(Protocol):
     def absent(self, name: str, left_s: Optional[float] = None) -> bool:
         """True only when the tier answers that ``name`` has no cool-down (an operator lifted it)."""
 
-    def clear(self, backend: Optional[str] = None) -> list[str]:
-        """Delete the cool-downs of ``backend`` (its parts too), or of every backend; the names deleted."""
+    def clear(self, names: Optional[Sequence[str]] = None) -> list[str]:
+        """Delete the cool-downs of ``names`` (backends, hosts; their parts too), or of every one; the names deleted."""
 
 
 class SharedFlightsTier(Protocol):
@@ -126,8 +126,9 @@ class SharedFlightsTier(Protocol):
         """A token when this caller now asks the question (``""`` when the tier cannot be
         used: nothing to release); ``None`` when another caller already does."""
 
-    def held_for(self, key: Hashable, left_s: Optional[float] = None) -> float:
-        """The seconds another caller's hold on the question has left (0.0: no one holds it)."""
+    def held_for(self, key: Hashable, left_s: Optional[float] = None) -> Optional[float]:
+        """The seconds another caller's hold on the question has left (0.0: no one holds it;
+        ``None``: too little time left, ``left_s``, to tell)."""
 
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
         """Give the question up (only if ``token`` still owns it; else it expires by itself)."""

@@ -92,6 +92,13 @@ _NAMED_URL_CHARS = 2048
 _FLAG_DETAILS = {"allow_private": BAD_ALLOW_PRIVATE, "include_comments": BAD_INCLUDE_COMMENTS, "images": BAD_IMAGES}
 
 
+def asked_url(url: str) -> str:
+    """What a fetch result's ``url`` says: the caller's URL as given (its fragment, its case),
+    without the white space around it; an answer shared with another caller of the same page
+    (handed over, cached) is given the one that caller asked for."""
+    return url.strip()
+
+
 def _check_flags(**flags: Any) -> None:
     """``InvalidInput(bad_<name>)`` for the first flag that is not a bool."""
     for name, value in flags.items():
@@ -155,7 +162,8 @@ def fetch_page(
         ``bad_max_chars``, ``bad_max_bytes``, ``bad_timeout``, ``private_address``),
         ``Timeout``, ``NetworkError``, ``AuthError``, ``WebBlocked``, ``BadGateway``,
         ``WebParseError`` (``no_content``, ``pdf_no_text``, ``pdf_broken``), ``WebProviderError``
-        (``http_<status>``, ``redirect_loop``, ``bad_redirect``, ``unsupported_content``, ``pdf_encrypted``).
+        (``http_<status>``, ``redirect_loop``, ``bad_redirect``, ``unsupported_content``, ``pdf_encrypted``,
+        ``pdf_reads_busy``: retryable).
     """
     secrets = settings.secrets()
     try:
@@ -182,7 +190,7 @@ def fetch_page(
             if served is not None:
                 final_url, page = served
                 content_type = "text/markdown" if mode == "markdown" else "text/plain"
-                return _result(url.strip(), final_url, 200, content_type, page, frozenset(), max_chars)
+                return _result(asked_url(url), final_url, 200, content_type, page, frozenset(), max_chars)
         if first is None:
             raise unresolved  # type: ignore[misc]  # the local fallback needs the name resolved here
         response, page = _fetch_direct(
@@ -190,7 +198,7 @@ def fetch_page(
         )
         cuts = {CUT_MAX_BYTES} if response.truncated else set()
         cuts |= {CUT_PARTIAL} if _partial(response) else set()
-        return _result(url.strip(), response.url, response.status, response.content_type, page, cuts, max_chars)
+        return _result(asked_url(url), response.url, response.status, response.content_type, page, cuts, max_chars)
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
         raise

@@ -3,8 +3,11 @@ neither the asker's later changes to its result nor one waiter's changes reach a
 
 import threading
 
+import pytest
+
 from websearch_sync.client import flight
 from websearch_sync.client.flight import Flights
+from websearch_sync.errors import WebProviderError, WebSearchError, redact_error
 from websearch_sync.net.deadline import Deadline
 
 KEY = ("search", "q")
@@ -58,3 +61,44 @@ def test_a_caller_after_the_turn_ended_asks_itself():
         flights.answered(KEY, _answer())
     with flights.turn(KEY, Deadline(60_000), lambda: None) as found:
         assert found is None
+
+
+def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_cause(monkeypatch):
+    """The copy a waiter raises keeps the whole message (and its attached errors'), not the cut one:
+    redacted by the waiter, a secret across the cut is masked whole; and it keeps the chain."""
+    secret = "SECRETKEY" * 4
+    whole = "x" * 960 + secret + "y" * 3000  # the secret straddles the cut of the shown message
+    attached = WebProviderError(whole, provider="bing")
+    flights = Flights()
+    started, raised = threading.Event(), []
+    real_wait_for = flight.wait_for
+
+    def wait_for(*args, **kwargs):
+        started.set()
+        return real_wait_for(*args, **kwargs)
+
+    monkeypatch.setattr(flight, "wait_for", wait_for)
+
+    def wait_for_it():
+        try:
+            with flights.turn(KEY, Deadline(30_000), lambda: None, ask_need_s=1e9):
+                pass
+        except WebSearchError as error:
+            raised.append(redact_error(error, [secret]))
+
+    waiter = threading.Thread(target=wait_for_it)
+    cause = OSError("connection reset")
+    with pytest.raises(WebProviderError):
+        with flights.turn(KEY, Deadline(60_000), lambda: None):
+            waiter.start()
+            assert started.wait(60)
+            try:
+                raise cause
+            except OSError as reason:
+                raise WebProviderError(whole, provider="brave", errors=[attached]) from reason
+    waiter.join()
+    [copy] = raised
+    for error in (copy, *copy.errors):
+        assert "SECRETKEY" not in error._whole_text() and "SECRETKEY" not in error.message
+        assert error._whole_text() == whole.replace(secret, "***")
+    assert copy.__cause__ is cause

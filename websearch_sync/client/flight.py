@@ -40,8 +40,14 @@ Lookup = Callable[[], Optional[dict[str, Any]]]
 def _error_copy(error: WebSearchError) -> WebSearchError:
     """A copy of ``error`` (and of the errors attached to it) another thread may raise and redact in
     place: its own attributes, their values shared, never pickled (a plugin's error may hold a lock
-    or a response, which ``copy.deepcopy`` refuses with a ``TypeError``)."""
+    or a response, which ``copy.deepcopy`` refuses with a ``TypeError``). It keeps the whole message,
+    not the cut one ``copy.copy`` keeps: the waiter redacts it before the cut, so a secret across the
+    cut is masked whole; and the chain (``__cause__``), which tells why the asker failed."""
     clone = copy.copy(error)
+    clone.__dict__["_text"] = error._whole_text()
+    clone.args = (clone.message,)
+    clone.__cause__ = error.__cause__
+    clone.__suppress_context__ = error.__suppress_context__
     clone.errors = [_error_copy(attached) for attached in error.errors]
     return clone
 

@@ -166,6 +166,7 @@ OFFSITE_REDIRECT = "offsite_redirect"  #: a search endpoint redirected to anothe
 UNSUPPORTED_CONTENT = "unsupported_content"
 PDF_ENCRYPTED = "pdf_encrypted"  #: fetch: a PDF that needs a password to read
 IMAGE_TOO_LARGE = "image_too_large"  #: fetch: an image over the byte or pixel cap
+PDF_READS_BUSY = "pdf_reads_busy"  #: fetch: PDF reads given up earlier still running (retryable)
 INTERNAL_ERROR = "internal_error"  #: a bug inside a backend or the extractor
 BAD_PARSE_RESULT = "bad_parse_result"  #: a backend's parse returned the wrong shape
 ANSWER_ONLY = "answer_only"
@@ -429,7 +430,7 @@ def _rebuild_error(cls: type[_E], message: str, state: dict[str, Any]) -> _E:
 
 
 class InvalidInput(WebSearchError):
-    """Bad input: blank or overlong query, max_results outside 1..50 (the LLM tool: 1..10
+    """Bad input: blank or overlong query, max_results outside 1..50 (images 1..100; the LLM tool: 1..10
     unless configured), unknown
     backend, bad URL for fetch, missing configuration (``not_configured``) or a
     refused private target (``private_address``)."""
@@ -497,9 +498,13 @@ class WebParseError(WebSearchError):
 
 
 class WebProviderError(WebSearchError):
-    """Any other backend failure (unexpected status, unsupported content, redirect loop...)."""
+    """Any other backend failure (unexpected status, unsupported content, redirect loop...).
+    Only ``pdf_reads_busy`` is retryable: the reads given up earlier end within a second or so."""
 
     code = "WebProviderError"
+
+    def _default_retryable(self, detail_code: Optional[str]) -> bool:
+        return detail_code == PDF_READS_BUSY
 
 
 class ToolNotFound(WebSearchError):

@@ -64,6 +64,9 @@ MAX_QUERY_CHARS = 2000
 #: The most results one search returns (``max_results`` is 1..50; a backend whose pages hold
 #: fewer reads the next pages).
 MAX_RESULTS = 50
+#: The most results one image search returns: 100, one page of DuckDuckGo's images, as ddgs
+#: gives (an image is read at a glance, so more of them are asked for than of pages or articles).
+MAX_IMAGE_RESULTS = 100
 #: The most results the LLM tool and the MCP server let a model ask for (a model reads every one).
 TOOL_MAX_RESULTS = 10
 #: The most result pages one search reads (50 results at 10 a page, and a margin for pages of
@@ -225,11 +228,17 @@ def check_query(query: Any) -> str:
     return text
 
 
-def check_max_results(value: Any, default: int) -> int:
-    """``value`` (or ``default`` when None) checked to be an int in 1..50 (a bool is not an int)."""
+def most_results(vertical: str) -> int:
+    """The largest ``max_results`` of a search of ``vertical``: 100 for images, else 50."""
+    return MAX_IMAGE_RESULTS if vertical == "images" else MAX_RESULTS
+
+
+def check_max_results(value: Any, default: int, vertical: str = "web") -> int:
+    """``value`` (or ``default`` when None) checked to be an int in 1..50, 1..100 for images
+    (:func:`most_results`; a bool is not an int)."""
     if value is None:
         return default
-    return check_number("max_results", value, maximum=MAX_RESULTS, detail=BAD_MAX_RESULTS)
+    return check_number("max_results", value, maximum=most_results(vertical), detail=BAD_MAX_RESULTS)
 
 
 def check_timeout_ms(value: Any, name: str = "timeout_ms", detail: str = BAD_TIMEOUT) -> Optional[int]:
@@ -407,7 +416,7 @@ def search_params(
     vertical = _check_choice("vertical", options.get("vertical"), VERTICALS, BAD_VERTICAL) or "web"
     return SearchParams(
         query=check_query(query),
-        max_results=check_max_results(max_results, settings.max_results),
+        max_results=check_max_results(max_results, settings.max_results, vertical),
         locale=_check_locale(_locale(options)),
         time_range=_check_choice("time_range", options.get("time_range"), TIME_RANGES, BAD_TIME_RANGE),
         site_filter=_site_filter(options.get("site_filter")),

@@ -306,13 +306,17 @@ def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
     assert recorded_bodies(backend), "fixtures/%s has no recorded body" % backend
     case, recorded, body = data.draw(st.sampled_from(recorded_bodies(backend)), label="case")
     content = _mutated(data, body)
-    instance = registry.backend_class(backend)(_case_settings(case, backend))
+    # Each case read by the engine of its own vertical, with its own options (an image case's
+    # image_type is no option of web search; its body is no web page either).
+    vertical = case.meta.get("vertical") or "web"
+    engine = registry.backend_class(backend, vertical)
+    instance = engine(_case_settings(case, backend))
     params = search_params(
         case.meta.get("query") or "q",
         case.meta.get("max_results"),
-        dict(case.meta.get("options") or {}),
+        dict(case.meta.get("options") or {}, vertical=vertical),
         ws.Settings(),
-        registry.backend_class(backend).option_names(),
+        engine.option_names(),
     )
     response = _response(case, recorded, content)
     report = instance.structure_report(response, params)
@@ -323,8 +327,11 @@ def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
         assert error.detail_code != "internal_error"
         return
     assert all(isinstance(item, dict) for item in result.items)
-    items = normalize_items(result.items, backend, params.max_results)
-    assert contract_violations({"items": items}, max_results=params.max_results, provider=backend) == []
+    items = normalize_items(result.items, backend, params.max_results, vertical)
+    problems = contract_violations(
+        {"items": items}, max_results=params.max_results, provider=backend, vertical=vertical
+    )
+    assert problems == []
     for entry in result.errors:
         assert isinstance(entry.get("type"), str) and isinstance(entry.get("retryable"), bool)
     json.dumps({"items": items, "errors": result.errors}, ensure_ascii=False).encode("utf-8")

@@ -321,3 +321,13 @@ def test_a_body_declared_as_an_image_that_is_none_says_so(body, said):
         error = fetch_error(server.url("/i.png"), images=True)
     assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable")
     assert error.message == "127.0.0.1 served image/png content that is no image: it " + said
+
+
+def test_a_max_chars_shorter_than_the_line_shortens_it_and_the_image_is_not_truncated():
+    # the line was cut at max_chars mid-word and the result said truncated (["max_chars"]),
+    # though the image was whole and no larger max_chars brought anything a reader lacked
+    body = png(640, 480)
+    with FaultServer({"/i": respond(200, body, content_type="image/png")}) as server:
+        result = fetch(server.url("/i"), images=True, max_chars=40)
+    assert (result["text"], result["truncated"], result["length"]) == ("[image: image/png, 640x480 pixels]", False, 34)
+    assert "truncated_by" not in result and base64.b64decode(result["data"]) == body

@@ -79,12 +79,13 @@ def test_the_value_forms_that_differ_are_named_with_the_argument():
         ("time_range", "d", "day"),
         ("time_range", "y", "year"),
         ("image_license", "any", "creative_commons"),
+        ("vertical", "text", "web"),  # DDGS().text(): the refusal named no vertical
     ],
 )
 def test_a_ddgs_value_no_close_spelling_finds_is_refused_naming_ours(option, value, ours):
     """ddgs's values close to ours (``Public``, ``standart``) get the close spelling already."""
-    vertical = "images" if option == "image_license" else "web"
-    refusal = _refusal(vertical=vertical, **{option: value})
+    options = {"vertical": "images" if option == "image_license" else "web", option: value}
+    refusal = _refusal(**options)
     assert refusal.message.endswith("got %r (ddgs's %r is %r)" % (value, value, ours))
 
 

@@ -64,3 +64,28 @@ def test_a_font_map_over_pypdf_s_cap_that_pages_share_is_decoded_once(monkeypatc
     with pytest.raises(ws.WebProviderError) as info:
         pdf.pdf_text(response(body), mode="text", provider="fetch")
     assert (info.value.detail_code, len(bombs)) == ("response_too_large", 1)
+
+
+def test_a_drawn_stream_is_decoded_no_further_than_a_page_may_draw(monkeypatch):
+    # pypdf decoded each bomb to its own 75 MB cap before refusing it (30 such pages: 10.4 s and
+    # 259 MB of peak memory, bench/pdf_bombs.py); a page drawing over MAX_PAGE_CONTENT is left out
+    # whatever the rest, so its streams are decoded under that cap, and pypdf's own is back after
+    from pypdf import get_configuration
+    from pypdf.filters import FlateDecode
+
+    decode = FlateDecode.decode
+    caps: list[int] = []
+
+    def seen(data, *args, **kwargs):
+        caps.extend([get_configuration().zlib_maximum_output_length] if len(data) == len(OVER_PYPDF_CAP) else [])
+        return decode(data, *args, **kwargs)
+
+    monkeypatch.setattr(FlateDecode, "decode", staticmethod(seen))
+    body = bomb_pdf([["The quay opened in October."], OVER_PYPDF_CAP])
+    read = pdf.pdf_text(response(body), mode="text", provider="fetch")
+    assert (read.text, read.cuts, caps) == (
+        "--- Page 1 ---\n\nThe quay opened in October.",
+        {CUT_LARGE_PAGES},
+        [pdf.MAX_PAGE_CONTENT + 1],
+    )
+    assert get_configuration().zlib_maximum_output_length == 75_000_000

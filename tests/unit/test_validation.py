@@ -46,6 +46,15 @@ def test_max_results_bounds(value):
     assert len(ws.search("q", max_results=value)["items"]) == min(value, 3)
 
 
+@pytest.mark.parametrize("vertical, most", [("images", 100), ("web", 50), ("news", 50), ("videos", 50)])
+def test_an_image_search_takes_up_to_100_results_as_ddgs_gives_the_others_50(vertical, most):
+    """ddgs's ``images(max_results=100)`` is one page of DuckDuckGo's images; it was refused here."""
+    assert _params(max_results=most, vertical=vertical).max_results == most
+    with pytest.raises(ws.InvalidInput) as info:
+        _params(max_results=most + 1, vertical=vertical)
+    assert info.value.message == "max_results must be in 1..%d, got %d" % (most, most + 1)
+
+
 @pytest.mark.parametrize("value", [0, -5, True, "100", 10**9, float("nan")])
 def test_bad_timeout(value):
     with pytest.raises(ws.InvalidInput):

@@ -21,6 +21,9 @@ The flow a browser follows on duckduckgo.com's News, Images and Videos tabs (Sea
    answer's ``next`` repeats its ``f=,,,,,``); the time alone (as before) otherwise.
 3. More results: the answer's own ``next`` (``news.js?…&s=30&vqd=…``) on the same host, with the
    answer's ``vqd`` added when ``next`` lacks it (as the page's script does); never a made-up token.
+   A call's ``pageno`` starts at ``s`` = its page's first result: the ``s`` of each recorded
+   answer's ``next`` is the endpoint's page (news 30, images 100, videos 60), as ddgs counts its
+   ``page``; the token is still the token page's.
 
 The answer is ``{"results": [...], "next": ..., "vqd": {query: token}}``. A news result gives
 ``title``, ``url``, ``excerpt`` (HTML: ``<b>`` highlights, ``&#x27;``), ``source``, ``date``
@@ -49,6 +52,7 @@ from ..engine.base import Backend, Page, dig, json_body, listed_results
 from ..engine.html_engine import accept_language
 from ..engine.media_fields import nested, text
 from ..engine.normalize import clean_text
+from ..engine.option import PAGENO
 from ..engine.page_forms import followed_origin
 from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
@@ -108,6 +112,9 @@ class _DuckDuckGoVertical(Backend):
     default_endpoint = SITE
     bot_walls = (ANOMALY, DEEP_ANOMALY, DEEP_506)
     results_per_page = 10  # pages hold 13 to 100 results; fewer distinct results than asked: the next one
+    options = (PAGENO,)
+    #: The results a page of the endpoint counts (``s`` of a recorded answer's ``next``): ``pageno``'s step.
+    page_size: ClassVar[int] = 0
     #: The JSON endpoint (``news.js``), the ``iar`` tab of the token page, the time-range field.
     endpoint_path: ClassVar[str] = ""
     time_field: ClassVar[tuple[str, dict[str, str]]] = ("", {})
@@ -158,6 +165,9 @@ class _DuckDuckGoVertical(Backend):
             **self.extra_fields,
         }
         fields.update(self.narrowing(params))
+        page = self.option(params, "pageno")
+        if page > 1:  # the page's first result, as the answers' own next links count it
+            fields["s"] = str((page - 1) * self.page_size)
         url = urljoin(self.endpoint_url(), self.endpoint_path)
         return RequestSpec("GET", url, params=fields, headers=self.headers(params, _ACCEPT_JSON))
 
@@ -230,6 +240,7 @@ class DuckDuckGoNews(_DuckDuckGoVertical):
     vertical = "news"
     summary = "DuckDuckGo news (news.js behind the vqd token of the search page)"
     endpoint_path = "news.js"
+    page_size = 30  # the recorded answer's next: s=30
     time_field = ("df", {"day": "d", "week": "w", "month": "m", "year": "y"})
     extra_fields = {"noamp": "1"}
 
@@ -252,6 +263,7 @@ class DuckDuckGoImages(_DuckDuckGoVertical):
     vertical = "images"
     summary = "DuckDuckGo images (i.js behind the vqd token of the search page)"
     endpoint_path = "i.js"
+    page_size = 100  # the recorded answers' next: s=100
     time_field = ("f", {"day": "time:Day", "week": "time:Week", "month": "time:Month", "year": "time:Year"})
     filter_slots = ("image_size", "image_color", "image_type", "image_layout", "image_license")
     filters = {
@@ -301,6 +313,7 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
     unsent = ("locale=language-only", "time_range=year")  # l is a region; the video filter has no year
     summary = "DuckDuckGo videos (v.js behind the vqd token of the search page)"
     endpoint_path = "v.js"
+    page_size = 60  # the recorded answer's next: s=60
     time_field = ("f", {"day": "publishedAfter:d", "week": "publishedAfter:w", "month": "publishedAfter:m"})
     extra_fields = {"noamp": "1"}
     filter_slots = ("video_resolution", "video_duration", "video_license")

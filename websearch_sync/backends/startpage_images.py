@@ -52,9 +52,11 @@ class StartpageImages(StartpageHtml):
     vertical = "images"
     unsent = ("locale", "time_range")  # the locale in Accept-Language only; no date filter (docs/backends.md)
     detail_field = "thumbnail_url"
-    #: One page: the recorded page holds 50 (any call's most) and links later pages, but no later image
-    #: page is on record, so a short page asks none (its shape there is unknown); no ``max_pages``.
+    #: One page: the recorded page holds 50 and links later pages, but no later image page is on
+    #: record, so a short page asks none (its shape there is unknown); no ``max_pages``. A call for
+    #: more (an image search takes up to 100) gets the 50 and is told (``not_sent``: ``max_results``).
     results_per_page = None
+    max_results_limit = 50
     summary = "Startpage image search (Bing's images, proxied), no key"
 
     def query(self, params: SearchParams) -> dict[str, str]:

@@ -59,7 +59,7 @@ def page_text(
     host = urlsplit(response.url).hostname or "the site"
     kind = _kind(response)
     if kind == "image":
-        return image_text(response, provider=provider, images=images)
+        return image_text(response, provider=provider, images=images, max_chars=max_chars)
     if kind not in READ_KINDS:
         if untyped(response.content_type):  # sniffed: neither a page, a PDF, an image fetch returns nor text
             image = sniffed_other_image_type(response.content[:16])

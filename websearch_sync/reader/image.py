@@ -17,7 +17,9 @@ animation: a still image is what every model API takes.
 import base64
 import importlib.util
 import io
+import logging
 import math
+from collections.abc import Sequence
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
@@ -35,9 +37,12 @@ from ..net.media import html_note, served_as, sniffed_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, read_header
 from .pagetext import ImageData, PageText
+from .pngcrc import with_crcs_repaired
 from .stills import first_frame
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+logger = logging.getLogger("websearch_sync")
 
 EXTRACTOR = "image"
 EXTRA = "images"
@@ -75,23 +80,35 @@ def _pillow() -> Any:
     return Image
 
 
-def describe(image: ImageData, url: str, still: str = "") -> str:
-    """The one line a text-only reader gets for an image (``still``: what it is of the
-    animation it was cut from, :func:`_still`)."""
+def describe(image: ImageData, url: str, notes: Sequence[str] = (), max_chars: Optional[int] = None) -> str:
+    """The one line a text-only reader gets for an image: its type, size in pixels and bytes,
+    ``notes`` (what it is of the animation it was cut from, :func:`_still`; how it is stored
+    turned), and where it is from. Within ``max_chars``: its last parts are left out until it
+    fits (the URL first, which the result's ``url`` holds too), ``[image]`` at the least, cut only
+    below that; the image itself is whole, so nothing a larger ``max_chars`` would bring is missing."""
     size = len(image.data) * 3 // 4
-    return "[image: %s, %dx%d pixels, %.1f KB, %sfrom %s]" % (
+    parts = [
         image.content_type,
-        image.width,
-        image.height,
-        size / 1000,
-        still + ", " if still else "",
-        url,
-    )
+        "%dx%d pixels" % (image.width, image.height),
+        "%.1f KB" % (size / 1000),
+        *notes,
+        "from %s" % url,
+    ]
+    while parts:
+        line = "[image: %s]" % ", ".join(parts)
+        if max_chars is None or len(line) <= max_chars:
+            return line
+        parts.pop()
+    return "[image]"[:max_chars]
 
 
-def image_text(response: HttpResponse, *, provider: Optional[str], images: bool) -> PageText:
+def image_text(
+    response: HttpResponse, *, provider: Optional[str], images: bool, max_chars: Optional[int] = None
+) -> PageText:
     """The image of ``response`` as ``PageText`` (``extractor="image"``, ``image`` set, ``text``
-    one line describing it).
+    one line describing it, within ``max_chars``: :func:`describe`). Its width and height are
+    those it is shown at, its EXIF orientation applied (turned upright by Pillow, or said in the
+    line when returned as stored).
 
     Raises ``WebProviderError``: ``unsupported_content`` (``images`` is false: the hint says
     to ask; or a type other than PNG, JPEG, GIF and WebP), ``image_too_large`` (cut by
@@ -134,18 +151,53 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
             response.status,
             RAISE_MAX_BYTES,
         )
-    header = read_header(response.content, media)
+    content, header = _header(response.content, media)
     if header is None or not (header.ended or _whole(response)):
         raise _unreadable(host, provider, response.status)
-    content, still = response.content, ""
-    if header.animated:  # the model APIs take still images only: the animation's first frame
-        content, still = _still(content, media, header, host, provider, response.status)
-        header = read_header(content, media)
-        if header is None:  # the cut keeps chunks read whole: a header is there to read
-            raise _unreadable(host, provider, response.status)
-    content, (width, height) = _within_caps(content, media, header, host, provider, response.status)
+    content, header, still = _still_of(content, media, header, host, provider, response.status)
+    content, (width, height), orientation = _within_caps(content, media, header, host, provider, response.status)
+    (width, height), stored = _as_shown(width, height, orientation)
     image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"))
-    return PageText("", describe(image, response.url, still), EXTRACTOR, image=image)
+    notes = [note for note in (still, stored) if note]
+    return PageText("", describe(image, response.url, notes, max_chars), EXTRACTOR, image=image)
+
+
+def _as_shown(width: int, height: int, orientation: int) -> tuple[tuple[int, int], str]:
+    """The size an image stored at ``width`` x ``height`` is shown at, by its EXIF ``orientation``
+    (its sides swapped for a quarter turn, 5-8), and what its line says of how it is stored."""
+    if orientation >= _SWAPPED:
+        return (height, width), "stored as %dx%d with EXIF orientation %d" % (width, height, orientation)
+    return (width, height), "stored with EXIF orientation %d" % orientation if orientation != 1 else ""
+
+
+#: The EXIF orientations that turn an image a quarter (5-8), showing its width as its height.
+_SWAPPED = 5
+
+
+def _header(content: bytes, media: str) -> tuple[bytes, Optional[Header]]:
+    """``content`` and what its header declares (:func:`~.imagesize.read_header`); for a PNG it
+    refuses, the PNG with its image data's wrong CRCs made right when that makes it one it reads
+    (:mod:`.pngcrc`: Pillow does not check them)."""
+    header = read_header(content, media)
+    if header is None and media == "image/png":
+        repaired = with_crcs_repaired(content)
+        if repaired is not content:
+            return repaired, read_header(repaired, media)
+    return content, header
+
+
+def _still_of(
+    content: bytes, media: str, header: Header, host: str, provider: Optional[str], status: int
+) -> tuple[bytes, Header, str]:
+    """``content``, its header and ``""`` for a still image; for an animation, its still image
+    (:func:`_still`: the model APIs take still images only), its header, and what it is of it."""
+    if not header.animated:
+        return content, header, ""
+    content, still = _still(content, media, header, host, provider, status)
+    cut = read_header(content, media)
+    if cut is None:  # the cut keeps chunks read whole: a header is there to read
+        raise _unreadable(host, provider, status)
+    return content, cut, still
 
 
 def _still(
@@ -248,11 +300,14 @@ def _undecodable(
 
 def _within_caps(
     content: bytes, media: str, header: Header, host: str, provider: Optional[str], status: int
-) -> tuple[bytes, tuple[int, int]]:
-    """``content`` and its size when within the caps, else the image downscaled by Pillow.
-    The caps hold for the largest size any part of the image declares (``header.extent``: a
-    GIF frame past its screen), and a header declaring more pixels than its data can hold is
-    refused before anything decodes it (returned undecoded, a lie in its header would stay)."""
+) -> tuple[bytes, tuple[int, int], int]:
+    """``content``, its stored size and its EXIF orientation when within the caps, else the image
+    downscaled by Pillow (turned upright: orientation 1). The caps hold for the largest size any
+    part of the image declares (``header.extent``: a GIF frame past its screen), and a header
+    declaring more pixels than its data can hold is refused before anything decodes it (returned
+    undecoded, a lie in its header would stay). An image within them whose EXIF orientation turns
+    it is turned upright with Pillow too, at its size (a model API's decoder may not read EXIF:
+    a phone's photo of a page came to it on its side); without Pillow it is returned as stored."""
     width, height = header.size
     within = len(content) <= MAX_IMAGE_BYTES and max(header.extent) <= MAX_IMAGE_SIDE
     over = "%s served a %dx%d image of %d bytes, over the caps (%d bytes, %d pixels a side)" % (
@@ -268,9 +323,10 @@ def _within_caps(
         raise _undecodable(over, header.extent, provider, status)
     if not header.holds:
         raise _not_held(host, header, provider, status)
-    if within:
-        return content, header.size
     pillow = _pillow()
+    if within:
+        turned = _turned_upright(pillow, content, media, host) if header.orientation != 1 else None
+        return (*turned, 1) if turned is not None else (content, header.size, header.orientation)
     if pillow is None:
         raise _too_large(
             "%s; downscaling needs %s" % (over, install_hint("images")),
@@ -289,22 +345,58 @@ def _within_caps(
         raise _unreadable(host, provider, status) from None
     if smaller is None:
         raise _too_large("%s; downscaling did not bring it under the byte cap" % over, provider, status, "")
-    return smaller
+    return (*smaller, 1)
 
 
 #: The EXIF tag saying how a camera image is turned for display (1: as stored).
 _ORIENTATION = 0x0112
 
 
+def _transposed(image: Any) -> Any:
+    """``image`` turned (and mirrored) as its EXIF orientation says, by Pillow's ``exif_transpose``."""
+    from PIL import ImageOps
+
+    return ImageOps.exif_transpose(image)
+
+
 def _upright(image: Any, width: int, height: int, target: tuple[int, int]) -> tuple[Any, int, int, tuple[int, int]]:
     """``image`` turned as its EXIF orientation says, with its size and ``target`` turned alike:
     the encoding keeps no EXIF, so a photo taken on its side came back sideways."""
-    from PIL import ImageOps
-
-    upright = ImageOps.exif_transpose(image)
+    upright = _transposed(image)
     if upright.size == image.size:
         return upright, width, height, target
     return upright, height, width, (target[1], target[0])
+
+
+def _turned_upright(pillow: Any, content: bytes, media: str, host: str) -> Optional[tuple[bytes, tuple[int, int]]]:
+    """The image ``content``, within the caps, turned upright as its EXIF orientation says and
+    encoded again at its size in its own format (without EXIF), and that size; ``None`` without
+    Pillow, or when it cannot: over the decoding cap, a decoder's failure, an encoding over the byte
+    cap (logged). It is then returned as stored, its line saying how: the turn helps a model whose
+    API does not read EXIF, and the image as stored is still what a browser shows."""
+    if pillow is None:
+        return None
+    out = io.BytesIO()
+    try:
+        with pillow.open(io.BytesIO(content)) as image:
+            if image.width * image.height > MAX_DECODE_PIXELS:
+                raise pillow.DecompressionBombError("%dx%d pixels to decode" % image.size)
+            image.load()
+            upright = _encodable(_transposed(image), media)
+            upright.save(out, format=_FORMATS[media])
+    except (OSError, ValueError, pillow.DecompressionBombError) as error:
+        logger.info("an image from %s is returned as stored, not turned upright: %s", host, error)
+        return None
+    if out.tell() > MAX_IMAGE_BYTES:
+        logger.info("an image from %s is returned as stored: turned upright, it is over the byte cap", host)
+        return None
+    return out.getvalue(), upright.size
+
+
+def _encodable(image: Any, media: str) -> Any:
+    """``image`` in a mode its format's encoder takes (a JPEG's CMYK or YCCK decodes to a mode Pillow
+    encodes as JPEG only once converted)."""
+    return image.convert("RGB") if media == "image/jpeg" and image.mode not in ("RGB", "L") else image
 
 
 def _downscale(image: Any, media: str, encoded_bytes: int) -> Optional[tuple[bytes, tuple[int, int]]]:
@@ -325,8 +417,7 @@ def _downscale(image: Any, media: str, encoded_bytes: int) -> Optional[tuple[byt
     image.load()
     if image.getexif().get(_ORIENTATION, 1) != 1:
         image, width, height, target = _upright(image, width, height, target)
-    if media == "image/jpeg" and image.mode not in ("RGB", "L"):
-        image = image.convert("RGB")
+    image = _encodable(image, media)
     for _ in range(_ATTEMPTS):
         out = io.BytesIO()
         image.resize(target).save(out, format=_FORMATS[media])

@@ -53,6 +53,10 @@ class Header(NamedTuple):
     #: Whether the file is an animation: a GIF of several frames, a PNG with an animation
     #: control chunk (APNG), a WebP with animation frames.
     animated: bool = False
+    #: How the image is turned for display, by its EXIF orientation (a JPEG's first ``Exif``
+    #: APP1 segment, a PNG's ``eXIf`` chunk before its image data): 1 as stored, 2-8 mirrored or
+    #: turned, 5-8 with width and height swapped (:func:`exif_orientation`).
+    orientation: int = 1
 
 
 def _big(data: bytes, start: int, size: int) -> int:
@@ -66,6 +70,39 @@ def _little(data: bytes, start: int, size: int) -> int:
 def _blocks(side: int, block: int) -> int:
     """Blocks of ``block`` pixels along a side of ``side`` pixels (the last one partly filled)."""
     return -(-side // block)
+
+
+# -- EXIF -----------------------------------------------------------------------------------------
+
+#: The EXIF (TIFF) tag saying how the image is turned for display.
+_ORIENTATION_TAG = 0x0112
+#: The TIFF type of a 16-bit unsigned number (SHORT), the orientation's.
+_SHORT = 3
+#: The entries of the first directory looked at (a camera's holds a few dozen).
+_MAX_ENTRIES = 1000
+
+
+def exif_orientation(tiff: bytes) -> int:
+    """The orientation (1-8) that the EXIF data ``tiff`` (a TIFF header, then directories) gives
+    in its first directory, as Pillow's ``ImageOps.exif_transpose`` and browsers read it; 1 (as
+    stored) without one, or for a value outside 1-8, a wrong type or a directory running past
+    the data, which they do not turn by either."""
+    if tiff[:4] not in (b"II*\x00", b"MM\x00*") or len(tiff) < 8:
+        return 1
+    number = _little if tiff[:2] == b"II" else _big
+    directory = number(tiff, 4, 4)
+    entries = number(tiff, directory, 2)
+    for entry in range(directory + 2, directory + 2 + 12 * min(entries, _MAX_ENTRIES), 12):
+        if entry + 12 > len(tiff):
+            return 1
+        if number(tiff, entry, 2) == _ORIENTATION_TAG:
+            kind, value = number(tiff, entry + 2, 2), number(tiff, entry + 8, 2)
+            return value if kind == _SHORT and 1 <= value <= 8 else 1
+    return 1
+
+
+#: What opens a JPEG's APP1 segment holding EXIF data.
+_EXIF_APP1 = b"Exif\x00\x00"
 
 
 # -- PNG ------------------------------------------------------------------------------------------
@@ -140,9 +177,24 @@ def _png(data: bytes) -> Optional[Header]:
         compressed += end - start - 12 if kind == b"IDAT" else 0
         frames += kind == b"fcTL"
         ended = kind == b"IEND"
-    bits = data[24] * _PNG_CHANNELS[data[25]]
-    holds = compressed * _DEFLATE_RATIO >= size[1] * ((size[0] * bits + 7) // 8)
-    return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated)
+    holds = compressed * _DEFLATE_RATIO >= png_rows_bytes(data)
+    return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated, _png_orientation(data))
+
+
+def _png_orientation(data: bytes) -> int:
+    """The EXIF orientation of the PNG ``data``'s first ``eXIf`` chunk before its image data, where
+    Pillow reads it (:func:`exif_orientation`); 1 without one."""
+    for kind, start, end in png_chunks(data):
+        if kind in (b"eXIf", b"IDAT"):
+            return exif_orientation(data[start + 8 : end - 4]) if kind == b"eXIf" else 1
+    return 1
+
+
+def png_rows_bytes(data: bytes) -> int:
+    """The bytes of pixel rows the IHDR of the PNG ``data`` declares (a valid one: its filter bytes
+    and an interlaced image's passes left out)."""
+    width, height, bits = _big(data, 16, 4), _big(data, 20, 4), data[24] * _PNG_CHANNELS[data[25]]
+    return height * ((width * bits + 7) // 8)
 
 
 def _png_texts_within(text: int, inflated: int) -> bool:
@@ -475,7 +527,19 @@ def _jpeg(data: bytes) -> Optional[Header]:
     if frame is None:
         return None
     arithmetic = tables.frame_marker in _ARITHMETIC
-    return Header(frame.size, frame.size, arithmetic or 8 * coded >= frame.mcus, ended)
+    holds = arithmetic or 8 * coded >= frame.mcus
+    return Header(frame.size, frame.size, holds, ended, orientation=_jpeg_orientation(data))
+
+
+def _jpeg_orientation(data: bytes) -> int:
+    """The EXIF orientation of the JPEG ``data``'s first ``Exif`` APP1 segment before its first
+    scan, the one Pillow reads (:func:`exif_orientation`); 1 without one."""
+    for marker, start, end in checked(_jpeg_segments(data)):
+        if marker == 0xDA:
+            return 1
+        if marker == 0xE1 and data.startswith(_EXIF_APP1, start):
+            return exif_orientation(data[start + len(_EXIF_APP1) : end])
+    return 1
 
 
 # -- GIF ------------------------------------------------------------------------------------------

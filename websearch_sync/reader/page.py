@@ -147,7 +147,8 @@ def fetch_page(
         ``bad_max_chars``, ``bad_max_bytes``, ``bad_timeout``, ``private_address``),
         ``Timeout``, ``NetworkError``, ``AuthError``, ``WebBlocked``, ``BadGateway``,
         ``WebParseError`` (``no_content``, ``pdf_no_text``, ``pdf_broken``), ``WebProviderError``
-        (``http_<status>``, ``redirect_loop``, ``bad_redirect``, ``unsupported_content``, ``pdf_encrypted``).
+        (``http_<status>``, ``redirect_loop``, ``bad_redirect``, ``unsupported_content``, ``pdf_encrypted``,
+        ``pdf_reads_busy``: retryable).
     """
     secrets = settings.secrets()
     try:

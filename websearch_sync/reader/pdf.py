@@ -11,8 +11,10 @@ does pypdf's own work wherever it reads the file (:class:`_CheckedFile`): openin
 cross-reference tables and their chain, a broken file's rebuilt table), resolving its
 objects. A read its caller abandoned at the deadline or on Ctrl-C thus ends at its next read
 of the file; pypdf's work on data it already decoded runs to its end first: a cross-reference
-stream's entries, at most one per ``BYTES_PER_XREF_ENTRY`` bytes of the file; a page's
-content, at most ``MAX_PAGE_CONTENT`` bytes.
+stream's entries, at most one per ``BYTES_PER_XREF_ENTRY`` bytes of the file; the parse of a
+page's content, at most ``MAX_PAGE_CONTENT`` bytes, into operations (its extraction then
+reaches a checkpoint before each, :func:`_operation`). While reads given up still run, a new one
+waits for one of them to end, or is refused (:mod:`.pdfreads`).
 
 What a page costs is not bounded by the file's size: its content (and the forms it draws)
 can decompress to tens of MB from a few KB, pypdf's text extraction of one long run of
@@ -57,6 +59,7 @@ from .pagetext import CUT_CONTENT_BUDGET, CUT_DEADLINE, CUT_LARGE_PAGES, CUT_MAX
 from .pdfdraw import Decoded, drawn_bytes
 from .pdflog import pypdf_notes_of
 from .pdfpages import Unreadable, page_objects
+from .pdfreads import RUNNING
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -132,7 +135,8 @@ def pdf_text(
     Raises ``WebProviderError``: ``unsupported_content`` (no ``pdf`` extra),
     ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part; or it
     decodes to more than the content caps before any text was read),
-    ``pdf_encrypted``; ``WebParseError``: ``pdf_broken``, ``pdf_no_text`` (no text layer:
+    ``pdf_encrypted``, ``pdf_reads_busy`` (retryable: reads given up earlier still ran after the
+    wait for them, :mod:`.pdfreads`); ``WebParseError``: ``pdf_broken``, ``pdf_no_text`` (no text layer:
     scanned pages); ``Timeout`` when the deadline came before any page with text was read.
     """
     host = urlsplit(response.url).hostname or "the site"
@@ -167,7 +171,10 @@ def pdf_text(
     content = response.content[max(0, pdf_start(response.content)) :]
     budget = _budget(content)
     try:
-        with pypdf_notes_of(host):  # what pypdf repairs in a malformed file: logged, not printed
+        with (
+            RUNNING.reading(host, provider, response.status, deadline),
+            pypdf_notes_of(host),
+        ):  # pypdf's repairs: logged
             reader = _open(pypdf, content, host, provider, response.status)
             _unlock(pypdf, reader, host, provider, response.status)
             read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)
@@ -404,11 +411,36 @@ def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
     if isinstance(page, Unreadable):
         return _Page(failure=page.error)
     try:
-        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget, (pypdf.errors.LimitReachedError,))
+        over_cap = (pypdf.errors.LimitReachedError,)
+        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget, over_cap, _decode_cap(pypdf))
         within = new <= budget and drawn <= MAX_PAGE_CONTENT
-        return _Page((page.extract_text() or "").strip() if within else "", drawn)
+        text = page.extract_text(visitor_operand_before=_operation) if within else ""
+        return _Page((text or "").strip(), drawn)
     except _failures(pypdf) as error:
         return _Page(failure=error)
+
+
+def _decode_cap(pypdf: Any) -> Any:
+    """What decodes a page's drawn streams within a cap (:func:`~.pdfdraw.drawn_bytes`): pypdf's
+    output limits of its expanding filters (Flate, LZW, run length; 75 MB each by default) lowered
+    for the call, through its public ``apply_configuration`` (a context variable: this thread's
+    read only, not the program's own use of pypdf)."""
+
+    def capped(cap: int) -> Any:
+        return pypdf.apply_configuration(
+            zlib_maximum_output_length=cap, lzw_maximum_output_length=cap, run_length_maximum_output_length=cap
+        )
+
+    return capped
+
+
+def _operation(operator: Any, operands: Any, cm: Any, tm: Any) -> None:
+    """Called by pypdf's text extraction before each operation of the page's content
+    (``visitor_operand_before``): a :func:`~websearch_sync.checkpoints.checkpoint`, so a read
+    given up stops within an operation (pypdf takes about 2 s to extract 1 MB of one run of text,
+    4 s for 1 MB of short lines), not at the page's end. What has none is pypdf's parse of the
+    content into operations before the first (0.4-0.9 s for 1 MB on a loaded machine)."""
+    checkpoint()
 
 
 class _Read(NamedTuple):

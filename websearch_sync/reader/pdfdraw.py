@@ -5,6 +5,8 @@ with it before extracting the page's text: a few KB of compressed content can de
 tens of MB, and pypdf's extraction of it is slow and uninterruptible."""
 
 import re
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -34,8 +36,22 @@ class Decoded:
         self.total += size
 
 
+#: What decodes a drawn stream under a cap of so many bytes: the decoder's own output limit
+#: lowered for the call (pypdf's ``apply_configuration``), so that a stream over it stops there.
+DecodeCap = Callable[[int], AbstractContextManager[Any]]
+
+
+def _uncapped(cap: int) -> AbstractContextManager[Any]:
+    return nullcontext()
+
+
 def drawn_bytes(
-    page: Any, decoded: Decoded, limit: int, budget: int, over_cap: tuple[type[BaseException], ...] = ()
+    page: Any,
+    decoded: Decoded,
+    limit: int,
+    budget: int,
+    over_cap: tuple[type[BaseException], ...] = (),
+    capped: DecodeCap = _uncapped,
 ) -> tuple[int, int]:
     """The decoded bytes of the content streams ``page`` draws and of the forms (XObjects)
     they draw (``/Name Do``, as pypdf's extraction follows them), nested forms included,
@@ -51,7 +67,11 @@ def drawn_bytes(
     Such a stream counts as ``limit + 1`` bytes in ``decoded`` and in this call's bytes, and is
     kept in ``decoded.over_cap``, so the pages sharing it are left out without decoding it (one
     bomb drawn by 1,000 pages was decoded 1,000 times, 125 s of CPU; a font's map, by the
-    extraction, which failed on it) and the budget sees each bomb."""
+    extraction, which failed on it) and the budget sees each bomb. ``capped(limit + 1)``: what a
+    drawn stream is decoded within, the decoder stopping past ``limit + 1`` bytes (raising one of
+    ``over_cap``): a page drawing more is left out whatever the rest, so a bomb is not decoded to
+    the decoder's own cap first (pypdf's 75 MB: 0.3 s and 75 MB of memory a page). A font's map,
+    which draws nothing, is decoded under the decoder's own cap (it counts to ``budget`` only)."""
     resources = _resolved(page.get("/Resources"))
     contents = _resolved(page.get("/Contents"))
     todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
@@ -63,7 +83,7 @@ def drawn_bytes(
         if not hasattr(stream, "get_data") or id(stream) in visited:
             continue
         visited.add(id(stream))
-        new += _measured(stream, decoded, limit, over_cap)
+        new += _measured(stream, decoded, limit, over_cap, capped if resources is not None else _uncapped)
         if id(stream) in decoded.over_cap:  # a font's map too: the extraction would decode it again
             return max(drawn, limit) + 1, new
         if resources is None:
@@ -76,14 +96,17 @@ def drawn_bytes(
     return drawn, new
 
 
-def _measured(stream: Any, decoded: Decoded, limit: int, over_cap: tuple[type[BaseException], ...]) -> int:
+def _measured(
+    stream: Any, decoded: Decoded, limit: int, over_cap: tuple[type[BaseException], ...], capped: DecodeCap
+) -> int:
     """The decoded bytes of ``stream`` added to ``decoded`` (none when it holds them already);
-    ``limit + 1`` for one the decoder refuses as over its own cap, counted once so for the pages
-    that share it too."""
+    ``limit + 1`` for one the decoder refuses as over its cap (``capped``'s, else its own),
+    counted once so for the pages that share it too."""
     if id(stream) in decoded.sizes:
         return 0
     try:
-        size = len(stream.get_data())
+        with capped(limit + 1):
+            size = len(stream.get_data())
     except over_cap:
         size = limit + 1
         decoded.over_cap.add(id(stream))

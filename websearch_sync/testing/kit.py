@@ -29,7 +29,7 @@ from ..net.deadline import Deadline
 from ..net.environment import forget_answers as forget_environment_answers
 from ..net.transport import HttpTransport
 from ..net.wire import CONNECTION_CHECKS
-from ..validate import MAX_RESULTS
+from ..validate import most_results
 
 __all__: list[str] = []  # websearch_sync.testing exports these names
 
@@ -456,9 +456,9 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
     if "items" not in result:
         return ["the result has no 'items'"]
     problems = ["unexpected top-level key %r" % k for k in result if k not in _RESPONSE_KEYS]
-    limit = max_results if max_results is not None else MAX_RESULTS
     meta = result.get("provider_meta")
     vertical = (meta.get("vertical") if isinstance(meta, Mapping) else None) or "web"
+    limit = max_results if max_results is not None else most_results(str(vertical))
     problems.extend(contract_violations(dict(result), max_results=limit, provider=provider, vertical=vertical))
     problems.extend(_unknown_item_keys(result["items"], vertical))
     for position, error in enumerate(result.get("errors") or [], 1):

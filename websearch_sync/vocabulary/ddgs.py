@@ -77,6 +77,7 @@ def ddgs_argument(name: str) -> str:
 #: which is ours (``safesearch="on"``); the others are ours in any case (``Large``), or close
 #: enough for the refusal's "did you mean" (``Public``: ``public_domain``; ``standart``).
 DDGS_VALUES = {
+    "vertical": {"text": "web"},  # DDGS().text() is a web search
     "safe_search": {"on": "strict"},
     "time_range": {"d": "day", "w": "week", "m": "month", "y": "year"},
     "image_license": {"any": "creative_commons"},

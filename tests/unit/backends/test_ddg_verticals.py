@@ -20,6 +20,7 @@ from websearch_sync.engine import registry
 from websearch_sync.engine.base import Page
 from websearch_sync.models import SearchParams
 from websearch_sync.net.transport import HttpResponse
+from websearch_sync.testing import assert_contract
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "ddg_html"
 #: Recorded pages copied from ../shared/fixtures/verticals (provenance in its SOURCES.md).
@@ -397,8 +398,6 @@ def test_the_contract_kit_accepts_the_recorded_video_answer_with_its_player_and_
     """``assert_contract`` on the recorded video answer read by ddg_html: its ``embed_url`` and ``uploader``
     are fields of a video (before: "unexpected key ... (raw upstream data?)" for each), of their kinds (a
     ``javascript:`` player or a channel that is a number breaks the contract)."""
-    from websearch_sync.testing import assert_contract
-
     answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
     result = _answered("videos", answer, max_results=3)
     assert all("embed_url" in item and "uploader" in item for item in result["items"])
@@ -419,3 +418,37 @@ def test_the_tool_and_command_line_text_name_a_videos_channel():
     text = tool.format_results(_answered("videos", answer, max_results=2))
     assert "Publisher: YouTube | Channel: freeCodeCamp.org | Published: 2023-06-08T12:43:32Z" in text
     assert "Channel: %s" % answer["results"][1]["uploader"] in text
+
+
+def test_a_hundred_images_as_ddgs_gives_them_come_from_the_one_recorded_page():
+    """duck-duck-scrape's recorded i.js answer holds 100 distinct images: one request after the token
+    page gives all of them (ddgs's ``images(max_results=100)``; a call for 100 was refused)."""
+    answer = json.loads((FIXTURES / "duck-duck-scrape__images_minecraft.2.json").read_text(encoding="utf-8"))
+    response = _answered("images", answer, max_results=100)
+    assert len(response["items"]) == 100 and response["provider_meta"]["attempts"] == 2
+    assert [item["image_url"] for item in response["items"]] == [result["image"] for result in answer["results"]]
+    assert_contract(response)  # no max_results given: an image search's own bound
+
+
+@pytest.mark.parametrize(
+    "vertical, answer_file, first",
+    [
+        ("news", "phrona__news_rust_programming.2.json", "60"),
+        ("images", "duck-duck-scrape__images_minecraft.2.json", "200"),
+        ("videos", "phrona__videos_rust_programming.2.json", "120"),
+    ],
+)
+def test_pageno_starts_at_its_pages_first_result_as_the_answers_next_counts_a_page(vertical, answer_file, first):
+    """ddgs's ``page=3``: ``s`` steps by the ``s`` of the recorded answer's own ``next`` (news 30,
+    images 100, videos 60); page 1 sends none (pageno was refused for DuckDuckGo's verticals)."""
+    answer = json.loads((FIXTURES / answer_file).read_text(encoding="utf-8"))
+    step = dict(parse_qsl(urlsplit(answer["next"]).query))["s"]
+    assert int(first) == 2 * int(step)
+    for pageno, sent in ((3, first), (1, None)):
+        with responses.RequestsMock() as mock, _client() as client:
+            mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+            mock.get("https://duckduckgo.com/" + _ENDPOINTS[vertical], json=answer)
+            response = client.search("rust programming", vertical=vertical, max_results=5, pageno=pageno)
+            request = mock.calls[1].request
+        assert _query(request).get("s") == sent and _query(request)["vqd"] == TOKEN
+        assert len(response["items"]) == 5

@@ -47,6 +47,12 @@ def test_images():
     assert (items[-1]["width"], items[-1]["height"]) == (768, 1024)
 
 
+def test_a_call_for_more_images_than_the_one_page_holds_is_told():
+    """An image search takes up to 100; Startpage's one page holds 50, and no later page is read."""
+    assert IMAGES.not_sent(SearchParams(query="q", max_results=100, vertical="images")) == ["max_results"]
+    assert IMAGES.not_sent(SearchParams(query="q", max_results=50, vertical="images")) == []
+
+
 def test_the_captcha_redirect_is_a_block():
     redirect = answer("", URL, status=302, headers={"Location": "https://www.startpage.com/sp/captcha?b=1"})
     with pytest.raises(WebBlocked):

@@ -17,17 +17,17 @@ leaves out).
 """
 
 import argparse
-import http.server
 import os
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+from loopback_fetch import serve
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Runs the command line as the console script does, then writes how many modules were loaded.
@@ -50,18 +50,6 @@ IMPORT = (
 PAGE = b"<html><head><title>A page</title></head><body><article><p>%s</p></article></body></html>" % (
     b"Words of a paragraph long enough to be read as the page's text. " * 20
 )
-
-
-class _Page(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(PAGE)))
-        self.end_headers()
-        self.wfile.write(PAGE)
-
-    def log_message(self, *args: object) -> None:
-        pass
 
 
 def paths(url: str, browser: bool) -> dict[str, list[str]]:
@@ -119,8 +107,7 @@ def main() -> None:
     parser.add_argument("--against", help="another checkout whose package runs beside this one's")
     options = parser.parse_args()
     trees = [str(ROOT)] + ([str(Path(options.against).resolve())] if options.against else [])
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Page)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server, process = serve({"/page": PAGE})  # in a child process: its work is not the bench's
     url = "http://127.0.0.1:%d/page" % server.server_address[1]
     browser = subprocess.run([sys.executable, "-c", "import curl_cffi"], capture_output=True).returncode == 0
     todo = paths(url, browser)
@@ -130,7 +117,9 @@ def main() -> None:
         for label, args in todo.items():
             for tree in trees:
                 figures[tree, label].append(run(tree, args))
-    server.shutdown()
+    process.terminate()
+    process.join()
+    server.server_close()
     print("medians of %d runs; CPU = user + system of the whole process, start-up included" % options.repeat)
     print("%-40s %s" % ("path", "   ".join("%-30s" % tree for tree in trees)))
     print("%-40s %s" % ("", "   ".join("%-30s" % "modules   CPU ms   wall ms" for _ in trees)))

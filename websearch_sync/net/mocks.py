@@ -33,10 +33,10 @@ _said_lock = module_lock(__name__, "_said_lock")
 def requests_patched() -> Optional[str]:
     """The top-level module whose function stands in for one of ``requests``' own methods
     (``"responses"``, ``"requests_mock"``, ``"unittest"``), or ``None`` when ``requests`` is as shipped."""
-    if "requests" not in sys.modules:
-        return None  # nothing patched requests before it was imported (and this loads no requests)
     for module, owner, attribute in _PATCHABLE:
-        patcher = _patcher(getattr(sys.modules["requests." + module], owner), attribute)
+        # nothing patched requests before it was imported (and this imports no requests)
+        cls = getattr(sys.modules.get("requests." + module), owner, None)
+        patcher = _patcher(cls, attribute) if cls is not None else None
         if patcher is not None:
             return patcher
     return None

@@ -8,7 +8,8 @@
    alternately. Printed: medians and 90th percentiles per search, and the median of
    the per-pair difference, for a miss (every shared tier is asked: cache read,
    cool-down, slot, cache write), for a hit another process cached (one Redis read,
-   against a hit in local memory) and for a hit in each client's memory (no Redis).
+   against a hit in local memory) and for a hit in each client's memory (no Redis);
+   then for a fetch that misses (a loopback page; a tenth as many, at least 50).
 2. The four-process run of the tests: four worker processes x 10 queries against a
    local SearXNG with ``min_interval_s=0.1``, with and without the shared state.
    Printed: the tightest span of 11 consecutive requests at the upstream (the rate
@@ -18,7 +19,9 @@
    from the other processes inside the Retry-After (target 0).
 4. The duplicate-collapse ratio: four workers ask the same 20 queries at once (the
    upstream answers after 0.1 s). Printed: upstream requests / distinct queries
-   (target 1.0), with and without the shared state.
+   (target 1.0), with and without the shared state; then the same for fetches: four
+   workers fetch the same 20 pages at once (``ws.fetch``; each page answers after 0.1 s),
+   and the requests a walled page gets from four workers fetching it at once.
 5. The fleet's rate through a Redis outage: four workers at ``min_interval_s=0.2`` (the
    upstream allows 5 requests/s) while Redis answers, while it is stopped, and once it
    is started again on the same port. Printed for each phase: requests, the rate the
@@ -102,6 +105,32 @@ def overhead(url: str, count: int) -> None:
         )
 
 
+def fetch_overhead(url: str, count: int) -> None:
+    """Print the per-fetch cost of the shared state against local state: a miss (cache read, the
+    question's claim, the cache read again, the cache write and the release) of a loopback page."""
+    from faults import respond
+    from servers import FaultServer
+
+    page = b"<title>Page</title><article><p>%s</p></article>" % (b"Plain prose for the reader. " * 40)
+    settings = ws.Settings(allow_private=True)
+    with (
+        FaultServer({"/p": respond(200, page)}) as server,
+        ws.SearchClient("stub", settings=settings, state_url="") as local,
+        ws.SearchClient("stub", settings=settings, state_url=url) as shared,
+    ):
+        for i in range(20):  # warm both (connections, script cache)
+            local.fetch(server.url("/p?warm=%d" % i))
+            shared.fetch(server.url("/p?warm=%d" % i))
+        _row(
+            "fetch miss (all tiers asked)",
+            *_pairs(
+                count,
+                lambda i: local.fetch(server.url("/p?local=%d" % i)),
+                lambda i: shared.fetch(server.url("/p?shared=%d" % i)),
+            ),
+        )
+
+
 def spacing(url: str) -> None:
     """Print the four-process run with and without the shared state."""
     jobs = [
@@ -157,6 +186,39 @@ def collapse(url: str) -> None:
         )
 
 
+def fetch_collapse(url: str) -> None:
+    """Print page requests / distinct pages for four workers fetching the same pages at once."""
+    import redis
+    from faults import delayed, respond
+    from servers import FaultServer
+
+    page = b"<title>Page</title><article><p>%s</p></article>" % (b"Plain prose for the reader. " * 40)
+    paths = ["/page/%d" % i for i in range(20)]
+    for label, state_url in (("shared state (Redis)", url), ("local state only", "")):
+        redis.Redis.from_url(url).flushdb()
+        with (
+            Upstream("browse-API__1") as upstream,
+            FaultServer(dict.fromkeys(paths, delayed(0.1, respond(200, page)))) as pages,
+        ):
+            urls = [pages.url(path) for path in paths]
+            job = {"queries": urls, "fetch": True, "options": {"allow_private": True}}
+            run_workers([job for _ in range(4)], worker_env(upstream, state_url, 0))
+        print(
+            "fetch collapse, %-26s %3d page requests / %d distinct pages = %.2f (target 1.0)"
+            % (label + ":", len(pages.requests), len(paths), len(pages.requests) / len(paths))
+        )
+    wall = respond(200, b"<html><title>Just a moment...</title></html>", headers={"cf-mitigated": "challenge"})
+    for label, state_url in (("shared state (Redis)", url), ("local state only", "")):
+        redis.Redis.from_url(url).flushdb()
+        with Upstream("browse-API__1") as upstream, FaultServer({"/wall": delayed(0.1, wall)}) as pages:
+            job = {"queries": [pages.url("/wall")], "fetch": True, "options": {"allow_private": True}}
+            outs = run_workers([job for _ in range(4)], worker_env(upstream, state_url, 0))
+        print(
+            "a walled page, %-27s %3d requests from 4 workers fetching it at once (%s)"
+            % (label + ":", len(pages.requests), ", ".join(sorted({out[0]["detail_code"] for out in outs})))
+        )
+
+
 def outage(interval: float = 0.2, workers: int = 4, per_phase: int = 8) -> None:
     """Print the rate the upstream sees from four workers before, during and after a Redis outage."""
     phases = ("Redis answers", "Redis stopped", "Redis started again")
@@ -197,15 +259,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--searches", type=int, default=2000, help="searches per measurement (default 2000)")
     parser.add_argument("--skip-workers", action="store_true", help="only the per-search cost")
+    parser.add_argument("--collapse-only", action="store_true", help="only the duplicate-collapse ratios (4.)")
     args = parser.parse_args()
     if redis_server_binary() is None:
         sys.exit("no redis-server on PATH (Debian: apt-get install redis-server)")
     with RedisServer() as server:
+        if args.collapse_only:
+            collapse(server.url)
+            fetch_collapse(server.url)
+            return
         overhead(server.url, args.searches)
+        fetch_overhead(server.url, max(50, args.searches // 10))
         if not args.skip_workers:
             spacing(server.url)
             sharing_window(server.url)
             collapse(server.url)
+            fetch_collapse(server.url)
             outage()
 
 

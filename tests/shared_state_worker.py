@@ -11,7 +11,9 @@ on stdin (so that all workers start together), then prints one JSON line per que
 comparable form of the answer or error. With ``"pause_after": n`` (or a list of such counts)
 in the job it prints ``paused`` after ``n`` queries and waits for another line
 (:meth:`Workers.until_paused`). With ``"departures": true`` each line also has ``"left_at"``:
-when the rate limiter let the query's requests leave (:func:`spy_on_departures`).
+when the rate limiter let the query's requests leave (:func:`spy_on_departures`). With
+``"fetch": true`` the queries are URLs read with the module-level ``websearch_sync.fetch``
+(``options`` its arguments): ``outcome`` is the page's text, ``cached`` is ``None``.
 
 A fleet is one such process per job, forked by one parent (a preforking server, RQ's forking
 worker; here a fork server, tests/forkserver.py, one request per job) that imported the library
@@ -43,7 +45,7 @@ from faults import respond
 from forkserver import ForkServer, status
 from servers import FaultServer
 
-from websearch_sync import Settings, search
+from websearch_sync import Settings, fetch, search
 from websearch_sync.client.clock import SYSTEM_CLOCK
 from websearch_sync.client.ratelimit import RateLimiter
 from websearch_sync.contract.cases import Case, load_case, outcome_of
@@ -82,12 +84,16 @@ def work(job: dict[str, Any]) -> None:
         noted = len(departures or ())
         cached = None
         try:
-            result = search(query, **job.get("options", {}))
-            cached = result["provider_meta"]["cached"]
+            if job.get("fetch"):
+                result = fetch(query, **job.get("options", {}))
+            else:
+                result = search(query, **job.get("options", {}))
+                cached = result["provider_meta"]["cached"]
         except WebSearchError as error:
             result = error
         detail = getattr(result, "detail_code", None)
-        line = {"query": query, "outcome": outcome_of(result), "cached": cached, "detail_code": detail}
+        outcome = result["text"] if job.get("fetch") and isinstance(result, dict) else outcome_of(result)
+        line = {"query": query, "outcome": outcome, "cached": cached, "detail_code": detail}
         if departures is not None:
             line["left_at"] = departures[noted:]
         print(json.dumps(line), flush=True)

@@ -208,7 +208,9 @@ def fetch(
     keeps the page's reader comment threads. A PDF is read as text (the ``pdf`` extra);
     ``images`` returns a PNG, JPEG, GIF or WebP image instead of refusing it. Its requests
     keep the process-wide pace and cool-downs of the module-level functions (a host that
-    just walled a search is refused), and a retryable failure is retried. See docs/fetch.md.
+    just walled a search is refused), and a retryable failure is retried. Identical fetches at
+    once in the process read the page once (with a state URL, in every process of the state:
+    the answer is shared for 300 s). See docs/fetch.md.
 
     Raises:
         WebSearchError: a subclass named by the error code; nothing else

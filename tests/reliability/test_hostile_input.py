@@ -31,7 +31,7 @@ from websearch_sync.contract.cases import contract_violations, discover
 from websearch_sync.engine import registry
 from websearch_sync.engine.normalize import normalize_items
 from websearch_sync.net import jsontext
-from websearch_sync.net.transport import HttpResponse
+from websearch_sync.net.transport import HttpResponse, RequestSpec
 from websearch_sync.reader.content import page_text
 from websearch_sync.secrets import is_secret_name
 from websearch_sync.testing import assert_contract
@@ -283,6 +283,17 @@ def _case_settings(case: Any, backend: str) -> ws.Settings:
     return ws.Settings(providers=providers, **{k: v for k, v in values.items() if k in ("max_results", "timeout_ms")})
 
 
+def _case_params(case: Any, engine: Any, vertical: str) -> Any:
+    """The search a case answered, as the engine of its vertical reads it (its own options)."""
+    return search_params(
+        case.meta.get("query") or "q",
+        case.meta.get("max_results"),
+        dict(case.meta.get("options") or {}, vertical=vertical),
+        ws.Settings(),
+        engine.option_names(),
+    )
+
+
 def _response(case: Any, recorded: dict[str, Any], content: bytes) -> HttpResponse:
     headers = CaseInsensitiveDict(
         {
@@ -311,14 +322,13 @@ def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
     vertical = case.meta.get("vertical") or "web"
     engine = registry.backend_class(backend, vertical)
     instance = engine(_case_settings(case, backend))
-    params = search_params(
-        case.meta.get("query") or "q",
-        case.meta.get("max_results"),
-        dict(case.meta.get("options") or {}, vertical=vertical),
-        ws.Settings(),
-        engine.option_names(),
-    )
+    params = _case_params(case, engine, vertical)
     response = _response(case, recorded, content)
+    exchanges = case.exchanges()
+    step = next(number for number, exchange in enumerate(exchanges, 1) if exchange.get("response") is recorded)
+    if step < len(exchanges):  # a page read for the next request (DuckDuckGo's vqd token page), not for results
+        _continues_or_fails_cleanly(instance, response, params, step)
+        return
     report = instance.structure_report(response, params)
     assert isinstance(report, dict) and all(isinstance(v, bool) for v in report.values())
     try:
@@ -335,6 +345,47 @@ def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
     for entry in result.errors:
         assert isinstance(entry.get("type"), str) and isinstance(entry.get("retryable"), bool)
     json.dumps({"items": items, "errors": result.errors}, ensure_ascii=False).encode("utf-8")
+
+
+def _continues_or_fails_cleanly(instance: Any, response: HttpResponse, params: Any, step: int) -> None:
+    """A mutated answer to request ``step`` of a flow of several is read as the flow reads it
+    (:meth:`~websearch_sync.engine.base.Backend.continue_request`): the next request, or none,
+    or a ``WebSearchError`` that is no ``internal_error``."""
+    try:
+        spec = instance.continue_request(response, params, step)
+    except ws.WebSearchError as error:
+        assert error.detail_code != "internal_error"
+        return
+    assert spec is None or isinstance(spec, RequestSpec)
+    if spec is not None:  # what goes upstream is text a request can carry
+        assert all(isinstance(value, str) for value in (spec.params or {}).values())
+
+
+@functools.cache
+def continued_bodies() -> list[Any]:
+    """``(backend, case, response, body, step)`` of every recorded answer read for a next request
+    of the same flow (DuckDuckGo's token pages, exchange 1 of its news, images and videos)."""
+    return [
+        (backend, case, response, body, step)
+        for backend in BACKENDS
+        for case, response, body in recorded_bodies(backend)
+        for step, exchange in enumerate(case.exchanges()[:-1], 1)
+        if exchange.get("response") is response
+    ]
+
+
+@SETTINGS
+@given(data=st.data())
+def test_mutated_pages_of_a_flow_lead_on_or_fail_cleanly(data):
+    """The pages a flow reads for its next request (not for results), each mutated, through that
+    reading: the case-sampling test above reaches them only by chance."""
+    assert continued_bodies(), "no recorded flow of several requests"
+    backend, case, recorded, body, step = data.draw(st.sampled_from(continued_bodies()), label="case")
+    vertical = case.meta.get("vertical") or "web"
+    engine = registry.backend_class(backend, vertical)
+    params = _case_params(case, engine, vertical)
+    response = _response(case, recorded, _mutated(data, body))
+    _continues_or_fails_cleanly(engine(_case_settings(case, backend)), response, params, step)
 
 
 #: The recorded result pages whose mutations fetch extracts.

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -458,6 +459,90 @@ def test_a_forked_server_ends_on_the_sigterm_a_client_ends_its_server_with(zygot
         assert server.rest() == []  # stdout at its end: the server, which shared it, has ended
 
 
+def test_ctrl_c_ends_a_server_waiting_for_its_client_at_once(zygote, tmp_path):
+    """SIGINT (Ctrl-C in the terminal a server was started from, which reaches a host's servers in
+    its process group too) ends the server as it ends any command: ``interrupted`` on stderr, status
+    130, no traceback. Before, the first Ctrl-C closed the server's stdout but left the process
+    waiting for one more line from its client (its stdin reader was a worker thread a cancellation
+    waits for): it served no one and ended only at the next line, or at a second Ctrl-C."""
+    with open(tmp_path / "stderr", "wb") as err_file:
+        server = RawServer(zygote.command(), stderr=err_file)
+    try:
+        server.send(json.dumps(INITIALIZE))
+        assert server.next_answers(1)[0]["id"] == 1
+        os.kill(server.process.pid, signal.SIGINT)
+        assert server.process.wait(server.limit_s) == 130
+        assert server.rest() == []
+    finally:
+        server.process.stdin.close()
+        if server.process.poll() is None:
+            server.process.kill()
+            server.process.wait()
+    err = (tmp_path / "stderr").read_text(encoding="utf-8").splitlines()
+    assert err[-1] == "interrupted"
+    assert all(line.startswith("websearch-sync mcp: ") for line in err[:-1]), err  # the stub's warning, no traceback
+
+
+def test_ctrl_c_ends_a_server_whose_client_has_stopped_reading(zygote):
+    """Ctrl-C ends a server whose answers fill its stdout pipe, its client reading none of them (a hung
+    host): before, the cancelled server waited for the write under way, which waited for a reader,
+    and the process never ended. The test waits for the pipe to be full (the server's writer
+    then blocked), not for a time."""
+    import fcntl
+    import termios
+
+    process = subprocess.Popen(
+        zygote.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    limit_s = paced_budget_s(SESSION_LIMIT_S)
+    try:
+        process.stdin.write(_jsonrpc(INITIALIZE, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).encode())
+        process.stdin.flush()
+        [_, listed] = read_lines(process.stdout, 2, limit_s)  # one answer's size: how many fill the pipe
+        capacity = fcntl.fcntl(process.stdout.fileno(), fcntl.F_GETPIPE_SZ)
+        calls = capacity // len(listed) + 2
+        process.stdin.write(
+            _jsonrpc(*({"jsonrpc": "2.0", "id": 3 + n, "method": "tools/list"} for n in range(calls))).encode()
+        )
+        process.stdin.flush()
+
+        def waiting_in_pipe():
+            return struct.unpack("i", fcntl.ioctl(process.stdout.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
+
+        deadline = time.monotonic() + limit_s
+        while waiting_in_pipe() + len(listed) <= capacity and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert waiting_in_pipe() + len(listed) > capacity, "the pipe did not fill: %d bytes" % waiting_in_pipe()
+        os.kill(process.pid, signal.SIGINT)
+        assert process.wait(limit_s) == 130
+    finally:
+        process.stdin.close()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+
+
+def test_ctrl_c_is_a_keyboard_interrupt_where_the_event_loop_reports_it_as_a_cancellation(monkeypatch):
+    """On Python 3.10 anyio's event loop runner ends a Ctrl-C'd run with ``CancelledError`` (its
+    tasks cannot be uncancelled there; 3.11's runner raises ``KeyboardInterrupt``): the server then
+    ended with that traceback and status 1 instead of ``interrupted``, 130. Measured with the real
+    command on 3.10.13; here the runner's report is stood in for, as the suite runs on one Python."""
+    import asyncio
+
+    import anyio
+
+    from websearch_sync.mcp import server
+
+    def cancelled_run(func, *args, **kwargs):
+        func().close()  # the coroutine the runner would have run
+        raise asyncio.CancelledError()
+
+    monkeypatch.setattr(anyio, "run", cancelled_run)
+    with pytest.raises(KeyboardInterrupt):
+        server.run_stdio(McpTools(SearchClient("stub")), max_concurrent=1)
+
+
 def test_a_forked_server_killed_outright_ends_its_launcher_by_the_same_signal(zygote):
     """The OOM killer or ``kill -9`` ends the forked server with SIGKILL: the started command would
     show -9. Before, the launcher's ``signal.signal(SIGKILL, SIG_DFL)`` raised OSError (SIGKILL's
@@ -624,7 +709,8 @@ class RawServer:
         try:
             for line in self.process.stdout:
                 message = json.loads(line)
-                assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", line
+                members = message if isinstance(message, list) and message else [message]  # a batch's answer
+                assert all(isinstance(m, dict) and m.get("jsonrpc") == "2.0" for m in members), line
                 with self.arrived:
                     self.lines.append(message)
                     self.arrived.notify_all()
@@ -699,13 +785,16 @@ def call_line(request_id, arguments_json):
     )
 
 
+NOT_A_MESSAGE = "Invalid Request: not a JSON-RPC 2.0 message"
+
+
 def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse(raw_server):
     server = raw_server
     server.send(call_line(2, '{"query":"a\\ud800b"}'))  # a lone surrogate escape
     server.send(call_line(3, '{"query":"x","locale":%s}' % ("[" * 300 + "]" * 300)))  # nested 300 deep
     server.send("this line is not JSON")
     server.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"web_search",}')  # cut short
-    server.send('["not", "a", "message"]')
+    server.send('{"not": "a message"}')
     server.send(call_line(5, '{"query":"still serving"}'))
     answers = server.next_answers(6)  # tool calls run in threads: answers come in any order
     by_id = {answer["id"]: answer for answer in answers if answer["id"] is not None}
@@ -719,6 +808,138 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse(raw_server):
     assert by_id[5]["result"]["isError"] is False  # and the server still serves
     assert anonymous == [(-32700, "Parse error: the line is not JSON")] * 2 + [
         (-32600, "Invalid Request: not a JSON-RPC 2.0 message")
+    ]
+
+
+BATCH_REFUSED = (
+    "Invalid Request: JSON-RPC batches are served only under protocol version 2025-03-26, the one that has "
+    "them; send each message on its own line"
+)
+
+
+def test_a_batch_is_answered_with_one_array_refusing_each_request_under_its_id(raw_server):
+    """A JSON-RPC batch (an array of messages; MCP had them in 2025-03-26 only) gets, as JSON-RPC
+    shapes a batch's answer, one array: each request refused under its own id, a notification
+    unanswered. Before, the whole batch got one ``-32600`` with ``id: null``, and the client waited
+    for each of its requests' answers until its own timeout."""
+    raw_server.send(
+        _jsonrpc(
+            [
+                {"jsonrpc": "2.0", "id": 20, "method": "ping"},
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": "b", "method": "tools/list"},
+            ]
+        ).rstrip("\n")
+    )
+    raw_server.send('{"jsonrpc":"2.0","id":22,"method":"ping"}')
+    batch, after = raw_server.next_answers(2)
+    assert batch == [
+        {"jsonrpc": "2.0", "id": 20, "error": {"code": -32600, "message": BATCH_REFUSED}},
+        {"jsonrpc": "2.0", "id": "b", "error": {"code": -32600, "message": BATCH_REFUSED}},
+    ]
+    assert after == {"jsonrpc": "2.0", "id": 22, "result": {}}  # and the server still serves
+
+
+def test_under_2025_03_26_a_batch_is_served_and_answered_with_one_array(zygote):
+    """2025-03-26, the one version with batches, says a server must receive them: each member is
+    served as on a line of its own and the answers come back in one array (``initialize`` refused
+    in it, as that version says; a notification unanswered; a member that is no message ``-32600``);
+    a request of a batch that the client cancels goes unanswered and the batch's array comes
+    without it. Before, any batch got one ``-32600`` with ``id: null``."""
+    arrived, release = threading.Event(), threading.Event()
+
+    def page(conn, request, site):
+        arrived.set()
+        gated(release, respond(200, article_html()))(conn, request, site)
+
+    with FaultServer({"*": page}) as site:
+        server = RawServer(zygote.command("--allow-private"))
+        try:
+            server.send(json.dumps(dict(INITIALIZE, params=dict(INITIALIZE["params"], protocolVersion="2025-03-26"))))
+            assert server.next_answers(1)[0]["result"]["protocolVersion"] == "2025-03-26"
+            search = {"name": "web_search", "arguments": {"query": "x"}}
+            batch = [
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 10, "method": "ping"},
+                {"jsonrpc": "2.0", "id": "list", "method": "tools/list"},
+                {"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": search},
+                {"jsonrpc": "2.0", "id": 13, "method": "initialize", "params": INITIALIZE["params"]},
+                "not a message",
+            ]
+            server.send(json.dumps(batch))
+            server.send('{"jsonrpc":"2.0","id":20,"method":"ping"}')
+            answers = server.next_answers(2)  # the single ping's answer may come first: the batch waits for its search
+            [answer] = [a for a in answers if isinstance(a, list)]
+            [after] = [a for a in answers if isinstance(a, dict)]
+            by_id = {member["id"]: member for member in answer}
+            assert sorted(by_id, key=str) == sorted([10, "list", 12, 13, None], key=str)
+            assert by_id[10]["result"] == {}
+            assert [tool["name"] for tool in by_id["list"]["result"]["tools"]] == ["web_search", "web_fetch"]
+            assert by_id[12]["result"]["isError"] is False
+            assert by_id[13]["error"] == {
+                "code": -32600,
+                "message": "Invalid Request: initialize must not be in a batch",
+            }
+            assert by_id[None]["error"] == {"code": -32600, "message": NOT_A_MESSAGE}
+            assert after == {"jsonrpc": "2.0", "id": 20, "result": {}}  # a message of its own line, alone
+
+            fetch = {"name": "web_fetch", "arguments": {"url": site.url("/page")}}
+            server.send(json.dumps([{"jsonrpc": "2.0", "id": 30, "method": "tools/call", "params": fetch}, batch[1]]))
+            assert arrived.wait(server.limit_s), "the fetch did not reach the page"
+            server.send('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":30}}')
+            assert server.next_answers(1) == [[{"jsonrpc": "2.0", "id": 10, "result": {}}]]
+        finally:
+            release.set()
+            server.close()
+
+
+@pytest.mark.parametrize(
+    "line, answer",
+    [
+        ("[1, 2]", [{"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": NOT_A_MESSAGE}}] * 2),
+        ('[{"jsonrpc": "2.0", "method": "notifications/initialized"}]', None),
+        ('[{"jsonrpc": "2.0", "id": 3, "result": {}}]', None),
+        ("[]", {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": NOT_A_MESSAGE}}),
+    ],
+    ids=["members-no-messages", "notifications-only", "responses-only", "empty"],
+)
+def test_a_batch_is_answered_as_json_rpc_answers_one(line, answer):
+    """JSON-RPC 2.0's rules for a batch: a member that is no message gets ``-32600`` with ``id: null``;
+    a batch of notifications (or of responses) gets no answer at all; an empty array is no batch, one error."""
+    assert parse_line(line) == (None, answer)
+
+
+def test_a_line_over_the_cap_is_refused_unread_and_the_next_line_served():
+    """A line longer than any request to this server needs (``MAX_LINE_CHARS``) is skipped to its end
+    and answered ``-32600`` (``id: null``: it is not parsed), the next line served as usual. Before,
+    any line was read whole and parsed: a 100 MB line took the server's memory from 84 to 443 MB."""
+    import io
+
+    import anyio
+
+    from websearch_sync.mcp import transport
+
+    over = '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"%s"}}' % ("x" * transport.MAX_LINE_CHARS)
+    wire = io.BytesIO((over + "\n" + '{"jsonrpc":"2.0","id":2,"method":"ping"}\n').encode())
+
+    async def read():
+        messages, received = anyio.create_memory_object_stream(2)
+        answers, answered = anyio.create_memory_object_stream(2)
+        await transport._read(transport._Wire(wire, owned=False), messages, answers, transport.Batches())
+        return [m.message.id async for m in received], [a async for a in answered]
+
+    passed_on, answered = anyio.run(read)
+    assert passed_on == [2]
+    assert answered == [
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {
+                "code": -32600,
+                "message": "Invalid Request: the line is over %d characters, more than any request to this server needs"
+                % transport.MAX_LINE_CHARS,
+            },
+        }
     ]
 
 
@@ -750,6 +971,24 @@ def test_a_request_whose_id_is_not_a_string_or_an_integer_gets_an_invalid_reques
     assert [answer["id"] for answer in answers] == [None] * len(ids) + [7]
     assert all(answer["error"]["code"] == -32600 for answer in answers[:-1])
     assert answers[-1]["result"]["tools"]  # and the server still serves
+
+
+def test_a_cursor_the_server_never_gave_is_invalid_params(raw_server):
+    """The server lists its tools on one page (no ``nextCursor``), so any cursor is one it never gave:
+    ``-32602``, as the MCP specification's pagination says of an invalid cursor. Before, the whole
+    list came back again, and a client paging with a made-up or stale cursor would loop on it."""
+    raw_server.send('{"jsonrpc":"2.0","id":30,"method":"tools/list","params":{"cursor":"page-2"}}')
+    raw_server.send('{"jsonrpc":"2.0","id":31,"method":"tools/list","params":{}}')
+    refused, listed = raw_server.next_answers(2)
+    assert refused == {
+        "jsonrpc": "2.0",
+        "id": 30,
+        "error": {
+            "code": -32602,
+            "message": "Invalid params: no such cursor: the tools are listed on one page, with no nextCursor",
+        },
+    }
+    assert "nextCursor" not in listed["result"] and listed["result"]["tools"]
 
 
 # -- a tools/call whose arguments are not an object --------------------------------------------------
@@ -792,6 +1031,33 @@ def test_the_transport_answers_arguments_not_an_object_with_an_error_result(argu
             "isError": True,
         },
     }
+
+
+def modern_call_line(request_id, arguments_json, version="2026-07-28"):
+    """A 2026-07-28 ``tools/call`` (the per-request ``_meta`` envelope) of ``web_search``."""
+    envelope = {"io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {}}
+    return (
+        '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"_meta":%s,"name":"web_search","arguments":%s}}'
+        % (
+            request_id,
+            json.dumps(envelope),
+            arguments_json,
+        )
+    )
+
+
+def test_the_answer_to_a_2026_request_with_arguments_not_an_object_says_its_result_type():
+    """2026-07-28 requires ``resultType`` on every result: the transport's own tool result for
+    arguments that are no object had none, which a client of that version may refuse."""
+    message, answer = parse_line(modern_call_line(7, '"rust"'))
+    assert message is None
+    assert answer["result"]["resultType"] == "complete" and answer["result"]["isError"] is True
+
+
+def test_a_request_of_a_protocol_version_the_server_does_not_speak_is_left_to_the_sdk():
+    """Its answer is the SDK's ``-32022`` naming the versions it speaks, not a tool result of ours."""
+    message, answer = parse_line(modern_call_line(7, '"rust"', version="1900-01-01"))
+    assert message is not None and answer is None
 
 
 def test_arguments_that_are_an_object_or_null_still_go_to_the_server():

@@ -107,8 +107,8 @@ def test_the_mcp_transport_keeps_what_the_plugin_prints_off_the_protocol(monkeyp
     monkeypatch.setattr(sys, "stdout", protocol)
     with _claimed_stdio() as (_, wire_out):
         print("printer: parsing")
-        wire_out.write(b'{"jsonrpc":"2.0","id":1,"result":{}}\n')
-        wire_out.flush()
+        wire_out.file.write(b'{"jsonrpc":"2.0","id":1,"result":{}}\n')
+        wire_out.file.flush()
     protocol.close()
     sys.stdin.close()
     with open(read_out, encoding="utf-8") as received:

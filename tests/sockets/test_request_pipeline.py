@@ -47,6 +47,40 @@ def routes(server):
     return [request.route for request in server.requests]
 
 
+def test_a_search_of_the_engine_whose_host_walled_a_fetch_is_refused_until_the_cool_down_ends(json_backends):
+    """A wall one fetch of the engine's host met cooled the host down for fetches only: the next
+    search of that engine was sent to the host that had just served a captcha."""
+    json_backends("aa")
+    clock = FakeClock()
+    with FaultServer({"/aa": json_results("https://a.example/"), "/wall": CHALLENGE}) as server:
+        with client(server, clock, retries=0) as c:
+            with pytest.raises(ws.WebBlocked):
+                c.fetch(server.url("/wall"))
+            with pytest.raises(ws.WebBlocked) as refused:
+                c.search("q")
+            assert routes(server) == ["/wall"]  # the engine was not asked
+            clock.advance(600.0)  # a captcha's cool-down
+            assert c.search("q")["items"]
+        assert routes(server) == ["/wall", "/aa"]
+    assert (refused.value.provider, refused.value.detail_code) == ("aa", "captcha_required")
+    assert "cooling down" in refused.value.message and 599 <= refused.value.retry_after <= 600
+
+
+def test_with_a_shared_state_a_wall_a_fetch_met_holds_back_another_process_s_search(
+    json_backends, redis_server, redis_db
+):  # noqa: F811
+    json_backends("aa")
+    with FaultServer({"/aa": json_results("https://a.example/"), "/wall": CHALLENGE}) as server:
+        with client(server, FakeClock(), state_url=redis_server.url) as first:
+            with pytest.raises(ws.WebBlocked):
+                first.fetch(server.url("/wall"))
+        with client(server, FakeClock(), state_url=redis_server.url) as second:  # another process, as it were
+            with pytest.raises(ws.WebBlocked) as refused:
+                second.search("q")
+        assert routes(server) == ["/wall"]
+    assert refused.value.provider == "aa" and "cooling down after captcha_required" in refused.value.message
+
+
 def test_a_fetch_right_after_a_search_met_a_wall_on_that_host_is_refused(json_backends):
     json_backends("aa", classify=walled_json)
     with FaultServer({"/aa": CHALLENGE, "/page": respond(200, ARTICLE)}) as server:
@@ -112,6 +146,47 @@ def test_fetch_retries_a_retryable_failure(json_backends):
             assert "dredging plan" in c.fetch(server.url("/page"))["text"]
         assert routes(server) == ["/page", "/page"]
     assert len(clock.sleeps) == 1  # the backoff
+
+
+@pytest.mark.parametrize("retry_after", [None, "2"])
+def test_a_fetch_s_429_is_retried_only_after_the_cool_down_it_recorded(json_backends, retry_after):
+    """The 429 cools the host down as it comes (60 s without a Retry-After): the fetch waited out
+    its backoff, then its own cool-down refused the retry ("host:... is cooling down"). Now it
+    fails at once with the 429; a Retry-After it can wait out is waited out and retried."""
+    json_backends("aa")
+    clock = FakeClock()
+    headers = {"Retry-After": retry_after} if retry_after else {}
+    with FaultServer({"/page": sequence(respond(429, b"slow down", headers=headers), respond(200, ARTICLE))}) as server:
+        with client(server, clock, retries=2) as c:
+            try:
+                outcome = c.fetch(server.url("/page"))["text"]
+            except ws.WebBlocked as error:
+                outcome = (error.detail_code, error.message)
+        requests = routes(server)
+    if retry_after is None:
+        assert outcome[0] == "http_429" and "(HTTP 429)" in outcome[1] and "cooling down" not in outcome[1]
+        assert (requests, clock.sleeps) == (["/page"], [])
+    else:
+        assert "dredging plan" in outcome
+        assert (requests, clock.sleeps) == (["/page", "/page"], [2.0])
+
+
+def test_a_fetch_of_a_host_cooling_down_after_a_429_fails_fast_as_a_search_does(json_backends):
+    """The cool-down's refusal is retryable (a 429's), and it ended within the deadline: the fetch
+    waited it out and was sent then, as every other fetch of the host was (a search fails fast)."""
+    json_backends("aa")
+    clock = FakeClock()
+    busy = respond(429, b"slow down", headers={"Retry-After": "2"})
+    with FaultServer({"/busy": busy, "/page": respond(200, ARTICLE)}) as server:
+        with client(server, clock, retries=2) as c:
+            with pytest.raises(ws.WebBlocked):
+                c.fetch(server.url("/busy"))  # its own retries wait out its Retry-After: sent three times
+            waited = list(clock.sleeps)
+            with pytest.raises(ws.WebBlocked) as refused:
+                c.fetch(server.url("/page"))
+        assert routes(server) == ["/busy"] * 3
+    assert (waited, clock.sleeps) == ([2.0, 2.0], [2.0, 2.0])
+    assert "cooling down after http_429" in refused.value.message and refused.value.retry_after == 2.0
 
 
 def test_a_fetch_s_429_cools_the_host_down_and_a_403_of_one_page_does_not(json_backends):

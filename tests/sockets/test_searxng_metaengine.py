@@ -49,6 +49,17 @@ def test_blocked_engines_cool_down_only_the_engines_asked_for():
     assert len(sx.searches) == 3, "the engines that cool down were asked again"
 
 
+def test_blocked_engines_leave_the_instance_s_host_open_to_fetch():
+    """A block of some engines is the instance's report on them, not a wall of its host: it cooled
+    the host down, and a fetch of the instance's pages was refused for the engine's cool-down."""
+    with FakeSearXNG([Engine("google"), Engine("brave", fails="too many requests", default=False)]) as sx:
+        c = client(sx)
+        assert isinstance(search(c, engines="brave"), ws.WebBlocked)
+        with pytest.raises(ws.WebParseError) as read:  # the home page is a search form: no text to read
+            c.fetch(sx.server.url("/"), allow_private=True)
+    assert read.value.detail_code == "no_content" and [r.route for r in sx.server.requests][-1] == "/"
+
+
 def test_every_engine_error_carries_its_engine_and_retry_after():
     engines = [
         Engine("google"),

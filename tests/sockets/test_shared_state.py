@@ -457,6 +457,26 @@ def test_the_cli_flag_shares_the_state(redis_db, redis_server, capsys):  # noqa:
     assert json.loads(capsys.readouterr().out)["provider_meta"]["cached"] is True
 
 
+FETCHED = (
+    b"<title>Tides</title><article><p>" + b"High water at the harbour is at 06:12 today. " * 20 + b"</p></article>"
+)
+
+
+def test_the_fetch_command_shares_answers_through_the_state(redis_db, redis_server, monkeypatch, capsys):  # noqa: F811
+    """``websearch-sync fetch`` kept no cache at all: a fleet of shell workers fetching one page at
+    once each read it, where ``ws.fetch`` with the same state URL shares it (and reads it once)."""
+    with FaultServer({"/page": respond(200, FETCHED)}) as server:
+        fetch = ["fetch", server.url("/page"), "--allow-private", "--json"]
+        for flag in ([], ["--state-url", redis_server.url], ["--state-url", redis_server.url]):
+            assert cli_main(fetch + flag) == 0
+            assert "06:12" in json.loads(capsys.readouterr().out)["text"]
+        assert len(server.requests) == 2  # without a state, then once through it: the third is the shared answer
+        assert len(redis_db.keys("websearch_sync:cache:*")) == 1
+        monkeypatch.setenv("WEB_SEARCH_STATE_URL", redis_server.url)
+        assert cli_main(fetch) == 0
+        assert len(server.requests) == 2  # the environment's state: the shared answer
+
+
 def test_module_level_search_uses_the_environments_state(redis_db, redis_server, monkeypatch):  # noqa: F811
     assert ws.search("module level")["provider_meta"]["cached"] is False
     assert redis_db.keys("*") == []  # no state URL: stateless as before

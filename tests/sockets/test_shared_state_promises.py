@@ -5,16 +5,18 @@ local SearXNG answering with recorded responses.
 1. a 429 is shared when it happens: nobody else asks inside its Retry-After;
 2. a pace survives a Redis outage (process-wide local state of the module-level calls);
 3. the pace is set without code (``WEB_SEARCH_MIN_INTERVAL_S_SEARXNG``);
-5. identical queries in flight at once send one request.
+5. identical queries in flight at once send one request (and identical fetches read a page once).
 """
 
 import math
+import threading
 import time
 
 import pytest
 from clocks import paced_budget_s
-from faults import free_port
+from faults import free_port, respond
 from redis_server import REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server, up  # noqa: F401  (fixtures)
+from servers import FaultServer
 from shared_state_worker import WORKER_WAIT_S, FleetParent, Upstream, Workers, run_workers, worker_env
 
 from websearch_sync.config import DEFAULT_TIMEOUT_MS
@@ -110,6 +112,43 @@ def test_identical_queries_in_flight_send_one_request(redis_db, redis_server, fl
         ]
     assert len(lines) == 4 * len(queries) and all(line["outcome"] == golden for line in lines)
     assert sorted(q for _, q, _ in upstream.log) == sorted(queries)
+
+
+class HeldPages:
+    """Pages on loopback, each request held until as many requests of its page as there are workers
+    arrived, or :data:`HOLD_S` passed: without single flight every worker's request overlaps the
+    first one's (and each reaches the page); with it, one request per page arrives."""
+
+    HOLD_S = 0.4
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.by_path: dict[str, int] = {}
+        self.lock = threading.Lock()
+        self.server = FaultServer({"/page/%d" % n: self._serve for n in range(2)})
+
+    def _serve(self, conn, request, server) -> None:
+        with self.lock:
+            self.by_path[request.path] = self.by_path.get(request.path, 0) + 1
+        ends = time.monotonic() + self.HOLD_S
+        while self.by_path[request.path] < self.workers and time.monotonic() < ends:
+            server.wait(0.01)
+        respond(200, b"<title>%s</title><article><p>%s</p></article>" % (request.path.encode(), b"Prose. " * 60))(
+            conn, request, server
+        )
+
+
+def test_identical_fetches_in_flight_read_each_page_once(redis_db, redis_server, fleet_parent):  # noqa: F811
+    """Four workers fetch the same two pages at the same moments (``ws.fetch``, the state in the
+    environment): each page is read once, the others get its answer through the shared cache."""
+    pages = HeldPages(workers=4)
+    with Upstream("browse-API__1") as upstream, pages.server:
+        urls = [pages.server.url("/page/%d" % n) for n in range(2)]
+        jobs = [{"queries": urls, "fetch": True, "options": {"allow_private": True}} for _ in range(4)]
+        outs = run_workers(jobs, worker_env(upstream, up(redis_server.url), 0), fleet_parent)
+    assert [[line["detail_code"] for line in out] for out in outs] == [[None] * 2] * 4
+    assert all("Prose." in line["outcome"] for out in outs for line in out)
+    assert pages.by_path == {"/page/%d" % n: 1 for n in range(2)}
 
 
 def test_without_shared_state_the_same_workers_ask_every_copy(fleet_parent):

@@ -15,13 +15,16 @@ from typing import Any, Callable, Optional
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import respond
+from images import noise_png, png
 from redis_server import REDIS_UP_TIMEOUT_S, redis_db, redis_server, up  # noqa: F401  (fixtures)
 from servers import FaultServer, LoopbackListener
 
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
+from websearch_sync.client.answers import page_answer_bytes
 from websearch_sync.client.state import server as state_server
 from websearch_sync.client.state.slots import process_id, slot_time_us
+from websearch_sync.config import DEFAULT_MAX_CHARS
 from websearch_sync.tool import format_results
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -135,6 +138,7 @@ def page_server():
         pytest.param({"truncated_by": "max_chars"}, id="causes that are text"),
         pytest.param({"content_type": ["text/html"]}, id="a content type that is a list"),
         pytest.param({"extractor": None}, id="no extractor"),
+        pytest.param({"data": "iVBORw0KGgo=", "width": 1, "height": 1}, id="an image a text fetch never returns"),
     ],
 )
 def test_a_crafted_fetch_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, page_server, change):
@@ -150,6 +154,46 @@ def test_a_crafted_fetch_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, page_
         result = reader.fetch(url, allow_private=True, max_chars=200)
     assert len(page_server.requests) - asked == (1 if change else 0)  # a miss reads the page again
     assert "(truncated to 200 characters)" in format_results(result)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param({"data": ["iVBORw0KGgo="]}, id="data that is a list"),
+        pytest.param({"width": "640"}, id="a width that is text"),
+        pytest.param({"data": "A" * (5 * 2**20 + 4)}, id="data over the 5 MiB an image is cut to"),
+    ],
+)
+def test_a_crafted_image_entry_in_redis_is_a_miss(redis_db, redis_server, change):  # noqa: F811
+    """A planted ``data`` reached the caller as it was (a list, or more text than any image fetch returns)."""
+    url = up(redis_server.url)
+    with FaultServer({"/i": respond(200, png(64, 48), content_type="image/png")}) as server:
+        with ws.SearchClient("stub", state_url=url) as writer:
+            stored = writer.fetch(server.url("/i"), allow_private=True, images=True)
+        (key,) = _cache_keys(redis_db)
+        redis_db.set(key, json.dumps(dict(stored, **change)), ex=60)
+        with ws.SearchClient("stub", state_url=url) as reader:
+            again = reader.fetch(server.url("/i"), allow_private=True, images=True)
+    assert len(server.requests) == 2 and again == stored
+
+
+def test_an_image_answer_past_the_texts_bound_is_shared_and_warned_of_by_no_one(redis_db, redis_server, caplog):  # noqa: F811
+    """An image's base64 ``data`` counted against the text's bound (64 KiB + 6 bytes a character of
+    ``max_chars``, 364 KiB by default): every image over about 300 KB was kept out of Redis, each
+    worker fetched it again, and the first one warned that an answer was too long to share."""
+    body = noise_png(360, 360)  # about 390 KB: 520 KB of base64
+    url = up(redis_server.url)
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        FaultServer({"/i": respond(200, body, content_type="image/png")}) as server,
+    ):
+        with ws.SearchClient("stub", state_url=url) as writer:
+            stored = writer.fetch(server.url("/i"), allow_private=True, images=True)
+        with ws.SearchClient("stub", state_url=url) as reader:
+            again = reader.fetch(server.url("/i"), allow_private=True, images=True)
+    assert len(stored["data"]) > page_answer_bytes(DEFAULT_MAX_CHARS)
+    assert (len(server.requests), again["data"] == stored["data"]) == (1, True)
+    assert not [r.getMessage() for r in caplog.records if "longer than" in r.getMessage()]
 
 
 CRAFTED_COOLDOWNS = {
@@ -404,6 +448,65 @@ def test_an_operators_command_given_a_reply_no_redis_sends_says_so_never_an_esca
         code = cli_main([*command, "--state-url", fake.url + "?socket_timeout=2"])
     told = capsys.readouterr()
     assert code == 4 and "BadReply: %s answered" % ("TIME" if name.startswith("TIME") else "SCAN") in told.err, told
+
+
+@pytest.mark.parametrize(
+    "command, kind",
+    [
+        (["state", "show", "--json"], None),
+        (["state", "clear"], "cooldown"),
+        (["state", "clear", "--cache"], "cache"),
+    ],
+    ids=["show", "clear", "clear-cache"],
+)
+def test_an_operators_command_given_endless_scan_cursors_ends_at_its_deadline(
+    capsys, monkeypatch, fake_clock, command, kind
+):
+    """Each round trip was bounded, the scan was not: a server answering every SCAN with another
+    cursor (and a key now and then) held ``state show`` and ``state clear`` for ever. The whole
+    command ends at the deadline (``WEB_SEARCH_TIMEOUT_MS``, on the fake clock: a second a round
+    here), saying what it did before it stopped."""
+    monkeypatch.setenv("WEB_SEARCH_TIMEOUT_MS", "5000")
+    scans: list[int] = []
+
+    def reply(said: list[bytes]) -> Optional[bytes]:
+        if said[0].upper() == b"SCAN":
+            scans.append(1)
+            fake_clock.advance(1.0)
+            if len(scans) > 1000:  # a command that never stops: end the test's scan, not the test
+                return _NO_KEYS
+            key = b"websearch_sync:%s:k%d" % (kind.encode() if kind else b"cooldown", len(scans))
+            return b"*2\r\n$2\r\n77\r\n*1\r\n$%d\r\n%s\r\n" % (len(key), key)
+        return _by_command(TIME=_TIME, GETRANGE=b"$-1\r\n", PTTL=b":-2\r\n", DEL=b":1\r\n")(said)
+
+    with FakeRedis(reply) as fake:
+        code = cli_main([*command, "--state-url", fake.url + "?socket_timeout=2"])
+    told = capsys.readouterr()
+    assert (code, len(scans)) == (4, 5), told
+    assert "did not finish scanning its keys within 5 s (5 rounds of SCAN, 5 keys found)" in told.err, told.err
+    if kind is not None:
+        assert "the 5 %s keys it found were deleted" % kind in told.err, told.err
+
+
+def test_clearing_a_backends_cool_downs_scans_within_one_deadline_for_it_and_its_hosts(capsys, monkeypatch, fake_clock):
+    """``state clear --backend B`` scans for B's keys and its endpoint hosts' (three patterns each):
+    each host's scans had a deadline of their own, so the command took that deadline once per host.
+    Here every scan takes two rounds of a second (on the fake clock): 12 s in all, past the 7 s."""
+    monkeypatch.setenv("WEB_SEARCH_TIMEOUT_MS", "7000")
+    scans: list[bytes] = []
+
+    def reply(said: list[bytes]) -> Optional[bytes]:
+        if said[0].upper() == b"SCAN":
+            scans.append(said[1])
+            fake_clock.advance(1.0)
+            return b"*2\r\n$1\r\n%s\r\n*0\r\n" % (b"7" if said[1] == b"0" else b"0")
+        return None
+
+    with FakeRedis(reply) as fake:
+        code = cli_main(["state", "clear", "--backend", "ddg_html", "--state-url", fake.url + "?socket_timeout=2"])
+    told = capsys.readouterr()
+    assert (code, len(scans)) == (4, 7), told
+    assert "within 7 s (7 rounds of SCAN, 0 keys found): the 0 cooldown keys it found were deleted" in told.err, told
 
 
 #: What a hostile server starts to send: far more than any bound, and than the kernel buffers between.

@@ -101,7 +101,7 @@ def test_the_backend_reads_typed_defaulted_values():
         ("sources", " , ", "sources must be a name or a list of names"),
         ("market", "english", "market must be a market such as 'en-us', got 'english'"),
         ("market", "en-us\n", "market must be a market such as 'en-us'"),
-        ("pageno", 0, "pageno must be a positive integer, got 0"),
+        ("pageno", 0, "pageno must be in 1..100, got 0"),
     ],
 )
 def test_a_refused_value_names_the_option_and_what_it_takes(name, value, words):
@@ -224,3 +224,17 @@ def test_a_mistyped_keyword_of_search_itself_gets_that_keyword(typo, meant):
     with pytest.raises(TypeError) as info:
         ws.search("q", backend="stub", **{typo: 1})
     assert "%s (did you mean %r?)" % (typo, meant) in str(info.value)
+
+
+def test_an_option_given_at_its_default_keys_apart_unless_its_engine_says_omitting_sends_it():
+    """A plugin's option leaves the call giving its default and the call omitting it apart (its
+    engine may tell them apart reading ``params.options``); ``pageno_option`` and an option
+    declared ``omitted_sends_default=True`` fold the default into the omitted call's key."""
+    from websearch_sync.engine.option import Option, omitted_defaults, pageno_option
+
+    plugin_option = Option("depth", kind="int", default=1)
+    assert omitted_defaults({"depth": 1}, [[plugin_option]]) == {"depth": 1}
+    folded = Option("depth", kind="int", default=1, omitted_sends_default=True)
+    assert omitted_defaults({"depth": 1}, [[folded]]) == {}
+    assert omitted_defaults({"pageno": 1}, [[pageno_option("ten a page")]]) == {}
+    assert omitted_defaults({"pageno": 2}, [[pageno_option("ten a page")]]) == {"pageno": 2}

@@ -114,12 +114,12 @@ class _Tier:
     def absent(self, name, left_s=None):
         return self.up and name not in self.blocks
 
-    def clear(self, backend=None):
-        self.cleared.append(backend)
-        names = [name for name in self.blocks if backend is None or name == backend]
-        for name in names:
+    def clear(self, names=None):
+        self.cleared.append(names)
+        lifted = [name for name in self.blocks if names is None or name in names]
+        for name in lifted:
             del self.blocks[name]
-        return names
+        return lifted
 
 
 def test_a_request_ignores_its_own_record_here_and_in_the_shared_tier():
@@ -171,4 +171,4 @@ def test_a_reset_of_a_backend_lifts_its_hosts_here_and_in_the_shared_tier():
     _cooling(cooldowns, "mojeek")
     tier = _Tier()
     Cooldowns(clock=FakeClock(), shared=tier).lift("brave", [host])
-    assert tier.cleared == ["brave", host]
+    assert tier.cleared == [["brave", host]]  # one command: one deadline for its scans

@@ -865,19 +865,23 @@ def test_every_key_of_a_result_type_is_named_where_its_shape_is_told(shape, page
 
 
 def test_the_backends_giving_one_request_only_are_the_ones_named():
-    """docs/backends.md names the backends whose one request is all a search reads
-    (``Backend.max_results_limit``), with that limit."""
+    """docs/backends.md names the engines whose one request is all a search reads
+    (``Backend.max_results_limit``), each backend with its verticals and that limit, as
+    ``backends --json``'s ``max_results_limits`` lists them (a vertical's engine too: Startpage's images)."""
+    from websearch_sync.cli.backends_cmd import results_limits
     from websearch_sync.engine import registry
 
     limited = {
-        name: registry.backend_class(name).max_results_limit
-        for name in registry.backend_names()
-        if registry.backend_class(name).max_results_limit is not None
+        (name, vertical, limit) for name in registry.backend_names() for vertical, limit in results_limits(name).items()
     }
     text = " ".join((ROOT / "docs" / "backends.md").read_text(encoding="utf-8").split())
-    said = re.search(r"\(`Backend\.max_results_limit`: ([^)]*), (\d+)\)", text)
-    assert set(re.findall(r"`(\w+)`", said.group(1))) == set(limited)
-    assert set(limited.values()) == {int(said.group(2))}
+    said = re.search(r"\(`Backend\.max_results_limit`, each vertical's in [^:]*`max_results_limits`: ([^)]*)\)", text)
+    named = {
+        (name, vertical, int(limit))
+        for name, verticals, limit in re.findall(r"`(\w+)` ([\w ]+?), (\d+)", said.group(1))
+        for vertical in verticals.split(" and ")
+    }
+    assert named == limited and ("startpage_html", "images", 50) in named
 
 
 def test_the_auto_chain_the_client_page_writes_is_the_declared_order():
@@ -930,3 +934,33 @@ def test_every_attribute_of_a_public_class_the_docs_write_exists():
         return hasattr(cls, attribute) or attribute in fields or attribute in getattr(cls, "__annotations__", {})
 
     assert not ["%s.%s" % pair for pair in sorted(written) if not has(classes[pair[0]], pair[1])]
+
+
+def test_the_contract_checks_default_bound_is_told_as_the_search_takes_it():
+    """``assert_contract``'s default bound is the most a search of the result's vertical takes
+    (``most_results``): its docstring and docs/contract.md said "50", though images take 100."""
+    from websearch_sync.testing.kit import assert_contract
+    from websearch_sync.validate import most_results
+
+    bounds = {most_results("images"), most_results("web")}
+    for text in (assert_contract.__doc__, (ROOT / "docs" / "contract.md").read_text(encoding="utf-8")):
+        told = " ".join(text.split())
+        said = re.search(r"`max_results`+ items? \(default([^)]*)\)|more than `max_results` \(default([^)]*)\)", told)
+        assert {int(n) for n in re.findall(r"\d+", "".join(filter(None, said.groups())))} == bounds
+
+
+def test_the_docs_name_the_ddg_html_engine_that_does_not_take_pageno():
+    """Where docs/api.md and docs/backends.md give ``pageno`` from ``ddg_html`` as an option not
+    taken, they name its web search: its news, images and videos take it now."""
+    from websearch_sync.engine import registry
+
+    untaken = [
+        vertical
+        for vertical in registry.verticals_of("ddg_html")
+        if "pageno" not in registry.backend_class("ddg_html", vertical).option_names()
+    ]
+    assert untaken == ["web"]
+    for page in ("api.md", "backends.md"):
+        told = " ".join((ROOT / "docs" / page).read_text(encoding="utf-8").split())
+        mentions = re.findall(r"`\"?pageno\"?` from `ddg_html`(\S* \w+ \w+)", told)
+        assert mentions and all(mention == "'s web search" for mention in mentions), (page, mentions)

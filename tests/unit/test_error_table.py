@@ -263,6 +263,7 @@ INTERNAL = {
     "Terminated": "SIGTERM to the installed command: its `terminated` line and status 143 (cli/output.py)",
     "BadReply": "a shared-state failure, as Redis's own errors are (client/state/server.py)",
     "ReplyTooLong": "read by redis-py as its ConnectionError: a shared-state failure (client/state/server.py)",
+    "ScanCut": "read as Timeout(deadline_exceeded) of an operator's command (client/state/server.py)",
     "CallCancelled": "ends a cancelled MCP tool call, or a batch's query still running when the batch stopped: no answer to get",
     "WorkAbandoned": "ends a worker thread abandoned at its deadline; its caller got Timeout",
     "EngineFailure": "the base of the SearXNG engine errors, raised as WebBlocked, Timeout or WebProviderError",

@@ -31,7 +31,7 @@ def test_without_stderr_stray_output_goes_to_the_null_device(monkeypatch, tmp_pa
         with _claimed_stdio() as (_wire_in, wire_out):
             os.write(fd, b"stray print\n")  # what a library writing to fd 1 would do
             print("stray print", flush=True)  # and Python's print: sys.stdout stands for the missing stderr
-            wire_out.write(b'{"jsonrpc": "2.0"}\n')
+            wire_out.file.write(b'{"jsonrpc": "2.0"}\n')
         sys.stdin.close()
         sys.stdout.close()
     assert (tmp_path / "out").read_bytes() == b'{"jsonrpc": "2.0"}\n'

@@ -73,6 +73,7 @@ PUBLIC: dict[str, list[str]] = {
         "Setting",
         "Option",
         "PAGENO",
+        "pageno_option",
         "HtmlEngine",
         "JsonApiEngine",
         "BotWall",

@@ -73,9 +73,10 @@ class RecordingState:
         return True
 
 
-def test_an_answer_too_long_to_share_is_warned_of_once_per_tier(tmp_path, monkeypatch, caplog):
+def test_an_answer_too_long_to_share_is_warned_of_once_per_process(tmp_path, monkeypatch, caplog):
     """Kept out of Redis and the cache file, it was silent: a service answering with megabytes of
-    snippet had every worker of a fleet ask it each question, none of them told why."""
+    snippet had every worker of a fleet ask it each question, none of them told why. Then it was
+    warned of once per tier: two warnings for the first such answer of a worker with both."""
     monkeypatch.setattr(cache_module, "_TOO_LONG_WARNED", set(), raising=False)
     state = RecordingState()
     cache = ResultCache(MemoryCache(60), SqliteCache(str(tmp_path / "c.sqlite"), 60), RedisCache(state, []))
@@ -83,7 +84,7 @@ def test_an_answer_too_long_to_share_is_warned_of_once_per_tier(tmp_path, monkey
         for number in range(2):
             cache.set("big %d" % number, {"items": [], "provider_meta": {"pad": "x" * 2000}}, 60, 5.0, max_bytes=1000)
     said = [(r.levelname, r.getMessage()) for r in caplog.records if "memory only" in r.getMessage()]
-    assert [level for level, _ in said] == ["WARNING", "WARNING", "DEBUG", "DEBUG"], said
+    assert [level for level, _ in said] == ["WARNING", "DEBUG", "DEBUG", "DEBUG"], said
     assert "not in the shared state" in said[0][1] and "not in the cache file" in said[1][1]
     assert state.written == [] and cache.get("big 1") is not None  # from memory
 

@@ -28,6 +28,7 @@ __all__ = [
     "Setting",
     "Option",
     "PAGENO",
+    "pageno_option",
     "HtmlEngine",
     "JsonApiEngine",
     "BotWall",
@@ -76,7 +77,7 @@ if TYPE_CHECKING:
     )
     from ..engine.json_api import JsonApiBackend as JsonApiEngine
     from ..engine.locales import split_locale
-    from ..engine.option import PAGENO, Option
+    from ..engine.option import PAGENO, Option, pageno_option
     from ..engine.registry import register, unregister
     from ..engine.setting import Setting
     from ..models import ParseResult, SearchParams
@@ -101,6 +102,7 @@ else:
             "unregister": "..engine.registry",
             "Option": "..engine.option",
             "PAGENO": "..engine.option",
+            "pageno_option": "..engine.option",
             "ParseResult": "..models",
             "SearchParams": "..models",
             "BotWall": "..net.botwall",

@@ -48,6 +48,7 @@ from ..engine.html_parsing import (
     walk_blocks,
 )
 from ..engine.locales import split_locale
+from ..engine.option import pageno_option
 from ..engine.unsent import locale_parts_unsent
 from ..models import SearchParams
 from ..net.botwall import BotWall
@@ -126,6 +127,7 @@ class BingHtml(HtmlEngine):
     """Bing web search, parsed from the results page."""
 
     name = "bing_html"
+    options = (pageno_option("max_results results a page (first = (pageno - 1) x max_results + 1)"),)
     unsent: ClassVar[tuple[str, ...]] = ("time_range=year",)  # Bing's freshness filter has no year (docs/backends.md)
     auto_rank = 120
     results_per_page = 10  # whatever count asks; later pages start at the first result not yet read

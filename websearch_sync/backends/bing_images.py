@@ -23,6 +23,7 @@ from ..engine.base import page_number
 from ..engine.html_parsing import Block, PartTest, Tag, attribute, classes, has_class, parse_fragment, walk_blocks
 from ..engine.locales import split_locale
 from ..engine.media_fields import json_object, pixel_size, present, text
+from ..engine.option import pageno_option
 from ..models import SearchParams
 from .bing import BingHtml
 
@@ -90,6 +91,7 @@ class BingImages(BingHtml):
     """Bing Images, parsed from the tiles its page loads."""
 
     vertical = "images"
+    options = (pageno_option("35 images a page whatever max_results is (first)"),)
     unsent = ("locale=language-only",)  # mkt needs a region (docs/backends.md)
     summary = "Bing Images tiles (images/async), no key"
     default_endpoint = "https://www.bing.com/images/async"

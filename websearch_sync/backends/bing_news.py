@@ -39,6 +39,7 @@ from ..engine.html_parsing import (
 )
 from ..engine.locales import split_locale
 from ..engine.media_fields import present
+from ..engine.option import pageno_option
 from ..models import SearchParams
 from ..net.urls import browser_join
 from .bing import BingHtml
@@ -116,6 +117,7 @@ class BingNews(BingHtml):
     """Bing News, parsed from the cards its page scrolls in."""
 
     vertical = "news"
+    options = (pageno_option("10 cards a page whatever max_results is (first, SFX)"),)
     unsent = ("safe_search", "time_range=year")  # Bing News takes no adlt and has no year filter (docs/backends.md)
     summary = "Bing News cards (infinitescrollajax), no key"
     default_endpoint = "https://www.bing.com/news/infinitescrollajax"

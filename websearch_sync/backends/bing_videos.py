@@ -36,6 +36,7 @@ from ..engine.html_parsing import (
     walk_blocks,
 )
 from ..engine.media_fields import json_object, present, view_count
+from ..engine.option import pageno_option
 from ..models import SearchParams
 from .bing import BingHtml
 from .bing_images import PAGE_SIZE, tile_query
@@ -91,6 +92,7 @@ class BingVideos(BingHtml):
     """Bing Videos, parsed from the tiles its page loads."""
 
     vertical = "videos"
+    options = (pageno_option("35 videos a page whatever max_results is (first)"),)
     unsent = ("locale=language-only",)  # mkt needs a region (docs/backends.md)
     summary = "Bing Videos tiles (videos/asyncv2), no key"
     default_endpoint = "https://www.bing.com/videos/asyncv2"

@@ -52,7 +52,7 @@ from ..engine.base import Backend, Page, dig, json_body, listed_results
 from ..engine.html_engine import accept_language
 from ..engine.media_fields import nested, text
 from ..engine.normalize import clean_text
-from ..engine.option import PAGENO
+from ..engine.option import pageno_option
 from ..engine.page_forms import followed_origin
 from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
@@ -112,15 +112,30 @@ class _DuckDuckGoVertical(Backend):
     default_endpoint = SITE
     bot_walls = (ANOMALY, DEEP_ANOMALY, DEEP_506)
     results_per_page = 10  # pages hold 13 to 100 results; fewer distinct results than asked: the next one
-    options = (PAGENO,)
-    #: The results a page of the endpoint counts (``s`` of a recorded answer's ``next``): ``pageno``'s step.
-    page_size: ClassVar[int] = 0
+    #: The results a page of the endpoint counts (``s`` of a recorded answer's ``next``): ``pageno``'s
+    #: step, which each engine declares (no default: a missing one would send ``s=0`` for every page).
+    page_size: ClassVar[int]
     #: The JSON endpoint (``news.js``), the ``iar`` tab of the token page, the time-range field.
     endpoint_path: ClassVar[str] = ""
     time_field: ClassVar[tuple[str, dict[str, str]]] = ("", {})
     extra_fields: ClassVar[dict[str, str]] = {}
     #: The filters' slots in ``f`` after the time, in the order ddgs sends them.
     filter_slots: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Each engine's ``page_size`` checked (a positive int: ``TypeError`` else, at class creation)
+        and its ``pageno`` declared saying that step, which it is whatever ``max_results`` is."""
+        super().__init_subclass__(**kwargs)
+        size = getattr(cls, "page_size", None)
+        if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+            raise TypeError(
+                "%s must declare page_size, its endpoint's page (a positive int), got %r" % (cls.__name__, size)
+            )
+        cls.options = (
+            pageno_option(
+                "%d results a page whatever max_results is (s = (pageno - 1) x %d, ddgs's page)" % (size, size)
+            ),
+        )
 
     def headers(self, params: SearchParams, accept: str) -> dict[str, str]:
         """What the page's own requests carry: same-origin, Referer the site, the locale's language."""

@@ -28,6 +28,7 @@ from typing import Any, Optional
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import Tag, attribute, classes, elements, first_of, has_class, parse_fragment, text_of
 from ..engine.locales import split_locale
+from ..engine.option import pageno_option
 from ..models import SearchParams
 from ..net.botwall import BotWall
 
@@ -75,6 +76,7 @@ class MojeekHtml(HtmlEngine):
     """Mojeek web search, parsed from the results page."""
 
     name = "mojeek_html"
+    options = (pageno_option("10 results a page whatever max_results is (s)"),)
     auto_rank = 130
     results_per_page = 10  #: pages that gave fewer distinct results than asked: the next ``pageno``
     summary = "Mojeek results page (independent index), no key"

@@ -53,7 +53,7 @@ from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
 from ..config import Settings
 from ..engine.base import answer_within_s
 from ..engine.json_api import JsonApiBackend
-from ..engine.option import PAGENO, Option
+from ..engine.option import Option, pageno_option
 from ..engine.pace import before_next_request
 from ..engine.setting import Setting, own_timeout
 from ..errors import (
@@ -197,7 +197,10 @@ class SearXNG(JsonApiBackend):
     options = (
         Option("categories", "names", detail=BAD_CATEGORIES, doc="the instance's categories to search (news, it...)"),
         Option("engines", "names", detail=BAD_ENGINES, doc="the instance's engines to ask (google, wikipedia...)"),
-        PAGENO,
+        pageno_option(  # sent only when given: page 1 unasked is the instance's own default
+            "the instance's page: as many results as its engines give a page, whatever max_results is",
+            omitted_sends_default=False,
+        ),
     )
     volatile_params = ("timeout_limit",)
     #: No redirect is followed: an external ``!!bang`` redirects to another site (read, refused).

@@ -48,6 +48,7 @@ from ..engine.html_parsing import (
     parse_fragment,
     walk_blocks,
 )
+from ..engine.option import pageno_option
 from ..engine.page_forms import form_post, page_forms, with_own_fields
 from ..models import SearchParams
 from ..net.botwall import BotWall
@@ -96,6 +97,11 @@ class StartpageHtml(HtmlEngine):
     """Startpage web search (Google's results), parsed from the results page."""
 
     name = "startpage_html"
+    options = (
+        pageno_option(
+            "Startpage's own page whatever max_results is (page; 10 web results, 50 images on the recorded pages)"
+        ),
+    )
     unsent: ClassVar[tuple[str, ...]] = ("locale",)  # the locale goes in Accept-Language only (docs/backends.md)
     #: Fewer distinct results than asked: the page's own form for the next page (:meth:`next_page`).
     results_per_page: ClassVar[Optional[int]] = 10

@@ -35,7 +35,7 @@ from urllib.parse import quote
 from ..config import VERSION
 from ..engine.json_api import JsonApiBackend
 from ..engine.locales import split_locale
-from ..engine.option import PAGENO, Option
+from ..engine.option import Option, pageno_option
 from ..engine.setting import Setting
 from ..errors import (
     BAD_SETTING,
@@ -100,7 +100,7 @@ class Wikipedia(JsonApiBackend):
         Setting("user_agent", env="WIKIPEDIA_USER_AGENT"),
     )
     default_endpoint = _API % "en"  # the default edition's; the locale, ``wiki`` or ``lang`` choose another
-    options = (WIKI, PAGENO)
+    options = (WIKI, pageno_option("max_results results a page (sroffset = (pageno - 1) x max_results)"))
     text_format = "html"  # the snippet is search-match HTML (<span class="searchmatch">)
     min_interval_s = 0.5  # API etiquette: requests in series, not in bursts
     max_query_chars = 301  # CirrusSearch refuses queries over 300 characters

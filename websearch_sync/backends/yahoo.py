@@ -42,6 +42,7 @@ from ..engine.html_parsing import (
     walk_blocks,
 )
 from ..engine.locales import split_locale
+from ..engine.option import pageno_option
 from ..models import SearchParams
 from ..net.urls import url_parts
 
@@ -116,6 +117,7 @@ class YahooHtml(HtmlEngine):
     """Yahoo web search, parsed from the results page."""
 
     name = "yahoo_html"
+    options = (pageno_option("7 results a page whatever max_results is (b, as the 2026 page's own links count)"),)
     #: Yahoo's btf has no year; its ``vl`` preference is a language (docs/backends.md)
     unsent: ClassVar[tuple[str, ...]] = ("time_range=year", "locale.region")
     auto_rank = 140

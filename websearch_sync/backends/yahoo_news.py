@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 from ..engine.html_parsing import Block, PartTest, Tag, attribute, has_class, parse_fragment, walk_blocks
 from ..engine.media_fields import present
+from ..engine.option import pageno_option
 from ..models import SearchParams
 from .yahoo import YahooHtml, decode_yahoo_href
 
@@ -83,6 +84,7 @@ class YahooNews(YahooHtml):
     """Yahoo News search, parsed from its results page."""
 
     vertical = "news"
+    options = (pageno_option("10 results a page whatever max_results is (b)"),)
     unsent = ("locale", "safe_search", "time_range")  # Yahoo News takes the query and page only (docs/backends.md)
     summary = "Yahoo News search page, no key"
     default_endpoint = "https://news.search.yahoo.com/search"

@@ -26,8 +26,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description="List every registered backend (plugins too): its kind, the verticals it serves (web, news,"
         " images, videos), whether it is configured (else what to set), its rate limit, the transport it uses and"
         " the environment variables it reads; --json adds its endpoint, its declared settings and options"
-        " (kinds, defaults, allowed values), the most results one call can give (max_results_limit; null: the"
-        " call's max_results) and the image and video filters it sends.",
+        " (kinds, defaults, allowed values), the most results one call can give (max_results_limit, web search's"
+        " or its first vertical's; null: the call's max_results; max_results_limits: each vertical's that has one)"
+        " and the image and video filters it sends.",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_impersonate(parser)
@@ -57,6 +58,7 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
             env=variables,
             min_interval_s=cls.min_interval_s,
             max_results_limit=cls.max_results_limit,  # a call for more gets these and is told (not_sent)
+            max_results_limits=results_limits(name),
             transport=transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
             summary=cls.summary,
             settings=[setting.describe() for setting in cls.declared_settings()],
@@ -92,6 +94,7 @@ def blank_row(name: str, kind: str) -> dict[str, Any]:
         "env": [],
         "min_interval_s": None,
         "max_results_limit": None,
+        "max_results_limits": {},
         "transport": "-",
         "summary": "",
         "endpoint": None,
@@ -145,6 +148,15 @@ def filter_rows(name: str) -> dict[str, list[str]]:
         for vertical in registry.verticals_of(name)
         for filter_name, tokens in registry.backend_class(name, vertical).filters.items()
     }
+
+
+def results_limits(name: str) -> dict[str, int]:
+    """``{vertical: max_results_limit}`` of backend ``name``'s engines that have one (Startpage's
+    images: 50, while its web search reads next pages): ``max_results_limit`` is one engine's."""
+    from ..engine import registry
+
+    engines = ((vertical, registry.backend_class(name, vertical)) for vertical in registry.verticals_of(name))
+    return {vertical: cls.max_results_limit for vertical, cls in engines if cls.max_results_limit is not None}
 
 
 def option_rows(name: str) -> list[dict[str, Any]]:

@@ -50,19 +50,29 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         " (without it an image is refused)",
     )
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
+    parser.add_argument(
+        "--state-url",
+        metavar="URL",
+        help="Redis URL sharing answers (300 s), rate limits and cool-downs with other processes"
+        " (default: WEB_SEARCH_STATE_URL)",
+    )
     add_impersonate(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Fetch the page and print it."""
+    from ..api import SHARED_CACHE_TTL_S
     from ..client.search_client import SearchClient
     from ..reader.image import EXTRACTOR as IMAGE_EXTRACTOR
     from ..tool import format_results
 
     refuse_missing_output(owner_stdout())  # before the page is read for no one
-    settings = Settings.from_env(impersonate=args.impersonate) if args.impersonate else None
-    with SearchClient(cache_ttl_s=0, settings=settings) as client:
+    settings = Settings.from_env(impersonate=args.impersonate) if args.impersonate else Settings.from_env()
+    # as websearch_sync.fetch: with a shared state, its cache (so workers fetching one page at once read it once)
+    shared = bool(args.state_url if args.state_url is not None else settings.state_url)
+    ttl = SHARED_CACHE_TTL_S if shared else 0
+    with SearchClient(cache_ttl_s=ttl, settings=settings, state_url=args.state_url) as client:
         result = client.fetch(
             args.url,
             extract_mode=args.mode,

@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 from ..engine.normalize import LINE_TEXT_FIELDS, clean_text
 from ..net.urls import MAX_URL_CHARS
+from ..reader.image import MAX_IMAGE_BASE64_CHARS
 from ..reader.pagetext import CUTS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -59,9 +60,12 @@ def search_answer_bytes(max_results: int, content_chars: Optional[int] = None) -
     return _FRAME_BYTES + max_results * per_item
 
 
-def page_answer_bytes(max_chars: int) -> int:
-    """The largest stored fetch result a call for at most ``max_chars`` characters can have."""
-    return _FRAME_BYTES + _BYTES_PER_CHAR * max(0, max_chars)
+def page_answer_bytes(max_chars: int, images: bool = False) -> int:
+    """The largest stored fetch result a call for at most ``max_chars`` characters can have (with
+    ``images``, also an image's base64 ``data``, at most :data:`MAX_IMAGE_BASE64_CHARS`: an image
+    fetch's answer was measured against the text's bound alone, so an image over about 300 KB was
+    never shared, and each one was warned of as too long)."""
+    return _FRAME_BYTES + _BYTES_PER_CHAR * max(0, max_chars) + (MAX_IMAGE_BASE64_CHARS if images else 0)
 
 
 def _http_url(value: Any) -> bool:
@@ -107,19 +111,39 @@ def valid_search_answer(answer: Any, max_results: int, vertical: str = "web") ->
     return all(_valid_item(item, rank, required) for rank, item in enumerate(items, 1))
 
 
-def valid_page_answer(answer: Any, max_chars: Optional[int] = None) -> bool:
-    """True when ``answer`` has the fetch result shape (http(s) URLs, text fields, at most ``max_chars``)."""
+def valid_page_answer(answer: Any, max_chars: Optional[int] = None, images: bool = False) -> bool:
+    """True when ``answer`` has the fetch result shape (http(s) URLs, text fields, at most
+    ``max_chars``; an image's size and base64 ``data`` only when the call asks ``images``)."""
     if type(answer) is not dict or not all(type(answer.get(name)) is str for name in _PAGE_TEXT):
         return False
     if not (_http_url(answer["url"]) and _http_url(answer["final_url"])):
         return False
     if max_chars is not None and type(max_chars) is int and len(answer["text"]) > max_chars:
         return False
+    if not _valid_image(answer, images):
+        return False
     return (
         type(answer.get("status")) is int
         and type(answer.get("truncated")) is bool
         and type(answer.get("length")) is int
         and _valid_cuts(answer.get("truncated_by", []))
+    )
+
+
+def _valid_image(answer: dict[str, Any], images: bool) -> bool:
+    """Whether a stored fetch result's image fields are an image's, and only when asked for: its
+    ``data`` text of at most :data:`MAX_IMAGE_BASE64_CHARS` with its ``width`` and ``height``, or
+    none of the three (a planted ``data`` reached the caller as it was, a list or 50 MB of text)."""
+    fields = [name for name in ("data", "width", "height") if name in answer]
+    if not fields:
+        return True
+    return (
+        images
+        and len(fields) == 3
+        and type(answer["data"]) is str
+        and len(answer["data"]) <= MAX_IMAGE_BASE64_CHARS
+        and type(answer["width"]) is int
+        and type(answer["height"]) is int
     )
 
 

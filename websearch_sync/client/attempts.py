@@ -144,7 +144,7 @@ class BackendRunner:
                     key = reported(backend, partial(backend.cooldown_key, params, error))
                     own = self.cooldowns.record(error, key, delay, budget.remaining_s())
                 if delay is None:
-                    if isinstance(error, WebBlocked):
+                    if isinstance(error, WebBlocked) and key == reported(backend, backend.upstream_key):
                         self._cool_host(backend, error, budget)
                     if cause is not None and cut_short(error, budget):
                         raise cause from None
@@ -158,11 +158,13 @@ class BackendRunner:
         raise last_error  # type: ignore[misc]  # pragma: no cover
 
     def _cool_host(self, backend: Backend, error: WebBlocked, budget: Deadline) -> None:
-        """Cool the backend's endpoint host down after a block that ended its call, so that
-        fetching a page of that host is refused like a search (not before a retry: the
-        host's cool-down would refuse the retry that waited out the Retry-After)."""
+        """Cool the backend's endpoint host down after a block of the whole backend (recorded under
+        its upstream key) that ended its call, so that fetching a page of that host is refused like
+        a search (not before a retry: the host's cool-down would refuse the retry that waited out
+        the Retry-After). A block of a part of it (a SearXNG instance's engines, which the instance
+        answered for) says nothing of its host: a fetch of the instance's pages was refused."""
         if self.gate is not None:
-            self.gate.blocked(backend_endpoint(backend), error, budget)
+            self.gate.blocked(backend_endpoint(backend), error, budget, engines=False)
 
     def _check_ready(
         self,
@@ -353,10 +355,24 @@ def announce_retry(name: str, error: WebSearchError, attempt: int, delay: float)
     )
 
 
-def with_retries(call: Callable[[], T], name: str, policy: RetryPolicy, budget: Deadline, clock: Clock) -> T:
+def with_retries(
+    call: Callable[[], T],
+    name: str,
+    policy: RetryPolicy,
+    budget: Deadline,
+    clock: Clock,
+    cooled_for: Optional[Callable[[WebBlocked], float]] = None,
+    refused: Optional[Callable[[WebSearchError], bool]] = None,
+) -> T:
     """``call()``, its retryable failures retried as ``policy`` says within ``budget`` (fetch
     and each page of ``include_content``: their requests wait for the transport's gate, the
-    client's spacing per host and cool-downs, like a search's)."""
+    client's spacing per host and cool-downs, like a search's).
+
+    ``cooled_for``: how long a block cools its host down (the gate records it as the block
+    comes, for every process): a block is retried only after a wait that long, else it is
+    raised at once (a 429 without ``Retry-After`` waited out its backoff, then its retry was
+    refused by the 60 s cool-down its own request had recorded). ``refused``: whether an error is a
+    cool-down's refusal by the gate (no request sent): never retried, as a search's is not."""
     attempt = 0
     cause: Optional[WebSearchError] = None
     while True:
@@ -364,6 +380,9 @@ def with_retries(call: Callable[[], T], name: str, policy: RetryPolicy, budget: 
             return call()
         except WebSearchError as error:
             delay = retry_delay(policy, attempt, error, budget)
+            if delay is not None and isinstance(error, WebBlocked):
+                if (refused is not None and refused(error)) or (cooled_for is not None and delay < cooled_for(error)):
+                    delay = None
             if delay is None:
                 if cause is not None and cut_short(error, budget):
                     raise cause from None

@@ -56,31 +56,34 @@ def cache_key_text(key: Hashable) -> str:
     return json.dumps(key, sort_keys=True, default=repr, ensure_ascii=False)
 
 
-#: The tiers other processes read (``too_long``'s ``kept_from``) this process has warned of an answer
-#: too long to keep there: once each (a service answering so answers so again).
+#: Holds :data:`_WARNED` once this process warned of an answer too long to share (a service answering
+#: so answers so again: one warning a process, whichever tier it was kept out of first; then DEBUG).
 _TOO_LONG_WARNED: set[str] = set()
-#: Held while a tier is looked up in and added to :data:`_TOO_LONG_WARNED` (two threads each warned).
+_WARNED = "warned"
+#: Held while :data:`_TOO_LONG_WARNED` is looked up in and added to (two threads each warned).
 _TOO_LONG_LOCK = module_lock(__name__, "_TOO_LONG_LOCK")
 
 
 def too_long(text: str, max_bytes: Optional[int], kept_from: str) -> bool:
     """True when ``text`` takes more than ``max_bytes`` bytes in UTF-8 (never, without a bound): the
     answer is then not written to ``kept_from``, a tier other processes read, and the first such answer
-    in the process for that tier is warned of (it was silent: a service answering with megabytes of
-    snippet had every worker of a fleet ask it the same question, none of them told why)."""
+    in the process is warned of, once for every tier (it was silent: a service answering with megabytes
+    of snippet had every worker of a fleet ask it the same question, none of them told why; then one
+    warning for each tier, two for one answer with a state URL and a cache file)."""
     if max_bytes is None:
         return False
     size = len(text.encode("utf-8", "surrogatepass"))
     if size <= max_bytes:
         return False
     with _TOO_LONG_LOCK:
-        warned = kept_from in _TOO_LONG_WARNED
-        _TOO_LONG_WARNED.add(kept_from)
+        warned = _WARNED in _TOO_LONG_WARNED
+        _TOO_LONG_WARNED.add(_WARNED)
     logger.log(
         logging.DEBUG if warned else logging.WARNING,
         "an answer of %d bytes is longer than any call asking it takes back (%d bytes): kept in this"
-        " process's memory only, not in %s, so other processes ask the service for it themselves"
-        " (a service answering with very long snippets; warned once per process for each place it is kept out of)",
+        " process's memory only, not in %s nor any other place other processes read, so they ask the"
+        " service for it themselves (a service answering with very long snippets; warned once per process,"
+        " the next ones at DEBUG)",
         size,
         max_bytes,
         kept_from,

@@ -155,6 +155,7 @@ class Cooldowns:
 
         Raises:
             NetworkError: ``state_unavailable`` when the shared tier could not be reached.
+            Timeout: ``deadline_exceeded`` when its scan of the shared tier went on past the deadline.
         """
         with self._lock:
             self._forget_over(self._clock.monotonic())  # over already: nothing to lift, nothing to report
@@ -162,9 +163,8 @@ class Cooldowns:
             for name in names:
                 del self._until[name]
         names += self.refused.lift(backend)
-        if self._shared is not None:
-            for key in (backend, *hosts) if backend is not None else (None,):
-                names += self._shared.clear(key)
+        if self._shared is not None:  # one command: one deadline for the scans of the backend and its hosts
+            names += self._shared.clear([backend, *hosts] if backend is not None else None)
         return sorted(set(names))
 
     def check(self, name: str, own: Optional[str] = None, left_s: Optional[float] = None) -> None:

@@ -11,7 +11,8 @@ It is not a second rate limiter: the client's :class:`~.ratelimit.RateLimiter` a
 and cool-downs. A request to a backend's endpoint host books that backend's own slot
 (its ``min_interval_s``) and obeys its cool-down, so a fetch and a search of one engine
 keep one pace; every host also has a cool-down of its own (``host:<host>[:<port>]``),
-recorded when a page of it met a wall or HTTP 429, or a backend's call to it ended in a block.
+recorded when a page of it met a wall or HTTP 429, or a backend's call to it ended in a block
+of the whole backend; the backends on that host are cooled down with it (:meth:`HostGate.blocked`).
 Other hosts are not spaced. A backend's own requests to its endpoint are paced and checked
 by the backend runner already, and pass (:func:`backend_call`).
 """
@@ -128,6 +129,8 @@ class HostGate:
         self.settings = settings
         self.intervals = intervals  #: a backend's spacing (the client's, else its own)
         self._engines: Optional[Mapping[str, tuple[tuple[str, str], ...]]] = None
+        #: Per thread, the refusal this gate raised last (:meth:`refused`).
+        self._refusals = threading.local()
 
     @property
     def engines(self) -> Mapping[str, tuple[tuple[str, str], ...]]:
@@ -152,9 +155,18 @@ class HostGate:
                 self.cooldowns.check(name, None, deadline.remaining_s())
         except WebBlocked as error:
             error.provider = provider
+            self._refusals.last = error
             raise
         for name, upstream in engines:  # the engine's own slot: a page of its host keeps its searches' pace
             self._wait_for_slot(name, upstream, deadline, provider)
+
+    def refused(self, error: WebSearchError) -> bool:
+        """Whether ``error`` is the cool-down this gate refused the thread's last request with (no
+        answer of the host's): a fetch fails fast on it, as a search does, rather than retry when it
+        ends (every fetch of the host waited it out, and went to the host together then)."""
+        last = getattr(self._refusals, "last", None)
+        self._refusals.last = None
+        return last is error
 
     def _wait_for_slot(self, name: str, upstream: str, deadline: Deadline, provider: Optional[str]) -> None:
         interval = self.intervals(name)
@@ -171,8 +183,17 @@ class HostGate:
         if wait > 0:
             self.clock.sleep(wait)
 
-    def blocked(self, url: str, error: WebBlocked, deadline: Deadline) -> None:
-        """Cool ``url``'s host down after it answered with ``error`` (a wall, HTTP 429; a search's 403)."""
+    def blocked(self, url: str, error: WebBlocked, deadline: Deadline, engines: bool = True) -> None:
+        """Cool ``url``'s host down after it answered with ``error`` (a wall, HTTP 429; a search's 403),
+        and with ``engines`` every backend whose endpoint is on that host (their upstream keys): a
+        page's wall is the host's answer to this machine, so a search of an engine is refused after
+        a fetch of its host met one, as a fetch is after a search did (a search checks its upstream
+        key only: no other round trip a search). A backend's own block (``engines`` false) is
+        recorded under its key by its runner, and may be its own (an API's 403): the host's other
+        backends are left to meet their own."""
         key = host_key(url)
-        if key is not None:
-            self.cooldowns.record(error, key, None, deadline.remaining_s())
+        if key is None:
+            return
+        self.cooldowns.record(error, key, None, deadline.remaining_s())
+        for _, upstream in self.engines.get(key, ()) if engines else ():
+            self.cooldowns.record(error, upstream, None, deadline.remaining_s())

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, Optional, Un
 from ..config import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, READ_WARNINGS, Settings, hold
 from ..engine import registry
 from ..engine.base import Backend
+from ..engine.option import omitted_defaults
 from ..errors import (
     BAD_BUDGET_MS,
     BAD_CACHE_MAX_ANSWERS,
@@ -279,7 +280,7 @@ class SearchClient:
         ahead = 2 * shared.cache.timeout_s if shared.cache is not None else 0.0  # two round trips: cache and cool-down
         # every request of this client (search, fetch, include_content, link resolution) waits at the gate
         gate = HostGate(limiter, self._cooldowns, self._clock, self.settings, self._runner_interval(self._intervals))
-        self._transport.gate = gate
+        self._transport.gate = self._gate = gate
         self._runner = BackendRunner(
             self._transport, limiter, self._cooldowns, self._intervals, self._clock, ahead, gate
         )
@@ -383,6 +384,8 @@ class SearchClient:
         Raises:
             InvalidInput: ``unknown_backend``.
             NetworkError: ``state_unavailable`` when the shared state cannot be reached.
+            Timeout: ``deadline_exceeded`` when its scan of the shared state's keys went on past the
+                client's deadline (``budget_ms``, else ``timeout_ms``).
         """
         if backend is None:
             return self._cooldowns.lift()
@@ -732,7 +735,10 @@ class SearchClient:
             fingerprint = self._fingerprints.get(self.settings, plan.names, plan.params.include_content)
             # the pace used (a client given a backend's own pace paces as one given none): shared answers
             pace = [self._intervals.get(cls.name, cls.min_interval_s) for cls in plan.valid.classes]
-            key = plan.valid.keys[call.strategy] = search_key(plan.params, plan.names, call.strategy, fingerprint, pace)
+            # an option given at a default every backend sends when omitted is the search without it
+            options = omitted_defaults(plan.params.options, [cls.declared_options() for cls in plan.valid.classes])
+            params = dataclasses.replace(plan.params, options=options)
+            key = plan.valid.keys[call.strategy] = search_key(params, plan.names, call.strategy, fingerprint, pace)
         return key
 
     def _run(
@@ -824,18 +830,21 @@ class SearchClient:
         Successful results are cached like searches, keyed by the checked and
         normalised URL, the fetch parameters and the settings' fingerprint
         (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
-        cache); a cached result is a copy.
+        cache); a cached result is a copy. Identical fetches at the same moment (the same
+        key) read the page once, as identical searches ask once: the others wait for its
+        answer (handed over in this process, read from the shared cache in another one).
         """
         self._check_open()
         ttl = _check_ttl(cache_ttl_s) if cache_ttl_s is not None else self.cache_ttl_s
         deadline = self._call_deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
+        try:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
+            page = page_key(request_url(url)) if ttl > 0 else _page_or_none(url)
+        except WebSearchError as error:
+            redact_error(error, self.settings.secrets())  # in place
+            raise
+        # without a page to key by (a URL fetch_page refuses), no flight: it sends nothing
         key: Optional[Hashable] = None
-        if ttl > 0:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
-            try:
-                page = page_key(request_url(url))
-            except WebSearchError as error:
-                redact_error(error, self.settings.secrets())  # in place
-                raise
+        if page is not None:
             key = fetch_key(
                 page,
                 (extract_mode, include_comments, images),
@@ -844,36 +853,43 @@ class SearchClient:
                 allow_private,
                 self._fingerprints.get(self.settings, (), True),
             )
-        hit = cast(
-            Optional[FetchResult],
-            self._cache.get(
-                key,
-                deadline.remaining_s(),
-                lambda answer: valid_page_answer(answer, max_chars),
-                page_answer_bytes(max_chars) if type(max_chars) is int else None,
-            )
-            if key is not None
-            else None,
-        )
+        max_answer = page_answer_bytes(max_chars, images) if type(max_chars) is int else None
+
+        def cached() -> Optional[dict[str, Any]]:
+            if key is None or ttl <= 0:
+                return None
+            check = partial(valid_page_answer, max_chars=max_chars, images=images)
+            return self._cache.get(key, deadline.remaining_s(), check, max_answer)
+
+        hit = cached()
         if hit is not None:
-            return hit
-        result = self._fetch_retrying(
-            url,
-            transport=self._transport,
-            settings=self.settings,
-            extract_mode=extract_mode,
-            max_chars=max_chars,
-            timeout_ms=timeout_ms,
-            max_bytes=max_bytes,
-            allow_private=allow_private,
-            deadline=deadline,
-            include_comments=include_comments,
-            images=images,
-        )
-        if key is not None:
-            self._cache.set(
-                key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), page_answer_bytes(max_chars)
+            return cast(FetchResult, hit)
+
+        def read() -> FetchResult:
+            return self._fetch_retrying(
+                url,
+                transport=self._transport,
+                settings=self.settings,
+                extract_mode=extract_mode,
+                max_chars=max_chars,
+                timeout_ms=timeout_ms,
+                max_bytes=max_bytes,
+                allow_private=allow_private,
+                deadline=deadline,
+                include_comments=include_comments,
+                images=images,
             )
+
+        if key is None:
+            return read()
+        flight = key if ttl > 0 else ("uncached", key)  # a cached fetch must not wait for an answer never cached
+        with self._flights.turn(flight, deadline, cached, across_processes=ttl > 0) as found:
+            if found is not None:
+                return cast(FetchResult, found)
+            result = read()
+            self._flights.answered(flight, cast(dict[str, Any], result))
+            if ttl > 0:  # before the question is let go: a waiter in another process reads it then
+                self._cache.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), max_answer)
         return result
 
     def _fetch_retrying(self, url: str, *, deadline: Deadline, **arguments: Any) -> FetchResult:
@@ -881,8 +897,23 @@ class SearchClient:
         from ..reader.page import fetch_page  # the reader (lxml, the extraction) when a page is read
 
         return with_retries(
-            lambda: fetch_page(url, deadline=deadline, **arguments), "fetch", self._retry, deadline, self._clock
+            lambda: fetch_page(url, deadline=deadline, **arguments),
+            "fetch",
+            self._retry,
+            deadline,
+            self._clock,
+            self._cooldowns.duration_s,
+            self._gate.refused,
         )
+
+
+def _page_or_none(url: str) -> Optional[str]:
+    """The key of ``url``'s page, or ``None`` when fetch refuses the URL (it says why itself,
+    after its other arguments' checks, so an uncached call keeps its errors' order)."""
+    try:
+        return page_key(request_url(url))
+    except WebSearchError:
+        return None
 
 
 def _cap_content(item: SearchItem, limit: int) -> None:

@@ -8,7 +8,7 @@ tier that cannot be used answers as if it held nothing (or raises
 ``NetworkError(state_unavailable)`` when the shared state is required).
 """
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any, NamedTuple, Optional, Protocol
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -115,8 +115,8 @@ class SharedCooldownsTier(Protocol):
     def absent(self, name: str, left_s: Optional[float] = None) -> bool:
         """True only when the tier answers that ``name`` has no cool-down (an operator lifted it)."""
 
-    def clear(self, backend: Optional[str] = None) -> list[str]:
-        """Delete the cool-downs of ``backend`` (its parts too), or of every backend; the names deleted."""
+    def clear(self, names: Optional[Sequence[str]] = None) -> list[str]:
+        """Delete the cool-downs of ``names`` (backends, hosts; their parts too), or of every one; the names deleted."""
 
 
 class SharedFlightsTier(Protocol):

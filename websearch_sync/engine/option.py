@@ -64,6 +64,12 @@ class Option:
         pattern: what a ``code`` matches, lower-cased (a regular expression, matched whole).
         example: what a valid ``code`` looks like, in words, for the message of a refused one.
         detail: the ``InvalidInput`` detail code of a refused value (default ``bad_option``).
+        omitted_sends_default: whether the engine's request for a call without the option is the
+            one for a call giving its default (it reads it through :meth:`value`); ``False`` for an
+            engine that sends it only when given (SearXNG's ``pageno``: the instance's own default
+            otherwise). When true a call giving the default is cached as the call omitting it;
+            ``False`` by default, so an option whose engine tells the two apart is never answered
+            from the other's cache (the library's own ``pageno`` sets it).
     """
 
     name: str
@@ -76,6 +82,7 @@ class Option:
     pattern: Optional[str] = None
     example: str = ""
     detail: str = BAD_OPTION
+    omitted_sends_default: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -172,14 +179,30 @@ def _shown(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-#: ``pageno``: the result page to read first, as every engine that pages by number takes it.
-PAGENO = Option(
-    "pageno",
-    "int",
-    default=1,
-    detail=BAD_PAGENO,
-    doc="the result page to start from (1: the first; later pages follow)",
-)
+#: The last ``pageno`` a call may ask for: no engine serves results that deep (Bing stops near the
+#: 1000th result, DuckDuckGo's images at a few hundred), and a bound keeps an absurd page
+#: (``10**30``) a refusal before any request rather than an upstream's error or a huge offset.
+MAX_PAGENO = 100
+
+
+def pageno_option(step: str, omitted_sends_default: bool = True) -> Option:
+    """The ``pageno`` option of an engine that pages by number, ``step`` saying how far one page
+    moves on it (``"30 results a page whatever max_results is"``): engines step by their own page,
+    some by the call's ``max_results``, and a caller choosing a start needs to know which."""
+    return Option(
+        "pageno",
+        "int",
+        default=1,
+        maximum=MAX_PAGENO,
+        detail=BAD_PAGENO,
+        doc="the result page to start from (1: the first); %s" % step,
+        omitted_sends_default=omitted_sends_default,
+    )
+
+
+#: ``pageno``: the result page to read first, as an engine that pages by number takes it (an
+#: engine declaring its own step declares :func:`pageno_option`).
+PAGENO = pageno_option("the engine's own page")
 
 
 #: ``max_pages``: the most result pages a call reads, as every engine that reads next pages takes it
@@ -191,6 +214,7 @@ MAX_PAGES_OPTION = Option(
     default=MAX_PAGES,
     maximum=MAX_PAGES,
     detail=BAD_MAX_PAGES,
+    omitted_sends_default=False,  # omitted: Settings.max_pages, which may be another number
     doc="the most result pages the call reads, one request each (1: the first page only; default: Settings.max_pages)",
 )
 
@@ -221,3 +245,25 @@ def by_declaration(engines: Iterable[tuple[str, Sequence[Option]]]) -> list[tupl
             else:
                 same.append(vertical)
     return found
+
+
+def omitted_defaults(given: Mapping[str, Any], engines: Iterable[Sequence[Option]]) -> dict[str, Any]:
+    """The call's options (``given``, validated) without those given at a default that omitting
+    them asks the same of every engine of the call: each declares the option with that default and
+    sends it when omitted (:attr:`Option.omitted_sends_default`). ``pageno=1`` is then the search
+    without ``pageno``, one cache key; an option an engine of the call does not take is kept (that
+    engine's answer lists it in ``not_sent``), as is one an engine sends only when given."""
+    declared = [{option.name: option for option in options} for options in engines]
+    kept = {}
+    for name, value in given.items():
+        found = [options.get(name) for options in declared]
+        same = bool(found) and all(
+            option is not None
+            and option.omitted_sends_default
+            and type(value) is type(option.default)
+            and value == option.default
+            for option in found
+        )
+        if not same:
+            kept[name] = value
+    return kept

@@ -8,24 +8,32 @@ valid message to the SDK's server, and answers the rest itself with a JSON-RPC e
 
 - ``-32700`` (parse error, ``id: null``) for a line that is not JSON or is nested past
   what the parser reads;
+- ``-32600`` (invalid request, ``id: null``) for a line over :data:`MAX_LINE_CHARS`, skipped unread;
 - ``-32600`` (invalid request) for JSON that is not a JSON-RPC message, and for one whose
   ``id`` is not a string or an integer (a float, bool, null, array or object: the SDK would
   take it for a notification and never answer), with ``id: null``;
 - ``-32602`` (invalid params) for a request whose text holds a lone surrogate, which is
-  not Unicode text (a notification gets no answer, as JSON-RPC says).
+  not Unicode text (a notification gets no answer, as JSON-RPC says);
+- for a JSON-RPC batch (an array) under any version but 2025-03-26 (no SDK sends them), one
+  array refusing each request in it with ``-32600`` under its id (JSON-RPC's answer to a batch),
+  where one error without an id had left every request of it waiting. Under 2025-03-26, the one
+  version that has them, a batch is served (:func:`_serve_batch`, :mod:`.batches`).
 
 A ``tools/call`` whose ``arguments`` is not a JSON object (a model's arguments passed on as
 written: a string, an array) is answered here with a tool result (``isError``, the line every
 wrong argument gets), where the SDK would refuse the request with ``-32602``: the model reads
-a tool result, never a protocol error. One without ``params.name`` as a string (no ``params``, no
+a tool result, never a protocol error (``resultType`` in it for a 2026-07-28 request). One without ``params.name`` as a string (no ``params``, no
 ``name``, a number) stays ``-32602``, as the MCP specification (2025-11-25) has a request that
 fails ``CallToolRequest``'s schema answered: the client built it, not the model, which could not
 correct it from a tool result. The SDK's words were "Invalid request parameters" with empty ``data``;
 this reader's say what is missing. Both checks apply to JSON-RPC 2.0 requests only (``"jsonrpc": "2.0"``,
-an id, no ``result`` or ``error``): any other message stays ``-32600``, or the SDK's to read.
+an id, no ``result`` or ``error``): any other message stays ``-32600``, or the SDK's to read, and so does
+a request naming a protocol version the SDK does not speak (its ``-32022`` says which it does).
 
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
-the null device, and the server ends when stdin closes, as for any client.
+the null device, and the server ends when stdin closes, as for any client. Lines are read and
+written in daemon threads (:class:`_Wire`), so Ctrl-C ends the server without waiting for a line
+from the client, or for a client that has stopped reading.
 
 While it serves, ``sys.stdout`` and fd 1 are stderr (stdout is claimed: :mod:`websearch_sync.engine.stdout_claim`,
 by the ``mcp`` command from its start) and fd 0 reads from the null device, so stray output of the
@@ -37,27 +45,53 @@ import io
 import json
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, BinaryIO, Optional, Union
+from functools import partial
+from typing import Any, BinaryIO, Optional, TypeVar, Union
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..engine.stdout_claim import claim_stdout
+from ..net import workers
 from ..tool import format_results, json_int
 from ..validate import describe_sent, not_an_object
+from .batches import Batches
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+T = TypeVar("T")
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
 
-#: What the writer sends: a message from the SDK's server, or an error answer of our own.
-Outgoing = Union[SessionMessage, dict[str, Any]]
+#: Where a 2026-07-28 request names its protocol version (``params._meta``).
+_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+
+#: An answer of our own: one message, or a batch's array of them.
+Answer = Union[dict[str, Any], list[dict[str, Any]]]
+#: What the writer sends: a message from the SDK's server, or an answer of our own.
+Outgoing = Union[SessionMessage, Answer]
+
+NOT_A_MESSAGE = "Invalid Request: not a JSON-RPC 2.0 message"
+
+#: The longest line read (characters, the newline aside): a request to this server needs a few
+#: thousand (a query is at most 2,000); reading and parsing a line took about four times its size
+#: in memory, so a longer one is skipped unread, a piece of :data:`_SKIP_CHARS` at a time.
+MAX_LINE_CHARS = 4 * 1024 * 1024
+_SKIP_CHARS = 64 * 1024
+LINE_TOO_LONG = (
+    "Invalid Request: the line is over %d characters, more than any request to this server needs" % MAX_LINE_CHARS
+)
+BATCH_REFUSED = (
+    "Invalid Request: JSON-RPC batches are served only under protocol version 2025-03-26, the one that has "
+    "them; send each message on its own line"
+)
 
 
 def _validate(value: Any) -> Any:
@@ -69,10 +103,18 @@ def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
+def _envelope_version(params: Any) -> Optional[Any]:
+    """The protocol version a 2026-07-28-style request names in its ``_meta`` envelope (None: none)."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta.get(_VERSION_KEY) if isinstance(meta, dict) else None
+
+
 def _is_tools_call(value: Any, request_id: Any) -> bool:
-    """Whether ``value`` is a JSON-RPC 2.0 ``tools/call`` request (an id, no ``result`` or ``error``):
-    only such a request's params are checked here; a message that is no JSON-RPC 2.0 request
-    (no ``jsonrpc``, ``"1.0"``, a response's fields) stays the SDK's ``-32600``."""
+    """Whether ``value`` is a JSON-RPC 2.0 ``tools/call`` request (an id, no ``result`` or ``error``)
+    that the server would serve: only such a request's params are checked here. A message that is no
+    JSON-RPC 2.0 request (no ``jsonrpc``, ``"1.0"``, a response's fields) stays the SDK's ``-32600``,
+    and a request naming a version the SDK does not speak its ``-32022``."""
+    version = _envelope_version(value.get("params")) if isinstance(value, dict) else None
     return (
         request_id is not None
         and isinstance(value, dict)
@@ -80,6 +122,7 @@ def _is_tools_call(value: Any, request_id: Any) -> bool:
         and value.get("method") == "tools/call"
         and "result" not in value
         and "error" not in value
+        and (version is None or version in MODERN_PROTOCOL_VERSIONS)
     )
 
 
@@ -92,11 +135,10 @@ def _arguments_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
     if arguments is None or isinstance(arguments, dict):
         return None
     text = format_results({"error": not_an_object(arguments).to_dict()})
-    return {
-        "jsonrpc": "2.0",
-        "id": request_id,
-        "result": {"content": [{"type": "text", "text": text}], "isError": True},
-    }
+    result: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": True}
+    if _envelope_version(params) is not None:  # 2026-07-28 requires it of every result
+        result["resultType"] = "complete"
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
 
 def _unnamed_call(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
@@ -143,9 +185,30 @@ def _holds_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
-    """One line from the client: ``(message, None)`` for the SDK, ``(None, answer)`` to send back,
-    or ``(None, None)`` for a blank line or an invalid notification (JSON-RPC answers neither)."""
+def _batch_refused(batch: list[Any]) -> Optional[list[dict[str, Any]]]:
+    """The answer to a JSON-RPC batch (a non-empty array) under a version without batches, shaped
+    as JSON-RPC shapes one: an array holding ``-32600`` for each request under its id and for each
+    member that is no message with ``id: null``; None when nothing in it is answered
+    (notifications, responses). MCP dropped batches after 2025-03-26 and no SDK sends them;
+    refusing each request ends the client's wait for it, where one error without an id left all of
+    them unanswered."""
+    answers = []
+    for member in batch:
+        request_id = _request_id(member)
+        if isinstance(member, dict) and ("result" in member or "error" in member):
+            continue  # a response: JSON-RPC answers none
+        if request_id is not None:
+            answers.append(_error(request_id, INVALID_REQUEST, BATCH_REFUSED))
+        elif not (isinstance(member, dict) and "id" not in member and isinstance(member.get("method"), str)):
+            answers.append(_error(None, INVALID_REQUEST, NOT_A_MESSAGE))
+    return answers or None
+
+
+def parse_line(line: str, *, serve_batches: bool = False) -> tuple[Optional[Any], Optional[Answer]]:
+    """One line from the client: ``(message, None)`` for the SDK, ``(None, answer)`` to send back
+    (an array for a batch), or ``(None, None)`` for a blank line, an invalid notification or a batch
+    of notifications (JSON-RPC answers none of them). A batch (a non-empty array) is refused, or
+    with ``serve_batches`` is ``(members, None)``, the list of its members for :func:`_serve_batch`."""
     if not line.strip():
         return None, None
     try:
@@ -154,6 +217,14 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
         return None, _error(None, PARSE_ERROR, "Parse error: the message is nested too deeply")
     except ValueError:
         return None, _error(None, PARSE_ERROR, "Parse error: the line is not JSON")
+    if isinstance(value, list) and value:
+        return (value, None) if serve_batches else (None, _batch_refused(value))
+    return parse_message(value)
+
+
+def parse_message(value: Any) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
+    """One message (a line's JSON, or a member of a batch): ``(message, None)`` for the SDK,
+    ``(None, answer)`` to send back, or ``(None, None)`` for an invalid notification."""
     request_id = _request_id(value)
     if isinstance(value, dict) and "id" in value and request_id is None:
         # a float, bool, null, array or object id: the SDK would take the message for a notification
@@ -171,86 +242,204 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
     try:
         return _validate(value), None
     except (ValueError, RecursionError):  # pydantic's ValidationError is a ValueError
-        return None, _error(request_id, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+        return None, _error(request_id, INVALID_REQUEST, NOT_A_MESSAGE)
+
+
+class _Wire:
+    """One of the protocol's files as UTF-8 text, each line read or written in a daemon thread
+    (:func:`~websearch_sync.net.workers.run_awaited`), so that a cancelled server (Ctrl-C) waits
+    neither for a line its client may never send nor for a client that has stopped reading: anyio's
+    file wrapper uses worker threads a cancellation waits for, and Ctrl-C left the server waiting
+    for its client's next line, or for ever for a client that read none of its answers.
+
+    A read or write abandoned so keeps the file: :meth:`close` then leaves it alone (closing a
+    file another thread uses waits for that thread), and the thread ends with the process (with
+    :func:`~websearch_sync.mcp.serve_stdio` called from Python, a read at the next line of stdin,
+    which it takes).
+
+    Args:
+        file: the file (a private copy of stdin or stdout).
+        owned: :meth:`close` closes ``file`` (else it only lets go of it: ``sys.stdin.buffer``).
+    """
+
+    def __init__(self, file: BinaryIO, *, owned: bool) -> None:
+        self.file = file
+        self._owned = owned
+        self._text = io.TextIOWrapper(file, encoding="utf-8", errors="replace")
+        self._busy = False  # a thread is using the file (or will)
+
+    async def readline(self) -> Optional[str]:
+        """The next line ("" at the end of input), None for one over :data:`MAX_LINE_CHARS`."""
+        return await self._in_thread(self._next_line, "websearch-mcp-stdin")
+
+    async def write_line(self, text: str) -> None:
+        """Write ``text`` and a newline, flushed (``BrokenPipeError`` when the reader has gone)."""
+        await self._in_thread(partial(self._write_line, text), "websearch-mcp-stdout")
+
+    async def _in_thread(self, work: Callable[[], T], name: str) -> T:
+        self._busy = True
+
+        def run() -> T:
+            try:
+                return work()
+            finally:
+                self._busy = False  # the work has ended, whether awaited or abandoned
+
+        return await workers.run_awaited(run, name)
+
+    def _next_line(self) -> Optional[str]:
+        """:meth:`readline` in the thread: a line over the cap is skipped to its end, a piece at a time."""
+        line = self._text.readline(MAX_LINE_CHARS + 1)
+        if len(line) <= MAX_LINE_CHARS or line.endswith("\n"):
+            return line
+        while (rest := self._text.readline(_SKIP_CHARS)) and not rest.endswith("\n"):
+            pass
+        return None
+
+    def _write_line(self, text: str) -> None:
+        self._text.write(text + "\n")
+        self._text.flush()
+
+    def close(self) -> None:
+        """Let go of the file (closed when ``owned``), unless an abandoned read or write still uses it.
+        The text layer is detached rather than closed (a wrapper left to the garbage collector
+        closed the file there, with a ``ResourceWarning`` on stderr)."""
+        if self._busy:
+            return
+        with contextlib.suppress(OSError, ValueError):  # a failed flush of a client gone: nothing to save
+            self._text.detach()
+        if self._owned:
+            self.file.close()
 
 
 @contextmanager
-def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
-    """Private copies of stdin and stdout for the protocol, stdout claimed
-    (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`: ``sys.stdout`` and descriptor 1 are
-    stderr, the null device without one, for a plugin's ``print`` or direct write in any thread);
-    fd 0 reads the null device until the block ends (streams without a file descriptor are used
-    as they are)."""
+def _claimed_stdio() -> Iterator[tuple[_Wire, _Wire]]:
+    """The protocol's input and output (:class:`_Wire`: private copies of stdin and stdout), stdout
+    claimed (:func:`~websearch_sync.engine.stdout_claim.claim_stdout`: ``sys.stdout`` and descriptor
+    1 are stderr, the null device without one, for a plugin's ``print`` or direct write in any
+    thread); fd 0 reads the null device until the block ends (streams without a file descriptor
+    are used as they are)."""
     with contextlib.ExitStack() as stack:
         stand_in = sys.stderr if sys.stderr is not None else stack.enter_context(open(os.devnull, "w"))
         stdout = stack.enter_context(claim_stdout(stand_in))
         try:
             fds = (sys.stdin.fileno(), stdout.fileno())
         except (AttributeError, OSError, ValueError):
-            yield sys.stdin.buffer, stdout.buffer
-            return
-        stdout.flush()
-        saved_in = os.dup(fds[0])
-        null = os.open(os.devnull, os.O_RDONLY)
-        try:
+            wires = (_Wire(sys.stdin.buffer, owned=False), _Wire(stdout.buffer, owned=False))
+        else:
+            stdout.flush()
+            saved_in = os.dup(fds[0])
+            stack.callback(os.close, saved_in)
+            stack.callback(os.dup2, saved_in, fds[0])
+            null = os.open(os.devnull, os.O_RDONLY)
+            stack.callback(os.close, null)
             os.dup2(null, fds[0])
-            with os.fdopen(os.dup(saved_in), "rb") as wire_in, os.fdopen(os.dup(fds[1]), "wb") as wire_out:
-                yield wire_in, wire_out
+            wires = (
+                _Wire(os.fdopen(os.dup(saved_in), "rb"), owned=True),
+                _Wire(os.fdopen(os.dup(fds[1]), "wb"), owned=True),
+            )
+        try:
+            yield wires
         finally:
-            os.dup2(saved_in, fds[0])
-            os.close(saved_in)
-            os.close(null)
-
-
-@contextmanager
-def _text(wire: BinaryIO) -> Iterator[io.TextIOWrapper]:
-    """``wire`` as UTF-8 text, detached at the end rather than closed: the file is
-    :func:`_claimed_stdio`'s to close (a wrapper left to the garbage collector closed it
-    there, with a ``ResourceWarning`` on stderr)."""
-    text = io.TextIOWrapper(wire, encoding="utf-8", errors="replace")
-    try:
-        yield text
-    finally:
-        with contextlib.suppress(OSError, ValueError):  # a failed flush of a client gone: nothing to save
-            text.detach()
+            for wire in reversed(wires):
+                wire.close()
 
 
 async def _read(
-    wire_in: BinaryIO, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
+    wire_in: _Wire,
+    messages: MemoryObjectSendStream[Any],
+    answers: MemoryObjectSendStream[Outgoing],
+    batches: Batches,
 ) -> None:
-    with _text(wire_in) as text:
-        lines = anyio.wrap_file(text)
-        async with messages, answers:  # end of input: the server stops, and the writer once it has said all
-            async for line in lines:
-                message, answer = parse_line(line)
-                if message is not None:
-                    await messages.send(SessionMessage(message))
-                elif answer is not None:
-                    await answers.send(answer)
+    async with messages, answers:  # end of input: the server stops, and the writer once it has said all
+        while (line := await wire_in.readline()) != "":
+            if line is None:
+                await answers.send(_error(None, INVALID_REQUEST, LINE_TOO_LONG))
+                continue
+            message, answer = parse_line(line, serve_batches=batches.served())
+            if isinstance(message, list):
+                await _serve_batch(message, batches, messages, answers)
+            elif message is not None:
+                await _pass_on(message, batches, messages, answers)
+            elif answer is not None:
+                await answers.send(answer)
 
 
-async def _write(wire_out: BinaryIO, outgoing: MemoryObjectReceiveStream[Outgoing]) -> None:
-    with _text(wire_out) as wrapper:
-        out = anyio.wrap_file(wrapper)
-        async with outgoing:
-            async for item in outgoing:
-                if isinstance(item, dict):
-                    text = json.dumps(item, separators=(",", ":"))
-                else:
-                    text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-                try:
-                    await out.write(text + "\n")
-                    await out.flush()
-                except BrokenPipeError:  # the client has gone (mid-call): no one reads the answers any more
-                    _discard(wire_out)
+async def _pass_on(
+    message: Any, batches: Batches, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
+) -> None:
+    """Hand ``message`` to the SDK, noted in ``batches`` first: an ``initialize`` (its answer says the
+    version), a cancellation of a request of a batch (whose answer then goes without it)."""
+    method = getattr(message, "method", None)
+    batches.passed_on(method, getattr(message, "id", None))
+    params = getattr(message, "params", None)
+    if method == "notifications/cancelled" and isinstance(params, dict):
+        complete = batches.cancelled(params.get("requestId"))
+        if complete is not None:
+            await answers.send(complete)
+    await messages.send(SessionMessage(message))
 
 
-def _discard(wire_out: BinaryIO) -> None:
-    """Point ``wire_out``'s descriptor at the null device: what is buffered, and every later answer,
+async def _serve_batch(
+    members: list[Any],
+    batches: Batches,
+    messages: MemoryObjectSendStream[Any],
+    answers: MemoryObjectSendStream[Outgoing],
+) -> None:
+    """Serve a batch (2025-03-26): each member as a message of its own line would be, the answers
+    gathered into one array (:class:`~.batches.Batches`). ``initialize`` is refused in a batch
+    (2025-03-26: it must not be in one), and so is a request whose id another request of a batch
+    under way has (its answer would be taken for that one's)."""
+    passed: list[Any] = []
+    waiting: list[Any] = []
+    known: list[dict[str, Any]] = []
+    for member in members:
+        request_id = _request_id(member)
+        if request_id is not None and (batches.in_use(request_id) or request_id in waiting):
+            known.append(_error(request_id, INVALID_REQUEST, "Invalid Request: the id is taken by another request"))
+            continue
+        if isinstance(member, dict) and member.get("method") == "initialize":
+            known.append(_error(request_id, INVALID_REQUEST, "Invalid Request: initialize must not be in a batch"))
+            continue
+        message, answer = parse_message(member)
+        if message is not None:
+            passed.append(message)
+            if request_id is not None and getattr(message, "method", None) is not None:
+                waiting.append(request_id)
+        elif answer is not None:
+            known.append(answer)
+    complete = batches.start(waiting, known)
+    if complete is not None:
+        await answers.send(complete)
+    for message in passed:
+        await _pass_on(message, batches, messages, answers)
+
+
+async def _write(wire_out: _Wire, outgoing: MemoryObjectReceiveStream[Outgoing], batches: Batches) -> None:
+    async with outgoing:
+        async for item in outgoing:
+            if isinstance(item, (dict, list)):
+                text = json.dumps(item, separators=(",", ":"))
+            else:
+                text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+                if batches.watches(getattr(item.message, "id", None)):  # an initialize's answer, or a batch's
+                    held, complete = batches.held(json.loads(text))
+                    if held and complete is None:
+                        continue  # an answer of a batch that still waits for others
+                    if complete is not None:
+                        text = json.dumps(complete, separators=(",", ":"))
+            try:
+                await wire_out.write_line(text)
+            except BrokenPipeError:  # the client has gone (mid-call): no one reads the answers any more
+                _discard(wire_out.file)
+
+
+def _discard(file: BinaryIO) -> None:
+    """Point ``file``'s descriptor at the null device: what is buffered, and every later answer,
     goes nowhere, and the server ends as on a closed stdin instead of on a broken pipe."""
     null = os.open(os.devnull, os.O_WRONLY)
     try:
-        os.dup2(null, wire_out.fileno())
+        os.dup2(null, file.fileno())
     finally:
         os.close(null)
 
@@ -262,8 +451,9 @@ async def stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any],
         incoming_send, incoming = anyio.create_memory_object_stream[Any](0)
         outgoing_send, outgoing = anyio.create_memory_object_stream[Outgoing](16)
         async with anyio.create_task_group() as group:
-            group.start_soon(_read, wire_in, incoming_send, outgoing_send.clone())
-            group.start_soon(_write, wire_out, outgoing)
+            batches = Batches()
+            group.start_soon(_read, wire_in, incoming_send, outgoing_send.clone(), batches)
+            group.start_soon(_write, wire_out, outgoing, batches)
             async with outgoing_send:
                 yield incoming, outgoing_send
             # the writer ends after the last answer, once the reader has seen the end of input

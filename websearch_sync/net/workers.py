@@ -8,7 +8,7 @@ interpreter's end never waits for.
 Starting a thread per call cost about a sixth of a warm search's CPU; a thread that finished
 its job waits here for the next, up to :data:`IDLE_MAX` of them. While it runs a job it carries
 the job's name (``websearch-parse``, ``websearch-extract``, ``websearch-perform``,
-``websearch-mcp-call``, ``websearch-agent-tool``), and ``websearch-idle`` between jobs. Abandoned work keeps its thread until it stops (at a checkpoint, or at its own
+``websearch-mcp-call``, ``websearch-mcp-stdin``, ``websearch-mcp-stdout``, ``websearch-agent-tool``), and ``websearch-idle`` between jobs. Abandoned work keeps its thread until it stops (at a checkpoint, or at its own
 deadline); new work then gets another thread. Threads do not survive ``fork``: a forked child
 (an RQ worker's job, say) starts its own instead of handing work to threads it does not have.
 A caller waits for its job with :func:`.waits.wait_for`, which Ctrl-C ends within a quarter second.

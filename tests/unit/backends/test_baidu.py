@@ -192,7 +192,9 @@ def test_resolve_links_reads_location_without_following(fake_clock):
 
 
 def test_resolve_links_sends_nothing_to_a_host_that_cools_down(fake_clock):
-    """A wall a fetch met on www.baidu.com cools the host down: the links stay as they are."""
+    """A wall met on www.baidu.com (by one of this search's links) cools the host down: the links stay
+    as they are. (A fetch's wall there cools the engine down too, and the search is refused:
+    tests/sockets/test_request_pipeline.py.)"""
     links, targets = _links_and_targets("sluver__1.expected.json", 3)
 
     def register(mock):
@@ -201,7 +203,7 @@ def test_resolve_links_sends_nothing_to_a_host_that_cools_down(fake_clock):
 
     with ws.SearchClient("baidu_html", cache_ttl_s=0, settings=ws.Settings()) as client:
         wall = ws.WebBlocked("wall", provider="fetch", detail_code="captcha_required")
-        client._transport.gate.blocked("https://www.baidu.com/link?url=x", wall, Deadline(1000))
+        client._transport.gate.blocked("https://www.baidu.com/link?url=x", wall, Deadline(1000), engines=False)
         result, calls = search(
             page("sluver__1.html"), extra=[register], max_results=3, resolve_links=True, client=client
         )

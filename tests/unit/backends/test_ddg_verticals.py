@@ -452,3 +452,63 @@ def test_pageno_starts_at_its_pages_first_result_as_the_answers_next_counts_a_pa
             request = mock.calls[1].request
         assert _query(request).get("s") == sent and _query(request)["vqd"] == TOKEN
         assert len(response["items"]) == 5
+
+
+@pytest.mark.parametrize(
+    "vertical, answer_file",
+    [
+        ("news", "phrona__news_rust_programming.2.json"),
+        ("images", "duck-duck-scrape__images_minecraft.2.json"),
+        ("videos", "phrona__videos_rust_programming.2.json"),
+    ],
+)
+def test_each_verticals_pageno_says_its_step_where_options_are_listed(vertical, answer_file):
+    """``backends --json`` (and the docs' table written from it) tells each vertical's ``pageno`` step,
+    the ``s`` of the recorded answer's own ``next``, whatever ``max_results`` is; Bing's web search,
+    which steps by ``max_results``, says that instead."""
+    from websearch_sync.cli.backends_cmd import option_rows
+
+    answer = json.loads((FIXTURES / answer_file).read_text(encoding="utf-8"))
+    step = dict(parse_qsl(urlsplit(answer["next"]).query))["s"]
+    (row,) = [row for row in option_rows("ddg_html") if row["name"] == "pageno" and vertical in row["verticals"]]
+    assert row["verticals"] == [vertical]
+    assert "%s results a page whatever max_results is" % step in row["doc"]
+    (bing,) = [row for row in option_rows("bing_html") if row["name"] == "pageno" and "web" in row["verticals"]]
+    assert "max_results results a page" in bing["doc"]
+
+
+@pytest.mark.parametrize("size", ["absent", 0, -30, True, "30"])
+def test_a_vertical_engine_without_a_page_size_is_refused_when_its_class_is_made(size):
+    """A page size of 0 (the old default) sent ``s=0`` for every ``pageno``: the step is each
+    engine's own declaration, checked as the class is made."""
+    from websearch_sync.backends.ddg_verticals import _DuckDuckGoVertical
+
+    body = {"vertical": "news", "endpoint_path": "news.js"}
+    if size != "absent":
+        body["page_size"] = size
+    with pytest.raises(TypeError, match="must declare page_size"):
+        type("Forgetful", (_DuckDuckGoVertical,), body)
+
+
+@pytest.mark.parametrize("pageno", [101, 10**30])
+def test_a_pageno_past_the_last_is_refused_before_any_request(pageno):
+    """``pageno`` is bounded (1..100): ``10**30`` was an ``s`` of 30 digits sent upstream."""
+    with ws.testing.no_network(), _client() as client:
+        with pytest.raises(ws.InvalidInput) as info:
+            client.search("rust programming", vertical="images", pageno=pageno)
+    assert info.value.detail_code == "bad_pageno" and "pageno must be in 1..100, got %r" % pageno == info.value.message
+
+
+def test_pageno_one_is_the_search_without_pageno_one_cache_key():
+    """The request of a call giving ``pageno=1`` is the one of a call giving none (no ``s``): the
+    second is answered from the cache (it was a second token page and JSON request)."""
+    with (
+        responses.RequestsMock() as mock,
+        ws.SearchClient("ddg_html", settings=ws.Settings(impersonate="off"), clock=FakeClock(), retries=0) as client,
+    ):
+        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+        mock.get("https://duckduckgo.com/news.js", json=dict(json.loads(NEWS), next=None))
+        first = client.search("rust programming", vertical="news", max_results=5)
+        again = client.search("rust programming", vertical="news", max_results=5, pageno=1)
+        assert len(mock.calls) == 2 and "s" not in _query(mock.calls[1].request)
+    assert again["provider_meta"]["cached"] is True and again["items"] == first["items"]

@@ -1201,3 +1201,21 @@ def test_two_warnings_of_one_code_saying_different_things_are_both_said():
         for which in ("engines", "categories")
     )
     assert _error_kind(engines) != _error_kind(categories) and _error_kind(engines) == _error_kind(dict(engines))
+
+
+def test_pageno_one_given_is_asked_apart_from_pageno_omitted():
+    """SearXNG is sent ``pageno`` only when the call gives it (the instance's default page
+    otherwise): ``pageno=1`` is another request, so not the cached answer of a call without it."""
+    import responses
+    from clocks import FakeClock
+
+    body = json.dumps(recorded("shortlist__1.json")).encode()
+    with (
+        responses.RequestsMock() as mock,
+        ws.SearchClient("searxng", settings=settings(), clock=FakeClock(), retries=0) as client,
+    ):
+        mock.add("GET", URL, body=body, content_type="application/json")
+        client.search("q", max_results=5)
+        again = client.search("q", max_results=5, pageno=1)
+        assert [sent_params(call).get("pageno") for call in mock.calls] == [None, "1"]
+    assert again["provider_meta"]["cached"] is False

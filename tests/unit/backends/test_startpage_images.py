@@ -88,3 +88,13 @@ def test_no_later_image_page_is_asked_for_none_being_on_record(fake_clock):
     with pytest.raises(ws.InvalidInput) as info:
         ws.search("q", backend="startpage_html", vertical="images", settings=Settings(), max_pages=2)
     assert info.value.detail_code == "bad_option" and "max_pages" in info.value.message
+
+
+def test_the_backends_listing_says_the_image_engines_limit():
+    """``backends --json`` showed ``max_results_limit: null`` for startpage_html (its web engine's),
+    though an image call gets at most the recorded page's 50: each vertical's limit is listed."""
+    from websearch_sync.cli.backends_cmd import backend_rows
+
+    read = len(IMAGES.interpret(answer(body("startpage_html", "phrona__images.html"), URL), params()).items)
+    row = next(row for row in backend_rows(Settings()) if row["name"] == "startpage_html")
+    assert row["max_results_limits"] == {"images": read} and row["max_results_limit"] is None

@@ -68,5 +68,10 @@ def shared_state(settings: Settings, state_url: Optional[str], clock: Clock, dea
     server = state_server(check_state_url(url))
     timeout_s = server.command_timeout_s(deadline_ms / 1000.0)
     return SharedState(
-        server, check_state_prefix(settings.state_prefix), bool(settings.state_required), clock, timeout_s
+        server,
+        check_state_prefix(settings.state_prefix),
+        bool(settings.state_required),
+        clock,
+        timeout_s,
+        deadline_ms / 1000.0,
     )

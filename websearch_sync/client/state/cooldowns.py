@@ -10,6 +10,7 @@ shape, or a time no clock can hold, is ignored; what is left is capped at one da
 import json
 import math
 import re
+from collections.abc import Sequence
 from typing import Any, Optional
 
 from ...errors import WebSearchError
@@ -111,14 +112,18 @@ class SharedCooldowns:
         except WebSearchError:  # state_required and Redis down: it cannot tell
             return False
 
-    def clear(self, backend: Optional[str] = None) -> list[str]:
-        """Delete the cool-downs of ``backend`` (its parts too), or of every backend, for every
-        process; the names deleted.
+    def clear(self, names: Optional[Sequence[str]] = None) -> list[str]:
+        """Delete the cool-downs of ``names`` (backends, and hosts ``host:<host>``; their parts
+        too), or of every backend and host, for every process, in one command (one deadline for
+        all of its scans); the names deleted.
 
         Raises:
             NetworkError: ``state_unavailable`` when Redis cannot be reached (an operator asked:
                 nothing here falls back silently).
+            Timeout: ``deadline_exceeded`` when the scans went on past the deadline.
         """
-        own = "*" if backend is None else glob(backend)
-        patterns = [own] if backend is None else [own, own + "@*", own + "\\[*"]  # its endpoints and parts
+        if names is None:
+            patterns = ["*"]
+        else:  # each name's endpoints and parts
+            patterns = [pattern for name in names for pattern in (glob(name), glob(name) + "@*", glob(name) + "\\[*")]
         return self.state.delete_matching("cooldown", patterns, "no cool-down was cleared there")

@@ -47,6 +47,8 @@ KINDS = ("cache", "slot", "sent", "fleet", "cooldown", "flight")
 #: Longest one Redis command may take (connecting, or sending and reading the answer),
 #: unless the URL says otherwise (``?socket_timeout=0.5``); shorter for short deadlines.
 DEFAULT_TIMEOUT_S = 0.25
+#: How long an operator's command may take in all without a deadline of its own (a call's default).
+DEFAULT_OPERATOR_S = 15.0
 #: After a failure, this process uses its local state for so long before trying Redis again.
 RETRY_AFTER_S = 5.0
 #: A pooled connection idle longer than this is replaced before its next command: a NAT or a load
@@ -402,11 +404,42 @@ def _number(reply: Any) -> bool:
     return isinstance(reply, bytes) and 0 < len(reply) <= 20 and reply.isdigit()
 
 
-def scanned(redis: Any, match: str, count: int = 1000) -> Iterator[bytes]:
-    """The keys a ``SCAN MATCH match`` finds, a page (one round trip) at a time.
+class ScanCut(Exception):
+    """An operator's scan stopped at its whole command's bound (:class:`ScanBound`): a Redis that
+    answers ``SCAN`` with cursor after cursor never ends it (each round trip was bounded, the
+    command was not). ``done``: what the command did before it stopped, when it did something."""
+
+    def __init__(self, rounds: int, keys: int, seconds: float) -> None:
+        super().__init__("SCAN went on for %d rounds (%d keys) in %.0f s" % (rounds, keys, seconds))
+        self.rounds, self.keys, self.seconds = rounds, keys, seconds
+        self.done = ""
+
+
+class ScanBound:
+    """The time an operator's command (``state show``, ``state clear``) may take in all: ``seconds``
+    from its start on ``clock``, counted across its scans' rounds."""
+
+    def __init__(self, clock: Clock, seconds: float) -> None:
+        self.clock = clock
+        self.seconds = seconds
+        self.ends = clock.monotonic() + seconds
+        self.rounds = self.keys = 0
+
+    def round(self, keys: int, more: bool) -> None:
+        """Count a round trip of ``SCAN`` that found ``keys`` keys; :class:`ScanCut` when the scan
+        has ``more`` rounds to go and the bound is past."""
+        self.rounds += 1
+        self.keys += keys
+        if more and self.clock.monotonic() >= self.ends:
+            raise ScanCut(self.rounds, self.keys, self.seconds)
+
+
+def scanned(redis: Any, match: str, bound: Optional[ScanBound] = None, count: int = 1000) -> Iterator[bytes]:
+    """The keys a ``SCAN MATCH match`` finds, a page (one round trip) at a time, within ``bound``.
 
     Raises:
         BadReply: a page that is not ``[cursor digits, [key, ...]]``.
+        ScanCut: the scan went on past ``bound`` (a cursor other than 0, round after round).
     """
     cursor = b"0"
     while True:
@@ -421,7 +454,10 @@ def scanned(redis: Any, match: str, count: int = 1000) -> Iterator[bytes]:
             raise BadReply("SCAN answered %s" % _shape(page))
         cursor, keys = page
         yield from keys
-        if not cursor.strip(b"0"):
+        more = bool(cursor.strip(b"0"))
+        if bound is not None:
+            bound.round(len(keys), more)
+        if not more:
             return
 
 
@@ -700,7 +736,13 @@ class SharedState:
     an unreachable Redis is an error (``required``) or a reason to use local state."""
 
     def __init__(
-        self, server: StateServer, prefix: str, required: bool, clock: Clock, timeout_s: Optional[float] = None
+        self,
+        server: StateServer,
+        prefix: str,
+        required: bool,
+        clock: Clock,
+        timeout_s: Optional[float] = None,
+        deadline_s: float = DEFAULT_OPERATOR_S,
     ) -> None:
         self.server = server
         self.namespace = NAMESPACE + (prefix + ":" if prefix else "")
@@ -708,6 +750,8 @@ class SharedState:
         self.clock = clock
         #: How long one command may take (default: the server's; :meth:`StateServer.command_timeout_s`).
         self.timeout_s = server.timeout_s if timeout_s is None else timeout_s
+        #: How long an operator's command (:meth:`for_operator`) may take in all: the client's deadline.
+        self.deadline_s = deadline_s
 
     def key(self, kind: str, name: str) -> str:
         """``websearch_sync:[prefix:]<kind>:<name>`` (``kind`` one of :data:`KINDS`)."""
@@ -795,16 +839,32 @@ class SharedState:
                 _OPERATION.ends = _OPERATION.reply_bytes = None
         return self._unavailable(default)
 
-    def for_operator(self, operation: Callable[[Any], T], undone: str) -> T:
-        """``operation(redis)`` for an operator's command (``state clear``, ``state show``): each of
-        its round trips may take a command's timeout (a scan of every key).
+    def for_operator(self, operation: Callable[[Any, ScanBound], T], undone: str) -> T:
+        """``operation(redis, bound)`` for an operator's command (``state clear``, ``state show``):
+        each of its round trips may take a command's timeout (a scan of every key), and its scans
+        all of them :attr:`deadline_s` (``bound``).
 
         Raises:
             NetworkError: ``state_unavailable`` when Redis cannot be reached, saying what was
                 ``undone`` (an operator asked: nothing here falls back to local state).
+            Timeout: ``deadline_exceeded`` when the scans went on past :attr:`deadline_s` (not an
+                outage: the calls of the process go on using Redis), saying what was done or ``undone``.
         """
         missing = object()
-        done = self.run(operation, missing, each_round_trip=True, reply_bytes=OPERATOR_REPLY_BYTES)
+        bound = ScanBound(self.clock, self.deadline_s)
+        try:
+            done = self.run(
+                lambda redis: operation(redis, bound), missing, each_round_trip=True, reply_bytes=OPERATOR_REPLY_BYTES
+            )
+        except ScanCut as cut:
+            raise Timeout(
+                "the shared state %s did not finish scanning its keys within %.0f s (%d rounds of SCAN, %d keys"
+                " found): %s. A Redis holding millions of other keys takes long (keep the state in a database of"
+                " its own, or give the command longer: WEB_SEARCH_TIMEOUT_MS); one that answers SCAN with cursor"
+                " after cursor is not working as Redis does"
+                % (self.server.shown, cut.seconds, cut.rounds, cut.keys, cut.done or undone),
+                detail_code=DEADLINE_EXCEEDED,
+            ) from None
         if done is missing:
             raise NetworkError(
                 "the shared state %s is unavailable (%s): %s" % (self.server.shown, self.server.last_error, undone),
@@ -821,16 +881,22 @@ class SharedState:
         """
         prefix = self.key(kind, "")
 
-        def delete(redis: Any) -> list[str]:
+        def delete(redis: Any, bound: ScanBound) -> list[str]:
             deleted: list[str] = []
-            for pattern in patterns:
-                page: list[bytes] = []
-                for key in scanned(redis, glob(prefix) + pattern):
-                    page.append(key)
-                    if len(page) == 1000:
-                        deleted += self._deleted(redis, page, prefix)
-                        page = []
+            page: list[bytes] = []
+            try:
+                for pattern in patterns:
+                    for key in scanned(redis, glob(prefix) + pattern, bound):
+                        page.append(key)
+                        if len(page) == 1000:
+                            deleted += self._deleted(redis, page, prefix)
+                            page = []
+                    deleted += self._deleted(redis, page, prefix)
+                    page = []
+            except ScanCut as cut:  # what it found is deleted all the same (one round trip more)
                 deleted += self._deleted(redis, page, prefix)
+                cut.done = "the %d %s keys it found were deleted" % (len(deleted), kind)
+                raise
             return deleted
 
         return self.for_operator(delete, undone)

@@ -12,7 +12,7 @@ type is skipped.
 from typing import Any, NamedTuple, Optional
 
 from .cooldowns import MAX_RECORD_BYTES, read_block
-from .server import KINDS, NAMESPACE, SharedState, glob, redis_now_us, scanned
+from .server import KINDS, NAMESPACE, ScanBound, SharedState, glob, redis_now_us, scanned
 from .slots import slot_time_us
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -57,13 +57,13 @@ class _Inventory(NamedTuple):
     others: list[str]
 
 
-def _inventory(redis: Any, state: SharedState) -> _Inventory:
+def _inventory(redis: Any, state: SharedState, bound: ScanBound) -> _Inventory:
     """One ``SCAN`` of every key of this library in the database. A key's namespace ends before
     its first part named like a kind of key (no prefix has such a part: ``check_state_prefix``)."""
     names: dict[str, list[str]] = {"cooldown": [], "fleet": []}
     counts = dict.fromkeys(KINDS, 0)
     others: set[str] = set()
-    for key in scanned(redis, glob(NAMESPACE) + "*"):
+    for key in scanned(redis, glob(NAMESPACE) + "*", bound):
         parts = key.decode("utf-8", "replace")[len(NAMESPACE) :].split(":")
         at = next((index for index, part in enumerate(parts) if part in KINDS), None)
         if at is None:
@@ -95,10 +95,11 @@ def survey(state: SharedState) -> Survey:
 
     Raises:
         NetworkError: ``state_unavailable`` when Redis cannot be reached.
+        Timeout: ``deadline_exceeded`` when its scan went on past the state's deadline.
     """
 
-    def read(redis: Any) -> Survey:
-        found = _inventory(redis, state)
+    def read(redis: Any, bound: ScanBound) -> Survey:
+        found = _inventory(redis, state, bound)
         cooled = found.names["cooldown"]
         replies = _in_batches(
             redis,

@@ -71,7 +71,7 @@ def measure(case: str, path: str, repeat: int) -> dict:
     walls, cpus = [], []
     for _ in range(repeat):
         wall, cpu = time.perf_counter(), time.process_time()
-        out, (width, height) = _within_caps(data, media, header, "bench", None, 200)
+        out, (width, height), _orientation = _within_caps(data, media, header, "bench", None, 200)
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -499,12 +499,15 @@ class WebParseError(WebSearchError):
 
 class WebProviderError(WebSearchError):
     """Any other backend failure (unexpected status, unsupported content, redirect loop...).
-    Only ``pdf_reads_busy`` is retryable: the reads given up earlier end within a second or so."""
+    Only ``pdf_reads_busy`` is retryable: the reads given up earlier end at pypdf's next checkpoint
+    (usually within a second; seconds for a page whose fonts' character maps are tens of MB)."""
 
     code = "WebProviderError"
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
-        return detail_code == PDF_READS_BUSY
+        """``pdf_reads_busy``, or what the class says (a plugin's subclass setting
+        ``default_retryable`` keeps it)."""
+        return detail_code == PDF_READS_BUSY or super()._default_retryable(detail_code)
 
 
 class ToolNotFound(WebSearchError):

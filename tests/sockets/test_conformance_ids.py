@@ -59,11 +59,16 @@ def test_the_node_alone_runs_every_check_of_the_option(folder):
             "ERROR: not found: websearch-conformance::conformance[nope] (a conformance check's id reads ",
         ),
         (
+            ["websearch-conformance::conformance[ddg_lite-recorded_cases]"],
+            "ERROR: not found: websearch-conformance::conformance[ddg_lite-recorded_cases] (a recorded_cases check"
+            " runs with --websearch-fixtures DIR, the folder of the cases)",
+        ),
+        (
             ["websearch-conformance"],
             "ERROR: websearch-conformance is read by --websearch-conformance BACKEND only: name the backend to check",
         ),
     ],
-    ids=["no-such-check", "misspelt-backend", "no-check-id", "no-backend"],
+    ids=["no-such-check", "misspelt-backend", "no-check-id", "recorded-cases-without-fixtures", "no-backend"],
 )
 def test_an_id_of_no_check_is_a_usage_error_saying_so(folder, argv, error):
     run = folder.runpytest(*PLUGIN, *argv)

@@ -112,10 +112,21 @@ class _TimeoutSwallowed(_SoundWeb):
             return ParseResult(items=[])
 
 
+class _ParseRaises(_SoundWeb):
+    """Breaks a promise: its reader raises on a page it does not know (a plugin's defect). The check
+    raised the ``RuntimeError`` itself, out of the kit, instead of failing as its finding."""
+
+    name = "kit_parse_raises"
+
+    def items(self, markup: str, params: SearchParams) -> list:
+        raise RuntimeError("no results list in this page")
+
+
 @pytest.mark.parametrize(
     "classes, failing",
     [
         ((_ZeroForAnything,), "kit_zero_for_anything-unknown_layout"),
+        ((_ParseRaises,), "kit_parse_raises-unknown_layout"),
         ((_QueryNotSent,), "kit_query_not_sent-request"),
         ((_SoundWeb, _NewsZeroForAnything), "kit_news_zero[news]-unknown_layout"),
         ((_OptionUnchecked,), "kit_option_unchecked-options"),

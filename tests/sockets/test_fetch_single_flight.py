@@ -112,3 +112,41 @@ def test_fetches_asking_for_different_answers_are_not_collapsed(waiting):
         )
     assert [len(result["text"]) for result in results] == [100, 200]
     assert (page.requests, waiting[0]) == (2, 0)
+
+
+def test_a_text_cut_by_the_first_callers_deadline_is_neither_handed_over_nor_cached(waiting, monkeypatch):
+    """A long PDF read with a short deadline ends ``truncated_by: ["deadline"]``: a waiter with a
+    longer one (and a later call) reads the page itself, as a search's partial answer is not shared.
+    The first caller's read is marked cut by its deadline (a PDF's page-by-page cut, without its timing)."""
+    from websearch_sync.client import search_client
+
+    fetch_page = search_client.fetch_page
+    reads = [0]
+
+    def cut_first(*args: Any, **kwargs: Any) -> Any:
+        reads[0] += 1
+        result = fetch_page(*args, **kwargs)
+        if reads[0] == 1:
+            result["truncated"], result["truncated_by"] = True, ["deadline"]
+        return result
+
+    monkeypatch.setattr(search_client, "fetch_page", cut_first)
+    page = HeldPage(lambda requests: requests + waiting[0] >= 2)
+    with FaultServer({"/page": page}) as server, ws.SearchClient("stub", cache_ttl_s=300) as client:
+        results = _fetch_together(lambda _: client.fetch(server.url("/page"), allow_private=True, timeout_ms=60_000), 2)
+        later = client.fetch(server.url("/page"), allow_private=True, timeout_ms=60_000)
+    assert sorted(tuple(result.get("truncated_by", ())) for result in results) == [(), ("deadline",)], results
+    assert (page.requests, waiting[0]) == (2, 1)
+    assert "truncated_by" not in later and page.requests == 2  # the waiter's whole text was cached, the cut one not
+
+
+def test_a_shared_answer_says_the_url_its_caller_asked_for(waiting):
+    """One page under two fragments and two spellings of the scheme is one question: each caller's
+    ``url`` is still its own (the waiter's and a cache hit's said the first caller's)."""
+    page = HeldPage(lambda requests: requests + waiting[0] >= 2)
+    with FaultServer({"/page": page}) as server, ws.SearchClient("stub", cache_ttl_s=300) as client:
+        asked = [server.url("/page") + "#intro", server.url("/page").replace("http://", "HTTP://") + "#refs"]
+        results = _fetch_together(lambda index: client.fetch(asked[index], allow_private=True, timeout_ms=60_000), 2)
+        later = client.fetch(server.url("/page") + "#end", allow_private=True, timeout_ms=60_000)
+    assert [result["url"] for result in results] == asked and later["url"] == server.url("/page") + "#end"
+    assert (page.requests, waiting[0]) == (1, 1)

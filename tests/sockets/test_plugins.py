@@ -218,7 +218,10 @@ print(ws.search("still works")["items"][0]["provider"])
     assert done.stdout.split() == ["True", "False", "websearch_sync.backends.ddg", "stub"]
     for name in ("'broken'", "'thing'", "'missing'", "'ddg'"):
         assert "skipping backend plugin %s" % name in done.stderr, done.stderr
-    assert "fancylib" in done.stderr and "replace the built-in backend 'ddg_html'" in done.stderr
+    assert (
+        "fancylib" in done.stderr
+        and "replace the built-in backend 'ddg_html': give the class (and its entry point) another name" in done.stderr
+    )
 
 
 #: Test modules that sweep over the registered backends. The reliability modules sweep through
@@ -427,7 +430,10 @@ def test_a_plugin_whose_name_another_plugin_took_is_skipped_with_a_warning(tmp_p
     loser = {"demo_search", "demo_again"} - {winner}
     assert len(loser) == 1, done.stdout
     assert "skipping backend plugin 'demo' (%s:DemoSearch): " % loser.pop() in done.stderr, done.stderr
-    assert "backend 'demo' is already registered by %s.DemoSearch" % winner in done.stderr
+    assert (
+        "backend 'demo' is already registered by %s.DemoSearch: give one of the two another name, or uninstall"
+        " the distribution of one" % winner in done.stderr
+    )
 
 
 def test_asking_for_a_skipped_plugin_says_why_it_was_skipped(tmp_path):
@@ -447,7 +453,10 @@ sys.exit(main(["search", "q", "-b", "ddg_html,broken"]))
 """
     done = _run(tmp_path, code)
     assert done.returncode == 2, done.stderr
-    why = "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named 'fancylib_not_there'"
+    why = (
+        "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named "
+        "'fancylib_not_there' (at broken_import.py:1)"  # its import's line: the author's own code that raised
+    )
     assert done.stdout.startswith("unknown_backend unknown backend 'broken' (%s)" % why), done.stdout
     assert "error: InvalidInput/unknown_backend: " in done.stderr and "'broken' (%s)" % why in done.stderr
 
@@ -531,9 +540,11 @@ sys.exit(main(["backends"]))
     out = json.loads(done.stdout.splitlines()[0])
     assert "demo" not in out["auto"] and out["auto"][0] == "ddg_html"
     assert out["tools"] == ["web_fetch"]
-    assert out["error"] == ["internal_error", "internal error in backend demo: KeyError"]
+    line = 1 + next(n for n, text in enumerate(SDK_PLUGIN_SOURCE.splitlines()) if "KeyError without the key" in text)
+    said = "internal error in backend demo: KeyError at demo_search.py:%d" % line  # where in the plugin it raised
+    assert out["error"] == ["internal_error", said]
     (row,) = [line for line in done.stdout.splitlines() if line.startswith("demo ")]
-    assert "no (internal error in backend demo: KeyError)" in row
+    assert "no (%s)" % said in row
     assert "backend demo failed unexpectedly\nTraceback" in done.stderr
 
 
@@ -586,9 +597,13 @@ main(["backends"])
     assert done.returncode == 0, done.stderr
     listing, table = done.stdout.split("\nBACKEND", 1)
     rows = {row["name"]: row for row in json.loads(listing)}
-    why = "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named 'fancylib_not_there'"
+    why = (
+        "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named "
+        "'fancylib_not_there' (at broken_import.py:1)"  # its import's line: the author's own code that raised
+    )
     assert (rows["broken"]["kind"], rows["broken"]["configured"], rows["broken"]["error"]) == ("plugin", False, why)
     assert rows["ddg_html"]["kind"] == "html" and "error" not in rows["ddg_html"]  # the others as before
+    assert (rows["broken"]["plugin"], rows["ddg_html"]["plugin"]) == ("broken_import:Backend", None)
     (line,) = [line for line in table.splitlines() if line.startswith("broken ")]
     assert "plugin" in line and "no (%s)" % why in line
 
@@ -615,6 +630,7 @@ def test_a_plugin_serving_news_too_declares_one_entry_point_per_engine_as_the_do
     assert done.returncode == 0, done.stderr
     rows = [row for row in json.loads(done.stdout) if row["name"].startswith("demo")]
     assert [(row["name"], row["verticals"]) for row in rows] == [("demo", ["web", "news"])], rows
+    assert rows[0]["plugin"] == "demo_search:DemoSearch"  # its kind says json; this, a plugin's
 
 
 def test_an_entry_point_naming_no_backend_class_says_what_it_names(tmp_path):

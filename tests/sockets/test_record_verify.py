@@ -6,6 +6,7 @@ import gzip
 import json
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from faults import free_port, head, respond
@@ -264,6 +265,21 @@ def test_nothing_is_written_when_no_answer_came(backends, tmp_path, monkeypatch,
     assert main(["record", "testhtml", "q", "--fixtures", str(tmp_path), "--allow-error"]) == 4
     assert capsys.readouterr().err.startswith("error: NetworkError/connection_refused: ")
     assert not tmp_path.joinpath("testhtml").exists()
+
+
+def test_an_answer_from_this_machine_asks_whether_it_is_a_stand_in(html_server, tmp_path, capsys):
+    """A plugin author's first cases come from a stand-in on 127.0.0.1 (the service does not answer them
+    yet): record wrote "recorded", as of a live service's answer, without a word (the docs said to edit
+    it by hand). Only the author knows what answered, so record asks; a real service's case has no note."""
+    assert main(["record", "testhtml", "rust async", "--fixtures", str(tmp_path)]) == 0
+    meta = tmp_path / "testhtml" / "rust-async.meta.json"
+    host = urlsplit(html_server.url("/html")).hostname
+    assert capsys.readouterr().err == (
+        'note: the answer came from %s, this machine; if it is a stand-in you wrote, the case is not "recorded":'
+        ' write "provenance": {"status": "synthetic", "why": "..."} in %s\n' % (host, meta)
+    )
+    assert main(["record", "stub", "hello world", "--fixtures", str(tmp_path)]) == 0  # no request: no note
+    assert capsys.readouterr().err == ""
 
 
 def test_a_missing_key_fails_before_any_request(backends, tmp_path, capsys):

@@ -66,6 +66,22 @@ def test_a_search_of_the_engine_whose_host_walled_a_fetch_is_refused_until_the_c
     assert "cooling down" in refused.value.message and 599 <= refused.value.retry_after <= 600
 
 
+def test_a_fetch_s_429_cools_its_host_for_fetches_and_leaves_the_engine_on_that_host_alone(json_backends):
+    """Only a wall is the host's answer to this machine: a 429 may be that page's rate (and a keyed
+    engine's 429 its key's, which is why a search's own 429 leaves the host's other engines alone).
+    The search of the engine on the host was refused after a fetch met a 429."""
+    json_backends("aa")
+    with FaultServer({"/aa": json_results("https://a.example/"), "/busy": respond(429, b"slow down")}) as server:
+        with client(server, FakeClock(), retries=0) as c:
+            with pytest.raises(ws.WebBlocked):
+                c.fetch(server.url("/busy"))
+            assert c.search("q")["items"]
+            with pytest.raises(ws.WebBlocked) as refused:
+                c.fetch(server.url("/busy"))
+        assert routes(server) == ["/busy", "/aa"]
+    assert "cooling down after http_429" in refused.value.message
+
+
 def test_with_a_shared_state_a_wall_a_fetch_met_holds_back_another_process_s_search(
     json_backends, redis_server, redis_db
 ):  # noqa: F811

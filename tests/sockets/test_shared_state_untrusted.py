@@ -483,9 +483,16 @@ def test_an_operators_command_given_endless_scan_cursors_ends_at_its_deadline(
         code = cli_main([*command, "--state-url", fake.url + "?socket_timeout=2"])
     told = capsys.readouterr()
     assert (code, len(scans)) == (4, 5), told
-    assert "did not finish scanning its keys within 5 s (5 rounds of SCAN, 5 keys found)" in told.err, told.err
+    assert "did not finish reading its keys within 5 s (5 rounds of SCAN, 5 keys found)" in told.err, told.err
     if kind is not None:
         assert "the 5 %s keys it found were deleted" % kind in told.err, told.err
+
+
+def _clear_backend(reply: Callable[[list[bytes]], Optional[bytes]], capsys: Any) -> tuple[int, Any]:
+    """``state clear --backend ddg_html`` on a fake Redis answering with ``reply``: its exit code and output."""
+    with FakeRedis(reply) as fake:
+        code = cli_main(["state", "clear", "--backend", "ddg_html", "--state-url", fake.url + "?socket_timeout=2"])
+    return code, capsys.readouterr()
 
 
 def test_clearing_a_backends_cool_downs_scans_within_one_deadline_for_it_and_its_hosts(capsys, monkeypatch, fake_clock):
@@ -502,11 +509,57 @@ def test_clearing_a_backends_cool_downs_scans_within_one_deadline_for_it_and_its
             return b"*2\r\n$1\r\n%s\r\n*0\r\n" % (b"7" if said[1] == b"0" else b"0")
         return None
 
-    with FakeRedis(reply) as fake:
-        code = cli_main(["state", "clear", "--backend", "ddg_html", "--state-url", fake.url + "?socket_timeout=2"])
-    told = capsys.readouterr()
+    code, told = _clear_backend(reply, capsys)
     assert (code, len(scans)) == (4, 7), told
     assert "within 7 s (7 rounds of SCAN, 0 keys found): the 0 cooldown keys it found were deleted" in told.err, told
+
+
+def test_state_show_reads_its_cool_downs_within_its_deadline(capsys, monkeypatch, fake_clock):
+    """The scan was bounded, the pipelines of GETRANGE and PTTL after it were not: 5,000 cool-downs
+    read 500 a pipeline, each pipeline 1.5 s, took ``state show`` 16 s with a 3 s deadline. Here
+    three pipelines of two take 2 s each (on the fake clock): the third is not sent."""
+    from websearch_sync.client.state import survey
+
+    monkeypatch.setenv("WEB_SEARCH_TIMEOUT_MS", "3000")
+    monkeypatch.setattr(survey, "_BATCH", 2)
+    keys = [b"websearch_sync:cooldown:k%d" % index for index in range(6)]
+    pipelines: list[int] = []
+
+    def reply(said: list[bytes]) -> Optional[bytes]:
+        if said[0].upper() == b"SCAN":
+            return b"*2\r\n$1\r\n0\r\n*%d\r\n" % len(keys) + b"".join(b"$%d\r\n%s\r\n" % (len(k), k) for k in keys)
+        if said[0].upper() == b"GETRANGE" and len(pipelines) * 2 == keys.index(said[1]):  # a pipeline's first
+            pipelines.append(1)
+            fake_clock.advance(2.0)
+        return _by_command(TIME=_TIME, GETRANGE=b"$-1\r\n", PTTL=b":-2\r\n")(said)
+
+    with FakeRedis(reply) as fake:
+        code = cli_main(["state", "show", "--json", "--state-url", fake.url + "?socket_timeout=2"])
+    told = capsys.readouterr()
+    assert (code, len(pipelines)) == (4, 2), told
+    assert "did not finish reading its keys within 3 s (1 rounds of SCAN, 6 keys found)" in told.err, told.err
+
+
+def test_state_clear_deletes_within_its_deadline(capsys, monkeypatch, fake_clock):
+    """``state clear --backend B`` scans several patterns, each found page deleted with a DEL: each
+    DEL was bounded, the command was not checked between them. Here each DEL takes 3 s (on the fake
+    clock) and each scan is one round: past the 5 s, no pattern is scanned after the second DEL."""
+    monkeypatch.setenv("WEB_SEARCH_TIMEOUT_MS", "5000")
+    deletes: list[bytes] = []
+
+    def reply(said: list[bytes]) -> Optional[bytes]:
+        if said[0].upper() == b"SCAN":
+            key = b"websearch_sync:cooldown:k%d" % len(deletes)
+            return b"*2\r\n$1\r\n0\r\n*1\r\n$%d\r\n%s\r\n" % (len(key), key)
+        if said[0].upper() == b"DEL":
+            deletes.append(said[1])
+            fake_clock.advance(3.0)
+            return b":1\r\n"
+        return None
+
+    code, told = _clear_backend(reply, capsys)
+    assert (code, len(deletes)) == (4, 2), told
+    assert "within 5 s (2 rounds of SCAN, 2 keys found): the 2 cooldown keys it found were deleted" in told.err, told
 
 
 #: What a hostile server starts to send: far more than any bound, and than the kernel buffers between.

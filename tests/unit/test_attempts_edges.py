@@ -256,3 +256,17 @@ def test_a_block_a_later_page_met_cools_the_backend_down(clock):
     pace.failed(ws.WebBlocked("captcha", provider="stub", detail_code="captcha_required"))
     with pytest.raises(ws.WebBlocked):
         cooldowns.check("stub")
+
+
+def test_pdf_reads_busy_is_left_to_the_caller_not_retried_within_the_call(clock):
+    # its read waited half the time the deadline left: a retry downloaded the PDF again and
+    # waited out the rest, and the call ended at its deadline after three downloads
+    calls = []
+
+    def busy():
+        calls.append(clock.monotonic())
+        raise ws.WebProviderError("reads given up still run", provider="fetch", detail_code="pdf_reads_busy")
+
+    with pytest.raises(ws.WebProviderError) as info:
+        with_retries(busy, "fetch", POLICY, Deadline(60_000), clock)
+    assert len(calls) == 1 and info.value.retryable

@@ -133,8 +133,12 @@ def test_the_older_spelling_is_an_untyped_option(plugins):
 
 
 def test_an_undeclared_option_is_a_defect_of_the_backend():
-    with pytest.raises(KeyError):
+    """Its ``KeyError('colour')`` (in the logged traceback of the search's ``internal_error``) named the
+    option only: which backend, and what to declare, the plugin author had to work out."""
+    with pytest.raises(KeyError) as caught:
         Typed(ws.Settings()).option(params(), "colour")
+    assert "backend plugin_typed reads option 'colour', which it does not declare (its options: " in str(caught.value)
+    assert "add Option('colour', ...) to its options" in str(caught.value)
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from websearch_sync.cli import main
-from websearch_sync.cli.flag_hints import shell_quote
+from websearch_sync.shellwords import shell_quote
 
 
 @pytest.mark.parametrize(

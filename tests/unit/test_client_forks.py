@@ -168,7 +168,7 @@ def _mcp_tools(client, monkeypatch):
 
 def _replay_clock(client, monkeypatch):
     clock = ReplayClock()
-    return clock._lock, lambda: clock.sleep(1.0)  # noqa: SLF001
+    return clock.skipped._lock, lambda: clock.sleep(1.0)  # noqa: SLF001
 
 
 def _work_threads(client, monkeypatch):

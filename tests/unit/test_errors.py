@@ -66,6 +66,17 @@ def test_retryable_defaults(cls, detail, retryable):
     assert cls("x", detail_code=detail).retryable is retryable
 
 
+def test_a_plugins_web_provider_error_setting_default_retryable_keeps_it():
+    # the class's pdf_reads_busy rule replaced the default: a plugin's retryable subclass was not
+    class Overloaded(ws.WebProviderError):
+        default_retryable = True
+        final_details = ("quota_gone",)
+
+    assert Overloaded("x").retryable and Overloaded("x", detail_code="pdf_reads_busy").retryable
+    assert not Overloaded("x", detail_code="quota_gone").retryable
+    assert ws.WebProviderError("x", detail_code="pdf_reads_busy").retryable
+
+
 def test_errors_survive_pickling():
     error = ws.WebBlocked("b", provider="p", detail_code="http_429", status=429, retry_after=3.0)
     copy = pickle.loads(pickle.dumps(error))

@@ -24,6 +24,8 @@ ANSWER = {"items": [{"title": "the answer"}]}
 DEAD_LEASE_S = 0.5
 #: A stall past that lease: the machine ran something else meanwhile.
 STALL_S = DEAD_LEASE_S + 0.1
+#: How long one Redis command may take (the shared state's default command timeout).
+COMMAND_S = 0.25
 
 
 class Leases:
@@ -171,8 +173,12 @@ class _State:
         return "websearch_sync:%s:%s" % (kind, name)
 
     def run(self, operation: Any, default: Any, left_s: Optional[float] = None, **options: Any) -> Any:
-        """The operation on the Redis."""
-        return operation(self.server.redis)
+        """The operation on the Redis (``default`` when it does not fit in ``left_s``, as Redis's)."""
+        return operation(self.server.redis) if self.fits(left_s) else default
+
+    def fits(self, left_s: Optional[float], write: bool = False) -> bool:
+        """Whether ``left_s`` holds one command (of :data:`COMMAND_S`)."""
+        return left_s is None or left_s >= COMMAND_S
 
 
 @pytest.mark.parametrize(
@@ -236,3 +242,31 @@ def test_an_answer_for_this_process_only_takes_no_shared_question(clock):
     leases = Leases(clock, None, 0.0)
     with Flights(leases).turn(QUESTION, Deadline(30_000), lambda: None, across_processes=False) as answer:
         assert answer is None and leases.holder is None and leases.granted == []
+
+
+def test_a_lease_unread_for_lack_of_time_is_not_taken_for_released():
+    """With less time left than one command may take, PTTL is not sent: the question may still be
+    held, which is no "0 s left" (read as let go, the waiter sent its own request)."""
+    from websearch_sync.client.state.flights import SharedFlights
+
+    flights = SharedFlights(_State(1500))  # type: ignore[arg-type]
+    assert (flights.held_for(QUESTION, COMMAND_S), flights.held_for(QUESTION, COMMAND_S / 2)) == (1.5, None)
+
+
+def test_a_waiter_whose_time_runs_out_while_the_question_is_held_does_not_ask(clock, monkeypatch):
+    """A waiter in another process polls a live worker's lease until less than one command's time
+    is left: it could no longer read the lease, which was taken for "released", and it asked the
+    upstream itself a quarter second before its deadline (its call then ended in a read timeout).
+    It waits out its budget instead, as a waiter in the asking process does: its fetch or search
+    then ends with ``deadline_exceeded`` without sending."""
+    from websearch_sync.client.state.flights import SharedFlights
+    from websearch_sync.net import deadline
+
+    monkeypatch.setattr(deadline, "time", SimpleNamespace(monotonic=clock.monotonic))
+    leases = Leases(clock, "a live worker", float("inf"))
+    shared = SharedFlights(_State(1500))  # type: ignore[arg-type]
+    leases.held_for = shared.held_for  # type: ignore[method-assign]  # the live worker's lease, as PTTL says it
+    budget = Deadline(1000)
+    with Flights(leases).turn(QUESTION, budget, lambda: None) as answer:
+        assert answer is None and budget.expired()  # the caller's read ends at once: deadline_exceeded
+    assert leases.holder == "a live worker" and leases.granted == []

@@ -33,3 +33,17 @@ def test_a_value_http_cannot_carry_is_refused_naming_the_header_and_the_problem(
     assert info.value.detail_code == "bad_header" and info.value.provider == "brave"
     assert "the X-Key header cannot be sent: its value has " + problem in str(info.value)
     assert value not in str(info.value)  # the value itself may be a key
+
+
+@pytest.mark.parametrize("value, kind", [(5, "int"), (1.5, "float"), (["a"], "list")])
+def test_a_value_that_is_no_text_is_refused_naming_its_type(value, kind):
+    """A plugin's ``headers={"X-Page-Size": 5}`` was "a request header cannot be sent (leading whitespace
+    in a value, or characters outside Latin-1)": neither, and no header named."""
+    with pytest.raises(InvalidInput) as info:
+        check_headers({"Accept": "text/html", "X-Page-Size": value}, "brave")
+    assert info.value.detail_code == "bad_header"
+    assert "the X-Page-Size header cannot be sent: its value is of type %s, not text" % kind in str(info.value)
+
+
+def test_bytes_and_none_pass_as_requests_reads_them():
+    check_headers({"X-Raw": b"bytes", "X-Left-Out": None}, "brave")  # None: a session header's "leave it out"

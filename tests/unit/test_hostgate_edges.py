@@ -25,9 +25,15 @@ from websearch_sync.net.deadline import Deadline
         ("http://example.com:80/a", "host:example.com"),
         ("http://example.com:443/a", "host:example.com:443"),
         ("https://example.com:8443/a", "host:example.com:8443"),
+        ("https://Example.com./a", "host:example.com"),
+        ("http://[::1]:8080/a", "host:[::1]:8080"),
+        ("http://[::1:8080]/a", "host:[::1:8080]"),
+        ("http://[::1]/a", "host:[::1]"),
     ],
 )
 def test_a_host_key_names_the_port_only_when_it_is_not_the_scheme_s_default(url, key):
+    """A host is keyed as DNS names it: its trailing dot dropped, an IPv6 address in brackets
+    (``[::1]:8080`` and ``[::1:8080]`` are two hosts)."""
     assert host_key(url) == key
 
 

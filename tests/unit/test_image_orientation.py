@@ -81,9 +81,9 @@ def test_a_half_turn_keeps_its_sides_and_is_said(monkeypatch):
     assert "stored with EXIF orientation 3" in page.text
 
 
-def big_endian_exif(tag_type: int, value: int) -> bytes:
+def big_endian_exif(tag_type: int, value: int, count: int = 1) -> bytes:
     """EXIF data in Motorola order with one entry, the orientation tag (0x0112)."""
-    return b"MM\x00*" + struct.pack(">IHHHIHH", 8, 1, 0x0112, tag_type, 1, value, 0) + b"\x00" * 4
+    return b"MM\x00*" + struct.pack(">IHHHIHH", 8, 1, 0x0112, tag_type, count, value, 0) + b"\x00" * 4
 
 
 @pytest.mark.parametrize(
@@ -92,13 +92,16 @@ def big_endian_exif(tag_type: int, value: int) -> bytes:
         (big_endian_exif(3, 6), 6),
         (big_endian_exif(3, 9), 1),  # no orientation: as stored, as Pillow and browsers read it
         (big_endian_exif(3, 0), 1),
-        (big_endian_exif(4, 6), 1),  # a LONG, not the SHORT the tag is
+        (big_endian_exif(4, 6), 1),  # a LONG, not the SHORT the tag is (Pillow turns it; browsers do not)
+        (big_endian_exif(8, 6), 1),  # a signed SHORT (likewise)
+        (big_endian_exif(3, 6, count=0), 1),  # no value (Pillow reads none either)
+        (big_endian_exif(3, 6, count=2), 1),  # two values (Pillow turns it by the first; browsers do not)
         (big_endian_exif(3, 6)[:-8], 1),  # the directory runs past the data
         (b"II*\x00\xff\xff\x00\x00", 1),  # a directory past the data
         (b"", 1),
     ],
 )
-def test_the_orientation_is_read_as_pillow_reads_it(tiff, orientation):
+def test_the_orientation_is_read_as_browsers_read_it(tiff, orientation):
     assert exif_orientation(tiff) == orientation
 
 
@@ -139,3 +142,50 @@ def test_one_pillow_will_not_decode_is_returned_as_stored_not_refused(monkeypatc
     page = read(body)
     assert base64.b64decode(page.image.data) == body and (page.image.width, page.image.height) == (20, 40)
     assert "stored as 40x20 with EXIF orientation 6" in page.text
+
+
+def malformed_exif(orientation: int) -> bytes:
+    """EXIF data in Motorola order: the orientation, then a FLOAT entry (type 11) of 5 values Pillow
+    reads as floats and could not write again (``ImageOps.exif_transpose`` raised AttributeError)."""
+    entries = struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">HHII", 0x010F, 11, 5, 38)
+    return b"MM\x00*" + struct.pack(">IH", 8, 2) + entries + b"\x00" * 4 + bytes(range(20))
+
+
+def with_exif(tiff: bytes, icc_profile=None) -> bytes:
+    """A 40x20 JPEG (left half red, the rest blue) whose EXIF data is ``tiff``, as stored."""
+    stored = Image.new("RGB", (40, 20), (0, 0, 255))
+    stored.paste((255, 0, 0), (0, 0, 20, 20))
+    out = io.BytesIO()
+    stored.save(out, format="JPEG", quality=95, exif=b"Exif\x00\x00" + tiff, icc_profile=icc_profile)
+    return out.getvalue()
+
+
+def test_an_orientation_beside_an_entry_pillow_cannot_write_again_still_turns_it():
+    # exif_transpose wrote the EXIF data again without the tag, and raised: internal_error
+    page = read(with_exif(malformed_exif(6)))
+    with Image.open(io.BytesIO(base64.b64decode(page.image.data))) as shown:
+        assert shown.size == (20, 40) == (page.image.width, page.image.height)
+        red = shown.convert("RGB").getpixel((10, 10))
+    assert red[0] > 200 and red[2] < 60 and "EXIF" not in page.text
+
+
+def test_a_downscaled_image_with_such_an_entry_is_turned_too(monkeypatch):
+    monkeypatch.setattr(image_reader, "MAX_IMAGE_SIDE", 30)
+    page = read(with_exif(malformed_exif(8)))
+    with Image.open(io.BytesIO(base64.b64decode(page.image.data))) as shown:
+        assert shown.size == (15, 30) == (page.image.width, page.image.height)
+        red = shown.convert("RGB").getpixel((7, 25))  # the stored left half, shown at the bottom
+    assert red[0] > 200 and red[2] < 60
+
+
+@pytest.mark.parametrize("side", [None, 30])  # turned at its size; downscaled
+def test_a_turned_jpeg_keeps_its_colour_profile_and_is_encoded_at_the_set_quality(monkeypatch, side):
+    if side is not None:
+        monkeypatch.setattr(image_reader, "MAX_IMAGE_SIDE", side)
+    profile = b"a colour profile, kept as it is"
+    page = read(with_exif(big_endian_exif(3, 6), icc_profile=profile))
+    reference = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(reference, format="JPEG", quality=image_reader._JPEG_QUALITY)
+    with Image.open(io.BytesIO(base64.b64decode(page.image.data))) as shown, Image.open(reference) as expected:
+        assert shown.info.get("icc_profile") == profile
+        assert shown.quantization == expected.quantization  # the tables Pillow writes for that quality

@@ -7,6 +7,7 @@ short deadline left a thread running per call). No time measured: what gives a r
 event the test sets, and a wait is seen at its checkpoint."""
 
 import threading
+import weakref
 from contextlib import ExitStack
 
 import pypdf
@@ -15,6 +16,7 @@ from pdfs import text_pdf
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
+from websearch_sync import forks
 from websearch_sync.checkpoints import WorkAbandoned, abandonable
 from websearch_sync.net.transport import HttpResponse
 from websearch_sync.reader import pdf, pdfreads
@@ -148,3 +150,24 @@ def test_a_read_given_up_stops_within_an_operation_of_the_page_s_extraction(monk
         pdf.pdf_text(response(body), mode="text", provider="fetch")
     assert len(operations) == 1
     assert pdfreads.RUNNING.abandoned() == 0  # the read stopped: it no longer counts
+
+
+def test_a_forked_child_starts_with_no_read_running(monkeypatch):
+    # the count was the parent's in a forked child, where none of those threads runs: it refused
+    # every PDF until the parent's reads ended, if it lived that long
+    monkeypatch.setattr(forks, "_LOCKED", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(forks, "_PARTS", weakref.WeakSet())
+    monkeypatch.setattr(forks, "_FUNCTIONS", [])
+    monkeypatch.setattr(forks, "_PARTS_LOCK", forks._PARTS_LOCK)  # put back after the renewal
+    reads = pdfreads._Running()  # registered as the module's own is
+    monkeypatch.setattr(pdf, "RUNNING", reads)
+    with ExitStack() as stack:
+        flags = [threading.Event(), threading.Event()]
+        for flag in flags:
+            with abandonable(flag):
+                stack.enter_context(reads.reading("example.org", "fetch", 200))
+            flag.set()
+        assert reads.abandoned() == 2
+        forks._forked()  # what the child runs first
+        assert (reads.abandoned(), reads.waiting()) == (0, 0)
+        assert pdf.pdf_text(response(), mode="text", provider="fetch").text == "The quay opened in October."

@@ -325,3 +325,31 @@ def test_a_request_of_the_wrong_kind_is_named_as_the_plugins(made):
     assert caught.value.message == "backend html_first_draft's build_request returned a %s, not a RequestSpec" % (
         type(made).__name__
     )
+
+
+class _RelativeRequest(JsonApiEngine):
+    name = "demo_relative_request"
+    default_endpoint = "https://api.demo.example/v1/search"
+    results_at = "hits"
+    result_fields = {"title": "title", "url": "url"}
+
+    def build_request(self, params):
+        return RequestSpec("GET", "/v1/search", params={"q": params.query})  # the path, not the endpoint
+
+
+def test_a_request_for_a_path_is_the_plugins_defect_named_as_such():
+    """It was ``InvalidInput(bad_endpoint)`` "invalid request for /v1/search: MissingSchema": the user's
+    configuration blamed, in requests' words, for a URL the plugin's build_request wrote."""
+    import websearch_sync as ws
+    from websearch_sync.backends import register
+    from websearch_sync.testing import MockResponse, MockWire
+
+    register(_RelativeRequest)  # undone after the test
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "application/json"}, '{"hits": []}'))
+    with ws.SearchClient(_RelativeRequest.name, wire=wire) as client, pytest.raises(ws.WebProviderError) as caught:
+        client.search("q")
+    assert caught.value.detail_code == "bad_parse_result" and wire.requests == []
+    assert caught.value.message == (
+        "backend demo_relative_request's build_request returned a request for '/v1/search', not an http(s) URL"
+        " with a host (build it on self.endpoint_url(), which the endpoint settings override)"
+    )

@@ -15,6 +15,7 @@ from requests.structures import CaseInsensitiveDict
 import websearch_sync as ws
 from websearch_sync.net.transport import HttpResponse
 from websearch_sync.reader import image as image_reader
+from websearch_sync.reader import pngcrc
 
 Image = pytest.importorskip("PIL.Image")
 
@@ -29,9 +30,19 @@ def chunk(kind: bytes, data: bytes, *, wrong_crc: bool = False) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
 
 
-def grey_png(*, wrong: tuple[str, ...] = (), idat_parts: int = 1, stream: bytes = zlib.compress(ROWS)) -> bytes:
+#: The IHDR of the 24x16 PNG: 8-bit grey, not interlaced.
+GREY_IHDR = struct.pack(">IIBBBBB", 24, 16, 8, 0, 0, 0, 0)
+
+
+def grey_png(
+    *,
+    wrong: tuple[str, ...] = (),
+    idat_parts: int = 1,
+    stream: bytes = zlib.compress(ROWS),
+    ihdr: bytes = chunk(b"IHDR", GREY_IHDR),
+) -> bytes:
     """The 24x16 PNG, its image data in ``idat_parts`` IDAT chunks; ``wrong``: the chunks (``IHDR``,
-    ``IDAT1`` for the first IDAT..., ``IEND``) whose CRC is wrong."""
+    ``IDAT1`` for the first IDAT..., ``IEND``) whose CRC is wrong; ``ihdr``: the chunk(s) before them."""
     step = -(-len(stream) // idat_parts)
     idats = [
         chunk(b"IDAT", stream[at : at + step], wrong_crc="IDAT%d" % (n + 1) in wrong)
@@ -39,7 +50,7 @@ def grey_png(*, wrong: tuple[str, ...] = (), idat_parts: int = 1, stream: bytes 
     ]
     return (
         b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", struct.pack(">IIBBBBB", 24, 16, 8, 0, 0, 0, 0), wrong_crc="IHDR" in wrong)
+        + (chunk(b"IHDR", GREY_IHDR, wrong_crc=True) if "IHDR" in wrong else ihdr)
         + b"".join(idats)
         + chunk(b"IEND", b"", wrong_crc="IEND" in wrong)
     )
@@ -90,3 +101,47 @@ def test_a_wrong_crc_of_a_chunk_pillow_checks_is_still_refused():
     with pytest.raises(ws.WebParseError) as info:
         read(grey_png(wrong=("IHDR", "IDAT1")))
     assert info.value.detail_code == "image_unreadable"
+
+
+@pytest.mark.parametrize(
+    "ihdr",
+    [chunk(b"IHDR", struct.pack(">IIBBBBB", 24, 16, 8, 7, 0, 0, 0)), chunk(b"tEXt", b"a\x00" + b"b" * 12)],
+    ids=["colour type 7", "no IHDR first"],  # a text chunk whose bytes are read as colour type "b"
+)
+def test_a_wrong_crc_behind_an_ihdr_that_is_not_valid_is_refused_not_an_internal_error(ihdr):
+    # the repair read the rows' bytes from the IHDR unchecked: KeyError, IndexError
+    with pytest.raises(ws.WebParseError) as info:
+        read(grey_png(wrong=("IEND",), ihdr=ihdr))
+    assert info.value.detail_code == "image_unreadable"
+
+
+def test_a_png_refused_for_its_size_anyway_is_not_inflated_to_check_it(monkeypatch):
+    # the repair inflated all its data before the caps refused it: 4.5 s of CPU for a 1.9 MB
+    # PNG declaring 100000x20000 pixels; here the caps are lowered under the 24x16 PNG's
+    monkeypatch.setattr(image_reader, "MAX_IMAGE_SIDE", 20)
+    monkeypatch.setattr(image_reader, "MAX_DECODE_PIXELS", 100)
+    inflated = []
+    monkeypatch.setattr(pngcrc, "_inflates_whole", lambda *args: inflated.append(args) or True)
+    with pytest.raises(ws.WebSearchError):
+        read(grey_png(wrong=("IDAT1",)))
+    assert inflated == []
+
+
+def test_image_data_short_of_its_rows_behind_a_wrong_crc_is_refused():
+    # whole by its own Adler-32, it holds 50 of the rows' 400 bytes: Pillow says "truncated"
+    with pytest.raises(ws.WebParseError) as info:
+        read(grey_png(wrong=("IDAT1",), stream=zlib.compress(ROWS[:50])))
+    assert info.value.detail_code == "image_unreadable"
+
+
+def test_an_interlaced_png_s_rows_are_counted_by_its_passes():
+    # Adam7: seven smaller images of the 24x16 one, each row after its filter byte
+    passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+    rows = b"".join(
+        b"\x00" + PIXELS[y][x0::dx] for x0, y0, dx, dy in passes for y in range(y0, 16, dy) if len(PIXELS[y][x0::dx])
+    )
+    ihdr = chunk(b"IHDR", struct.pack(">IIBBBBB", 24, 16, 8, 0, 0, 0, 1))
+    served = grey_png(wrong=("IDAT1",), stream=zlib.compress(rows), ihdr=ihdr)
+    assert pixels(served) == b"".join(PIXELS)  # Pillow decodes it as served
+    returned = base64.b64decode(read(served).image.data)
+    assert returned == grey_png(stream=zlib.compress(rows), ihdr=ihdr)

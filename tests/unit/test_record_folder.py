@@ -68,7 +68,7 @@ def test_a_folder_that_cannot_be_made_after_all_is_the_same_error(tmp_path, monk
         (["verify", "--fixtures", "{dir}"], "no fixture cases (*/<case>.meta.json) under {dir}; "),
         (
             ["verify", "--fixtures", "{dir}", "--backend", "brave"],
-            "no fixture cases (*/<case>.meta.json) under {dir}/brave; ",
+            "no fixture cases of backend brave (*/<case>.meta.json) under {dir}; ",
         ),
     ],
 )
@@ -80,7 +80,7 @@ def test_verify_with_nothing_recorded_says_how_to_record(tmp_path, capsys, argv,
     argv = [arg.format(dir=folder) for arg in argv]
     backend = argv[-1] if "--backend" in argv else "BACKEND"
     assert main(argv) == 2
-    record = "record one with `websearch-sync record %s QUERY --fixtures '%s'`" % (backend, argv[2])
+    record = 'record one with `websearch-sync record %s QUERY --fixtures "%s"`' % (backend, argv[2])
     assert capsys.readouterr().err == "error: InvalidInput/no_cases: %s%s\n" % (said.format(dir=folder), record)
 
 
@@ -92,7 +92,7 @@ def test_a_replayed_search_with_no_case_of_its_backend_says_how_to_record_one(tm
     assert missing.value.detail_code == "no_recorded_case"
     assert missing.value.message == (
         "no recorded case of brave for query 'rust async' (no case of this backend is recorded: record one with "
-        "`websearch-sync record brave 'rust async' --fixtures %s`)" % tmp_path
+        '`websearch-sync record brave "rust async" --fixtures %s`)' % tmp_path
     )
 
 
@@ -120,7 +120,7 @@ def test_a_replayed_search_of_another_query_names_the_recorded_ones_and_how_to_r
         ws.search("tokio runtime", backend="brave", vertical="news")
     assert missing.value.message == (
         "no recorded case of brave for query 'tokio runtime' (recorded queries: %r; or record one with "
-        "`websearch-sync record brave 'tokio runtime' --fixtures %s --vertical news`)" % (recorded, tmp_path)
+        '`websearch-sync record brave "tokio runtime" --fixtures %s --vertical news`)' % (recorded, tmp_path)
     )
 
 
@@ -132,7 +132,49 @@ def test_the_record_command_for_a_query_starting_with_a_dash_runs(tmp_path, caps
     from websearch_sync.contract.cases import record_hint
 
     hint = record_hint(tmp_path, "stub", "-x y", "news")
-    assert hint == "record one with `websearch-sync record stub --fixtures %s --vertical news -- '-x y'`" % tmp_path
+    assert hint == 'record one with `websearch-sync record stub --fixtures %s --vertical news -- "-x y"`' % tmp_path
     argv = shlex.split(hint.split("`")[1])[1:]
     assert main(argv) == 0, capsys.readouterr().err
     assert json.loads(next((tmp_path / "stub").glob("*.meta.json")).read_text(encoding="utf-8"))["query"] == "-x y"
+
+
+def test_the_record_command_is_quoted_as_the_command_lines_hints_quote(tmp_path):
+    """The command in a replay's ``no_recorded_case`` was quoted by ``shlex`` (``'it'"'"'s'``, single quotes
+    cmd.exe does not read), the command line's own hints by ``shell_quote``: one quoting for both."""
+    from websearch_sync.contract.cases import record_hint
+    from websearch_sync.shellwords import shell_quote
+
+    folder = tmp_path / "my fixtures"
+    hint = record_hint(folder, "brave", "it's")
+    assert hint == "record one with `websearch-sync record brave %s --fixtures %s`" % (
+        shell_quote("it's"),
+        shell_quote(str(folder)),
+    )
+    assert '"it\'s"' in hint
+
+
+def test_verify_of_one_backend_finds_its_cases_in_a_folder_of_another_name(tmp_path, capsys):
+    """A plugin author kept their cases in ``tests/fixtures/acme-search/``: ``verify`` replayed them,
+    ``replay_fixtures`` answered from them, but ``verify --backend acme`` said "no fixture cases under
+    tests/fixtures/acme": it read the folder's name, the others the backend the meta file names."""
+    assert main(["record", "stub", "hello world", "--fixtures", str(tmp_path)]) == 0
+    (tmp_path / "stub").rename(tmp_path / "offline-cases")
+    capsys.readouterr()
+    assert main(["verify", "--fixtures", str(tmp_path), "--backend", "stub"]) == 0
+    assert capsys.readouterr().out.startswith("PASS   stub/hello-world")
+
+
+def test_verify_notes_what_a_cases_provenance_lacks(tmp_path, capsys):
+    """What each provenance must name (docs/contract.md) was checked by this project's contract suite
+    only: a plugin author's ``synthetic`` case without its ``why`` passed ``verify`` without a word."""
+    assert main(["record", "stub", "hello world", "--fixtures", str(tmp_path)]) == 0
+    meta_path = tmp_path / "stub" / "hello-world.meta.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    del meta["provenance"]["why"]
+    meta_path.write_text(json.dumps(meta), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["verify", "--fixtures", str(tmp_path)]) == 0  # a note, not a verdict
+    assert (
+        "note: stub/hello-world: a synthetic case must say why no recording covers it (provenance.why)\n"
+        in capsys.readouterr().out
+    )

@@ -69,7 +69,7 @@ def test_a_browser_request_reaches_a_mock_as_the_browser_wire_would_send_it():
     wire = MockWire(page)
     response = send(HttpTransport(wire=wire, impersonate="chrome"), form_post())
     assert response.status == 200 and response.content == b"<p>hi</p>"
-    (request,) = wire.requests
+    request = wire.requests[0]  # the first page (one result of five asked: brave reads the next one too)
     sent = dict(request.headers)
     assert sent["Origin"] == "https://engine.example" and sent["Content-Type"] == "application/x-www-form-urlencoded"
     assert "User-Agent" not in sent and "sec-ch-ua-mobile" not in sent  # the profile's to send
@@ -256,3 +256,20 @@ def test_requests_patched_names_the_patching_module(monkeypatch):
         assert mocks.requests_patched() == "responses"
     monkeypatch.setattr(requests.Session, "send", lambda *a, **k: None)
     assert mocks.requests_patched() == "test_wires"
+
+
+def test_a_mock_wires_request_reads_one_header_without_regard_to_case():
+    """A plugin author's test wrote ``wire.requests[0].headers["X-Acme-Key"]``: ``headers`` is the list of
+    pairs sent (a ``TypeError``), and the docs did not say so; ``header(name)`` reads one."""
+    answer = '{"type": "search", "web": {"results": [{"title": "Tokio", "url": "https://tokio.rs/"}]}}'
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "application/json"}, answer))
+    with ws.SearchClient("brave", settings=ws.Settings(providers={"brave": {"api_key": "k"}}), wire=wire) as client:
+        client.search("rust async", max_results=1)  # one asked, one read: no next page (nor its pace's wait)
+    (request,) = wire.requests
+    assert request.header("x-subscription-token") == request.header("X-Subscription-Token") == "k"
+    assert ("X-Subscription-Token", "k") in request.headers and request.header("X-Acme-Key") is None
+
+
+def test_the_last_of_a_repeated_header_is_read():
+    request = WireRequest("GET", URL, headers=[("Accept", "a"), ("accept", "b")])
+    assert request.header("ACCEPT") == "b"

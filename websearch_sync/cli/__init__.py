@@ -23,6 +23,7 @@ from typing import Callable, NoReturn, Optional
 from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
+from ..shellwords import shell_quote
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
 from .flag_hints import (
     command_hint,
@@ -31,7 +32,6 @@ from .flag_hints import (
     flag_hint,
     joined_argument_flag_hint,
     misplaced_flag_hint,
-    shell_quote,
     value_hint,
 )
 from .output import (
@@ -140,7 +140,7 @@ def unrecognized(
     (``--jsn (did you mean --json?)``, :func:`~.flag_hints.flag_hint`; ``top``'s other commands
     are searched for another command's flag): argparse names the typo and no flag to use.
     Words alone after a query are the rest of a query left unquoted (``search python requests``):
-    the line shows it quoted for the shell (:func:`~.flag_hints.shell_quote`: ``"python requests"``,
+    the line shows it quoted for the shell (:func:`~websearch_sync.shellwords.shell_quote`: ``"python requests"``,
     ``say "hi"`` as ``'say "hi"'``), unless the queries come
     from ``--queries-file``; after a URL, words that look like URLs (``://`` or a dot): ``fetch``
     reads one."""

@@ -61,6 +61,7 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
             max_results_limits=results_limits(name),
             transport=transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
             summary=cls.summary,
+            plugin=registry.plugin_source(name),  # which installed plugin, when one: its kind says json or html
             settings=[setting.describe() for setting in cls.declared_settings()],
             options=option_rows(name),
             filters=filter_rows(name),
@@ -97,6 +98,7 @@ def blank_row(name: str, kind: str) -> dict[str, Any]:
         "max_results_limits": {},
         "transport": "-",
         "summary": "",
+        "plugin": None,
         "endpoint": None,
         "settings": [],
         "options": [],
@@ -107,7 +109,9 @@ def blank_row(name: str, kind: str) -> dict[str, Any]:
 def skipped_row(name: str, why: str) -> dict[str, Any]:
     """The row of an installed plugin that was skipped (a failed import...): listed with why, as
     the stderr warning of its loading scrolls by or a program's logging hides it."""
-    return {**blank_row(name, "plugin"), "error": why}
+    from ..engine import registry
+
+    return {**blank_row(name, "plugin"), "plugin": registry.plugin_source(name), "error": why}
 
 
 def unusable_endpoint(backend: "Backend") -> Optional[str]:

@@ -90,7 +90,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run_record(args: argparse.Namespace) -> int:
     """Record one live search as a fixture case."""
     from ..contract.cases import describe
-    from ..contract.recording import record_case
+    from ..contract.recording import record_case, stand_in_host
 
     check_one_backend(args.backend, "BACKEND")
     try:
@@ -137,6 +137,12 @@ def run_record(args: argparse.Namespace) -> int:
     out.write(
         'review the golden against the page, then say what you compared in %s: "checked": "..."\n' % case.meta_path
     )
+    local = stand_in_host(case)
+    if local is not None:
+        sys.stderr.write(
+            'note: the answer came from %s, this machine; if it is a stand-in you wrote, the case is not "recorded":'
+            ' write "provenance": {"status": "synthetic", "why": "..."} in %s\n' % (local, case.meta_path)
+        )
     return EXIT_OK
 
 
@@ -169,6 +175,18 @@ def _note_orphans(fixtures: str, backend: Any) -> None:
             owner_stdout().write("note: %s belongs to no case\n" % path)
 
 
+def _note_provenances(results: Sequence[Any]) -> None:
+    """A note for each thing a case's provenance lacks (docs/contract.md: what each status must name),
+    which only this project's contract suite checked: a plugin's ``synthetic`` case without its ``why``,
+    a status of another word, passed in silence. A note, not a verdict: the replay is what ``verify`` judges."""
+    from ..contract.cases import provenance_problems
+
+    for result in results:
+        if result.case.problem is None:
+            for problem in provenance_problems(result.case):
+                owner_stdout().write("note: %s: %s\n" % (result.case.case_id, problem))
+
+
 def run_verify(args: argparse.Namespace) -> int:
     """Replay every case and print the verdicts."""
     from ..contract.cases import count_provenances, count_statuses, run_cases, write_golden
@@ -186,6 +204,7 @@ def run_verify(args: argparse.Namespace) -> int:
             updated += 1
             out.write("        updated golden %s\n" % result.case.expected_path)
     _note_orphans(args.fixtures, args.backend)
+    _note_provenances(results)
     counts = count_statuses(results)
     out.write(
         "%d case%s: %s\n"

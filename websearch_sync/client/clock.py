@@ -11,32 +11,88 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Optional
 
+from ..forks import instance_lock
 from ..net import waits
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
+class SkippedTime:
+    """The waits a clock skipped: instead of sleeping, its time moved on by them. A replay's own clock
+    (``always``) keeps its offset; the process's (:func:`waits_skipped`) is real time again once the last
+    block closes: readings of ``time.monotonic()`` (a server's log, a test's) and of the clock agree
+    outside the blocks, and a cool-down or pace slot a search inside one left lasts the skipped time longer
+    after it (``websearch_sync.testing.reset()``, run before each test, forgets them)."""
+
+    def __init__(self, always: bool = False) -> None:
+        self.offset_s = 0.0
+        self.always = always  #: skip every wait (a replay's own clock), not only within :func:`waits_skipped`
+        self.depth = 0  #: the :func:`waits_skipped` blocks open
+        self._lock = instance_lock(self)
+
+    def skip(self, seconds: float) -> bool:
+        """Whether a wait of ``seconds`` is skipped now (the time then moves on by it)."""
+        with self._lock:
+            if not (self.always or self.depth):
+                return False
+            self.offset_s += max(0.0, seconds)
+            return True
+
+    def enter(self, opened: int) -> None:
+        """Count ``opened`` (1 or -1) :func:`waits_skipped` blocks; the last one out ends the offset."""
+        with self._lock:
+            self.depth += opened
+            if not (self.depth or self.always):
+                self.offset_s = 0.0
+
+
+#: The waits :class:`Clock` skipped within the :func:`waits_skipped` blocks open, for the whole process.
+PROCESS_SKIPS = SkippedTime()
+
+
 class Clock:
-    """Monotonic time, wall time and sleeping, from the ``time`` module."""
+    """Monotonic time, wall time and sleeping, from the ``time`` module (moved on by the waits it
+    skipped: :func:`waits_skipped`)."""
+
+    skipped = PROCESS_SKIPS
 
     def monotonic(self) -> float:
-        """Seconds on a clock that never goes back."""
-        return time.monotonic()
+        """Seconds on a clock that never goes back (but by the waits it skipped, as the last
+        :func:`waits_skipped` block closes)."""
+        return time.monotonic() + self.skipped.offset_s
 
     def time(self) -> float:
         """Seconds since the epoch (for messages that show a time of day)."""
-        return time.time()
+        return time.time() + self.skipped.offset_s
 
     def sleep(self, seconds: float) -> None:
         """Wait ``seconds`` (nothing for zero or less), in slices (:func:`~websearch_sync.net.waits.sleep`):
         a Ctrl-C that came just before a sleep began interrupts none, and is raised when the
         thread next wakes."""
-        waits.sleep(seconds)
+        if not self.skipped.skip(seconds):
+            waits.sleep(seconds)
 
     def sleep_unless(self, cancelled: threading.Event, seconds: float) -> bool:
         """Wait ``seconds``, or less when ``cancelled`` is set meanwhile; whether it is set
         (:class:`CancellableClock`'s wait, so that it waits on the clock it wraps)."""
+        if self.skipped.skip(seconds):
+            return cancelled.is_set()
         return cancelled.wait(max(0.0, seconds))
+
+
+@contextmanager
+def waits_skipped() -> Iterator[None]:
+    """Within the block, every wait of a :class:`Clock` (the default clock of every client, of
+    ``websearch_sync.search`` and the tools) takes no real time: the clock moves on by it at once,
+    as a replay's (:func:`websearch_sync.testing.replay_fixtures`: a recorded 429's ``Retry-After``
+    and the retries after it, a pace slot, protect no server), until the last block closes (see
+    :class:`SkippedTime`). Blocks nest and overlap across threads; a fake clock a test put behind the
+    default one keeps counting its waits itself."""
+    PROCESS_SKIPS.enter(1)
+    try:
+        yield
+    finally:
+        PROCESS_SKIPS.enter(-1)
 
 
 class CallCancelled(BaseException):

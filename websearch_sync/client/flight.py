@@ -122,6 +122,8 @@ class Flights:
                 return token, float("inf")
             asked = time.monotonic()
             held = self._shared.held_for(key, budget.remaining_s())
+            if held is None:  # no time left to tell whether it is still held: wait (the budget ends it)
+                return None, float("inf")
             if held:
                 return None, asked + held
         return "", float("inf")
@@ -145,6 +147,11 @@ class Flights:
                 return found, False
             asked = time.monotonic()
             held = self._shared.held_for(key, budget.remaining_s())
+            if held is None:  # too little time left to read the lease (nor the cache): it may still be
+                # held, so this caller waits out its budget, as a waiter in the asking process does,
+                # rather than send its own request moments before its deadline
+                time.sleep(max(0.0, budget.remaining_s()))
+                return None, False
             if not held:
                 gone = time.monotonic()
                 found = lookup()

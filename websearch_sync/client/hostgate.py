@@ -42,14 +42,19 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 @remembered(maxsize=256)  # a pure function of the URL, asked twice per request
 def host_key(url: str) -> Optional[str]:
     """The pace and cool-down key of ``url``'s host (``host:<host>``, with ``:<port>`` when it
-    is not the scheme's default), or ``None`` for a URL without a host."""
+    is not the scheme's default), or ``None`` for a URL without a host. The host is named as DNS
+    names it: without its trailing dot (``localhost.`` is ``localhost``: a wall met through one
+    spelling cooled only that one), an IPv6 address in brackets (``[::1]:8080`` and ``[::1:8080]``,
+    another address, had one key)."""
     try:
         parts = urlsplit(url)
-        host, port = (parts.hostname or "").lower(), parts.port
+        host, port = (parts.hostname or "").lower().rstrip("."), parts.port
     except ValueError:
         return None
     if not host:
         return None
+    if ":" in host:
+        host = "[%s]" % host
     if port is not None and port != DEFAULT_PORTS.get(parts.scheme.lower()):
         return "host:%s:%d" % (host, port)
     return "host:" + host
@@ -185,8 +190,8 @@ class HostGate:
 
     def blocked(self, url: str, error: WebBlocked, deadline: Deadline, engines: bool = True) -> None:
         """Cool ``url``'s host down after it answered with ``error`` (a wall, HTTP 429; a search's 403),
-        and with ``engines`` every backend whose endpoint is on that host (their upstream keys): a
-        page's wall is the host's answer to this machine, so a search of an engine is refused after
+        and with ``engines`` (a page's wall, not its 429) every backend whose endpoint is on that host
+        (their upstream keys): a page's wall is the host's answer to this machine, so a search of an engine is refused after
         a fetch of its host met one, as a fetch is after a search did (a search checks its upstream
         key only: no other round trip a search). A backend's own block (``engines`` false) is
         recorded under its key by its runner, and may be its own (an API's 403): the host's other

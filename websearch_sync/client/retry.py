@@ -10,9 +10,15 @@ import dataclasses
 import random
 from typing import Callable
 
-from ..errors import WebSearchError
+from ..errors import PDF_READS_BUSY, WebSearchError
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: Retryable failures a retry inside the same call does not heal, left to the caller's next call:
+#: ``pdf_reads_busy`` comes after its read waited half the time the deadline left for given-up
+#: reads to end; a retry downloaded the PDF again to wait out the rest, and the call ended at its
+#: deadline, three downloads later, instead of at about half of it.
+CALLER_RETRIES = frozenset({PDF_READS_BUSY})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,8 +37,9 @@ class RetryPolicy:
         return self if total == self.total else dataclasses.replace(self, total=total)
 
     def is_retry(self, error: WebSearchError) -> bool:
-        """True when ``error`` may heal by itself (its ``retryable`` flag)."""
-        return error.retryable
+        """True when ``error`` may heal by itself (its ``retryable`` flag) within the call: not one
+        of :data:`CALLER_RETRIES`, retryable by a later call only."""
+        return error.retryable and error.detail_code not in CALLER_RETRIES
 
     def backoff_s(self, attempt: int, uniform: Callable[[float, float], float] = random.uniform) -> float:
         """The backoff before retry ``attempt + 1`` (``attempt`` counts from 0), jitter applied."""

@@ -52,7 +52,7 @@ from ..models import (
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, WireArg
 from ..net.urls import page_key, request_url
-from ..reader.pagetext import CUT_MAX_CHARS
+from ..reader.pagetext import CUT_DEADLINE, CUT_MAX_CHARS, asked_url
 from ..validate import (
     COMMON_OPTIONS,
     BackendArg,
@@ -830,7 +830,7 @@ class SearchClient:
         Successful results are cached like searches, keyed by the checked and
         normalised URL, the fetch parameters and the settings' fingerprint
         (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
-        cache); a cached result is a copy. Identical fetches at the same moment (the same
+        cache; a text its deadline cut, ``truncated_by`` ``["deadline"]``, is not cached); a cached result is a copy. Identical fetches at the same moment (the same
         key) read the page once, as identical searches ask once: the others wait for its
         answer (handed over in this process, read from the shared cache in another one).
         """
@@ -861,9 +861,14 @@ class SearchClient:
             check = partial(valid_page_answer, max_chars=max_chars, images=images)
             return self._cache.get(key, deadline.remaining_s(), check, max_answer)
 
+        def as_asked(answer: dict[str, Any]) -> FetchResult:
+            """Another caller's answer (the same page, maybe another fragment or case) with this one's URL."""
+            answer["url"] = asked_url(url)
+            return cast(FetchResult, answer)
+
         hit = cached()
         if hit is not None:
-            return cast(FetchResult, hit)
+            return as_asked(hit)
 
         def read() -> FetchResult:
             return self._fetch_retrying(
@@ -885,11 +890,14 @@ class SearchClient:
         flight = key if ttl > 0 else ("uncached", key)  # a cached fetch must not wait for an answer never cached
         with self._flights.turn(flight, deadline, cached, across_processes=ttl > 0) as found:
             if found is not None:
-                return cast(FetchResult, found)
+                return as_asked(found)
             result = read()
-            self._flights.answered(flight, cast(dict[str, Any], result))
-            if ttl > 0:  # before the question is let go: a waiter in another process reads it then
-                self._cache.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), max_answer)
+            # a text its own deadline cut (a long PDF's) is this caller's alone, as a search's partial
+            # answer is: a waiter, and a later call, with more time would get less than it asks
+            if CUT_DEADLINE not in result.get("truncated_by", ()):
+                self._flights.answered(flight, cast(dict[str, Any], result))
+                if ttl > 0:  # before the question is let go: a waiter in another process reads it then
+                    self._cache.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), max_answer)
         return result
 
     def _fetch_retrying(self, url: str, *, deadline: Deadline, **arguments: Any) -> FetchResult:

@@ -126,8 +126,9 @@ class SharedFlightsTier(Protocol):
         """A token when this caller now asks the question (``""`` when the tier cannot be
         used: nothing to release); ``None`` when another caller already does."""
 
-    def held_for(self, key: Hashable, left_s: Optional[float] = None) -> float:
-        """The seconds another caller's hold on the question has left (0.0: no one holds it)."""
+    def held_for(self, key: Hashable, left_s: Optional[float] = None) -> Optional[float]:
+        """The seconds another caller's hold on the question has left (0.0: no one holds it;
+        ``None``: too little time left, ``left_s``, to tell)."""
 
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
         """Give the question up (only if ``token`` still owns it; else it expires by itself)."""

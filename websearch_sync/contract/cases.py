@@ -18,25 +18,23 @@ without it.
 
 import json
 import os
-import shlex
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional, Union
 
 from ..backends.searxng_config import fresh_configs
-from ..client.clock import Clock
+from ..client.clock import Clock, SkippedTime
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..engine import registry
 from ..engine.identity import IDENTITY_FIELD
 from ..engine.option import MAX_PAGES_OPTION
 from ..errors import NO_CASES, InvalidInput, WebSearchError, cut_end
-from ..forks import instance_lock
 from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
+from ..shellwords import shell_quote
 from ..validate import MAX_PAGES
 from .replay import ReplayMismatch, ReplayWire
 
@@ -122,18 +120,15 @@ class Case:
 
 
 def discover(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case]:
-    """Every case under ``fixtures_dir`` (optionally one backend's), sorted by id.
+    """Every case under ``fixtures_dir`` (optionally one backend's: the backend its meta file names,
+    else its folder's, as a replay and ``verify`` of every case read it), sorted by id.
 
     A meta file that is not valid JSON still yields a case (with ``problem`` set),
     so that it is reported instead of silently skipped.
     """
     root = Path(fixtures_dir)
-    cases = []
-    for meta_path in sorted(root.glob("*/*.meta.json")):
-        if backend is not None and meta_path.parent.name != backend:
-            continue
-        cases.append(load_case(meta_path))
-    return cases
+    cases = [load_case(meta_path) for meta_path in sorted(root.glob("*/*.meta.json"))]
+    return [case for case in cases if backend is None or case.backend == backend]
 
 
 def load_case(meta_path: StrPath) -> Case:
@@ -313,24 +308,7 @@ class ReplayClock(Clock):
     and slots see the same order of events as a live search."""
 
     def __init__(self) -> None:
-        self._skipped = 0.0
-        self._lock = instance_lock(self)
-
-    def monotonic(self) -> float:
-        """Real monotonic time plus every wait so far."""
-        with self._lock:
-            return time.monotonic() + self._skipped
-
-    def time(self) -> float:
-        """Real wall time plus every wait so far."""
-        with self._lock:
-            return time.time() + self._skipped
-
-    def sleep(self, seconds: float) -> None:
-        """Move the time on by ``seconds`` at once."""
-        if seconds > 0:
-            with self._lock:
-                self._skipped += seconds
+        self.skipped = SkippedTime(always=True)
 
 
 def replay(case: Case, impersonate: str = "off") -> dict[str, Any]:
@@ -757,9 +735,9 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
         )
     cases = discover(root, backend)
     if not cases:
-        where = "%s/%s" % (root, backend) if backend else str(root)
+        of = " of backend %s" % backend if backend else ""
         raise InvalidInput(
-            "no fixture cases (*/<case>.meta.json) under %s; %s" % (where, record_hint(root, backend)),
+            "no fixture cases%s (*/<case>.meta.json) under %s; %s" % (of, root, record_hint(root, backend)),
             detail_code=NO_CASES,
         )
     return [run_case(case) for case in cases]
@@ -770,14 +748,15 @@ def record_hint(
 ) -> str:
     """What to run to record a case into ``fixtures_dir``: a folder without cases is what a
     newcomer (or a plugin's first test) meets before anything was recorded. A query starting
-    with ``-`` comes last, after ``--``: argparse would read it as a flag."""
+    with ``-`` comes last, after ``--``: argparse would read it as a flag. Each word is quoted for the
+    shell as the command line's own hints quote it (:func:`~websearch_sync.shellwords.shell_quote`)."""
     flags = "--fixtures %s%s" % (
-        shlex.quote(os.fspath(fixtures_dir)),
+        shell_quote(os.fspath(fixtures_dir)),
         "" if vertical == "web" else " --vertical %s" % vertical,
     )
-    words = shlex.quote(query) if query else "QUERY"
+    words = shell_quote(query) if query else "QUERY"
     arguments = "%s -- %s" % (flags, words) if query and query.startswith("-") else "%s %s" % (words, flags)
-    return "record one with `websearch-sync record %s %s`" % (shlex.quote(backend) if backend else "BACKEND", arguments)
+    return "record one with `websearch-sync record %s %s`" % (shell_quote(backend) if backend else "BACKEND", arguments)
 
 
 def count_statuses(results: list[CaseResult]) -> dict[str, int]:

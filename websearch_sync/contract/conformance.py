@@ -150,9 +150,14 @@ def _params(backend: Backend) -> SearchParams:
 
 
 def _interpreted(backend: Backend, response: HttpResponse) -> Any:
-    """What the backend makes of ``response``: its parse result or the error it raises."""
+    """What a search makes of ``response`` with the backend: its parse result, shape checked
+    (:func:`~websearch_sync.engine.registry.checked_result`), or the error it raises; a defect of the
+    backend's (any other exception: a plugin's ``RuntimeError`` in ``parse``) is the search's
+    ``WebProviderError(internal_error)`` naming where it raised, a finding, not a traceback out of the kit."""
     try:
-        return backend.interpret(response, _params(backend))
+        return registry.reported(
+            backend, lambda: registry.checked_result(backend.interpret(response, _params(backend)), backend.name)
+        )
     except WebSearchError as error:
         return error
 

@@ -21,6 +21,7 @@ appears (URL, headers, fields, body).
 
 import datetime
 import hashlib
+import ipaddress
 import json
 import os
 import re
@@ -691,3 +692,20 @@ def _replayed(meta_path: Path, live: Any, files: list[Path], redactor: Redactor)
     return RecordResult(
         verdict=verdict, files=files, live_outcome=live_outcome, redacted=list(redactor.notes), live_diff=live_diff
     )
+
+
+def stand_in_host(case: Case) -> Optional[str]:
+    """The loopback host (``127.0.0.1``, ``localhost``...) a recorded case's request went to, if any: the
+    answer came from this machine, so it may be a stand-in its author wrote (a plugin's first cases,
+    recorded before the service answers them), which ``record`` still calls ``recorded``. Only the
+    author knows; :func:`~websearch_sync.cli.contract_cmd.run_record` asks them to say so."""
+    for exchange in case.exchanges():
+        host = urlsplit(str((exchange.get("request") or {}).get("url") or "")).hostname or ""
+        if host == "localhost" or host.endswith(".localhost"):
+            return host
+        try:
+            if ipaddress.ip_address(host).is_loopback:
+                return host
+        except ValueError:  # a name: not this machine's
+            continue
+    return None

@@ -46,8 +46,10 @@ from ..net.instants import http_date
 from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..net.urls import shown_url
 from ..secrets import is_secret_name, redact
 from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, MAX_PAGES, control_in
+from .code_site import plugin_package, raised_at
 from .identity import has_address, identity
 from .option import MAX_PAGES_OPTION, PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
@@ -218,7 +220,10 @@ class Backend:
         for option in self.declared_options():
             if option.name == name:
                 return option.value(params.options.get(name), self.name)
-        raise KeyError(name)
+        raise KeyError(
+            "backend %s reads option %r, which it does not declare (its options: %s): add Option(%r, ...) to its "
+            "options" % (self.name, name, ", ".join(self.option_names()) or "none", name)
+        )
 
     @classmethod
     def setting(cls, key: str) -> Setting:
@@ -765,8 +770,9 @@ class Backend:
         except WebSearchError:
             raise
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            raised = raised_at(exc, plugin_package(type(self)))  # a plugin's reader: where, as it may be its own slip
             raise WebParseError(
-                "%s answered with a body of an unknown shape (%s: %s)" % (self.name, type(exc).__name__, exc),
+                "%s answered with a body of an unknown shape (%s%s: %s)" % (self.name, type(exc).__name__, raised, exc),
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
                 status=response.status,
@@ -787,6 +793,14 @@ def made_request(spec: object, backend: str, method: str) -> RequestSpec:
     if not isinstance(spec, RequestSpec):
         raise WebProviderError(
             "backend %s's %s returned a %s, not a RequestSpec" % (backend, method, type(spec).__name__),
+            provider=backend,
+            detail_code=BAD_PARSE_RESULT,
+        )
+    parts = urlsplit(spec.url.lstrip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:  # '/v1/search': "MissingSchema" of requests'
+        raise WebProviderError(
+            "backend %s's %s returned a request for %r, not an http(s) URL with a host (build it on "
+            "self.endpoint_url(), which the endpoint settings override)" % (backend, method, shown_url(spec.url)),
             provider=backend,
             detail_code=BAD_PARSE_RESULT,
         )

@@ -50,6 +50,7 @@ from ..net.jsontext import MAX_JSON_DEPTH
 from ..net.transport import HttpResponse
 from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, ENV_VARS, PACKAGE, BuiltIn
+from .code_site import code_site, plugin_package, raised_at, top_package
 from .option import Option
 from .setting import Setting, merged, read_settings
 from .unsent import COMMON_INPUTS, LOCALE_PARTS, usable_declaration, usable_filters
@@ -77,6 +78,8 @@ _BUILT_IN = frozenset(_REGISTRY)
 _INSTALLED = {name: dict(engines) for name, engines in _REGISTRY.items()}
 #: ``{entry-point name: why}`` of the plugins skipped: an error naming one of them says why.
 _SKIPPED: dict[str, str] = {}
+#: ``{entry-point name: module:Class}`` of the plugins skipped (:func:`plugin_source`).
+_SKIPPED_SOURCES: dict[str, str] = {}
 #: Those of :data:`_SKIPPED` whose entry-point name cannot be a backend's (``demo-search``).
 _SKIPPED_ELSEWHERE: dict[str, str] = {}
 #: ``{(name, vertical): why}`` of the skipped plugins whose class declares a usable name and vertical:
@@ -468,6 +471,7 @@ def forget_registrations() -> None:
     with _PLUGINS_LOCK:
         _restore(_INSTALLED, _LASTING)
         _SKIPPED.clear()
+        _SKIPPED_SOURCES.clear()
         _SKIPPED_ELSEWHERE.clear()
         _SKIPPED_ENGINES.clear()
         _PLUGINS_DONE.clear()
@@ -698,6 +702,19 @@ def skipped_plugins() -> dict[str, str]:
     return {name: why for name, why in _SKIPPED.items() if name not in _REGISTRY}
 
 
+def plugin_source(name: str) -> Optional[str]:
+    """The entry point (``module:Class``) of the installed plugin serving backend ``name``, its web
+    engine's else its first vertical's, or of the plugin skipped under that entry-point name;
+    ``None`` for a built-in backend or one registered in code."""
+    load_plugins()
+    engines = _REGISTRY.get(name) or {}
+    for vertical in sorted(engines, key=lambda vertical: vertical != "web"):
+        entry = _PLUGIN_ENGINES.get((name, vertical))
+        if entry is not None:
+            return entry[1]
+    return None if engines else _SKIPPED_SOURCES.get(name)
+
+
 def skipped_plugin(name: Any) -> Optional[str]:
     """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was). A plugin
     skipped under an entry-point name no backend can have (``demo-search``) may be the one
@@ -838,7 +855,8 @@ def _load_plugin(entry: Any) -> None:
         _INTERRUPTED_LOADS.add(key)
         raise
     except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
-        _skip(entry, "it failed to load: %s: %s" % (type(exc).__name__, exc))
+        site = code_site(exc, top_package(str(entry.value).split(":", 1)[0]))  # the line of its own module that raised
+        _skip(entry, "it failed to load: %s: %s%s" % (type(exc).__name__, exc, " (at %s)" % site if site else ""))
         return
     problem = _plugin_problem(cls, key)
     if problem is not None:
@@ -883,19 +901,23 @@ def _plugin_problem(cls: Any, entry: Optional[tuple[str, str]] = None) -> Option
     if problem is not None:
         return problem
     if cls.name in _BUILT_IN:
-        return "it would replace the built-in backend %r" % cls.name
+        return "it would replace the built-in backend %r: give the class (and its entry point) another name" % cls.name
     problem = _unimplemented(cls)
     if problem is not None:
         return problem
     taken = _REGISTRY.get(cls.name, {}).get(cls.vertical)
     if taken is not None and taken is not cls and _PLUGIN_ENGINES.get((cls.name, cls.vertical), ()) != entry:
         owner = _loaded(taken)
-        return "backend %r is already registered by %s.%s" % (cls.name, owner.__module__, owner.__qualname__)
+        return (
+            "backend %r is already registered by %s.%s: give one of the two another name, or uninstall the"
+            " distribution of one" % (cls.name, owner.__module__, owner.__qualname__)
+        )
     return None
 
 
 def _skip(entry: Any, reason: str) -> None:
     _SKIPPED.setdefault(entry.name, "its plugin %s was skipped: %s" % (entry.value, reason))
+    _SKIPPED_SOURCES.setdefault(entry.name, entry.value)
     if not _NAME.fullmatch(entry.name):  # not a backend's name: which backend it declares is unknown
         _SKIPPED_ELSEWHERE.setdefault(entry.name, "(%s) was skipped: %s" % (entry.value, reason))
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
@@ -911,8 +933,10 @@ def reported(backend: Union[Backend, type[Backend]], step: Callable[[], T]) -> T
         raise
     except (Exception, SystemExit) as exc:  # a defect in a backend (a plugin's sys.exit() too): report it loudly, typed
         logger.error("backend %s failed unexpectedly", backend.name, exc_info=True)
+        owner = backend if isinstance(backend, type) else type(backend)
         raise WebProviderError(
-            "internal error in backend %s: %s" % (backend.name, type(exc).__name__),
+            "internal error in backend %s: %s%s"
+            % (backend.name, type(exc).__name__, raised_at(exc, plugin_package(owner))),
             provider=backend.name,
             detail_code=INTERNAL_ERROR,
         ) from exc

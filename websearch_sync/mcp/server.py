@@ -11,7 +11,11 @@ would drop); logging goes to stderr.
 """
 
 import logging
+import signal
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
 from typing import Any, Optional
 
 import anyio
@@ -113,12 +117,47 @@ async def serve(tools: McpTools, *, max_concurrent: int) -> None:
 def run_stdio(tools: McpTools, *, max_concurrent: int) -> None:
     """Run :func:`serve` in a fresh event loop (the library itself stays synchronous).
 
-    Ctrl-C raises ``KeyboardInterrupt`` on every Python: on 3.10 anyio's runner ends a Ctrl-C'd
-    run with ``CancelledError`` (3.11's raises ``KeyboardInterrupt``), and nothing else cancels
-    the run's own task."""
+    Ctrl-C raises ``KeyboardInterrupt`` on every Python, whatever the run ends with: on 3.10
+    anyio's runner ends a Ctrl-C'd run with ``CancelledError`` (3.11's raises ``KeyboardInterrupt``),
+    and a server busy answering could end it with the ``BrokenResourceError`` of a stream the
+    cancellation closed under a task (an ``ExceptionGroup``, status 1, about half the runs). So
+    the SIGINT is recorded (:func:`_sigint_recorded`), and any exception after it is the interrupt."""
     import asyncio
 
+    interrupted: list[int] = []
+
+    async def serve_recorded() -> None:
+        with _sigint_recorded(interrupted):
+            await serve(tools, max_concurrent=max_concurrent)
+
     try:
-        anyio.run(lambda: serve(tools, max_concurrent=max_concurrent))
-    except asyncio.CancelledError:
-        raise KeyboardInterrupt() from None
+        anyio.run(serve_recorded)
+    except BaseException as error:
+        if interrupted or isinstance(error, asyncio.CancelledError):  # nothing else cancels the run's own task
+            raise KeyboardInterrupt() from None
+        raise
+
+
+@contextmanager
+def _sigint_recorded(interrupted: list[int]) -> Iterator[None]:
+    """Append to ``interrupted`` at each SIGINT while the block runs, then call the handler in place
+    (the event loop runner's, which cancels the run, or the default's ``KeyboardInterrupt``). Entered
+    in the event loop, after the runner has installed its own; outside the main thread, where no
+    signal handler runs, nothing is recorded."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+
+    def record(signum: int, frame: Optional[FrameType]) -> None:
+        interrupted.append(signum)
+        if callable(previous):
+            previous(signum, frame)
+        elif previous != signal.SIG_IGN:  # SIG_DFL, or one set outside Python: Ctrl-C's usual end
+            raise KeyboardInterrupt()
+
+    signal.signal(signal.SIGINT, record)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -30,6 +30,9 @@ this reader's say what is missing. Both checks apply to JSON-RPC 2.0 requests on
 an id, no ``result`` or ``error``): any other message stays ``-32600``, or the SDK's to read, and so does
 a request naming a protocol version the SDK does not speak (its ``-32022`` says which it does).
 
+A line ends at LF only (a bare CR stays in its line), and answers end in LF on Windows too, as
+the stdio transport delimits its messages: universal newlines split a line at a bare CR.
+
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
 the null device, and the server ends when stdin closes, as for any client. Lines are read and
 written in daemon threads (:class:`_Wire`), so Ctrl-C ends the server without waiting for a line
@@ -52,7 +55,8 @@ from typing import Any, BinaryIO, Optional, TypeVar, Union
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp.shared.message import SessionMessage
+from mcp.shared.dispatcher import coerce_request_id
+from mcp.shared.message import ServerMessageMetadata, SessionMessage
 from mcp_types import jsonrpc_message_adapter
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -88,6 +92,7 @@ _SKIP_CHARS = 64 * 1024
 LINE_TOO_LONG = (
     "Invalid Request: the line is over %d characters, more than any request to this server needs" % MAX_LINE_CHARS
 )
+ID_TAKEN = "Invalid Request: the id is taken by another request"
 BATCH_REFUSED = (
     "Invalid Request: JSON-RPC batches are served only under protocol version 2025-03-26, the one that has "
     "them; send each message on its own line"
@@ -265,7 +270,7 @@ class _Wire:
     def __init__(self, file: BinaryIO, *, owned: bool) -> None:
         self.file = file
         self._owned = owned
-        self._text = io.TextIOWrapper(file, encoding="utf-8", errors="replace")
+        self._text = io.TextIOWrapper(file, encoding="utf-8", errors="replace", newline="\n")
         self._busy = False  # a thread is using the file (or will)
 
     async def readline(self) -> Optional[str]:
@@ -350,34 +355,80 @@ async def _read(
     messages: MemoryObjectSendStream[Any],
     answers: MemoryObjectSendStream[Outgoing],
     batches: Batches,
+    settled: MemoryObjectSendStream[Outgoing],
 ) -> None:
+    """Read the client's lines until the end of input: each message to the SDK (``messages``), each
+    answer of the transport's own to the writer (``answers``). ``settled`` is the SDK's write stream,
+    where a batch's answer goes when its last request ends unanswered (:func:`_pass_on`): it stays open
+    until the server has settled every request, after this reader has closed its own. A stream closed
+    under the reader (the server stopping: Ctrl-C) ends it quietly."""
     async with messages, answers:  # end of input: the server stops, and the writer once it has said all
-        while (line := await wire_in.readline()) != "":
-            if line is None:
-                await answers.send(_error(None, INVALID_REQUEST, LINE_TOO_LONG))
-                continue
-            message, answer = parse_line(line, serve_batches=batches.served())
-            if isinstance(message, list):
-                await _serve_batch(message, batches, messages, answers)
-            elif message is not None:
-                await _pass_on(message, batches, messages, answers)
-            elif answer is not None:
-                await answers.send(answer)
+        try:
+            while (line := await wire_in.readline()) != "":
+                if line is None:
+                    await answers.send(_error(None, INVALID_REQUEST, LINE_TOO_LONG))
+                    continue
+                message, answer = parse_line(line, serve_batches=batches.served())
+                if isinstance(message, list):
+                    await _serve_batch(message, batches, messages, answers, settled)
+                elif message is not None and _request_of(message) and batches.in_use(message.id):
+                    await answers.send(_error(message.id, INVALID_REQUEST, ID_TAKEN))
+                elif message is not None:
+                    await _pass_on(message, batches, messages, settled)
+                elif answer is not None:
+                    await answers.send(answer)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            return  # the server has stopped reading: nothing left to serve
+
+
+def _request_of(message: Any) -> bool:
+    """Whether ``message`` (the SDK's model of one) is a request: a method and an id."""
+    return getattr(message, "method", None) is not None and getattr(message, "id", None) is not None
 
 
 async def _pass_on(
-    message: Any, batches: Batches, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
+    message: Any,
+    batches: Batches,
+    messages: MemoryObjectSendStream[Any],
+    settled: MemoryObjectSendStream[Outgoing],
 ) -> None:
-    """Hand ``message`` to the SDK, noted in ``batches`` first: an ``initialize`` (its answer says the
-    version), a cancellation of a request of a batch (whose answer then goes without it)."""
-    method = getattr(message, "method", None)
-    batches.passed_on(method, getattr(message, "id", None))
-    params = getattr(message, "params", None)
-    if method == "notifications/cancelled" and isinstance(params, dict):
-        complete = batches.cancelled(params.get("requestId"))
+    """Hand ``message`` to the SDK, noted in ``batches`` first (an ``initialize``: its answer says the
+    version). A request of a batch carries the SDK's ``on_request_unanswered`` hook, which its
+    dispatcher calls exactly when it writes no answer to it (the client cancelled it): its batch then
+    goes without it, on ``settled``. Matching the client's cancellations here instead lost the batch's
+    answer to an id the SDK reads alike (``"30"`` for ``30``), and a cancellation that came after the
+    answer sent that answer alone, outside its batch's array."""
+    request_id = getattr(message, "id", None)
+    batches.passed_on(getattr(message, "method", None), request_id)
+    if not (_request_of(message) and batches.in_use(request_id)):
+        await messages.send(SessionMessage(message))
+        return
+
+    async def unanswered() -> None:
+        complete = batches.unanswered(request_id)
         if complete is not None:
-            await answers.send(complete)
-    await messages.send(SessionMessage(message))
+            await settled.send(complete)
+
+    await messages.send(SessionMessage(message, metadata=ServerMessageMetadata(on_request_unanswered=unanswered)))
+
+
+def _batch_request_id(member: Any) -> Any:
+    """The id of a request of a batch (None for a notification, and for a response: no one answers it)."""
+    is_response = isinstance(member, dict) and ("result" in member or "error" in member)
+    return None if is_response else _request_id(member)
+
+
+def _refused_in_batch(member: Any, request_id: Any, batches: Batches, taken: set[Any]) -> Optional[dict[str, Any]]:
+    """The ``-32600`` answer to a request a batch may not hold (None for any other member): one whose
+    id a request of a batch under way or of this one (``taken``, as the SDK compares ids) has, or an
+    ``initialize``."""
+    if request_id is None:
+        return None
+    if batches.in_use(request_id) or coerce_request_id(request_id) in taken:
+        return _error(request_id, INVALID_REQUEST, ID_TAKEN)
+    if isinstance(member, dict) and member.get("method") == "initialize":
+        return _error(request_id, INVALID_REQUEST, "Invalid Request: initialize must not be in a batch")
+    return None
 
 
 async def _serve_batch(
@@ -385,6 +436,7 @@ async def _serve_batch(
     batches: Batches,
     messages: MemoryObjectSendStream[Any],
     answers: MemoryObjectSendStream[Outgoing],
+    settled: MemoryObjectSendStream[Outgoing],
 ) -> None:
     """Serve a batch (2025-03-26): each member as a message of its own line would be, the answers
     gathered into one array (:class:`~.batches.Batches`). ``initialize`` is refused in a batch
@@ -393,26 +445,26 @@ async def _serve_batch(
     passed: list[Any] = []
     waiting: list[Any] = []
     known: list[dict[str, Any]] = []
+    taken: set[Any] = set()  # the ids of this batch's requests, as the SDK compares them (7 is "7")
     for member in members:
-        request_id = _request_id(member)
-        if request_id is not None and (batches.in_use(request_id) or request_id in waiting):
-            known.append(_error(request_id, INVALID_REQUEST, "Invalid Request: the id is taken by another request"))
-            continue
-        if isinstance(member, dict) and member.get("method") == "initialize":
-            known.append(_error(request_id, INVALID_REQUEST, "Invalid Request: initialize must not be in a batch"))
+        request_id = _batch_request_id(member)
+        refused = _refused_in_batch(member, request_id, batches, taken)
+        if refused is not None:
+            known.append(refused)
             continue
         message, answer = parse_message(member)
         if message is not None:
             passed.append(message)
             if request_id is not None and getattr(message, "method", None) is not None:
                 waiting.append(request_id)
+                taken.add(coerce_request_id(request_id))
         elif answer is not None:
             known.append(answer)
     complete = batches.start(waiting, known)
     if complete is not None:
         await answers.send(complete)
     for message in passed:
-        await _pass_on(message, batches, messages, answers)
+        await _pass_on(message, batches, messages, settled)
 
 
 async def _write(wire_out: _Wire, outgoing: MemoryObjectReceiveStream[Outgoing], batches: Batches) -> None:
@@ -452,7 +504,7 @@ async def stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any],
         outgoing_send, outgoing = anyio.create_memory_object_stream[Outgoing](16)
         async with anyio.create_task_group() as group:
             batches = Batches()
-            group.start_soon(_read, wire_in, incoming_send, outgoing_send.clone(), batches)
+            group.start_soon(_read, wire_in, incoming_send, outgoing_send.clone(), batches, outgoing_send)
             group.start_soon(_write, wire_out, outgoing, batches)
             async with outgoing_send:
                 yield incoming, outgoing_send

@@ -51,6 +51,13 @@ def check_headers(headers: Mapping[str, object], provider: Optional[str]) -> Non
         problem = _problem(name) if isinstance(name, str) else None
         if problem is None and isinstance(value, str):
             problem = _problem(value)
+        elif problem is None and not isinstance(value, (bytes, type(None))):  # None: a session's "leave it out"
+            raise InvalidInput(
+                "the %s header cannot be sent: its value is of type %s, not text (a backend's build_request gives "
+                "str(value); a setting of headers holds text)" % (_shown_name(name), type(value).__name__),
+                provider=provider,
+                detail_code=BAD_HEADER,
+            )
         if problem is not None:
             raise InvalidInput(
                 "the %s header cannot be sent: its value has %s; check the setting it comes from "

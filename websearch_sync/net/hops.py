@@ -144,8 +144,9 @@ class RequestGate(Protocol):
         """Wait for ``url``'s host to be free (within ``deadline``), or raise why it is not
         (``WebBlocked`` while it cools down, ``Timeout`` when its slot comes too late)."""
 
-    def blocked(self, url: str, error: WebBlocked, deadline: Deadline) -> None:
-        """Note that ``url`` answered with ``error`` (a bot wall, HTTP 429): its host cools down."""
+    def blocked(self, url: str, error: WebBlocked, deadline: Deadline, engines: bool = True) -> None:
+        """Note that ``url`` answered with ``error`` (a bot wall, HTTP 429): its host cools down, and
+        with ``engines`` the search engines on that host."""
 
 
 @dataclass

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
 from ..errors import (
+    CAPTCHA_REQUIRED,
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
     NetworkError,
@@ -331,14 +332,17 @@ class HttpTransport:
             addresses, same_origin = (hop.resolved.addresses if hop.resolved is not None else []), hop.same_origin
 
     def _answer(self, rules: HopRules, response: HttpResponse, deadline: Deadline) -> Optional[str]:
-        """The caller's look at an answer (:attr:`HopRules.answer`); a block it finds cools the host down."""
+        """The caller's look at an answer (:attr:`HopRules.answer`); a block it finds cools the host
+        down, and a wall (a captcha or bot page: the host's answer to this machine) the search
+        engines on that host too. A 429 does not cool them: it may be the page's own rate, and a
+        keyed engine's 429 its key's (a search's own 429 leaves the host's other engines alike)."""
         if rules.answer is None:
             return None
         try:
             return rules.answer(response)
         except WebBlocked as error:
             if self.gate is not None:
-                self.gate.blocked(response.url, error, deadline)
+                self.gate.blocked(response.url, error, deadline, engines=error.detail_code == CAPTCHA_REQUIRED)
             raise
 
     def _exchange_pinned(

@@ -68,6 +68,16 @@ class WireRequest:
     redirected: bool = False
     best_effort: bool = field(default=False, init=False)  #: set by the transport only
 
+    def header(self, name: str) -> Optional[str]:
+        """The value of header ``name``, compared without case (the last sent), or ``None``: ``headers``
+        is the list of ``(name, value)`` pairs in the order sent, not a mapping (a test's
+        ``request.headers["Authorization"]`` was a ``TypeError``)."""
+        found = None
+        for sent, value in self.headers:
+            if sent.lower() == name.lower():
+                found = value
+        return found
+
 
 class BodySink(Protocol):
     """Where a wire puts the answer (see the module docstring)."""

@@ -180,7 +180,7 @@ def _header(content: bytes, media: str) -> tuple[bytes, Optional[Header]]:
     (:mod:`.pngcrc`: Pillow does not check them)."""
     header = read_header(content, media)
     if header is None and media == "image/png":
-        repaired = with_crcs_repaired(content)
+        repaired = with_crcs_repaired(content, lambda size: _refused_undecoded(len(content), size))
         if repaired is not content:
             return repaired, read_header(repaired, media)
     return content, header
@@ -281,6 +281,17 @@ def _not_held(host: str, header: Header, provider: Optional[str], status: int) -
     return _unreadable(host, provider, status, "declares %s, more than its data can hold" % declared)
 
 
+def _within(length: int, extent: tuple[int, int]) -> bool:
+    """Whether an image of ``length`` bytes whose parts reach ``extent`` is within the caps."""
+    return length <= MAX_IMAGE_BYTES and max(extent) <= MAX_IMAGE_SIDE
+
+
+def _refused_undecoded(length: int, extent: tuple[int, int]) -> bool:
+    """Whether an image of ``length`` bytes whose parts reach ``extent`` is refused before anything
+    decodes it: over the caps, it would be downscaled, but it has too many pixels to decode."""
+    return not _within(length, extent) and extent[0] * extent[1] > MAX_DECODE_PIXELS
+
+
 def _too_large(message: str, provider: Optional[str], status: int, hint: str) -> WebProviderError:
     return WebProviderError(message, provider=provider, detail_code=IMAGE_TOO_LARGE, status=status, hint=hint)
 
@@ -309,7 +320,7 @@ def _within_caps(
     it is turned upright with Pillow too, at its size (a model API's decoder may not read EXIF:
     a phone's photo of a page came to it on its side); without Pillow it is returned as stored."""
     width, height = header.size
-    within = len(content) <= MAX_IMAGE_BYTES and max(header.extent) <= MAX_IMAGE_SIDE
+    within = _within(len(content), header.extent)
     over = "%s served a %dx%d image of %d bytes, over the caps (%d bytes, %d pixels a side)" % (
         host,
         width,
@@ -319,13 +330,13 @@ def _within_caps(
         MAX_IMAGE_SIDE,
     )
 
-    if not within and header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
+    if _refused_undecoded(len(content), header.extent):
         raise _undecodable(over, header.extent, provider, status)
     if not header.holds:
         raise _not_held(host, header, provider, status)
     pillow = _pillow()
     if within:
-        turned = _turned_upright(pillow, content, media, host) if header.orientation != 1 else None
+        turned = _turned_upright(pillow, content, media, header.orientation, host) if header.orientation != 1 else None
         return (*turned, 1) if turned is not None else (content, header.size, header.orientation)
     if pillow is None:
         raise _too_large(
@@ -340,7 +351,7 @@ def _within_caps(
             # one the header walk (every frame of it included) did not see
             if image.width * image.height > MAX_DECODE_PIXELS:
                 raise _undecodable(over, image.size, provider, status)
-            smaller = _downscale(image, media, len(content))
+            smaller = _downscale(pillow, image, media, len(content), header.orientation)
     except (OSError, ValueError, pillow.DecompressionBombError):
         raise _unreadable(host, provider, status) from None
     if smaller is None:
@@ -348,32 +359,43 @@ def _within_caps(
     return (*smaller, 1)
 
 
-#: The EXIF tag saying how a camera image is turned for display (1: as stored).
-_ORIENTATION = 0x0112
+#: Pillow's ``Image.transpose`` methods that show an image stored with each EXIF orientation
+#: (2-8) upright, the TIFF specification's table (Pillow's ``ImageOps.exif_transpose`` uses it).
+_TRANSPOSES = {2: "FLIP_LEFT_RIGHT", 3: "ROTATE_180", 4: "FLIP_TOP_BOTTOM", 5: "TRANSPOSE", 6: "ROTATE_270"}
+_TRANSPOSES.update({7: "TRANSVERSE", 8: "ROTATE_90"})
+#: The quality a JPEG is encoded at again (Pillow's default, 75, blurs a page's small print).
+_JPEG_QUALITY = 90
 
 
-def _transposed(image: Any) -> Any:
-    """``image`` turned (and mirrored) as its EXIF orientation says, by Pillow's ``exif_transpose``."""
-    from PIL import ImageOps
-
-    return ImageOps.exif_transpose(image)
-
-
-def _upright(image: Any, width: int, height: int, target: tuple[int, int]) -> tuple[Any, int, int, tuple[int, int]]:
-    """``image`` turned as its EXIF orientation says, with its size and ``target`` turned alike:
-    the encoding keeps no EXIF, so a photo taken on its side came back sideways."""
-    upright = _transposed(image)
-    if upright.size == image.size:
-        return upright, width, height, target
-    return upright, height, width, (target[1], target[0])
+def _transposed(pillow: Any, image: Any, orientation: int) -> Any:
+    """``image`` turned (and mirrored) as the ``orientation`` its header gives says (1: as it is).
+    By ``Image.transpose``, not ``ImageOps.exif_transpose``: that one writes the EXIF data again
+    to drop the tag, and a malformed entry Pillow reads (a wrong count or offset) raised there
+    (``struct.error``, ``TypeError``): the orientation is all there is to read."""
+    if orientation not in _TRANSPOSES:
+        return image
+    return image.transpose(pillow.Transpose[_TRANSPOSES[orientation]])
 
 
-def _turned_upright(pillow: Any, content: bytes, media: str, host: str) -> Optional[tuple[bytes, tuple[int, int]]]:
-    """The image ``content``, within the caps, turned upright as its EXIF orientation says and
-    encoded again at its size in its own format (without EXIF), and that size; ``None`` without
-    Pillow, or when it cannot: over the decoding cap, a decoder's failure, an encoding over the byte
-    cap (logged). It is then returned as stored, its line saying how: the turn helps a model whose
-    API does not read EXIF, and the image as stored is still what a browser shows."""
+def _saved(image: Any, media: str, out: io.BytesIO) -> None:
+    """``image`` encoded into ``out`` in the format of ``media``, its ICC colour profile kept
+    (without it a wide-gamut photo's colours are read as sRGB, washed out) and, for a JPEG, at
+    :data:`_JPEG_QUALITY`."""
+    options: dict[str, Any] = {"icc_profile": image.info.get("icc_profile")}
+    if media == "image/jpeg":
+        options["quality"] = _JPEG_QUALITY
+    image.save(out, format=_FORMATS[media], **options)
+
+
+def _turned_upright(
+    pillow: Any, content: bytes, media: str, orientation: int, host: str
+) -> Optional[tuple[bytes, tuple[int, int]]]:
+    """The image ``content``, within the caps, turned upright as its EXIF ``orientation`` (read
+    from its header) says and encoded again at its size in its own format (without EXIF), and
+    that size; ``None`` without Pillow, or when it cannot: over the decoding cap, a decoder's
+    failure, an encoding over the byte cap (logged). It is then returned as stored, its line
+    saying how: the turn helps a model whose API does not read EXIF, and the image as stored is
+    still what a browser shows."""
     if pillow is None:
         return None
     out = io.BytesIO()
@@ -382,8 +404,8 @@ def _turned_upright(pillow: Any, content: bytes, media: str, host: str) -> Optio
             if image.width * image.height > MAX_DECODE_PIXELS:
                 raise pillow.DecompressionBombError("%dx%d pixels to decode" % image.size)
             image.load()
-            upright = _encodable(_transposed(image), media)
-            upright.save(out, format=_FORMATS[media])
+            upright = _encodable(_transposed(pillow, image, orientation), media)
+            _saved(upright, media, out)
     except (OSError, ValueError, pillow.DecompressionBombError) as error:
         logger.info("an image from %s is returned as stored, not turned upright: %s", host, error)
         return None
@@ -399,9 +421,12 @@ def _encodable(image: Any, media: str) -> Any:
     return image.convert("RGB") if media == "image/jpeg" and image.mode not in ("RGB", "L") else image
 
 
-def _downscale(image: Any, media: str, encoded_bytes: int) -> Optional[tuple[bytes, tuple[int, int]]]:
-    """The opened ``image`` decoded once and encoded once, in its own format, at the size that
-    fits the caps: scaled to the side cap and to the byte cap, the bytes an encoding takes
+def _downscale(
+    pillow: Any, image: Any, media: str, encoded_bytes: int, orientation: int
+) -> Optional[tuple[bytes, tuple[int, int]]]:
+    """The opened ``image`` decoded once, turned upright as its header's EXIF ``orientation`` says
+    (the encoding keeps no EXIF: a photo taken on its side came back sideways), and encoded once,
+    in its own format, at the size that fits the caps: scaled to the side cap and to the byte cap, the bytes an encoding takes
     taken to grow with its pixels (``encoded_bytes``: the image as served), with a margin;
     smaller again (a few times at most) only when that encoding is still over the byte cap
     (None when it stays over). Encoding at full size first, as it once did, cost a 20-megapixel
@@ -415,12 +440,12 @@ def _downscale(image: Any, media: str, encoded_bytes: int) -> Optional[tuple[byt
     if media == "image/jpeg":
         image.draft(None, target)  # before decoding: the decoder's own reduction (a size at least the target)
     image.load()
-    if image.getexif().get(_ORIENTATION, 1) != 1:
-        image, width, height, target = _upright(image, width, height, target)
-    image = _encodable(image, media)
+    if orientation >= _SWAPPED:
+        width, height, target = height, width, (target[1], target[0])
+    image = _encodable(_transposed(pillow, image, orientation), media)
     for _ in range(_ATTEMPTS):
         out = io.BytesIO()
-        image.resize(target).save(out, format=_FORMATS[media])
+        _saved(image.resize(target), media, out)
         if out.tell() <= MAX_IMAGE_BYTES:
             return out.getvalue(), target
         scale *= _MARGIN * math.sqrt(MAX_IMAGE_BYTES / out.tell())

@@ -84,9 +84,11 @@ _MAX_ENTRIES = 1000
 
 def exif_orientation(tiff: bytes) -> int:
     """The orientation (1-8) that the EXIF data ``tiff`` (a TIFF header, then directories) gives
-    in its first directory, as Pillow's ``ImageOps.exif_transpose`` and browsers read it; 1 (as
-    stored) without one, or for a value outside 1-8, a wrong type or a directory running past
-    the data, which they do not turn by either."""
+    in its first directory, read the way browsers read it (Firefox's and Chromium's EXIF parsers):
+    its first orientation entry, one SHORT; 1 (as stored) without one, for a value outside 1-8,
+    another type or count, or a directory running past the data. Pillow is laxer (it takes a LONG
+    or a signed SHORT, and a count other than 1): the image is turned by what this reads
+    (:mod:`.image`), so what a browser shows is what a model is sent."""
     if tiff[:4] not in (b"II*\x00", b"MM\x00*") or len(tiff) < 8:
         return 1
     number = _little if tiff[:2] == b"II" else _big
@@ -96,8 +98,8 @@ def exif_orientation(tiff: bytes) -> int:
         if entry + 12 > len(tiff):
             return 1
         if number(tiff, entry, 2) == _ORIENTATION_TAG:
-            kind, value = number(tiff, entry + 2, 2), number(tiff, entry + 8, 2)
-            return value if kind == _SHORT and 1 <= value <= 8 else 1
+            kind, count, value = number(tiff, entry + 2, 2), number(tiff, entry + 4, 4), number(tiff, entry + 8, 2)
+            return value if kind == _SHORT and count == 1 and 1 <= value <= 8 else 1
     return 1
 
 
@@ -159,9 +161,9 @@ def _png(data: bytes) -> Optional[Header]:
     takes the file for a still PNG) has as many frames as frame controls (``fcTL``). None when a
     critical chunk's CRC is not that of its type and data (:func:`_png_crc_holds`), or when an
     IHDR follows the first: its size is the one Pillow decodes, which the caps never saw."""
-    if len(data) < 29 or data[12:16] != b"IHDR" or not _png_header_valid(data):
+    if not png_ihdr_valid(data):
         return None
-    size = _big(data, 16, 4), _big(data, 20, 4)
+    size = png_size(data)
     compressed, ended, animated, imaged, frames, text, inflated = 0, False, False, False, 0, 0, 0
     view = memoryview(data)
     for kind, start, end in png_chunks(data):
@@ -195,6 +197,23 @@ def png_rows_bytes(data: bytes) -> int:
     and an interlaced image's passes left out)."""
     width, height, bits = _big(data, 16, 4), _big(data, 20, 4), data[24] * _PNG_CHANNELS[data[25]]
     return height * ((width * bits + 7) // 8)
+
+
+#: The Adam7 passes of an interlaced PNG: ``(first column, first row, column step, row step)``.
+_ADAM7 = ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2))
+
+
+def png_filtered_bytes(data: bytes) -> int:
+    """The bytes the image data of the PNG ``data`` inflates to, as its valid IHDR declares them:
+    each row's filter byte, then its pixels' bytes; an interlaced image's seven passes, each a
+    smaller image (a pass of no column or row has no rows)."""
+    width, height, bits = _big(data, 16, 4), _big(data, 20, 4), data[24] * _PNG_CHANNELS[data[25]]
+    passes = _ADAM7 if data[28] == 1 else ((0, 0, 1, 1),)
+    total = 0
+    for column, row, column_step, row_step in passes:
+        columns, rows = _blocks(max(width - column, 0), column_step), _blocks(max(height - row, 0), row_step)
+        total += rows * (1 + (columns * bits + 7) // 8) if columns else 0
+    return total
 
 
 def _png_texts_within(text: int, inflated: int) -> bool:
@@ -260,6 +279,17 @@ def _png_crc_holds(view: memoryview, kind: bytes, start: int, end: int, imaged: 
     if kind[0] & 0x20 and imaged:
         return True
     return zlib.crc32(view[start + 4 : end - 4]) == int.from_bytes(view[end - 4 : end], "big")
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """The width and height the IHDR of the PNG ``data`` declares (a valid one: :func:`png_ihdr_valid`)."""
+    return _big(data, 16, 4), _big(data, 20, 4)
+
+
+def png_ihdr_valid(data: bytes) -> bool:
+    """Whether the PNG ``data`` opens with an IHDR chunk (:func:`_png_header_valid`): what
+    reading its size, and the bytes of its rows (:func:`png_rows_bytes`), takes."""
+    return len(data) >= 29 and data[12:16] == b"IHDR" and _png_header_valid(data)
 
 
 def _png_header_valid(data: bytes) -> bool:

@@ -62,7 +62,7 @@ from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_err
 from ..net.urls import host_token, request_url, shown_url
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
-from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, sendable, title_line
+from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, asked_url, sendable, title_line
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -175,7 +175,7 @@ def fetch_page(
             if served is not None:
                 final_url, page = served
                 content_type = "text/markdown" if mode == "markdown" else "text/plain"
-                return _result(url.strip(), final_url, 200, content_type, page, frozenset(), max_chars)
+                return _result(asked_url(url), final_url, 200, content_type, page, frozenset(), max_chars)
         if first is None:
             raise unresolved  # type: ignore[misc]  # the local fallback needs the name resolved here
         response, page = _fetch_direct(
@@ -183,7 +183,7 @@ def fetch_page(
         )
         cuts = {CUT_MAX_BYTES} if response.truncated else set()
         cuts |= {CUT_PARTIAL} if _partial(response) else set()
-        return _result(url.strip(), response.url, response.status, response.content_type, page, cuts, max_chars)
+        return _result(asked_url(url), response.url, response.status, response.content_type, page, cuts, max_chars)
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
         raise

@@ -13,7 +13,9 @@ objects. A read its caller abandoned at the deadline or on Ctrl-C thus ends at i
 of the file; pypdf's work on data it already decoded runs to its end first: a cross-reference
 stream's entries, at most one per ``BYTES_PER_XREF_ENTRY`` bytes of the file; the parse of a
 page's content, at most ``MAX_PAGE_CONTENT`` bytes, into operations (its extraction then
-reaches a checkpoint before each, :func:`_operation`). While reads given up still run, a new one
+reaches a checkpoint before each, :func:`_operation`), and before that, of the character maps
+of the page's fonts, which count only to the read's decoding budget (:func:`_budget`: 50 MB, or
+ten times the file's size; pypdf parses about 12 MB of a map a second). While reads given up still run, a new one
 waits for one of them to end, or is refused (:mod:`.pdfreads`).
 
 What a page costs is not bounded by the file's size: its content (and the forms it draws)

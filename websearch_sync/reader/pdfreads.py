@@ -4,11 +4,13 @@ refusal, of a new read once too many are.
 A read runs in a thread its fetch abandons at the deadline or on Ctrl-C
 (:func:`~websearch_sync.net.deadline.run_within`); it stops at its next
 :func:`~websearch_sync.checkpoints.checkpoint`, but pypdf's parse of one page's content (up to
-1 MB, about a second) has none. A batch of hostile PDFs, or an agent fetching one again and
+1 MB, about a second) has none, nor its parse of the character maps of that page's fonts before
+it (within the read's decoding budget, 50 MB or ten times the file's size: about 12 MB a second,
+so seconds for a hostile file's maps). A batch of hostile PDFs, or an agent fetching one again and
 again with a short deadline, could so leave many threads running at once, each holding a core
 (or the GIL) and its decoded data. So while :data:`MAX_ABANDONED_READS` abandoned reads still
 run, a new read waits for one to end, for at most :data:`WAIT_SHARE` of the time its deadline
-leaves (they end within about a second; begun meanwhile, it would share the CPU with them), and is
+leaves (most end within about a second; begun meanwhile, it would share the CPU with them), and is
 then refused with the retryable ``WebProviderError(pdf_reads_busy)``, before its deadline.
 A read its fetch still waits for never counts (a batch of PDFs read at the same time is not
 refused); pypdf is pure Python, so reads running at once share one core anyway.
@@ -22,6 +24,7 @@ from typing import Optional, Protocol
 
 from ..checkpoints import Abandoned, abandoned_here, checkpoint
 from ..errors import PDF_READS_BUSY, WebProviderError
+from ..forks import renewed_in_children
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -43,11 +46,21 @@ class _Remaining(Protocol):
 
 class _Running:
     """The reads running now, each by what abandons it (``None``: a read run outside abandonable
-    work, which nothing gives up), and the reads waiting for one of them to end."""
+    work, which nothing gives up), and the reads waiting for one of them to end. Renewed in a
+    forked child (:mod:`~websearch_sync.forks`): the parent's reads are not running there, and a
+    lock a parent's thread held at the fork would stay held."""
 
     def __init__(self) -> None:
         self._ended = threading.Condition(threading.Lock())
         self._reads: dict[object, Optional[Abandoned]] = {}
+        self._waiting = 0
+        renewed_in_children(self)
+
+    def forked(self) -> None:
+        """In a forked child: a fresh lock, and no read running or waiting (their threads stayed
+        in the parent): a child of a parent with given-up reads running refused every PDF."""
+        self._ended = threading.Condition(threading.Lock())
+        self._reads = {}
         self._waiting = 0
 
     def abandoned(self) -> int:
@@ -88,7 +101,8 @@ class _Running:
         if not admitted:
             raise WebProviderError(
                 "%s served a PDF; fetch did not read it: %d PDF reads given up earlier (at their deadline) are "
-                "still running, which end within a second or so; try again then" % (host, still),
+                "still running, which end at pypdf's next checkpoint (usually within a second, seconds for a "
+                "page whose fonts' character maps are tens of MB); try again then" % (host, still),
                 provider=provider,
                 detail_code=PDF_READS_BUSY,
                 status=status,
@@ -97,7 +111,7 @@ class _Running:
             yield
         finally:
             with self._ended:
-                del self._reads[token]
+                self._reads.pop(token, None)  # not there in a child forked by the reading thread
                 self._ended.notify_all()
 
 

@@ -14,9 +14,10 @@ pixels Pillow shows. A wrong CRC elsewhere is left, and refused as before
 """
 
 import zlib
+from typing import Callable
 
 from ..checkpoints import checkpoint
-from .imagesize import CUT, png_chunks, png_rows_bytes
+from .imagesize import CUT, png_chunks, png_filtered_bytes, png_ihdr_valid, png_size
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -24,16 +25,22 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 UNCHECKED = (b"IDAT", b"IEND")
 #: Bytes inflated between two checkpoints (zlib's work in C: about a millisecond).
 _STEP = 1 << 20
-#: How many times its rows' bytes the image data may inflate to (their filter bytes, an interlaced
-#: image's passes: under twice), and bytes more: past it the stream holds more than the image
-#: (3.9 MB of deflated zeros inflate to 4 GB), which Pillow never reads and this does not either.
+#: How many times the bytes its rows take (:func:`~.imagesize.png_filtered_bytes`) the image data
+#: may inflate to, and bytes more: past it the stream holds more than the image (3.9 MB of
+#: deflated zeros inflate to 4 GB), which Pillow never reads and this does not either.
 _ROWS_SLACK, _BYTES_SLACK = 2, 1024
 
 
-def with_crcs_repaired(data: bytes) -> bytes:
+def with_crcs_repaired(data: bytes, refused: Callable[[tuple[int, int]], bool]) -> bytes:
     """``data`` with the CRC of each ``IDAT`` and ``IEND`` chunk that holds a wrong one made right,
     when its image data inflates whole (:func:`_inflates_whole`); ``data`` itself when none is
-    wrong, when the data does not, or when a chunk runs past the end (a cut file, refused as such)."""
+    wrong, when the data does not, or when a chunk runs past the end (a cut file, refused as such)
+    or the file opens with no valid IHDR (its size and rows unread: refused as before). Nor when
+    ``refused(size)`` says the size its IHDR declares is refused however whole its data (over the
+    caps, too large to decode): checking that it is whole inflated all of it first (4.5 s of CPU
+    for a 1.9 MB PNG declaring 100000x20000 pixels), to refuse it after."""
+    if not png_ihdr_valid(data) or refused(png_size(data)):
+        return data
     view = memoryview(data)
     wrong: list[tuple[int, int]] = []  # (start, end) of each chunk whose CRC is wrong
     idat: list[memoryview] = []
@@ -44,7 +51,8 @@ def with_crcs_repaired(data: bytes) -> bytes:
             idat.append(view[start + 8 : end - 4])
         if kind in UNCHECKED and _crc(view, start, end) != bytes(view[end - 4 : end]):
             wrong.append((start, end))
-    if not wrong or not _inflates_whole(idat, _ROWS_SLACK * png_rows_bytes(data) + _BYTES_SLACK):
+    filtered = png_filtered_bytes(data)
+    if not wrong or not _inflates_whole(idat, filtered, _ROWS_SLACK * filtered + _BYTES_SLACK):
         return data
     repaired = bytearray(data)
     for start, end in wrong:
@@ -57,10 +65,11 @@ def _crc(view: memoryview, start: int, end: int) -> bytes:
     return zlib.crc32(view[start + 4 : end - 4]).to_bytes(4, "big")
 
 
-def _inflates_whole(parts: list[memoryview], most: int) -> bool:
+def _inflates_whole(parts: list[memoryview], least: int, most: int) -> bool:
     """Whether the zlib stream ``parts`` hold (the ``IDAT`` chunks' data, in order) decodes to its
-    end, its Adler-32 checked, within ``most`` bytes, with nothing after it; its output counted
-    away a step at a time."""
+    end, its Adler-32 checked, to ``least`` bytes (the rows the image needs: a short stream whole
+    by its own check still leaves Pillow rows to read, "image file is truncated") and at most
+    ``most``, with nothing after it; its output counted away a step at a time."""
     inflater = zlib.decompressobj()
     made = 0
     try:
@@ -78,4 +87,4 @@ def _inflates_whole(parts: list[memoryview], most: int) -> bool:
             made += len(out)
     except zlib.error:
         return False
-    return inflater.eof and not inflater.unused_data and made <= most
+    return inflater.eof and not inflater.unused_data and least <= made <= most

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 from ..backends.searxng_config import forget_configs, fresh_configs
+from ..client.clock import waits_skipped
 from ..client.default_client import close_default_client
 from ..client.processwide import forget_process_parts
 from ..client.search_client import open_clients_learn_afresh
@@ -168,13 +169,15 @@ def _swapped_backends(
     answers: Mapping[str, Answer], block_network: bool, check: Callable[[Backend, SearchParams], None]
 ) -> Iterator[None]:
     """Register, under each name and for each vertical it serves (web, news, images, videos), a
-    subclass of the registered backend whose ``search`` is the answer and whose ``check`` is ``check``."""
+    subclass of the registered backend whose ``search`` is the answer and whose ``check`` is ``check``;
+    the clients' waits take no real time meanwhile (:func:`~websearch_sync.client.clock.waits_skipped`:
+    a recorded or given 429's ``Retry-After``, and the retries after it, protect no server)."""
     saved: list[type[Backend]] = []
     try:
         for name, answer in answers.items():
             for vertical in registry.verticals_of(name):
                 saved.append(_swap(registry.backend_class(name, vertical), answer, check))
-        with no_network() if block_network else contextlib.nullcontext():
+        with no_network() if block_network else contextlib.nullcontext(), waits_skipped():
             yield
     finally:
         for original in saved:

@@ -224,19 +224,26 @@ def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -
     # Through genitems, as the session collects: each item reported collected (the terminal's count,
     # --collect-only), not appended unseen after "collected N items" was counted.
     node = ConformanceChecks.from_parent(
-        session, name=CONFORMANCE_NODE, nodeid=CONFORMANCE_NODE, checks=_named(checks, ids)
+        session, name=CONFORMANCE_NODE, nodeid=CONFORMANCE_NODE, checks=_named(checks, ids, fixtures is not None)
     )
     items.extend(session.genitems(node))
 
 
-def _named(checks: list[Any], ids: list[str]) -> list[Any]:
+def _named(checks: list[Any], ids: list[str], with_fixtures: bool) -> list[Any]:
     """The ``checks`` the node ids given as arguments name: all of them when none is given, or the
     whole node is (as a file's path runs all its tests); an id of none of them is a usage error
-    listing the checks of its backend."""
+    listing the checks of its backend, or, for a ``recorded_cases`` id without ``--websearch-fixtures``,
+    saying to add it (the check exists only with the folder of the cases it replays)."""
     chosen = set(ids)
     if not chosen or chosen & set(_WHOLE_NODE):
         return checks
     missing = sorted(chosen - {_node_id(check) for check in checks})
+    recorded = [each for each in missing if each.endswith("-recorded_cases]")]
+    if recorded and not with_fixtures:
+        raise pytest.UsageError(
+            "not found: %s (a recorded_cases check runs with --websearch-fixtures DIR, the folder of the cases)"
+            % ", ".join(recorded)
+        )
     if missing:
         backend = _backend_of(missing[0])
         names = [str(check) for check in checks if _backend_of(_node_id(check)) == backend]

@@ -96,12 +96,17 @@ class SharedFlights:
         except WebSearchError:  # state_required and Redis down: nothing to renew, no one to tell
             pass
 
-    def held_for(self, key: Hashable, left_s: Optional[float] = None) -> float:
+    def held_for(self, key: Hashable, left_s: Optional[float] = None) -> Optional[float]:
         """The seconds another caller's lease on the question has left (0.0: no one holds it): the
         key lives no longer than a lease. A key without an expiry, with a longer one, or of
         another type (planted: no claim is such) holds nothing: waiting on it would end every
         call of that question at its deadline. Redis rounds the time left down: a lease in its
-        last millisecond says 0 and still refuses a claim, so it holds the question for 1 ms."""
+        last millisecond says 0 and still refuses a claim, so it holds the question for 1 ms.
+        ``None`` when the call has less time left (``left_s``) than one command may take: it
+        cannot tell, and the question may still be held (read as let go, a waiter in its last
+        quarter second sent its own request while the first caller still read the page)."""
+        if not self.state.fits(left_s):
+            return None
         name = self._key(key)
         left_ms = self.state.run(lambda redis: redis.pttl(name), -2, left_s)
         return max(1, left_ms) / 1000.0 if type(left_ms) is int and 0 <= left_ms <= LEASE_S * 1000 else 0.0

@@ -78,11 +78,12 @@ def _inventory(redis: Any, state: SharedState, bound: ScanBound) -> _Inventory:
     return _Inventory({kind: sorted(found) for kind, found in names.items()}, counts, sorted(others))
 
 
-def _in_batches(redis: Any, names: list[str], ask: Any) -> list[Any]:
-    """``ask(pipeline, name)`` for each name, in pipelines of :data:`_BATCH`; each name's replies
-    (an error reply in place of one the key's type refused)."""
+def _in_batches(redis: Any, names: list[str], ask: Any, bound: ScanBound) -> list[Any]:
+    """``ask(pipeline, name)`` for each name, in pipelines of :data:`_BATCH`, each sent within
+    ``bound``; each name's replies (an error reply in place of one the key's type refused)."""
     replies: list[Any] = []
     for start in range(0, len(names), _BATCH):
+        bound.check()
         pipe = redis.pipeline(transaction=False)
         for name in names[start : start + _BATCH]:
             ask(pipe, name)
@@ -95,7 +96,7 @@ def survey(state: SharedState) -> Survey:
 
     Raises:
         NetworkError: ``state_unavailable`` when Redis cannot be reached.
-        Timeout: ``deadline_exceeded`` when its scan went on past the state's deadline.
+        Timeout: ``deadline_exceeded`` when its scan and reads went on past the state's deadline.
     """
 
     def read(redis: Any, bound: ScanBound) -> Survey:
@@ -108,6 +109,7 @@ def survey(state: SharedState) -> Survey:
                 pipe.getrange(state.key("cooldown", name), 0, MAX_RECORD_BYTES),
                 pipe.pttl(state.key("cooldown", name)),
             ),
+            bound,
         )
         cooldowns = []
         for name, value, ttl_ms in zip(cooled, replies[::2], replies[1::2]):
@@ -124,6 +126,7 @@ def survey(state: SharedState) -> Survey:
                 pipe.zcard(state.script_keys(name, "fleet")[0]),
                 pipe.get(state.script_keys(name, "slot")[0]),
             ),
+            bound,
         )
         paces = [
             Pace(name, processes, max(0.0, (slot_time_us(slot) - now_us) / 1e6))

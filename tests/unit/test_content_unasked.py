@@ -4,8 +4,8 @@ tool, the model (a 1 MB tool text). It is cut at ``max_content_chars``' default,
 is when asked for, and says so (``content_truncated_by``)."""
 
 import websearch_sync as ws
+from websearch_sync.config import DEFAULT_CONTENT_CHARS
 from websearch_sync.mcp.tools import McpTools
-from websearch_sync.reader.page import DEFAULT_CONTENT_CHARS
 from websearch_sync.testing import fake_results
 
 ITEM = {"title": "a page", "url": "https://example.org/a", "snippet": "s"}

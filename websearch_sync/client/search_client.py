@@ -13,11 +13,9 @@ import threading
 import weakref
 from collections.abc import Hashable, Mapping
 from functools import partial
-from typing import Any, Callable, ClassVar, Literal, Optional, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, Optional, Union, cast, overload
 
-import requests
-
-from ..config import Settings, hold
+from ..config import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, READ_WARNINGS, Settings, hold
 from ..engine import registry
 from ..engine.base import Backend
 from ..engine.option import omitted_defaults
@@ -54,16 +52,7 @@ from ..models import (
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, WireArg
 from ..net.urls import page_key, request_url
-from ..reader.page import (
-    DEFAULT_CONTENT_CHARS,
-    DEFAULT_MAX_BYTES,
-    DEFAULT_MAX_CHARS,
-    READ_WARNINGS,
-    add_page_content,
-    asked_url,
-    fetch_page,
-)
-from ..reader.pagetext import CUT_DEADLINE, CUT_MAX_CHARS
+from ..reader.pagetext import CUT_DEADLINE, CUT_MAX_CHARS, asked_url
 from ..validate import (
     COMMON_OPTIONS,
     BackendArg,
@@ -89,6 +78,9 @@ from .selection import check_backends, default_backends, resolve_backends
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
 from .strategies import Outcome, asks_no_one, fallback, merge
+
+if TYPE_CHECKING:
+    import requests
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -223,7 +215,7 @@ class SearchClient:
         *,
         strategy: Strategy = "fallback",
         settings: Optional[Settings] = None,
-        session: Optional[requests.Session] = None,
+        session: Optional["requests.Session"] = None,
         wire: WireArg = None,
         cache_ttl_s: float = 300,
         cache_path: Optional[StrPath] = None,
@@ -789,7 +781,7 @@ class SearchClient:
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
         """Read the result pages into ``content``; false when some page could not be read (one read
-        with a warning, :data:`~websearch_sync.reader.page.READ_WARNINGS`, was). The text
+        with a warning, :data:`~websearch_sync.config.READ_WARNINGS`, was). The text
         a service gave itself (Tavily's, Jina's) is kept, cut to the same ``max_content_chars``
         (``content_by``: that backend; ``content_truncated_by``: ``["max_chars"]`` when cut here); a page it gave none for is read as any other
         (``content_by``: ``"fetch"``), for ``include_content`` promises page text. The pages of an
@@ -803,6 +795,8 @@ class SearchClient:
                 item["content_by"] = item["provider"]
             elif not (cls.provides_content and cls.kind == "offline"):
                 to_read.append(item)
+        from ..reader.page import add_page_content  # the reader (lxml, the extraction) when pages are read
+
         page_errors = add_page_content(
             to_read,
             transport=self._transport,
@@ -915,6 +909,8 @@ class SearchClient:
 
     def _fetch_retrying(self, url: str, *, deadline: Deadline, **arguments: Any) -> FetchResult:
         """:func:`fetch_page` with the client's retries (its requests wait at the client's gate)."""
+        from ..reader.page import fetch_page  # the reader (lxml, the extraction) when a page is read
+
         return with_retries(
             lambda: fetch_page(url, deadline=deadline, **arguments),
             "fetch",

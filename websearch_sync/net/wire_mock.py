@@ -15,8 +15,7 @@ from urllib.parse import urlsplit
 
 from ..forks import instance_lock
 from .deadline import Deadline
-from .wire import BodySink, WireRequest
-from .wire_requests import deadline_error
+from .wire import BodySink, WireRequest, deadline_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

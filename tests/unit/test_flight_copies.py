@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from websearch_sync.client import flight
-from websearch_sync.client.flight import Flights
+from websearch_sync.client.flight import Flights, Reach
 from websearch_sync.errors import WebProviderError, WebSearchError, redact_error
 from websearch_sync.net.deadline import Deadline
 
@@ -102,3 +102,23 @@ def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_
         assert "SECRETKEY" not in error._whole_text() and "SECRETKEY" not in error.message
         assert error._whole_text() == whole.replace(secret, "***")
     assert copy.__cause__ is cause
+
+
+@pytest.mark.parametrize(
+    ("waiter", "handed"),
+    [
+        (Reach(0.0, 2, 5000), True),  # no more than the asker could do: asking again gets the same
+        (Reach(0.0, 2, 4000), True),
+        (Reach(0.0, 3, 5000), False),  # more retries may complete it
+        (Reach(0.0, 2, 6000), False),  # a longer request timeout may
+        (Reach(0.0, 2, None), False),  # each backend's own timeout: unknown here, maybe longer
+        (None, False),  # a waiter that says nothing of its reach
+    ],
+)
+def test_a_partial_answer_is_handed_only_to_a_waiter_that_could_do_no_more(waiter, handed):
+    """A partial answer (cut by the deadline) made with 2 retries and 5 s requests serves a waiter
+    with no more time, retries nor request timeout; any other waiter asks itself."""
+    asking = flight._Asking()
+    asking.answer, asking.partial_reach = _answer(), Reach(60.0, 2, 5000)
+    assert (asking.answer_for(Deadline(30_000), waiter) is not None) is handed
+    assert asking.answer_for(Deadline(90_000), Reach(0.0, 0, 5000)) is None  # more time left than the asker had

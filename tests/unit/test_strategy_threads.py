@@ -11,7 +11,7 @@ import pytest
 from clocks import FakeClock, deadlines_on
 
 import websearch_sync as ws
-from websearch_sync.client import flight
+from websearch_sync.client import flight, search_client
 from websearch_sync.net import deadline
 from websearch_sync.testing import MockResponse, MockWire
 
@@ -95,40 +95,40 @@ def test_a_merge_waits_for_its_backends_no_longer_than_the_calls_deadline(json_b
     ]
 
 
-@pytest.mark.parametrize(
-    ("waiter_budget_ms", "asked_again"),
-    [
-        (LONG_MS, False),  # no more time than the asker had: asking again could not do better
-        (2 * LONG_MS, True),  # a longer deadline may complete it: it asks itself
-    ],
-)
-def test_threads_asking_one_question_share_its_partial_answer(json_backends, waiting, waiter_budget_ms, asked_again):
-    """A merge one of whose backends fails is not cached; the thread that waited for it as a
-    question in flight gets it too (it asked again, with what its deadline left: when the
-    failure was a backend running out of time, it then had none left and got a Timeout)."""
+@pytest.mark.parametrize(("waiter_budget_ms", "waiter_retries"), [(LONG_MS, 0), (2 * LONG_MS, 0), (LONG_MS, 1)])
+def test_a_partial_answer_cut_by_a_failure_is_not_handed_to_a_waiter(
+    json_backends, waiting, waiter_budget_ms, waiter_retries
+):
+    """A merge one of whose backends answers 502 is not cached, nor handed to the thread that
+    waited for it as a question in flight, whatever its budget and retries: asking itself, its
+    retries (or the backend's next answer) may complete it. Handed over, a waiter with retries
+    got the asker's 502 (the asker had none), and ``cached: true`` for an answer never cached."""
     json_backends("aa", "bb")
     asked, release = threading.Event(), threading.Event()
+    bb_asked = []
 
     def answer(request):
         if "aa.example" in request.url:
             asked.set()
             release.wait(LONG_MS / 1000)
             return _results("https://a.example/1", "https://a.example/2")
-        return MockResponse(502, {}, "bad gateway")
+        bb_asked.append(request)
+        return MockResponse(502, {}, "bad gateway") if len(bb_asked) == 1 else _results("https://b.example/1")
 
     wire = MockWire(answer)
     results = {}
     with _client(wire) as client:
 
         def search(name, budget_ms):
-            results[name] = client.search("q", budget_ms=budget_ms)
+            results[name] = client.search("q", budget_ms=budget_ms, retries=0 if name == "first" else waiter_retries)
 
         _ask_twice(search, (LONG_MS, waiter_budget_ms), asked, release, waiting)
     assert results["first"]["provider_meta"]["cached"] is False
-    assert results["second"]["provider_meta"]["cached"] is not asked_again
-    assert results["second"]["items"] == results["first"]["items"]
-    assert [e["provider"] for e in results["second"]["errors"]] == ["bb"]
-    assert _hosts(wire) == sorted(["aa.example", "bb.example"] * (2 if asked_again else 1))
+    assert [e["provider"] for e in results["first"]["errors"]] == ["bb"]
+    assert results["second"]["provider_meta"]["cached"] is False
+    assert "errors" not in results["second"]  # it asked itself: bb answered this time
+    assert "https://b.example/1" in [item["url"] for item in results["second"]["items"]]
+    assert _hosts(wire) == sorted(["aa.example", "bb.example"] * 2)
 
 
 def _two_failed_fallbacks(wire, clock, asked, release, waiting):
@@ -316,3 +316,19 @@ def test_a_plugins_error_that_cannot_be_pickled_reaches_the_waiting_thread_as_it
     first_error, second_error = _two_failed_fallbacks(MockWire(answer), clock, asked, release, waiting)
     assert [type(first_error), type(second_error)] == [_HeldError, _HeldError]
     assert second_error is not first_error and second_error.detail_code == "held"
+
+
+@pytest.mark.parametrize(
+    ("codes", "cut"),
+    [
+        (["deadline_exceeded"], True),
+        (["budget_exhausted", "not_asked"], True),
+        (["deadline_exceeded", "http_502"], False),  # the 502 a waiter's own request may not get
+        (["read_timeout"], False),  # a longer request timeout may mend it
+        ([], False),  # partial otherwise (a page unread): asking again may mend it
+    ],
+)
+def test_only_an_answer_cut_by_the_deadline_is_handed_over_partial(codes, cut):
+    """Which partial answers a waiter with no more reach may take (``_cut_by_deadline``)."""
+    response = {"items": [], "provider_meta": {}, "errors": [{"provider": "aa", "detail_code": c} for c in codes]}
+    assert search_client._cut_by_deadline(response) is cut

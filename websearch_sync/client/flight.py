@@ -4,8 +4,9 @@ for its answer instead of asking too.
 Identical means the same cache key (backends, strategy, validated parameters, settings
 fingerprint). In one process the first caller holds an in-process entry and the others
 wait on its event and take the answer it hands over (no cache needed: the
-module-level ``ws.search`` keeps none without a state URL; a partial answer too, to a waiter
-with no more time than its asker had, which asking again would leave with nothing); across processes (a shared state) the first one also holds a short
+module-level ``ws.search`` keeps none without a state URL; a partial answer too, one cut short
+by the deadline only, to a waiter that could do no better: no more time, retries nor request
+timeout than its asker had, :class:`Reach`); across processes (a shared state) the first one also holds a short
 Redis lock (``state/flights.py``) and the others poll the shared cache while it is held.
 A waiter then reads the cache: a hit answers it; a miss (the first caller failed, or
 its answer was not cacheable) lets it ask the upstream itself; across processes, when the
@@ -14,6 +15,7 @@ others wait for that one. Every wait ends with the waiter's budget.
 """
 
 import copy
+import dataclasses
 import threading
 import time
 from collections.abc import Hashable, Iterator
@@ -52,6 +54,26 @@ def _error_copy(error: WebSearchError) -> WebSearchError:
     return clone
 
 
+@dataclasses.dataclass(frozen=True)
+class Reach:
+    """What a call could do to complete an answer: its time (seconds), its retries and its
+    per-request timeout (ms; ``None``: each backend's own). The settings a question's key leaves out."""
+
+    budget_s: float
+    retries: int
+    request_timeout_ms: Optional[int]
+
+    def covers(self, other: "Reach") -> bool:
+        """True when ``other`` could do no more than this: a partial answer made with this reach is
+        all ``other`` would get by asking again (an unknown backend default counts as larger)."""
+        timeout_covered = other.request_timeout_ms == self.request_timeout_ms or (
+            other.request_timeout_ms is not None
+            and self.request_timeout_ms is not None
+            and other.request_timeout_ms <= self.request_timeout_ms
+        )
+        return other.budget_s <= self.budget_s and other.retries <= self.retries and timeout_covered
+
+
 class _Asking(threading.Event):
     """A question one thread of this process is asking; set when it is done, with its ``answer``
     when it handed one over (:meth:`Flights.answered`)."""
@@ -59,18 +81,21 @@ class _Asking(threading.Event):
     answer: Optional[dict[str, Any]] = None
     #: A copy of the error the asking call failed with (``None``: it did not fail).
     error: Optional[WebSearchError] = None
-    #: ``None`` for a whole answer; for a partial one, the whole budget (seconds) of the call that
-    #: made it: a waiter with no more time left than that could not complete it by asking again.
-    partial_within_s: Optional[float] = None
+    #: ``None`` for a whole answer; for a partial one, the reach of the call that made it (its
+    #: whole budget): a waiter that could do no more could not complete it by asking again.
+    partial_reach: Optional[Reach] = None
 
-    def answer_for(self, budget: Deadline) -> Optional[dict[str, Any]]:
-        """A copy of the answer handed over, when it serves a waiter with ``budget``: a whole one
-        always; a partial one when the waiter has no more time than its asker had (a backend
-        that ran out of the asker's time would run out of the waiter's, which then gets nothing)."""
+    def answer_for(self, budget: Deadline, reach: Optional[Reach]) -> Optional[dict[str, Any]]:
+        """A copy of the answer handed over, when it serves a waiter with ``budget`` and ``reach``
+        (its retries and request timeout; ``None``: unknown): a whole one always; a partial one
+        when the waiter could do no more than its asker (a backend that ran out of the asker's
+        time would run out of the waiter's, which then gets nothing)."""
         if self.answer is None:
             return None
-        if self.partial_within_s is not None and budget.remaining_s() > self.partial_within_s:
-            return None  # a longer deadline may complete it: this waiter asks itself
+        if self.partial_reach is not None and (
+            reach is None or not self.partial_reach.covers(dataclasses.replace(reach, budget_s=budget.remaining_s()))
+        ):
+            return None  # more time, retries or a longer request timeout may complete it: this waiter asks itself
         return copy_result(self.answer)
 
 
@@ -90,16 +115,16 @@ class Flights:
         self._lock = threading.Lock()
         self._asking = {}
 
-    def answered(self, key: Hashable, answer: dict[str, Any], partial_within_s: Optional[float] = None) -> None:
+    def answered(self, key: Hashable, answer: dict[str, Any], partial_reach: Optional[Reach] = None) -> None:
         """Hand the answer to ``key`` to the threads of this process waiting for it (the one
-        asking calls this inside its turn): they need no cache to get it. ``partial_within_s``:
-        the answer is partial (not for the cache), made within a budget of that many seconds; a
-        waiter with no more time left takes it too (:meth:`_Asking.answer_for`)."""
+        asking calls this inside its turn): they need no cache to get it. ``partial_reach``:
+        the answer is partial (not for the cache), made with that reach; a waiter that could do
+        no more takes it too (:meth:`_Asking.answer_for`)."""
         with self._lock:
             asking = self._asking.get(key)
             if asking is not None:
                 asking.answer = copy_result(answer)
-                asking.partial_within_s = partial_within_s
+                asking.partial_reach = partial_reach
 
     @contextmanager
     def turn(
@@ -109,6 +134,7 @@ class Flights:
         lookup: Lookup,
         across_processes: bool = True,
         ask_need_s: float = 0.0,
+        reach: Optional[Reach] = None,
     ) -> Iterator[Optional[dict[str, Any]]]:
         """Yields the answer another caller found (handed over, or read with ``lookup``), or
         ``None``: then this caller asks the upstream, and the others wait until the block ends.
@@ -116,14 +142,15 @@ class Flights:
         answer that is not cached cannot reach another process). A waiter left with less than
         ``ask_need_s`` (what a request needs to be sent) when the caller it waited for failed
         raises a copy of that caller's error: asking itself, it would send nothing and say only
-        that its time ran out, not why each backend failed."""
+        that its time ran out, not why each backend failed. ``reach``: this caller's retries and
+        request timeout, which a partial answer handed over must not exceed (``None``: it takes none)."""
         with self._lock:
             asking = self._asking.get(key)
             if asking is None:
                 mine = self._asking[key] = _Asking()
         if asking is not None:  # another thread of this process asks: wait, then take its answer (or the cache's)
             wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
-            handed = asking.answer_for(budget)
+            handed = asking.answer_for(budget, reach)
             if handed is None and asking.error is not None and budget.remaining_s() < ask_need_s:
                 raise _error_copy(asking.error)
             yield handed if handed is not None else lookup()

@@ -27,6 +27,9 @@ from ..errors import (
     BAD_MIN_INTERVAL_S,
     BAD_RETRIES,
     BAD_STRATEGY,
+    BUDGET_EXHAUSTED,
+    DEADLINE_EXCEEDED,
+    NOT_ASKED,
     InvalidInput,
     WebSearchError,
     client_closed,
@@ -69,7 +72,7 @@ from .cache import DEFAULT_FILE_ANSWERS, MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
-from .flight import Flights
+from .flight import Flights, Reach
 from .hostgate import HostGate, backend_hosts
 from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter
@@ -563,20 +566,34 @@ class SearchClient:
             cached = call.ttl > 0  # without a cache, identical calls at the same moment still send one request
             hit = self._cached(plan, key) if cached else None
             flight = key if cached else ("uncached", key)  # a cached call must not wait for an answer never cached
+            read: list[Optional[dict[str, Any]]] = [None]  # what the cache gave (an answer handed over says itself)
             if hit is None:
+
+                def lookup() -> Optional[dict[str, Any]]:
+                    read[0] = cast(Optional[dict[str, Any]], self._cached(plan, key) if cached else None)
+                    return read[0]
+
                 with self._flights.turn(
                     flight,
                     plan.budget,
-                    lambda: cast(Optional[dict[str, Any]], self._cached(plan, key) if cached else None),
+                    lookup,
                     across_processes=cached,  # other processes get an answer through the shared cache only
                     ask_need_s=send_need_s(plan.budget),
+                    reach=Reach(0.0, call.retries, call.timeout),
                 ) as found:
                     if found is None:
                         return self._answer(plan, call, key if cached else None, started, flight)
                     hit = cast(SearchResponse, found)
+            else:
+                read[0] = cast(dict[str, Any], hit)
             self._revise_cached(plan, hit)
             hit["provider_meta"].update(
-                {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started), "wait_ms": 0}
+                {
+                    "cached": read[0] is hit or hit["provider_meta"]["cached"],
+                    "attempts": 0,
+                    "latency_ms": self._elapsed_ms(started),
+                    "wait_ms": 0,
+                }
             )
             return hit
         except WebSearchError as error:
@@ -635,9 +652,15 @@ class SearchClient:
         response["provider_meta"].update(
             {"latency_ms": latency_ms, "wait_ms": min(state.wait_ms(), latency_ms), "attempts": state.attempts}
         )
-        if flight is not None:  # a partial answer too: a waiter with no more time would get nothing better
-            partial_within_s = None if keep_s > 0 else plan.budget.timeout_ms / 1000.0
-            self._flights.answered(flight, cast(dict[str, Any], response), partial_within_s)
+        if flight is not None and (keep_s > 0 or _cut_by_deadline(response)):
+            # a partial answer too, when only the deadline cut it: a waiter that could do no more
+            # would get nothing better (another failure, a 502, its own retries may mend)
+            partial = None if keep_s > 0 else Reach(plan.budget.timeout_ms / 1000.0, call.retries, call.timeout)
+            # the waiters' copy says `cached` as the cache holds it: a partial answer, or one of a call
+            # without a cache, is no cached answer
+            stored = key is not None and keep_s > 0
+            handed = {**response, "provider_meta": {**response["provider_meta"], "cached": stored}}
+            self._flights.answered(flight, handed, partial)
         if key is not None and keep_s > 0:
             self._cache.set(
                 key,
@@ -1007,6 +1030,17 @@ class _CallSettings:
         )
         self.retries = _check_retries(retries) if retries is not None else client.retries
         self.ttl = _check_ttl(ttl) if ttl is not None else client.cache_ttl_s
+
+
+#: The failures a longer deadline alone may mend: a waiter with no more time gets the same.
+_DEADLINE_CUTS = frozenset({DEADLINE_EXCEEDED, BUDGET_EXHAUSTED, NOT_ASKED})
+
+
+def _cut_by_deadline(response: SearchResponse) -> bool:
+    """True when every failure in ``response`` is the call's deadline running out (none: it was
+    cut otherwise, e.g. a page unread; asking again may mend it)."""
+    errors = response.get("errors", [])
+    return bool(errors) and all(error.get("detail_code") in _DEADLINE_CUTS for error in errors)
 
 
 def _bound_ms(call: _CallSettings, valid: Validated) -> int:

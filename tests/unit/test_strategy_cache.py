@@ -74,3 +74,39 @@ def test_the_answer_without_a_backend_that_failed_otherwise_is_not_cached(json_b
         again = client.search("q")
     assert again["provider_meta"]["cached"] is False
     assert _asked(wire) == ["aa", "aa", "bb", "bb"]
+
+
+@STRATEGIES
+def test_the_cool_down_bounded_answer_expires_with_the_cool_down_after_slow_page_reads(json_backends, strategy):
+    """With ``include_content`` the pages are read after the strategy bounded the answer's time by
+    ``aa``'s cool-down: the 50 s they took count against it (it was kept 50 s past the cool-down,
+    counted again from when it was stored)."""
+    json_backends("aa", "bb")
+    clock = FakeClock()
+
+    def answer(request):
+        if "aa.example" in request.url:
+            return MockResponse(403, {}, "<html>no</html>")
+        if "bb.example" in request.url:
+            return MockResponse(200, {"Content-Type": "application/json"}, RESULTS)
+        clock.advance(50)  # the page read takes 50 s
+        return MockResponse(200, {"Content-Type": "text/html"}, "<html><body><p>%s</p></body></html>" % ("text " * 50))
+
+    settings = ws.Settings(endpoints={"aa": "https://aa.example/s", "bb": "https://bb.example/s"})
+    client = ws.SearchClient(
+        ["aa", "bb"],
+        strategy=strategy,
+        settings=settings,
+        wire=MockWire(answer),
+        retries=0,
+        clock=clock,
+        cooldowns={"http_403": 100},
+    )
+    with client:
+        first = client.search("q", include_content=True, budget_ms=200_000)
+        clock.advance(49)  # 99 s after aa's 403: it still cools down
+        still = client.search("q", include_content=True, budget_ms=200_000)
+        clock.advance(2)  # its cool-down is over
+        after = client.search("q", include_content=True, budget_ms=200_000)
+    assert first["items"][0]["content"] and [e["detail_code"] for e in first["errors"]] == ["http_403"]
+    assert (still["provider_meta"]["cached"], after["provider_meta"]["cached"]) == (True, False)

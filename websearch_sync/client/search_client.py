@@ -773,7 +773,7 @@ class SearchClient:
 
     def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState) -> Outcome:
         """Ask the backends by the call's strategy (counting requests and waits in ``state``);
-        ``(response, keep_s)``: the seconds it may be cached (:data:`~.strategies.Outcome`). The
+        ``(response, keep_s)``: the seconds it may be cached from now (:data:`~.strategies.Outcome`). The
         parameters are those of the validation, asked now: a validation reused for a repeat
         (:class:`PlanMemo`) was made at an earlier call, and a time range ends at the search's
         ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
@@ -795,8 +795,11 @@ class SearchClient:
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
         response, keep_s = strategy(backends, params, plan.budget, run, refusing, self._runner.skipped_for(params))
         if params.include_content:
+            decided = self._clock.monotonic()
             if not self._add_content(response, params, plan.budget):
                 keep_s = 0.0
+            # a cool-down bounding keep_s ends as many seconds sooner as the pages took to read
+            keep_s = max(0.0, keep_s - (self._clock.monotonic() - decided))
         else:  # a backend's own page text, not asked for: as bounded as when asked (its default cap)
             for item in response["items"]:
                 _cap_content(item, DEFAULT_CONTENT_CHARS)

@@ -8,8 +8,9 @@ module-level ``ws.search`` keeps none without a state URL; a partial answer too,
 by the deadline only, to a waiter that could do no better: no more time, retries nor request
 timeout than its asker had, :class:`Reach`); across processes (a shared state) the first one also holds a short
 Redis lock (``state/flights.py``) and the others poll the shared cache while it is held.
-A waiter then reads the cache: a hit answers it; a miss (the first caller failed, or
-its answer was not cacheable) lets it ask the upstream itself; across processes, when the
+A waiter given no answer then reads the cache: a hit answers it; a miss (the first caller
+failed, or its answer was not cacheable nor handed to this waiter) lets it ask the upstream
+itself (or, left too little time to send, raise a copy of the first caller's error); across processes, when the
 question's lease lapsed instead (its owner died), one waiter takes the question over and the
 others wait for that one. Every wait ends with the waiter's budget.
 """

@@ -382,7 +382,10 @@ class SearchClient:
     def clear_cooldowns(self, backend: Optional[str] = None) -> list[str]:
         """Lift the cool-downs of ``backend`` (its parts too), or of every backend: this client's
         and, with a shared state, every process's. For an operator who knows a block is over;
-        the names lifted, sorted.
+        the names lifted, sorted. An answer cached during the cool-down without that backend (a
+        fallback's or merge's, kept until the cool-down was to end) stays cached until then: clear
+        the cache too (a new client, or ``websearch-sync state clear`` for the shared one) to have
+        the backend asked at once.
 
         Raises:
             InvalidInput: ``unknown_backend``.
@@ -635,10 +638,11 @@ class SearchClient:
         started: float,
         flight: Optional[Hashable] = None,
     ) -> SearchResponse:
-        """Ask the backends and, when the answer is cacheable, hand it to the calls of this process
-        waiting in ``flight`` and cache it under ``key`` (``None``: not cached), for the call's TTL
-        or less (:data:`~.strategies.Outcome`); an answer cached meanwhile (seen after a rate-limit
-        wait) is returned instead."""
+        """Ask the backends, hand the answer to the calls of this process waiting in ``flight`` (a
+        partial one only when the deadline alone cut it, for the waiters that could do no more:
+        :class:`~.flight.Reach`) and, when it is cacheable, cache it under ``key`` (``None``: not
+        cached), for the call's TTL or less (:data:`~.strategies.Outcome`); an answer cached
+        meanwhile (seen after a rate-limit wait) is returned instead."""
         state = CallState()
         try:
             response, keep_s = self._run(plan, call, key, state)

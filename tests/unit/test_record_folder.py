@@ -140,7 +140,7 @@ def test_the_record_command_for_a_query_starting_with_a_dash_runs(tmp_path, caps
 
 def test_the_record_command_is_quoted_as_the_command_lines_hints_quote(tmp_path):
     """The command in a replay's ``no_recorded_case`` was quoted by ``shlex`` (``'it'"'"'s'``, single quotes
-    cmd.exe does not read), the command line's own hints by ``shell_quote``: one quoting for both."""
+    PowerShell reads otherwise), the command line's own hints by ``shell_quote``: one quoting for both."""
     from websearch_sync.contract.cases import record_hint
     from websearch_sync.shellwords import shell_quote
 

@@ -164,6 +164,21 @@ def test_verify_of_one_backend_finds_its_cases_in_a_folder_of_another_name(tmp_p
     assert capsys.readouterr().out.startswith("PASS   stub/hello-world")
 
 
+def test_verify_of_one_backend_notes_the_orphans_beside_its_cases_in_a_folder_of_another_name(tmp_path, capsys):
+    """``verify --backend`` chose the cases by the backend their meta files name, but noted the files
+    belonging to no case by the folder's name: an orphan beside ``stub``'s cases in another folder
+    went unsaid, one in a folder named ``stub`` holding no case of it was said."""
+    assert main(["record", "stub", "hello world", "--fixtures", str(tmp_path)]) == 0
+    (tmp_path / "stub").rename(tmp_path / "offline-cases")
+    (tmp_path / "offline-cases" / "left.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "left.json").write_text("{}", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["verify", "--fixtures", str(tmp_path), "--backend", "stub"]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: ")]
+    assert notes == ["note: %s belongs to no case" % (tmp_path / "offline-cases" / "left.json")]
+
+
 def test_verify_notes_what_a_cases_provenance_lacks(tmp_path, capsys):
     """What each provenance must name (docs/contract.md) was checked by this project's contract suite
     only: a plugin author's ``synthetic`` case without its ``why`` passed ``verify`` without a word."""

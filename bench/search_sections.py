@@ -38,7 +38,7 @@ SECTIONS = {
         (_OURS + "engine.base", "Backend.search", "engine.search"),
         (_OURS + "engine.html_engine", "HtmlEngine.build_request", "  build_request"),
         (_OURS + "net.transport", "HttpTransport.send", "  transport.send"),
-        (_OURS + "net.transport", "wire_request", "    wire_request (encoding, header checks)"),
+        (_OURS + "net.exchange", "wire_request", "    wire_request (encoding, header checks)"),
         (_OURS + "engine.base", "Backend._parse", "  engine._parse"),
         (_OURS + "net.response", "decode_body", "    decode_body"),
         (_OURS + "engine.html_engine", "HtmlEngine.classify", "    classify (bot walls, with the decode)"),

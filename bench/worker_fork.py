@@ -48,11 +48,13 @@ WORKERS = (
 )
 #: The module of the second row's worker class, written to the workers' directory.
 #: ``import websearch_sync`` alone loads little (the client, requests and the engines load on
-#: first use): reading ``search`` and asking for the jobs' backend loads what a job runs with.
+#: first use): reading ``search``, reading the settings of the environment (which names the jobs'
+#: backend) and importing requests (which a client's first request imports) loads what a job runs with.
 PRELOADED_FORK = (
+    "import requests  # the HTTP library: a client imports it at its first request\n"
     "import websearch_sync\n"
-    "websearch_sync.search  # the client and requests, imported once, before each fork\n"
-    "websearch_sync.Settings.from_env()  # every engine's declarations: the engines\n"
+    "websearch_sync.search  # the client, imported once, before each fork\n"
+    "websearch_sync.Settings.from_env()  # the engines of the backends the environment configures\n"
     "from rq.worker import Worker as PreloadedForkWorker\n"
 )
 WORKER_WAIT_S = 600.0  # bounded: a forked job costs about a second on a loaded machine

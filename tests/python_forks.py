@@ -37,16 +37,18 @@ CLI = "import runpy\nrunpy.run_module('websearch_sync', run_name='__main__', alt
 
 
 def engines_and_wire() -> list[str]:
-    """Every built-in engine's module and the browser wire's (when ``curl_cffi`` is there): what a
-    search reading its settings from the environment imports (it asks each engine for its own),
-    for a preload that is to leave a child nothing of the library to import."""
+    """Every built-in engine's module, the requests wire's with the request encoding (which a
+    client imports at its first request) and the browser wire's (when ``curl_cffi`` is there): what
+    searches may import on first use, for a preload that is to leave a child nothing of the library
+    to import."""
     import importlib.util
 
     from websearch_sync.engine.builtin import BUILT_IN, PACKAGE
 
     engines = [PACKAGE + "." + module for module in dict.fromkeys(engine.module for engine in BUILT_IN)]
-    wire = ["websearch_sync.net.wire_curl"] if importlib.util.find_spec("curl_cffi") is not None else []
-    return engines + wire
+    wires = ["websearch_sync.net.wire_requests", "websearch_sync.net.exchange"]
+    wires += ["websearch_sync.net.wire_curl"] if importlib.util.find_spec("curl_cffi") is not None else []
+    return engines + wires
 
 
 def searching_preload(*extra: str) -> tuple[str, ...]:

@@ -58,11 +58,13 @@ def main() -> None:
 
 
 def preload() -> None:
-    """Import what a worker's first search imports (the client, the engines, redis-py for a state
-    URL): done once by a fleet's parent before it forks, as bench/worker_fork.py's preloading
+    """Import what a worker's first search imports (the client, the engines, the requests wire,
+    redis-py for a state URL): done once by a fleet's parent before it forks, as bench/worker_fork.py's preloading
     fork does. Only imports: no client, connection, thread or state of the library. (SearXNG's
     JSON API needs no browser wire: its first search loads no curl_cffi.)"""
-    Settings.from_env()  # every engine's declarations: the engines
+    Settings.from_env()  # the engines of the backends the environment configures (SearXNG's)
+    for module in ("websearch_sync.net.wire_requests", "websearch_sync.net.exchange"):  # a client's first request's
+        importlib.import_module(module)
     if os.environ.get("WEB_SEARCH_STATE_URL"):
         with contextlib.suppress(ImportError):  # redis-py not installed: the worker meets it as before
             importlib.import_module("redis")

@@ -20,7 +20,7 @@ from .client.processwide import process_parts
 from .client.ratelimit import RateLimiter
 from .client.search_client import SearchClient, keyword_names
 from .client.state import SharedTiers
-from .config import Settings
+from .config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, Settings
 from .models import (
     AnyResponse,
     ExtractMode,
@@ -33,7 +33,6 @@ from .models import (
     VideoResponse,
 )
 from .net.deadline import Deadline
-from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 from .validate import BackendArg
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -17,7 +17,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Protocol, TypeVar, Union
 from urllib.parse import parse_qsl, urlsplit
 
-from .errors import BAD_ENDPOINT, BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND, InvalidInput, clipped
+from .errors import (
+    BAD_ENDPOINT,
+    BAD_MIN_INTERVAL_S,
+    BAD_PROXY,
+    BAD_SETTING,
+    PDF_PAGES_LEFT_OUT,
+    UNKNOWN_BACKEND,
+    InvalidInput,
+    clipped,
+)
 from .forks import module_global
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
@@ -50,6 +59,11 @@ DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
 MIN_FETCH_BYTES = 1024
 #: How many characters of a page fetch returns by default.
 DEFAULT_MAX_CHARS = 50_000
+#: How many characters of each result's page ``include_content`` keeps by default.
+DEFAULT_CONTENT_CHARS = 4_000
+#: The detail codes of the warnings a page read carries (its result's ``errors``): its text
+#: stands, as a failed page's does not (a search whose pages were all read is cacheable).
+READ_WARNINGS = frozenset({PDF_PAGES_LEFT_OUT})
 #: Seconds within which the tools a server or an agent framework offers count repeats of one lookup
 #: (``ToolSession``'s ``repeat_window_s``): they outlive many conversations, and a later one may ask
 #: the same thing again. Here, below both the MCP server and the integrations, which share it.

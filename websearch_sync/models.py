@@ -55,6 +55,8 @@ MEDIA_FILTERS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 #: How a call with several backends uses them (the values of ``strategy``).
 STRATEGIES = ("fallback", "merge")
+#: What a page's text is given as (the values of ``extract_mode``).
+EXTRACT_MODES = ("markdown", "text")
 
 #: The values of ``time_range``, ``safe_search``, ``extract_mode`` and ``strategy`` (a type checker
 #: catches ``time_range="weak"``; the call still checks them at run time).

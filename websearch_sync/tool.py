@@ -28,8 +28,15 @@ from urllib.parse import quote
 from .client.clock import SYSTEM_CLOCK
 from .client.default_client import default_client
 from .client.search_client import SearchClient
-from .client.selection import resolve_backends
-from .config import DEFAULT_MAX_REPEATS, DEFAULT_MAX_RESULTS, Settings
+from .client.selection import offline_backends, resolve_backends
+from .config import (
+    DEFAULT_CONTENT_CHARS,
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MAX_REPEATS,
+    DEFAULT_MAX_RESULTS,
+    READ_WARNINGS,
+    Settings,
+)
 from .engine import registry
 from .engine.normalize import LINE_TEXT_FIELDS
 from .errors import (
@@ -68,14 +75,12 @@ from .errors import (
     WebSearchError,
     cut_end,
 )
-from .extract.article import EXTRACT_MODES
 from .forks import instance_lock, renewed_in_children
-from .models import MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
+from .models import EXTRACT_MODES, MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
 from .net.urls import MAX_URL_CHARS, dedupe_key
 from .reader import pdf as pdf_reader
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .reader.image import MAX_DECODE_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, image_downscalable
-from .reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_CHARS, READ_WARNINGS
 from .reader.pagetext import (
     CUT_CONTENT_BUDGET,
     CUT_DEADLINE,
@@ -1030,15 +1035,6 @@ def _new_nonce() -> str:
     return secrets.token_hex(_NONCE_BYTES)
 
 
-def offline_backends(response: Any) -> list[str]:
-    """The offline backends (the stub) that produced ``response``'s results, in order; empty for web results."""
-    meta = response.get("provider_meta") if isinstance(response, Mapping) else None
-    meta = meta if isinstance(meta, Mapping) else {}
-    names = meta.get("providers") or [meta.get("provider_name")]
-    known = registry.backend_names()
-    return [n for n in names if isinstance(n, str) and n in known and registry.backend_class(n).kind == "offline"]
-
-
 def _error_code(error: Mapping[str, Any]) -> str:
     code = str(error.get("type", "WebSearchError"))
     return code + (" (%s)" % error["detail_code"] if error.get("detail_code") else "")
@@ -1071,10 +1067,14 @@ def is_argument_error(error: Mapping[str, Any]) -> bool:
 
 def _advice(error: Mapping[str, Any]) -> str:
     """What the model can do: correct its arguments (the same call fails again, another may not),
-    or whether trying the same call again later may help."""
+    or whether trying the same call again later may help: it may when any backend of a chain or a
+    merge failed in a way that heals (a 502 beside a wall: the raised error is the wall's, whose
+    own ``retryable`` said that retrying would not help)."""
     if is_argument_error(error):
         return "Correct the arguments and call again."
-    return "Retrying later may help." if error.get("retryable") else "Retrying the same call will not help."
+    backends = [error] + [e for e in error.get("errors") or [] if isinstance(e, Mapping) and not e.get("engine")]
+    healing = any(e.get("retryable") for e in backends)
+    return "Retrying later may help." if healing else "Retrying the same call will not help."
 
 
 def _error_line(error: Mapping[str, Any]) -> str:

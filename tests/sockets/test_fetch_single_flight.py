@@ -118,9 +118,9 @@ def test_a_text_cut_by_the_first_callers_deadline_is_neither_handed_over_nor_cac
     """A long PDF read with a short deadline ends ``truncated_by: ["deadline"]``: a waiter with a
     longer one (and a later call) reads the page itself, as a search's partial answer is not shared.
     The first caller's read is marked cut by its deadline (a PDF's page-by-page cut, without its timing)."""
-    from websearch_sync.client import search_client
+    from websearch_sync.reader import page as reader_page  # the client imports fetch_page from it at each read
 
-    fetch_page = search_client.fetch_page
+    fetch_page = reader_page.fetch_page
     reads = [0]
 
     def cut_first(*args: Any, **kwargs: Any) -> Any:
@@ -130,7 +130,7 @@ def test_a_text_cut_by_the_first_callers_deadline_is_neither_handed_over_nor_cac
             result["truncated"], result["truncated_by"] = True, ["deadline"]
         return result
 
-    monkeypatch.setattr(search_client, "fetch_page", cut_first)
+    monkeypatch.setattr(reader_page, "fetch_page", cut_first)
     page = HeldPage(lambda requests: requests + waiting[0] >= 2)
     with FaultServer({"/page": page}) as server, ws.SearchClient("stub", cache_ttl_s=300) as client:
         results = _fetch_together(lambda _: client.fetch(server.url("/page"), allow_private=True, timeout_ms=60_000), 2)

@@ -13,8 +13,8 @@ from servers import FaultServer
 import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.client.search_client import SearchClient
+from websearch_sync.config import DEFAULT_CONTENT_CHARS
 from websearch_sync.reader import image as image_reader
-from websearch_sync.reader.page import DEFAULT_CONTENT_CHARS
 
 #: Anthropic's per-image limit, on the base64 string: its 400 reads "image exceeds 5 MB maximum:
 #: N bytes > 5242880 bytes" for the base64 text of an image of 3.9 MB and more.

@@ -109,3 +109,25 @@ def test_a_json_backend_replayed_builds_no_browser_wire(monkeypatch):
         assert "chrome" in repr(client._transport)
     assert result["items"] == golden["items"]
     assert built == []
+
+
+def test_the_api_wire_is_built_at_the_first_request_and_a_stub_search_builds_none(monkeypatch):
+    """The ``requests`` wire waits for a request too: a client whose backends send nothing (the
+    offline stub: every script's offline run, the CLI's first command) never builds it, and one
+    closed before its first request builds none after."""
+    built, closed = [], []
+    monkeypatch.setattr(RequestsWire, "__init__", lambda self, *a, **k: built.append(self) or None)
+    monkeypatch.setattr(RequestsWire, "close", lambda self: closed.append(self))
+    with SearchClient("stub", settings=Settings(impersonate="off")) as client:
+        assert client.search("q")["items"] and built == []
+    transport = HttpTransport(impersonate="off")
+    assert built == [] and "not built yet" in repr(transport)
+    wire = transport.wire_for(API)
+    assert built == [wire] and transport.wire_for(API) is transport.wire_for(PAGE) is wire  # once, then kept
+    transport.close()
+    assert closed == [wire]
+    unused = HttpTransport(impersonate="off")
+    unused.close()
+    with pytest.raises(InvalidInput) as info:
+        unused.wire_for(API)
+    assert info.value.detail_code == "client_closed" and len(built) == 1

@@ -10,7 +10,7 @@ import pkgutil
 import websearch_sync.backends
 from websearch_sync.engine import registry
 from websearch_sync.engine.base import Backend
-from websearch_sync.engine.builtin import BUILT_IN, NAMES, PACKAGE, BuiltIn
+from websearch_sync.engine.builtin import BUILT_IN, ENV_VARS, NAMES, PACKAGE, BuiltIn
 from websearch_sync.models import VERTICALS
 
 KIND_ORDER = ("offline", "html", "json")
@@ -49,3 +49,14 @@ def test_each_row_resolves_to_its_class_and_the_names_follow_the_table():
         assert registry.backend_class(row.name, row.vertical).__name__ == row.cls
     assert list(NAMES) == registry.backend_names()[: len(NAMES)]
     assert len(set(BUILT_IN)) == len(BUILT_IN)
+
+
+def test_the_environment_table_names_every_variable_each_backends_engines_read():
+    declared: dict[str, tuple[str, ...]] = {}
+    for row in declared_rows():
+        cls = registry.backend_class(row.name, row.vertical)
+        found = declared.get(row.name, ()) + tuple(s.env for s in cls.declared_settings() if s.env)
+        if found:
+            declared[row.name] = tuple(dict.fromkeys(found))
+    paste = "\n".join("    %r: %r," % item for item in declared.items())
+    assert ENV_VARS == declared, "engine/builtin.py's ENV_VARS should read:\n" + paste

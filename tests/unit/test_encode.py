@@ -1,5 +1,5 @@
 """net/encode.py encodes a request exactly as ``requests.Request(...).prepare()`` does (the
-transport's ``wire_request`` no longer prepares a whole ``requests.Request`` per call): the
+exchange's ``wire_request`` no longer prepares a whole ``requests.Request`` per call): the
 URL with its query, the body, the ``Content-Type`` it implies and Basic auth from the URL, for
 every request the registered backends build and for the odd shapes a plugin may send."""
 
@@ -10,7 +10,8 @@ from backend_kit import dummy_config, network_backends
 import websearch_sync as ws
 from websearch_sync.engine import registry
 from websearch_sync.models import SearchParams
-from websearch_sync.net.transport import RequestSpec, wire_request
+from websearch_sync.net.exchange import wire_request
+from websearch_sync.net.transport import RequestSpec
 
 SHAPES = [
     RequestSpec("GET", "https://api.example/s", params={"q": "rust async", "n": 5, "safe": None}),

@@ -102,3 +102,32 @@ def test_a_missing_name_is_an_attribute_error_and_a_submodule_is_reachable():
     with pytest.raises(AttributeError):
         websearch_sync.no_such_name  # noqa: B018
     assert websearch_sync.api.search is websearch_sync.search
+
+
+def test_a_stub_search_loads_no_http_no_parser_no_reader_and_no_engine_but_the_stub():
+    """A client's settings read no engine whose variables are unset, its transport builds no wire
+    before a request (no requests), a search without ``include_content`` reads no page (no reader,
+    no extraction, no lxml), and the command line's text and JSON output load none of them: the
+    newcomer's first command, and every script's offline run."""
+    loaded = loaded_after(
+        "import io, contextlib\n"
+        "from websearch_sync.cli import main\n"
+        "from websearch_sync import Settings, SearchClient\n"
+        "Settings.from_env()\n"
+        "with SearchClient('stub') as client:\n"
+        "    client.search('q')\n"
+        "for argv in (['search', '-b', 'stub', 'q'], ['search', '-b', 'stub', '--json', 'q']):\n"
+        "    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+        "        main(argv)\n"
+    )
+    engines = [m for m in loaded if m.startswith("websearch_sync.backends.")]
+    assert engines == ["websearch_sync.backends.stub"]
+    unwanted = (
+        "lxml",
+        "bs4",
+        "readability",
+        "curl_cffi",
+        "websearch_sync.reader.page",
+        "websearch_sync.extract.article",
+    )
+    assert [m for m in loaded if m.split(".")[0] in unwanted or m in unwanted] == []

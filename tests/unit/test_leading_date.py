@@ -3,7 +3,7 @@ forms the recorded pages write, each with the separators that follow them."""
 
 import pytest
 
-from websearch_sync.engine.html_parsing import leading_date
+from websearch_sync.engine.dates import leading_date
 
 
 @pytest.mark.parametrize(

@@ -162,3 +162,22 @@ def test_an_unknown_argument_close_to_a_known_one_is_named():
     """Models trained on other search tools send ``num_results`` or ``maxResults``."""
     error = tool.call_tool("web_search", {"query": "rust", "num_results": 3}, client=ws.SearchClient("stub"))["error"]
     assert error["message"].startswith("unknown argument 'num_results' (did you mean 'max_results'?) (allowed: query,")
+
+
+@pytest.mark.parametrize(
+    "second_status, advice",
+    [(502, "Retrying later may help."), (401, "Retrying the same call will not help.")],
+)
+def test_a_chains_retry_advice_counts_every_backend_not_only_the_one_whose_error_is_raised(
+    json_backends, second_status, advice
+):
+    """A wall beside a 502: the wall's error is raised (the most informative) and is not retryable,
+    but the 502 may heal, and the chain asks that backend again: retrying may help."""
+    from websearch_sync.testing import MockResponse, MockWire
+
+    json_backends("aa", "bb")
+    wire = MockWire(lambda request: MockResponse(403 if "aa.example" in request.url else second_status, {}, "no"))
+    settings = ws.Settings(endpoints={"aa": "https://aa.example/s", "bb": "https://bb.example/s"})
+    with ws.SearchClient(["aa", "bb"], settings=settings, wire=wire, retries=0) as client:
+        line = tool.format_results(tool.call_tool("web_search", {"query": "q"}, client=client))
+    assert line.startswith("Error: WebBlocked (http_403): ") and advice in line, line

@@ -1,7 +1,8 @@
 """``bing_html``: Bing's results page (``GET https://www.bing.com/search?q=…``).
 
 Sends ``q``, ``count`` (= ``max_results``), ``first`` for later pages (option
-``pageno``), ``setlang``/``cc`` from the locale, ``filters=ex1:"ez1|2|3"`` for a
+``pageno``; a page read for depth: the page's own "Next" link's ``first``,
+``HtmlEngine.next_page``), ``setlang``/``cc`` from the locale, ``filters=ex1:"ez1|2|3"`` for a
 day/week/month time range (Bing's "past year" needs dates: not sent) and ``adlt``
 for safe search. The same parameters SearXNG's ``searx/engines/bing.py`` and ddgs's
 ``ddgs/engines/bing.py`` send (``q``, ``adlt``, the market; ``first`` and the ``ez1..3``
@@ -130,7 +131,7 @@ class BingHtml(HtmlEngine):
     options = (pageno_option("max_results results a page (first = (pageno - 1) x max_results + 1)"),)
     unsent: ClassVar[tuple[str, ...]] = ("time_range=year",)  # Bing's freshness filter has no year (docs/backends.md)
     auto_rank = 120
-    results_per_page = 10  # whatever count asks; later pages start at the first result not yet read
+    results_per_page = 10  # whatever count asks; later pages start where the page's "Next" link does
     first_result_field: ClassVar[Optional[str]] = "first"  # Bing counts results
     summary = "Bing results page, no key; decodes ck/a redirect links, drops ads"
     default_endpoint = "https://www.bing.com/search"

@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from typing import Any, Callable, Optional
 
 from ..engine.base import listed_results
-from ..engine.html_parsing import leading_date, month_first
+from ..engine.dates import leading_date, month_first
 from ..engine.media_fields import pixel_size, present, text, view_count, whole_number
 from ..engine.values import reads_as_instant
 from ..errors import WebBlocked

@@ -2,7 +2,8 @@
 
 Sends ``p``, ``b`` (the first result's position) for later pages (option ``pageno``, seven a
 page as the 2026 page's own page links count, ``b=8``, ``15``, ``22`` with ``pz=7``; ddgs's
-``b`` too; the pages after the call's own start after the results read, as its "Next" link)
+``b`` too; the pages after the call's own start where the page's own "Next" link starts them:
+``HtmlEngine.next_page``)
 and ``btf=d|w|m`` for a day/week/month time range (the page's own time filter; no
 "past year"). Safe search and the locale's language go in Yahoo's ``sB`` preference
 cookie (``vm=r|i|p``, ``vl=lang_<xx>``), only when asked for: the parameters and the
@@ -124,7 +125,7 @@ class YahooHtml(HtmlEngine):
     results_per_page = 10  #: the most a page shows (2015, 2020: 10; 2026: 7): fewer than asked reads on
     #: The results a ``pageno`` counts: the 2026 page's links to pages 2, 3, 4 ask ``b=8``, ``15``, ``22`` (``pz=7``)
     pageno_results: ClassVar[int] = 7
-    #: Yahoo counts results: its "Next" link starts after the ones shown (``b=8&pz=7`` after 7)
+    #: Yahoo counts results: the next page starts where the page's "Next" link does (``b=8&pz=7`` after 7)
     first_result_field: ClassVar[Optional[str]] = "b"
     summary = "Yahoo results page, no key; decodes RU= redirect links, drops sponsored blocks"
     default_endpoint = "https://search.yahoo.com/search"

@@ -1,7 +1,8 @@
 """``yahoo_html`` news: Yahoo News search (``GET https://news.search.yahoo.com/search?p=…``).
 
 Sends ``p`` and ``b`` (the first result's position, 11, 21 …) for later pages, as
-SearXNG's ``searx/engines/yahoo_news.py`` and ddgs's ``ddgs/engines/yahoo_news.py`` do;
+SearXNG's ``searx/engines/yahoo_news.py`` and ddgs's ``ddgs/engines/yahoo_news.py`` do (a page
+read for depth: where the page's own "Next" link, at ``/news/search``, starts it);
 Yahoo News is English only (SearXNG's notes), so no language is sent, and it has no
 time filter SearXNG knows of: ``time_range`` is not sent.
 
@@ -89,6 +90,7 @@ class YahooNews(YahooHtml):
     summary = "Yahoo News search page, no key"
     default_endpoint = "https://news.search.yahoo.com/search"
     pageno_results = 10  # the recorded page's links to pages 2, 3, 4 ask b=11, 21, 31 (pz=10)
+    page_link_paths = ("/news/search",)  # where the recorded page (asked at /search) links them
     region_start = ('id="web"',)
     region_end = ('id="right"',)
 

@@ -401,7 +401,7 @@ def empty_notice(response: Any) -> Optional[str]:
 
 def offline_notice(response: Any) -> Optional[str]:
     """A one-line notice when some results of ``response`` come from an offline backend (the stub)."""
-    from ..tool import offline_backends
+    from ..client.selection import offline_backends
 
     offline = offline_backends(response)
     if not offline:

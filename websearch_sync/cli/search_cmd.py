@@ -165,6 +165,8 @@ def backend_options(pairs: list[str]) -> dict[str, Any]:
     """``--option KEY=VALUE`` pairs as search() keywords; ``InvalidInput(bad_arguments)`` for a
     pair without ``=``, a key no backend (nor the common options) knows, or a key given twice
     (the last would silently win)."""
+    if not pairs:
+        return {}  # what the engines take is read only to check a pair: loading them all costs every search
     from ..engine import registry
 
     known = set(COMMON_OPTIONS) | set(registry.backend_options())

@@ -157,6 +157,16 @@ class BackendRunner:
             return result
         raise last_error  # type: ignore[misc]  # pragma: no cover
 
+    def skipped_for(self, params: SearchParams) -> Callable[[Backend], float]:
+        """For a call with ``params``: how long a backend stays skipped without being asked (the
+        longest cool-down left of the parts it asks, 0.0: it would be asked)."""
+
+        def skipped(backend: Backend) -> float:
+            keys = reported(backend, partial(backend.cooldown_keys, params))
+            return max((self.cooldowns.left_s(key) for key in keys), default=0.0)
+
+        return skipped
+
     def _cool_host(self, backend: Backend, error: WebBlocked, budget: Deadline) -> None:
         """Cool the backend's endpoint host down after a block of the whole backend (recorded under
         its upstream key) that ended its call, so that fetching a page of that host is refused like

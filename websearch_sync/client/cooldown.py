@@ -167,6 +167,13 @@ class Cooldowns:
             names += self._shared.clear([backend, *hosts] if backend is not None else None)
         return sorted(set(names))
 
+    def left_s(self, name: str) -> float:
+        """Seconds ``name`` stays suspended in this process (0.0: not suspended): how long a call
+        would skip it without asking (a suspension read from the shared tier is held here too)."""
+        with self._lock:
+            entry = self._until.get(name)
+            return max(0.0, entry.until - self._clock.monotonic()) if entry is not None else 0.0
+
     def check(self, name: str, own: Optional[str] = None, left_s: Optional[float] = None) -> None:
         """Raise the suspending ``WebBlocked`` again while ``name`` (a backend, or a part of one:
         ``searxng[engines=brave]``) is cooling down.

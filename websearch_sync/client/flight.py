@@ -4,7 +4,8 @@ for its answer instead of asking too.
 Identical means the same cache key (backends, strategy, validated parameters, settings
 fingerprint). In one process the first caller holds an in-process entry and the others
 wait on its event and take the answer it hands over (no cache needed: the
-module-level ``ws.search`` keeps none without a state URL); across processes (a shared state) the first one also holds a short
+module-level ``ws.search`` keeps none without a state URL; a partial answer too, to a waiter
+with no more time than its asker had, which asking again would leave with nothing); across processes (a shared state) the first one also holds a short
 Redis lock (``state/flights.py``) and the others poll the shared cache while it is held.
 A waiter then reads the cache: a hit answers it; a miss (the first caller failed, or
 its answer was not cacheable) lets it ask the upstream itself; across processes, when the
@@ -12,12 +13,14 @@ question's lease lapsed instead (its owner died), one waiter takes the question 
 others wait for that one. Every wait ends with the waiter's budget.
 """
 
+import copy
 import threading
 import time
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, Callable, Optional
 
+from ..errors import WebSearchError
 from ..forks import renewed_in_children
 from ..net.deadline import Deadline
 from ..net.waits import wait_for
@@ -34,11 +37,35 @@ LAPSE_MARGIN_S = 0.1
 Lookup = Callable[[], Optional[dict[str, Any]]]
 
 
+def _error_copy(error: WebSearchError) -> WebSearchError:
+    """A copy of ``error`` (and of the errors attached to it) another thread may raise and redact in
+    place: its own attributes, their values shared, never pickled (a plugin's error may hold a lock
+    or a response, which ``copy.deepcopy`` refuses with a ``TypeError``)."""
+    clone = copy.copy(error)
+    clone.errors = [_error_copy(attached) for attached in error.errors]
+    return clone
+
+
 class _Asking(threading.Event):
     """A question one thread of this process is asking; set when it is done, with its ``answer``
     when it handed one over (:meth:`Flights.answered`)."""
 
     answer: Optional[dict[str, Any]] = None
+    #: A copy of the error the asking call failed with (``None``: it did not fail).
+    error: Optional[WebSearchError] = None
+    #: ``None`` for a whole answer; for a partial one, the whole budget (seconds) of the call that
+    #: made it: a waiter with no more time left than that could not complete it by asking again.
+    partial_within_s: Optional[float] = None
+
+    def answer_for(self, budget: Deadline) -> Optional[dict[str, Any]]:
+        """A copy of the answer handed over, when it serves a waiter with ``budget``: a whole one
+        always; a partial one when the waiter has no more time than its asker had (a backend
+        that ran out of the asker's time would run out of the waiter's, which then gets nothing)."""
+        if self.answer is None:
+            return None
+        if self.partial_within_s is not None and budget.remaining_s() > self.partial_within_s:
+            return None  # a longer deadline may complete it: this waiter asks itself
+        return copy_result(self.answer)
 
 
 class Flights:
@@ -57,36 +84,52 @@ class Flights:
         self._lock = threading.Lock()
         self._asking = {}
 
-    def answered(self, key: Hashable, answer: dict[str, Any]) -> None:
+    def answered(self, key: Hashable, answer: dict[str, Any], partial_within_s: Optional[float] = None) -> None:
         """Hand the answer to ``key`` to the threads of this process waiting for it (the one
-        asking calls this inside its turn): they need no cache to get it."""
+        asking calls this inside its turn): they need no cache to get it. ``partial_within_s``:
+        the answer is partial (not for the cache), made within a budget of that many seconds; a
+        waiter with no more time left takes it too (:meth:`_Asking.answer_for`)."""
         with self._lock:
             asking = self._asking.get(key)
             if asking is not None:
                 asking.answer = copy_result(answer)
+                asking.partial_within_s = partial_within_s
 
     @contextmanager
     def turn(
-        self, key: Hashable, budget: Deadline, lookup: Lookup, across_processes: bool = True
+        self,
+        key: Hashable,
+        budget: Deadline,
+        lookup: Lookup,
+        across_processes: bool = True,
+        ask_need_s: float = 0.0,
     ) -> Iterator[Optional[dict[str, Any]]]:
         """Yields the answer another caller found (handed over, or read with ``lookup``), or
         ``None``: then this caller asks the upstream, and the others wait until the block ends.
         Not ``across_processes``: only the threads of this process wait for each other (an
-        answer that is not cached cannot reach another process)."""
+        answer that is not cached cannot reach another process). A waiter left with less than
+        ``ask_need_s`` (what a request needs to be sent) when the caller it waited for failed
+        raises a copy of that caller's error: asking itself, it would send nothing and say only
+        that its time ran out, not why each backend failed."""
         with self._lock:
             asking = self._asking.get(key)
             if asking is None:
                 mine = self._asking[key] = _Asking()
         if asking is not None:  # another thread of this process asks: wait, then take its answer (or the cache's)
             wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
-            handed = asking.answer
-            yield copy_result(handed) if handed is not None else lookup()
+            handed = asking.answer_for(budget)
+            if handed is None and asking.error is not None and budget.remaining_s() < ask_need_s:
+                raise _error_copy(asking.error)
+            yield handed if handed is not None else lookup()
             return
         try:
             if across_processes:
                 yield from self._shared_turn(key, budget, lookup)
             else:
                 yield None
+        except WebSearchError as error:  # a copy for the waiters: the asker's own is redacted in place, then raised
+            mine.error = _error_copy(error)
+            raise
         finally:
             with self._lock:
                 del self._asking[key]

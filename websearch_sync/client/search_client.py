@@ -13,11 +13,9 @@ import threading
 import weakref
 from collections.abc import Hashable, Mapping
 from functools import partial
-from typing import Any, Callable, ClassVar, Literal, Optional, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, Optional, Union, cast, overload
 
-import requests
-
-from ..config import Settings, hold
+from ..config import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, READ_WARNINGS, Settings, hold
 from ..engine import registry
 from ..engine.base import Backend
 from ..engine.option import omitted_defaults
@@ -54,16 +52,7 @@ from ..models import (
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, WireArg
 from ..net.urls import page_key, request_url
-from ..reader.page import (
-    DEFAULT_CONTENT_CHARS,
-    DEFAULT_MAX_BYTES,
-    DEFAULT_MAX_CHARS,
-    READ_WARNINGS,
-    add_page_content,
-    asked_url,
-    fetch_page,
-)
-from ..reader.pagetext import CUT_DEADLINE, CUT_MAX_CHARS
+from ..reader.pagetext import CUT_DEADLINE, CUT_MAX_CHARS, asked_url
 from ..validate import (
     COMMON_OPTIONS,
     BackendArg,
@@ -75,7 +64,7 @@ from ..validate import (
     search_params,
 )
 from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
-from .attempts import BackendRunner, CallState, refusal, with_retries
+from .attempts import BackendRunner, CallState, refusal, send_need_s, with_retries
 from .cache import DEFAULT_FILE_ANSWERS, MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
@@ -88,7 +77,10 @@ from .retry import DEFAULT_RETRY, RetryPolicy
 from .selection import check_backends, default_backends, resolve_backends
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
-from .strategies import asks_no_one, fallback, merge
+from .strategies import Outcome, asks_no_one, fallback, merge
+
+if TYPE_CHECKING:
+    import requests
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -223,7 +215,7 @@ class SearchClient:
         *,
         strategy: Strategy = "fallback",
         settings: Optional[Settings] = None,
-        session: Optional[requests.Session] = None,
+        session: Optional["requests.Session"] = None,
         wire: WireArg = None,
         cache_ttl_s: float = 300,
         cache_path: Optional[StrPath] = None,
@@ -577,6 +569,7 @@ class SearchClient:
                     plan.budget,
                     lambda: cast(Optional[dict[str, Any]], self._cached(plan, key) if cached else None),
                     across_processes=cached,  # other processes get an answer through the shared cache only
+                    ask_need_s=send_need_s(plan.budget),
                 ) as found:
                     if found is None:
                         return self._answer(plan, call, key if cached else None, started, flight)
@@ -626,11 +619,12 @@ class SearchClient:
         flight: Optional[Hashable] = None,
     ) -> SearchResponse:
         """Ask the backends and, when the answer is cacheable, hand it to the calls of this process
-        waiting in ``flight`` and cache it under ``key`` (``None``: not cached); an answer cached
-        meanwhile (seen after a rate-limit wait) is returned instead."""
+        waiting in ``flight`` and cache it under ``key`` (``None``: not cached), for the call's TTL
+        or less (:data:`~.strategies.Outcome`); an answer cached meanwhile (seen after a rate-limit
+        wait) is returned instead."""
         state = CallState()
         try:
-            response, cacheable = self._run(plan, call, key, state)
+            response, keep_s = self._run(plan, call, key, state)
         except _AnsweredMeanwhile as found:
             self._revise_cached(plan, found.answer)
             found.answer["provider_meta"].update(
@@ -641,11 +635,16 @@ class SearchClient:
         response["provider_meta"].update(
             {"latency_ms": latency_ms, "wait_ms": min(state.wait_ms(), latency_ms), "attempts": state.attempts}
         )
-        if flight is not None and cacheable:
-            self._flights.answered(flight, cast(dict[str, Any], response))
-        if key is not None and cacheable:
+        if flight is not None:  # a partial answer too: a waiter with no more time would get nothing better
+            partial_within_s = None if keep_s > 0 else plan.budget.timeout_ms / 1000.0
+            self._flights.answered(flight, cast(dict[str, Any], response), partial_within_s)
+        if key is not None and keep_s > 0:
             self._cache.set(
-                key, cast(dict[str, Any], response), call.ttl, plan.budget.remaining_s(), plan.valid.max_bytes
+                key,
+                cast(dict[str, Any], response),
+                min(call.ttl, keep_s),
+                plan.budget.remaining_s(),
+                plan.valid.max_bytes,
             )
         return response
 
@@ -749,13 +748,12 @@ class SearchClient:
             key = plan.valid.keys[call.strategy] = search_key(params, plan.names, call.strategy, fingerprint, pace)
         return key
 
-    def _run(
-        self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState
-    ) -> tuple[SearchResponse, bool]:
+    def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState) -> Outcome:
         """Ask the backends by the call's strategy (counting requests and waits in ``state``);
-        ``(response, cacheable)``. The parameters are those of the validation, asked now: a
-        validation reused for a repeat (:class:`PlanMemo`) was made at an earlier call, and a
-        time range ends at the search's ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
+        ``(response, keep_s)``: the seconds it may be cached (:data:`~.strategies.Outcome`). The
+        parameters are those of the validation, asked now: a validation reused for a repeat
+        (:class:`PlanMemo`) was made at an earlier call, and a time range ends at the search's
+        ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
         policy = self._retry.with_total(call.retries)
         # a validation made in this call was made now; one reused for a repeat is asked now again
         params = plan.params if plan.backends is not None else plan.params.asked_now()
@@ -770,19 +768,20 @@ class SearchClient:
 
         # the backends of a validation made in this call have checked it (Backend.check_once): not again
         backends = plan.backends or [registry.instance(cls, self.settings) for cls in plan.valid.classes]
-        strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
         refusing = plan.valid.refusing | self._cooldowns.refused.refusing(backends)  # a refused key: again
-        response, cacheable = strategy(backends, params, plan.budget, run, refusing)
+        strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
+        response, keep_s = strategy(backends, params, plan.budget, run, refusing, self._runner.skipped_for(params))
         if params.include_content:
-            cacheable = self._add_content(response, params, plan.budget) and cacheable
+            if not self._add_content(response, params, plan.budget):
+                keep_s = 0.0
         else:  # a backend's own page text, not asked for: as bounded as when asked (its default cap)
             for item in response["items"]:
                 _cap_content(item, DEFAULT_CONTENT_CHARS)
-        return response, cacheable
+        return response, keep_s
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
         """Read the result pages into ``content``; false when some page could not be read (one read
-        with a warning, :data:`~websearch_sync.reader.page.READ_WARNINGS`, was). The text
+        with a warning, :data:`~websearch_sync.config.READ_WARNINGS`, was). The text
         a service gave itself (Tavily's, Jina's) is kept, cut to the same ``max_content_chars``
         (``content_by``: that backend; ``content_truncated_by``: ``["max_chars"]`` when cut here); a page it gave none for is read as any other
         (``content_by``: ``"fetch"``), for ``include_content`` promises page text. The pages of an
@@ -796,6 +795,8 @@ class SearchClient:
                 item["content_by"] = item["provider"]
             elif not (cls.provides_content and cls.kind == "offline"):
                 to_read.append(item)
+        from ..reader.page import add_page_content  # the reader (lxml, the extraction) when pages are read
+
         page_errors = add_page_content(
             to_read,
             transport=self._transport,
@@ -908,6 +909,8 @@ class SearchClient:
 
     def _fetch_retrying(self, url: str, *, deadline: Deadline, **arguments: Any) -> FetchResult:
         """:func:`fetch_page` with the client's retries (its requests wait at the client's gate)."""
+        from ..reader.page import fetch_page  # the reader (lxml, the extraction) when a page is read
+
         return with_retries(
             lambda: fetch_page(url, deadline=deadline, **arguments),
             "fetch",

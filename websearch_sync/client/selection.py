@@ -1,6 +1,7 @@
 """Which backends a call uses: names checked against the registry, ``"auto"`` expanded."""
 
-from typing import Optional
+from collections.abc import Mapping
+from typing import Any, Optional
 
 from ..config import Settings
 from ..engine import registry
@@ -111,3 +112,12 @@ def resolve_backends(
             if item not in expanded:
                 expanded.append(item)
     return expanded
+
+
+def offline_backends(response: Any) -> list[str]:
+    """The offline backends (the stub) that produced ``response``'s results, in order; empty for web results."""
+    meta = response.get("provider_meta") if isinstance(response, Mapping) else None
+    meta = meta if isinstance(meta, Mapping) else {}
+    names = meta.get("providers") or [meta.get("provider_name")]
+    known = registry.backend_names()
+    return [n for n in names if isinstance(n, str) and n in known and registry.backend_class(n).kind == "offline"]

@@ -1,14 +1,18 @@
 """How several backends answer one call: a fallback chain or a parallel merge.
 
 Both take a ``run`` callable (one backend -> its :class:`ParseResult` or a
-``WebSearchError``) and return ``(response, cacheable)``; a response with a failure
+``WebSearchError``) and return ``(response, keep_s)``: the seconds the answer may be cached
+(0.0: not at all; ``math.inf``: as long as the call's TTL). A response with a failure
 in it is not cached, unless each failure is a refusal (``refusing``: the backends that
-refuse the call before sending, a missing key, say): the same call is refused again.
+refuse the call before sending, a missing key, say): the same call is refused again; or that
+of a backend cooling down (``skipped_for``), which the same call skips until its cool-down
+ends: the answer is kept until the first such cool-down ends (:func:`keep_s`).
 """
 
 import concurrent.futures
 import logging
-from collections.abc import Collection, Sequence
+import math
+from collections.abc import Collection, Iterable, Sequence
 from functools import partial
 from typing import Any, Callable, Optional
 
@@ -48,22 +52,38 @@ _PRECEDENCE = (
     "WebProviderError",
     "InvalidInput",
 )
-_MERGE_MARGIN_S = 0.25
 
 Run = Callable[[Backend], ParseResult]
-Outcome = tuple[SearchResponse, bool]
+#: The answer and the seconds it may be cached (0.0: not at all; ``math.inf``: the call's TTL).
+Outcome = tuple[SearchResponse, float]
+
+
+def _never_skipped(backend: Backend) -> float:
+    """No backend cools down (a strategy called without a client's cool-downs)."""
+    return 0.0
 
 
 def fallback(
-    backends: list[Backend], params: SearchParams, budget: Deadline, run: Run, refusing: Collection[str] = ()
+    backends: list[Backend],
+    params: SearchParams,
+    budget: Deadline,
+    run: Run,
+    refusing: Collection[str] = (),
+    skipped_for: Callable[[Backend], float] = _never_skipped,
 ) -> Outcome:
     """Try ``backends`` in order; the first success answers, the failures before it go to ``errors``.
+
+    The answer is cached when each failure before it is a refusal (``refusing``) or a backend
+    the next call skips too (``skipped_for``: its cool-down left, met now or before), until the
+    first of those cool-downs ends: the same call would get the same backend's answer until
+    then (while the first engine of ``auto`` cooled down, each call asked the next one again).
 
     When every backend failed, the most informative failure is raised after its ``except``
     block, with its own cause and context: raised inside it, Python would chain the last
     failure to it ("during handling of the above exception"), as if one had led to the other.
     """
     failures: list[WebSearchError] = []
+    failed: list[Backend] = []
     not_asked: list[str] = []
     for position, backend in enumerate(backends):
         try:
@@ -72,6 +92,7 @@ def fallback(
             if len(backends) == 1:
                 raise
             failures.append(error)
+            failed.append(backend)
             if ends_chain(error):  # fallback cannot fix it: say so
                 error.errors = failures[:-1]
                 raise error
@@ -85,10 +106,9 @@ def fallback(
             )
             continue
         items = normalize_items(result.items, backend.name, params.max_results, params.vertical, result.answered_at)
-        cacheable = not result.partial and only_refusals(failures, refusing)
         response = _response(items, backend.name, result, failures, params.vertical)
         _add_not_sent(response["provider_meta"], {backend.name: _not_sent(backend, params)})
-        return response, cacheable
+        return response, keep_s(result.partial, zip(failed, failures), refusing, skipped_for)
     best = most_informative(failures)
     if not_asked:  # else `auto` reads as if it had tried only the engines that failed
         best.message += "; not asked: %s (no time left)" % ", ".join(not_asked)
@@ -96,15 +116,25 @@ def fallback(
     raise best
 
 
+def keep_s(
+    partial: bool,
+    failed: Iterable[tuple[Backend, WebSearchError]],
+    refusing: Collection[str],
+    skipped_for: Callable[[Backend], float],
+) -> float:
+    """The seconds an answer may be cached (``math.inf``: the call's TTL; 0.0: not at all), given
+    the ``failed`` backends of the call and their failures: as long as the same call would get
+    the same answer. Never a ``partial`` one (a later call may complete it); with failures, only
+    when each is a refusal (``refusing``, refused again) or of a backend cooling down, which the
+    same call skips too (``skipped_for``: its cool-down left), until the first such cool-down ends."""
+    if partial:
+        return 0.0
+    return min((skipped_for(one) for one, error in failed if error.provider not in refusing), default=math.inf)
+
+
 def _not_asked(provider: str) -> WebSearchError:
     """The entry in ``errors`` of a backend a fallback chain had no time left to ask."""
     return Timeout("not asked: the call's deadline passed before its turn", provider=provider, detail_code=NOT_ASKED)
-
-
-def only_refusals(failures: list[WebSearchError], refusing: Collection[str]) -> bool:
-    """True when every one of ``failures`` is that of a backend in ``refusing`` (it refuses the call
-    before sending: it would refuse it again, so the answer of the others may be cached)."""
-    return all(failure.provider in refusing for failure in failures)
 
 
 #: ``WebProviderError`` detail codes after which a chain moves on too: a defect of that backend
@@ -146,7 +176,12 @@ def cannot_take(error: WebSearchError) -> bool:
 
 
 def merge(
-    backends: list[Backend], params: SearchParams, budget: Deadline, run: Run, refusing: Collection[str] = ()
+    backends: list[Backend],
+    params: SearchParams,
+    budget: Deadline,
+    run: Run,
+    refusing: Collection[str] = (),
+    skipped_for: Callable[[Backend], float] = _never_skipped,
 ) -> Outcome:
     """Ask every backend in parallel and fuse their lists (reciprocal rank fusion).
 
@@ -154,18 +189,17 @@ def merge(
     :func:`~websearch_sync.net.workers.run_each`), as if it ran in the caller's thread: what the
     caller's waits obey (e.g. the MCP server's cancellation, see
     :class:`~websearch_sync.client.clock.CancellableClock`) its backends' waits obey too. A backend that raises something
-    other than a ``WebSearchError`` (such a cancellation) ends the call with it.
+    other than a ``WebSearchError`` (such a cancellation) ends the call with it. An answer
+    without some backend's list is cached only while each one missing is refused or cooling down
+    (:func:`keep_s`): until then the same call would miss the same lists.
     """
-    futures = each_within(  # waits in slices (Ctrl-C is raised soon); what has not started by then never runs
-        budget,
-        run,
-        backends,
-        workers=len(backends),
-        name="websearch-merge",
-        grace_s=_MERGE_MARGIN_S,
-    )
+    # waits in slices (Ctrl-C is raised soon) until the call's deadline, not past it: its backends' requests
+    # end there too, and a backend still running then (one whose code overruns its deadline) is a Timeout
+    # in ``errors``, never the caller's wait; what has not started by then never runs
+    futures = each_within(budget, run, backends, workers=len(backends), name="websearch-merge")
     lists: list[tuple[str, list[SearchItem]]] = []
     failures: list[WebSearchError] = []
+    failed: list[Backend] = []
     soft_errors: list[ErrorInfo] = []
     request_ids = []
     unread: list[tuple[str, Optional[str]]] = []  # each backend's fill-up page not read, and why
@@ -176,6 +210,7 @@ def merge(
     for backend, future in zip(backends, futures):
         result = _merged_result(backend, future, failures)
         if result is None:
+            failed.append(backend)
             continue
         lists.append(
             (backend.name, normalize_items(result.items, backend.name, each, params.vertical, result.answered_at))
@@ -206,7 +241,7 @@ def merge(
     errors = [e.to_dict() for e in failures] + soft_errors
     if errors:
         response["errors"] = errors
-    return response, not partial and only_refusals(failures, refusing)
+    return response, keep_s(partial, zip(failed, failures), refusing, skipped_for)
 
 
 def _merged_result(

@@ -74,6 +74,8 @@ class Page:
     read: int  #: the results the pages before it gave (repeats included): an offset for the next
     previous: HttpResponse  #: the answer of the page before
     parsed: ParseResult  #: what was read from it
+    #: the request that page answered (``None`` in a page built by hand: the call's first request)
+    sent: Optional[RequestSpec] = None
 
 
 class Backend:
@@ -562,13 +564,15 @@ class Backend:
         """
         self.check_once(params)
         first = self._within(deadline, None, partial(self.build_request, params), "building")
-        response = self._send(self._made(first, "build_request"), transport, deadline)
+        sent = self._made(first, "build_request")  # the request each page answered: its next page's base
+        response = self._send(sent, transport, deadline)
         for step in range(1, MAX_STEPS + 1 if self._has_steps() else 1):
             follow = self._within(deadline, response, partial(self.continue_request, response, params, step), "reading")
             if follow is None:
                 break
             before_next_request()
-            response = self._send(self._made(follow, "continue_request"), transport, deadline)
+            sent = self._made(follow, "continue_request")
+            response = self._send(sent, transport, deadline)
         parsed = self._parse(response, params, deadline)
         if not isinstance(parsed, ParseResult):  # a plugin's defect: the client's shape check names it
             return parsed
@@ -576,7 +580,7 @@ class Backend:
         if self.results_per_page is not None and _pageable(parsed):  # else the client's shape check names it
             if params.max_results > self.results_per_page:  # more than a page holds: how many pages is told
                 parsed.pages = 1
-            self._read_more_pages(params, transport, deadline, response, parsed)
+            self._read_more_pages(params, transport, deadline, (sent, response), parsed)
         return _without_secrets(parsed, self.secrets())
 
     def revise_cached(self, params: SearchParams, errors: list[ErrorInfo]) -> list[ErrorInfo]:
@@ -593,14 +597,14 @@ class Backend:
         params: SearchParams,
         transport: HttpTransport,
         deadline: Deadline,
-        response: HttpResponse,
+        answered: tuple[RequestSpec, HttpResponse],
         parsed: ParseResult,
     ) -> None:
-        """Add the items of the next pages to ``parsed`` until there are ``max_results`` distinct
-        ones, the call's ``max_pages`` are read, a page (the first too) brings none (repeats and
-        items without an address are none), there is no next page or one fails (its error goes to ``errors``, its
-        message saying which page and which pages the results are from; ``partial`` is set: the
-        pages read stand). A later page's error of a kind the pages before gave already (SearXNG's
+        """Add the items of the next pages to ``parsed`` (``answered``: the first page's request and
+        answer) until there are ``max_results`` distinct ones, the call's ``max_pages`` are read, a
+        page (the first too) brings none (repeats and items without an address are none), there is
+        no next page or one fails (its error goes to ``errors``, its message saying which page and
+        which pages the results are from; ``partial`` is set: the pages read stand). A later page's error of a kind the pages before gave already (SearXNG's
         engine that failed page 1, "Suspended" when asked again for page 2) is said once, in the
         first page's words. ``parsed.pages`` is the pages read once a next page was asked for (1 when it failed).
 
@@ -608,6 +612,7 @@ class Backend:
         effort. One that gets no rate-limit slot within the budget (a pace near the deadline) or
         fails leaves the answer whole, neither partial nor in error (it is cached), its reason in
         ``parsed.page_not_read``: else a user's pace would turn every short page into a failure."""
+        sent, response = answered
         seen: set[str] = set()
         fresh = _new_results(parsed.items, seen, self.vertical)
         page_result = parsed
@@ -616,7 +621,7 @@ class Backend:
         given = params.options.get(MAX_PAGES_OPTION.name) is not None
         most = self.option(params, MAX_PAGES_OPTION.name) if given else self.settings.max_pages
         while pages < most and len(seen) < params.max_results and fresh:
-            following = partial(self.next_page, params, Page(pages + 1, read, response, page_result))
+            following = partial(self.next_page, params, Page(pages + 1, read, response, page_result, sent))
             try:
                 # a "next" link that is no URL: that page failed; read within the deadline, as parsing
                 # (a page's forms are read whole: a page of very many takes its time)
@@ -624,7 +629,8 @@ class Backend:
                 if spec is None:
                     break
                 before_next_request()
-                response = self._send(self._made(spec, "next_page"), transport, deadline)
+                sent = self._made(spec, "next_page")
+                response = self._send(sent, transport, deadline)
                 page_result = self._parse(response, params, deadline)
                 if not _pageable(page_result):
                     raise WebProviderError(

@@ -4,7 +4,7 @@ and class, in listing order (offline, then scrapers, then APIs; by module within
 The registry lists, suggests and checks names from this table without importing a single
 engine; an engine's module is imported the first time that engine is asked for (see
 :mod:`.registry`). Nothing here imports anything, so ``--help`` and ``import websearch_sync``
-stay cheap. ``tests/unit/test_builtin_table.py`` compares this table with what the modules of
+stay cheap. ``tests/unit/test_builtin_table.py`` compares these tables with what the modules of
 ``websearch_sync.backends`` really declare (and prints the table to paste when they differ).
 """
 
@@ -61,6 +61,27 @@ BUILT_IN: tuple[BuiltIn, ...] = (
     BuiltIn("tavily", "news", "tavily_news", "TavilyNews"),
     BuiltIn("wikipedia", "web", "wikipedia", "Wikipedia"),
 )
+
+#: The environment variables each built-in backend's settings are read from (what its engines'
+#: ``declared_settings()`` name, every vertical's; a backend reading none is not listed):
+#: ``Settings.from_env`` imports a backend's engines to read its settings only when one of these
+#: is set (:mod:`.registry`), so that a client's making imports no engine it does not ask.
+ENV_VARS: dict[str, tuple[str, ...]] = {
+    "bocha": ("BOCHA_API_KEY", "BOCHA_BASE_URL", "BOCHA_TIMEOUT_MS", "BOCHA_TOP_K_DEFAULT"),
+    "brave": ("BRAVE_API_KEY",),
+    "jina": ("JINA_API_KEY",),
+    "kagi": ("KAGI_API_KEY",),
+    "searxng": ("SEARXNG_BASE_URL", "SEARXNG_API_KEY", "SEARXNG_TIMEOUT_MS"),
+    "service": (
+        "WEB_SEARCH_SERVICE_URL",
+        "WEB_SEARCH_SERVICE_KEY",
+        "WEB_SEARCH_SERVICE_HEADERS",
+        "WEB_SEARCH_SERVICE_REQUEST_ID_HEADER",
+        "WEB_SEARCH_SERVICE_TIMEOUT_MS",
+    ),
+    "tavily": ("TAVILY_API_KEY",),
+    "wikipedia": ("WIKIPEDIA_LANG", "WIKIPEDIA_CONTACT", "WIKIPEDIA_USER_AGENT"),
+}
 
 #: The built-in backends' names, in listing order.
 NAMES: tuple[str, ...] = tuple(dict.fromkeys(engine.name for engine in BUILT_IN))

@@ -45,6 +45,7 @@ from .base import Backend, Page
 from .html_parsing import notice_shown, region
 from .locales import split_locale
 from .option import PAGENO, Option
+from .page_links import linked_offsets, next_offset, search_path
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -83,9 +84,13 @@ class HtmlEngine(Backend):
     #: tiles, which have none, name another.
     detail_field: ClassVar[str] = "snippet"
     #: The query field holding the rank of a page's first result (Bing's ``first``, Yahoo's
-    #: ``b``) when the engine counts results, not pages: its next page starts right after the
-    #: results read, whatever a page held (Yahoo shows 7 or 10). ``None``: the next ``pageno``.
+    #: ``b``) when the engine counts results, not pages: its next page starts where the page's
+    #: own "Next" link says (:meth:`next_page`), whatever a page held (Yahoo shows 7 or 10).
+    #: ``None``: the next ``pageno``.
     first_result_field: ClassVar[Optional[str]] = None
+    #: The paths a results page links its own later pages at, besides the request's and the
+    #: answer's (Yahoo News, asked at ``/search``, links ``/news/search``): :meth:`next_page`.
+    page_link_paths: ClassVar[tuple[str, ...]] = ()
 
     # -- what an engine declares ----------------------------------------------------------
 
@@ -165,16 +170,27 @@ class HtmlEngine(Backend):
         )
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
-        """The call's request starting (:attr:`first_result_field`, in the URL's query or, for a
-        ``POST`` engine, in the form) after the results read so far, as the page's own "Next"
-        link does; the next ``pageno`` for an engine that counts pages."""
-        if self.first_result_field is None:
+        """The request of the page before with :attr:`first_result_field` (in the URL's query or,
+        for a ``POST`` engine, in the form) where that page's own "Next" link starts the next page
+        (:mod:`.page_links`); ``None`` when the page links pages of its search but none beyond
+        itself (its last page). A page linking none of its search's pages (an answer of tiles,
+        a fragment) is followed by the page after the results it gave. The next ``pageno`` for
+        an engine that counts pages."""
+        field = self.first_result_field
+        if field is None:
             return super().next_page(params, page)
-        spec = self.build_request(params)
-        posted = self.method == "POST"  # where build_request put the query: the form, else the URL
+        spec = page.sent if page.sent is not None else self.build_request(params)
+        posted = self.method == "POST"  # where the request holds its fields: the form, else the URL
         fields: dict[str, Any] = dict((spec.data if posted else spec.params) or {})
-        first = int(fields.get(self.first_result_field, "1")) + page.read
-        fields[self.first_result_field] = str(first)
+        current = int(fields.get(field, "1"))
+        search = {name: value for name, value in fields.items() if name != field and value == params.full_query}
+        own = {path for path in map(search_path, (spec.url, page.previous.url)) if path is not None}
+        paths = own.union(self.page_link_paths)
+        linked = linked_offsets(page.previous.text, page.previous.url or spec.url, paths, field, search)
+        first = next_offset(linked, current) if linked else current + len(page.parsed.items)
+        if first is None:
+            return None
+        fields[field] = str(first)
         return dataclasses.replace(spec, data=fields) if posted else dataclasses.replace(spec, params=fields)
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:

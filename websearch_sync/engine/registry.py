@@ -27,7 +27,7 @@ import operator
 import re
 import sys
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from types import FrameType
 from typing import Any, Callable, Optional, TypeVar, Union
@@ -49,7 +49,7 @@ from ..net.botwall import BotWall, bot_wall_error
 from ..net.jsontext import MAX_JSON_DEPTH
 from ..net.transport import HttpResponse
 from .base import TEXT_FORMATS, Backend
-from .builtin import BUILT_IN, PACKAGE, BuiltIn
+from .builtin import BUILT_IN, ENV_VARS, PACKAGE, BuiltIn
 from .code_site import code_site, plugin_package, raised_at, top_package
 from .option import Option
 from .setting import Setting, merged, read_settings
@@ -555,8 +555,22 @@ class _Catalogue:
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
-        declared = merged(*(_loaded(engine).declared_settings() for engine in _known()[name].values()))
+        engines = _known()[name].values()
+        if not given and _nothing_set(name, engines, environ):
+            return {}  # as read_settings would find, without importing the engines to ask them
+        declared = merged(*(_loaded(engine).declared_settings() for engine in engines))
         return read_settings(name, declared, given, environ)
+
+
+def _nothing_set(
+    name: str, engines: Iterable[Union[type[Backend], BuiltIn]], environ: Optional[Mapping[str, str]]
+) -> bool:
+    """Whether no variable of ``environ`` sets a setting of backend ``name`` whose engines are
+    built-ins not imported yet: none of the variables the static table names for it
+    (:data:`~.builtin.ENV_VARS`) is set."""
+    if not all(isinstance(engine, BuiltIn) for engine in engines):
+        return False
+    return environ is None or not any(config.env_text(environ, var) for var in ENV_VARS.get(name, ()))
 
 
 config.use_backends(_Catalogue())

@@ -30,7 +30,7 @@ import re
 from typing import Any, Optional
 
 from ..net.instants import unix_seconds
-from .html_parsing import leading_date
+from .dates import leading_date
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

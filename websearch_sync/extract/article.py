@@ -27,6 +27,7 @@ import lxml.html
 from lxml import etree
 
 from ..checkpoints import checked, checkpoint
+from ..models import EXTRACT_MODES
 from ..weburl.resolve import browser_join, url_attribute
 from .boilerplate import (
     clean_article,
@@ -59,8 +60,6 @@ from .textlength import link_density
 from .unlikely import remove_unlikely_candidates
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
-
-EXTRACT_MODES = ("markdown", "text")
 
 
 class _PageElement(lxml.html.HtmlElement):

@@ -210,16 +210,92 @@ def _whole_characters(content: bytes, codec: Optional[str]) -> bytes:
     return content[: len(content) - len(pending)] if pending else content
 
 
+#: The most bytes of a page detection reads.
+_DETECTED_BYTES = 200_000
+#: A non-ASCII byte, and a tag's bracket: where a page's markup is cut to sample its text (no byte
+#: of a character of a legacy double-byte charset is a bracket: GBK's, Big5's and Shift_JIS's second
+#: bytes are 0x40 and above).
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+_BRACKET = re.compile(rb"[<>]")
+
+
+def _text_sample(content: bytes) -> bytes:
+    """What detection reads of ``content``: the runs between its tags' brackets that hold a non-ASCII
+    byte, one a line, up to :data:`_DETECTED_BYTES`. Markup and scripts are ASCII, which reads as
+    English in every single-byte charset: on a Baidu page in GBK (98 % markup, 5,710 non-ASCII bytes
+    in 368 KB) detection rated cp1250 first. A body holding NUL bytes (UTF-16 without a mark, whose
+    code units a cut at a bracket would split) is read as it is. One scan, in the regex engine:
+    from each non-ASCII byte to the next bracket, back to the one before it."""
+    if b"\x00" in content:
+        return content[:_DETECTED_BYTES]
+    parts: list[bytes] = []
+    size = end = 0  # end: the bracket the part before ended at (no scan goes back past it)
+    found = _NON_ASCII.search(content)
+    while found is not None and size < _DETECTED_BYTES:
+        at = found.start()
+        start = max(content.rfind(b"<", end, at), content.rfind(b">", end, at)) + 1
+        bracket = _BRACKET.search(content, at)
+        end = bracket.start() if bracket is not None else len(content)
+        parts.append(content[start:end])
+        size += end - start + 1
+        found = _NON_ASCII.search(content, end)
+    return b"\n".join(parts)[:_DETECTED_BYTES] if parts else content[:_DETECTED_BYTES]
+
+
+#: The legacy charsets writing a character in two bytes (or four: GB18030) that the web knows.
+_DOUBLE_BYTE = ("gb18030", "big5hkscs", "cp932", "euc_jp", "cp949")
+#: A run of two or more characters as the double-byte charsets write them: a first byte
+#: 0x81-0xFE, a second 0x40-0x7E or 0x80-0xFE (Big5's and Shift_JIS's second bytes are often ASCII
+#: letters). A single-byte charset's accented letter or curly quote stands alone between ASCII
+#: letters and blanks. Each repetition takes two bytes: no backtracking beyond a run's last pair.
+_DOUBLE_BYTE_RUN = re.compile(rb"(?:[\x81-\xfe][\x40-\x7e\x80-\xfe]){2,}")
+#: Half-width katakana, which Shift_JIS writes in one byte (0xA1-0xDF): what the letters of a
+#: single-byte charset (KOI8-R's Cyrillic, cp874's Thai) mostly read as in Shift_JIS.
+_HALF_WIDTH_KANA = re.compile("[\uff61-\uff9f]")
+#: The most of a sample's non-ASCII characters that may be :data:`_HALF_WIDTH_KANA`.
+_HALF_WIDTH_SHARE = 0.1
+
+
+def _double_byte(sample: bytes) -> bool:
+    """Whether ``sample`` reads as text in a :data:`_DOUBLE_BYTE` charset: most of its non-ASCII
+    bytes in runs of two such characters or more, decoded by one of them without an error, not
+    mostly into half-width katakana (:data:`_HALF_WIDTH_SHARE`). A page of Latin text has no such
+    runs (Shift_JIS alone decodes ``You\x92re`` and ``\xa9 2016``); Cyrillic, Greek or Thai text
+    in runs fails the decoding (a word's last letter before a blank, or a byte such as cp1251's
+    0xFF, is no double-byte character), or reads as Shift_JIS's one-byte katakana."""
+    high = len(sample.translate(None, _ASCII))
+    in_runs = sum(len(run.translate(None, _ASCII)) for run in _DOUBLE_BYTE_RUN.findall(sample))
+    if not high or 2 * in_runs < high:
+        return False
+    for codec in _DOUBLE_BYTE:
+        try:
+            text = sample.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        foreign = len(text) - len(text.encode("ascii", "ignore"))
+        if len(_HALF_WIDTH_KANA.findall(text)) <= _HALF_WIDTH_SHARE * foreign:
+            return True
+    return False
+
+
 def _detect(content: bytes) -> Optional[str]:
-    """The encoding charset_normalizer finds most likely. Of several it rates alike (the same chaos
-    and coherence: a Spanish page reads the same as cp1252 and cp1250 but for its ``ñ``, cp1250's
-    ``ń``; a Hungarian page the same but for its ``ő``, cp1252's ``õ``), the one decoding whose
-    accented letters spell one language's alphabet; when none or several do, the most likely."""
+    """The encoding charset_normalizer finds most likely: of the double-byte charsets, reading the
+    page's text (:func:`_text_sample`), when that text runs as theirs (:func:`_double_byte`: a GBK
+    Baidu page was read as cp1250), else of all, reading the page's head. Of several it rates alike
+    (the same chaos and coherence: a Spanish page reads the same as cp1252 and cp1250 but for its
+    ``ñ``, cp1250's ``ń``; a Hungarian page the same but for its ``ő``, cp1252's ``õ``), the one
+    decoding whose accented letters spell one language's alphabet; when none or several do, the
+    most likely."""
     try:
         from charset_normalizer import from_bytes  # installed with requests
     except ImportError:  # pragma: no cover - requests may use chardet instead
         return None
-    matches = from_bytes(content[:200_000])
+    sample = _text_sample(content)
+    # a page whose text runs as a double-byte charset's: which of them, by its text; else (or when
+    # none of them reads it) every charset, by the page's head
+    matches = from_bytes(sample, cp_isolation=list(_DOUBLE_BYTE)) if _double_byte(sample) else None
+    if not matches:
+        matches = from_bytes(content[:_DETECTED_BYTES])
     best = matches.best()
     if best is None:
         return None

@@ -11,9 +11,6 @@ import logging
 import sys
 from typing import Optional
 
-import requests
-import requests.adapters
-
 from ..errors import CONNECTION_ERROR, NetworkError
 from ..forks import module_lock
 
@@ -22,12 +19,12 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 logger = logging.getLogger("websearch_sync")
 
 #: The methods a mock of ``requests`` replaces (responses: ``HTTPAdapter.send``; requests-mock:
-#: ``Session.send`` and ``Session.get_adapter``).
+#: ``Session.send`` and ``Session.get_adapter``), by the names of their class in ``requests``.
 _PATCHABLE = (
-    (requests.adapters.HTTPAdapter, "send"),
-    (requests.Session, "send"),
-    (requests.Session, "get_adapter"),
-    (requests.Session, "request"),
+    ("adapters", "HTTPAdapter", "send"),
+    ("sessions", "Session", "send"),
+    ("sessions", "Session", "get_adapter"),
+    ("sessions", "Session", "request"),
 )
 _said: set[str] = set()
 _said_lock = module_lock(__name__, "_said_lock")
@@ -36,8 +33,10 @@ _said_lock = module_lock(__name__, "_said_lock")
 def requests_patched() -> Optional[str]:
     """The top-level module whose function stands in for one of ``requests``' own methods
     (``"responses"``, ``"requests_mock"``, ``"unittest"``), or ``None`` when ``requests`` is as shipped."""
-    for owner, attribute in _PATCHABLE:
-        patcher = _patcher(owner, attribute)
+    for module, owner, attribute in _PATCHABLE:
+        # nothing patched requests before it was imported (and this imports no requests)
+        cls = getattr(sys.modules.get("requests." + module), owner, None)
+        patcher = _patcher(cls, attribute) if cls is not None else None
         if patcher is not None:
             return patcher
     return None
@@ -68,7 +67,9 @@ def refusing_mock(exc: BaseException) -> Optional[str]:
     around it), or ``None``: a failed connection, or a failure a test registered."""
     if isinstance(exc, foreign_refusals()):
         return "requests_mock"
-    if isinstance(exc, requests.exceptions.ConnectionError) and str(exc).startswith(_RESPONSES_REFUSAL):
+    requests_errors = sys.modules.get("requests.exceptions")  # imported: a wire of requests raised ``exc``
+    connection_error = requests_errors.ConnectionError if requests_errors is not None else ()
+    if isinstance(exc, connection_error) and str(exc).startswith(_RESPONSES_REFUSAL):
         return "responses"
     return None
 

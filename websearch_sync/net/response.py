@@ -2,14 +2,15 @@
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Optional
-
-from requests.structures import CaseInsensitiveDict
+from typing import TYPE_CHECKING, Any, Optional
 
 from . import jsontext
 from .charset import declared_charset, decode_body, single_byte
 from .contenttype import media_type, untyped, xml_media
 from .xmlroot import prefixed_xhtml_root
+
+if TYPE_CHECKING:
+    from requests.structures import CaseInsensitiveDict
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -11,25 +11,15 @@ import os
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
-import requests
-from requests.structures import CaseInsensitiveDict
-
 from ..errors import (
-    BAD_CONTENT_ENCODING,
-    BAD_ENDPOINT,
-    BAD_HEADER,
     CAPTCHA_REQUIRED,
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
-    RESPONSE_TOO_LARGE,
-    InvalidInput,
     NetworkError,
     WebBlocked,
-    WebProviderError,
     WebSearchError,
     client_closed,
     redact_error,
@@ -38,20 +28,20 @@ from ..forks import module_lock
 from ..secrets import is_secret_name, redact
 from .browser import browser_wire, ca_bundle_path, resolve_impersonate
 from .deadline import Deadline
-from .decoding import CODING_TOKEN
-from .encode import body_of, encoded, endpoint, url_credentials, with_query
-from .headers import check_headers
 from .hops import HopRules, RedirectPolicy, RequestGate
 from .mocks import requests_patched, say_once
+from .request_spec import RequestSpec as RequestSpec
 from .response import HttpResponse as HttpResponse
 from .ssrf import AddressGuard
 from .status import MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_S
-from .status import NO_BODY_STATUSES, REDIRECT_STATUSES
 from .status import retry_after_seconds as retry_after_seconds
 from .status import status_error as status_error
-from .urls import URL_HEADERS, header_url
-from .wire import BrowserRequests, Wire, WireRequest
-from .wire_requests import RequestsWire, closed_without_answer, deadline_error
+from .wire import BrowserRequests, Wire, closed_without_answer, deadline_error
+
+if TYPE_CHECKING:
+    import requests
+
+    from .exchange import Body
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -60,129 +50,8 @@ logger = logging.getLogger("websearch_sync")
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
 )
-#: How much of a redirect's body is read (then the connection is dropped): a redirect
-#: body carries nothing we use, and it may be endless.
-_REDIRECT_BODY_BYTES = 65536
 #: How many of a checked host's addresses a hop tries when connecting fails outright.
 MAX_ADDRESSES = 3
-
-Params = Union[None, Mapping[str, Any], Sequence[tuple[str, Any]]]
-
-
-@dataclass
-class RequestSpec:
-    """A request a backend wants sent (built by a pure request builder)."""
-
-    method: str
-    url: str
-    params: Params = None
-    #: A form: a mapping, or ``(name, value)`` pairs where a name repeats or the order matters (a page's form).
-    data: Union[None, Mapping[str, Any], Sequence[tuple[str, Any]]] = None
-    json: Any = None
-    headers: dict[str, str] = field(default_factory=dict)
-    allow_redirects: bool = True
-    #: A browser's navigation or form post (keyless HTML engines, fetch): sent by the browser
-    #: wire when impersonation is on; engine headers merge into the profile's (:mod:`.wire_curl`).
-    browser: bool = False
-    #: The request follows a redirect (set by the hop loop): a browser orders its headers
-    #: differently then (Chromium sends its client hints after the fetch metadata).
-    redirected: bool = False
-    #: The caller goes on without the answer (a SearXNG instance's ``/config``): a replay whose
-    #: recording lacks the request refuses it without counting it a mismatch (:mod:`~websearch_sync.contract.replay`).
-    #: The library's own mark (not a constructor argument: a plugin's request missing from its
-    #: recording is a mismatch); ``dataclasses.replace`` resets it, so a copy sets it again.
-    best_effort: bool = field(default=False, init=False)
-
-    def __post_init__(self) -> None:
-        """A plugin's misbuilt request fails here, in its ``build_request``, naming the field:
-        headers given as ``("Authorization", "Bearer ...")`` used to fail deep in the transport
-        with "dictionary update sequence element #0 has length 13"."""
-        for name in ("method", "url"):
-            if not isinstance(getattr(self, name), str):
-                raise TypeError("RequestSpec.%s must be a str, got %s" % (name, type(getattr(self, name)).__name__))
-        if not isinstance(self.headers, Mapping):  # a value's type is the transport's check (bad_header)
-            raise TypeError(
-                "RequestSpec.headers must be a dict of header names to values, got a %s"
-                " (JsonApiEngine: headers=self.json_headers(self.bearer()))" % type(self.headers).__name__
-            )
-
-
-class _Body:
-    """The policy's :class:`~.wire.BodySink`: the byte cap on decoded bytes (so also the
-    decompression-bomb guard), the caller's ``read_body`` test, undecodable encodings,
-    and the 64 KB look at a redirect's body (which may be endless)."""
-
-    def __init__(
-        self,
-        *,
-        max_bytes: int,
-        truncate: bool,
-        read_body: Optional[Callable[[int, Mapping[str, str]], bool]],
-        follow: bool,
-        method: str,
-        decoders: Sequence[str],
-        host: str,
-        provider: Optional[str],
-    ) -> None:
-        self.max_bytes, self.truncate, self.read_body, self.follow = max_bytes, truncate, read_body, follow
-        self.method, self.decoders, self.host, self.provider = method.upper(), decoders, host, provider
-        self.status = 0
-        self.headers: CaseInsensitiveDict[str] = CaseInsensitiveDict()
-        self.url = ""
-        self.chunks: list[bytes] = []
-        self.total = 0
-        self.truncated = False
-        self.redirect = False
-        self.framed = False
-
-    def head(self, status: int, headers: Mapping[str, str], url: str, framed: bool = False) -> bool:
-        """Keep the status line and headers; say whether the body is wanted."""
-        self.status, self.headers, self.url, self.framed = status, CaseInsensitiveDict(headers), url, framed
-        for name in URL_HEADERS:
-            if name in self.headers:
-                self.headers[name] = header_url(self.headers[name])
-        self.redirect = self.follow and status in REDIRECT_STATUSES and bool(self.headers.get("Location"))
-        if self.redirect:
-            self.max_bytes, self.truncate = min(self.max_bytes, _REDIRECT_BODY_BYTES), True
-        elif self.read_body is not None and not self.read_body(status, headers):
-            return False
-        if status not in NO_BODY_STATUSES and self.method != "HEAD":
-            self._refuse_undecodable()
-        return True
-
-    def data(self, chunk: bytes) -> bool:
-        """Keep a decoded chunk; false once the cap is reached (or the error when cutting is not allowed)."""
-        self.chunks.append(chunk)
-        self.total += len(chunk)
-        if self.total <= self.max_bytes:
-            return True
-        if not self.truncate:
-            raise WebProviderError(
-                "response from %s is larger than %d bytes" % (self.host, self.max_bytes),
-                provider=self.provider,
-                detail_code=RESPONSE_TOO_LARGE,
-            )
-        self.truncated = True
-        return False
-
-    def content(self) -> bytes:
-        """The body read, cut at the cap."""
-        data = b"".join(self.chunks)
-        return data[: self.max_bytes] if self.truncated else data
-
-    def _refuse_undecodable(self) -> None:
-        """``NetworkError(bad_content_encoding)`` for a body in a ``Content-Encoding`` the wire cannot
-        decode (``br`` without a decoder, ``compress``, anything unknown): such bytes are no page."""
-        for token in (self.headers.get("Content-Encoding") or "").split(","):
-            name = token.strip().lower()
-            if name and name != "identity" and name not in self.decoders:
-                raise NetworkError(
-                    "%s sent a body in a Content-Encoding (%s) that cannot be decoded here (decodable: %s)"
-                    % (self.host, name if CODING_TOKEN.fullmatch(name) else "unnamed", ", ".join(self.decoders)),
-                    provider=self.provider,
-                    detail_code=BAD_CONTENT_ENCODING,
-                )
-
 
 #: What :class:`HttpTransport` (and ``SearchClient(wire=...)``) accepts as ``wire``: a wire every
 #: request goes through, or a function given each wire the transport builds (the ``requests``
@@ -235,7 +104,7 @@ class HttpTransport:
         self,
         *,
         wire: WireArg = None,
-        session: Optional[requests.Session] = None,
+        session: Optional["requests.Session"] = None,
         proxy: Optional[str] = None,
         user_agent: Optional[str] = None,
         allow_private: bool = False,
@@ -256,7 +125,7 @@ class HttpTransport:
         self.resolves_names = wire is None or callable(wire)
         if wire is not None and not callable(wire):
             profile = resolve_impersonate(impersonate, need_extra=False)
-            self.api: Wire = wire
+            self._api: Optional[Wire] = wire
             self.profile = None if profile == "off" else profile
             self._browser = wire if profile == "off" else BrowserRequests(wire, profile)
             return
@@ -265,14 +134,30 @@ class HttpTransport:
         profile = "off" if session is not None else resolve_impersonate(impersonate)  # a bad value is refused here
         if session is not None:
             say_once("a requests.Session was given: every request goes through requests (its adapters)")
-        self._make_api = lambda: wrap(RequestsWire(session=session, proxy=proxy, ca_bundle=bundle))
-        self.api = self._make_api()
-        self._owned = (self.api,)
+        self._make_api = lambda: wrap(_requests_wire(session=session, proxy=proxy, ca_bundle=bundle))
+        # built at the first request (a client whose backends send nothing never loads requests),
+        # but at once for a caller's session, which the wire checks (another process's is refused)
+        self._api = self._make_api() if session is not None else None
+        self._owned = (self._api,) if self._api is not None else ()
         self.profile = None if profile == "off" else profile
-        if profile == "off":
-            self._browser = self.api
-        else:  # built at the first browser request: a client asking APIs only never loads curl_cffi
+        if profile != "off":  # built at the first browser request: a client asking APIs only never loads curl_cffi
             self._browser_of = (wrap, profile, proxy, bundle)
+
+    @property
+    def api(self) -> Wire:
+        """The wire of API requests (``requests``; a caller's wire), built at its first use:
+        a client whose backends send nothing (the offline stub) never loads ``requests``;
+        ``InvalidInput(client_closed)`` after :meth:`close`."""
+        api = self._api
+        if api is None:
+            make_api = self._make_api
+            assert make_api is not None  # set whenever no caller's wire is
+            api = self._built("_api", make_api)
+        return api
+
+    @api.setter
+    def api(self, wire: Wire) -> None:
+        self._api = wire
 
     @property
     def browser(self) -> Wire:
@@ -281,15 +166,11 @@ class HttpTransport:
         start: most clients ask APIs only); ``InvalidInput(missing_browser_extra)`` when curl_cffi
         fails to import, ``InvalidInput(client_closed)`` after :meth:`close`."""
         browser = self._browser
+        if browser is None and self.profile is None:
+            return self.api  # impersonation off: the API wire carries the browser's requests too
         if browser is None:
-            with self._building:
-                if self._browser is None:
-                    if self._closed:  # a wire built now would stay open: nothing closes it again
-                        raise client_closed()
-                    wrap, profile, proxy, bundle = self._browser_of
-                    self._browser = wrap(browser_wire(profile, proxy=proxy, ca_bundle=bundle))
-                    self._owned += (self._browser,)
-                browser = self._browser
+            wrap, profile, proxy, bundle = self._browser_of
+            browser = self._built("_browser", lambda: wrap(browser_wire(profile, proxy=proxy, ca_bundle=bundle)))
         return browser
 
     @browser.setter
@@ -297,9 +178,22 @@ class HttpTransport:
         self._browser = wire
         self.profile = wire.profile
 
+    def _built(self, attribute: str, make: Callable[[], Wire]) -> Wire:
+        """The wire kept in ``attribute``, made (once, whichever thread asks first) and owned
+        (closed with the transport) if there is none yet; ``InvalidInput(client_closed)`` after :meth:`close`."""
+        with self._building:
+            wire: Optional[Wire] = getattr(self, attribute)
+            if wire is None:
+                if self._closed:  # a wire built now would stay open: nothing closes it again
+                    raise client_closed()
+                wire = make()
+                setattr(self, attribute, wire)
+                self._owned += (wire,)
+        return wire
+
     def close(self) -> None:
         """Release the connections of the wires built here (a caller's wire or session stays open);
-        the browser wire, if not built yet, is not built after (``InvalidInput(client_closed)``). In a
+        a wire not built yet (the browser's, the API's) is not built after (``InvalidInput(client_closed)``). In a
         forked child before its first request, the child's own wires are closed, never the parent's."""
         if self._pid != os.getpid():
             self._forked()
@@ -310,7 +204,8 @@ class HttpTransport:
             wire.close()
 
     def __repr__(self) -> str:
-        built = self._browser  # not built here: a repr (a log line, a debugger) opens no curl session
+        # not built here: a repr (a log line, a debugger) opens no curl session, loads no requests
+        built = self._browser if self._browser is not None or self.profile is not None else self._api
         return "HttpTransport(browser=%s%s)" % (
             built.name if built is not None else "not built yet",
             "/" + self.profile if self.profile else "",
@@ -329,10 +224,11 @@ class HttpTransport:
             if self._make_api is not None and not self._closed:
                 inherited = self._owned
                 _PARENTS_WIRES.append(inherited)
-                self.api = self._make_api()
-                self._owned = (self.api,)
+                # the child's own API wire: now if the parent had built one, else at its first use
+                self._api = self._make_api() if self._api is not None else None
+                self._owned = (self._api,) if self._api is not None else ()
                 if self._browser is None or self._browser in inherited:  # not one a caller set
-                    self._browser = self.api if self.profile is None else None  # else built at its first use
+                    self._browser = None  # the API wire's when impersonation is off, else built at its first use
             self._pid = os.getpid()
 
     def wire_for(self, spec: RequestSpec) -> Wire:
@@ -457,7 +353,7 @@ class HttpTransport:
         reading: tuple[int, bool, Optional[Callable[[int, Mapping[str, str]], bool]]],
         addresses: Sequence[str],
         keep_auth: bool,
-    ) -> _Body:
+    ) -> "Body":
         """One hop over a connection to a checked address, the next one (of the first
         :data:`MAX_ADDRESSES`) when connecting fails outright; resolved as usual without any. A failure
         that is not retryable (a mock of ``requests`` refusing the request) is the same at every address."""
@@ -487,12 +383,14 @@ class HttpTransport:
         follow: bool,
         connect_to: Optional[str],
         keep_auth: bool,
-    ) -> _Body:
+    ) -> "Body":
+        from .exchange import Body, wire_request  # requests' encoding: loaded by the first request, not the client
+
         host = urlsplit(spec.url).hostname or spec.url
         if deadline.remaining_s() <= 0:
             raise deadline_error(deadline, host, provider)
         wire = self.wire_for(spec)
-        body = _Body(
+        body = Body(
             max_bytes=max_bytes,
             truncate=truncate,
             read_body=read_body,
@@ -518,89 +416,11 @@ def _as_is(wire: Wire) -> Wire:
     return wire
 
 
-def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optional[str]) -> WireRequest:
-    """``spec`` encoded for the wire as ``requests`` encodes it (:mod:`.encode`): query in the
-    URL, form or JSON body with its ``Content-Type``, Basic auth from the URL's userinfo, its headers.
+def _requests_wire(*, session: Optional["requests.Session"], proxy: Optional[str], ca_bundle: Optional[str]) -> Wire:
+    """The ``requests`` wire (:mod:`.wire_requests`), imported with ``requests`` when first built."""
+    from .wire_requests import RequestsWire
 
-    ``user_agent`` (the library's own client) goes first with ``Accept-Encoding``;
-    a browser wire gets the engine's headers only and merges them with its profile.
-    Headers that cannot be sent are ``InvalidInput(bad_header)``; a URL that is no
-    http(s) URL is ``InvalidInput(bad_endpoint)``. Headers of plain text that passed both
-    checks (:func:`check_headers`, then ``requests``' own) pass them again without being
-    checked (:data:`_SENDABLE`: an engine sends the same few headers on every call).
-    """
-    headers: dict[str, Any] = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"} if user_agent else {}
-    headers.update(spec.headers)
-    key = _headers_key(headers)
-    sendable = _SENDABLE.get(key) if key is not None else None
-    if sendable is None:
-        check_headers(headers, provider)
-    host = urlsplit(spec.url).hostname or spec.url
-    try:
-        url = with_query(endpoint(spec.url.lstrip()), encoded(spec.params))
-        body, content_type = body_of(spec.data, spec.json)
-        if sendable is None:
-            prepared = requests.PreparedRequest()
-            prepared.prepare_headers(headers)  # requests' own checks of every header
-            sendable = [(name, str(value)) for name, value in prepared.headers.items()]
-            if key is not None:
-                _remember_sendable(key, sendable)
-        sent = list(sendable)
-        if content_type and not any(name.lower() == "content-type" for name, _ in sent):
-            sent.append(("Content-Type", content_type))
-        credentials = url_credentials(url)
-        if credentials is not None:
-            sent = _with_basic_auth(sent, credentials)
-    except (
-        requests.exceptions.MissingSchema,
-        requests.exceptions.InvalidURL,
-        requests.exceptions.InvalidSchema,
-    ) as exc:
-        raise InvalidInput(
-            "invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code=BAD_ENDPOINT
-        ) from None
-    except (UnicodeEncodeError, requests.exceptions.InvalidHeader):
-        raise InvalidInput(
-            "a request header cannot be sent (leading whitespace in a value, or characters outside Latin-1)",
-            provider=provider,
-            detail_code=BAD_HEADER,
-        ) from None
-    request = WireRequest(spec.method.upper(), url, sent, body, browser=spec.browser, redirected=spec.redirected)
-    request.best_effort = spec.best_effort
-    return request
-
-
-#: Header lists (names and values, in order) that passed :func:`check_headers` and ``requests``'
-#: checks, with what ``requests`` made of them; both checks are pure functions of the text.
-_SENDABLE: dict[tuple[str, ...], list[tuple[str, str]]] = {}
-#: The most header lists remembered (then the memo starts again: engines send a handful).
-MAX_SENDABLE = 256
-
-
-def _headers_key(headers: Mapping[str, Any]) -> Optional[tuple[str, ...]]:
-    """``headers`` as a key of :data:`_SENDABLE`; ``None`` unless every name and value is a ``str``
-    itself (bytes, numbers, a subclass of ``str``: checked every time, as before)."""
-    key: list[str] = []
-    for name, value in headers.items():
-        if type(name) is not str or type(value) is not str:
-            return None
-        key.append(name)
-        key.append(value)
-    return tuple(key)
-
-
-def _remember_sendable(key: tuple[str, ...], sendable: list[tuple[str, str]]) -> None:
-    if len(_SENDABLE) >= MAX_SENDABLE:
-        _SENDABLE.clear()
-    _SENDABLE[key] = sendable
-
-
-def _with_basic_auth(sent: list[tuple[str, str]], credentials: tuple[str, str]) -> list[tuple[str, str]]:
-    """``sent`` with the Basic ``Authorization`` ``requests`` makes of the URL's userinfo (replacing one given)."""
-    prepared = requests.PreparedRequest()
-    prepared.headers = CaseInsensitiveDict(sent)
-    requests.auth.HTTPBasicAuth(*credentials)(prepared)
-    return [(name, str(value)) for name, value in prepared.headers.items()]
+    return RequestsWire(session=session, proxy=proxy, ca_bundle=ca_bundle)
 
 
 def _carries_credentials(name: str, value: Any, secrets: list[str]) -> bool:

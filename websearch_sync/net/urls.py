@@ -33,8 +33,6 @@ import re
 from typing import Optional
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
-import requests
-
 from ..errors import BAD_URL, InvalidInput, UrlTooLong, cut_end
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
 from ..validate import URL_CONTROL_CHARS
@@ -254,6 +252,8 @@ def _checked_request_form(url: str) -> str:
             raise InvalidInput(str(refused), detail_code=BAD_URL) from None
     if length > MAX_URL_CHARS:  # checked last: a longer URL refused for another reason says that one
         raise UrlTooLong("url is %d characters long; the limit is %d" % (length, MAX_URL_CHARS), detail_code=BAD_URL)
+    import requests  # the URL as requests prepares it: loaded by the first URL checked, not with the module
+
     prepared = requests.models.PreparedRequest()
     try:
         prepared.prepare_url(text, None)

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Protocol, Union
 
+from ..errors import CONNECTION_RESET, DEADLINE_EXCEEDED, NetworkError, Timeout
 from .deadline import Deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -54,7 +55,7 @@ class WireRequest:
     ``browser`` asks for the browser's request (a navigation or form post):
     only a browser wire treats it differently; so does ``redirected`` (the request follows a
     redirect, where Chromium puts its client hints after the fetch metadata). ``best_effort``: the
-    caller goes on without the answer (:attr:`~websearch_sync.net.transport.RequestSpec.best_effort`).
+    caller goes on without the answer (:attr:`~websearch_sync.net.request_spec.RequestSpec.best_effort`).
     """
 
     method: str
@@ -157,3 +158,21 @@ class BrowserRequests:
     def close(self) -> None:
         """Close the inner wire."""
         self.inner.close()
+
+
+def deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Timeout:
+    """The ``Timeout(deadline_exceeded)`` of a call whose deadline passed while talking to ``host``."""
+    return Timeout(
+        "no complete answer from %s within the %.0f ms deadline" % (host, deadline.timeout_ms),
+        provider=provider,
+        detail_code=DEADLINE_EXCEEDED,
+    )
+
+
+def closed_without_answer(host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(connection_reset)``: ``host`` accepted the connection and closed it without a
+    final answer (``http.client``'s ``RemoteDisconnected``, libcurl's "empty reply", a header block
+    cut short): not a connection that failed, in the same words on both wires."""
+    return NetworkError(
+        "no answer: the connection was closed by the server %s" % host, provider=provider, detail_code=CONNECTION_RESET
+    )

@@ -61,11 +61,9 @@ from .interrupt import run_interruptibly
 from .memo import remembered
 from .mocks import say_once
 from .requests_adapter import STATUS_SHAPE, readable_length
-from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
+from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request, closed_without_answer, deadline_error
 from .wire_requests import (
     bad_status_line,
-    closed_without_answer,
-    deadline_error,
     head_too_large,
     malformed_headers,
     not_http,

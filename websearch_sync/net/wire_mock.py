@@ -15,8 +15,7 @@ from urllib.parse import urlsplit
 
 from ..forks import instance_lock
 from .deadline import Deadline
-from .wire import BodySink, WireRequest
-from .wire_requests import deadline_error
+from .wire import BodySink, WireRequest, deadline_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -66,12 +65,18 @@ class MockWire:
         self._lock = instance_lock(self)  # a caller's wire: a forked child keeps it
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
-        """Answer ``request`` with the handler's response."""
+        """Answer ``request`` with the handler's response; a handler that answers after the
+        deadline (one standing for a slow upstream) is the ``Timeout`` a real wire raises at it,
+        not a late success."""
+        host = urlsplit(request.url).hostname or request.url
         if deadline.remaining_s() <= 0:
-            raise deadline_error(deadline, urlsplit(request.url).hostname or request.url, provider)
+            raise deadline_error(deadline, host, provider)
         with self._lock:
             self.requests.append(request)
-        deliver(self.handler(request), sink, request.url)
+        answer = self.handler(request)
+        if deadline.remaining_s() <= 0:
+            raise deadline_error(deadline, host, provider)
+        deliver(answer, sink, request.url)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -41,7 +41,6 @@ from ..errors import (
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
     CONNECTION_RESET,
-    DEADLINE_EXCEEDED,
     MALFORMED_RESPONSE,
     PROXY_ERROR,
     READ_TIMEOUT,
@@ -73,7 +72,7 @@ from .requests_adapter import (
     current_exchange,
     name_host,
 )
-from .wire import BodySink, WireRequest
+from .wire import BodySink, WireRequest, closed_without_answer, deadline_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -104,15 +103,6 @@ def _prepared_url(url: str) -> str:
 def _host(url: str) -> str:
     """The host of ``url`` as urllib3 reads it (named in this wire's errors), else the URL itself."""
     return urllib3.util.parse_url(url).host or url
-
-
-def deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Timeout:
-    """The ``Timeout(deadline_exceeded)`` of a call whose deadline passed while talking to ``host``."""
-    return Timeout(
-        "no complete answer from %s within the %.0f ms deadline" % (host, deadline.timeout_ms),
-        provider=provider,
-        detail_code=DEADLINE_EXCEEDED,
-    )
 
 
 def proxy_error(proxy: str, host: str, what: str, provider: Optional[str]) -> NetworkError:
@@ -268,15 +258,6 @@ def session_from_parent(parent: int) -> InvalidInput:
         " answers" % parent,
         detail_code=SESSION_FROM_PARENT,
         hint="build the requests.Session (and the client) in this process, after the fork",
-    )
-
-
-def closed_without_answer(host: str, provider: Optional[str]) -> NetworkError:
-    """``NetworkError(connection_reset)``: ``host`` accepted the connection and closed it without a
-    final answer (``http.client``'s ``RemoteDisconnected``, libcurl's "empty reply", a header block
-    cut short): not a connection that failed, in the same words on both wires."""
-    return NetworkError(
-        "no answer: the connection was closed by the server %s" % host, provider=provider, detail_code=CONNECTION_RESET
     )
 
 

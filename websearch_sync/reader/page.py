@@ -23,9 +23,7 @@ from collections.abc import Iterable, Mapping, Set
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
-from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
-from ..config import DEFAULT_MAX_CHARS as DEFAULT_MAX_CHARS  # in config: the CLI's --help reads it without the reader
-from ..config import MIN_FETCH_BYTES, Settings
+from ..config import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, MIN_FETCH_BYTES, Settings
 from ..engine import registry
 from ..engine.redirects import Refresh
 from ..errors import (
@@ -43,7 +41,6 @@ from ..errors import (
     DNS_TIMEOUT,
     INTERNAL_ERROR,
     NO_CONTENT,
-    PDF_PAGES_LEFT_OUT,
     PRIVATE_ADDRESS,
     ErrorInfo,
     InvalidInput,
@@ -54,8 +51,7 @@ from ..errors import (
     WebSearchError,
     redact_error,
 )
-from ..extract.article import EXTRACT_MODES
-from ..models import ExtractMode, FetchResult, SearchItem
+from ..models import EXTRACT_MODES, ExtractMode, FetchResult, SearchItem
 from ..net.contenttype import media_type
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, each_within, run_within
 from ..net.hops import HopRules, RedirectPolicy
@@ -66,7 +62,7 @@ from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_err
 from ..net.urls import host_token, request_url, shown_url
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
-from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, sendable, title_line
+from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, asked_url, sendable, title_line
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -75,10 +71,6 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 logger = logging.getLogger("websearch_sync")
 
 PROVIDER = "fetch"
-DEFAULT_CONTENT_CHARS = 4_000
-#: The detail codes of the warnings a page read carries (its result's ``errors``): its text
-#: stands, as a failed page's does not (a search whose pages were all read is cacheable).
-READ_WARNINGS = frozenset({PDF_PAGES_LEFT_OUT})
 _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.5"
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
 _CONTENT_GRACE_S = 1.0
@@ -90,13 +82,6 @@ _NAMED_URL_CHARS = 2048
 
 
 _FLAG_DETAILS = {"allow_private": BAD_ALLOW_PRIVATE, "include_comments": BAD_INCLUDE_COMMENTS, "images": BAD_IMAGES}
-
-
-def asked_url(url: str) -> str:
-    """What a fetch result's ``url`` says: the caller's URL as given (its fragment, its case),
-    without the white space around it; an answer shared with another caller of the same page
-    (handed over, cached) is given the one that caller asked for."""
-    return url.strip()
 
 
 def _check_flags(**flags: Any) -> None:

@@ -106,3 +106,10 @@ class PageText:
     cuts: frozenset[str] = frozenset()
     image: Optional[ImageData] = None
     warnings: list[ErrorInfo] = field(default_factory=list)
+
+
+def asked_url(url: str) -> str:
+    """What a fetch result's ``url`` says: the caller's URL as given (its fragment, its case),
+    without the white space around it; an answer shared with another caller of the same page
+    (handed over, cached) is given the one that caller asked for."""
+    return url.strip()

@@ -14,7 +14,7 @@ PARAMS = SearchParams(query="paging", max_results=20)
 
 def _page_two(read: int) -> Page:
     previous = HttpResponse(200, CaseInsensitiveDict(), b"", "https://www.bing.com/search")
-    return Page(2, read, previous, ParseResult(items=[]))
+    return Page(2, read, previous, ParseResult(items=[{}] * read))
 
 
 class _PostedBing(BingHtml):

@@ -1,0 +1,126 @@
+"""An engine counting results (Bing's ``first``, Yahoo's ``b``) asks its next page where the page's
+own "Next" link starts it (``engine/page_links.py``), not after the results read: on three real Bing
+pages the two differ, and a page two started after the results read would repeat or skip one.
+
+Pages and offsets come from the real recordings in fixtures/ (each test first shows the page's own
+"Next" link); no page is edited.
+"""
+
+import dataclasses
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+import responses
+from clocks import FakeClock
+from requests.structures import CaseInsensitiveDict
+
+import websearch_sync as ws
+from websearch_sync.backends.bing import BingHtml
+from websearch_sync.backends.yahoo import YahooHtml
+from websearch_sync.backends.yahoo_news import YahooNews
+from websearch_sync.engine.base import Page
+from websearch_sync.engine.page_links import linked_offsets, next_offset
+from websearch_sync.models import ParseResult, SearchParams
+from websearch_sync.net.response import HttpResponse
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
+BING = BingHtml(ws.Settings())
+YAHOO = YahooHtml(ws.Settings())
+NEWS = YahooNews(ws.Settings())
+
+
+def _answer(engine, folder, name, params, sent):
+    """The recorded page ``name`` as the answer to ``sent``, and the items ``engine`` reads from it."""
+    body = (FIXTURES / folder / name).read_bytes()
+    url = sent.url + "?" + urlencode(sent.params or {})
+    answer = HttpResponse(200, CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"}), body, url)
+    return answer, engine.read_page(answer.text, params)
+
+
+def _next_first(engine, folder, name, query, sent_start=None, before=0):
+    """The offset ``engine`` asks next after the recorded page ``name`` answered its request for
+    ``query`` (starting at ``sent_start``, after ``before`` results the pages before gave), and the
+    results it read from that page."""
+    params = SearchParams(query=query, max_results=30)
+    sent = engine.build_request(params)
+    if sent_start is not None:
+        sent = dataclasses.replace(sent, params=dict(sent.params or {}, **{engine.first_result_field: sent_start}))
+    answer, items = _answer(engine, folder, name, params, sent)
+    number = 2 if sent_start is None else 3
+    spec = engine.next_page(params, Page(number, before + len(items), answer, ParseResult(items=items), sent))
+    return (None if spec is None else dict(spec.params or {})[engine.first_result_field]), len(items)
+
+
+@pytest.mark.parametrize(
+    "name, query, link, read, first",
+    [
+        # 2015 (de): 9 results read, Bing counts 10 ("Next" asks first=11): after the 9 would repeat the 10th
+        ("GoogleScraper__hello_de_ip.html", "hello", "&amp;first=11&amp;FORM=PORE", 9, "11"),
+        # 2020: 9 results read, "Next" asks first=11
+        ("search-engine-parser__30464b2.html", "Preaching the choir", "&amp;first=11&amp;FORM=PORE", 9, "11"),
+        # 2020 (no-JS): 10 results read, "Next" asks first=10: after the 10 would skip Bing's 10th
+        ("serp-parser__bing-nojs.html", "bing", "&amp;first=10&amp;FORM=PORE", 10, "10"),
+    ],
+)
+def test_bings_next_page_starts_where_the_pages_next_link_does(name, query, link, read, first):
+    text = (FIXTURES / "bing_html" / name).read_text(encoding="utf-8")
+    assert 'class="sb_pagN' in text[text.index(link) - 400 : text.index(link) + 400]  # the page's own "Next" link
+    assert _next_first(BING, "bing_html", name, query) == (first, read)
+
+
+def test_a_later_page_starts_from_the_offset_its_own_request_sent():
+    """se-scraper's page 2 of "test keyword" answered ``first=7``: its "Next" link asks ``first=17``
+    (page 1's links ask 1 and 7 back, pages 3 to 6 at 17 to 47 on)."""
+    text = (FIXTURES / "bing_html" / "se-scraper__page2.html").read_text(encoding="utf-8")
+    assert 'title="Next page" href="/search?q=test+keyword&amp;' in text and "first=17&amp;FORM=PORE" in text
+    assert _next_first(BING, "bing_html", "se-scraper__page2.html", "test keyword", "7", before=6) == ("17", 10)
+
+
+def test_a_page_linking_its_search_no_further_is_the_last():
+    """The same page as the answer to ``first=47``: of its links to the search none goes beyond
+    47 (its furthest, page 6, asks 47): no next page is asked (before: ``first=57``)."""
+    text = (FIXTURES / "bing_html" / "se-scraper__page2.html").read_text(encoding="utf-8")
+    offsets = linked_offsets(text, "https://www.bing.com/search", {"/search"}, "first", {"q": "test keyword"})
+    assert max(offsets) == 47 and next_offset(offsets, 47) is None
+    assert _next_first(BING, "bing_html", "se-scraper__page2.html", "test keyword", "47", before=6) == (None, 10)
+
+
+def test_a_page_of_another_search_or_without_page_links_is_followed_after_its_results():
+    """Links to another query's pages are not this search's (the 2015 page of "hello" answering
+    "other"), nor is the page's link to itself; a fragment links none (Yahoo's tpi fragment): the
+    next page starts after the results read, as before."""
+    assert _next_first(BING, "bing_html", "GoogleScraper__hello_de_ip.html", "other") == ("10", 9)
+    assert _next_first(YAHOO, "yahoo_html", "tpi__fragment.html", "rust") == ("4", 3)
+
+
+def test_yahoos_2026_page_is_followed_by_its_next_link():
+    """7 results read, "Next" asks ``b=8&pz=7`` (the link's path carries ``;_ylt=…`` parameters)."""
+    text = (FIXTURES / "yahoo_html" / "web-search-mcp__yahoo.html").read_text(encoding="utf-8")
+    assert "/search;_ylt=" in text and "b=8&amp;pz=7" in text
+    assert _next_first(YAHOO, "yahoo_html", "web-search-mcp__yahoo.html", "javascript tutorial") == ("8", 7)
+
+
+def test_a_call_reads_bings_page_two_at_the_next_links_offset():
+    """Through the client: a call for 15 answered by the 2015 page of "hello" (9 results) asks
+    page 2 at ``first=11`` (before: 10). Page 2's answer is another recorded page (no recording of
+    that page 2 exists)."""
+    with (
+        responses.RequestsMock() as mock,
+        ws.SearchClient("bing_html", settings=ws.Settings(), clock=FakeClock(), cache_ttl_s=0) as client,
+    ):
+        for name in ("GoogleScraper__hello_de_ip.html", "GoogleScraper__foood.html"):
+            mock.add("GET", "https://www.bing.com/search", body=(FIXTURES / "bing_html" / name).read_bytes())
+        response = client.search("hello", max_results=15)
+        sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("first") for call in mock.calls]
+    assert sent == [None, "11"] and response["provider_meta"]["pages"] == 2 and len(response["items"]) == 15
+
+
+def test_yahoo_news_pages_are_read_by_its_links_at_their_own_path():
+    """The 2026 Yahoo News page, asked at ``/search``, links its pages at ``/news/search``
+    (``b=11`` to ``41``): its next page is its link's; as the answer to ``b=41`` it is the last
+    (before: ``b=51`` was asked)."""
+    text = (FIXTURES / "yahoo_html" / "phrona__news.html").read_text(encoding="utf-8")
+    assert "news.search.yahoo.com/news/search;_ylt=" in text and "b=41&pz=10" in text
+    assert _next_first(NEWS, "yahoo_html", "phrona__news.html", "rust programming") == ("11", 10)
+    assert _next_first(NEWS, "yahoo_html", "phrona__news.html", "rust programming", "41", before=30) == (None, 10)

@@ -145,3 +145,22 @@ def test_cloudflare_challenge_is_read_from_its_header_whatever_its_case_and_spac
     error = bot_wall_error(_answer(b"<html><title>Just a moment...</title></html>", {"cf-mitigated": value}), None)
     assert error is not None and error.detail_code == "captcha_required"
     assert bot_wall_error(_answer(b"<html><title>Just a moment...</title></html>", {}), None) is None
+
+
+def test_a_fetched_page_loading_a_script_named_mkd_js_is_no_wall():
+    """ "mkd" is a common short name for markdown: a page loading ``/static/js/mkd.js`` is read, not
+    taken for Baidu's security check (which loads ``mkd.js`` beside its ``mkdjump`` script and
+    title; a rule matching the script name alone blocked such pages and cooled their host down)."""
+    from websearch_sync.engine.registry import wall_error
+
+    body = (
+        b'<html><head><title>Markdown notes</title><script src="/static/js/mkd.js"></script></head>'
+        b"<body><article><p>Notes written in markdown, rendered in the browser.</p></article></body></html>"
+    )
+    page = HttpResponse(
+        status=200,
+        headers=CaseInsensitiveDict({"Content-Type": "text/html"}),
+        content=body,
+        url="https://notes.example/page",
+    )
+    assert wall_error(page, None) is None

@@ -381,19 +381,22 @@ def test_another_commands_short_flag_is_named_as_such(capsys):
     [
         ("python requests", '"python requests"', '"python requests"'),
         ("it's", '"it\'s"', '"it\'s"'),
-        ('say "hi"', """'say "hi"'""", '"say \\"hi\\""'),
+        ('say "hi"', """'say "hi"'""", """'say "hi"'"""),
         ("requests", "requests", "requests"),
-        ("hello!", "'hello!'", '"hello!"'),  # bash's history expansion, also inside double quotes
-        ("a`b` c", "'a`b` c'", '"a`b` c"'),
-        ("100% x", "'100% x'", '"100% x"'),
-        ("a\nb", "'a\nb'", '"a\nb"'),  # cmd.exe: a bare line break ends the command line
-        ("%PATH%", "%PATH%", '"%PATH%"'),  # printed bare for cmd.exe, which expands it
+        ("hello!", "'hello!'", "'hello!'"),  # bash's history expansion, also inside double quotes
+        ("a`b` c", "'a`b` c'", "'a`b` c'"),  # PowerShell's escape, also inside double quotes
+        ("$HOME x", "'$HOME x'", "'$HOME x'"),  # PowerShell expands it inside double quotes
+        ("it's $HOME", "'it'\"'\"'s $HOME'", "'it''s $HOME'"),  # PowerShell doubles a quote
+        ("\u2019x $y", "'\u2019x $y'", "'\u2019\u2019x $y'"),  # PowerShell's typographic single quote too
+        ("100% x", '"100% x"', '"100% x"'),
+        ("a,b", '"a,b"', '"a,b"'),  # printed bare for PowerShell, an array: two arguments
+        ("a\nb", "'a\nb'", "'a\nb'"),
         ("@x", '"@x"', '"@x"'),  # printed bare for PowerShell, which splats it
-        ("\u201cx\u201d", "'\u201cx\u201d'", '"\u201cx\u201d"'),  # PowerShell's quotes, not sh's
-        ("a\\b\\", "'a\\b\\'", '"a\\b\\\\"'),  # a backslash before the closing quote doubled
+        ("\u201cx\u201d", "'\u201cx\u201d'", "'\u201cx\u201d'"),  # PowerShell's quotes, not sh's
+        ("a\\b\\", "'a\\b\\'", "'a\\b\\'"),
     ],
 )
 def test_a_word_shown_quoted_reads_as_one_argument_in_the_platforms_shell(word, posix, windows):
-    """The hints quoted for POSIX shells alone: cmd.exe, Windows' own, has no single quotes
-    (``'python requests'`` is two arguments there, with the quotes in them)."""
+    """The hints quoted for POSIX shells alone: PowerShell, Windows' shell, expands ``$`` and reads
+    backticks inside double quotes, and a bare ``a,b`` is an array there."""
     assert (shell_quote(word, "linux"), shell_quote(word, "win32")) == (posix, windows)

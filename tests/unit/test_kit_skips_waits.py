@@ -3,14 +3,17 @@
 server. A plugin author's test replaying their recorded 429 (``Retry-After: 3``, two retries)
 slept 6 s of real time."""
 
+import threading
 from pathlib import Path
 
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.client.clock import PROCESS_SKIPS, SYSTEM_CLOCK
-from websearch_sync.net import waits
-from websearch_sync.testing import fake_results, replay_fixtures
+from websearch_sync.client.cache import MemoryCache, SqliteCache
+from websearch_sync.client.clock import SYSTEM_CLOCK
+from websearch_sync.client.ratelimit import RateLimiter
+from websearch_sync.net import waits, workers
+from websearch_sync.testing import fake_results, replay_fixtures, reset
 
 FIXTURES_DIR = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -45,12 +48,109 @@ def test_a_given_retry_after_is_skipped(real_sleeps):
     assert len(fake.calls) == 2 and real_sleeps == []
 
 
-def test_waits_and_time_are_real_again_after_the_block(real_sleeps):
-    """Time read outside the blocks is the real clock's: a test comparing a server's ``time.monotonic()``
-    log with the client's slots failed after an earlier test's block had skipped waits."""
+def test_waits_are_real_again_after_the_block_and_the_clock_never_goes_back(real_sleeps):
+    """After the block, waits take real time again, but the clock's readings do not go back by
+    the time skipped: a deadline or an elapsed time measured across the block's end stays right."""
     with fake_results({"ddg_html": []}):
         SYSTEM_CLOCK.sleep(30.0)
-        assert PROCESS_SKIPS.offset_s >= 30  # the clock's readings run 30 s ahead of time.monotonic()
-    assert PROCESS_SKIPS.offset_s == 0  # and are time.monotonic()'s again
+        inside = SYSTEM_CLOCK.monotonic()
+    assert SYSTEM_CLOCK.monotonic() >= inside  # was 30 s back
     SYSTEM_CLOCK.sleep(0.25)
     assert real_sleeps == [0.25]
+
+
+def test_other_threads_wait_for_real_while_a_block_is_open(real_sleeps):
+    """Only the block's context skips waits, and the library's work threads it hands work to (a
+    merge's backends): an application thread's waits were skipped while any block was open."""
+    with fake_results({"ddg_html": []}):
+        app = threading.Thread(target=SYSTEM_CLOCK.sleep, args=(2.0,))
+        app.start()
+        app.join()
+        assert real_sleeps == [2.0]
+        workers.run_each(SYSTEM_CLOCK.sleep, [3.0], 1, "websearch-test")[0].result(60)
+    assert real_sleeps == [2.0]  # the library's worker skipped its wait
+
+
+def test_an_elapsed_time_across_the_blocks_end_is_not_negative():
+    """A thread started in the block, still measuring after it closed, read the clock going back."""
+    readings: list[float] = []
+    started, go_on = threading.Event(), threading.Event()
+
+    def measure() -> None:
+        readings.append(SYSTEM_CLOCK.monotonic())
+        started.set()
+        go_on.wait(60)
+        readings.append(SYSTEM_CLOCK.monotonic())
+
+    with fake_results({"ddg_html": []}):
+        SYSTEM_CLOCK.sleep(5.0)
+        thread = threading.Thread(target=measure)
+        thread.start()
+        started.wait(60)
+    go_on.set()
+    thread.join()
+    assert readings[1] >= readings[0]  # was 5 s back
+
+
+def test_a_pace_slot_booked_in_the_block_is_not_held_the_skipped_time_longer():
+    limiter = RateLimiter(SYSTEM_CLOCK)
+    with fake_results({"ddg_html": []}):
+        limiter.reserve("x", 1.0, 1000)
+        SYSTEM_CLOCK.sleep(60.0)  # a skipped Retry-After
+        limiter.reserve("x", 1.0, 1000)
+    wait = limiter.reserve("x", 1.0, 1000)
+    assert wait is not None and wait <= 1.0  # one interval at most (was 61 s)
+
+
+def test_wall_time_is_not_moved_by_skipped_waits(tmp_path):
+    """Wall time is what files and other processes read: a cache row written in the block is not
+    from the future (pruned by the next reader), and messages show the real time of day."""
+    cache = SqliteCache(str(tmp_path / "cache.sqlite"), ttl_s=60)
+    before = SYSTEM_CLOCK.time()
+    with fake_results({"ddg_html": []}):
+        SYSTEM_CLOCK.sleep(3600.0)
+        assert SYSTEM_CLOCK.time() - before < 3600 / 2  # was an hour ahead
+        cache.set("k", {"results": []})
+    try:
+        assert cache.lookup("k") is not None
+        other = SqliteCache(str(tmp_path / "cache.sqlite"), ttl_s=60)  # another reader, on real time
+        try:
+            assert other.lookup("k") is not None
+        finally:
+            other.close()
+    finally:
+        cache.close()
+
+
+def test_a_memory_cache_entry_written_in_the_block_lasts_its_ttl():
+    cache = MemoryCache(ttl_s=60)
+    with fake_results({"ddg_html": []}):
+        SYSTEM_CLOCK.sleep(10.0)
+        cache.set("k", {"results": []})
+    assert cache._data["k"][0] - SYSTEM_CLOCK.monotonic() <= 60  # noqa: SLF001 (was 70)
+
+
+def test_a_cool_down_met_in_the_block_lasts_its_own_time_after_it():
+    """A fake's 429 asking 600 s, met after an hour of skipped waits, said "4200 s left" after the
+    block (the hour came back on top of it): the block's clock went back to real time as it closed."""
+    blocked = ws.WebBlocked("slow down", detail_code="http_429", retry_after=600)
+    with fake_results({"ddg_html": blocked}):
+        SYSTEM_CLOCK.sleep(3600.0)
+        with pytest.raises(ws.WebBlocked):
+            ws.search("q", backend="ddg_html", retries=0)
+    with fake_results({"ddg_html": []}), pytest.raises(ws.WebBlocked, match="cooling down") as caught:
+        ws.search("q", backend="ddg_html", retries=0)
+    assert 0 < caught.value.retry_after <= 600
+
+
+def test_reset_sets_the_clock_back_to_real_time_once_the_blocks_are_closed(real_sleeps):
+    """``reset()`` (before each test) forgets the time skipped with what was paced and cooled on it;
+    within an open block it keeps skipping."""
+    before = SYSTEM_CLOCK.monotonic()
+    with fake_results({"ddg_html": []}):
+        SYSTEM_CLOCK.sleep(3600.0)
+        reset()
+        SYSTEM_CLOCK.sleep(5.0)
+        assert real_sleeps == []
+    reset()
+    assert SYSTEM_CLOCK.monotonic() - before < 3600 / 2

@@ -21,7 +21,7 @@ LAYERS: dict[str, int] = {
     "forks": 0,  # below every layer that keeps a lock: each renews its own in a forked child
     "vocabulary": 0,  # standard library only: the code tables validate checks locales and ddgs names against
     "weburl": 0,  # standard library only: URLs resolved as a browser resolves them, for extract's links and net's hops
-    "shellwords": 0,  # standard library only: a word quoted for sh, cmd.exe and PowerShell, for cli's and contract's hints
+    "shellwords": 0,  # standard library only: a word quoted for sh and PowerShell, for cli's and contract's hints
     "errors": 1,
     "models": 2,
     "validate": 3,  # below config, which checks its numbers there

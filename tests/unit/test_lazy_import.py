@@ -123,6 +123,8 @@ def test_a_stub_search_loads_no_http_no_parser_no_reader_and_no_engine_but_the_s
     engines = [m for m in loaded if m.startswith("websearch_sync.backends.")]
     assert engines == ["websearch_sync.backends.stub"]
     unwanted = (
+        "requests",
+        "urllib3",
         "lxml",
         "bs4",
         "readability",

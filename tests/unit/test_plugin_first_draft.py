@@ -333,23 +333,33 @@ class _RelativeRequest(JsonApiEngine):
     results_at = "hits"
     result_fields = {"title": "title", "url": "url"}
 
+    url = "/v1/search"  # the path, not the endpoint
+
     def build_request(self, params):
-        return RequestSpec("GET", "/v1/search", params={"q": params.query})  # the path, not the endpoint
+        return RequestSpec("GET", self.url, params={"q": params.query})
 
 
-def test_a_request_for_a_path_is_the_plugins_defect_named_as_such():
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("/v1/search", "/v1/search"),
+        ("http://[::1/v1/search", "<unparsable URL>"),  # an IPv6 address not closed: was an internal_error
+    ],
+)
+def test_a_request_for_a_path_is_the_plugins_defect_named_as_such(url, shown, monkeypatch):
     """It was ``InvalidInput(bad_endpoint)`` "invalid request for /v1/search: MissingSchema": the user's
     configuration blamed, in requests' words, for a URL the plugin's build_request wrote."""
     import websearch_sync as ws
     from websearch_sync.backends import register
     from websearch_sync.testing import MockResponse, MockWire
 
+    monkeypatch.setattr(_RelativeRequest, "url", url)
     register(_RelativeRequest)  # undone after the test
     wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "application/json"}, '{"hits": []}'))
     with ws.SearchClient(_RelativeRequest.name, wire=wire) as client, pytest.raises(ws.WebProviderError) as caught:
         client.search("q")
     assert caught.value.detail_code == "bad_parse_result" and wire.requests == []
     assert caught.value.message == (
-        "backend demo_relative_request's build_request returned a request for '/v1/search', not an http(s) URL"
-        " with a host (build it on self.endpoint_url(), which the endpoint settings override)"
+        "backend demo_relative_request's build_request returned a request for %r, not an http(s) URL"
+        " with a host (build it on self.endpoint_url(), which the endpoint settings override)" % shown
     )

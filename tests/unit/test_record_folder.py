@@ -140,7 +140,7 @@ def test_the_record_command_for_a_query_starting_with_a_dash_runs(tmp_path, caps
 
 def test_the_record_command_is_quoted_as_the_command_lines_hints_quote(tmp_path):
     """The command in a replay's ``no_recorded_case`` was quoted by ``shlex`` (``'it'"'"'s'``, single quotes
-    cmd.exe does not read), the command line's own hints by ``shell_quote``: one quoting for both."""
+    PowerShell reads otherwise), the command line's own hints by ``shell_quote``: one quoting for both."""
     from websearch_sync.contract.cases import record_hint
     from websearch_sync.shellwords import shell_quote
 
@@ -162,6 +162,21 @@ def test_verify_of_one_backend_finds_its_cases_in_a_folder_of_another_name(tmp_p
     capsys.readouterr()
     assert main(["verify", "--fixtures", str(tmp_path), "--backend", "stub"]) == 0
     assert capsys.readouterr().out.startswith("PASS   stub/hello-world")
+
+
+def test_verify_of_one_backend_notes_the_orphans_beside_its_cases_in_a_folder_of_another_name(tmp_path, capsys):
+    """``verify --backend`` chose the cases by the backend their meta files name, but noted the files
+    belonging to no case by the folder's name: an orphan beside ``stub``'s cases in another folder
+    went unsaid, one in a folder named ``stub`` holding no case of it was said."""
+    assert main(["record", "stub", "hello world", "--fixtures", str(tmp_path)]) == 0
+    (tmp_path / "stub").rename(tmp_path / "offline-cases")
+    (tmp_path / "offline-cases" / "left.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "left.json").write_text("{}", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["verify", "--fixtures", str(tmp_path), "--backend", "stub"]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: ")]
+    assert notes == ["note: %s belongs to no case" % (tmp_path / "offline-cases" / "left.json")]
 
 
 def test_verify_notes_what_a_cases_provenance_lacks(tmp_path, capsys):

@@ -104,3 +104,30 @@ def test_a_classify_of_the_wrong_kind_names_the_defect(monkeypatch):
         "+ message: backend mojeek_html's classify returned a str, not a WebSearchError or None"
     ), verdict.diff
     assert "WebProviderError/bad_parse_result" in verdict.diff[1], verdict.diff
+
+
+class _PluginMojeek(registry.backend_class("mojeek_html")):  # a plugin's subclass (this test module's package)
+    name = "plugin_mojeek"
+
+
+def _failing_parse(self, response, params):
+    raise RuntimeError("a bug in parse")
+
+
+def test_a_built_in_backends_bug_is_raised_by_the_conformance_kit(monkeypatch):
+    """A built-in backend's own bug was reported as its finding (``internal_error``), as a plugin's
+    is: the library's bug is raised, with its traceback."""
+    monkeypatch.setattr(registry.backend_class("mojeek_html"), "parse", _failing_parse)
+    check = next(c for c in conformance_checks("mojeek_html") if c.name == "unknown_layout")
+    with pytest.raises(RuntimeError, match="a bug in parse"):
+        check()
+
+
+def test_a_plugins_bug_is_the_conformance_kits_finding(monkeypatch):
+    from websearch_sync.backends import register
+
+    monkeypatch.setattr(_PluginMojeek, "parse", _failing_parse)
+    register(_PluginMojeek)  # undone after the test
+    check = next(c for c in conformance_checks("plugin_mojeek") if c.name == "unknown_layout")
+    with pytest.raises(AssertionError, match="internal error in backend plugin_mojeek: RuntimeError"):
+        check()

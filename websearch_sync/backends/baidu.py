@@ -46,12 +46,9 @@ logger = logging.getLogger("websearch_sync")
 _SNIPPET_PREFIXES = ("content-right_", "summary-text_")
 _DATE_PREFIX_CLASS = "newTimeFactor_before_abs"  # 2020: the date inside c-abstract
 # The security check page: structural markers only (a query echoed into a results page is
-# escaped and cannot produce a quoted src/href, nor a title that is exactly "百度安全验证"):
-# its title, its mkdjump script or style, a captcha address, or its ``mkd.js`` script alone
-# (UPSTREAMS.md: the page loads ``mkd.js``/``mkdjump_*.js``; a page may carry the first only).
+# escaped and cannot produce a quoted src/href, nor a title that is exactly "百度安全验证").
 _CHALLENGE = re.compile(
-    r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/|/mkd\.js['"?#])""",
-    re.I,
+    r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/)""", re.I
 )
 _TOOLS_URL = re.compile(r"""['"]?url['"]?\s*:\s*(['"])(.*?)\1""", re.S)
 #: A time range's length in seconds (SearXNG's baidu engine: a month is 30 days, a year 365).
@@ -71,11 +68,10 @@ def is_baidu_captcha_url(url: str) -> bool:
 
 #: Baidu's security check ("百度安全验证"): a redirect to, or a page from,
 #: ``wappass.baidu.com/static/captcha``; the page itself loads wappass scripts (recorded:
-#: fixtures/baidu_html blocked cases), ``mkd.js`` alone on some (UPSTREAMS.md). The regex runs
-#: only on a head holding a hint.
+#: fixtures/baidu_html blocked cases). The regex runs only on a head holding a hint.
 SECURITY_CHECK = BotWall(
     "Baidu security check (wappass captcha)",
-    hints=("百度安全验证", "mkdjump", "/static/captcha/", "/mkd.js"),
+    hints=("百度安全验证", "mkdjump", "/static/captcha/"),
     patterns=(_CHALLENGE,),
     scan_chars=8192,
     address=is_baidu_captcha_url,

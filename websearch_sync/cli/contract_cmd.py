@@ -166,12 +166,15 @@ def _verdict_lines(result: Any, width: int) -> list[str]:
     return ["%-6s %-*s  %s" % (result.status, width, result.case.case_id, summary)] + _indent(details)
 
 
-def _note_orphans(fixtures: str, backend: Any) -> None:
-    """A note for each fixture file that belongs to no case (of ``backend``, if given)."""
+def _note_orphans(fixtures: str, backend: Any, results: Sequence[Any]) -> None:
+    """A note for each fixture file that belongs to no case; with ``backend``, of the folders its cases
+    are in (``results``: chosen by the backend their meta files name, as ``verify --backend`` chose
+    them, whatever the folder's name) and of the folder named after it."""
     from ..contract.cases import orphan_files
 
+    folders = {result.case.meta_path.parent for result in results}
     for path in orphan_files(fixtures):
-        if backend is None or path.parent.name == backend:
+        if backend is None or path.parent in folders or path.parent.name == backend:
             owner_stdout().write("note: %s belongs to no case\n" % path)
 
 
@@ -203,7 +206,7 @@ def run_verify(args: argparse.Namespace) -> int:
             write_golden(result.case, result.outcome)
             updated += 1
             out.write("        updated golden %s\n" % result.case.expected_path)
-    _note_orphans(args.fixtures, args.backend)
+    _note_orphans(args.fixtures, args.backend, results)
     _note_provenances(results)
     counts = count_statuses(results)
     out.write(

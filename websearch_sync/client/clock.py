@@ -18,64 +18,69 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 
 class SkippedTime:
-    """The waits a clock skipped: instead of sleeping, its time moved on by them. A replay's own clock
-    (``always``) keeps its offset; the process's (:func:`waits_skipped`) is real time again once the last
-    block closes: readings of ``time.monotonic()`` (a server's log, a test's) and of the clock agree
-    outside the blocks, and a cool-down or pace slot a search inside one left lasts the skipped time longer
-    after it (``websearch_sync.testing.reset()``, run before each test, forgets them)."""
+    """The waits skipped within one outermost :func:`waits_skipped` block (or by a replay's own clock):
+    instead of sleeping, the clock's monotonic time moved on by them. The offset only grows: a reading
+    taken inside and one taken after, in the same context or in a thread started inside, never go
+    back. Once the block closes it skips no more waits (``open`` is false) but keeps its offset."""
 
-    def __init__(self, always: bool = False) -> None:
-        self.offset_s = 0.0
-        self.always = always  #: skip every wait (a replay's own clock), not only within :func:`waits_skipped`
-        self.depth = 0  #: the :func:`waits_skipped` blocks open
+    def __init__(self, offset_s: float = 0.0) -> None:
+        self.offset_s = offset_s
+        self.open = True  #: waits are skipped (until its block closes; a replay's clock: always)
         self._lock = instance_lock(self)
 
     def skip(self, seconds: float) -> bool:
         """Whether a wait of ``seconds`` is skipped now (the time then moves on by it)."""
         with self._lock:
-            if not (self.always or self.depth):
+            if not self.open:
                 return False
             self.offset_s += max(0.0, seconds)
             return True
 
-    def enter(self, opened: int) -> None:
-        """Count ``opened`` (1 or -1) :func:`waits_skipped` blocks; the last one out ends the offset."""
+    def close(self) -> None:
+        """Skip no more waits (the offset stays)."""
         with self._lock:
-            self.depth += opened
-            if not (self.depth or self.always):
-                self.offset_s = 0.0
+            self.open = False
 
 
-#: The waits :class:`Clock` skipped within the :func:`waits_skipped` blocks open, for the whole process.
-PROCESS_SKIPS = SkippedTime()
+#: The skipped time of the context's :func:`waits_skipped` blocks: in the context that opened one and
+#: the library's work threads (each runs in a copy of its caller's context), never other threads.
+_BLOCK_SKIPS: ContextVar[Optional[SkippedTime]] = ContextVar("websearch_sync_skipped_waits", default=None)
 
 
 class Clock:
-    """Monotonic time, wall time and sleeping, from the ``time`` module (moved on by the waits it
-    skipped: :func:`waits_skipped`)."""
+    """Monotonic time, wall time and sleeping, from the ``time`` module (the monotonic time moved on
+    by the waits it skipped: :func:`waits_skipped`)."""
 
-    skipped = PROCESS_SKIPS
+    #: A clock's own skipped time (a replay's: every wait skipped); ``None``: the context's blocks'.
+    skipped: Optional[SkippedTime] = None
+
+    def _skips(self) -> Optional[SkippedTime]:
+        return self.skipped if self.skipped is not None else _BLOCK_SKIPS.get()
 
     def monotonic(self) -> float:
-        """Seconds on a clock that never goes back (but by the waits it skipped, as the last
-        :func:`waits_skipped` block closes)."""
-        return time.monotonic() + self.skipped.offset_s
+        """Seconds on a clock that never goes back (ahead of ``time.monotonic()`` by the waits
+        skipped in this context)."""
+        skips = self._skips()
+        return time.monotonic() + (skips.offset_s if skips is not None else 0.0)
 
     def time(self) -> float:
-        """Seconds since the epoch (for messages that show a time of day)."""
-        return time.time() + self.skipped.offset_s
+        """Seconds since the epoch (for messages that show a time of day, and what files and other
+        processes read: never moved by skipped waits)."""
+        return time.time()
 
     def sleep(self, seconds: float) -> None:
         """Wait ``seconds`` (nothing for zero or less), in slices (:func:`~websearch_sync.net.waits.sleep`):
         a Ctrl-C that came just before a sleep began interrupts none, and is raised when the
         thread next wakes."""
-        if not self.skipped.skip(seconds):
+        skips = self._skips()
+        if skips is None or not skips.skip(seconds):
             waits.sleep(seconds)
 
     def sleep_unless(self, cancelled: threading.Event, seconds: float) -> bool:
         """Wait ``seconds``, or less when ``cancelled`` is set meanwhile; whether it is set
         (:class:`CancellableClock`'s wait, so that it waits on the clock it wraps)."""
-        if self.skipped.skip(seconds):
+        skips = self._skips()
+        if skips is not None and skips.skip(seconds):
             return cancelled.is_set()
         return cancelled.wait(max(0.0, seconds))
 
@@ -83,16 +88,33 @@ class Clock:
 @contextmanager
 def waits_skipped() -> Iterator[None]:
     """Within the block, every wait of a :class:`Clock` (the default clock of every client, of
-    ``websearch_sync.search`` and the tools) takes no real time: the clock moves on by it at once,
-    as a replay's (:func:`websearch_sync.testing.replay_fixtures`: a recorded 429's ``Retry-After``
-    and the retries after it, a pace slot, protect no server), until the last block closes (see
-    :class:`SkippedTime`). Blocks nest and overlap across threads; a fake clock a test put behind the
-    default one keeps counting its waits itself."""
-    PROCESS_SKIPS.enter(1)
+    ``websearch_sync.search`` and the tools) in this context takes no real time: the clock's monotonic
+    time moves on by it at once, as a replay's (:func:`websearch_sync.testing.replay_fixtures`: a
+    recorded 429's ``Retry-After`` and the retries after it, a pace slot, protect no server). Only the
+    context that opened the block skips, and the library's work threads it hands work to (a merge's
+    backends, ``include_content``'s pages); an application's other threads wait for real. Blocks nest
+    (the outermost one's :class:`SkippedTime`); once the outermost closes, waits are real again but the
+    context's clock stays ahead by the time skipped (it never goes back) until
+    :func:`forget_skipped_time`. A fake clock a test put behind the default one counts its waits itself."""
+    current = _BLOCK_SKIPS.get()
+    if current is not None and current.open:
+        yield
+        return
+    block = SkippedTime(current.offset_s if current is not None else 0.0)
+    _BLOCK_SKIPS.set(block)
     try:
         yield
     finally:
-        PROCESS_SKIPS.enter(-1)
+        block.close()
+
+
+def forget_skipped_time() -> None:
+    """This context's clock reads ``time.monotonic()`` again once its blocks are closed
+    (``websearch_sync.testing.reset()``, run before each test: nothing a block left is kept; within an
+    open block it keeps skipping)."""
+    current = _BLOCK_SKIPS.get()
+    if current is not None and not current.open:
+        _BLOCK_SKIPS.set(None)
 
 
 class CallCancelled(BaseException):

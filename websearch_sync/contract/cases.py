@@ -308,7 +308,7 @@ class ReplayClock(Clock):
     and slots see the same order of events as a live search."""
 
     def __init__(self) -> None:
-        self.skipped = SkippedTime(always=True)
+        self.skipped = SkippedTime()
 
 
 def replay(case: Case, impersonate: str = "off") -> dict[str, Any]:

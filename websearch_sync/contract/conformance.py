@@ -39,6 +39,7 @@ from requests.structures import CaseInsensitiveDict
 from ..config import Settings
 from ..engine import registry
 from ..engine.base import Backend, made_request
+from ..engine.code_site import plugin_package
 from ..errors import (
     AuthError,
     BadGateway,
@@ -153,11 +154,14 @@ def _interpreted(backend: Backend, response: HttpResponse) -> Any:
     """What a search makes of ``response`` with the backend: its parse result, shape checked
     (:func:`~websearch_sync.engine.registry.checked_result`), or the error it raises; a defect of the
     backend's (any other exception: a plugin's ``RuntimeError`` in ``parse``) is the search's
-    ``WebProviderError(internal_error)`` naming where it raised, a finding, not a traceback out of the kit."""
+    ``WebProviderError(internal_error)`` naming where it raised, a finding, not a traceback out of the kit.
+    A built-in backend's is the library's own bug: raised as it is, not reported as the backend's finding."""
+
+    def interpret() -> Any:
+        return registry.checked_result(backend.interpret(response, _params(backend)), backend.name)
+
     try:
-        return registry.reported(
-            backend, lambda: registry.checked_result(backend.interpret(response, _params(backend)), backend.name)
-        )
+        return interpret() if plugin_package(type(backend)) is None else registry.reported(backend, interpret)
     except WebSearchError as error:
         return error
 

@@ -802,8 +802,11 @@ def made_request(spec: object, backend: str, method: str) -> RequestSpec:
             provider=backend,
             detail_code=BAD_PARSE_RESULT,
         )
-    parts = urlsplit(spec.url.lstrip())
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:  # '/v1/search': "MissingSchema" of requests'
+    try:
+        parts = urlsplit(spec.url.lstrip())
+    except ValueError:  # 'http://[::1/v1/search': an address not closed, which requests could not send either
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.netloc:  # '/v1/search'
         raise WebProviderError(
             "backend %s's %s returned a request for %r, not an http(s) URL with a host (build it on "
             "self.endpoint_url(), which the endpoint settings override)" % (backend, method, shown_url(spec.url)),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 from ..backends.searxng_config import forget_configs, fresh_configs
-from ..client.clock import waits_skipped
+from ..client.clock import forget_skipped_time, waits_skipped
 from ..client.default_client import close_default_client
 from ..client.processwide import forget_process_parts
 from ..client.search_client import open_clients_learn_afresh
@@ -505,7 +505,8 @@ def assert_contract(result: Any, max_results: Optional[int] = None, provider: Op
 
 def reset() -> None:
     """Forget the process-wide state of the module-level calls (``websearch_sync.search``,
-    ``fetch``) and of the tools' shared client: rate-limit pace, cool-downs after a block,
+    ``fetch``) and of the tools' shared client: rate-limit pace, cool-downs after a block, the time a
+    ``fake_results`` or ``replay_fixtures`` block skipped (this context's clock reads real time again),
     single-flight tables, the wires' proxy and CA options read from the environment, the SearXNG instances' ``/config`` read, a shared state's outage (Redis is
     tried again at once, not :data:`~websearch_sync.client.state.server.RETRY_AFTER_S` later). A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
     would otherwise leave that backend cooling down for the tests after it.
@@ -518,6 +519,7 @@ def reset() -> None:
     that searches the stub only.
     """
     forget_process_parts()
+    forget_skipped_time()
     forget_environment_answers()
     forget_outages()
     forget_configs()

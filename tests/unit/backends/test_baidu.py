@@ -78,26 +78,7 @@ def test_security_check_page_is_blocked(status):
     assert isinstance(result, ws.WebBlocked) and result.detail_code == "captcha_required"
 
 
-def _mkd_only():
-    """The recorded security check (search-engine-parser__baidu_captcha.html) with every marker
-    but its ``mkd.js`` script taken out: no title, no mkdjump style or script (UPSTREAMS.md: the
-    page loads ``mkd.js``/``mkdjump_*.js``; no recording of a page with the first only exists)."""
-    body = page("search-engine-parser__baidu_captcha.html")
-    body = re.sub(r"<title>[^<]*</title>|<link[^>]*mkdjump[^>]*>|<script[^>]*mkdjump[^>]*></script>", "", body)
-    assert "mkdjump" not in body and "百度安全验证" not in body and "/static/captcha/" not in body
-    assert '<script src="https://wappass.baidu.com/static/machine/js/api/mkd.js"></script>' in body
-    return body
-
-
-@pytest.mark.parametrize("status", [200, 403])
-def test_a_security_check_loading_only_mkd_js_is_blocked(status):
-    """Before: with 200 a WebParseError (no results, no notice), with 403 a plain http_403."""
-    result, _ = search(_mkd_only(), status=status)
-    assert isinstance(result, ws.WebBlocked) and result.detail_code == "captcha_required"
-    assert "security check" in result.message
-
-
-@pytest.mark.parametrize("query", ["百度安全验证", "mkdjump /static/captcha/", "wappass /mkd.js"])
+@pytest.mark.parametrize("query", ["百度安全验证", "mkdjump /static/captcha/"])
 def test_a_results_page_for_a_query_naming_the_wall_is_not_a_block(query):
     body = page("BaiduSpider__2.html").replace("trdewersdtrewrsfdxgcrtd、", query)
     assert body.count(query) > 3

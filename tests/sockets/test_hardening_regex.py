@@ -193,7 +193,7 @@ def test_the_audit_sees_the_package_s_patterns():
         "websearch_sync.engine.declarative._REFERENCE",
         "websearch_sync.engine.html_parsing._NOISE",
         "websearch_sync.engine.normalize._TAG",
-        "websearch_sync.net.charset._META_CHARSET",
+        "websearch_sync.net.charset._CHARSET_ATTRIBUTE",
     ):
         assert expected in names
 
@@ -285,3 +285,16 @@ def test_a_json_snippet_of_unclosed_comments_ends_in_time():
             lambda: ws.search("q", backend="brave", settings=settings, timeout_ms=DEADLINE_MS, retries=0)
         )
     assert outcome["items"][0]["snippet"] == ""
+
+
+def test_a_meta_charset_followed_by_a_run_of_spaces_is_read_in_linear_time():
+    """The audit's witnesses missed it: ``charset=`` then 16,000 spaces (the size of the head
+    ``meta_charset`` reads) and no value took 2 s of CPU when the spaces could be split between the
+    ``\\s*`` before an optional quote and the one after it; now each space is read once."""
+    from websearch_sync.net.charset import _CHARSET_ATTRIBUTE, _META_SCAN_BYTES, meta_charset
+
+    head = b"<meta charset=" + b" " * _META_SCAN_BYTES + b"!"
+    elapsed = _scan(_CHARSET_ATTRIBUTE, head)
+    assert elapsed < LIMIT_S, "charset= and %d spaces took %.2f s" % (_META_SCAN_BYTES, elapsed)
+    assert meta_charset(b"<meta charset=  ' utf-8'>") == "utf-8"
+    assert meta_charset(b'<meta content="text/html;   charset =   windows-1251">') == "cp1251"

@@ -427,3 +427,25 @@ def test_a_lookup_a_parents_thread_had_under_way_is_no_lookup_a_childs_call_wait
             done.set()
             asking.join(CHILD_LIMIT_S)
     assert code == 0  # before: HUNG, waiting for the parent's lookup
+
+
+def test_a_wire_first_read_in_a_child_is_built_under_the_child_s_lock():
+    """The requests wire is built at its first use; a child reading it first (``transport.api``,
+    as tests and wrappers do, not through a request) took the parent's build lock, which a parent's
+    thread building at the fork left held: the child hung."""
+    with ws.SearchClient("stub") as client:
+        made = client._transport  # noqa: SLF001 - the wire is not built: the stub sends nothing
+        with held_by_another_thread(made._building):  # noqa: SLF001
+            code = _in_child(lambda: made.api)
+    assert code == 0  # before: HUNG on the lock
+
+
+def test_a_wire_the_parent_built_read_first_in_a_child_is_the_child_s_own():
+    with ws.SearchClient("stub") as client:
+        made = client._transport  # noqa: SLF001
+        parents = made.api
+
+        def child_reads_its_own() -> None:
+            assert made.api is not parents
+
+        assert _in_child(child_reads_its_own) == 0  # before: the parent's wire, its pooled sockets

@@ -147,7 +147,10 @@ class HttpTransport:
     def api(self) -> Wire:
         """The wire of API requests (``requests``; a caller's wire), built at its first use:
         a client whose backends send nothing (the offline stub) never loads ``requests``;
-        ``InvalidInput(client_closed)`` after :meth:`close`."""
+        ``InvalidInput(client_closed)`` after :meth:`close`. A forked child renews its wires first
+        (:meth:`_forked`): the wire may be read before any request."""
+        if self._pid != os.getpid():
+            self._forked()
         api = self._api
         if api is None:
             make_api = self._make_api
@@ -164,7 +167,9 @@ class HttpTransport:
         """The wire of browser requests: the API wire when impersonation is off, else the browser
         wire, built at its first use (``curl_cffi`` and a curl session cost ~0.1 s of a process's
         start: most clients ask APIs only); ``InvalidInput(missing_browser_extra)`` when curl_cffi
-        fails to import, ``InvalidInput(client_closed)`` after :meth:`close`."""
+        fails to import, ``InvalidInput(client_closed)`` after :meth:`close`; renewed first in a forked child."""
+        if self._pid != os.getpid():
+            self._forked()
         browser = self._browser
         if browser is None and self.profile is None:
             return self.api  # impersonation off: the API wire carries the browser's requests too

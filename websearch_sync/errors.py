@@ -5,6 +5,7 @@ Every failure a caller can get from :func:`websearch_sync.search` or
 of its subclasses, whose class name equals its ``code``.
 """
 
+import copy
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Optional, TypedDict, TypeVar
@@ -573,6 +574,22 @@ def _from_form(form: Mapping[str, Any]) -> WebSearchError:
     """The error an error form (an entry of a form's ``errors``) was made from."""
     fields = {key: value for key, value in form.items() if key not in ("type", "message")}
     return error_from_code(form["type"], form["message"], **fields)
+
+
+def copied_error(error: _E) -> _E:
+    """A copy of ``error`` (and of the errors attached to it) another thread may raise and redact in
+    place: its own attributes, their values shared, never pickled (a plugin's error may hold a lock
+    or a response, which ``copy.deepcopy`` refuses with a ``TypeError``). It keeps the whole message,
+    not the cut one ``copy.copy`` keeps (:meth:`WebSearchError.__reduce__`): the copy is redacted
+    before the cut (:func:`redact_error`), so a secret across the cut is masked whole; and the chain
+    (``__cause__``), which tells why the first raiser failed."""
+    clone = copy.copy(error)
+    clone.__dict__["_text"] = error._whole_text()
+    clone.args = (clone.message,)
+    clone.__cause__ = error.__cause__
+    clone.__suppress_context__ = error.__suppress_context__
+    clone.errors = [copied_error(attached) for attached in error.errors]
+    return clone
 
 
 def redact_error(error: _E, secrets: Iterable[Optional[str]]) -> _E:

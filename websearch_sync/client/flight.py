@@ -15,7 +15,6 @@ question's lease lapsed instead (its owner died), one waiter takes the question 
 others wait for that one. Every wait ends with the waiter's budget.
 """
 
-import copy
 import dataclasses
 import threading
 import time
@@ -23,7 +22,7 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, Callable, Optional
 
-from ..errors import WebSearchError
+from ..errors import WebSearchError, copied_error
 from ..forks import renewed_in_children
 from ..net.deadline import Deadline
 from ..net.waits import wait_for
@@ -38,21 +37,6 @@ POLL_S = 0.02
 LAPSE_MARGIN_S = 0.1
 
 Lookup = Callable[[], Optional[dict[str, Any]]]
-
-
-def _error_copy(error: WebSearchError) -> WebSearchError:
-    """A copy of ``error`` (and of the errors attached to it) another thread may raise and redact in
-    place: its own attributes, their values shared, never pickled (a plugin's error may hold a lock
-    or a response, which ``copy.deepcopy`` refuses with a ``TypeError``). It keeps the whole message,
-    not the cut one ``copy.copy`` keeps: the waiter redacts it before the cut, so a secret across the
-    cut is masked whole; and the chain (``__cause__``), which tells why the asker failed."""
-    clone = copy.copy(error)
-    clone.__dict__["_text"] = error._whole_text()
-    clone.args = (clone.message,)
-    clone.__cause__ = error.__cause__
-    clone.__suppress_context__ = error.__suppress_context__
-    clone.errors = [_error_copy(attached) for attached in error.errors]
-    return clone
 
 
 @dataclasses.dataclass(frozen=True)
@@ -153,7 +137,7 @@ class Flights:
             wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
             handed = asking.answer_for(budget, reach)
             if handed is None and asking.error is not None and budget.remaining_s() < ask_need_s:
-                raise _error_copy(asking.error)
+                raise copied_error(asking.error)
             yield handed if handed is not None else lookup()
             return
         try:
@@ -162,7 +146,7 @@ class Flights:
             else:
                 yield None
         except WebSearchError as error:  # a copy for the waiters: the asker's own is redacted in place, then raised
-            mine.error = _error_copy(error)
+            mine.error = copied_error(error)
             raise
         finally:
             with self._lock:

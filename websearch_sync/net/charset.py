@@ -14,7 +14,9 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: ``charset=`` in them, read in three steps (:func:`_meta_charset_match`): one pattern with a lazy
 #: ``[^<>]{0,300}?`` before ``charset`` tried the word at each of 300 places after every ``<meta``.
 _META_OPEN = re.compile(rb"<meta", re.I)
-_ANGLE = re.compile(rb"[<>]")
+#: A tag's bracket: where a ``<meta`` tag's attributes end, and where a page's markup is cut to
+#: sample its text (:func:`_text_sample`).
+_BRACKET = re.compile(rb"[<>]")
 #: (The space after ``=`` is read before the quote or after it, never split between two runs: a
 #: ``\s*["']?\s*`` tried every split of 16,000 spaces, 2 s for one tag.)
 _CHARSET_ATTRIBUTE = re.compile(rb"charset\s*=\s*(?:[\"']\s*)?([A-Za-z0-9_.:\-]+)", re.I)
@@ -116,7 +118,7 @@ def _meta_charset_match(head: bytes) -> "Optional[re.Match[bytes]]":
     ends at the ``<`` of the next), so the whole head is read once."""
     for opened in _META_OPEN.finditer(head):
         start = opened.end()
-        angle = _ANGLE.search(head, start)
+        angle = _BRACKET.search(head, start)
         end = angle.start() if angle else len(head)
         found = _CHARSET_ATTRIBUTE.search(head, start, end)
         if found is not None and found.start() - start <= _META_CHARSET_REACH:
@@ -236,11 +238,10 @@ def _whole_characters(content: bytes, codec: Optional[str]) -> bytes:
 
 #: The most bytes of a page detection reads.
 _DETECTED_BYTES = 200_000
-#: A non-ASCII byte, and a tag's bracket: where a page's markup is cut to sample its text (no byte
+#: A non-ASCII byte; with :data:`_BRACKET`, where a page's markup is cut to sample its text (no byte
 #: of a character of a legacy double-byte charset is a bracket: GBK's, Big5's and Shift_JIS's second
 #: bytes are 0x40 and above).
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
-_BRACKET = re.compile(rb"[<>]")
 
 
 def _text_sample(content: bytes) -> bytes:

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 
 @contextlib.contextmanager
 def children_get_sigint() -> Iterator[None]:
-    """Within the block, children start with SIGINT at its default (see the module docstring)."""
+    """Within the block, this process takes Ctrl-C as ``KeyboardInterrupt`` and children start with
+    SIGINT at its default (see the module docstring)."""
     ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     if not ignored or threading.current_thread() is not threading.main_thread():
         yield

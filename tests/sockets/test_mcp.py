@@ -29,6 +29,7 @@ from clocks import FakeClock, paced_budget_s
 from faults import MAX_WAIT_S, gated, respond
 from mcp_zygote import Zygote
 from servers import FaultServer
+from sigint import children_get_sigint
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -578,14 +579,18 @@ def test_any_failure_after_a_ctrl_c_ends_the_server_as_a_keyboard_interrupt(monk
     async def failing_after_sigint(tools, max_concurrent):
         signal.raise_signal(signal.SIGINT)  # the event loop's runner cancels the run
         try:
-            await anyio.sleep_forever()
+            await anyio.sleep(MAX_WAIT_S)  # bounded: an unhandled SIGINT fails the test instead of hanging it
         finally:
             raise anyio.BrokenResourceError()
 
     monkeypatch.setattr(server, "serve", failing_after_sigint)
-    with pytest.raises(KeyboardInterrupt):
-        server.run_stdio(McpTools(SearchClient("stub")), max_concurrent=1)
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # left as it was found
+    # A run started in the background by a script ignores SIGINT, and so would the server; the
+    # runner then installs no handler and the signal would end nothing.
+    with children_get_sigint():
+        found = signal.getsignal(signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt):
+            server.run_stdio(McpTools(SearchClient("stub")), max_concurrent=1)
+        assert signal.getsignal(signal.SIGINT) is found  # left as it was found
 
 
 def test_a_forked_server_killed_outright_ends_its_launcher_by_the_same_signal(zygote):

@@ -57,8 +57,11 @@ def server_command(*args, zygote=None):
 
 @pytest.fixture(scope="module")
 def zygote():
-    """One process that has imported the server, forking one for each test that asks (mcp_zygote.py)."""
-    with Zygote(str(ROOT), paced_budget_s(SESSION_LIMIT_S)) as forks:
+    """One process that has imported the server, forking one for each test that asks (mcp_zygote.py).
+    Started taking SIGINT: its forked servers keep its handler, and the Ctrl-C tests send them one."""
+    with children_get_sigint():
+        forks = Zygote(str(ROOT), paced_budget_s(SESSION_LIMIT_S))
+    with forks:
         yield forks
 
 

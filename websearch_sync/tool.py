@@ -546,10 +546,22 @@ def validate_arguments(tool: str, arguments: Any, *, settings: Optional[Settings
     """
     if isinstance(arguments, (str, bytes)):
         try:
-            arguments = json.loads(arguments or "{}", parse_int=json_int)
-        except (ValueError, RecursionError):  # RecursionError: nested too deeply
-            raise InvalidInput("arguments are not valid JSON", detail_code=BAD_ARGUMENTS) from None
+            arguments = json.loads(arguments.strip() or "{}", parse_int=json_int)
+        except json.JSONDecodeError as error:
+            raise InvalidInput(_json_problem(error), detail_code=BAD_ARGUMENTS) from None
+        except UnicodeDecodeError:
+            raise InvalidInput("arguments are not valid JSON: not UTF-8 text", detail_code=BAD_ARGUMENTS) from None
+        except RecursionError:
+            raise InvalidInput("arguments are not valid JSON: nested too deeply", detail_code=BAD_ARGUMENTS) from None
     return check_arguments(_arguments(tool, settings), arguments)
+
+
+def _json_problem(error: json.JSONDecodeError) -> str:
+    """What is wrong with arguments' JSON text and where, so a model can mend it: text cut short
+    (its output ran out of tokens) reads otherwise than a stray comma, a single quote or a second object."""
+    text = error.doc.rstrip()
+    where = "character %d of %d" % (error.pos + 1, len(text)) if error.pos < len(text) else "the end of the text"
+    return "arguments are not valid JSON: %s (%s); send one JSON object" % (error.msg, where)
 
 
 # -- calling ----------------------------------------------------------------------------------------

@@ -206,6 +206,36 @@ def test_a_lone_surrogate_in_an_argument_is_refused_and_not_echoed(name, argumen
     tool.format_results(result).encode("utf-8")
 
 
+@pytest.mark.parametrize(
+    "arguments, said",
+    [
+        ('{"query": "rust", "max_results": 3', "Expecting ',' delimiter (the end of the text)"),  # out of tokens
+        ('{"query": "ru', "Unterminated string starting at (character 11 of 13)"),
+        ('{"query": "rust"}}', "Extra data (character 18 of 18)"),
+        ("{'query': 'rust'}", "Expecting property name enclosed in double quotes (character 2 of 17)"),
+        ('```json\n{"query": "rust"}\n```', "Expecting value (character 1 of 29)"),
+        (b'{"query": "\xff"}', "not UTF-8 text"),
+        ("[" * 100_000, "nested too deeply"),
+    ],
+)
+def test_arguments_that_are_no_json_say_what_is_wrong_and_where(arguments, said):
+    """A model mends its JSON only when told what broke: text cut short (its output ran out of
+    tokens) asks for another fix than a stray character or a second object."""
+    result = tool.call_tool("web_search", arguments, client=ws.SearchClient("stub", settings=stub_settings()))
+    assert result["error"]["detail_code"] == "bad_arguments"
+    assert result["error"]["message"] == "arguments are not valid JSON: %s%s" % (
+        said,
+        "" if said in ("not UTF-8 text", "nested too deeply") else "; send one JSON object",
+    )
+
+
+def test_blank_json_text_is_no_arguments():
+    """OpenAI sends "" for a call without arguments; a model's blank text is the same: the missing
+    argument is named, not a JSON error."""
+    result = tool.call_tool("web_search", " \n", client=ws.SearchClient("stub", settings=stub_settings()))
+    assert result["error"]["message"] == "missing required argument 'query'"
+
+
 def test_a_repeat_past_the_limit_gets_the_answer_already_given_with_a_note(monkeypatch):
     """Issue 33.18: a repeat is not refused (an error that ends some frameworks' runs): it gets the
     answer the model already has, not looked up again, and a note saying so, shown first."""

@@ -55,6 +55,7 @@ from .errors import (
     BAD_STYLE,
     BAD_TOOL_NAME,
     BAD_URL,
+    BUDGET_EXHAUSTED,
     DEADLINE_EXCEEDED,
     EMPTY_QUERY,
     LINE_BREAKS,
@@ -1077,15 +1078,22 @@ def is_argument_error(error: Mapping[str, Any]) -> bool:
     return error.get("type") == "InvalidInput" and error.get("detail_code") in ARGUMENT_ERRORS
 
 
+#: Detail codes no retry within the failed call heals, which a later call may: it has a budget of its
+#: own (``budget_exhausted``: the next rate-limit slot came after the call's budget). Each tool call
+#: a model makes is such a later call, so the model is told that retrying later may help.
+LATER_CALL_HEALS = frozenset({BUDGET_EXHAUSTED})
+
+
 def _advice(error: Mapping[str, Any]) -> str:
     """What the model can do: correct its arguments (the same call fails again, another may not),
     or whether trying the same call again later may help: it may when any backend of a chain or a
     merge failed in a way that heals (a 502 beside a wall: the raised error is the wall's, whose
-    own ``retryable`` said that retrying would not help)."""
+    own ``retryable`` said that retrying would not help), or that a later call heals
+    (:data:`LATER_CALL_HEALS`)."""
     if is_argument_error(error):
         return "Correct the arguments and call again."
     backends = [error] + [e for e in error.get("errors") or [] if isinstance(e, Mapping) and not e.get("engine")]
-    healing = any(e.get("retryable") for e in backends)
+    healing = any(e.get("retryable") or e.get("detail_code") in LATER_CALL_HEALS for e in backends)
     return "Retrying later may help." if healing else "Retrying the same call will not help."
 
 

@@ -181,3 +181,19 @@ def test_a_chains_retry_advice_counts_every_backend_not_only_the_one_whose_error
     with ws.SearchClient(["aa", "bb"], settings=settings, wire=wire, retries=0) as client:
         line = tool.format_results(tool.call_tool("web_search", {"query": "q"}, client=client))
     assert line.startswith("Error: WebBlocked (http_403): ") and advice in line, line
+
+
+def test_a_rate_limit_slot_after_the_calls_budget_tells_the_model_that_a_later_call_may_pass():
+    """``budget_exhausted`` is not ``retryable`` (no retry within that call fits), but each tool call a
+    model makes has a budget of its own: "will not help" had the model give up on search, while the
+    same call once the slot is free succeeds."""
+    from clocks import FakeClock
+
+    clock = FakeClock()
+    with ws.SearchClient("stub", min_interval_s={"stub": 60}, clock=clock, state_url="", cache_ttl_s=0) as client:
+        assert "items" in tool.call_tool("web_search", {"query": "one"}, client=client)
+        refused = tool.call_tool("web_search", {"query": "two"}, client=client)
+        assert refused["error"]["detail_code"] == "budget_exhausted" and refused["error"]["retryable"] is False
+        assert tool.format_results(refused).endswith(". Retrying later may help.")
+        clock.advance(60)
+        assert "items" in tool.call_tool("web_search", {"query": "two"}, client=client)

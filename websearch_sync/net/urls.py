@@ -48,10 +48,14 @@ MAX_URL_CHARS = 8192
 #: Control and invisible formatting characters, and lone surrogates (a JSON ``"\\ud800"``
 #: escape yields one: it is no text and cannot be encoded, e.g. printed as UTF-8). Neither a
 #: result URL nor single-line text carries them. The C1 controls are among them (U+009B is a
-#: terminal's CSI, as ESC ``[``), except U+0085, a line break: whitespace, read as a space.
+#: terminal's CSI, as ESC ``[``), except U+0085, a line break: whitespace, read as a space. The tag
+#: characters (U+E0000-U+E007F) are among them: each is an ASCII character written invisibly, which a
+#: model reads as text (words hidden in a result's snippet: "ASCII smuggling"); their one other use,
+#: an emoji flag of a region (England's), is left its black flag.
 _INVISIBLE_CHARS = (
     r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f"  # C0, DEL, C1
     r"\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff"  # invisible formatting, lone surrogates
+    r"\U000e0000-\U000e007f"  # tag characters
 )
 INVISIBLE = re.compile("[%s]" % _INVISIBLE_CHARS)
 #: What disqualifies a result URL: whitespace (after the host's spaces are encoded) or an invisible character.

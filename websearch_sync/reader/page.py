@@ -447,6 +447,7 @@ def _result(
     cuts = cuts | page.cuts
     if len(text) > max_chars:
         text, cuts = text[:max_chars], cuts | {CUT_MAX_CHARS}
+    text = sendable(text)  # whatever the reader: no control character, lone surrogate or tag character
     result: FetchResult = {
         "url": url,
         "final_url": final_url,
@@ -454,7 +455,7 @@ def _result(
         "content_type": content_type if page.image is None else page.image.content_type,
         "extractor": page.extractor,
         "title": title_line(page.title[:max_chars]),  # the page chose it too: max_chars holds on it
-        "text": sendable(text),  # whatever the reader: no control character or lone surrogate
+        "text": text,
         "truncated": bool(cuts),
         "length": len(text),
     }

@@ -53,11 +53,19 @@ _SENDABLE_ASCII = bytes([0x09, 0x0A, 0x0D, *range(0x20, 0x7F)])
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
 
+#: The tag characters: each an ASCII character written invisibly, which a model reads as text (words
+#: hidden in a page or a snippet, "ASCII smuggling"); their one other use is an emoji flag of a region.
+_TAGS = re.compile("[\U000e0000-\U000e007f]")
+
+
 def sendable(text: str) -> str:
     """``text`` as a tool result may carry it: each control character (:data:`_CONTROLS`) a
-    space, each lone surrogate U+FFFD (the same length: a cap on ``text`` holds on the result)."""
+    space, each lone surrogate U+FFFD (the same length), each tag character (:data:`_TAGS`)
+    left out (no longer: a cap on ``text`` holds on the result)."""
     if text.isascii() and not text.encode("ascii").translate(None, _SENDABLE_ASCII):
         return text  # nothing to replace: found by bytes.translate in C, not by two patterns' walks
+    if text and max(text) >= "\U000e0000":  # max() runs in C: most text holds no character that high
+        text = _TAGS.sub("", text)
     return _SURROGATES.sub("\ufffd", _CONTROLS.sub(" ", text))
 
 

@@ -384,9 +384,8 @@ class SearchClient:
         """Lift the cool-downs of ``backend`` (its parts too), or of every backend: this client's
         and, with a shared state, every process's. For an operator who knows a block is over;
         the names lifted, sorted. An answer cached during the cool-down without that backend (a
-        fallback's or merge's, kept until the cool-down was to end) stays cached until then: clear
-        the cache too (a new client, or ``websearch-sync state clear`` for the shared one) to have
-        the backend asked at once.
+        fallback's or merge's) is no longer served, from any tier (:mod:`.shaped`): the next call
+        asks the backend; other answers stay cached.
 
         Raises:
             InvalidInput: ``unknown_backend``.

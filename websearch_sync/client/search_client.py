@@ -78,7 +78,7 @@ from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
 from .selection import check_backends, default_backends, resolve_backends
-from .shaped import served, shaping, stamped
+from .stamps import served, shaping, stamped
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
 from .strategies import asks_no_one, fallback, merge
@@ -384,7 +384,7 @@ class SearchClient:
         """Lift the cool-downs of ``backend`` (its parts too), or of every backend: this client's
         and, with a shared state, every process's. For an operator who knows a block is over;
         the names lifted, sorted. An answer cached during the cool-down without that backend (a
-        fallback's or merge's) is no longer served, from any tier (:mod:`.shaped`): the next call
+        fallback's or merge's) is no longer served, from any tier (:mod:`.stamps`): the next call
         asks the backend; other answers stay cached.
 
         Raises:
@@ -604,15 +604,16 @@ class SearchClient:
             raise
 
     def _cached(self, plan: "_Plan", key: Hashable) -> Optional[SearchResponse]:
-        """The answer to ``key`` in the cache (one from outside the process checked first), or ``None``."""
-        found = self._cache.get(key, plan.budget.remaining_s(), plan.valid.check, plan.valid.max_bytes)
-        return cast(
-            Optional[SearchResponse],
-            None if found is None else served(found, self._still_cooling, plan.budget.remaining_s()),
-        )
+        """The answer to ``key`` in the cache (one from outside the process checked first), or ``None``;
+        its notes as they read now, and a miss when a cool-down that shaped it was lifted (:mod:`.stamps`)."""
+        left_s = plan.budget.remaining_s()
+        found = self._cache.lookup(key, left_s, plan.valid.check, plan.valid.max_bytes)
+        if found is None:
+            return None
+        return cast(Optional[SearchResponse], served(found[0], found[1], self._still_cooling, left_s))
 
     def _still_cooling(self, key: str, left_s: Optional[float]) -> None:
-        """Raise the refusal a call would meet while cool-down ``key`` holds (:func:`~.shaped.served`)."""
+        """Raise the refusal a call would meet while cool-down ``key`` holds (:func:`~.stamps.served`)."""
         self._cooldowns.check(key, None, left_s)
 
     def _revise_cached(self, plan: "_Plan", hit: SearchResponse) -> None:
@@ -673,7 +674,7 @@ class SearchClient:
         if key is not None and keep_s > 0:
             self._cache.set(
                 key,
-                stamped(cast(dict[str, Any], response), shaped),
+                stamped(cast(dict[str, Any], response), shaped, min(call.ttl, keep_s)),
                 min(call.ttl, keep_s),
                 plan.budget.remaining_s(),
                 plan.valid.max_bytes,
@@ -785,7 +786,7 @@ class SearchClient:
     ) -> tuple[SearchResponse, float, dict[str, list[str]]]:
         """Ask the backends by the call's strategy (counting requests and waits in ``state``);
         ``(response, keep_s, shaped)``: the seconds it may be cached from now (:data:`~.strategies.Outcome`)
-        and the cool-downs that shaped it, which its cached copy lasts no longer than (:mod:`.shaped`). The
+        and the cool-downs that shaped it, which its cached copy lasts no longer than (:mod:`.stamps`). The
         parameters are those of the validation, asked now: a validation reused for a repeat
         (:class:`PlanMemo`) was made at an earlier call, and a time range ends at the search's
         ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""

@@ -76,11 +76,11 @@ def served(
         block = _current_block(check, keys, call_left_s)
         if block is None:
             return None
-        _replace_note(notes, backend, block.to_dict())
+        _replace_note(notes, backend, dict(block.to_dict()))
     age = max(0.0, stamp["stored_for_s"] - left_s)
     for note in notes:
         waited = note.get("retry_after") if type(note) is dict else None
-        if type(waited) in (int, float) and math.isfinite(waited):
+        if isinstance(waited, (int, float)) and type(waited) is not bool and math.isfinite(waited):
             note["retry_after"] = max(0.0, waited - age)
     return value
 

@@ -6,6 +6,7 @@ from clocks import FakeClock
 import websearch_sync as ws
 from websearch_sync.client.cooldown import Cooldowns
 from websearch_sync.client.tiers import SharedBlock
+from websearch_sync.net.status import retry_hint
 
 
 class _OneSharedBlock:
@@ -42,3 +43,25 @@ def test_a_cool_down_heard_from_the_shared_state_does_not_quote_itself():
         assert info.value.detail_code == "captcha_required" and info.value.retryable is False
     assert [message.count("cooling down") for message in messages] == [1, 1]
     assert "it said" not in messages[1]
+
+
+def test_a_cool_down_quoting_a_429_says_the_seconds_left_not_those_asked_when_it_was_met():
+    """A 429 said "retry after 30 s"; 20 s later its cool-down quoted that (with "10 s left"
+    beside it), and so did an answer cached meanwhile with it among its notes."""
+    clock = FakeClock()
+    cooldowns = Cooldowns(clock=clock)
+    block = ws.WebBlocked(
+        "aa.example is rate-limiting us (HTTP 429)" + retry_hint(30.0),  # as the status mapping says it
+        provider="aa",
+        detail_code="http_429",
+        status=429,
+        retry_after=30.0,
+    )
+    cooldowns.record(block)
+    clock.advance(20)
+    with pytest.raises(ws.WebBlocked) as info:
+        cooldowns.check("aa")
+    assert "(10 s left)" in info.value.message and info.value.retry_after == 10.0
+    assert (
+        "30 s" not in info.value.message and "it said: aa.example is rate-limiting us (HTTP 429))" in info.value.message
+    )

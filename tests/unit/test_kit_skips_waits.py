@@ -154,3 +154,37 @@ def test_reset_sets_the_clock_back_to_real_time_once_the_blocks_are_closed(real_
         assert real_sleeps == []
     reset()
     assert SYSTEM_CLOCK.monotonic() - before < 3600 / 2
+
+
+def _in_another_thread(call):
+    """``call()``'s result or error, run in a thread of the application (its own context: real time)."""
+    outcome = []
+
+    def run():
+        try:
+            outcome.append(call())
+        except ws.WebSearchError as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    return outcome[0]
+
+
+def test_a_faked_block_met_on_skipped_time_reaches_no_thread_of_the_next_test():
+    """A fake's 429 met after 60 s of skipped waits cools ``ddg_html`` down on the block's clock:
+    another thread of the same test (real time) is refused too, seeing it last the skipped time
+    longer (docs/contract.md). ``reset()``, which the plugin runs before each test, forgets it for
+    every thread: the next test's threads ask the backend."""
+    blocked = ws.WebBlocked("slow down", detail_code="http_429", retry_after=30)
+    with fake_results({"ddg_html": blocked}):
+        SYSTEM_CLOCK.sleep(60.0)
+        with pytest.raises(ws.WebBlocked):
+            ws.search("q", backend="ddg_html", retries=0)
+        refused = _in_another_thread(lambda: ws.search("q", backend="ddg_html", retries=0))
+    reset()
+    with fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/", "snippet": "s"}]}):
+        asked = _in_another_thread(lambda: ws.search("q", backend="ddg_html", retries=0))
+    assert isinstance(refused, ws.WebBlocked) and "cooling down" in refused.message
+    assert isinstance(asked, dict) and asked["items"], asked

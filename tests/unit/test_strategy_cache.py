@@ -14,12 +14,13 @@ from websearch_sync.testing import MockResponse, MockWire
 RESULTS = json.dumps({"results": [{"title": "B", "url": "https://b.example/1", "snippet": "from bb"}]})
 
 
-def _chain(json_backends, first_status, clock, strategy):
-    """A client asking ``aa`` (answering ``first_status``) and ``bb`` (one result), and its wire."""
+def _chain(json_backends, first_status, clock, strategy, **client_args):
+    """A client asking ``aa`` (answering ``first_status``, but a query ``ok`` with one result) and
+    ``bb`` (one result), and its wire."""
     json_backends("aa", "bb")
 
     def answer(request):
-        if "aa.example" in request.url:
+        if "aa.example" in request.url and "ok" not in request.url:
             return MockResponse(first_status, {}, "<html>no</html>")
         return MockResponse(200, {"Content-Type": "application/json"}, RESULTS)
 
@@ -33,6 +34,7 @@ def _chain(json_backends, first_status, clock, strategy):
         retries=0,
         clock=clock,
         cooldowns={"http_403": 100},
+        **client_args,
     )
     return client, wire
 
@@ -60,7 +62,7 @@ def test_the_answer_without_a_backend_that_cools_down_is_cached_until_its_cool_d
     assert first["provider_meta"]["provider_name"] == "bb" and first["items"]
     assert [e["detail_code"] for e in first["errors"]] == ["http_403"]
     assert (again["provider_meta"]["cached"], still["provider_meta"]["cached"]) == (True, True)
-    assert again["items"] == first["items"] and again["errors"] == first["errors"]
+    assert again["items"] == first["items"] and [e["detail_code"] for e in again["errors"]] == ["http_403"]
     assert after["provider_meta"]["cached"] is False
     assert _asked(wire) == ["aa", "aa", "bb", "bb"]
 
@@ -110,3 +112,51 @@ def test_the_cool_down_bounded_answer_expires_with_the_cool_down_after_slow_page
         after = client.search("q", include_content=True, budget_ms=200_000)
     assert first["items"][0]["content"] and [e["detail_code"] for e in first["errors"]] == ["http_403"]
     assert (still["provider_meta"]["cached"], after["provider_meta"]["cached"]) == (True, False)
+
+
+@STRATEGIES
+def test_a_cached_answer_says_the_cool_down_left_when_it_is_served(json_backends, strategy):
+    """The note of the backend that cooled down said the seconds left when the answer was cached:
+    served 99 s later it said 100 s left, for a cool-down ending in 1 s."""
+    clock = FakeClock()
+    client, _ = _chain(json_backends, 403, clock, strategy)
+    with client:
+        client.search("q")
+        clock.advance(99)
+        still = client.search("q")
+    (note,) = still["errors"]
+    assert still["provider_meta"]["cached"] is True
+    assert (note["provider"], note["detail_code"]) == ("aa", "http_403")
+    assert "(1 s left)" in note["message"] and "refused the request (HTTP 403)" in note["message"]
+
+
+@STRATEGIES
+def test_lifting_a_cool_down_drops_the_answers_it_shaped_and_keeps_the_others(json_backends, strategy, tmp_path):
+    """After ``clear_cooldowns("aa")`` the answer cached without ``aa`` was served until the
+    cool-down was to end (``aa`` not asked); now the next call asks ``aa``. An answer ``aa`` gave
+    (no cool-down in it) stays cached, and so does the one without ``aa`` when another backend's
+    cool-down is lifted. The memory and the file tier alike: a second client reading the file,
+    which never met ``aa``'s block, would ask ``aa`` and does not take that answer either."""
+    clock = FakeClock()
+    client, wire = _chain(json_backends, 403, clock, strategy, cache_path=tmp_path / "cache.sqlite")
+    with client:
+        client.search("ok")
+        client.search("q")
+        assert client.clear_cooldowns("bb") == []
+        kept = client.search("q")
+        file = tmp_path / "cache.sqlite"
+        with ws.SearchClient(
+            ["aa", "bb"], strategy=strategy, settings=client.settings, wire=wire, clock=clock, cache_path=file
+        ) as reader:
+            other = reader.search("q")  # asks aa (403: its own cool-down), answered by bb
+            ok_there = reader.search("ok")
+        asked = len(wire.requests)
+        assert client.clear_cooldowns("aa") == ["aa@aa.example", "host:aa.example"]
+        ok = client.search("ok")
+        lifted = client.search("q")
+    assert kept["provider_meta"]["cached"] is True
+    assert (other["provider_meta"]["cached"], ok_there["provider_meta"]["cached"]) == (False, True)
+    assert ok["provider_meta"]["cached"] is True
+    assert lifted["provider_meta"]["cached"] is False
+    assert [e["detail_code"] for e in lifted["errors"]] == ["http_403"]  # aa was asked: its 403 again
+    assert sorted(request.url.split("/")[2] for request in wire.requests[asked:]) == ["aa.example", "bb.example"]

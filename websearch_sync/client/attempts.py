@@ -157,6 +157,16 @@ class BackendRunner:
             return result
         raise last_error  # type: ignore[misc]  # pragma: no cover
 
+    def cooling(self, params: SearchParams) -> Callable[[Backend], tuple[str, ...]]:
+        """For a call with ``params``: the cool-down keys of a backend that cool down now (none:
+        it would be asked), the cool-downs a cached answer without it lasts no longer than."""
+
+        def keys(backend: Backend) -> tuple[str, ...]:
+            asked = reported(backend, partial(backend.cooldown_keys, params))
+            return tuple(key for key in asked if self.cooldowns.left_s(key) > 0)
+
+        return keys
+
     def skipped_for(self, params: SearchParams) -> Callable[[Backend], float]:
         """For a call with ``params``: how long a backend stays skipped without being asked (the
         longest cool-down left of the parts it asks, 0.0: it would be asked)."""

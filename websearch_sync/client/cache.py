@@ -201,16 +201,22 @@ class MemoryCache:
 
     def get(self, key: Hashable) -> Optional[dict[str, Any]]:
         """A copy of the cached value, or ``None`` when absent or expired."""
+        found = self.lookup(key)
+        return found[0] if found else None
+
+    def lookup(self, key: Hashable) -> Optional[tuple[dict[str, Any], float]]:
+        """``(a copy of the cached value, seconds it has left)``, or ``None`` when absent or expired."""
         with self._lock:
             entry = self._data.get(key)
             if entry is None:
                 return None
             expires, value, _ = entry
-            if expires <= self._clock.monotonic():
+            left = expires - self._clock.monotonic()
+            if left <= 0:
                 self._drop(key)
                 return None
             self._data.move_to_end(key)
-        return copy_result(value)
+        return copy_result(value), left
 
     def set(self, key: Hashable, value: dict[str, Any], ttl_s: Optional[float] = None) -> None:
         """Store a copy of ``value`` for ``ttl_s`` seconds (default: the cache's TTL)."""
@@ -650,8 +656,21 @@ class ResultCache:
     ) -> Optional[dict[str, Any]]:
         """A copy of the cached answer, or ``None``. ``max_bytes`` bounds what is read from the
         disk and shared tiers (a longer value is a miss, read no further)."""
+        found = self.lookup(key, left_s, check, max_bytes)
+        return found[0] if found else None
+
+    def lookup(
+        self,
+        key: Hashable,
+        left_s: Optional[float] = None,
+        check: Optional[Callable[[dict[str, Any]], bool]] = None,
+        max_bytes: Optional[int] = None,
+    ) -> Optional[tuple[dict[str, Any], float]]:
+        """:meth:`get`, with the seconds the answer has left: every tier keeps the expiry it was
+        stored with (a copy to memory for the time it had left), so what the answer was stored for
+        less this is its age (:mod:`.stamps`)."""
         if self.memory is not None:
-            hit = self.memory.get(key)
+            hit = self.memory.lookup(key)
             if hit is not None:
                 return hit
         found = self._disk_lookup(key, left_s, max_bytes)
@@ -666,7 +685,7 @@ class ResultCache:
         value, value_left_s = found
         if self.memory is not None:
             self.memory.set(key, value, value_left_s)
-        return value
+        return value, value_left_s
 
     def _shared_fits(self, left_s: Optional[float]) -> bool:
         """True when there is a shared tier and one call to it fits in the time the call has left

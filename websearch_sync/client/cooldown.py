@@ -9,6 +9,7 @@ from typing import NamedTuple, Optional
 
 from ..errors import CAPTCHA_REQUIRED, HTTP_403, HTTP_429, WebBlocked
 from ..forks import renewed_in_children
+from ..net.status import retry_hint
 from ..net.transport import MAX_RETRY_AFTER_S
 from .clock import SYSTEM_CLOCK, Clock, time_of_day
 from .refusedkeys import RefusedKeys
@@ -249,7 +250,7 @@ def cooling_down(
         left,
     )
     return WebBlocked(
-        message + (" (it said: %s)" % cause.message.rstrip(".") if cause is not None else ""),
+        message + (" (it said: %s)" % _words(cause) if cause is not None else ""),
         provider=backend_of(name),
         detail_code=detail_code,
         status=status,
@@ -257,3 +258,9 @@ def cooling_down(
         retryable=cause.retryable if cause is not None else advice[0],
         hint=cause.hint if cause is not None else advice[1],
     )
+
+
+def _words(cause: WebBlocked) -> str:
+    """What the block said, as a cool-down quotes it: without its "retry after N s" (counted when it
+    was met; the cool-down says until when, and the seconds left counted now)."""
+    return cause.message.rstrip(".").removesuffix(retry_hint(cause.retry_after))

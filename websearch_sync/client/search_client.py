@@ -78,9 +78,10 @@ from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
 from .selection import check_backends, default_backends, resolve_backends
+from .stamps import served, shaping, stamped
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
-from .strategies import Outcome, asks_no_one, fallback, merge
+from .strategies import asks_no_one, fallback, merge
 
 if TYPE_CHECKING:
     import requests
@@ -383,9 +384,8 @@ class SearchClient:
         """Lift the cool-downs of ``backend`` (its parts too), or of every backend: this client's
         and, with a shared state, every process's. For an operator who knows a block is over;
         the names lifted, sorted. An answer cached during the cool-down without that backend (a
-        fallback's or merge's, kept until the cool-down was to end) stays cached until then: clear
-        the cache too (a new client, or ``websearch-sync state clear`` for the shared one) to have
-        the backend asked at once.
+        fallback's or merge's) is no longer served, from any tier (:mod:`.stamps`): the next call
+        asks the backend; other answers stay cached.
 
         Raises:
             InvalidInput: ``unknown_backend``.
@@ -604,11 +604,17 @@ class SearchClient:
             raise
 
     def _cached(self, plan: "_Plan", key: Hashable) -> Optional[SearchResponse]:
-        """The answer to ``key`` in the cache (one from outside the process checked first), or ``None``."""
-        return cast(
-            Optional[SearchResponse],
-            self._cache.get(key, plan.budget.remaining_s(), plan.valid.check, plan.valid.max_bytes),
-        )
+        """The answer to ``key`` in the cache (one from outside the process checked first), or ``None``;
+        its notes as they read now, and a miss when a cool-down that shaped it was lifted (:mod:`.stamps`)."""
+        left_s = plan.budget.remaining_s()
+        found = self._cache.lookup(key, left_s, plan.valid.check, plan.valid.max_bytes)
+        if found is None:
+            return None
+        return cast(Optional[SearchResponse], served(found[0], found[1], self._still_cooling, left_s))
+
+    def _still_cooling(self, key: str, left_s: Optional[float]) -> None:
+        """Raise the refusal a call would meet while cool-down ``key`` holds (:func:`~.stamps.served`)."""
+        self._cooldowns.check(key, None, left_s)
 
     def _revise_cached(self, plan: "_Plan", hit: SearchResponse) -> None:
         """Bring the notes of an answer read from the cache up to date, in place
@@ -645,7 +651,7 @@ class SearchClient:
         meanwhile (seen after a rate-limit wait) is returned instead."""
         state = CallState()
         try:
-            response, keep_s = self._run(plan, call, key, state)
+            response, keep_s, shaped = self._run(plan, call, key, state)
         except _AnsweredMeanwhile as found:
             self._revise_cached(plan, found.answer)
             found.answer["provider_meta"].update(
@@ -668,7 +674,7 @@ class SearchClient:
         if key is not None and keep_s > 0:
             self._cache.set(
                 key,
-                cast(dict[str, Any], response),
+                stamped(cast(dict[str, Any], response), shaped, min(call.ttl, keep_s)),
                 min(call.ttl, keep_s),
                 plan.budget.remaining_s(),
                 plan.valid.max_bytes,
@@ -775,9 +781,12 @@ class SearchClient:
             key = plan.valid.keys[call.strategy] = search_key(params, plan.names, call.strategy, fingerprint, pace)
         return key
 
-    def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState) -> Outcome:
+    def _run(
+        self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState
+    ) -> tuple[SearchResponse, float, dict[str, list[str]]]:
         """Ask the backends by the call's strategy (counting requests and waits in ``state``);
-        ``(response, keep_s)``: the seconds it may be cached from now (:data:`~.strategies.Outcome`). The
+        ``(response, keep_s, shaped)``: the seconds it may be cached from now (:data:`~.strategies.Outcome`)
+        and the cool-downs that shaped it, which its cached copy lasts no longer than (:mod:`.stamps`). The
         parameters are those of the validation, asked now: a validation reused for a repeat
         (:class:`PlanMemo`) was made at an earlier call, and a time range ends at the search's
         ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
@@ -807,7 +816,8 @@ class SearchClient:
         else:  # a backend's own page text, not asked for: as bounded as when asked (its default cap)
             for item in response["items"]:
                 _cap_content(item, DEFAULT_CONTENT_CHARS)
-        return response, keep_s
+        shaped = shaping(cast(dict[str, Any], response), backends, self._runner.cooling(params)) if keep_s > 0 else {}
+        return response, keep_s, shaped
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
         """Read the result pages into ``content``; false when some page could not be read (one read

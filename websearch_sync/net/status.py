@@ -217,7 +217,7 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
     if status == 429:
         wait = retry_after_seconds(response.headers)
         return WebBlocked(
-            "%s is rate-limiting us (HTTP 429)%s" % (host, _retry_hint(wait)),
+            "%s is rate-limiting us (HTTP 429)%s" % (host, retry_hint(wait)),
             provider=provider,
             detail_code=detail,
             status=status,
@@ -226,7 +226,7 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
     if 500 <= status <= 599:
         wait = retry_after_header(response.headers)
         return BadGateway(
-            "%s failed with HTTP %d%s" % (host, status, _retry_hint(wait)),
+            "%s failed with HTTP %d%s" % (host, status, retry_hint(wait)),
             provider=provider,
             detail_code=detail,
             status=status,
@@ -255,6 +255,7 @@ def forbidden(response: HttpResponse, provider: Optional[str], edge: Optional[st
     return WebBlocked(said, provider=provider, detail_code=http_status(403), status=403)
 
 
-def _retry_hint(wait: Optional[float]) -> str:
-    """``"; retry after 30 s"`` for a wait the service asked for, else nothing."""
+def retry_hint(wait: Optional[float]) -> str:
+    """``"; retry after 30 s"`` for a wait the service asked for, else nothing (a cool-down quoting
+    the block leaves it out: counted when the block was met, it is stale when quoted later)."""
     return "; retry after %.0f s" % wait if wait is not None else ""

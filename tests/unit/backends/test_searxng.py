@@ -10,6 +10,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 from backend_kit import recorded_json, replay_search
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.backends.searxng import JS_CHALLENGE, SearXNG
@@ -1219,3 +1220,20 @@ def test_pageno_one_given_is_asked_apart_from_pageno_omitted():
         again = client.search("q", max_results=5, pageno=1)
         assert [sent_params(call).get("pageno") for call in mock.calls] == [None, "1"]
     assert again["provider_meta"]["cached"] is False
+
+
+def test_a_cached_answer_tells_an_engine_suspension_as_it_stands_when_served():
+    """An answer with engines the instance suspended (``retry_after``: 180 s for brave's too many
+    requests) served from the cache 100 s later said 180 s still: the suspension is counted from
+    when the answer was cached, on the cache's own expiry (every tier keeps it)."""
+    clock = FakeClock()
+    with ws.SearchClient("searxng", settings=settings(), clock=clock, retries=0) as client:
+        first, _ = replay_search("searxng", URL, recorded("shortlist__1.json"), client=client, max_results=5)
+        clock.advance(100)
+        later, calls = replay_search("searxng", URL, recorded("shortlist__1.json"), client=client, max_results=5)
+    assert later["provider_meta"]["cached"] is True and calls == []
+    waits = [(e["engine"], e.get("retry_after")) for e in first["errors"]]
+    assert [wait for _, wait in waits] == [180.0, 3600.0, 3600.0]
+    assert [(e["engine"], e.get("retry_after")) for e in later["errors"]] == [
+        (name, wait - 100) for name, wait in waits
+    ]

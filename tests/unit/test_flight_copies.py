@@ -72,14 +72,9 @@ def test_a_caller_after_the_turn_ended_asks_itself():
         assert found is None
 
 
-def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_cause(monkeypatch):
-    """The copy a waiter raises keeps the whole message (and its attached errors'), not the cut one:
-    redacted by the waiter, a secret across the cut is masked whole; and it keeps the chain."""
-    secret = "SECRETKEY" * 4
-    whole = "x" * 960 + secret + "y" * 3000  # the secret straddles the cut of the shown message
-    attached = WebProviderError(whole, provider="bing")
-    flights = Flights()
-    started, raised = threading.Event(), []
+def _waiting_started(monkeypatch):
+    """An event set once a waiter waits for the asker's turn to end (``flight.wait_for``)."""
+    started = threading.Event()
     real_wait_for = flight.wait_for
 
     def wait_for(*args, **kwargs):
@@ -87,6 +82,17 @@ def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_
         return real_wait_for(*args, **kwargs)
 
     monkeypatch.setattr(flight, "wait_for", wait_for)
+    return started
+
+
+def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_cause(monkeypatch):
+    """The copy a waiter raises keeps the whole message (and its attached errors'), not the cut one:
+    redacted by the waiter, a secret across the cut is masked whole; and it keeps the chain."""
+    secret = "SECRETKEY" * 4
+    whole = "x" * 960 + secret + "y" * 3000  # the secret straddles the cut of the shown message
+    attached = WebProviderError(whole, provider="bing")
+    flights = Flights()
+    started, raised = _waiting_started(monkeypatch), []
 
     def wait_for_it():
         try:
@@ -153,14 +159,7 @@ def test_a_waiter_raises_the_askers_failure_only_when_its_own_attempt_could_not_
     """One rule (``flight.answers_waiters``): a waiter with time to send asks the upstream itself
     after a failure its own time or attempts may mend, and raises a copy of any other."""
     flights = Flights()
-    started, outcome = threading.Event(), []
-    real_wait_for = flight.wait_for
-
-    def wait_for(*args, **kwargs):
-        started.set()
-        return real_wait_for(*args, **kwargs)
-
-    monkeypatch.setattr(flight, "wait_for", wait_for)
+    started, outcome = _waiting_started(monkeypatch), []
 
     def wait_for_it():
         try:

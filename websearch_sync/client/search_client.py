@@ -868,7 +868,11 @@ class SearchClient:
         (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
         cache; a text its deadline cut, ``truncated_by`` ``["deadline"]``, is not cached); a cached result is a copy. Identical fetches at the same moment (the same
         key) read the page once, as identical searches ask once: the others wait for its
-        answer (handed over in this process, read from the shared cache in another one).
+        answer (handed over in this process, read from the shared cache in another one); when
+        it fails with what no attempt of theirs could mend (a 404, a wall), those in this process
+        raise a copy of its error. The pages ``search(..., include_content=True)`` reads share this
+        cache and flight: a fetch with ``extract_mode="text"`` and ``max_chars`` the search's
+        ``max_content_chars`` serves them, and they serve it (docs/scaling.md).
         """
         self._check_open()
         ttl = _check_ttl(cache_ttl_s) if cache_ttl_s is not None else self.cache_ttl_s

@@ -1,7 +1,9 @@
 """Identical fetches at the same moment read the page once (docs/scaling.md, "questions in flight"),
 through the single-flight table searches use: threads of one client, with a cache and without one,
 and the module-level ``ws.fetch`` (process-wide, no cache without a state URL). Fetches that differ
-in what shapes the answer (``max_chars`` here) are not collapsed.
+in what shapes the answer (``max_chars`` here) are not collapsed. The pages ``include_content``
+reads go through the same flight and cache. A failure that is the waiters' answer too (a 404, a key
+refused) reaches them as a copy; one their own attempt may mend (a 502) does not.
 
 The page is held back until every caller is either waiting for the first one's answer or has sent
 a request of its own: without single flight, each sends one; with it, the upstream sees one."""
@@ -11,7 +13,7 @@ import time
 from typing import Any
 
 import pytest
-from servers import FaultServer
+from servers import FaultServer, json_results
 
 import websearch_sync as ws
 from websearch_sync.client import flight
@@ -29,8 +31,9 @@ PAGE = (
 class HeldPage:
     """A page that answers once ``ready()`` says every caller is waiting or has asked; counts requests."""
 
-    def __init__(self, ready: Any) -> None:
+    def __init__(self, ready: Any, status: str = "200 OK", body: bytes = PAGE) -> None:
         self.ready = ready
+        self.status, self.body = status, body
         self.requests = 0
         self.lock = threading.Lock()
 
@@ -40,9 +43,11 @@ class HeldPage:
         ends = time.monotonic() + HOLD_LIMIT_S
         while not self.ready(self.requests) and time.monotonic() < ends and not server.stopping.is_set():
             time.sleep(0.005)
-        body = PAGE
-        head = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
-        conn.sendall((head % len(body)).encode() + body)
+        body = self.body
+        head = (
+            "HTTP/1.1 %s\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+        )
+        conn.sendall((head % (self.status, len(body))).encode() + body)
 
 
 @pytest.fixture
@@ -150,3 +155,70 @@ def test_a_shared_answer_says_the_url_its_caller_asked_for(waiting):
         later = client.fetch(server.url("/page") + "#end", allow_private=True, timeout_ms=60_000)
     assert [result["url"] for result in results] == asked and later["url"] == server.url("/page") + "#end"
     assert (page.requests, waiting[0]) == (1, 1)
+
+
+def test_the_pages_of_include_content_are_read_once_by_two_searches_at_once(waiting, json_backends):
+    """Two searches (two queries: two questions) whose results are the same page: the page is one
+    question, read once; the other search's reader waits for it."""
+    json_backends("aa")
+    page = HeldPage(lambda requests: requests + waiting[0] >= 2)
+    with FaultServer({"/page": page}) as server:
+        server.routes["/aa"] = json_results(server.url("/page"))
+        settings = ws.Settings(endpoints={"aa": server.url("/aa")}, allow_private=True)
+        with ws.SearchClient("aa", settings=settings) as client:
+            results = _fetch_together(
+                lambda index: client.search("query %d" % index, include_content=True, timeout_ms=60_000), 2
+            )
+    assert all(isinstance(result, dict) for result in results), results
+    assert ["plain prose" in result["items"][0]["content"] for result in results] == [True, True]
+    assert (page.requests, waiting[0]) == (1, 1)
+
+
+def test_include_content_and_fetch_share_a_page_read_with_the_same_arguments(json_backends):
+    """A page include_content read (text, ``max_content_chars``) is fetch's cached answer to the same
+    arguments, and the other way round; a fetch asking another cut (markdown) reads the page again."""
+    json_backends("aa")
+    page = HeldPage(lambda requests: True)
+    with FaultServer({"/page": page}) as server:
+        server.routes["/aa"] = json_results(server.url("/page"))
+        settings = ws.Settings(endpoints={"aa": server.url("/aa")}, allow_private=True)
+        with ws.SearchClient("aa", settings=settings) as client:
+            fetched = client.fetch(server.url("/page") + "#top", extract_mode="text", max_chars=300)
+            found = client.search("q", include_content=True, max_content_chars=300)
+            assert page.requests == 1  # read by fetch, found in its cache by include_content
+            client.search("another", include_content=True, max_content_chars=200)
+            again = client.fetch(server.url("/page"), extract_mode="text", max_chars=200)
+            assert page.requests == 2  # read by include_content, found in the cache by fetch
+            client.fetch(server.url("/page"), max_chars=200)
+    assert found["items"][0]["content"] == fetched["text"] and len(fetched["text"]) == 300
+    assert fetched["url"].endswith("#top") and again["url"] == server.url("/page")
+    assert page.requests == 3
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "requests"),
+    [
+        ("404 Not Found", "WebProviderError", 1),  # the page's answer: the waiters' too
+        ("502 Bad Gateway", "BadGateway", CALLERS),  # a retry may mend it: each waiter asks itself
+    ],
+)
+def test_a_failed_fetch_reaches_the_waiters_as_a_copy_unless_their_own_attempt_may_mend_it(
+    waiting, status, code, requests
+):
+    page = HeldPage(lambda sent: sent + waiting[0] >= CALLERS, status=status, body=b"")
+    with FaultServer({"/page": page}) as server, ws.SearchClient("stub", retries=0) as client:
+        results = _fetch_together(lambda _: client.fetch(server.url("/page"), allow_private=True, timeout_ms=60_000))
+    assert [type(result).__name__ for result in results] == [code] * CALLERS
+    assert page.requests == requests
+
+
+def test_a_search_refused_for_its_key_reaches_the_waiters_as_a_copy(waiting, json_backends):
+    """An AuthError (401) is the answer of every identical search: the waiters raise it, unsent."""
+    json_backends("aa")
+    refusal = HeldPage(lambda sent: sent + waiting[0] >= CALLERS, status="401 Unauthorized", body=b"")
+    with FaultServer({"/aa": refusal}) as server:
+        settings = ws.Settings(endpoints={"aa": server.url("/aa")})
+        with ws.SearchClient("aa", settings=settings) as client:
+            results = _fetch_together(lambda _: client.search("q", timeout_ms=60_000))
+    assert [type(result).__name__ for result in results] == ["AuthError"] * CALLERS
+    assert (refusal.requests, waiting[0]) == (1, CALLERS - 1)

@@ -139,6 +139,8 @@ def page_server():
         pytest.param({"content_type": ["text/html"]}, id="a content type that is a list"),
         pytest.param({"extractor": None}, id="no extractor"),
         pytest.param({"data": "iVBORw0KGgo=", "width": 1, "height": 1}, id="an image a text fetch never returns"),
+        pytest.param({"errors": [1]}, id="a warning that is a number"),
+        pytest.param({"errors": [{"type": "WebParseError", "message": "m"}]}, id="a warning without its fields"),
     ],
 )
 def test_a_crafted_fetch_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, page_server, change):

@@ -7,7 +7,16 @@ import pytest
 
 from websearch_sync.client import flight
 from websearch_sync.client.flight import Flights, Reach
-from websearch_sync.errors import WebProviderError, WebSearchError, redact_error
+from websearch_sync.errors import (
+    AuthError,
+    BadGateway,
+    NetworkError,
+    Timeout,
+    WebBlocked,
+    WebProviderError,
+    WebSearchError,
+    redact_error,
+)
 from websearch_sync.net.deadline import Deadline
 
 KEY = ("search", "q")
@@ -63,14 +72,9 @@ def test_a_caller_after_the_turn_ended_asks_itself():
         assert found is None
 
 
-def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_cause(monkeypatch):
-    """The copy a waiter raises keeps the whole message (and its attached errors'), not the cut one:
-    redacted by the waiter, a secret across the cut is masked whole; and it keeps the chain."""
-    secret = "SECRETKEY" * 4
-    whole = "x" * 960 + secret + "y" * 3000  # the secret straddles the cut of the shown message
-    attached = WebProviderError(whole, provider="bing")
-    flights = Flights()
-    started, raised = threading.Event(), []
+def _waiting_started(monkeypatch):
+    """An event set once a waiter waits for the asker's turn to end (``flight.wait_for``)."""
+    started = threading.Event()
     real_wait_for = flight.wait_for
 
     def wait_for(*args, **kwargs):
@@ -78,6 +82,17 @@ def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_
         return real_wait_for(*args, **kwargs)
 
     monkeypatch.setattr(flight, "wait_for", wait_for)
+    return started
+
+
+def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_cause(monkeypatch):
+    """The copy a waiter raises keeps the whole message (and its attached errors'), not the cut one:
+    redacted by the waiter, a secret across the cut is masked whole; and it keeps the chain."""
+    secret = "SECRETKEY" * 4
+    whole = "x" * 960 + secret + "y" * 3000  # the secret straddles the cut of the shown message
+    attached = WebProviderError(whole, provider="bing")
+    flights = Flights()
+    started, raised = _waiting_started(monkeypatch), []
 
     def wait_for_it():
         try:
@@ -122,3 +137,46 @@ def test_a_partial_answer_is_handed_only_to_a_waiter_that_could_do_no_more(waite
     asking.answer, asking.partial_reach = _answer(), Reach(60.0, 2, 5000)
     assert (asking.answer_for(Deadline(30_000), waiter) is not None) is handed
     assert asking.answer_for(Deadline(90_000), Reach(0.0, 0, 5000)) is None  # more time left than the asker had
+
+
+@pytest.mark.parametrize(
+    ("failure", "copied"),
+    [
+        (WebBlocked("captcha", detail_code="captcha_required"), True),  # a wall: asked again, the same wall
+        (WebBlocked("slow down", detail_code="http_429"), True),  # retryable, but its host now cools down
+        (AuthError("key refused"), True),
+        (WebProviderError("gone", detail_code="http_404"), True),
+        (NetworkError("no such host", detail_code="dns_error"), True),
+        (NetworkError("connection reset"), False),  # a retry may mend it: the waiter asks itself
+        (BadGateway("502"), False),
+        (Timeout("too slow", detail_code="deadline_exceeded"), False),  # the waiter may have more time
+        (Timeout("no slot in time", detail_code="budget_exhausted"), False),
+        # a fallback's other backend failed with a 502: asked again, the wall is skipped, the 502 retried
+        (WebBlocked("captcha", detail_code="captcha_required", errors=[BadGateway("502")]), False),
+    ],
+)
+def test_a_waiter_raises_the_askers_failure_only_when_its_own_attempt_could_not_mend_it(monkeypatch, failure, copied):
+    """One rule (``flight.answers_waiters``): a waiter with time to send asks the upstream itself
+    after a failure its own time or attempts may mend, and raises a copy of any other."""
+    flights = Flights()
+    started, outcome = _waiting_started(monkeypatch), []
+
+    def wait_for_it():
+        try:
+            with flights.turn(KEY, Deadline(60_000), lambda: None) as found:
+                outcome.append(found)  # None: this waiter asks itself
+        except WebSearchError as error:
+            outcome.append(error)
+
+    waiter = threading.Thread(target=wait_for_it)
+    with pytest.raises(type(failure)):
+        with flights.turn(KEY, Deadline(60_000), lambda: None):
+            waiter.start()
+            assert started.wait(60)
+            raise failure
+    waiter.join()
+    [got] = outcome
+    if copied:
+        assert type(got) is type(failure) and got is not failure and got.detail_code == failure.detail_code
+    else:
+        assert got is None

@@ -131,3 +131,28 @@ def test_the_bounds_grow_with_what_the_call_asks():
     assert search_answer_bytes(10) > search_answer_bytes(1)
     assert search_answer_bytes(5, 100_000) > search_answer_bytes(5, 4000) > search_answer_bytes(5)
     assert page_answer_bytes(1_000_000) > 6_000_000 > page_answer_bytes(50_000)
+
+
+def test_a_stored_page_keeps_its_warnings_and_a_planted_one_is_a_miss():
+    """A fetch result's ``errors`` (a PDF's pages left out) are ``to_dict()`` entries, read back from
+    a file or Redis as they were written; an entry of another shape is a miss (include_content reads
+    each entry's ``provider`` into the search's ``errors``)."""
+    from websearch_sync.client.answers import valid_page_answer
+    from websearch_sync.errors import WebParseError
+
+    warning = WebParseError("2 pages left out", provider="fetch", detail_code="pdf_pages_left_out").to_dict()
+    page = {
+        "url": "https://example.org/a.pdf",
+        "final_url": "https://example.org/a.pdf",
+        "status": 200,
+        "content_type": "application/pdf",
+        "extractor": "pypdf",
+        "title": "A",
+        "text": "some text",
+        "truncated": False,
+        "length": 9,
+        "errors": [warning],
+    }
+    assert valid_page_answer(json.loads(json.dumps(page)))
+    assert not valid_page_answer({**page, "errors": [{**warning, "provider": 7}]})
+    assert not valid_page_answer({**page, "errors": {"0": warning}})

@@ -127,6 +127,21 @@ def valid_page_answer(answer: Any, max_chars: Optional[int] = None, images: bool
         and type(answer.get("truncated")) is bool
         and type(answer.get("length")) is int
         and _valid_cuts(answer.get("truncated_by", []))
+        and _valid_warnings(answer.get("errors", []))
+    )
+
+
+def _valid_warnings(errors: Any) -> bool:
+    """Whether a stored fetch result's ``errors`` (its warnings: a PDF's pages left out) are entries of
+    ``WebSearchError.to_dict()``'s shape: ``include_content`` reads each one's ``provider`` into the
+    search's ``errors`` (a planted ``[1]`` failed every page read from it as an internal error)."""
+    return type(errors) is list and all(
+        type(entry) is dict
+        and type(entry.get("type")) is str
+        and type(entry.get("message")) is str
+        and type(entry.get("retryable")) is bool
+        and all(entry.get(name) is None or type(entry[name]) is str for name in ("detail_code", "provider"))
+        for entry in errors
     )
 
 

@@ -10,7 +10,9 @@ timeout than its asker had, :class:`Reach`); across processes (a shared state) t
 Redis lock (``state/flights.py``) and the others poll the shared cache while it is held.
 A waiter given no answer then reads the cache: a hit answers it; a miss (the first caller
 failed, or its answer was not cacheable nor handed to this waiter) lets it ask the upstream
-itself (or, left too little time to send, raise a copy of the first caller's error); across processes, when the
+itself, unless the first caller's failure is its answer too (:func:`answers_waiters`: a block, a key
+refused, a 404; not a timeout nor a reset connection) or it is left too little time to send: then it
+raises a copy of the first caller's error; across processes, when the
 question's lease lapsed instead (its owner died), one waiter takes the question over and the
 others wait for that one. Every wait ends with the waiter's budget.
 """
@@ -22,11 +24,12 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, Callable, Optional
 
-from ..errors import WebSearchError, copied_error
+from ..errors import BUDGET_EXHAUSTED, DEADLINE_EXCEEDED, NOT_ASKED, WebBlocked, WebSearchError, copied_error
 from ..forks import renewed_in_children
 from ..net.deadline import Deadline
 from ..net.waits import wait_for
 from .cache import copy_result
+from .retry import DEFAULT_RETRY
 from .tiers import SharedFlightsTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -37,6 +40,28 @@ POLL_S = 0.02
 LAPSE_MARGIN_S = 0.1
 
 Lookup = Callable[[], Optional[dict[str, Any]]]
+
+#: The failures a longer deadline alone may mend: a waiter with no more time gets the same.
+DEADLINE_CUTS = frozenset({DEADLINE_EXCEEDED, BUDGET_EXHAUSTED, NOT_ASKED})
+
+
+def answers_waiters(error: WebSearchError) -> bool:
+    """Whether the failure of the caller a waiter waited for is the waiter's answer too, raised as a
+    copy rather than asked of the upstream again (one request per waiter, to a host that just
+    failed). True when neither ``error`` nor any failure attached to it (a fallback's other
+    backends') is one the waiter's own time or attempts may mend: the deadline's
+    (:data:`DEADLINE_CUTS`: ``timeout_ms`` is in no key, the waiter may have more) or one a retry
+    heals (a timeout, a reset connection, a 5xx: :meth:`RetryPolicy.is_retry`). A block never is (a
+    ``WebBlocked`` 429 is retryable, but its host now cools down: asked again it is refused at once);
+    nor is a key refused, a 404, a page without text, a parse failure: the upstream says the same again."""
+    return not any(_mendable(one) for one in (error, *error.errors))
+
+
+def _mendable(error: WebSearchError) -> bool:
+    """Whether another call may get past ``error`` by its own time or its own attempts (:func:`answers_waiters`)."""
+    if isinstance(error, WebBlocked):
+        return False
+    return error.detail_code in DEADLINE_CUTS or DEFAULT_RETRY.is_retry(error)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,10 +149,11 @@ class Flights:
         """Yields the answer another caller found (handed over, or read with ``lookup``), or
         ``None``: then this caller asks the upstream, and the others wait until the block ends.
         Not ``across_processes``: only the threads of this process wait for each other (an
-        answer that is not cached cannot reach another process). A waiter left with less than
-        ``ask_need_s`` (what a request needs to be sent) when the caller it waited for failed
-        raises a copy of that caller's error: asking itself, it would send nothing and say only
-        that its time ran out, not why each backend failed. ``reach``: this caller's retries and
+        answer that is not cached cannot reach another process). A waiter whose caller failed
+        raises a copy of that caller's error when the failure is its answer too
+        (:func:`answers_waiters`: a block, a 404...), or when it is left with less than
+        ``ask_need_s`` (what a request needs to be sent): asking itself, it would send nothing and
+        say only that its time ran out, not why each backend failed. ``reach``: this caller's retries and
         request timeout, which a partial answer handed over must not exceed (``None``: it takes none)."""
         with self._lock:
             asking = self._asking.get(key)
@@ -136,8 +162,9 @@ class Flights:
         if asking is not None:  # another thread of this process asks: wait, then take its answer (or the cache's)
             wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
             handed = asking.answer_for(budget, reach)
-            if handed is None and asking.error is not None and budget.remaining_s() < ask_need_s:
-                raise copied_error(asking.error)
+            failed = asking.error
+            if handed is None and failed is not None and (answers_waiters(failed) or budget.remaining_s() < ask_need_s):
+                raise copied_error(failed)
             yield handed if handed is not None else lookup()
             return
         try:

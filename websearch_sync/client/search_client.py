@@ -27,9 +27,6 @@ from ..errors import (
     BAD_MIN_INTERVAL_S,
     BAD_RETRIES,
     BAD_STRATEGY,
-    BUDGET_EXHAUSTED,
-    DEADLINE_EXCEEDED,
-    NOT_ASKED,
     InvalidInput,
     WebSearchError,
     client_closed,
@@ -72,7 +69,7 @@ from .cache import DEFAULT_FILE_ANSWERS, MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
-from .flight import Flights, Reach
+from .flight import DEADLINE_CUTS, Flights, Reach
 from .hostgate import HostGate, backend_hosts
 from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter
@@ -809,7 +806,7 @@ class SearchClient:
         response, keep_s = strategy(backends, params, plan.budget, run, refusing, self._runner.skipped_for(params))
         if params.include_content:
             decided = self._clock.monotonic()
-            if not self._add_content(response, params, plan.budget):
+            if not self._add_content(response, params, plan.budget, call.ttl):
                 keep_s = 0.0
             # a cool-down bounding keep_s ends as many seconds sooner as the pages took to read
             keep_s = max(0.0, keep_s - (self._clock.monotonic() - decided))
@@ -819,13 +816,15 @@ class SearchClient:
         shaped = shaping(cast(dict[str, Any], response), backends, self._runner.cooling(params)) if keep_s > 0 else {}
         return response, keep_s, shaped
 
-    def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
+    def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline, ttl: float) -> bool:
         """Read the result pages into ``content``; false when some page could not be read (one read
         with a warning, :data:`~websearch_sync.config.READ_WARNINGS`, was). The text
         a service gave itself (Tavily's, Jina's) is kept, cut to the same ``max_content_chars``
         (``content_by``: that backend; ``content_truncated_by``: ``["max_chars"]`` when cut here); a page it gave none for is read as any other
         (``content_by``: ``"fetch"``), for ``include_content`` promises page text. The pages of an
-        offline backend that gives its own text (the stub's are made up) are never read."""
+        offline backend that gives its own text (the stub's are made up) are never read. Each page
+        is read as :meth:`fetch` reads one (:meth:`_read_page`: its cache, for the search's ``ttl``,
+        and its single flight), with the arguments :func:`add_page_content` reads pages with."""
         limit = params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS)
         to_read = []
         for item in response["items"]:
@@ -843,7 +842,7 @@ class SearchClient:
             settings=self.settings,
             deadline=budget,
             max_content_chars=limit,
-            fetch=self._fetch_retrying,
+            fetch=partial(self._read_page, ttl=ttl),
         )
         if page_errors:
             response.setdefault("errors", []).extend(page_errors)
@@ -879,11 +878,46 @@ class SearchClient:
         (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
         cache; a text its deadline cut, ``truncated_by`` ``["deadline"]``, is not cached); a cached result is a copy. Identical fetches at the same moment (the same
         key) read the page once, as identical searches ask once: the others wait for its
-        answer (handed over in this process, read from the shared cache in another one).
+        answer (handed over in this process, read from the shared cache in another one); when
+        it fails with what no attempt of theirs could mend (a 404, a wall), those in this process
+        raise a copy of its error. The pages ``search(..., include_content=True)`` reads share this
+        cache and flight: a fetch with ``extract_mode="text"`` and ``max_chars`` the search's
+        ``max_content_chars`` serves them, and they serve it (docs/scaling.md).
         """
         self._check_open()
         ttl = _check_ttl(cache_ttl_s) if cache_ttl_s is not None else self.cache_ttl_s
         deadline = self._call_deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
+        return self._read_page(
+            url,
+            deadline=deadline,
+            ttl=ttl,
+            timeout_ms=timeout_ms,
+            extract_mode=extract_mode,
+            max_chars=max_chars,
+            max_bytes=max_bytes,
+            allow_private=allow_private,
+            include_comments=include_comments,
+            images=images,
+        )
+
+    def _read_page(
+        self,
+        url: str,
+        *,
+        deadline: Deadline,
+        ttl: float,
+        timeout_ms: Optional[int] = None,
+        extract_mode: ExtractMode = "markdown",
+        max_chars: int = DEFAULT_MAX_CHARS,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        allow_private: bool = False,
+        include_comments: bool = False,
+        images: bool = False,
+    ) -> FetchResult:
+        """One page read through the cache and the single-flight table: :meth:`fetch`'s, and each
+        page ``include_content`` reads (one mechanism: a page either of them read, or is reading,
+        serves the other when asked with the same key). ``ttl``: the call's cache TTL (0: no cache,
+        the threads of this process still wait for each other)."""
         try:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
             page = page_key(request_url(url)) if ttl > 0 else _page_or_none(url)
         except WebSearchError as error:
@@ -897,7 +931,8 @@ class SearchClient:
                 (extract_mode, include_comments, images),
                 max_chars,
                 max_bytes,
-                allow_private,
+                # what fetch_page reads: the settings' allow_private lets private targets through too
+                True if allow_private is False and self.settings.allow_private else allow_private,
                 self._fingerprints.get(self.settings, (), True),
             )
         max_answer = page_answer_bytes(max_chars, images) if type(max_chars) is int else None
@@ -935,7 +970,9 @@ class SearchClient:
         if key is None:
             return read()
         flight = key if ttl > 0 else ("uncached", key)  # a cached fetch must not wait for an answer never cached
-        with self._flights.turn(flight, deadline, cached, across_processes=ttl > 0) as found:
+        with self._flights.turn(
+            flight, deadline, cached, across_processes=ttl > 0, ask_need_s=send_need_s(deadline)
+        ) as found:
             if found is not None:
                 return as_asked(found)
             result = read()
@@ -1049,15 +1086,11 @@ class _CallSettings:
         self.ttl = _check_ttl(ttl) if ttl is not None else client.cache_ttl_s
 
 
-#: The failures a longer deadline alone may mend: a waiter with no more time gets the same.
-_DEADLINE_CUTS = frozenset({DEADLINE_EXCEEDED, BUDGET_EXHAUSTED, NOT_ASKED})
-
-
 def _cut_by_deadline(response: SearchResponse) -> bool:
     """True when every failure in ``response`` is the call's deadline running out (none: it was
     cut otherwise, e.g. a page unread; asking again may mend it)."""
     errors = response.get("errors", [])
-    return bool(errors) and all(error.get("detail_code") in _DEADLINE_CUTS for error in errors)
+    return bool(errors) and all(error.get("detail_code") in DEADLINE_CUTS for error in errors)
 
 
 def _bound_ms(call: _CallSettings, valid: Validated) -> int:

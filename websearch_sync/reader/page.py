@@ -20,6 +20,7 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 import logging
 import re
 from collections.abc import Iterable, Mapping, Set
+from functools import partial
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
@@ -488,7 +489,7 @@ def add_page_content(
     extract_mode: ExtractMode = "text",
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
-    fetch: Callable[..., FetchResult] = fetch_page,
+    fetch: Optional[Callable[..., FetchResult]] = None,
 ) -> list[ErrorInfo]:
     """Fetch every item's page in threads and put its text in ``item["content"]``.
 
@@ -500,9 +501,11 @@ def add_page_content(
     an error entry ``{"type", "message", "retryable", "detail_code", "provider",
     "url"}`` to the returned list, as does a warning of a page read (its result's ``errors``:
     a PDF's pages left out); nothing is raised for a page.
-    ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`; ``fetch`` is
-    what reads a page (a client passes its own: :func:`fetch_page` with its retries, its
-    requests paced per host and stopped by a host's cool-down like every request of it).
+    ``fetch(url, deadline=, extract_mode=, max_chars=, max_bytes=, allow_private=)`` is what reads
+    a page: by default :func:`fetch_page` with ``transport``, ``settings``, ``resolver`` and
+    ``trusted_networks``; a client passes its own (fetch's way: its cache and single flight, its
+    retries, its requests paced per host and stopped by a host's cool-down like every request of
+    it), given only what shapes the page, which its cache key holds.
     """
     check_number("max_content_chars", max_content_chars, detail=BAD_MAX_CONTENT_CHARS)
     todo = [item for item in items if not item.get("content")]
@@ -510,19 +513,20 @@ def add_page_content(
         item["content"] = ""
     if not todo:
         return []
+    if fetch is None:
+        fetch = partial(
+            fetch_page, transport=transport, settings=settings, resolver=resolver, trusted_networks=trusted_networks
+        )
+    read = fetch
     futures = each_within(
         deadline,
-        lambda item: fetch(
+        lambda item: read(
             item["url"],
-            transport=transport,
-            settings=settings,
+            deadline=deadline,
             extract_mode=extract_mode,
             max_chars=max_content_chars,
             max_bytes=settings.max_response_bytes,
             allow_private=settings.allow_private,
-            deadline=deadline,
-            resolver=resolver,
-            trusted_networks=trusted_networks,
         ),
         todo,
         workers=max_workers,

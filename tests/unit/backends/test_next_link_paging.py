@@ -81,7 +81,7 @@ def test_a_page_linking_its_search_no_further_is_the_last():
     """The same page as the answer to ``first=47``: of its links to the search none goes beyond
     47 (its furthest, page 6, asks 47): no next page is asked (before: ``first=57``)."""
     text = (FIXTURES / "bing_html" / "se-scraper__page2.html").read_text(encoding="utf-8")
-    offsets = linked_offsets(text, "https://www.bing.com/search", {"/search"}, "first", {"q": "test keyword"})
+    offsets = linked_offsets(text, "https://www.bing.com/search", {"/search"}, "first", ("q", "test keyword"))
     assert max(offsets) == 47 and next_offset(offsets, 47) is None
     assert _next_first(BING, "bing_html", "se-scraper__page2.html", "test keyword", "47", before=6) == (None, 10)
 
@@ -92,6 +92,41 @@ def test_a_page_of_another_search_or_without_page_links_is_followed_after_its_re
     next page starts after the results read, as before."""
     assert _next_first(BING, "bing_html", "GoogleScraper__hello_de_ip.html", "other") == ("10", 9)
     assert _next_first(YAHOO, "yahoo_html", "tpi__fragment.html", "rust") == ("4", 3)
+
+
+class _TypingBing(BingHtml):
+    """Bing sent the query twice, in ``q`` and in ``pq`` (the typed query, which the foood page's own
+    links carry beside ``q``): no such engine is registered, a request whose other field holds the
+    query's text (the query ``10`` beside ``count=10``)."""
+
+    def query(self, params):
+        return dict(super().query(params), pq=params.full_query)
+
+
+def test_a_link_to_the_search_is_told_by_the_engines_query_field_alone():
+    """The 2015 page of "hello" links its pages with ``q=hello`` and no ``pq``: the engine's declared
+    query field (``q``) tells them, not every request field holding the query's text (before: the
+    links lacked ``pq=hello``, so none was the search's and page 2 started after the 9 results, 10)."""
+    foood = (FIXTURES / "bing_html" / "GoogleScraper__foood.html").read_text(encoding="utf-8")
+    assert "q=foood&amp;qs=n&amp;pq=foood" in foood  # where a browser's Bing sends pq
+    engine = _TypingBing(ws.Settings())
+    assert engine.build_request(SearchParams(query="hello", max_results=30)).params["pq"] == "hello"
+    assert _next_first(engine, "bing_html", "GoogleScraper__hello_de_ip.html", "hello") == ("11", 9)
+
+
+def test_an_engine_counting_results_declares_its_query_field():
+    """A plugin declaring ``first_result_field`` without ``query_field`` is refused at registration:
+    its pages' links to its search could not be told."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    class Counting(BingHtml):
+        name = "counting_demo"
+        query_field = None
+
+    assert declaration_problem(Counting) == (
+        "it declares first_result_field 'first' without query_field (the field holding its query)"
+    )
+    assert declaration_problem(BingHtml) is None and declaration_problem(YahooHtml) is None
 
 
 def test_yahoos_2026_page_is_followed_by_its_next_link():

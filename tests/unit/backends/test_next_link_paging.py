@@ -8,11 +8,11 @@ Pages and offsets come from the real recordings in fixtures/ (each test first sh
 
 import dataclasses
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
-import responses
 from clocks import FakeClock
+from expected_requests import expected_requests, serve
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
@@ -141,14 +141,14 @@ def test_a_call_reads_bings_page_two_at_the_next_links_offset():
     page 2 at ``first=11`` (before: 10). Page 2's answer is another recorded page (no recording of
     that page 2 exists)."""
     with (
-        responses.RequestsMock() as mock,
+        expected_requests() as mock,
         ws.SearchClient("bing_html", settings=ws.Settings(), clock=FakeClock(), cache_ttl_s=0) as client,
     ):
-        for name in ("GoogleScraper__hello_de_ip.html", "GoogleScraper__foood.html"):
-            mock.add("GET", "https://www.bing.com/search", body=(FIXTURES / "bing_html" / name).read_bytes())
+        for first, name in ((None, "GoogleScraper__hello_de_ip.html"), ("11", "GoogleScraper__foood.html")):
+            query = {"q": "hello", "count": "15"} if first is None else {"q": "hello", "count": "15", "first": first}
+            serve(mock, "https://www.bing.com/search", query, (FIXTURES / "bing_html" / name).read_text("utf-8"))
         response = client.search("hello", max_results=15)
-        sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("first") for call in mock.calls]
-    assert sent == [None, "11"] and response["provider_meta"]["pages"] == 2 and len(response["items"]) == 15
+    assert response["provider_meta"]["pages"] == 2 and len(response["items"]) == 15
 
 
 def test_yahoo_news_pages_are_read_by_its_links_at_their_own_path():

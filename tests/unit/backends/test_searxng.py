@@ -1129,16 +1129,19 @@ def test_no_results_while_every_engine_waits_is_the_blocked_engines_error():
 
 
 def _paged(*pages, max_results=20):
-    """A call for ``max_results`` (more than a page holds) answered by the recorded ``pages`` in turn."""
-    import responses
+    """A call for ``max_results`` (more than a page holds) answered by the recorded ``pages`` in turn,
+    each the answer to its own ``pageno`` (any other request fails the test)."""
     from clocks import FakeClock
+    from expected_requests import expected_requests, serve
 
     with (
-        responses.RequestsMock() as mock,
+        expected_requests() as mock,
         ws.SearchClient("searxng", settings=settings(), clock=FakeClock(), cache_ttl_s=0, retries=0) as client,
     ):
-        for body in pages:
-            mock.add("GET", URL, body=body, content_type="application/json")
+        for number, body in enumerate(pages, 1):
+            query = {"q": "q", "format": "json", "locale": "en", "language": "all"}
+            query.update({"pageno": str(number)} if number > 1 else {})
+            serve(mock, URL, query, body, content_type="application/json", uncompared=("timeout_limit",))
         return client.search("q", max_results=max_results)
 
 

@@ -17,6 +17,7 @@ from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.backends.bing import BingHtml
+from websearch_sync.backends.mojeek import MojeekHtml
 from websearch_sync.backends.yahoo import YahooHtml
 from websearch_sync.backends.yahoo_news import YahooNews
 from websearch_sync.engine.base import Page
@@ -28,6 +29,7 @@ FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 BING = BingHtml(ws.Settings())
 YAHOO = YahooHtml(ws.Settings())
 NEWS = YahooNews(ws.Settings())
+MOJEEK = MojeekHtml(ws.Settings())
 
 
 def _answer(engine, folder, name, params, sent):
@@ -159,3 +161,16 @@ def test_yahoo_news_pages_are_read_by_its_links_at_their_own_path():
     assert "news.search.yahoo.com/news/search;_ylt=" in text and "b=41&pz=10" in text
     assert _next_first(NEWS, "yahoo_html", "phrona__news.html", "rust programming") == ("11", 10)
     assert _next_first(NEWS, "yahoo_html", "phrona__news.html", "rust programming", "41", before=30) == (None, 10)
+
+
+def test_mojeeks_pages_are_read_by_their_pagination_and_its_last_asks_no_more():
+    """Mojeek counts results too (``s``): the 2026 page of "javascript tutorial" links ``s=11`` to
+    ``41``, the abbreviated page of "host:microsoft.com" (6 of its 10 results kept) ``s=11``: page 2
+    starts there, not after the results read (7). As the answer to ``s=41`` the 2026 page links
+    nothing beyond: the last page, no request more (before: the next pageno, ``s=51``, was asked)."""
+    text = (FIXTURES / "mojeek_html" / "web-search-mcp__mojeek.html").read_text(encoding="utf-8")
+    assert 'class="pagination"' in text and "q=javascript+tutorial&amp;s=41" in text
+    assert _next_first(MOJEEK, "mojeek_html", "web-search-mcp__mojeek.html", "javascript tutorial") == ("11", 10)
+    assert _next_first(MOJEEK, "mojeek_html", "webindex__abbreviated.html", "host:microsoft.com") == ("11", 6)
+    last = _next_first(MOJEEK, "mojeek_html", "web-search-mcp__mojeek.html", "javascript tutorial", "41", before=40)
+    assert last == (None, 10)

@@ -133,6 +133,7 @@ class BingHtml(HtmlEngine):
     auto_rank = 120
     results_per_page = 10  # whatever count asks; later pages start where the page's "Next" link does
     first_result_field: ClassVar[Optional[str]] = "first"  # Bing counts results
+    query_field: ClassVar[Optional[str]] = "q"
     summary = "Bing results page, no key; decodes ck/a redirect links, drops ads"
     default_endpoint = "https://www.bing.com/search"
     region_start: ClassVar[tuple[str, ...]] = ('id="b_results"', "id=b_results")

@@ -78,7 +78,11 @@ class MojeekHtml(HtmlEngine):
     name = "mojeek_html"
     options = (pageno_option("10 results a page whatever max_results is (s)"),)
     auto_rank = 130
-    results_per_page = 10  #: pages that gave fewer distinct results than asked: the next ``pageno``
+    results_per_page = 10  #: pages that gave fewer distinct results than asked: the next one
+    #: Mojeek counts results (``s=11`` is page 2): the next page starts where the page's own
+    #: pagination does, and a page linking none beyond itself is the last (no request more)
+    first_result_field = "s"
+    query_field = "q"
     summary = "Mojeek results page (independent index), no key"
     default_endpoint = "https://www.mojeek.com/search"
     region_start = ('class="results-standard"',)

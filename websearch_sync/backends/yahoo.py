@@ -127,6 +127,7 @@ class YahooHtml(HtmlEngine):
     pageno_results: ClassVar[int] = 7
     #: Yahoo counts results: the next page starts where the page's "Next" link does (``b=8&pz=7`` after 7)
     first_result_field: ClassVar[Optional[str]] = "b"
+    query_field: ClassVar[Optional[str]] = "p"
     summary = "Yahoo results page, no key; decodes RU= redirect links, drops sponsored blocks"
     default_endpoint = "https://search.yahoo.com/search"
     # A full page: #web up to the right column; a bare fragment: from its first block.

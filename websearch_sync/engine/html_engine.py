@@ -88,6 +88,11 @@ class HtmlEngine(Backend):
     #: own "Next" link says (:meth:`next_page`), whatever a page held (Yahoo shows 7 or 10).
     #: ``None``: the next ``pageno``.
     first_result_field: ClassVar[Optional[str]] = None
+    #: The query or form field holding the call's query (Bing's ``q``, Yahoo's ``p``), which the
+    #: page's links to its own search carry (:meth:`next_page`): an engine declaring
+    #: :attr:`first_result_field` declares it (a link is matched on it alone, not on whichever
+    #: request field holds the query's text: the query ``10`` beside ``count=10``).
+    query_field: ClassVar[Optional[str]] = None
     #: The paths a results page links its own later pages at, besides the request's and the
     #: answer's (Yahoo News, asked at ``/search``, links ``/news/search``): :meth:`next_page`.
     page_link_paths: ClassVar[tuple[str, ...]] = ()
@@ -113,6 +118,16 @@ class HtmlEngine(Backend):
         if all(getattr(cls, name) is getattr(HtmlEngine, name) for name in readers):
             return "it does not implement items(markup, params)"
         return None
+
+    @classmethod
+    def reading_problem(cls) -> Optional[str]:
+        """An engine counting results (:attr:`first_result_field`) without the :attr:`query_field`
+        its pages' links to its search are told by."""
+        if cls.first_result_field is not None and not (isinstance(cls.query_field, str) and cls.query_field):
+            return "it declares first_result_field %r without query_field (the field holding its query)" % (
+                cls.first_result_field,
+            )
+        return super().reading_problem()
 
     def cookies(self, params: SearchParams) -> dict[str, str]:
         """The preference cookies a browser set up for ``params`` would send (none by default)."""
@@ -183,7 +198,7 @@ class HtmlEngine(Backend):
         posted = self.method == "POST"  # where the request holds its fields: the form, else the URL
         fields: dict[str, Any] = dict((spec.data if posted else spec.params) or {})
         current = int(fields.get(field, "1"))
-        search = {name: value for name, value in fields.items() if name != field and value == params.full_query}
+        search = (self.query_field or "", params.full_query)  # declared with first_result_field: reading_problem
         own = {path for path in map(search_path, (spec.url, page.previous.url)) if path is not None}
         paths = own.union(self.page_link_paths)
         linked = linked_offsets(page.previous.text, page.previous.url or spec.url, paths, field, search)

@@ -10,12 +10,14 @@ Read by structure, whatever the language of the link or its classes: the page is
 by lxml's HTML parser (a URL in a script or a comment is no link); its links to the same search
 are the ``<a href>`` with a query of their own whose URL, read against the page's address, has one of the search's paths
 (Yahoo writes ``;_ylt=…`` path parameters after it: left out) and carries the search's query in
-the same field (a link to another search's pages is none of this one's); the offsets they carry
+the engine's query field (Bing's ``q``: a link to another search's pages is none of this one's; the
+other fields of the request are not compared, so a query whose text is another field's value, ``10``
+with ``count=10``, is found by its own field alone); the offsets they carry
 in the engine's offset field are this search's pages. The "Next" link is the nearest beyond the
 page's own offset (the page number links go further, "Previous" and the page's own go back).
 """
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from typing import Optional
 from urllib.parse import parse_qsl
 
@@ -37,16 +39,15 @@ def search_path(url: str) -> Optional[str]:
 
 
 def linked_offsets(
-    text: str, page_url: str, paths: Collection[str], field: str, search: Mapping[str, str]
+    text: str, page_url: str, paths: Collection[str], field: str, search: tuple[str, str]
 ) -> frozenset[int]:
     """The offsets (``field``'s values, digits) the links of the page ``text`` (at ``page_url``)
     carry to the same search: a link whose path (:func:`search_path`) is one of ``paths`` and whose
-    query holds each of ``search``'s fields with the same value, blanks and case aside (the query,
-    as the page writes it back). Empty for a page that links no page of the search (a fragment, a
-    page of another search, no ``search`` given)."""
-    if not search:
-        return frozenset()
-    wanted = {name: _words(value) for name, value in search.items()}
+    query holds ``search``, ``(query field, query)``, with the same value, blanks and case aside (the
+    query, as the page writes it back). Empty for a page that links no page of the search (a
+    fragment, a page of another search)."""
+    query_field, query = search
+    wanted = (query_field, _words(query))
     offsets: set[int] = set()
     for link in checked(parse_html(text).iter("a")):
         assert isinstance(link, Tag)
@@ -57,7 +58,7 @@ def linked_offsets(
     return frozenset(offsets)
 
 
-def _offset(page_url: str, href: str, paths: Collection[str], field: str, wanted: Mapping[str, str]) -> Optional[int]:
+def _offset(page_url: str, href: str, paths: Collection[str], field: str, wanted: tuple[str, str]) -> Optional[int]:
     """The offset one link carries to the search (:func:`linked_offsets`), or ``None``; a link
     without a query of its own (``#``, ``javascript:;``, a fragment) is the page itself, never a page of it."""
     href = href.strip()
@@ -74,7 +75,8 @@ def _offset(page_url: str, href: str, paths: Collection[str], field: str, wanted
     fields: dict[str, str] = {}
     for name, value in parse_qsl(parts[0].query, keep_blank_values=True):
         fields.setdefault(name, value)
-    if any(_words(fields.get(name, "")) != value for name, value in wanted.items()):
+    query_field, query = wanted
+    if query_field not in fields or _words(fields[query_field]) != query:
         return None
     offset = fields.get(field, "")
     return int(offset) if offset.isascii() and offset.isdigit() and len(offset) <= _MAX_DIGITS else None

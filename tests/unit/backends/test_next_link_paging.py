@@ -8,15 +8,16 @@ Pages and offsets come from the real recordings in fixtures/ (each test first sh
 
 import dataclasses
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
-import responses
 from clocks import FakeClock
+from expected_requests import expected_requests, serve
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.backends.bing import BingHtml
+from websearch_sync.backends.mojeek import MojeekHtml
 from websearch_sync.backends.yahoo import YahooHtml
 from websearch_sync.backends.yahoo_news import YahooNews
 from websearch_sync.engine.base import Page
@@ -28,6 +29,7 @@ FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 BING = BingHtml(ws.Settings())
 YAHOO = YahooHtml(ws.Settings())
 NEWS = YahooNews(ws.Settings())
+MOJEEK = MojeekHtml(ws.Settings())
 
 
 def _answer(engine, folder, name, params, sent):
@@ -81,7 +83,7 @@ def test_a_page_linking_its_search_no_further_is_the_last():
     """The same page as the answer to ``first=47``: of its links to the search none goes beyond
     47 (its furthest, page 6, asks 47): no next page is asked (before: ``first=57``)."""
     text = (FIXTURES / "bing_html" / "se-scraper__page2.html").read_text(encoding="utf-8")
-    offsets = linked_offsets(text, "https://www.bing.com/search", {"/search"}, "first", {"q": "test keyword"})
+    offsets = linked_offsets(text, "https://www.bing.com/search", {"/search"}, "first", ("q", "test keyword"))
     assert max(offsets) == 47 and next_offset(offsets, 47) is None
     assert _next_first(BING, "bing_html", "se-scraper__page2.html", "test keyword", "47", before=6) == (None, 10)
 
@@ -92,6 +94,41 @@ def test_a_page_of_another_search_or_without_page_links_is_followed_after_its_re
     next page starts after the results read, as before."""
     assert _next_first(BING, "bing_html", "GoogleScraper__hello_de_ip.html", "other") == ("10", 9)
     assert _next_first(YAHOO, "yahoo_html", "tpi__fragment.html", "rust") == ("4", 3)
+
+
+class _TypingBing(BingHtml):
+    """Bing sent the query twice, in ``q`` and in ``pq`` (the typed query, which the foood page's own
+    links carry beside ``q``): no such engine is registered, a request whose other field holds the
+    query's text (the query ``10`` beside ``count=10``)."""
+
+    def query(self, params):
+        return dict(super().query(params), pq=params.full_query)
+
+
+def test_a_link_to_the_search_is_told_by_the_engines_query_field_alone():
+    """The 2015 page of "hello" links its pages with ``q=hello`` and no ``pq``: the engine's declared
+    query field (``q``) tells them, not every request field holding the query's text (before: the
+    links lacked ``pq=hello``, so none was the search's and page 2 started after the 9 results, 10)."""
+    foood = (FIXTURES / "bing_html" / "GoogleScraper__foood.html").read_text(encoding="utf-8")
+    assert "q=foood&amp;qs=n&amp;pq=foood" in foood  # where a browser's Bing sends pq
+    engine = _TypingBing(ws.Settings())
+    assert engine.build_request(SearchParams(query="hello", max_results=30)).params["pq"] == "hello"
+    assert _next_first(engine, "bing_html", "GoogleScraper__hello_de_ip.html", "hello") == ("11", 9)
+
+
+def test_an_engine_counting_results_declares_its_query_field():
+    """A plugin declaring ``first_result_field`` without ``query_field`` is refused at registration:
+    its pages' links to its search could not be told."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    class Counting(BingHtml):
+        name = "counting_demo"
+        query_field = None
+
+    assert declaration_problem(Counting) == (
+        "it declares first_result_field 'first' without query_field (the field holding its query)"
+    )
+    assert declaration_problem(BingHtml) is None and declaration_problem(YahooHtml) is None
 
 
 def test_yahoos_2026_page_is_followed_by_its_next_link():
@@ -106,14 +143,14 @@ def test_a_call_reads_bings_page_two_at_the_next_links_offset():
     page 2 at ``first=11`` (before: 10). Page 2's answer is another recorded page (no recording of
     that page 2 exists)."""
     with (
-        responses.RequestsMock() as mock,
+        expected_requests() as mock,
         ws.SearchClient("bing_html", settings=ws.Settings(), clock=FakeClock(), cache_ttl_s=0) as client,
     ):
-        for name in ("GoogleScraper__hello_de_ip.html", "GoogleScraper__foood.html"):
-            mock.add("GET", "https://www.bing.com/search", body=(FIXTURES / "bing_html" / name).read_bytes())
+        for first, name in ((None, "GoogleScraper__hello_de_ip.html"), ("11", "GoogleScraper__foood.html")):
+            query = {"q": "hello", "count": "15"} if first is None else {"q": "hello", "count": "15", "first": first}
+            serve(mock, "https://www.bing.com/search", query, (FIXTURES / "bing_html" / name).read_text("utf-8"))
         response = client.search("hello", max_results=15)
-        sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("first") for call in mock.calls]
-    assert sent == [None, "11"] and response["provider_meta"]["pages"] == 2 and len(response["items"]) == 15
+    assert response["provider_meta"]["pages"] == 2 and len(response["items"]) == 15
 
 
 def test_yahoo_news_pages_are_read_by_its_links_at_their_own_path():
@@ -124,3 +161,16 @@ def test_yahoo_news_pages_are_read_by_its_links_at_their_own_path():
     assert "news.search.yahoo.com/news/search;_ylt=" in text and "b=41&pz=10" in text
     assert _next_first(NEWS, "yahoo_html", "phrona__news.html", "rust programming") == ("11", 10)
     assert _next_first(NEWS, "yahoo_html", "phrona__news.html", "rust programming", "41", before=30) == (None, 10)
+
+
+def test_mojeeks_pages_are_read_by_their_pagination_and_its_last_asks_no_more():
+    """Mojeek counts results too (``s``): the 2026 page of "javascript tutorial" links ``s=11`` to
+    ``41``, the abbreviated page of "host:microsoft.com" (6 of its 10 results kept) ``s=11``: page 2
+    starts there, not after the results read (7). As the answer to ``s=41`` the 2026 page links
+    nothing beyond: the last page, no request more (before: the next pageno, ``s=51``, was asked)."""
+    text = (FIXTURES / "mojeek_html" / "web-search-mcp__mojeek.html").read_text(encoding="utf-8")
+    assert 'class="pagination"' in text and "q=javascript+tutorial&amp;s=41" in text
+    assert _next_first(MOJEEK, "mojeek_html", "web-search-mcp__mojeek.html", "javascript tutorial") == ("11", 10)
+    assert _next_first(MOJEEK, "mojeek_html", "webindex__abbreviated.html", "host:microsoft.com") == ("11", 6)
+    last = _next_first(MOJEEK, "mojeek_html", "web-search-mcp__mojeek.html", "javascript tutorial", "41", before=40)
+    assert last == (None, 10)

@@ -1130,16 +1130,19 @@ def test_no_results_while_every_engine_waits_is_the_blocked_engines_error():
 
 
 def _paged(*pages, max_results=20):
-    """A call for ``max_results`` (more than a page holds) answered by the recorded ``pages`` in turn."""
-    import responses
+    """A call for ``max_results`` (more than a page holds) answered by the recorded ``pages`` in turn,
+    each the answer to its own ``pageno`` (any other request fails the test)."""
     from clocks import FakeClock
+    from expected_requests import expected_requests, serve
 
     with (
-        responses.RequestsMock() as mock,
+        expected_requests() as mock,
         ws.SearchClient("searxng", settings=settings(), clock=FakeClock(), cache_ttl_s=0, retries=0) as client,
     ):
-        for body in pages:
-            mock.add("GET", URL, body=body, content_type="application/json")
+        for number, body in enumerate(pages, 1):
+            query = {"q": "q", "format": "json", "locale": "en", "language": "all"}
+            query.update({"pageno": str(number)} if number > 1 else {})
+            serve(mock, URL, query, body, content_type="application/json", uncompared=("timeout_limit",))
         return client.search("q", max_results=max_results)
 
 
@@ -1186,6 +1189,24 @@ def test_a_page_failing_as_its_engines_failed_page_one_does_not_repeat_them():
     failure = response["errors"][-1]
     assert failure["page"] == 2 and "errors" not in failure and response["provider_meta"]["pages"] == 1
     assert failure["message"].endswith("(as on page 1: the failures above)")
+
+
+def test_a_page_beyond_the_instances_max_page_ends_the_call_without_a_note():
+    """Past an engine's ``max_page`` (or the instance's ``search.max_page``) SearXNG skips it without
+    a word (``get_params`` returns None; 9fea412 ``searx/search/processors/abstract.py``): a page
+    beyond every engine's is the empty answer (no_results: ``get_json_response``'s envelope). A call
+    for 20 whose page 1 (shortlist__1) gave 6 asks page 2 once, gets none, and asks no page 3: the
+    answer is page 1's, with no error of page 2's."""
+    first = json.dumps(recorded("shortlist__1.json")).encode()
+    beyond = recorded("no_results.meta.json")["response"]["body_text"].encode()
+    assert json.loads(beyond)["results"] == [] and json.loads(beyond)["unresponsive_engines"] == []
+    response = _paged(first, beyond)  # a request for page 3 would fail the test
+    assert len(response["items"]) == 6 and response["provider_meta"]["pages"] == 2
+    assert [(e["type"], e.get("engine")) for e in response["errors"]] == [
+        ("WebBlocked", "brave"),
+        ("WebBlocked", "duckduckgo"),
+        ("WebBlocked", "startpage"),
+    ]  # page 1's own failures: nothing of page 2
 
 
 def test_two_warnings_of_one_code_saying_different_things_are_both_said():

@@ -10,6 +10,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 import responses
 from clocks import FakeClock
+from expected_requests import expected_requests, serve
 
 import websearch_sync as ws
 from websearch_sync.backends.yahoo import decode_yahoo_href
@@ -179,18 +180,21 @@ def test_a_blocked_status_without_a_wall_page_is_the_generic_status_error():
 # -- later pages -------------------------------------------------------------------------------
 
 
-def _pages_asked(first_page, second_page, max_results, **kwargs):
-    """A search of ``max_results`` answered by ``first_page`` then ``second_page``: the ``b`` of
-    each request sent, and the answer."""
+def _asked(b):
+    """The query of the request for "javascript tutorial" starting at ``b`` (``None``: none sent)."""
+    return {"p": "javascript tutorial"} if b is None else {"p": "javascript tutorial", "b": b}
+
+
+def _pages_asked(pages, max_results, **kwargs):
+    """A search of ``max_results`` answered by ``pages``, each ``(b, page)`` the answer to the one
+    request starting at ``b`` (a request for any other, or one more, fails the test): the answer."""
     with (
-        responses.RequestsMock() as mock,
+        expected_requests() as mock,
         ws.SearchClient("yahoo_html", settings=ws.Settings(), clock=FakeClock(), cache_ttl_s=0) as client,
     ):
-        mock.add("GET", URL, body=first_page, content_type=HTML)
-        mock.add("GET", URL, body=second_page, content_type=HTML)
-        response = client.search("javascript tutorial", max_results=max_results, **kwargs)
-        sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("b") for call in mock.calls]
-    return sent, response
+        for b, body in pages:
+            serve(mock, URL, _asked(b), body)
+        return client.search("javascript tutorial", max_results=max_results, **kwargs)
 
 
 def test_page_two_starts_after_the_results_page_one_showed_not_at_eleven():
@@ -199,25 +203,25 @@ def test_page_two_starts_after_the_results_page_one_showed_not_at_eleven():
     Before, it asked ``b=11`` (ten a page), and results 8 to 10 were never read."""
     assert "b=8&amp;pz=7" in page("web-search-mcp__yahoo.html")
     other = page("GoogleScraper__snow_de_ip.html")  # no recording of that page 2: another recorded page
-    sent, response = _pages_asked(page("web-search-mcp__yahoo.html"), other, 14)
-    assert sent == [None, "8"]
+    response = _pages_asked([(None, page("web-search-mcp__yahoo.html")), ("8", other)], 14)
     assert response["provider_meta"]["pages"] == 2 and len(response["items"]) == 14
 
 
 def _depth_search(max_results, settings=None, **kwargs):
     """A search of ``max_results`` answered by the 2026 page (7 results, its "Next" link ``b=8``),
-    then by the 2015 page (10 results, none of them the 2026 page's), then by nothing (a third
-    request fails): the ``b`` of each request sent, the answer and the clock."""
+    then by the 2015 page (10 results, none of them the 2026 page's; it links another query's
+    pages: the next starts after its 10, ``b=18``), then by nothing (that third request fails;
+    any other request fails the test): the ``b`` of each request sent, the answer and the clock."""
     clock = FakeClock()
     with (
-        responses.RequestsMock(assert_all_requests_are_fired=False) as mock,
+        expected_requests(all_asked=False) as mock,
         ws.SearchClient(
             "yahoo_html", settings=settings or ws.Settings(), clock=clock, cache_ttl_s=0, retries=0
         ) as client,
     ):
-        mock.add("GET", URL, body=page("web-search-mcp__yahoo.html"), content_type=HTML)
-        mock.add("GET", URL, body=page("GoogleScraper__snow_de_ip.html"), content_type=HTML)
-        mock.add("GET", URL, body="", status=503)
+        serve(mock, URL, _asked(None), page("web-search-mcp__yahoo.html"))
+        serve(mock, URL, _asked("8"), page("GoogleScraper__snow_de_ip.html"))
+        serve(mock, URL, _asked("18"), "", status=503)
         response = client.search("javascript tutorial", max_results=max_results, **kwargs)
         sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("b") for call in mock.calls]
     return sent, response, clock
@@ -256,11 +260,11 @@ def _short_page_then(second, queries=("javascript tutorial",) * 2, **client_kwar
     clock = FakeClock()
     answers = []
     with (
-        responses.RequestsMock(assert_all_requests_are_fired=False) as mock,
+        expected_requests(all_asked=False) as mock,
         ws.SearchClient("yahoo_html", clock=clock, cache_ttl_s=600, retries=0, **client_kwargs) as client,
     ):
-        mock.add("GET", URL, body=page("web-search-mcp__yahoo.html"), content_type=HTML)
-        mock.add("GET", URL, body=second[1], status=second[0], content_type=HTML)
+        serve(mock, URL, _asked(None), page("web-search-mcp__yahoo.html"))
+        serve(mock, URL, _asked("8"), second[1], status=second[0])
         for query in queries:
             try:
                 answers.append(client.search(query, max_results=10))
@@ -314,11 +318,11 @@ def test_a_merge_names_each_backends_fill_up_page_not_read():
     clock = FakeClock()
     bing = (FIXTURES / "bing_html" / "search-engine-parser__30464b2.html").read_text(encoding="utf-8")
     with (
-        responses.RequestsMock() as mock,
+        expected_requests() as mock,
         ws.SearchClient(clock=clock, cache_ttl_s=0, retries=0, min_interval_s=20) as client,
     ):
-        mock.add("GET", URL, body=page("web-search-mcp__yahoo.html"), content_type=HTML)
-        mock.add("GET", "https://www.bing.com/search", body=bing, content_type=HTML)
+        serve(mock, URL, {"p": "q"}, page("web-search-mcp__yahoo.html"))
+        serve(mock, "https://www.bing.com/search", {"q": "q", "count": "10"}, bing)
         response = client.search("q", backend="yahoo_html,bing_html", strategy="merge", max_results=10)
     unread = response["provider_meta"]["page_not_read"]
     assert unread.startswith("yahoo_html: page 2 was not read") and "; bing_html: page 2 was not read" in unread
@@ -338,8 +342,8 @@ def test_a_bad_max_pages_is_refused_before_any_request(value):
 def test_a_page_of_ten_results_asks_the_next_at_eleven_and_a_later_pageno_counts_on():
     """The 2015 pages show 10 results and link page 2 as ``b=11`` (GoogleScraper__snow_de_ip.html)."""
     assert "&b=11" in page("GoogleScraper__snow_de_ip.html")
-    sent, _ = _pages_asked(page("GoogleScraper__snow_de_ip.html"), page("web-search-mcp__yahoo.html"), 15)
-    assert sent == [None, "11"]
+    _pages_asked([(None, page("GoogleScraper__snow_de_ip.html")), ("11", page("web-search-mcp__yahoo.html"))], 15)
     assert "b=15&amp;pz=7" in page("web-search-mcp__yahoo.html")  # today's page 3
-    sent, _ = _pages_asked(page("GoogleScraper__snow_de_ip.html"), page("web-search-mcp__yahoo.html"), 15, pageno=3)
-    assert sent == ["15", "25"]  # the call's own page (seven a page), then after the ten results it read
+    # the call's own page (seven a page), then after the ten results it read (its links are another query's)
+    pages = [("15", page("GoogleScraper__snow_de_ip.html")), ("25", page("web-search-mcp__yahoo.html"))]
+    _pages_asked(pages, 15, pageno=3)

@@ -43,6 +43,7 @@ from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, S
 from .secrets import name_words
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
 from .vocabulary.locale_codes import locale_refusal
+from .vocabulary.synonyms import OPTION_SYNONYMS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -499,12 +500,15 @@ def _names_a_key(name: str) -> bool:
 def option_hint(name: str, known: Iterable[str]) -> str:
     """What the refusal of an unknown option or tool argument adds: ours for a ddgs argument name
     (:func:`~.vocabulary.ddgs.ddgs_argument`; ``region`` is spelled close to no option of ours
-    but ``engines``) or one mistyped (``regoin``, ``timelimt``: closer to it than to any ``known``
+    but ``engines``), ours for another API's name of a ``known`` one (:data:`~.vocabulary.synonyms.OPTION_SYNONYMS`:
+    ``count``, ``site``), or a ddgs name mistyped (``regoin``, ``timelimt``: closer to it than to any ``known``
     name, and close, so that ``engine`` is not ddgs's ``region``), else the closest ``known`` name
     (:func:`close_match`)."""
     known = list(known)
     if name in DDGS_ARGUMENTS:
         return ddgs_argument(name)
+    if OPTION_SYNONYMS.get(name) in known:  # another API's name (count, site): letters alone name none, or another
+        return " (did you mean %r?)" % OPTION_SYNONYMS[name]
     ddgs = difflib.get_close_matches(name, [ddgs for ddgs in DDGS_ARGUMENTS if ddgs not in known], n=1, cutoff=0.8)
     ours = difflib.get_close_matches(name, known, n=1)
     if ddgs and (not ours or _likeness(name, ddgs[0]) > _likeness(name, ours[0])):

@@ -163,6 +163,20 @@ def _bare_host(text: str) -> bool:
     )
 
 
+#: The remedy for a fetch of a local file, in Python terms: the extractor fetch uses reads HTML text.
+LOCAL_FILE_HINT = "to read a local HTML file, pass its text to websearch_sync.extract.extract_html(html, url=...)"
+
+
+def _local_file(text: str, scheme: str) -> bool:
+    """Whether ``text`` names a local file: a ``file:`` URL, or a path (``/etc/x``, ``./page.html``,
+    ``~/x``; not ``//host/``, a URL without its scheme), a Windows one too (``C:\\x``, whose ``C`` reads as a scheme)."""
+    if scheme.lower() == "file":
+        return True
+    if text.startswith(("./", "../", "~", ".\\", "..\\")) or (text.startswith("/") and not text.startswith("//")):
+        return True
+    return len(text) > 2 and len(scheme) == 1 and text[1] == ":" and text[2] in "\\/"
+
+
 def _with_scheme_hint(text: str) -> str:
     """`` (did you mean 'https://example.com/'?)`` for ``example.com`` typed without its scheme, else ``""``."""
     host, slash, rest = text.partition("/")
@@ -224,6 +238,14 @@ def _checked_request_form(url: str) -> str:
         raise InvalidInput("url is empty", detail_code=BAD_URL)
     if URL_CONTROL_CHARS.search(text):
         raise InvalidInput("url contains control characters", detail_code=BAD_URL)
+    scheme = text.partition(":")[0] if ":" in text else ""
+    if _local_file(text, scheme):  # before the backslash's check: C:\\page.html is a Windows path, not a URL
+        raise InvalidInput(
+            "only http and https URLs can be fetched, got %r (a local file: fetch reads web pages)"
+            % ("file:" if scheme.lower() == "file" else text[:200]),
+            detail_code=BAD_URL,
+            hint=LOCAL_FILE_HINT,
+        )
     if "\\" in text[: query_start(text)]:
         raise InvalidInput(
             "url %r has a backslash before its query, which a browser reads as a slash (did you mean %r?)"

@@ -28,6 +28,7 @@ is on a site, e.g. its bot wall).
 Parsers read links from markup with :func:`url_parts`, which never raises.
 """
 
+import difflib
 import functools
 import re
 from typing import Optional
@@ -177,6 +178,14 @@ def _local_file(text: str, scheme: str) -> bool:
     return len(text) > 2 and len(scheme) == 1 and text[1] == ":" and text[2] in "\\/"
 
 
+def _mistyped_scheme_hint(text: str, scheme: str) -> str:
+    """`` (did you mean 'https://example.com'?)`` for ``htps://example.com``, a scheme one slip from
+    http or https (``htp``, ``httsp``; not ``ftp`` nor ``ws``), else ``""``."""
+    close = difflib.get_close_matches(scheme.lower(), _HTTP_SCHEMES, n=1, cutoff=0.75)
+    rest = text[len(scheme) + 1 :].lstrip("/")
+    return " (did you mean %r?)" % ("%s://%s" % (close[0], rest))[:200] if close and rest else ""
+
+
 def _with_scheme_hint(text: str) -> str:
     """`` (did you mean 'https://example.com/'?)`` for ``example.com`` typed without its scheme, else ``""``."""
     host, slash, rest = text.partition("/")
@@ -258,14 +267,16 @@ def _checked_request_form(url: str) -> str:
     except ValueError as exc:
         raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
     if parts.scheme.lower() not in _HTTP_SCHEMES:
-        hint = _with_scheme_hint(text)
+        hint = _with_scheme_hint(text) or _mistyped_scheme_hint(text, parts.scheme)
         raise InvalidInput(
             "only http and https URLs can be fetched, got %r%s"
             % (parts.scheme + ":" if parts.scheme and not hint else text[:200], hint),
             detail_code=BAD_URL,
         )
     if not host:
-        raise InvalidInput("url %r has no host" % text[:200], detail_code=BAD_URL)
+        read = browser_target(text, "")  # https:/example.com: a browser opens the host after one slash or none
+        hint = " (did you mean %r?)" % read[:200] if urlsplit(read).hostname else ""
+        raise InvalidInput("url %r has no host%s" % (text[:200], hint), detail_code=BAD_URL)
     if literal_address(host) is None:  # (an out-of-range numeric host is bad_url)
         try:  # a host name by the library's rule, refused before anything is sent, and encoded by it
             ascii_host(host)  # (an ASCII one too: xn--zz is no punycode)

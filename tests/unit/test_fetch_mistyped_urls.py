@@ -1,8 +1,8 @@
-"""A newcomer's fetch of a local file (a path, a Windows path, a ``file:`` URL) is refused saying
+"""A newcomer's mistyped fetch URLs. A local file (a path, a Windows path, a ``file:`` URL) is refused saying
 it is one, with the way to read an HTML file's text as the error's hint: ``/etc/passwd`` was
 "only http and https URLs can be fetched, got '/etc/passwd'" with nothing to do next, and
 ``C:\\page.html`` "has a backslash before its query, which a browser reads as a slash (did you
-mean 'C:\\page.html'?)", the path itself suggested back."""
+mean 'C:\\page.html'?)", the path itself suggested back. A slip in the scheme gets the URL meant."""
 
 import pytest
 
@@ -50,3 +50,30 @@ def test_the_command_line_says_local_file_without_the_python_hint(capsys):
         "error: InvalidInput/bad_url: only http and https URLs can be fetched, got '/etc/passwd'"
         " (a local file: fetch reads web pages)\n"
     )
+
+
+@pytest.mark.parametrize(
+    "typed, meant",
+    [
+        ("htps://example.com/", "https://example.com/"),
+        ("htp://example.com/x", "http://example.com/x"),
+        ("httpss://example.com/", "https://example.com/"),
+        ("HTPS://example.com/", "https://example.com/"),
+        ("https:/example.com/", "https://example.com/"),  # one slash: a browser opens the host
+        ("https:example.com", "https://example.com"),
+        ("https:///example.com/x", "https://example.com/x"),
+    ],
+)
+def test_a_slip_in_the_scheme_gets_the_url_meant_suggested(typed, meant):
+    """``htps://example.com/`` was "got 'htps:'" and ``https:/example.com/`` "has no host", naming no way on."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch(typed)
+    assert info.value.detail_code == "bad_url"
+    assert info.value.message.endswith("(did you mean %r?)" % meant), info.value.message
+
+
+@pytest.mark.parametrize("typed", ["ftp://files.example/", "ws://a.example/", "https://", "http:/"])
+def test_another_scheme_or_no_host_at_all_gets_no_suggestion(typed):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch(typed)
+    assert "did you mean" not in info.value.message

@@ -42,7 +42,7 @@ from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
 from .secrets import name_words
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
-from .vocabulary.locale_codes import locale_refusal
+from .vocabulary.locale_codes import locale_refusal, named_language
 from .vocabulary.synonyms import OPTION_SYNONYMS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -293,7 +293,15 @@ def _check_locale(value: Any) -> Optional[str]:
     language ``us`` in a country ``EN``), mostly fails the second, and its refusal names the locale it
     means; one written as ddgs writes it whose parts are codes too is refused when the two readings
     differ (:func:`~.vocabulary.ddgs.ddgs_misread`: ``ar-es``, ddgs's Argentina, is Arabic in Spain;
-    ``kr-kr`` Kanuri in Korea), while ``ar-ES``, in a locale's case, is the locale."""
+    ``kr-kr`` Kanuri in Korea), while ``ar-ES``, in a locale's case, is the locale. A language's
+    name (``english``) is refused naming its tag (:func:`~.vocabulary.locale_codes.named_language`)."""
+    named = named_language(value) if isinstance(value, str) and not _LOCALE.fullmatch(value) else None
+    if named is not None:  # locale="english": a language's name, not its tag
+        raise InvalidInput(
+            "invalid locale: %r (a language's name: give its tag, %s, or a locale such as %s-%s)"
+            % (value, named, named, "US" if named == "en" else named.upper()),
+            detail_code=BAD_LOCALE,
+        )
     locale = _check_pattern("locale", value, _LOCALE, BAD_LOCALE)
     if locale is None or locale.lower() in LOCALE_WORDS:
         return locale

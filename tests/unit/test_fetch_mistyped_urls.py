@@ -72,8 +72,19 @@ def test_a_slip_in_the_scheme_gets_the_url_meant_suggested(typed, meant):
     assert info.value.message.endswith("(did you mean %r?)" % meant), info.value.message
 
 
-@pytest.mark.parametrize("typed", ["ftp://files.example/", "ws://a.example/", "https://", "http:/"])
+@pytest.mark.parametrize(
+    "typed",
+    ["ftp://files.example/", "ws://a.example/", "https://", "http:/", "https:/a:b:c", "htps://ex ample.com/", "htps://"],
+)
 def test_another_scheme_or_no_host_at_all_gets_no_suggestion(typed):
     with pytest.raises(ws.InvalidInput) as info:
         ws.fetch(typed)
     assert "did you mean" not in info.value.message
+
+
+def test_a_url_whose_suggestion_would_be_malformed_is_refused_as_input():
+    """``https:/[::1`` read as a browser reads it, ``https://[::1``, is no URL: ``urlsplit`` raises
+    ``ValueError`` on it, which must not escape ``fetch`` (nothing but a ``WebSearchError`` does)."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch("https:/[::1")
+    assert info.value.detail_code == "bad_url" and "did you mean" not in info.value.message

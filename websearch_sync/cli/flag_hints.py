@@ -26,8 +26,11 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     without a flag), else the commands taking it; no letters are compared for it.
     ``top`` is the command line's parser, whose commands are searched for another one's flag.
     ``search`` given a flag of ddgs's command line (``-r us-en``, ``-t d``) names ours (:func:`ddgs_flag`)."""
-    if _command(parser) == "search" and ddgs_flag(typed):
-        return ddgs_flag(typed)
+    return (ddgs_flag(typed) if _command(parser) == "search" else "") or _own_flag_hint(typed, parser, top)
+
+
+def _own_flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
+    """:func:`flag_hint` from this command line's own flags and arguments."""
     name = _flag_name(typed, top)
     if name is None:
         return ""

@@ -178,12 +178,41 @@ def _local_file(text: str, scheme: str) -> bool:
     return len(text) > 2 and len(scheme) == 1 and text[1] == ":" and text[2] in "\\/"
 
 
+def _refuse_local_file(text: str) -> None:
+    """``InvalidInput(bad_url)`` saying that ``text`` is a local file (:func:`_local_file`), its
+    hint the extractor; a ``file:`` URL is named by its scheme, as any other scheme's URL."""
+    scheme = text.partition(":")[0] if ":" in text else ""
+    if _local_file(text, scheme):
+        raise InvalidInput(
+            "only http and https URLs can be fetched, got %r (a local file: fetch reads web pages)"
+            % ("file:" if scheme.lower() == "file" else text[:200]),
+            detail_code=BAD_URL,
+            hint=LOCAL_FILE_HINT,
+        )
+
+
+def _host_opened_hint(text: str) -> str:
+    """`` (did you mean 'https://example.com'?)`` for ``https:/example.com``, an http(s) URL without
+    a host whose host a browser opens after one slash or none (:func:`browser_target`), else ``""``."""
+    read = browser_target(text, "")
+    return " (did you mean %r?)" % read[:200] if _fetchable(read) else ""
+
+
+def _fetchable(url: str) -> bool:
+    """Whether ``url``, a URL a refusal would suggest, is one fetch takes: an http(s) URL with a host
+    (checked first: one without would be refused with a suggestion again) that passes every check."""
+    try:
+        return bool(urlsplit(url).hostname) and bool(_checked_request_form(url))
+    except (InvalidInput, ValueError):
+        return False
+
+
 def _mistyped_scheme_hint(text: str, scheme: str) -> str:
     """`` (did you mean 'https://example.com'?)`` for ``htps://example.com``, a scheme one slip from
     http or https (``htp``, ``httsp``; not ``ftp`` nor ``ws``), else ``""``."""
     close = difflib.get_close_matches(scheme.lower(), _HTTP_SCHEMES, n=1, cutoff=0.75)
-    rest = text[len(scheme) + 1 :].lstrip("/")
-    return " (did you mean %r?)" % ("%s://%s" % (close[0], rest))[:200] if close and rest else ""
+    meant = "%s://%s" % (close[0], text[len(scheme) + 1 :].lstrip("/")) if close else ""
+    return " (did you mean %r?)" % meant[:200] if meant and _fetchable(meant) else ""
 
 
 def _with_scheme_hint(text: str) -> str:
@@ -247,14 +276,7 @@ def _checked_request_form(url: str) -> str:
         raise InvalidInput("url is empty", detail_code=BAD_URL)
     if URL_CONTROL_CHARS.search(text):
         raise InvalidInput("url contains control characters", detail_code=BAD_URL)
-    scheme = text.partition(":")[0] if ":" in text else ""
-    if _local_file(text, scheme):  # before the backslash's check: C:\\page.html is a Windows path, not a URL
-        raise InvalidInput(
-            "only http and https URLs can be fetched, got %r (a local file: fetch reads web pages)"
-            % ("file:" if scheme.lower() == "file" else text[:200]),
-            detail_code=BAD_URL,
-            hint=LOCAL_FILE_HINT,
-        )
+    _refuse_local_file(text)  # before the backslash's check: C:\\page.html is a Windows path, not a URL
     if "\\" in text[: query_start(text)]:
         raise InvalidInput(
             "url %r has a backslash before its query, which a browser reads as a slash (did you mean %r?)"
@@ -274,9 +296,7 @@ def _checked_request_form(url: str) -> str:
             detail_code=BAD_URL,
         )
     if not host:
-        read = browser_target(text, "")  # https:/example.com: a browser opens the host after one slash or none
-        hint = " (did you mean %r?)" % read[:200] if urlsplit(read).hostname else ""
-        raise InvalidInput("url %r has no host%s" % (text[:200], hint), detail_code=BAD_URL)
+        raise InvalidInput("url %r has no host%s" % (text[:200], _host_opened_hint(text)), detail_code=BAD_URL)
     if literal_address(host) is None:  # (an out-of-range numeric host is bad_url)
         try:  # a host name by the library's rule, refused before anything is sent, and encoded by it
             ascii_host(host)  # (an ASCII one too: xn--zz is no punycode)

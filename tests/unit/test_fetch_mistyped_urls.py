@@ -74,7 +74,15 @@ def test_a_slip_in_the_scheme_gets_the_url_meant_suggested(typed, meant):
 
 @pytest.mark.parametrize(
     "typed",
-    ["ftp://files.example/", "ws://a.example/", "https://", "http:/", "https:/a:b:c", "htps://ex ample.com/", "htps://"],
+    [
+        "ftp://files.example/",
+        "ws://a.example/",
+        "https://",
+        "http:/",
+        "https:/a:b:c",
+        "htps://ex ample.com/",
+        "htps://",
+    ],
 )
 def test_another_scheme_or_no_host_at_all_gets_no_suggestion(typed):
     with pytest.raises(ws.InvalidInput) as info:

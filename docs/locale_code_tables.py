@@ -5,7 +5,8 @@
     python docs/locale_code_tables.py --source DIR    # read iso_639-2.json and iso_3166-1.json in DIR
 
 The tables are the ``alpha_2`` codes of iso-codes' ``iso_639-2.json`` (ISO 639-1: the languages with
-a two-letter code) and ``iso_3166-1.json`` (ISO 3166-1 alpha-2), between the module's markers; the
+a two-letter code) and ``iso_3166-1.json`` (ISO 3166-1 alpha-2), and the names of those languages
+(``english=en``: what a locale given as a name is told to use), between the module's markers; the
 codes BCP 47 adds are the module's own, outside them. ``tests/unit/test_locale_code_tables.py`` checks
 the tables against the script's output from a checked-in extract of iso-codes 4.15
 (``tests/data/iso-codes``), and from the installed folder too where there is one.
@@ -33,6 +34,20 @@ def codes(source: Path, name: str, key: str) -> list[str]:
     return sorted({record["alpha_2"] for record in records if "alpha_2" in record})
 
 
+def language_names(source: Path) -> list[str]:
+    """``name=code`` for each name of each ISO 639-1 language of ``source``'s ``iso_639-2.json``, sorted:
+    iso-codes separates a record's names with ``;`` (``Spanish; Castilian``), each up to a comma or a
+    parenthesis (``Greek, Modern (1453-)``: ``greek``), in lower case, a space written ``_``; a name two
+    languages share (``ndebele``: North, ``nd``, and South, ``nr``) is left out."""
+    records = json.loads((source / "iso_639-2.json").read_text(encoding="utf-8"))["639-2"]
+    found: dict[str, set[str]] = {}
+    for record in records:
+        for name in record["name"].split(";") if "alpha_2" in record else ():
+            short = name.split(",")[0].split("(")[0].strip().lower().replace(" ", "_")
+            found.setdefault(short, set()).add(record["alpha_2"])
+    return ["%s=%s" % (name, codes.pop()) for name, codes in sorted(found.items()) if len(codes) == 1]
+
+
 def _literal(words: list[str]) -> str:
     lines, line = [], ""
     for word in words:
@@ -53,6 +68,11 @@ def tables(source: Path) -> str:
             "#: %d codes: ``alpha_2`` of iso-codes' ``%s``.\n%s = (\n%s)\n"
             % (len(words), name, variable, _literal(words))
         )
+    names = language_names(source)
+    blocks.append(
+        "#: %d names: ``name`` of iso-codes' ``iso_639-2.json``, ``name=code`` (:func:`language_names`).\n"
+        "LANGUAGE_NAMES = (\n%s)\n" % (len(names), _literal(names))
+    )
     return "".join(blocks)
 
 

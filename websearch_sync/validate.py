@@ -42,7 +42,8 @@ from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
 from .secrets import name_words
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
-from .vocabulary.locale_codes import locale_refusal
+from .vocabulary.locale_codes import locale_refusal, named_language
+from .vocabulary.synonyms import OPTION_SYNONYMS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -292,7 +293,15 @@ def _check_locale(value: Any) -> Optional[str]:
     language ``us`` in a country ``EN``), mostly fails the second, and its refusal names the locale it
     means; one written as ddgs writes it whose parts are codes too is refused when the two readings
     differ (:func:`~.vocabulary.ddgs.ddgs_misread`: ``ar-es``, ddgs's Argentina, is Arabic in Spain;
-    ``kr-kr`` Kanuri in Korea), while ``ar-ES``, in a locale's case, is the locale."""
+    ``kr-kr`` Kanuri in Korea), while ``ar-ES``, in a locale's case, is the locale. A language's
+    name (``english``) is refused naming its tag (:func:`~.vocabulary.locale_codes.named_language`)."""
+    named = named_language(value) if isinstance(value, str) and not _LOCALE.fullmatch(value) else None
+    if named is not None:  # locale="english": a language's name, not its tag
+        raise InvalidInput(
+            "invalid locale: %r (a language's name: give its tag, %s, or a locale such as %s-%s)"
+            % (value, named, named, "US" if named == "en" else named.upper()),
+            detail_code=BAD_LOCALE,
+        )
     locale = _check_pattern("locale", value, _LOCALE, BAD_LOCALE)
     if locale is None or locale.lower() in LOCALE_WORDS:
         return locale
@@ -499,12 +508,15 @@ def _names_a_key(name: str) -> bool:
 def option_hint(name: str, known: Iterable[str]) -> str:
     """What the refusal of an unknown option or tool argument adds: ours for a ddgs argument name
     (:func:`~.vocabulary.ddgs.ddgs_argument`; ``region`` is spelled close to no option of ours
-    but ``engines``) or one mistyped (``regoin``, ``timelimt``: closer to it than to any ``known``
+    but ``engines``), ours for another API's name of a ``known`` one (:data:`~.vocabulary.synonyms.OPTION_SYNONYMS`:
+    ``count``, ``site``), or a ddgs name mistyped (``regoin``, ``timelimt``: closer to it than to any ``known``
     name, and close, so that ``engine`` is not ddgs's ``region``), else the closest ``known`` name
     (:func:`close_match`)."""
     known = list(known)
     if name in DDGS_ARGUMENTS:
         return ddgs_argument(name)
+    if OPTION_SYNONYMS.get(name) in known:  # another API's name (count, site): letters alone name none, or another
+        return " (did you mean %r?)" % OPTION_SYNONYMS[name]
     ddgs = difflib.get_close_matches(name, [ddgs for ddgs in DDGS_ARGUMENTS if ddgs not in known], n=1, cutoff=0.8)
     ours = difflib.get_close_matches(name, known, n=1)
     if ddgs and (not ours or _likeness(name, ddgs[0]) > _likeness(name, ours[0])):

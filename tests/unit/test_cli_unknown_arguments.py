@@ -50,14 +50,48 @@ def test_a_mistyped_flag_is_refused_naming_the_commands_closest_flag(capsys, arg
     assert capsys.readouterr().err.endswith(said)
 
 
-@pytest.mark.parametrize(
-    "flag", ["--count", "--limit", "--quiet", "--engine", "--no-cache", "--provider", "--region", "--output"]
-)
+@pytest.mark.parametrize("flag", ["--count", "--limit", "--quiet", "--engine", "--no-cache", "--provider"])
 def test_a_flag_no_flag_is_close_to_gets_no_guess(capsys, flag):
     """Compared with the ``--`` every flag shares, ``--limit`` was "close" to ``--site``, ``--count``
     to ``--json``, ``--engine`` to ``--time-range``: the name alone is compared, and none is close."""
     assert main(["search", "-b", "stub", "q", flag]) == 2
     assert capsys.readouterr().err.endswith("unrecognized arguments: %s\n" % flag)
+
+
+@pytest.mark.parametrize(
+    "typed, ours",
+    [
+        (["-r", "us-en"], "--locale, a language tag, language first: us-en is en-US"),
+        (["--region", "us-en"], "--locale, a language tag"),
+        (["-t", "d"], "--time-range day, week, month or year: d is day"),
+        (["--timelimit", "d"], "--time-range"),
+        (["-s", "on"], "--safe-search off, moderate or strict: on is strict"),
+        (["-m", "5"], "-n"),
+        (["-p", "2"], "--option pageno=N"),
+        (["-o", "out.json"], "--format json, jsonl or markdown"),
+        (["-pr", "socks5h://127.0.0.1:9150"], "the WEB_SEARCH_PROXY variable"),
+    ],
+)
+def test_a_flag_of_ddgs_command_line_is_refused_naming_ours(capsys, typed, ours):
+    """``ddgs text -q q -r us-en -t d -m 5``'s flags given to ``search``: ``-r``, ``-t``, ``-m`` and
+    ``-p`` were refused naming nothing (``--safesearch`` alone got ``--safe-search``, by its letters)."""
+    assert main(["search", "-b", "stub", "q", *typed]) == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: %s (ddgs's %s: here %s" % (typed[0], typed[0], ours) in err, err
+
+
+def test_a_ddgs_query_flag_names_the_query_argument(capsys):
+    """``ddgs text -q "rust async"`` typed as ``search -q "rust async"``: the words are the query, the flag is no flag of ours."""
+    assert main(["search", "-b", "stub", "-q", "rust async"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "unrecognized arguments: -q (ddgs's -q: here the query is search's argument, given without a flag)\n"
+    )
+
+
+def test_ddgs_flags_are_named_for_search_only(capsys):
+    """``fetch`` has no ddgs counterpart: its ``-t`` is refused as any unknown flag."""
+    assert main(["fetch", "https://a.example/", "-t", "d"]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: -t d\n")
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import Optional
 
 from ..shellwords import shell_quote
+from ..vocabulary.ddgs import ddgs_flag
 
 #: The hint after a flag whose opposite the command takes, a flag without a value: what was typed is the default.
 _DEFAULT_SAID = " (that is the default: %s, its opposite, applies only when given)"
@@ -23,7 +24,13 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     A short flag (``-b``) is judged by its long spelling where other commands take it: the command's
     own long flag (``verify -b``: ``--backend``), else its argument (``record -b``: BACKEND is given
     without a flag), else the commands taking it; no letters are compared for it.
-    ``top`` is the command line's parser, whose commands are searched for another one's flag."""
+    ``top`` is the command line's parser, whose commands are searched for another one's flag.
+    ``search`` given a flag of ddgs's command line (``-r us-en``, ``-t d``) names ours (:func:`ddgs_flag`)."""
+    return (ddgs_flag(typed) if _command(parser) == "search" else "") or _own_flag_hint(typed, parser, top)
+
+
+def _own_flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
+    """:func:`flag_hint` from this command line's own flags and arguments."""
     name = _flag_name(typed, top)
     if name is None:
         return ""

@@ -28,6 +28,7 @@ is on a site, e.g. its bot wall).
 Parsers read links from markup with :func:`url_parts`, which never raises.
 """
 
+import difflib
 import functools
 import re
 from typing import Optional
@@ -167,6 +168,57 @@ def _bare_host(text: str) -> bool:
     )
 
 
+#: The remedy for a fetch of a local file, in Python terms: the extractor fetch uses reads HTML text.
+LOCAL_FILE_HINT = "to read a local HTML file, pass its text to websearch_sync.extract.extract_html(html, url=...)"
+
+
+def _local_file(text: str, scheme: str) -> bool:
+    """Whether ``text`` names a local file: a ``file:`` URL, or a path (``/etc/x``, ``./page.html``,
+    ``~/x``; not ``//host/``, a URL without its scheme), a Windows one too (``C:\\x``, whose ``C`` reads as a scheme)."""
+    if scheme.lower() == "file":
+        return True
+    if text.startswith(("./", "../", "~", ".\\", "..\\")) or (text.startswith("/") and not text.startswith("//")):
+        return True
+    return len(text) > 2 and len(scheme) == 1 and text[1] == ":" and text[2] in "\\/"
+
+
+def _refuse_local_file(text: str) -> None:
+    """``InvalidInput(bad_url)`` saying that ``text`` is a local file (:func:`_local_file`), its
+    hint the extractor; a ``file:`` URL is named by its scheme, as any other scheme's URL."""
+    scheme = text.partition(":")[0] if ":" in text else ""
+    if _local_file(text, scheme):
+        raise InvalidInput(
+            "only http and https URLs can be fetched, got %r (a local file: fetch reads web pages)"
+            % ("file:" if scheme.lower() == "file" else text[:200]),
+            detail_code=BAD_URL,
+            hint=LOCAL_FILE_HINT,
+        )
+
+
+def _host_opened_hint(text: str) -> str:
+    """`` (did you mean 'https://example.com'?)`` for ``https:/example.com``, an http(s) URL without
+    a host whose host a browser opens after one slash or none (:func:`browser_target`), else ``""``."""
+    read = browser_target(text, "")
+    return " (did you mean %r?)" % read[:200] if _fetchable(read) else ""
+
+
+def _fetchable(url: str) -> bool:
+    """Whether ``url``, a URL a refusal would suggest, is one fetch takes: an http(s) URL with a host
+    (checked first: one without would be refused with a suggestion again) that passes every check."""
+    try:
+        return bool(urlsplit(url).hostname) and bool(_checked_request_form(url))
+    except (InvalidInput, ValueError):
+        return False
+
+
+def _mistyped_scheme_hint(text: str, scheme: str) -> str:
+    """`` (did you mean 'https://example.com'?)`` for ``htps://example.com``, a scheme one slip from
+    http or https (``htp``, ``httsp``; not ``ftp`` nor ``ws``), else ``""``."""
+    close = difflib.get_close_matches(scheme.lower(), _HTTP_SCHEMES, n=1, cutoff=0.75)
+    meant = "%s://%s" % (close[0], text[len(scheme) + 1 :].lstrip("/")) if close else ""
+    return " (did you mean %r?)" % meant[:200] if meant and _fetchable(meant) else ""
+
+
 def _with_scheme_hint(text: str) -> str:
     """`` (did you mean 'https://example.com/'?)`` for ``example.com`` typed without its scheme, else ``""``."""
     host, slash, rest = text.partition("/")
@@ -228,6 +280,7 @@ def _checked_request_form(url: str) -> str:
         raise InvalidInput("url is empty", detail_code=BAD_URL)
     if URL_CONTROL_CHARS.search(text):
         raise InvalidInput("url contains control characters", detail_code=BAD_URL)
+    _refuse_local_file(text)  # before the backslash's check: C:\\page.html is a Windows path, not a URL
     if "\\" in text[: query_start(text)]:
         raise InvalidInput(
             "url %r has a backslash before its query, which a browser reads as a slash (did you mean %r?)"
@@ -240,14 +293,14 @@ def _checked_request_form(url: str) -> str:
     except ValueError as exc:
         raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
     if parts.scheme.lower() not in _HTTP_SCHEMES:
-        hint = _with_scheme_hint(text)
+        hint = _with_scheme_hint(text) or _mistyped_scheme_hint(text, parts.scheme)
         raise InvalidInput(
             "only http and https URLs can be fetched, got %r%s"
             % (parts.scheme + ":" if parts.scheme and not hint else text[:200], hint),
             detail_code=BAD_URL,
         )
     if not host:
-        raise InvalidInput("url %r has no host" % text[:200], detail_code=BAD_URL)
+        raise InvalidInput("url %r has no host%s" % (text[:200], _host_opened_hint(text)), detail_code=BAD_URL)
     if literal_address(host) is None:  # (an out-of-range numeric host is bad_url)
         try:  # a host name by the library's rule, refused before anything is sent, and encoded by it
             ascii_host(host)  # (an ASCII one too: xn--zz is no punycode)

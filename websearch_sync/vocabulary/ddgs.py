@@ -115,3 +115,36 @@ def as_locale(value: str) -> str:
     """``value`` (``ar-es``) in a locale's case: its language lower, its country upper (``ar-ES``)."""
     language, _, country = value.partition("-")
     return "%s-%s" % (language.lower(), country.upper()) if len(country) == 2 else value
+
+
+_QUERY_ARGUMENT = "the query is search's argument, given without a flag"
+_LOCALE_FLAG = "--locale, a language tag, language first: us-en is en-US; for wt-wt give none"
+_TIME_FLAG = "--time-range day, week, month or year: d is day"
+_PAGE_FLAG = "--option pageno=N; -n over one page reads the next pages itself"
+_OUTPUT_FLAG = "--format json, jsonl or markdown, written to stdout: redirect it, > results.json"
+
+#: ``{ddgs's command-line flag (``ddgs text -r us-en -t d -m 5``): ours}``, ``websearch-sync search``'s
+#: flags; the flags whose letters name ours already are left to that (``--safesearch``: ``--safe-search``).
+DDGS_FLAGS = {
+    "-q": _QUERY_ARGUMENT,
+    "-k": _QUERY_ARGUMENT,
+    "--keywords": _QUERY_ARGUMENT,
+    "-r": _LOCALE_FLAG,
+    "--region": _LOCALE_FLAG,
+    "-s": "--safe-search off, moderate or strict: on is strict",
+    "-t": _TIME_FLAG,
+    "--timelimit": _TIME_FLAG,
+    "-m": "-n",
+    "-p": _PAGE_FLAG,
+    "--page": _PAGE_FLAG,
+    "-o": _OUTPUT_FLAG,
+    "--output": _OUTPUT_FLAG,
+    "-pr": "the WEB_SEARCH_PROXY variable",
+    "--proxy": "the WEB_SEARCH_PROXY variable",
+}
+
+
+def ddgs_flag(flag: str) -> str:
+    """`` (ddgs's -t: here --time-range ...)`` for a flag of ddgs's command line, else ``""``."""
+    instead = DDGS_FLAGS.get(flag)
+    return " (ddgs's %s: here %s)" % (flag, instead) if instead else ""

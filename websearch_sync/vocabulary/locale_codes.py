@@ -5,7 +5,8 @@ is the other way round (``us-en``), and read as a locale it would pass the shape
 parts misread (``us-en``: a language ``us`` in a country ``EN``; ``uk-en``: Ukrainian). The tables
 here make such a value a refusal: :func:`locale_refusal` says which part is no code.
 
-The tables are ISO 639-1 (184 two-letter languages) and ISO 3166-1 alpha-2 (249 countries), as
+The tables are ISO 639-1 (184 two-letter languages, and their names: :func:`named_language`) and
+ISO 3166-1 alpha-2 (249 countries), as
 Debian's ``iso-codes`` 4.15 lists them (``/usr/share/iso-codes/json``; ``python docs/locale_code_tables.py``
 writes them again from it), with the few codes BCP 47 also registers (below). A three-letter language (``fil``, ``yue``: ISO 639-2/3, thousands of them)
 is taken as given, as is a region of three digits (``es-419``, UN M.49).
@@ -35,6 +36,37 @@ ISO_3166_1 = (
     "NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW "
     "SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO "
     "TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW"
+)
+#: 218 names: ``name`` of iso-codes' ``iso_639-2.json``, ``name=code`` (:func:`language_names`).
+LANGUAGE_NAMES = (
+    "abkhazian=ab afar=aa afrikaans=af akan=ak albanian=sq amharic=am arabic=ar aragonese=an "
+    "armenian=hy assamese=as avaric=av avestan=ae aymara=ay azerbaijani=az bambara=bm bashkir=ba "
+    "basque=eu belarusian=be bengali=bn bihari_languages=bh bislama=bi bokmål=nb bosnian=bs breton=br "
+    "bulgarian=bg burmese=my castilian=es catalan=ca central_khmer=km chamorro=ch chechen=ce chewa=ny "
+    "chichewa=ny chinese=zh chuang=za church_slavic=cu church_slavonic=cu chuvash=cv cornish=kw "
+    "corsican=co cree=cr croatian=hr czech=cs danish=da dhivehi=dv divehi=dv dutch=nl dzongkha=dz "
+    "english=en esperanto=eo estonian=et ewe=ee faroese=fo fijian=fj finnish=fi flemish=nl french=fr "
+    "fulah=ff gaelic=gd galician=gl ganda=lg georgian=ka german=de gikuyu=ki greek=el greenlandic=kl "
+    "guarani=gn gujarati=gu haitian=ht haitian_creole=ht hausa=ha hebrew=he herero=hz hindi=hi "
+    "hiri_motu=ho hungarian=hu icelandic=is ido=io igbo=ig indonesian=id interlingua=ia "
+    "interlingue=ie inuktitut=iu inupiaq=ik irish=ga italian=it japanese=ja javanese=jv "
+    "kalaallisut=kl kannada=kn kanuri=kr kashmiri=ks kazakh=kk kikuyu=ki kinyarwanda=rw kirghiz=ky "
+    "komi=kv kongo=kg korean=ko kuanyama=kj kurdish=ku kwanyama=kj kyrgyz=ky lao=lo latin=la "
+    "latvian=lv letzeburgesch=lb limburgan=li limburger=li limburgish=li lingala=ln lithuanian=lt "
+    "luba-katanga=lu luxembourgish=lb macedonian=mk malagasy=mg malay=ms malayalam=ml maldivian=dv "
+    "maltese=mt manx=gv maori=mi marathi=mr marshallese=mh moldavian=ro moldovan=ro mongolian=mn "
+    "nauru=na navaho=nv navajo=nv ndonga=ng nepali=ne north_ndebele=nd northern_sami=se norwegian=no "
+    "norwegian_bokmål=nb norwegian_nynorsk=nn nuosu=ii nyanja=ny nynorsk=nn occidental=ie occitan=oc "
+    "ojibwa=oj old_bulgarian=cu old_church_slavonic=cu old_slavonic=cu oriya=or oromo=om ossetian=os "
+    "ossetic=os pali=pi panjabi=pa pashto=ps persian=fa polish=pl portuguese=pt provençal=oc "
+    "punjabi=pa pushto=ps quechua=qu romanian=ro romansh=rm rundi=rn russian=ru samoan=sm sango=sg "
+    "sanskrit=sa sardinian=sc scottish_gaelic=gd serbian=sr shona=sn sichuan_yi=ii sindhi=sd "
+    "sinhala=si sinhalese=si slovak=sk slovenian=sl somali=so sotho=st south_ndebele=nr spanish=es "
+    "sundanese=su swahili=sw swati=ss swedish=sv tagalog=tl tahitian=ty tajik=tg tamil=ta tatar=tt "
+    "telugu=te thai=th tibetan=bo tigrinya=ti tonga=to tsonga=ts tswana=tn turkish=tr turkmen=tk "
+    "twi=tw uighur=ug ukrainian=uk urdu=ur uyghur=ug uzbek=uz valencian=ca venda=ve vietnamese=vi "
+    "volapük=vo walloon=wa welsh=cy western_frisian=fy wolof=wo xhosa=xh yiddish=yi yoruba=yo "
+    "zhuang=za zulu=zu"
 )
 # iso-codes-end
 
@@ -79,6 +111,16 @@ def region_subtag(locale: str) -> Optional[str]:
         if (len(part) == 2 and part.isalpha()) or (len(part) == 3 and part.isdigit()):
             return part.upper()
     return None
+
+
+#: ``{a language's name, lower case: its code}`` (``english``: ``en``), from :data:`LANGUAGE_NAMES`.
+_LANGUAGE_BY_NAME = dict(pair.replace("_", " ").split("=") for pair in LANGUAGE_NAMES.split())
+
+
+def named_language(value: str) -> Optional[str]:
+    """The ISO 639-1 code of the language ``value`` names (``English``, ``chinese``: ``en``, ``zh``),
+    in any case and spacing, else ``None``: what a locale given as a language's name means."""
+    return _LANGUAGE_BY_NAME.get(" ".join(value.lower().replace("_", " ").split()))
 
 
 def locale_parts(locale: str) -> tuple[str, Optional[str]]:

@@ -1,0 +1,98 @@
+"""A newcomer's mistyped fetch URLs. A local file (a path, a Windows path, a ``file:`` URL) is refused saying
+it is one, with the way to read an HTML file's text as the error's hint: ``/etc/passwd`` was
+"only http and https URLs can be fetched, got '/etc/passwd'" with nothing to do next, and
+``C:\\page.html`` "has a backslash before its query, which a browser reads as a slash (did you
+mean 'C:\\page.html'?)", the path itself suggested back. A slip in the scheme gets the URL meant."""
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.cli import main
+
+
+@pytest.mark.parametrize(
+    "typed, shown",
+    [
+        ("/etc/passwd", "'/etc/passwd'"),
+        ("./page.html", "'./page.html'"),
+        ("../page.html", "'../page.html'"),
+        ("~/page.html", "'~/page.html'"),
+        ("C:\\Users\\me\\page.html", repr("C:\\Users\\me\\page.html")),
+        (".\\page.html", repr(".\\page.html")),
+        ("C:/Users/me/page.html", "'C:/Users/me/page.html'"),
+        ("file:///etc/passwd", "'file:'"),  # by its scheme, as any other scheme's URL
+        ("FILE:/etc/passwd", "'file:'"),
+    ],
+)
+def test_a_local_file_is_refused_as_one_with_the_extractor_as_hint(typed, shown):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch(typed)
+    error = info.value
+    assert error.detail_code == "bad_url"
+    assert (
+        error.message == "only http and https URLs can be fetched, got %s (a local file: fetch reads web pages)" % shown
+    )
+    assert "websearch_sync.extract.extract_html(" in error.hint
+    assert "extract_html" not in str(error.to_dict())  # a model reading a tool result cannot run Python
+
+
+@pytest.mark.parametrize("typed", ["//example.com/page", "ftp://files.example/", "example.com", "http://host\\path"])
+def test_urls_are_no_local_files(typed):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch(typed)
+    assert "local file" not in info.value.message and info.value.hint is None
+
+
+def test_the_command_line_says_local_file_without_the_python_hint(capsys):
+    assert main(["fetch", "/etc/passwd"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "error: InvalidInput/bad_url: only http and https URLs can be fetched, got '/etc/passwd'"
+        " (a local file: fetch reads web pages)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "typed, meant",
+    [
+        ("htps://example.com/", "https://example.com/"),
+        ("htp://example.com/x", "http://example.com/x"),
+        ("httpss://example.com/", "https://example.com/"),
+        ("HTPS://example.com/", "https://example.com/"),
+        ("https:/example.com/", "https://example.com/"),  # one slash: a browser opens the host
+        ("https:example.com", "https://example.com"),
+        ("https:///example.com/x", "https://example.com/x"),
+    ],
+)
+def test_a_slip_in_the_scheme_gets_the_url_meant_suggested(typed, meant):
+    """``htps://example.com/`` was "got 'htps:'" and ``https:/example.com/`` "has no host", naming no way on."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch(typed)
+    assert info.value.detail_code == "bad_url"
+    assert info.value.message.endswith("(did you mean %r?)" % meant), info.value.message
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "ftp://files.example/",
+        "ws://a.example/",
+        "https://",
+        "http:/",
+        "https:/a:b:c",
+        "htps://ex ample.com/",
+        "htps://",
+    ],
+)
+def test_another_scheme_or_no_host_at_all_gets_no_suggestion(typed):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch(typed)
+    assert "did you mean" not in info.value.message
+
+
+def test_a_url_whose_suggestion_would_be_malformed_is_refused_as_input():
+    """``https:/[::1`` read as a browser reads it, ``https://[::1``, is no URL: ``urlsplit`` raises
+    ``ValueError`` on it, which must not escape ``fetch`` (nothing but a ``WebSearchError`` does)."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch("https:/[::1")
+    assert info.value.detail_code == "bad_url" and "did you mean" not in info.value.message

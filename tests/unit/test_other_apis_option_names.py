@@ -1,0 +1,45 @@
+"""A search option called by another API's name, or by this command line's flag, is refused naming
+ours: ``site=`` (the command line's ``--site``) had no hint, ``count=``/``limit=``/``n=`` (Brave's,
+everyone's, the command line's ``-n``) none, and ``top_k=`` (Bocha's) was "did you mean 'topic'?",
+Tavily's option of another meaning. The same table serves the tool's arguments."""
+
+import warnings
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync import tool
+
+
+@pytest.mark.parametrize(
+    "typed, ours",
+    [
+        ("site", "site_filter"),
+        ("domain", "site_filter"),
+        ("count", "max_results"),
+        ("limit", "max_results"),
+        ("num", "max_results"),
+        ("n", "max_results"),
+        ("top_k", "max_results"),
+        ("country", "locale"),
+        ("safe", "safe_search"),
+        ("freshness", "time_range"),
+        ("provider", "backend"),
+    ],
+)
+def test_another_apis_option_name_is_refused_naming_ours(typed, ours):
+    with pytest.raises(TypeError) as info, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ws.search("q", backend="stub", **{typed: 3})
+    assert "argument(s) %s (did you mean %r?);" % (typed, ours) in str(info.value)
+
+
+def test_the_tools_argument_names_ours_too():
+    answer = tool.call_tool("web_search", {"query": "q", "count": 3})
+    assert "unknown argument 'count' (did you mean 'max_results'?)" in answer["error"]["message"]
+
+
+def test_a_name_whose_option_the_call_does_not_take_gets_no_such_hint():
+    """``provider`` is ``backend`` for ``search()``; a tool that takes no ``backend`` names nothing for it."""
+    answer = tool.call_tool("web_search", {"query": "q", "provider": "brave"})
+    assert "did you mean" not in answer["error"]["message"]

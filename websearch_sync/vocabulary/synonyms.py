@@ -1,0 +1,22 @@
+"""Other search APIs' names for our options, and this command line's: what the refusal of an
+unknown option or tool argument names instead. Each is still refused (an alias taken silently
+would hide that the values differ: Brave's ``freshness`` is ``pd``, ours ``day``); the table only
+makes the message name ours, where letters alone name nothing (``site``) or another option
+(``top_k``: ``topic``, Tavily's)."""
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: ``{another API's or the command line's name: ours}``; ddgs's are in :mod:`.ddgs`.
+OPTION_SYNONYMS = {
+    "site": "site_filter",  # the command line's --site
+    "domain": "site_filter",
+    "count": "max_results",  # Brave's, Bing's
+    "limit": "max_results",
+    "num": "max_results",  # Google's
+    "n": "max_results",  # the command line's -n
+    "top_k": "max_results",  # Bocha's, Jina's
+    "country": "locale",  # a locale holds the country: en-US
+    "safe": "safe_search",  # Google's
+    "freshness": "time_range",  # Brave's, Bing's
+    "provider": "backend",  # what each item's "provider" names
+}

@@ -96,6 +96,34 @@ def test_a_page_of_another_search_or_without_page_links_is_followed_after_its_re
     assert _next_first(YAHOO, "yahoo_html", "tpi__fragment.html", "rust") == ("4", 3)
 
 
+#: GoogleScraper's quoted German sentence (a phrase search), recorded on Bing and Yahoo in 2015.
+PHRASE = (
+    '"Find ich besser als einfach nur den Propheten zu zeichnen, denn das ist nur reine Provokation.'
+    ' Was Titanic macht ist Satire."'
+)
+
+
+@pytest.mark.parametrize(
+    "engine, folder, written",
+    [
+        (BING, "bing_html", "/search?q=find+ich+besser+als+einfach+nur+den+propheten+zu+zeichnen%2c+"),
+        (YAHOO, "yahoo_html", "&p=find+ich+besser+als+einfach+nur+den+propheten+zu+zeichnen%2C+"),
+    ],
+)
+def test_a_phrase_querys_pages_are_its_own_though_written_back_without_quotes(engine, folder, written):
+    """Both pages write the quoted query back in ``q`` / ``p`` lower-case and without its quotes
+    (Bing keeps them only in ``pq``) and link ``11`` to ``41``: page 2 is their "Next" link's, and as
+    the answer to ``41`` the page is the last (before: its links were another search's, ``51`` was
+    asked; on a page reading fewer results than it counts, page 2 would have repeated one)."""
+    name = "GoogleScraper__no_results_literal.html"
+    text = (FIXTURES / folder / name).read_text(encoding="utf-8")
+    assert text.count(written) >= 4 and written.replace("=", "=%22") not in text  # no quote in the query field
+    field = engine.first_result_field
+    assert "%s=41" % field in text and "%s=51" % field not in text
+    assert _next_first(engine, folder, name, PHRASE) == ("11", 10)
+    assert _next_first(engine, folder, name, PHRASE, "41", before=40) == (None, 10)
+
+
 class _TypingBing(BingHtml):
     """Bing sent the query twice, in ``q`` and in ``pq`` (the typed query, which the foood page's own
     links carry beside ``q``): no such engine is registered, a request whose other field holds the

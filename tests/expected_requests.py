@@ -3,7 +3,8 @@
 A page registered without a matcher answers any request to its URL: a test of which page a
 backend asks next would pass with the wrong page asked. Here each page answers one request,
 known by its whole query (every field and no other; a field whose value depends on the moment,
-SearXNG's ``timeout_limit``, may be named to be left uncompared), and a request the test did not expect fails the test when the block ends, even where
+SearXNG's ``timeout_limit``, may be named to be left uncompared), and a request the test did not expect,
+or one asking a page already answered, fails the test when the block ends, even where
 the client turned the refusal into a failed page in ``errors``.
 """
 
@@ -20,11 +21,15 @@ HTML = "text/html; charset=utf-8"
 @contextlib.contextmanager
 def expected_requests(*, all_asked: bool = True) -> Iterator[responses.RequestsMock]:
     """A :class:`responses.RequestsMock` failing the test, once the block ends, on any request
-    no registered answer matched; ``all_asked``: every answer registered was asked for."""
+    no registered answer matched or on an answer asked for more than once (``responses`` answers
+    a registered page again: a backend asking the same page twice would pass); ``all_asked``:
+    every answer registered was asked for."""
     with responses.RequestsMock(assert_all_requests_are_fired=all_asked) as mock:
         yield mock
         unexpected = [call.request.url for call in mock.calls if isinstance(call.response, Exception)]
         assert not unexpected, "requests the test did not expect: %s" % unexpected
+        repeated = [(answer.url, answer.call_count) for answer in mock.registered() if answer.call_count > 1]
+        assert not repeated, "answers asked for more than once (url, times): %s" % repeated
 
 
 def serve(

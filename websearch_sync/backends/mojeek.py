@@ -83,6 +83,7 @@ class MojeekHtml(HtmlEngine):
     #: pagination does, and a page linking none beyond itself is the last (no request more)
     first_result_field = "s"
     query_field = "q"
+    first_result_step = 10  # a page linking none of its search's: the next ten on (its links step 10)
     summary = "Mojeek results page (independent index), no key"
     default_endpoint = "https://www.mojeek.com/search"
     region_start = ('class="results-standard"',)

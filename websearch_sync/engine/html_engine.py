@@ -93,6 +93,11 @@ class HtmlEngine(Backend):
     #: :attr:`first_result_field` declares it (a link is matched on it alone, not on whichever
     #: request field holds the query's text: the query ``10`` beside ``count=10``).
     query_field: ClassVar[Optional[str]] = None
+    #: How far :attr:`first_result_field` moves from a page to the next when the page links none
+    #: of its search's pages (a fragment, a page whose links are not told to be the search's): the
+    #: results a page of the engine counts (Mojeek's 10, whatever a page shows). ``None``: after
+    #: the results read (Bing's image and video tiles).
+    first_result_step: ClassVar[Optional[int]] = None
     #: The paths a results page links its own later pages at, besides the request's and the
     #: answer's (Yahoo News, asked at ``/search``, links ``/news/search``): :meth:`next_page`.
     page_link_paths: ClassVar[tuple[str, ...]] = ()
@@ -121,9 +126,13 @@ class HtmlEngine(Backend):
 
     @classmethod
     def reading_problem(cls) -> Optional[str]:
-        """An engine counting results (:attr:`first_result_field`) without the :attr:`query_field`
+        """Its paging declarations of the wrong kind (``first_result_field=5``, ``query_field=""``),
+        or an engine counting results (:attr:`first_result_field`) without the :attr:`query_field`
         its pages' links to its search are told by."""
-        if cls.first_result_field is not None and not (isinstance(cls.query_field, str) and cls.query_field):
+        problem = registry.unusable_value(cls, registry.HTML_DECLARATIONS)
+        if problem is not None:
+            return problem
+        if cls.first_result_field is not None and cls.query_field is None:
             return "it declares first_result_field %r without query_field (the field holding its query)" % (
                 cls.first_result_field,
             )
@@ -187,10 +196,11 @@ class HtmlEngine(Backend):
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
         """The request of the page before with :attr:`first_result_field` (in the URL's query or,
         for a ``POST`` engine, in the form) where that page's own "Next" link starts the next page
-        (:mod:`.page_links`); ``None`` when the page links pages of its search but none beyond
+        (:mod:`.page_links`: a link to the search carries the query the request sent in
+        :attr:`query_field`); ``None`` when the page links pages of its search but none beyond
         itself (its last page). A page linking none of its search's pages (an answer of tiles,
-        a fragment) is followed by the page after the results it gave. The next ``pageno`` for
-        an engine that counts pages."""
+        a fragment) is followed :attr:`first_result_step` results on, else after the results it
+        gave. The next ``pageno`` for an engine that counts pages."""
         field = self.first_result_field
         if field is None:
             return super().next_page(params, page)
@@ -198,11 +208,14 @@ class HtmlEngine(Backend):
         posted = self.method == "POST"  # where the request holds its fields: the form, else the URL
         fields: dict[str, Any] = dict((spec.data if posted else spec.params) or {})
         current = int(fields.get(field, "1"))
-        search = (self.query_field or "", params.full_query)  # declared with first_result_field: reading_problem
+        query_field = self.query_field or ""  # declared with first_result_field: reading_problem
+        sent = fields.get(query_field)  # the query as sent (an engine may rewrite the call's), else the call's
+        search = (query_field, sent if isinstance(sent, str) else params.full_query)
         own = {path for path in map(search_path, (spec.url, page.previous.url)) if path is not None}
         paths = own.union(self.page_link_paths)
         linked = linked_offsets(page.previous.text, page.previous.url or spec.url, paths, field, search)
-        first = next_offset(linked, current) if linked else current + len(page.parsed.items)
+        step = len(page.parsed.items) if self.first_result_step is None else self.first_result_step
+        first = next_offset(linked, current) if linked else current + step
         if first is None:
             return None
         fields[field] = str(first)

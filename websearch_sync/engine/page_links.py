@@ -10,13 +10,15 @@ Read by structure, whatever the language of the link or its classes: the page is
 by lxml's HTML parser (a URL in a script or a comment is no link); its links to the same search
 are the ``<a href>`` with a query of their own whose URL, read against the page's address, has one of the search's paths
 (Yahoo writes ``;_ylt=…`` path parameters after it: left out) and carries the search's query in
-the engine's query field (Bing's ``q``: a link to another search's pages is none of this one's; the
+the engine's query field (Bing's ``q``; its words compared, case, blanks, quotes and Unicode form
+aside: Bing and Yahoo write a phrase query back unquoted; a link to another search's pages is none of this one's; the
 other fields of the request are not compared, so a query whose text is another field's value, ``10``
 with ``count=10``, is found by its own field alone); the offsets they carry
 in the engine's offset field are this search's pages. The "Next" link is the nearest beyond the
 page's own offset (the page number links go further, "Previous" and the page's own go back).
 """
 
+import unicodedata
 from collections.abc import Collection
 from typing import Optional
 from urllib.parse import parse_qsl
@@ -43,8 +45,8 @@ def linked_offsets(
 ) -> frozenset[int]:
     """The offsets (``field``'s values, digits) the links of the page ``text`` (at ``page_url``)
     carry to the same search: a link whose path (:func:`search_path`) is one of ``paths`` and whose
-    query holds ``search``, ``(query field, query)``, with the same value, blanks and case aside (the
-    query, as the page writes it back). Empty for a page that links no page of the search (a
+    query holds ``search``, ``(query field, query)``, with the same value, blanks, case and quotes
+    aside (the query, as the page writes it back: :func:`_words`). Empty for a page that links no page of the search (a
     fragment, a page of another search)."""
     query_field, query = search
     wanted = (query_field, _words(query))
@@ -83,8 +85,12 @@ def _offset(page_url: str, href: str, paths: Collection[str], field: str, wanted
 
 
 def _words(value: str) -> str:
-    """``value`` as a search compares: its words, lower-case (a page may write the query back so)."""
-    return " ".join(value.casefold().split())
+    """``value`` as a search compares: its words, lower-case, without quotes, in one Unicode form
+    (canonical caseless, NFC). A page may write the query back lower-case, and Bing's and Yahoo's
+    recorded pages write a quoted (phrase) query back without its quotes (Bing keeps them only in
+    ``pq``): a phrase search's links are still its own."""
+    folded = unicodedata.normalize("NFD", value).casefold().replace('"', " ")
+    return " ".join(unicodedata.normalize("NFC", folded).split())
 
 
 def next_offset(offsets: Collection[int], current: int) -> Optional[int]:

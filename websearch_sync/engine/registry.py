@@ -222,6 +222,19 @@ JSON_DECLARATIONS: Declarations = (
 )
 
 
+def _optional_name(value: object) -> bool:
+    return value is None or (isinstance(value, str) and bool(value))
+
+
+#: An HTML engine's declared paging: HtmlEngine's, checked by its ``reading_problem`` (as
+#: :data:`JSON_DECLARATIONS`); another backend has none of them.
+HTML_DECLARATIONS: Declarations = (
+    ("first_result_field", "a non-empty string or None", _optional_name),
+    ("query_field", "a non-empty string or None", _optional_name),
+    ("first_result_step", "an int >= 1 or None", lambda v: v is None or (_optional_int(v) and v >= 1)),
+)
+
+
 def _what_it_is(value: object) -> str:
     """What was given where a backend class was wanted, said so that the slip shows: a module
     (an entry point without ``:Class``: :func:`_plugin_problem` says how to name the class) or an
@@ -265,7 +278,7 @@ def declaration_problem(cls: object) -> Optional[str]:
 
 
 def unusable_value(cls: type[Backend], declarations: Declarations) -> Optional[str]:
-    """The first of the ``declarations`` (:data:`_DECLARATIONS`, :data:`JSON_DECLARATIONS`) whose
+    """The first of the ``declarations`` (:data:`_DECLARATIONS`, :data:`JSON_DECLARATIONS`, :data:`HTML_DECLARATIONS`) whose
     value on ``cls`` is of the wrong kind or raises when read."""
     for attribute, expected, usable in declarations:
         try:
@@ -283,7 +296,8 @@ _INSTANCE_FIELDS = ("settings", "config")
 
 
 def _did_you_mean_declaration(name: str) -> str:
-    close = difflib.get_close_matches(name, [declared for declared, _, _ in _DECLARATIONS + JSON_DECLARATIONS], n=1)
+    declarations = _DECLARATIONS + JSON_DECLARATIONS + HTML_DECLARATIONS
+    close = difflib.get_close_matches(name, [declared for declared, _, _ in declarations], n=1)
     return " (did you mean %s?)" % close[0] if close else ""
 
 

@@ -96,6 +96,34 @@ def test_a_page_of_another_search_or_without_page_links_is_followed_after_its_re
     assert _next_first(YAHOO, "yahoo_html", "tpi__fragment.html", "rust") == ("4", 3)
 
 
+#: GoogleScraper's quoted German sentence (a phrase search), recorded on Bing and Yahoo in 2015.
+PHRASE = (
+    '"Find ich besser als einfach nur den Propheten zu zeichnen, denn das ist nur reine Provokation.'
+    ' Was Titanic macht ist Satire."'
+)
+
+
+@pytest.mark.parametrize(
+    "engine, folder, written",
+    [
+        (BING, "bing_html", "/search?q=find+ich+besser+als+einfach+nur+den+propheten+zu+zeichnen%2c+"),
+        (YAHOO, "yahoo_html", "&p=find+ich+besser+als+einfach+nur+den+propheten+zu+zeichnen%2C+"),
+    ],
+)
+def test_a_phrase_querys_pages_are_its_own_though_written_back_without_quotes(engine, folder, written):
+    """Both pages write the quoted query back in ``q`` / ``p`` lower-case and without its quotes
+    (Bing keeps them only in ``pq``) and link ``11`` to ``41``: page 2 is their "Next" link's, and as
+    the answer to ``41`` the page is the last (before: its links were another search's, ``51`` was
+    asked; on a page reading fewer results than it counts, page 2 would have repeated one)."""
+    name = "GoogleScraper__no_results_literal.html"
+    text = (FIXTURES / folder / name).read_text(encoding="utf-8")
+    assert text.count(written) >= 4 and written.replace("=", "=%22") not in text  # no quote in the query field
+    field = engine.first_result_field
+    assert "%s=41" % field in text and "%s=51" % field not in text
+    assert _next_first(engine, folder, name, PHRASE) == ("11", 10)
+    assert _next_first(engine, folder, name, PHRASE, "41", before=40) == (None, 10)
+
+
 class _TypingBing(BingHtml):
     """Bing sent the query twice, in ``q`` and in ``pq`` (the typed query, which the foood page's own
     links carry beside ``q``): no such engine is registered, a request whose other field holds the
@@ -129,6 +157,44 @@ def test_an_engine_counting_results_declares_its_query_field():
         "it declares first_result_field 'first' without query_field (the field holding its query)"
     )
     assert declaration_problem(BingHtml) is None and declaration_problem(YahooHtml) is None
+
+
+@pytest.mark.parametrize(
+    "declaration, value, expected",
+    [
+        ("first_result_field", 5, "a non-empty string or None"),
+        ("first_result_field", "", "a non-empty string or None"),
+        ("query_field", "", "a non-empty string or None"),
+        ("query_field", b"q", "a non-empty string or None"),
+        ("first_result_step", 0, "an int >= 1 or None"),
+        ("first_result_step", "10", "an int >= 1 or None"),
+    ],
+)
+def test_paging_declarations_of_the_wrong_kind_are_refused(declaration, value, expected):
+    """A field that is no name, or a step that moves nowhere, is refused at registration, saying
+    what it is and what was wanted (before: a field of ``5`` or ``""`` was taken)."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    declared = type("Declared", (MojeekHtml,), {"name": "declared_demo", declaration: value})
+    assert declaration_problem(declared) == "its %s is %r, not %s" % (declaration, value, expected)
+    assert declaration_problem(MojeekHtml) is None
+
+
+class _PrefixedBing(BingHtml):
+    """Bing asked for the call's query without a prefix of its own (``bing:hello`` sends ``q=hello``):
+    no such engine is registered, an engine whose request rewrites the call's query."""
+
+    def query(self, params):
+        return dict(super().query(params), q=params.full_query.removeprefix("bing:"))
+
+
+def test_a_link_to_the_search_carries_the_query_the_request_sent():
+    """The 2015 page of "hello" links ``q=hello``, the query the request sent, not the call's
+    ``bing:hello``: page 2 is its "Next" link's (before: none was the search's, page 2 started after
+    the 9 results, 10)."""
+    engine = _PrefixedBing(ws.Settings())
+    assert engine.build_request(SearchParams(query="bing:hello", max_results=30)).params["q"] == "hello"
+    assert _next_first(engine, "bing_html", "GoogleScraper__hello_de_ip.html", "bing:hello") == ("11", 9)
 
 
 def test_yahoos_2026_page_is_followed_by_its_next_link():
@@ -174,3 +240,15 @@ def test_mojeeks_pages_are_read_by_their_pagination_and_its_last_asks_no_more():
     assert _next_first(MOJEEK, "mojeek_html", "webindex__abbreviated.html", "host:microsoft.com") == ("11", 6)
     last = _next_first(MOJEEK, "mojeek_html", "web-search-mcp__mojeek.html", "javascript tutorial", "41", before=40)
     assert last == (None, 10)
+
+
+def test_a_mojeek_page_linking_none_of_its_search_is_followed_ten_results_on():
+    """Mojeek's pages count ten (their links step ``s=11``, ``21``, … whether a page shows 10 or 6):
+    the abbreviated page (6 results) answering another search links none of it, and its next page
+    starts ten on (``first_result_step``), as before page links were read (the next pageno), not
+    after the 6 read (7)."""
+    text = (FIXTURES / "mojeek_html" / "webindex__abbreviated.html").read_text(encoding="utf-8")
+    assert 's=11"' in text and 's=21"' in text
+    assert MOJEEK.first_result_step == 10
+    assert _next_first(MOJEEK, "mojeek_html", "webindex__abbreviated.html", "other") == ("11", 6)
+    assert _next_first(MOJEEK, "mojeek_html", "webindex__abbreviated.html", "other", "11", before=10) == ("21", 6)

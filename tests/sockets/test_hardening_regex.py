@@ -1,4 +1,4 @@
-"""Hardening, part 3: every regular expression in websearch_sync runs in linear time.
+r"""Hardening, part 3: every regular expression in websearch_sync runs in linear time.
 
 One long ``re`` call holds the GIL, so a pattern that backtracks over upstream input
 breaks every deadline (a 64 KB page of repeated ``<meta http-equiv=refresh `` ran 65 s

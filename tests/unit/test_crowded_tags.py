@@ -72,6 +72,20 @@ def test_a_page_of_long_values_and_many_tags_is_left_alone():
     assert thin_crowded_tags(page) is page
 
 
+def test_one_call_of_the_scan_reads_a_bounded_number_of_tags_and_the_calls_together_the_page():
+    """A call holds the GIL: one over a whole 5 MB page of tags (0.8 s of CPU) kept the thread
+    waiting for the extraction from its deadline. Two bounds' worth of tags, then a crowded one:
+    the first call stops short of it, and reading goes on to thin it and keep the rest."""
+    tags = "<td>x</td>" * crowded_tags.SCAN_TOKENS
+    page = _page(3 * MAX_ATTRIBUTES, " ", "a%d=1").replace("<body>", "<body>" + tags, 1)
+    assert crowded_tags._SCAN.match(page).end() < len(tags)
+    thinned = thin_crowded_tags(page)
+    assert thinned.startswith("<html><body>" + tags)
+    assert _parsed_attributes(thinned[len("<html><body>" + tags) :]) == MAX_ATTRIBUTES
+    assert thinned.endswith(">%s</p><p id=next>%s</p></body></html>" % (TEXT, TEXT))
+    assert thin_crowded_tags(tags) is tags
+
+
 def test_both_entry_points_to_libxml2_thin_a_crowded_tag():
     """Extraction and the search engines' result parsers (``parse_html``) read pages through it."""
     page = _page(3 * MAX_ATTRIBUTES, " ", "a%d")

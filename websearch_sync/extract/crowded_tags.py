@@ -25,9 +25,10 @@ Extraction thins the very text
 lxml is given, after its repair and its control characters' spaces (either can make a tag of
 what was text).
 
-Linear time, nearly free on ordinary pages: one scan in C (:data:`_SCAN`) passes over text
+Linear time, nearly free on ordinary pages: a scan in C (:data:`_SCAN`) passes over text
 and every tag of at most :data:`MAX_ATTRIBUTES` attributes and returns to Python only at a
-crowded tag's first attributes; :data:`_DROPPED` reads the rest, :data:`_RESUME` a text
+crowded tag's first attributes or after :data:`SCAN_TOKENS` text runs and tags (so that no call
+holds the GIL for long); :data:`_DROPPED` reads the rest, :data:`_RESUME` a text
 element's content. No possessive quantifier or atomic group (Python 3.10's ``re`` has neither):
 each part of an attribute can match one way only (a lookahead after a run bars a shorter one),
 and a scan's loops are followed only by what cannot fail, so nothing is read again but a crowded
@@ -118,14 +119,18 @@ _OUTSIDE = r"[^<]+|<(?![a-zA-Z!?/])|<!--(?:-?>|(?:[^-]+|-(?!-!?>))*(?:--!?>)?)|<
 _TEXT_INITIALS = "".join(sorted({c for name in (*_TEXT_ELEMENTS, "plaintext") for c in (name[0], name[0].upper())}))
 _PLAIN = rf"<(?i:plaintext)(?=[{_SPACE}/>])"
 _TAG = rf"</?[a-zA-Z][^{_SPACE}/>]*(?![^{_SPACE}/>])"
-#: Text and tags of at most MAX_ATTRIBUTES attributes, then a crowded tag's name and first
-#: MAX_ATTRIBUTES attributes if one follows, the empty group named after its element (``tag`` for
-#: an other) last. The text before it runs in one loop in C. No group is open in a loop: in
-#: Python before 3.11 (no possessive repeat) each turn of a loop copies the groups set so far.
+#: The text runs and tags one call of :data:`_SCAN` reads at most: a call holds the GIL, and a
+#: scan of a whole 5 MB page of tags (0.8 s of CPU) held it past the deadline of the thread that
+#: waits for the extraction; this many take about 2 ms.
+SCAN_TOKENS = 4096
+#: Text and tags of at most MAX_ATTRIBUTES attributes (at most SCAN_TOKENS of them), then a crowded
+#: tag's name and first MAX_ATTRIBUTES attributes if one follows, the empty group named after its
+#: element (``tag`` for an other) last. The text before it runs in one loop in C. No group is open in
+#: a loop: in Python before 3.11 (no possessive repeat) each turn of a loop copies the groups set so far.
 _SCAN = re.compile(
     rf"(?:{_OUTSIDE}|(?=<[{_TEXT_INITIALS}])(?:"
     + "|".join(_text_element(name, _KEEP) for name in _TEXT_ELEMENTS)
-    + rf"|{_PLAIN}{_KEEP}(?:[{_SPACE}/]*/>|[\s\S]*))|{_TAG}{_KEEP})*"
+    + rf"|{_PLAIN}{_KEEP}(?:[{_SPACE}/]*/>|[\s\S]*))|{_TAG}{_KEEP}){{0,{SCAN_TOKENS}}}"
     + r"(?:"
     + "|".join(rf"<(?i:{name})(?=[{_SPACE}/>]){_CUT}(?P<{name}>)" for name in (*_TEXT_ELEMENTS, "plaintext"))
     + rf"|{_TAG}{_CUT}(?P<tag>))?"
@@ -153,8 +158,14 @@ def thin_crowded_tags(html: str) -> str:
     (module docstring); the same string when no tag holds more."""
     parts = []
     start = position = 0
-    while (match := _read(_SCAN, html, position)).lastgroup:  # a crowded tag: its element's group closed
-        parts.append(html[start : match.end()])
+    while True:
+        match = _read(_SCAN, html, position)
+        if not match.lastgroup:  # no crowded tag: SCAN_TOKENS read, or all there is
+            if match.end() in (position, len(html)):
+                break
+            position = match.end()
+            continue
+        parts.append(html[start : match.end()])  # a crowded tag: its element's group closed
         start = position = _read(_DROPPED, html, match.end()).start(1)
         if match.lastgroup in _RESUME:
             position = _read(_RESUME[match.lastgroup], html, position).end()

@@ -15,8 +15,8 @@ keys, the wire kinds, the deadline and the byte cap all apply as in production.
 and the golden ``<case>.expected.json`` (from replaying the written case offline).
 Secrets never reach a written file: cookies are dropped, headers and request
 fields named like credentials are stored as ``<redacted>`` (which matches any value
-when replaying), and every secret value the settings hold is replaced wherever it
-appears (URL, headers, fields, body).
+when replaying), and every secret value the settings hold or a request sent under a
+credential's name is replaced wherever it appears (URL, headers, fields, body).
 """
 
 import datetime
@@ -30,7 +30,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
 from requests.structures import CaseInsensitiveDict
 
@@ -65,6 +65,9 @@ _DROPPED_RESPONSE = (
     "set-cookie",
 )
 _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+#: A value sent under a credential's name (not a setting) shorter than this is not searched for
+#: elsewhere in the case: ``auth=true`` would turn every ``true`` of the answer into a placeholder.
+MIN_SENT_SECRET_LEN = 8
 
 
 # -- capturing -------------------------------------------------------------------------------------
@@ -287,6 +290,54 @@ def _url_secrets(url: Optional[str]) -> list[str]:
         return []
     userinfo = urlsplit(url).netloc.rpartition("@")[0]
     return [part for part in (userinfo, userinfo.partition(":")[2]) if part]
+
+
+def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
+    """The values the requests sent under a credential's name (a query or form field, a JSON key,
+    a header: the credential after its scheme, ``Bearer <token>``; each cookie's value) that no
+    setting holds, with their URL-encoded forms. Their own fields are stored as the placeholder,
+    but an upstream that echoes its request (an answer quoting the query, a redirect's
+    ``Location`` carrying it on) would write them to the case beside it."""
+    found: list[str] = []
+    for exchange in exchanges:
+        request = exchange.request
+        found.extend(_named_secrets(query_params(request.url or "")))
+        found.extend(_named_secrets(_sent_fields(request)))
+        for name, value in request.headers:
+            if name.lower() == "cookie":
+                found.extend(part.partition("=")[2].strip() for part in value.split(";"))
+            elif is_secret_name(name):
+                scheme, _, credential = value.strip().partition(" ")
+                found.append(credential.strip() or scheme)
+    usable = {s for s in found if len(s) >= MIN_SENT_SECRET_LEN}
+    return sorted(usable | {quote(s, safe="") for s in usable} | {quote_plus(s) for s in usable})
+
+
+def _sent_fields(request: WireRequest) -> Any:
+    """A request's form fields or JSON body, as :func:`_request_body` reads them (``None`` for another body)."""
+    body = request.body
+    if not body:
+        return None
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+    content_type = (CaseInsensitiveDict(request.headers).get("Content-Type") or "").lower()
+    if "x-www-form-urlencoded" in content_type:
+        return dict(parse_qsl(text, keep_blank_values=True))
+    if "json" in content_type:
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
+    return None
+
+
+def _named_secrets(value: Any, secret: bool = False) -> list[str]:
+    """The strings in ``value`` held under a credential's name (at any depth; ``secret``: this
+    value's own name is one)."""
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _named_secrets(v, secret or is_secret_name(str(k)))]
+    if isinstance(value, list):
+        return [s for v in value for s in _named_secrets(v, secret)]
+    return [value] if secret and isinstance(value, str) else []
 
 
 def _secrets_of(settings: Settings) -> list[str]:
@@ -545,7 +596,7 @@ def record_case(
     live, exchanges = _capture(
         backend, query, settings, max_results, timeout_ms, dict(options, vertical=vertical), allow_error
     )
-    redactor = Redactor(_secrets_of(settings), volatile=backend_cls.volatile_params)
+    redactor = Redactor(_secrets_of(settings) + _sent_secrets(exchanges), volatile=backend_cls.volatile_params)
     recorded, bodies = _redacted_exchanges(exchanges, settings.user_agent or DEFAULT_USER_AGENT, redactor)
     _make_folder(folder, fixtures_dir)
     if meta_path.exists():

@@ -31,7 +31,7 @@ from ..config import Settings
 from ..engine import registry
 from ..engine.identity import IDENTITY_FIELD
 from ..engine.option import MAX_PAGES_OPTION
-from ..errors import NO_CASES, InvalidInput, WebSearchError, cut_end
+from ..errors import CONNECTION_ERROR, NO_CASES, InvalidInput, WebSearchError, cut_end
 from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
 from ..shellwords import shell_quote
@@ -198,6 +198,26 @@ def meta_problem(meta: dict[str, Any], backend: Optional[str] = None) -> Optiona
                 'malformed meta file: exchanges[%d] must be an object with a "response" object (and a "request" object)'
                 % position
             )
+    return _request_problem(meta)
+
+
+def _request_problem(meta: dict[str, Any]) -> Optional[str]:
+    """What makes a recorded request unusable: a replay compares each request sent with its
+    ``url`` (and ``method``), so a response recorded without them could answer nothing."""
+    if "exchanges" in meta:
+        requests = [("exchanges[%d].request" % i, e.get("request")) for i, e in enumerate(meta["exchanges"])]
+    elif "response" in meta:
+        requests = [("request", meta.get("request"))]
+    elif "request" in meta:
+        return 'malformed meta file: a "request" without the "response" recorded for it'
+    else:
+        return None
+    for where, request in requests:
+        if not isinstance(request, dict) or not isinstance(request.get("url"), str) or not request["url"]:
+            return "malformed meta file: %s must be an object with the URL requested (\"url\")" % where
+        if not isinstance(request.get("method", "GET"), str):
+            return "malformed meta file: %s.method must be a string" % where
+    return None
     return None
 
 
@@ -356,13 +376,19 @@ def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Opti
     try:
         wire.check_complete()
     except ReplayMismatch as mismatch:
-        if not isinstance(result, WebSearchError):
+        if not isinstance(result, WebSearchError) or _refused_by_replay(result, wire):
             raise
         raise ReplayMismatch(  # e.g. a build_request that failed: fewer requests sent, and why
             "%s\nthe search failed first: %s/%s: %s" % (mismatch, result.code, result.detail_code, result.message),
             mismatch.past_end,
         ) from None
     return outcome_of(result), result.message if isinstance(result, WebSearchError) else None
+
+
+def _refused_by_replay(error: WebSearchError, wire: ReplayWire) -> bool:
+    """Whether the search failed on the replay's own refusal of a request (the mismatch itself,
+    which the verdict already says), not on something that happened before it."""
+    return bool(wire.mismatches) and error.code == "NetworkError" and error.detail_code == CONNECTION_ERROR
 
 
 def bounded_options(case: Case, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -214,7 +214,7 @@ def _request_problem(meta: dict[str, Any]) -> Optional[str]:
         return None
     for where, request in requests:
         if not isinstance(request, dict) or not isinstance(request.get("url"), str) or not request["url"]:
-            return "malformed meta file: %s must be an object with the URL requested (\"url\")" % where
+            return 'malformed meta file: %s must be an object with the URL requested ("url")' % where
         if not isinstance(request.get("method", "GET"), str):
             return "malformed meta file: %s.method must be a string" % where
     return None

@@ -269,7 +269,9 @@ class FixtureReplay:
                 else "no case of this backend is recorded: %s" % record
             )
             broken = [
-                c for c in self.cases if c.backend == backend and c.problem and _collapsed(c.meta.get("query", "")) == query
+                c
+                for c in self.cases
+                if c.backend == backend and c.problem and _collapsed(c.meta.get("query", "")) == query
             ]
             if broken:  # the case is there, but cannot answer: say why rather than "not recorded"
                 hint = "case %s cannot answer: %s" % (broken[0].case_id, broken[0].problem)

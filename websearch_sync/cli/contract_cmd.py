@@ -190,6 +190,22 @@ def _note_provenances(results: Sequence[Any]) -> None:
                 owner_stdout().write("note: %s: %s\n" % (result.case.case_id, problem))
 
 
+def _note_names(results: Sequence[Any]) -> None:
+    """A note for each case a checkout on Windows or macOS cannot hold: a name Windows keeps for a
+    device (``con``), two names differing only in letter case. A note, not a verdict: the case replays here."""
+    from ..contract.cases import name_clashes, unportable_name
+
+    for result in results:
+        unportable = unportable_name(result.case.name)
+        if unportable:
+            owner_stdout().write("note: %s: %s\n" % (result.case.case_id, unportable))
+    for first, second in name_clashes([result.case for result in results]):
+        owner_stdout().write(
+            "note: %s and %s differ only in letter case: one file on Windows and macOS\n"
+            % (first.case_id, second.case_id)
+        )
+
+
 def run_verify(args: argparse.Namespace) -> int:
     """Replay every case and print the verdicts."""
     from ..contract.cases import count_provenances, count_statuses, run_cases, write_golden
@@ -208,6 +224,7 @@ def run_verify(args: argparse.Namespace) -> int:
             out.write("        updated golden %s\n" % result.case.expected_path)
     _note_orphans(args.fixtures, args.backend, results)
     _note_provenances(results)
+    _note_names(results)
     counts = count_statuses(results)
     out.write(
         "%d case%s: %s\n"

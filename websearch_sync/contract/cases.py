@@ -18,6 +18,7 @@ without it.
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -286,6 +287,33 @@ def count_provenances(cases: list[Case]) -> dict[str, int]:
         kind = provenance_of(case)
         counts[kind] = counts.get(kind, 0) + 1
     return counts
+
+
+#: Names Windows keeps for devices, whatever follows their first dot (``con.json`` too): a file
+#: named so cannot be written there, so a checkout of the fixtures fails on that file.
+_WINDOWS_DEVICE = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", re.IGNORECASE)
+
+
+def unportable_name(name: str) -> Optional[str]:
+    """Why a case named ``name`` cannot be checked out on Windows (its files' names begin with a
+    device name: ``con``, ``nul``, ``com1``...), or ``None``."""
+    if _WINDOWS_DEVICE.fullmatch(name):
+        return "%s is a device name on Windows, where its files cannot be written" % name.split(".", 1)[0].upper()
+    return None
+
+
+def name_clashes(cases: Sequence[Case]) -> list[tuple[Case, Case]]:
+    """Pairs of cases of one folder whose names differ only in letter case: one file on a file
+    system that ignores it (Windows, macOS), where a checkout keeps one of the two."""
+    seen: dict[tuple[Path, str], Case] = {}
+    clashes = []
+    for case in cases:
+        key = (case.folder, case.name.lower())
+        if key in seen:
+            clashes.append((seen[key], case))
+        else:
+            seen[key] = case
+    return clashes
 
 
 def orphan_files(fixtures_dir: StrPath) -> list[Path]:

@@ -45,7 +45,17 @@ from ..net.deadline import Deadline
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 from ..net.wire import FORM_POST_CACHE_CONTROL, BodySink, BrowserRequests, Wire, WireRequest, browser_owned
 from ..secrets import is_secret_name
-from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_case_file, write_golden
+from .cases import (
+    Case,
+    CaseResult,
+    compare,
+    load_case,
+    outcome_of,
+    run_case,
+    unportable_name,
+    write_case_file,
+    write_golden,
+)
 from .replay import PLACEHOLDER, query_params
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -447,6 +457,8 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[
 def case_name_for(query: str) -> str:
     """A file-name-safe case name derived from a query (``python-requests-timeout``)."""
     slug = re.sub(r"[^a-z0-9]+", "-", query.lower()).strip("-")[:48].strip("-")
+    if slug and unportable_name(slug):  # the query "con": a name Windows keeps for a device
+        return slug + "-case"
     if slug:
         return slug
     return "case-" + hashlib.sha1(query.encode("utf-8")).hexdigest()[:8]
@@ -497,7 +509,23 @@ def _clean_case_name(name: str) -> str:
             "case name %r: use letters, digits, '.', '_' and '-' (at most 100 characters)" % name,
             detail_code=BAD_CASE_NAME,
         )
+    unportable = unportable_name(name)
+    if unportable:
+        raise InvalidInput("case name %r: %s; choose another" % (name, unportable), detail_code=BAD_CASE_NAME)
     return name
+
+
+def _check_no_clash(folder: Path, case_name: str, fixtures_dir: StrPath) -> None:
+    """``InvalidInput(case_exists)`` when another case of ``folder`` has ``case_name`` in other letter
+    cases: one file on Windows and macOS, where a checkout would keep one of the two."""
+    wanted = (case_name + ".meta.json").lower()
+    for other in folder.glob("*.meta.json") if folder.is_dir() else []:
+        if other.name.lower() == wanted and other.name != case_name + ".meta.json":
+            raise InvalidInput(
+                "case %s/%s differs from the case %s in %s only in letter case, one file on Windows and macOS"
+                " (choose another --name)" % (folder.name, case_name, other.name[: -len(".meta.json")], fixtures_dir),
+                detail_code=CASE_EXISTS,
+            )
 
 
 def _remove_case_files(meta_path: Path) -> None:
@@ -589,6 +617,7 @@ def record_case(
             "case %s/%s exists in %s (choose another --name, or --force)" % (backend, case_name, fixtures_dir),
             detail_code=CASE_EXISTS,
         )
+    _check_no_clash(folder, case_name, fixtures_dir)
     _check_writable(folder, fixtures_dir)
     options = dict(options or {})
     captured = now or datetime.datetime.now(datetime.timezone.utc)

@@ -59,3 +59,17 @@ def test_verify_notes_the_names_a_checkout_cannot_hold(tmp_path):
         "note: stub/con: CON is a device name on Windows, where its files cannot be written",
         "note: stub/Basic and stub/basic differ only in letter case: one file on Windows and macOS",
     ]
+
+
+def test_a_line_break_in_a_case_name_forges_no_verdict_line(tmp_path):
+    """A CI job reading ``verify``'s lines met a file named ``x\\nPASS   stub-fake.meta.json`` as a
+    passing case of its own: the name is shown with its line break escaped."""
+    folder = tmp_path / "stub"
+    folder.mkdir()
+    shutil.copy(str(STUB_CASE) + ".meta.json", folder / "x\nPASS   stub-fake.meta.json")
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["verify", "--fixtures", str(tmp_path)]) == 1  # NEW: no golden
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("NEW    stub/x\\nPASS   stub-fake  "), lines
+    assert not any(line.startswith("PASS") for line in lines), lines

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..config import Settings, check_one_backend
 from ..engine.stdout_claim import owner_stdout
-from ..errors import WebSearchError
+from ..errors import WebSearchError, one_line
 from ..models import VERTICALS
 from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
 
@@ -163,7 +163,8 @@ def _verdict_lines(result: Any, width: int) -> list[str]:
     details = result.diff if result.status in ("DRIFT", "ERROR") else []
     if result.status == "ERROR" and result.outcome is None:
         details = result.diff[1:]
-    return ["%-6s %-*s  %s" % (result.status, width, result.case.case_id, summary)] + _indent(details)
+    lines = ["%-6s %-*s  %s" % (result.status, width, result.case.case_id, summary)] + _indent(details)
+    return [one_line(line) for line in lines]  # a file name's line break would forge a verdict line
 
 
 def _note_orphans(fixtures: str, backend: Any, results: Sequence[Any]) -> None:
@@ -175,7 +176,7 @@ def _note_orphans(fixtures: str, backend: Any, results: Sequence[Any]) -> None:
     folders = {result.case.meta_path.parent for result in results}
     for path in orphan_files(fixtures):
         if backend is None or path.parent in folders or path.parent.name == backend:
-            owner_stdout().write("note: %s belongs to no case\n" % path)
+            owner_stdout().write(one_line("note: %s belongs to no case" % path) + "\n")
 
 
 def _note_provenances(results: Sequence[Any]) -> None:
@@ -187,7 +188,7 @@ def _note_provenances(results: Sequence[Any]) -> None:
     for result in results:
         if result.case.problem is None:
             for problem in provenance_problems(result.case):
-                owner_stdout().write("note: %s: %s\n" % (result.case.case_id, problem))
+                owner_stdout().write(one_line("note: %s: %s" % (result.case.case_id, problem)) + "\n")
 
 
 def _note_names(results: Sequence[Any]) -> None:
@@ -198,11 +199,14 @@ def _note_names(results: Sequence[Any]) -> None:
     for result in results:
         unportable = unportable_name(result.case.name)
         if unportable:
-            owner_stdout().write("note: %s: %s\n" % (result.case.case_id, unportable))
+            owner_stdout().write(one_line("note: %s: %s" % (result.case.case_id, unportable)) + "\n")
     for first, second in name_clashes([result.case for result in results]):
         owner_stdout().write(
-            "note: %s and %s differ only in letter case: one file on Windows and macOS\n"
-            % (first.case_id, second.case_id)
+            one_line(
+                "note: %s and %s differ only in letter case: one file on Windows and macOS"
+                % (first.case_id, second.case_id)
+            )
+            + "\n"
         )
 
 
@@ -212,7 +216,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
     check_one_backend(args.backend, "--backend")  # a misspelt name says so, not "no cases under fixtures/ddg"
     results = run_cases(args.fixtures, args.backend)
-    width = max(len(r.case.case_id) for r in results)
+    width = max(len(one_line(r.case.case_id)) for r in results)
     out = owner_stdout()
     updated = 0
     for result in results:
@@ -221,7 +225,7 @@ def run_verify(args: argparse.Namespace) -> int:
         if args.update and result.status in ("DRIFT", "NEW") and result.outcome is not None:
             write_golden(result.case, result.outcome)
             updated += 1
-            out.write("        updated golden %s\n" % result.case.expected_path)
+            out.write(one_line("        updated golden %s" % result.case.expected_path) + "\n")
     _note_orphans(args.fixtures, args.backend, results)
     _note_provenances(results)
     _note_names(results)

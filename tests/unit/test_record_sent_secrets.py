@@ -70,3 +70,12 @@ def test_a_short_value_under_a_credential_name_is_not_searched_for():
         "GET", ENDPOINT + "?auth=true&api_key=tok%2Fen%2B9f3a77c1", headers=[("Authorization", "Bearer abc")]
     )
     assert recording._sent_secrets([Exchange(request=request)]) == sorted([TOKEN, "tok%2Fen%2B9f3a77c1"])
+
+
+def test_a_secret_in_a_utf16_body_is_redacted():
+    """A body is written as it came: a JSON answer in UTF-16 (with its BOM, which ``.json()``
+    reads) echoing the key kept it, as only its UTF-8 spelling was looked for."""
+    redactor = recording.Redactor(["brave-key-1234"])
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be", "utf-8"):
+        body = '{"echo": "brave-key-1234"}'.encode(encoding)
+        assert redactor.body(body, "response.body") == '{"echo": "<redacted>"}'.encode(encoding), encoding

@@ -78,6 +78,8 @@ _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 #: A value sent under a credential's name (not a setting) shorter than this is not searched for
 #: elsewhere in the case: ``auth=true`` would turn every ``true`` of the answer into a placeholder.
 MIN_SENT_SECRET_LEN = 8
+#: The encodings a secret is looked for in a body (a recorded body is written as it came).
+_BODY_ENCODINGS = ("utf-8", "utf-16-le", "utf-16-be")
 
 
 # -- capturing -------------------------------------------------------------------------------------
@@ -207,7 +209,15 @@ class Redactor:
         self._volatile = frozenset(volatile)
         usable = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
         self._pattern = re.compile("|".join(re.escape(s) for s in usable)) if usable else None
-        self._bytes_pattern = re.compile(b"|".join(re.escape(s.encode("utf-8")) for s in usable)) if usable else None
+        #: Each secret as a body may spell it (UTF-8, or UTF-16 either way: a JSON answer with a BOM),
+        #: with the placeholder in the same encoding.
+        self._encoded = {
+            secret.encode(encoding): PLACEHOLDER.encode(encoding)
+            for secret in usable
+            for encoding in _BODY_ENCODINGS
+        }
+        ordered = sorted(self._encoded, key=len, reverse=True)
+        self._bytes_pattern = re.compile(b"|".join(re.escape(e) for e in ordered)) if ordered else None
         self.notes: list[str] = []
 
     def note(self, text: str) -> None:
@@ -227,7 +237,7 @@ class Redactor:
         if self._bytes_pattern is None or not self._bytes_pattern.search(data):
             return data
         self.note(where)
-        return self._bytes_pattern.sub(PLACEHOLDER.encode("ascii"), data)
+        return self._bytes_pattern.sub(lambda found: self._encoded[found.group()], data)
 
     def url(self, value: str, where: str) -> str:
         """A URL with its userinfo replaced by ``redacted:redacted`` (still a valid URL, so a

@@ -212,9 +212,7 @@ class Redactor:
         #: Each secret as a body may spell it (UTF-8, or UTF-16 either way: a JSON answer with a BOM),
         #: with the placeholder in the same encoding.
         self._encoded = {
-            secret.encode(encoding): PLACEHOLDER.encode(encoding)
-            for secret in usable
-            for encoding in _BODY_ENCODINGS
+            secret.encode(encoding): PLACEHOLDER.encode(encoding) for secret in usable for encoding in _BODY_ENCODINGS
         }
         ordered = sorted(self._encoded, key=len, reverse=True)
         self._bytes_pattern = re.compile(b"|".join(re.escape(e) for e in ordered)) if ordered else None

@@ -73,17 +73,40 @@ def _no_response(meta):
     del meta["response"]
 
 
+def _set(part, key, value):
+    def edit(meta):
+        meta[part][key] = value
+
+    return edit
+
+
 @pytest.mark.parametrize(
     ("edit", "said"),
     [
+        # each was a KeyError or AttributeError traceback and a DRIFT or NEW verdict of internal_error
+        (
+            _set("response", "headers", [["Content-Type", "application/json"]]),
+            "response.headers must be an object, not list",
+        ),
+        (_set("request", "headers", ["Accept"]), "request.headers must be an object, not list"),
+        (_set("request", "query_params", ["q"]), "request.query_params must be an object, not list"),
+        (_set("response", "status", 99999), "response.status must be in 100..599, not 99999"),
+        (_set("response", "body", 5), "response.body must be a string, not int"),
+        (
+            _set("response", "exception", "NoSuchError"),
+            "response.exception 'NoSuchError' names no requests.exceptions class",
+        ),
         (_no_url, 'malformed meta file: request must be an object with the URL requested ("url")'),
         (_no_request, 'malformed meta file: request must be an object with the URL requested ("url")'),
         (_no_response, 'malformed meta file: a "request" without the "response" recorded for it'),
     ],
 )
-def test_a_request_missing_its_parts_is_a_malformed_meta_file(tmp_path, edit, said):
+def test_a_recorded_exchange_of_the_wrong_shape_is_a_malformed_meta_file(tmp_path, edit, said):
     verdict = run_case(load_case(_copy(tmp_path, edit)))
-    assert (verdict.status, verdict.diff) == ("ERROR", [said])
+    assert (verdict.status, verdict.diff) == (
+        "ERROR",
+        [said if said.startswith("malformed") else "malformed meta file: " + said],
+    )
 
 
 def test_replay_fixtures_says_why_a_broken_case_cannot_answer(tmp_path):

@@ -37,7 +37,7 @@ from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
 from ..shellwords import shell_quote
 from ..validate import MAX_PAGES
-from .replay import ReplayMismatch, ReplayWire
+from .replay import ReplayMismatch, ReplayWire, known_exception
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -199,26 +199,66 @@ def meta_problem(meta: dict[str, Any], backend: Optional[str] = None) -> Optiona
                 'malformed meta file: exchanges[%d] must be an object with a "response" object (and a "request" object)'
                 % position
             )
-    return _request_problem(meta)
+    return _exchange_problem(meta)
 
 
-def _request_problem(meta: dict[str, Any]) -> Optional[str]:
-    """What makes a recorded request unusable: a replay compares each request sent with its
-    ``url`` (and ``method``), so a response recorded without them could answer nothing."""
+#: The JSON type of each recorded request's and response's fields, when present (``json`` is any).
+_REQUEST_TYPES: dict[str, tuple[type, ...]] = {
+    "method": (str,),
+    "query_params": (dict,),
+    "form": (dict,),
+    "headers": (dict,),
+}
+_RESPONSE_TYPES: dict[str, tuple[type, ...]] = {
+    "status": (int,),
+    "headers": (dict,),
+    "body": (str,),
+    "body_text": (str,),
+    "exception": (str,),
+}
+
+
+def _exchange_problem(meta: dict[str, Any]) -> Optional[str]:
+    """What makes a recorded exchange unusable: a replay compares each request sent with its
+    ``url`` (and ``method``, query, form, headers), so a response recorded without them could
+    answer nothing; a field of another JSON type, a status outside 100..599 or an ``exception``
+    that names no ``requests.exceptions`` class would fail mid-search as the backend's fault."""
     if "exchanges" in meta:
-        requests = [("exchanges[%d].request" % i, e.get("request")) for i, e in enumerate(meta["exchanges"])]
+        pairs = [("exchanges[%d]." % i, e.get("request"), e["response"]) for i, e in enumerate(meta["exchanges"])]
     elif "response" in meta:
-        requests = [("request", meta.get("request"))]
+        pairs = [("", meta.get("request"), meta["response"])]
     elif "request" in meta:
         return 'malformed meta file: a "request" without the "response" recorded for it'
     else:
         return None
-    for where, request in requests:
+    for where, request, response in pairs:
         if not isinstance(request, dict) or not isinstance(request.get("url"), str) or not request["url"]:
-            return 'malformed meta file: %s must be an object with the URL requested ("url")' % where
-        if not isinstance(request.get("method", "GET"), str):
-            return "malformed meta file: %s.method must be a string" % where
+            return 'malformed meta file: %srequest must be an object with the URL requested ("url")' % where
+        problem = _field_problem(request, _REQUEST_TYPES, where + "request") or _field_problem(
+            response, _RESPONSE_TYPES, where + "response"
+        )
+        if problem:
+            return problem
+        if "status" in response and not 100 <= response["status"] <= 599:
+            return "malformed meta file: %sresponse.status must be in 100..599, not %d" % (where, response["status"])
+        if "exception" in response and not known_exception(response["exception"]):
+            return "malformed meta file: %sresponse.exception %r names no requests.exceptions class" % (
+                where,
+                response["exception"],
+            )
     return None
+
+
+def _field_problem(part: dict[str, Any], types: dict[str, tuple[type, ...]], where: str) -> Optional[str]:
+    """The first field of ``part`` (a recorded request or response) of another JSON type than ``types`` says."""
+    for key, wanted in types.items():
+        if key in part and (not isinstance(part[key], wanted) or isinstance(part[key], bool)):
+            return "malformed meta file: %s.%s must be %s, not %s" % (
+                where,
+                key,
+                " or ".join(_JSON_NAMES[t] for t in wanted),
+                type(part[key]).__name__,
+            )
     return None
 
 

@@ -327,12 +327,18 @@ def _refused(why: str) -> NetworkError:
     return NetworkError(why, detail_code=CONNECTION_ERROR)
 
 
+def known_exception(name: str) -> bool:
+    """Whether a recorded ``exception`` names a ``requests.exceptions`` class, which the replay raises."""
+    kind = getattr(requests.exceptions, name, None)
+    return isinstance(kind, type) and issubclass(kind, requests.exceptions.RequestException)
+
+
 def _recorded_failure(
     name: str, request: WireRequest, deadline: Deadline, provider: Optional[str], refuse: Callable[[str], Exception]
 ) -> Exception:
     """The error the ``requests`` wire gives for the recorded ``requests.exceptions`` name."""
-    kind = getattr(requests.exceptions, name, None)
-    if not (isinstance(kind, type) and issubclass(kind, requests.exceptions.RequestException)):
+    if not known_exception(name):
         return refuse("the recording names an unknown exception %r" % name)
+    kind = getattr(requests.exceptions, name)
     host = urlsplit(request.url).hostname or request.url
     return request_error(kind("replayed %s" % name), host, deadline.remaining_s(), deadline, provider)

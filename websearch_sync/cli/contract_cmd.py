@@ -227,14 +227,12 @@ def _name_notes(results: Sequence[Any]) -> list[str]:
     return notes
 
 
-def run_verify(args: argparse.Namespace) -> int:
-    """Replay every case and print the verdicts (with ``--json``, one JSON object)."""
-    from ..contract.cases import count_provenances, count_statuses, run_cases, write_golden
+def _replay_all(results: Sequence[Any], args: argparse.Namespace, out: Any) -> list[Any]:
+    """Print each case's verdict (not with ``--json``) and, with ``--update``, rewrite the goldens of
+    DRIFT and NEW cases after their diffs; the results whose golden was rewritten."""
+    from ..contract.cases import write_golden
 
-    check_one_backend(args.backend, "--backend")  # a misspelt name says so, not "no cases under fixtures/ddg"
-    results = run_cases(args.fixtures, args.backend)
     width = max(len(one_line(r.case.case_id)) for r in results)
-    out = owner_stdout()
     updated: list[Any] = []
     for result in results:
         if not args.json:
@@ -245,43 +243,51 @@ def run_verify(args: argparse.Namespace) -> int:
             updated.append(result)
             if not args.json:
                 out.write(one_line("        updated golden %s" % result.case.expected_path) + "\n")
+    return updated
+
+
+def _json_report(results: Sequence[Any], updated: Sequence[Any], report: dict[str, Any]) -> dict[str, Any]:
+    """``verify --json``'s object: ``report`` (ok, counts, provenance) with each case and the notes."""
+    cases = [
+        {
+            "case": result.case.case_id,
+            "status": result.status,
+            "summary": _summary(result),
+            "diff": _details(result),
+            "golden_updated": result in updated,
+        }
+        for result in results
+    ]
+    return dict(report, cases=cases)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Replay every case and print the verdicts (with ``--json``, one JSON object)."""
+    from ..contract.cases import count_provenances, count_statuses, run_cases
+
+    check_one_backend(args.backend, "--backend")  # a misspelt name says so, not "no cases under fixtures/ddg"
+    results = run_cases(args.fixtures, args.backend)
+    out = owner_stdout()
+    updated = _replay_all(results, args, out)
     notes = _orphan_notes(args.fixtures, args.backend, results) + _provenance_notes(results) + _name_notes(results)
     counts = count_statuses(results)
     kinds = count_provenances([result.case for result in results])
-    if args.update:
-        status = EXIT_CHECK_FAILED if counts["ERROR"] else EXIT_OK
-    else:
-        status = EXIT_OK if counts["PASS"] == len(results) else EXIT_CHECK_FAILED
+    passed = counts["ERROR"] == 0 if args.update else counts["PASS"] == len(results)
+    status = EXIT_OK if passed else EXIT_CHECK_FAILED
     if args.json:
-        report = {
-            "ok": status == EXIT_OK,
-            "counts": counts,
-            "provenance": kinds,
-            "cases": [
-                {
-                    "case": result.case.case_id,
-                    "status": result.status,
-                    "summary": _summary(result),
-                    "diff": _details(result),
-                    "golden_updated": result in updated,
-                }
-                for result in results
-            ],
-            "notes": notes,
-        }
-        out.write(json_text(report, out, indent=2) + "\n")
+        report = {"ok": passed, "counts": counts, "provenance": kinds, "notes": notes}
+        out.write(json_text(_json_report(results, updated, report), out, indent=2) + "\n")
         return status
     for note in notes:
         out.write(one_line("note: " + note) + "\n")
+    total = len(results)
     out.write(
-        "%d case%s: %s\n"
-        % (len(results), "" if len(results) == 1 else "s", ", ".join("%d %s" % (counts[s], s) for s in counts))
+        "%d case%s: %s\n" % (total, "" if total == 1 else "s", ", ".join("%d %s" % (counts[s], s) for s in counts))
     )
     out.write("by provenance: %s\n" % ", ".join("%d %s" % (n, kind) for kind, n in kinds.items()))
     if args.update:
-        out.write(
-            "%d golden%s updated; review them with your VCS diff\n" % (len(updated), "" if len(updated) == 1 else "s")
-        )
+        plural = "" if len(updated) == 1 else "s"
+        out.write("%d golden%s updated; review them with your VCS diff\n" % (len(updated), plural))
     return status
 
 

@@ -260,7 +260,7 @@ def test_a_first_word_that_is_no_command_names_the_command_meant(capsys, argv, s
         ),
         (
             ["--json", "python"],
-            "error: --json is a flag of search, fetch, backends, check-live, state show: the command comes first"
+            "error: --json is a flag of search, fetch, backends, verify, check-live, state show: the command comes first"
             " (websearch-sync search --json python)\n",
         ),
         (["--bogus", "q"], "error: argument COMMAND: invalid choice: 'q' (choose from"),  # no command's flag

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..config import Settings, check_one_backend
 from ..engine.stdout_claim import owner_stdout
-from ..errors import WebSearchError
+from ..errors import WebSearchError, one_line
 from ..models import VERTICALS
 from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
 
@@ -64,6 +64,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     verify.add_argument("--backend", help="only this backend's cases")
     verify.add_argument(
         "--update", action="store_true", help="rewrite the goldens of DRIFT and NEW cases after showing the diff"
+    )
+    verify.add_argument(
+        "--json", action="store_true", help="print the report as one JSON object (cases, counts, notes)"
     )
     verify.set_defaults(run=run_verify)
 
@@ -153,72 +156,139 @@ def _indent(lines: Sequence[str]) -> list[str]:
     return ["        " + line for line in lines]
 
 
-def _verdict_lines(result: Any, width: int) -> list[str]:
-    """The verdict line of one replayed case, then its diff (for DRIFT and ERROR)."""
+def _summary(result: Any) -> str:
+    """What a case's verdict line says after its id: the outcome (beside the golden's, for DRIFT), or the
+    first line of why it cannot be replayed."""
     from ..contract.cases import describe
 
     summary = describe(result.outcome) if result.outcome is not None else (result.diff[0] if result.diff else "")
     if result.status == "DRIFT" and result.golden is not None:
         summary = "%s (golden: %s)" % (summary, describe(result.golden))
-    details = result.diff if result.status in ("DRIFT", "ERROR") else []
+    return summary
+
+
+def _details(result: Any) -> list[str]:
+    """The lines under a DRIFT or ERROR verdict: what changed, or the rest of why."""
     if result.status == "ERROR" and result.outcome is None:
-        details = result.diff[1:]
-    return ["%-6s %-*s  %s" % (result.status, width, result.case.case_id, summary)] + _indent(details)
+        return list(result.diff[1:])
+    return list(result.diff) if result.status in ("DRIFT", "ERROR") else []
 
 
-def _note_orphans(fixtures: str, backend: Any, results: Sequence[Any]) -> None:
+def _verdict_lines(result: Any, width: int) -> list[str]:
+    """The verdict line of one replayed case, then its diff (for DRIFT and ERROR)."""
+    lines = ["%-6s %-*s  %s" % (result.status, width, result.case.case_id, _summary(result))] + _indent(
+        _details(result)
+    )
+    return [one_line(line) for line in lines]  # a file name's line break would forge a verdict line
+
+
+def _orphan_notes(fixtures: str, backend: Any, results: Sequence[Any]) -> list[str]:
     """A note for each fixture file that belongs to no case; with ``backend``, of the folders its cases
     are in (``results``: chosen by the backend their meta files name, as ``verify --backend`` chose
     them, whatever the folder's name) and of the folder named after it."""
     from ..contract.cases import orphan_files
 
     folders = {result.case.meta_path.parent for result in results}
-    for path in orphan_files(fixtures):
-        if backend is None or path.parent in folders or path.parent.name == backend:
-            owner_stdout().write("note: %s belongs to no case\n" % path)
+    return [
+        "%s belongs to no case" % path
+        for path in orphan_files(fixtures)
+        if backend is None or path.parent in folders or path.parent.name == backend
+    ]
 
 
-def _note_provenances(results: Sequence[Any]) -> None:
+def _provenance_notes(results: Sequence[Any]) -> list[str]:
     """A note for each thing a case's provenance lacks (docs/contract.md: what each status must name),
     which only this project's contract suite checked: a plugin's ``synthetic`` case without its ``why``,
     a status of another word, passed in silence. A note, not a verdict: the replay is what ``verify`` judges."""
     from ..contract.cases import provenance_problems
 
+    return [
+        "%s: %s" % (result.case.case_id, problem)
+        for result in results
+        if result.case.problem is None
+        for problem in provenance_problems(result.case)
+    ]
+
+
+def _name_notes(results: Sequence[Any]) -> list[str]:
+    """A note for each case a checkout on Windows or macOS cannot hold: a name Windows keeps for a
+    device (``con``), two names differing only in letter case. A note, not a verdict: the case replays here."""
+    from ..contract.cases import name_clashes, unportable_name
+
+    notes = []
     for result in results:
-        if result.case.problem is None:
-            for problem in provenance_problems(result.case):
-                owner_stdout().write("note: %s: %s\n" % (result.case.case_id, problem))
+        unportable = unportable_name(result.case.name)
+        if unportable:
+            notes.append("%s: %s" % (result.case.case_id, unportable))
+    for first, second in name_clashes([result.case for result in results]):
+        notes.append(
+            "%s and %s differ only in letter case: one file on Windows and macOS" % (first.case_id, second.case_id)
+        )
+    return notes
+
+
+def _replay_all(results: Sequence[Any], args: argparse.Namespace, out: Any) -> list[Any]:
+    """Print each case's verdict (not with ``--json``) and, with ``--update``, rewrite the goldens of
+    DRIFT and NEW cases after their diffs; the results whose golden was rewritten."""
+    from ..contract.cases import write_golden
+
+    width = max(len(one_line(r.case.case_id)) for r in results)
+    updated: list[Any] = []
+    for result in results:
+        if not args.json:
+            for line in _verdict_lines(result, width):
+                out.write(line + "\n")
+        if args.update and result.status in ("DRIFT", "NEW") and result.outcome is not None:
+            write_golden(result.case, result.outcome)
+            updated.append(result)
+            if not args.json:
+                out.write(one_line("        updated golden %s" % result.case.expected_path) + "\n")
+    return updated
+
+
+def _json_report(results: Sequence[Any], updated: Sequence[Any], report: dict[str, Any]) -> dict[str, Any]:
+    """``verify --json``'s object: ``report`` (ok, counts, provenance) with each case and the notes."""
+    cases = [
+        {
+            "case": result.case.case_id,
+            "status": result.status,
+            "summary": _summary(result),
+            "diff": _details(result),
+            "golden_updated": result in updated,
+        }
+        for result in results
+    ]
+    return dict(report, cases=cases)
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    """Replay every case and print the verdicts."""
-    from ..contract.cases import count_provenances, count_statuses, run_cases, write_golden
+    """Replay every case and print the verdicts (with ``--json``, one JSON object)."""
+    from ..contract.cases import count_provenances, count_statuses, run_cases
 
     check_one_backend(args.backend, "--backend")  # a misspelt name says so, not "no cases under fixtures/ddg"
     results = run_cases(args.fixtures, args.backend)
-    width = max(len(r.case.case_id) for r in results)
     out = owner_stdout()
-    updated = 0
-    for result in results:
-        for line in _verdict_lines(result, width):
-            out.write(line + "\n")
-        if args.update and result.status in ("DRIFT", "NEW") and result.outcome is not None:
-            write_golden(result.case, result.outcome)
-            updated += 1
-            out.write("        updated golden %s\n" % result.case.expected_path)
-    _note_orphans(args.fixtures, args.backend, results)
-    _note_provenances(results)
+    updated = _replay_all(results, args, out)
+    notes = _orphan_notes(args.fixtures, args.backend, results) + _provenance_notes(results) + _name_notes(results)
     counts = count_statuses(results)
-    out.write(
-        "%d case%s: %s\n"
-        % (len(results), "" if len(results) == 1 else "s", ", ".join("%d %s" % (counts[s], s) for s in counts))
-    )
     kinds = count_provenances([result.case for result in results])
+    passed = counts["ERROR"] == 0 if args.update else counts["PASS"] == len(results)
+    status = EXIT_OK if passed else EXIT_CHECK_FAILED
+    if args.json:
+        report = {"ok": passed, "counts": counts, "provenance": kinds, "notes": notes}
+        out.write(json_text(_json_report(results, updated, report), out, indent=2) + "\n")
+        return status
+    for note in notes:
+        out.write(one_line("note: " + note) + "\n")
+    total = len(results)
+    out.write(
+        "%d case%s: %s\n" % (total, "" if total == 1 else "s", ", ".join("%d %s" % (counts[s], s) for s in counts))
+    )
     out.write("by provenance: %s\n" % ", ".join("%d %s" % (n, kind) for kind, n in kinds.items()))
     if args.update:
-        out.write("%d golden%s updated; review them with your VCS diff\n" % (updated, "" if updated == 1 else "s"))
-        return EXIT_CHECK_FAILED if counts["ERROR"] else EXIT_OK
-    return EXIT_OK if counts["PASS"] == len(results) else EXIT_CHECK_FAILED
+        plural = "" if len(updated) == 1 else "s"
+        out.write("%d golden%s updated; review them with your VCS diff\n" % (len(updated), plural))
+    return status
 
 
 # -- check-live ------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ without it.
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,12 +32,12 @@ from ..config import Settings
 from ..engine import registry
 from ..engine.identity import IDENTITY_FIELD
 from ..engine.option import MAX_PAGES_OPTION
-from ..errors import NO_CASES, InvalidInput, WebSearchError, cut_end
+from ..errors import CONNECTION_ERROR, NO_CASES, InvalidInput, WebSearchError, cut_end
 from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
 from ..shellwords import shell_quote
 from ..validate import MAX_PAGES
-from .replay import ReplayMismatch, ReplayWire
+from .replay import ReplayMismatch, ReplayWire, known_exception
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -198,6 +199,66 @@ def meta_problem(meta: dict[str, Any], backend: Optional[str] = None) -> Optiona
                 'malformed meta file: exchanges[%d] must be an object with a "response" object (and a "request" object)'
                 % position
             )
+    return _exchange_problem(meta)
+
+
+#: The JSON type of each recorded request's and response's fields, when present (``json`` is any).
+_REQUEST_TYPES: dict[str, tuple[type, ...]] = {
+    "method": (str,),
+    "query_params": (dict,),
+    "form": (dict,),
+    "headers": (dict,),
+}
+_RESPONSE_TYPES: dict[str, tuple[type, ...]] = {
+    "status": (int,),
+    "headers": (dict,),
+    "body": (str,),
+    "body_text": (str,),
+    "exception": (str,),
+}
+
+
+def _exchange_problem(meta: dict[str, Any]) -> Optional[str]:
+    """What makes a recorded exchange unusable: a replay compares each request sent with its
+    ``url`` (and ``method``, query, form, headers), so a response recorded without them could
+    answer nothing; a field of another JSON type, a status outside 100..599 or an ``exception``
+    that names no ``requests.exceptions`` class would fail mid-search as the backend's fault."""
+    if "exchanges" in meta:
+        pairs = [("exchanges[%d]." % i, e.get("request"), e["response"]) for i, e in enumerate(meta["exchanges"])]
+    elif "response" in meta:
+        pairs = [("", meta.get("request"), meta["response"])]
+    elif "request" in meta:
+        return 'malformed meta file: a "request" without the "response" recorded for it'
+    else:
+        return None
+    for where, request, response in pairs:
+        if not isinstance(request, dict) or not isinstance(request.get("url"), str) or not request["url"]:
+            return 'malformed meta file: %srequest must be an object with the URL requested ("url")' % where
+        problem = _field_problem(request, _REQUEST_TYPES, where + "request") or _field_problem(
+            response, _RESPONSE_TYPES, where + "response"
+        )
+        if problem:
+            return problem
+        if "status" in response and not 100 <= response["status"] <= 599:
+            return "malformed meta file: %sresponse.status must be in 100..599, not %d" % (where, response["status"])
+        if "exception" in response and not known_exception(response["exception"]):
+            return "malformed meta file: %sresponse.exception %r names no requests.exceptions class" % (
+                where,
+                response["exception"],
+            )
+    return None
+
+
+def _field_problem(part: dict[str, Any], types: dict[str, tuple[type, ...]], where: str) -> Optional[str]:
+    """The first field of ``part`` (a recorded request or response) of another JSON type than ``types`` says."""
+    for key, wanted in types.items():
+        if key in part and (not isinstance(part[key], wanted) or isinstance(part[key], bool)):
+            return "malformed meta file: %s.%s must be %s, not %s" % (
+                where,
+                key,
+                " or ".join(_JSON_NAMES[t] for t in wanted),
+                type(part[key]).__name__,
+            )
     return None
 
 
@@ -266,6 +327,33 @@ def count_provenances(cases: list[Case]) -> dict[str, int]:
         kind = provenance_of(case)
         counts[kind] = counts.get(kind, 0) + 1
     return counts
+
+
+#: Names Windows keeps for devices, whatever follows their first dot (``con.json`` too): a file
+#: named so cannot be written there, so a checkout of the fixtures fails on that file.
+_WINDOWS_DEVICE = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", re.IGNORECASE)
+
+
+def unportable_name(name: str) -> Optional[str]:
+    """Why a case named ``name`` cannot be checked out on Windows (its files' names begin with a
+    device name: ``con``, ``nul``, ``com1``...), or ``None``."""
+    if _WINDOWS_DEVICE.fullmatch(name):
+        return "%s is a device name on Windows, where its files cannot be written" % name.split(".", 1)[0].upper()
+    return None
+
+
+def name_clashes(cases: Sequence[Case]) -> list[tuple[Case, Case]]:
+    """Pairs of cases of one folder whose names differ only in letter case: one file on a file
+    system that ignores it (Windows, macOS), where a checkout keeps one of the two."""
+    seen: dict[tuple[Path, str], Case] = {}
+    clashes = []
+    for case in cases:
+        key = (case.folder, case.name.lower())
+        if key in seen:
+            clashes.append((seen[key], case))
+        else:
+            seen[key] = case
+    return clashes
 
 
 def orphan_files(fixtures_dir: StrPath) -> list[Path]:
@@ -356,13 +444,19 @@ def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Opti
     try:
         wire.check_complete()
     except ReplayMismatch as mismatch:
-        if not isinstance(result, WebSearchError):
+        if not isinstance(result, WebSearchError) or _refused_by_replay(result, wire):
             raise
         raise ReplayMismatch(  # e.g. a build_request that failed: fewer requests sent, and why
             "%s\nthe search failed first: %s/%s: %s" % (mismatch, result.code, result.detail_code, result.message),
             mismatch.past_end,
         ) from None
     return outcome_of(result), result.message if isinstance(result, WebSearchError) else None
+
+
+def _refused_by_replay(error: WebSearchError, wire: ReplayWire) -> bool:
+    """Whether the search failed on the replay's own refusal of a request (the mismatch itself,
+    which the verdict already says), not on something that happened before it."""
+    return bool(wire.mismatches) and error.code == "NetworkError" and error.detail_code == CONNECTION_ERROR
 
 
 def bounded_options(case: Case, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,8 +15,8 @@ keys, the wire kinds, the deadline and the byte cap all apply as in production.
 and the golden ``<case>.expected.json`` (from replaying the written case offline).
 Secrets never reach a written file: cookies are dropped, headers and request
 fields named like credentials are stored as ``<redacted>`` (which matches any value
-when replaying), and every secret value the settings hold is replaced wherever it
-appears (URL, headers, fields, body).
+when replaying), and every secret value the settings hold or a request sent under a
+credential's name is replaced wherever it appears (URL, headers, fields, body).
 """
 
 import datetime
@@ -30,7 +30,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
 from requests.structures import CaseInsensitiveDict
 
@@ -45,7 +45,17 @@ from ..net.deadline import Deadline
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 from ..net.wire import FORM_POST_CACHE_CONTROL, BodySink, BrowserRequests, Wire, WireRequest, browser_owned
 from ..secrets import is_secret_name
-from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_case_file, write_golden
+from .cases import (
+    Case,
+    CaseResult,
+    compare,
+    load_case,
+    outcome_of,
+    run_case,
+    unportable_name,
+    write_case_file,
+    write_golden,
+)
 from .replay import PLACEHOLDER, query_params
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -65,6 +75,11 @@ _DROPPED_RESPONSE = (
     "set-cookie",
 )
 _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+#: A value sent under a credential's name (not a setting) shorter than this is not searched for
+#: elsewhere in the case: ``auth=true`` would turn every ``true`` of the answer into a placeholder.
+MIN_SENT_SECRET_LEN = 8
+#: The encodings a secret is looked for in a body (a recorded body is written as it came).
+_BODY_ENCODINGS = ("utf-8", "utf-16-le", "utf-16-be")
 
 
 # -- capturing -------------------------------------------------------------------------------------
@@ -194,7 +209,13 @@ class Redactor:
         self._volatile = frozenset(volatile)
         usable = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
         self._pattern = re.compile("|".join(re.escape(s) for s in usable)) if usable else None
-        self._bytes_pattern = re.compile(b"|".join(re.escape(s.encode("utf-8")) for s in usable)) if usable else None
+        #: Each secret as a body may spell it (UTF-8, or UTF-16 either way: a JSON answer with a BOM),
+        #: with the placeholder in the same encoding.
+        self._encoded = {
+            secret.encode(encoding): PLACEHOLDER.encode(encoding) for secret in usable for encoding in _BODY_ENCODINGS
+        }
+        ordered = sorted(self._encoded, key=len, reverse=True)
+        self._bytes_pattern = re.compile(b"|".join(re.escape(e) for e in ordered)) if ordered else None
         self.notes: list[str] = []
 
     def note(self, text: str) -> None:
@@ -214,7 +235,7 @@ class Redactor:
         if self._bytes_pattern is None or not self._bytes_pattern.search(data):
             return data
         self.note(where)
-        return self._bytes_pattern.sub(PLACEHOLDER.encode("ascii"), data)
+        return self._bytes_pattern.sub(lambda found: self._encoded[found.group()], data)
 
     def url(self, value: str, where: str) -> str:
         """A URL with its userinfo replaced by ``redacted:redacted`` (still a valid URL, so a
@@ -287,6 +308,54 @@ def _url_secrets(url: Optional[str]) -> list[str]:
         return []
     userinfo = urlsplit(url).netloc.rpartition("@")[0]
     return [part for part in (userinfo, userinfo.partition(":")[2]) if part]
+
+
+def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
+    """The values the requests sent under a credential's name (a query or form field, a JSON key,
+    a header: the credential after its scheme, ``Bearer <token>``; each cookie's value) that no
+    setting holds, with their URL-encoded forms. Their own fields are stored as the placeholder,
+    but an upstream that echoes its request (an answer quoting the query, a redirect's
+    ``Location`` carrying it on) would write them to the case beside it."""
+    found: list[str] = []
+    for exchange in exchanges:
+        request = exchange.request
+        found.extend(_named_secrets(query_params(request.url or "")))
+        found.extend(_named_secrets(_sent_fields(request)))
+        for name, value in request.headers:
+            if name.lower() == "cookie":
+                found.extend(part.partition("=")[2].strip() for part in value.split(";"))
+            elif is_secret_name(name):
+                scheme, _, credential = value.strip().partition(" ")
+                found.append(credential.strip() or scheme)
+    usable = {s for s in found if len(s) >= MIN_SENT_SECRET_LEN}
+    return sorted(usable | {quote(s, safe="") for s in usable} | {quote_plus(s) for s in usable})
+
+
+def _sent_fields(request: WireRequest) -> Any:
+    """A request's form fields or JSON body, as :func:`_request_body` reads them (``None`` for another body)."""
+    body = request.body
+    if not body:
+        return None
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+    content_type = (CaseInsensitiveDict(request.headers).get("Content-Type") or "").lower()
+    if "x-www-form-urlencoded" in content_type:
+        return dict(parse_qsl(text, keep_blank_values=True))
+    if "json" in content_type:
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
+    return None
+
+
+def _named_secrets(value: Any, secret: bool = False) -> list[str]:
+    """The strings in ``value`` held under a credential's name (at any depth; ``secret``: this
+    value's own name is one)."""
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _named_secrets(v, secret or is_secret_name(str(k)))]
+    if isinstance(value, list):
+        return [s for v in value for s in _named_secrets(v, secret)]
+    return [value] if secret and isinstance(value, str) else []
 
 
 def _secrets_of(settings: Settings) -> list[str]:
@@ -396,6 +465,8 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[
 def case_name_for(query: str) -> str:
     """A file-name-safe case name derived from a query (``python-requests-timeout``)."""
     slug = re.sub(r"[^a-z0-9]+", "-", query.lower()).strip("-")[:48].strip("-")
+    if slug and unportable_name(slug):  # the query "con": a name Windows keeps for a device
+        return slug + "-case"
     if slug:
         return slug
     return "case-" + hashlib.sha1(query.encode("utf-8")).hexdigest()[:8]
@@ -446,7 +517,23 @@ def _clean_case_name(name: str) -> str:
             "case name %r: use letters, digits, '.', '_' and '-' (at most 100 characters)" % name,
             detail_code=BAD_CASE_NAME,
         )
+    unportable = unportable_name(name)
+    if unportable:
+        raise InvalidInput("case name %r: %s; choose another" % (name, unportable), detail_code=BAD_CASE_NAME)
     return name
+
+
+def _check_no_clash(folder: Path, case_name: str, fixtures_dir: StrPath) -> None:
+    """``InvalidInput(case_exists)`` when another case of ``folder`` has ``case_name`` in other letter
+    cases: one file on Windows and macOS, where a checkout would keep one of the two."""
+    wanted = (case_name + ".meta.json").lower()
+    for other in folder.glob("*.meta.json") if folder.is_dir() else []:
+        if other.name.lower() == wanted and other.name != case_name + ".meta.json":
+            raise InvalidInput(
+                "case %s/%s differs from the case %s in %s only in letter case, one file on Windows and macOS"
+                " (choose another --name)" % (folder.name, case_name, other.name[: -len(".meta.json")], fixtures_dir),
+                detail_code=CASE_EXISTS,
+            )
 
 
 def _remove_case_files(meta_path: Path) -> None:
@@ -538,6 +625,7 @@ def record_case(
             "case %s/%s exists in %s (choose another --name, or --force)" % (backend, case_name, fixtures_dir),
             detail_code=CASE_EXISTS,
         )
+    _check_no_clash(folder, case_name, fixtures_dir)
     _check_writable(folder, fixtures_dir)
     options = dict(options or {})
     captured = now or datetime.datetime.now(datetime.timezone.utc)
@@ -545,7 +633,7 @@ def record_case(
     live, exchanges = _capture(
         backend, query, settings, max_results, timeout_ms, dict(options, vertical=vertical), allow_error
     )
-    redactor = Redactor(_secrets_of(settings), volatile=backend_cls.volatile_params)
+    redactor = Redactor(_secrets_of(settings) + _sent_secrets(exchanges), volatile=backend_cls.volatile_params)
     recorded, bodies = _redacted_exchanges(exchanges, settings.user_agent or DEFAULT_USER_AGENT, redactor)
     _make_folder(folder, fixtures_dir)
     if meta_path.exists():

@@ -130,14 +130,37 @@ def _without_query(url: str) -> str:
     return "%s://%s%s" % (parts.scheme.lower(), parts.netloc.lower(), parts.path or "/")
 
 
-def _check(what: str, expected: Any, actual_of: Callable[[], Any]) -> Optional[str]:
+def _check(what: tuple[str, str], expected: Any, actual_of: Callable[[], Any]) -> Optional[str]:
+    """Why the part ``what`` (its name, and the name of one of its fields) of the request does not
+    match the recording, or ``None``."""
     try:
         actual = actual_of()
     except ValueError as exc:
-        return "%s of the request unreadable: %s" % (what, exc)
+        return "%s of the request unreadable: %s" % (what[0], exc)
     if _same(expected, actual):
         return None
-    return "%s do not match: sent %r, recorded %r" % (what, actual, expected)
+    path, detail = _difference(expected, actual)
+    return "%s %s: %s" % (what[1], path, detail) if path else "%s do not match: %s" % (what[0], detail)
+
+
+def _difference(expected: Any, actual: Any, path: str = "") -> tuple[str, str]:
+    """The first field where ``actual`` (sent) is not ``expected`` (recorded), as its path (``n``;
+    ``a.b``, ``hits[2]`` in a JSON body; ``""`` for the whole) and what differs there, so that a CI
+    log names the field of a long request that changed."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in list(expected) + [k for k in actual if k not in expected]:
+            where = "%s.%s" % (path, key) if path else str(key)
+            if key not in actual:
+                return where, "recorded %r, not sent" % (expected[key],)
+            if key not in expected:
+                return where, "sent %r, not recorded" % (actual[key],)
+            if not _same(expected[key], actual[key]):
+                return _difference(expected[key], actual[key], where)
+    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        for index, (recorded, sent) in enumerate(zip(expected, actual)):
+            if not _same(recorded, sent):
+                return _difference(recorded, sent, "%s[%d]" % (path, index))
+    return path, "sent %r, recorded %r" % (actual, expected)
 
 
 def request_mismatch(recorded: dict[str, Any], request: WireRequest) -> Optional[str]:
@@ -168,19 +191,25 @@ def request_mismatch(recorded: dict[str, Any], request: WireRequest) -> Optional
     return None
 
 
-def _body_checks(recorded: dict[str, Any], request: WireRequest) -> list[tuple[str, Any, Callable[[], Any]]]:
+def _body_checks(
+    recorded: dict[str, Any], request: WireRequest
+) -> list[tuple[tuple[str, str], Any, Callable[[], Any]]]:
     """``(what, recorded value, how to read the request's)`` for the query, form and JSON the recording has."""
-    checks: list[tuple[str, Any, Callable[[], Any]]] = []
+    checks: list[tuple[tuple[str, str], Any, Callable[[], Any]]] = []
     if "query_params" in recorded:
         checks.append(
-            ("query parameters", _as_strings(recorded["query_params"]), lambda: query_params(request.url or ""))
+            (
+                ("query parameters", "query parameter"),
+                _as_strings(recorded["query_params"]),
+                lambda: query_params(request.url or ""),
+            )
         )
     if "form" in recorded:
         form = recorded["form"]
         keep_blank = any(v == "" for v in form.values())
-        checks.append(("form fields", form, lambda: _form(request, keep_blank)))
+        checks.append((("form fields", "form field"), form, lambda: _form(request, keep_blank)))
     if "json" in recorded:
-        checks.append(("JSON body", recorded["json"], lambda: _json(request)))
+        checks.append((("JSON body", "JSON body field"), recorded["json"], lambda: _json(request)))
     return checks
 
 
@@ -298,12 +327,18 @@ def _refused(why: str) -> NetworkError:
     return NetworkError(why, detail_code=CONNECTION_ERROR)
 
 
+def known_exception(name: str) -> bool:
+    """Whether a recorded ``exception`` names a ``requests.exceptions`` class, which the replay raises."""
+    kind = getattr(requests.exceptions, name, None)
+    return isinstance(kind, type) and issubclass(kind, requests.exceptions.RequestException)
+
+
 def _recorded_failure(
     name: str, request: WireRequest, deadline: Deadline, provider: Optional[str], refuse: Callable[[str], Exception]
 ) -> Exception:
     """The error the ``requests`` wire gives for the recorded ``requests.exceptions`` name."""
-    kind = getattr(requests.exceptions, name, None)
-    if not (isinstance(kind, type) and issubclass(kind, requests.exceptions.RequestException)):
+    if not known_exception(name):
         return refuse("the recording names an unknown exception %r" % name)
+    kind = getattr(requests.exceptions, name)
     host = urlsplit(request.url).hostname or request.url
     return request_error(kind("replayed %s" % name), host, deadline.remaining_s(), deadline, provider)

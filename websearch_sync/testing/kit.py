@@ -261,14 +261,10 @@ class FixtureReplay:
             and (c.meta.get("vertical") or "web") == params.vertical  # a news case never answers a web search
         ]
         if not candidates:
-            known = sorted({repr(c.meta.get("query")) for c in self.cases if c.backend == backend})
-            record = record_hint(self.fixtures_dir, backend, params.query, params.vertical)
-            hint = (
-                "recorded queries: %s; or %s" % (", ".join(known[:8]), record)
-                if known
-                else "no case of this backend is recorded: %s" % record
+            raise _no_answer(
+                backend,
+                "no recorded case of %s for query %r (%s)" % (backend, params.query, self._why_none(backend, params)),
             )
-            raise _no_answer(backend, "no recorded case of %s for query %r (%s)" % (backend, params.query, hint))
         options = _call_options(params)
 
         def score(case: Case) -> int:
@@ -276,6 +272,19 @@ class FixtureReplay:
             return 2 * same_options + (case.meta.get("max_results") == params.max_results)
 
         return max(sorted(candidates, key=lambda c: c.name), key=score)  # max() keeps the first of equal scores
+
+    def _why_none(self, backend: str, params: SearchParams) -> str:
+        """Why no case answers a search: a case of its query that cannot answer (its meta file
+        broken), else the queries recorded and how to record this one."""
+        query = _collapsed(params.query)
+        for case in self.cases:
+            if case.backend == backend and case.problem and _collapsed(case.meta.get("query", "")) == query:
+                return "case %s cannot answer: %s" % (case.case_id, case.problem)
+        known = sorted({repr(c.meta.get("query")) for c in self.cases if c.backend == backend})
+        record = record_hint(self.fixtures_dir, backend, params.query, params.vertical)
+        if known:
+            return "recorded queries: %s; or %s" % (", ".join(known[:8]), record)
+        return "no case of this backend is recorded: %s" % record
 
 
 @contextlib.contextmanager

@@ -1,0 +1,81 @@
+"""``record`` keeps a value the backend sent under a credential's name (a token in the query, not
+a setting) out of every file it writes. The field itself was stored as ``<redacted>``, but an
+upstream that echoes its request (an answer quoting the query, a redirect's ``Location`` carrying
+it on) wrote the token to the body file and the meta file beside it."""
+
+import json
+
+from websearch_sync.backends import JsonApiEngine, RequestSpec, SearchParams, register
+from websearch_sync.contract import recording
+from websearch_sync.contract.recording import Exchange, record_case
+from websearch_sync.net.wire import WireRequest
+
+TOKEN = "tok/en+9f3a77c1"  # what quote() and quote_plus() both change
+ENDPOINT = "https://echo.example/api"
+
+
+class EchoTokenEngine(JsonApiEngine):
+    """Sends a session token of its own in the query (no setting holds it)."""
+
+    name = "echo_token"
+    summary = "sends a token in its query"
+    default_endpoint = ENDPOINT
+    results_at = "hits"
+    result_fields = {"title": "name", "url": "link"}
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """The query and the token."""
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.query, "session_token": TOKEN})
+
+
+def _exchanges() -> list[Exchange]:
+    """What the upstream answered: a redirect carrying the query on, then an answer quoting it."""
+    query = "q=rust&session_token=tok%2Fen%2B9f3a77c1"
+    moved = Exchange(
+        request=WireRequest("GET", ENDPOINT + "?" + query),
+        status=302,
+        headers={"Location": "/v2?" + query},
+        url=ENDPOINT + "?" + query,
+        complete=True,
+    )
+    answer = {"echo": "/v2?" + query, "raw": TOKEN, "hits": [{"name": "Rust", "link": "https://rust.example/"}]}
+    answered = Exchange(
+        request=WireRequest("GET", "https://echo.example/v2?" + query),
+        status=200,
+        headers={"Content-Type": "application/json"},
+        url="https://echo.example/v2?" + query,
+        body=bytearray(json.dumps(answer).encode()),
+        complete=True,
+    )
+    return [moved, answered]
+
+
+def test_an_echoed_token_is_written_nowhere(tmp_path, monkeypatch):
+    register(EchoTokenEngine)  # undone after the test
+    monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, _exchanges()))
+    result = record_case("echo_token", "rust", fixtures_dir=tmp_path)
+    assert result.ok, result.verdict.diff  # the redacted case still replays
+    written = {path.name: path.read_text(encoding="utf-8") for path in (tmp_path / "echo_token").iterdir()}
+    assert set(written) == {"rust.json", "rust.meta.json", "rust.expected.json"}
+    for name, text in written.items():
+        for form in (TOKEN, "tok%2Fen%2B9f3a77c1"):
+            assert form not in text, name
+    assert "exchanges[0].response.headers.Location" in result.redacted
+    assert "exchanges[1].response.body" in result.redacted
+
+
+def test_a_short_value_under_a_credential_name_is_not_searched_for():
+    """``auth=true`` would turn every ``true`` of the answer into a placeholder."""
+    request = WireRequest(
+        "GET", ENDPOINT + "?auth=true&api_key=tok%2Fen%2B9f3a77c1", headers=[("Authorization", "Bearer abc")]
+    )
+    assert recording._sent_secrets([Exchange(request=request)]) == sorted([TOKEN, "tok%2Fen%2B9f3a77c1"])
+
+
+def test_a_secret_in_a_utf16_body_is_redacted():
+    """A body is written as it came: a JSON answer in UTF-16 (with its BOM, which ``.json()``
+    reads) echoing the key kept it, as only its UTF-8 spelling was looked for."""
+    redactor = recording.Redactor(["brave-key-1234"])
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be", "utf-8"):
+        body = '{"echo": "brave-key-1234"}'.encode(encoding)
+        assert redactor.body(body, "response.body") == '{"echo": "<redacted>"}'.encode(encoding), encoding

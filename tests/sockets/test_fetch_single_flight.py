@@ -195,6 +195,23 @@ def test_include_content_and_fetch_share_a_page_read_with_the_same_arguments(jso
     assert page.requests == 3
 
 
+def test_the_pages_include_content_reads_push_no_search_answer_out_of_memory(json_backends):
+    """Pages are cached in memory of their own: with room for two answers, a search that read three
+    pages is still an answer in memory (in one cache, ~93 searches of 10 pages filled 1,024 entries)."""
+    json_backends("aa")
+    page = HeldPage(lambda requests: True)
+    with FaultServer({"/page": page}) as server:
+        server.routes["/aa"] = json_results(*(server.url("/page?n=%d" % n) for n in range(3)))
+        settings = ws.Settings(endpoints={"aa": server.url("/aa")}, allow_private=True)
+        with ws.SearchClient("aa", settings=settings, cache_ttl_s=300) as client:
+            client._cache.memory.max_entries = 2  # noqa: SLF001 - the search answers' room, made small
+            client.search("q", include_content=True)
+            again = client.search("q", include_content=True)
+            fetched = client.fetch(server.url("/page?n=1"), extract_mode="text", max_chars=4000)
+    assert again["provider_meta"]["cached"] is True and [r.route for r in server.requests].count("/aa") == 1
+    assert fetched["text"] == again["items"][1]["content"] and page.requests == 3  # the page, from memory
+
+
 @pytest.mark.parametrize(
     ("status", "code", "requests"),
     [

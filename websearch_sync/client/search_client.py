@@ -303,11 +303,8 @@ class SearchClient:
     ) -> tuple[RateLimiter, Cooldowns, Flights]:
         """The client's rate limiter, cool-downs and single-flight table (its own; the
         module-level functions keep process-wide ones instead, see ``api.py``)."""
-        return (
-            RateLimiter(clock, shared=shared.slots),
-            Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns),
-            Flights(shared.flights),
-        )
+        cooldowns = Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns)
+        return RateLimiter(clock, shared=shared.slots), cooldowns, Flights(shared.flights, cooldowns.cools_down)
 
     @property
     def clock(self) -> Clock:

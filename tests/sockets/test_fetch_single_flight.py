@@ -229,6 +229,27 @@ def test_a_failed_fetch_reaches_the_waiters_as_a_copy_unless_their_own_attempt_m
     assert page.requests == requests
 
 
+def test_a_fetch_waiters_copy_of_a_failure_is_redacted_with_its_secrets(waiting, monkeypatch):
+    """A failure reaching ``fetch`` unredacted (a reader that quotes a key) reaches its caller and the
+    waiter's copy redacted, as a search's and its waiters' are (``_read_page`` redacts both)."""
+    from websearch_sync.reader import page as reader_page  # the client imports fetch_page from it at each read
+
+    secret = "sk-flight-secret-0123456789"
+
+    def refused(url: str, **kwargs: Any) -> Any:
+        ends = time.monotonic() + HOLD_LIMIT_S
+        while waiting[0] < 1 and time.monotonic() < ends:  # until the other caller waits for this one
+            time.sleep(0.005)
+        raise ws.WebProviderError("refused with key %s" % secret, detail_code="http_404", status=404)
+
+    monkeypatch.setattr(reader_page, "fetch_page", refused)
+    settings = ws.Settings(fetch_service_key=secret)
+    with ws.SearchClient("stub", settings=settings, retries=0) as client:
+        results = _fetch_together(lambda _: client.fetch("https://example.org/page", timeout_ms=60_000), 2)
+    assert [type(result).__name__ for result in results] == ["WebProviderError"] * 2 and waiting[0] == 1
+    assert [secret in str(result) for result in results] == [False, False]
+
+
 def test_a_search_refused_for_its_key_reaches_the_waiters_as_a_copy(waiting, json_backends):
     """An AuthError (401) is the answer of every identical search: the waiters raise it, unsent."""
     json_backends("aa")

@@ -970,18 +970,22 @@ class SearchClient:
         if key is None:
             return read()
         flight = key if ttl > 0 else ("uncached", key)  # a cached fetch must not wait for an answer never cached
-        with self._flights.turn(
-            flight, deadline, cached, across_processes=ttl > 0, ask_need_s=send_need_s(deadline)
-        ) as found:
-            if found is not None:
-                return as_asked(found)
-            result = read()
-            # a text its own deadline cut (a long PDF's) is this caller's alone, as a search's partial
-            # answer is: a waiter, and a later call, with more time would get less than it asks
-            if CUT_DEADLINE not in result.get("truncated_by", ()):
-                self._flights.answered(flight, cast(dict[str, Any], result))
-                if ttl > 0:  # before the question is let go: a waiter in another process reads it then
-                    self._pages.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), max_answer)
+        try:
+            with self._flights.turn(
+                flight, deadline, cached, across_processes=ttl > 0, ask_need_s=send_need_s(deadline)
+            ) as found:
+                if found is not None:
+                    return as_asked(found)
+                result = read()
+                # a text its own deadline cut (a long PDF's) is this caller's alone, as a search's partial
+                # answer is: a waiter, and a later call, with more time would get less than it asks
+                if CUT_DEADLINE not in result.get("truncated_by", ()):
+                    self._flights.answered(flight, cast(dict[str, Any], result))
+                    if ttl > 0:  # before the question is let go: a waiter in another process reads it then
+                        self._pages.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), max_answer)
+        except WebSearchError as error:  # a waiter's copy of another caller's failure too: with this caller's secrets
+            redact_error(error, self.settings.secrets())  # in place, as search's
+            raise
         return result
 
     def _fetch_retrying(self, url: str, *, deadline: Deadline, **arguments: Any) -> FetchResult:

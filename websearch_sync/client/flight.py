@@ -178,8 +178,10 @@ class Flights:
             wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
             handed = asking.answer_for(budget, reach)
             failed = asking.error
-            if handed is None and failed is not None and (
-                answers_waiters(failed, self._cools_down) or budget.remaining_s() < ask_need_s
+            if (
+                handed is None
+                and failed is not None
+                and (answers_waiters(failed, self._cools_down) or budget.remaining_s() < ask_need_s)
             ):
                 raise copied_error(failed)
             yield handed if handed is not None else lookup()

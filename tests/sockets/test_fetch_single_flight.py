@@ -195,6 +195,23 @@ def test_include_content_and_fetch_share_a_page_read_with_the_same_arguments(jso
     assert page.requests == 3
 
 
+def test_the_pages_include_content_reads_push_no_search_answer_out_of_memory(json_backends):
+    """Pages are cached in memory of their own: with room for two answers, a search that read three
+    pages is still an answer in memory (in one cache, ~93 searches of 10 pages filled 1,024 entries)."""
+    json_backends("aa")
+    page = HeldPage(lambda requests: True)
+    with FaultServer({"/page": page}) as server:
+        server.routes["/aa"] = json_results(*(server.url("/page?n=%d" % n) for n in range(3)))
+        settings = ws.Settings(endpoints={"aa": server.url("/aa")}, allow_private=True)
+        with ws.SearchClient("aa", settings=settings, cache_ttl_s=300) as client:
+            client._cache.memory.max_entries = 2  # noqa: SLF001 - the search answers' room, made small
+            client.search("q", include_content=True)
+            again = client.search("q", include_content=True)
+            fetched = client.fetch(server.url("/page?n=1"), extract_mode="text", max_chars=4000)
+    assert again["provider_meta"]["cached"] is True and [r.route for r in server.requests].count("/aa") == 1
+    assert fetched["text"] == again["items"][1]["content"] and page.requests == 3  # the page, from memory
+
+
 @pytest.mark.parametrize(
     ("status", "code", "requests"),
     [
@@ -210,6 +227,27 @@ def test_a_failed_fetch_reaches_the_waiters_as_a_copy_unless_their_own_attempt_m
         results = _fetch_together(lambda _: client.fetch(server.url("/page"), allow_private=True, timeout_ms=60_000))
     assert [type(result).__name__ for result in results] == [code] * CALLERS
     assert page.requests == requests
+
+
+def test_a_fetch_waiters_copy_of_a_failure_is_redacted_with_its_secrets(waiting, monkeypatch):
+    """A failure reaching ``fetch`` unredacted (a reader that quotes a key) reaches its caller and the
+    waiter's copy redacted, as a search's and its waiters' are (``_read_page`` redacts both)."""
+    from websearch_sync.reader import page as reader_page  # the client imports fetch_page from it at each read
+
+    secret = "sk-flight-secret-0123456789"
+
+    def refused(url: str, **kwargs: Any) -> Any:
+        ends = time.monotonic() + HOLD_LIMIT_S
+        while waiting[0] < 1 and time.monotonic() < ends:  # until the other caller waits for this one
+            time.sleep(0.005)
+        raise ws.WebProviderError("refused with key %s" % secret, detail_code="http_404", status=404)
+
+    monkeypatch.setattr(reader_page, "fetch_page", refused)
+    settings = ws.Settings(fetch_service_key=secret)
+    with ws.SearchClient("stub", settings=settings, retries=0) as client:
+        results = _fetch_together(lambda _: client.fetch("https://example.org/page", timeout_ms=60_000), 2)
+    assert [type(result).__name__ for result in results] == ["WebProviderError"] * 2 and waiting[0] == 1
+    assert [secret in str(result) for result in results] == [False, False]
 
 
 def test_a_search_refused_for_its_key_reaches_the_waiters_as_a_copy(waiting, json_backends):

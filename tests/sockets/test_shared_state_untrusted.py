@@ -129,6 +129,18 @@ def page_server():
         yield running
 
 
+def _warning_without(*names: str) -> dict[str, Any]:
+    """A warning as fetch writes it (a PDF's pages left out), less ``names``."""
+    warning = {
+        "type": "WebParseError",
+        "message": "2 pages left out",
+        "retryable": False,
+        "detail_code": "pdf_pages_left_out",
+        "provider": "fetch",
+    }
+    return {key: value for key, value in warning.items() if key not in names}
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -141,6 +153,10 @@ def page_server():
         pytest.param({"data": "iVBORw0KGgo=", "width": 1, "height": 1}, id="an image a text fetch never returns"),
         pytest.param({"errors": [1]}, id="a warning that is a number"),
         pytest.param({"errors": [{"type": "WebParseError", "message": "m"}]}, id="a warning without its fields"),
+        pytest.param({"errors": [_warning_without("detail_code")]}, id="a warning without its detail code"),
+        pytest.param({"errors": [_warning_without("provider")]}, id="a warning without its provider"),
+        pytest.param({"errors": [{**_warning_without(), "detail_code": "http_404"}]}, id="a failure as a warning"),
+        pytest.param({"errors": [{**_warning_without(), "secret": "x"}]}, id="a warning with a key fetch never writes"),
     ],
 )
 def test_a_crafted_fetch_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, page_server, change):

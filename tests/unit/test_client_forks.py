@@ -95,6 +95,7 @@ LOCKS = {
     "refused keys": lambda client: client._cooldowns.refused,  # noqa: SLF001
     "questions in flight": lambda client: client._flights,  # noqa: SLF001
     "memory cache": lambda client: client._cache.memory,  # noqa: SLF001
+    "page memory cache": lambda client: client._pages.memory,  # noqa: SLF001
     "validated calls": lambda client: client._plans,  # noqa: SLF001
     "settings fingerprints": lambda client: client._fingerprints,  # noqa: SLF001
 }

@@ -5,6 +5,7 @@ import threading
 
 import pytest
 
+import websearch_sync as ws
 from websearch_sync.client import flight
 from websearch_sync.client.flight import Flights, Reach
 from websearch_sync.errors import (
@@ -151,6 +152,8 @@ def test_a_partial_answer_is_handed_only_to_a_waiter_that_could_do_no_more(waite
         (BadGateway("502"), False),
         (Timeout("too slow", detail_code="deadline_exceeded"), False),  # the waiter may have more time
         (Timeout("no slot in time", detail_code="budget_exhausted"), False),
+        # the asker's share of its deadline for a PDF slot ran out: a waiter with more time may read it
+        (WebProviderError("busy", detail_code="pdf_reads_busy"), False),
         # a fallback's other backend failed with a 502: asked again, the wall is skipped, the 502 retried
         (WebBlocked("captcha", detail_code="captcha_required", errors=[BadGateway("502")]), False),
     ],
@@ -158,7 +161,25 @@ def test_a_partial_answer_is_handed_only_to_a_waiter_that_could_do_no_more(waite
 def test_a_waiter_raises_the_askers_failure_only_when_its_own_attempt_could_not_mend_it(monkeypatch, failure, copied):
     """One rule (``flight.answers_waiters``): a waiter with time to send asks the upstream itself
     after a failure its own time or attempts may mend, and raises a copy of any other."""
-    flights = Flights()
+    assert _waiters_outcome(monkeypatch, Flights(), failure) == ("copied" if copied else "asked")
+
+
+@pytest.mark.parametrize(
+    ("failure", "outcome"),
+    [
+        (WebBlocked("slow down", detail_code="http_429"), "asked"),  # retryable, and nothing cools its host
+        (WebBlocked("captcha", detail_code="captcha_required"), "copied"),  # asked again, the same wall
+    ],
+)
+def test_a_block_that_started_no_cool_down_is_copied_only_when_no_retry_may_pass_it(monkeypatch, failure, outcome):
+    """``cooldowns={"http_429": 0}``: a 429 starts no cool-down, so a waiter asking itself is not refused."""
+    with ws.SearchClient("stub", cooldowns={"http_429": 0, "captcha_required": 0}) as client:
+        flights = client._flights  # noqa: SLF001 - the client's single flight, told its cool-downs
+    assert _waiters_outcome(monkeypatch, flights, failure) == outcome
+
+
+def _waiters_outcome(monkeypatch, flights, failure):
+    """``"copied"`` when a waiter raised a copy of the asker's ``failure``, ``"asked"`` when it was let ask."""
     started, outcome = _waiting_started(monkeypatch), []
 
     def wait_for_it():
@@ -176,7 +197,7 @@ def test_a_waiter_raises_the_askers_failure_only_when_its_own_attempt_could_not_
             raise failure
     waiter.join()
     [got] = outcome
-    if copied:
-        assert type(got) is type(failure) and got is not failure and got.detail_code == failure.detail_code
-    else:
-        assert got is None
+    if got is None:
+        return "asked"
+    assert type(got) is type(failure) and got is not failure and got.detail_code == failure.detail_code
+    return "copied"

@@ -15,6 +15,7 @@ tiers (a planted 10 MB entry would cost every reader seconds and hundreds of MB)
 
 from typing import Any, Optional
 
+from ..config import READ_WARNINGS
 from ..engine.normalize import LINE_TEXT_FIELDS, clean_text
 from ..net.urls import MAX_URL_CHARS
 from ..reader.image import MAX_IMAGE_BASE64_CHARS
@@ -38,6 +39,8 @@ _ITEM_OPTIONAL_TEXT = (
     "embed_url",
 )
 _ITEM_OPTIONAL_COUNTS = ("width", "height", "duration", "view_count")
+#: The keys of a warning fetch writes (``WebSearchError.to_dict()`` of an error with no attached ones).
+_WARNING_KEYS = frozenset({"type", "message", "retryable", "detail_code", "provider"})
 _PAGE_TEXT = ("url", "final_url", "title", "text", "content_type", "extractor")
 
 #: A stored answer's JSON, besides its page text, at most: the frame (``provider_meta``,
@@ -132,15 +135,20 @@ def valid_page_answer(answer: Any, max_chars: Optional[int] = None, images: bool
 
 
 def _valid_warnings(errors: Any) -> bool:
-    """Whether a stored fetch result's ``errors`` (its warnings: a PDF's pages left out) are entries of
-    ``WebSearchError.to_dict()``'s shape: ``include_content`` reads each one's ``provider`` into the
-    search's ``errors`` (a planted ``[1]`` failed every page read from it as an internal error)."""
+    """Whether a stored fetch result's ``errors`` (its warnings: a PDF's pages left out) are what
+    fetch writes: entries of exactly ``WebSearchError.to_dict()``'s keys, ``detail_code`` one of
+    :data:`~websearch_sync.config.READ_WARNINGS` and ``provider`` text or ``None``. include_content
+    reads each one's ``detail_code`` and ``provider`` into the search's ``errors`` (a planted ``[1]``
+    failed every page read from it as an internal error, one without ``detail_code`` raised KeyError)."""
     return type(errors) is list and all(
         type(entry) is dict
-        and type(entry.get("type")) is str
-        and type(entry.get("message")) is str
-        and type(entry.get("retryable")) is bool
-        and all(entry.get(name) is None or type(entry[name]) is str for name in ("detail_code", "provider"))
+        and entry.keys() == _WARNING_KEYS
+        and type(entry["type"]) is str
+        and type(entry["message"]) is str
+        and type(entry["retryable"]) is bool
+        and type(entry["detail_code"]) is str
+        and entry["detail_code"] in READ_WARNINGS
+        and (entry["provider"] is None or type(entry["provider"]) is str)
         for entry in errors
     )
 

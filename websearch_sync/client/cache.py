@@ -163,6 +163,12 @@ _CONTAINERS = (list, dict, tuple)
 #: The memory cache's default budget of text (characters of the results' strings): an image a
 #: fetch returns holds up to ~7 MB of base64, so 1,024 of them would hold gigabytes.
 MEMORY_CACHE_CHARS = 64_000_000
+#: The bounds of a client's memory cache of pages (fetch's answers, and include_content's pages),
+#: kept apart from its search answers': one search reads up to ``max_results`` pages, whose
+#: entries in one cache pushed out the answers (10 pages a search: ~93 searches filled 1,024
+#: entries), and their text, already in the search's answer, took the answers' budget of characters.
+PAGE_MEMORY_ENTRIES = 1024
+PAGE_MEMORY_CHARS = 16_000_000
 
 
 def result_chars(value: dict[str, Any]) -> int:

@@ -76,6 +76,12 @@ class Cooldowns:
             duration = error.retry_after
         return min(duration, MAX_COOLDOWN_S) if duration > 0 else 0.0  # NaN is not > 0
 
+    def cools_down(self, error: WebBlocked) -> bool:
+        """Whether ``error`` suspends its backend (or host) for a while: a waiter for the call that met
+        it would be refused at once (:func:`~.flight.answers_waiters`); one whose kind is set to 0 s
+        (``cooldowns={"http_429": 0}``) suspends nothing."""
+        return self.duration_s(error) > 0
+
     def record(
         self,
         error: WebBlocked,

@@ -29,7 +29,7 @@ from ..forks import renewed_in_children
 from ..net.deadline import Deadline
 from ..net.waits import wait_for
 from .cache import copy_result
-from .retry import DEFAULT_RETRY
+from .retry import CALLER_RETRIES, DEFAULT_RETRY
 from .tiers import SharedFlightsTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -45,23 +45,35 @@ Lookup = Callable[[], Optional[dict[str, Any]]]
 DEADLINE_CUTS = frozenset({DEADLINE_EXCEEDED, BUDGET_EXHAUSTED, NOT_ASKED})
 
 
-def answers_waiters(error: WebSearchError) -> bool:
+#: Whether a block starts a cool-down (:meth:`~.cooldown.Cooldowns.cools_down`); without a
+#: client's cool-downs to ask, every block is taken to.
+CoolsDown = Callable[[WebBlocked], bool]
+
+
+def _every_block_cools_down(error: WebBlocked) -> bool:
+    return True
+
+
+def answers_waiters(error: WebSearchError, cools_down: CoolsDown = _every_block_cools_down) -> bool:
     """Whether the failure of the caller a waiter waited for is the waiter's answer too, raised as a
     copy rather than asked of the upstream again (one request per waiter, to a host that just
     failed). True when neither ``error`` nor any failure attached to it (a fallback's other
     backends') is one the waiter's own time or attempts may mend: the deadline's
-    (:data:`DEADLINE_CUTS`: ``timeout_ms`` is in no key, the waiter may have more) or one a retry
-    heals (a timeout, a reset connection, a 5xx: :meth:`RetryPolicy.is_retry`). A block never is (a
+    (:data:`DEADLINE_CUTS`: ``timeout_ms`` is in no key, the waiter may have more), one a retry
+    heals (a timeout, a reset connection, a 5xx: :meth:`RetryPolicy.is_retry`) or one a later call
+    may get past (:data:`~.retry.CALLER_RETRIES`: ``pdf_reads_busy`` comes when the asker's share of
+    its deadline ran out). A block that started a cool-down (``cools_down``) never is (a
     ``WebBlocked`` 429 is retryable, but its host now cools down: asked again it is refused at once);
-    nor is a key refused, a 404, a page without text, a parse failure: the upstream says the same again."""
-    return not any(_mendable(one) for one in (error, *error.errors))
+    one that started none (``cooldowns={"http_429": 0}``) is read as any failure. Nor is a key
+    refused, a 404, a page without text, a parse failure: the upstream says the same again."""
+    return not any(_mendable(one, cools_down) for one in (error, *error.errors))
 
 
-def _mendable(error: WebSearchError) -> bool:
+def _mendable(error: WebSearchError, cools_down: CoolsDown) -> bool:
     """Whether another call may get past ``error`` by its own time or its own attempts (:func:`answers_waiters`)."""
-    if isinstance(error, WebBlocked):
+    if isinstance(error, WebBlocked) and cools_down(error):
         return False
-    return error.detail_code in DEADLINE_CUTS or DEFAULT_RETRY.is_retry(error)
+    return error.detail_code in DEADLINE_CUTS | CALLER_RETRIES or DEFAULT_RETRY.is_retry(error)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,8 +124,11 @@ class _Asking(threading.Event):
 class Flights:
     """The questions this process (or, with a shared tier, any process) is asking now."""
 
-    def __init__(self, shared: Optional[SharedFlightsTier] = None) -> None:
+    def __init__(
+        self, shared: Optional[SharedFlightsTier] = None, cools_down: CoolsDown = _every_block_cools_down
+    ) -> None:
         self._shared = shared
+        self._cools_down = cools_down
         self._asking: dict[Hashable, _Asking] = {}
         self._lock = threading.Lock()
         renewed_in_children(self)
@@ -163,7 +178,11 @@ class Flights:
             wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
             handed = asking.answer_for(budget, reach)
             failed = asking.error
-            if handed is None and failed is not None and (answers_waiters(failed) or budget.remaining_s() < ask_need_s):
+            if (
+                handed is None
+                and failed is not None
+                and (answers_waiters(failed, self._cools_down) or budget.remaining_s() < ask_need_s)
+            ):
                 raise copied_error(failed)
             yield handed if handed is not None else lookup()
             return

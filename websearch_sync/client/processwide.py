@@ -55,10 +55,11 @@ def process_parts(settings: Settings, cooldown_s: dict[str, float], clock: Clock
     with _LOCK:
         parts = _PARTS.get(key)
         if parts is None:
+            cooldowns = Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns)
             parts = _PARTS[key] = (
                 RateLimiter(clock, shared=shared.slots),
-                Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns),
-                Flights(shared.flights),
+                cooldowns,
+                Flights(shared.flights, cooldowns.cools_down),
             )
         _PARTS.move_to_end(key)
         while len(_PARTS) > _MAX_SETTINGS:

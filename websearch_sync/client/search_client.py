@@ -65,7 +65,7 @@ from ..validate import (
 )
 from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState, refusal, send_need_s, with_retries
-from .cache import DEFAULT_FILE_ANSWERS, MemoryCache, ResultCache, SqliteCache
+from .cache import DEFAULT_FILE_ANSWERS, PAGE_MEMORY_CHARS, PAGE_MEMORY_ENTRIES, MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
@@ -275,6 +275,9 @@ class SearchClient:
         application's module-level client must not carry one test's block or answers into the next)."""
         shared = self._shared
         self._cache = ResultCache(MemoryCache(self.cache_ttl_s, clock=self._clock), self._disk, shared.cache)
+        # pages (fetch's, include_content's) in memory of their own: reading them never evicts a search answer
+        page_memory = MemoryCache(self.cache_ttl_s, PAGE_MEMORY_ENTRIES, self._clock, PAGE_MEMORY_CHARS)
+        self._pages = ResultCache(page_memory, self._disk, shared.cache)
         self._fingerprints = Fingerprints()
         self._plans = PlanMemo()
         limiter, self._cooldowns, self._flights = self._state_parts(self._cooldown_s, self._clock, shared)
@@ -300,11 +303,8 @@ class SearchClient:
     ) -> tuple[RateLimiter, Cooldowns, Flights]:
         """The client's rate limiter, cool-downs and single-flight table (its own; the
         module-level functions keep process-wide ones instead, see ``api.py``)."""
-        return (
-            RateLimiter(clock, shared=shared.slots),
-            Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns),
-            Flights(shared.flights),
-        )
+        cooldowns = Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns)
+        return RateLimiter(clock, shared=shared.slots), cooldowns, Flights(shared.flights, cooldowns.cools_down)
 
     @property
     def clock(self) -> Clock:
@@ -941,7 +941,7 @@ class SearchClient:
             if key is None or ttl <= 0:
                 return None
             check = partial(valid_page_answer, max_chars=max_chars, images=images)
-            return self._cache.get(key, deadline.remaining_s(), check, max_answer)
+            return self._pages.get(key, deadline.remaining_s(), check, max_answer)
 
         def as_asked(answer: dict[str, Any]) -> FetchResult:
             """Another caller's answer (the same page, maybe another fragment or case) with this one's URL."""
@@ -970,18 +970,22 @@ class SearchClient:
         if key is None:
             return read()
         flight = key if ttl > 0 else ("uncached", key)  # a cached fetch must not wait for an answer never cached
-        with self._flights.turn(
-            flight, deadline, cached, across_processes=ttl > 0, ask_need_s=send_need_s(deadline)
-        ) as found:
-            if found is not None:
-                return as_asked(found)
-            result = read()
-            # a text its own deadline cut (a long PDF's) is this caller's alone, as a search's partial
-            # answer is: a waiter, and a later call, with more time would get less than it asks
-            if CUT_DEADLINE not in result.get("truncated_by", ()):
-                self._flights.answered(flight, cast(dict[str, Any], result))
-                if ttl > 0:  # before the question is let go: a waiter in another process reads it then
-                    self._cache.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), max_answer)
+        try:
+            with self._flights.turn(
+                flight, deadline, cached, across_processes=ttl > 0, ask_need_s=send_need_s(deadline)
+            ) as found:
+                if found is not None:
+                    return as_asked(found)
+                result = read()
+                # a text its own deadline cut (a long PDF's) is this caller's alone, as a search's partial
+                # answer is: a waiter, and a later call, with more time would get less than it asks
+                if CUT_DEADLINE not in result.get("truncated_by", ()):
+                    self._flights.answered(flight, cast(dict[str, Any], result))
+                    if ttl > 0:  # before the question is let go: a waiter in another process reads it then
+                        self._pages.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), max_answer)
+        except WebSearchError as error:  # a waiter's copy of another caller's failure too: with this caller's secrets
+            redact_error(error, self.settings.secrets())  # in place, as search's
+            raise
         return result
 
     def _fetch_retrying(self, url: str, *, deadline: Deadline, **arguments: Any) -> FetchResult:

@@ -478,6 +478,19 @@ def _page_entry(entry: ErrorInfo, url: str) -> ErrorInfo:
     return {**entry, "provider": entry["provider"] or PROVIDER, "url": url}
 
 
+def _page_warning(warning: ErrorInfo, url: str) -> ErrorInfo:
+    """A warning on the page ``url`` include_content read (a PDF's pages left out), rebuilt from the
+    fields a warning has (it may come from a cached answer: nothing else of it is copied)."""
+    known: ErrorInfo = {
+        "type": warning["type"],
+        "message": warning["message"],
+        "retryable": warning["retryable"],
+        "detail_code": warning["detail_code"],
+        "provider": warning["provider"],
+    }
+    return _page_entry(known, url)
+
+
 def add_page_content(
     items: list[SearchItem],
     *,
@@ -548,7 +561,7 @@ def add_page_content(
             if page.get("truncated_by"):
                 item["content_truncated_by"] = page["truncated_by"]
             # a warning on what was read (a PDF's pages left out) stays with the text, as in fetch's result
-            errors.extend(_page_entry(warning, item["url"]) for warning in page.get("errors", []))
+            errors.extend(_page_warning(warning, item["url"]) for warning in page.get("errors", []))
         except WebSearchError as error:
             errors.append(_page_entry(error.to_dict(), item["url"]))
         except Exception as exc:  # a defect in fetch: logged loudly, reported typed, never fails the search

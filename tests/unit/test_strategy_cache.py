@@ -4,6 +4,7 @@ call (a fallback chain's or a merge's) would get the same answer, so it is kept 
 cool-down ends."""
 
 import json
+import sqlite3
 
 import pytest
 from clocks import FakeClock
@@ -160,3 +161,39 @@ def test_lifting_a_cool_down_drops_the_answers_it_shaped_and_keeps_the_others(js
     assert lifted["provider_meta"]["cached"] is False
     assert [e["detail_code"] for e in lifted["errors"]] == ["http_403"]  # aa was asked: its 403 again
     assert sorted(request.url.split("/")[2] for request in wire.requests[asked:]) == ["aa.example", "bb.example"]
+
+
+def _planted(path, edit):
+    """Rewrite the one answer the cache file at ``path`` holds: ``edit(stored)`` gives its new text."""
+    with sqlite3.connect(path) as conn:
+        (value,) = conn.execute("SELECT value FROM results").fetchone()
+        conn.execute("UPDATE results SET value = ?", (edit(json.loads(value)),))
+    conn.close()
+
+
+def _huge_in_stamp(stored):
+    stored["_stamp"]["stored_for_s"] = 0
+    return json.dumps(stored).replace('"stored_for_s": 0', '"stored_for_s": 1' + "0" * 400)
+
+
+def _huge_in_note(stored):
+    stored["_stamp"]["cooldowns"] = {}
+    stored["errors"][0]["retry_after"] = 0
+    return json.dumps(stored).replace('"retry_after": 0', '"retry_after": 1' + "0" * 400)
+
+
+@pytest.mark.parametrize("edit", [_huge_in_stamp, _huge_in_note])
+def test_a_planted_stamp_with_a_huge_integer_is_a_miss(json_backends, tmp_path, edit):
+    """A 400-digit JSON integer (valid JSON, in a file anyone may write) as the seconds an answer
+    was stored for, or a note's ``retry_after``, raised ``OverflowError`` out of ``search``
+    (``math.isfinite`` makes an int a float): it is no number of seconds, so the entry is a miss."""
+    clock = FakeClock()
+    path = tmp_path / "cache.sqlite"
+    client, _ = _chain(json_backends, 403, clock, "fallback", cache_path=path)
+    with client:
+        client.search("q")
+    _planted(path, edit)
+    client, _ = _chain(json_backends, 403, clock, "fallback", cache_path=path)
+    with client:
+        again = client.search("q")
+    assert again["provider_meta"]["cached"] is False

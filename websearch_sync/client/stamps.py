@@ -22,6 +22,7 @@ from typing import Any, Callable, Optional
 
 from ..engine.base import Backend
 from ..errors import WebBlocked
+from .state.server import MAX_EXPIRY_S
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -80,8 +81,11 @@ def served(
     age = max(0.0, stamp["stored_for_s"] - left_s)
     for note in notes:
         waited = note.get("retry_after") if type(note) is dict else None
-        if isinstance(waited, (int, float)) and type(waited) is not bool and math.isfinite(waited):
-            note["retry_after"] = max(0.0, waited - age)
+        if type(waited) in (int, float):
+            seconds = _seconds(waited)
+            if seconds is None:
+                return None
+            note["retry_after"] = max(0.0, seconds - age)
     return value
 
 
@@ -105,13 +109,12 @@ def _replace_note(notes: list[Any], backend: str, note: dict[str, Any]) -> None:
 
 
 def _valid(stamp: Any) -> bool:
-    """Whether a stored stamp is one: a finite number of seconds and ``{backend: [key, ...]}`` of text, small."""
-    if type(stamp) is not dict or type(stamp.get("stored_for_s")) not in (int, float):
+    """Whether a stored stamp is one: a number of seconds (:func:`_seconds`) and ``{backend: [key, ...]}`` of text, small."""
+    if type(stamp) is not dict or _seconds(stamp.get("stored_for_s")) is None:
         return False
     shaped = stamp.get("cooldowns")
     return (
-        math.isfinite(stamp["stored_for_s"])
-        and type(shaped) is dict
+        type(shaped) is dict
         and len(shaped) <= _MAX_NAMES
         and all(
             type(name) is str
@@ -121,3 +124,14 @@ def _valid(stamp: Any) -> bool:
             for name, keys in shaped.items()
         )
     )
+
+
+def _seconds(value: Any) -> Optional[float]:
+    """``value`` as seconds when it is a number of them from 0 to :data:`MAX_EXPIRY_S` (no cache
+    keeps anything longer), else ``None``. An int is bounded before it is made a float: a JSON
+    integer may have hundreds of digits, which no float holds (``OverflowError``)."""
+    if type(value) is int:
+        return float(value) if 0 <= value <= MAX_EXPIRY_S else None
+    if type(value) is float and math.isfinite(value) and 0.0 <= value <= MAX_EXPIRY_S:
+        return value
+    return None

@@ -10,6 +10,7 @@ import pytest
 from clocks import FakeClock
 
 import websearch_sync as ws
+from websearch_sync.client.stamps import served
 from websearch_sync.testing import MockResponse, MockWire
 
 RESULTS = json.dumps({"results": [{"title": "B", "url": "https://b.example/1", "snippet": "from bb"}]})
@@ -197,3 +198,19 @@ def test_a_planted_stamp_with_a_huge_integer_is_a_miss(json_backends, tmp_path, 
     with client:
         again = client.search("q")
     assert again["provider_meta"]["cached"] is False
+
+
+def test_a_stamp_is_checked_only_while_the_call_has_time_left():
+    """Each cool-down a stamp names is a shared read (:func:`~.stamps.served`): the call's time left
+    is asked before each, and bounds it; once none is left the answer is a miss, nothing more read."""
+    asked = []
+
+    def check(key, left_s):
+        asked.append((key, left_s))
+
+    lefts = iter([0.5, 0.0])
+    stamp = {"stored_for_s": 10, "cooldowns": {"aa": ["aa-1", "aa-2"]}}
+    value = {"items": [], "errors": [], "_stamp": stamp}
+    own = {"aa": ("aa-1", "aa-2")}.get
+    assert served(value, 5, check, own, lambda: next(lefts)) is None
+    assert asked == [("aa-1", 0.5)]

@@ -36,6 +36,9 @@ _MAX_NAMES = 64
 Cooling = Callable[[Backend], tuple[str, ...]]
 #: ``check(key, left_s)``: raises the ``WebBlocked`` a call would meet while ``key`` cools down.
 Check = Callable[[str, Optional[float]], None]
+#: ``own_keys(backend)``: the cool-down keys of that backend of the call's plan for its parameters
+#: (:meth:`~.Backend.cooldown_keys`); ``None`` for a name the plan has no backend of.
+OwnKeys = Callable[[str], Optional[tuple[str, ...]]]
 
 
 def shaping(response: dict[str, Any], backends: list[Backend], cooling: Cooling) -> dict[str, list[str]]:
@@ -61,11 +64,14 @@ def stamped(response: dict[str, Any], shaped: dict[str, list[str]], stored_for_s
 
 
 def served(
-    value: dict[str, Any], left_s: float, check: Check, call_left_s: Optional[float]
+    value: dict[str, Any], left_s: float, check: Check, own_keys: OwnKeys, call_left_s: Callable[[], float]
 ) -> Optional[dict[str, Any]]:
     """A cached ``value`` (a copy, edited in place) with ``left_s`` seconds left as a caller gets
     it, or ``None`` (a miss) when a cool-down that shaped it no longer holds, or its stamp is not
-    one (untrusted input). ``call_left_s``: the time the call has left (bounds a shared read)."""
+    one (untrusted input). A stamp names only the call's own backends with their own cool-down
+    keys (``own_keys``): anything else was planted, and a miss, never a key looked up (a shared
+    read each). ``call_left_s()``: the time the call has left, asked before each check (each
+    bounds a shared read); none left is a miss."""
     stamp = value.pop(STAMP, None)
     if stamp is None:
         return value
@@ -74,7 +80,10 @@ def served(
     notes = value.get("errors")
     notes = notes if type(notes) is list else []
     for backend, keys in stamp["cooldowns"].items():
-        block = _current_block(check, keys, call_left_s)
+        own = own_keys(backend)
+        if own is None or any(key not in own for key in keys):
+            return None
+        block = _current_block(check, [key for key in own if key in keys], call_left_s)
         if block is None:
             return None
         _replace_note(notes, backend, dict(block.to_dict()))
@@ -89,10 +98,14 @@ def served(
     return value
 
 
-def _current_block(check: Check, keys: list[str], left_s: Optional[float]) -> Optional[WebBlocked]:
+def _current_block(check: Check, keys: list[str], call_left_s: Callable[[], float]) -> Optional[WebBlocked]:
     """The refusal a call would meet now from the first of ``keys`` still cooling down; ``None``
-    when none is (lifted, over, or never known to this process: the backend would be asked)."""
+    when none is (lifted, over, or never known to this process: the backend would be asked), or
+    when the call's time ran out before it was known."""
     for key in keys:
+        left_s = call_left_s()
+        if left_s <= 0:
+            return None
         try:
             check(key, left_s)
         except WebBlocked as block:

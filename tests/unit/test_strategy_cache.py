@@ -3,6 +3,7 @@ backend that failed is asked again by the next call unless it cools down; while 
 call (a fallback chain's or a merge's) would get the same answer, so it is kept until the
 cool-down ends."""
 
+import dataclasses
 import json
 import sqlite3
 
@@ -10,6 +11,8 @@ import pytest
 from clocks import FakeClock
 
 import websearch_sync as ws
+from websearch_sync.client import search_client
+from websearch_sync.client.cachekey import locale_key, query_key
 from websearch_sync.client.stamps import served
 from websearch_sync.testing import MockResponse, MockWire
 
@@ -214,3 +217,27 @@ def test_a_stamp_is_checked_only_while_the_call_has_time_left():
     own = {"aa": ("aa-1", "aa-2")}.get
     assert served(value, 5, check, own, lambda: next(lefts)) is None
     assert asked == [("aa-1", 0.5)]
+
+
+def _key_before_stamps(params, backends, strategy, fingerprint, pace=()):
+    """``search_key`` as the versions before stamped answers wrote it (an older worker of a fleet)."""
+    canonical = dataclasses.replace(params, query=query_key(params.query), locale=locale_key(params.locale))
+    return ("search", canonical.cache_key(), tuple(backends), strategy, fingerprint, tuple(pace))
+
+
+def test_an_older_version_sharing_the_cache_file_misses_the_stamped_answers(json_backends, tmp_path, monkeypatch):
+    """A fleet upgraded worker by worker shares one cache: an older worker read a stamped answer
+    and handed its caller the ``_stamp`` it does not know. The answers are under keys of their
+    format: the older worker misses them (and asks for its own)."""
+    clock = FakeClock()
+    path = tmp_path / "cache.sqlite"
+    client, _ = _chain(json_backends, 403, clock, "fallback", cache_path=path)
+    with client:
+        client.search("q")
+    monkeypatch.setattr(search_client, "search_key", _key_before_stamps)
+    monkeypatch.setattr(search_client, "served", lambda value, *stamp_args: value)  # as read before stamps
+    older, _ = _chain(json_backends, 403, clock, "fallback", cache_path=path)
+    with older:
+        read = older.search("q")
+    assert read["provider_meta"]["cached"] is False
+    assert "_stamp" not in read

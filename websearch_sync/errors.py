@@ -474,6 +474,10 @@ class WebBlocked(WebSearchError):
     ``http_403`` or ``http_429``. Only ``http_429`` is retryable."""
 
     code = "WebBlocked"
+    #: Its words that stay true when quoted later (by the cool-down that follows it): a 429's
+    #: message without the "retry after N s" counted when it was met, kept when the error is built
+    #: and extended with the message; ``None``: the message is.
+    lasting_words: Optional[str] = None
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
         return detail_code == HTTP_429
@@ -600,6 +604,8 @@ def redact_error(error: _E, secrets: Iterable[Optional[str]]) -> _E:
         items: list[WebSearchError] = [error, *error.errors]
         for item in items:
             item.message = redact(item._whole_text(), secret_list)
+            if isinstance(item, WebBlocked) and item.lasting_words is not None:
+                item.lasting_words = redact(item.lasting_words, secret_list)
     return error
 
 

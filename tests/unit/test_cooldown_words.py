@@ -2,11 +2,14 @@
 
 import pytest
 from clocks import FakeClock
+from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.client.cooldown import Cooldowns
 from websearch_sync.client.tiers import SharedBlock
-from websearch_sync.net.status import retry_hint
+from websearch_sync.engine.json_api import api_error
+from websearch_sync.net.status import status_error
+from websearch_sync.net.transport import HttpResponse
 
 
 class _OneSharedBlock:
@@ -45,23 +48,27 @@ def test_a_cool_down_heard_from_the_shared_state_does_not_quote_itself():
     assert "it said" not in messages[1]
 
 
-def test_a_cool_down_quoting_a_429_says_the_seconds_left_not_those_asked_when_it_was_met():
+def _429(words):
+    """A 429 asking for 30 s, as the status mapping says it, or as a JSON API's (``api_error``) with
+    the vendor's ``words`` after it (Brave's, Tavily's "Rate limit exceeded")."""
+    response = HttpResponse(429, CaseInsensitiveDict({"Retry-After": "30"}), b"{}", "https://aa.example/s")
+    return status_error(response, "aa") if words is None else api_error(response, "aa", message=words)
+
+
+@pytest.mark.parametrize("words", [None, "Rate limit exceeded"])
+def test_a_cool_down_quoting_a_429_says_the_seconds_left_not_those_asked_when_it_was_met(words):
     """A 429 said "retry after 30 s"; 20 s later its cool-down quoted that (with "10 s left"
-    beside it), and so did an answer cached meanwhile with it among its notes."""
+    beside it), and so did an answer cached meanwhile with it among its notes. The hint was cut
+    only where it ended the message: a JSON API's, the vendor's words after it, kept it."""
     clock = FakeClock()
     cooldowns = Cooldowns(clock=clock)
-    block = ws.WebBlocked(
-        "aa.example is rate-limiting us (HTTP 429)" + retry_hint(30.0),  # as the status mapping says it
-        provider="aa",
-        detail_code="http_429",
-        status=429,
-        retry_after=30.0,
-    )
+    block = _429(words)
+    assert "retry after 30 s" in block.message
     cooldowns.record(block)
     clock.advance(20)
     with pytest.raises(ws.WebBlocked) as info:
         cooldowns.check("aa")
     assert "(10 s left)" in info.value.message and info.value.retry_after == 10.0
-    assert (
-        "30 s" not in info.value.message and "it said: aa.example is rate-limiting us (HTTP 429))" in info.value.message
-    )
+    assert "30 s" not in info.value.message
+    assert "it said: aa.example is rate-limiting us (HTTP 429)" in info.value.message
+    assert (words or "") in info.value.message

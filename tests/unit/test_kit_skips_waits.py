@@ -176,7 +176,9 @@ def test_a_faked_block_met_on_skipped_time_reaches_no_thread_of_the_next_test():
     """A fake's 429 met after 60 s of skipped waits cools ``ddg_html`` down on the block's clock:
     another thread of the same test (real time) is refused too, seeing it last the skipped time
     longer (docs/contract.md). ``reset()``, which the plugin runs before each test, forgets it for
-    every thread: the next test's threads ask the backend."""
+    every thread: the next test's threads ask the backend. It forgets the skipped time too: else the
+    test's own thread, 60 s ahead, read a block another thread of the next test met (30 s on real
+    time) as over, and asked the backend it cools down."""
     blocked = ws.WebBlocked("slow down", detail_code="http_429", retry_after=30)
     with fake_results({"ddg_html": blocked}):
         SYSTEM_CLOCK.sleep(60.0)
@@ -184,7 +186,16 @@ def test_a_faked_block_met_on_skipped_time_reaches_no_thread_of_the_next_test():
             ws.search("q", backend="ddg_html", retries=0)
         refused = _in_another_thread(lambda: ws.search("q", backend="ddg_html", retries=0))
     reset()
-    with fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/", "snippet": "s"}]}):
+    found = [{"title": "T", "url": "https://t.example/", "snippet": "s"}]
+    with fake_results({"ddg_html": found}):
         asked = _in_another_thread(lambda: ws.search("q", backend="ddg_html", retries=0))
     assert isinstance(refused, ws.WebBlocked) and "cooling down" in refused.message
     assert isinstance(asked, dict) and asked["items"], asked
+
+    def met_there():
+        with fake_results({"ddg_html": blocked}):
+            return ws.search("q", backend="ddg_html", retries=0)
+
+    assert isinstance(_in_another_thread(met_there), ws.WebBlocked)
+    with fake_results({"ddg_html": found}), pytest.raises(ws.WebBlocked, match="cooling down"):
+        ws.search("q", backend="ddg_html", retries=0)

@@ -3,12 +3,17 @@ backend that failed is asked again by the next call unless it cools down; while 
 call (a fallback chain's or a merge's) would get the same answer, so it is kept until the
 cool-down ends."""
 
+import dataclasses
 import json
+import sqlite3
 
 import pytest
 from clocks import FakeClock
 
 import websearch_sync as ws
+from websearch_sync.client import search_client
+from websearch_sync.client.cachekey import locale_key, query_key
+from websearch_sync.client.stamps import served
 from websearch_sync.testing import MockResponse, MockWire
 
 RESULTS = json.dumps({"results": [{"title": "B", "url": "https://b.example/1", "snippet": "from bb"}]})
@@ -160,3 +165,79 @@ def test_lifting_a_cool_down_drops_the_answers_it_shaped_and_keeps_the_others(js
     assert lifted["provider_meta"]["cached"] is False
     assert [e["detail_code"] for e in lifted["errors"]] == ["http_403"]  # aa was asked: its 403 again
     assert sorted(request.url.split("/")[2] for request in wire.requests[asked:]) == ["aa.example", "bb.example"]
+
+
+def _planted(path, edit):
+    """Rewrite the one answer the cache file at ``path`` holds: ``edit(stored)`` gives its new text."""
+    with sqlite3.connect(path) as conn:
+        (value,) = conn.execute("SELECT value FROM results").fetchone()
+        conn.execute("UPDATE results SET value = ?", (edit(json.loads(value)),))
+    conn.close()
+
+
+def _huge_in_stamp(stored):
+    stored["_stamp"]["stored_for_s"] = 0
+    return json.dumps(stored).replace('"stored_for_s": 0', '"stored_for_s": 1' + "0" * 400)
+
+
+def _huge_in_note(stored):
+    stored["_stamp"]["cooldowns"] = {}
+    stored["errors"][0]["retry_after"] = 0
+    return json.dumps(stored).replace('"retry_after": 0', '"retry_after": 1' + "0" * 400)
+
+
+@pytest.mark.parametrize("edit", [_huge_in_stamp, _huge_in_note])
+def test_a_planted_stamp_with_a_huge_integer_is_a_miss(json_backends, tmp_path, edit):
+    """A 400-digit JSON integer (valid JSON, in a file anyone may write) as the seconds an answer
+    was stored for, or a note's ``retry_after``, raised ``OverflowError`` out of ``search``
+    (``math.isfinite`` makes an int a float): it is no number of seconds, so the entry is a miss."""
+    clock = FakeClock()
+    path = tmp_path / "cache.sqlite"
+    client, _ = _chain(json_backends, 403, clock, "fallback", cache_path=path)
+    with client:
+        client.search("q")
+    _planted(path, edit)
+    client, _ = _chain(json_backends, 403, clock, "fallback", cache_path=path)
+    with client:
+        again = client.search("q")
+    assert again["provider_meta"]["cached"] is False
+
+
+def test_a_stamp_is_checked_only_while_the_call_has_time_left():
+    """Each cool-down a stamp names is a shared read (:func:`~.stamps.served`): the call's time left
+    is asked before each, and bounds it; once none is left the answer is a miss, nothing more read."""
+    asked = []
+
+    def check(key, left_s):
+        asked.append((key, left_s))
+
+    lefts = iter([0.5, 0.0])
+    stamp = {"stored_for_s": 10, "cooldowns": {"aa": ["aa-1", "aa-2"]}}
+    value = {"items": [], "errors": [], "_stamp": stamp}
+    own = {"aa": ("aa-1", "aa-2")}.get
+    assert served(value, 5, check, own, lambda: next(lefts)) is None
+    assert asked == [("aa-1", 0.5)]
+
+
+def _key_before_stamps(params, backends, strategy, fingerprint, pace=()):
+    """``search_key`` as the versions before stamped answers wrote it (an older worker of a fleet)."""
+    canonical = dataclasses.replace(params, query=query_key(params.query), locale=locale_key(params.locale))
+    return ("search", canonical.cache_key(), tuple(backends), strategy, fingerprint, tuple(pace))
+
+
+def test_an_older_version_sharing_the_cache_file_misses_the_stamped_answers(json_backends, tmp_path, monkeypatch):
+    """A fleet upgraded worker by worker shares one cache: an older worker read a stamped answer
+    and handed its caller the ``_stamp`` it does not know. The answers are under keys of their
+    format: the older worker misses them (and asks for its own)."""
+    clock = FakeClock()
+    path = tmp_path / "cache.sqlite"
+    client, _ = _chain(json_backends, 403, clock, "fallback", cache_path=path)
+    with client:
+        client.search("q")
+    monkeypatch.setattr(search_client, "search_key", _key_before_stamps)
+    monkeypatch.setattr(search_client, "served", lambda value, *stamp_args: value)  # as read before stamps
+    older, _ = _chain(json_backends, 403, clock, "fallback", cache_path=path)
+    with older:
+        read = older.search("q")
+    assert read["provider_meta"]["cached"] is False
+    assert "_stamp" not in read

@@ -166,6 +166,13 @@ def locale_key(locale: Optional[str]) -> Optional[str]:
     )
 
 
+#: The format of a stored search answer, in its key. An answer may hold a stamp (:mod:`.stamps`)
+#: that a version before stamps would hand its caller as a field of the answer: a fleet of mixed
+#: versions sharing a cache file or Redis (upgraded worker by worker) keeps each version's answers
+#: under its own keys, so an older worker misses the newer ones' answers and asks for its own.
+SEARCH_FORMAT = "stamped"
+
+
 def search_key(
     params: SearchParams,
     backends: Sequence[str],
@@ -178,9 +185,9 @@ def search_key(
     (:func:`query_key`, :func:`locale_key`). ``pace``: the ``min_interval_s`` each of ``backends``
     is asked at (the client's, else the backend's own): an answer may say what its pace kept from it (SearXNG's time range left
     unverified when no slot was free at once for ``/config``), which a client with another pace
-    must not read as its own."""
+    must not read as its own. :data:`SEARCH_FORMAT`: the answers' format."""
     canonical = dataclasses.replace(params, query=query_key(params.query), locale=locale_key(params.locale))
-    return ("search", canonical.cache_key(), tuple(backends), strategy, fingerprint, tuple(pace))
+    return ("search", SEARCH_FORMAT, canonical.cache_key(), tuple(backends), strategy, fingerprint, tuple(pace))
 
 
 def fetch_key(url: str, mode: Any, max_chars: Any, max_bytes: Any, allow_private: Any, fingerprint: str) -> Hashable:

@@ -9,7 +9,6 @@ from typing import NamedTuple, Optional
 
 from ..errors import CAPTCHA_REQUIRED, HTTP_403, HTTP_429, WebBlocked
 from ..forks import renewed_in_children
-from ..net.status import retry_hint
 from ..net.transport import MAX_RETRY_AFTER_S
 from .clock import SYSTEM_CLOCK, Clock, time_of_day
 from .refusedkeys import RefusedKeys
@@ -267,6 +266,6 @@ def cooling_down(
 
 
 def _words(cause: WebBlocked) -> str:
-    """What the block said, as a cool-down quotes it: without its "retry after N s" (counted when it
-    was met; the cool-down says until when, and the seconds left counted now)."""
-    return cause.message.rstrip(".").removesuffix(retry_hint(cause.retry_after))
+    """What the block said, as a cool-down quotes it: its lasting words, without its "retry after N s"
+    (counted when it was met; the cool-down says until when, and the seconds left counted now)."""
+    return (cause.lasting_words if cause.lasting_words is not None else cause.message).rstrip(".")

@@ -607,7 +607,26 @@ class SearchClient:
         found = self._cache.lookup(key, left_s, plan.valid.check, plan.valid.max_bytes)
         if found is None:
             return None
-        return cast(Optional[SearchResponse], served(found[0], found[1], self._still_cooling, left_s))
+        return cast(
+            Optional[SearchResponse],
+            served(found[0], found[1], self._still_cooling, self._own_cooldown_keys(plan), plan.budget.remaining_s),
+        )
+
+    def _own_cooldown_keys(self, plan: "_Plan") -> Callable[[str], Optional[tuple[str, ...]]]:
+        """For a cached answer's stamp (:func:`~.stamps.served`): the cool-down keys of the plan's
+        backend of a name with the call's parameters, ``None`` for a name not in the plan. Only a
+        named backend is built (a cache hit builds no other)."""
+
+        def keys(name: str) -> Optional[tuple[str, ...]]:
+            if plan.backends is not None:
+                backends = [backend for backend in plan.backends if backend.name == name]
+            else:
+                backends = [registry.instance(cls, self.settings) for cls in plan.valid.classes if cls.name == name]
+            if not backends:
+                return None
+            return registry.reported(backends[0], partial(backends[0].cooldown_keys, plan.params))
+
+        return keys
 
     def _still_cooling(self, key: str, left_s: Optional[float]) -> None:
         """Raise the refusal a call would meet while cool-down ``key`` holds (:func:`~.stamps.served`)."""

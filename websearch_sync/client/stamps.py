@@ -22,6 +22,7 @@ from typing import Any, Callable, Optional
 
 from ..engine.base import Backend
 from ..errors import WebBlocked
+from .state.server import MAX_EXPIRY_S
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -35,6 +36,9 @@ _MAX_NAMES = 64
 Cooling = Callable[[Backend], tuple[str, ...]]
 #: ``check(key, left_s)``: raises the ``WebBlocked`` a call would meet while ``key`` cools down.
 Check = Callable[[str, Optional[float]], None]
+#: ``own_keys(backend)``: the cool-down keys of that backend of the call's plan for its parameters
+#: (:meth:`~.Backend.cooldown_keys`); ``None`` for a name the plan has no backend of.
+OwnKeys = Callable[[str], Optional[tuple[str, ...]]]
 
 
 def shaping(response: dict[str, Any], backends: list[Backend], cooling: Cooling) -> dict[str, list[str]]:
@@ -60,11 +64,14 @@ def stamped(response: dict[str, Any], shaped: dict[str, list[str]], stored_for_s
 
 
 def served(
-    value: dict[str, Any], left_s: float, check: Check, call_left_s: Optional[float]
+    value: dict[str, Any], left_s: float, check: Check, own_keys: OwnKeys, call_left_s: Callable[[], float]
 ) -> Optional[dict[str, Any]]:
     """A cached ``value`` (a copy, edited in place) with ``left_s`` seconds left as a caller gets
     it, or ``None`` (a miss) when a cool-down that shaped it no longer holds, or its stamp is not
-    one (untrusted input). ``call_left_s``: the time the call has left (bounds a shared read)."""
+    one (untrusted input). A stamp names only the call's own backends with their own cool-down
+    keys (``own_keys``): anything else was planted, and a miss, never a key looked up (a shared
+    read each). ``call_left_s()``: the time the call has left, asked before each check (each
+    bounds a shared read); none left is a miss."""
     stamp = value.pop(STAMP, None)
     if stamp is None:
         return value
@@ -73,22 +80,32 @@ def served(
     notes = value.get("errors")
     notes = notes if type(notes) is list else []
     for backend, keys in stamp["cooldowns"].items():
-        block = _current_block(check, keys, call_left_s)
+        own = own_keys(backend)
+        if own is None or any(key not in own for key in keys):
+            return None
+        block = _current_block(check, [key for key in own if key in keys], call_left_s)
         if block is None:
             return None
         _replace_note(notes, backend, dict(block.to_dict()))
     age = max(0.0, stamp["stored_for_s"] - left_s)
     for note in notes:
         waited = note.get("retry_after") if type(note) is dict else None
-        if isinstance(waited, (int, float)) and type(waited) is not bool and math.isfinite(waited):
-            note["retry_after"] = max(0.0, waited - age)
+        if type(waited) in (int, float):
+            seconds = _seconds(waited)
+            if seconds is None:
+                return None
+            note["retry_after"] = max(0.0, seconds - age)
     return value
 
 
-def _current_block(check: Check, keys: list[str], left_s: Optional[float]) -> Optional[WebBlocked]:
+def _current_block(check: Check, keys: list[str], call_left_s: Callable[[], float]) -> Optional[WebBlocked]:
     """The refusal a call would meet now from the first of ``keys`` still cooling down; ``None``
-    when none is (lifted, over, or never known to this process: the backend would be asked)."""
+    when none is (lifted, over, or never known to this process: the backend would be asked), or
+    when the call's time ran out before it was known."""
     for key in keys:
+        left_s = call_left_s()
+        if left_s <= 0:
+            return None
         try:
             check(key, left_s)
         except WebBlocked as block:
@@ -105,13 +122,12 @@ def _replace_note(notes: list[Any], backend: str, note: dict[str, Any]) -> None:
 
 
 def _valid(stamp: Any) -> bool:
-    """Whether a stored stamp is one: a finite number of seconds and ``{backend: [key, ...]}`` of text, small."""
-    if type(stamp) is not dict or type(stamp.get("stored_for_s")) not in (int, float):
+    """Whether a stored stamp is one: a number of seconds (:func:`_seconds`) and ``{backend: [key, ...]}`` of text, small."""
+    if type(stamp) is not dict or _seconds(stamp.get("stored_for_s")) is None:
         return False
     shaped = stamp.get("cooldowns")
     return (
-        math.isfinite(stamp["stored_for_s"])
-        and type(shaped) is dict
+        type(shaped) is dict
         and len(shaped) <= _MAX_NAMES
         and all(
             type(name) is str
@@ -121,3 +137,14 @@ def _valid(stamp: Any) -> bool:
             for name, keys in shaped.items()
         )
     )
+
+
+def _seconds(value: Any) -> Optional[float]:
+    """``value`` as seconds when it is a number of them from 0 to :data:`MAX_EXPIRY_S` (no cache
+    keeps anything longer), else ``None``. An int is bounded before it is made a float: a JSON
+    integer may have hundreds of digits, which no float holds (``OverflowError``)."""
+    if type(value) is int:
+        return float(value) if 0 <= value <= MAX_EXPIRY_S else None
+    if type(value) is float and math.isfinite(value) and 0.0 <= value <= MAX_EXPIRY_S:
+        return value
+    return None

@@ -216,13 +216,12 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
         return forbidden(response, provider, edge_refusal(response))
     if status == 429:
         wait = retry_after_seconds(response.headers)
-        return WebBlocked(
-            "%s is rate-limiting us (HTTP 429)%s" % (host, retry_hint(wait)),
-            provider=provider,
-            detail_code=detail,
-            status=status,
-            retry_after=wait,
+        said = "%s is rate-limiting us (HTTP 429)" % host
+        block = WebBlocked(
+            said + retry_hint(wait), provider=provider, detail_code=detail, status=status, retry_after=wait
         )
+        block.lasting_words = said  # a cool-down quoting it later: its seconds would be stale
+        return block
     if 500 <= status <= 599:
         wait = retry_after_header(response.headers)
         return BadGateway(

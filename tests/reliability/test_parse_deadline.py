@@ -61,9 +61,11 @@ def huge_baidu_page(results=RESULTS):
     return ('<html><body><div id="content_left">%s</div><div id="page"></div></body></html>' % body).encode()
 
 
-#: The pages built by the test that reads them, not when the module is collected (in every worker).
+# The pages built by the test that reads them, not when the module is collected (in every worker).
 @pytest.mark.parametrize(
-    "backend, build", [("ddg_html", huge_ddg_page), ("baidu_html", huge_baidu_page)], ids=["ddg_html-page0", "baidu_html-page1"]
+    "backend, build",
+    [("ddg_html", huge_ddg_page), ("baidu_html", huge_baidu_page)],
+    ids=["ddg_html-page0", "baidu_html-page1"],
 )
 def test_parsing_a_huge_page_does_not_outlast_the_deadline(backend, build):
     page = build()

@@ -36,6 +36,7 @@ __all__ = [
     "recorded_json",
     "replay_search",
     "web_cases",
+    "fixture_cases",
 ]
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -161,6 +162,19 @@ class Recorded:
         return self.golden.get("error") or {}
 
 
+def fixture_cases(name: str) -> list[Case]:
+    """``discover(FIXTURES, name)``, from one reading of every case per process: each of the
+    16 backends' questions read all 160 meta files again (at collection, in every worker, 38
+    times: 6,080 meta files parsed and checked). The recordings are not to be changed by their
+    readers."""
+    return [case for case in _fixture_cases() if case.backend == name]
+
+
+@functools.cache
+def _fixture_cases() -> tuple[Case, ...]:
+    return tuple(discover(FIXTURES))
+
+
 def recorded_exchanges(name: str) -> list[Recorded]:
     """The backend's readable web cases of exactly one recorded HTTP exchange (transport failures
     excluded; a news, image or video case is another engine's, of the same name). Read once per
@@ -172,7 +186,7 @@ def recorded_exchanges(name: str) -> list[Recorded]:
 @functools.cache
 def _recorded_exchanges(name: str) -> tuple[Recorded, ...]:
     found = []
-    for case in discover(FIXTURES, name):
+    for case in fixture_cases(name):
         if case.problem or len(case.exchanges()) != 1 or (case.meta.get("vertical") or "web") != "web":
             continue
         exchange = case.exchanges()[0]
@@ -244,8 +258,16 @@ def replay_search(
 
 def web_cases(name: str, golden_marker: str) -> Iterator[tuple[str, str, str, Optional[str]]]:
     """``(case id, url, body text, Location)`` of ``name``'s single-answer web cases whose golden
-    holds ``golden_marker`` (``'"captcha_required"'``: its recorded bot walls)."""
-    for case in discover(FIXTURES, name):
+    holds ``golden_marker`` (``'"captcha_required"'``: its recorded bot walls). Read once per
+    process and question: several test modules build their parameters from them when they are
+    collected, in every worker (72 asks, each reading every case's meta file, golden and body)."""
+    return iter(_web_cases(name, golden_marker))
+
+
+@functools.cache
+def _web_cases(name: str, golden_marker: str) -> tuple[tuple[str, str, str, Optional[str]], ...]:
+    found = []
+    for case in fixture_cases(name):
         if case.meta.get("vertical"):
             continue
         golden = case.meta_path.with_name(case.name + ".expected.json").read_text(encoding="utf-8")
@@ -254,4 +276,5 @@ def web_cases(name: str, golden_marker: str) -> Iterator[tuple[str, str, str, Op
             continue
         body = response.get("body")
         text = (FIXTURES / name / body).read_text(encoding="utf-8") if body else response.get("body_text", "")
-        yield case.case_id, case.meta["request"]["url"], text, (response.get("headers") or {}).get("Location")
+        found.append((case.case_id, case.meta["request"]["url"], text, (response.get("headers") or {}).get("Location")))
+    return tuple(found)

@@ -33,7 +33,7 @@ def _rewrite_module() -> Optional[Any]:
     """pytest's rewriting module, when it has what :func:`share` uses."""
     from _pytest.assertion import rewrite
 
-    needed = ("_rewrite_test", "_write_pyc", "_read_pyc", "get_cache_dir", "PYC_TAIL")
+    needed = ("_rewrite_test", "_write_pyc", "get_cache_dir", "PYC_TAIL")
     return rewrite if all(hasattr(rewrite, name) for name in needed) else None
 
 
@@ -82,6 +82,23 @@ def rewritten_files(config: Any) -> list[Path]:
     return sorted(files)
 
 
+def _current(source: Path, pyc: Path) -> bool:
+    """Whether ``pyc`` is pytest's rewriting of ``source`` as it is now: its header (the checks of
+    pytest's ``_read_pyc`` before it loads the code, whose loading here took a worker about a
+    millisecond a module, all of them in a run in one process, for code its import loads again).
+    A file whole in its header and broken after it is found at the import, which rewrites the
+    module itself: slower, never different."""
+    import importlib.util
+
+    try:
+        with open(pyc, "rb") as file:
+            header = file.read(16)
+        source_hash = importlib.util.source_hash(source.read_bytes())
+    except OSError:
+        return False
+    return header == importlib.util.MAGIC_NUMBER + b"\x03\x00\x00\x00" + source_hash[:8]
+
+
 def _runs_the_tests_alone(config: Any) -> bool:
     """Whether this process runs every test itself: not an xdist worker, nor a controller of workers."""
     return not hasattr(config, "workerinput") and not config.getoption("numprocesses", None)
@@ -109,7 +126,7 @@ def share(config: Any) -> None:
     state = config.stash[assertstate_key]
     for source in rewritten_files(config)[index::workers]:
         pyc = cache_dir(source) / (source.name[: -len(".py")] + rewrite.PYC_TAIL)
-        if rewrite._read_pyc(source, pyc) is not None:  # there, and of the source as it is now
+        if _current(source, pyc):  # there, and of the source as it is now
             continue
         try:
             key, code = rewrite._rewrite_test(source, config)

@@ -5,6 +5,7 @@ whole page, 0.4-0.9 MB on Baidu and Startpage; see engine/html_engine.py's docst
 Pages: the recorded wall cases and results pages under fixtures/ (their goldens say which).
 """
 
+import functools
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -115,8 +116,10 @@ def test_a_location_that_is_no_url_is_no_wall_and_no_crash(name):
     assert caught.value.detail_code != "captcha_required"
 
 
+@functools.cache
 def _results_page(name: str):
-    """A recorded results page of ``name`` (its url and text) and the items it reads."""
+    """A recorded results page of ``name`` (its url and text) and the items it reads (parsed once
+    per process: collecting the module reads them to choose the engines, the tests again)."""
     engine = _engine(name)
     for _, url, text, _ in web_cases(name, '"rank"'):
         items = engine.interpret(_answer(200, text, url), PARAMS).items

@@ -58,15 +58,21 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 _TAGS = re.compile("[\U000e0000-\U000e007f]")
 
 
+def untagged(text: str) -> str:
+    """``text`` without its tag characters (:data:`_TAGS`). A cap on a page's text is taken after
+    this: hidden characters would use up ``max_chars`` and leave the words out."""
+    if text.isascii() or max(text) < "\U000e0000":  # both in C: most text holds no character that high
+        return text
+    return _TAGS.sub("", text)
+
+
 def sendable(text: str) -> str:
     """``text`` as a tool result may carry it: each control character (:data:`_CONTROLS`) a
     space, each lone surrogate U+FFFD (the same length), each tag character (:data:`_TAGS`)
     left out (no longer: a cap on ``text`` holds on the result)."""
     if text.isascii() and not text.encode("ascii").translate(None, _SENDABLE_ASCII):
         return text  # nothing to replace: found by bytes.translate in C, not by two patterns' walks
-    if text and max(text) >= "\U000e0000":  # max() runs in C: most text holds no character that high
-        text = _TAGS.sub("", text)
-    return _SURROGATES.sub("\ufffd", _CONTROLS.sub(" ", text))
+    return _SURROGATES.sub("\ufffd", _CONTROLS.sub(" ", untagged(text)))
 
 
 def title_line(title: str) -> str:

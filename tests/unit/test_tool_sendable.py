@@ -3,6 +3,7 @@ page readers (a SearXNG engine's name and reason, which the instance writes) hol
 escape or control characters reach the result and the error line cleaned, on one line."""
 
 import json
+from urllib.parse import quote
 
 import pytest
 from backend_kit import registered
@@ -253,3 +254,33 @@ def test_tag_characters_do_not_use_up_max_chars():
         assert result["text"].startswith("Real words of the page.") and result["length"] == len(result["text"]) == 1000
         if content_type == "text/html":
             assert result["title"] == "Page"
+
+
+#: England's flag: a black flag, the tag characters "gbeng" and a cancel tag.
+FLAG = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+
+
+class _Flags(Backend):
+    """A plugin whose result's URL holds an emoji flag (a path a parser unquoted, as DuckDuckGo's
+    ``uddg`` or Bing's base64 ``u=`` can give)."""
+
+    name = "plugin_flags"
+    kind = "offline"
+
+    def check(self, params):
+        self.check_params(params)
+
+    def search(self, params, transport, deadline):
+        items = [{"title": "England " + FLAG, "url": "https://emoji.example/wiki/" + FLAG, "snippet": "s " + FLAG}]
+        return ParseResult(items=items + [{"title": "other", "url": "https://emoji.example/other", "snippet": "s"}])
+
+
+def test_a_result_whose_url_holds_an_emoji_flag_is_kept_with_the_flag_encoded():
+    """The result was left out whole, logged as a relative, javascript: or data: link; its texts keep
+    the black flag, without the tag characters."""
+    with registered(_Flags), ws.SearchClient(backend="plugin_flags") as client:
+        items = client.search("england flag emoji")["items"]
+    assert [(item["title"], item["url"], item["snippet"]) for item in items] == [
+        ("England \U0001f3f4", "https://emoji.example/wiki/\U0001f3f4" + quote(FLAG[1:]), "s \U0001f3f4"),
+        ("other", "https://emoji.example/other", "s"),
+    ]

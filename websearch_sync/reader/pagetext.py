@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import ErrorInfo
-from ..net.urls import INVISIBLE
+from ..net.urls import INVISIBLE, TAGS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -55,7 +55,7 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 
 #: The tag characters: each an ASCII character written invisibly, which a model reads as text (words
 #: hidden in a page or a snippet, "ASCII smuggling"); their one other use is an emoji flag of a region.
-_TAGS = re.compile("[\U000e0000-\U000e007f]")
+_TAGS = TAGS
 
 
 def untagged(text: str) -> str:

@@ -78,7 +78,7 @@ from .errors import (
 )
 from .forks import instance_lock, renewed_in_children
 from .models import EXTRACT_MODES, MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
-from .net.urls import MAX_URL_CHARS, dedupe_key
+from .net.urls import MAX_URL_CHARS, dedupe_key, tags_encoded
 from .reader import pdf as pdf_reader
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .reader.image import MAX_DECODE_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, image_downscalable
@@ -591,7 +591,8 @@ def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) ->
     if tool == SEARCH_TOOL:
         query, options = _search_call(args, client.settings)
         return _bounded(cast(AnyResponse, client.search(query, **options)))
-    return client.fetch(args.pop("url"), images=images, **args)
+    # tag characters encoded: the result's url names the page fetched (its text would leave them out)
+    return client.fetch(tags_encoded(args.pop("url")), images=images, **args)
 
 
 def _search_call(args: dict[str, Any], settings: Settings) -> tuple[str, dict[str, Any]]:

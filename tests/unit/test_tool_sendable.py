@@ -284,3 +284,25 @@ def test_a_result_whose_url_holds_an_emoji_flag_is_kept_with_the_flag_encoded():
         ("England \U0001f3f4", "https://emoji.example/wiki/\U0001f3f4" + quote(FLAG[1:]), "s \U0001f3f4"),
         ("other", "https://emoji.example/other", "s"),
     ]
+
+
+def test_a_link_or_a_url_holding_tag_characters_keeps_its_address_in_the_tool_result():
+    """The text a model gets leaves tag characters out: a markdown link's target, and the ``url``
+    of the fetch result, had them percent-encoded first (left out, they named another address)."""
+    from websearch_sync.net.wire_mock import MockResponse, MockWire
+
+    words = "<p>Words of a page that a mock serves, long enough to be an article. " * 8 + "</p>"
+    link = '<p>See <a href="https://emoji.example/wiki/%s">the flag page</a>.</p>' % FLAG
+    body = "<html><head><title>T</title></head><body><article>%s%s%s</article></body></html>" % (words, link, words)
+    seen = []
+
+    def serve(request):
+        seen.append(request.url)
+        return MockResponse(headers={"Content-Type": "text/html"}, body=body)
+
+    with ws.SearchClient("stub", wire=MockWire(serve)) as client:
+        arguments = {"url": "https://docs.example.org/a" + FLAG[1:], "extract_mode": "markdown"}
+        result = tool.call_tool("web_fetch", arguments, client=client)
+    encoded = quote(FLAG[1:])
+    assert "[the flag page](https://emoji.example/wiki/\U0001f3f4%s)" % encoded in result["text"]
+    assert result["url"] == result["final_url"] == seen[0] == "https://docs.example.org/a" + encoded

@@ -207,10 +207,14 @@ class _Smuggling(Backend):
 
 
 def test_words_hidden_in_tag_characters_do_not_reach_the_model():
+    """The search leaves them out (the library's and the CLI's results too), not only the tool's
+    cleaning of its result, which would hide a search that kept them."""
     with registered(_Smuggling), ws.SearchClient(backend="plugin_smuggling") as client:
+        (searched,) = client.search("q", include_content=True)["items"]
         result = tool.call_tool("web_search", {"query": "q", "include_content": True}, client=client)
     (item,) = result["items"]
-    assert (item["title"], item["snippet"], item["content"]) == ("Rust", "A language for everyone", "Page text")
+    for found in (searched, item):
+        assert (found["title"], found["snippet"], found["content"]) == ("Rust", "A language for everyone", "Page text")
     text, structured = tool.format_for_model(result)
     assert not any(0xE0000 <= ord(char) <= 0xE007F for char in text + json.dumps(structured, ensure_ascii=False))
 

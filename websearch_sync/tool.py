@@ -78,7 +78,7 @@ from .errors import (
 )
 from .forks import instance_lock, renewed_in_children
 from .models import EXTRACT_MODES, MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
-from .net.urls import MAX_URL_CHARS, dedupe_key
+from .net.urls import MAX_URL_CHARS, dedupe_key, tags_encoded
 from .reader import pdf as pdf_reader
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .reader.image import MAX_DECODE_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, image_downscalable
@@ -546,21 +546,39 @@ def validate_arguments(tool: str, arguments: Any, *, settings: Optional[Settings
     strict schemas have the model send it); raises ``InvalidInput`` naming the first problem.
     """
     if isinstance(arguments, (str, bytes)):
+        text = _json_text(arguments)
         try:
-            arguments = json.loads(arguments.strip() or "{}", parse_int=json_int)
+            arguments = json.loads(text if text.strip(_JSON_WHITESPACE) else "{}", parse_int=json_int)
         except json.JSONDecodeError as error:
             raise InvalidInput(_json_problem(error), detail_code=BAD_ARGUMENTS) from None
-        except UnicodeDecodeError:
-            raise InvalidInput("arguments are not valid JSON: not UTF-8 text", detail_code=BAD_ARGUMENTS) from None
         except RecursionError:
             raise InvalidInput("arguments are not valid JSON: nested too deeply", detail_code=BAD_ARGUMENTS) from None
     return check_arguments(_arguments(tool, settings), arguments)
 
 
+#: The white space JSON allows around its values (RFC 8259): blank text of these alone is no
+#: arguments; str.strip's others (U+3000, U+2028) are no JSON.
+_JSON_WHITESPACE = " \t\r\n"
+
+
+def _json_text(arguments: Union[str, bytes]) -> str:
+    """Arguments' JSON text, bytes decoded as :func:`json.loads` decodes them (UTF-8, UTF-16 or UTF-32
+    by their first bytes). Bytes stripped before that made UTF-16 text with a space around it "not UTF-8"."""
+    if isinstance(arguments, str):
+        return arguments
+    encoding = json.detect_encoding(arguments)
+    try:
+        return arguments.decode(encoding, "surrogatepass")  # as json.loads: a lone surrogate is refused later
+    except UnicodeDecodeError:
+        name = "UTF-8" if encoding.startswith("utf-8") else encoding[:6].upper()
+        raise InvalidInput("arguments are not valid JSON: not %s text" % name, detail_code=BAD_ARGUMENTS) from None
+
+
 def _json_problem(error: json.JSONDecodeError) -> str:
     """What is wrong with arguments' JSON text and where, so a model can mend it: text cut short
-    (its output ran out of tokens) reads otherwise than a stray comma, a single quote or a second object."""
-    text = error.doc.rstrip()
+    (its output ran out of tokens) reads otherwise than a stray comma, a single quote or a second object.
+    The position counts in the text as sent, JSON's white space around it too."""
+    text = error.doc.rstrip(_JSON_WHITESPACE)
     where = "character %d of %d" % (error.pos + 1, len(text)) if error.pos < len(text) else "the end of the text"
     return "arguments are not valid JSON: %s (%s); send one JSON object" % (error.msg, where)
 
@@ -591,7 +609,8 @@ def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) ->
     if tool == SEARCH_TOOL:
         query, options = _search_call(args, client.settings)
         return _bounded(cast(AnyResponse, client.search(query, **options)))
-    return client.fetch(args.pop("url"), images=images, **args)
+    # tag characters encoded: the result's url names the page fetched (its text would leave them out)
+    return client.fetch(tags_encoded(args.pop("url")), images=images, **args)
 
 
 def _search_call(args: dict[str, Any], settings: Settings) -> tuple[str, dict[str, Any]]:

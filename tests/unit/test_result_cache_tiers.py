@@ -3,8 +3,10 @@ search has left: the cache never spends the search's deadline."""
 
 import json
 import logging
+import sqlite3
 import threading
 
+import websearch_sync as ws
 from websearch_sync.client import cache as cache_module
 from websearch_sync.client.answers import page_answer_bytes, search_answer_bytes
 from websearch_sync.client.cache import MemoryCache, ResultCache, SqliteCache, too_long
@@ -156,3 +158,49 @@ def test_a_stored_page_keeps_its_warnings_and_a_planted_one_is_a_miss():
     assert valid_page_answer(json.loads(json.dumps(page)))
     assert not valid_page_answer({**page, "errors": [{**warning, "provider": 7}]})
     assert not valid_page_answer({**page, "errors": {"0": warning}})
+
+
+TAG = "\U000e0041\U000e0042"  # tag characters: "AB" written invisibly, which fetch and a search leave out
+
+
+def test_a_stored_page_or_page_text_that_fetch_would_have_cleaned_is_a_miss():
+    """Stored by an older version (tag characters were kept) or planted: its text, title or page
+    text of a search item is not what fetch returns now, nor a ``length`` other than its text's
+    (the tool cleaned the text afterwards and its ``length`` no longer counted it)."""
+    from websearch_sync.client.answers import valid_page_answer, valid_search_answer
+
+    page = {
+        "url": "https://example.org/a",
+        "final_url": "https://example.org/a",
+        "status": 200,
+        "content_type": "text/plain",
+        "extractor": "text",
+        "title": "A \U0001f3f4",
+        "text": "some text\n\U0001f3f4",
+        "truncated": False,
+        "length": 11,
+    }
+    assert valid_page_answer(page)
+    for change in ({"text": "some text" + TAG, "length": 11}, {"text": "some\x00text\n"}, {"title": "A" + TAG}):
+        assert not valid_page_answer({**page, **change}), change
+    assert not valid_page_answer({**page, "length": 10})
+    item = {"title": "T", "url": "https://e.example/", "provider": "p", "snippet": "s", "rank": 1, "content": "a\nb"}
+    assert valid_search_answer({"items": [item], "provider_meta": {}}, 1)
+    for content in ("a" + TAG, "a\x1b[31m"):
+        assert not valid_search_answer({"items": [{**item, "content": content}], "provider_meta": {}}, 1), content
+
+
+def test_a_page_stored_with_tag_characters_is_fetched_again(tmp_path):
+    from websearch_sync.net.wire_mock import MockResponse, MockWire
+
+    path = str(tmp_path / "cache.sqlite")
+    words = "Words of a page that a mock serves. " * 20
+    wire = MockWire(lambda request: MockResponse(headers={"Content-Type": "text/plain"}, body=words))
+    with ws.SearchClient("stub", wire=wire, cache_path=path, state_url="") as writer:
+        stored = writer.fetch("https://docs.example.org/a")
+    planted = {**stored, "text": stored["text"] + TAG, "length": stored["length"] + 2}
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("UPDATE results SET value = ?", (json.dumps(planted),)).rowcount == 1
+    with ws.SearchClient("stub", wire=wire, cache_path=path, state_url="") as reader:
+        again = reader.fetch("https://docs.example.org/a")
+    assert again["text"] == stored["text"] and again["length"] == len(again["text"])

@@ -229,6 +229,32 @@ def test_arguments_that_are_no_json_say_what_is_wrong_and_where(arguments, said)
     )
 
 
+@pytest.mark.parametrize(
+    "arguments, said",
+    [
+        ('\n\n\n\n{"query": "rust",}', "(character 22 of 22)"),  # counted in the text as sent
+        ('\u3000{"query": "rust"}', "Expecting value (character 1 of 18)"),  # no JSON white space
+        ('{"query": "rust"}\u2028', "Extra data (character 18 of 18)"),
+        (' {"query": "rust",}\n'.encode("utf-16-le"), "(character 19 of 19)"),  # in characters, not bytes
+        (b"\xff\xfe{\x00}\x00\x00", "not UTF-16 text"),  # a UTF-16 byte-order mark, then an odd byte
+    ],
+)
+def test_json_white_space_alone_surrounds_arguments_and_positions_count_in_the_text_sent(arguments, said):
+    result = tool.call_tool("web_search", arguments, client=ws.SearchClient("stub", settings=stub_settings()))
+    assert result["error"]["detail_code"] == "bad_arguments"
+    assert said in result["error"]["message"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_arguments_as_bytes_in_each_encoding_json_reads_are_read_with_white_space_around(encoding):
+    """json.loads tells UTF-8, UTF-16 and UTF-32 apart by the first bytes: stripping the bytes
+    before it made UTF-16 text with a space or line break around it "not UTF-8 text"."""
+    arguments = ' \t{"query": "r\u00e9sum\u00e9", "max_results": 2}\r\n'.encode(encoding)
+    assert tool.validate_arguments("web.search", arguments) == {"query": "r\u00e9sum\u00e9", "max_results": 2}
+    with pytest.raises(ws.InvalidInput, match="missing required argument 'query'"):  # blank: no arguments
+        tool.validate_arguments("web.search", " \n".encode(encoding))
+
+
 def test_blank_json_text_is_no_arguments():
     """OpenAI sends "" for a call without arguments; a model's blank text is the same: the missing
     argument is named, not a JSON error."""

@@ -37,6 +37,9 @@ from websearch_sync.net.urls import (
         ("https://ok.example/a b?q=c d#e f", "https://ok.example/a%20b?q=c%20d#e%20f"),  # as a browser sends it
         ("http://[::1]:8080/", "http://[::1]:8080/"),
         ("HTTPS://ok.example?q=a b", "https://ok.example?q=a%20b"),  # the host ends at "?" too
+        # tag characters after the host (an emoji flag that a parser unquoted) are encoded, as a browser sends them
+        ("https://ok.example/\U0001f3f4\U000e0067\U000e007f", "https://ok.example/\U0001f3f4%F3%A0%81%A7%F3%A0%81%BF"),
+        ("https://ok.example?q=\U000e0041 b#\U000e0042", "https://ok.example?q=%F3%A0%81%81%20b#%F3%A0%81%82"),
     ],
 )
 def test_the_result_form_is_the_engines_url_made_usable(raw, shown):
@@ -61,6 +64,7 @@ def test_the_result_form_is_the_engines_url_made_usable(raw, shown):
         "https://ok.example/\ud800",  # a lone surrogate
         "https://ok.example/a\x00b",
         "https://ok.example/a\nb",
+        "https://ok.\U000e0041example/",  # a tag character in the host
         "https://exa mple.com",  # a space in a host with nothing after it
         "h\u200bttps://ok.example/",
         "http://[::1",  # an invalid IPv6 literal

@@ -3,9 +3,10 @@
 A SQLite file or a Redis may be written by anyone who can reach it, so an answer read
 from there is untrusted input: before it is returned it must have the result shape
 (``items`` of text fields with an http(s) URL, one-line texts cleaned as a search cleans
-them, at most ``max_results`` of them, ``provider_meta`` an object; a fetch result's
-fields with their types). An answer
-that does not is a miss. Answers from the process's own memory are not checked again.
+them, page text as a tool result may carry it, at most ``max_results`` of them, ``provider_meta``
+an object; a fetch result's fields with their types, its text and title cleaned as fetch cleans
+them and its ``length`` that of its text). An answer
+that does not is a miss: one stored by an older version (tag characters were kept) or planted. Answers from the process's own memory are not checked again.
 
 An answer is also bounded in size by what the call could have produced
 (:func:`search_answer_bytes`, :func:`page_answer_bytes`): a bigger stored value is a
@@ -19,7 +20,7 @@ from ..config import READ_WARNINGS
 from ..engine.normalize import LINE_TEXT_FIELDS, clean_text
 from ..net.urls import MAX_URL_CHARS
 from ..reader.image import MAX_IMAGE_BASE64_CHARS
-from ..reader.pagetext import CUTS
+from ..reader.pagetext import CUTS, sendable, title_line
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -78,10 +79,12 @@ def _http_url(value: Any) -> bool:
 
 def _valid_optional_fields(item: dict[str, Any]) -> bool:
     """The optional fields an item has are of their kinds: text (one-line text cleaned as a search
-    cleans it), counts, http(s) picture URLs; the title (checked a text before) is one-line text too."""
+    cleans it, page text as a tool result may carry it), counts, http(s) picture URLs; the title
+    (checked a text before) is one-line text too."""
     return (
         all(type(item[name]) is str for name in _ITEM_OPTIONAL_TEXT if name in item)
         and all(clean_text(item[name], markup=False) == item[name] for name in LINE_TEXT_FIELDS if name in item)
+        and ("content" not in item or sendable(item["content"]) == item["content"])
         and all(type(item[name]) is int for name in _ITEM_OPTIONAL_COUNTS if name in item)
         and all(_http_url(item[name]) for name in ("image_url", "thumbnail_url", "embed_url") if name in item)
     )
@@ -116,10 +119,12 @@ def valid_search_answer(answer: Any, max_results: int, vertical: str = "web") ->
 
 def valid_page_answer(answer: Any, max_chars: Optional[int] = None, images: bool = False) -> bool:
     """True when ``answer`` has the fetch result shape (http(s) URLs, text fields, at most
-    ``max_chars``; an image's size and base64 ``data`` only when the call asks ``images``)."""
+    ``max_chars``; an image's size and base64 ``data`` only when the call asks ``images``), its text
+    and title cleaned as fetch cleans them (:func:`~..reader.pagetext.sendable`, :func:`~..reader.pagetext.title_line`)
+    and its ``length`` that of its text."""
     if type(answer) is not dict or not all(type(answer.get(name)) is str for name in _PAGE_TEXT):
         return False
-    if not (_http_url(answer["url"]) and _http_url(answer["final_url"])):
+    if not (_cleaned_page(answer) and _http_url(answer["url"]) and _http_url(answer["final_url"])):
         return False
     if max_chars is not None and type(max_chars) is int and len(answer["text"]) > max_chars:
         return False
@@ -128,9 +133,19 @@ def valid_page_answer(answer: Any, max_chars: Optional[int] = None, images: bool
     return (
         type(answer.get("status")) is int
         and type(answer.get("truncated")) is bool
-        and type(answer.get("length")) is int
+        and type(answer["length"]) is int
         and _valid_cuts(answer.get("truncated_by", []))
         and _valid_warnings(answer.get("errors", []))
+    )
+
+
+def _cleaned_page(answer: dict[str, Any]) -> bool:
+    """Whether a stored fetch result's text and title are as fetch cleans them and its ``length``
+    counts its text: one stored by an older version (tag characters kept) or planted is not, and
+    the tool, cleaning it afterwards, gave a ``length`` that did not count its text."""
+    text = answer["text"]
+    return (
+        sendable(text) == text and title_line(answer["title"]) == answer["title"] and answer.get("length") == len(text)
     )
 
 

@@ -22,9 +22,10 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: What a markdown link's destination cannot hold as it is: whitespace (a space ends it; a no-break
 #: space or U+2028 a browser keeps in a link, encoded, and a line separator splits the text's lines),
-#: ``(`` and ``)``, which CommonMark takes only in balanced pairs (an unbalanced one is no link), and
-#: ``\``, which it reads as an escape.
-_LINK_DESTINATION_UNFIT = re.compile(r"[\s()\\]")
+#: ``(`` and ``)``, which CommonMark takes only in balanced pairs (an unbalanced one is no link),
+#: ``\``, which it reads as an escape, and a tag character (U+E0000-U+E007F: an emoji flag's), which
+#: the text a model gets leaves out: the link would point to another address.
+_LINK_DESTINATION_UNFIT = re.compile(r"[\s()\\\U000e0000-\U000e007f]")
 
 
 BLOCK_TAGS = frozenset(

@@ -32,7 +32,7 @@ import difflib
 import functools
 import re
 from typing import Optional
-from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from ..errors import BAD_URL, InvalidInput, UrlTooLong, cut_end
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
@@ -53,12 +53,15 @@ MAX_URL_CHARS = 8192
 #: characters (U+E0000-U+E007F) are among them: each is an ASCII character written invisibly, which a
 #: model reads as text (words hidden in a result's snippet: "ASCII smuggling"); their one other use,
 #: an emoji flag of a region (England's), is left its black flag.
+_TAG_CHARS = r"\U000e0000-\U000e007f"
 _INVISIBLE_CHARS = (
     r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f"  # C0, DEL, C1
     r"\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff"  # invisible formatting, lone surrogates
-    r"\U000e0000-\U000e007f"  # tag characters
+    + _TAG_CHARS
 )
 INVISIBLE = re.compile("[%s]" % _INVISIBLE_CHARS)
+#: The tag characters alone (text leaves them out; a URL after its host has them percent-encoded).
+TAGS = re.compile("[%s]" % _TAG_CHARS)
 #: What disqualifies a result URL: whitespace (after the host's spaces are encoded) or an invisible character.
 _UNFIT_IN_URL = re.compile(r"[\s%s]" % _INVISIBLE_CHARS)
 #: Where a URL's host ends (after ``scheme://``).
@@ -75,8 +78,9 @@ def result_url(value: object) -> Optional[str]:
 
     Stripped, with a lower-case scheme (``HTTPS://`` is common in engines' markup). Spaces
     after the host are percent-encoded (``%20``, as a browser does: engines return such
-    URLs); a space in the host, other whitespace or an invisible character disqualifies
-    the URL (it could not be followed as shown). A port of 0 or out of range, an invalid
+    URLs), and so are tag characters (an emoji flag in a path that a parser unquoted; the
+    address a browser requests, where text leaves them out); a space in the host, other
+    whitespace or an invisible character disqualifies the URL (it could not be followed as shown). A port of 0 or out of range, an invalid
     IPv6 literal, or a URL over :data:`MAX_URL_CHARS` (which servers refuse, and fetch too:
     an API's 100 KB "address" in every item) is no URL either.
     """
@@ -85,10 +89,10 @@ def result_url(value: object) -> Optional[str]:
     scheme, sep, rest = value.strip().partition("://")
     if not sep or scheme.lower() not in _HTTP_SCHEMES:
         return None
-    if " " in rest:
+    if " " in rest or not rest.isascii():
         host_end = _HOST_END.search(rest)
         if host_end is not None:
-            rest = rest[: host_end.start()] + rest[host_end.start() :].replace(" ", "%20")
+            rest = rest[: host_end.start()] + tags_encoded(rest[host_end.start() :].replace(" ", "%20"))
     if _UNFIT_IN_URL.search(rest):  # the scheme is http or https
         return None
     url = scheme.lower() + "://" + rest
@@ -101,6 +105,14 @@ def result_url(value: object) -> Optional[str]:
     except ValueError:  # e.g. an invalid IPv6 literal or port
         return None
     return url
+
+
+def tags_encoded(text: str) -> str:
+    """``text`` (a URL, or its part after the host) with each tag character (:data:`TAGS`)
+    percent-encoded as UTF-8: the address it names, where text would leave them out and name another."""
+    if text.isascii() or max(text) < "\U000e0000":  # both in C: most URLs hold no character that high
+        return text
+    return TAGS.sub(lambda tag: quote(tag.group(), safe=""), text)
 
 
 #: The port an http(s) URL names when it names none (the one table: the pace keys, the client-side

@@ -63,7 +63,7 @@ from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_err
 from ..net.urls import host_token, request_url, shown_url
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
-from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, asked_url, sendable, title_line
+from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, asked_url, sendable, title_line, untagged
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -444,7 +444,7 @@ def _result(
     """The fetch result of ``page``, its text cut at ``max_chars``; ``truncated_by`` (when it is
     truncated) names what cut it: ``cuts`` (the response's: ``max_bytes``, ``partial_content``),
     the reader's (``page.cuts``) and ``max_chars``, in the order of :data:`~.pagetext.CUTS`."""
-    text = page.text
+    text = untagged(page.text)  # before the cut: hidden characters do not use up max_chars
     cuts = cuts | page.cuts
     if len(text) > max_chars:
         text, cuts = text[:max_chars], cuts | {CUT_MAX_CHARS}
@@ -455,7 +455,7 @@ def _result(
         "status": status,
         "content_type": content_type if page.image is None else page.image.content_type,
         "extractor": page.extractor,
-        "title": title_line(page.title[:max_chars]),  # the page chose it too: max_chars holds on it
+        "title": title_line(untagged(page.title)[:max_chars]),  # the page chose it too: max_chars holds on it
         "text": text,
         "truncated": bool(cuts),
         "length": len(text),

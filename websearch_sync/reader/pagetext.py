@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import ErrorInfo
-from ..net.urls import INVISIBLE
+from ..net.urls import INVISIBLE, TAGS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -55,7 +55,15 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 
 #: The tag characters: each an ASCII character written invisibly, which a model reads as text (words
 #: hidden in a page or a snippet, "ASCII smuggling"); their one other use is an emoji flag of a region.
-_TAGS = re.compile("[\U000e0000-\U000e007f]")
+_TAGS = TAGS
+
+
+def untagged(text: str) -> str:
+    """``text`` without its tag characters (:data:`_TAGS`). A cap on a page's text is taken after
+    this: hidden characters would use up ``max_chars`` and leave the words out."""
+    if text.isascii() or max(text) < "\U000e0000":  # both in C: most text holds no character that high
+        return text
+    return _TAGS.sub("", text)
 
 
 def sendable(text: str) -> str:
@@ -64,9 +72,7 @@ def sendable(text: str) -> str:
     left out (no longer: a cap on ``text`` holds on the result)."""
     if text.isascii() and not text.encode("ascii").translate(None, _SENDABLE_ASCII):
         return text  # nothing to replace: found by bytes.translate in C, not by two patterns' walks
-    if text and max(text) >= "\U000e0000":  # max() runs in C: most text holds no character that high
-        text = _TAGS.sub("", text)
-    return _SURROGATES.sub("\ufffd", _CONTROLS.sub(" ", text))
+    return _SURROGATES.sub("\ufffd", _CONTROLS.sub(" ", untagged(text)))
 
 
 def title_line(title: str) -> str:

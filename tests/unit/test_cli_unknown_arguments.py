@@ -67,7 +67,7 @@ def test_a_flag_no_flag_is_close_to_gets_no_guess(capsys, flag):
         (["--timelimit", "d"], "--time-range"),
         (["-s", "on"], "--safe-search off, moderate or strict: on is strict"),
         (["-m", "5"], "-n"),
-        (["-p", "2"], "--option pageno=N"),
+        (["-p", "2"], "-n, the results wanted, read over as many pages as they take; a backend that pages by number"),
         (["-o", "out.json"], "--format json, jsonl or markdown"),
         (["-pr", "socks5h://127.0.0.1:9150"], "the WEB_SEARCH_PROXY variable"),
     ],

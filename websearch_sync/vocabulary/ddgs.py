@@ -120,7 +120,9 @@ def as_locale(value: str) -> str:
 _QUERY_ARGUMENT = "the query is search's argument, given without a flag"
 _LOCALE_FLAG = "--locale, a language tag, language first: us-en is en-US; for wt-wt give none"
 _TIME_FLAG = "--time-range day, week, month or year: d is day"
-_PAGE_FLAG = "--option pageno=N; -n over one page reads the next pages itself"
+#: ``-n`` first: ``pageno`` is an option of the backends that page by number only (not the default
+#: ``stub``, nor ``ddg_html``'s or ``ddg_lite``'s web search), refused with the others.
+_PAGE_FLAG = "-n, the results wanted, read over as many pages as they take; a backend that pages by number also takes --option pageno=N"
 _OUTPUT_FLAG = "--format json, jsonl or markdown, written to stdout: redirect it, > results.json"
 
 #: ``{ddgs's command-line flag (``ddgs text -r us-en -t d -m 5``): ours}``, ``websearch-sync search``'s

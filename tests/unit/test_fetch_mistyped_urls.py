@@ -20,6 +20,7 @@ from websearch_sync.cli import main
         ("C:\\Users\\me\\page.html", repr("C:\\Users\\me\\page.html")),
         (".\\page.html", repr(".\\page.html")),
         ("C:/Users/me/page.html", "'C:/Users/me/page.html'"),
+        ("\\\\host\\share\\page.html", repr("\\\\host\\share\\page.html")),  # a Windows network path
         ("file:///etc/passwd", "'file:'"),  # by its scheme, as any other scheme's URL
         ("FILE:/etc/passwd", "'file:'"),
     ],
@@ -36,8 +37,11 @@ def test_a_local_file_is_refused_as_one_with_the_extractor_as_hint(typed, shown)
     assert "extract_html" not in str(error.to_dict())  # a model reading a tool result cannot run Python
 
 
-@pytest.mark.parametrize("typed", ["//example.com/page", "ftp://files.example/", "example.com", "http://host\\path"])
+@pytest.mark.parametrize(
+    "typed", ["//example.com/page", "ftp://files.example/", "example.com", "http://host\\path", "s://example.com"]
+)
 def test_urls_are_no_local_files(typed):
+    """``s://example.com``: a one-letter scheme is a drive's letter only without ``//`` (``C:/x``, ``C:\\x``)."""
     with pytest.raises(ws.InvalidInput) as info:
         ws.fetch(typed)
     assert "local file" not in info.value.message and info.value.hint is None

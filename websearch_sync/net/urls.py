@@ -172,14 +172,20 @@ def _bare_host(text: str) -> bool:
 LOCAL_FILE_HINT = "to read a local HTML file, pass its text to websearch_sync.extract.extract_html(html, url=...)"
 
 
+#: How a relative, home or Windows network path starts (``\\\\host\\share``; ``//host`` is a URL without its scheme).
+_PATH_STARTS = ("./", "../", "~", ".\\", "..\\", "\\\\")
+
+
 def _local_file(text: str, scheme: str) -> bool:
     """Whether ``text`` names a local file: a ``file:`` URL, or a path (``/etc/x``, ``./page.html``,
-    ``~/x``; not ``//host/``, a URL without its scheme), a Windows one too (``C:\\x``, whose ``C`` reads as a scheme)."""
+    ``~/x``; not ``//host/``, a URL without its scheme), a Windows one too (``C:\\x``, whose ``C`` reads as a
+    scheme; not ``s://host``, a URL's scheme, one letter: a drive's path has no ``//``), or a Windows network
+    path (``\\\\host\\share\\x``)."""
     if scheme.lower() == "file":
         return True
-    if text.startswith(("./", "../", "~", ".\\", "..\\")) or (text.startswith("/") and not text.startswith("//")):
+    if text.startswith(_PATH_STARTS) or (text.startswith("/") and not text.startswith("//")):
         return True
-    return len(text) > 2 and len(scheme) == 1 and text[1] == ":" and text[2] in "\\/"
+    return len(text) > 2 and len(scheme) == 1 and text[1] == ":" and text[2] in "\\/" and text[2:4] != "//"
 
 
 def _refuse_local_file(text: str) -> None:

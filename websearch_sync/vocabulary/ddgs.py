@@ -150,3 +150,12 @@ def ddgs_flag(flag: str) -> str:
     """`` (ddgs's -t: here --time-range ...)`` for a flag of ddgs's command line, else ``""``."""
     instead = DDGS_FLAGS.get(flag)
     return " (ddgs's %s: here %s)" % (flag, instead) if instead else ""
+
+
+def ddgs_joined_flag(word: str) -> str:
+    """The short flag of ddgs's command line that ``word`` starts with, its value joined to it as a
+    short flag's may be (``-td``, ``-m5``, ``-rus-en``, ``-prsocks5://...``: the longest flag first),
+    else ``""``."""
+    if word.startswith("--"):
+        return ""
+    return next((flag for flag in (word[:3], word[:2]) if flag in DDGS_FLAGS and len(word) > len(flag)), "")

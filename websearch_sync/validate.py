@@ -294,12 +294,12 @@ def _check_locale(value: Any) -> Optional[str]:
     means; one written as ddgs writes it whose parts are codes too is refused when the two readings
     differ (:func:`~.vocabulary.ddgs.ddgs_misread`: ``ar-es``, ddgs's Argentina, is Arabic in Spain;
     ``kr-kr`` Kanuri in Korea), while ``ar-ES``, in a locale's case, is the locale. A language's
-    name (``english``) is refused naming its tag (:func:`~.vocabulary.locale_codes.named_language`)."""
+    name (``english``) is refused naming its tag (:func:`~.vocabulary.locale_codes.named_language`), and
+    only the tag: a locale made of it (``zh-ZH``, ``ar-AR``) would name no country or the wrong one."""
     named = named_language(value) if isinstance(value, str) and not _LOCALE.fullmatch(value) else None
     if named is not None:  # locale="english": a language's name, not its tag
         raise InvalidInput(
-            "invalid locale: %r (a language's name: give its tag, %s, or a locale such as %s-%s)"
-            % (value, named, named, "US" if named == "en" else named.upper()),
+            "invalid locale: %r (a language's name: give its tag, %s)" % (value, named),
             detail_code=BAD_LOCALE,
         )
     locale = _check_pattern("locale", value, _LOCALE, BAD_LOCALE)

@@ -67,7 +67,7 @@ def test_a_flag_no_flag_is_close_to_gets_no_guess(capsys, flag):
         (["--timelimit", "d"], "--time-range"),
         (["-s", "on"], "--safe-search off, moderate or strict: on is strict"),
         (["-m", "5"], "-n"),
-        (["-p", "2"], "--option pageno=N"),
+        (["-p", "2"], "-n, the results wanted, read over as many pages as they take; a backend that pages by number"),
         (["-o", "out.json"], "--format json, jsonl or markdown"),
         (["-pr", "socks5h://127.0.0.1:9150"], "the WEB_SEARCH_PROXY variable"),
     ],
@@ -78,6 +78,22 @@ def test_a_flag_of_ddgs_command_line_is_refused_naming_ours(capsys, typed, ours)
     assert main(["search", "-b", "stub", "q", *typed]) == 2
     err = capsys.readouterr().err
     assert "unrecognized arguments: %s (ddgs's %s: here %s" % (typed[0], typed[0], ours) in err, err
+
+
+@pytest.mark.parametrize(
+    "typed, flag",
+    [("-td", "-t"), ("-m5", "-m"), ("-rus-en", "-r"), ("-p2", "-p"), ("-prsocks5h://127.0.0.1:9150", "-pr")],
+)
+def test_a_ddgs_flag_with_its_value_joined_is_named_too(capsys, typed, flag):
+    """``-td``, ``-m5``, ``-rus-en``: a short flag's value joined, as ddgs's parser takes them, got no hint."""
+    assert main(["search", "-b", "stub", "q", typed]) == 2
+    assert "unrecognized arguments: %s (ddgs's %s: here " % (typed, flag) in capsys.readouterr().err
+
+
+def test_one_of_our_flags_with_one_dash_is_no_ddgs_flag_with_a_value(capsys):
+    """``-site`` is ``--site`` with a dash missing, not ddgs's ``-s`` (safe search) with ``ite``."""
+    assert main(["search", "-b", "stub", "q", "-site"]) == 2
+    assert "ddgs" not in capsys.readouterr().err
 
 
 def test_a_ddgs_query_flag_names_the_query_argument(capsys):

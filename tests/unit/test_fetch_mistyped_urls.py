@@ -20,6 +20,7 @@ from websearch_sync.cli import main
         ("C:\\Users\\me\\page.html", repr("C:\\Users\\me\\page.html")),
         (".\\page.html", repr(".\\page.html")),
         ("C:/Users/me/page.html", "'C:/Users/me/page.html'"),
+        ("\\\\host\\share\\page.html", repr("\\\\host\\share\\page.html")),  # a Windows network path
         ("file:///etc/passwd", "'file:'"),  # by its scheme, as any other scheme's URL
         ("FILE:/etc/passwd", "'file:'"),
     ],
@@ -36,8 +37,11 @@ def test_a_local_file_is_refused_as_one_with_the_extractor_as_hint(typed, shown)
     assert "extract_html" not in str(error.to_dict())  # a model reading a tool result cannot run Python
 
 
-@pytest.mark.parametrize("typed", ["//example.com/page", "ftp://files.example/", "example.com", "http://host\\path"])
+@pytest.mark.parametrize(
+    "typed", ["//example.com/page", "ftp://files.example/", "example.com", "http://host\\path", "s://example.com"]
+)
 def test_urls_are_no_local_files(typed):
+    """``s://example.com``: a one-letter scheme is a drive's letter only without ``//`` (``C:/x``, ``C:\\x``)."""
     with pytest.raises(ws.InvalidInput) as info:
         ws.fetch(typed)
     assert "local file" not in info.value.message and info.value.hint is None
@@ -96,3 +100,35 @@ def test_a_url_whose_suggestion_would_be_malformed_is_refused_as_input():
     with pytest.raises(ws.InvalidInput) as info:
         ws.fetch("https:/[::1")
     assert info.value.detail_code == "bad_url" and "did you mean" not in info.value.message
+
+
+@pytest.mark.parametrize(
+    "typed, message",
+    [
+        (
+            "htps://user:hunter2@example.com/",
+            "only http and https URLs can be fetched, got 'htps://example.com/' (did you mean 'https://example.com/'?)",
+        ),
+        (
+            "htps://api.example.com/v1?api_key=hunter2#f",
+            "only http and https URLs can be fetched, got 'htps://api.example.com/v1'"
+            " (did you mean 'https://api.example.com/v1'?)",
+        ),
+        (
+            "https:/user:hunter2@api.example.com/?api_key=hunter2",
+            "url 'https:/api.example.com/' has no host (did you mean 'https://api.example.com/'?)",
+        ),
+        (
+            "https://api.example.com\\v1?api_key=hunter2",
+            "url 'https://api.example.com\\\\v1' has a backslash before its query, which a browser reads as a slash"
+            " (did you mean 'https://api.example.com/v1'?)",
+        ),
+    ],
+)
+def test_a_refused_urls_echo_and_suggestion_leave_out_user_info_and_query(typed, message):
+    """As :func:`~websearch_sync.net.urls.shown_url` leaves them out of messages: the suggestion echoed
+    the caller's password and key twice (``got 'htps://user:hunter2@...' (did you mean 'https://user:hunter2@...'?)``)."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch(typed)
+    assert info.value.message == message
+    assert "hunter2" not in str(info.value.to_dict())

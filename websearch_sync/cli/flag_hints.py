@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import Optional
 
 from ..shellwords import shell_quote
-from ..vocabulary.ddgs import ddgs_flag
+from ..vocabulary.ddgs import ddgs_flag, ddgs_joined_flag
 
 #: The hint after a flag whose opposite the command takes, a flag without a value: what was typed is the default.
 _DEFAULT_SAID = " (that is the default: %s, its opposite, applies only when given)"
@@ -25,8 +25,18 @@ def flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Argumen
     own long flag (``verify -b``: ``--backend``), else its argument (``record -b``: BACKEND is given
     without a flag), else the commands taking it; no letters are compared for it.
     ``top`` is the command line's parser, whose commands are searched for another one's flag.
-    ``search`` given a flag of ddgs's command line (``-r us-en``, ``-t d``) names ours (:func:`ddgs_flag`)."""
-    return (ddgs_flag(typed) if _command(parser) == "search" else "") or _own_flag_hint(typed, parser, top)
+    ``search`` given a flag of ddgs's command line (``-r us-en``, ``-t d``) names ours (:func:`ddgs_flag`), its
+    value joined too (``-td``, ``-m5``; not ``-site``, ours with one dash: ``-s`` and ``ite``)."""
+    return _ddgs_flag_hint(typed, parser) or _own_flag_hint(typed, parser, top)
+
+
+def _ddgs_flag_hint(typed: str, parser: argparse.ArgumentParser) -> str:
+    """:func:`flag_hint` of ``search`` for a flag of ddgs's command line, given alone or with its value
+    joined; "" for another command's flag (``fetch -t``: ``fetch`` has no ddgs counterpart)."""
+    if _command(parser) != "search":
+        return ""
+    joined = "" if _takes(parser, "-" + typed) else ddgs_joined_flag(typed)
+    return ddgs_flag(typed) or ddgs_flag(joined)
 
 
 def _own_flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:

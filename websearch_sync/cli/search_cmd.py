@@ -11,6 +11,7 @@ from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, option_hint
+from ..vocabulary.synonyms import OPTION_SYNONYMS
 from .batch import PROGRESS_EVERY_S, SkippingDone, done_queries, end_cut_line, refuse_overwriting_resume, run_batch
 from .output import (
     CACHE_MAX_ANSWERS_HELP,
@@ -29,6 +30,9 @@ from .queries import Queries, read_queries
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 FORMATS = ("text", "json", "jsonl", "markdown")
+#: search()'s keywords this command sets by a flag of its own, each ``--`` and its name but these.
+_FLAG_SPELLINGS = {"max_results": "-n", "site_filter": "--site", "backend": "-b"}
+_SET_BY_FLAG = ("strategy", "locale", "time_range", "safe_search", "site_filter", "vertical", *MEDIA_FILTERS)
 #: Most threads a batch may use.
 MAX_WORKERS = 64
 
@@ -146,19 +150,33 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {"max_results": args.max_results, "timeout_ms": args.timeout_ms}
-    for name in ("strategy", "locale", "time_range", "safe_search", "site_filter", "vertical", *MEDIA_FILTERS):
+    for name in _SET_BY_FLAG:
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
     if args.include_content:
         options["include_content"] = True
     for key, value in backend_options(args.option).items():
         if key in options:  # a flag and --option setting one input: neither may silently win
-            flag = "--site" if key == "site_filter" else "--" + key.replace("_", "-")
             raise InvalidInput(
-                "--option %s and %s both set %s: give one of them" % (key, flag, key), detail_code=BAD_ARGUMENTS
+                "--option %s and %s both set %s: give one of them" % (key, _flag(key), key), detail_code=BAD_ARGUMENTS
             )
         options[key] = value
     return options
+
+
+def _flag(keyword: str) -> str:
+    """This command's flag for search() keyword ``keyword`` (``site_filter``: ``--site``)."""
+    return _FLAG_SPELLINGS.get(keyword, "--" + keyword.replace("_", "-"))
+
+
+def _unknown_option_hint(key: str, known: set[str]) -> str:
+    """What the refusal of ``--option KEY`` adds: the flag of this command it means, for ours or another API's
+    name of a keyword set by one (``count``, ``n``, ``max_results``: ``-n``; ``site``: ``--site``, not the
+    ``site_filter`` option search() takes), else :func:`~..validate.option_hint`."""
+    ours = OPTION_SYNONYMS.get(key, key)
+    if ours in _FLAG_SPELLINGS or ours in _SET_BY_FLAG:
+        return " (did you mean %s?)" % _flag(ours)
+    return option_hint(key, known)
 
 
 def backend_options(pairs: list[str]) -> dict[str, Any]:
@@ -179,7 +197,7 @@ def backend_options(pairs: list[str]) -> dict[str, Any]:
         if key not in known:
             raise InvalidInput(
                 "--option %s: no backend knows this option%s; known: %s"
-                % (key, option_hint(key, known), ", ".join(sorted(known))),
+                % (key, _unknown_option_hint(key, known), ", ".join(sorted(known))),
                 detail_code=BAD_ARGUMENTS,
             )
         if key in options:

@@ -184,14 +184,20 @@ def _bare_host(text: str) -> bool:
 LOCAL_FILE_HINT = "to read a local HTML file, pass its text to websearch_sync.extract.extract_html(html, url=...)"
 
 
+#: How a relative, home or Windows network path starts (``\\\\host\\share``; ``//host`` is a URL without its scheme).
+_PATH_STARTS = ("./", "../", "~", ".\\", "..\\", "\\\\")
+
+
 def _local_file(text: str, scheme: str) -> bool:
     """Whether ``text`` names a local file: a ``file:`` URL, or a path (``/etc/x``, ``./page.html``,
-    ``~/x``; not ``//host/``, a URL without its scheme), a Windows one too (``C:\\x``, whose ``C`` reads as a scheme)."""
+    ``~/x``; not ``//host/``, a URL without its scheme), a Windows one too (``C:\\x``, whose ``C`` reads as a
+    scheme; not ``s://host``, a URL's scheme, one letter: a drive's path has no ``//``), or a Windows network
+    path (``\\\\host\\share\\x``)."""
     if scheme.lower() == "file":
         return True
-    if text.startswith(("./", "../", "~", ".\\", "..\\")) or (text.startswith("/") and not text.startswith("//")):
+    if text.startswith(_PATH_STARTS) or (text.startswith("/") and not text.startswith("//")):
         return True
-    return len(text) > 2 and len(scheme) == 1 and text[1] == ":" and text[2] in "\\/"
+    return len(text) > 2 and len(scheme) == 1 and text[1] == ":" and text[2] in "\\/" and text[2:4] != "//"
 
 
 def _refuse_local_file(text: str) -> None:
@@ -211,7 +217,7 @@ def _host_opened_hint(text: str) -> str:
     """`` (did you mean 'https://example.com'?)`` for ``https:/example.com``, an http(s) URL without
     a host whose host a browser opens after one slash or none (:func:`browser_target`), else ``""``."""
     read = browser_target(text, "")
-    return " (did you mean %r?)" % read[:200] if _fetchable(read) else ""
+    return " (did you mean %r?)" % _shown_typed(read) if _fetchable(read) else ""
 
 
 def _fetchable(url: str) -> bool:
@@ -223,12 +229,28 @@ def _fetchable(url: str) -> bool:
         return False
 
 
+def _shown_typed(text: str) -> str:
+    """``text``, a URL as typed and possibly malformed (``htps://user:pw@host/?api_key=k``), as a refusal
+    may echo it or suggest its repair: without user info, query and fragment, as :func:`shown_url` leaves
+    them out of any message (it reads a well-formed URL; here the authority is whatever follows the
+    scheme's colon and slashes, up to the next slash), and at most 200 characters."""
+    head = text.partition("#")[0].partition("?")[0]
+    scheme, colon, rest = head.partition(":")
+    if not colon:
+        scheme, rest = "", head
+    body = rest.lstrip("/\\")
+    authority = body.split("/", 1)[0].split("\\", 1)[0]
+    if "@" in authority:
+        body = body[len(authority.rpartition("@")[0]) + 1 :]
+    return (scheme + colon + rest[: len(rest) - len(rest.lstrip("/\\"))] + body)[:200]
+
+
 def _mistyped_scheme_hint(text: str, scheme: str) -> str:
     """`` (did you mean 'https://example.com'?)`` for ``htps://example.com``, a scheme one slip from
     http or https (``htp``, ``httsp``; not ``ftp`` nor ``ws``), else ``""``."""
     close = difflib.get_close_matches(scheme.lower(), _HTTP_SCHEMES, n=1, cutoff=0.75)
     meant = "%s://%s" % (close[0], text[len(scheme) + 1 :].lstrip("/")) if close else ""
-    return " (did you mean %r?)" % meant[:200] if meant and _fetchable(meant) else ""
+    return " (did you mean %r?)" % _shown_typed(meant) if meant and _fetchable(meant) else ""
 
 
 def _with_scheme_hint(text: str) -> str:
@@ -296,7 +318,7 @@ def _checked_request_form(url: str) -> str:
     if "\\" in text[: query_start(text)]:
         raise InvalidInput(
             "url %r has a backslash before its query, which a browser reads as a slash (did you mean %r?)"
-            % (text[:200], browser_target(text, "")[:200]),
+            % (_shown_typed(text), _shown_typed(browser_target(text, ""))),
             detail_code=BAD_URL,
         )
     try:
@@ -308,11 +330,11 @@ def _checked_request_form(url: str) -> str:
         hint = _with_scheme_hint(text) or _mistyped_scheme_hint(text, parts.scheme)
         raise InvalidInput(
             "only http and https URLs can be fetched, got %r%s"
-            % (parts.scheme + ":" if parts.scheme and not hint else text[:200], hint),
+            % (parts.scheme + ":" if parts.scheme and not hint else _shown_typed(text), hint),
             detail_code=BAD_URL,
         )
     if not host:
-        raise InvalidInput("url %r has no host%s" % (text[:200], _host_opened_hint(text)), detail_code=BAD_URL)
+        raise InvalidInput("url %r has no host%s" % (_shown_typed(text), _host_opened_hint(text)), detail_code=BAD_URL)
     if literal_address(host) is None:  # (an out-of-range numeric host is bad_url)
         try:  # a host name by the library's rule, refused before anything is sent, and encoded by it
             ascii_host(host)  # (an ASCII one too: xn--zz is no punycode)

@@ -120,7 +120,9 @@ def as_locale(value: str) -> str:
 _QUERY_ARGUMENT = "the query is search's argument, given without a flag"
 _LOCALE_FLAG = "--locale, a language tag, language first: us-en is en-US; for wt-wt give none"
 _TIME_FLAG = "--time-range day, week, month or year: d is day"
-_PAGE_FLAG = "--option pageno=N; -n over one page reads the next pages itself"
+#: ``-n`` first: ``pageno`` is an option of the backends that page by number only (not the default
+#: ``stub``, nor ``ddg_html``'s or ``ddg_lite``'s web search), refused with the others.
+_PAGE_FLAG = "-n, the results wanted, read over as many pages as they take; a backend that pages by number also takes --option pageno=N"
 _OUTPUT_FLAG = "--format json, jsonl or markdown, written to stdout: redirect it, > results.json"
 
 #: ``{ddgs's command-line flag (``ddgs text -r us-en -t d -m 5``): ours}``, ``websearch-sync search``'s
@@ -148,3 +150,12 @@ def ddgs_flag(flag: str) -> str:
     """`` (ddgs's -t: here --time-range ...)`` for a flag of ddgs's command line, else ``""``."""
     instead = DDGS_FLAGS.get(flag)
     return " (ddgs's %s: here %s)" % (flag, instead) if instead else ""
+
+
+def ddgs_joined_flag(word: str) -> str:
+    """The short flag of ddgs's command line that ``word`` starts with, its value joined to it as a
+    short flag's may be (``-td``, ``-m5``, ``-rus-en``, ``-prsocks5://...``: the longest flag first),
+    else ``""``."""
+    if word.startswith("--"):
+        return ""
+    return next((flag for flag in (word[:3], word[:2]) if flag in DDGS_FLAGS and len(word) > len(flag)), "")

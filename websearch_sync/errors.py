@@ -474,10 +474,11 @@ class WebBlocked(WebSearchError):
     ``http_403`` or ``http_429``. Only ``http_429`` is retryable."""
 
     code = "WebBlocked"
-    #: Its words that stay true when quoted later (by the cool-down that follows it): a 429's
-    #: message without the "retry after N s" counted when it was met, kept when the error is built
-    #: and extended with the message; ``None``: the message is.
-    lasting_words: Optional[str] = None
+    #: The part of its message counted when it was met (a 429's "; retry after N s"), which a
+    #: cool-down quoting the block later leaves out: the seconds would be stale. Kept as the words
+    #: themselves, so a message extended or reworded after it was built (a vendor's words, a
+    #: backend's advice) is quoted whole; ``None``: nothing in the message goes stale.
+    stale_words: Optional[str] = None
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
         return detail_code == HTTP_429
@@ -604,8 +605,6 @@ def redact_error(error: _E, secrets: Iterable[Optional[str]]) -> _E:
         items: list[WebSearchError] = [error, *error.errors]
         for item in items:
             item.message = redact(item._whole_text(), secret_list)
-            if isinstance(item, WebBlocked) and item.lasting_words is not None:
-                item.lasting_words = redact(item.lasting_words, secret_list)
     return error
 
 

@@ -72,3 +72,24 @@ def test_a_cool_down_quoting_a_429_says_the_seconds_left_not_those_asked_when_it
     assert "30 s" not in info.value.message
     assert "it said: aa.example is rate-limiting us (HTTP 429)" in info.value.message
     assert (words or "") in info.value.message
+
+
+@pytest.mark.parametrize("reword", ["append", "replace"])
+def test_a_cool_down_quotes_the_advice_a_backend_gave_its_429_after_it_was_built(reword):
+    """A backend's own words given to a 429 after the shared mapping built it (SearXNG's limiter
+    advice replaces the message; a JSON API's remedy follows it) are quoted by the cool-down: it
+    quoted the words the 429 was built with and lost them. Only the stale seconds are left out."""
+    clock = FakeClock()
+    cooldowns = Cooldowns(clock=clock)
+    block = _429(None)
+    advice = "add your address to `pass_ip` in limiter.toml"
+    if reword == "append":
+        block.message += "; " + advice
+    else:
+        block.message = "searxng: the instance's limiter refused the request (HTTP 429): " + advice
+    cooldowns.record(block)
+    clock.advance(20)
+    with pytest.raises(ws.WebBlocked) as info:
+        cooldowns.check("aa")
+    assert advice in info.value.message
+    assert "30 s" not in info.value.message and "(10 s left)" in info.value.message

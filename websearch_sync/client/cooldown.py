@@ -266,6 +266,10 @@ def cooling_down(
 
 
 def _words(cause: WebBlocked) -> str:
-    """What the block said, as a cool-down quotes it: its lasting words, without its "retry after N s"
-    (counted when it was met; the cool-down says until when, and the seconds left counted now)."""
-    return (cause.lasting_words if cause.lasting_words is not None else cause.message).rstrip(".")
+    """What the block said, as a cool-down quotes it: without its stale words (a 429's "retry after
+    N s", counted when it was met; the cool-down says until when, and the seconds left counted now),
+    wherever vendor words or a backend's advice put them in the message."""
+    message = cause.message
+    if cause.stale_words:
+        message = message.replace(cause.stale_words, "", 1)
+    return message.rstrip(".")

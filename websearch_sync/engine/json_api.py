@@ -161,18 +161,10 @@ def api_error(
     if error is None:  # pragma: no cover - effective is outside 2xx here
         return None
     if effective != response.status:
-        _extend(error, " [HTTP %d with body code %d]" % (response.status, effective))
-    _extend(error, upstream)
+        error.message += " [HTTP %d with body code %d]" % (response.status, effective)
+    error.message += upstream
     error.status = response.status
     return error
-
-
-def _extend(error: WebSearchError, text: str) -> None:
-    """Add ``text`` (the vendor's words) to the message of ``error``, and to a block's lasting
-    words (:attr:`~.WebBlocked.lasting_words`), which a cool-down quotes."""
-    error.message += text
-    if isinstance(error, WebBlocked) and error.lasting_words is not None:
-        error.lasting_words += text
 
 
 def _by_vendor_code(

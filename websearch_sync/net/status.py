@@ -216,11 +216,15 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
         return forbidden(response, provider, edge_refusal(response))
     if status == 429:
         wait = retry_after_seconds(response.headers)
-        said = "%s is rate-limiting us (HTTP 429)" % host
+        hint = retry_hint(wait)
         block = WebBlocked(
-            said + retry_hint(wait), provider=provider, detail_code=detail, status=status, retry_after=wait
+            "%s is rate-limiting us (HTTP 429)%s" % (host, hint),
+            provider=provider,
+            detail_code=detail,
+            status=status,
+            retry_after=wait,
         )
-        block.lasting_words = said  # a cool-down quoting it later: its seconds would be stale
+        block.stale_words = hint or None  # a cool-down quoting it later: its seconds would be stale
         return block
     if 500 <= status <= 599:
         wait = retry_after_header(response.headers)

@@ -207,7 +207,7 @@ def test_defaults_and_unset_options():
     [
         ("news", {"max_pages": 2}, "max_pages: bing_html, ddg_html, searxng, yahoo_html"),
         ("news", {"wiki": "de"}, "wiki: wikipedia, not for a news search"),
-        ("web", {"max_pages": 2}, "max_pages: bing_html, brave, ddg_html, ddg_lite, mojeek_html, searxng"),
+        ("web", {"max_pages": 2}, "max_pages: baidu_html, bing_html, brave, ddg_html, ddg_lite, mojeek_html, searxng"),
     ],
 )
 def test_an_option_of_other_backends_names_those_taking_it_for_the_calls_vertical(vertical, options, owners):

@@ -8,9 +8,14 @@ becomes the item extra ``source`` (the site, as for every backend). Snippets com
 CSS-module classes matched by their stable prefix (``content-right_`` 2022,
 ``summary-text_`` 2026), never by their hash suffix.
 
-The request is SearXNG's (``searx/engines/baidu.py``): ``GET /s?wd=…&rn=…`` with
+The request is SearXNG's (``searx/engines/baidu.py``): ``GET /s?wd=…&rn=10`` with
 ``allow_redirects=False``, a time range as ``gpc=stf=<from>,<to>|stftype=1`` ending at
-the search's ``SearchParams.now``.
+the search's ``SearchParams.now``. A page is ten results (SearXNG's ``rn``; every recorded
+request asked ``rn=10``): later pages are asked by ``pn``, the results before the page (0-based:
+page 2 is ``pn=10``, as SearXNG sends ``(pageno - 1) * 10``), option ``pageno`` for the first; a
+page read for depth where the page's own "Next" link starts it (the recorded pages link
+``pn=10`` to ``90``, "下一页" ``pn=10``; ``HtmlEngine.next_page``), none after a page linking
+none beyond itself.
 
 The bot wall (a 302 to ``wappass.baidu.com``, or its "百度安全验证" page served
 directly) is ``WebBlocked(captcha_required)``; the redirect is never followed.
@@ -30,7 +35,7 @@ from urllib.parse import urlsplit
 from ..config import Settings
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import Tag, attribute, classes, elements, has_class, parse_fragment, text_of
-from ..engine.option import Option
+from ..engine.option import Option, pageno_option
 from ..engine.redirects import client_redirects
 from ..errors import BAD_RESOLVE_LINKS, WebSearchError
 from ..models import ParseResult, SearchParams
@@ -56,6 +61,8 @@ _TIME_RANGE_S = {"day": 86_400, "week": 604_800, "month": 2_592_000, "year": 31_
 _RESOLVE_MAX_BYTES = 262_144
 #: Link requests under way at once; each still waits for Baidu's next rate-limit slot (the client's gate).
 _RESOLVE_WORKERS = 4
+#: The results a page holds and ``pn`` steps by: SearXNG's ``rn``, the recorded pages' links.
+_PAGE = 10
 
 
 def is_baidu_captcha_url(url: str) -> bool:
@@ -176,6 +183,7 @@ class BaiduHtml(HtmlEngine):
     summary = "Baidu results page, no key; /link?url= URLs (resolve_links=True resolves them)"
     default_endpoint = "https://www.baidu.com/s"
     options = (
+        pageno_option("10 results a page whatever max_results is (pn = (pageno - 1) x 10)"),
         Option(
             "resolve_links",
             "bool",
@@ -191,12 +199,23 @@ class BaiduHtml(HtmlEngine):
     region_start = ('id="content_left"', "id='content_left'")
     region_end = ('id="rs"', 'id="page"', 'id="foot"')
     no_results = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到与", "没有找到与您查询的")
+    results_per_page = _PAGE  # a call for more, or a page showing fewer, reads the next pages
+    #: Baidu counts the results before a page (``pn=10`` is page 2): the next page starts where the
+    #: page's own links say, and a page linking none beyond itself is the last
+    first_result_field = "pn"
+    first_result_base = 0
+    query_field = "wd"
+    first_result_step = _PAGE  # a page linking none of its search's: ten on (its links step 10)
 
     def query(self, params: SearchParams) -> dict[str, str]:
-        """``wd``, ``rn`` (= ``max_results``), ``ie=utf-8``; a time range as ``gpc``: the span
-        from that long before the search's time to it, in Unix seconds (as SearXNG's
-        ``searx/engines/baidu.py`` sends it)."""
-        query = {"wd": params.full_query, "rn": str(params.max_results), "ie": "utf-8"}
+        """``wd``, ``rn=10``, ``pn`` (page > 1: the results before it), ``ie=utf-8``; a time range as
+        ``gpc``: the span from that long before the search's time to it, in Unix seconds (as
+        SearXNG's ``searx/engines/baidu.py`` sends them)."""
+        query = {"wd": params.full_query, "rn": str(_PAGE)}
+        page = self.option(params, "pageno")
+        if page > 1:
+            query["pn"] = str((page - 1) * _PAGE)
+        query["ie"] = "utf-8"
         if params.time_range:
             end = int(params.now.timestamp())
             query["gpc"] = "stf=%d,%d|stftype=1" % (end - _TIME_RANGE_S[params.time_range], end)

@@ -98,6 +98,10 @@ class HtmlEngine(Backend):
     #: results a page of the engine counts (Mojeek's 10, whatever a page shows). ``None``: after
     #: the results read (Bing's image and video tiles).
     first_result_step: ClassVar[Optional[int]] = None
+    #: The value :attr:`first_result_field` has on the first page, which the first request leaves
+    #: out: ``1`` where the engine counts ranks (Bing's ``first=11`` is page 2), ``0`` where it counts
+    #: results before the page (Baidu's ``pn=10`` is page 2).
+    first_result_base: ClassVar[int] = 1
     #: The paths a results page links its own later pages at, besides the request's and the
     #: answer's (Yahoo News, asked at ``/search``, links ``/news/search``): :meth:`next_page`.
     page_link_paths: ClassVar[tuple[str, ...]] = ()
@@ -207,7 +211,7 @@ class HtmlEngine(Backend):
         spec = page.sent if page.sent is not None else self.build_request(params)
         posted = self.method == "POST"  # where the request holds its fields: the form, else the URL
         fields: dict[str, Any] = dict((spec.data if posted else spec.params) or {})
-        current = int(fields.get(field, "1"))
+        current = int(fields.get(field, str(self.first_result_base)))
         query_field = self.query_field or ""  # declared with first_result_field: reading_problem
         sent = fields.get(query_field)  # the query as sent (an engine may rewrite the call's), else the call's
         search = (query_field, sent if isinstance(sent, str) else params.full_query)

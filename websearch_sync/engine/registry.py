@@ -232,6 +232,7 @@ HTML_DECLARATIONS: Declarations = (
     ("first_result_field", "a non-empty string or None", _optional_name),
     ("query_field", "a non-empty string or None", _optional_name),
     ("first_result_step", "an int >= 1 or None", lambda v: v is None or (_optional_int(v) and v >= 1)),
+    ("first_result_base", "an int >= 0", lambda v: v is not None and _optional_int(v) and v >= 0),
 )
 
 

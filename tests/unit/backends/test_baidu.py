@@ -41,12 +41,13 @@ def search(body, *, content_type=UTF8, **kwargs):
 
 
 def test_request_is_a_get_with_wd_rn_ie_and_browser_headers():
+    """``rn`` is Baidu's page of ten whatever ``max_results`` is (SearXNG's, and every recorded request's)."""
     _, calls = search(page("sluver__1.html"), query="搜索引擎测试", max_results=7)
     request = calls[0].request
     assert request.method == "GET" and request.url.startswith(SEARCH_URL + "?")
     assert dict(re.findall(r"([^?&=]+)=([^&]*)", request.url.split("?", 1)[1])) == {
         "wd": "%E6%90%9C%E7%B4%A2%E5%BC%95%E6%93%8E%E6%B5%8B%E8%AF%95",
-        "rn": "7",
+        "rn": "10",
         "ie": "utf-8",
     }
     assert request.headers["Referer"] == "https://www.baidu.com/"
@@ -260,7 +261,7 @@ def test_resolve_links_must_be_a_bool_and_is_checked_before_any_request():
 
 
 def test_without_resolve_links_only_the_search_request_is_sent():
-    result, calls = search(page("sluver__1.html"), max_results=10)
+    result, calls = search(page("sluver__1.html"), max_results=10, max_pages=1)  # its 9: no page 2 asked
     assert len(calls) == 1
     assert result["items"] == golden_items("sluver__1.expected.json")
 

@@ -79,3 +79,52 @@ def test_a_secret_in_a_utf16_body_is_redacted():
     for encoding in ("utf-16", "utf-16-le", "utf-16-be", "utf-8"):
         body = '{"echo": "brave-key-1234"}'.encode(encoding)
         assert redactor.body(body, "response.body") == '{"echo": "<redacted>"}'.encode(encoding), encoding
+
+
+def test_only_a_cookie_named_like_a_credential_is_searched_for():
+    """A preference cookie (``recent=rust programming``) is no secret: taken as one, it turned the
+    recorded query ``q`` into a placeholder (a wildcard on replay) and the golden's titles into
+    ``Learn <redacted> today``."""
+    request = WireRequest(
+        "GET",
+        ENDPOINT + "?q=rust+programming",
+        headers=[("Cookie", "recent=rust programming; lang=english; sessionid=s3ss10n-9f3a77c1")],
+    )
+    assert recording._sent_secrets([Exchange(request=request)]) == ["s3ss10n-9f3a77c1"]
+
+
+def test_a_preference_cookie_leaves_the_case_as_it_came(tmp_path, monkeypatch):
+    answer = {"hits": [{"name": "Learn rust programming today", "link": "https://rust.example/"}]}
+    url = ENDPOINT + "?q=rust+programming"
+    exchange = Exchange(
+        request=WireRequest("GET", url, headers=[("Cookie", "recent=rust programming; lang=english")]),
+        status=200,
+        headers={"Content-Type": "application/json"},
+        url=url,
+        body=bytearray(json.dumps(answer).encode()),
+        complete=True,
+    )
+    register(PlainEngine)  # undone after the test
+    monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [exchange]))
+    result = record_case("plain_query", "rust programming", fixtures_dir=tmp_path)
+    assert result.ok, result.verdict.diff
+    folder = tmp_path / "plain_query"
+    meta = json.loads((folder / "rust-programming.meta.json").read_text(encoding="utf-8"))
+    assert meta["request"]["query_params"] == {"q": "rust programming"}
+    assert json.loads((folder / "rust-programming.json").read_text(encoding="utf-8")) == answer
+    golden = json.loads((folder / "rust-programming.expected.json").read_text(encoding="utf-8"))
+    assert golden["items"][0]["title"] == "Learn rust programming today"
+
+
+class PlainEngine(JsonApiEngine):
+    """Sends the query alone (its session's cookie jar carries a preference cookie)."""
+
+    name = "plain_query"
+    summary = "sends the query alone"
+    default_endpoint = ENDPOINT
+    results_at = "hits"
+    result_fields = {"title": "name", "url": "link"}
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """The query."""
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.query})

@@ -312,7 +312,7 @@ def _url_secrets(url: Optional[str]) -> list[str]:
 
 def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
     """The values the requests sent under a credential's name (a query or form field, a JSON key,
-    a header: the credential after its scheme, ``Bearer <token>``; each cookie's value) that no
+    a header: the credential after its scheme, ``Bearer <token>``; a cookie named like a credential) that no
     setting holds, with their URL-encoded forms. Their own fields are stored as the placeholder,
     but an upstream that echoes its request (an answer quoting the query, a redirect's
     ``Location`` carrying it on) would write them to the case beside it."""
@@ -322,8 +322,9 @@ def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
         found.extend(_named_secrets(query_params(request.url or "")))
         found.extend(_named_secrets(_sent_fields(request)))
         for name, value in request.headers:
-            if name.lower() == "cookie":
-                found.extend(part.partition("=")[2].strip() for part in value.split(";"))
+            if name.lower() == "cookie":  # a preference cookie (``recent=rust programming``) is no secret
+                cookies = (part.partition("=") for part in value.split(";"))
+                found.extend(v.strip() for k, _, v in cookies if is_secret_name(k.strip()))
             elif is_secret_name(name):
                 scheme, _, credential = value.strip().partition(" ")
                 found.append(credential.strip() or scheme)

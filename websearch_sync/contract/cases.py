@@ -37,7 +37,7 @@ from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
 from ..shellwords import shell_quote
 from ..validate import MAX_PAGES
-from .replay import ReplayMismatch, ReplayWire, known_exception
+from .replay import ReplayMismatch, ReplayWire, known_exception, recorded_status
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -209,11 +209,12 @@ _REQUEST_TYPES: dict[str, tuple[type, ...]] = {
     "form": (dict,),
     "headers": (dict,),
 }
+#: A response's ``headers``, ``body`` and ``body_text`` may be ``null``, read as none (no headers,
+#: the body inline, an empty one). Its ``status`` is checked by :func:`recorded_status`.
 _RESPONSE_TYPES: dict[str, tuple[type, ...]] = {
-    "status": (int,),
-    "headers": (dict,),
-    "body": (str,),
-    "body_text": (str,),
+    "headers": (dict, type(None)),
+    "body": (str, type(None)),
+    "body_text": (str, type(None)),
     "exception": (str,),
 }
 
@@ -239,8 +240,15 @@ def _exchange_problem(meta: dict[str, Any]) -> Optional[str]:
         )
         if problem:
             return problem
-        if "status" in response and not 100 <= response["status"] <= 599:
-            return "malformed meta file: %sresponse.status must be in 100..599, not %d" % (where, response["status"])
+        if "status" in response:
+            status = recorded_status(response["status"])
+            if status is None:
+                return "malformed meta file: %sresponse.status must be an integer (or its digits), not %r" % (
+                    where,
+                    response["status"],
+                )
+            if not 100 <= status <= 599:
+                return "malformed meta file: %sresponse.status must be in 100..599, not %d" % (where, status)
         if "exception" in response and not known_exception(response["exception"]):
             return "malformed meta file: %sresponse.exception %r names no requests.exceptions class" % (
                 where,

@@ -18,7 +18,6 @@ without it.
 
 import json
 import os
-import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -337,16 +336,21 @@ def count_provenances(cases: list[Case]) -> dict[str, int]:
     return counts
 
 
-#: Names Windows keeps for devices, whatever follows their first dot (``con.json`` too): a file
-#: named so cannot be written there, so a checkout of the fixtures fails on that file.
-_WINDOWS_DEVICE = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", re.IGNORECASE)
+#: Names Windows keeps for devices (any letter case; ``COM\u00b9``, superscript digits, too), whatever
+#: follows their first dot (``con.json`` too) and with spaces or dots before it (``con .json``): a
+#: file named so cannot be written there, so a checkout of the fixtures fails on that file.
+_WINDOWS_DEVICES = frozenset(
+    ["con", "prn", "aux", "nul", "conin$", "conout$", "clock$"]
+    + [port + digit for port in ("com", "lpt") for digit in "0123456789\u00b9\u00b2\u00b3"]
+)
 
 
 def unportable_name(name: str) -> Optional[str]:
     """Why a case named ``name`` cannot be checked out on Windows (its files' names begin with a
     device name: ``con``, ``nul``, ``com1``...), or ``None``."""
-    if _WINDOWS_DEVICE.fullmatch(name):
-        return "%s is a device name on Windows, where its files cannot be written" % name.split(".", 1)[0].upper()
+    stem = name.split(".", 1)[0].rstrip(" ")
+    if stem.lower() in _WINDOWS_DEVICES:
+        return "%s is a device name on Windows, where its files cannot be written" % stem.upper()
     return None
 
 

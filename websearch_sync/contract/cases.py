@@ -237,22 +237,29 @@ def _exchange_problem(meta: dict[str, Any]) -> Optional[str]:
         problem = _field_problem(request, _REQUEST_TYPES, where + "request") or _field_problem(
             response, _RESPONSE_TYPES, where + "response"
         )
+        problem = problem or _response_problem(response, where)
         if problem:
             return problem
-        if "status" in response:
-            status = recorded_status(response["status"])
-            if status is None:
-                return "malformed meta file: %sresponse.status must be an integer (or its digits), not %r" % (
-                    where,
-                    response["status"],
-                )
-            if not 100 <= status <= 599:
-                return "malformed meta file: %sresponse.status must be in 100..599, not %d" % (where, status)
-        if "exception" in response and not known_exception(response["exception"]):
-            return "malformed meta file: %sresponse.exception %r names no requests.exceptions class" % (
+    return None
+
+
+def _response_problem(response: dict[str, Any], where: str) -> Optional[str]:
+    """A recorded response's ``status`` that is no HTTP status, or ``exception`` that names no
+    ``requests.exceptions`` class."""
+    if "status" in response:
+        status = recorded_status(response["status"])
+        if status is None:
+            return "malformed meta file: %sresponse.status must be an integer (or its digits), not %r" % (
                 where,
-                response["exception"],
+                response["status"],
             )
+        if not 100 <= status <= 599:
+            return "malformed meta file: %sresponse.status must be in 100..599, not %d" % (where, status)
+    if "exception" in response and not known_exception(response["exception"]):
+        return "malformed meta file: %sresponse.exception %r names no requests.exceptions class" % (
+            where,
+            response["exception"],
+        )
     return None
 
 

@@ -13,6 +13,7 @@ import pytest
 import websearch_sync as ws
 from websearch_sync.cli import main
 from websearch_sync.contract import recording
+from websearch_sync.contract.cases import unportable_name
 from websearch_sync.contract.recording import case_name_for, record_case
 
 STUB_CASE = Path(__file__).resolve().parents[2] / "fixtures" / "stub" / "basic"
@@ -29,6 +30,28 @@ def test_a_device_name_is_refused_before_the_search(tmp_path, no_search, name):
         record_case("stub", "q", fixtures_dir=tmp_path, name=name)
     assert caught.value.detail_code == "bad_case_name"
     assert "is a device name on Windows" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("name", "device"),
+    [
+        ("con ", "CON"),  # Windows drops the spaces before the first dot
+        ("nul .x", "NUL"),
+        ("COM\u00b9", "COM\u00b9"),  # superscript digits name ports too
+        ("lpt\u00b3.json", "LPT\u00b3"),
+        ("CONIN$", "CONIN$"),
+        ("conout$.meta", "CONOUT$"),
+        ("clock$", "CLOCK$"),
+    ],
+)
+def test_every_spelling_windows_reads_as_a_device_is_noted(name, device):
+    """Case files already on disk (``record``'s own names cannot hold a space, ``$`` or ``\u00b9``)."""
+    assert unportable_name(name) == "%s is a device name on Windows, where its files cannot be written" % device
+
+
+@pytest.mark.parametrize("name", ["rust.", "console", "com10", "con-case", "clock"])
+def test_a_name_only_like_a_device_is_portable(name):
+    assert unportable_name(name) is None
 
 
 @pytest.mark.parametrize(("query", "name"), [("CON", "con-case"), ("com 1", "com-1"), ("console", "console")])

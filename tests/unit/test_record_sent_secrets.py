@@ -3,7 +3,10 @@ a setting) out of every file it writes. The field itself was stored as ``<redact
 upstream that echoes its request (an answer quoting the query, a redirect's ``Location`` carrying
 it on) wrote the token to the body file and the meta file beside it."""
 
+import html
 import json
+
+import pytest
 
 from websearch_sync.backends import JsonApiEngine, RequestSpec, SearchParams, register
 from websearch_sync.contract import recording
@@ -14,14 +17,25 @@ TOKEN = "tok/en+9f3a77c1"  # what quote() and quote_plus() both change
 ENDPOINT = "https://echo.example/api"
 
 
-class EchoTokenEngine(JsonApiEngine):
+class PlainEngine(JsonApiEngine):
+    """Sends the query alone (its session's cookie jar carries a preference cookie)."""
+
+    name = "plain_query"
+    summary = "sends the query alone"
+    default_endpoint = ENDPOINT
+    results_at = "hits"
+    result_fields = {"title": "name", "url": "link"}
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """The query."""
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.query})
+
+
+class EchoTokenEngine(PlainEngine):
     """Sends a session token of its own in the query (no setting holds it)."""
 
     name = "echo_token"
     summary = "sends a token in its query"
-    default_endpoint = ENDPOINT
-    results_at = "hits"
-    result_fields = {"title": "name", "url": "link"}
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """The query and the token."""
@@ -69,7 +83,7 @@ def test_a_short_value_under_a_credential_name_is_not_searched_for():
     request = WireRequest(
         "GET", ENDPOINT + "?auth=true&api_key=tok%2Fen%2B9f3a77c1", headers=[("Authorization", "Bearer abc")]
     )
-    assert recording._sent_secrets([Exchange(request=request)]) == sorted([TOKEN, "tok%2Fen%2B9f3a77c1"])
+    assert recording._sent_secrets([Exchange(request=request)]) == [TOKEN]
 
 
 def test_a_secret_in_a_utf16_body_is_redacted():
@@ -79,3 +93,74 @@ def test_a_secret_in_a_utf16_body_is_redacted():
     for encoding in ("utf-16", "utf-16-le", "utf-16-be", "utf-8"):
         body = '{"echo": "brave-key-1234"}'.encode(encoding)
         assert redactor.body(body, "response.body") == '{"echo": "<redacted>"}'.encode(encoding), encoding
+
+
+def test_only_a_cookie_named_like_a_credential_is_searched_for():
+    """A preference cookie (``recent=rust programming``) is no secret: taken as one, it turned the
+    recorded query ``q`` into a placeholder (a wildcard on replay) and the golden's titles into
+    ``Learn <redacted> today``."""
+    request = WireRequest(
+        "GET",
+        ENDPOINT + "?q=rust+programming",
+        headers=[("Cookie", "recent=rust programming; lang=english; sessionid=s3ss10n-9f3a77c1")],
+    )
+    assert recording._sent_secrets([Exchange(request=request)]) == ["s3ss10n-9f3a77c1"]
+
+
+def test_a_preference_cookie_leaves_the_case_as_it_came(tmp_path, monkeypatch):
+    answer = {"hits": [{"name": "Learn rust programming today", "link": "https://rust.example/"}]}
+    url = ENDPOINT + "?q=rust+programming"
+    exchange = Exchange(
+        request=WireRequest("GET", url, headers=[("Cookie", "recent=rust programming; lang=english")]),
+        status=200,
+        headers={"Content-Type": "application/json"},
+        url=url,
+        body=bytearray(json.dumps(answer).encode()),
+        complete=True,
+    )
+    register(PlainEngine)  # undone after the test
+    monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [exchange]))
+    result = record_case("plain_query", "rust programming", fixtures_dir=tmp_path)
+    assert result.ok, result.verdict.diff
+    folder = tmp_path / "plain_query"
+    meta = json.loads((folder / "rust-programming.meta.json").read_text(encoding="utf-8"))
+    assert meta["request"]["query_params"] == {"q": "rust programming"}
+    assert json.loads((folder / "rust-programming.json").read_text(encoding="utf-8")) == answer
+    golden = json.loads((folder / "rust-programming.expected.json").read_text(encoding="utf-8"))
+    assert golden["items"][0]["title"] == "Learn rust programming today"
+
+
+@pytest.mark.parametrize(
+    "spelt",
+    [
+        "tok/en+9f3a77c1",  # as sent
+        "tok%2Fen%2B9f3a77c1",  # quote(safe="")
+        "tok%2fen%2b9f3a77c1",  # lowercase escapes
+        "tok/en%2B9f3a77c1",  # quote() keeps "/"
+        "tok%252Fen%252B9f3a77c1",  # encoded twice
+        "tok\\/en+9f3a77c1",  # JSON's optional \/ (PHP's json_encode)
+        "tok/en\\u002b9f3a77c1",  # JSON \u escape, lowercase hex
+        "tok/en\\u002B9f3a77c1",
+        "tok/en&#43;9f3a77c1",  # HTML character references
+        "tok&#x2f;en&#X2B;9f3a77c1",
+    ],
+)
+def test_every_spelling_of_a_secret_is_redacted(spelt):
+    """An upstream echoing a token spells it its own way; each of these leaked."""
+    redactor = recording.Redactor([TOKEN])
+    assert redactor.body(('{"echo": "/v2?t=%s&x=1"}' % spelt).encode(), "body") == b'{"echo": "/v2?t=<redacted>&x=1"}'
+    assert redactor.text("/v2?session_token=%s" % spelt, "Location") == "/v2?session_token=<redacted>"
+
+
+def test_json_and_html_escapes_of_other_characters_are_redacted():
+    secret = 'k\u00e9y "<&> 9f3a77c1'  # not ASCII, a space, a quote, what HTML escapes
+    redactor = recording.Redactor([secret])
+    for spelt in (json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1], html.escape(secret)):
+        assert redactor.text("[%s]" % spelt, "text") == "[<redacted>]", spelt
+    assert redactor.text("[k%C3%A9y+%22%3C%26%3E+9f3a77c1]", "text") == "[<redacted>]"
+
+
+def test_bytes_around_a_secret_are_kept_as_they_came():
+    """A body is read as UTF-8 to be searched; what is not UTF-8 is written back unchanged."""
+    body = b"\xff\xfe latin-1 caf\xe9 tok%2fen%2b9f3a77c1 \xed\xa0\x80"
+    assert recording.Redactor([TOKEN]).body(body, "body") == body.replace(b"tok%2fen%2b9f3a77c1", b"<redacted>")

@@ -86,12 +86,15 @@ def _set(part, key, value):
         # each was a KeyError or AttributeError traceback and a DRIFT or NEW verdict of internal_error
         (
             _set("response", "headers", [["Content-Type", "application/json"]]),
-            "response.headers must be an object, not list",
+            "response.headers must be an object or null, not list",
         ),
         (_set("request", "headers", ["Accept"]), "request.headers must be an object, not list"),
         (_set("request", "query_params", ["q"]), "request.query_params must be an object, not list"),
         (_set("response", "status", 99999), "response.status must be in 100..599, not 99999"),
-        (_set("response", "body", 5), "response.body must be a string, not int"),
+        (_set("response", "body", 5), "response.body must be a string or null, not int"),
+        (_set("response", "status", "OK"), "response.status must be an integer (or its digits), not 'OK'"),
+        (_set("response", "status", 200.5), "response.status must be an integer (or its digits), not 200.5"),
+        (_set("response", "status", True), "response.status must be an integer (or its digits), not True"),
         (
             _set("response", "exception", "NoSuchError"),
             "response.exception 'NoSuchError' names no requests.exceptions class",
@@ -118,3 +121,24 @@ def test_replay_fixtures_says_why_a_broken_case_cannot_answer(tmp_path):
     with replay_fixtures(tmp_path, backends="brave"), pytest.raises(ws.WebProviderError) as caught:
         ws.search("hello world", backend="brave", max_results=10)
     assert "case brave/%s cannot answer: malformed meta file: request must be" % CASE.name in caught.value.message
+
+
+def _headers_null(meta):
+    meta["response"]["headers"] = None
+
+
+def _body_inline_null(meta):
+    meta["response"]["body_text"] = Path(str(CASE) + ".json").read_text(encoding="utf-8")
+    meta["response"]["body"] = None
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [_set("response", "status", "200"), _set("response", "status", 200.0), _headers_null, _body_inline_null],
+    ids=["status-digits", "status-integral-float", "headers-null", "body-null"],
+)
+def test_a_shape_the_replay_always_read_still_replays(tmp_path, edit):
+    """The shape checks refused what the replay had read all along (``int(status)``, ``headers or
+    {}``, a ``null`` body as the inline ``body_text``): a case written that way turned ERROR."""
+    verdict = run_case(load_case(_copy(tmp_path, edit)))
+    assert verdict.status == "PASS", verdict.diff

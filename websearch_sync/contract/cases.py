@@ -18,7 +18,6 @@ without it.
 
 import json
 import os
-import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,7 +36,7 @@ from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
 from ..shellwords import shell_quote
 from ..validate import MAX_PAGES
-from .replay import ReplayMismatch, ReplayWire, known_exception
+from .replay import ReplayMismatch, ReplayWire, known_exception, recorded_status
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -209,11 +208,12 @@ _REQUEST_TYPES: dict[str, tuple[type, ...]] = {
     "form": (dict,),
     "headers": (dict,),
 }
+#: A response's ``headers``, ``body`` and ``body_text`` may be ``null``, read as none (no headers,
+#: the body inline, an empty one). Its ``status`` is checked by :func:`recorded_status`.
 _RESPONSE_TYPES: dict[str, tuple[type, ...]] = {
-    "status": (int,),
-    "headers": (dict,),
-    "body": (str,),
-    "body_text": (str,),
+    "headers": (dict, type(None)),
+    "body": (str, type(None)),
+    "body_text": (str, type(None)),
     "exception": (str,),
 }
 
@@ -237,15 +237,29 @@ def _exchange_problem(meta: dict[str, Any]) -> Optional[str]:
         problem = _field_problem(request, _REQUEST_TYPES, where + "request") or _field_problem(
             response, _RESPONSE_TYPES, where + "response"
         )
+        problem = problem or _response_problem(response, where)
         if problem:
             return problem
-        if "status" in response and not 100 <= response["status"] <= 599:
-            return "malformed meta file: %sresponse.status must be in 100..599, not %d" % (where, response["status"])
-        if "exception" in response and not known_exception(response["exception"]):
-            return "malformed meta file: %sresponse.exception %r names no requests.exceptions class" % (
+    return None
+
+
+def _response_problem(response: dict[str, Any], where: str) -> Optional[str]:
+    """A recorded response's ``status`` that is no HTTP status, or ``exception`` that names no
+    ``requests.exceptions`` class."""
+    if "status" in response:
+        status = recorded_status(response["status"])
+        if status is None:
+            return "malformed meta file: %sresponse.status must be an integer (or its digits), not %r" % (
                 where,
-                response["exception"],
+                response["status"],
             )
+        if not 100 <= status <= 599:
+            return "malformed meta file: %sresponse.status must be in 100..599, not %d" % (where, status)
+    if "exception" in response and not known_exception(response["exception"]):
+        return "malformed meta file: %sresponse.exception %r names no requests.exceptions class" % (
+            where,
+            response["exception"],
+        )
     return None
 
 
@@ -329,16 +343,21 @@ def count_provenances(cases: list[Case]) -> dict[str, int]:
     return counts
 
 
-#: Names Windows keeps for devices, whatever follows their first dot (``con.json`` too): a file
-#: named so cannot be written there, so a checkout of the fixtures fails on that file.
-_WINDOWS_DEVICE = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", re.IGNORECASE)
+#: Names Windows keeps for devices (any letter case; ``COM\u00b9``, superscript digits, too), whatever
+#: follows their first dot (``con.json`` too) and with spaces or dots before it (``con .json``): a
+#: file named so cannot be written there, so a checkout of the fixtures fails on that file.
+_WINDOWS_DEVICES = frozenset(
+    ["con", "prn", "aux", "nul", "conin$", "conout$", "clock$"]
+    + [port + digit for port in ("com", "lpt") for digit in "0123456789\u00b9\u00b2\u00b3"]
+)
 
 
 def unportable_name(name: str) -> Optional[str]:
     """Why a case named ``name`` cannot be checked out on Windows (its files' names begin with a
     device name: ``con``, ``nul``, ``com1``...), or ``None``."""
-    if _WINDOWS_DEVICE.fullmatch(name):
-        return "%s is a device name on Windows, where its files cannot be written" % name.split(".", 1)[0].upper()
+    stem = name.split(".", 1)[0].rstrip(" ")
+    if stem.lower() in _WINDOWS_DEVICES:
+        return "%s is a device name on Windows, where its files cannot be written" % stem.upper()
     return None
 
 

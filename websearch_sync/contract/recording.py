@@ -78,8 +78,10 @@ _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 #: A value sent under a credential's name (not a setting) shorter than this is not searched for
 #: elsewhere in the case: ``auth=true`` would turn every ``true`` of the answer into a placeholder.
 MIN_SENT_SECRET_LEN = 8
-#: The encodings a secret is looked for in a body (a recorded body is written as it came).
-_BODY_ENCODINGS = ("utf-8", "utf-16-le", "utf-16-be")
+#: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came).
+_UTF16 = ("utf-16-le", "utf-16-be")
+#: HTML's named references of the characters it escapes (``html.escape``; ``&#39;`` is numeric).
+_HTML_NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 
 
 # -- capturing -------------------------------------------------------------------------------------
@@ -197,7 +199,8 @@ class Recorder:
 class Redactor:
     """Removes secrets from what is about to be written; :attr:`notes` says what it removed.
 
-    ``secrets`` are values replaced by ``<redacted>`` wherever they appear; names
+    ``secrets`` are values replaced by ``<redacted>`` wherever they appear, in any spelling of
+    :func:`_spelt`; names
     matching :func:`~websearch_sync.secrets.is_secret_name` have their whole value replaced (or, for
     cookies, are dropped). Fields named in ``volatile`` (a backend's
     :attr:`~websearch_sync.engine.base.Backend.volatile_params`: their value depends on
@@ -208,11 +211,15 @@ class Redactor:
     def __init__(self, secrets: Sequence[str], volatile: Sequence[str] = ()) -> None:
         self._volatile = frozenset(volatile)
         usable = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
-        self._pattern = re.compile("|".join(re.escape(s) for s in usable)) if usable else None
-        #: Each secret as a body may spell it (UTF-8, or UTF-16 either way: a JSON answer with a BOM),
-        #: with the placeholder in the same encoding.
+        #: Each secret in every spelling of :func:`_spelt` (text, and a body read as UTF-8).
+        self._pattern = re.compile("|".join(_spelt(s) for s in usable)) if usable else None
+        #: Each secret as a UTF-16 body (a JSON answer with a BOM) may spell it, as it is and
+        #: URL-encoded, with the placeholder in the same encoding.
         self._encoded = {
-            secret.encode(encoding): PLACEHOLDER.encode(encoding) for secret in usable for encoding in _BODY_ENCODINGS
+            form.encode(encoding): PLACEHOLDER.encode(encoding)
+            for secret in usable
+            for form in (secret, quote(secret, safe=""), quote(secret), quote_plus(secret))
+            for encoding in _UTF16
         }
         ordered = sorted(self._encoded, key=len, reverse=True)
         self._bytes_pattern = re.compile(b"|".join(re.escape(e) for e in ordered)) if ordered else None
@@ -231,11 +238,18 @@ class Redactor:
         return self._pattern.sub(PLACEHOLDER, value)
 
     def body(self, data: bytes, where: str) -> bytes:
-        """A body with every known secret replaced."""
-        if self._bytes_pattern is None or not self._bytes_pattern.search(data):
+        """A body with every known secret replaced. It is read as UTF-8 with its other bytes kept
+        as they are (``surrogateescape``), so the bytes around a secret are written unchanged."""
+        if self._pattern is None:
             return data
-        self.note(where)
-        return self._bytes_pattern.sub(lambda found: self._encoded[found.group()], data)
+        text = data.decode("utf-8", "surrogateescape")
+        if self._pattern.search(text):
+            self.note(where)
+            data = self._pattern.sub(PLACEHOLDER, text).encode("utf-8", "surrogateescape")
+        if self._bytes_pattern is not None and self._bytes_pattern.search(data):
+            self.note(where)
+            data = self._bytes_pattern.sub(lambda found: self._encoded[found.group()], data)
+        return data
 
     def url(self, value: str, where: str) -> str:
         """A URL with its userinfo replaced by ``redacted:redacted`` (still a valid URL, so a
@@ -280,6 +294,41 @@ class Redactor:
         return cleaned
 
 
+def _spelt(secret: str) -> str:
+    """A regular expression matching ``secret`` in the spellings an upstream echoing it may use,
+    each character in any of them: as it is; percent-encoded (its UTF-8 bytes, either case of hex
+    digit, so ``quote`` with any ``safe``, ``quote_plus``'s ``+`` for a space, and lowercase
+    escapes all match), or twice (``%252F``); JSON-escaped (``\\/``, ``\\u002b``, ``\\"``);
+    an HTML character reference (``&#43;``, ``&#x2B;``, ``&amp;``). One fixed-length choice per
+    character, so a search takes time linear in the text for a given secret."""
+    return "".join(_char_spellings(char) for char in secret)
+
+
+def _char_spellings(char: str) -> str:
+    code = ord(char)
+    escaped = "".join("%" + _hex(byte, 2) for byte in char.encode("utf-8", "surrogatepass"))
+    forms = [re.escape(char), escaped, escaped.replace("%", "%25")]
+    if char == " ":
+        forms.append(r"\+")
+    json_form = json.dumps(char)[1:-1]  # \" \\ \n, or \uXXXX (a surrogate pair beyond the BMP)
+    units = char.encode("utf-16-be", "surrogatepass")
+    forms.append("".join(r"\\u" + _hex(int.from_bytes(units[i : i + 2], "big"), 4) for i in range(0, len(units), 2)))
+    if json_form != char and not json_form.startswith("\\u"):
+        forms.append(re.escape(json_form))
+    if char == "/":
+        forms.append(r"\\/")
+    forms.append("&#0*%d;" % code)
+    forms.append("&#[xX]0*" + _hex(code, 1) + ";")
+    if char in _HTML_NAMED:
+        forms.append(re.escape(_HTML_NAMED[char]))
+    return "(?:" + "|".join(forms) + ")"
+
+
+def _hex(value: int, width: int) -> str:
+    """``value`` in hexadecimal, each letter digit matching either case."""
+    return "".join("[%s%s]" % (d, d.upper()) if d.isalpha() else d for d in "%0*x" % (width, value))
+
+
 def _placeholders(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _placeholders(v) for k, v in value.items()}
@@ -312,8 +361,8 @@ def _url_secrets(url: Optional[str]) -> list[str]:
 
 def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
     """The values the requests sent under a credential's name (a query or form field, a JSON key,
-    a header: the credential after its scheme, ``Bearer <token>``; each cookie's value) that no
-    setting holds, with their URL-encoded forms. Their own fields are stored as the placeholder,
+    a header: the credential after its scheme, ``Bearer <token>``; a cookie named like a credential) that no
+    setting holds (the :class:`Redactor` looks for each in its other spellings). Their own fields are stored as the placeholder,
     but an upstream that echoes its request (an answer quoting the query, a redirect's
     ``Location`` carrying it on) would write them to the case beside it."""
     found: list[str] = []
@@ -322,13 +371,13 @@ def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
         found.extend(_named_secrets(query_params(request.url or "")))
         found.extend(_named_secrets(_sent_fields(request)))
         for name, value in request.headers:
-            if name.lower() == "cookie":
-                found.extend(part.partition("=")[2].strip() for part in value.split(";"))
+            if name.lower() == "cookie":  # a preference cookie (``recent=rust programming``) is no secret
+                cookies = (part.partition("=") for part in value.split(";"))
+                found.extend(v.strip() for k, _, v in cookies if is_secret_name(k.strip()))
             elif is_secret_name(name):
                 scheme, _, credential = value.strip().partition(" ")
                 found.append(credential.strip() or scheme)
-    usable = {s for s in found if len(s) >= MIN_SENT_SECRET_LEN}
-    return sorted(usable | {quote(s, safe="") for s in usable} | {quote_plus(s) for s in usable})
+    return sorted({s for s in found if len(s) >= MIN_SENT_SECRET_LEN})
 
 
 def _sent_fields(request: WireRequest) -> Any:

@@ -274,7 +274,11 @@ class ReplayWire:
         if exception:
             raise _recorded_failure(str(exception), request, deadline, provider, self._refuse)
         deliver(
-            MockResponse(int(response.get("status", 200)), response.get("headers") or {}, self._body_of(response)),
+            MockResponse(
+                recorded_status(response.get("status", 200)) or 200,
+                response.get("headers") or {},
+                self._body_of(response),
+            ),
             sink,
             request.url,
         )
@@ -325,6 +329,21 @@ class ReplayWire:
 
 def _refused(why: str) -> NetworkError:
     return NetworkError(why, detail_code=CONNECTION_ERROR)
+
+
+def recorded_status(value: Any) -> Optional[int]:
+    """A recorded response's ``status`` as the integer the replay answers with: an integer, its
+    ASCII digits (``"200"``) or an integral number (``200.0``, as some JSON writers spell it); ``None``
+    for anything else (``true``, ``200.5``, ``"OK"``)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    return None
 
 
 def known_exception(name: str) -> bool:

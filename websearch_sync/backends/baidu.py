@@ -199,7 +199,10 @@ class BaiduHtml(HtmlEngine):
     region_start = ('id="content_left"', "id='content_left'")
     region_end = ('id="rs"', 'id="page"', 'id="foot"')
     no_results = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到与", "没有找到与您查询的")
-    results_per_page = _PAGE  # a call for more, or a page showing fewer, reads the next pages
+    results_per_page = _PAGE  # a call for more reads the next pages
+    #: most pages give 9 distinct results (cards, a relative link): filling each up would double
+    #: the requests of a call for 10, and a captcha on the second cools Baidu down for 10 minutes
+    fills_short_page = False
     #: Baidu counts the results before a page (``pn=10`` is page 2): the next page starts where the
     #: page's own links say, and a page linking none beyond itself is the last
     first_result_field = "pn"

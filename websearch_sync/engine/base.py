@@ -122,6 +122,11 @@ class Backend:
             distinct results than asked reads the next pages (:meth:`next_page`), at most
             ``max_pages`` (an option every such engine takes, :data:`~.option.MAX_PAGES_OPTION`);
             ``None``: one page is all it reads.
+        fills_short_page: whether a call asking no more than a page holds reads the next page when
+            the first gave fewer distinct results (best effort, :meth:`_read_more_pages`). False
+            where a second request in a row risks a wall that cools the engine down for minutes
+            (Baidu: most of its pages give 9 distinct results, and a captcha met filling one up
+            took the engine from every call for 10 minutes): a call for more still reads them.
         max_results_limit: the most results its one request can give (Tavily's and Jina's 20)
             when it reads no next page; a call asking more is told (``not_sent``: ``max_results``).
         unsent: the common inputs (``locale``, ``safe_search``, ``site_filter``, ``time_range``)
@@ -153,6 +158,7 @@ class Backend:
     volatile_params: ClassVar[tuple[str, ...]] = ()
     vertical: ClassVar[str] = "web"
     results_per_page: ClassVar[Optional[int]] = None
+    fills_short_page: ClassVar[bool] = True
     max_results_limit: ClassVar[Optional[int]] = None
     #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
     locale_words: ClassVar[tuple[str, ...]] = ()
@@ -620,6 +626,8 @@ class Backend:
         read = len(parsed.items)
         given = params.options.get(MAX_PAGES_OPTION.name) is not None
         most = self.option(params, MAX_PAGES_OPTION.name) if given else self.settings.max_pages
+        if not self.fills_short_page and params.max_results <= (self.results_per_page or 0):
+            most = 1  # a short page stays short: no request in a row for it
         while pages < most and len(seen) < params.max_results and fresh:
             following = partial(self.next_page, params, Page(pages + 1, read, response, page_result, sent))
             try:

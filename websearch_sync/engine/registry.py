@@ -159,6 +159,7 @@ _DECLARATIONS: Declarations = (
     ("kind", "one of %s" % ", ".join(_KIND_ORDER), lambda v: v in _KIND_ORDER),
     ("vertical", "one of %s" % ", ".join(VERTICALS), lambda v: v in VERTICALS),
     ("results_per_page", "an int or None", _optional_int),
+    ("fills_short_page", "a bool", lambda v: isinstance(v, bool)),
     ("text_format", "one of %s" % ", ".join(TEXT_FORMATS), lambda v: v in TEXT_FORMATS),
     ("summary", "a string", lambda v: isinstance(v, str)),
     ("default_endpoint", "a string or None", lambda v: v is None or isinstance(v, str)),

@@ -130,6 +130,25 @@ def test_a_call_with_pageno_starts_there():
     assert len(response["items"]) == 9
 
 
+def test_a_call_for_a_page_or_less_does_not_fill_up_a_short_page():
+    """The page of "Python" gives 9 distinct results (a card's link is relative): a call for 10 is
+    one request, as when Baidu was asked ``rn=10`` once. Filling it up doubled the requests of the
+    most common call, and a captcha met on the second cooled Baidu down for 10 minutes."""
+    with expected_requests() as mock, _client() as client:
+        serve(mock, SEARCH_URL, {"wd": "Python", "rn": "10", "ie": "utf-8"}, _text("BaiduSpider__1.html"))
+        response = client.search("Python", max_results=10)
+    assert len(response["items"]) == 9 and not response.get("errors")
+    assert "page_not_read" not in response["provider_meta"]
+
+
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_fills_short_page_of_the_wrong_kind_is_refused(value):
+    from websearch_sync.engine.registry import declaration_problem
+
+    declared = type("Declared", (BaiduHtml,), {"name": "declared_demo", "fills_short_page": value})
+    assert declaration_problem(declared) == "its fills_short_page is %r, not a bool" % (value,)
+
+
 @pytest.mark.parametrize("value", [-1, "0", True, None])
 def test_a_first_result_base_of_the_wrong_kind_is_refused(value):
     """Where offsets start is a whole number >= 0 (Baidu's 0, the ranks' 1)."""

@@ -4,6 +4,7 @@ import time
 from pathlib import Path
 
 import pytest
+from clocks import AbandonedAfter
 from requests.structures import CaseInsensitiveDict
 
 from websearch_sync.checkpoints import WorkAbandoned, abandonable, abandoned_here
@@ -151,17 +152,6 @@ def test_the_charset_goes_with_the_type_that_counts(content_type, media, codec):
     assert (media_type(content_type), declared_charset(content_type)) == (media, codec)
 
 
-class _SetAfter:
-    """Abandons the work at its ``checks``-th checkpoint and counts the checkpoints reached."""
-
-    def __init__(self, checks: int) -> None:
-        self.checks, self.seen = checks, 0
-
-    def is_set(self) -> bool:
-        self.seen += 1
-        return self.seen >= self.checks
-
-
 #: UTF-8 text three chunks of the UTF-8 check long, one stray byte in each chunk's worth: read as
 #: UTF-8 (few stray bytes), so the check runs through every chunk.
 _MOSTLY_UTF8 = (("é" * (charset._UTF8_CHUNK // 2)).encode() + b"\xff") * 3
@@ -170,7 +160,7 @@ _MOSTLY_UTF8 = (("é" * (charset._UTF8_CHUNK // 2)).encode() + b"\xff") * 3
 def test_the_utf8_check_is_cut_between_chunks():
     """The check of a body with stray bytes (0.1 us a byte: 5 MB held the GIL past a fetch's
     deadline) stops at a checkpoint between two chunks once its work was abandoned."""
-    abandoned = _SetAfter(2)
+    abandoned = AbandonedAfter(2)
     with abandonable(abandoned), pytest.raises(WorkAbandoned):
         decode_body(_MOSTLY_UTF8, "text/html; charset=utf-8")
     assert abandoned.seen == 2
@@ -182,7 +172,7 @@ def test_the_utf8_check_in_chunks_reads_as_in_one_piece():
     content = b"\xe2\x82" + _MOSTLY_UTF8[:-1] + "€".encode()  # a character across each chunk's end
     whole = content.decode("utf-8", "surrogateescape")
     expected = "".join("\ufffd" if "\udc80" <= c <= "\udcff" else c for c in whole)
-    counted = _SetAfter(10**9)
+    counted = AbandonedAfter(10**9)
     with abandonable(counted):
         assert charset._mostly_utf8(content) == expected
     assert counted.seen == 4  # one checkpoint a chunk

@@ -197,14 +197,15 @@ def _script_end(html: str, position: int) -> int:
         checkpoint()
         position = _read(_SCRIPT_STEPS[state], html, position).end()
         mark = _SCRIPT_MARKS.match(html, position)
-        if mark is None or mark.lastgroup not in _SCRIPT_NEXT[state]:
+        kind = mark.lastgroup if mark is not None else None
+        if mark is None or kind is None or kind not in _SCRIPT_NEXT[state]:
             if position == len(html):
                 return position
             continue  # CONTENT_ITEMS read
-        following = _SCRIPT_NEXT[state][mark.lastgroup]
+        following = _SCRIPT_NEXT[state][kind]
         if following is None:
             return position
-        state, position = following, position + 2 if mark.lastgroup == "escape" else mark.end()
+        state, position = following, position + 2 if kind == "escape" else mark.end()
 
 
 def _content_end(name: str, html: str, position: int) -> int:

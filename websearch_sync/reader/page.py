@@ -276,12 +276,17 @@ def _wall_error(response: HttpResponse, deadline: Deadline) -> Optional[WebSearc
     try:
         return run_within(deadline, lambda: registry.wall_error(response, PROVIDER), name="websearch-wall", inline=True)
     except DeadlinePassed:
-        raise Timeout(
-            "reading the answer of %s did not finish within the %.0f ms deadline"
-            % (host_token(response.url), deadline.timeout_ms),
-            provider=PROVIDER,
-            detail_code=DEADLINE_EXCEEDED,
-        ) from None
+        raise _late("reading", response, deadline) from None
+
+
+def _late(doing: str, response: HttpResponse, deadline: Deadline) -> Timeout:
+    """The Timeout of ``doing`` (what was done to the page) ``response`` past ``deadline``."""
+    return Timeout(
+        "%s a page on %s did not finish within the %.0f ms deadline"
+        % (doing, host_token(response.url), deadline.timeout_ms),
+        provider=PROVIDER,
+        detail_code=DEADLINE_EXCEEDED,
+    )
 
 
 def _fetch_direct(
@@ -436,12 +441,7 @@ def _extract(
             inline=inline,
         )
     except DeadlinePassed:
-        raise Timeout(
-            "extracting the text of a page on %s did not finish within the %.0f ms deadline"
-            % (host_token(response.url), deadline.timeout_ms),
-            provider=PROVIDER,
-            detail_code=DEADLINE_EXCEEDED,
-        ) from None
+        raise _late("extracting the text of", response, deadline) from None
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in extraction: report it loudly, typed

@@ -151,8 +151,9 @@ _DROPPED = re.compile(rf"{_ATTRIBUTE}*([{_SPACE}/]*)")
 #: The end of a crowded text element's start tag: closed as it opens, or its ``>`` (the group) before
 #: its content (the separators before its end too: only the page's end follows them otherwise).
 _RESUME = re.compile(rf"[{_SPACE}/]*/>|[{_SPACE}/]*(>)?")
-#: A text element's start tag the scan stopped before (its content, long, is read by :func:`_content_end`).
-_LONG_ELEMENT = re.compile(rf"<((?i:{_NAMES}))(?=[{_SPACE}/>]){_KEEP}{_AFTER}")
+#: A text element's name where the scan stopped before one (its attributes then read by :data:`_DROPPED`,
+#: its content, long, by :func:`_content_end`).
+_TEXT_OPENING = re.compile(rf"<((?i:{_NAMES}))(?=[{_SPACE}/>])")
 
 
 def _items(*items: str) -> "re.Pattern[str]":
@@ -171,7 +172,11 @@ _SCRIPT_STEPS = (
     _items(r"[^<-]+", _DASHES, rf"<(?!/(?i:script)[{_SPACE}/>]|(?i:script)[{_SPACE}/>])"),  # 1: escaped
     _items(r"[^<-]+", _DASHES, rf"<(?!/(?i:script)[{_SPACE}/>])"),  # 2: double escaped
 )
-_SCRIPT_MARKS = re.compile(rf"(?P<escape><!--)|(?P<double>{_SCRIPT_OPENING})|(?P<unescape>--+>)|(?P<end>{_SCRIPT_END})")
+#: What ends a state of a script's content (``(?<!-)``: no step stops inside a run of dashes, and a
+#: search does not read a run again from each of its dashes).
+_SCRIPT_MARKS = re.compile(
+    rf"(?P<escape><!--)|(?P<double>{_SCRIPT_OPENING})|(?P<unescape>(?<!-)--+>)|(?P<end>{_SCRIPT_END})"
+)
 #: Each state's next state at a mark (``escape`` reads ``<!`` only, as the dashes are the escaped content's);
 #: ``None``: the content ends before it. A mark absent here is no mark in that state.
 _SCRIPT_NEXT = (
@@ -238,10 +243,17 @@ def _after_long_content(html: str, position: int) -> Optional[int]:
     long, or a script's holding ``<!--``); ``None`` when none is there."""
     if html.startswith("<!--", position):
         return _content_end("comment", html, position + 4)
-    element = _LONG_ELEMENT.match(html, position)
+    element = _TEXT_OPENING.match(html, position)
     if element is None:
         return None
-    return _content_end(element.group(1).lower(), html, element.end())
+    return _past_content(element.group(1).lower(), html, _read(_DROPPED, html, element.end()).start(1))
+
+
+def _past_content(name: str, html: str, position: int) -> int:
+    """Past the end of the start tag of the text element ``name`` whose attributes end at
+    ``position``, and past its content when it has one."""
+    resumed = _read(_RESUME, html, position)
+    return resumed.end() if resumed.group(1) is None else _content_end(name, html, resumed.end())
 
 
 def _read(pattern: "re.Pattern[str]", html: str, position: int) -> "re.Match[str]":
@@ -273,10 +285,7 @@ def thin_crowded_tags(html: str) -> str:
         parts.append(html[start : match.end()])  # a crowded tag: its element's group closed
         start = position = _read(_DROPPED, html, match.end()).start(1)
         if match.lastgroup != "tag":  # a text element's: past its content
-            resumed = _read(_RESUME, html, position)
-            position = resumed.end()
-            if resumed.group(1) is not None:
-                position = _content_end(match.lastgroup, html, position)
+            position = _past_content(match.lastgroup, html, position)
     if not parts:
         return html
     parts.append(html[start:])

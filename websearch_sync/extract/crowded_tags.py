@@ -27,9 +27,10 @@ what was text).
 
 Linear time, nearly free on ordinary pages: a scan in C (:data:`_SCAN`) passes over text
 and every tag of at most :data:`MAX_ATTRIBUTES` attributes and returns to Python only at a
-crowded tag's first attributes or after :data:`SCAN_TOKENS` text runs and tags (so that no call
-holds the GIL for long); :data:`_DROPPED` reads the rest, :data:`_RESUME` a text
-element's content. No possessive quantifier or atomic group (Python 3.10's ``re`` has neither):
+crowded tag's first attributes, before a comment or text element of more than :data:`CONTENT_ITEMS`
+content items, or after :data:`SCAN_TOKENS` text runs and tags (so that no call holds the GIL for
+long); :data:`_DROPPED` reads the rest of a crowded tag, :func:`_content_end` a long content, a
+bounded number of items a call with a checkpoint between them. No possessive quantifier or atomic group (Python 3.10's ``re`` has neither):
 each part of an attribute can match one way only (a lookahead after a run bars a shorter one),
 and a scan's loops are followed only by what cannot fail, so nothing is read again but a crowded
 tag's first attributes (by the alternatives that stop before the tag, once backing off them,

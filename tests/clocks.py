@@ -341,3 +341,16 @@ class WorkUnits:
     def __len__(self) -> int:
         """The units done so far."""
         return len(self._times)
+
+
+class AbandonedAfter:
+    """What abandons work (``checkpoints.abandonable``) at its ``checks``-th checkpoint, counting
+    the checkpoints reached in ``seen``: a long call shown cut without the wall clock."""
+
+    def __init__(self, checks: int) -> None:
+        self.checks, self.seen = checks, 0
+
+    def is_set(self) -> bool:
+        """True from the ``checks``-th checkpoint on."""
+        self.seen += 1
+        return self.seen >= self.checks

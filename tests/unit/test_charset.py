@@ -3,9 +3,17 @@
 from pathlib import Path
 
 import pytest
+from clocks import AbandonedAfter
+from requests.structures import CaseInsensitiveDict
 
+from websearch_sync.checkpoints import WorkAbandoned, abandonable, abandoned_here
+from websearch_sync.errors import Timeout
+from websearch_sync.net import charset
 from websearch_sync.net.charset import declared_charset, decode_body, meta_charset
+from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.response import media_type
+from websearch_sync.net.transport import HttpResponse
+from websearch_sync.reader import page
 
 CHINESE = "<html><head>%s<title>百度一下，你就知道</title></head><body><p>北京天气预报，今天晴转多云，气温十五度。</p></body></html>"
 
@@ -141,3 +149,46 @@ def test_the_charset_goes_with_the_type_that_counts(content_type, media, codec):
     """As the Fetch standard's "extract a MIME type": a quoted parameter's comma splits nothing (the
     type read as ``application/json"``), and the charset is the winning type's, not the first named."""
     assert (media_type(content_type), declared_charset(content_type)) == (media, codec)
+
+
+#: UTF-8 text three chunks of the UTF-8 check long, one stray byte in each chunk's worth: read as
+#: UTF-8 (few stray bytes), so the check runs through every chunk.
+_MOSTLY_UTF8 = (("é" * (charset._UTF8_CHUNK // 2)).encode() + b"\xff") * 3
+
+
+def test_the_utf8_check_is_cut_between_chunks():
+    """The check of a body with stray bytes (0.1 us a byte: 5 MB held the GIL past a fetch's
+    deadline) stops at a checkpoint between two chunks once its work was abandoned."""
+    abandoned = AbandonedAfter(2)
+    with abandonable(abandoned), pytest.raises(WorkAbandoned):
+        decode_body(_MOSTLY_UTF8, "text/html; charset=utf-8")
+    assert abandoned.seen == 2
+
+
+def test_the_utf8_check_in_chunks_reads_as_in_one_piece():
+    """Chunked (a character cut between two chunks, stray bytes in each), the text is the one
+    decoding the whole body gives, and too many stray bytes still send it to detection."""
+    content = b"\xe2\x82" + _MOSTLY_UTF8[:-1] + "€".encode()  # a character across each chunk's end
+    whole = content.decode("utf-8", "surrogateescape")
+    expected = "".join("\ufffd" if "\udc80" <= c <= "\udcff" else c for c in whole)
+    counted = AbandonedAfter(10**9)
+    with abandonable(counted):
+        assert charset._mostly_utf8(content) == expected
+    assert counted.seen == 4  # one checkpoint a chunk
+    assert charset._mostly_utf8(b"\xff" * (3 * charset._UTF8_CHUNK)) is None
+
+
+def test_a_fetch_decodes_the_body_within_its_deadline(monkeypatch):
+    """The bot-wall scan decodes the body in the calling thread, before extraction: it runs as
+    abandonable work of the fetch's deadline, and its checkpoint's end is the fetch's Timeout."""
+    seen = []
+
+    def wall_error(response, provider):
+        seen.append(abandoned_here())
+        raise WorkAbandoned("at the UTF-8 check's checkpoint")
+
+    monkeypatch.setattr(page.registry, "wall_error", wall_error)
+    response = HttpResponse(status=200, headers=CaseInsensitiveDict(), content=b"x", url="https://a.example/")
+    with pytest.raises(Timeout) as raised:
+        page._wall_error(response, Deadline(0))
+    assert raised.value.detail_code == "deadline_exceeded" and seen[0] is not None

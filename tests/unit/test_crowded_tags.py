@@ -11,8 +11,10 @@ from pathlib import Path
 
 import lxml.html
 import pytest
+from clocks import AbandonedAfter
 from lxml import etree
 
+from websearch_sync.checkpoints import WorkAbandoned, abandonable
 from websearch_sync.cli import main
 from websearch_sync.engine.html_parsing import parse_html
 from websearch_sync.extract import crowded_tags
@@ -110,6 +112,18 @@ HIDING_PLACES = {
     "textarea": "<textarea><x a='</textarea>",
     **{name: "<%s><x a='</%s>" % (name, name) for name in ("style", "xmp", "iframe", "noembed", "noframes")},
 }
+#: The hiding places whose content is longer than one call of the scan reads (CONTENT_ITEMS items):
+#: read on by ``_content_end``, in the script's escape states too.
+_LONG = "a<" * (crowded_tags.CONTENT_ITEMS + 1)
+LONG_HIDING_PLACES = {
+    "comment": "<!--%s<x a='-->" % ("a -" * (crowded_tags.CONTENT_ITEMS + 1)),
+    "script": "<script>%s\"<x a='</script>" % _LONG,
+    "script closed after a script in a comment": "<script><!--%s<script>%s</script><x a='--></script>" % (_LONG, _LONG),
+    "script escaped and unescaped": "<script><!--%s--><x a='</script>" % _LONG,
+    "crowded script": "<script %s>%s\"<x a='</script>"
+    % (" ".join("s%d" % i for i in range(2 * MAX_ATTRIBUTES)), _LONG),
+    "style": "<style>%s<x a='</style>" % _LONG,
+}
 #: A text element closed as it opens (libxml2 2.14 reads ``<script/>`` as an element without
 #: content): what follows is markup again, not its text, so a crowded tag there is a tag.
 SELF_CLOSED = {
@@ -119,10 +133,11 @@ SELF_CLOSED = {
 }
 
 
-@pytest.mark.parametrize("place", list(HIDING_PLACES))
+@pytest.mark.parametrize("place", [*HIDING_PLACES, *("long " + place for place in LONG_HIDING_PLACES)])
 def test_a_crowded_tag_after_markup_libxml2_reads_as_text_is_thinned(place):
     attributes = " ".join("a%d" % i for i in range(3 * MAX_ATTRIBUTES))
-    page = '<html><body>%s<p b="\'>" %s>%s</p></body></html>' % (HIDING_PLACES[place], attributes, TEXT)
+    hiding = LONG_HIDING_PLACES[place[5:]] if place.startswith("long ") else HIDING_PLACES[place]
+    page = '<html><body>%s<p b="\'>" %s>%s</p></body></html>' % (hiding, attributes, TEXT)
     root = lxml.html.document_fromstring(thin_crowded_tags(page))
     assert len(root.find(".//p").attrib) == MAX_ATTRIBUTES
     assert max(len(element.attrib) for element in root.iter()) == MAX_ATTRIBUTES
@@ -210,3 +225,19 @@ def test_an_older_libxml2_is_said_by_backends_not_logged_at_import(monkeypatch, 
     monkeypatch.setattr(etree, "LIBXML_VERSION", (2, 14, 4))
     assert main(["backends"]) == 0
     assert "libxml2" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("opening", ["<script>", "<style>", "<!--", "<script><!--"])
+def test_one_long_content_is_read_in_bounded_calls_with_checkpoints(opening):
+    """A single 4 MB script of ``a<`` was one match of the scan (0.55 s holding the GIL past a
+    fetch's deadline): the scan stops before a content longer than CONTENT_ITEMS items, read on
+    CONTENT_ITEMS a call, each after a checkpoint where abandoned work ends."""
+    page = "<p>x</p>" + opening + "a -<" * (4 * crowded_tags.CONTENT_ITEMS)
+    assert crowded_tags._SCAN.match(page).end() == len("<p>x</p>")
+    counted = AbandonedAfter(10**9)
+    with abandonable(counted):
+        assert thin_crowded_tags(page) is page
+    assert counted.seen >= 4
+    abandoned = AbandonedAfter(3)
+    with abandonable(abandoned), pytest.raises(WorkAbandoned):
+        thin_crowded_tags(page)

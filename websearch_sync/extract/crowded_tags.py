@@ -27,9 +27,10 @@ what was text).
 
 Linear time, nearly free on ordinary pages: a scan in C (:data:`_SCAN`) passes over text
 and every tag of at most :data:`MAX_ATTRIBUTES` attributes and returns to Python only at a
-crowded tag's first attributes or after :data:`SCAN_TOKENS` text runs and tags (so that no call
-holds the GIL for long); :data:`_DROPPED` reads the rest, :data:`_RESUME` a text
-element's content. No possessive quantifier or atomic group (Python 3.10's ``re`` has neither):
+crowded tag's first attributes, before a comment or text element of more than :data:`CONTENT_ITEMS`
+content items, or after :data:`SCAN_TOKENS` text runs and tags (so that no call holds the GIL for
+long); :data:`_DROPPED` reads the rest of a crowded tag, :func:`_content_end` a long content, a
+bounded number of items a call with a checkpoint between them. No possessive quantifier or atomic group (Python 3.10's ``re`` has neither):
 each part of an attribute can match one way only (a lookahead after a run bars a shorter one),
 and a scan's loops are followed only by what cannot fail, so nothing is read again but a crowded
 tag's first attributes (by the alternatives that stop before the tag, once backing off them,
@@ -39,6 +40,8 @@ and again to mark where it is cut). No loop holds a group: before 3.11 each turn
 import re
 import sys
 from typing import Optional
+
+from ..checkpoints import checkpoint
 
 __all__: list[str] = []  # internal: the bound is documented in docs/fetch.md
 
@@ -87,34 +90,40 @@ _AFTER = rf"[{_SPACE}/]*>"  # a tag's end
 _TEXT_ELEMENTS = ("script", "style", "xmp", "iframe", "noembed", "noframes", "textarea", "title")
 
 
-def _script_content() -> str:
-    """A script's content as HTML5 (and libxml2) reads it: up to ``</script``, except that inside
-    ``<!--`` ... ``-->`` a ``<script`` hides the next ``</script`` (double escaping). A run of
-    dashes is read whole (``-->`` ends a comment however many dashes it has)."""
-    end = rf"/(?i:script)[{_SPACE}/>]"
-    opening = rf"(?i:script)[{_SPACE}/>]"
-    dashes = r"-+(?![->])|-(?=>)"  # not ending the comment: a whole run before no ">", a lone "-" before one
-    double = rf"<{opening}(?:[^<-]+|{dashes}|<(?!{end}))*(?:<{end})?"
-    escaped = rf"<!(?=--)(?:[^<-]+|{dashes}|<(?!{end}|{opening})|{double})*(?:-+>)?"
-    return rf"(?:[^<]+|<(?!{end}|!--)|{escaped})*"
+#: The items (text runs, ``<``, dashes) of a comment's or a text element's content one call reads at
+#: most: one 4 MB script of ``a<`` read in one call held the GIL 0.55 s past a fetch's deadline.
+#: Content that is longer (or a script holding ``<!--``) is read by :func:`_content_end`, this many
+#: items a call with a checkpoint between them; the scan reads the shorter contents itself.
+CONTENT_ITEMS = 256
+_NAMES = "|".join((*_TEXT_ELEMENTS, "plaintext"))
 
 
-def _content(name: str) -> str:
-    """A text element's content, up to its end tag (plaintext's: to the page's end)."""
-    if name == "plaintext":
-        return r"[\s\S]*"
-    return _script_content() if name == "script" else rf"(?:[^<]+|<(?!/(?i:{name})[{_SPACE}/>]))*"
+def _end_tag(name: str) -> str:
+    """What ends ``name``'s content (HTML5 and libxml2: its end tag's name, then white space, ``/`` or ``>``)."""
+    return rf"</(?i:{name})[{_SPACE}/>]"
+
+
+#: A comment's content item: a run of no dash (no shorter one: :data:`_COMMENT` may back off), or a
+#: dash that does not end the comment (``-->``, ``--!>``).
+_COMMENT_ITEM = r"[^-]+(?![^-])|-(?!-!?>)"
+#: A comment of at most CONTENT_ITEMS items, up to its end or the page's (else the scan stops before it).
+_COMMENT = rf"<!--(?:-?>|(?:{_COMMENT_ITEM}){{0,{CONTENT_ITEMS}}}(?:--!?>|\Z))"
 
 
 def _text_element(name: str, attributes: str) -> str:
-    """A start tag of ``name`` with ``attributes``, then its content up to its end tag (none when
-    the tag closes as it opens, ``<script/>``: libxml2 2.14 reads markup after it)."""
-    return rf"<(?i:{name})(?=[{_SPACE}/>]){attributes}(?:[{_SPACE}/]*/>|{_AFTER}{_content(name)})?"
+    """A start tag of ``name`` with ``attributes``, then its content of at most CONTENT_ITEMS items
+    up to its end tag or the page's end (none when the tag closes as it opens, ``<script/>``:
+    libxml2 2.14 reads markup after it; none when no ``>`` ends it). A longer content, or a script's
+    holding ``<!--`` (where double escaping may hide an end tag), fails the element: the scan stops
+    before it. A text run is read whole (no shorter one): failing, the content is backed off once."""
+    hidden = "|!--" if name == "script" else ""
+    content = rf"(?:[^<]+(?![^<])|<(?!/(?i:{name})[{_SPACE}/>]{hidden})){{0,{CONTENT_ITEMS}}}(?={_end_tag(name)}|\Z)"
+    return rf"<(?i:{name})(?=[{_SPACE}/>]){attributes}(?:[{_SPACE}/]*/>|{_AFTER}{content}|(?!{_AFTER}))"
 
 
 #: What libxml2 reads outside tags: text (a ``<`` before no letter too), comments, bogus comments
-#: (``<!``, ``<?``, ``</`` before no letter: to ``>``); text elements' content is read below.
-_OUTSIDE = r"[^<]+|<(?![a-zA-Z!?/])|<!--(?:-?>|(?:[^-]+|-(?!-!?>))*(?:--!?>)?)|<(?:[!?]|/(?![a-zA-Z]))[^>]*>?"
+#: (``<!`` but a comment's ``<!--``, ``<?``, ``</`` before no letter: to ``>``); text elements' content is read below.
+_OUTSIDE = rf"[^<]+|<(?![a-zA-Z!?/])|{_COMMENT}|<(?:!(?!--)|\?|/(?![a-zA-Z]))[^>]*>?"
 #: The first letters of those elements' names and plaintext's (both cases): other tags skip them.
 _TEXT_INITIALS = "".join(sorted({c for name in (*_TEXT_ELEMENTS, "plaintext") for c in (name[0], name[0].upper())}))
 _PLAIN = rf"<(?i:plaintext)(?=[{_SPACE}/>])"
@@ -127,10 +136,11 @@ SCAN_TOKENS = 4096
 #: tag's name and first MAX_ATTRIBUTES attributes if one follows, the empty group named after its
 #: element (``tag`` for an other) last. The text before it runs in one loop in C. No group is open in
 #: a loop: in Python before 3.11 (no possessive repeat) each turn of a loop copies the groups set so far.
+#: A text element whose content the scan does not read (:func:`_text_element`) is no other tag.
 _SCAN = re.compile(
     rf"(?:{_OUTSIDE}|(?=<[{_TEXT_INITIALS}])(?:"
     + "|".join(_text_element(name, _KEEP) for name in _TEXT_ELEMENTS)
-    + rf"|{_PLAIN}{_KEEP}(?:[{_SPACE}/]*/>|[\s\S]*))|{_TAG}{_KEEP}){{0,{SCAN_TOKENS}}}"
+    + rf"|{_PLAIN}{_KEEP}(?:[{_SPACE}/]*/>|[\s\S]*))|(?!<(?i:{_NAMES})[{_SPACE}/>]){_TAG}{_KEEP}){{0,{SCAN_TOKENS}}}"
     + r"(?:"
     + "|".join(rf"<(?i:{name})(?=[{_SPACE}/>]){_CUT}(?P<{name}>)" for name in (*_TEXT_ELEMENTS, "plaintext"))
     + rf"|{_TAG}{_CUT}(?P<tag>))?"
@@ -139,11 +149,112 @@ _SCAN = re.compile(
 #: which takes the separators after them so that no run of them is read again from each of its
 #: characters).
 _DROPPED = re.compile(rf"{_ATTRIBUTE}*([{_SPACE}/]*)")
-#: Where reading goes on after a crowded tag's attributes, by its element: past a text element's
-#: content (the separators before its end too: only the page's end follows them otherwise).
-_RESUME = {
-    name: re.compile(rf"[{_SPACE}/]*/>|[{_SPACE}/]*(?:>{_content(name)})?") for name in (*_TEXT_ELEMENTS, "plaintext")
+#: The end of a crowded text element's start tag: closed as it opens, or its ``>`` (the group) before
+#: its content (the separators before its end too: only the page's end follows them otherwise).
+_RESUME = re.compile(rf"[{_SPACE}/]*/>|[{_SPACE}/]*(>)?")
+#: A text element's name where the scan stopped before one (its attributes then read by :data:`_DROPPED`,
+#: its content, long, by :func:`_content_end`).
+_TEXT_OPENING = re.compile(rf"<((?i:{_NAMES}))(?=[{_SPACE}/>])")
+
+
+def _items(*items: str) -> "re.Pattern[str]":
+    """Up to CONTENT_ITEMS of ``items`` (each read whole: nothing after them can fail)."""
+    return re.compile(rf"(?:{'|'.join(items)}){{0,{CONTENT_ITEMS}}}")
+
+
+_SCRIPT_END = _end_tag("script")
+_SCRIPT_OPENING = rf"<(?i:script)[{_SPACE}/>]"
+_DASHES = r"-+(?![->])|-(?=>)"  # not ending an escape: a whole run before no ">", a lone "-" before one
+#: A script's content as HTML5 (and libxml2) reads it, by state: up to ``</script``, except that in
+#: ``<!--`` ... ``-->`` (escaped) a ``<script`` (double escaped) hides the next ``</script``. A run of
+#: dashes is read whole (``-->`` ends an escape however many dashes it has).
+_SCRIPT_STEPS = (
+    _items(r"[^<]+", rf"<(?!/(?i:script)[{_SPACE}/>]|!--)"),  # 0: outside <!--
+    _items(r"[^<-]+", _DASHES, rf"<(?!/(?i:script)[{_SPACE}/>]|(?i:script)[{_SPACE}/>])"),  # 1: escaped
+    _items(r"[^<-]+", _DASHES, rf"<(?!/(?i:script)[{_SPACE}/>])"),  # 2: double escaped
+)
+#: What ends a state of a script's content (``(?<!-)``: no step stops inside a run of dashes, and a
+#: search does not read a run again from each of its dashes).
+_SCRIPT_MARKS = re.compile(
+    rf"(?P<escape><!--)|(?P<double>{_SCRIPT_OPENING})|(?P<unescape>(?<!-)--+>)|(?P<end>{_SCRIPT_END})"
+)
+#: Each state's next state at a mark (``escape`` reads ``<!`` only, as the dashes are the escaped content's);
+#: ``None``: the content ends before it. A mark absent here is no mark in that state.
+_SCRIPT_NEXT = (
+    {"escape": 1, "end": None},
+    {"double": 2, "unescape": 0, "end": None},
+    {"end": 1, "unescape": 0},
+)
+#: A comment's content up to CONTENT_ITEMS items, then its end (the group) when it follows.
+_COMMENT_STEP = re.compile(rf"(?:{_COMMENT_ITEM}){{0,{CONTENT_ITEMS}}}(--!?>)?")
+_COMMENT_CLOSED = re.compile(r"-?>")
+#: Other text elements' content up to CONTENT_ITEMS items, and what ends it.
+_TEXT_STEPS = {
+    name: (_items(r"[^<]+", rf"<(?!/(?i:{name})[{_SPACE}/>])"), re.compile(_end_tag(name)))
+    for name in _TEXT_ELEMENTS
+    if name != "script"
 }
+
+
+def _script_end(html: str, position: int) -> int:
+    """Where the script content at ``position`` ends (:data:`_SCRIPT_STEPS`): its end tag or the page's end."""
+    state = 0
+    while True:
+        checkpoint()
+        position = _read(_SCRIPT_STEPS[state], html, position).end()
+        mark = _SCRIPT_MARKS.match(html, position)
+        kind = mark.lastgroup if mark is not None else None
+        if mark is None or kind is None or kind not in _SCRIPT_NEXT[state]:
+            if position == len(html):
+                return position
+            continue  # CONTENT_ITEMS read
+        following = _SCRIPT_NEXT[state][kind]
+        if following is None:
+            return position
+        state, position = following, position + 2 if kind == "escape" else mark.end()
+
+
+def _content_end(name: str, html: str, position: int) -> int:
+    """Where the content of the text element ``name`` (``comment``: a comment's after its ``<!--``)
+    at ``position`` ends, read CONTENT_ITEMS items a call with a checkpoint between them."""
+    if name == "plaintext":
+        return len(html)
+    if name == "script":
+        return _script_end(html, position)
+    if name == "comment":
+        closed = _COMMENT_CLOSED.match(html, position)
+        if closed is not None:
+            return closed.end()
+        while True:
+            checkpoint()
+            step = _read(_COMMENT_STEP, html, position)
+            if step.group(1) is not None or step.end() == len(html):
+                return step.end()
+            position = step.end()
+    items, end = _TEXT_STEPS[name]
+    while True:
+        checkpoint()
+        position = _read(items, html, position).end()
+        if position == len(html) or end.match(html, position):
+            return position
+
+
+def _after_long_content(html: str, position: int) -> Optional[int]:
+    """Past the comment or text element at ``position`` whose content the scan did not read (too
+    long, or a script's holding ``<!--``); ``None`` when none is there."""
+    if html.startswith("<!--", position):
+        return _content_end("comment", html, position + 4)
+    element = _TEXT_OPENING.match(html, position)
+    if element is None:
+        return None
+    return _past_content(element.group(1).lower(), html, _read(_DROPPED, html, element.end()).start(1))
+
+
+def _past_content(name: str, html: str, position: int) -> int:
+    """Past the end of the start tag of the text element ``name`` whose attributes end at
+    ``position``, and past its content when it has one."""
+    resumed = _read(_RESUME, html, position)
+    return resumed.end() if resumed.group(1) is None else _content_end(name, html, resumed.end())
 
 
 def _read(pattern: "re.Pattern[str]", html: str, position: int) -> "re.Match[str]":
@@ -159,16 +270,23 @@ def thin_crowded_tags(html: str) -> str:
     parts = []
     start = position = 0
     while True:
+        checkpoint()
         match = _read(_SCAN, html, position)
-        if not match.lastgroup:  # no crowded tag: SCAN_TOKENS read, or all there is
-            if match.end() in (position, len(html)):
+        if not match.lastgroup:  # no crowded tag: SCAN_TOKENS read, a long content next, or all there is
+            if match.end() == len(html):
                 break
-            position = match.end()
+            if match.end() == position:  # stopped before a comment or text element of long content
+                after = _after_long_content(html, position)
+                if after is None:
+                    break
+                position = after
+            else:
+                position = match.end()
             continue
         parts.append(html[start : match.end()])  # a crowded tag: its element's group closed
         start = position = _read(_DROPPED, html, match.end()).start(1)
-        if match.lastgroup in _RESUME:
-            position = _read(_RESUME[match.lastgroup], html, position).end()
+        if match.lastgroup != "tag":  # a text element's: past its content
+            position = _past_content(match.lastgroup, html, position)
     if not parts:
         return html
     parts.append(html[start:])

@@ -269,6 +269,26 @@ def _check_host(guard: AddressGuard, url: str, deadline: Deadline) -> ResolvedHo
     return guard.check(parts.hostname or "", port, deadline, PROVIDER)
 
 
+def _wall_error(response: HttpResponse, deadline: Deadline) -> Optional[WebSearchError]:
+    """The bot wall ``response`` is, if any, read within the deadline: the scan decodes the body in
+    the calling thread (``charset.decode_body``: 0.1 us a byte of a body of stray bytes), whose
+    checkpoints end it at the deadline."""
+    try:
+        return run_within(deadline, lambda: registry.wall_error(response, PROVIDER), name="websearch-wall", inline=True)
+    except DeadlinePassed:
+        raise _late("reading", response, deadline) from None
+
+
+def _late(doing: str, response: HttpResponse, deadline: Deadline) -> Timeout:
+    """The Timeout of ``doing`` (what was done to the page) ``response`` past ``deadline``."""
+    return Timeout(
+        "%s a page on %s did not finish within the %.0f ms deadline"
+        % (doing, host_token(response.url), deadline.timeout_ms),
+        provider=PROVIDER,
+        detail_code=DEADLINE_EXCEEDED,
+    )
+
+
 def _fetch_direct(
     start: str,
     first: ResolvedHost,
@@ -290,7 +310,7 @@ def _fetch_direct(
         """A wall, or an HTTP 429 no refresh's carrier stands in for, ends the fetch here (so
         that the hop loop cools the host down: a 403 may be one page's, and does not); else
         where the page sends the browser."""
-        blocked: Optional[WebSearchError] = registry.wall_error(response, PROVIDER)
+        blocked: Optional[WebSearchError] = _wall_error(response, deadline)
         if blocked is None and response.status == 429 and refreshes.carrier is None:
             blocked = status_error(response, PROVIDER)  # WebBlocked(http_429)
         if blocked is not None:
@@ -421,12 +441,7 @@ def _extract(
             inline=inline,
         )
     except DeadlinePassed:
-        raise Timeout(
-            "extracting the text of a page on %s did not finish within the %.0f ms deadline"
-            % (host_token(response.url), deadline.timeout_ms),
-            provider=PROVIDER,
-            detail_code=DEADLINE_EXCEEDED,
-        ) from None
+        raise _late("extracting the text of", response, deadline) from None
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in extraction: report it loudly, typed

@@ -325,7 +325,7 @@ def _checked_request_form(url: str) -> str:
         parts = urlsplit(text)
         host, _port = parts.hostname, parts.port
     except ValueError as exc:
-        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
+        raise _malformed(text, exc) from None
     if parts.scheme.lower() not in _HTTP_SCHEMES:
         hint = _with_scheme_hint(text) or _mistyped_scheme_hint(text, parts.scheme)
         raise InvalidInput(
@@ -349,8 +349,23 @@ def _checked_request_form(url: str) -> str:
     try:
         prepared.prepare_url(text, None)
     except (requests.exceptions.RequestException, ValueError, UnicodeError) as exc:
-        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
+        raise _malformed(text, exc) from None
     return str(prepared.url)
+
+
+def _malformed(text: str, exc: Exception) -> InvalidInput:
+    """``InvalidInput(bad_url)`` for ``text``, a URL its parser refused with ``exc``: the URL shown by
+    :func:`_shown_typed`, and the parser's reason without the user info, query and fragment it may
+    quote (requests' and urllib3's reasons can quote the whole URL)."""
+    reason = str(exc)
+    head, mark, tail = text.partition("?") if "?" in text.partition("#")[0] else text.partition("#")
+    secrets = [mark + tail] if mark else []
+    authority = head.partition(":")[2].lstrip("/\\").split("/", 1)[0].split("\\", 1)[0]  # as _shown_typed reads it
+    if "@" in authority:
+        secrets.append(authority.rpartition("@")[0] + "@")
+    for secret in secrets:
+        reason = reason.replace(secret, "")
+    return InvalidInput("malformed url %r: %s" % (_shown_typed(text), reason), detail_code=BAD_URL)
 
 
 def http_url(url: str) -> str:

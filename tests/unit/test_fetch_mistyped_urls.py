@@ -66,6 +66,8 @@ def test_the_command_line_says_local_file_without_the_python_hint(capsys):
         ("https:/example.com/", "https://example.com/"),  # one slash: a browser opens the host
         ("https:example.com", "https://example.com"),
         ("https:///example.com/x", "https://example.com/x"),
+        ("//example.com/", "https://example.com/"),  # scheme-relative, as a page's link writes it
+        ("//example.com:8443/a?q=1", "https://example.com:8443/a"),
     ],
 )
 def test_a_slip_in_the_scheme_gets_the_url_meant_suggested(typed, meant):
@@ -86,6 +88,9 @@ def test_a_slip_in_the_scheme_gets_the_url_meant_suggested(typed, meant):
         "https:/a:b:c",
         "htps://ex ample.com/",
         "htps://",
+        "//",
+        "//ex ample.com/",  # https://ex ample.com/ would be refused too
+        "///example.com/",
     ],
 )
 def test_another_scheme_or_no_host_at_all_gets_no_suggestion(typed):
@@ -123,6 +128,11 @@ def test_a_url_whose_suggestion_would_be_malformed_is_refused_as_input():
             "url 'https://api.example.com\\\\v1' has a backslash before its query, which a browser reads as a slash"
             " (did you mean 'https://api.example.com/v1'?)",
         ),
+        (  # the colon of a scheme-less URL's user info is no scheme's: its user name was shown
+            "//user:hunter2@api.example.com/?api_key=hunter2",
+            "only http and https URLs can be fetched, got '//api.example.com/' (did you mean 'https://api.example.com/'?)",
+        ),
+        ("//hunter2:hunter2@[::1/?api_key=hunter2", "malformed url '//[::1/': Invalid IPv6 URL"),
     ],
 )
 def test_a_refused_urls_echo_and_suggestion_leave_out_user_info_and_query(typed, message):

@@ -144,13 +144,18 @@ def test_a_refused_urls_echo_and_suggestion_leave_out_user_info_and_query(typed,
     assert "hunter2" not in str(info.value.to_dict())
 
 
-@pytest.mark.parametrize("typed, meant", [("md", "markdown"), ("MD", "markdown"), ("txt", "text"), ("markdwon", "markdown")])
+@pytest.mark.parametrize(
+    "typed, meant", [("md", "markdown"), ("MD", "markdown"), ("txt", "text"), ("markdwon", "markdown")]
+)
 def test_a_short_or_mistyped_extract_mode_gets_ours_suggested(typed, meant):
     """``md`` (another tool's name of markdown) got no suggestion: too short for a close spelling."""
     with pytest.raises(ws.InvalidInput) as info:
         ws.fetch("https://example.com/", extract_mode=typed)
     assert info.value.detail_code == "bad_extract_mode"
-    assert info.value.message == "extract_mode must be one of markdown, text, got %r (did you mean %r?)" % (typed, meant)
+    assert info.value.message == "extract_mode must be one of markdown, text, got %r (did you mean %r?)" % (
+        typed,
+        meant,
+    )
 
 
 def test_the_command_line_suggests_markdown_for_mode_md(capsys):

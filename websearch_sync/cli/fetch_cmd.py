@@ -23,7 +23,10 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     parser.add_argument("url", help="the page to read")
     parser.add_argument(  # no argparse choices: the library names the closest (md: markdown)
-        "--mode", metavar="|".join(EXTRACT_MODES), default="markdown", help="output of the extraction (default markdown)"
+        "--mode",
+        metavar="|".join(EXTRACT_MODES),
+        default="markdown",
+        help="output of the extraction (default markdown)",
     )
     parser.add_argument(
         "--max-chars",

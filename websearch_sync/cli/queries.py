@@ -98,7 +98,8 @@ def _queries(read_line: Callable[[], AnyStr], path: str, done: Optional[Callable
                 yield query
         if not given:
             raise InvalidInput(
-                "--queries-file %s holds no query (every line is blank): nothing to search" % ("- (stdin)" if path == "-" else path),
+                "--queries-file %s holds no query (every line is blank): nothing to search"
+                % ("- (stdin)" if path == "-" else path),
                 detail_code=BAD_ARGUMENTS,
             )
     finally:

@@ -43,7 +43,7 @@ from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, S
 from .secrets import name_words
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
 from .vocabulary.locale_codes import locale_refusal, named_language
-from .vocabulary.synonyms import OPTION_SYNONYMS
+from .vocabulary.synonyms import OPTION_SYNONYMS, VALUE_SYNONYMS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -252,20 +252,32 @@ def check_timeout_ms(value: Any, name: str = "timeout_ms", detail: str = BAD_TIM
 
 def _check_choice(name: str, value: Any, choices: Iterable[str], detail: str) -> Optional[str]:
     """:func:`_choice`, ``None`` (not given) staying ``None``."""
-    return None if value is None else _choice(name, value, choices, detail)
+    return None if value is None else check_choice(name, value, choices, detail)
 
 
-def _choice(name: str, value: Any, choices: Iterable[str], detail: str) -> str:
+def check_choice(name: str, value: Any, choices: Iterable[str], detail: str) -> str:
     """``value`` lower-cased when it is one of ``choices``, else ``InvalidInput(detail)`` naming
-    the choices and the closest one."""
+    the choices and the closest one (ddgs's value, another tool's short form: ``md``, or the
+    closest spelling)."""
     choices = tuple(choices)
     if not isinstance(value, str) or value.lower() not in choices:
-        closest = (ddgs_value(name, value) or close_match(value.lower(), choices)) if isinstance(value, str) else ""
+        closest = (
+            (ddgs_value(name, value) or _value_synonym(name, value) or close_match(value.lower(), choices))
+            if isinstance(value, str)
+            else ""
+        )
         raise InvalidInput(
             "%s must be one of %s, got %s%s" % (name, ", ".join(choices), quoted(value), closest),
             detail_code=detail,
         )
     return value.lower()
+
+
+def _value_synonym(name: str, value: str) -> str:
+    """`` (did you mean 'markdown'?)`` for another tool's short form of a value of ``name``
+    (:data:`~.vocabulary.synonyms.VALUE_SYNONYMS`), else ``""``."""
+    ours = VALUE_SYNONYMS.get(name, {}).get(value.lower())
+    return " (did you mean %r?)" % ours if ours else ""
 
 
 #: What a valid value looks like, for the message of a refused one.
@@ -455,7 +467,7 @@ def media_filters(options: Mapping[str, Any], vertical: str) -> dict[str, str]:
                 % (name, filtered, filtered, vertical),
                 detail_code=BAD_FILTER,
             )
-        filters[name] = _choice(name, value, values, BAD_FILTER)
+        filters[name] = check_choice(name, value, values, BAD_FILTER)
     return filters
 
 

@@ -207,3 +207,15 @@ def test_a_child_forked_while_sigterm_ends_the_command_is_killed_by_it(sigterm_a
     with terminate_as_interrupt():
         child = fork_running(terminated)
     assert exit_codes([child], limit_s=60) == [-signal.SIGTERM]
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n", "\ufeff  \r\n\t\r\n".encode()])
+def test_a_queries_file_of_blank_lines_only_is_a_usage_error(content, capsys, tmp_path):
+    """It ended ``0 ok, 0 failed``, exit 0: a batch of nothing read as one that ran (an empty file, the wrong one)."""
+    path = tmp_path / "queries.txt"
+    path.write_bytes(content)
+    assert main(["search", "-b", "stub", "--queries-file", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: --queries-file %s holds no query (every line is blank): nothing to search"
+        % path
+    )

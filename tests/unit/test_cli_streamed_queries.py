@@ -261,3 +261,13 @@ def test_the_lf_of_a_crlf_split_between_reads_opens_no_line_and_counts_in_offset
 def test_a_pipes_last_line_without_a_line_end_is_a_query(monkeypatch, capsys):
     assert _piped(monkeypatch, b"one\ntwo", ["search", "--queries-file", "-"]) == 0
     assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["one", "two"]
+
+
+def test_a_streamed_input_of_blank_lines_only_is_a_usage_error(monkeypatch, capsys):
+    """A pipe that gave no query ends as a file of blank lines does: nothing to search, exit 2."""
+    assert _piped(monkeypatch, b"\n  \r\n\t\n", ["search", "--queries-file", "-"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == (
+        "error: InvalidInput/bad_arguments: --queries-file - (stdin) holds no query (every line is blank): "
+        "nothing to search"
+    )

@@ -58,11 +58,15 @@ def test_a_ddgs_argument_name_is_refused_naming_ours(name, ours):
     assert "did you mean" not in message
 
 
-def test_the_command_lines_option_gets_the_same_hint(capsys):
+def test_the_command_lines_option_gets_the_hint_in_flags(capsys):
+    """On the command line the hint names the flag, not search()'s keyword (it named ``time_range``)."""
     assert main(["search", "q", "--option", "timelimit=d"]) == 2
     error = capsys.readouterr().err
-    assert "--option timelimit: no backend knows this option (ddgs's timelimit is our time_range" in error
-    assert "InvalidInput/bad_arguments" in error
+    assert (
+        "--option timelimit: no backend knows this option"
+        " (ddgs's timelimit: here --time-range day, week, month or year: d is day);" in error
+    )
+    assert "InvalidInput/bad_arguments" in error and "time_range (" not in error
 
 
 def test_the_value_forms_that_differ_are_named_with_the_argument():

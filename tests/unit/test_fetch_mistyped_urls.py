@@ -66,6 +66,8 @@ def test_the_command_line_says_local_file_without_the_python_hint(capsys):
         ("https:/example.com/", "https://example.com/"),  # one slash: a browser opens the host
         ("https:example.com", "https://example.com"),
         ("https:///example.com/x", "https://example.com/x"),
+        ("//example.com/", "https://example.com/"),  # scheme-relative, as a page's link writes it
+        ("//example.com:8443/a?q=1", "https://example.com:8443/a"),
     ],
 )
 def test_a_slip_in_the_scheme_gets_the_url_meant_suggested(typed, meant):
@@ -86,6 +88,9 @@ def test_a_slip_in_the_scheme_gets_the_url_meant_suggested(typed, meant):
         "https:/a:b:c",
         "htps://ex ample.com/",
         "htps://",
+        "//",
+        "//ex ample.com/",  # https://ex ample.com/ would be refused too
+        "///example.com/",
     ],
 )
 def test_another_scheme_or_no_host_at_all_gets_no_suggestion(typed):
@@ -123,6 +128,11 @@ def test_a_url_whose_suggestion_would_be_malformed_is_refused_as_input():
             "url 'https://api.example.com\\\\v1' has a backslash before its query, which a browser reads as a slash"
             " (did you mean 'https://api.example.com/v1'?)",
         ),
+        (  # the colon of a scheme-less URL's user info is no scheme's: its user name was shown
+            "//user:hunter2@api.example.com/?api_key=hunter2",
+            "only http and https URLs can be fetched, got '//api.example.com/' (did you mean 'https://api.example.com/'?)",
+        ),
+        ("//hunter2:hunter2@[::1/?api_key=hunter2", "malformed url '//[::1/': Invalid IPv6 URL"),
     ],
 )
 def test_a_refused_urls_echo_and_suggestion_leave_out_user_info_and_query(typed, message):
@@ -132,3 +142,26 @@ def test_a_refused_urls_echo_and_suggestion_leave_out_user_info_and_query(typed,
         ws.fetch(typed)
     assert info.value.message == message
     assert "hunter2" not in str(info.value.to_dict())
+
+
+@pytest.mark.parametrize(
+    "typed, meant", [("md", "markdown"), ("MD", "markdown"), ("txt", "text"), ("markdwon", "markdown")]
+)
+def test_a_short_or_mistyped_extract_mode_gets_ours_suggested(typed, meant):
+    """``md`` (another tool's name of markdown) got no suggestion: too short for a close spelling."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch("https://example.com/", extract_mode=typed)
+    assert info.value.detail_code == "bad_extract_mode"
+    assert info.value.message == "extract_mode must be one of markdown, text, got %r (did you mean %r?)" % (
+        typed,
+        meant,
+    )
+
+
+def test_the_command_line_suggests_markdown_for_mode_md(capsys):
+    """``--mode md`` was argparse's ``invalid choice: 'md'``, naming no way on."""
+    assert main(["fetch", "--mode", "md", "https://example.com/"]) == 2
+    assert capsys.readouterr().err.splitlines()[-2:] == [
+        "error: InvalidInput/bad_extract_mode: extract_mode must be one of markdown, text, got 'md' (did you mean 'markdown'?)",
+        "hint: extract_mode is --mode on the command line",
+    ]

@@ -73,3 +73,21 @@ def test_the_api_docs_name_every_synonym():
     text = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
     sentence = text[text.index("or ours for another API's or the command line's") :][:600]
     assert [name for name in OPTION_SYNONYMS if "`%s`" % name not in sentence] == []
+
+
+@pytest.mark.parametrize(
+    "typed, said",
+    [
+        ("timelimit", "--time-range day, week, month or year: d is day"),
+        ("region", "--locale, a language tag, language first: us-en is en-US; for wt-wt give none"),
+        ("safesearch", "--safe-search off, moderate or strict: on is strict"),
+        ("size", "--image-size"),
+        ("keywords", "the query is search's argument, given without a flag"),
+    ],
+)
+def test_the_command_lines_option_names_the_flag_for_a_ddgs_argument(capsys, typed, said):
+    """``--option timelimit=d`` named search()'s ``time_range``, a keyword the command line has no
+    place for: it names ``--time-range`` and ddgs's value."""
+    assert main(["search", "q", "-b", "stub", "--option", "%s=d" % typed]) == 2
+    error = capsys.readouterr().err
+    assert "--option %s: no backend knows this option (ddgs's %s: here %s);" % (typed, typed, said) in error

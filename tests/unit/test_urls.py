@@ -516,3 +516,42 @@ def test_a_request_form_longer_than_the_url_limit_is_answered_but_not_kept():
     assert urls._request_form.cache_info().currsize == 1
     at_the_limit = "https://example.com/" + "a" * (MAX_URL_CHARS - 20)
     assert request_url(at_the_limit) == at_the_limit and urls._request_form.cache_info().currsize == 2
+
+
+# -- a refused URL's message keeps its secrets out ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "[::1",  # urlsplit: Invalid IPv6 URL
+        "example.com:99999",  # urlsplit: port out of range
+        "example.com:abc",  # urlsplit: port not a number
+        "[::1]x",  # requests: not a valid host or port
+        "[v1.x]",  # requests: not a valid host or port
+    ],
+)
+def test_malformed_url_message_leaves_out_user_info_and_query(host):
+    """Each ``malformed url`` raise site reached: its message and dict name neither the password
+    nor the key, as ``shown_url`` leaves them out of every other message."""
+    with pytest.raises(ws.InvalidInput, match="malformed url") as caught:
+        request_url("http://user:PASSWORD1@%s/p?api_key=KEY1#FRAG1" % host)
+    shown = repr(caught.value.to_dict()) + str(caught.value)
+    for secret in ("PASSWORD1", "KEY1", "FRAG1", "user:"):
+        assert secret not in shown
+
+
+def test_malformed_url_reason_quoting_the_url_leaves_out_its_secrets(monkeypatch):
+    """A parser reason that quotes the URL (requests' ``Invalid URL 'http://user:pw@...'``) is
+    shown without the user info and query too."""
+    import requests
+
+    def refuse(self, url, params):
+        raise requests.exceptions.InvalidURL("Invalid URL %r: No host supplied" % url)
+
+    monkeypatch.setattr(requests.models.PreparedRequest, "prepare_url", refuse)
+    with pytest.raises(ws.InvalidInput, match="malformed url") as caught:
+        request_url("http://user:PASSWORD2@example.org/p?api_key=KEY2")
+    shown = repr(caught.value.to_dict())
+    assert "example.org/p" in shown
+    assert "PASSWORD2" not in shown and "KEY2" not in shown

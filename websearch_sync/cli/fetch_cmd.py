@@ -4,6 +4,7 @@ import argparse
 
 from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, MIN_FETCH_BYTES, Settings
 from ..engine.stdout_claim import owner_stdout
+from ..models import EXTRACT_MODES
 from .output import EXIT_OK, add_impersonate, int_arg, json_text, refuse_missing_output
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -21,8 +22,11 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("url", help="the page to read")
-    parser.add_argument(
-        "--mode", choices=("markdown", "text"), default="markdown", help="output of the extraction (default markdown)"
+    parser.add_argument(  # no argparse choices: the library names the closest (md: markdown)
+        "--mode",
+        metavar="|".join(EXTRACT_MODES),
+        default="markdown",
+        help="output of the extraction (default markdown)",
     )
     parser.add_argument(
         "--max-chars",
@@ -88,6 +92,6 @@ def run(args: argparse.Namespace) -> int:
         out.write(json_text(result, out, indent=2) + "\n")
     else:
         # an image's line is the library's own, shown as written: markdown's escapes (\[image: ...\]) serve a renderer
-        markdown = args.mode == "markdown" and result.get("extractor") != IMAGE_EXTRACTOR
+        markdown = args.mode.lower() == "markdown" and result.get("extractor") != IMAGE_EXTRACTOR
         out.write(format_results(result, "markdown" if markdown else "text", untrusted_notice=False) + "\n")
     return EXIT_OK

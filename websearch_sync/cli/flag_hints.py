@@ -114,7 +114,7 @@ def closest_flag_hint(name: str, parser: argparse.ArgumentParser) -> str:
     if len(first) >= 4 and len(set(starting)) == 1:
         candidates.append(starting[0])
     for flag in candidates:
-        values = _action(parser, flag).choices or ()
+        values = listed_values(_action(parser, flag)) or ()
         same = _same_meaning(typed, flag[2:], frozenset(values))
         if same:  # with the value the name holds (--safe-off: --safe-search off; alone, it wants one)
             value = next((word for word in typed.split("_") if word in values), None)
@@ -188,9 +188,18 @@ def value_hint(word: str, parser: argparse.ArgumentParser) -> str:
     """`` (did you mean --mode text?)`` for ``word``, a value of one of ``parser``'s flags given
     without it (``fetch URL text``, ``--text``); "" for any other word."""
     for action in parser._actions:
-        if action.option_strings and action.choices is not None and word in action.choices:
+        if action.option_strings and word in (listed_values(action) or ()):
             return " (did you mean %s %s?)" % (action.option_strings[-1], word)
     return ""
+
+
+def listed_values(action: argparse.Action) -> Optional[Sequence[str]]:
+    """The values ``action``'s flag takes: its ``choices``, or those its metavar lists
+    (``--mode markdown|text``: a flag whose value the library checks, naming the closest), else ``None``."""
+    if action.choices is not None:
+        return list(action.choices)
+    metavar = action.metavar
+    return metavar.split("|") if isinstance(metavar, str) and "|" in metavar else None
 
 
 def command_parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:

@@ -27,6 +27,7 @@ from ..errors import (
     BAD_ARGUMENTS,
     BAD_CACHE_MAX_ANSWERS,
     BAD_CACHE_TTL_S,
+    BAD_EXTRACT_MODE,
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
     BAD_MAX_RESULTS,
@@ -111,6 +112,7 @@ _FLAG_OF = {
     BAD_SITE_FILTER: ("site_filter", "--site"),
     BAD_CACHE_TTL_S: ("cache_ttl_s", "--cache-ttl"),
     BAD_CACHE_MAX_ANSWERS: ("cache_max_answers", "--cache-max-answers"),
+    BAD_EXTRACT_MODE: ("extract_mode", "--mode"),
 }
 #: What to check when no host name resolved (every backend asked, or the page's host).
 _UNRESOLVED = (

@@ -82,15 +82,26 @@ def end_of_input_keys(platform: Optional[str] = None) -> str:
 
 
 def _queries(read_line: Callable[[], AnyStr], path: str, done: Optional[Callable[[], None]]) -> Iterator[str]:
-    """The non-blank lines ``read_line`` gives, stripped, a line at a time (``done``: called at the end)."""
+    """The non-blank lines ``read_line`` gives, stripped, a line at a time (``done``: called at the end);
+    ``InvalidInput(bad_arguments)`` at the end when there was none: a batch of nothing that says
+    ``0 ok, 0 failed`` and succeeds reads as if the queries had run (an empty file, the wrong one)."""
+    given = False
     try:
         for line in _lines(read_line, path):
             if isinstance(line, OverlongQuery):  # refused by the batch, not stripped into a plain str
+                given = True
                 yield line
                 continue
             query = line.removeprefix(BYTE_ORDER_MARK).strip()  # a mark before any line: files concatenated
             if query:
+                given = True
                 yield query
+        if not given:
+            raise InvalidInput(
+                "--queries-file %s holds no query (every line is blank): nothing to search"
+                % ("- (stdin)" if path == "-" else path),
+                detail_code=BAD_ARGUMENTS,
+            )
     finally:
         if done is not None:
             done()

@@ -11,6 +11,7 @@ from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, option_hint
+from ..vocabulary.ddgs import DDGS_ARGUMENTS, ddgs_argument_as_flag, ddgs_keyword
 from ..vocabulary.synonyms import OPTION_SYNONYMS
 from .batch import PROGRESS_EVERY_S, SkippingDone, done_queries, end_cut_line, refuse_overwriting_resume, run_batch
 from .output import (
@@ -172,11 +173,13 @@ def _flag(keyword: str) -> str:
 def _unknown_option_hint(key: str, known: set[str]) -> str:
     """What the refusal of ``--option KEY`` adds: the flag of this command it means, for ours or another API's
     name of a keyword set by one (``count``, ``n``, ``max_results``: ``-n``; ``site``: ``--site``, not the
-    ``site_filter`` option search() takes), else :func:`~..validate.option_hint`."""
-    ours = OPTION_SYNONYMS.get(key, key)
-    if ours in _FLAG_SPELLINGS or ours in _SET_BY_FLAG:
-        return " (did you mean %s?)" % _flag(ours)
-    return option_hint(key, known)
+    ``site_filter`` option search() takes; ddgs's ``timelimit``: ``--time-range``, with ddgs's values), else
+    :func:`~..validate.option_hint`."""
+    ours = OPTION_SYNONYMS.get(key) or ddgs_keyword(key) or key
+    flag = _flag(ours) if ours in _FLAG_SPELLINGS or ours in _SET_BY_FLAG else None
+    if key in DDGS_ARGUMENTS:
+        return ddgs_argument_as_flag(key, flag) or option_hint(key, known)
+    return " (did you mean %s?)" % flag if flag else option_hint(key, known)
 
 
 def backend_options(pairs: list[str]) -> dict[str, Any]:

@@ -235,14 +235,25 @@ def _shown_typed(text: str) -> str:
     them out of any message (it reads a well-formed URL; here the authority is whatever follows the
     scheme's colon and slashes, up to the next slash), and at most 200 characters."""
     head = text.partition("#")[0].partition("?")[0]
-    scheme, colon, rest = head.partition(":")
-    if not colon:
-        scheme, rest = "", head
+    scheme, colon, rest = _typed_scheme(head)
     body = rest.lstrip("/\\")
-    authority = body.split("/", 1)[0].split("\\", 1)[0]
+    authority = _typed_authority(rest)
     if "@" in authority:
         body = body[len(authority.rpartition("@")[0]) + 1 :]
     return (scheme + colon + rest[: len(rest) - len(rest.lstrip("/\\"))] + body)[:200]
+
+
+def _typed_scheme(head: str) -> tuple[str, str, str]:
+    """``(scheme, ":", rest)`` of ``head``, a URL as typed, or ``("", "", head)`` when the text before
+    its first colon holds a slash (``//user:pw@host``: a URL without its scheme, the colon the user info's)."""
+    scheme, colon, rest = head.partition(":")
+    return (scheme, colon, rest) if colon and not set(scheme) & set("/\\") else ("", "", head)
+
+
+def _typed_authority(rest: str) -> str:
+    """The authority of ``rest``, a URL as typed after its scheme's colon: whatever follows the
+    slashes, up to the next slash or backslash."""
+    return rest.lstrip("/\\").split("/", 1)[0].split("\\", 1)[0]
 
 
 def _mistyped_scheme_hint(text: str, scheme: str) -> str:
@@ -254,7 +265,12 @@ def _mistyped_scheme_hint(text: str, scheme: str) -> str:
 
 
 def _with_scheme_hint(text: str) -> str:
-    """`` (did you mean 'https://example.com/'?)`` for ``example.com`` typed without its scheme, else ``""``."""
+    """`` (did you mean 'https://example.com/'?)`` for ``example.com`` or ``//example.com/`` (a
+    scheme-relative URL, as a page's link writes it) typed without its scheme, when fetch takes that
+    URL, else ``""``."""
+    if text.startswith("//") and not text.startswith("///"):
+        meant = "https:" + text
+        return " (did you mean %r?)" % _shown_typed(meant) if _fetchable(meant) else ""
     host, slash, rest = text.partition("/")
     if "://" in text or not _bare_host(host):
         return ""
@@ -325,7 +341,7 @@ def _checked_request_form(url: str) -> str:
         parts = urlsplit(text)
         host, _port = parts.hostname, parts.port
     except ValueError as exc:
-        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
+        raise _malformed(text, exc) from None
     if parts.scheme.lower() not in _HTTP_SCHEMES:
         hint = _with_scheme_hint(text) or _mistyped_scheme_hint(text, parts.scheme)
         raise InvalidInput(
@@ -349,8 +365,23 @@ def _checked_request_form(url: str) -> str:
     try:
         prepared.prepare_url(text, None)
     except (requests.exceptions.RequestException, ValueError, UnicodeError) as exc:
-        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
+        raise _malformed(text, exc) from None
     return str(prepared.url)
+
+
+def _malformed(text: str, exc: Exception) -> InvalidInput:
+    """``InvalidInput(bad_url)`` for ``text``, a URL its parser refused with ``exc``: the URL shown by
+    :func:`_shown_typed`, and the parser's reason without the user info, query and fragment it may
+    quote (requests' and urllib3's reasons can quote the whole URL)."""
+    reason = str(exc)
+    head, mark, tail = text.partition("?") if "?" in text.partition("#")[0] else text.partition("#")
+    secrets = [mark + tail] if mark else []
+    authority = _typed_authority(_typed_scheme(head)[2])  # as _shown_typed reads it
+    if "@" in authority:
+        secrets.append(authority.rpartition("@")[0] + "@")
+    for secret in secrets:
+        reason = reason.replace(secret, "")
+    return InvalidInput("malformed url %r: %s" % (_shown_typed(text), reason), detail_code=BAD_URL)
 
 
 def http_url(url: str) -> str:

@@ -61,7 +61,7 @@ from ..net.mocks import requests_patched
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import host_token, request_url, shown_url
-from ..validate import check_number, check_timeout_ms
+from ..validate import check_choice, check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
 from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, asked_url, sendable, title_line, untagged
 from .refresh import RefreshChain
@@ -93,11 +93,7 @@ def _check_flags(**flags: Any) -> None:
 
 
 def _check_mode(mode: Any) -> str:
-    if not isinstance(mode, str) or mode.lower() not in EXTRACT_MODES:
-        raise InvalidInput(
-            "extract_mode must be one of %s, got %r" % (", ".join(EXTRACT_MODES), mode), detail_code=BAD_EXTRACT_MODE
-        )
-    return mode.lower()
+    return check_choice("extract_mode", mode, EXTRACT_MODES, BAD_EXTRACT_MODE)
 
 
 # -- one fetch ------------------------------------------------------------------------------

@@ -159,3 +159,21 @@ def ddgs_joined_flag(word: str) -> str:
     if word.startswith("--"):
         return ""
     return next((flag for flag in (word[:3], word[:2]) if flag in DDGS_FLAGS and len(word) > len(flag)), "")
+
+
+def ddgs_keyword(name: str) -> Optional[str]:
+    """Our search() keyword for ddgs argument ``name`` (``timelimit``: ``time_range``), the first word of
+    what :data:`DDGS_ARGUMENTS` says instead, else ``None``."""
+    instead = DDGS_ARGUMENTS.get(name)
+    return instead.split(":")[0].split(",")[0].split(" ")[0] if instead else None
+
+
+def ddgs_argument_as_flag(name: str, flag: Optional[str]) -> str:
+    """`` (ddgs's timelimit: here --time-range day, week, month or year: d is day)`` for ddgs argument
+    ``name`` given on the command line (``--option timelimit=d``): what :data:`DDGS_FLAGS` says of ddgs's
+    flag of that name (``--page``), else of ``flag``, the flag setting our keyword for it, else that flag;
+    ``""`` when there is neither."""
+    said = DDGS_FLAGS.get("--" + name)
+    if said is None and flag is not None:
+        said = next((text for text in DDGS_FLAGS.values() if text.split(" ")[0].rstrip(",") == flag), flag)
+    return " (ddgs's %s: here %s)" % (name, said) if said else ""

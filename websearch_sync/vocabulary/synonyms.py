@@ -20,3 +20,9 @@ OPTION_SYNONYMS = {
     "freshness": "time_range",  # Brave's, Bing's
     "provider": "backend",  # what each item's "provider" names
 }
+
+#: ``{our option: {another tool's value (lower case): ours}}`` for short forms no close spelling of
+#: which is ours (``md`` is too short for a "did you mean" of ``markdown``); ddgs's are in :mod:`.ddgs`.
+VALUE_SYNONYMS = {
+    "extract_mode": {"md": "markdown", "txt": "text", "plain": "text"},
+}

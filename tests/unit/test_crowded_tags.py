@@ -88,6 +88,17 @@ def test_one_call_of_the_scan_reads_a_bounded_number_of_tags_and_the_calls_toget
     assert thin_crowded_tags(tags) is tags
 
 
+@pytest.mark.parametrize("name", ["p", "script"])
+def test_a_tag_of_exactly_the_bound_where_a_call_of_the_scan_stops_is_left_alone(name):
+    """A call stopping after SCAN_TOKENS tokens reads the next tag's first MAX_ATTRIBUTES as a
+    crowded tag's: with none after them, nothing is dropped and the page itself comes back (a
+    copy would make extraction encode the page again for nothing)."""
+    attributes = " ".join("a%d" % i for i in range(MAX_ATTRIBUTES))
+    page = "<i>" * (crowded_tags.SCAN_TOKENS // 2) + "<%s %s>x</%s>" % (name, attributes, name)
+    assert crowded_tags._SCAN.match(page).lastgroup == ("tag" if name == "p" else name)
+    assert thin_crowded_tags(page) is page
+
+
 def test_both_entry_points_to_libxml2_thin_a_crowded_tag():
     """Extraction and the search engines' result parsers (``parse_html``) read pages through it."""
     page = _page(3 * MAX_ATTRIBUTES, " ", "a%d")

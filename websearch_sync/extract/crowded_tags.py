@@ -283,8 +283,12 @@ def thin_crowded_tags(html: str) -> str:
             else:
                 position = match.end()
             continue
-        parts.append(html[start : match.end()])  # a crowded tag: its element's group closed
-        start = position = _read(_DROPPED, html, match.end()).start(1)
+        # A tag of MAX_ATTRIBUTES or more attributes, its element's group closed: cut when any follow
+        # (a call stopping after SCAN_TOKENS tokens also ends at a tag of exactly MAX_ATTRIBUTES).
+        position = _read(_DROPPED, html, match.end()).start(1)
+        if position > match.end():
+            parts.append(html[start : match.end()])
+            start = position
         if match.lastgroup != "tag":  # a text element's: past its content
             position = _past_content(match.lastgroup, html, position)
     if not parts:

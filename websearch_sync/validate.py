@@ -251,7 +251,7 @@ def check_timeout_ms(value: Any, name: str = "timeout_ms", detail: str = BAD_TIM
 
 
 def _check_choice(name: str, value: Any, choices: Iterable[str], detail: str) -> Optional[str]:
-    """:func:`_choice`, ``None`` (not given) staying ``None``."""
+    """:func:`check_choice`, ``None`` (not given) staying ``None``."""
     return None if value is None else check_choice(name, value, choices, detail)
 
 

@@ -133,6 +133,22 @@ def test_a_url_whose_suggestion_would_be_malformed_is_refused_as_input():
             "only http and https URLs can be fetched, got '//api.example.com/' (did you mean 'https://api.example.com/'?)",
         ),
         ("//hunter2:hunter2@[::1/?api_key=hunter2", "malformed url '//[::1/': Invalid IPv6 URL"),
+        (  # a host typed without its scheme: the suggestion was built from the whole text
+            "example.com/v1?api_key=hunter2#hunter2",
+            "only http and https URLs can be fetched, got 'example.com/v1' (did you mean 'https://example.com/v1'?)",
+        ),
+        (  # urlsplit takes the token of user info typed without its scheme for the scheme
+            "hunter2:x-oauth-basic@github.com/o/r",
+            "only http and https URLs can be fetched, got 'github.com/o/r'",
+        ),
+        (
+            "/srv/page.html?token=hunter2",
+            "only http and https URLs can be fetched, got '/srv/page.html' (a local file: fetch reads web pages)",
+        ),
+        (
+            "\\\\user:hunter2@host\\share\\page.html",
+            r"only http and https URLs can be fetched, got '\\\\host\\share\\page.html' (a local file: fetch reads web pages)",
+        ),
     ],
 )
 def test_a_refused_urls_echo_and_suggestion_leave_out_user_info_and_query(typed, message):

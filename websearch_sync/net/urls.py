@@ -207,7 +207,7 @@ def _refuse_local_file(text: str) -> None:
     if _local_file(text, scheme):
         raise InvalidInput(
             "only http and https URLs can be fetched, got %r (a local file: fetch reads web pages)"
-            % ("file:" if scheme.lower() == "file" else text[:200]),
+            % ("file:" if scheme.lower() == "file" else _shown_typed(text)),
             detail_code=BAD_URL,
             hint=LOCAL_FILE_HINT,
         )
@@ -274,7 +274,17 @@ def _with_scheme_hint(text: str) -> str:
     host, slash, rest = text.partition("/")
     if "://" in text or not _bare_host(host):
         return ""
-    return " (did you mean %r?)" % ("https://%s/%s" % (host, rest) if slash else "https://%s/" % host)
+    return " (did you mean %r?)" % _shown_typed("https://%s/%s" % (host, rest) if slash else "https://%s/" % host)
+
+
+def _scheme_shown(text: str, scheme: str) -> str:
+    """What a refusal of ``text``'s scheme echoes: ``scheme:``, or, for a URL typed without its scheme
+    whose user info ``urlsplit`` took for one (``token:x-oauth-basic@github.com/o/r``), the URL
+    from its host on (:func:`_shown_typed`): the "scheme" was the token."""
+    first = text.split("/", 1)[0]
+    if "@" in first:
+        return _shown_typed(text[len(first.rpartition("@")[0]) + 1 :])
+    return scheme + ":"
 
 
 def request_url(url: object) -> str:
@@ -346,7 +356,7 @@ def _checked_request_form(url: str) -> str:
         hint = _with_scheme_hint(text) or _mistyped_scheme_hint(text, parts.scheme)
         raise InvalidInput(
             "only http and https URLs can be fetched, got %r%s"
-            % (parts.scheme + ":" if parts.scheme and not hint else _shown_typed(text), hint),
+            % (_scheme_shown(text, parts.scheme) if parts.scheme and not hint else _shown_typed(text), hint),
             detail_code=BAD_URL,
         )
     if not host:

@@ -40,6 +40,16 @@ MARGIN_S = 1.0
 RESULTS = 20_000
 
 
+def scan_s(page):
+    """Seconds the scan of ``page``'s markup before its parse takes right now (``thin_crowded_tags``,
+    which html_parsing runs first): what a deadline must leave before the parse begins."""
+    from websearch_sync.extract.crowded_tags import thin_crowded_tags
+
+    started = time.monotonic()
+    thin_crowded_tags(page.decode("utf-8"))
+    return time.monotonic() - started
+
+
 def huge_ddg_page(results=RESULTS):
     block = (
         '<div class="result results_links web-result"><div class="links_main">'
@@ -161,8 +171,10 @@ def test_an_abandoned_parse_stops(blocks_opened):
     page = huge_ddg_page(results)
     with FaultServer({"/s": respond(200, page)}) as server:
         settings = ws.Settings(endpoints={"ddg_html": server.url("/s")}, max_response_bytes=len(page) + 1)
-        # the deadline leaves the download its time: the parse is what it cuts
-        deadline_s = 0.3 + 2 * download_s(server.url("/s"))
+        # the deadline leaves the download and the scan of the markup before the parse their time
+        # (the scan has checkpoints of its own: a deadline inside it opened no block): the parse
+        # is what it cuts
+        deadline_s = 0.3 + 2 * download_s(server.url("/s")) + 2 * scan_s(page)
         with pytest.raises(ws.Timeout) as caught:
             ws.search("q", backend="ddg_html", settings=settings, timeout_ms=int(deadline_s * 1000))
         returned = time.monotonic()

@@ -58,7 +58,7 @@ def test_errors_are_one_line_on_stderr_with_a_status(capsys, argv, status, line)
     [
         (["search", "q", "--json", "--time-range", "yesterday"], 2),
         (["search", "q", "--format", "jsonl", "-n", "many"], None),
-        (["fetch", "https://a.example/", "--json", "--mode", "html"], 2),
+        (["fetch", "https://a.example/", "--json", "--max-chars", "many"], 2),  # (--mode is checked as fetch checks it)
     ],
 )
 def test_a_usage_error_of_a_json_command_is_the_json_error_form_too(capsys, argv, indent):

@@ -216,8 +216,13 @@ def _refuse_local_file(text: str) -> None:
 def _host_opened_hint(text: str) -> str:
     """`` (did you mean 'https://example.com'?)`` for ``https:/example.com``, an http(s) URL without
     a host whose host a browser opens after one slash or none (:func:`browser_target`), else ``""``."""
-    read = browser_target(text, "")
-    return " (did you mean %r?)" % _shown_typed(read) if _fetchable(read) else ""
+    return _did_you_mean(browser_target(text, ""))
+
+
+def _did_you_mean(url: str) -> str:
+    """`` (did you mean 'URL'?)`` for ``url``, a repair a refusal suggests, as messages show a URL
+    (:func:`_shown_typed`), when fetch takes it (:func:`_fetchable`); else ``""``."""
+    return " (did you mean %r?)" % _shown_typed(url) if url and _fetchable(url) else ""
 
 
 def _fetchable(url: str) -> bool:
@@ -261,7 +266,7 @@ def _mistyped_scheme_hint(text: str, scheme: str) -> str:
     http or https (``htp``, ``httsp``; not ``ftp`` nor ``ws``), else ``""``."""
     close = difflib.get_close_matches(scheme.lower(), _HTTP_SCHEMES, n=1, cutoff=0.75)
     meant = "%s://%s" % (close[0], text[len(scheme) + 1 :].lstrip("/")) if close else ""
-    return " (did you mean %r?)" % _shown_typed(meant) if meant and _fetchable(meant) else ""
+    return _did_you_mean(meant)
 
 
 def _with_scheme_hint(text: str) -> str:
@@ -269,8 +274,7 @@ def _with_scheme_hint(text: str) -> str:
     scheme-relative URL, as a page's link writes it) typed without its scheme, when fetch takes that
     URL, else ``""``."""
     if text.startswith("//") and not text.startswith("///"):
-        meant = "https:" + text
-        return " (did you mean %r?)" % _shown_typed(meant) if _fetchable(meant) else ""
+        return _did_you_mean("https:" + text)
     host, slash, rest = text.partition("/")
     if "://" in text or not _bare_host(host):
         return ""

@@ -382,11 +382,9 @@ def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
 
 def _sent_fields(request: WireRequest) -> Any:
     """A request's form fields or JSON body, as :func:`_request_body` reads them (``None`` for another body)."""
-    body = request.body
-    if not body:
+    text, content_type = _body_text(request)
+    if not text:
         return None
-    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
-    content_type = (CaseInsensitiveDict(request.headers).get("Content-Type") or "").lower()
     if "x-www-form-urlencoded" in content_type:
         return dict(parse_qsl(text, keep_blank_values=True))
     if "json" in content_type:
@@ -467,11 +465,9 @@ def _request_headers(prepared: WireRequest, user_agent: str, redactor: Redactor,
 
 def _request_body(prepared: WireRequest, redactor: Redactor, where: str) -> dict[str, Any]:
     """``{"form": ...}`` or ``{"json": ...}`` for a body replay can match; nothing for other bodies."""
-    body = prepared.body
-    if not body:
+    text, content_type = _body_text(prepared)
+    if not text:
         return {}
-    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
-    content_type = (CaseInsensitiveDict(prepared.headers).get("Content-Type") or "").lower()
     if "x-www-form-urlencoded" in content_type:
         return {
             "form": {
@@ -482,6 +478,16 @@ def _request_body(prepared: WireRequest, redactor: Redactor, where: str) -> dict
         return {"json": redactor.value("", json.loads(text), where + ".json")}
     redactor.note("%s: a %s body (not stored, not matched on replay)" % (where, content_type or "raw"))
     return {}
+
+
+def _body_text(request: WireRequest) -> tuple[str, str]:
+    """A request's body as text (bytes read as UTF-8) and its content type in lower case;
+    ``("", "")`` for a request without a body."""
+    body = request.body
+    if not body:
+        return "", ""
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+    return text, (CaseInsensitiveDict(request.headers).get("Content-Type") or "").lower()
 
 
 def _suffix(content_type: str) -> str:

@@ -206,6 +206,14 @@ def make_scheduler(config: Any, log: Any) -> Any:
                 return first
             return next((scope for scope in self.workqueue if scope not in WAITING), first)
 
+        def _reschedule(self, node: Any) -> None:
+            """As xdist's, but not to a worker whose collection has not arrived: a replacement for a
+            crashed worker is in ``assigned_work`` from its start, so the crash's own rescheduling
+            reached it and the unit it popped was lost with a ``KeyError``. Its
+            ``worker_collectionfinish`` schedules it."""
+            if node in self.registered_collections:
+                super()._reschedule(node)
+
         def _assign_work_unit(self, node: Any) -> None:
             """As xdist's: the next unit (:meth:`_next_unit`) to ``node``, its unfinished tests sent by index."""
             scope = self._next_unit(node)

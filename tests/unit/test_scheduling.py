@@ -73,3 +73,32 @@ def test_this_runs_worker_has_its_tests_in_the_order_the_units_go_out(request):
     assert scheduling.run_order(nodeids) == list(range(len(nodeids)))
     ranked = [scheduling.unit_of(nodeid) in scheduling.RUN_FIRST for nodeid in nodeids]
     assert ranked == sorted(ranked, reverse=True)
+
+
+def test_a_crashed_workers_unit_waits_for_its_replacement_to_collect():
+    """xdist adds a crashed worker's replacement before its collection arrives; the crash's
+    rescheduling must not hand it work then (``KeyError``, the unit lost), and the unit the crash
+    left must reach a worker."""
+    collection = ["tests/unit/test_%s.py::test_%d" % (name, i) for name in "abcdef" for i in range(5)]
+    config = types.SimpleNamespace(
+        getvalue=lambda name: ["2*popen"], option=types.SimpleNamespace(loadscopereorder=False)
+    )
+    sched = scheduling.make_scheduler(config, None)
+    first, crashed = Worker("gw0"), Worker("gw1")
+    for worker in (first, crashed):
+        sched.add_node(worker)
+        sched.add_node_collection(worker, collection)
+    sched.schedule()
+    lost = {collection[i] for i in crashed.queue}
+    replacement = Worker("gw2")
+    sched.add_node(replacement)
+    assert sched.remove_node(crashed) == collection[crashed.queue[0]]
+    sched.add_node_collection(replacement, collection)
+    sched.schedule()
+    done = dict.fromkeys((first, replacement), 0)
+    while any(len(worker.queue) > done[worker] for worker in done):
+        for worker in done:
+            for index in worker.queue[done[worker] :]:
+                done[worker] += 1
+                sched.mark_test_complete(worker, index)
+    assert lost <= {collection[i] for worker in done for i in worker.queue}

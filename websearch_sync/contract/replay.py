@@ -27,7 +27,7 @@ in ``Bearer <redacted>``) matches any non-empty value in its place.
 import json
 from itertools import groupby
 from typing import Any, Callable, Optional
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import requests
 from requests.structures import CaseInsensitiveDict
@@ -130,6 +130,17 @@ def _without_query(url: str) -> str:
     return "%s://%s%s" % (parts.scheme.lower(), parts.netloc.lower(), parts.path or "/")
 
 
+def same_address(recorded_url: str, sent_url: str) -> bool:
+    """Whether ``sent_url`` goes where ``recorded_url`` went (scheme, host, path; the query aside).
+    A recorded address holding the placeholder (a key sent in the URL's path, redacted at record)
+    is matched percent-decoded: the replay's backend puts the placeholder setting in its path as it
+    put the key, quoted (``%3Credacted%3E``), and the key itself may have been quoted there."""
+    recorded, sent = _without_query(recorded_url), _without_query(sent_url)
+    if PLACEHOLDER in recorded:
+        return _matches_placeholders(unquote(recorded), unquote(sent))
+    return recorded == sent
+
+
 def _check(what: tuple[str, str], expected: Any, actual_of: Callable[[], Any]) -> Optional[str]:
     """Why the part ``what`` (its name, and the name of one of its fields) of the request does not
     match the recording, or ``None``."""
@@ -170,9 +181,7 @@ def request_mismatch(recorded: dict[str, Any], request: WireRequest) -> Optional
     parameters, the form fields, the JSON body and each recorded header.
     """
     method = recorded.get("method", "GET").upper()
-    if (request.method or "GET").upper() != method or _without_query(request.url or "") != _without_query(
-        recorded["url"]
-    ):
+    if (request.method or "GET").upper() != method or not same_address(recorded["url"], request.url or ""):
         return "sent %s %s, recorded %s %s" % (
             request.method,
             _without_query(request.url or ""),
@@ -313,9 +322,8 @@ class ReplayWire:
     def _recorded_at(self, request: WireRequest) -> Optional[int]:
         """The position of the first pending exchange recorded for ``request``'s URL (its query
         aside), or ``None`` (lock held)."""
-        sent = _without_query(request.url)
         for position, exchange in enumerate(self._pending):
-            if _without_query(str((exchange.get("request") or {}).get("url", ""))) == sent:
+            if same_address(str((exchange.get("request") or {}).get("url", "")), request.url):
                 return position
         return None
 

@@ -95,6 +95,16 @@ def test_a_secret_in_a_utf16_body_is_redacted():
         assert redactor.body(body, "response.body") == '{"echo": "<redacted>"}'.encode(encoding), encoding
 
 
+@pytest.mark.parametrize("encoding", ["utf-32", "utf-32-le", "utf-32-be"])
+def test_a_secret_in_a_utf32_body_is_redacted(encoding):
+    """JSON's other encoding (``json.detect_encoding`` reads it, BOM or not): the key it echoed,
+    as it is or URL-encoded, was written as it came."""
+    redactor = recording.Redactor([TOKEN])
+    for spelt in (TOKEN, "tok%2Fen%2B9f3a77c1"):
+        body = ('{"echo": "%s", "n": 1}' % spelt).encode(encoding)
+        assert redactor.body(body, "response.body") == '{"echo": "<redacted>", "n": 1}'.encode(encoding), spelt
+
+
 def test_only_a_cookie_named_like_a_credential_is_searched_for():
     """A preference cookie (``recent=rust programming``) is no secret: taken as one, it turned the
     recorded query ``q`` into a placeholder (a wildcard on replay) and the golden's titles into

@@ -78,8 +78,9 @@ _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 #: A value sent under a credential's name (not a setting) shorter than this is not searched for
 #: elsewhere in the case: ``auth=true`` would turn every ``true`` of the answer into a placeholder.
 MIN_SENT_SECRET_LEN = 8
-#: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came).
-_UTF16 = ("utf-16-le", "utf-16-be")
+#: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came):
+#: JSON's other encodings (RFC 8259, 8.1; ``json.detect_encoding`` reads each, by its BOM or its zero bytes).
+_WIDE_ENCODINGS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 #: HTML's named references of the characters it escapes (``html.escape``; ``&#39;`` is numeric).
 _HTML_NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 
@@ -213,13 +214,13 @@ class Redactor:
         usable = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
         #: Each secret in every spelling of :func:`_spelt` (text, and a body read as UTF-8).
         self._pattern = re.compile("|".join(_spelt(s) for s in usable)) if usable else None
-        #: Each secret as a UTF-16 body (a JSON answer with a BOM) may spell it, as it is and
-        #: URL-encoded, with the placeholder in the same encoding.
+        #: Each secret as a UTF-16 or UTF-32 body (a JSON answer with a BOM) may spell it, as it is
+        #: and URL-encoded, with the placeholder in the same encoding.
         self._encoded = {
             form.encode(encoding): PLACEHOLDER.encode(encoding)
             for secret in usable
             for form in (secret, quote(secret, safe=""), quote(secret), quote_plus(secret))
-            for encoding in _UTF16
+            for encoding in _WIDE_ENCODINGS
         }
         ordered = sorted(self._encoded, key=len, reverse=True)
         self._bytes_pattern = re.compile(b"|".join(re.escape(e) for e in ordered)) if ordered else None

@@ -174,3 +174,88 @@ def test_bytes_around_a_secret_are_kept_as_they_came():
     """A body is read as UTF-8 to be searched; what is not UTF-8 is written back unchanged."""
     body = b"\xff\xfe latin-1 caf\xe9 tok%2fen%2b9f3a77c1 \xed\xa0\x80"
     assert recording.Redactor([TOKEN]).body(body, "body") == body.replace(b"tok%2fen%2b9f3a77c1", b"<redacted>")
+
+
+SHORT = "ab12x"  # a session token of 5 characters: searched for only where it stands whole
+
+
+class ShortTokenEngine(PlainEngine):
+    """Sends a short session token of its own in the query."""
+
+    name = "short_token"
+    summary = "sends a short token in its query"
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """The query and the token."""
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.query, "session_token": SHORT})
+
+
+def test_a_short_sent_token_is_redacted_where_it_stands_whole_and_prose_is_kept(tmp_path, monkeypatch):
+    """Under 8 characters a sent value was not searched for at all: the answer's echo of it, the
+    redirect's ``Location`` and a header repeating it were written as they came."""
+    query = "q=rust&session_token=" + SHORT
+    moved = Exchange(
+        request=WireRequest("GET", ENDPOINT + "?" + query),
+        status=302,
+        headers={"Location": "/v2?" + query, "X-Echoed": "Bearer " + SHORT, "X-Token-Echo": SHORT},
+        url=ENDPOINT + "?" + query,
+        complete=True,
+    )
+    prose = "the %s prose stays" % SHORT  # a short secret inside prose is no echo: left as it came
+    answer = {
+        "echo": SHORT,
+        "next": "/v2?session_token=%s&p=2" % SHORT,
+        "hits": [{"name": prose, "link": "https://rust.example/"}],
+    }
+    answered = Exchange(
+        request=WireRequest("GET", "https://echo.example/v2?" + query),
+        status=200,
+        headers={"Content-Type": "application/json"},
+        url="https://echo.example/v2?" + query,
+        body=bytearray(json.dumps(answer).encode()),
+        complete=True,
+    )
+    register(ShortTokenEngine)  # undone after the test
+    monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [moved, answered]))
+    result = record_case("short_token", "rust", fixtures_dir=tmp_path)
+    assert result.ok, result.verdict.diff  # the redacted case still replays
+    folder = tmp_path / "short_token"
+    body = json.loads((folder / "rust.json").read_text(encoding="utf-8"))
+    assert body["echo"] == "<redacted>"
+    assert body["next"] == "/v2?session_token=<redacted>&p=2"
+    assert body["hits"][0]["name"] == prose
+    meta = json.loads((folder / "rust.meta.json").read_text(encoding="utf-8"))
+    first = meta["exchanges"][0]
+    assert first["response"]["headers"] == {
+        "Location": "/v2?q=rust&session_token=<redacted>",
+        "X-Echoed": "Bearer <redacted>",
+        "X-Token-Echo": "<redacted>",
+    }
+    assert first["request"]["query_params"] == {"q": "rust", "session_token": "<redacted>"}
+    golden = json.loads((folder / "rust.expected.json").read_text(encoding="utf-8"))
+    assert golden["items"][0]["title"] == prose
+
+
+def test_a_short_secret_stands_whole_only():
+    redactor = recording.Redactor([], whole=[SHORT])
+    assert redactor.value("state", SHORT, "f") == "<redacted>"  # a query or form field's whole value
+    assert redactor.value("state", "x" + SHORT, "f") == "x" + SHORT
+    assert redactor.header("X-Forwarded", "Token " + SHORT, "h") == "Token <redacted>"
+    assert redactor.header("X-Note", "one two " + SHORT, "h") == "one two " + SHORT  # prose
+    html_body = b'<p>key "%s" <a href="/x?a=1&amp;t=%s">next</a> %s</p>' % ((SHORT.encode(),) * 3)
+    assert redactor.body(html_body, "body") == html_body.replace(b"t=" + SHORT.encode(), b"t=<redacted>")
+    # a quoted word counts as a JSON string only in a JSON body
+    assert redactor.body(b'{"a": "%s"}' % SHORT.encode(), "body") == b'{"a": "%s"}' % SHORT.encode()
+    assert redactor.body(b'{"a": "%s"}' % SHORT.encode(), "body", json_body=True) == b'{"a": "<redacted>"}'
+    assert redactor.body(b'{"a": "say \\"%s\\""}' % SHORT.encode(), "body", json_body=True).count(b"<redacted>") == 0
+    wide = '{"a": "%s", "b": "%s x"}' % (SHORT, SHORT)
+    for encoding in ("utf-16", "utf-32-be"):
+        assert redactor.body(wide.encode(encoding), "b", json_body=True) == wide.replace(
+            '"%s"' % SHORT, '"<redacted>"'
+        ).encode(encoding)
+
+
+@pytest.mark.parametrize("value", ["true", "False", "NULL", "none", "abc"])
+def test_a_word_or_a_value_under_4_characters_is_no_secret(value):
+    request = WireRequest("GET", ENDPOINT + "?auth=%s&api_key=%s" % (value, SHORT))
+    assert recording._sent_secrets([Exchange(request=request)]) == [SHORT]

@@ -16,7 +16,8 @@ and the golden ``<case>.expected.json`` (from replaying the written case offline
 Secrets never reach a written file: cookies are dropped, headers and request
 fields named like credentials are stored as ``<redacted>`` (which matches any value
 when replaying), and every secret value the settings hold or a request sent under a
-credential's name is replaced wherever it appears (URL, headers, fields, body).
+credential's name is replaced wherever it appears (URL, headers, fields, body); a sent one
+under :data:`MIN_SENT_SECRET_LEN` characters only where it stands whole, never inside prose.
 """
 
 import datetime
@@ -76,8 +77,19 @@ _DROPPED_RESPONSE = (
 )
 _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 #: A value sent under a credential's name (not a setting) shorter than this is not searched for
-#: elsewhere in the case: ``auth=true`` would turn every ``true`` of the answer into a placeholder.
+#: everywhere in the case, only where it stands whole (:class:`Redactor`'s ``whole``): ``key=ab12``
+#: would turn every ``ab12`` of a page's prose into a placeholder.
 MIN_SENT_SECRET_LEN = 8
+#: A value sent under a credential's name shorter than this is not searched for at all.
+SHORT_SECRET_LEN = 4
+#: Values sent under a credential's name that are no secret (``auth=true``), in any letter case.
+_NO_SECRET = frozenset(["true", "false", "null", "none"])
+#: A short secret as a URL's field value (``?t=ab12&``, ``;t=ab12"``): the field's opening (its
+#: separator and name, kept) and the secret, up to what ends a value. Each separator starts at most
+#: one scan of a name, which stops at the next separator: linear in the text.
+_IN_URL_FIELD = r"([?&;][^=&#?;\s\"'<>]*=)(?:%s)(?=[&#;\"'\s<>\\)]|$)"
+#: A short secret as a whole JSON string (``"ab12"``; not a string's escaped quote, ``\"ab12\"``).
+_AS_JSON_STRING = r'(?<!\\)"(?:%s)"'
 #: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came):
 #: JSON's other encodings (RFC 8259, 8.1; ``json.detect_encoding`` reads each, by its BOM or its zero bytes).
 _WIDE_ENCODINGS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
@@ -203,27 +215,37 @@ class Redactor:
     ``secrets`` are values replaced by ``<redacted>`` wherever they appear, in any spelling of
     :func:`_spelt`; names
     matching :func:`~websearch_sync.secrets.is_secret_name` have their whole value replaced (or, for
-    cookies, are dropped). Fields named in ``volatile`` (a backend's
+    cookies, are dropped). ``whole`` are secrets too short to be replaced wherever they appear
+    (``ab12`` inside a page's prose is no echo of the key, and replacing it would corrupt the
+    recording): each is replaced only where it stands whole, as a field's or header's whole value
+    (``Bearer ab12`` keeps its scheme), a URL's field value (``?t=ab12&``) and, in a JSON body, a
+    whole string. Fields named in ``volatile`` (a backend's
     :attr:`~websearch_sync.engine.base.Backend.volatile_params`: their value depends on
     the moment, e.g. a time limit taken from the deadline) are written as the placeholder
     too, so that a replay accepts any value there.
     """
 
-    def __init__(self, secrets: Sequence[str], volatile: Sequence[str] = ()) -> None:
+    def __init__(self, secrets: Sequence[str], volatile: Sequence[str] = (), whole: Sequence[str] = ()) -> None:
         self._volatile = frozenset(volatile)
-        usable = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
+        usable = _longest_first(secrets)
         #: Each secret in every spelling of :func:`_spelt` (text, and a body read as UTF-8).
         self._pattern = re.compile("|".join(_spelt(s) for s in usable)) if usable else None
+        short = [s for s in _longest_first(whole) if s not in usable]
+        spelt = "|".join(_spelt(s) for s in short)
+        #: A short secret as a whole value (``fullmatch``), as a URL's field value, as a JSON string.
+        self._whole = re.compile(spelt) if short else None
+        self._in_url = re.compile(_IN_URL_FIELD % spelt) if short else None
+        self._in_json = re.compile(_AS_JSON_STRING % spelt) if short else None
         #: Each secret as a UTF-16 or UTF-32 body (a JSON answer with a BOM) may spell it, as it is
-        #: and URL-encoded, with the placeholder in the same encoding.
-        self._encoded = {
-            form.encode(encoding): PLACEHOLDER.encode(encoding)
-            for secret in usable
-            for form in (secret, quote(secret, safe=""), quote(secret), quote_plus(secret))
-            for encoding in _WIDE_ENCODINGS
-        }
-        ordered = sorted(self._encoded, key=len, reverse=True)
-        self._bytes_pattern = re.compile(b"|".join(re.escape(e) for e in ordered)) if ordered else None
+        #: and URL-encoded (a short one: as a whole JSON string), with the placeholder in the same encoding.
+        self._wide = _WideForms(
+            [
+                (form, PLACEHOLDER)
+                for secret in usable
+                for form in (secret, quote(secret, safe=""), quote(secret), quote_plus(secret))
+            ]
+        )
+        self._wide_json = _WideForms([('"%s"' % secret, '"%s"' % PLACEHOLDER) for secret in short])
         self.notes: list[str] = []
 
     def note(self, text: str) -> None:
@@ -231,25 +253,39 @@ class Redactor:
         if text not in self.notes:
             self.notes.append(text)
 
-    def text(self, value: str, where: str) -> str:
-        """``value`` with every known secret replaced."""
-        if self._pattern is None or not self._pattern.search(value):
-            return value
-        self.note(where)
-        return self._pattern.sub(PLACEHOLDER, value)
+    def text(self, value: str, where: str, json_text: bool = False) -> str:
+        """``value`` with every known secret replaced (a short one as a URL's field value, and
+        as a whole string when ``value`` is JSON text)."""
+        cleaned = value
+        if self._pattern is not None:
+            cleaned = self._pattern.sub(PLACEHOLDER, cleaned)
+        if self._in_url is not None:
+            cleaned = self._in_url.sub(lambda found: found.group(1) + PLACEHOLDER, cleaned)
+        if json_text and self._in_json is not None:
+            cleaned = self._in_json.sub('"%s"' % PLACEHOLDER, cleaned)
+        if cleaned != value:
+            self.note(where)
+        return cleaned
 
-    def body(self, data: bytes, where: str) -> bytes:
-        """A body with every known secret replaced. It is read as UTF-8 with its other bytes kept
-        as they are (``surrogateescape``), so the bytes around a secret are written unchanged."""
-        if self._pattern is None:
+    def standing(self, value: str) -> bool:
+        """Whether ``value`` is, whole, a short secret (in a spelling of :func:`_spelt`)."""
+        return self._whole is not None and self._whole.fullmatch(value) is not None
+
+    def body(self, data: bytes, where: str, json_body: bool = False) -> bytes:
+        """A body with every known secret replaced (a short one as :meth:`text` finds it, a
+        ``json_body`` being JSON text). It is read as UTF-8 with its other bytes kept as they are
+        (``surrogateescape``), so the bytes around a secret are written unchanged."""
+        if self._pattern is None and self._whole is None:
             return data
         text = data.decode("utf-8", "surrogateescape")
-        if self._pattern.search(text):
-            self.note(where)
-            data = self._pattern.sub(PLACEHOLDER, text).encode("utf-8", "surrogateescape")
-        if self._bytes_pattern is not None and self._bytes_pattern.search(data):
-            self.note(where)
-            data = self._bytes_pattern.sub(lambda found: self._encoded[found.group()], data)
+        cleaned = self.text(text, where, json_text=json_body)
+        if cleaned != text:
+            data = cleaned.encode("utf-8", "surrogateescape")
+        for wide in (self._wide, self._wide_json) if json_body else (self._wide,):
+            replaced = wide.sub(data)
+            if replaced != data:
+                self.note(where)
+                data = replaced
         return data
 
     def url(self, value: str, where: str) -> str:
@@ -277,6 +313,9 @@ class Redactor:
             return _placeholders(value)
         if name in self._volatile and value not in (None, ""):
             return PLACEHOLDER
+        if isinstance(value, str) and self.standing(value):
+            self.note(where)
+            return PLACEHOLDER
         if isinstance(value, str):
             return self.text(value, where)
         if isinstance(value, list):
@@ -286,13 +325,37 @@ class Redactor:
         return value
 
     def header(self, name: str, value: str, where: str) -> str:
-        """A header value: secrets replaced inside; a credential header not holding a known
+        """A header value: secrets replaced inside, a short one standing whole after its scheme
+        (``Bearer <redacted>``) or as the whole value; a credential header not holding a known
         secret (so nothing was replaced) is wholly redacted."""
+        scheme, space, credential = value.strip().rpartition(" ")
+        if self.standing(credential) and (not space or " " not in scheme):
+            self.note(where)
+            return scheme + space + PLACEHOLDER
         cleaned = self.text(value, where)
         if is_secret_name(name) and PLACEHOLDER not in cleaned:
             self.note(where)
             return PLACEHOLDER
         return cleaned
+
+
+class _WideForms:
+    """Texts replaced in a body in each of :data:`_WIDE_ENCODINGS`: ``(form, replacement)`` pairs."""
+
+    def __init__(self, forms: Sequence[tuple[str, str]]) -> None:
+        self._encoded = {
+            form.encode(encoding): replacement.encode(encoding)
+            for form, replacement in forms
+            for encoding in _WIDE_ENCODINGS
+        }
+        ordered = sorted(self._encoded, key=len, reverse=True)
+        self._pattern = re.compile(b"|".join(re.escape(e) for e in ordered)) if ordered else None
+
+    def sub(self, data: bytes) -> bytes:
+        """``data`` with each form replaced."""
+        if self._pattern is None:
+            return data
+        return self._pattern.sub(lambda found: self._encoded[found.group()], data)
 
 
 def _spelt(secret: str) -> str:
@@ -323,6 +386,12 @@ def _char_spellings(char: str) -> str:
     if char in _HTML_NAMED:
         forms.append(re.escape(_HTML_NAMED[char]))
     return "(?:" + "|".join(forms) + ")"
+
+
+def _longest_first(secrets: Sequence[str]) -> list[str]:
+    """The usable ``secrets`` (at least :data:`SHORT_SECRET_LEN` characters), once each, longest
+    first (an alternation tries them in order: a secret inside a longer one leaves none of it)."""
+    return sorted({s for s in secrets if s and len(s) >= SHORT_SECRET_LEN}, key=len, reverse=True)
 
 
 def _hex(value: int, width: int) -> str:
@@ -378,7 +447,7 @@ def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
             elif is_secret_name(name):
                 scheme, _, credential = value.strip().partition(" ")
                 found.append(credential.strip() or scheme)
-    return sorted({s for s in found if len(s) >= MIN_SENT_SECRET_LEN})
+    return sorted({s for s in found if len(s) >= SHORT_SECRET_LEN and s.lower() not in _NO_SECRET})
 
 
 def _sent_fields(request: WireRequest) -> Any:
@@ -511,10 +580,13 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[
             continue
         if lower in _DROPPED_RESPONSE:
             continue
-        headers[name] = PLACEHOLDER if is_secret_name(name) else redactor.text(value, "%s.headers.%s" % (where, name))
+        headers[name] = (
+            PLACEHOLDER if is_secret_name(name) else redactor.header(name, value, "%s.headers.%s" % (where, name))
+        )
         if headers[name] == PLACEHOLDER:
             redactor.note("%s.headers.%s" % (where, name))
-    body = redactor.body(bytes(exchange.body), where + ".body")
+    json_body = _suffix(CaseInsensitiveDict(exchange.headers).get("Content-Type") or "") == ".json"
+    body = redactor.body(bytes(exchange.body), where + ".body", json_body=json_body)
     return {"status": exchange.status, "headers": headers}, body
 
 
@@ -689,7 +761,12 @@ def record_case(
     live, exchanges = _capture(
         backend, query, settings, max_results, timeout_ms, dict(options, vertical=vertical), allow_error
     )
-    redactor = Redactor(_secrets_of(settings) + _sent_secrets(exchanges), volatile=backend_cls.volatile_params)
+    sent = _sent_secrets(exchanges)
+    redactor = Redactor(
+        _secrets_of(settings) + [s for s in sent if len(s) >= MIN_SENT_SECRET_LEN],
+        volatile=backend_cls.volatile_params,
+        whole=[s for s in sent if len(s) < MIN_SENT_SECRET_LEN],
+    )
     recorded, bodies = _redacted_exchanges(exchanges, settings.user_agent or DEFAULT_USER_AGENT, redactor)
     _make_folder(folder, fixtures_dir)
     if meta_path.exists():

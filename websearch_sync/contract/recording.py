@@ -42,6 +42,7 @@ from ..config import Settings
 from ..engine import registry
 from ..errors import BAD_ARGUMENTS, BAD_CASE_NAME, CASE_EXISTS, InvalidInput, WebSearchError
 from ..models import StrPath
+from ..net import decoding
 from ..net.deadline import Deadline
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 from ..net.wire import FORM_POST_CACHE_CONTROL, BodySink, BrowserRequests, Wire, WireRequest, browser_owned
@@ -93,6 +94,8 @@ _AS_JSON_STRING = r'(?<!\\)"(?:%s)"'
 #: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came):
 #: JSON's other encodings (RFC 8259, 8.1; ``json.detect_encoding`` reads each, by its BOM or its zero bytes).
 _WIDE_ENCODINGS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+#: A compressed body (a ``.gz`` served as ``application/gzip``) is searched decompressed up to this size.
+MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024
 #: HTML's named references of the characters it escapes (``html.escape``; ``&#39;`` is numeric).
 _HTML_NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 
@@ -267,6 +270,11 @@ class Redactor:
             self.note(where)
         return cleaned
 
+    @property
+    def searching(self) -> bool:
+        """Whether it knows a secret to look for in a body."""
+        return self._pattern is not None or self._whole is not None
+
     def standing(self, value: str) -> bool:
         """Whether ``value`` is, whole, a short secret (in a spelling of :func:`_spelt`)."""
         return self._whole is not None and self._whole.fullmatch(value) is not None
@@ -275,7 +283,7 @@ class Redactor:
         """A body with every known secret replaced (a short one as :meth:`text` finds it, a
         ``json_body`` being JSON text). It is read as UTF-8 with its other bytes kept as they are
         (``surrogateescape``), so the bytes around a secret are written unchanged."""
-        if self._pattern is None and self._whole is None:
+        if not self.searching:
             return data
         text = data.decode("utf-8", "surrogateescape")
         cleaned = self.text(text, where, json_text=json_body)
@@ -585,9 +593,34 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[
         )
         if headers[name] == PLACEHOLDER:
             redactor.note("%s.headers.%s" % (where, name))
-    json_body = _suffix(CaseInsensitiveDict(exchange.headers).get("Content-Type") or "") == ".json"
-    body = redactor.body(bytes(exchange.body), where + ".body", json_body=json_body)
+    content_type = CaseInsensitiveDict(exchange.headers).get("Content-Type") or ""
+    body = bytes(exchange.body)
+    unpacked = _compressed_body(body, content_type, redactor, where + ".body")
+    if unpacked is not None:  # its compressed bytes are not searched: a secret in them is no echo
+        return {"status": exchange.status, "headers": headers}, unpacked
+    body = redactor.body(body, where + ".body", json_body=_suffix(content_type) == ".json")
     return {"status": exchange.status, "headers": headers}, body
+
+
+def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: str) -> Optional[bytes]:
+    """A ``.bin`` body that is compressed content (gzip, zlib or zstd by its first bytes; brotli,
+    which has none, only under a declared type, which is no text's), searched decompressed and, when
+    a secret was replaced, compressed again in its coding, so the case still replays what the
+    backend read; ``None`` for any other body (or with no secret to look for).
+
+    Raises:
+        WebProviderError: ``response_too_large``, for a body decompressing beyond
+            :data:`MAX_DECOMPRESSED_BYTES`.
+    """
+    if _suffix(content_type) != ".bin" or not redactor.searching:
+        return None
+    declared = bool(content_type.split(";", 1)[0].strip())
+    for coding in decoding.sniffed_codings(data, brotli=declared):
+        plain = decoding.decompressed(data, coding, MAX_DECOMPRESSED_BYTES, "the recorded body at " + where)
+        if plain is not None:
+            cleaned = redactor.body(plain, where)
+            return data if cleaned == plain else decoding.compressed(cleaned, coding)
+    return None
 
 
 def case_name_for(query: str) -> str:

@@ -18,6 +18,7 @@ body in that coding is refused as undecodable (``bad_content_encoding``).
 """
 
 import functools
+import gzip
 import importlib
 import importlib.util
 import re
@@ -27,7 +28,14 @@ from typing import Any, Callable, Optional
 
 from requests.structures import CaseInsensitiveDict
 
-from ..errors import BAD_CONTENT_ENCODING, CONNECTION_RESET, INCOMPLETE_BODY, NetworkError
+from ..errors import (
+    BAD_CONTENT_ENCODING,
+    CONNECTION_RESET,
+    INCOMPLETE_BODY,
+    RESPONSE_TOO_LARGE,
+    NetworkError,
+    WebProviderError,
+)
 from .wire import BodySink
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -259,3 +267,66 @@ def _header(headers: Mapping[str, str], name: str) -> str:
         value: str = headers.get(name, "")
         return value
     return next((value for key, value in headers.items() if key.lower() == name), "")
+
+
+# -- a whole body stored compressed ----------------------------------------------------------------
+#
+# A body can be compressed content itself (a ``.gz`` file served as ``application/gzip``): the wire
+# leaves it so (no ``Content-Encoding``), and ``record`` stores it so. To look into it, it is
+# decoded whole by the decoders above and, once changed, compressed again in the same coding.
+
+#: The first bytes of a gzip member and of a zstd frame.
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def sniffed_codings(data: bytes, brotli: bool = False) -> list[str]:
+    """The codings (of :data:`DECODERS`) ``data`` may be compressed in, by its first bytes: gzip's
+    magic, a zlib header (``deflate``: deflate's method, a window of at most 32 KB, its check
+    bits), zstd's frame magic; ``br`` (which has no magic) when ``brotli`` is asked for, after those."""
+    codings = []
+    if data.startswith(_GZIP_MAGIC):
+        codings.append("gzip")
+    elif len(data) >= 2 and data[0] & 0x0F == 8 and data[0] >> 4 <= 7 and (data[0] << 8 | data[1]) % 31 == 0:
+        codings.append("deflate")
+    elif data.startswith(_ZSTD_MAGIC):
+        codings.append("zstd")
+    if brotli:
+        codings.append("br")
+    return [coding for coding in codings if coding in _CODINGS]
+
+
+def decompressed(data: bytes, coding: str, limit: int, what: str) -> Optional[bytes]:
+    """``data`` decoded whole from ``coding`` by the decoders the wires use; ``None`` when it is not
+    in that coding (it does not decode, or its stream does not reach its end).
+
+    Raises:
+        WebProviderError: ``response_too_large``, when it decodes to more than ``limit`` bytes
+            (``what`` names the body in the message).
+    """
+    decoder = _CODINGS[coding]()
+    pieces, total = [], 0
+    try:
+        for piece in decoder.decode(data):
+            total += len(piece)
+            if total > limit:
+                raise WebProviderError(
+                    "%s decompresses (%s) to more than %d bytes" % (what, coding, limit),
+                    detail_code=RESPONSE_TOO_LARGE,
+                )
+            pieces.append(piece)
+    except decoder.failure:
+        return None
+    return b"".join(pieces) if decoder.ended else None
+
+
+def compressed(data: bytes, coding: str) -> bytes:
+    """``data`` compressed in ``coding`` (one of :func:`sniffed_codings`' answers), which
+    :func:`decompressed` reads back."""
+    if coding == "gzip":
+        return gzip.compress(data, mtime=0)
+    if coding == "deflate":
+        return zlib.compress(data)
+    if coding == "br":
+        return bytes(_library("brotli").compress(data))
+    return bytes(_library("zstandard").ZstdCompressor().compress(data))

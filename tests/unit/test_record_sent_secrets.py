@@ -5,6 +5,7 @@ it on) wrote the token to the body file and the meta file beside it."""
 
 import html
 import json
+from urllib.parse import urlencode
 
 import pytest
 
@@ -259,3 +260,40 @@ def test_a_short_secret_stands_whole_only():
 def test_a_word_or_a_value_under_4_characters_is_no_secret(value):
     request = WireRequest("GET", ENDPOINT + "?auth=%s&api_key=%s" % (value, SHORT))
     assert recording._sent_secrets([Exchange(request=request)]) == [SHORT]
+
+
+class TokenTwiceEngine(PlainEngine):
+    """Sends its token under a credential's name and again in a field of another name."""
+
+    name = "token_twice"
+    summary = "sends its token twice"
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """The query, the token, and the token again as ``state``."""
+        return RequestSpec(
+            "GET", self.endpoint_url(), params={"q": params.query, "session_token": TOKEN, "state": TOKEN}
+        )
+
+
+def test_a_sent_token_echoed_in_another_query_field_is_redacted_there_by_design(tmp_path, monkeypatch):
+    """The field ``state`` holds the secret itself: written as sent, the case would hold the token.
+    So it is stored as the placeholder, and the replay accepts any non-empty value there: the one
+    thing the case no longer checks exactly (docs/contract.md says so)."""
+    url = ENDPOINT + "?" + urlencode({"q": "rust", "session_token": TOKEN, "state": TOKEN})
+    answer = {"hits": [{"name": "Rust", "link": "https://rust.example/"}]}
+    exchange = Exchange(
+        request=WireRequest("GET", url),
+        status=200,
+        headers={"Content-Type": "application/json"},
+        url=url,
+        body=bytearray(json.dumps(answer).encode()),
+        complete=True,
+    )
+    register(TokenTwiceEngine)  # undone after the test
+    monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [exchange]))
+    result = record_case("token_twice", "rust", fixtures_dir=tmp_path)
+    assert result.ok, result.verdict.diff  # it replays
+    meta = json.loads((tmp_path / "token_twice" / "rust.meta.json").read_text(encoding="utf-8"))
+    assert meta["request"]["query_params"] == {"q": "rust", "session_token": "<redacted>", "state": "<redacted>"}
+    assert "request.query_params.state" in result.redacted
+    assert TOKEN not in json.dumps(meta)

@@ -8,6 +8,7 @@ import json
 from urllib.parse import urlencode
 
 import pytest
+from recorded_exchanges import json_exchange
 
 from websearch_sync.backends import JsonApiEngine, RequestSpec, SearchParams, register
 from websearch_sync.contract import recording
@@ -54,14 +55,7 @@ def _exchanges() -> list[Exchange]:
         complete=True,
     )
     answer = {"echo": "/v2?" + query, "raw": TOKEN, "hits": [{"name": "Rust", "link": "https://rust.example/"}]}
-    answered = Exchange(
-        request=WireRequest("GET", "https://echo.example/v2?" + query),
-        status=200,
-        headers={"Content-Type": "application/json"},
-        url="https://echo.example/v2?" + query,
-        body=bytearray(json.dumps(answer).encode()),
-        complete=True,
-    )
+    answered = json_exchange("https://echo.example/v2?" + query, answer)
     return [moved, answered]
 
 
@@ -121,14 +115,7 @@ def test_only_a_cookie_named_like_a_credential_is_searched_for():
 def test_a_preference_cookie_leaves_the_case_as_it_came(tmp_path, monkeypatch):
     answer = {"hits": [{"name": "Learn rust programming today", "link": "https://rust.example/"}]}
     url = ENDPOINT + "?q=rust+programming"
-    exchange = Exchange(
-        request=WireRequest("GET", url, headers=[("Cookie", "recent=rust programming; lang=english")]),
-        status=200,
-        headers={"Content-Type": "application/json"},
-        url=url,
-        body=bytearray(json.dumps(answer).encode()),
-        complete=True,
-    )
+    exchange = json_exchange(url, answer, (("Cookie", "recent=rust programming; lang=english"),))
     register(PlainEngine)  # undone after the test
     monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [exchange]))
     result = record_case("plain_query", "rust programming", fixtures_dir=tmp_path)
@@ -208,14 +195,7 @@ def test_a_short_sent_token_is_redacted_where_it_stands_whole_and_prose_is_kept(
         "next": "/v2?session_token=%s&p=2" % SHORT,
         "hits": [{"name": prose, "link": "https://rust.example/"}],
     }
-    answered = Exchange(
-        request=WireRequest("GET", "https://echo.example/v2?" + query),
-        status=200,
-        headers={"Content-Type": "application/json"},
-        url="https://echo.example/v2?" + query,
-        body=bytearray(json.dumps(answer).encode()),
-        complete=True,
-    )
+    answered = json_exchange("https://echo.example/v2?" + query, answer)
     register(ShortTokenEngine)  # undone after the test
     monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [moved, answered]))
     result = record_case("short_token", "rust", fixtures_dir=tmp_path)
@@ -281,14 +261,7 @@ def test_a_sent_token_echoed_in_another_query_field_is_redacted_there_by_design(
     thing the case no longer checks exactly (docs/contract.md says so)."""
     url = ENDPOINT + "?" + urlencode({"q": "rust", "session_token": TOKEN, "state": TOKEN})
     answer = {"hits": [{"name": "Rust", "link": "https://rust.example/"}]}
-    exchange = Exchange(
-        request=WireRequest("GET", url),
-        status=200,
-        headers={"Content-Type": "application/json"},
-        url=url,
-        body=bytearray(json.dumps(answer).encode()),
-        complete=True,
-    )
+    exchange = json_exchange(url, answer)
     register(TokenTwiceEngine)  # undone after the test
     monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [exchange]))
     result = record_case("token_twice", "rust", fixtures_dir=tmp_path)

@@ -7,15 +7,15 @@ import json
 from urllib.parse import quote
 
 import pytest
+from recorded_exchanges import json_exchange
 
 from websearch_sync.backends import JsonApiEngine, RequestSpec, SearchParams, register
 from websearch_sync.config import Settings
 from websearch_sync.contract import recording
 from websearch_sync.contract.cases import load_case, run_case
-from websearch_sync.contract.recording import Exchange, record_case
+from websearch_sync.contract.recording import record_case
 from websearch_sync.contract.replay import same_address
 from websearch_sync.engine.setting import Setting
-from websearch_sync.net.wire import WireRequest
 
 
 class PathKeyEngine(JsonApiEngine):
@@ -39,14 +39,7 @@ def test_a_recorded_case_with_a_key_in_its_path_replays(tmp_path, monkeypatch, k
     register(PathKeyEngine)  # undone after the test
     url = "https://pk.example/v1/%s/search?q=rust" % quote(key, safe="")
     answer = {"hits": [{"name": "Rust", "link": "https://rust.example/"}]}
-    exchange = Exchange(
-        request=WireRequest("GET", url),
-        status=200,
-        headers={"Content-Type": "application/json"},
-        url=url,
-        body=bytearray(json.dumps(answer).encode()),
-        complete=True,
-    )
+    exchange = json_exchange(url, answer)
     monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [exchange]))
     settings = Settings(providers={"path_key": {"api_key": key}})
     result = record_case("path_key", "rust", fixtures_dir=tmp_path, settings=settings)

@@ -159,6 +159,7 @@ def normalize_items(
     moment = answered_at or datetime.datetime.now(datetime.timezone.utc)
     markup_of: dict[str, bool] = {}  # per provider named: the registry is asked once
     unusable = 0  # results left out for want of an address (not duplicates)
+    hidden = 0  # results left out for an invisible character in their address (a tag character in its host)
     for raw in raw_items:
         if len(items) >= max_results:
             break
@@ -168,12 +169,23 @@ def normalize_items(
             continue
         item = None if url is None or key is None else _item(raw, url, provider, vertical, markup_of, canonical, moment)
         if item is None:
-            unusable += 1
+            if url is None and _CONTROL.search(str(raw.get("url") or "")):
+                hidden += 1
+            else:
+                unusable += 1
             continue
         seen.add(key)
         items.append(item)
     if unusable:
         _log_left_out(provider, vertical, unusable)
+    if hidden:
+        logger.info(
+            "%s: %d %s result(s) left out, their address holding an invisible character (a tag or control character,"
+            " in its host or unencoded: the link shown would not be the one followed)",
+            provider,
+            hidden,
+            vertical,
+        )
     for rank, ranked in enumerate(items, 1):
         ranked["rank"] = rank
     return cast(list[SearchItem], items)  # every key of SearchItem is written above

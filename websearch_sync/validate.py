@@ -44,7 +44,7 @@ from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
 from .secrets import name_words
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
-from .vocabulary.locale_codes import locale_refusal, named_language
+from .vocabulary.locale_codes import LANGUAGE_NAME_GIVEN, locale_refusal, named_language
 from .vocabulary.synonyms import OPTION_SYNONYMS, VALUE_SYNONYMS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -315,7 +315,7 @@ def _check_locale(value: Any) -> Optional[str]:
     named = named_language(value) if isinstance(value, str) and not _LOCALE.fullmatch(value) else None
     if named is not None:  # locale="english": a language's name, not its tag
         raise InvalidInput(
-            "invalid locale: %r (a language's name: give its tag, %s)" % (value, named),
+            "invalid locale: %r (%s)" % (value, LANGUAGE_NAME_GIVEN % named),
             detail_code=BAD_LOCALE,
         )
     locale = _check_pattern("locale", value, _LOCALE, BAD_LOCALE)

@@ -541,6 +541,20 @@ def test_malformed_url_message_leaves_out_user_info_and_query(host):
         assert secret not in shown
 
 
+@pytest.mark.parametrize("delimiter", ["?", "#", "/"])
+@pytest.mark.parametrize("port", ["", ":99999"])
+def test_a_password_holding_an_unencoded_delimiter_is_not_echoed(delimiter, port):
+    """``http://user:s3cr?et@host/``: the ``?`` ends the authority, so the parser reads ``s3cr`` as the
+    port, and its reason (``Port could not be cast to integer value as 's3cr'``) and the URL shown
+    (``http://user:s3cr``) carried that part of the password."""
+    with pytest.raises(ws.InvalidInput, match="malformed url") as caught:
+        ws.fetch("http://user:s3cr%set@example.com%s/path" % (delimiter, port))
+    shown = str(caught.value) + repr(caught.value.to_dict())
+    assert "s3cr" not in shown and "user" not in shown.replace("user info", "")
+    assert caught.value.message.startswith("malformed url 'http://example.com%s/path': the text before its" % port)
+    assert "must be percent-encoded (%3F, %23, %2F)" in caught.value.message
+
+
 def test_malformed_url_reason_quoting_the_url_leaves_out_its_secrets(monkeypatch):
     """A parser reason that quotes the URL (requests' ``Invalid URL 'http://user:pw@...'``) is
     shown without the user info and query too."""

@@ -391,6 +391,16 @@ def _malformed(text: str, exc: Exception) -> InvalidInput:
     head, mark, tail = text.partition("?") if "?" in text.partition("#")[0] else text.partition("#")
     secrets = [mark + tail] if mark else []
     authority = _typed_authority(_typed_scheme(head)[2])  # as _shown_typed reads it
+    scheme, colon, rest = _typed_scheme(text)
+    after = rest.lstrip("/\\")
+    if "@" in after and "@" not in authority:  # a '?', '#' or '/' ended the authority before an '@': a
+        # password holding one, unencoded, read as the host and port (the parser's reason quotes it as the port)
+        shown = _shown_typed(scheme + colon + rest[: len(rest) - len(after)] + after.rpartition("@")[2])
+        return InvalidInput(
+            "malformed url %r: the text before its last '@' is not shown: user info, whose '?', '#' or '/' "
+            "must be percent-encoded (%%3F, %%23, %%2F), else they end the host" % shown,
+            detail_code=BAD_URL,
+        )
     if "@" in authority:
         secrets.append(authority.rpartition("@")[0] + "@")
     for secret in secrets:

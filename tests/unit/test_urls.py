@@ -569,3 +569,22 @@ def test_malformed_url_reason_quoting_the_url_leaves_out_its_secrets(monkeypatch
     shown = repr(caught.value.to_dict())
     assert "example.org/p" in shown
     assert "PASSWORD2" not in shown and "KEY2" not in shown
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        ("I \u2764\ufe0f it", "I \u2764\ufe0f it"),  # an emoji's presentation
+        ("press 1\ufe0f\u20e3", "press 1\ufe0f\u20e3"),  # a keycap
+        ("\u845b\U000e0100 city", "\u845b\U000e0100 city"),  # an ideographic variation sequence
+        ("hi \U0001f600" + "".join(chr(0xE0100 + b) for b in b"secret"), "hi \U0001f600"),  # emoji smuggling
+        ("a\U000e0101b\U000e0102c", "abc"),  # a supplement selector after a letter
+        ("x\ufe00\ufe0f y", "x y"),  # after ASCII a VS1-VS14 selects nothing, and a run is none
+        ("\ufe0f start", "start"),
+    ],
+)
+def test_variation_selectors_that_select_nothing_are_left_out_of_results(raw, kept):
+    """A run of variation selectors after one base carries hidden bytes, as tag characters do ("emoji
+    smuggling"): titles and snippets left them in; one selector varying its base is kept."""
+    [item] = normalize_items([{"title": raw, "url": "https://example.com/", "snippet": raw}], "stub", 5)
+    assert (item["title"], item["snippet"]) == (kept, kept)

@@ -18,7 +18,7 @@ from typing import Any, Callable, Optional, cast
 
 from ..models import SearchItem
 from ..net.urls import INVISIBLE as _CONTROL
-from ..net.urls import dedupe_key, picture_url, result_url
+from ..net.urls import dedupe_key, picture_url, result_url, stray_selectors_dropped
 from . import values
 from .identity import IDENTITY_FIELD, identity
 from .registry import text_is_markup
@@ -121,7 +121,7 @@ def clean_text(value: Any, markup: bool = True) -> str:
         text = html.unescape(text)
     if not text.isprintable():  # printable text holds no control or invisible character
         text = _CONTROL.sub("", text)
-    return " ".join(text.split())  # str.split's whitespace is exactly \s
+    return " ".join(stray_selectors_dropped(text).split())  # str.split's whitespace is exactly \s
 
 
 def _tag_replacement(match: "re.Match[str]") -> str:
@@ -277,4 +277,4 @@ def _clean_content(value: Any) -> str:
     """Page text keeps its line breaks; only control characters go. Only a string is page text: an
     object, a list, a number or ``true`` where a service's page text belongs is none (``""``: the item
     has no ``content``, as with ``null``), never its Python spelling (``"{'text': ...}"``, ``"True"``)."""
-    return _CONTROL.sub("", value).strip() if isinstance(value, str) else ""
+    return stray_selectors_dropped(_CONTROL.sub("", value)).strip() if isinstance(value, str) else ""

@@ -20,7 +20,7 @@ from .client.processwide import process_parts
 from .client.ratelimit import RateLimiter
 from .client.search_client import SearchClient, keyword_names
 from .client.state import SharedTiers
-from .config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, Settings
+from .config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, SETTINGS_ARGUMENTS, Settings
 from .models import (
     AnyResponse,
     ExtractMode,
@@ -33,7 +33,7 @@ from .models import (
     VideoResponse,
 )
 from .net.deadline import Deadline
-from .validate import BackendArg
+from .validate import BackendArg, suggesting_keywords
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -181,6 +181,7 @@ def _one_call_client(settings: Optional[Settings]) -> SearchClient:
     return _OneCallClient(settings=settings, cache_ttl_s=SHARED_CACHE_TTL_S if shared else 0)
 
 
+@suggesting_keywords(SETTINGS_ARGUMENTS)
 def fetch(
     url: str,
     *,

@@ -40,6 +40,7 @@ from .validate import (
     backend_list,
     check_number,
     control_in,
+    suggesting_keywords,
 )
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -188,6 +189,7 @@ def use_backends(catalogue: BackendCatalogue) -> None:
 BackendSpec = Union[None, str, Sequence[str]]
 
 
+@suggesting_keywords()  # Settings(timeout=...): did you mean 'timeout_ms'? (on the dataclass's __init__)
 @dataclasses.dataclass(repr=False)
 class Settings:
     """Explicit configuration for searches and fetches.
@@ -447,6 +449,14 @@ def _built(cls: type[_S], at_use: frozenset[tuple[str, ...]], values: Mapping[st
 
 #: The fields of :class:`Settings` (what an open client's settings refuse to change).
 _FIELDS = frozenset(field.name for field in dataclasses.fields(Settings))
+
+#: Where each field of :class:`Settings` a caller sets is given to what takes settings (``SearchClient()``,
+#: ``fetch()``): what their refusal of ``proxy=`` or ``timeout=`` names (``from_env``'s bookkeeping is none).
+SETTINGS_ARGUMENTS = {
+    field.name: "settings=Settings(%s=...)" % field.name
+    for field in dataclasses.fields(Settings)
+    if field.init and field.repr
+}
 
 
 #: Held while a field of any :class:`Settings` is checked and assigned, and while :func:`hold` marks

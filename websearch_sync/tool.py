@@ -1528,13 +1528,17 @@ _CUT_NOTES = {
 }
 
 
-def _truncation_note(result: Mapping[str, Any]) -> str:
+def _truncation_note(result: Mapping[str, Any], asked: bool = False) -> str:
     """The header line saying what cut a fetch result's text short (its ``truncated_by``, each
     cause in its own words: a PDF read stopped at the deadline was no ``max_chars`` cut), or
-    ``(truncated)`` for a result that does not say (one kept from an earlier version)."""
+    ``(truncated)`` for a result that does not say (one kept from an earlier version). With
+    ``asked`` (the fetch tool's own result: a model sets its ``max_chars``), a ``max_chars`` cut
+    under the tool's most says that a larger ``max_chars`` returns more."""
     causes = [cut for cut in result.get("truncated_by") or [] if cut in _CUT_NOTES]
     page_cap = pdf_reader.MAX_PAGE_CONTENT / 1e6
     notes = [_CUT_NOTES[cut].format(length=result.get("length", 0), page_cap=page_cap) for cut in causes]
+    if asked and CUT_MAX_CHARS in causes and result.get("length", 0) < MAX_FETCH_CHARS:
+        notes[causes.index(CUT_MAX_CHARS)] += ": ask a larger max_chars (at most %d) for more" % MAX_FETCH_CHARS
     return "(%s)" % "; ".join(notes) if notes else "(truncated)"
 
 
@@ -1549,7 +1553,7 @@ def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> 
     else:
         header = "%s\nURL: %s" % (title or url, " ".join(url.split()))
     if result.get("truncated"):
-        header += "\n" + _truncation_note(result)
+        header += "\n" + _truncation_note(result, asked=True)
     warnings = [e for e in result.get("errors") or [] if isinstance(e, Mapping)]  # what was left out, and why
     for note in _warning_notes(warnings, style):
         header += "\n" + note

@@ -13,10 +13,12 @@ This module sits below ``config`` (which checks its numbers here), so it imports
 
 import dataclasses
 import difflib
+import functools
+import inspect
 import re
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
-from typing import Any, Literal, Optional, Protocol, Union, cast, overload
+from typing import Any, Callable, Literal, Optional, Protocol, TypeVar, Union, cast, overload
 
 from .errors import (
     BAD_ARGUMENTS,
@@ -42,10 +44,12 @@ from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
 from .secrets import name_words
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
-from .vocabulary.locale_codes import locale_refusal, named_language
+from .vocabulary.locale_codes import LANGUAGE_NAME_GIVEN, locale_refusal, named_language
 from .vocabulary.synonyms import OPTION_SYNONYMS, VALUE_SYNONYMS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+_Callable = TypeVar("_Callable", bound=Callable[..., Any])
 
 #: The characters no URL given to the library may hold (a fetch's, an endpoint's): C0 controls and DEL,
 #: tab and line breaks included (a parser would drop a tab or line break without a word, or send it
@@ -311,7 +315,7 @@ def _check_locale(value: Any) -> Optional[str]:
     named = named_language(value) if isinstance(value, str) and not _LOCALE.fullmatch(value) else None
     if named is not None:  # locale="english": a language's name, not its tag
         raise InvalidInput(
-            "invalid locale: %r (a language's name: give its tag, %s)" % (value, named),
+            "invalid locale: %r (%s)" % (value, LANGUAGE_NAME_GIVEN % named),
             detail_code=BAD_LOCALE,
         )
     locale = _check_pattern("locale", value, _LOCALE, BAD_LOCALE)
@@ -478,18 +482,67 @@ def _check_known(options: dict[str, Any], known_specific: Iterable[str], keyword
     unknown = sorted(k for k in options if k not in known)
     if unknown:
         names = known + sorted(set(keywords) - set(known))
-        raise TypeError(
-            "search() got unexpected keyword argument(s) %s; known options: %s"
-            % (
-                ", ".join(name + (_KEY_HINT if _names_a_key(name) else option_hint(name, names)) for name in unknown),
-                ", ".join(known),
-            )
-        )
+        raise unexpected_keywords("search()", unknown, names, "known options: " + ", ".join(known))
 
 
-#: What a key given to ``search()`` is refused with: a key is a backend's setting, read when the client is made.
+def unexpected_keywords(
+    called: str, unknown: Iterable[str], known: Sequence[str], listed: str, elsewhere: Mapping[str, str] = {}
+) -> TypeError:
+    """The ``TypeError`` of keyword arguments ``called`` (``search()``, ``Settings()``) does not take,
+    each with what was meant: a key's place (:data:`_KEY_HINT`; a ``known`` key spelled close, such as
+    ``fetch_service_key``, first), else :func:`option_hint` among ``known`` and ``elsewhere`` (ddgs's names
+    only for ``search()``: they are search options), then ``listed`` (the names it takes)."""
+    search = called == "search()"
+    where = "a search option" if search else "an argument of " + called
+    return TypeError(
+        "%s got unexpected keyword argument(s) %s; %s"
+        % (called, ", ".join(name + _keyword_hint(name, known, where, search, elsewhere) for name in unknown), listed)
+    )
+
+
+def _keyword_hint(name: str, known: Sequence[str], where: str, ddgs: bool, elsewhere: Mapping[str, str]) -> str:
+    if _names_a_key(name):
+        keys = [key for key in known if _names_a_key(key)]
+        return close_match(name, keys) or _KEY_HINT % where
+    return option_hint(name, known, ddgs, elsewhere)
+
+
+def suggesting_keywords(elsewhere: Mapping[str, str] = {}) -> Callable[[_Callable], _Callable]:
+    """A decorator: the function refuses an unknown keyword argument as ``search()`` refuses an unknown
+    option (:func:`unexpected_keywords`: ``timeout`` is "did you mean 'timeout_ms'?", on every Python; the
+    interpreter's own ``TypeError`` names nothing before 3.12 and no other API's name ever), before it
+    runs; ``elsewhere`` maps names it does not take to where they are given (``proxy``:
+    ``settings=Settings(proxy=...)``). On a class, its ``__init__``: ``Settings``' (a dataclass's)."""
+
+    def decorate(function: _Callable) -> _Callable:
+        if isinstance(function, type):
+            function.__init__ = decorate(function.__init__)  # type: ignore[misc]
+            return function
+        parameters = inspect.signature(function).parameters
+        keywords = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        known = [name for name, parameter in parameters.items() if parameter.kind in keywords and name != "self"]
+        taken = frozenset(known)
+        owner, _, name = function.__qualname__.rpartition(".")
+        called = (owner if name == "__init__" else function.__qualname__) + "()"
+        listed = "known arguments: " + ", ".join(known)
+        beside = {name: place for name, place in elsewhere.items() if name not in taken}
+
+        @functools.wraps(function)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            if not taken.issuperset(kwargs):
+                unknown = [name for name in kwargs if name not in taken]
+                raise unexpected_keywords(called, unknown, known, listed, beside)
+            return function(*args, **kwargs)
+
+        return cast(_Callable, checked)
+
+    return decorate
+
+
+#: What a key given as a keyword is refused with (``%s``: what it is not, ``a search option``): a key is
+#: a backend's setting, read when the client is made.
 _KEY_HINT = (
-    " (a key is a backend's setting, not a search option: settings=Settings(providers={'brave': {'api_key': ...}}),"
+    " (a key is a backend's setting, not %s: settings=Settings(providers={'brave': {'api_key': ...}}),"
     " for example, or the environment variable `websearch-sync backends` lists)"
 )
 
@@ -517,23 +570,28 @@ def _names_a_key(name: str) -> bool:
     return bool(words) and words[-1] in _KEY_WORDS and (len(words) < 2 or words[-2] not in _NOT_KEYS)
 
 
-def option_hint(name: str, known: Iterable[str]) -> str:
+def option_hint(name: str, known: Iterable[str], ddgs: bool = True, elsewhere: Mapping[str, str] = {}) -> str:
     """What the refusal of an unknown option or tool argument adds: ours for a ddgs argument name
     (:func:`~.vocabulary.ddgs.ddgs_argument`; ``region`` is spelled close to no option of ours
     but ``engines``), ours for another API's name of a ``known`` one (:data:`~.vocabulary.synonyms.OPTION_SYNONYMS`:
     ``count``, ``site``), or a ddgs name mistyped (``regoin``, ``timelimt``: closer to it than to any ``known``
     name, and close, so that ``engine`` is not ddgs's ``region``), else the closest ``known`` name
-    (:func:`close_match`)."""
-    known = list(known)
-    if name in DDGS_ARGUMENTS:
+    (:func:`close_match`). Without ``ddgs`` (what is not a search: ``fetch()``, ``Settings()``),
+    ddgs's names are not looked for. A name of ``elsewhere`` (``{name: where it is given}``, such as
+    ``settings=Settings(proxy=...)``) is a known one given there."""
+    known = list(known) + [name for name in elsewhere if name not in known]
+    if ddgs and name in DDGS_ARGUMENTS:
         return ddgs_argument(name)
-    if OPTION_SYNONYMS.get(name) in known:  # another API's name (count, site): letters alone name none, or another
-        return " (did you mean %r?)" % OPTION_SYNONYMS[name]
-    ddgs = difflib.get_close_matches(name, [ddgs for ddgs in DDGS_ARGUMENTS if ddgs not in known], n=1, cutoff=0.8)
-    ours = difflib.get_close_matches(name, known, n=1)
-    if ddgs and (not ours or _likeness(name, ddgs[0]) > _likeness(name, ours[0])):
-        return ddgs_argument(ddgs[0])
-    return " (did you mean %r?)" % ours[0] if ours else ""
+    if name in elsewhere:
+        return " (it is given as %s)" % elsewhere[name]
+    ours = [OPTION_SYNONYMS[name]] if OPTION_SYNONYMS.get(name) in known else []
+    if not ours:  # another API's name (count, site) is none of these: letters alone name none, or another
+        theirs = [ddgs for ddgs in DDGS_ARGUMENTS if ddgs not in known] if ddgs else []
+        close = difflib.get_close_matches(name, theirs, n=1, cutoff=0.8)
+        ours = difflib.get_close_matches(name, known, n=1)
+        if close and (not ours or _likeness(name, close[0]) > _likeness(name, ours[0])):
+            return ddgs_argument(close[0])
+    return " (did you mean %s?)" % elsewhere.get(ours[0], repr(ours[0])) if ours else ""
 
 
 def _likeness(name: str, other: str) -> float:

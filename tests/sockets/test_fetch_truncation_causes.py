@@ -12,6 +12,7 @@ import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.client.search_client import SearchClient
 from websearch_sync.reader import pdf
+from websearch_sync.tool import MAX_FETCH_CHARS
 
 PDF = "application/pdf"
 PARAGRAPH = b"<p>The harbour authority reported that tonnage rose by four percent in the year.</p>"
@@ -64,7 +65,10 @@ def test_a_page_cut_at_max_chars_says_so(server, session):
         ["max_chars"],
         ["max_chars"],
     )
-    assert header(text)[-1] == "(truncated to 50 characters)"
+    # one line, telling a model it can ask more (it said only how much it got)
+    assert header(text)[-1] == "(truncated to 50 characters: ask a larger max_chars (at most %d) for more)" % (
+        MAX_FETCH_CHARS
+    )
 
 
 def test_a_page_cut_at_the_byte_cap_says_so_not_that_max_chars_cut_it(server):
@@ -111,7 +115,8 @@ def test_a_pdf_page_left_out_for_what_it_draws_says_so(server, session, caps_a_t
     assert result["truncated_by"] == ["max_chars", "large_pages"]
     assert (
         header(text)[-1]
-        == "(truncated to 10 characters; pages of the PDF drawing over 0.1 MB of content each were left out)"
+        == "(truncated to 10 characters: ask a larger max_chars (at most %d) for more; pages of the PDF drawing over "
+        "0.1 MB of content each were left out)" % MAX_FETCH_CHARS
     )
 
 

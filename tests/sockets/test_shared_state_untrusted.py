@@ -171,7 +171,7 @@ def test_a_crafted_fetch_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, page_
     with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
         result = reader.fetch(url, allow_private=True, max_chars=200)
     assert len(page_server.requests) - asked == (1 if change else 0)  # a miss reads the page again
-    assert "(truncated to 200 characters)" in format_results(result)
+    assert "(truncated to 200 characters: ask a larger max_chars" in format_results(result)
 
 
 @pytest.mark.parametrize(

@@ -541,6 +541,20 @@ def test_malformed_url_message_leaves_out_user_info_and_query(host):
         assert secret not in shown
 
 
+@pytest.mark.parametrize("delimiter", ["?", "#", "/"])
+@pytest.mark.parametrize("port", ["", ":99999"])
+def test_a_password_holding_an_unencoded_delimiter_is_not_echoed(delimiter, port):
+    """``http://user:s3cr?et@host/``: the ``?`` ends the authority, so the parser reads ``s3cr`` as the
+    port, and its reason (``Port could not be cast to integer value as 's3cr'``) and the URL shown
+    (``http://user:s3cr``) carried that part of the password."""
+    with pytest.raises(ws.InvalidInput, match="malformed url") as caught:
+        ws.fetch("http://user:s3cr%set@example.com%s/path" % (delimiter, port))
+    shown = str(caught.value) + repr(caught.value.to_dict())
+    assert "s3cr" not in shown and "user" not in shown.replace("user info", "")
+    assert caught.value.message.startswith("malformed url 'http://example.com%s/path': the text before its" % port)
+    assert "must be percent-encoded (%3F, %23, %2F)" in caught.value.message
+
+
 def test_malformed_url_reason_quoting_the_url_leaves_out_its_secrets(monkeypatch):
     """A parser reason that quotes the URL (requests' ``Invalid URL 'http://user:pw@...'``) is
     shown without the user info and query too."""
@@ -555,3 +569,22 @@ def test_malformed_url_reason_quoting_the_url_leaves_out_its_secrets(monkeypatch
     shown = repr(caught.value.to_dict())
     assert "example.org/p" in shown
     assert "PASSWORD2" not in shown and "KEY2" not in shown
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        ("I \u2764\ufe0f it", "I \u2764\ufe0f it"),  # an emoji's presentation
+        ("press 1\ufe0f\u20e3", "press 1\ufe0f\u20e3"),  # a keycap
+        ("\u845b\U000e0100 city", "\u845b\U000e0100 city"),  # an ideographic variation sequence
+        ("hi \U0001f600" + "".join(chr(0xE0100 + b) for b in b"secret"), "hi \U0001f600"),  # emoji smuggling
+        ("a\U000e0101b\U000e0102c", "abc"),  # a supplement selector after a letter
+        ("x\ufe00\ufe0f y", "x y"),  # after ASCII a VS1-VS14 selects nothing, and a run is none
+        ("\ufe0f start", "start"),
+    ],
+)
+def test_variation_selectors_that_select_nothing_are_left_out_of_results(raw, kept):
+    """A run of variation selectors after one base carries hidden bytes, as tag characters do ("emoji
+    smuggling"): titles and snippets left them in; one selector varying its base is kept."""
+    [item] = normalize_items([{"title": raw, "url": "https://example.com/", "snippet": raw}], "stub", 5)
+    assert (item["title"], item["snippet"]) == (kept, kept)

@@ -82,8 +82,14 @@ def _code(error: WebSearchError) -> str:
 
 
 def error_line(error: WebSearchError) -> str:
-    """``error: <Code>[/<detail_code>]: <message>``."""
-    return "error: %s: %s" % (_code(error), error.message)
+    """``error: <Code>[/<detail_code>]: <message>``, the message in the command line's words: one
+    opening with the Python argument a flag sets (``extract_mode must be one of ...``) names the flag
+    (``--mode must be one of ...``)."""
+    named = _FLAG_OF.get(error.detail_code or "")
+    message = error.message
+    if named and message.startswith(named[0] + " "):
+        message = named[1] + message[len(named[0]) :]
+    return "error: %s: %s" % (_code(error), message)
 
 
 #: The command line's own words for a remedy the library offers (``error.hint`` is set), by detail code.
@@ -140,6 +146,8 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
     if all(failure.detail_code == DNS_ERROR for failure in [error, *error.errors]):
         return _UNRESOLVED  # offline, most often: the first command a newcomer runs with a real backend
     named = _FLAG_OF.get(error.detail_code or "")
+    if named and error.message.startswith(named[0] + " "):
+        return None  # error_line says the flag itself
     return "%s is %s on the command line" % named if named else None
 
 

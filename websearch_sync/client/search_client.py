@@ -15,7 +15,15 @@ from collections.abc import Hashable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal, Optional, Union, cast, overload
 
-from ..config import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, READ_WARNINGS, Settings, hold
+from ..config import (
+    DEFAULT_CONTENT_CHARS,
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_CHARS,
+    READ_WARNINGS,
+    SETTINGS_ARGUMENTS,
+    Settings,
+    hold,
+)
 from ..engine import registry
 from ..engine.base import Backend
 from ..engine.option import omitted_defaults
@@ -62,6 +70,7 @@ from ..validate import (
     check_query,
     check_timeout_ms,
     search_params,
+    suggesting_keywords,
 )
 from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState, refusal, send_need_s, with_retries
@@ -210,6 +219,7 @@ class SearchClient:
     #: ``search()``'s ``settings``): the hint for a mistyped keyword names them too.
     called_keywords: ClassVar[tuple[str, ...]] = ()
 
+    @suggesting_keywords(SETTINGS_ARGUMENTS)
     def __init__(
         self,
         backend: BackendArg = None,
@@ -872,6 +882,7 @@ class SearchClient:
 
     # -- reading pages --------------------------------------------------------------------
 
+    @suggesting_keywords()
     def fetch(
         self,
         url: str,

@@ -18,7 +18,7 @@ from typing import Any, Callable, Optional, cast
 
 from ..models import SearchItem
 from ..net.urls import INVISIBLE as _CONTROL
-from ..net.urls import dedupe_key, picture_url, result_url
+from ..net.urls import dedupe_key, picture_url, result_url, stray_selectors_dropped
 from . import values
 from .identity import IDENTITY_FIELD, identity
 from .registry import text_is_markup
@@ -121,7 +121,7 @@ def clean_text(value: Any, markup: bool = True) -> str:
         text = html.unescape(text)
     if not text.isprintable():  # printable text holds no control or invisible character
         text = _CONTROL.sub("", text)
-    return " ".join(text.split())  # str.split's whitespace is exactly \s
+    return " ".join(stray_selectors_dropped(text).split())  # str.split's whitespace is exactly \s
 
 
 def _tag_replacement(match: "re.Match[str]") -> str:
@@ -159,6 +159,7 @@ def normalize_items(
     moment = answered_at or datetime.datetime.now(datetime.timezone.utc)
     markup_of: dict[str, bool] = {}  # per provider named: the registry is asked once
     unusable = 0  # results left out for want of an address (not duplicates)
+    hidden = 0  # results left out for an invisible character in their address (a tag character in its host)
     for raw in raw_items:
         if len(items) >= max_results:
             break
@@ -168,12 +169,23 @@ def normalize_items(
             continue
         item = None if url is None or key is None else _item(raw, url, provider, vertical, markup_of, canonical, moment)
         if item is None:
-            unusable += 1
+            if url is None and _CONTROL.search(str(raw.get("url") or "")):
+                hidden += 1
+            else:
+                unusable += 1
             continue
         seen.add(key)
         items.append(item)
     if unusable:
         _log_left_out(provider, vertical, unusable)
+    if hidden:
+        logger.info(
+            "%s: %d %s result(s) left out, their address holding an invisible character (a tag or control character,"
+            " in its host or unencoded: the link shown would not be the one followed)",
+            provider,
+            hidden,
+            vertical,
+        )
     for rank, ranked in enumerate(items, 1):
         ranked["rank"] = rank
     return cast(list[SearchItem], items)  # every key of SearchItem is written above
@@ -265,4 +277,4 @@ def _clean_content(value: Any) -> str:
     """Page text keeps its line breaks; only control characters go. Only a string is page text: an
     object, a list, a number or ``true`` where a service's page text belongs is none (``""``: the item
     has no ``content``, as with ``null``), never its Python spelling (``"{'text': ...}"``, ``"True"``)."""
-    return _CONTROL.sub("", value).strip() if isinstance(value, str) else ""
+    return stray_selectors_dropped(_CONTROL.sub("", value)).strip() if isinstance(value, str) else ""

@@ -20,6 +20,7 @@ from typing import Any, Literal, Optional, Union
 
 from ..errors import BAD_MAX_PAGES, BAD_OPTION, BAD_PAGENO, InvalidInput
 from ..validate import MAX_PAGES, check_number
+from ..vocabulary.locale_codes import LANGUAGE_NAME_GIVEN, named_language
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -118,9 +119,17 @@ class Option:
         read = _READERS[self.kind](self, given)
         if read is None:
             raise InvalidInput(
-                "%s must be %s, got %r" % (self.name, self.allowed(), given), provider=provider, detail_code=self.detail
+                "%s must be %s, got %r%s" % (self.name, self.allowed(), given, self._named_language(given)),
+                provider=provider,
+                detail_code=self.detail,
             )
         return read
+
+    def _named_language(self, given: Any) -> str:
+        """`` (a language's name: give its tag, en)`` for a code option given a language's name
+        (``wiki="english"``) whose tag it takes, as ``locale`` says (:func:`named_language`), else ``""``."""
+        named = named_language(given) if self.kind == "code" and isinstance(given, str) else None
+        return " (%s)" % (LANGUAGE_NAME_GIVEN % named) if named and _code(self, named) else ""
 
     def allowed(self) -> str:
         """What the option takes, in words: ``true or false``, ``one of general, news, finance``."""

@@ -62,6 +62,33 @@ _INVISIBLE_CHARS = (
 INVISIBLE = re.compile("[%s]" % _INVISIBLE_CHARS)
 #: The tag characters alone (text leaves them out; a URL after its host has them percent-encoded).
 TAGS = re.compile("[%s]" % _TAG_CHARS)
+#: Variation selectors: VS1-VS16 (U+FE00-U+FE0F) and the supplement's VS17-VS256 (U+E0100-U+E01EF).
+_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+
+def stray_selectors_dropped(text: str) -> str:
+    """``text`` without the variation selectors that select nothing: invisible, each can carry a byte
+    after a base character ("emoji smuggling": a run of them after one emoji, like tag characters'
+    "ASCII smuggling"). Kept (:func:`_selects`): one selector right after a base it can vary, so an
+    emoji keeps its presentation (``\u2764\ufe0f``, a keycap ``1\ufe0f\u20e3``) and a CJK ideograph its
+    registered glyph (an ideographic variation sequence, VS17-VS256); dropped: every selector after
+    another (a run), at the start, after a space or a control, VS1-VS14 after ASCII, VS17-VS256 after
+    anything but an ideograph. One pass, each character looked at once."""
+    if text.isascii() or max(text) < "\ufe00" or not _SELECTORS.search(text):  # the first two in C
+        return text
+    return _SELECTORS.sub(lambda selector: selector.group() if _selects(text, selector.start()) else "", text)
+
+
+def _selects(text: str, at: int) -> bool:
+    """Whether the variation selector at ``text[at]`` varies the character before it."""
+    base = text[at - 1] if at else " "
+    if _SELECTORS.fullmatch(base) or base.isspace() or not base.isprintable():
+        return False
+    if text[at] >= "\U000e0100":  # ideographic variation sequences
+        return "\u3400" <= base <= "\u9fff" or "\uf900" <= base <= "\ufaff" or "\U00020000" <= base <= "\U0003ffff"
+    return text[at] in "\ufe0e\ufe0f" or not base.isascii()  # text or emoji presentation: any base (keycaps)
+
+
 #: What disqualifies a result URL: whitespace (after the host's spaces are encoded) or an invisible character.
 _UNFIT_IN_URL = re.compile(r"[\s%s]" % _INVISIBLE_CHARS)
 #: Where a URL's host ends (after ``scheme://``).
@@ -391,6 +418,16 @@ def _malformed(text: str, exc: Exception) -> InvalidInput:
     head, mark, tail = text.partition("?") if "?" in text.partition("#")[0] else text.partition("#")
     secrets = [mark + tail] if mark else []
     authority = _typed_authority(_typed_scheme(head)[2])  # as _shown_typed reads it
+    scheme, colon, rest = _typed_scheme(text)
+    after = rest.lstrip("/\\")
+    if "@" in after and "@" not in authority:  # a '?', '#' or '/' ended the authority before an '@': a
+        # password holding one, unencoded, read as the host and port (the parser's reason quotes it as the port)
+        shown = _shown_typed(scheme + colon + rest[: len(rest) - len(after)] + after.rpartition("@")[2])
+        return InvalidInput(
+            "malformed url %r: the text before its last '@' is not shown: user info, whose '?', '#' or '/' "
+            "must be percent-encoded (%%3F, %%23, %%2F), else they end the host" % shown,
+            detail_code=BAD_URL,
+        )
     if "@" in authority:
         secrets.append(authority.rpartition("@")[0] + "@")
     for secret in secrets:

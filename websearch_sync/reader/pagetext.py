@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import ErrorInfo
-from ..net.urls import INVISIBLE, TAGS
+from ..net.urls import INVISIBLE, TAGS, stray_selectors_dropped
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -59,11 +59,12 @@ _TAGS = TAGS
 
 
 def untagged(text: str) -> str:
-    """``text`` without its tag characters (:data:`_TAGS`). A cap on a page's text is taken after
+    """``text`` without its tag characters (:data:`_TAGS`) and the variation selectors that select
+    nothing (:func:`~..net.urls.stray_selectors_dropped`). A cap on a page's text is taken after
     this: hidden characters would use up ``max_chars`` and leave the words out."""
-    if text.isascii() or max(text) < "\U000e0000":  # both in C: most text holds no character that high
+    if text.isascii() or max(text) < "\ufe00":  # both in C: most text holds no character that high
         return text
-    return _TAGS.sub("", text)
+    return stray_selectors_dropped(_TAGS.sub("", text))
 
 
 def sendable(text: str) -> str:

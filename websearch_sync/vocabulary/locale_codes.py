@@ -117,6 +117,10 @@ def region_subtag(locale: str) -> Optional[str]:
 _LANGUAGE_BY_NAME = dict(pair.replace("_", " ").split("=") for pair in LANGUAGE_NAMES.split())
 
 
+#: What the refusal of a language's name where its tag is asked (``locale``, ``wiki``) says (``%s``: the tag).
+LANGUAGE_NAME_GIVEN = "a language's name: give its tag, %s"
+
+
 def named_language(value: str) -> Optional[str]:
     """The ISO 639-1 code of the language ``value`` names (``English``, ``chinese``: ``en``, ``zh``),
     in any case and spacing, else ``None``: what a locale given as a language's name means."""

@@ -19,6 +19,9 @@ OPTION_SYNONYMS = {
     "safe": "safe_search",  # Google's
     "freshness": "time_range",  # Brave's, Bing's
     "provider": "backend",  # what each item's "provider" names
+    "mode": "extract_mode",  # the command line's --mode (fetch)
+    "max_length": "max_chars",  # the MCP reference fetch server's
+    "proxies": "proxy",  # requests' (Settings, SearchClient)
 }
 
 #: ``{our option: {another tool's value (lower case): ours}}`` for short forms no close spelling of

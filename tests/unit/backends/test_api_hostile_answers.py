@@ -336,6 +336,22 @@ def test_a_result_without_an_http_address_is_left_out_with_an_info_record(name, 
     ]
 
 
+@pytest.mark.parametrize("address", ["https://exa\U000e0041mple.com/", "https://example.com/a\x1bb"])
+def test_a_result_whose_address_holds_an_invisible_character_is_logged_saying_so(address, caplog):
+    """A tag character in the host (or a control anywhere) left a result out with the line of a missing
+    address ("a relative, javascript: or data: link, one over 8 KB, or none"), none of which it was."""
+    raw = {"title": "t", "url": address, "snippet": ""}
+    with caplog.at_level("DEBUG", logger="websearch_sync"):
+        assert normalize_items([raw], "brave", 5) == []
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        (
+            "INFO",
+            "brave: 1 web result(s) left out, their address holding an invisible character (a tag or control "
+            "character, in its host or unencoded: the link shown would not be the one followed)",
+        )
+    ]
+
+
 def test_an_image_without_its_image_address_is_left_out_saying_or(caplog):
     """An image result needs both addresses: one missing is enough to leave it out ("or", not "and")."""
     raw = {"title": "t", "url": "https://example.com/page", "image_url": "/relative.jpg"}

@@ -131,6 +131,19 @@ def test_a_bad_wiki_option_is_refused_before_any_request(wiki):
     assert isinstance(result, ws.InvalidInput) and result.detail_code == "bad_wiki" and request is None
 
 
+@pytest.mark.parametrize(("wiki", "tag"), [("english", "en"), ("German", "de"), ("old church slavonic", "cu")])
+def test_a_languages_name_as_the_wiki_option_names_its_tag(wiki, tag):
+    """``wiki="english"`` was refused with no hint, while ``locale="english"`` named ``en`` (one table)."""
+    result, request = search(body("celina__wiki_search.json"), wiki=wiki)
+    assert isinstance(result, ws.InvalidInput) and request is None
+    assert result.message.endswith("got %r (a language's name: give its tag, %s)" % (wiki, tag))
+
+
+def test_a_wiki_option_naming_no_language_gets_no_such_hint():
+    result, _ = search(body("celina__wiki_search.json"), wiki="wikipedia")
+    assert "language's name" not in result.message
+
+
 def test_site_filter_does_not_reach_the_search_and_pageno_sets_the_offset():
     _, request = search(
         body("celina__wiki_search.json"), query="glacier", site_filter="example.com", pageno=3, max_results=5

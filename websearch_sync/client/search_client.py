@@ -580,6 +580,7 @@ class SearchClient:
                     across_processes=cached,  # other processes get an answer through the shared cache only
                     ask_need_s=send_need_s(plan.budget),
                     reach=Reach(0.0, call.retries, call.timeout),
+                    secrets=self.settings.secrets(),
                 ) as found:
                     if found is None:
                         return self._answer(plan, call, key if cached else None, started, flight)
@@ -991,7 +992,12 @@ class SearchClient:
         flight = key if ttl > 0 else ("uncached", key)  # a cached fetch must not wait for an answer never cached
         try:
             with self._flights.turn(
-                flight, deadline, cached, across_processes=ttl > 0, ask_need_s=send_need_s(deadline)
+                flight,
+                deadline,
+                cached,
+                across_processes=ttl > 0,
+                ask_need_s=send_need_s(deadline),
+                secrets=self.settings.secrets(),
             ) as found:
                 if found is not None:
                     return as_asked(found)

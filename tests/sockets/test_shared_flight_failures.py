@@ -92,18 +92,21 @@ def test_a_failure_no_attempt_could_mend_reaches_the_waiters_of_another_process(
 
 
 def test_a_wall_that_started_a_cool_down_reaches_them_with_its_advice(redis_db, redis_server):  # noqa: F811
+    """Its wait is counted on: the waiter sees the time left (at most the 30 s its asker was told)."""
     wall = WebBlocked(
-        "example.org is rate-limiting us (HTTP 429)",
+        "example.org is rate-limiting us (HTTP 429); retry after 30 s",
         provider="searxng",
         detail_code="http_429",
         status=429,
         retry_after=30.0,
         hint="ask the instance's admin to allow this address",
     )
+    wall.stale_words = "; retry after 30 s"
     got = _waiter_outcome(redis_server.url, wall)
     assert type(got) is WebBlocked
     assert (got.detail_code, got.status, got.retryable, got.hint) == ("http_429", 429, True, wall.hint)
     assert 0 < got.retry_after <= 30.0
+    assert got.message == "example.org is rate-limiting us (HTTP 429); retry after %.0f s" % got.retry_after
 
 
 @pytest.mark.parametrize(

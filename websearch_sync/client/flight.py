@@ -30,6 +30,7 @@ from typing import Any, Callable, Optional
 from ..errors import BUDGET_EXHAUSTED, DEADLINE_EXCEEDED, NOT_ASKED, WebBlocked, WebSearchError, copied_error
 from ..forks import renewed_in_children
 from ..net.deadline import Deadline
+from ..net.status import retry_hint
 from ..net.waits import wait_for
 from .cache import copy_result
 from .retry import CALLER_RETRIES, DEFAULT_RETRY
@@ -79,6 +80,23 @@ def _mendable(error: WebSearchError, cools_down: CoolsDown) -> bool:
     return error.detail_code in DEADLINE_CUTS | CALLER_RETRIES or DEFAULT_RETRY.is_retry(error)
 
 
+def aged(error: WebSearchError, elapsed_s: float) -> WebSearchError:
+    """``error`` (a waiter's copy, changed in place) and the failures attached to it with their wait
+    (``retry_after``, and a 429's "retry after N s" in the message) counted ``elapsed_s`` after it
+    was met: a waiter raising it later sees the time left, not the time its asker was told."""
+    for one in (error, *error.errors):
+        if one.retry_after is None or not elapsed_s > 0:
+            continue
+        left = max(0.0, one.retry_after - elapsed_s)
+        words = getattr(one, "stale_words", None)
+        if words and words in one._whole_text():
+            fresh = retry_hint(left)
+            one.message = one._whole_text().replace(words, fresh, 1)
+            one.stale_words = fresh  # type: ignore[attr-defined]  # any class: it ages again
+        one.retry_after = left
+    return error
+
+
 @dataclasses.dataclass(frozen=True)
 class Reach:
     """What a call could do to complete an answer: its time (seconds), its retries and its
@@ -106,6 +124,8 @@ class _Asking(threading.Event):
     answer: Optional[dict[str, Any]] = None
     #: A copy of the error the asking call failed with (``None``: it did not fail).
     error: Optional[WebSearchError] = None
+    #: When it failed (``time.monotonic()``): a waiter ages the copy it raises from then.
+    failed_at: float = 0.0
     #: ``None`` for a whole answer; for a partial one, the reach of the call that made it (its
     #: whole budget): a waiter that could do no more could not complete it by asking again.
     partial_reach: Optional[Reach] = None
@@ -188,7 +208,7 @@ class Flights:
                 and failed is not None
                 and (answers_waiters(failed, self._cools_down) or budget.remaining_s() < ask_need_s)
             ):
-                raise copied_error(failed)
+                raise aged(copied_error(failed), time.monotonic() - asking.failed_at)
             yield handed if handed is not None else lookup()
             return
         try:
@@ -197,7 +217,7 @@ class Flights:
             else:
                 yield None
         except WebSearchError as error:  # a copy for the waiters: the asker's own is redacted in place, then raised
-            mine.error = copied_error(error)
+            mine.error, mine.failed_at = copied_error(error), time.monotonic()
             raise
         finally:
             with self._lock:
@@ -244,7 +264,7 @@ class Flights:
         error, age_s = published
         # Redis rounds the time left down to the millisecond: a record written as this wait began may look 1 ms older
         if age_s <= time.monotonic() - waiting_since + 0.001 and answers_waiters(error, self._cools_down):
-            raise error
+            raise aged(error, age_s)
 
     def _claim(self, key: Hashable, budget: Deadline) -> tuple[Optional[str], float]:
         """A token when this caller now asks the question (``""``: nothing to release), or ``None``

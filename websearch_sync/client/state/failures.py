@@ -65,6 +65,7 @@ def _form(error: WebSearchError) -> dict[str, Any]:
         "retry_after": error.retry_after,
         "retryable": error.retryable,
         "hint": error.hint,
+        "stale_words": getattr(error, "stale_words", None),  # the words a waiter ages (a 429's wait)
     }
     form.update(error._form_only)  # noqa: SLF001 - where it failed (engine, url, page), as to_dict() gives it
     return form
@@ -106,9 +107,10 @@ def _error(form: Any, errors: list[Optional[WebSearchError]]) -> Optional[WebSea
         if not (isinstance(page, int) and not isinstance(page, bool) and 0 < page < 10_000):
             return None
         places["page"] = page
-    return error_from_code(
+    shown = line_field(message, MAX_MESSAGE_CHARS) or ""
+    error = error_from_code(
         form["type"],
-        line_field(message, MAX_MESSAGE_CHARS) or "",
+        shown,
         provider=line_field(form.get("provider"), 64),
         detail_code=code,
         status=status_field(form.get("status")),
@@ -118,3 +120,7 @@ def _error(form: Any, errors: list[Optional[WebSearchError]]) -> Optional[WebSea
         errors=errors,
         **places,
     )
+    words = line_field(form.get("stale_words"), 64)
+    if words and words in shown:
+        error.stale_words = words  # type: ignore[attr-defined]  # any class: the waiter ages them
+    return error

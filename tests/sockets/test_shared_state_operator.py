@@ -640,7 +640,7 @@ def test_clients_on_two_wires_share_one_cool_down_through_redis(redis_db, redis_
 def test_every_key_the_state_writes_expires_by_itself(redis_db, redis_server):  # noqa: F811
     """docs/scaling.md: "Each key expires by itself. Nothing needs cleaning up." A workload that
     writes every kind of key (answers, slots, departures, fleets, cool-downs of a backend and of
-    a host, a question held while it is asked) leaves no key without an expiry, and none of
+    a host, a question held while it is asked, a question's failure) leaves no key without an expiry, and none of
     another kind."""
     from websearch_sync.client.state.server import KINDS
 
@@ -654,6 +654,9 @@ def test_every_key_the_state_writes_expires_by_itself(redis_db, redis_server):  
         client._cooldowns.record(blocked, "host:example.com")
         with client._flights.turn(("search", "held"), Deadline(10_000), lambda: None):
             seen.update((key, redis_db.pttl(key)) for key in redis_db.scan_iter())
+        with pytest.raises(ws.AuthError):  # a failure its waiters in other processes take as theirs
+            with client._flights.turn(("search", "refused"), Deadline(10_000), lambda: None):
+                raise ws.AuthError("the key was refused", provider="stub", detail_code="http_401")
     seen.update((key, redis_db.pttl(key)) for key in redis_db.scan_iter())
     kinds = {key.decode().split(":")[1] for key in seen}
     assert kinds == set(KINDS), kinds

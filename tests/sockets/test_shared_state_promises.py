@@ -121,8 +121,9 @@ class HeldPages:
 
     HOLD_S = 0.4
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, status: int = 200) -> None:
         self.workers = workers
+        self.status = status  #: each page's answer (404: gone)
         self.by_path: dict[str, int] = {}
         self.lock = threading.Lock()
         self.server = FaultServer({"/page/%d" % n: self._serve for n in range(2)})
@@ -133,9 +134,9 @@ class HeldPages:
         ends = time.monotonic() + self.HOLD_S
         while self.by_path[request.path] < self.workers and time.monotonic() < ends:
             server.wait(0.01)
-        respond(200, b"<title>%s</title><article><p>%s</p></article>" % (request.path.encode(), b"Prose. " * 60))(
-            conn, request, server
-        )
+        respond(
+            self.status, b"<title>%s</title><article><p>%s</p></article>" % (request.path.encode(), b"Prose. " * 60)
+        )(conn, request, server)
 
 
 def test_identical_fetches_in_flight_read_each_page_once(redis_db, redis_server, fleet_parent):  # noqa: F811

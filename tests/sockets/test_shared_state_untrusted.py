@@ -166,7 +166,7 @@ def test_a_crafted_fetch_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, page_
         stored = writer.fetch(url, allow_private=True, max_chars=200)
     assert stored["truncated_by"] == ["max_chars"]
     with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE results SET value = ?", (json.dumps(dict(stored, **change)),))
+        conn.execute("UPDATE pages SET value = ?", (json.dumps(dict(stored, **change)),))
     asked = len(page_server.requests)
     with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
         result = reader.fetch(url, allow_private=True, max_chars=200)

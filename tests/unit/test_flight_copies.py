@@ -201,3 +201,58 @@ def _waiters_outcome(monkeypatch, flights, failure):
         return "asked"
     assert type(got) is type(failure) and got is not failure and got.detail_code == failure.detail_code
     return "copied"
+
+
+def test_a_copy_raised_later_says_the_wait_left_not_the_one_its_asker_was_told(monkeypatch):
+    """The asker met a 429 asking for 30 s; its waiter raises the copy 12 s later (the fake clock
+    moves while it wakes): the copy's ``retry_after`` and its message say 18 s, and so do those of
+    the failure attached to it; the asker's own error is left as it met it."""
+    from types import SimpleNamespace
+
+    from clocks import FakeClock
+
+    clock = FakeClock()
+    monkeypatch.setattr(flight, "time", SimpleNamespace(monotonic=clock.monotonic, sleep=clock.sleep))
+    started, raised = threading.Event(), []
+    real_wait_for = flight.wait_for
+
+    def wait_for(*args, **kwargs):
+        started.set()
+        real_wait_for(*args, **kwargs)
+        clock.advance(12.0)  # the waiter wakes 12 s after its asker failed
+
+    monkeypatch.setattr(flight, "wait_for", wait_for)
+    flights = Flights()
+
+    def wait_for_it():
+        try:
+            with flights.turn(KEY, Deadline(60_000), lambda: None):
+                pass
+        except WebSearchError as error:
+            raised.append(error)
+
+    def rate_limited(provider):
+        block = WebBlocked(
+            "example.org is rate-limiting us (HTTP 429); retry after 30 s",
+            provider=provider,
+            detail_code="http_429",
+            status=429,
+            retry_after=30.0,
+        )
+        block.stale_words = "; retry after 30 s"
+        return block
+
+    met = rate_limited("brave")
+    met.errors = [rate_limited("bing")]
+    waiter = threading.Thread(target=wait_for_it)
+    with pytest.raises(WebBlocked):
+        with flights.turn(KEY, Deadline(60_000), lambda: None):
+            waiter.start()
+            assert started.wait(60)
+            raise met
+    waiter.join(60)
+    [copy] = raised
+    for error in (copy, *copy.errors):
+        assert error.retry_after == 18.0
+        assert error.message == "example.org is rate-limiting us (HTTP 429); retry after 18 s"
+    assert met.retry_after == 30.0 and met.message.endswith("retry after 30 s")

@@ -200,7 +200,7 @@ def test_a_page_stored_with_tag_characters_is_fetched_again(tmp_path):
         stored = writer.fetch("https://docs.example.org/a")
     planted = {**stored, "text": stored["text"] + TAG, "length": stored["length"] + 2}
     with sqlite3.connect(path) as conn:
-        assert conn.execute("UPDATE results SET value = ?", (json.dumps(planted),)).rowcount == 1
+        assert conn.execute("UPDATE pages SET value = ?", (json.dumps(planted),)).rowcount == 1
     with ws.SearchClient("stub", wire=wire, cache_path=path, state_url="") as reader:
         again = reader.fetch("https://docs.example.org/a")
     assert again["text"] == stored["text"] and again["length"] == len(again["text"])

@@ -506,3 +506,20 @@ def test_cache_max_answers_without_a_cache_path_is_a_usage_error(command):
     with pytest.raises(ws.InvalidInput) as caught:
         options(args)
     assert caught.value.detail_code == "bad_arguments" and "give --cache-path FILE too" in caught.value.message
+
+
+def test_pages_have_a_budget_of_their_own_in_the_file_and_never_push_search_answers_out():
+    """A search with ``include_content`` reading ten pages wrote eleven answers to one table: at
+    ``cache_max_answers=2`` its pages pushed the search answers out. Pages (fetch's, include_content's)
+    now go to a table of their own, each kept to ``cache_max_answers``, as in memory."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "c.sqlite3")
+        with ws.SearchClient("stub", cache_path=path, cache_max_answers=2, clock=FakeClock()) as client:
+            for query in ("one", "two"):
+                client.search(query)
+            for n in range(3):  # three pages read, as include_content or fetch writes them
+                client._pages.set(("fetch", "https://example.org/%d" % n), {"text": "page %d" % n}, 300.0)
+            assert [client.search(query)["provider_meta"]["cached"] for query in ("one", "two")] == [True, True]
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("SELECT count(*) FROM results").fetchone() == (2,)
+            assert conn.execute("SELECT count(*) FROM pages").fetchone() == (2,)

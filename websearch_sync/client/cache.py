@@ -44,6 +44,10 @@ _PRUNE_ROWS = 500
 #: the oldest written go. An answer of a few results is a few KB (one with page content up to about
 #: ``max_content_chars`` a result), so about a few hundred MB at most for ordinary answers.
 DEFAULT_FILE_ANSWERS = 100_000
+#: The tables of a cache file: search answers, and pages (fetch's, include_content's) apart, each
+#: kept to ``max_answers`` of its own, as the memory cache keeps pages apart (:data:`PAGE_MEMORY_ENTRIES`):
+#: ten pages a search read no longer push ten search answers out.
+TABLES = ("results", "pages")
 #: How long a read or write may wait for a lock when the caller gives no deadline.
 _DEFAULT_WAIT_S = 10.0
 _SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
@@ -353,10 +357,17 @@ class SqliteCache:
     """
 
     def __init__(
-        self, path: StrPath, ttl_s: float, clock: Clock = SYSTEM_CLOCK, max_answers: int = DEFAULT_FILE_ANSWERS
+        self,
+        path: StrPath,
+        ttl_s: float,
+        clock: Clock = SYSTEM_CLOCK,
+        max_answers: int = DEFAULT_FILE_ANSWERS,
+        table: str = "results",
     ) -> None:
         self.path = check_cache_path(path)
         self.max_answers = max_answers
+        #: The file's table of these answers (a name of :data:`TABLES`): search answers' or pages'.
+        self.table = TABLES[TABLES.index(table)]
         if self.path != ":memory:":  # the file named now, not another one after an os.chdir (a daemon's)
             self.path = os.path.abspath(self.path)
         self.ttl_s = ttl_s
@@ -424,10 +435,10 @@ class SqliteCache:
             self._local.wal, self._local.file = conn, _file_identity(self.path)
         if not self._ready:
             conn.execute(
-                "CREATE TABLE IF NOT EXISTS results"
-                " (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL, stored REAL)"
+                "CREATE TABLE IF NOT EXISTS %s" % self.table
+                + " (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL, stored REAL)"
             )
-            _add_write_time(conn)
+            _add_write_time(conn, self.table)
             self._ready = True
         return conn
 
@@ -453,7 +464,7 @@ class SqliteCache:
         if max_bytes is not None and hasattr(conn, "blobopen"):  # Python 3.11+
             return self._bounded_lookup(conn, key, now, max_bytes)
         row = conn.execute(
-            "SELECT value, min(expires - ?, expires - stored) FROM results WHERE key = ? AND %s"
+            "SELECT value, min(expires - ?, expires - stored) FROM " + self.table + " WHERE key = ? AND %s"
             " AND (? IS NULL OR length(CAST(value AS BLOB)) <= ?)" % _LIVE,
             (now, self._key(key), now, now, max_bytes, max_bytes),
         ).fetchone()
@@ -469,14 +480,14 @@ class SqliteCache:
         lookup of that question."""
         conn.execute("BEGIN")
         try:
-            row = conn.execute("SELECT rowid FROM results WHERE key = ?", (self._key(key),)).fetchone()
+            row = conn.execute("SELECT rowid FROM %s WHERE key = ?" % self.table, (self._key(key),)).fetchone()
             if row is None:
                 return None
-            with conn.blobopen("results", "value", row[0], readonly=True) as blob:  # type: ignore[attr-defined]
+            with conn.blobopen(self.table, "value", row[0], readonly=True) as blob:  # type: ignore[attr-defined]
                 if len(blob) > max_bytes:
                     return None
                 live = conn.execute(
-                    "SELECT min(expires - ?, expires - stored) FROM results WHERE rowid = ? AND %s" % _LIVE,
+                    "SELECT min(expires - ?, expires - stored) FROM " + self.table + " WHERE rowid = ? AND %s" % _LIVE,
                     (now, row[0], now, now),
                 ).fetchone()
                 if live is None:
@@ -513,7 +524,7 @@ class SqliteCache:
         now = self._clock.time()
         self._bound(conn)
         conn.execute(  # with its trigger's delete: one statement, one transaction
-            "INSERT OR REPLACE INTO results (key, expires, value, stored) VALUES (?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO %s (key, expires, value, stored) VALUES (?, ?, ?, ?)" % self.table,
             (self._key(key), now + (self.ttl_s if ttl_s is None else ttl_s), text, now),
         )
         if random.random() < 0.02:
@@ -531,12 +542,12 @@ class SqliteCache:
         the statements holds the lock), 23 with the trigger; idle, about 7 each way."""
         if getattr(self._local, "bound", None) == (conn, self.max_answers):
             return
-        conn.execute("DROP TRIGGER IF EXISTS temp.bound_answers")
+        conn.execute("DROP TRIGGER IF EXISTS temp.bound_%s" % self.table)
         conn.execute(
-            "CREATE TEMP TRIGGER bound_answers AFTER INSERT ON main.results WHEN NEW.rowid > %d BEGIN"
-            " DELETE FROM results WHERE rowid IN (SELECT rowid FROM results"
+            "CREATE TEMP TRIGGER bound_%s AFTER INSERT ON main.%s WHEN NEW.rowid > %d BEGIN"
+            " DELETE FROM %s WHERE rowid IN (SELECT rowid FROM %s"
             " WHERE rowid <= NEW.rowid - %d ORDER BY rowid LIMIT %d); END"
-            % (self.max_answers, self.max_answers, _PRUNE_ROWS)
+            % (self.table, self.table, self.max_answers, self.table, self.table, self.max_answers, _PRUNE_ROWS)
         )
         self._local.bound = (conn, self.max_answers)
 
@@ -555,30 +566,34 @@ class SqliteCache:
         now = self._clock.time()
         conn = self._connection(wait_s)
         if self._pruned_to is None:
-            (end,) = conn.execute("SELECT max(rowid) FROM results").fetchone()
+            (end,) = conn.execute("SELECT max(rowid) FROM %s" % self.table).fetchone()
             self._pruned_to = random.randrange((end or 0) + 1)
         start = self._pruned_to
         ahead, looked = conn.execute(
-            "SELECT max(rowid), count(*) FROM (SELECT rowid FROM results WHERE rowid > ? ORDER BY rowid LIMIT ?)",
+            "SELECT max(rowid), count(*) FROM (SELECT rowid FROM %s WHERE rowid > ? ORDER BY rowid LIMIT ?)"
+            % self.table,
             (start, _PRUNE_ROWS),
         ).fetchone()
         if ahead is not None:
             conn.execute(
-                "DELETE FROM results WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE, (start, ahead, now, now)
+                "DELETE FROM " + self.table + " WHERE rowid > ? AND rowid <= ? AND NOT (%s)" % _LIVE,
+                (start, ahead, now, now),
             )
             self._pruned_to = ahead
         if looked < _PRUNE_ROWS:  # the last row reached: the rest from the first row on (a small file: all of it)
             (wrapped,) = conn.execute(
-                "SELECT max(rowid) FROM (SELECT rowid FROM results WHERE rowid <= ? ORDER BY rowid LIMIT ?)",
+                "SELECT max(rowid) FROM (SELECT rowid FROM %s WHERE rowid <= ? ORDER BY rowid LIMIT ?)" % self.table,
                 (start, _PRUNE_ROWS - looked),
             ).fetchone()
             if wrapped is not None:
-                conn.execute("DELETE FROM results WHERE rowid <= ? AND NOT (%s)" % _LIVE, (wrapped, now, now))
+                conn.execute(
+                    "DELETE FROM " + self.table + " WHERE rowid <= ? AND NOT (%s)" % _LIVE, (wrapped, now, now)
+                )
             self._pruned_to = 0 if wrapped is None else wrapped
 
     def clear(self) -> None:
         """Forget everything."""
-        self._connection(None).execute("DELETE FROM results")
+        self._connection(None).execute("DELETE FROM %s" % self.table)
 
     @property
     def closed(self) -> bool:
@@ -611,12 +626,12 @@ def _answer(value: Any) -> dict[str, Any]:
     return answer
 
 
-def _add_write_time(conn: sqlite3.Connection) -> None:
+def _add_write_time(conn: sqlite3.Connection, table: str) -> None:
     """Give a cache file from a version that kept no write time the ``stored`` column."""
-    if any(column[1] == "stored" for column in conn.execute("PRAGMA table_info(results)")):
+    if any(column[1] == "stored" for column in conn.execute("PRAGMA table_info(%s)" % table)):
         return
     try:
-        conn.execute("ALTER TABLE results ADD COLUMN stored REAL")
+        conn.execute("ALTER TABLE %s ADD COLUMN stored REAL" % table)
     except sqlite3.OperationalError as exc:
         if "duplicate column" not in str(exc):  # another process added it first
             raise

@@ -12,7 +12,10 @@ A waiter given no answer then reads the cache: a hit answers it; a miss (the fir
 failed, or its answer was not cacheable nor handed to this waiter) lets it ask the upstream
 itself, unless the first caller's failure is its answer too (:func:`answers_waiters`: a block, a key
 refused, a 404; not a timeout nor a reset connection) or it is left too little time to send: then it
-raises a copy of the first caller's error; across processes, when the
+raises a copy of the first caller's error. Across processes the first caller writes such a
+failure to the shared state before it lets the question go (``state/failures.py``), and a waiter
+that finds the question let go without an answer raises that failure when it was written while it
+waited and is its answer too by the same rule; when the
 question's lease lapsed instead (its owner died), one waiter takes the question over and the
 others wait for that one. Every wait ends with the waiter's budget.
 """
@@ -20,13 +23,14 @@ others wait for that one. Every wait ends with the waiter's budget.
 import dataclasses
 import threading
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Callable, Optional
 
 from ..errors import BUDGET_EXHAUSTED, DEADLINE_EXCEEDED, NOT_ASKED, WebBlocked, WebSearchError, copied_error
 from ..forks import renewed_in_children
 from ..net.deadline import Deadline
+from ..net.status import retry_hint
 from ..net.waits import wait_for
 from .cache import copy_result
 from .retry import CALLER_RETRIES, DEFAULT_RETRY
@@ -76,6 +80,23 @@ def _mendable(error: WebSearchError, cools_down: CoolsDown) -> bool:
     return error.detail_code in DEADLINE_CUTS | CALLER_RETRIES or DEFAULT_RETRY.is_retry(error)
 
 
+def aged(error: WebSearchError, elapsed_s: float) -> WebSearchError:
+    """``error`` (a waiter's copy, changed in place) and the failures attached to it with their wait
+    (``retry_after``, and a 429's "retry after N s" in the message) counted ``elapsed_s`` after it
+    was met: a waiter raising it later sees the time left, not the time its asker was told."""
+    for one in (error, *error.errors):
+        if one.retry_after is None or not elapsed_s > 0:
+            continue
+        left = max(0.0, one.retry_after - elapsed_s)
+        words = getattr(one, "stale_words", None)
+        if words and words in one._whole_text():
+            fresh = retry_hint(left)
+            one.message = one._whole_text().replace(words, fresh, 1)
+            one.stale_words = fresh  # type: ignore[attr-defined]  # any class: it ages again
+        one.retry_after = left
+    return error
+
+
 @dataclasses.dataclass(frozen=True)
 class Reach:
     """What a call could do to complete an answer: its time (seconds), its retries and its
@@ -103,6 +124,8 @@ class _Asking(threading.Event):
     answer: Optional[dict[str, Any]] = None
     #: A copy of the error the asking call failed with (``None``: it did not fail).
     error: Optional[WebSearchError] = None
+    #: When it failed (``time.monotonic()``): a waiter ages the copy it raises from then.
+    failed_at: float = 0.0
     #: ``None`` for a whole answer; for a partial one, the reach of the call that made it (its
     #: whole budget): a waiter that could do no more could not complete it by asking again.
     partial_reach: Optional[Reach] = None
@@ -160,6 +183,7 @@ class Flights:
         across_processes: bool = True,
         ask_need_s: float = 0.0,
         reach: Optional[Reach] = None,
+        secrets: Iterable[Optional[str]] = (),
     ) -> Iterator[Optional[dict[str, Any]]]:
         """Yields the answer another caller found (handed over, or read with ``lookup``), or
         ``None``: then this caller asks the upstream, and the others wait until the block ends.
@@ -169,7 +193,8 @@ class Flights:
         (:func:`answers_waiters`: a block, a 404...), or when it is left with less than
         ``ask_need_s`` (what a request needs to be sent): asking itself, it would send nothing and
         say only that its time ran out, not why each backend failed. ``reach``: this caller's retries and
-        request timeout, which a partial answer handed over must not exceed (``None``: it takes none)."""
+        request timeout, which a partial answer handed over must not exceed (``None``: it takes none).
+        ``secrets``: this caller's, redacted from a failure it tells the waiters of other processes of."""
         with self._lock:
             asking = self._asking.get(key)
             if asking is None:
@@ -183,29 +208,34 @@ class Flights:
                 and failed is not None
                 and (answers_waiters(failed, self._cools_down) or budget.remaining_s() < ask_need_s)
             ):
-                raise copied_error(failed)
+                raise aged(copied_error(failed), time.monotonic() - asking.failed_at)
             yield handed if handed is not None else lookup()
             return
         try:
             if across_processes:
-                yield from self._shared_turn(key, budget, lookup)
+                yield from self._shared_turn(key, budget, lookup, secrets)
             else:
                 yield None
         except WebSearchError as error:  # a copy for the waiters: the asker's own is redacted in place, then raised
-            mine.error = copied_error(error)
+            mine.error, mine.failed_at = copied_error(error), time.monotonic()
             raise
         finally:
             with self._lock:
                 del self._asking[key]
             mine.set()
 
-    def _shared_turn(self, key: Hashable, budget: Deadline, lookup: Lookup) -> Iterator[Optional[dict[str, Any]]]:
+    def _shared_turn(
+        self, key: Hashable, budget: Deadline, lookup: Lookup, secrets: Iterable[Optional[str]]
+    ) -> Iterator[Optional[dict[str, Any]]]:
         if self._shared is None:
             yield None
             return
+        waiting_since = time.monotonic()
         token, lapses_at = self._claim(key, budget)
         while token is None:  # another process asks: wait for its answer while it holds the question
             found, lapsed = self._wait_for_answer(key, budget, lookup, lapses_at)
+            if found is None and not lapsed and not budget.expired():
+                self._raise_published(key, budget, waiting_since)  # its failure, when it is ours too
             if found is not None or budget.expired() or not lapsed:
                 yield found  # None: it let go without an answer for us (it failed): ask
                 return
@@ -215,8 +245,26 @@ class Flights:
         try:
             # the owner before this one may have answered and let go between this caller's cache read and its claim
             yield lookup() if token else None
+        except WebSearchError as error:  # its waiters in other processes take it as this process's do
+            if token and answers_waiters(error, self._cools_down):
+                self._shared.publish(key, error, secrets, budget.remaining_s())
+            raise
         finally:
             self._shared.release(key, token, budget.remaining_s())
+
+    def _raise_published(self, key: Hashable, budget: Deadline, waiting_since: float) -> None:
+        """Raise the failure the question's asker in another process wrote when it let the question
+        go (``waiting_since``: when this caller began to wait; a record older than its wait is an
+        earlier asker's) and it is this waiter's answer too (:func:`answers_waiters`, read again
+        here: the record is untrusted, and this process's cool-downs decide)."""
+        assert self._shared is not None
+        published = self._shared.published(key, budget.remaining_s())
+        if published is None:
+            return
+        error, age_s = published
+        # Redis rounds the time left down to the millisecond: a record written as this wait began may look 1 ms older
+        if age_s <= time.monotonic() - waiting_since + 0.001 and answers_waiters(error, self._cools_down):
+            raise aged(error, age_s)
 
     def _claim(self, key: Hashable, budget: Deadline) -> tuple[Optional[str], float]:
         """A token when this caller now asks the question (``""``: nothing to release), or ``None``

@@ -257,6 +257,10 @@ class SearchClient:
             # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
             self._shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
             self._disk = SqliteCache(cache_path, self.cache_ttl_s, clock, file_answers) if cache_path else None
+            # pages in a table of their own, with a budget of their own: reading them never evicts a search answer
+            self._page_disk = (
+                SqliteCache(cache_path, self.cache_ttl_s, clock, file_answers, "pages") if cache_path else None
+            )
             self._transport = HttpTransport(
                 wire=wire,
                 session=session,
@@ -287,7 +291,7 @@ class SearchClient:
         self._cache = ResultCache(MemoryCache(self.cache_ttl_s, clock=self._clock), self._disk, shared.cache)
         # pages (fetch's, include_content's) in memory of their own: reading them never evicts a search answer
         page_memory = MemoryCache(self.cache_ttl_s, PAGE_MEMORY_ENTRIES, self._clock, PAGE_MEMORY_CHARS)
-        self._pages = ResultCache(page_memory, self._disk, shared.cache)
+        self._pages = ResultCache(page_memory, self._page_disk, shared.cache)
         self._fingerprints = Fingerprints()
         self._plans = PlanMemo()
         limiter, self._cooldowns, self._flights = self._state_parts(self._cooldown_s, self._clock, shared)
@@ -366,6 +370,7 @@ class SearchClient:
                 _OPEN.discard(self)
             self._transport.close()
             self._cache.close()
+            self._pages.close()
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         """Refuse ``copy.copy``, ``copy.deepcopy`` and pickling alike, saying what to do instead: a
@@ -590,6 +595,7 @@ class SearchClient:
                     across_processes=cached,  # other processes get an answer through the shared cache only
                     ask_need_s=send_need_s(plan.budget),
                     reach=Reach(0.0, call.retries, call.timeout),
+                    secrets=self.settings.secrets(),
                 ) as found:
                     if found is None:
                         return self._answer(plan, call, key if cached else None, started, flight)
@@ -1002,7 +1008,12 @@ class SearchClient:
         flight = key if ttl > 0 else ("uncached", key)  # a cached fetch must not wait for an answer never cached
         try:
             with self._flights.turn(
-                flight, deadline, cached, across_processes=ttl > 0, ask_need_s=send_need_s(deadline)
+                flight,
+                deadline,
+                cached,
+                across_processes=ttl > 0,
+                ask_need_s=send_need_s(deadline),
+                secrets=self.settings.secrets(),
             ) as found:
                 if found is not None:
                     return as_asked(found)

@@ -8,8 +8,10 @@ tier that cannot be used answers as if it held nothing (or raises
 ``NetworkError(state_unavailable)`` when the shared state is required).
 """
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, NamedTuple, Optional, Protocol
+
+from ..errors import WebSearchError
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -132,3 +134,12 @@ class SharedFlightsTier(Protocol):
 
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
         """Give the question up (only if ``token`` still owns it; else it expires by itself)."""
+
+    def publish(
+        self, key: Hashable, error: WebSearchError, secrets: Iterable[Optional[str]], left_s: Optional[float] = None
+    ) -> None:
+        """Tell the callers waiting for the question that it failed with ``error`` (their answer too),
+        redacted with ``secrets``; before :meth:`release`."""
+
+    def published(self, key: Hashable, left_s: Optional[float] = None) -> Optional[tuple[WebSearchError, float]]:
+        """The failure the question's last asker told of, with its age in seconds, or ``None``."""

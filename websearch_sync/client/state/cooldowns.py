@@ -9,12 +9,12 @@ shape, or a time no clock can hold, is ignored; what is left is capped at one da
 
 import json
 import math
-import re
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Optional
 
 from ...errors import WebSearchError
 from ..tiers import SharedBlock
+from .records import MAX_HINT_CHARS, json_object, line_field, status_field, text_field
 from .server import SharedState, glob
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -25,36 +25,16 @@ MAX_SHARED_COOLDOWN_S = 86400.0
 _MAX_WALL_S = 253402300799.0
 
 
-def _text(value: Any, limit: int = 64) -> Optional[str]:
-    return value[:limit] if isinstance(value, str) else None
-
-
-#: The longest hint a record carries (a limiter's advice is a sentence or two).
-_MAX_HINT_CHARS = 500
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def _hint(value: Any) -> Optional[str]:
-    """A record's hint: text, cut to a few sentences, without control characters (a record is untrusted)."""
-    text = _text(value, _MAX_HINT_CHARS)
-    return _CONTROL.sub(" ", text) if text else None
-
-
 #: A record is a few short fields: anything longer is not one (and is read no further).
 MAX_RECORD_BYTES = 4096
 
 
 def read_block(value: Optional[bytes], left_s: float) -> Optional[SharedBlock]:
     """The cool-down a record read from Redis holds, ``left_s`` its key's time left; ``None`` for one that does not parse."""
-    if value is None:
+    data = json_object(value)
+    if data is None:
         return None
-    try:
-        data = json.loads(value)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    status, until = data.get("status"), data.get("until")
+    until = data.get("until")
     if not (
         isinstance(until, (int, float))
         and not isinstance(until, bool)
@@ -63,13 +43,13 @@ def read_block(value: Optional[bytes], left_s: float) -> Optional[SharedBlock]:
     ):
         return None
     return SharedBlock(
-        _text(data.get("detail_code")),
-        status if isinstance(status, int) and not isinstance(status, bool) and 100 <= status <= 599 else None,
+        text_field(data.get("detail_code")),
+        status_field(data.get("status")),
         float(until),
         min(left_s, MAX_SHARED_COOLDOWN_S),
-        _text(data.get("token")),
+        text_field(data.get("token")),
         data["retryable"] if isinstance(data.get("retryable"), bool) else None,
-        _hint(data.get("hint")),
+        line_field(data.get("hint")),
     )
 
 
@@ -95,7 +75,7 @@ class SharedCooldowns:
         when Redis is down: then false), with the block's advice (``retryable``, ``hint``) for the refusals."""
         key = self.state.key("cooldown", name)
         record = {"detail_code": detail_code, "status": status, "until": until, "token": token}
-        record.update({"retryable": retryable, "hint": hint[:_MAX_HINT_CHARS] if hint else None})
+        record.update({"retryable": retryable, "hint": hint[:MAX_HINT_CHARS] if hint else None})
         value = json.dumps(record)
         return self.state.set_for(key, value, min(duration_s, MAX_SHARED_COOLDOWN_S), left_s)
 

@@ -7,18 +7,20 @@ lease: it expires :data:`LEASE_S` after it was set, and a thread of the owner re
 every third of that while the owner lives (at most for the owner's budget). An owner that
 dies (a killed worker) stops renewing, the key lapses, and the others ask themselves
 instead of waiting out their budget. The owner deletes the key when it is done, only if
-it still holds it (its token).
+it still holds it (its token). An owner that failed with a failure its waiters take as theirs
+first writes it for them (``state/failures.py``).
 """
 
 import threading
 import time
 import uuid
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from functools import partial
 from typing import Callable, Optional
 
 from ...errors import WebSearchError
 from ...forks import renewed_in_children
+from .failures import FAILURE_TTL_S, MAX_FAILURE_BYTES, failure_record, read_failure
 from .results import hashed_key
 from .server import SharedState
 
@@ -121,3 +123,24 @@ class SharedFlights:
         if token:
             name = self._key(key)
             self.state.run(lambda redis: self._release(keys=[name], args=[token]), None, left_s, write=True)
+
+    def publish(
+        self, key: Hashable, error: WebSearchError, secrets: Iterable[Optional[str]], left_s: Optional[float] = None
+    ) -> None:
+        """Write ``error`` (redacted with ``secrets``) for the processes waiting for the question,
+        for :data:`~.failures.FAILURE_TTL_S` (nothing when Redis cannot take it: they ask themselves).
+        Called before the question is let go: a waiter that finds it let go finds the failure too."""
+        record = failure_record(error, secrets)
+        if record is None:
+            return
+        try:
+            self.state.set_for(self.state.key("failure", hashed_key(key)), record, FAILURE_TTL_S, left_s)
+        except WebSearchError:  # state_required and Redis down: the asker's own error is raised, not this one
+            pass
+
+    def published(self, key: Hashable, left_s: Optional[float] = None) -> Optional[tuple[WebSearchError, float]]:
+        """The failure the question's last asker wrote, with its age (seconds, on the Redis clock),
+        or ``None`` (none, unreadable, or a key expiring later than a record does: planted)."""
+        value, left = self.state.get_with_ttl(self.state.key("failure", hashed_key(key)), left_s, MAX_FAILURE_BYTES)
+        error = read_failure(value) if left <= FAILURE_TTL_S else None
+        return None if error is None else (error, FAILURE_TTL_S - left)

@@ -43,7 +43,7 @@ OUTAGE_RECORD = "state_outage"
 #: Every key starts with this (then the optional prefix), so applications can share a Redis.
 NAMESPACE = "websearch_sync:"
 #: The kinds of key, each the part after the namespace (``websearch_sync:[prefix:]<kind>:<name>``).
-KINDS = ("cache", "slot", "sent", "fleet", "cooldown", "flight")
+KINDS = ("cache", "slot", "sent", "fleet", "cooldown", "flight", "failure")
 #: Longest one Redis command may take (connecting, or sending and reading the answer),
 #: unless the URL says otherwise (``?socket_timeout=0.5``); shorter for short deadlines.
 DEFAULT_TIMEOUT_S = 0.25

@@ -1,0 +1,152 @@
+"""A first caller's failure reaches the callers of other processes waiting for the same question
+(``client/state/failures.py``), as it reaches the waiters of its own process: a real redis-server,
+and two single-flight tables on it, each a process's (nothing but Redis between them); then real
+worker processes."""
+
+import threading
+from typing import Any, Optional
+
+import pytest
+from redis_server import redis_db, redis_server, up  # noqa: F401  (fixtures)
+from shared_state_worker import FleetParent, Upstream, run_workers, worker_env
+from test_shared_state_promises import HeldPages
+
+from websearch_sync.client.clock import Clock
+from websearch_sync.client.flight import Flights
+from websearch_sync.client.state import SharedFlights, SharedState
+from websearch_sync.client.state.failures import FAILURE_TTL_S
+from websearch_sync.client.state.server import state_server
+from websearch_sync.errors import AuthError, BadGateway, WebBlocked, WebProviderError, WebSearchError
+from websearch_sync.net.deadline import Deadline
+
+QUESTION = ("search", "asked by two processes")
+SECRET = "sk-live-0123456789abcdef"
+
+
+class Process:
+    """One process's single-flight table on the shared state; :attr:`waiting` is set once a caller
+    of it waits for another process's asker (it read that asker's lease)."""
+
+    def __init__(self, url: str) -> None:
+        self.tier = SharedFlights(SharedState(state_server(up(url)), "", False, Clock()))
+        self.flights = Flights(self.tier)
+        self.waiting = threading.Event()
+        real_held_for = self.tier.held_for
+
+        def held_for(key: Any, left_s: Optional[float] = None) -> Optional[float]:
+            held = real_held_for(key, left_s)
+            if held:
+                self.waiting.set()
+            return held
+
+        self.tier.held_for = held_for  # type: ignore[method-assign]
+
+
+def _waiter_outcome(url: str, failure: WebSearchError, secrets=()) -> Any:
+    """What a caller of a second process waiting for the question gets when the first process's
+    asker fails with ``failure`` (with ``secrets``): the error it raised, or ``"asked"``."""
+    asker, waiter = Process(url), Process(url)
+    outcome: list[Any] = []
+
+    def wait_for_it() -> None:
+        try:
+            with waiter.flights.turn(QUESTION, Deadline(60_000), lambda: None) as found:
+                outcome.append("asked" if found is None else found)
+        except WebSearchError as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=wait_for_it)
+    with pytest.raises(type(failure)):
+        with asker.flights.turn(QUESTION, Deadline(60_000), lambda: None, secrets=secrets):
+            thread.start()
+            assert waiter.waiting.wait(60)
+            raise failure
+    thread.join(60)
+    [got] = outcome
+    return got
+
+
+def test_a_failure_no_attempt_could_mend_reaches_the_waiters_of_another_process(redis_db, redis_server):  # noqa: F811
+    """The key refused (``AuthError``): the waiting process raises it without asking, its message
+    redacted with the asker's secrets: no secret is written to Redis; the record expires soon."""
+    failure = AuthError("the key %s was refused (HTTP 401)" % SECRET, provider="brave", detail_code="http_401")
+    failure.errors = [WebProviderError("gone", provider="bing", detail_code="http_404", status=404)]
+    got = _waiter_outcome(redis_server.url, failure, secrets=[SECRET])
+    assert type(got) is AuthError and got is not failure
+    assert (got.message, got.provider, got.detail_code, got.retryable) == (
+        "the key *** was refused (HTTP 401)",
+        "brave",
+        "http_401",
+        False,
+    )
+    [attached] = got.errors
+    assert (type(attached), attached.detail_code, attached.status, attached.provider) == (
+        WebProviderError,
+        "http_404",
+        404,
+        "bing",
+    )
+    [key] = redis_db.keys("websearch_sync:failure:*")
+    assert SECRET.encode() not in redis_db.get(key)
+    assert 0 < redis_db.pttl(key) <= FAILURE_TTL_S * 1000
+
+
+def test_a_wall_that_started_a_cool_down_reaches_them_with_its_advice(redis_db, redis_server):  # noqa: F811
+    """Its wait is counted on: the waiter sees the time left (at most the 30 s its asker was told)."""
+    wall = WebBlocked(
+        "example.org is rate-limiting us (HTTP 429); retry after 30 s",
+        provider="searxng",
+        detail_code="http_429",
+        status=429,
+        retry_after=30.0,
+        hint="ask the instance's admin to allow this address",
+    )
+    wall.stale_words = "; retry after 30 s"
+    got = _waiter_outcome(redis_server.url, wall)
+    assert type(got) is WebBlocked
+    assert (got.detail_code, got.status, got.retryable, got.hint) == ("http_429", 429, True, wall.hint)
+    assert 0 < got.retry_after <= 30.0
+    assert got.message == "example.org is rate-limiting us (HTTP 429); retry after %.0f s" % got.retry_after
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        BadGateway("example.org failed with HTTP 502", detail_code="http_502", status=502),
+        # a fallback whose second backend answered 502: asked again, the 502 is retried
+        AuthError("refused", detail_code="http_401", errors=[BadGateway("502", detail_code="http_502")]),
+    ],
+)
+def test_a_failure_a_retry_may_mend_is_not_written_and_the_waiter_asks(redis_db, redis_server, failure):  # noqa: F811
+    assert _waiter_outcome(redis_server.url, failure) == "asked"
+    assert redis_db.keys("websearch_sync:failure:*") == []
+
+
+def test_a_failure_written_before_the_wait_began_is_an_earlier_askers(redis_db, redis_server):  # noqa: F811
+    """The question failed with a 404 a moment ago; it is asked again and this asker fails with a
+    502: its waiter asks itself (the 404 was no answer to the question it waited for)."""
+    earlier = Process(redis_server.url)
+    with pytest.raises(WebProviderError):
+        with earlier.flights.turn(QUESTION, Deadline(60_000), lambda: None):
+            raise WebProviderError("gone", detail_code="http_404", status=404)
+    assert redis_db.keys("websearch_sync:failure:*")
+    assert _waiter_outcome(redis_server.url, BadGateway("502", detail_code="http_502")) == "asked"
+
+
+@pytest.fixture(scope="module")
+def fleet_parent():
+    """One parent forking every fleet of the module (shared_state_worker.FleetParent)."""
+    with FleetParent() as parent:
+        yield parent
+
+
+def test_workers_fetching_a_missing_page_at_once_ask_for_it_once(redis_db, redis_server, fleet_parent):  # noqa: F811
+    """Four workers fetch the same two pages, which are gone (404), at the same moments: each page
+    is asked for once, and every worker gets the 404 (before, each waiting worker asked again)."""
+    pages = HeldPages(workers=4, status=404)
+    with Upstream("browse-API__1") as upstream, pages.server:
+        urls = [pages.server.url("/page/%d" % n) for n in range(2)]
+        jobs = [{"queries": urls, "fetch": True, "options": {"allow_private": True}} for _ in range(4)]
+        outs = run_workers(jobs, worker_env(upstream, up(redis_server.url), 0), fleet_parent)
+    assert [[line["detail_code"] for line in out] for out in outs] == [["http_404"] * 2] * 4
+    assert pages.by_path == {"/page/%d" % n: 1 for n in range(2)}

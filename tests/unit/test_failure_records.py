@@ -1,0 +1,49 @@
+"""A question's failure read back from Redis is untrusted data (``client/state/failures.py``):
+anything but a record of the expected shape is no record, and the waiter asks itself."""
+
+import json
+
+import pytest
+
+from websearch_sync.client.state.failures import failure_record, read_failure
+from websearch_sync.errors import AuthError, WebBlocked, WebProviderError
+
+
+def _record(**change):
+    form = {"type": "AuthError", "message": "refused", "detail_code": "http_401", "retryable": False}
+    form.update(change)
+    return json.dumps({"error": form}).encode()
+
+
+def test_a_record_written_is_read_back_as_the_error_with_its_fields():
+    wall = WebBlocked("a captcha", provider="bing", detail_code="captcha_required", status=200, hint="slow down")
+    wall.errors = [WebProviderError("gone", provider="brave", detail_code="http_404", status=404)]
+    got = read_failure(failure_record(wall, []).encode())
+    assert repr(got) == repr(wall)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        b"not json",
+        b"[1, 2]",
+        _record(type="SystemExit"),  # no error code of the vocabulary
+        _record(type="WebSearchError"),
+        _record(message=7),
+        _record(message="x" * 2001),
+        _record(detail_code="HTTP 401; rm -rf"),
+        _record(retryable="yes"),
+        _record(retry_after=-1),
+        _record(page=True),
+        _record(errors=[{"type": "Nope", "message": "m", "retryable": False}]),
+        _record(errors=[json.loads(_record())["error"]] * 17),
+    ],
+)
+def test_a_record_of_another_shape_is_no_record(value):
+    assert read_failure(value) is None
+
+
+def test_text_is_read_without_control_characters():
+    got = read_failure(_record(message="refused\x1b[2J", hint="\x07ring", provider="brave\x00"))
+    assert isinstance(got, AuthError)
+    assert (got.message, got.hint, got.provider) == ("refused [2J", " ring", "brave ")

@@ -36,6 +36,7 @@ from websearch_sync import tool
 from websearch_sync.cli import main
 from websearch_sync.client.search_client import SearchClient
 from websearch_sync.mcp import McpTools, serve_stdio
+from websearch_sync.mcp.outputs import output_schemas
 from websearch_sync.mcp.tools import TOOL_NAMES, CancellableClock, nullable_optional
 from websearch_sync.models import MEDIA_FILTERS
 
@@ -159,6 +160,8 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub(defaul
     for mcp_tool, definition in zip(listed, expected_definitions):
         assert mcp_tool.description == definition["description"]
         assert mcp_tool.input_schema == nullable_optional(definition["parameters"])
+        # the SDK's client validated each structured result below against it (a mismatch raises)
+        assert mcp_tool.output_schema == output_schemas()[{v: k for k, v in TOOL_NAMES.items()}[mcp_tool.name]]
         assert mcp_tool.annotations.read_only_hint is True
     assert first.is_error is False
     assert same_wrapper(text_of(first)) == same_wrapper(tool.format_results(expected))

@@ -25,6 +25,7 @@ from mcp.shared.exceptions import MCPError
 
 from ..config import VERSION as __version__
 from ..net import workers
+from .outputs import output_schemas
 from .tools import TOOL_NAMES, McpTools
 from .transport import INVALID_PARAMS, stdio_streams
 
@@ -46,12 +47,15 @@ _ANNOTATIONS = {
 
 
 def mcp_tools(tools: McpTools) -> list[types.Tool]:
-    """The MCP ``Tool`` entries: names, descriptions and input schemas from :meth:`McpTools.definitions`."""
+    """The MCP ``Tool`` entries: names, descriptions and input schemas from :meth:`McpTools.definitions`,
+    and the output schema of each tool's ``structuredContent`` (:func:`~.outputs.output_schemas`)."""
+    outputs = {TOOL_NAMES[kind]: schema for kind, schema in output_schemas().items()}
     return [
         types.Tool(
             name=definition["name"],
             description=definition["description"],
             input_schema=definition["parameters"],
+            output_schema=outputs[definition["name"]],
             annotations=_ANNOTATIONS.get(definition["name"]),
         )
         for definition in tools.definitions()

@@ -21,7 +21,8 @@ answers of fixtures/searxng/ (shortlist__1.json, browse-API__1.json):
   wins over ``timeout_limit`` (``searx/query.py: TimeoutParser``);
 * ``searx/webapp.py: config``: ``GET /config`` lists every engine (``name``, ``categories``,
   ``enabled``, ``timeout`` ...) and the categories (``config=False``: an instance without it, 404);
-* an engine that failed is listed as ``[engine, reason]``, then suspended (``Suspended:
+* an engine that failed is listed as ``[engine, reason]`` (the list sorted by engine name:
+  ``searx/webutils.py: get_translated_errors``), then suspended (``Suspended:
   <reason>``, not asked again) as ``searx/search/processors/abstract.py`` does; with a
   ``time_range`` an engine without ``time_range_support`` is not asked at all, and listed nowhere
   (``get_params`` returns ``None``);
@@ -280,5 +281,6 @@ class FakeSearXNG:
             "corrections": self.corrections,
             "infoboxes": self.infoboxes,
             "suggestions": self.suggestions,
-            "unresponsive_engines": unresponsive,
+            # searx/webutils.py: get_translated_errors returns them sorted by engine name
+            "unresponsive_engines": sorted(unresponsive, key=lambda entry: entry[0]),
         }

@@ -187,6 +187,17 @@ def test_locales_are_mapped_to_what_searxng_accepts(locale, language):
     assert calls[0].request.headers["Accept-Language"].split(",")[0] == language
 
 
+@pytest.mark.parametrize("locale, language", [("zh-Hant", "zh-TW"), ("zh_hant", "zh-TW"), ("zh-Hans", "zh")])
+def test_traditional_chinese_without_a_region_is_not_sent_as_simplified(locale, language):
+    """Before: ``zh-Hant`` was sent as ``zh``, which SearXNG's engines read as Simplified Chinese
+    (searxng/searxng 9fea412, searx/data/engine_traits.json line 3021: google ``"zh": "lang_zh-CN"``,
+    line 3023: ``"zh_Hant": "lang_zh-TW"``); ``zh-TW`` is what its own language list offers for it
+    (searx/sxng_locales.py line 121)."""
+    assert searxng_language(locale) == language
+    _, calls = run(recorded(), locale=locale)
+    assert sent(calls[0])["language"] == language
+
+
 @pytest.mark.parametrize("locale", ["english", "es-419", "de-CH-1901", "x-klingon", "en-US-u-ca"])
 def test_locales_searxng_refuses_are_invalid_input_before_sending(locale):
     error, calls = run(recorded(), locale=locale)

@@ -37,7 +37,8 @@ docs/backends.md):
 
 The request carries the headers a real instance's limiter and Sec-Fetch check let
 through. ``language`` must match ``^[a-z]{2,3}(-[a-zA-Z]{2})?$`` (else HTTP 400):
-locales are mapped to that form (``zh-Hant-TW`` -> ``zh-TW``) or refused before
+locales are mapped to that form (``zh-Hant-TW`` -> ``zh-TW``; ``zh-Hant`` -> ``zh-TW``, since its
+engines read a bare ``zh`` as Simplified Chinese) or refused before
 sending. Engine failure reasons are asked for in English (``locale=en``) and read in
 any language the instance speaks (:mod:`.searxng_reasons`).
 """
@@ -118,6 +119,11 @@ _BROWSER_HEADERS = {
 _REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: ``language`` values SearXNG accepts besides language codes.
 _SPECIAL_LANGUAGES = ("all", "auto")
+#: A script no region says, said by its likely region (CLDR likelySubtags: ``zh-Hant`` -> ``zh-Hant-TW``):
+#: SearXNG's engines read a bare ``zh`` as Simplified Chinese (``searx/data/engine_traits.json``,
+#: google: ``"zh": "lang_zh-CN"``, ``"zh_Hant": "lang_zh-TW"``; startpage ``jiantizhongwen``), and
+#: ``zh-TW`` as Traditional (babel parses it as ``zh_Hant_TW``). ``zh-Hans`` stays ``zh``.
+_SCRIPT_REGIONS = {("zh", "hant"): "TW"}
 #: The ``language`` of a call without a locale: every language (as documented), not the one the
 #: instance would guess from ``Accept-Language``.
 _ALL_LANGUAGES = "all"
@@ -780,7 +786,9 @@ def searxng_language(locale: str) -> str:
     """The ``language`` SearXNG accepts (``^[a-z]{2,3}(-[a-zA-Z]{2})?$``) for a locale.
 
     The language is lower-cased, a script subtag dropped (``zh-Hant-TW`` -> ``zh-TW``,
-    ``sr-Latn`` -> ``sr``), the region upper-cased; ``all`` and ``auto`` pass. Anything
+    ``sr-Latn`` -> ``sr``) except Traditional Chinese without a region, said by its likely one
+    (``zh-Hant`` -> ``zh-TW``: a bare ``zh`` is Simplified to SearXNG's engines,
+    :data:`_SCRIPT_REGIONS`), the region upper-cased; ``all`` and ``auto`` pass. Anything
     else (a numeric region such as ``es-419``, variants, extensions, a longer language
     name) cannot be said to SearXNG: ``InvalidInput(bad_locale)``, before any request.
     """
@@ -789,7 +797,9 @@ def searxng_language(locale: str) -> str:
     if not rest and language in _SPECIAL_LANGUAGES:
         return language
     if rest and len(rest[0]) == 4 and _letters(rest[0]):
-        rest = rest[1:]
+        script, rest = rest[0].lower(), rest[1:]
+        if not rest and (language, script) in _SCRIPT_REGIONS:
+            rest = [_SCRIPT_REGIONS[(language, script)]]
     if (
         2 <= len(language) <= 3
         and _letters(language)

@@ -105,11 +105,29 @@ class Target:
     recovery: str = "good"
 
 
+def _lab_success(name: str) -> Any:
+    """The good answer of ``name`` in the lab: of its real recorded successes with the most items
+    (``recorded_success``'s first criteria), the smallest page. Every cell parses it once more (the
+    good request after each fault): Bing's 64 KB page of ten results serves as its 115 KB one did,
+    through the same engine, at half the parsing."""
+    best = recorded_success(name)
+    synthetic = (best.case.meta.get("provenance") or {}).get("status") == "synthetic"
+    same_rank = [
+        recorded
+        for recorded in recorded_exchanges(name)
+        if recorded.response.get("status") == 200
+        and recorded.body
+        and len(recorded.golden.get("items") or ()) == len(best.golden["items"])
+        and ((recorded.case.meta.get("provenance") or {}).get("status") == "synthetic") == synthetic
+    ]
+    return min(same_rank, key=lambda recorded: (len(recorded.body), recorded.case.name))
+
+
 def search_target(name: str) -> Target:
-    """The target for backend ``name``: its best recorded success and its own recorded
+    """The target for backend ``name``: its best recorded success (:func:`_lab_success`) and its own recorded
     bot wall (``WebBlocked/captcha_required`` with HTTP 200), from ``fixtures/<name>/``."""
     cls = registry.backend_class(name)
-    good = recorded_success(name)
+    good = _lab_success(name)
     captcha = next(
         (
             r.body

@@ -47,9 +47,9 @@ def main() -> int:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=DIR", help="a benchmark directory")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    sets = [tuple(item.split("=", 1)) for item in args.set] or list(DEFAULT_SETS)
+    sets = [(name, directory) for name, directory in (item.split("=", 1) for item in args.set)] or list(DEFAULT_SETS)
     if args.child:
-        json.dump(outputs(sets), sys.stdout)  # type: ignore[arg-type]
+        json.dump(outputs(sets), sys.stdout)
         return 0
     runs = {}
     for seed in args.seeds.split(","):

@@ -6,8 +6,7 @@ Loads the scan of ``--commit`` (``git show <commit>:websearch_sync/extract/crowd
 a temporary module and times it against the package's, alternating, on the article pages of
 /work/shared/extraction-benchmark (each page ``--repeat`` times a run, CPU time of this process,
 the minimum of ``--runs``); then checks that both give the same output on every page of both shared
-extraction sets, bench/extraction-structures, fixtures/ and tests/hostile_pages.py's pages
-(2,000 blocks nested and side by side), and prints the pages that differ (an
+extraction sets, bench/extraction-structures and fixtures/, and prints the pages that differ (an
 older version may cut a page the newer one reads otherwise: a fix, not a slowdown). Prints the
 pages whose time grew most, and the load average.
 """
@@ -126,16 +125,6 @@ def main() -> None:
             if older.thin_crowded_tags(text) != crowded_tags.thin_crowded_tags(text):
                 differing += 1
                 print("  output differs: %s" % name)
-    spec = importlib.util.spec_from_file_location("hostile_pages", ROOT / "tests" / "hostile_pages.py")
-    assert spec is not None and spec.loader is not None
-    hostile = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hostile)
-    for engine in hostile.ENGINES:
-        for text in (hostile.nested_page(engine, 2000), hostile.flat_page(engine, 2000)):
-            checked += 1
-            if older.thin_crowded_tags(text) != crowded_tags.thin_crowded_tags(text):
-                differing += 1
-                print("  output differs: tests/hostile_pages.py, %s" % engine)
     print("  outputs compared on %d pages: %d differ" % (checked, differing))
 
 

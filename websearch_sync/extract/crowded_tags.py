@@ -94,10 +94,7 @@ _TEXT_ELEMENTS = ("script", "style", "xmp", "iframe", "noembed", "noframes", "te
 #: most: one 4 MB script of ``a<`` read in one call held the GIL 0.55 s past a fetch's deadline.
 #: Content that is longer (or a script holding ``<!--``) is read by :func:`_content_end`, this many
 #: items a call with a checkpoint between them; the scan reads the shorter contents itself.
-#: As many as the scan's tokens (:data:`SCAN_TOKENS`): a content the scan fails is backed off a
-#: character at a time (6.2 ms for a 226 KB script of 315 items at 256, read forward in 0.35 ms),
-#: and at 256 the scripts of ordinary pages often were (``bench/crowded_tags_scan.py``).
-CONTENT_ITEMS = 4096
+CONTENT_ITEMS = 256
 _NAMES = "|".join((*_TEXT_ELEMENTS, "plaintext"))
 
 

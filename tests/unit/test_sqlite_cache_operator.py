@@ -493,7 +493,9 @@ def test_the_search_commands_cache_max_answers_flag_reaches_its_client_and_a_bad
     with ws.SearchClient(**search_cmd._client_options(args)) as client:
         assert (client._disk.path, client._disk.max_answers) == (path, 7)
     assert main(["search", "q", "--cache-path", path, "--cache-max-answers", "0"]) == 2
-    assert "hint: cache_max_answers is --cache-max-answers on the command line" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "bad_cache_max_answers: --cache-max-answers must be a positive integer, got 0" in err
+    assert "cache_max_answers" not in err.replace("bad_cache_max_answers", "")  # the flag's name, not Python's
 
 
 @pytest.mark.parametrize("command", [["search", "q"], ["mcp"]])

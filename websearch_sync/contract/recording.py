@@ -745,6 +745,34 @@ def _search_meta(backend: str, query: str, max_results: int, options: dict[str, 
     return meta
 
 
+def _case_place(
+    backend: str, query: str, name: Optional[str], fixtures_dir: StrPath, overwrite: bool
+) -> tuple[Path, str, Path]:
+    """The case's folder, name and meta file, checked before the search: not there (unless
+    ``overwrite``), no clash with the folder's files, writable."""
+    case_name = _clean_case_name(name) if name is not None else case_name_for(query)
+    folder = Path(fixtures_dir) / backend
+    meta_path = folder / (case_name + ".meta.json")
+    if meta_path.exists() and not overwrite:
+        raise InvalidInput(
+            "case %s/%s exists in %s (choose another --name, or --force)" % (backend, case_name, fixtures_dir),
+            detail_code=CASE_EXISTS,
+        )
+    _check_no_clash(folder, case_name, fixtures_dir)
+    _check_writable(folder, fixtures_dir)
+    return folder, case_name, meta_path
+
+
+def _redactor_for(settings: Settings, exchanges: Any, volatile: Any) -> Redactor:
+    """The settings' secrets and the secrets the search sent: a short sent one only where it stands whole."""
+    sent = _sent_secrets(exchanges)
+    return Redactor(
+        _secrets_of(settings) + [s for s in sent if len(s) >= MIN_SENT_SECRET_LEN],
+        volatile=volatile,
+        whole=[s for s in sent if len(s) < MIN_SENT_SECRET_LEN],
+    )
+
+
 def record_case(
     backend: str,
     query: str,
@@ -778,28 +806,14 @@ def record_case(
     """
     settings = settings if settings is not None else Settings.from_env()
     backend_cls = registry.backend_class(backend, vertical)
-    case_name = _clean_case_name(name) if name is not None else case_name_for(query)
-    folder = Path(fixtures_dir) / backend
-    meta_path = folder / (case_name + ".meta.json")
-    if meta_path.exists() and not overwrite:
-        raise InvalidInput(
-            "case %s/%s exists in %s (choose another --name, or --force)" % (backend, case_name, fixtures_dir),
-            detail_code=CASE_EXISTS,
-        )
-    _check_no_clash(folder, case_name, fixtures_dir)
-    _check_writable(folder, fixtures_dir)
+    folder, case_name, meta_path = _case_place(backend, query, name, fixtures_dir, overwrite)
     options = dict(options or {})
     captured = now or datetime.datetime.now(datetime.timezone.utc)
 
     live, exchanges = _capture(
         backend, query, settings, max_results, timeout_ms, dict(options, vertical=vertical), allow_error
     )
-    sent = _sent_secrets(exchanges)
-    redactor = Redactor(
-        _secrets_of(settings) + [s for s in sent if len(s) >= MIN_SENT_SECRET_LEN],
-        volatile=backend_cls.volatile_params,
-        whole=[s for s in sent if len(s) < MIN_SENT_SECRET_LEN],
-    )
+    redactor = _redactor_for(settings, exchanges, backend_cls.volatile_params)
     recorded, bodies = _redacted_exchanges(exchanges, settings.user_agent or DEFAULT_USER_AGENT, redactor)
     _make_folder(folder, fixtures_dir)
     if meta_path.exists():

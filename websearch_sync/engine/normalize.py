@@ -129,6 +129,20 @@ def _tag_replacement(match: "re.Match[str]") -> str:
     return "" if name and name.lower() in _INLINE_TAGS else " "
 
 
+def _log_dropped(provider: str, vertical: str, unusable: int, hidden: int) -> None:
+    """One INFO record per reason results were left out: no usable address, or an invisible character in it."""
+    if unusable:
+        _log_left_out(provider, vertical, unusable)
+    if hidden:
+        logger.info(
+            "%s: %d %s result(s) left out, their address holding an invisible character (a tag or control character,"
+            " in its host or unencoded: the link shown would not be the one followed)",
+            provider,
+            hidden,
+            vertical,
+        )
+
+
 def normalize_items(
     raw_items: Iterable[dict[str, Any]],
     provider: str,
@@ -176,16 +190,7 @@ def normalize_items(
             continue
         seen.add(key)
         items.append(item)
-    if unusable:
-        _log_left_out(provider, vertical, unusable)
-    if hidden:
-        logger.info(
-            "%s: %d %s result(s) left out, their address holding an invisible character (a tag or control character,"
-            " in its host or unencoded: the link shown would not be the one followed)",
-            provider,
-            hidden,
-            vertical,
-        )
+    _log_dropped(provider, vertical, unusable, hidden)
     for rank, ranked in enumerate(items, 1):
         ranked["rank"] = rank
     return cast(list[SearchItem], items)  # every key of SearchItem is written above

@@ -86,27 +86,17 @@ def read_failure(value: Optional[bytes]) -> Optional[WebSearchError]:
 
 def _error(form: Any, errors: list[Optional[WebSearchError]]) -> Optional[WebSearchError]:
     """The error ``form`` describes, with ``errors`` attached; ``None`` when a field is not of its kind."""
-    if not isinstance(form, dict) or form.get("type") not in ERROR_CLASSES:
+    if not _fields_of_their_kind(form):
         return None
-    message, code, retryable = form.get("message"), form.get("detail_code"), form.get("retryable")
-    if not isinstance(message, str) or len(message) > MAX_MESSAGE_CHARS or not isinstance(retryable, bool):
+    places = _places(form)
+    if places is None:
         return None
-    if code is not None and not (isinstance(code, str) and _DETAIL_CODE.fullmatch(code)):
-        return None
-    wait = form.get("retry_after")
-    if wait is not None and not (
-        isinstance(wait, (int, float)) and not isinstance(wait, bool) and math.isfinite(wait) and 0 <= wait
-    ):
-        return None
-    places: dict[str, Any] = {}
-    for key, limit in _PLACES.items():
-        if form.get(key) is not None:
-            places[key] = line_field(form[key], limit) or ""
-    page = form.get("page")
-    if page is not None:
-        if not (isinstance(page, int) and not isinstance(page, bool) and 0 < page < 10_000):
-            return None
-        places["page"] = page
+    message, code, retryable, wait = (
+        form["message"],
+        form.get("detail_code"),
+        form["retryable"],
+        form.get("retry_after"),
+    )
     shown = line_field(message, MAX_MESSAGE_CHARS) or ""
     error = error_from_code(
         form["type"],
@@ -124,3 +114,32 @@ def _error(form: Any, errors: list[Optional[WebSearchError]]) -> Optional[WebSea
     if words and words in shown:
         error.stale_words = words  # type: ignore[attr-defined]  # any class: the waiter ages them
     return error
+
+
+def _fields_of_their_kind(form: Any) -> bool:
+    """Whether the record's type, message, detail code, retryable flag and wait are each of their kind."""
+    if not isinstance(form, dict) or form.get("type") not in ERROR_CLASSES:
+        return False
+    message, code, retryable = form.get("message"), form.get("detail_code"), form.get("retryable")
+    if not isinstance(message, str) or len(message) > MAX_MESSAGE_CHARS or not isinstance(retryable, bool):
+        return False
+    if code is not None and not (isinstance(code, str) and _DETAIL_CODE.fullmatch(code)):
+        return False
+    wait = form.get("retry_after")
+    return wait is None or (
+        isinstance(wait, (int, float)) and not isinstance(wait, bool) and math.isfinite(wait) and 0 <= wait
+    )
+
+
+def _places(form: dict[str, Any]) -> Optional[dict[str, Any]]:
+    """Where the failure was met (engine, url, page) as the record gives it; ``None`` for a page out of range."""
+    places: dict[str, Any] = {}
+    for key, limit in _PLACES.items():
+        if form.get(key) is not None:
+            places[key] = line_field(form[key], limit) or ""
+    page = form.get("page")
+    if page is not None:
+        if not (isinstance(page, int) and not isinstance(page, bool) and 0 < page < 10_000):
+            return None
+        places["page"] = page
+    return places

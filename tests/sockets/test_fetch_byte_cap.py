@@ -27,7 +27,9 @@ def test_the_command_line_says_so_with_its_flag(capsys):
     assert main(["fetch", "http://127.0.0.1:9/a", "--allow-private", "--max-bytes", "1"]) == 2
     err = capsys.readouterr().err
     assert "InvalidInput/bad_max_bytes: --max-bytes must be an integer >= 1024, got 1" in err
-    assert "max_bytes" not in err.replace("bad_max_bytes", "")  # the command line's own name, not the Python parameter's
+    assert "max_bytes" not in err.replace(
+        "bad_max_bytes", ""
+    )  # the command line's own name, not the Python parameter's
 
 
 def test_the_smallest_cap_reads_the_start_of_a_page_as_truncated():

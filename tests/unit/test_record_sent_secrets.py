@@ -270,3 +270,15 @@ def test_a_sent_token_echoed_in_another_query_field_is_redacted_there_by_design(
     assert meta["request"]["query_params"] == {"q": "rust", "session_token": "<redacted>", "state": "<redacted>"}
     assert "request.query_params.state" in result.redacted
     assert TOKEN not in json.dumps(meta)
+
+
+def test_a_json_typed_body_that_is_no_json_document_is_noted_not_raised():
+    """A body typed as JSON that is not one document (NDJSON, ``application/x-ndjson``, a bulk API's
+    lines) raised ``JSONDecodeError`` out of ``record`` after the live search, no error of the
+    vocabulary: it is a raw body, not stored and noted, as any other body replay cannot match."""
+    body = b'{"index": "a"}\n{"query": {"match_all": {}}}\n'
+    request = WireRequest("POST", ENDPOINT, headers=[("Content-Type", "application/x-ndjson")], body=body)
+    redactor = recording.Redactor([])
+    recorded, _ = recording._redacted_exchanges([Exchange(request=request, status=200)], "ua", redactor)
+    assert "json" not in recorded[0]["request"] and "form" not in recorded[0]["request"]
+    assert redactor.notes == ["request: a application/x-ndjson body (not stored, not matched on replay)"]

@@ -553,7 +553,12 @@ def _request_body(prepared: WireRequest, redactor: Redactor, where: str) -> dict
             }
         }
     if "json" in content_type:
-        return {"json": redactor.value("", json.loads(text), where + ".json")}
+        try:
+            document = json.loads(text)
+        except ValueError:  # no JSON document (NDJSON's lines): a raw body
+            pass
+        else:
+            return {"json": redactor.value("", document, where + ".json")}
     redactor.note("%s: a %s body (not stored, not matched on replay)" % (where, content_type or "raw"))
     return {}
 

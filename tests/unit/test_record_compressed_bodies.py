@@ -4,6 +4,7 @@ service echoed inside it was written as it came: it is searched decompressed, an
 compressed again in its coding, so the case still replays what the backend read."""
 
 import gzip
+import io
 import json
 import zlib
 
@@ -118,3 +119,28 @@ def test_a_recorded_gzip_export_is_written_without_its_key_and_replays(tmp_path,
     assert "response.body" in result.redacted
     golden = json.loads((tmp_path / "gzip_export" / "rust.expected.json").read_text(encoding="utf-8"))
     assert golden["items"][0]["url"] == "https://rust.example/"
+
+
+def _gzip_named(name: str, data: bytes) -> bytes:
+    """``data`` as ``gzip`` writes a file: the file's name in the member's header, as it is."""
+    out = io.BytesIO()
+    with gzip.GzipFile(filename=name, mode="wb", fileobj=out, mtime=0) as member:
+        member.write(data)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        _gzip_named("export-%s.json" % KEY, b'{"hits": []}'),  # the header's file name (FNAME), not compressed
+        gzip.compress(b'{"hits": []}') + b"\n/export?api_key=" + KEY.encode(),  # bytes after the member
+    ],
+    ids=["file-name", "after-the-end"],
+)
+def test_a_key_in_a_compressed_body_outside_its_content_is_not_written(body):
+    """Only the decompressed content was searched: the key in a gzip member's file name or in bytes
+    after the stream's end (which no decoder reads) was written as it came. The body is then written
+    again from its content, which is all a replay reads of it."""
+    stored = _redacted(body, "application/gzip")
+    assert KEY.encode() not in stored
+    assert gzip.decompress(stored) == b'{"hits": []}'

@@ -601,7 +601,7 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[
     content_type = CaseInsensitiveDict(exchange.headers).get("Content-Type") or ""
     body = bytes(exchange.body)
     unpacked = _compressed_body(body, content_type, redactor, where + ".body")
-    if unpacked is not None:  # its compressed bytes are not searched: a secret in them is no echo
+    if unpacked is not None:  # searched decompressed (and as it came, for what lies outside its content)
         return {"status": exchange.status, "headers": headers}, unpacked
     body = redactor.body(body, where + ".body", json_body=_suffix(content_type) == ".json")
     return {"status": exchange.status, "headers": headers}, body
@@ -611,7 +611,8 @@ def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: 
     """A ``.bin`` body that is compressed content (gzip, zlib or zstd by its first bytes; brotli,
     which has none, only under a declared type, which is no text's), searched decompressed and, when
     a secret was replaced, compressed again in its coding, so the case still replays what the
-    backend read; ``None`` for any other body (or with no secret to look for).
+    backend read (as it is when a secret stood outside the content: a gzip header's file name, bytes
+    after the stream's end); ``None`` for any other body (or with no secret to look for).
 
     Raises:
         WebProviderError: ``response_too_large``, for a body decompressing beyond
@@ -624,7 +625,10 @@ def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: 
         plain = decoding.decompressed(data, coding, MAX_DECOMPRESSED_BYTES, "the recorded body at " + where)
         if plain is not None:
             cleaned = redactor.body(plain, where)
-            return data if cleaned == plain else decoding.compressed(cleaned, coding)
+            # a secret outside the content (a gzip header's file name, bytes after the stream's end,
+            # which no decoder reads): the body is written again from its content
+            outside = redactor.body(data, where) != data
+            return data if cleaned == plain and not outside else decoding.compressed(cleaned, coding)
     return None
 
 

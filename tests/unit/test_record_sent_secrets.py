@@ -11,6 +11,7 @@ import pytest
 from recorded_exchanges import json_exchange
 
 from websearch_sync.backends import JsonApiEngine, RequestSpec, SearchParams, register
+from websearch_sync.config import Settings
 from websearch_sync.contract import recording
 from websearch_sync.contract.recording import Exchange, record_case
 from websearch_sync.net.wire import WireRequest
@@ -282,3 +283,19 @@ def test_a_json_typed_body_that_is_no_json_document_is_noted_not_raised():
     recorded, _ = recording._redacted_exchanges([Exchange(request=request, status=200)], "ua", redactor)
     assert "json" not in recorded[0]["request"] and "form" not in recorded[0]["request"]
     assert redactor.notes == ["request: a application/x-ndjson body (not stored, not matched on replay)"]
+
+
+@pytest.mark.parametrize(
+    ("value", "stored"),
+    [
+        ("Bearer tok/en+9f3a77c1", "Bearer <redacted>"),  # the scheme kept
+        ("key=k3y-9f3a77c1; sig=s1g-9f3a77c1", "<redacted>"),  # no scheme: the first pair was kept
+        ("Token a=k3y-9f3a77c1, b=s1g-9f3a77c1", "Token <redacted>"),
+    ],
+)
+def test_a_credential_header_keeps_nothing_but_its_scheme(value, stored):
+    """A credential header's value was kept around what was replaced, its first word taken for a
+    scheme: ``key=<secret>; sig=<secret>`` was written ``key=<secret>; <redacted>``."""
+    request = WireRequest("GET", ENDPOINT, headers=[("X-Auth", value)])
+    redactor = recording._redactor_for(Settings(), [Exchange(request=request)], ())
+    assert recording._request_headers(request, "ua", redactor, "request") == {"X-Auth": stored}

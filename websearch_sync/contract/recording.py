@@ -96,6 +96,8 @@ _AS_JSON_STRING = r'(?<!\\)"(?:%s)"'
 _WIDE_ENCODINGS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 #: A compressed body (a ``.gz`` served as ``application/gzip``) is searched decompressed up to this size.
 MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024
+#: A credential header's value as it may be kept: the placeholder, after an auth scheme (an HTTP token) or alone.
+_SCHEMED_PLACEHOLDER = re.compile(r"(?:[!#$%%&'*+.^_`|~0-9A-Za-z-]+ )?%s" % re.escape(PLACEHOLDER))
 #: HTML's named references of the characters it escapes (``html.escape``; ``&#39;`` is numeric).
 _HTML_NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 
@@ -334,14 +336,16 @@ class Redactor:
 
     def header(self, name: str, value: str, where: str) -> str:
         """A header value: secrets replaced inside, a short one standing whole after its scheme
-        (``Bearer <redacted>``) or as the whole value; a credential header not holding a known
-        secret (so nothing was replaced) is wholly redacted."""
+        (``Bearer <redacted>``) or as the whole value; a credential header is wholly redacted
+        unless it is then its scheme and the placeholder (nothing replaced, or more than the
+        credential after a scheme left: ``key=<secret>; sig=<redacted>``)."""
         scheme, space, credential = value.strip().rpartition(" ")
         if self.standing(credential) and (not space or " " not in scheme):
             self.note(where)
-            return scheme + space + PLACEHOLDER
-        cleaned = self.text(value, where)
-        if is_secret_name(name) and PLACEHOLDER not in cleaned:
+            cleaned = scheme + space + PLACEHOLDER
+        else:
+            cleaned = self.text(value, where)
+        if is_secret_name(name) and not _SCHEMED_PLACEHOLDER.fullmatch(cleaned):
             self.note(where)
             return PLACEHOLDER
         return cleaned

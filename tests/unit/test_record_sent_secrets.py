@@ -299,3 +299,19 @@ def test_a_credential_header_keeps_nothing_but_its_scheme(value, stored):
     request = WireRequest("GET", ENDPOINT, headers=[("X-Auth", value)])
     redactor = recording._redactor_for(Settings(), [Exchange(request=request)], ())
     assert recording._request_headers(request, "ua", redactor, "request") == {"X-Auth": stored}
+
+
+@pytest.mark.parametrize(
+    ("url", "headers", "body"),
+    [
+        (ENDPOINT + "?token=k3y-9f3a77c1&q=rust&token=s1g-9f3a77c1", [], None),
+        (ENDPOINT, [("Content-Type", "application/x-www-form-urlencoded")], b"token=k3y-9f3a77c1&token=s1g-9f3a77c1"),
+    ],
+    ids=["query", "form"],
+)
+def test_every_value_of_a_repeated_credential_field_is_searched_for(url, headers, body):
+    """A credential field sent twice (``token=a&q=rust&token=b``, a form's ``token=a&token=b``) was read
+    into a mapping, the last value kept: the first was never searched for, and an answer echoing it
+    wrote it to the case."""
+    request = WireRequest("POST" if body else "GET", url, headers=headers, body=body)
+    assert recording._sent_secrets([Exchange(request=request)]) == ["k3y-9f3a77c1", "s1g-9f3a77c1"]

@@ -450,7 +450,7 @@ def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
     found: list[str] = []
     for exchange in exchanges:
         request = exchange.request
-        found.extend(_named_secrets(query_params(request.url or "")))
+        found.extend(_named_secrets(_fields(urlsplit(request.url or "").query)))
         found.extend(_named_secrets(_sent_fields(request)))
         for name, value in request.headers:
             if name.lower() == "cookie":  # a preference cookie (``recent=rust programming``) is no secret
@@ -463,18 +463,24 @@ def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
 
 
 def _sent_fields(request: WireRequest) -> Any:
-    """A request's form fields or JSON body, as :func:`_request_body` reads them (``None`` for another body)."""
+    """A request's form fields (each one of them, a repeated name's too) or JSON body (``None`` for another body)."""
     text, content_type = _body_text(request)
     if not text:
         return None
     if "x-www-form-urlencoded" in content_type:
-        return dict(parse_qsl(text, keep_blank_values=True))
+        return _fields(text)
     if "json" in content_type:
         try:
             return json.loads(text)
         except ValueError:
             return None
     return None
+
+
+def _fields(query: str) -> list[dict[str, str]]:
+    """Each field of a query string or form as ``{name: value}``, in order: a name sent twice
+    (``token=a&q=rust&token=b``) keeps each of its values, which a mapping of the fields would not."""
+    return [{name: value} for name, value in parse_qsl(query, keep_blank_values=True)]
 
 
 def _named_secrets(value: Any, secret: bool = False) -> list[str]:

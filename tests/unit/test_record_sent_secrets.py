@@ -315,3 +315,24 @@ def test_every_value_of_a_repeated_credential_field_is_searched_for(url, headers
     wrote it to the case."""
     request = WireRequest("POST" if body else "GET", url, headers=headers, body=body)
     assert recording._sent_secrets([Exchange(request=request)]) == ["k3y-9f3a77c1", "s1g-9f3a77c1"]
+
+
+def test_a_token_echoed_in_a_result_leaves_the_live_answer_redacted_too(tmp_path, monkeypatch):
+    """An answer whose result links carry the sent token on (``?session_token=...``): the case is
+    written redacted and its replay gives the link with the placeholder, but the live answer, as it
+    came, was compared with it: every such recording ended in 'replaying the case gives another
+    answer than the live search' (exit 1), the diff printing the token on stderr."""
+    query = "q=rust&session_token=tok%2Fen%2B9f3a77c1"
+    answer = {"hits": [{"name": "Rust", "link": "https://rust.example/go?session_token=" + TOKEN}]}
+    exchange = json_exchange(ENDPOINT + "?" + query, answer)
+    register(EchoTokenEngine)  # undone after the test
+    monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [exchange]))
+    golden = record_case("echo_token", "rust", fixtures_dir=tmp_path).verdict.outcome
+    assert golden is not None and golden["items"][0]["url"].endswith("session_token=<redacted>")
+    live = json.loads(json.dumps(golden).replace("<redacted>", TOKEN))  # the live search's answer, as it came
+    monkeypatch.setattr(recording, "_capture", lambda *args: (live, [exchange]))
+    result = record_case("echo_token", "rust", fixtures_dir=tmp_path, overwrite=True)
+    assert result.ok, result.verdict.diff
+    assert result.live_diff == []
+    assert TOKEN not in json.dumps(result.live_outcome)
+    assert result.live_outcome["items"][0]["url"] == "https://rust.example/go?session_token=<redacted>"

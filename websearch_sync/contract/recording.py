@@ -261,6 +261,12 @@ class Redactor:
     def text(self, value: str, where: str, json_text: bool = False) -> str:
         """``value`` with every known secret replaced (a short one as a URL's field value, and
         as a whole string when ``value`` is JSON text)."""
+        cleaned = self._replaced(value, json_text)
+        if cleaned != value:
+            self.note(where)
+        return cleaned
+
+    def _replaced(self, value: str, json_text: bool = False) -> str:
         cleaned = value
         if self._pattern is not None:
             cleaned = self._pattern.sub(PLACEHOLDER, cleaned)
@@ -268,9 +274,19 @@ class Redactor:
             cleaned = self._in_url.sub(lambda found: found.group(1) + PLACEHOLDER, cleaned)
         if json_text and self._in_json is not None:
             cleaned = self._in_json.sub('"%s"' % PLACEHOLDER, cleaned)
-        if cleaned != value:
-            self.note(where)
         return cleaned
+
+    def outcome(self, value: Any) -> Any:
+        """A live answer's outcome (:func:`~.cases.outcome_of`) with every known secret replaced in
+        its text, a short one standing whole too, as the replay of the redacted case gives it (no note:
+        it is not written)."""
+        if isinstance(value, str):
+            return PLACEHOLDER if self.standing(value) else self._replaced(value)
+        if isinstance(value, list):
+            return [self.outcome(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.outcome(v) for k, v in value.items()}
+        return value
 
     @property
     def searching(self) -> bool:
@@ -681,7 +697,7 @@ class RecordResult:
         CaseResult  #: the replay of the written case (``NEW`` became the golden; ``ERROR`` means it does not replay)
     )
     files: list[Path]  #: every file written, the golden included when there is one
-    live_outcome: dict[str, Any]  #: what the live search returned (comparable form)
+    live_outcome: dict[str, Any]  #: what the live search returned (comparable form, secrets redacted)
     redacted: list[str]  #: where secrets were removed
     live_diff: list[str]  #: differences between the live answer and its replay (empty when deterministic)
 
@@ -969,7 +985,7 @@ def _provenance(captured: datetime.datetime, offline: bool) -> dict[str, Any]:
 
 def _replayed(meta_path: Path, live: Any, files: list[Path], redactor: Redactor) -> RecordResult:
     """Replay the written case offline, write its golden when it is new, and compare with the live answer."""
-    live_outcome = outcome_of(live)
+    live_outcome = redactor.outcome(outcome_of(live))  # as the redacted case gives it: compared, and shown
     case = load_case(meta_path)
     verdict = run_case(case)
     if verdict.status == "NEW" and verdict.outcome is not None:

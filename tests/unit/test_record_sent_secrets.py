@@ -336,3 +336,16 @@ def test_a_token_echoed_in_a_result_leaves_the_live_answer_redacted_too(tmp_path
     assert result.live_diff == []
     assert TOKEN not in json.dumps(result.live_outcome)
     assert result.live_outcome["items"][0]["url"] == "https://rust.example/go?session_token=<redacted>"
+
+
+def test_a_credential_in_a_configured_urls_query_is_not_written():
+    """A secret-named query field of an endpoint or of a provider's URL setting (``?token=...``,
+    which an endpoint override does not send) was written to the meta's ``settings`` as it came: only
+    a URL's user info was taken for a secret there."""
+    settings = Settings(
+        endpoints={"searxng": "https://searx.example/?token=3ndp01nt-9f3a"},
+        providers={"searxng": {"base_url": "https://searx.example/?api_key=pr0v1der-9f3a&lang=en"}},
+    )
+    meta = recording._settings_meta("searxng", settings, recording._redactor_for(settings, [], ()))
+    assert meta["endpoints"]["searxng"] == "https://searx.example/?token=<redacted>"
+    assert meta["providers"]["searxng"]["base_url"] == "https://searx.example/?api_key=<redacted>&lang=en"

@@ -450,11 +450,16 @@ def _json_object(value: Any) -> Any:
 
 
 def _url_secrets(url: Optional[str]) -> list[str]:
-    """The password (and user:password) in a URL's userinfo."""
-    if not url or "@" not in url.split("?", 1)[0]:
+    """The password (and user:password) in a URL's userinfo, and the values of its query fields named
+    like a credential (``?token=...``: an endpoint override's query is not even sent)."""
+    if not url:
         return []
+    query = url.partition("?")[2].partition("#")[0]
+    found = [value for name, value in parse_qsl(query) if is_secret_name(name)]
+    if "@" not in url.split("?", 1)[0]:
+        return found
     userinfo = urlsplit(url).netloc.rpartition("@")[0]
-    return [part for part in (userinfo, userinfo.partition(":")[2]) if part]
+    return found + [part for part in (userinfo, userinfo.partition(":")[2]) if part]
 
 
 def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:

@@ -144,3 +144,19 @@ def test_a_key_in_a_compressed_body_outside_its_content_is_not_written(body):
     stored = _redacted(body, "application/gzip")
     assert KEY.encode() not in stored
     assert gzip.decompress(stored) == b'{"hits": []}'
+
+
+def test_a_short_token_standing_as_a_json_string_inside_a_compressed_json_body_is_redacted():
+    """A short sent token is replaced where it stands whole, a whole JSON string of a JSON body among
+    those places; the JSON inside a gzip file was searched as any text, and ``"echo": "ab12x"`` kept it."""
+    plain = b'{"echo": "ab12x", "said": "the ab12x key"}'
+    exchange = Exchange(
+        request=WireRequest("GET", ENDPOINT),
+        status=200,
+        headers={"Content-Type": "application/gzip"},
+        url=ENDPOINT,
+        body=bytearray(gzip.compress(plain)),
+        complete=True,
+    )
+    stored = recording._response_meta(exchange, recording.Redactor([], whole=["ab12x"]), "response")[1]
+    assert gzip.decompress(stored) == b'{"echo": "<redacted>", "said": "the ab12x key"}'

@@ -655,9 +655,8 @@ def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: 
     for coding in decoding.sniffed_codings(data, brotli=declared):
         plain = decoding.decompressed(data, coding, MAX_DECOMPRESSED_BYTES, "the recorded body at " + where)
         if plain is not None:
-            cleaned = redactor.body(
-                plain, where, json_body=plain[:1024].lstrip()[:1] in (b"{", b"[")
-            )  # a JSON file's too
+            json_text = plain[:1024].lstrip()[:1] in (b"{", b"[")  # a JSON file: searched as a JSON body
+            cleaned = redactor.body(plain, where, json_body=json_text)
             # a secret outside the content (a gzip header's file name, bytes after the stream's end,
             # which no decoder reads): the body is written again from its content
             outside = redactor.body(data, where) != data

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional, Union
+from urllib.parse import urlsplit
 
 from ..backends.searxng_config import fresh_configs
 from ..client.clock import Clock, SkippedTime
@@ -234,6 +235,10 @@ def _exchange_problem(meta: dict[str, Any]) -> Optional[str]:
     for where, request, response in pairs:
         if not isinstance(request, dict) or not isinstance(request.get("url"), str) or not request["url"]:
             return 'malformed meta file: %srequest must be an object with the URL requested ("url")' % where
+        try:
+            urlsplit(request["url"])  # the replay reads its address (an unclosed "[": no URL)
+        except ValueError as exc:
+            return "malformed meta file: %srequest.url %r is no URL (%s)" % (where, cut_end(request["url"], 200), exc)
         problem = _field_problem(request, _REQUEST_TYPES, where + "request") or _field_problem(
             response, _RESPONSE_TYPES, where + "response"
         )

@@ -249,8 +249,8 @@ def _exchange_problem(meta: dict[str, Any]) -> Optional[str]:
 
 
 def _response_problem(response: dict[str, Any], where: str) -> Optional[str]:
-    """A recorded response's ``status`` that is no HTTP status, or ``exception`` that names no
-    ``requests.exceptions`` class."""
+    """A recorded response's ``status`` that is no HTTP status, ``exception`` that names no
+    ``requests.exceptions`` class, or a header whose value is no string."""
     if "status" in response:
         status = recorded_status(response["status"])
         if status is None:
@@ -265,6 +265,19 @@ def _response_problem(response: dict[str, Any], where: str) -> Optional[str]:
             where,
             response["exception"],
         )
+    return _header_problem(response.get("headers") or {}, where)
+
+
+def _header_problem(headers: dict[str, Any], where: str) -> Optional[str]:
+    """A recorded response header whose value is no string (``"Content-Length": 5``: a ``TypeError`` in the
+    replay's answer, a traceback and an ``internal_error`` verdict); ``null`` is read as no header."""
+    for name, value in headers.items():
+        if value is not None and not isinstance(value, str):
+            return "malformed meta file: %sresponse.headers.%s must be a string, not %s" % (
+                where,
+                name,
+                type(value).__name__,
+            )
     return None
 
 

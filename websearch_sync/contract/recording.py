@@ -952,12 +952,21 @@ def _redacted_exchanges(
 def _write_bodies(
     folder: Path, case_name: str, recorded: list[dict[str, Any]], bodies: list[tuple[bytes, str]]
 ) -> list[Path]:
-    """Write the non-empty bodies next to the meta file and name them in ``recorded``; the files written."""
+    """Write the non-empty bodies next to the meta file and name them in ``recorded``; the files written.
+    A name another case's meta file gives a body (``rust.1.json`` of a case named ``rust.1``, beside the
+    first of two bodies of ``rust``) is not written over: the body takes a free name (``rust.1-2.json``)."""
     with_body = [i for i, (body, _) in enumerate(bodies) if body]
+    home = folder.resolve()
+    taken = {p.name for p in _named_by_other_cases(home, home / (case_name + ".meta.json")) if p.parent == home}
     files: list[Path] = []
     for index in with_body:
         body, suffix = bodies[index]
-        file_name = case_name + ("" if len(with_body) == 1 else ".%d" % (index + 1)) + suffix
+        stem = case_name + ("" if len(with_body) == 1 else ".%d" % (index + 1))
+        file_name, other = stem + suffix, 1
+        while file_name in taken:
+            other += 1
+            file_name = "%s-%d%s" % (stem, other, suffix)
+        taken.add(file_name)
         write_case_file(folder / file_name, body)
         files.append(folder / file_name)
         recorded[index]["response"]["body"] = file_name

@@ -160,3 +160,19 @@ def test_a_short_token_standing_as_a_json_string_inside_a_compressed_json_body_i
     )
     stored = recording._response_meta(exchange, recording.Redactor([], whole=["ab12x"]), "response")[1]
     assert gzip.decompress(stored) == b'{"echo": "<redacted>", "said": "the ab12x key"}'
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "text/plain", "text/html"])
+def test_a_gzip_file_served_under_a_text_type_is_searched_decompressed(content_type):
+    """A ``.json.gz`` stored with its type and no ``Content-Encoding`` (an object store's upload): the
+    wire leaves it compressed and it was searched as text, the key inside it written as it came. gzip's
+    first bytes are no text's (``\\x8b`` begins no UTF-8 character), so the body is known whatever its type."""
+    stored = _redacted(gzip.compress(PLAIN), content_type)
+    assert gzip.decompress(stored) == PLAIN.replace(KEY.encode(), b"<redacted>")
+
+
+def test_a_text_body_that_looks_like_zlib_is_searched_as_text():
+    """A text starting ``x^`` has zlib's header bytes: under a text type only gzip and zstd, whose magic
+    no text has, are looked for."""
+    body = b"x^ " + PLAIN
+    assert _redacted(body, "text/plain") == body.replace(KEY.encode(), b"<redacted>")

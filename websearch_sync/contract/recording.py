@@ -639,8 +639,9 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[
 
 
 def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: str) -> Optional[bytes]:
-    """A ``.bin`` body that is compressed content (gzip, zlib or zstd by its first bytes; brotli,
-    which has none, only under a declared type, which is no text's), searched decompressed and, when
+    """A body that is compressed content (gzip, zlib or zstd by its first bytes; brotli, which has
+    none, only under a declared type, which is no text's; under a text type, only gzip and zstd, whose
+    first bytes begin no UTF-8 text: a ``.json.gz`` served as JSON), searched decompressed and, when
     a secret was replaced, compressed again in its coding, so the case still replays what the
     backend read (as it is when a secret stood outside the content: a gzip header's file name, bytes
     after the stream's end); ``None`` for any other body (or with no secret to look for).
@@ -649,10 +650,12 @@ def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: 
         WebProviderError: ``response_too_large``, for a body decompressing beyond
             :data:`MAX_DECOMPRESSED_BYTES`.
     """
-    if _suffix(content_type) != ".bin" or not redactor.searching:
+    if not redactor.searching:
         return None
+    binary = _suffix(content_type) == ".bin"
     declared = bool(content_type.split(";", 1)[0].strip())
-    for coding in decoding.sniffed_codings(data, brotli=declared):
+    codings = decoding.sniffed_codings(data, brotli=binary and declared)
+    for coding in codings if binary else [c for c in codings if c in ("gzip", "zstd")]:
         plain = decoding.decompressed(data, coding, MAX_DECOMPRESSED_BYTES, "the recorded body at " + where)
         if plain is not None:
             json_text = plain[:1024].lstrip()[:1] in (b"{", b"[")  # a JSON file: searched as a JSON body

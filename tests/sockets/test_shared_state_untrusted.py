@@ -218,6 +218,8 @@ CRAFTED_COOLDOWNS = {
     "until 1e300": '{"detail_code": "http_429", "status": 429, "until": 1e300}',
     "until Infinity": '{"detail_code": "http_429", "status": 429, "until": Infinity}',
     "until NaN": '{"detail_code": "http_429", "status": 429, "until": NaN}',
+    # a JSON integer no float holds: OverflowError escaped every search of the backend
+    "until 400 digits": '{"detail_code": "http_429", "status": 429, "until": 1%s}' % ("0" * 400),
     "deep JSON": DEEP,
     "a list": "[1, 2]",
     "not JSON": "\xff\xfe",

@@ -7,6 +7,7 @@ import pytest
 
 from websearch_sync.client.state.failures import failure_record, read_failure
 from websearch_sync.errors import AuthError, WebBlocked, WebProviderError
+from websearch_sync.net.status import MAX_RETRY_AFTER_S
 
 
 def _record(**change):
@@ -34,6 +35,7 @@ def test_a_record_written_is_read_back_as_the_error_with_its_fields():
         _record(detail_code="HTTP 401; rm -rf"),
         _record(retryable="yes"),
         _record(retry_after=-1),
+        _record(retry_after=-(10**400)),
         _record(page=True),
         _record(errors=[{"type": "Nope", "message": "m", "retryable": False}]),
         _record(errors=[json.loads(_record())["error"]] * 17),
@@ -47,3 +49,10 @@ def test_text_is_read_without_control_characters():
     got = read_failure(_record(message="refused\x1b[2J", hint="\x07ring", provider="brave\x00"))
     assert isinstance(got, AuthError)
     assert (got.message, got.hint, got.provider) == ("refused [2J", " ring", "brave ")
+
+
+def test_a_wait_no_float_holds_is_read_as_the_longest_wait():
+    """A JSON integer of hundreds of digits is no float (``OverflowError``, out of the waiter's search):
+    a record's wait past the longest is cut to it, whatever its size."""
+    got = read_failure(_record(type="WebBlocked", detail_code="http_429", retry_after=10**400))
+    assert isinstance(got, WebBlocked) and got.retry_after == MAX_RETRY_AFTER_S

@@ -4,6 +4,7 @@ service echoed inside it was written as it came: it is searched decompressed, an
 compressed again in its coding, so the case still replays what the backend read."""
 
 import gzip
+import io
 import json
 import zlib
 
@@ -118,3 +119,60 @@ def test_a_recorded_gzip_export_is_written_without_its_key_and_replays(tmp_path,
     assert "response.body" in result.redacted
     golden = json.loads((tmp_path / "gzip_export" / "rust.expected.json").read_text(encoding="utf-8"))
     assert golden["items"][0]["url"] == "https://rust.example/"
+
+
+def _gzip_named(name: str, data: bytes) -> bytes:
+    """``data`` as ``gzip`` writes a file: the file's name in the member's header, as it is."""
+    out = io.BytesIO()
+    with gzip.GzipFile(filename=name, mode="wb", fileobj=out, mtime=0) as member:
+        member.write(data)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        _gzip_named("export-%s.json" % KEY, b'{"hits": []}'),  # the header's file name (FNAME), not compressed
+        gzip.compress(b'{"hits": []}') + b"\n/export?api_key=" + KEY.encode(),  # bytes after the member
+    ],
+    ids=["file-name", "after-the-end"],
+)
+def test_a_key_in_a_compressed_body_outside_its_content_is_not_written(body):
+    """Only the decompressed content was searched: the key in a gzip member's file name or in bytes
+    after the stream's end (which no decoder reads) was written as it came. The body is then written
+    again from its content, which is all a replay reads of it."""
+    stored = _redacted(body, "application/gzip")
+    assert KEY.encode() not in stored
+    assert gzip.decompress(stored) == b'{"hits": []}'
+
+
+def test_a_short_token_standing_as_a_json_string_inside_a_compressed_json_body_is_redacted():
+    """A short sent token is replaced where it stands whole, a whole JSON string of a JSON body among
+    those places; the JSON inside a gzip file was searched as any text, and ``"echo": "ab12x"`` kept it."""
+    plain = b'{"echo": "ab12x", "said": "the ab12x key"}'
+    exchange = Exchange(
+        request=WireRequest("GET", ENDPOINT),
+        status=200,
+        headers={"Content-Type": "application/gzip"},
+        url=ENDPOINT,
+        body=bytearray(gzip.compress(plain)),
+        complete=True,
+    )
+    stored = recording._response_meta(exchange, recording.Redactor([], whole=["ab12x"]), "response")[1]
+    assert gzip.decompress(stored) == b'{"echo": "<redacted>", "said": "the ab12x key"}'
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "text/plain", "text/html"])
+def test_a_gzip_file_served_under_a_text_type_is_searched_decompressed(content_type):
+    """A ``.json.gz`` stored with its type and no ``Content-Encoding`` (an object store's upload): the
+    wire leaves it compressed and it was searched as text, the key inside it written as it came. gzip's
+    first bytes are no text's (``\\x8b`` begins no UTF-8 character), so the body is known whatever its type."""
+    stored = _redacted(gzip.compress(PLAIN), content_type)
+    assert gzip.decompress(stored) == PLAIN.replace(KEY.encode(), b"<redacted>")
+
+
+def test_a_text_body_that_looks_like_zlib_is_searched_as_text():
+    """A text starting ``x^`` has zlib's header bytes: under a text type only gzip and zstd, whose magic
+    no text has, are looked for."""
+    body = b"x^ " + PLAIN
+    assert _redacted(body, "text/plain") == body.replace(KEY.encode(), b"<redacted>")

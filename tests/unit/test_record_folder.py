@@ -6,10 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
+from recorded_exchanges import json_exchange
 
 import websearch_sync as ws
+from websearch_sync.backends import JsonApiEngine, RequestSpec, SearchParams, register
 from websearch_sync.cli import main
-from websearch_sync.contract.recording import record_case
+from websearch_sync.contract import recording
+from websearch_sync.contract.cases import load_case, run_case
+from websearch_sync.contract.recording import Exchange, record_case
+from websearch_sync.net.wire import WireRequest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -193,3 +198,43 @@ def test_verify_notes_what_a_cases_provenance_lacks(tmp_path, capsys):
         "note: stub/hello-world: a synthetic case must say why no recording covers it (provenance.why)\n"
         in capsys.readouterr().out
     )
+
+
+class _TwoPageEngine(JsonApiEngine):
+    """Sends the query alone; its answer may come after a redirect with a body of its own."""
+
+    name = "two_bodies"
+    summary = "a redirect, then the answer"
+    default_endpoint = "https://two.example/api"
+    results_at = "hits"
+    result_fields = {"title": "name", "url": "link"}
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """The query."""
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.query})
+
+
+def test_a_cases_numbered_bodies_never_overwrite_another_cases_body(tmp_path, monkeypatch):
+    """A case of two bodies writes ``<name>.1.json`` and ``<name>.2.json``: recorded as ``rust``
+    beside a case named ``rust.1``, it wrote over that case's ``rust.1.json``, which then replayed
+    the other case's answer."""
+    url = "https://two.example/api?q=rust"
+    register(_TwoPageEngine)  # undone after the test
+    first = {"hits": [{"name": "First", "link": "https://first.example/"}]}
+    monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [json_exchange(url, first)]))
+    assert record_case("two_bodies", "rust", name="rust.1", fixtures_dir=tmp_path).ok
+    kept = (tmp_path / "two_bodies" / "rust.1.json").read_bytes()
+    moved = Exchange(
+        request=WireRequest("GET", url),
+        status=302,
+        headers={"Location": "/api?q=rust&v=2", "Content-Type": "application/json"},
+        url=url,
+        body=bytearray(b'{"moved": "/api?q=rust&v=2"}'),
+        complete=True,
+    )
+    second = json_exchange("https://two.example/api?q=rust&v=2", {"hits": []})
+    monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [moved, second]))
+    assert record_case("two_bodies", "rust", fixtures_dir=tmp_path).ok
+    assert (tmp_path / "two_bodies" / "rust.1.json").read_bytes() == kept
+    assert run_case(load_case(tmp_path / "two_bodies" / "rust.1.meta.json")).status == "PASS"
+    assert run_case(load_case(tmp_path / "two_bodies" / "rust.meta.json")).status == "PASS"

@@ -11,6 +11,7 @@ import pytest
 from recorded_exchanges import json_exchange
 
 from websearch_sync.backends import JsonApiEngine, RequestSpec, SearchParams, register
+from websearch_sync.config import Settings
 from websearch_sync.contract import recording
 from websearch_sync.contract.recording import Exchange, record_case
 from websearch_sync.net.wire import WireRequest
@@ -270,3 +271,81 @@ def test_a_sent_token_echoed_in_another_query_field_is_redacted_there_by_design(
     assert meta["request"]["query_params"] == {"q": "rust", "session_token": "<redacted>", "state": "<redacted>"}
     assert "request.query_params.state" in result.redacted
     assert TOKEN not in json.dumps(meta)
+
+
+def test_a_json_typed_body_that_is_no_json_document_is_noted_not_raised():
+    """A body typed as JSON that is not one document (NDJSON, ``application/x-ndjson``, a bulk API's
+    lines) raised ``JSONDecodeError`` out of ``record`` after the live search, no error of the
+    vocabulary: it is a raw body, not stored and noted, as any other body replay cannot match."""
+    body = b'{"index": "a"}\n{"query": {"match_all": {}}}\n'
+    request = WireRequest("POST", ENDPOINT, headers=[("Content-Type", "application/x-ndjson")], body=body)
+    redactor = recording.Redactor([])
+    recorded, _ = recording._redacted_exchanges([Exchange(request=request, status=200)], "ua", redactor)
+    assert "json" not in recorded[0]["request"] and "form" not in recorded[0]["request"]
+    assert redactor.notes == ["request: a application/x-ndjson body (not stored, not matched on replay)"]
+
+
+@pytest.mark.parametrize(
+    ("value", "stored"),
+    [
+        ("Bearer tok/en+9f3a77c1", "Bearer <redacted>"),  # the scheme kept
+        ("key=k3y-9f3a77c1; sig=s1g-9f3a77c1", "<redacted>"),  # no scheme: the first pair was kept
+        ("Token a=k3y-9f3a77c1, b=s1g-9f3a77c1", "Token <redacted>"),
+    ],
+)
+def test_a_credential_header_keeps_nothing_but_its_scheme(value, stored):
+    """A credential header's value was kept around what was replaced, its first word taken for a
+    scheme: ``key=<secret>; sig=<secret>`` was written ``key=<secret>; <redacted>``."""
+    request = WireRequest("GET", ENDPOINT, headers=[("X-Auth", value)])
+    redactor = recording._redactor_for(Settings(), [Exchange(request=request)], ())
+    assert recording._request_headers(request, "ua", redactor, "request") == {"X-Auth": stored}
+
+
+@pytest.mark.parametrize(
+    ("url", "headers", "body"),
+    [
+        (ENDPOINT + "?token=k3y-9f3a77c1&q=rust&token=s1g-9f3a77c1", [], None),
+        (ENDPOINT, [("Content-Type", "application/x-www-form-urlencoded")], b"token=k3y-9f3a77c1&token=s1g-9f3a77c1"),
+    ],
+    ids=["query", "form"],
+)
+def test_every_value_of_a_repeated_credential_field_is_searched_for(url, headers, body):
+    """A credential field sent twice (``token=a&q=rust&token=b``, a form's ``token=a&token=b``) was read
+    into a mapping, the last value kept: the first was never searched for, and an answer echoing it
+    wrote it to the case."""
+    request = WireRequest("POST" if body else "GET", url, headers=headers, body=body)
+    assert recording._sent_secrets([Exchange(request=request)]) == ["k3y-9f3a77c1", "s1g-9f3a77c1"]
+
+
+def test_a_token_echoed_in_a_result_leaves_the_live_answer_redacted_too(tmp_path, monkeypatch):
+    """An answer whose result links carry the sent token on (``?session_token=...``): the case is
+    written redacted and its replay gives the link with the placeholder, but the live answer, as it
+    came, was compared with it: every such recording ended in 'replaying the case gives another
+    answer than the live search' (exit 1), the diff printing the token on stderr."""
+    query = "q=rust&session_token=tok%2Fen%2B9f3a77c1"
+    answer = {"hits": [{"name": "Rust", "link": "https://rust.example/go?session_token=" + TOKEN}]}
+    exchange = json_exchange(ENDPOINT + "?" + query, answer)
+    register(EchoTokenEngine)  # undone after the test
+    monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [exchange]))
+    golden = record_case("echo_token", "rust", fixtures_dir=tmp_path).verdict.outcome
+    assert golden is not None and golden["items"][0]["url"].endswith("session_token=<redacted>")
+    live = json.loads(json.dumps(golden).replace("<redacted>", TOKEN))  # the live search's answer, as it came
+    monkeypatch.setattr(recording, "_capture", lambda *args: (live, [exchange]))
+    result = record_case("echo_token", "rust", fixtures_dir=tmp_path, overwrite=True)
+    assert result.ok, result.verdict.diff
+    assert result.live_diff == []
+    assert TOKEN not in json.dumps(result.live_outcome)
+    assert result.live_outcome["items"][0]["url"] == "https://rust.example/go?session_token=<redacted>"
+
+
+def test_a_credential_in_a_configured_urls_query_is_not_written():
+    """A secret-named query field of an endpoint or of a provider's URL setting (``?token=...``,
+    which an endpoint override does not send) was written to the meta's ``settings`` as it came: only
+    a URL's user info was taken for a secret there."""
+    settings = Settings(
+        endpoints={"searxng": "https://searx.example/?token=3ndp01nt-9f3a"},
+        providers={"searxng": {"base_url": "https://searx.example/?api_key=pr0v1der-9f3a&lang=en"}},
+    )
+    meta = recording._settings_meta("searxng", settings, recording._redactor_for(settings, [], ()))
+    assert meta["endpoints"]["searxng"] == "https://searx.example/?token=<redacted>"
+    assert meta["providers"]["searxng"]["base_url"] == "https://searx.example/?api_key=<redacted>&lang=en"

@@ -102,6 +102,15 @@ def _set(part, key, value):
         (_no_url, 'malformed meta file: request must be an object with the URL requested ("url")'),
         (_no_request, 'malformed meta file: request must be an object with the URL requested ("url")'),
         (_no_response, 'malformed meta file: a "request" without the "response" recorded for it'),
+        (
+            _set("response", "headers", {"Content-Length": 5}),
+            "response.headers.Content-Length must be a string, not int",
+        ),
+        # a URL urlsplit refuses: a ValueError out of the replay's address check, an internal_error verdict
+        (
+            _set("request", "url", "https://[api.search.brave.com/res/v1/web/search"),
+            "request.url 'https://[api.search.brave.com/res/v1/web/search' is no URL (Invalid IPv6 URL)",
+        ),
     ],
 )
 def test_a_recorded_exchange_of_the_wrong_shape_is_a_malformed_meta_file(tmp_path, edit, said):

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional, Union
+from urllib.parse import urlsplit
 
 from ..backends.searxng_config import fresh_configs
 from ..client.clock import Clock, SkippedTime
@@ -234,6 +235,10 @@ def _exchange_problem(meta: dict[str, Any]) -> Optional[str]:
     for where, request, response in pairs:
         if not isinstance(request, dict) or not isinstance(request.get("url"), str) or not request["url"]:
             return 'malformed meta file: %srequest must be an object with the URL requested ("url")' % where
+        try:
+            urlsplit(request["url"])  # the replay reads its address (an unclosed "[": no URL)
+        except ValueError as exc:
+            return "malformed meta file: %srequest.url %r is no URL (%s)" % (where, cut_end(request["url"], 200), exc)
         problem = _field_problem(request, _REQUEST_TYPES, where + "request") or _field_problem(
             response, _RESPONSE_TYPES, where + "response"
         )
@@ -244,8 +249,8 @@ def _exchange_problem(meta: dict[str, Any]) -> Optional[str]:
 
 
 def _response_problem(response: dict[str, Any], where: str) -> Optional[str]:
-    """A recorded response's ``status`` that is no HTTP status, or ``exception`` that names no
-    ``requests.exceptions`` class."""
+    """A recorded response's ``status`` that is no HTTP status, ``exception`` that names no
+    ``requests.exceptions`` class, or a header whose value is no string."""
     if "status" in response:
         status = recorded_status(response["status"])
         if status is None:
@@ -260,6 +265,19 @@ def _response_problem(response: dict[str, Any], where: str) -> Optional[str]:
             where,
             response["exception"],
         )
+    return _header_problem(response.get("headers") or {}, where)
+
+
+def _header_problem(headers: dict[str, Any], where: str) -> Optional[str]:
+    """A recorded response header whose value is no string (``"Content-Length": 5``: a ``TypeError`` in the
+    replay's answer, a traceback and an ``internal_error`` verdict); ``null`` is read as no header."""
+    for name, value in headers.items():
+        if value is not None and not isinstance(value, str):
+            return "malformed meta file: %sresponse.headers.%s must be a string, not %s" % (
+                where,
+                name,
+                type(value).__name__,
+            )
     return None
 
 

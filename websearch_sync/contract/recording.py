@@ -96,6 +96,8 @@ _AS_JSON_STRING = r'(?<!\\)"(?:%s)"'
 _WIDE_ENCODINGS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 #: A compressed body (a ``.gz`` served as ``application/gzip``) is searched decompressed up to this size.
 MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024
+#: A credential header's value as it may be kept: the placeholder, after an auth scheme (an HTTP token) or alone.
+_SCHEMED_PLACEHOLDER = re.compile(r"(?:[!#$%%&'*+.^_`|~0-9A-Za-z-]+ )?%s" % re.escape(PLACEHOLDER))
 #: HTML's named references of the characters it escapes (``html.escape``; ``&#39;`` is numeric).
 _HTML_NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 
@@ -259,6 +261,12 @@ class Redactor:
     def text(self, value: str, where: str, json_text: bool = False) -> str:
         """``value`` with every known secret replaced (a short one as a URL's field value, and
         as a whole string when ``value`` is JSON text)."""
+        cleaned = self._replaced(value, json_text)
+        if cleaned != value:
+            self.note(where)
+        return cleaned
+
+    def _replaced(self, value: str, json_text: bool = False) -> str:
         cleaned = value
         if self._pattern is not None:
             cleaned = self._pattern.sub(PLACEHOLDER, cleaned)
@@ -266,9 +274,19 @@ class Redactor:
             cleaned = self._in_url.sub(lambda found: found.group(1) + PLACEHOLDER, cleaned)
         if json_text and self._in_json is not None:
             cleaned = self._in_json.sub('"%s"' % PLACEHOLDER, cleaned)
-        if cleaned != value:
-            self.note(where)
         return cleaned
+
+    def outcome(self, value: Any) -> Any:
+        """A live answer's outcome (:func:`~.cases.outcome_of`) with every known secret replaced in
+        its text, a short one standing whole too, as the replay of the redacted case gives it (no note:
+        it is not written)."""
+        if isinstance(value, str):
+            return PLACEHOLDER if self.standing(value) else self._replaced(value)
+        if isinstance(value, list):
+            return [self.outcome(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.outcome(v) for k, v in value.items()}
+        return value
 
     @property
     def searching(self) -> bool:
@@ -334,14 +352,16 @@ class Redactor:
 
     def header(self, name: str, value: str, where: str) -> str:
         """A header value: secrets replaced inside, a short one standing whole after its scheme
-        (``Bearer <redacted>``) or as the whole value; a credential header not holding a known
-        secret (so nothing was replaced) is wholly redacted."""
+        (``Bearer <redacted>``) or as the whole value; a credential header is wholly redacted
+        unless it is then its scheme and the placeholder (nothing replaced, or more than the
+        credential after a scheme left: ``key=<secret>; sig=<redacted>``)."""
         scheme, space, credential = value.strip().rpartition(" ")
         if self.standing(credential) and (not space or " " not in scheme):
             self.note(where)
-            return scheme + space + PLACEHOLDER
-        cleaned = self.text(value, where)
-        if is_secret_name(name) and PLACEHOLDER not in cleaned:
+            cleaned = scheme + space + PLACEHOLDER
+        else:
+            cleaned = self.text(value, where)
+        if is_secret_name(name) and not _SCHEMED_PLACEHOLDER.fullmatch(cleaned):
             self.note(where)
             return PLACEHOLDER
         return cleaned
@@ -430,11 +450,16 @@ def _json_object(value: Any) -> Any:
 
 
 def _url_secrets(url: Optional[str]) -> list[str]:
-    """The password (and user:password) in a URL's userinfo."""
-    if not url or "@" not in url.split("?", 1)[0]:
+    """The password (and user:password) in a URL's userinfo, and the values of its query fields named
+    like a credential (``?token=...``: an endpoint override's query is not even sent)."""
+    if not url:
         return []
+    query = url.partition("?")[2].partition("#")[0]
+    found = [value for name, value in parse_qsl(query) if is_secret_name(name)]
+    if "@" not in url.split("?", 1)[0]:
+        return found
     userinfo = urlsplit(url).netloc.rpartition("@")[0]
-    return [part for part in (userinfo, userinfo.partition(":")[2]) if part]
+    return found + [part for part in (userinfo, userinfo.partition(":")[2]) if part]
 
 
 def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
@@ -446,7 +471,7 @@ def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
     found: list[str] = []
     for exchange in exchanges:
         request = exchange.request
-        found.extend(_named_secrets(query_params(request.url or "")))
+        found.extend(_named_secrets(_fields(urlsplit(request.url or "").query)))
         found.extend(_named_secrets(_sent_fields(request)))
         for name, value in request.headers:
             if name.lower() == "cookie":  # a preference cookie (``recent=rust programming``) is no secret
@@ -459,18 +484,24 @@ def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
 
 
 def _sent_fields(request: WireRequest) -> Any:
-    """A request's form fields or JSON body, as :func:`_request_body` reads them (``None`` for another body)."""
+    """A request's form fields (each one of them, a repeated name's too) or JSON body (``None`` for another body)."""
     text, content_type = _body_text(request)
     if not text:
         return None
     if "x-www-form-urlencoded" in content_type:
-        return dict(parse_qsl(text, keep_blank_values=True))
+        return _fields(text)
     if "json" in content_type:
         try:
             return json.loads(text)
         except ValueError:
             return None
     return None
+
+
+def _fields(query: str) -> list[dict[str, str]]:
+    """Each field of a query string or form as ``{name: value}``, in order: a name sent twice
+    (``token=a&q=rust&token=b``) keeps each of its values, which a mapping of the fields would not."""
+    return [{name: value} for name, value in parse_qsl(query, keep_blank_values=True)]
 
 
 def _named_secrets(value: Any, secret: bool = False) -> list[str]:
@@ -553,7 +584,12 @@ def _request_body(prepared: WireRequest, redactor: Redactor, where: str) -> dict
             }
         }
     if "json" in content_type:
-        return {"json": redactor.value("", json.loads(text), where + ".json")}
+        try:
+            document = json.loads(text)
+        except ValueError:  # no JSON document (NDJSON's lines): a raw body
+            pass
+        else:
+            return {"json": redactor.value("", document, where + ".json")}
     redactor.note("%s: a %s body (not stored, not matched on replay)" % (where, content_type or "raw"))
     return {}
 
@@ -596,30 +632,38 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[
     content_type = CaseInsensitiveDict(exchange.headers).get("Content-Type") or ""
     body = bytes(exchange.body)
     unpacked = _compressed_body(body, content_type, redactor, where + ".body")
-    if unpacked is not None:  # its compressed bytes are not searched: a secret in them is no echo
+    if unpacked is not None:  # searched decompressed (and as it came, for what lies outside its content)
         return {"status": exchange.status, "headers": headers}, unpacked
     body = redactor.body(body, where + ".body", json_body=_suffix(content_type) == ".json")
     return {"status": exchange.status, "headers": headers}, body
 
 
 def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: str) -> Optional[bytes]:
-    """A ``.bin`` body that is compressed content (gzip, zlib or zstd by its first bytes; brotli,
-    which has none, only under a declared type, which is no text's), searched decompressed and, when
+    """A body that is compressed content (gzip, zlib or zstd by its first bytes; brotli, which has
+    none, only under a declared type, which is no text's; under a text type, only gzip and zstd, whose
+    first bytes begin no UTF-8 text: a ``.json.gz`` served as JSON), searched decompressed and, when
     a secret was replaced, compressed again in its coding, so the case still replays what the
-    backend read; ``None`` for any other body (or with no secret to look for).
+    backend read (as it is when a secret stood outside the content: a gzip header's file name, bytes
+    after the stream's end); ``None`` for any other body (or with no secret to look for).
 
     Raises:
         WebProviderError: ``response_too_large``, for a body decompressing beyond
             :data:`MAX_DECOMPRESSED_BYTES`.
     """
-    if _suffix(content_type) != ".bin" or not redactor.searching:
+    if not redactor.searching:
         return None
+    binary = _suffix(content_type) == ".bin"
     declared = bool(content_type.split(";", 1)[0].strip())
-    for coding in decoding.sniffed_codings(data, brotli=declared):
+    codings = decoding.sniffed_codings(data, brotli=binary and declared)
+    for coding in codings if binary else [c for c in codings if c in ("gzip", "zstd")]:
         plain = decoding.decompressed(data, coding, MAX_DECOMPRESSED_BYTES, "the recorded body at " + where)
         if plain is not None:
-            cleaned = redactor.body(plain, where)
-            return data if cleaned == plain else decoding.compressed(cleaned, coding)
+            json_text = plain[:1024].lstrip()[:1] in (b"{", b"[")  # a JSON file: searched as a JSON body
+            cleaned = redactor.body(plain, where, json_body=json_text)
+            # a secret outside the content (a gzip header's file name, bytes after the stream's end,
+            # which no decoder reads): the body is written again from its content
+            outside = redactor.body(data, where) != data
+            return data if cleaned == plain and not outside else decoding.compressed(cleaned, coding)
     return None
 
 
@@ -662,7 +706,7 @@ class RecordResult:
         CaseResult  #: the replay of the written case (``NEW`` became the golden; ``ERROR`` means it does not replay)
     )
     files: list[Path]  #: every file written, the golden included when there is one
-    live_outcome: dict[str, Any]  #: what the live search returned (comparable form)
+    live_outcome: dict[str, Any]  #: what the live search returned (comparable form, secrets redacted)
     redacted: list[str]  #: where secrets were removed
     live_diff: list[str]  #: differences between the live answer and its replay (empty when deterministic)
 
@@ -911,12 +955,21 @@ def _redacted_exchanges(
 def _write_bodies(
     folder: Path, case_name: str, recorded: list[dict[str, Any]], bodies: list[tuple[bytes, str]]
 ) -> list[Path]:
-    """Write the non-empty bodies next to the meta file and name them in ``recorded``; the files written."""
+    """Write the non-empty bodies next to the meta file and name them in ``recorded``; the files written.
+    A name another case's meta file gives a body (``rust.1.json`` of a case named ``rust.1``, beside the
+    first of two bodies of ``rust``) is not written over: the body takes a free name (``rust.1-2.json``)."""
     with_body = [i for i, (body, _) in enumerate(bodies) if body]
+    home = folder.resolve()
+    taken = {p.name for p in _named_by_other_cases(home, home / (case_name + ".meta.json")) if p.parent == home}
     files: list[Path] = []
     for index in with_body:
         body, suffix = bodies[index]
-        file_name = case_name + ("" if len(with_body) == 1 else ".%d" % (index + 1)) + suffix
+        stem = case_name + ("" if len(with_body) == 1 else ".%d" % (index + 1))
+        file_name, other = stem + suffix, 1
+        while file_name in taken:
+            other += 1
+            file_name = "%s-%d%s" % (stem, other, suffix)
+        taken.add(file_name)
         write_case_file(folder / file_name, body)
         files.append(folder / file_name)
         recorded[index]["response"]["body"] = file_name
@@ -950,7 +1003,7 @@ def _provenance(captured: datetime.datetime, offline: bool) -> dict[str, Any]:
 
 def _replayed(meta_path: Path, live: Any, files: list[Path], redactor: Redactor) -> RecordResult:
     """Replay the written case offline, write its golden when it is new, and compare with the live answer."""
-    live_outcome = outcome_of(live)
+    live_outcome = redactor.outcome(outcome_of(live))  # as the redacted case gives it: compared, and shown
     case = load_case(meta_path)
     verdict = run_case(case)
     if verdict.status == "NEW" and verdict.outcome is not None:

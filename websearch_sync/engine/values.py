@@ -27,6 +27,7 @@ import datetime
 import email.utils
 import math
 import re
+import sys
 from typing import Any, Optional
 
 from ..net.instants import unix_seconds
@@ -89,9 +90,15 @@ def _text(value: Any) -> Optional[str]:
     return " ".join(value.lower().split())
 
 
+#: The largest number a float holds: a JSON integer past it is no number (``float()``: ``OverflowError``).
+_LARGEST_FLOAT = sys.float_info.max
+
+
 def _number(value: Any) -> Optional[float]:
-    """``value`` when it is a finite number (not a bool)."""
+    """``value`` when it is a finite number (not a bool) that a float holds."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, int) and abs(value) > _LARGEST_FLOAT:  # a JSON integer of hundreds of digits
         return None
     return float(value) if math.isfinite(value) else None
 

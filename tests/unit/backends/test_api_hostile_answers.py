@@ -470,3 +470,13 @@ def test_a_date_field_of_zero_or_a_small_number_is_no_date_in_1970(name, field, 
     first_result(name, data)[field] = value
     item = search(name, data)["items"][0]
     assert "published_at" not in item, item
+
+
+@pytest.mark.parametrize("name, field", [("tavily", "published_date"), ("kagi", "published"), ("service", "date")])
+def test_a_date_field_of_a_number_no_float_holds_is_no_date(name, field):
+    """A JSON integer of 400 digits (Python's reader takes it whole) raised ``OverflowError`` out of the
+    search, no error of the vocabulary, where any other number that is no date is none."""
+    data = success(name)
+    first_result(name, data)[field] = 10**400
+    item = search(name, data)["items"][0]
+    assert "published_at" not in item, item

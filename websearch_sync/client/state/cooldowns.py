@@ -38,7 +38,7 @@ def read_block(value: Optional[bytes], left_s: float) -> Optional[SharedBlock]:
     if not (
         isinstance(until, (int, float))
         and not isinstance(until, bool)
-        and math.isfinite(until)
+        and (isinstance(until, int) or math.isfinite(until))  # a JSON integer may be past any float
         and 0 <= until <= _MAX_WALL_S
     ):
         return None

@@ -105,7 +105,7 @@ def _error(form: Any, errors: list[Optional[WebSearchError]]) -> Optional[WebSea
         detail_code=code,
         status=status_field(form.get("status")),
         retryable=retryable,
-        retry_after=None if wait is None else min(float(wait), MAX_RETRY_AFTER_S),
+        retry_after=None if wait is None else float(min(wait, MAX_RETRY_AFTER_S)),  # an int of any size: no float
         hint=line_field(form.get("hint")),
         errors=errors,
         **places,
@@ -127,7 +127,10 @@ def _fields_of_their_kind(form: Any) -> bool:
         return False
     wait = form.get("retry_after")
     return wait is None or (
-        isinstance(wait, (int, float)) and not isinstance(wait, bool) and math.isfinite(wait) and 0 <= wait
+        isinstance(wait, (int, float))
+        and not isinstance(wait, bool)
+        and (isinstance(wait, int) or math.isfinite(wait))  # a JSON integer may be past any float
+        and 0 <= wait
     )
 
 

@@ -1,0 +1,181 @@
+"""Where the pipeline overrides readability's pick, and what each override is worth.
+
+    python bench/extraction_overrides.py [--set NAME=DIR ...] [--all]
+
+``extract_html`` runs readability-lxml on the pre-cleaned page and then may put something else
+in place of what readability selected: its layout-table column (``recovery.table_column``), the
+page's main text region for a tiny article (``recovery.tiny``) or a fragment
+(``recovery.fragment``), trafilatura's second opinion for a near-empty one
+(``recovery.second_opinion``), or the page's visible text when nothing is left. This script runs
+each page of the real development sets (default: ``articles`` = ../shared/extraction-benchmark,
+``readability`` = ../shared/extraction-benchmark-readability; in document order, the pages sorted
+by id) three ways:
+
+- ``ours``: ``extract_html`` in text mode with every rule, the stages that overrode the pick
+  recorded as they run;
+- ``pick``: the same without the four override rules: readability's pick, cleaned;
+- ``r-lxml``: plain readability-lxml (``Document(html).summary()``, as ``bench/extraction.py``).
+
+It lists every page where ``ours`` differs from ``pick`` with the three page F1s and the stages
+that fired (``--all``: also the pages where ``ours`` differs from ``r-lxml`` by more than 0.2
+F1 without an override), then per set and per stage the pages where the override helped and
+hurt (page F1 against ``pick``, a change under 0.005 counted as neither) and the net: the
+set's corpus F1 with and without the overrides. Metric: ``extraction_metric.py``.
+"""
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any, Callable, Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from extraction import DEFAULT_SETS, baseline_text, load  # noqa: E402
+from extraction_metric import aggregate, page_f1, score_pages  # noqa: E402
+
+#: The rules that put something else in place of readability's pick.
+OVERRIDE_RULES = ("recovery.table_column", "recovery.tiny", "recovery.fragment", "recovery.second_opinion")
+#: A page F1 change smaller than this is neither a help nor a hurt.
+EPSILON = 0.005
+#: ``--all`` also lists pages where ours and plain readability-lxml differ by more than this F1.
+GAP = 0.2
+
+
+@contextlib.contextmanager
+def traced(fired: list[str]) -> Iterator[None]:
+    """Within it, ``extract_html``'s override stages append their name to ``fired`` when they
+    return something else than the article they were given."""
+    from websearch_sync.extract import article as module
+
+    def wrap(name: str, stage: str, position: int) -> Callable[..., Any]:
+        original = getattr(module, name)
+
+        def stage_call(*args: Any, **kwargs: Any) -> Any:
+            result = original(*args, **kwargs)
+            if result is not args[position]:
+                fired.append(stage)
+            return result
+
+        return stage_call
+
+    patches = (
+        ("_widen_to_column", "table_column", 1),
+        ("_recover_tiny", "tiny", 1),
+        ("_recover_fragment", "fragment", 1),
+    )
+    saved = {name: getattr(module, name) for name, _, _ in patches}
+    try:
+        for name, stage, position in patches:
+            setattr(module, name, wrap(name, stage, position))
+        yield
+    finally:
+        for name, original in saved.items():
+            setattr(module, name, original)
+
+
+def ours_traced(html: str) -> tuple[str, list[str]]:
+    """``extract_html``'s text with every rule, and the override stages that fired (the second
+    opinion and the visible-text fallback read from its ``extractor``)."""
+    from websearch_sync.extract.article import extract_html
+
+    fired: list[str] = []
+    with traced(fired):
+        result = extract_html(html, mode="text")
+    if result.extractor != "readability":
+        fired.append("second_opinion" if result.extractor == "trafilatura" else result.extractor)
+    return result.text, fired
+
+
+def pick_text(html: str) -> str:
+    """``extract_html``'s text without the override rules: readability's pick, cleaned."""
+    from websearch_sync.extract.article import extract_html
+    from websearch_sync.extract.rules import DEFAULT_RULES
+
+    return extract_html(html, mode="text", rules=DEFAULT_RULES - frozenset(OVERRIDE_RULES)).text
+
+
+def _row(page_id: str, f1s: Sequence[float], fired: Sequence[str], chars: Sequence[int]) -> str:
+    ours, pick, base = f1s
+    verdict = "helped" if ours > pick + EPSILON else "hurt" if ours < pick - EPSILON else "same"
+    return "  %-40s ours %.3f  pick %.3f  r-lxml %.3f  %-6s  %-26s chars ours/pick %d/%d" % (
+        page_id[:40],
+        ours,
+        pick,
+        base,
+        verdict,
+        "+".join(fired) or "-",
+        chars[0],
+        chars[1],
+    )
+
+
+def report_set(name: str, pages: list[tuple[str, str, str]], list_all: bool) -> dict[str, float]:
+    """Lists the set's overridden pages and prints its totals; returns its corpus F1s."""
+    ours, fired, pick, base = [], [], [], []
+    for _, html, _ in pages:  # document order: the pages sorted by id
+        text, stages = ours_traced(html)
+        ours.append(text)
+        fired.append(stages)
+        pick.append(pick_text(html))
+        base.append(baseline_text(html))
+    truths = [truth for _, _, truth in pages]
+    scored = {system: score_pages(truths, texts) for system, texts in (("ours", ours), ("pick", pick), ("base", base))}
+    f1 = {system: [page_f1(s) for s in scores] for system, scores in scored.items()}
+    print("\n%s (%d pages): pages where the pipeline overrides readability's pick" % (name, len(pages)))
+    totals: dict[str, list[float]] = {}
+    for index, (page_id, _, _) in enumerate(pages):
+        figures = (f1["ours"][index], f1["pick"][index], f1["base"][index])
+        chars = (len("".join(ours[index].split())), len("".join(pick[index].split())))
+        overridden = ours[index] != pick[index]
+        if overridden:
+            for stage in fired[index] or ["(other)"]:
+                delta = figures[0] - figures[1]
+                bucket = totals.setdefault(stage, [0, 0, 0, 0.0])
+                bucket[0 if delta > EPSILON else 1 if delta < -EPSILON else 2] += 1
+                bucket[3] += delta
+        if overridden or (list_all and abs(figures[0] - figures[2]) > GAP):
+            print(_row(page_id, figures, fired[index] if overridden else ["(no override)"], chars))
+    for stage, (helped, hurt, same, delta) in sorted(totals.items()):
+        print(
+            "  %-16s helped %2d  hurt %2d  same %2d  sum of page F1 changes %+.3f" % (stage, helped, hurt, same, delta)
+        )
+    corpus = {system: aggregate(scores)["f1"] for system, scores in scored.items()}
+    near_empty = {
+        system: sum(1 for text in texts if len("".join(text.split())) < 250)
+        for system, texts in (("ours", ours), ("pick", pick), ("base", base))
+    }
+    print(
+        "  corpus F1: ours %.4f  pick %.4f (net of overrides %+.4f)  r-lxml %.4f;"
+        " under 250 chars: ours %d, pick %d, r-lxml %d"
+        % (
+            corpus["ours"],
+            corpus["pick"],
+            corpus["ours"] - corpus["pick"],
+            corpus["base"],
+            near_empty["ours"],
+            near_empty["pick"],
+            near_empty["base"],
+        )
+    )
+    return corpus
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Command-line entry point (see the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", action="append", metavar="NAME=DIR", help="a benchmark directory (repeatable)")
+    parser.add_argument(
+        "--all", action="store_true", help="also list pages %.1f F1 or more from plain readability-lxml" % GAP
+    )
+    args = parser.parse_args(argv)
+    sets = dict(item.split("=", 1) for item in args.set) if args.set else dict(DEFAULT_SETS[:2])
+    for name, directory in sets.items():
+        report_set(name, load(directory), args.all)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -48,7 +48,7 @@ from .gaps import fill_gaps
 from .nesting import cut_by_depth, parse_capped
 from .prose import HEADINGS
 from .quiet import quiet_namespace, quiet_steps
-from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, Region, is_fragment, main_region
+from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
 from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
@@ -367,15 +367,12 @@ class _Selection:
     candidate holds the page's title heading or follows it (``titled``: the article from its
     title on, ``boxes.follows_title``), and the runs of teaser cards in such an article
     (``teasers``, ``article.teaser_runs``: found before readability's cleaning, which keeps
-    their summaries and drops their headline links); ``beside_cards``: set by the recovery when
-    the article is a fragment of the main region only by the teaser cards that end the region
-    (``recovery.card_share``): it stands, as a titled article does."""
+    their summaries and drops their headline links)."""
 
     article: Optional[etree._Element]
     boxes: list[etree._Element]
     titled: bool = False
     teasers: list[etree._Element] = field(default_factory=list)
-    beside_cards: bool = False
 
 
 def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None) -> _Selection:
@@ -423,11 +420,10 @@ def _inside(article: etree._Element, region: etree._Element) -> bool:
 
 
 def _recover_fragment(
-    root: etree._Element, article: etree._Element, rules: frozenset[str], title: str, page: int, selection: _Selection
+    root: etree._Element, article: etree._Element, rules: frozenset[str], title: str, page: int
 ) -> etree._Element:
     """``article``, or the page's main text region (cleaned like an article) when the article
-    is an implausibly small part of it (``selection.beside_cards`` set when it is one only by
-    the region's teaser cards, ``_fragment_of_prose``).
+    is an implausibly small part of it.
     ``root`` is the pre-cleaned page (``page``: its text size); it is used up."""
     body = _body(root)
     extracted = text_size(article)
@@ -437,21 +433,7 @@ def _recover_fragment(
     if not is_fragment(extracted, region, _inside(article, region.element)):
         return article
     clean_article(region.element, rules, title=title)
-    if "recovery.card_share" in rules and not _fragment_of_prose(extracted, region):
-        selection.beside_cards = True
-        return article
     return region.element
-
-
-def _fragment_of_prose(extracted: int, region: Region) -> bool:
-    """True when an extraction of ``extracted`` non-space characters is still a fragment of the
-    (cleaned) ``region`` once the runs of teaser cards that end it are left out
-    (``recovery.card_share``): a short article beside a column of teaser cards is a fragment of
-    the column by length only, and the column's summaries are no more of its text."""
-    cards = sum(text_size(run) for run in scan_teasers(region.element))
-    if not cards:
-        return True
-    return is_fragment(extracted, Region(region.element, max(0, region.dense_chars - cards)), True)
 
 
 def _chars(text: str) -> int:
@@ -520,7 +502,7 @@ def _recover(
     if "recovery.tiny" in rules and (article is None or text_size(article) < TINY_ARTICLE_CHARS):
         return _recover_tiny(root, article, rules, title)
     if article is not None and "recovery.fragment" in rules and not _titled(selection, article, rules):
-        return _recover_fragment(root, article, rules, title, page_chars, selection)
+        return _recover_fragment(root, article, rules, title, page_chars)
     return article
 
 
@@ -552,7 +534,7 @@ def extract_html(
     selection = _article(root, rules, title)
     text = ""
     article = _recover(root, selection, rules, title, page_chars)
-    titled = _titled(selection, article, rules) or (selection.beside_cards and article is selection.article)
+    titled = _titled(selection, article, rules)
     if article is not None and article is selection.article:
         for box in selection.boxes:  # after the recovery rules, which judge readability's selection as it was
             drop(box)

@@ -205,13 +205,6 @@ RULES = (
         "trafilatura (optional extra) before the whole-page fallback",
     ),
     _rule(
-        "recovery.card_share",
-        "recovery",
-        "an article is widened to the main region as a fragment only when it is still one with the runs of "
-        "teaser cards that end the region left out (a short article beside a column of cards stands, and is not "
-        "replaced by the second opinion either)",
-    ),
-    _rule(
         "recovery.fragment",
         "recovery",
         "an implausibly small extraction is widened to the main text region (which leaves out comments and reviews)",

@@ -19,8 +19,11 @@ by id) three ways:
 It lists every page where ``ours`` differs from ``pick`` with the three page F1s and the stages
 that fired (``--all``: also the pages where ``ours`` differs from ``r-lxml`` by more than 0.2
 F1 without an override), then per set and per stage the pages where the override helped and
-hurt (page F1 against ``pick``, a change under 0.005 counted as neither) and the net: the
-set's corpus F1 with and without the overrides. Metric: ``extraction_metric.py``.
+hurt (page F1 against ``pick``, a change under 0.005 counted as neither); then the pages where
+readability on the pre-cleaned page picks other text than plain readability-lxml (the two texts'
+shingle F1 under 0.5), ``pick`` against ``r-lxml``; and the net: the set's corpus F1 with and
+without the overrides, and the outputs under 250 non-space characters. Metric:
+``extraction_metric.py``.
 """
 
 import argparse
@@ -34,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from extraction import DEFAULT_SETS, baseline_text, load  # noqa: E402
-from extraction_metric import aggregate, page_f1, score_pages  # noqa: E402
+from extraction_metric import aggregate, page_f1, page_precision_recall, score_pages  # noqa: E402
 
 #: The rules that put something else in place of readability's pick.
 OVERRIDE_RULES = ("recovery.table_column", "recovery.tiny", "recovery.fragment", "recovery.second_opinion")
@@ -42,6 +45,12 @@ OVERRIDE_RULES = ("recovery.table_column", "recovery.tiny", "recovery.fragment",
 EPSILON = 0.005
 #: ``--all`` also lists pages where ours and plain readability-lxml differ by more than this F1.
 GAP = 0.2
+#: readability on the pre-cleaned page took another block than plain readability-lxml when
+#: their two texts' shingle F1 is under this.
+OTHER_BLOCK = 0.5
+
+Pages = list[tuple[str, str, str]]
+F1s = dict[str, list[float]]
 
 
 @contextlib.contextmanager
@@ -112,41 +121,81 @@ def _row(page_id: str, f1s: Sequence[float], fired: Sequence[str], chars: Sequen
     )
 
 
-def report_set(name: str, pages: list[tuple[str, str, str]], list_all: bool) -> dict[str, float]:
-    """Lists the set's overridden pages and prints its totals; returns its corpus F1s."""
-    ours, fired, pick, base = [], [], [], []
+def _texts(pages: Pages) -> tuple[dict[str, list[str]], list[list[str]]]:
+    """{system: texts} of ``ours``, ``pick`` and ``base`` (plain readability-lxml), and the
+    override stages that fired on each page, the pages in document order."""
+    texts: dict[str, list[str]] = {"ours": [], "pick": [], "base": []}
+    fired = []
     for _, html, _ in pages:  # document order: the pages sorted by id
         text, stages = ours_traced(html)
-        ours.append(text)
+        texts["ours"].append(text)
         fired.append(stages)
-        pick.append(pick_text(html))
-        base.append(baseline_text(html))
-    truths = [truth for _, _, truth in pages]
-    scored = {system: score_pages(truths, texts) for system, texts in (("ours", ours), ("pick", pick), ("base", base))}
-    f1 = {system: [page_f1(s) for s in scores] for system, scores in scored.items()}
-    print("\n%s (%d pages): pages where the pipeline overrides readability's pick" % (name, len(pages)))
-    totals: dict[str, list[float]] = {}
-    for index, (page_id, _, _) in enumerate(pages):
-        figures = (f1["ours"][index], f1["pick"][index], f1["base"][index])
-        chars = (len("".join(ours[index].split())), len("".join(pick[index].split())))
-        overridden = ours[index] != pick[index]
-        if overridden:
-            for stage in fired[index] or ["(other)"]:
-                delta = figures[0] - figures[1]
-                bucket = totals.setdefault(stage, [0, 0, 0, 0.0])
-                bucket[0 if delta > EPSILON else 1 if delta < -EPSILON else 2] += 1
-                bucket[3] += delta
-        if overridden or (list_all and abs(figures[0] - figures[2]) > GAP):
-            print(_row(page_id, figures, fired[index] if overridden else ["(no override)"], chars))
+        texts["pick"].append(pick_text(html))
+        texts["base"].append(baseline_text(html))
+    return texts, fired
+
+
+def _tally(totals: dict[str, list[float]], stage: str, delta: float) -> None:
+    bucket = totals.setdefault(stage, [0, 0, 0, 0.0])
+    bucket[0 if delta > EPSILON else 1 if delta < -EPSILON else 2] += 1
+    bucket[3] += delta
+
+
+def _print_totals(totals: dict[str, list[float]]) -> None:
     for stage, (helped, hurt, same, delta) in sorted(totals.items()):
         print(
             "  %-16s helped %2d  hurt %2d  same %2d  sum of page F1 changes %+.3f" % (stage, helped, hurt, same, delta)
         )
+
+
+def _overrides(pages: Pages, texts: dict[str, list[str]], fired: list[list[str]], f1: F1s, list_all: bool) -> None:
+    """Lists the pages where ``ours`` differs from ``pick``, with the stages that fired, and the
+    totals per stage (with ``list_all``, also the pages ``GAP`` or more from plain readability-lxml)."""
+    totals: dict[str, list[float]] = {}
+    for index, (page_id, _, _) in enumerate(pages):
+        figures = (f1["ours"][index], f1["pick"][index], f1["base"][index])
+        overridden = texts["ours"][index] != texts["pick"][index]
+        for stage in (fired[index] or ["(other)"]) if overridden else []:
+            _tally(totals, stage, figures[0] - figures[1])
+        if overridden or (list_all and abs(figures[0] - figures[2]) > GAP):
+            chars = (_chars(texts["ours"][index]), _chars(texts["pick"][index]))
+            print(_row(page_id, figures, fired[index] if overridden else ["(no override)"], chars))
+    _print_totals(totals)
+
+
+def _other_candidates(pages: Pages, texts: dict[str, list[str]], f1: F1s) -> None:
+    """Lists the pages where readability on the pre-cleaned page (``pick``) takes another block
+    than plain readability-lxml: the two texts' shingle F1 under ``OTHER_BLOCK``."""
+    print("  readability's pick on the pre-cleaned page vs plain readability-lxml's (overlap F1 < %.1f):" % OTHER_BLOCK)
+    totals: dict[str, list[float]] = {}
+    for index, (page_id, _, _) in enumerate(pages):
+        overlap = page_f1((page_precision_recall(texts["base"][index], texts["pick"][index]), True))
+        if overlap >= OTHER_BLOCK:
+            continue
+        pick, base = f1["pick"][index], f1["base"][index]
+        _tally(totals, "pick vs r-lxml", pick - base)
+        print(
+            "  %-40s pick %.3f  r-lxml %.3f  overlap %.2f  chars pick/r-lxml %d/%d"
+            % (page_id[:40], pick, base, overlap, _chars(texts["pick"][index]), _chars(texts["base"][index]))
+        )
+    _print_totals(totals)
+
+
+def _chars(text: str) -> int:
+    return len("".join(text.split()))
+
+
+def report_set(name: str, pages: Pages, list_all: bool) -> dict[str, float]:
+    """Lists the set's overridden pages and prints its totals; returns its corpus F1s."""
+    texts, fired = _texts(pages)
+    truths = [truth for _, _, truth in pages]
+    scored = {system: score_pages(truths, predictions) for system, predictions in texts.items()}
+    f1 = {system: [page_f1(s) for s in scores] for system, scores in scored.items()}
+    print("\n%s (%d pages): pages where the pipeline overrides readability's pick" % (name, len(pages)))
+    _overrides(pages, texts, fired, f1, list_all)
+    _other_candidates(pages, texts, f1)
     corpus = {system: aggregate(scores)["f1"] for system, scores in scored.items()}
-    near_empty = {
-        system: sum(1 for text in texts if len("".join(text.split())) < 250)
-        for system, texts in (("ours", ours), ("pick", pick), ("base", base))
-    }
+    short = {system: sum(1 for text in predictions if _chars(text) < 250) for system, predictions in texts.items()}
     print(
         "  corpus F1: ours %.4f  pick %.4f (net of overrides %+.4f)  r-lxml %.4f;"
         " under 250 chars: ours %d, pick %d, r-lxml %d"
@@ -155,9 +204,9 @@ def report_set(name: str, pages: list[tuple[str, str, str]], list_all: bool) -> 
             corpus["pick"],
             corpus["ours"] - corpus["pick"],
             corpus["base"],
-            near_empty["ours"],
-            near_empty["pick"],
-            near_empty["base"],
+            short["ours"],
+            short["pick"],
+            short["base"],
         )
     )
     return corpus

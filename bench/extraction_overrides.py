@@ -1,6 +1,6 @@
 """Where the pipeline overrides readability's pick, and what each override is worth.
 
-    python bench/extraction_overrides.py [--set NAME=DIR ...] [--all]
+    python bench/extraction_overrides.py [--set NAME=DIR ...] [--all] [--guard link|sentences]
 
 ``extract_html`` runs readability-lxml on the pre-cleaned page and then may put something else
 in place of what readability selected: its layout-table column (``recovery.table_column``), the
@@ -23,12 +23,14 @@ hurt (page F1 against ``pick``, a change under 0.005 counted as neither); then t
 readability on the pre-cleaned page picks other text than plain readability-lxml (the two texts'
 shingle F1 under 0.5), ``pick`` against ``r-lxml``; and the net: the set's corpus F1 with and
 without the overrides, and the outputs under 250 non-space characters. Metric:
-``extraction_metric.py``.
+``extraction_metric.py``. ``--guard`` is an experiment: ``ours`` with an override refused unless
+its replacement is as prose-dense as the pick (``as_dense``); ``pick`` and ``r-lxml`` unchanged.
 """
 
 import argparse
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, Callable, Optional
@@ -49,14 +51,42 @@ GAP = 0.2
 #: their two texts' shingle F1 is under this.
 OTHER_BLOCK = 0.5
 
+#: ``--guard link``: an override is refused when the replacement's link-text share exceeds the pick's by more.
+GUARD_LINK_MARGIN = 0.05
+#: ``--guard sentences``: ... when the replacement has fewer sentence ends per character than this share of the pick's.
+GUARD_SENTENCE_SHARE = 0.8
+#: A sentence end: ., ! or ? (or their CJK forms) before a space or the end.
+_SENTENCE_END = re.compile("[.!?\u3002\uff01\uff1f](?:\\s|$)")
+
 Pages = list[tuple[str, str, str]]
 F1s = dict[str, list[float]]
 
 
+def prose_density(element: Any) -> tuple[float, float]:
+    """(share of link text, sentence ends per 1,000 non-space characters) of an element's text."""
+    text = " ".join(" ".join(element.itertext()).split())
+    chars = max(1, len(text) - text.count(" "))
+    linked = sum(len("".join("".join(a.itertext()).split())) for a in element.iter("a"))
+    return linked / chars, 1000.0 * len(_SENTENCE_END.findall(text)) / chars
+
+
+def as_dense(guard: str, pick: Any, replacement: Any) -> bool:
+    """True when ``replacement`` is as prose-dense as ``pick`` by the ``guard`` measure (``link``,
+    ``sentences``; ``""``: always)."""
+    if not guard:
+        return True
+    (pick_links, pick_ends), (links, ends) = prose_density(pick), prose_density(replacement)
+    if guard == "link":
+        return links <= pick_links + GUARD_LINK_MARGIN
+    return ends >= GUARD_SENTENCE_SHARE * pick_ends
+
+
 @contextlib.contextmanager
-def traced(fired: list[str]) -> Iterator[None]:
+def traced(fired: list[str], guard: str = "") -> Iterator[None]:
     """Within it, ``extract_html``'s override stages append their name to ``fired`` when they
-    return something else than the article they were given."""
+    return something else than the article they were given; with ``guard`` (an experiment,
+    ``--guard``), an override whose replacement is not as prose-dense as the pick
+    (``as_dense``) is refused: the stage returns the pick."""
     from websearch_sync.extract import article as module
 
     def wrap(name: str, stage: str, position: int) -> Callable[..., Any]:
@@ -64,7 +94,11 @@ def traced(fired: list[str]) -> Iterator[None]:
 
         def stage_call(*args: Any, **kwargs: Any) -> Any:
             result = original(*args, **kwargs)
-            if result is not args[position]:
+            pick = args[position]
+            if result is not pick and pick is not None and not as_dense(guard, pick, result):
+                fired.append(stage + " refused")
+                return pick
+            if result is not pick:
                 fired.append(stage)
             return result
 
@@ -85,13 +119,13 @@ def traced(fired: list[str]) -> Iterator[None]:
             setattr(module, name, original)
 
 
-def ours_traced(html: str) -> tuple[str, list[str]]:
+def ours_traced(html: str, guard: str = "") -> tuple[str, list[str]]:
     """``extract_html``'s text with every rule, and the override stages that fired (the second
-    opinion and the visible-text fallback read from its ``extractor``)."""
+    opinion and the visible-text fallback read from its ``extractor``); ``guard``: ``traced``'s."""
     from websearch_sync.extract.article import extract_html
 
     fired: list[str] = []
-    with traced(fired):
+    with traced(fired, guard):
         result = extract_html(html, mode="text")
     if result.extractor != "readability":
         fired.append("second_opinion" if result.extractor == "trafilatura" else result.extractor)
@@ -121,13 +155,13 @@ def _row(page_id: str, f1s: Sequence[float], fired: Sequence[str], chars: Sequen
     )
 
 
-def _texts(pages: Pages) -> tuple[dict[str, list[str]], list[list[str]]]:
+def _texts(pages: Pages, guard: str) -> tuple[dict[str, list[str]], list[list[str]]]:
     """{system: texts} of ``ours``, ``pick`` and ``base`` (plain readability-lxml), and the
     override stages that fired on each page, the pages in document order."""
     texts: dict[str, list[str]] = {"ours": [], "pick": [], "base": []}
     fired = []
     for _, html, _ in pages:  # document order: the pages sorted by id
-        text, stages = ours_traced(html)
+        text, stages = ours_traced(html, guard)
         texts["ours"].append(text)
         fired.append(stages)
         texts["pick"].append(pick_text(html))
@@ -185,9 +219,9 @@ def _chars(text: str) -> int:
     return len("".join(text.split()))
 
 
-def report_set(name: str, pages: Pages, list_all: bool) -> dict[str, float]:
+def report_set(name: str, pages: Pages, list_all: bool, guard: str = "") -> dict[str, float]:
     """Lists the set's overridden pages and prints its totals; returns its corpus F1s."""
-    texts, fired = _texts(pages)
+    texts, fired = _texts(pages, guard)
     truths = [truth for _, _, truth in pages]
     scored = {system: score_pages(truths, predictions) for system, predictions in texts.items()}
     f1 = {system: [page_f1(s) for s in scores] for system, scores in scored.items()}
@@ -219,10 +253,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument(
         "--all", action="store_true", help="also list pages %.1f F1 or more from plain readability-lxml" % GAP
     )
+    parser.add_argument(
+        "--guard",
+        choices=("link", "sentences"),
+        default="",
+        help="experiment: refuse an override (table column, tiny, fragment) whose replacement is not as prose-dense"
+        " as the pick (link-text share at most %.2f above it; sentence ends per character at least %.1f of it)"
+        % (GUARD_LINK_MARGIN, GUARD_SENTENCE_SHARE),
+    )
     args = parser.parse_args(argv)
     sets = dict(item.split("=", 1) for item in args.set) if args.set else dict(DEFAULT_SETS[:2])
     for name, directory in sets.items():
-        report_set(name, load(directory), args.all)
+        report_set(name, load(directory), args.all, args.guard)
     return 0
 
 

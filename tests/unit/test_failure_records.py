@@ -88,3 +88,12 @@ def test_a_secret_that_json_escapes_is_redacted_from_every_text_field(secret):
     assert data["errors"][0]["hint"] == "use *** later"
     got = read_failure(text.encode())
     assert secret not in repr(got) and got.hint == "the key *** is spent"
+
+
+def test_stale_words_in_a_phrasing_outside_the_vocabulary_are_not_aged():
+    message = "aa is cooling down after http_429 until 10:00:00 (25 s left); not contacting it"
+    form = {"type": "WebBlocked", "detail_code": "http_429", "retryable": True, "retry_after": 25, "message": message}
+    good = read_failure(_record(**form, stale_words="(25 s left)", stale_phrasing="left"))
+    assert (good.stale_words, good.stale_phrasing) == ("(25 s left)", "left")
+    bad = read_failure(_record(**form, stale_words="(25 s left)", stale_phrasing="%s%s%n"))
+    assert bad.stale_words is None and bad.stale_phrasing is None and bad.retry_after == 25.0

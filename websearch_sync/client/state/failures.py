@@ -25,7 +25,7 @@ from ...errors import (
     error_from_code,
     redact_error,
 )
-from ...net.status import MAX_RETRY_AFTER_S
+from ...net.status import MAX_RETRY_AFTER_S, WAIT_PHRASINGS
 from ...net.urls import MAX_URL_CHARS
 from ...secrets import redact
 from .records import json_object, line_field, status_field
@@ -74,6 +74,7 @@ def _form(error: WebSearchError) -> dict[str, Any]:
         "retryable": error.retryable,
         "hint": error.hint,
         "stale_words": getattr(error, "stale_words", None),  # the words a waiter ages (a 429's wait)
+        "stale_phrasing": getattr(error, "stale_phrasing", None),  # how they say it (a cool-down's "s left")
     }
     form.update(error._form_only)  # noqa: SLF001 - where it failed (engine, url, page), as to_dict() gives it
     return form
@@ -118,9 +119,10 @@ def _error(form: Any, errors: list[Optional[WebSearchError]]) -> Optional[WebSea
         errors=errors,
         **places,
     )
-    words = line_field(form.get("stale_words"), 64)
-    if words and words in shown:
+    words, phrasing = line_field(form.get("stale_words"), 64), form.get("stale_phrasing")
+    if words and words in shown and (phrasing is None or phrasing in WAIT_PHRASINGS):
         error.stale_words = words  # type: ignore[attr-defined]  # any class: the waiter ages them
+        error.stale_phrasing = phrasing  # type: ignore[attr-defined]  # in the phrasing they were said in
     return error
 
 

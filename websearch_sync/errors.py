@@ -479,6 +479,10 @@ class WebBlocked(WebSearchError):
     #: themselves, so a message extended or reworded after it was built (a vendor's words, a
     #: backend's advice) is quoted whole; ``None``: nothing in the message goes stale.
     stale_words: Optional[str] = None
+    #: How ``stale_words`` say the wait (a name of ``net.status.WAIT_PHRASINGS``): ``None``, the
+    #: wait the service asked for ("; retry after N s"); ``"left"``, a cool-down's "(N s left)".
+    #: A waiter's copy says its aged wait again in the same phrasing.
+    stale_phrasing: Optional[str] = None
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
         return detail_code == HTTP_429

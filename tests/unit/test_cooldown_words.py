@@ -6,8 +6,11 @@ from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.client.cooldown import Cooldowns
+from websearch_sync.client.flight import aged
+from websearch_sync.client.state.failures import failure_record, read_failure
 from websearch_sync.client.tiers import SharedBlock
 from websearch_sync.engine.json_api import api_error
+from websearch_sync.errors import copied_error
 from websearch_sync.net.status import status_error
 from websearch_sync.net.transport import HttpResponse
 
@@ -93,3 +96,37 @@ def test_a_cool_down_quotes_the_advice_a_backend_gave_its_429_after_it_was_built
         cooldowns.check("aa")
     assert advice in info.value.message
     assert "30 s" not in info.value.message and "(10 s left)" in info.value.message
+
+
+def test_a_cool_down_refusal_copied_through_the_shared_state_says_the_seconds_left_as_its_wait():
+    """A waiter in another process raises a copy of a cool-down's refusal, aged by the time since it
+    was written: its ``retry_after`` said the seconds left, its message still "(25 s left)"."""
+    clock = FakeClock()
+    cooldowns = Cooldowns(clock=clock)
+    cooldowns.record(_429(None))
+    clock.advance(5)
+    with pytest.raises(ws.WebBlocked) as info:
+        cooldowns.check("aa")
+    refusal = info.value
+    assert "(25 s left)" in refusal.message and refusal.retry_after == 25.0
+    copy = read_failure(failure_record(refusal, []).encode())
+    written_at = clock.monotonic()
+    clock.advance(12)
+    aged(copy, clock.monotonic() - written_at)
+    assert copy.retry_after == 13.0
+    assert "(13 s left)" in copy.message and "25 s" not in copy.message
+    assert copy.message == refusal.message.replace("(25 s left)", "(13 s left)")
+    clock.advance(3)
+    aged(copy, 3.0)  # a copy ages again from what it says now
+    assert copy.retry_after == 10.0 and "(10 s left)" in copy.message
+    assert "(25 s left)" in refusal.message and refusal.retry_after == 25.0  # the asker's own is untouched
+
+
+def test_a_cool_down_refusal_copied_in_the_same_process_says_the_seconds_left_as_its_wait():
+    clock = FakeClock()
+    cooldowns = Cooldowns(clock=clock)
+    cooldowns.record(_429(None))
+    with pytest.raises(ws.WebBlocked) as info:
+        cooldowns.check("aa")
+    copy = aged(copied_error(info.value), 7.0)
+    assert copy.retry_after == 23.0 and "(23 s left)" in copy.message and "30 s" not in copy.message

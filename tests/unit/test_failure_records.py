@@ -6,7 +6,7 @@ import json
 import pytest
 
 from websearch_sync.client.state.failures import failure_record, read_failure
-from websearch_sync.errors import AuthError, WebBlocked, WebProviderError
+from websearch_sync.errors import AuthError, WebBlocked, WebProviderError, error_from_code
 from websearch_sync.net.status import MAX_RETRY_AFTER_S
 
 
@@ -56,3 +56,44 @@ def test_a_wait_no_float_holds_is_read_as_the_longest_wait():
     a record's wait past the longest is cut to it, whatever its size."""
     got = read_failure(_record(type="WebBlocked", detail_code="http_429", retry_after=10**400))
     assert isinstance(got, WebBlocked) and got.retry_after == MAX_RETRY_AFTER_S
+
+
+@pytest.mark.parametrize("secret", ['pa"ss"word', "back\\slash\\key", "tab\tsecret", "bell\x07secret"])
+def test_a_secret_that_json_escapes_is_redacted_from_every_text_field(secret):
+    # redacting the JSON text missed a secret whose characters JSON escapes: only the message was
+    # redacted before it was written; the hint, url and provider went out as they came
+    attached = WebProviderError("gone", provider="p-" + secret, detail_code="http_404", hint="use " + secret + " later")
+    error = error_from_code(
+        "WebBlocked",
+        "blocked with " + secret,
+        provider="bing " + secret,
+        detail_code="captcha_required",
+        hint="the key " + secret + " is spent",
+        url="https://example.com/?k=" + secret,
+        engine="e " + secret,
+        errors=[attached],
+    )
+    error.stale_words = "with " + secret
+    text = failure_record(error, [secret])
+    escaped = json.dumps(secret, ensure_ascii=False)[1:-1]
+    assert escaped not in text and secret not in text
+    data = json.loads(text)["error"]
+    assert data["hint"] == "the key *** is spent"
+    assert data["url"] == "https://example.com/?k=***"
+    assert data["provider"] == "bing ***"
+    assert data["engine"] == "e ***"
+    assert data["message"] == "blocked with ***"
+    assert data["stale_words"] == "with ***"
+    assert data["errors"][0]["provider"] == "p-***"
+    assert data["errors"][0]["hint"] == "use *** later"
+    got = read_failure(text.encode())
+    assert secret not in repr(got) and got.hint == "the key *** is spent"
+
+
+def test_stale_words_in_a_phrasing_outside_the_vocabulary_are_not_aged():
+    message = "aa is cooling down after http_429 until 10:00:00 (25 s left); not contacting it"
+    form = {"type": "WebBlocked", "detail_code": "http_429", "retryable": True, "retry_after": 25, "message": message}
+    good = read_failure(_record(**form, stale_words="(25 s left)", stale_phrasing="left"))
+    assert (good.stale_words, good.stale_phrasing) == ("(25 s left)", "left")
+    bad = read_failure(_record(**form, stale_words="(25 s left)", stale_phrasing="%s%s%n"))
+    assert bad.stale_words is None and bad.stale_phrasing is None and bad.retry_after == 25.0

@@ -204,3 +204,100 @@ def test_a_page_stored_with_tag_characters_is_fetched_again(tmp_path):
     with ws.SearchClient("stub", wire=wire, cache_path=path, state_url="") as reader:
         again = reader.fetch("https://docs.example.org/a")
     assert again["text"] == stored["text"] and again["length"] == len(again["text"])
+
+
+#: A run of variation selectors that select nothing ("emoji smuggling": each can carry a byte), as
+#: an answer stored before a search left them out (aa71a420) may hold them.
+SMUGGLED = "\ufe01\ufe02\ufe03\U000e0100\U000e0101"
+
+
+def test_a_search_answer_stored_with_stray_variation_selectors_is_read_without_them(tmp_path):
+    """Texts a search now cleans of stray variation selectors (titles, snippets, page text, SearXNG's
+    extras) were served from a cache file as an older version stored them: the extras as they were,
+    the items as a miss (asked again). They are read as a search gives them now."""
+    path = str(tmp_path / "cache.sqlite")
+    with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
+        stored = writer.search("python", max_results=2)
+    item = stored["items"][0]
+    old = json.loads(json.dumps(stored))
+    old["items"][0].update(
+        title=item["title"] + " \u2764\ufe0f" + SMUGGLED,  # the heart keeps its emoji presentation
+        snippet=SMUGGLED + item["snippet"],
+        content="line one" + SMUGGLED + "\nline two",
+    )
+    extras = {
+        "suggestions": ["py" + SMUGGLED + "thon"],
+        "answers": [{"text": "an answer" + SMUGGLED, "url": None, "engine": "wiki" + SMUGGLED}],
+        "infoboxes": [
+            {
+                "title": "Python" + SMUGGLED,
+                "content": "A language" + SMUGGLED,
+                "url": "https://python.example/",
+                "urls": [{"title": "home" + SMUGGLED, "url": "https://python.example/"}],
+                "attributes": [{"label": "typing" + SMUGGLED, "value": "dynamic" + SMUGGLED}],
+                "engine": "wikidata",
+            }
+        ],
+    }
+    old["provider_meta"]["extras"] = extras
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("UPDATE results SET value = ?", (json.dumps(old),)).rowcount == 1
+    with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
+        again = reader.search("python", max_results=2)
+    assert again["provider_meta"]["cached"] is True  # read from the file, not asked again
+    assert again["items"][0]["title"] == item["title"] + " \u2764\ufe0f"
+    assert again["items"][0]["snippet"] == item["snippet"]
+    assert again["items"][0]["content"] == "line one\nline two"
+    assert again["items"][1] == stored["items"][1]
+    assert again["provider_meta"]["extras"] == {
+        "suggestions": ["python"],
+        "answers": [{"text": "an answer", "url": None, "engine": "wiki"}],
+        "infoboxes": [
+            {
+                "title": "Python",
+                "content": "A language",
+                "url": "https://python.example/",
+                "urls": [{"title": "home", "url": "https://python.example/"}],
+                "attributes": [{"label": "typing", "value": "dynamic"}],
+                "engine": "wikidata",
+            }
+        ],
+    }
+
+
+def test_a_stored_search_answer_otherwise_unclean_is_still_a_miss(tmp_path):
+    path = str(tmp_path / "cache.sqlite")
+    with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
+        stored = writer.search("python", max_results=2)
+    old = json.loads(json.dumps(stored))
+    old["items"][0]["title"] += SMUGGLED + "\x1b[31m"  # a control character: no search writes that
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("UPDATE results SET value = ?", (json.dumps(old),)).rowcount == 1
+    with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
+        again = reader.search("python", max_results=2)
+    assert again["provider_meta"]["cached"] is False and again["items"][0]["title"] == stored["items"][0]["title"]
+
+
+def test_stray_selectors_are_read_out_of_notes_and_extras_but_urls_are_left_as_they_are():
+    from websearch_sync.client.answers import stray_selectors_read
+
+    deep: list = ["x" + SMUGGLED]
+    for _ in range(100_000):  # a value nested deeper than any recursion reaches
+        deep = [deep]
+    answer = {
+        "items": [{"title": "t" + SMUGGLED, "url": "https://e.example/" + SMUGGLED, "image_url": SMUGGLED}],
+        "errors": [{"message": "vendor said: busy" + SMUGGLED, "provider": "p"}],
+        "provider_meta": {"query": "q" + SMUGGLED, "extras": {"suggestions": deep}},
+    }
+    stray_selectors_read(answer)
+    assert answer["items"][0] == {
+        "title": "t",
+        "url": "https://e.example/" + SMUGGLED,
+        "image_url": SMUGGLED,
+    }
+    assert answer["errors"][0]["message"] == "vendor said: busy"
+    assert answer["provider_meta"]["query"] == "q" + SMUGGLED  # not a text a search cleans
+    inner = answer["provider_meta"]["extras"]["suggestions"]
+    while isinstance(inner[0], list):
+        inner = inner[0]
+    assert inner == ["x"]

@@ -7,6 +7,9 @@ them, page text as a tool result may carry it, at most ``max_results`` of them, 
 an object; a fetch result's fields with their types, its text and title cleaned as fetch cleans
 them and its ``length`` that of its text). An answer
 that does not is a miss: one stored by an older version (tag characters were kept) or planted. Answers from the process's own memory are not checked again.
+One normalisation comes first (:func:`stray_selectors_read`): a search answer stored before searches
+left out the variation selectors that select nothing has them left out of its texts as it is read,
+then is checked like any other.
 
 An answer is also bounded in size by what the call could have produced
 (:func:`search_answer_bytes`, :func:`page_answer_bytes`): a bigger stored value is a
@@ -18,7 +21,7 @@ from typing import Any, Optional
 
 from ..config import READ_WARNINGS
 from ..engine.normalize import LINE_TEXT_FIELDS, clean_text
-from ..net.urls import MAX_URL_CHARS
+from ..net.urls import MAX_URL_CHARS, stray_selectors_dropped
 from ..reader.image import MAX_IMAGE_BASE64_CHARS
 from ..reader.pagetext import CUTS, sendable, title_line
 
@@ -101,6 +104,38 @@ def _valid_item(item: Any, rank: int, required: tuple[str, ...]) -> bool:
     if not _valid_cuts(item.get("content_truncated_by", [])):
         return False
     return providers is None or (type(providers) is list and all(type(p) is str for p in providers))
+
+
+#: Where a stored search answer holds text a search cleans (:func:`stray_selectors_read`): its items,
+#: the notes in its ``errors`` (a vendor's words) and ``provider_meta``'s ``extras`` (SearXNG's answers,
+#: infoboxes, suggestions, corrections).
+_CLEANED_PARTS = ("items", "errors")
+
+
+def stray_selectors_read(answer: dict[str, Any]) -> None:
+    """Leave the variation selectors that select nothing (:func:`~..net.urls.stray_selectors_dropped`)
+    out of every text of a stored search answer, in place, before it is checked: an answer stored before
+    a search left them out (they can carry bytes, "emoji smuggling") is served as a search gives it
+    now, as a stored page is read again (its check holds fetch's rule). A URL is left as it is (one
+    that holds them is no URL a search keeps: the check refuses it). One walk over the answer's
+    objects and lists, no recursion: a stored value may nest as deep as JSON allows."""
+    meta = answer.get("provider_meta")
+    parts: list[Any] = [answer.get(name) for name in _CLEANED_PARTS]
+    parts.append(meta.get("extras") if isinstance(meta, dict) else None)
+    while parts:
+        part = parts.pop()
+        if isinstance(part, dict):
+            for name, value in part.items():
+                if isinstance(value, str) and not (name == "url" or name.endswith("_url")):
+                    part[name] = stray_selectors_dropped(value)
+                elif isinstance(value, (dict, list)):
+                    parts.append(value)
+        elif isinstance(part, list):
+            for at, value in enumerate(part):
+                if isinstance(value, str):
+                    part[at] = stray_selectors_dropped(value)
+                elif isinstance(value, (dict, list)):
+                    parts.append(value)
 
 
 def valid_search_answer(answer: Any, max_results: int, vertical: str = "web") -> bool:

@@ -637,6 +637,20 @@ def _add_write_time(conn: sqlite3.Connection, table: str) -> None:
             raise
 
 
+def _checked(
+    found: Optional[tuple[dict[str, Any], float]],
+    check: Optional[Callable[[dict[str, Any]], bool]],
+    revise: Optional[Callable[[dict[str, Any]], None]],
+) -> Optional[tuple[dict[str, Any], float]]:
+    """``found`` (a hit from a tier outside the process) revised by ``revise``, when ``check``
+    accepts it; else ``None``."""
+    if found is None:
+        return None
+    if revise is not None and isinstance(found[0], dict):
+        revise(found[0])
+    return found if check is None or check(found[0]) else None
+
+
 def _lock_wait_s(left_s: Optional[float]) -> float:
     """How long a call with ``left_s`` seconds left may wait for a cache file lock."""
     if left_s is None:
@@ -686,21 +700,20 @@ class ResultCache:
         left_s: Optional[float] = None,
         check: Optional[Callable[[dict[str, Any]], bool]] = None,
         max_bytes: Optional[int] = None,
+        revise: Optional[Callable[[dict[str, Any]], None]] = None,
     ) -> Optional[tuple[dict[str, Any], float]]:
         """:meth:`get`, with the seconds the answer has left: every tier keeps the expiry it was
         stored with (a copy to memory for the time it had left), so what the answer was stored for
-        less this is its age (:mod:`.stamps`)."""
+        less this is its age (:mod:`.stamps`). ``revise`` brings a hit from the disk or the shared
+        tier (stored by an older version, maybe) to what the answer would be now, in place, before
+        ``check`` reads it (a value that is no object is left to ``check``)."""
         if self.memory is not None:
             hit = self.memory.lookup(key)
             if hit is not None:
                 return hit
-        found = self._disk_lookup(key, left_s, max_bytes)
-        if found is not None and check is not None and not check(found[0]):
-            found = None
+        found = _checked(self._disk_lookup(key, left_s, max_bytes), check, revise)
         if found is None and self.shared is not None and self._shared_fits(left_s):
-            found = self.shared.get_entry(key, left_s, max_bytes)
-            if found is not None and check is not None and not check(found[0]):
-                found = None
+            found = _checked(self.shared.get_entry(key, left_s, max_bytes), check, revise)
         if found is None:
             return None
         value, value_left_s = found

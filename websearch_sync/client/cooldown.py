@@ -9,6 +9,7 @@ from typing import NamedTuple, Optional
 
 from ..errors import CAPTCHA_REQUIRED, HTTP_403, HTTP_429, WebBlocked
 from ..forks import renewed_in_children
+from ..net.status import wait_words
 from ..net.transport import MAX_RETRY_AFTER_S
 from .clock import SYSTEM_CLOCK, Clock, time_of_day
 from .refusedkeys import RefusedKeys
@@ -248,13 +249,14 @@ def cooling_down(
     process met (through the shared state) gives its ``advice``: ``(retryable, hint)``."""
     left = max(0.0, left_s) if math.isfinite(left_s) else 0.0
     shown = backend_of(name) + ("[" + name.partition("[")[2] if "[" in name else "")  # the endpoint is config, not news
-    message = "%s is cooling down after %s until %s (%.0f s left); not contacting it" % (
+    left_words = wait_words(left, "left")
+    message = "%s is cooling down after %s until %s %s; not contacting it" % (
         shown,
         detail_code,
         time_of_day(wall_until),
-        left,
+        left_words,
     )
-    return WebBlocked(
+    refusal = WebBlocked(
         message + (" (it said: %s)" % _words(cause) if cause is not None else ""),
         provider=backend_of(name),
         detail_code=detail_code,
@@ -263,6 +265,8 @@ def cooling_down(
         retryable=cause.retryable if cause is not None else advice[0],
         hint=cause.hint if cause is not None else advice[1],
     )
+    refusal.stale_words, refusal.stale_phrasing = left_words, "left"  # a waiter's copy says its wait aged
+    return refusal
 
 
 def _words(cause: WebBlocked) -> str:

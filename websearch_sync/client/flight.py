@@ -30,7 +30,7 @@ from typing import Any, Callable, Optional
 from ..errors import BUDGET_EXHAUSTED, DEADLINE_EXCEEDED, NOT_ASKED, WebBlocked, WebSearchError, copied_error
 from ..forks import renewed_in_children
 from ..net.deadline import Deadline
-from ..net.status import retry_hint
+from ..net.status import wait_words
 from ..net.waits import wait_for
 from .cache import copy_result
 from .retry import CALLER_RETRIES, DEFAULT_RETRY
@@ -82,15 +82,17 @@ def _mendable(error: WebSearchError, cools_down: CoolsDown) -> bool:
 
 def aged(error: WebSearchError, elapsed_s: float) -> WebSearchError:
     """``error`` (a waiter's copy, changed in place) and the failures attached to it with their wait
-    (``retry_after``, and a 429's "retry after N s" in the message) counted ``elapsed_s`` after it
-    was met: a waiter raising it later sees the time left, not the time its asker was told."""
+    (``retry_after``, and the words of the message saying it: a 429's "retry after N s", a
+    cool-down's "(N s left)") counted ``elapsed_s`` after it was met: a waiter raising it later sees
+    the time left, not the time its asker was told. The words are made again from the aged value,
+    in the phrasing they were said in (``stale_phrasing``)."""
     for one in (error, *error.errors):
         if one.retry_after is None or not elapsed_s > 0:
             continue
         left = max(0.0, one.retry_after - elapsed_s)
         words = getattr(one, "stale_words", None)
         if words and words in one._whole_text():
-            fresh = retry_hint(left)
+            fresh = wait_words(left, getattr(one, "stale_phrasing", None))
             one.message = one._whole_text().replace(words, fresh, 1)
             one.stale_words = fresh  # type: ignore[attr-defined]  # any class: it ages again
         one.retry_after = left

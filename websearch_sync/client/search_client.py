@@ -72,7 +72,13 @@ from ..validate import (
     search_params,
     suggesting_keywords,
 )
-from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
+from .answers import (
+    page_answer_bytes,
+    search_answer_bytes,
+    stray_selectors_read,
+    valid_page_answer,
+    valid_search_answer,
+)
 from .attempts import BackendRunner, CallState, refusal, send_need_s, with_retries
 from .cache import DEFAULT_FILE_ANSWERS, PAGE_MEMORY_CHARS, PAGE_MEMORY_ENTRIES, MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
@@ -620,7 +626,7 @@ class SearchClient:
         """The answer to ``key`` in the cache (one from outside the process checked first), or ``None``;
         its notes as they read now, and a miss when a cool-down that shaped it was lifted (:mod:`.stamps`)."""
         left_s = plan.budget.remaining_s()
-        found = self._cache.lookup(key, left_s, plan.valid.check, plan.valid.max_bytes)
+        found = self._cache.lookup(key, left_s, plan.valid.check, plan.valid.max_bytes, stray_selectors_read)
         if found is None:
             return None
         return cast(

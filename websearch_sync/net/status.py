@@ -258,7 +258,19 @@ def forbidden(response: HttpResponse, provider: Optional[str], edge: Optional[st
     return WebBlocked(said, provider=provider, detail_code=http_status(403), status=403)
 
 
+#: How a message says a wait, by name: the wait a service asked for (a 429's "; retry after 30 s")
+#: and a cool-down's time left ("(25 s left)"). A waiter's copy of a failure says its wait again in
+#: the phrasing it was said in, built from the seconds (``client/flight.py``, ``aged``).
+WAIT_PHRASINGS = {"retry_after": "; retry after %.0f s", "left": "(%.0f s left)"}
+
+
+def wait_words(seconds: float, phrasing: Optional[str] = None) -> str:
+    """The words saying a wait of ``seconds`` in ``phrasing``, a name of :data:`WAIT_PHRASINGS`
+    (``None``: the wait a service asked for)."""
+    return WAIT_PHRASINGS[phrasing or "retry_after"] % seconds
+
+
 def retry_hint(wait: Optional[float]) -> str:
     """``"; retry after 30 s"`` for a wait the service asked for, else nothing (a cool-down quoting
     the block leaves it out: counted when the block was met, it is stale when quoted later)."""
-    return "; retry after %.0f s" % wait if wait is not None else ""
+    return wait_words(wait) if wait is not None else ""

@@ -5,7 +5,8 @@ process (:func:`~websearch_sync.client.flight.answers_waiters`: a wall, a key re
 writes the failure to ``…failure:<sha256 of the cache key>`` before it lets the question go, for
 :data:`FAILURE_TTL_S`. The record is data, never a pickled object: the error's code, its whole
 message redacted with the writer's secrets and then cut as shown, and its fields (detail code,
-provider, status, wait, advice), with the failures attached to it. A record is untrusted input: one
+provider, status, wait, advice), with the failures attached to it; every text field is redacted as a
+value, before the record is serialised. A record is untrusted input: one
 that does not parse, names an error code outside the vocabulary (:data:`~websearch_sync.errors.ERROR_CLASSES`),
 or holds a field of the wrong type or past its bound is no record, and the waiter asks itself.
 """
@@ -22,11 +23,11 @@ from ...errors import (
     WebSearchError,
     copied_error,
     error_from_code,
-    redact,
     redact_error,
 )
-from ...net.status import MAX_RETRY_AFTER_S
+from ...net.status import MAX_RETRY_AFTER_S, WAIT_PHRASINGS
 from ...net.urls import MAX_URL_CHARS
+from ...secrets import redact
 from .records import json_object, line_field, status_field
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -49,10 +50,17 @@ def failure_record(error: WebSearchError, secrets: Iterable[Optional[str]]) -> O
     is longer than a reader takes (:data:`MAX_FAILURE_BYTES`)."""
     secret_list = [secret for secret in secrets if secret]
     shown = redact_error(copied_error(error), secret_list)  # the whole message, before its cut
-    form = _form(shown)
-    form["errors"] = [_form(attached) for attached in shown.errors[:MAX_ATTACHED]]
-    text = redact(json.dumps({"error": form}, ensure_ascii=False), secret_list)  # the other fields too
+    form = _redacted(_form(shown), secret_list)
+    form["errors"] = [_redacted(_form(attached), secret_list) for attached in shown.errors[:MAX_ATTACHED]]
+    text = json.dumps({"error": form}, ensure_ascii=False)
     return text if len(text.encode("utf-8")) <= MAX_FAILURE_BYTES else None
+
+
+def _redacted(form: dict[str, Any], secrets: list[str]) -> dict[str, Any]:
+    """``form`` with ``secrets`` redacted from each of its text fields (hint, provider, url, engine,
+    stale words; the message again), as values: redacting the JSON text instead missed a secret
+    holding a character JSON escapes (``"``, ``\\``, a control character)."""
+    return {key: redact(value, secrets) if isinstance(value, str) else value for key, value in form.items()}
 
 
 def _form(error: WebSearchError) -> dict[str, Any]:
@@ -66,6 +74,7 @@ def _form(error: WebSearchError) -> dict[str, Any]:
         "retryable": error.retryable,
         "hint": error.hint,
         "stale_words": getattr(error, "stale_words", None),  # the words a waiter ages (a 429's wait)
+        "stale_phrasing": getattr(error, "stale_phrasing", None),  # how they say it (a cool-down's "s left")
     }
     form.update(error._form_only)  # noqa: SLF001 - where it failed (engine, url, page), as to_dict() gives it
     return form
@@ -110,9 +119,10 @@ def _error(form: Any, errors: list[Optional[WebSearchError]]) -> Optional[WebSea
         errors=errors,
         **places,
     )
-    words = line_field(form.get("stale_words"), 64)
-    if words and words in shown:
+    words, phrasing = line_field(form.get("stale_words"), 64), form.get("stale_phrasing")
+    if words and words in shown and (phrasing is None or phrasing in WAIT_PHRASINGS):
         error.stale_words = words  # type: ignore[attr-defined]  # any class: the waiter ages them
+        error.stale_phrasing = phrasing  # type: ignore[attr-defined]  # in the phrasing they were said in
     return error
 
 

@@ -3,7 +3,10 @@
 - :func:`is_secret_name`: the one rule for which setting, header, query or form
   field names hold a credential;
 - :func:`redact`: the one redaction of known secret values from any text (an error's message:
-  ``errors.redact_error``).
+  ``errors.redact_error``);
+- :func:`redacted_value`: the same over a JSON-like value's texts (an answer, a failure record),
+  before it is serialised: redacting the JSON text instead misses a secret holding a character
+  JSON escapes (``"``, ``\\``, a control character).
 
 Imports nothing from the package, so every layer can use it.
 """
@@ -83,6 +86,31 @@ def redact(text: str, secrets: Iterable[Optional[str]]) -> str:
     """Replace every occurrence of each secret in ``text`` by ``***`` (longest first)."""
     pattern = _secrets_pattern(tuple(secrets))
     return text if pattern is None else pattern.sub("***", text)
+
+
+def redacted_value(value: Any, secrets: Iterable[Optional[str]], max_depth: int) -> Any:
+    """``value`` (JSON-like: dicts, lists, tuples) with ``secrets`` redacted from its texts, dict
+    keys included, down to ``max_depth`` levels of containers (what lies deeper is returned as it
+    is: the caller bounds the value's nesting, or redacts its serialisation too)."""
+    listed = [secret for secret in secrets if secret]
+    return _redacted(value, listed, max_depth) if listed else value
+
+
+def _redacted(value: Any, secrets: list[str], depth_left: int) -> Any:
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if depth_left <= 0:
+        return value
+    if isinstance(value, dict):
+        return {
+            redact(key, secrets) if isinstance(key, str) else key: _redacted(part, secrets, depth_left - 1)
+            for key, part in value.items()
+        }
+    if isinstance(value, list):
+        return [_redacted(part, secrets, depth_left - 1) for part in value]
+    if isinstance(value, tuple):
+        return tuple(_redacted(part, secrets, depth_left - 1) for part in value)
+    return value
 
 
 @functools.lru_cache(maxsize=64)

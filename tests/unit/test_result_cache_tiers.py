@@ -6,6 +6,8 @@ import logging
 import sqlite3
 import threading
 
+import pytest
+
 import websearch_sync as ws
 from websearch_sync.client import cache as cache_module
 from websearch_sync.client.answers import page_answer_bytes, search_answer_bytes
@@ -301,3 +303,32 @@ def test_stray_selectors_are_read_out_of_notes_and_extras_but_urls_are_left_as_t
     while isinstance(inner[0], list):
         inner = inner[0]
     assert inner == ["x"]
+
+
+class ValueRecordingState(RecordingState):
+    """A :class:`RecordingState` that keeps the values written too."""
+
+    def __init__(self):
+        super().__init__()
+        self.values = []
+
+    def set_for(self, key, value, seconds, left_s=None):
+        self.values.append(value)
+        return super().set_for(key, value, seconds, left_s)
+
+
+@pytest.mark.parametrize("secret", ['pa"ss"word', "back\\slash\\key", "tab\tsecret", "bell\x07secret"])
+def test_a_shared_answer_has_a_secret_that_json_escapes_redacted_from_its_texts(secret):
+    # the answer's JSON text was redacted, where such a secret stands escaped: it went to Redis
+    state = ValueRecordingState()
+    answer = {
+        "items": [{"title": "key " + secret, "url": "https://example.com/?k=" + secret}],
+        "provider_meta": {"extras": {"answers": [{"text": "said " + secret}], "by " + secret: 1}},
+    }
+    RedisCache(state, [secret]).set(("search", "q"), answer, 60)
+    (text,) = state.values
+    escaped = json.dumps(secret, ensure_ascii=False)[1:-1]
+    assert escaped not in text and secret not in text
+    stored = json.loads(text)
+    assert stored["items"][0] == {"title": "key ***", "url": "https://example.com/?k=***"}
+    assert stored["provider_meta"]["extras"] == {"answers": [{"text": "said ***"}], "by ***": 1}

@@ -47,7 +47,7 @@ from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import shown_url
-from ..secrets import is_secret_name, redact
+from ..secrets import is_secret_name, redact, redacted_value
 from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, MAX_PAGES, control_in
 from .code_site import plugin_package, raised_at
 from .identity import has_address, identity
@@ -928,24 +928,9 @@ def _without_secrets(result: ParseResult, secrets: list[str]) -> ParseResult:
         if isinstance(result.request_id, str):
             result.request_id = redact(result.request_id, secrets)
         if isinstance(result.extras, dict):  # a plugin's other type is refused by the client's shape check
-            result.extras = {name: _redacted(value, secrets, 1) for name, value in result.extras.items()}
+            # down to the nesting the client's shape check takes (deeper values are refused there)
+            result.extras = redacted_value(result.extras, secrets, MAX_RESULT_NESTING)
     return result
-
-
-def _redacted(value: Any, secrets: list[str], depth: int) -> Any:
-    """``value`` (JSON-like: dicts, lists, tuples) with ``secrets`` removed from its texts, down to
-    :data:`~..models.MAX_RESULT_NESTING` levels (deeper values are refused by the client's shape check)."""
-    if isinstance(value, str):
-        return redact(value, secrets)
-    if depth > MAX_RESULT_NESTING:
-        return value
-    if isinstance(value, dict):
-        return {key: _redacted(part, secrets, depth + 1) for key, part in value.items()}
-    if isinstance(value, list):
-        return [_redacted(part, secrets, depth + 1) for part in value]
-    if isinstance(value, tuple):
-        return tuple(_redacted(part, secrets, depth + 1) for part in value)
-    return value
 
 
 def json_body(response: HttpResponse, provider: str) -> Any:

@@ -27,7 +27,7 @@ from ...errors import (
 )
 from ...net.status import MAX_RETRY_AFTER_S, WAIT_PHRASINGS
 from ...net.urls import MAX_URL_CHARS
-from ...secrets import redact
+from ...secrets import redacted_value
 from .records import json_object, line_field, status_field
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -50,17 +50,11 @@ def failure_record(error: WebSearchError, secrets: Iterable[Optional[str]]) -> O
     is longer than a reader takes (:data:`MAX_FAILURE_BYTES`)."""
     secret_list = [secret for secret in secrets if secret]
     shown = redact_error(copied_error(error), secret_list)  # the whole message, before its cut
-    form = _redacted(_form(shown), secret_list)
-    form["errors"] = [_redacted(_form(attached), secret_list) for attached in shown.errors[:MAX_ATTACHED]]
+    # every text field (hint, provider, url, engine, stale words; the message again) as a value
+    form = redacted_value(_form(shown), secret_list, 1)
+    form["errors"] = [redacted_value(_form(attached), secret_list, 1) for attached in shown.errors[:MAX_ATTACHED]]
     text = json.dumps({"error": form}, ensure_ascii=False)
     return text if len(text.encode("utf-8")) <= MAX_FAILURE_BYTES else None
-
-
-def _redacted(form: dict[str, Any], secrets: list[str]) -> dict[str, Any]:
-    """``form`` with ``secrets`` redacted from each of its text fields (hint, provider, url, engine,
-    stale words; the message again), as values: redacting the JSON text instead missed a secret
-    holding a character JSON escapes (``"``, ``\\``, a control character)."""
-    return {key: redact(value, secrets) if isinstance(value, str) else value for key, value in form.items()}
 
 
 def _form(error: WebSearchError) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 Keys are the local cache's keys, serialized as the SQLite tier does
 (:func:`~websearch_sync.client.cache.cache_key_text`) and hashed (SHA-256), so a key
 never shows what it holds; values are the answers' JSON with every secret of the
-client's settings redacted. A value is untrusted input: one that does not parse
+client's settings redacted from its texts (and from the JSON text, for anything nested past
+the walk). A value is untrusted input: one that does not parse
 (longer than the call's bound, not JSON, nested too deep, not an object) is a miss; the client checks the answer's
 shape before returning it (:func:`~websearch_sync.client.answers.valid_answer`).
 """
@@ -13,11 +14,16 @@ import json
 from collections.abc import Hashable
 from typing import Any, Optional
 
-from ...errors import redact
+from ...models import MAX_RESULT_NESTING
+from ...secrets import redact, redacted_value
 from ..cache import cache_key_text, too_long
 from .server import SharedState
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: How deep the answer's texts are redacted as values: the answer, its items or provider_meta, an
+#: item or extras, then an extra's own nesting (the client's shape check refuses deeper ones).
+ANSWER_NESTING = 4 + MAX_RESULT_NESTING
 
 
 def hashed_key(key: Hashable) -> str:
@@ -65,7 +71,9 @@ class RedisCache:
     ) -> None:
         """Store ``value`` for ``ttl_s`` seconds (nothing when Redis is down, nor when its JSON
         is longer than ``max_bytes``: no reader would take it)."""
-        text = redact(json.dumps(value, ensure_ascii=False), self.secrets)
+        # the texts as values first: the JSON text hides a secret holding a character JSON escapes
+        shown = redacted_value(value, self.secrets, ANSWER_NESTING)
+        text = redact(json.dumps(shown, ensure_ascii=False), self.secrets)
         if too_long(text, max_bytes, "the shared state"):
             return
         self.state.set_for(self.key_name(key), text, ttl_s, left_s)

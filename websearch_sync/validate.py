@@ -16,6 +16,7 @@ import difflib
 import functools
 import inspect
 import re
+import unicodedata
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any, Callable, Literal, Optional, Protocol, TypeVar, Union, cast, overload
@@ -200,13 +201,30 @@ def _shown(limit: float) -> str:
 _QUERY_CONTROLS = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 
+#: Invisible characters that are not whitespace: the variation selectors, the combining grapheme
+#: joiner and the Hangul fillers; every format character (Unicode category Cf: zero-width space and
+#: joiners, direction marks, byte-order mark, soft hyphen, tag characters) is one too.
+_INVISIBLE_MARKS = frozenset(
+    [chr(code) for code in range(0xFE00, 0xFE10)]
+    + [chr(code) for code in range(0xE0100, 0xE01F0)]
+    + ["\u034f", "\u115f", "\u1160", "\u3164", "\uffa0"]
+)
+
+
+def _invisible(character: str) -> bool:
+    """Whether ``character`` shows nothing: whitespace, a format character or :data:`_INVISIBLE_MARKS`."""
+    return character.isspace() or character in _INVISIBLE_MARKS or unicodedata.category(character) == "Cf"
+
+
 def check_query(query: Any) -> str:
     """The query stripped of surrounding whitespace; ``InvalidInput`` unless a non-blank str of <= 2000
     characters that is valid Unicode (a lone surrogate cannot be encoded for any service) and holds no
     control character but whitespace (:data:`_QUERY_CONTROLS`: refused, never stripped, so the query
     searched is the query given). Both are checked on the query as given, before stripping: the
     position a message names counts code points (``str`` indices, from 0) in it. Search, the command
-    line, the agent tools and MCP all check here."""
+    line, the agent tools and MCP all check here. A query of invisible characters alone (a zero-width
+    space, direction marks, a byte-order mark: :func:`_invisible`) is blank too, ``empty_query``; one
+    with a visible character keeps its invisible ones (they are sent as given)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string, got %s" % type(query).__name__, detail_code=BAD_QUERY)
     try:
@@ -229,6 +247,12 @@ def check_query(query: Any) -> str:
     if len(text) > MAX_QUERY_CHARS:
         raise InvalidInput(
             "query is %d characters long; the limit is %d" % (len(text), MAX_QUERY_CHARS), detail_code=QUERY_TOO_LONG
+        )
+    if all(_invisible(character) for character in text):
+        raise InvalidInput(
+            "query holds only invisible characters (%s): nothing to search for"
+            % ", ".join("U+%04X" % ord(character) for character in dict.fromkeys(text[:3])),
+            detail_code=EMPTY_QUERY,
         )
     return text
 

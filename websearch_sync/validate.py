@@ -43,7 +43,7 @@ from .errors import (
 )
 from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
-from .secrets import name_words
+from .secrets import name_words, userinfo_hidden
 from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
 from .vocabulary.locale_codes import LANGUAGE_NAME_GIVEN, locale_refusal, named_language
 from .vocabulary.synonyms import OPTION_SYNONYMS, VALUE_SYNONYMS
@@ -679,9 +679,9 @@ def backend_list(backend: BackendArg) -> Optional[list[str]]:
             detail_code=UNKNOWN_BACKEND,
         )
     if not names or not all(names):
-        raise InvalidInput("empty backend name in %r" % (backend,), detail_code=UNKNOWN_BACKEND)
+        raise InvalidInput(userinfo_hidden("empty backend name in %r" % (backend,)), detail_code=UNKNOWN_BACKEND)
     if len(set(names)) != len(names):
-        raise InvalidInput("backend %r lists a name twice" % (backend,), detail_code=UNKNOWN_BACKEND)
+        raise InvalidInput(userinfo_hidden("backend %r lists a name twice" % (backend,)), detail_code=UNKNOWN_BACKEND)
     return names
 
 

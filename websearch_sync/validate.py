@@ -289,16 +289,20 @@ def check_choice(name: str, value: Any, choices: Iterable[str], detail: str) -> 
     closest spelling)."""
     choices = tuple(choices)
     if not isinstance(value, str) or value.lower() not in choices:
-        closest = (
-            (ddgs_value(name, value) or _value_synonym(name, value) or close_match(value.lower(), choices))
-            if isinstance(value, str)
-            else ""
-        )
         raise InvalidInput(
-            "%s must be one of %s, got %s%s" % (name, ", ".join(choices), quoted(value), closest),
+            "%s must be one of %s, got %s%s"
+            % (name, ", ".join(choices), quoted(value), choice_hint(name, value, choices)),
             detail_code=detail,
         )
     return value.lower()
+
+
+def choice_hint(name: str, value: Any, choices: Sequence[str]) -> str:
+    """What a refusal of ``value`` among ``choices`` adds: `` (ddgs's 'd' is 'day')``, another tool's short
+    form (`` (did you mean 'markdown'?)``) or the closest spelling; ``""`` when nothing is close."""
+    if not isinstance(value, str):
+        return ""
+    return ddgs_value(name, value) or _value_synonym(name, value) or close_match(value.lower(), choices)
 
 
 def _value_synonym(name: str, value: str) -> str:

@@ -19,6 +19,7 @@ from .output import (
     EXIT_OK,
     add_impersonate,
     cache_file_options,
+    choice_arg,
     empty_notice,
     int_arg,
     json_text,
@@ -58,7 +59,12 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument(
         "-b", "--backend", help="backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"
     )
-    parser.add_argument("--strategy", choices=STRATEGIES, help="with several backends: fallback (default) or merge")
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        type=choice_arg("strategy", STRATEGIES),
+        help="with several backends: fallback (default) or merge",
+    )
     parser.add_argument(
         "-n",
         "--max-results",
@@ -68,15 +74,24 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument(
         "--vertical",
         choices=VERTICALS,
+        type=choice_arg("vertical", VERTICALS),
         help="what to look for: web (default), news, images or videos (see websearch-sync backends)",
     )
     parser.add_argument(
         "--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (retries and fallbacks included)"
     )
     parser.add_argument("--locale", help="language/region of the results, e.g. en-US")
-    parser.add_argument("--time-range", choices=TIME_RANGES, help="only results from the last day/week/month/year")
     parser.add_argument(
-        "--safe-search", choices=SAFE_SEARCH_LEVELS, help="filter adult content: off, moderate or strict"
+        "--time-range",
+        choices=TIME_RANGES,
+        type=choice_arg("time_range", TIME_RANGES),
+        help="only results from the last day/week/month/year",
+    )
+    parser.add_argument(
+        "--safe-search",
+        choices=SAFE_SEARCH_LEVELS,
+        type=choice_arg("safe_search", SAFE_SEARCH_LEVELS),
+        help="filter adult content: off, moderate or strict",
     )
     parser.add_argument(
         "--site",
@@ -101,7 +116,11 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     parser.add_argument("--include-content", action="store_true", help="also read each result page (slower)")
     parser.add_argument(
-        "--format", choices=FORMATS, default=None, help="output format (default text; batches are always jsonl)"
+        "--format",
+        choices=FORMATS,
+        type=choice_arg("format", FORMATS),
+        default=None,
+        help="output format (default text; batches are always jsonl)",
     )
     parser.add_argument("--json", action="store_true", help="same as --format json")
     parser.add_argument(

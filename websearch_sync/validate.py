@@ -44,7 +44,15 @@ from .errors import (
 from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
 from .secrets import name_words, userinfo_hidden
-from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
+from .vocabulary.ddgs import (
+    DDGS_ARGUMENTS,
+    as_locale,
+    country_locales,
+    ddgs_argument,
+    ddgs_misread,
+    ddgs_region_locale,
+    ddgs_value,
+)
 from .vocabulary.locale_codes import LANGUAGE_NAME_GIVEN, locale_refusal, named_language
 from .vocabulary.synonyms import OPTION_SYNONYMS, VALUE_SYNONYMS
 
@@ -354,7 +362,10 @@ def _check_locale(value: Any) -> Optional[str]:
     if reason is None and misread is None:
         return locale
     meant = ddgs_region_locale(locale)
-    if meant is None:
+    countries = country_locales(locale) if reason is not None and len(locale) == 2 else []
+    if countries:  # locale="jp": a country's code typed for its language
+        hint = "%s is a country: did you mean %s?" % (locale.upper(), " or ".join(countries))
+    elif meant is None:
         hint = "expected %s" % _EXAMPLES["locale"]
     elif meant:
         hint = "a locale is language-COUNTRY; ddgs's region %s is the locale %s" % (locale, meant)

@@ -30,6 +30,7 @@ from ..errors import (
     BAD_EXTRACT_MODE,
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
+    BAD_MAX_CONCURRENT,
     BAD_MAX_RESULTS,
     BAD_RETRIES,
     BAD_SITE_FILTER,
@@ -120,6 +121,7 @@ _FLAG_OF = {
     BAD_CACHE_TTL_S: ("cache_ttl_s", "--cache-ttl"),
     BAD_CACHE_MAX_ANSWERS: ("cache_max_answers", "--cache-max-answers"),
     BAD_EXTRACT_MODE: ("extract_mode", "--mode"),
+    BAD_MAX_CONCURRENT: ("max_concurrent", "--max-concurrent"),
 }
 #: What to check when no host name resolved (every backend asked, or the page's host).
 _UNRESOLVED = (

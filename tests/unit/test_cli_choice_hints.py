@@ -39,3 +39,11 @@ def test_a_bad_choice_beside_a_queries_file_runs_no_query(capsys, tmp_path):
     assert main(["search", "--queries-file", str(queries), "-b", "stub", "--time-range", "d"]) == 2
     captured = capsys.readouterr()
     assert "ok," not in captured.err and '"query"' not in captured.out
+
+
+@pytest.mark.parametrize("command", [["record", "stub", "q"], ["check-live", "stub", "q"]])
+def test_the_contract_commands_vertical_names_the_closest_too(capsys, command):
+    assert main([*command, "--vertical", "image"]) == 2
+    assert "invalid choice: 'image' (choose from web, news, images, videos) (did you mean 'images'?)" in (
+        capsys.readouterr().err
+    )

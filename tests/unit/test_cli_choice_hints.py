@@ -47,3 +47,25 @@ def test_the_contract_commands_vertical_names_the_closest_too(capsys, command):
     assert "invalid choice: 'image' (choose from web, news, images, videos) (did you mean 'images'?)" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    "flags, said",
+    [
+        (["--locale", "english"], "error: InvalidInput/bad_locale: invalid locale: 'english'"),
+        (["-n", "0"], "error: InvalidInput/bad_max_results: -n must be in 1..50, got 0"),
+        (["--vertical", "images", "--image-size", "huge"], "error: InvalidInput/bad_filter: image_size must be one of"),
+        (["--option", "wiki=english"], "error: InvalidInput/bad_option"),
+    ],
+)
+def test_a_batchs_bad_common_input_is_refused_once_before_any_query(capsys, tmp_path, flags, said):
+    """Before: each line failed alike (``2 failed: InvalidInput/bad_locale ...``, one JSON error line a
+    query: a thousand for a file of a thousand) and ``-n 0`` was said under its Python name there,
+    ``max_results must be in 1..50``. Now the inputs every query shares are checked once, as for one
+    QUERY: one error line, exit 2, no query run."""
+    queries = tmp_path / "q.txt"
+    queries.write_text("one\ntwo\n")
+    assert main(["search", "--queries-file", str(queries), "-b", "stub", *flags]) == 2
+    captured = capsys.readouterr()
+    assert said in captured.err, captured.err
+    assert '"query"' not in captured.out and "failed" not in captured.err, captured

@@ -3,12 +3,12 @@
 import argparse
 import json
 import sys
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..client.clock import CancellableClock
 from ..config import Settings, check_backend_names
 from ..engine.stdout_claim import owner_stdout
-from ..errors import BAD_ARGUMENTS, InvalidInput
+from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, option_hint
 from ..vocabulary.ddgs import DDGS_ARGUMENTS, ddgs_argument_as_flag, ddgs_keyword
@@ -28,6 +28,9 @@ from .output import (
     retry_lines,
 )
 from .queries import Queries, read_queries
+
+if TYPE_CHECKING:
+    from ..client.search_client import SearchClient
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -307,6 +310,7 @@ def run(args: argparse.Namespace) -> int:
     clock = CancellableClock()  # a batch cancels the query still running when it stops: no request after it ended
     with SearchClient(args.backend, settings=settings, clock=clock, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
+            _check_shared_inputs(client, _options(args))
             if args.skip_done is not None:
                 end_cut_line(args.skip_done, owner_stdout())
             return run_batch(
@@ -325,6 +329,23 @@ def run(args: argparse.Namespace) -> int:
         if notice:
             sys.stderr.write(notice + "\n")
     return EXIT_OK
+
+
+#: The query a batch's shared inputs are checked with: any query the check takes (it reads no query's words).
+_PROBE_QUERY = "q"
+
+
+def _check_shared_inputs(client: "SearchClient", options: dict[str, Any]) -> None:
+    """The inputs every query of a batch shares (``--locale``, ``-n``, filters, options), checked once
+    before any query runs, as for one QUERY: a refusal is the command's (one line, exit 2, under its
+    flag), not each query's alike. Only ``InvalidInput``: another failure of the check (a backend's
+    missing key) is each query's, as a fallback chain may answer without that backend."""
+    try:
+        client.search_bound_ms(_PROBE_QUERY, **options)  # validates the call: no request is sent
+    except InvalidInput:
+        raise
+    except WebSearchError:
+        return
 
 
 #: The flags only a batch reads (``--queries-file``), by their ``argparse`` destination.

@@ -44,3 +44,20 @@ def test_the_tools_note_is_unchanged():
     assert "(truncated to 200 characters: ask a larger max_chars (at most %d) for more)" % MAX_FETCH_CHARS in (
         format_results(PAGE, untrusted_notice=False)
     )
+
+
+def test_a_page_cut_at_the_byte_cap_names_the_flag(capsys, monkeypatch):
+    """``(cut at the byte cap: only the start of the page was read)`` named no way on, where the command
+    line has one: ``--max-bytes``."""
+    page = dict(PAGE, truncated_by=["max_bytes"])
+    monkeypatch.setattr(SearchClient, "fetch", lambda self, url, **kw: page)
+    assert main(["fetch", "https://example.com/a", "--mode", "text"]) == 0
+    out = capsys.readouterr().out
+    assert "(cut at the byte cap: only the start of the page was read: a larger --max-bytes reads more)\n" in out, out
+
+
+def test_the_tools_byte_cap_note_is_unchanged():
+    page = dict(PAGE, truncated_by=["max_bytes"])
+    assert "(cut at the byte cap: only the start of the page was read)\n" in format_results(
+        page, untrusted_notice=False
+    )

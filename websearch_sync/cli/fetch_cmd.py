@@ -64,6 +64,10 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.set_defaults(run=run)
 
 
+#: What a page cut short says of getting more, by what cut it: the flags that set them.
+_MORE = {"max_chars": "a larger --max-chars returns more", "max_bytes": "a larger --max-bytes reads more"}
+
+
 def run(args: argparse.Namespace) -> int:
     """Fetch the page and print it."""
     from ..api import SHARED_CACHE_TTL_S
@@ -93,6 +97,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         # an image's line is the library's own, shown as written: markdown's escapes (\[image: ...\]) serve a renderer
         markdown = args.mode.lower() == "markdown" and result.get("extractor") != IMAGE_EXTRACTOR
-        text = format_fetched(result, "markdown" if markdown else "text", "a larger --max-chars returns more")
+        text = format_fetched(result, "markdown" if markdown else "text", _MORE)
         out.write(text + "\n")
     return EXIT_OK

@@ -210,12 +210,12 @@ _QUERY_CONTROLS = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 
 #: Invisible characters that are not whitespace: the variation selectors, the combining grapheme
-#: joiner and the Hangul fillers; every format character (Unicode category Cf: zero-width space and
+#: joiner, the Hangul fillers and the blank Braille pattern; every format character (Unicode category Cf: zero-width space and
 #: joiners, direction marks, byte-order mark, soft hyphen, tag characters) is one too.
 _INVISIBLE_MARKS = frozenset(
     [chr(code) for code in range(0xFE00, 0xFE10)]
     + [chr(code) for code in range(0xE0100, 0xE01F0)]
-    + ["\u034f", "\u115f", "\u1160", "\u3164", "\uffa0"]
+    + ["\u034f", "\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"]
 )
 
 

@@ -301,7 +301,17 @@ def test_whitespace_controls_and_direction_marks_stay_in_a_query(query):
 
 @pytest.mark.parametrize(
     "query",
-    ["\u200b", " \u200f ", "\ufe0f", "\ufeff", "\u2060\u200d", "\U000e0041\U000e0042", "\u00ad", "\u202e\u202c"],
+    [
+        "\u200b",
+        " \u200f ",
+        "\ufe0f",
+        "\ufeff",
+        "\u2060\u200d",
+        "\U000e0041\U000e0042",
+        "\u00ad",
+        "\u202e\u202c",
+        "\u2800\u3164",
+    ],
     ids=[
         "zero-width space",
         "RLM",
@@ -311,6 +321,7 @@ def test_whitespace_controls_and_direction_marks_stay_in_a_query(query):
         "tag characters",
         "soft hyphen",
         "bidi override",
+        "braille blank, hangul filler",
     ],
 )
 def test_a_query_of_invisible_characters_alone_is_empty_everywhere(capsys, query):

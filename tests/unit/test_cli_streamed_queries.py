@@ -272,3 +272,21 @@ def test_a_streamed_input_of_blank_lines_only_is_a_usage_error(monkeypatch, caps
         "error: InvalidInput/bad_arguments: --queries-file - (stdin) holds no query (every line is blank): "
         "nothing to search"
     )
+
+
+def test_the_progress_line_shows_a_query_without_its_direction_overrides(monkeypatch, capsys):
+    """``last: abc\\u202eevil``: the right-to-left override went to the terminal as it was, so the line
+    after it read reversed (and a query could restyle what the line says of it). The line shows the
+    query's visible characters; its JSON line keeps the query as given."""
+    assert (
+        _piped(
+            monkeypatch,
+            "abc\u202eevil\u2066x\n".encode(),
+            ["search", "--queries-file", "-", "-b", "stub", "--progress-every", "0"],
+        )
+        == 0
+    )
+    captured = capsys.readouterr()
+    progress = [line for line in captured.err.splitlines() if line.startswith("progress: ")]
+    assert progress and progress[-1].endswith("last: abcevilx"), progress
+    assert "abc\\u202eevil" in captured.out or "abc\u202eevil" in captured.out

@@ -30,7 +30,7 @@ from .errors import (
 from .forks import module_global
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
-from .secrets import redact
+from .secrets import redact, userinfo_hidden
 from .validate import (
     CONTROL_IN_SETTING,
     MAX_PAGES,
@@ -843,9 +843,26 @@ def _unknown_backend_problem(where: str, names: Sequence[str], auto: bool = True
     guesses = []
     for name in unknown:
         close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, extra, n=1)), None)
-        why = _backends.skipped(name) or _backends.misgrouped(name) or (close and "did you mean %s?" % close)
+        why = (
+            url_as_backend(name)
+            or _backends.skipped(name)
+            or _backends.misgrouped(name)
+            or (close and "did you mean %s?" % close)
+        )
         guesses.append("%r%s" % (name, " (%s)" % why if why else ""))
-    return "%s names unknown backend %s; known backends: %s" % (where, ", ".join(guesses), choices)
+    # a URL's password is never said back (``-b https://user:pw@searx.example/``)
+    return userinfo_hidden("%s names unknown backend %s; known backends: %s" % (where, ", ".join(guesses), choices))
+
+
+def url_as_backend(name: str) -> Optional[str]:
+    """What to say of a URL given as a backend's name, else ``None``: an instance's address is a
+    setting of its backend."""
+    if "://" not in name:
+        return None
+    return (
+        "a URL is no backend: a SearXNG instance's address is SEARXNG_BASE_URL (or Settings.providers"
+        "['searxng']['base_url']), with backend searxng"
+    )
 
 
 def check_backend_names(backend: Any, where: str) -> None:

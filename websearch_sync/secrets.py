@@ -125,6 +125,16 @@ def _secrets_pattern(secrets: tuple[Optional[str], ...]) -> Optional["re.Pattern
     return re.compile("|".join(re.escape(s) for s in usable))
 
 
+#: A URL's user info: what follows a ``://`` up to an ``@`` (at most 256 characters, no white space).
+_USERINFO = re.compile(r"(?<=://)[^\s@]{0,256}@")
+
+
+def userinfo_hidden(text: str) -> str:
+    """``text`` with the user info of each URL in it as ``***`` (``https://u:pw@host`` ->
+    ``https://***@host``): for a message quoting what someone typed where a name belongs."""
+    return _USERINFO.sub("***@", text) if "@" in text else text
+
+
 def mask(value: Any) -> str:
     """How a secret setting is shown: ``***`` when set, ``<unset>`` when not."""
     return "<unset>" if not value else "***"

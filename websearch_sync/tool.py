@@ -1165,6 +1165,16 @@ def format_results(
     return _render(result, style, _new_tag() if untrusted_notice else None, offline_note)
 
 
+def format_fetched(result: Mapping[str, Any], style: str, more: Mapping[str, str]) -> str:
+    """A fetch result as :func:`format_results` writes it without the untrusted-content block, each cut
+    of ``more`` (``{"max_chars": "a larger --max-chars returns more"}``, the command line's) saying how
+    to get more, instead of the fetch tool's advice to a model (``ask a larger max_chars (at most
+    200000)``), which names the tool's argument and its most."""
+    if style not in ("text", "markdown"):
+        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
+    return _format_fetch(result, style, None, more=more)
+
+
 def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[str, Optional[dict[str, Any]]]:
     """What a model may be shown of one ``call_tool`` result, on every channel a client uses:
     ``(text, json)``, the text of :func:`format_results` and a copy of the result whose page
@@ -1528,21 +1538,26 @@ _CUT_NOTES = {
 }
 
 
-def _truncation_note(result: Mapping[str, Any], asked: bool = False) -> str:
+def _truncation_note(result: Mapping[str, Any], asked: bool = False, more: Optional[Mapping[str, str]] = None) -> str:
     """The header line saying what cut a fetch result's text short (its ``truncated_by``, each
     cause in its own words: a PDF read stopped at the deadline was no ``max_chars`` cut), or
     ``(truncated)`` for a result that does not say (one kept from an earlier version). With
     ``asked`` (the fetch tool's own result: a model sets its ``max_chars``), a ``max_chars`` cut
-    under the tool's most says that a larger ``max_chars`` returns more."""
+    under the tool's most says that a larger ``max_chars`` returns more; ``more`` given (the command
+    line's ``{"max_chars": "a larger --max-chars returns more"}``), each cut it names says that instead."""
     causes = [cut for cut in result.get("truncated_by") or [] if cut in _CUT_NOTES]
     page_cap = pdf_reader.MAX_PAGE_CONTENT / 1e6
     notes = [_CUT_NOTES[cut].format(length=result.get("length", 0), page_cap=page_cap) for cut in causes]
-    if asked and CUT_MAX_CHARS in causes and result.get("length", 0) < MAX_FETCH_CHARS:
+    if more is not None:
+        notes = [note + (": " + more[cut] if cut in more else "") for cut, note in zip(causes, notes)]
+    elif asked and CUT_MAX_CHARS in causes and result.get("length", 0) < MAX_FETCH_CHARS:
         notes[causes.index(CUT_MAX_CHARS)] += ": ask a larger max_chars (at most %d) for more" % MAX_FETCH_CHARS
     return "(%s)" % "; ".join(notes) if notes else "(truncated)"
 
 
-def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
+def _format_fetch(
+    result: Mapping[str, Any], style: str, tag: Optional[str], more: Optional[Mapping[str, str]] = None
+) -> str:
     if _is_image(result):  # one line the library wrote (type, size, URL), no page text: for a text-only model
         line = " ".join(str(result.get("text") or "").split())
         return markdown_text(line) if style == "markdown" else line
@@ -1553,7 +1568,7 @@ def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> 
     else:
         header = "%s\nURL: %s" % (title or url, " ".join(url.split()))
     if result.get("truncated"):
-        header += "\n" + _truncation_note(result, asked=True)
+        header += "\n" + _truncation_note(result, asked=True, more=more)
     warnings = [e for e in result.get("errors") or [] if isinstance(e, Mapping)]  # what was left out, and why
     for note in _warning_notes(warnings, style):
         header += "\n" + note

@@ -16,6 +16,7 @@ import difflib
 import functools
 import inspect
 import re
+import unicodedata
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any, Callable, Literal, Optional, Protocol, TypeVar, Union, cast, overload
@@ -42,8 +43,16 @@ from .errors import (
 )
 from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
-from .secrets import name_words
-from .vocabulary.ddgs import DDGS_ARGUMENTS, as_locale, ddgs_argument, ddgs_misread, ddgs_region_locale, ddgs_value
+from .secrets import name_words, userinfo_hidden
+from .vocabulary.ddgs import (
+    DDGS_ARGUMENTS,
+    as_locale,
+    country_locales,
+    ddgs_argument,
+    ddgs_misread,
+    ddgs_region_locale,
+    ddgs_value,
+)
 from .vocabulary.locale_codes import LANGUAGE_NAME_GIVEN, locale_refusal, named_language
 from .vocabulary.synonyms import OPTION_SYNONYMS, VALUE_SYNONYMS
 
@@ -200,13 +209,30 @@ def _shown(limit: float) -> str:
 _QUERY_CONTROLS = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
 
 
+#: Invisible characters that are not whitespace: the variation selectors, the combining grapheme
+#: joiner, the Hangul fillers and the blank Braille pattern; every format character (Unicode category Cf: zero-width space and
+#: joiners, direction marks, byte-order mark, soft hyphen, tag characters) is one too.
+_INVISIBLE_MARKS = frozenset(
+    [chr(code) for code in range(0xFE00, 0xFE10)]
+    + [chr(code) for code in range(0xE0100, 0xE01F0)]
+    + ["\u034f", "\u115f", "\u1160", "\u2800", "\u3164", "\uffa0"]
+)
+
+
+def _invisible(character: str) -> bool:
+    """Whether ``character`` shows nothing: whitespace, a format character or :data:`_INVISIBLE_MARKS`."""
+    return character.isspace() or character in _INVISIBLE_MARKS or unicodedata.category(character) == "Cf"
+
+
 def check_query(query: Any) -> str:
     """The query stripped of surrounding whitespace; ``InvalidInput`` unless a non-blank str of <= 2000
     characters that is valid Unicode (a lone surrogate cannot be encoded for any service) and holds no
     control character but whitespace (:data:`_QUERY_CONTROLS`: refused, never stripped, so the query
     searched is the query given). Both are checked on the query as given, before stripping: the
     position a message names counts code points (``str`` indices, from 0) in it. Search, the command
-    line, the agent tools and MCP all check here."""
+    line, the agent tools and MCP all check here. A query of invisible characters alone (a zero-width
+    space, direction marks, a byte-order mark: :func:`_invisible`) is blank too, ``empty_query``; one
+    with a visible character keeps its invisible ones (they are sent as given)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string, got %s" % type(query).__name__, detail_code=BAD_QUERY)
     try:
@@ -229,6 +255,12 @@ def check_query(query: Any) -> str:
     if len(text) > MAX_QUERY_CHARS:
         raise InvalidInput(
             "query is %d characters long; the limit is %d" % (len(text), MAX_QUERY_CHARS), detail_code=QUERY_TOO_LONG
+        )
+    if all(_invisible(character) for character in text):
+        raise InvalidInput(
+            "query holds only invisible characters (%s): nothing to search for"
+            % ", ".join("U+%04X" % ord(character) for character in dict.fromkeys(text[:3])),
+            detail_code=EMPTY_QUERY,
         )
     return text
 
@@ -265,16 +297,20 @@ def check_choice(name: str, value: Any, choices: Iterable[str], detail: str) -> 
     closest spelling)."""
     choices = tuple(choices)
     if not isinstance(value, str) or value.lower() not in choices:
-        closest = (
-            (ddgs_value(name, value) or _value_synonym(name, value) or close_match(value.lower(), choices))
-            if isinstance(value, str)
-            else ""
-        )
         raise InvalidInput(
-            "%s must be one of %s, got %s%s" % (name, ", ".join(choices), quoted(value), closest),
+            "%s must be one of %s, got %s%s"
+            % (name, ", ".join(choices), quoted(value), choice_hint(name, value, choices)),
             detail_code=detail,
         )
     return value.lower()
+
+
+def choice_hint(name: str, value: Any, choices: Sequence[str]) -> str:
+    """What a refusal of ``value`` among ``choices`` adds: `` (ddgs's 'd' is 'day')``, another tool's short
+    form (`` (did you mean 'markdown'?)``) or the closest spelling; ``""`` when nothing is close."""
+    if not isinstance(value, str):
+        return ""
+    return ddgs_value(name, value) or _value_synonym(name, value) or close_match(value.lower(), choices)
 
 
 def _value_synonym(name: str, value: str) -> str:
@@ -326,7 +362,10 @@ def _check_locale(value: Any) -> Optional[str]:
     if reason is None and misread is None:
         return locale
     meant = ddgs_region_locale(locale)
-    if meant is None:
+    countries = country_locales(locale) if reason is not None and len(locale) == 2 else []
+    if countries:  # locale="jp": a country's code typed for its language
+        hint = "%s is a country: did you mean %s?" % (locale.upper(), " or ".join(countries))
+    elif meant is None:
         hint = "expected %s" % _EXAMPLES["locale"]
     elif meant:
         hint = "a locale is language-COUNTRY; ddgs's region %s is the locale %s" % (locale, meant)
@@ -655,9 +694,9 @@ def backend_list(backend: BackendArg) -> Optional[list[str]]:
             detail_code=UNKNOWN_BACKEND,
         )
     if not names or not all(names):
-        raise InvalidInput("empty backend name in %r" % (backend,), detail_code=UNKNOWN_BACKEND)
+        raise InvalidInput(userinfo_hidden("empty backend name in %r" % (backend,)), detail_code=UNKNOWN_BACKEND)
     if len(set(names)) != len(names):
-        raise InvalidInput("backend %r lists a name twice" % (backend,), detail_code=UNKNOWN_BACKEND)
+        raise InvalidInput(userinfo_hidden("backend %r lists a name twice" % (backend,)), detail_code=UNKNOWN_BACKEND)
     return names
 
 

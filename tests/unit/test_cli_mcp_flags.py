@@ -37,3 +37,13 @@ def test_the_client_configuration_in_the_docs_configures_both_tools():
     for backend in backends:  # each is configured by the entry's env alone: a chain offers search if one is
         alone = Settings.from_env(dict(entry["env"], WEB_SEARCH_BACKEND=backend))
         assert [d["name"] for d in tool.tool_definitions("json_schema", settings=alone)] == ["web.search", "web.fetch"]
+
+
+def test_a_bad_max_concurrent_is_refused_under_its_flag(capsys):
+    """``mcp --max-concurrent 0`` said ``max_concurrent must be a positive integer``, the Python name,
+    where the other commands' numbers are refused under their flags (``-n must be in 1..50``)."""
+    from websearch_sync.cli import main
+
+    assert main(["mcp", "--max-concurrent", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "error: InvalidInput/bad_max_concurrent: --max-concurrent must be a positive integer, got 0" in err, err

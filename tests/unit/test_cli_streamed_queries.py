@@ -95,12 +95,13 @@ def test_a_streamed_line_that_is_not_utf8_ends_the_batch_after_the_queries_befor
 
 
 def test_a_streamed_batch_stopped_after_k_failures_says_so(monkeypatch, capsys):
-    """Its summary counted the queries read, all run: "0 ok, 2 failed" said nothing of the stop."""
+    """Its summary counted the queries read, all run: "0 ok, 2 failed" said nothing of the stop. Each
+    query fails on its own (a control character; ``-n 0``, shared by all, is refused before any runs)."""
     assert (
         _piped(
             monkeypatch,
-            b"one\ntwo\nthree\n",
-            ["search", "--queries-file", "-", "-n", "0", "--stop-after-failures", "2"],
+            b"o\x01ne\ntw\x01o\nthre\x01e\n",
+            ["search", "--queries-file", "-", "--stop-after-failures", "2"],
         )
         == 2
     )
@@ -271,3 +272,21 @@ def test_a_streamed_input_of_blank_lines_only_is_a_usage_error(monkeypatch, caps
         "error: InvalidInput/bad_arguments: --queries-file - (stdin) holds no query (every line is blank): "
         "nothing to search"
     )
+
+
+def test_the_progress_line_shows_a_query_without_its_direction_overrides(monkeypatch, capsys):
+    """``last: abc\\u202eevil``: the right-to-left override went to the terminal as it was, so the line
+    after it read reversed (and a query could restyle what the line says of it). The line shows the
+    query's visible characters; its JSON line keeps the query as given."""
+    assert (
+        _piped(
+            monkeypatch,
+            "abc\u202eevil\u2066x\n".encode(),
+            ["search", "--queries-file", "-", "-b", "stub", "--progress-every", "0"],
+        )
+        == 0
+    )
+    captured = capsys.readouterr()
+    progress = [line for line in captured.err.splitlines() if line.startswith("progress: ")]
+    assert progress and progress[-1].endswith("last: abcevilx"), progress
+    assert "abc\\u202eevil" in captured.out or "abc\u202eevil" in captured.out

@@ -450,3 +450,36 @@ def test_a_word_shown_quoted_reads_as_one_argument_in_the_platforms_shell(word, 
     """The hints quoted for POSIX shells alone: PowerShell, Windows' shell, expands ``$`` and reads
     backticks inside double quotes, and a bare ``a,b`` is an array there."""
     assert (shell_quote(word, "linux"), shell_quote(word, "win32")) == (posix, windows)
+
+
+SECRET = "SEKRET123abc"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["search", "-b", "stub", "q", "--api-key", SECRET],
+        ["search", "-b", "stub", "q", "--api-key=" + SECRET],
+        ["search", "-b", "stub", "q", "--brave-api-key", SECRET],
+        ["search", "-b", "stub", "q", "--token=" + SECRET],
+        ["search", "-b", "stub", "q", "--password", SECRET],
+        ["search", "-b", "stub", "q", "--json", "--key", SECRET],
+        ["search", "-b", "stub", "q", "--proxy", "http://user:%s@proxy.example:3128" % SECRET],
+        ["fetch", "https://example.com/", "--api-key", SECRET],
+        ["mcp", "--api-key", SECRET],
+    ],
+)
+def test_a_credential_given_to_an_unknown_flag_is_never_echoed(capsys, argv):
+    """Before: ``unrecognized arguments: --api-key SEKRET123abc`` on stderr (and, with ``--json``, on
+    stdout): the key a newcomer typed, in a CI log. The flag is named, its value is not."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert SECRET not in err and SECRET not in out, err
+    assert "unrecognized arguments: --" in err
+
+
+def test_a_credential_flag_says_where_keys_go(capsys):
+    assert main(["search", "-b", "stub", "q", "--api-key", SECRET]) == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: --api-key (a key or password is no flag" in err and err.endswith(") ***\n"), err
+    assert "BRAVE_API_KEY" in err and "websearch-sync backends" in err, err

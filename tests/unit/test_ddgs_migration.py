@@ -299,3 +299,20 @@ def test_the_docs_say_what_becomes_of_every_key_of_a_ddgs_video_result():
     videos = mapping[mapping.index("videos `content`") :]
     assert sorted(key for key in keys if not re.search(r"`%s[`.]" % key, videos)) == []
     assert "`provider` here is the backend" in videos
+
+
+@pytest.mark.parametrize(
+    "locale, meant",
+    [("jp", "ja-JP"), ("cn", "zh-CN"), ("gr", "el-GR"), ("dk", "da-DK"), ("cz", "cs-CZ"), ("il", "en-IL or he-IL")],
+)
+def test_a_country_code_given_as_the_locale_names_the_locales_of_that_country(locale, meant):
+    """``locale="jp"`` said only ``jp is no ISO 639 language``: a country's code, typed for its
+    language (Japanese is ``ja``), is told the locales of that country (ddgs's regions say which)."""
+    refusal = _refusal(locale=locale)
+    assert refusal.detail_code == "bad_locale"
+    assert refusal.message == "invalid locale: %r (%s is no ISO 639 language; %s is a country: did you mean %s?)" % (
+        locale,
+        locale,
+        locale.upper(),
+        meant,
+    )

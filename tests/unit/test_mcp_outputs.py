@@ -125,3 +125,40 @@ def test_the_schemas_refuse_a_result_of_another_shape():
     del found["items"][0]["url"]
     assert problems("search", found) != []
     assert problems("fetch", dict(fetched, truncated="no")) == ["['truncated']: 'no' is not of type 'boolean'"]
+
+
+@pytest.mark.parametrize("vertical", ["web", "news", "images", "videos"])
+@pytest.mark.parametrize("include_content", [False, True])
+def test_the_offline_stubs_search_of_each_vertical_fits_the_search_schema(vertical, include_content):
+    """The first hour's server (no backend configured: the stub) answers every vertical in the
+    declared shape, its pages read too."""
+    with ws.SearchClient("stub", wire=pages_wire()) as client:
+        arguments = {"query": "schema", "vertical": vertical, "include_content": include_content, "max_results": 3}
+        outcome = McpTools(client).call("web_search", arguments)
+    assert not outcome.is_error, outcome.text
+    assert outcome.structured["items"] and problems("search", outcome.structured) == []
+
+
+@pytest.mark.parametrize(
+    "name, arguments, typed",
+    [
+        ("web_search", {"query": ""}, "Error: InvalidInput (bad_arguments): "),
+        ("web_search", {"query": "\u200b"}, "Error: InvalidInput (empty_query): "),
+        ("web_search", {"query": "q", "locale": "english"}, "Error: InvalidInput (bad_locale): "),
+        ("web_fetch", {"url": "ftp://example.com/"}, "Error: InvalidInput (bad_url): "),
+        ("web_fetch", {"url": "https://example.com/missing"}, "Error: WebProviderError (http_404): "),
+        ("no_such_tool", {}, "Error: ToolNotFound (unknown_tool): "),
+    ],
+)
+def test_an_error_result_is_typed_and_carries_no_structured_content(name, arguments, typed):
+    """An error is ``isError`` with its type and detail code first on its one line, and no
+    ``structuredContent`` (the SDK's client validates structured content of a result that is no error)."""
+
+    def answer(request):
+        return MockResponse(404, {"Content-Type": "text/html"}, b"<p>gone</p>")
+
+    with ws.SearchClient("stub", wire=MockWire(answer)) as client:
+        outcome = McpTools(client).call(name, arguments)
+    assert outcome.is_error and outcome.structured is None
+    assert outcome.text.startswith(typed), outcome.text
+    assert set(outcome.result) == {"error"} and outcome.result["error"]["type"] == typed.split()[1]

@@ -297,3 +297,49 @@ def test_a_refused_character_is_refused_at_the_edges_too_and_placed_in_the_query
 def test_whitespace_controls_and_direction_marks_stay_in_a_query(query):
     """Tabs, line breaks and Unicode's format characters (direction marks) are text: they are sent."""
     assert check_query(query) == query
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "\u200b",
+        " \u200f ",
+        "\ufe0f",
+        "\ufeff",
+        "\u2060\u200d",
+        "\U000e0041\U000e0042",
+        "\u00ad",
+        "\u202e\u202c",
+        "\u2800\u3164",
+    ],
+    ids=[
+        "zero-width space",
+        "RLM",
+        "VS16",
+        "BOM",
+        "word joiner, ZWJ",
+        "tag characters",
+        "soft hyphen",
+        "bidi override",
+        "braille blank, hangul filler",
+    ],
+)
+def test_a_query_of_invisible_characters_alone_is_empty_everywhere(capsys, query):
+    """Before: accepted and sent (``q=%E2%80%8B``), so an engine searched for nothing a reader could
+    see and the stub answered titled ``- Overview``; a pasted zero-width space or an agent's stray
+    byte-order mark is no query. Refused as blank, by ``search()``, the agent tool, MCP and the CLI."""
+    with pytest.raises(ws.InvalidInput) as refused:
+        check_query(query)
+    assert refused.value.detail_code == "empty_query"
+    assert "U+%04X" % ord(query.strip()[0]) in refused.value.message
+    with ws.SearchClient("stub", settings=ws.Settings(backend="stub")) as client:
+        tool_error = ws.tool.call_tool("web_search", {"query": query}, client=client)["error"]
+        mcp_reply = McpTools(client).call("web_search", {"query": query})
+    assert tool_error["detail_code"] == "empty_query" and mcp_reply.is_error
+    assert cli_main(["search", query, "--backend", "stub"]) == 2
+    assert "empty_query" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("query", ["python\u200brequests", "\u2764\ufe0f", "\u200fשלום", "a\u00adb"])
+def test_a_query_with_a_visible_character_keeps_its_invisible_ones(query):
+    assert check_query(query) == query

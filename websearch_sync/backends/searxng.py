@@ -124,6 +124,9 @@ _SPECIAL_LANGUAGES = ("all", "auto")
 #: google: ``"zh": "lang_zh-CN"``, ``"zh_Hant": "lang_zh-TW"``; startpage ``jiantizhongwen``), and
 #: ``zh-TW`` as Traditional (babel parses it as ``zh_Hant_TW``). ``zh-Hans`` stays ``zh``.
 _SCRIPT_REGIONS = {("zh", "hant"): "TW"}
+#: The regions whose Chinese SearXNG reads as Traditional (babel: ``zh-TW`` is ``zh_Hant_TW``, ``zh-HK`` and
+#: ``zh-MO`` likewise); every other region's Chinese it reads as Simplified (``zh-CN``, ``zh-SG``: ``zh_Hans``).
+_TRADITIONAL_REGIONS = ("TW", "HK", "MO")
 #: The ``language`` of a call without a locale: every language (as documented), not the one the
 #: instance would guess from ``Accept-Language``.
 _ALL_LANGUAGES = "all"
@@ -788,7 +791,9 @@ def searxng_language(locale: str) -> str:
     The language is lower-cased, a script subtag dropped (``zh-Hant-TW`` -> ``zh-TW``,
     ``sr-Latn`` -> ``sr``) except Traditional Chinese without a region, said by its likely one
     (``zh-Hant`` -> ``zh-TW``: a bare ``zh`` is Simplified to SearXNG's engines,
-    :data:`_SCRIPT_REGIONS`), the region upper-cased; ``all`` and ``auto`` pass. Anything
+    :data:`_SCRIPT_REGIONS`), and a Chinese script whose region SearXNG reads in the other one,
+    said by the script alone (``zh-Hans-TW`` -> ``zh``, ``zh-Hant-CN`` -> ``zh-TW``:
+    :func:`_region_of_script`), the region upper-cased; ``all`` and ``auto`` pass. Anything
     else (a numeric region such as ``es-419``, variants, extensions, a longer language
     name) cannot be said to SearXNG: ``InvalidInput(bad_locale)``, before any request.
     """
@@ -798,8 +803,7 @@ def searxng_language(locale: str) -> str:
         return language
     if rest and len(rest[0]) == 4 and _letters(rest[0]):
         script, rest = rest[0].lower(), rest[1:]
-        if not rest and (language, script) in _SCRIPT_REGIONS:
-            rest = [_SCRIPT_REGIONS[(language, script)]]
+        rest = _region_of_script(language, script, rest)
     if (
         2 <= len(language) <= 3
         and _letters(language)
@@ -813,6 +817,22 @@ def searxng_language(locale: str) -> str:
         provider="searxng",
         detail_code=BAD_LOCALE,
     )
+
+
+def _region_of_script(language: str, script: str, rest: list[str]) -> list[str]:
+    """The subtags after a dropped script subtag, so that SearXNG reads the script meant: a Chinese
+    script without a region, or with a two-letter region whose Chinese SearXNG reads in the other
+    script (``zh-Hans-TW``: ``zh-TW`` is read as Traditional), is said by the script alone
+    (:data:`_SCRIPT_REGIONS`: ``zh-Hant`` -> ``TW``; ``zh-Hans``: no region, a bare ``zh``)."""
+    if language != "zh" or script not in ("hans", "hant"):
+        return rest
+    if len(rest) == 1 and not (len(rest[0]) == 2 and _letters(rest[0])):
+        return rest  # a numeric region (``419``): refused as for any language
+    if len(rest) == 1 and (rest[0].upper() in _TRADITIONAL_REGIONS) == (script == "hant"):
+        return rest
+    if len(rest) > 1:
+        return rest  # a variant or extension: refused
+    return [_SCRIPT_REGIONS[(language, script)]] if (language, script) in _SCRIPT_REGIONS else []
 
 
 def _letters(text: str) -> bool:

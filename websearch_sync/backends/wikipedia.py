@@ -61,15 +61,17 @@ USER_AGENT = "websearch-sync/%s (%%s)" % VERSION
 NO_CONTACT = "contact not set; see WIKIPEDIA_CONTACT"
 DEFAULT_USER_AGENT = USER_AGENT % NO_CONTACT
 #: An edition code: a 2-3 letter language code with up to two subtags (``en``, ``zh-yue``, ``zh-min-nan``),
-#: or ``simple`` (Simple English); a language's name (``english``) is not one.
-_EDITION = r"^(?:[a-z]{2,3}(?:-[a-z0-9]{2,12}){0,2}|simple)$"
+#: or ``simple`` (Simple English); a language's name (``english``) is not one, nor a locale: a subtag of two
+#: letters (a region: ``en-US``, ``zh-TW``) or a script's (``zh-Hant``, ``sr-Latn``) names no edition (it
+#: was sent to ``en-us.wikipedia.org``), but for ``nds-nl`` (Dutch Low Saxon), an edition.
+_EDITION = r"^(?:[a-z]{2,3}(?:-(?!(?:[a-z]{2}|hans|hant|latn|cyrl)(?:-|$))[a-z0-9]{2,12}){0,2}|nds-nl|simple)$"
 _API = "https://%s.wikipedia.org/w/api.php"
 #: The ``wiki`` option; ``WIKIPEDIA_LANG`` is read by the same rule (as a setting: ``bad_setting``).
 WIKI = Option(
     "wiki",
     "code",
     pattern=_EDITION,
-    example="a Wikipedia edition code such as 'en' or 'simple'",
+    example="a Wikipedia edition code such as 'en' or 'simple' (for a locale, its language alone: 'en' for en-US)",
     detail=BAD_WIKI,
     doc="the edition to search (unset: the locale's language, else WIKIPEDIA_LANG, else en)",
 )

@@ -23,6 +23,7 @@ from typing import Callable, NoReturn, Optional
 from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
+from ..secrets import is_secret_name
 from ..shellwords import shell_quote
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
 from .flag_hints import (
@@ -145,7 +146,7 @@ def unrecognized(
     from ``--queries-file``; after a URL, words that look like URLs (``://`` or a dot): ``fetch``
     reads one."""
     query, url = getattr(args, "query", None), getattr(args, "url", None)
-    said = [argument + _argument_hint(argument, parser, top, url) for argument in unknown]
+    said = _arguments_said(unknown, parser, top, url)
     words_alone = not any(argument.startswith("-") for argument in unknown)
     if isinstance(query, str) and words_alone and getattr(args, "queries_file", None) is None:
         said.append(
@@ -154,6 +155,47 @@ def unrecognized(
     elif isinstance(url, str) and words_alone and any("://" in word or "." in word for word in unknown):
         said.append("(fetch reads one URL: run it once for each)")
     return "unrecognized arguments: %s" % " ".join(said)
+
+
+#: What an unknown flag that names a credential (``--api-key``, ``--password``, ``--token``) is told.
+CREDENTIAL_FLAG_HINT = (
+    "(a key or password is no flag: set the backend's variable, e.g. BRAVE_API_KEY;"
+    " `websearch-sync backends` lists each backend's)"
+)
+#: What stands for a credential an unknown argument held.
+_HIDDEN = "***"
+
+
+def _arguments_said(
+    unknown: Sequence[str], parser: argparse.ArgumentParser, top: argparse.ArgumentParser, url: object
+) -> list[str]:
+    """Each unknown argument as :func:`unrecognized` says it, with its hint; never a credential: the
+    value of a flag whose name is a credential's (:func:`~websearch_sync.secrets.is_secret_name`:
+    ``--api-key KEY``, ``--token=KEY``) is ``***`` and the flag is told where keys go, and a URL's
+    user info (``http://user:password@proxy``) is ``***`` (the line is printed, and logged by CI)."""
+    said: list[str] = []
+    value_hidden = False
+    for argument in unknown:
+        if value_hidden and not argument.startswith("-"):
+            said.append(_HIDDEN)
+            value_hidden = False
+            continue
+        flag, joined, _ = argument.partition("=")
+        value_hidden = argument.startswith("-") and is_secret_name(flag) and not joined
+        if argument.startswith("-") and is_secret_name(flag):
+            said.append("%s%s %s" % (flag, "=" + _HIDDEN if joined else "", CREDENTIAL_FLAG_HINT))
+        else:
+            said.append(_without_userinfo(argument) + _argument_hint(argument, parser, top, url))
+    return said
+
+
+def _without_userinfo(word: str) -> str:
+    """``word`` with a URL's user info, and anything up to its last ``@``, as ``***``
+    (``http://u:pw@proxy:3128`` -> ``http://***@proxy:3128``); other words as they are."""
+    scheme, separator, rest = word.partition("://")
+    if not separator or "@" not in rest:
+        return word
+    return "%s://%s@%s" % (scheme, _HIDDEN, rest.rsplit("@", 1)[1])
 
 
 def _argument_hint(argument: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser, url: object) -> str:

@@ -31,6 +31,7 @@ except ImportError:  # Windows: a descriptor's flags cannot be asked
 
 from ..client.clock import SYSTEM_CLOCK, CancellableClock, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
+from ..net.urls import INVISIBLE
 from ..net.waits import wait_for
 from ..validate import MAX_QUERY_CHARS
 from .output import (
@@ -271,7 +272,7 @@ class Progress:
             counts.ok,
             counts.failed,
             rate,
-            terminal_text(query[:60]),
+            terminal_text(INVISIBLE.sub("", query[:60])),  # nor a direction override reversing the line
         )
 
     def update(self, counts: BatchCounts, query: str) -> None:

@@ -21,7 +21,7 @@ from ..config import Settings, check_one_backend
 from ..engine.stdout_claim import owner_stdout
 from ..errors import WebSearchError, one_line
 from ..models import VERTICALS
-from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
+from .output import EXIT_OK, choice_arg, error_line, exit_status, int_arg, json_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -43,7 +43,13 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     record.add_argument("--name", help="case name (default: derived from the query)")
     record.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="fixture folder (default: ./fixtures)")
     record.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..50, images 1..100 (default 5)")
-    record.add_argument("--vertical", choices=VERTICALS, default="web", help="web (default), news, images or videos")
+    record.add_argument(
+        "--vertical",
+        choices=VERTICALS,
+        type=choice_arg("vertical", VERTICALS),
+        default="web",
+        help="web (default), news, images or videos",
+    )
     record.add_argument("--timeout-ms", type=int_arg, help="deadline of the live request in milliseconds")
     record.add_argument("--force", action="store_true", help="overwrite an existing case of that name")
     record.add_argument(
@@ -81,7 +87,13 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "queries", nargs="*", default=[], metavar="QUERY", help="queries to run (default: two common ones)"
     )
     live.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..50, images 1..100 (default 5)")
-    live.add_argument("--vertical", choices=VERTICALS, default="web", help="web (default), news, images or videos")
+    live.add_argument(
+        "--vertical",
+        choices=VERTICALS,
+        type=choice_arg("vertical", VERTICALS),
+        default="web",
+        help="web (default), news, images or videos",
+    )
     live.add_argument("--timeout-ms", type=int_arg, help="deadline of each query in milliseconds")
     live.add_argument("--json", action="store_true", help="print the report as JSON")
     live.set_defaults(run=run_check_live)

@@ -64,12 +64,16 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.set_defaults(run=run)
 
 
+#: What a page cut short says of getting more, by what cut it: the flags that set them.
+_MORE = {"max_chars": "a larger --max-chars returns more", "max_bytes": "a larger --max-bytes reads more"}
+
+
 def run(args: argparse.Namespace) -> int:
     """Fetch the page and print it."""
     from ..api import SHARED_CACHE_TTL_S
     from ..client.search_client import SearchClient
     from ..reader.image import EXTRACTOR as IMAGE_EXTRACTOR
-    from ..tool import format_results
+    from ..tool import format_fetched
 
     refuse_missing_output(owner_stdout())  # before the page is read for no one
     settings = Settings.from_env(impersonate=args.impersonate) if args.impersonate else Settings.from_env()
@@ -93,5 +97,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         # an image's line is the library's own, shown as written: markdown's escapes (\[image: ...\]) serve a renderer
         markdown = args.mode.lower() == "markdown" and result.get("extractor") != IMAGE_EXTRACTOR
-        out.write(format_results(result, "markdown" if markdown else "text", untrusted_notice=False) + "\n")
+        text = format_fetched(result, "markdown" if markdown else "text", _MORE)
+        out.write(text + "\n")
     return EXIT_OK

@@ -17,9 +17,9 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import partial
-from typing import Any, Optional, TextIO
+from typing import Any, Callable, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import (
@@ -30,6 +30,7 @@ from ..errors import (
     BAD_EXTRACT_MODE,
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
+    BAD_MAX_CONCURRENT,
     BAD_MAX_RESULTS,
     BAD_RETRIES,
     BAD_SITE_FILTER,
@@ -44,6 +45,7 @@ from ..errors import (
 from ..forks import in_children
 from ..net.browser import IMPERSONATE_CHOICES
 from ..reader.lastresort import last_resort, only_handler
+from ..validate import choice_hint
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -119,6 +121,7 @@ _FLAG_OF = {
     BAD_CACHE_TTL_S: ("cache_ttl_s", "--cache-ttl"),
     BAD_CACHE_MAX_ANSWERS: ("cache_max_answers", "--cache-max-answers"),
     BAD_EXTRACT_MODE: ("extract_mode", "--mode"),
+    BAD_MAX_CONCURRENT: ("max_concurrent", "--max-concurrent"),
 }
 #: What to check when no host name resolved (every backend asked, or the page's host).
 _UNRESOLVED = (
@@ -197,6 +200,22 @@ def int_arg(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError("expected an integer, got %r" % text) from None
+
+
+def choice_arg(name: str, choices: Sequence[str]) -> Callable[[str], str]:
+    """An argparse type for a flag setting the library's ``name`` to one of ``choices``: a value outside
+    them is argparse's ``invalid choice`` with the library's hint (:func:`~..validate.choice_hint`:
+    ``ddgs's 'd' is 'day'``, ``did you mean 'images'?``), still refused before any query."""
+
+    def choice(text: str) -> str:
+        if text in choices:
+            return text
+        raise argparse.ArgumentTypeError(
+            "invalid choice: %r (choose from %s)%s" % (text, ", ".join(choices), choice_hint(name, text, choices))
+        )
+
+    choice.__name__ = name  # argparse names a type's refusal by it only when it raises ValueError
+    return choice
 
 
 def terminal_text(text: str) -> str:

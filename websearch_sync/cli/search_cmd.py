@@ -3,12 +3,12 @@
 import argparse
 import json
 import sys
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..client.clock import CancellableClock
 from ..config import Settings, check_backend_names
 from ..engine.stdout_claim import owner_stdout
-from ..errors import BAD_ARGUMENTS, InvalidInput
+from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, option_hint
 from ..vocabulary.ddgs import DDGS_ARGUMENTS, ddgs_argument_as_flag, ddgs_keyword
@@ -19,6 +19,7 @@ from .output import (
     EXIT_OK,
     add_impersonate,
     cache_file_options,
+    choice_arg,
     empty_notice,
     int_arg,
     json_text,
@@ -27,6 +28,9 @@ from .output import (
     retry_lines,
 )
 from .queries import Queries, read_queries
+
+if TYPE_CHECKING:
+    from ..client.search_client import SearchClient
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -58,7 +62,12 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument(
         "-b", "--backend", help="backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"
     )
-    parser.add_argument("--strategy", choices=STRATEGIES, help="with several backends: fallback (default) or merge")
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        type=choice_arg("strategy", STRATEGIES),
+        help="with several backends: fallback (default) or merge",
+    )
     parser.add_argument(
         "-n",
         "--max-results",
@@ -68,15 +77,24 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument(
         "--vertical",
         choices=VERTICALS,
+        type=choice_arg("vertical", VERTICALS),
         help="what to look for: web (default), news, images or videos (see websearch-sync backends)",
     )
     parser.add_argument(
         "--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (retries and fallbacks included)"
     )
     parser.add_argument("--locale", help="language/region of the results, e.g. en-US")
-    parser.add_argument("--time-range", choices=TIME_RANGES, help="only results from the last day/week/month/year")
     parser.add_argument(
-        "--safe-search", choices=SAFE_SEARCH_LEVELS, help="filter adult content: off, moderate or strict"
+        "--time-range",
+        choices=TIME_RANGES,
+        type=choice_arg("time_range", TIME_RANGES),
+        help="only results from the last day/week/month/year",
+    )
+    parser.add_argument(
+        "--safe-search",
+        choices=SAFE_SEARCH_LEVELS,
+        type=choice_arg("safe_search", SAFE_SEARCH_LEVELS),
+        help="filter adult content: off, moderate or strict",
     )
     parser.add_argument(
         "--site",
@@ -101,7 +119,11 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     parser.add_argument("--include-content", action="store_true", help="also read each result page (slower)")
     parser.add_argument(
-        "--format", choices=FORMATS, default=None, help="output format (default text; batches are always jsonl)"
+        "--format",
+        choices=FORMATS,
+        type=choice_arg("format", FORMATS),
+        default=None,
+        help="output format (default text; batches are always jsonl)",
     )
     parser.add_argument("--json", action="store_true", help="same as --format json")
     parser.add_argument(
@@ -288,6 +310,7 @@ def run(args: argparse.Namespace) -> int:
     clock = CancellableClock()  # a batch cancels the query still running when it stops: no request after it ended
     with SearchClient(args.backend, settings=settings, clock=clock, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
+            _check_shared_inputs(client, _options(args))
             if args.skip_done is not None:
                 end_cut_line(args.skip_done, owner_stdout())
             return run_batch(
@@ -306,6 +329,23 @@ def run(args: argparse.Namespace) -> int:
         if notice:
             sys.stderr.write(notice + "\n")
     return EXIT_OK
+
+
+#: The query a batch's shared inputs are checked with: any query the check takes (it reads no query's words).
+_PROBE_QUERY = "q"
+
+
+def _check_shared_inputs(client: "SearchClient", options: dict[str, Any]) -> None:
+    """The inputs every query of a batch shares (``--locale``, ``-n``, filters, options), checked once
+    before any query runs, as for one QUERY: a refusal is the command's (one line, exit 2, under its
+    flag), not each query's alike. Only ``InvalidInput``: another failure of the check (a backend's
+    missing key) is each query's, as a fallback chain may answer without that backend."""
+    try:
+        client.search_bound_ms(_PROBE_QUERY, **options)  # validates the call: no request is sent
+    except InvalidInput:
+        raise
+    except WebSearchError:
+        return
 
 
 #: The flags only a batch reads (``--queries-file``), by their ``argparse`` destination.

@@ -48,6 +48,7 @@ from ..models import MAX_RESULT_NESTING, MEDIA_FILTERS, VERTICALS, ErrorInfo, Pa
 from ..net.botwall import BotWall, bot_wall_error
 from ..net.jsontext import MAX_JSON_DEPTH
 from ..net.transport import HttpResponse
+from ..secrets import userinfo_hidden
 from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, ENV_VARS, PACKAGE, BuiltIn
 from .code_site import code_site, plugin_package, raised_at, top_package
@@ -752,7 +753,7 @@ def did_you_mean(name: Any) -> str:
     """For an unknown backend name: `` (<why its plugin was skipped>)``, else where an entry
     point of that name in a mistyped group is (:func:`misgrouped`), else `` (did you mean NAME?)``
     with a close registered one, else ``""``."""
-    why = skipped_plugin(name) or misgrouped(name)
+    why = (config.url_as_backend(name) if isinstance(name, str) else None) or skipped_plugin(name) or misgrouped(name)
     if why is None:
         close = closest_backend(name)
         why = "did you mean %s?" % close if close else None
@@ -806,7 +807,8 @@ def backend_class(name: str, vertical: str = "web") -> type[Backend]:
         engines = known[name]
     except (KeyError, TypeError):
         raise InvalidInput(
-            "unknown backend %r%s; known backends: %s" % (name, did_you_mean(name), ", ".join(known)),
+            # a URL's password is never said back (``backend="https://user:pw@searx.example/"``)
+            userinfo_hidden("unknown backend %r%s; known backends: %s" % (name, did_you_mean(name), ", ".join(known))),
             detail_code=UNKNOWN_BACKEND,
         ) from None
     engine = engines.get(vertical)

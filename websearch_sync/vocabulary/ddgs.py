@@ -102,6 +102,14 @@ def ddgs_region_locale(value: str) -> Optional[str]:
     return "%s-%s" % (language, country.upper())
 
 
+def country_locales(code: str) -> list[str]:
+    """The locales of the country ``code`` (``jp``: ``ja-JP``; ``il``: ``en-IL``, ``he-IL``) by ddgs's
+    regions of it, in order; none for a code no region of :data:`DDGS_REGION_LIST` starts with."""
+    prefix = code.lower() + "-"
+    found = (ddgs_region_locale(region) for region in sorted(DDGS_REGION_LIST) if region.startswith(prefix))
+    return sorted(locale for locale in found if locale)
+
+
 def ddgs_misread(value: str) -> Optional[str]:
     """The locale ``value`` means when it is a ddgs region as ddgs writes it (lower case, country
     first: ``ar-es``) and read as a locale it means another (``ar-es``, Argentina, read as Arabic

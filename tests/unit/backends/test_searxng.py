@@ -1258,3 +1258,30 @@ def test_a_cached_answer_tells_an_engine_suspension_as_it_stands_when_served():
     assert [(e["engine"], e.get("retry_after")) for e in later["errors"]] == [
         (name, wait - 100) for name, wait in waits
     ]
+
+
+@pytest.mark.parametrize(
+    "locale, language",
+    [
+        ("zh-Hans-TW", "zh"),
+        ("zh-Hans-HK", "zh"),
+        ("zh-Hans-MO", "zh"),
+        ("zh-Hant-CN", "zh-TW"),
+        ("zh-Hant-SG", "zh-TW"),
+        # a script the region's own reading agrees with keeps the region
+        ("zh-Hant-HK", "zh-HK"),
+        ("zh-Hant-TW", "zh-TW"),
+        ("zh-Hans-CN", "zh-CN"),
+        ("zh-Hans-SG", "zh-SG"),
+    ],
+)
+def test_a_chinese_script_its_region_would_contradict_is_kept_over_the_region(locale, language):
+    """SearXNG reads ``language`` with babel (searx/locales.py ``get_engine_locale``:
+    ``babel.Locale.parse(searxng_locale, sep='-')``, then ``language_tag``: ``zh_Hant`` for ``zh-TW``,
+    ``zh-HK``, ``zh-MO``, ``zh`` (Simplified) for ``zh-CN``, ``zh-SG``). Before: the script was dropped
+    and the region kept, so ``zh-Hans-TW`` (Simplified) was sent as ``zh-TW``, read as Traditional,
+    and ``zh-Hant-CN`` as ``zh-CN``, read as Simplified. The script is what the results are written
+    in: kept, said as ``zh-Hant`` and ``zh-Hans`` alone are (``zh-TW``, ``zh``)."""
+    from websearch_sync.backends.searxng import searxng_language
+
+    assert searxng_language(locale) == language

@@ -271,3 +271,19 @@ def test_other_error_codes(code, error, detail):
     answer = body("maxlag.json").replace('"code":"maxlag"', '"code":"%s"' % code)
     result, _ = search(answer)
     assert type(result) is error and result.detail_code == detail
+
+
+@pytest.mark.parametrize("wiki", ["en-US", "pt-BR", "zh-TW", "zh-Hant", "sr-Latn", "zh-Hans-CN", "sr-Cyrl"])
+def test_a_locale_as_the_wiki_option_is_refused_before_any_request(wiki):
+    """``wiki="en-US"`` was sent to ``en-us.wikipedia.org``, ``wiki="zh-Hant"`` to ``zh-hant.wikipedia.org``:
+    no editions (an edition is a language, ``en``, ``zh``; ``locale`` takes the tag). Refused naming
+    the form an edition has."""
+    result, request = search(body("celina__wiki_search.json"), wiki=wiki)
+    assert isinstance(result, ws.InvalidInput) and result.detail_code == "bad_wiki" and request is None
+    assert "language alone" in result.message
+
+
+@pytest.mark.parametrize("wiki", ["nds-nl", "zh-yue", "zh-min-nan", "zh-classical", "roa-tara", "be-tarask", "simple"])
+def test_editions_with_subtags_are_still_taken(wiki):
+    _, request = search(body("celina__wiki_search.json"), wiki=wiki, edition=wiki)
+    assert request.url.startswith("https://%s.wikipedia.org/w/api.php?" % wiki)

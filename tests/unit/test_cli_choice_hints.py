@@ -1,0 +1,71 @@
+"""A flag's value outside its choices names the closest one, as the library's own refusal does.
+
+Before: argparse's ``invalid choice: 'd' (choose from 'day', 'week', 'month', 'year')`` alone, while
+``search(time_range="d")`` says ``ddgs's 'd' is 'day'`` and ``--option timelimit=d`` says ``d is day``;
+``--vertical image`` named no ``images``. The refusal stays a usage error before any query (a
+batch is not run to fail each line)."""
+
+import pytest
+
+from websearch_sync.cli import main
+
+
+@pytest.mark.parametrize(
+    "flag, value, said",
+    [
+        ("--time-range", "d", "ddgs's 'd' is 'day'"),
+        ("--time-range", "w", "ddgs's 'w' is 'week'"),
+        ("--vertical", "image", "did you mean 'images'?"),
+        ("--strategy", "fallbak", "did you mean 'fallback'?"),
+        ("--safe-search", "moderat", "did you mean 'moderate'?"),
+        ("--format", "jsn", "did you mean 'json'?"),
+    ],
+)
+def test_a_value_outside_a_flags_choices_names_the_closest(capsys, flag, value, said):
+    assert main(["search", "q", "-b", "stub", flag, value]) == 2
+    err = capsys.readouterr().err
+    assert "argument %s: invalid choice: %r (choose from " % (flag, value) in err, err
+    assert said in err, err
+
+
+def test_a_value_nothing_is_close_to_gets_argparses_refusal_alone(capsys):
+    assert main(["search", "q", "-b", "stub", "--vertical", "zzz"]) == 2
+    assert capsys.readouterr().err.rstrip().endswith("invalid choice: 'zzz' (choose from web, news, images, videos)")
+
+
+def test_a_bad_choice_beside_a_queries_file_runs_no_query(capsys, tmp_path):
+    queries = tmp_path / "q.txt"
+    queries.write_text("one\ntwo\n")
+    assert main(["search", "--queries-file", str(queries), "-b", "stub", "--time-range", "d"]) == 2
+    captured = capsys.readouterr()
+    assert "ok," not in captured.err and '"query"' not in captured.out
+
+
+@pytest.mark.parametrize("command", [["record", "stub", "q"], ["check-live", "stub", "q"]])
+def test_the_contract_commands_vertical_names_the_closest_too(capsys, command):
+    assert main([*command, "--vertical", "image"]) == 2
+    assert "invalid choice: 'image' (choose from web, news, images, videos) (did you mean 'images'?)" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(
+    "flags, said",
+    [
+        (["--locale", "english"], "error: InvalidInput/bad_locale: invalid locale: 'english'"),
+        (["-n", "0"], "error: InvalidInput/bad_max_results: -n must be in 1..50, got 0"),
+        (["--vertical", "images", "--image-size", "huge"], "error: InvalidInput/bad_filter: image_size must be one of"),
+        (["--option", "wiki=english"], "error: InvalidInput/bad_option"),
+    ],
+)
+def test_a_batchs_bad_common_input_is_refused_once_before_any_query(capsys, tmp_path, flags, said):
+    """Before: each line failed alike (``2 failed: InvalidInput/bad_locale ...``, one JSON error line a
+    query: a thousand for a file of a thousand) and ``-n 0`` was said under its Python name there,
+    ``max_results must be in 1..50``. Now the inputs every query shares are checked once, as for one
+    QUERY: one error line, exit 2, no query run."""
+    queries = tmp_path / "q.txt"
+    queries.write_text("one\ntwo\n")
+    assert main(["search", "--queries-file", str(queries), "-b", "stub", *flags]) == 2
+    captured = capsys.readouterr()
+    assert said in captured.err, captured.err
+    assert '"query"' not in captured.out and "failed" not in captured.err, captured

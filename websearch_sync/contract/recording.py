@@ -22,6 +22,7 @@ under :data:`MIN_SENT_SECRET_LEN` characters only where it stands whole, never i
 
 import datetime
 import hashlib
+import html.entities
 import ipaddress
 import json
 import os
@@ -98,8 +99,25 @@ _WIDE_ENCODINGS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024
 #: A credential header's value as it may be kept: the placeholder, after an auth scheme (an HTTP token) or alone.
 _SCHEMED_PLACEHOLDER = re.compile(r"(?:[!#$%%&'*+.^_`|~0-9A-Za-z-]+ )?%s" % re.escape(PLACEHOLDER))
-#: HTML's named references of the characters it escapes (``html.escape``; ``&#39;`` is numeric).
-_HTML_NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
+
+
+def _html_named() -> dict[str, list[str]]:
+    """HTML's named references of each ASCII character that has one (HTML5's ``&sol;``, ``&plus;``,
+    ``&amp;``...) as patterns after the ``&``, as ``html.unescape`` reads them: a name HTML also
+    knows without its ``;`` (``&amp``) may leave it out."""
+    named: dict[str, list[str]] = {}
+    for name, char in sorted(html.entities.html5.items()):
+        if len(char) == 1 and ord(char) < 128 and name.endswith(";"):
+            bare = name[:-1]
+            named.setdefault(char, []).append(bare + ("(?:;|(?!;))" if bare in html.entities.html5 else ";"))
+    return named
+
+
+_HTML_NAMED = _html_named()
+#: A short secret as an HTML attribute's whole value: quoted (``value="ab12x"``, ``value='ab12x'``) or
+#: not (``value=ab12x>``, up to what ends an unquoted value); its quotes JSON-escaped too, in markup a JSON
+#: string holds (``value=\"ab12x\"``). The ``=`` and the spaces after it are kept.
+_AS_ATTRIBUTE = r"(=[ \t\n\r\f]{0,16})(?:(\\?[\"'])(?:%s)\2|(?:%s)(?=[ \t\n\r\f>]|$))"
 
 
 # -- capturing -------------------------------------------------------------------------------------
@@ -223,8 +241,8 @@ class Redactor:
     cookies, are dropped). ``whole`` are secrets too short to be replaced wherever they appear
     (``ab12`` inside a page's prose is no echo of the key, and replacing it would corrupt the
     recording): each is replaced only where it stands whole, as a field's or header's whole value
-    (``Bearer ab12`` keeps its scheme), a URL's field value (``?t=ab12&``) and, in a JSON body, a
-    whole string. Fields named in ``volatile`` (a backend's
+    (``Bearer ab12`` keeps its scheme), a URL's field value (``?t=ab12&``), an HTML attribute's
+    whole value (``value="ab12"``) and, in a JSON body, a whole string. Fields named in ``volatile`` (a backend's
     :attr:`~websearch_sync.engine.base.Backend.volatile_params`: their value depends on
     the moment, e.g. a time limit taken from the deadline) are written as the placeholder
     too, so that a replay accepts any value there.
@@ -241,6 +259,7 @@ class Redactor:
         self._whole = re.compile(spelt) if short else None
         self._in_url = re.compile(_IN_URL_FIELD % spelt) if short else None
         self._in_json = re.compile(_AS_JSON_STRING % spelt) if short else None
+        self._in_attribute = re.compile(_AS_ATTRIBUTE % (spelt, spelt)) if short else None
         #: Each secret as a UTF-16 or UTF-32 body (a JSON answer with a BOM) may spell it, as it is
         #: and URL-encoded (a short one: as a whole JSON string), with the placeholder in the same encoding.
         self._wide = _WideForms(
@@ -272,6 +291,8 @@ class Redactor:
             cleaned = self._pattern.sub(PLACEHOLDER, cleaned)
         if self._in_url is not None:
             cleaned = self._in_url.sub(lambda found: found.group(1) + PLACEHOLDER, cleaned)
+        if self._in_attribute is not None:
+            cleaned = self._in_attribute.sub(_attribute_placeholder, cleaned)
         if json_text and self._in_json is not None:
             cleaned = self._in_json.sub('"%s"' % PLACEHOLDER, cleaned)
         return cleaned
@@ -367,6 +388,12 @@ class Redactor:
         return cleaned
 
 
+def _attribute_placeholder(found: "re.Match[str]") -> str:
+    """An attribute's value found by :data:`_AS_ATTRIBUTE` as the placeholder, in its quotes."""
+    quote_mark = found.group(2) or ""
+    return found.group(1) + quote_mark + PLACEHOLDER + quote_mark
+
+
 class _WideForms:
     """Texts replaced in a body in each of :data:`_WIDE_ENCODINGS`: ``(form, replacement)`` pairs."""
 
@@ -391,8 +418,10 @@ def _spelt(secret: str) -> str:
     each character in any of them: as it is; percent-encoded (its UTF-8 bytes, either case of hex
     digit, so ``quote`` with any ``safe``, ``quote_plus``'s ``+`` for a space, and lowercase
     escapes all match), or twice (``%252F``); JSON-escaped (``\\/``, ``\\u002b``, ``\\"``);
-    an HTML character reference (``&#43;``, ``&#x2B;``, ``&amp;``). One fixed-length choice per
-    character, so a search takes time linear in the text for a given secret."""
+    an HTML character reference (``&#43;``, ``&#x2B;``, ``&amp;``, ``&sol;``; a numeric one
+    without its ``;`` where what follows cannot extend its number, ``&#47e``). One choice per
+    character among bounded texts (but a reference's leading zeros), so a search takes time
+    linear in the text for a given secret (``test_record_redaction_limits`` times it)."""
     return "".join(_char_spellings(char) for char in secret)
 
 
@@ -409,10 +438,10 @@ def _char_spellings(char: str) -> str:
         forms.append(re.escape(json_form))
     if char == "/":
         forms.append(r"\\/")
-    forms.append("&#0*%d;" % code)
-    forms.append("&#[xX]0*" + _hex(code, 1) + ";")
-    if char in _HTML_NAMED:
-        forms.append(re.escape(_HTML_NAMED[char]))
+    # a numeric reference's ';' may be left out where what follows cannot extend its number
+    forms.append("&#0*%d(?:;|(?![0-9;]))" % code)
+    forms.append("&#[xX]0*" + _hex(code, 1) + "(?:;|(?![0-9A-Fa-f;]))")
+    forms.extend("&" + name for name in _HTML_NAMED.get(char, ()))
     return "(?:" + "|".join(forms) + ")"
 
 

@@ -66,6 +66,9 @@ ADVERSARIAL = [
     "&#x" + "0" * 16384,
     "&amp" * 4096,
     "&#47" * 4096,
+    "/" * 16384,
+    "%2F" * 4096,
+    "/ab12" * 4096,
 ]
 
 
@@ -86,3 +89,32 @@ def test_redacting_takes_linear_time(text):
 
     small, large = best(text * 4), best(text * 64)
     assert large < max(small, 2e-3) * 64, (small, large)  # quadratic: 256 times
+
+
+# -- 2. a URL's path segment ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        '<a href="https://api.example/v1/%s/search?q=1">',
+        "<a href=/v1/%s>",
+        '{"next": "https:\\/\\/api.example\\/v1\\/%s\\/search"}',
+        '<a href="/go?to=%%2Fv1%%2F%s%%2Fsearch&amp;p=2">',
+        "see https://api.example/v1/%s#top",
+        '"/v1/%s"',
+    ],
+)
+def test_a_short_secret_as_a_url_path_segment_is_redacted(echo):
+    """The key the backend put in its path, echoed in the answer's links: a short one stood there whole."""
+    redactor = recording.Redactor([], whole=[SHORT])
+    body = (echo % SHORT).encode()
+    assert redactor.body(body, "body") == (echo % "<redacted>").encode()
+    location = "https://api.example/v1/%s/search" % SHORT
+    assert redactor.header("Location", location, "h") == "https://api.example/v1/<redacted>/search"
+
+
+def test_a_path_segment_holding_more_than_a_short_secret_is_kept():
+    redactor = recording.Redactor([], whole=[SHORT])
+    for text in ("/v1/%sy/s" % SHORT, "/v1/x%s/s" % SHORT, "/v1/%s.html" % SHORT, "and/or %s" % SHORT):
+        assert redactor.text(text, "t") == text

@@ -90,6 +90,9 @@ _NO_SECRET = frozenset(["true", "false", "null", "none"])
 #: separator and name, kept) and the secret, up to what ends a value. Each separator starts at most
 #: one scan of a name, which stops at the next separator: linear in the text.
 _IN_URL_FIELD = r"([?&;][^=&#?;\s\"'<>]*=)(?:%s)(?=[&#;\"'\s<>\\)]|$)"
+#: A short secret as a URL's whole path segment (``/v1/ab12x/search``, ``/v1/ab12x?q=1``, ``/v1/ab12x"``):
+#: after a ``/`` (as it is, percent-encoded or JSON-escaped: kept), up to what ends a segment.
+_IN_URL_PATH = r"(/|%%2[Ff]|\\/)(?:%s)(?=[/?#;&%%\"'\s<>\\)]|$)"
 #: A short secret as a whole JSON string (``"ab12"``; not a string's escaped quote, ``\"ab12\"``).
 _AS_JSON_STRING = r'(?<!\\)"(?:%s)"'
 #: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came):
@@ -241,8 +244,9 @@ class Redactor:
     cookies, are dropped). ``whole`` are secrets too short to be replaced wherever they appear
     (``ab12`` inside a page's prose is no echo of the key, and replacing it would corrupt the
     recording): each is replaced only where it stands whole, as a field's or header's whole value
-    (``Bearer ab12`` keeps its scheme), a URL's field value (``?t=ab12&``), an HTML attribute's
-    whole value (``value="ab12"``) and, in a JSON body, a whole string. Fields named in ``volatile`` (a backend's
+    (``Bearer ab12`` keeps its scheme), a URL's field value (``?t=ab12&``) or path segment
+    (``/v1/ab12/search``), an HTML attribute's whole value (``value="ab12"``) and, in a JSON body,
+    a whole string. Fields named in ``volatile`` (a backend's
     :attr:`~websearch_sync.engine.base.Backend.volatile_params`: their value depends on
     the moment, e.g. a time limit taken from the deadline) are written as the placeholder
     too, so that a replay accepts any value there.
@@ -257,9 +261,17 @@ class Redactor:
         spelt = "|".join(_spelt(s) for s in short)
         #: A short secret as a whole value (``fullmatch``), as a URL's field value, as a JSON string.
         self._whole = re.compile(spelt) if short else None
-        self._in_url = re.compile(_IN_URL_FIELD % spelt) if short else None
         self._in_json = re.compile(_AS_JSON_STRING % spelt) if short else None
-        self._in_attribute = re.compile(_AS_ATTRIBUTE % (spelt, spelt)) if short else None
+        #: Where a short secret stands whole in any text: each pattern with its replacement.
+        self._standing_forms: list[tuple[re.Pattern[str], Any]] = (
+            [
+                (re.compile(_IN_URL_FIELD % spelt), _after_opening),
+                (re.compile(_AS_ATTRIBUTE % (spelt, spelt)), _attribute_placeholder),
+                (re.compile(_IN_URL_PATH % spelt), _after_opening),
+            ]
+            if short
+            else []
+        )
         #: Each secret as a UTF-16 or UTF-32 body (a JSON answer with a BOM) may spell it, as it is
         #: and URL-encoded (a short one: as a whole JSON string), with the placeholder in the same encoding.
         self._wide = _WideForms(
@@ -278,8 +290,9 @@ class Redactor:
             self.notes.append(text)
 
     def text(self, value: str, where: str, json_text: bool = False) -> str:
-        """``value`` with every known secret replaced (a short one as a URL's field value, and
-        as a whole string when ``value`` is JSON text)."""
+        """``value`` with every known secret replaced (a short one where it stands whole: a URL's
+        field value or path segment, an HTML attribute's value, and a whole string when ``value``
+        is JSON text)."""
         cleaned = self._replaced(value, json_text)
         if cleaned != value:
             self.note(where)
@@ -289,10 +302,8 @@ class Redactor:
         cleaned = value
         if self._pattern is not None:
             cleaned = self._pattern.sub(PLACEHOLDER, cleaned)
-        if self._in_url is not None:
-            cleaned = self._in_url.sub(lambda found: found.group(1) + PLACEHOLDER, cleaned)
-        if self._in_attribute is not None:
-            cleaned = self._in_attribute.sub(_attribute_placeholder, cleaned)
+        for pattern, replacement in self._standing_forms:
+            cleaned = pattern.sub(replacement, cleaned)
         if json_text and self._in_json is not None:
             cleaned = self._in_json.sub('"%s"' % PLACEHOLDER, cleaned)
         return cleaned
@@ -386,6 +397,11 @@ class Redactor:
             self.note(where)
             return PLACEHOLDER
         return cleaned
+
+
+def _after_opening(found: "re.Match[str]") -> str:
+    """A short secret found after its opening (a URL field's ``?t=``, a path's ``/``), as the placeholder."""
+    return found.group(1) + PLACEHOLDER
 
 
 def _attribute_placeholder(found: "re.Match[str]") -> str:

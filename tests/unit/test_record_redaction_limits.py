@@ -2,11 +2,18 @@
 as an HTML attribute's value, in HTML's other character references, as a URL's path segment, inside
 compressed JSON, and the length rule for a short secret in prose."""
 
+import gzip
+import json
 import time
 
 import pytest
 
+from websearch_sync.backends import JsonApiEngine, RequestSpec, SearchParams, register
+from websearch_sync.config import Settings
 from websearch_sync.contract import recording
+from websearch_sync.contract.recording import Exchange, record_case
+from websearch_sync.net.transport import HttpResponse
+from websearch_sync.net.wire import WireRequest
 
 SHORT = "ab12x"  # a session token of 5 characters, sent under a credential's name
 
@@ -118,3 +125,79 @@ def test_a_path_segment_holding_more_than_a_short_secret_is_kept():
     redactor = recording.Redactor([], whole=[SHORT])
     for text in ("/v1/%sy/s" % SHORT, "/v1/x%s/s" % SHORT, "/v1/%s.html" % SHORT, "and/or %s" % SHORT):
         assert redactor.text(text, "t") == text
+
+
+# -- 3. a short secret inside compressed content --------------------------------------------------
+
+
+def _stored(body: bytes, whole: list[str]) -> bytes:
+    exchange = Exchange(
+        request=WireRequest("GET", "https://gz.example/export"),
+        status=200,
+        headers={"Content-Type": "application/gzip"},
+        url="https://gz.example/export",
+        body=bytearray(body),
+        complete=True,
+    )
+    return recording._response_meta(exchange, recording.Redactor([], whole=whole), "response")[1]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32-le"])
+def test_a_short_secret_as_a_json_string_inside_compressed_json_is_redacted(encoding):
+    """A gzip file of JSON (``application/gzip``, stored as ``.bin``) was searched for a short
+    secret only as a URL's field value: its whole JSON strings kept it."""
+    answer = '{"echo": "%s", "note": "the %s key"}'
+    stored = _stored(gzip.compress((answer % (SHORT, SHORT)).encode(encoding)), [SHORT])
+    assert stored[:2] == b"\x1f\x8b"  # still gzip: the backend decompresses it itself
+    assert gzip.decompress(stored) == (answer % ("<redacted>", SHORT)).encode(encoding)
+
+
+def test_a_short_secret_in_compressed_markup_is_redacted_where_it_stands_whole():
+    page = '<input value="%s"><a href="/v1/%s/s">%s</a>' % ((SHORT,) * 3)
+    stored = _stored(gzip.compress(page.encode()), [SHORT])
+    assert gzip.decompress(stored) == ('<input value="<redacted>"><a href="/v1/<redacted>/s">%s</a>' % SHORT).encode()
+
+
+def test_compressed_content_that_is_no_json_keeps_its_quoted_words():
+    text = b'he said "%s" twice' % SHORT.encode()
+    body = gzip.compress(text)
+    assert _stored(body, [SHORT]) == body
+
+
+class ShortGzipEngine(JsonApiEngine):
+    """Sends a short session token and answers with its JSON as a gzip file."""
+
+    name = "short_gzip"
+    summary = "a gzip file of JSON, a short token"
+    default_endpoint = "https://gz.example/export"
+    results_at = "hits"
+    result_fields = {"title": "name", "url": "link"}
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """The query and the token."""
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.query, "session_token": SHORT})
+
+    def data(self, response: HttpResponse) -> object:
+        """The JSON inside the gzip file."""
+        return json.loads(gzip.decompress(response.content))
+
+
+def test_a_recorded_gzip_export_echoing_a_short_token_is_written_without_it_and_replays(tmp_path, monkeypatch):
+    url = "https://gz.example/export?q=rust&session_token=" + SHORT
+    answer = {"echo": SHORT, "hits": [{"name": "Rust", "link": "https://rust.example/"}]}
+    exchange = Exchange(
+        request=WireRequest("GET", url),
+        status=200,
+        headers={"Content-Type": "application/gzip", "Content-Length": "999"},
+        url=url,
+        body=bytearray(gzip.compress(json.dumps(answer).encode())),
+        complete=True,
+    )
+    register(ShortGzipEngine)  # undone after the test
+    monkeypatch.setattr(recording, "_capture", lambda *args: ({"items": []}, [exchange]))
+    result = record_case("short_gzip", "rust", fixtures_dir=tmp_path, settings=Settings())
+    assert result.ok, result.verdict.diff  # the body compressed again replays
+    stored = (tmp_path / "short_gzip" / "rust.bin").read_bytes()
+    assert json.loads(gzip.decompress(stored))["echo"] == "<redacted>"
+    meta = json.loads((tmp_path / "short_gzip" / "rust.meta.json").read_text(encoding="utf-8"))
+    assert "Content-Length" not in meta["response"]["headers"]  # the transfer's, not the stored body's

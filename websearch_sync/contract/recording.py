@@ -686,7 +686,8 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[
 def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: str) -> Optional[bytes]:
     """A body that is compressed content (gzip, zlib or zstd by its first bytes; brotli, which has
     none, only under a declared type, which is no text's; under a text type, only gzip and zstd, whose
-    first bytes begin no UTF-8 text: a ``.json.gz`` served as JSON), searched decompressed and, when
+    first bytes begin no UTF-8 text: a ``.json.gz`` served as JSON), searched decompressed (as a JSON
+    body when it reads as JSON: :func:`_json_text`) and, when
     a secret was replaced, compressed again in its coding, so the case still replays what the
     backend read (as it is when a secret stood outside the content: a gzip header's file name, bytes
     after the stream's end); ``None`` for any other body (or with no secret to look for).
@@ -703,13 +704,20 @@ def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: 
     for coding in codings if binary else [c for c in codings if c in ("gzip", "zstd")]:
         plain = decoding.decompressed(data, coding, MAX_DECOMPRESSED_BYTES, "the recorded body at " + where)
         if plain is not None:
-            json_text = plain[:1024].lstrip()[:1] in (b"{", b"[")  # a JSON file: searched as a JSON body
-            cleaned = redactor.body(plain, where, json_body=json_text)
+            cleaned = redactor.body(plain, where, json_body=_json_text(plain))  # a JSON file: as a JSON body
             # a secret outside the content (a gzip header's file name, bytes after the stream's end,
             # which no decoder reads): the body is written again from its content
             outside = redactor.body(data, where) != data
             return data if cleaned == plain and not outside else decoding.compressed(cleaned, coding)
     return None
+
+
+def _json_text(data: bytes) -> bool:
+    """Whether decompressed content reads as JSON text: an object or an array, in UTF-8, UTF-16 or
+    UTF-32 (``json.detect_encoding``), a BOM and spaces before it (its whole strings are then
+    searched for a short secret, as a JSON answer's)."""
+    head = data[:1024].decode(json.detect_encoding(data[:4]), "ignore").lstrip("\ufeff \t\r\n")
+    return head[:1] in ("{", "[")
 
 
 def case_name_for(query: str) -> str:

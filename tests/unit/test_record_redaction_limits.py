@@ -16,6 +16,7 @@ from websearch_sync.net.transport import HttpResponse
 from websearch_sync.net.wire import WireRequest
 
 SHORT = "ab12x"  # a session token of 5 characters, sent under a credential's name
+WORD = "hunter"  # a short secret that reads as a word: never looked for in prose
 
 
 # -- 1. an HTML attribute's value, HTML's other character references ------------------------------
@@ -35,9 +36,9 @@ def test_a_short_secret_as_an_html_attribute_value_is_redacted(attribute):
 
 
 def test_a_short_secret_inside_an_attribute_value_of_more_is_kept():
-    """Only the attribute's whole value: ``title="the ab12x key"`` is prose."""
-    redactor = recording.Redactor([], whole=[SHORT])
-    page = b'<a title="the ab12x key" class="ab12xy">x</a>'
+    """Only the attribute's whole value: ``title="the hunter key"`` is prose."""
+    redactor = recording.Redactor([], whole=[SHORT, WORD])
+    page = b'<a title="the hunter key" class="ab12xy">x</a>'
     assert redactor.body(page, "body") == page
 
 
@@ -76,6 +77,9 @@ ADVERSARIAL = [
     "/" * 16384,
     "%2F" * 4096,
     "/ab12" * 4096,
+    "\\u002f" * 4096,
+    "%252F" * 4096,
+    "ab12" * 4096,
 ]
 
 
@@ -122,8 +126,8 @@ def test_a_short_secret_as_a_url_path_segment_is_redacted(echo):
 
 
 def test_a_path_segment_holding_more_than_a_short_secret_is_kept():
-    redactor = recording.Redactor([], whole=[SHORT])
-    for text in ("/v1/%sy/s" % SHORT, "/v1/x%s/s" % SHORT, "/v1/%s.html" % SHORT, "and/or %s" % SHORT):
+    redactor = recording.Redactor([], whole=[WORD])
+    for text in ("/v1/%sy/s" % WORD, "/v1/x%s/s" % WORD, "/v1/%s.html" % WORD, "and/or %s" % WORD):
         assert redactor.text(text, "t") == text
 
 
@@ -146,22 +150,25 @@ def _stored(body: bytes, whole: list[str]) -> bytes:
 def test_a_short_secret_as_a_json_string_inside_compressed_json_is_redacted(encoding):
     """A gzip file of JSON (``application/gzip``, stored as ``.bin``) was searched for a short
     secret only as a URL's field value: its whole JSON strings kept it."""
-    answer = '{"echo": "%s", "note": "the %s key"}'
+    answer = '{"echo": "%s", "note": "the x%sy key"}'
     stored = _stored(gzip.compress((answer % (SHORT, SHORT)).encode(encoding)), [SHORT])
     assert stored[:2] == b"\x1f\x8b"  # still gzip: the backend decompresses it itself
     assert gzip.decompress(stored) == (answer % ("<redacted>", SHORT)).encode(encoding)
 
 
 def test_a_short_secret_in_compressed_markup_is_redacted_where_it_stands_whole():
-    page = '<input value="%s"><a href="/v1/%s/s">%s</a>' % ((SHORT,) * 3)
-    stored = _stored(gzip.compress(page.encode()), [SHORT])
-    assert gzip.decompress(stored) == ('<input value="<redacted>"><a href="/v1/<redacted>/s">%s</a>' % SHORT).encode()
+    page = '<input value="%s"><a href="/v1/%s/s">the %s key</a>' % ((WORD,) * 3)
+    stored = _stored(gzip.compress(page.encode()), [WORD])
+    assert (
+        gzip.decompress(stored)
+        == ('<input value="<redacted>"><a href="/v1/<redacted>/s">the %s key</a>' % WORD).encode()
+    )
 
 
 def test_compressed_content_that_is_no_json_keeps_its_quoted_words():
-    text = b'he said "%s" twice' % SHORT.encode()
+    text = b'he said "%s" twice' % WORD.encode()
     body = gzip.compress(text)
-    assert _stored(body, [SHORT]) == body
+    assert _stored(body, [WORD]) == body
 
 
 class ShortGzipEngine(JsonApiEngine):
@@ -201,3 +208,53 @@ def test_a_recorded_gzip_export_echoing_a_short_token_is_written_without_it_and_
     assert json.loads(gzip.decompress(stored))["echo"] == "<redacted>"
     meta = json.loads((tmp_path / "short_gzip" / "rust.meta.json").read_text(encoding="utf-8"))
     assert "Content-Length" not in meta["response"]["headers"]  # the transfer's, not the stored body's
+
+
+# -- 4. a short secret in prose: the length and shape rule ----------------------------------------
+
+
+def _redactor(settings: Settings, sent: str = "") -> recording.Redactor:
+    """The redactor ``record`` builds for ``settings`` and a request sending ``sent`` as its session token."""
+    url = "https://api.example/s?q=rust" + ("&session_token=" + sent if sent else "")
+    return recording._redactor_for(settings, [Exchange(request=WireRequest("GET", url))], ())
+
+
+def _keyed(key: str) -> Settings:
+    return Settings(providers={"brave": {"api_key": key}})
+
+
+PROSE = "the %s key, %%2F%s, %s. (x%sy) %sz"
+
+
+@pytest.mark.parametrize("where", ["setting", "sent"])
+def test_a_short_secret_that_reads_as_no_word_is_redacted_in_prose_as_a_whole_token(where):
+    """``the ab12x key``: a short token (a letter and a digit) the answer quotes in a sentence was
+    written as it came when sent; a setting's was replaced inside other words too."""
+    redactor = _redactor(_keyed(SHORT)) if where == "setting" else _redactor(Settings(), sent=SHORT)
+    text = PROSE % ((SHORT,) * 5)
+    expected = "the <redacted> key, %2F<redacted>, <redacted>. (xab12xy) ab12xz"
+    assert redactor.text(text, "body") == expected
+    assert redactor.body(text.encode(), "body") == expected.encode()
+
+
+@pytest.mark.parametrize("word", ["admin", "Secret", "HUNTER", "20245"])
+@pytest.mark.parametrize("where", ["setting", "sent"])
+def test_a_short_secret_that_reads_as_a_word_is_kept_in_prose_and_redacted_where_it_stands_whole(word, where):
+    """A password ``admin`` replaced in every ``administrator`` of a page corrupted the recording."""
+    redactor = _redactor(_keyed(word)) if where == "setting" else _redactor(Settings(), sent=word)
+    prose = "the %s panel for %sistrators, %s." % (word, word, word)
+    assert redactor.text(prose, "body") == prose
+    standing = '{"a": "%s", "b": "/v1/%s/s?pw=%s"}' % (word, word, word)
+    assert redactor.body(standing.encode(), "body", json_body=True) == (
+        b'{"a": "<redacted>", "b": "/v1/<redacted>/s?pw=<redacted>"}'
+    )
+
+
+def test_a_long_setting_is_still_redacted_inside_other_text():
+    redactor = _redactor(_keyed("k3y-9f3a77c1"))
+    assert redactor.text("xk3y-9f3a77c1y", "body") == "x<redacted>y"
+
+
+def test_a_setting_under_4_characters_is_not_looked_for():
+    redactor = _redactor(_keyed("a1b"))
+    assert redactor.text("?key=a1b /a1b/ the a1b", "body") == "?key=a1b /a1b/ the a1b"

@@ -16,8 +16,9 @@ and the golden ``<case>.expected.json`` (from replaying the written case offline
 Secrets never reach a written file: cookies are dropped, headers and request
 fields named like credentials are stored as ``<redacted>`` (which matches any value
 when replaying), and every secret value the settings hold or a request sent under a
-credential's name is replaced wherever it appears (URL, headers, fields, body); a sent one
-under :data:`MIN_SENT_SECRET_LEN` characters only where it stands whole, never inside prose.
+credential's name is replaced wherever it appears (URL, headers, fields, body); one under
+:data:`LONG_SECRET_LEN` characters only where it stands whole and, when it reads as no word, as a
+whole token in prose.
 """
 
 import datetime
@@ -78,11 +79,12 @@ _DROPPED_RESPONSE = (
     "set-cookie",
 )
 _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-#: A value sent under a credential's name (not a setting) shorter than this is not searched for
-#: everywhere in the case, only where it stands whole (:class:`Redactor`'s ``whole``): ``key=ab12``
-#: would turn every ``ab12`` of a page's prose into a placeholder.
-MIN_SENT_SECRET_LEN = 8
-#: A value sent under a credential's name shorter than this is not searched for at all.
+#: A secret (a setting's, or a value sent under a credential's name) shorter than this is short: not
+#: searched for inside other text, only where it stands whole (:class:`Redactor`'s ``whole``) and, when
+#: it reads as no word (:func:`_reads_as_word`), as a whole token in prose: ``key=ab12`` would turn every
+#: ``ab12`` inside a page's words and hashes into a placeholder, a password ``admin`` every ``administrator``.
+LONG_SECRET_LEN = 8
+#: A secret shorter than this is not searched for at all (a setting's field is still redacted by its name).
 SHORT_SECRET_LEN = 4
 #: Values sent under a credential's name that are no secret (``auth=true``), in any letter case.
 _NO_SECRET = frozenset(["true", "false", "null", "none"])
@@ -93,6 +95,9 @@ _IN_URL_FIELD = r"([?&;][^=&#?;\s\"'<>]*=)(?:%s)(?=[&#;\"'\s<>\\)]|$)"
 #: A short secret as a URL's whole path segment (``/v1/ab12x/search``, ``/v1/ab12x?q=1``, ``/v1/ab12x"``):
 #: after a ``/`` (as it is, percent-encoded or JSON-escaped: kept), up to what ends a segment.
 _IN_URL_PATH = r"(/|%%2[Ff]|\\/)(?:%s)(?=[/?#;&%%\"'\s<>\\)]|$)"
+#: A short secret that reads as no word, as a whole token in prose (``the ab12x key``): not after a
+#: letter or a digit (but one ending a ``%2F``, ``%252F`` or ``\\u002f`` escape before it), nor before one.
+_AS_TOKEN = r"(?:(?<![^\W_])|(?<=%%[0-9A-Fa-f]{2})|(?<=%%25[0-9A-Fa-f]{2})|(?<=\\u[0-9A-Fa-f]{4}))(?:%s)(?![^\W_])"
 #: A short secret as a whole JSON string (``"ab12"``; not a string's escaped quote, ``\"ab12\"``).
 _AS_JSON_STRING = r'(?<!\\)"(?:%s)"'
 #: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came):
@@ -246,7 +251,8 @@ class Redactor:
     recording): each is replaced only where it stands whole, as a field's or header's whole value
     (``Bearer ab12`` keeps its scheme), a URL's field value (``?t=ab12&``) or path segment
     (``/v1/ab12/search``), an HTML attribute's whole value (``value="ab12"``) and, in a JSON body,
-    a whole string. Fields named in ``volatile`` (a backend's
+    a whole string; one that reads as no word (:func:`_reads_as_word`) also as a whole token in
+    prose (``the ab12 key``, not ``xab12y``). Fields named in ``volatile`` (a backend's
     :attr:`~websearch_sync.engine.base.Backend.volatile_params`: their value depends on
     the moment, e.g. a time limit taken from the deadline) are written as the placeholder
     too, so that a replay accepts any value there.
@@ -262,16 +268,8 @@ class Redactor:
         #: A short secret as a whole value (``fullmatch``), as a URL's field value, as a JSON string.
         self._whole = re.compile(spelt) if short else None
         self._in_json = re.compile(_AS_JSON_STRING % spelt) if short else None
-        #: Where a short secret stands whole in any text: each pattern with its replacement.
-        self._standing_forms: list[tuple[re.Pattern[str], Any]] = (
-            [
-                (re.compile(_IN_URL_FIELD % spelt), _after_opening),
-                (re.compile(_AS_ATTRIBUTE % (spelt, spelt)), _attribute_placeholder),
-                (re.compile(_IN_URL_PATH % spelt), _after_opening),
-            ]
-            if short
-            else []
-        )
+        #: Where a short secret stands whole in any text, or as a token: each pattern with its replacement.
+        self._standing_forms = _short_forms(short)
         #: Each secret as a UTF-16 or UTF-32 body (a JSON answer with a BOM) may spell it, as it is
         #: and URL-encoded (a short one: as a whole JSON string), with the placeholder in the same encoding.
         self._wide = _WideForms(
@@ -399,6 +397,24 @@ class Redactor:
         return cleaned
 
 
+def _short_forms(short: Sequence[str]) -> list[tuple["re.Pattern[str]", Any]]:
+    """The patterns finding ``short`` secrets in any text, each with its replacement: where one
+    stands whole (a URL's field value or path segment, an HTML attribute's value) and, for one
+    reading as no word (:func:`_reads_as_word`), as a whole token (prose too)."""
+    if not short:
+        return []
+    spelt = "|".join(_spelt(s) for s in short)
+    forms: list[tuple[re.Pattern[str], Any]] = [
+        (re.compile(_IN_URL_FIELD % spelt), _after_opening),
+        (re.compile(_AS_ATTRIBUTE % (spelt, spelt)), _attribute_placeholder),
+        (re.compile(_IN_URL_PATH % spelt), _after_opening),
+    ]
+    tokens = [s for s in short if not _reads_as_word(s)]
+    if tokens:
+        forms.insert(0, (re.compile(_AS_TOKEN % "|".join(_spelt(s) for s in tokens)), PLACEHOLDER))
+    return forms
+
+
 def _after_opening(found: "re.Match[str]") -> str:
     """A short secret found after its opening (a URL field's ``?t=``, a path's ``/``), as the placeholder."""
     return found.group(1) + PLACEHOLDER
@@ -459,6 +475,15 @@ def _char_spellings(char: str) -> str:
     forms.append("&#[xX]0*" + _hex(code, 1) + "(?:;|(?![0-9A-Fa-f;]))")
     forms.extend("&" + name for name in _HTML_NAMED.get(char, ()))
     return "(?:" + "|".join(forms) + ")"
+
+
+def _reads_as_word(secret: str) -> bool:
+    """Whether a short secret reads as a word or a number a page may hold for itself: letters only,
+    in one case or capitalised (``admin``, ``Secret``, ``HUNTER``), or digits only (``20245``). A
+    mix (``ab12x``, ``aBcD``, ``k-9x``) reads as a token."""
+    if secret.isdigit():
+        return True
+    return secret.isalpha() and (secret.islower() or secret.isupper() or secret.istitle())
 
 
 def _longest_first(secrets: Sequence[str]) -> list[str]:
@@ -861,12 +886,13 @@ def _case_place(
 
 
 def _redactor_for(settings: Settings, exchanges: Any, volatile: Any) -> Redactor:
-    """The settings' secrets and the secrets the search sent: a short sent one only where it stands whole."""
-    sent = _sent_secrets(exchanges)
+    """The settings' secrets and the secrets the search sent: a short one (under
+    :data:`LONG_SECRET_LEN` characters) where it stands whole and, reading as no word, as a whole token."""
+    found = _secrets_of(settings) + _sent_secrets(exchanges)
     return Redactor(
-        _secrets_of(settings) + [s for s in sent if len(s) >= MIN_SENT_SECRET_LEN],
+        [s for s in found if len(s) >= LONG_SECRET_LEN],
         volatile=volatile,
-        whole=[s for s in sent if len(s) < MIN_SENT_SECRET_LEN],
+        whole=[s for s in found if len(s) < LONG_SECRET_LEN],
     )
 
 

@@ -56,6 +56,20 @@ def test_html_references_of_every_kind_are_redacted(spelt):
     assert redactor.text('<a href="/v2?t=%s&amp;p=2">' % spelt, "body") == '<a href="/v2?t=<redacted>&amp;p=2">'
 
 
+@pytest.mark.parametrize(
+    "spelt",
+    [
+        "tok&amp;#x2F;en&amp;plus;9f3a77c1",  # a reference escaped again by HTML (double escaping)
+        "tok\\u0026#47;en\\u0026#43;9f3a77c1",  # a reference in JSON escaping '&' (Go's encoder)
+        "tok&#37;2Fen&#x25;2B9f3a77c1",  # a percent escape whose '%' is an HTML reference
+        "tok\\u00252Fen%2B9f3a77c1",  # ... or JSON-escaped
+    ],
+)
+def test_a_reference_or_a_percent_escape_inside_another_escape_is_redacted(spelt):
+    redactor = recording.Redactor(["tok/en+9f3a77c1"])
+    assert redactor.text("[%s]" % spelt, "body") == "[<redacted>]"
+
+
 def test_a_reference_without_its_semicolon_stops_where_its_number_does():
     """``&#471`` is another character than ``&#47`` followed by ``1``: no secret there."""
     redactor = recording.Redactor(["a/1bcd"])
@@ -80,6 +94,9 @@ ADVERSARIAL = [
     "\\u002f" * 4096,
     "%252F" * 4096,
     "ab12" * 4096,
+    "&amp;#" * 4096,
+    "\\u0026#0" * 4096,
+    "&#37;25" * 4096,
 ]
 
 

@@ -122,6 +122,12 @@ def _html_named() -> dict[str, list[str]]:
 
 
 _HTML_NAMED = _html_named()
+#: The ``&`` opening an HTML character reference, as it is or escaped once more: by HTML (``&amp;#47;``,
+#: a page escaping twice) or by JSON (``\u0026#47;``, Go's encoder escaping ``&`` in markup it holds).
+_AMPERSAND = r"(?:&|&amp;|\\u0026)"
+#: The ``%`` opening a percent escape, as it is or escaped once more: encoded twice (``%252F``), an HTML
+#: character reference (``&#37;2F``, ``&#x25;2F``) or JSON-escaped (``\u00252F``).
+_PERCENT = r"(?:%|%25|&#0*37;|&#[xX]0*25;|\\u0025)"
 #: A short secret as an HTML attribute's whole value: quoted (``value="ab12x"``, ``value='ab12x'``) or
 #: not (``value=ab12x>``, up to what ends an unquoted value); its quotes JSON-escaped too, in markup a JSON
 #: string holds (``value=\"ab12x\"``). The ``=`` and the spaces after it are kept.
@@ -449,9 +455,10 @@ def _spelt(secret: str) -> str:
     """A regular expression matching ``secret`` in the spellings an upstream echoing it may use,
     each character in any of them: as it is; percent-encoded (its UTF-8 bytes, either case of hex
     digit, so ``quote`` with any ``safe``, ``quote_plus``'s ``+`` for a space, and lowercase
-    escapes all match), or twice (``%252F``); JSON-escaped (``\\/``, ``\\u002b``, ``\\"``);
+    escapes all match), or twice (``%252F``, ``&#37;2F``, ``\\u00252F``); JSON-escaped (``\\/``, ``\\u002b``, ``\\"``);
     an HTML character reference (``&#43;``, ``&#x2B;``, ``&amp;``, ``&sol;``; a numeric one
-    without its ``;`` where what follows cannot extend its number, ``&#47e``). One choice per
+    without its ``;`` where what follows cannot extend its number, ``&#47e``; its ``&`` escaped
+    again, ``&amp;#47;``, ``\\u0026#47;``). One choice per
     character among bounded texts (but a reference's leading zeros), so a search takes time
     linear in the text for a given secret (``test_record_redaction_limits`` times it)."""
     return "".join(_char_spellings(char) for char in secret)
@@ -459,8 +466,8 @@ def _spelt(secret: str) -> str:
 
 def _char_spellings(char: str) -> str:
     code = ord(char)
-    escaped = "".join("%" + _hex(byte, 2) for byte in char.encode("utf-8", "surrogatepass"))
-    forms = [re.escape(char), escaped, escaped.replace("%", "%25")]
+    escaped = "".join(_PERCENT + _hex(byte, 2) for byte in char.encode("utf-8", "surrogatepass"))
+    forms = [re.escape(char), escaped]
     if char == " ":
         forms.append(r"\+")
     json_form = json.dumps(char)[1:-1]  # \" \\ \n, or \uXXXX (a surrogate pair beyond the BMP)
@@ -471,9 +478,9 @@ def _char_spellings(char: str) -> str:
     if char == "/":
         forms.append(r"\\/")
     # a numeric reference's ';' may be left out where what follows cannot extend its number
-    forms.append("&#0*%d(?:;|(?![0-9;]))" % code)
-    forms.append("&#[xX]0*" + _hex(code, 1) + "(?:;|(?![0-9A-Fa-f;]))")
-    forms.extend("&" + name for name in _HTML_NAMED.get(char, ()))
+    forms.append(_AMPERSAND + "#0*%d(?:;|(?![0-9;]))" % code)
+    forms.append(_AMPERSAND + "#[xX]0*" + _hex(code, 1) + "(?:;|(?![0-9A-Fa-f;]))")
+    forms.extend(_AMPERSAND + name for name in _HTML_NAMED.get(char, ()))
     return "(?:" + "|".join(forms) + ")"
 
 

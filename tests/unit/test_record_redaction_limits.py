@@ -275,3 +275,25 @@ def test_a_long_setting_is_still_redacted_inside_other_text():
 def test_a_setting_under_4_characters_is_not_looked_for():
     redactor = _redactor(_keyed("a1b"))
     assert redactor.text("?key=a1b /a1b/ the a1b", "body") == "?key=a1b /a1b/ the a1b"
+
+
+# -- a UTF-16 or UTF-32 body: every rule, as in UTF-8 ---------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"])
+def test_a_wide_body_is_searched_as_a_utf8_one_is(encoding):
+    """A UTF-16 or UTF-32 body was searched for a long secret as it is or URL-encoded only, and for
+    a short one as a whole JSON string only: an attribute's value, a path segment, a token in prose,
+    and a long one JSON-escaped or as an HTML reference were written as they came."""
+    redactor = recording.Redactor(["tok/en+9f3a77c1"], whole=[SHORT])
+    text = '<input value="%s"><a href="/v1/%s/s">the %s key</a> tok\\/en&#43;9f3a77c1 x%sy' % ((SHORT,) * 4)
+    expected = '<input value="<redacted>"><a href="/v1/<redacted>/s">the <redacted> key</a> <redacted> x%sy' % SHORT
+    assert redactor.body(text.encode(encoding), "body") == expected.encode(encoding)
+
+
+def test_bytes_that_are_no_wide_text_are_searched_as_before():
+    """Zero bytes that decode as no UTF-16 (a lone surrogate): only the wide forms are looked for."""
+    redactor = recording.Redactor(["tok/en+9f3a77c1"])
+    lone = "x".encode("utf-16-le") + b"\x00\xd8"
+    body = lone + "tok/en+9f3a77c1 x".encode("utf-16-le")
+    assert redactor.body(body, "body") == lone + "<redacted> x".encode("utf-16-le")

@@ -21,6 +21,7 @@ credential's name is replaced wherever it appears (URL, headers, fields, body); 
 whole token in prose.
 """
 
+import codecs
 import datetime
 import hashlib
 import html.entities
@@ -103,6 +104,13 @@ _AS_JSON_STRING = r'(?<!\\)"(?:%s)"'
 #: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came):
 #: JSON's other encodings (RFC 8259, 8.1; ``json.detect_encoding`` reads each, by its BOM or its zero bytes).
 _WIDE_ENCODINGS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+#: Their byte order marks (UTF-32's first: UTF-16 LE's is its start).
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
 #: A compressed body (a ``.gz`` served as ``application/gzip``) is searched decompressed up to this size.
 MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024
 #: A credential header's value as it may be kept: the placeholder, after an auth scheme (an HTTP token) or alone.
@@ -335,10 +343,16 @@ class Redactor:
 
     def body(self, data: bytes, where: str, json_body: bool = False) -> bytes:
         """A body with every known secret replaced (a short one as :meth:`text` finds it, a
-        ``json_body`` being JSON text). It is read as UTF-8 with its other bytes kept as they are
-        (``surrogateescape``), so the bytes around a secret are written unchanged."""
+        ``json_body`` being JSON text). A UTF-16 or UTF-32 body (:func:`_wide_text`) is read in its
+        encoding and written back in it; any other is read as UTF-8 with its other bytes kept as they
+        are (``surrogateescape``), so the bytes around a secret are written unchanged."""
         if not self.searching:
             return data
+        wide_text = _wide_text(data)
+        if wide_text is not None:
+            bom, encoding, text = wide_text
+            cleaned = self.text(text, where, json_text=json_body)
+            return data if cleaned == text else bom + cleaned.encode(encoding)
         text = data.decode("utf-8", "surrogateescape")
         cleaned = self.text(text, where, json_text=json_body)
         if cleaned != text:
@@ -419,6 +433,19 @@ def _short_forms(short: Sequence[str]) -> list[tuple["re.Pattern[str]", Any]]:
     if tokens:
         forms.insert(0, (re.compile(_AS_TOKEN % "|".join(_spelt(s) for s in tokens)), PLACEHOLDER))
     return forms
+
+
+def _wide_text(data: bytes) -> Optional[tuple[bytes, str, str]]:
+    """A body's BOM, encoding and text when it is UTF-16 or UTF-32 text (by its BOM, or its zero
+    bytes as ``json.detect_encoding`` reads them); ``None`` for any other body, or one that does not
+    decode in that encoding (its wide forms are still looked for: :class:`_WideForms`)."""
+    bom, encoding = next(((b, e) for b, e in _WIDE_BOMS if data.startswith(b)), (b"", json.detect_encoding(data[:4])))
+    if encoding not in _WIDE_ENCODINGS:
+        return None
+    try:
+        return bom, encoding, data[len(bom) :].decode(encoding)
+    except UnicodeDecodeError:
+        return None
 
 
 def _after_opening(found: "re.Match[str]") -> str:

@@ -97,6 +97,9 @@ ADVERSARIAL = [
     "&amp;#" * 4096,
     "\\u0026#0" * 4096,
     "&#37;25" * 4096,
+    "%26" + "a" * 16384,
+    "\\u0026a%3D" * 4096,
+    "%3Fab=%3D" * 4096,
 ]
 
 
@@ -297,3 +300,22 @@ def test_bytes_that_are_no_wide_text_are_searched_as_before():
     lone = "x".encode("utf-16-le") + b"\x00\xd8"
     body = lone + "tok/en+9f3a77c1 x".encode("utf-16-le")
     assert redactor.body(body, "body") == lone + "<redacted> x".encode("utf-16-le")
+
+
+# -- a URL's field value behind an escaped separator ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        '{"next": "/s?q=rust\\u0026pw=%s\\u0026p=2"}',  # Go's encoder escapes '&' in every string
+        '<a href="/login?to=%%2Fs%%3Fq%%3Drust%%26pw%%3D%s%%26p%%3D2">',  # a URL inside a URL's field
+        "/login?to=%%2Fs%%3Fpw%%3D%s",
+    ],
+)
+def test_a_short_secret_as_a_url_field_value_behind_an_escaped_separator_is_redacted(echo):
+    """A word-like short secret (never looked for in prose) as a field's value of a URL whose ``&``,
+    ``?`` and ``=`` are escaped: only a plain separator was known."""
+    redactor = recording.Redactor([], whole=[WORD])
+    assert redactor.text(echo % WORD, "body") == echo % "<redacted>"
+    assert redactor.text(echo % (WORD + "s"), "body") == echo % (WORD + "s")

@@ -93,6 +93,9 @@ _NO_SECRET = frozenset(["true", "false", "null", "none"])
 #: separator and name, kept) and the secret, up to what ends a value. Each separator starts at most
 #: one scan of a name, which stops at the next separator: linear in the text.
 _IN_URL_FIELD = r"([?&;][^=&#?;\s\"'<>]*=)(?:%s)(?=[&#;\"'\s<>\\)]|$)"
+#: The same behind an escaped separator: JSON's ``\u0026`` (Go's encoder escapes every ``&``), or a URL
+#: inside a URL's field (``%3Fpw%3Dab12x%26``); its name at most 64 characters, none of them an escape's.
+_IN_ESCAPED_URL_FIELD = r"((?:\\u0026|%%26|%%3[Ff])[^=&#?;\s\"'<>%%\\]{0,64}(?:=|%%3[Dd]))(?:%s)(?=[&#;\"'\s<>\\)%%]|$)"
 #: A short secret as a URL's whole path segment (``/v1/ab12x/search``, ``/v1/ab12x?q=1``, ``/v1/ab12x"``):
 #: after a ``/`` (as it is, percent-encoded or JSON-escaped: kept), up to what ends a segment.
 _IN_URL_PATH = r"(/|%%2[Ff]|\\/)(?:%s)(?=[/?#;&%%\"'\s<>\\)]|$)"
@@ -426,6 +429,7 @@ def _short_forms(short: Sequence[str]) -> list[tuple["re.Pattern[str]", Any]]:
     spelt = "|".join(_spelt(s) for s in short)
     forms: list[tuple[re.Pattern[str], Any]] = [
         (re.compile(_IN_URL_FIELD % spelt), _after_opening),
+        (re.compile(_IN_ESCAPED_URL_FIELD % spelt), _after_opening),
         (re.compile(_AS_ATTRIBUTE % (spelt, spelt)), _attribute_placeholder),
         (re.compile(_IN_URL_PATH % spelt), _after_opening),
     ]

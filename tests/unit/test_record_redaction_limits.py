@@ -270,6 +270,13 @@ def test_a_short_secret_that_reads_as_a_word_is_kept_in_prose_and_redacted_where
     )
 
 
+def test_a_short_token_after_a_json_escape_is_a_whole_token():
+    """``"line\\nab12x"``: JSON's line break before the token ends in a letter, yet the token stands alone."""
+    redactor = _redactor(Settings(), sent=SHORT)
+    for escape in ("\\n", "\\t", "\\r", "\\u002F"):
+        assert redactor.text('{"a": "line%s%s"}' % (escape, SHORT), "body") == '{"a": "line%s<redacted>"}' % escape
+
+
 def test_a_long_setting_is_still_redacted_inside_other_text():
     redactor = _redactor(_keyed("k3y-9f3a77c1"))
     assert redactor.text("xk3y-9f3a77c1y", "body") == "x<redacted>y"

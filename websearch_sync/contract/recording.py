@@ -100,8 +100,8 @@ _IN_ESCAPED_URL_FIELD = r"((?:\\u0026|%%26|%%3[Ff])[^=&#?;\s\"'<>%%\\]{0,64}(?:=
 #: after a ``/`` (as it is, percent-encoded or JSON-escaped: kept), up to what ends a segment.
 _IN_URL_PATH = r"(/|%%2[Ff]|\\/)(?:%s)(?=[/?#;&%%\"'\s<>\\)]|$)"
 #: A short secret that reads as no word, as a whole token in prose (``the ab12x key``): not after a
-#: letter or a digit (but one ending a ``%2F``, ``%252F`` or ``\\u002f`` escape before it), nor before one.
-_AS_TOKEN = r"(?:(?<![^\W_])|(?<=%%[0-9A-Fa-f]{2})|(?<=%%25[0-9A-Fa-f]{2})|(?<=\\u[0-9A-Fa-f]{4}))(?:%s)(?![^\W_])"
+#: letter or a digit (but one ending an escape before it: ``%2F``, ``%252F``, ``\u002f``, JSON's ``\n``), nor before one.
+_AS_TOKEN = r"(?:(?<![^\W_])|(?<=%%[0-9A-Fa-f]{2})|(?<=%%25[0-9A-Fa-f]{2})|(?<=\\u[0-9A-Fa-f]{4})|(?<=\\[bfnrt]))(?:%s)(?![^\W_])"
 #: A short secret as a whole JSON string (``"ab12"``; not a string's escaped quote, ``\"ab12\"``).
 _AS_JSON_STRING = r'(?<!\\)"(?:%s)"'
 #: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came):

@@ -16,12 +16,15 @@ and the golden ``<case>.expected.json`` (from replaying the written case offline
 Secrets never reach a written file: cookies are dropped, headers and request
 fields named like credentials are stored as ``<redacted>`` (which matches any value
 when replaying), and every secret value the settings hold or a request sent under a
-credential's name is replaced wherever it appears (URL, headers, fields, body); a sent one
-under :data:`MIN_SENT_SECRET_LEN` characters only where it stands whole, never inside prose.
+credential's name is replaced wherever it appears (URL, headers, fields, body); one under
+:data:`LONG_SECRET_LEN` characters only where it stands whole and, when it reads as no word, as a
+whole token in prose.
 """
 
+import codecs
 import datetime
 import hashlib
+import html.entities
 import ipaddress
 import json
 import os
@@ -77,11 +80,12 @@ _DROPPED_RESPONSE = (
     "set-cookie",
 )
 _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-#: A value sent under a credential's name (not a setting) shorter than this is not searched for
-#: everywhere in the case, only where it stands whole (:class:`Redactor`'s ``whole``): ``key=ab12``
-#: would turn every ``ab12`` of a page's prose into a placeholder.
-MIN_SENT_SECRET_LEN = 8
-#: A value sent under a credential's name shorter than this is not searched for at all.
+#: A secret (a setting's, or a value sent under a credential's name) shorter than this is short: not
+#: searched for inside other text, only where it stands whole (:class:`Redactor`'s ``whole``) and, when
+#: it reads as no word (:func:`_reads_as_word`), as a whole token in prose: ``key=ab12`` would turn every
+#: ``ab12`` inside a page's words and hashes into a placeholder, a password ``admin`` every ``administrator``.
+LONG_SECRET_LEN = 8
+#: A secret shorter than this is not searched for at all (a setting's field is still redacted by its name).
 SHORT_SECRET_LEN = 4
 #: Values sent under a credential's name that are no secret (``auth=true``), in any letter case.
 _NO_SECRET = frozenset(["true", "false", "null", "none"])
@@ -89,17 +93,57 @@ _NO_SECRET = frozenset(["true", "false", "null", "none"])
 #: separator and name, kept) and the secret, up to what ends a value. Each separator starts at most
 #: one scan of a name, which stops at the next separator: linear in the text.
 _IN_URL_FIELD = r"([?&;][^=&#?;\s\"'<>]*=)(?:%s)(?=[&#;\"'\s<>\\)]|$)"
+#: The same behind an escaped separator: JSON's ``\u0026`` (Go's encoder escapes every ``&``), or a URL
+#: inside a URL's field (``%3Fpw%3Dab12x%26``); its name at most 64 characters, none of them an escape's.
+_IN_ESCAPED_URL_FIELD = r"((?:\\u0026|%%26|%%3[Ff])[^=&#?;\s\"'<>%%\\]{0,64}(?:=|%%3[Dd]))(?:%s)(?=[&#;\"'\s<>\\)%%]|$)"
+#: A short secret as a URL's whole path segment (``/v1/ab12x/search``, ``/v1/ab12x?q=1``, ``/v1/ab12x"``):
+#: after a ``/`` (as it is, percent-encoded or JSON-escaped: kept), up to what ends a segment.
+_IN_URL_PATH = r"(/|%%2[Ff]|\\/)(?:%s)(?=[/?#;&%%\"'\s<>\\)]|$)"
+#: A short secret that reads as no word, as a whole token in prose (``the ab12x key``): not after a
+#: letter or a digit (but one ending an escape before it: ``%2F``, ``%252F``, ``\u002f``, JSON's ``\n``), nor before one.
+_AS_TOKEN = r"(?:(?<![^\W_])|(?<=%%[0-9A-Fa-f]{2})|(?<=%%25[0-9A-Fa-f]{2})|(?<=\\u[0-9A-Fa-f]{4})|(?<=\\[bfnrt]))(?:%s)(?![^\W_])"
 #: A short secret as a whole JSON string (``"ab12"``; not a string's escaped quote, ``\"ab12\"``).
 _AS_JSON_STRING = r'(?<!\\)"(?:%s)"'
 #: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came):
 #: JSON's other encodings (RFC 8259, 8.1; ``json.detect_encoding`` reads each, by its BOM or its zero bytes).
 _WIDE_ENCODINGS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+#: Their byte order marks (UTF-32's first: UTF-16 LE's is its start).
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
 #: A compressed body (a ``.gz`` served as ``application/gzip``) is searched decompressed up to this size.
 MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024
 #: A credential header's value as it may be kept: the placeholder, after an auth scheme (an HTTP token) or alone.
 _SCHEMED_PLACEHOLDER = re.compile(r"(?:[!#$%%&'*+.^_`|~0-9A-Za-z-]+ )?%s" % re.escape(PLACEHOLDER))
-#: HTML's named references of the characters it escapes (``html.escape``; ``&#39;`` is numeric).
-_HTML_NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
+
+
+def _html_named() -> dict[str, list[str]]:
+    """HTML's named references of each ASCII character that has one (HTML5's ``&sol;``, ``&plus;``,
+    ``&amp;``...) as patterns after the ``&``, as ``html.unescape`` reads them: a name HTML also
+    knows without its ``;`` (``&amp``) may leave it out."""
+    named: dict[str, list[str]] = {}
+    for name, char in sorted(html.entities.html5.items()):
+        if len(char) == 1 and ord(char) < 128 and name.endswith(";"):
+            bare = name[:-1]
+            named.setdefault(char, []).append(bare + ("(?:;|(?!;))" if bare in html.entities.html5 else ";"))
+    return named
+
+
+_HTML_NAMED = _html_named()
+#: The ``&`` opening an HTML character reference, as it is or escaped once more: by HTML (``&amp;#47;``,
+#: a page escaping twice) or by JSON (``\u0026#47;``, Go's encoder escaping ``&`` in markup it holds).
+_AMPERSANDS = ("&", "&amp;", r"\\u0026")
+#: The ``%`` opening a percent escape, as it is or escaped once more: encoded twice (``%252F``), an HTML
+#: character reference (``&#37;2F``, ``&#x25;2F``) or JSON-escaped (``\u00252F``).
+_PERCENTS = ("%", "%25", "&#0*37;", "&#[xX]0*25;", r"\\u0025")
+_PERCENT = "(?:%s)" % "|".join(_PERCENTS)
+#: A short secret as an HTML attribute's whole value: quoted (``value="ab12x"``, ``value='ab12x'``) or
+#: not (``value=ab12x>``, up to what ends an unquoted value); its quotes JSON-escaped too, in markup a JSON
+#: string holds (``value=\"ab12x\"``). The ``=`` and the spaces after it are kept.
+_AS_ATTRIBUTE = r"(=[ \t\n\r\f]{0,16})(?:(\\?[\"'])(?:%s)\2|(?:%s)(?=[ \t\n\r\f>]|$))"
 
 
 # -- capturing -------------------------------------------------------------------------------------
@@ -223,8 +267,10 @@ class Redactor:
     cookies, are dropped). ``whole`` are secrets too short to be replaced wherever they appear
     (``ab12`` inside a page's prose is no echo of the key, and replacing it would corrupt the
     recording): each is replaced only where it stands whole, as a field's or header's whole value
-    (``Bearer ab12`` keeps its scheme), a URL's field value (``?t=ab12&``) and, in a JSON body, a
-    whole string. Fields named in ``volatile`` (a backend's
+    (``Bearer ab12`` keeps its scheme), a URL's field value (``?t=ab12&``) or path segment
+    (``/v1/ab12/search``), an HTML attribute's whole value (``value="ab12"``) and, in a JSON body,
+    a whole string; one that reads as no word (:func:`_reads_as_word`) also as a whole token in
+    prose (``the ab12 key``, not ``xab12y``). Fields named in ``volatile`` (a backend's
     :attr:`~websearch_sync.engine.base.Backend.volatile_params`: their value depends on
     the moment, e.g. a time limit taken from the deadline) are written as the placeholder
     too, so that a replay accepts any value there.
@@ -239,8 +285,9 @@ class Redactor:
         spelt = "|".join(_spelt(s) for s in short)
         #: A short secret as a whole value (``fullmatch``), as a URL's field value, as a JSON string.
         self._whole = re.compile(spelt) if short else None
-        self._in_url = re.compile(_IN_URL_FIELD % spelt) if short else None
         self._in_json = re.compile(_AS_JSON_STRING % spelt) if short else None
+        #: Where a short secret stands whole in any text, or as a token: each pattern with its replacement.
+        self._standing_forms = _short_forms(short)
         #: Each secret as a UTF-16 or UTF-32 body (a JSON answer with a BOM) may spell it, as it is
         #: and URL-encoded (a short one: as a whole JSON string), with the placeholder in the same encoding.
         self._wide = _WideForms(
@@ -259,8 +306,9 @@ class Redactor:
             self.notes.append(text)
 
     def text(self, value: str, where: str, json_text: bool = False) -> str:
-        """``value`` with every known secret replaced (a short one as a URL's field value, and
-        as a whole string when ``value`` is JSON text)."""
+        """``value`` with every known secret replaced (a short one where it stands whole: a URL's
+        field value or path segment, an HTML attribute's value, and a whole string when ``value``
+        is JSON text)."""
         cleaned = self._replaced(value, json_text)
         if cleaned != value:
             self.note(where)
@@ -270,8 +318,8 @@ class Redactor:
         cleaned = value
         if self._pattern is not None:
             cleaned = self._pattern.sub(PLACEHOLDER, cleaned)
-        if self._in_url is not None:
-            cleaned = self._in_url.sub(lambda found: found.group(1) + PLACEHOLDER, cleaned)
+        for pattern, replacement in self._standing_forms:
+            cleaned = pattern.sub(replacement, cleaned)
         if json_text and self._in_json is not None:
             cleaned = self._in_json.sub('"%s"' % PLACEHOLDER, cleaned)
         return cleaned
@@ -299,10 +347,16 @@ class Redactor:
 
     def body(self, data: bytes, where: str, json_body: bool = False) -> bytes:
         """A body with every known secret replaced (a short one as :meth:`text` finds it, a
-        ``json_body`` being JSON text). It is read as UTF-8 with its other bytes kept as they are
-        (``surrogateescape``), so the bytes around a secret are written unchanged."""
+        ``json_body`` being JSON text). A UTF-16 or UTF-32 body (:func:`_wide_text`) is read in its
+        encoding and written back in it; any other is read as UTF-8 with its other bytes kept as they
+        are (``surrogateescape``), so the bytes around a secret are written unchanged."""
         if not self.searching:
             return data
+        wide_text = _wide_text(data)
+        if wide_text is not None:
+            bom, encoding, text = wide_text
+            cleaned = self.text(text, where, json_text=json_body)
+            return data if cleaned == text else bom + cleaned.encode(encoding)
         text = data.decode("utf-8", "surrogateescape")
         cleaned = self.text(text, where, json_text=json_body)
         if cleaned != text:
@@ -367,6 +421,49 @@ class Redactor:
         return cleaned
 
 
+def _short_forms(short: Sequence[str]) -> list[tuple["re.Pattern[str]", Any]]:
+    """The patterns finding ``short`` secrets in any text, each with its replacement: where one
+    stands whole (a URL's field value or path segment, an HTML attribute's value) and, for one
+    reading as no word (:func:`_reads_as_word`), as a whole token (prose too)."""
+    if not short:
+        return []
+    spelt = "|".join(_spelt(s) for s in short)
+    forms: list[tuple[re.Pattern[str], Any]] = [
+        (re.compile(_IN_URL_FIELD % spelt), _after_opening),
+        (re.compile(_IN_ESCAPED_URL_FIELD % spelt), _after_opening),
+        (re.compile(_AS_ATTRIBUTE % (spelt, spelt)), _attribute_placeholder),
+        (re.compile(_IN_URL_PATH % spelt), _after_opening),
+    ]
+    tokens = [s for s in short if not _reads_as_word(s)]
+    if tokens:
+        forms.insert(0, (re.compile(_AS_TOKEN % "|".join(_spelt(s) for s in tokens)), PLACEHOLDER))
+    return forms
+
+
+def _wide_text(data: bytes) -> Optional[tuple[bytes, str, str]]:
+    """A body's BOM, encoding and text when it is UTF-16 or UTF-32 text (by its BOM, or its zero
+    bytes as ``json.detect_encoding`` reads them); ``None`` for any other body, or one that does not
+    decode in that encoding (its wide forms are still looked for: :class:`_WideForms`)."""
+    bom, encoding = next(((b, e) for b, e in _WIDE_BOMS if data.startswith(b)), (b"", json.detect_encoding(data[:4])))
+    if encoding not in _WIDE_ENCODINGS:
+        return None
+    try:
+        return bom, encoding, data[len(bom) :].decode(encoding)
+    except UnicodeDecodeError:
+        return None
+
+
+def _after_opening(found: "re.Match[str]") -> str:
+    """A short secret found after its opening (a URL field's ``?t=``, a path's ``/``), as the placeholder."""
+    return found.group(1) + PLACEHOLDER
+
+
+def _attribute_placeholder(found: "re.Match[str]") -> str:
+    """An attribute's value found by :data:`_AS_ATTRIBUTE` as the placeholder, in its quotes."""
+    quote_mark = found.group(2) or ""
+    return found.group(1) + quote_mark + PLACEHOLDER + quote_mark
+
+
 class _WideForms:
     """Texts replaced in a body in each of :data:`_WIDE_ENCODINGS`: ``(form, replacement)`` pairs."""
 
@@ -390,16 +487,22 @@ def _spelt(secret: str) -> str:
     """A regular expression matching ``secret`` in the spellings an upstream echoing it may use,
     each character in any of them: as it is; percent-encoded (its UTF-8 bytes, either case of hex
     digit, so ``quote`` with any ``safe``, ``quote_plus``'s ``+`` for a space, and lowercase
-    escapes all match), or twice (``%252F``); JSON-escaped (``\\/``, ``\\u002b``, ``\\"``);
-    an HTML character reference (``&#43;``, ``&#x2B;``, ``&amp;``). One fixed-length choice per
-    character, so a search takes time linear in the text for a given secret."""
+    escapes all match), or twice (``%252F``, ``&#37;2F``, ``\\u00252F``); JSON-escaped (``\\/``, ``\\u002b``, ``\\"``);
+    an HTML character reference (``&#43;``, ``&#x2B;``, ``&amp;``, ``&sol;``; a numeric one
+    without its ``;`` where what follows cannot extend its number, ``&#47e``; its ``&`` escaped
+    again, ``&amp;#47;``, ``\\u0026#47;``). One choice per
+    character among bounded texts (but a reference's leading zeros), so a search takes time
+    linear in the text for a given secret (``test_record_redaction_limits`` times it)."""
     return "".join(_char_spellings(char) for char in secret)
 
 
 def _char_spellings(char: str) -> str:
     code = ord(char)
-    escaped = "".join("%" + _hex(byte, 2) for byte in char.encode("utf-8", "surrogatepass"))
-    forms = [re.escape(char), escaped, escaped.replace("%", "%25")]
+    # each choice begins with a literal (the opening of an escape spelt out in each of its
+    # spellings), so that ``re`` skips the positions where none can begin: twice as fast on a page
+    utf8 = char.encode("utf-8", "surrogatepass")
+    rest = "".join(_PERCENT + _hex(byte, 2) for byte in utf8[1:])
+    forms = [re.escape(char)] + [percent + _hex(utf8[0], 2) + rest for percent in _PERCENTS]
     if char == " ":
         forms.append(r"\+")
     json_form = json.dumps(char)[1:-1]  # \" \\ \n, or \uXXXX (a surrogate pair beyond the BMP)
@@ -409,11 +512,21 @@ def _char_spellings(char: str) -> str:
         forms.append(re.escape(json_form))
     if char == "/":
         forms.append(r"\\/")
-    forms.append("&#0*%d;" % code)
-    forms.append("&#[xX]0*" + _hex(code, 1) + ";")
-    if char in _HTML_NAMED:
-        forms.append(re.escape(_HTML_NAMED[char]))
+    # a numeric reference's ';' may be left out where what follows cannot extend its number
+    for ampersand in _AMPERSANDS:
+        forms.append(ampersand + "#0*%d(?:;|(?![0-9;]))" % code)
+        forms.append(ampersand + "#[xX]0*" + _hex(code, 1) + "(?:;|(?![0-9A-Fa-f;]))")
+        forms.extend(ampersand + name for name in _HTML_NAMED.get(char, ()))
     return "(?:" + "|".join(forms) + ")"
+
+
+def _reads_as_word(secret: str) -> bool:
+    """Whether a short secret reads as a word or a number a page may hold for itself: letters only,
+    in one case or capitalised (``admin``, ``Secret``, ``HUNTER``), or digits only (``20245``). A
+    mix (``ab12x``, ``aBcD``, ``k-9x``) reads as a token."""
+    if secret.isdigit():
+        return True
+    return secret.isalpha() and (secret.islower() or secret.isupper() or secret.istitle())
 
 
 def _longest_first(secrets: Sequence[str]) -> list[str]:
@@ -641,7 +754,8 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[
 def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: str) -> Optional[bytes]:
     """A body that is compressed content (gzip, zlib or zstd by its first bytes; brotli, which has
     none, only under a declared type, which is no text's; under a text type, only gzip and zstd, whose
-    first bytes begin no UTF-8 text: a ``.json.gz`` served as JSON), searched decompressed and, when
+    first bytes begin no UTF-8 text: a ``.json.gz`` served as JSON), searched decompressed (as a JSON
+    body when it reads as JSON: :func:`_json_text`) and, when
     a secret was replaced, compressed again in its coding, so the case still replays what the
     backend read (as it is when a secret stood outside the content: a gzip header's file name, bytes
     after the stream's end); ``None`` for any other body (or with no secret to look for).
@@ -658,13 +772,20 @@ def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: 
     for coding in codings if binary else [c for c in codings if c in ("gzip", "zstd")]:
         plain = decoding.decompressed(data, coding, MAX_DECOMPRESSED_BYTES, "the recorded body at " + where)
         if plain is not None:
-            json_text = plain[:1024].lstrip()[:1] in (b"{", b"[")  # a JSON file: searched as a JSON body
-            cleaned = redactor.body(plain, where, json_body=json_text)
+            cleaned = redactor.body(plain, where, json_body=_json_text(plain))  # a JSON file: as a JSON body
             # a secret outside the content (a gzip header's file name, bytes after the stream's end,
             # which no decoder reads): the body is written again from its content
             outside = redactor.body(data, where) != data
             return data if cleaned == plain and not outside else decoding.compressed(cleaned, coding)
     return None
+
+
+def _json_text(data: bytes) -> bool:
+    """Whether decompressed content reads as JSON text: an object or an array, in UTF-8, UTF-16 or
+    UTF-32 (``json.detect_encoding``), a BOM and spaces before it (its whole strings are then
+    searched for a short secret, as a JSON answer's)."""
+    head = data[:1024].decode(json.detect_encoding(data[:4]), "ignore").lstrip("\ufeff \t\r\n")
+    return head[:1] in ("{", "[")
 
 
 def case_name_for(query: str) -> str:
@@ -808,12 +929,13 @@ def _case_place(
 
 
 def _redactor_for(settings: Settings, exchanges: Any, volatile: Any) -> Redactor:
-    """The settings' secrets and the secrets the search sent: a short sent one only where it stands whole."""
-    sent = _sent_secrets(exchanges)
+    """The settings' secrets and the secrets the search sent: a short one (under
+    :data:`LONG_SECRET_LEN` characters) where it stands whole and, reading as no word, as a whole token."""
+    found = _secrets_of(settings) + _sent_secrets(exchanges)
     return Redactor(
-        _secrets_of(settings) + [s for s in sent if len(s) >= MIN_SENT_SECRET_LEN],
+        [s for s in found if len(s) >= LONG_SECRET_LEN],
         volatile=volatile,
-        whole=[s for s in sent if len(s) < MIN_SENT_SECRET_LEN],
+        whole=[s for s in found if len(s) < LONG_SECRET_LEN],
     )
 
 

@@ -16,7 +16,7 @@ and the golden ``<case>.expected.json`` (from replaying the written case offline
 Secrets never reach a written file: cookies are dropped, headers and request
 fields named like credentials are stored as ``<redacted>`` (which matches any value
 when replaying), and every secret value the settings hold or a request sent under a
-credential's name is replaced wherever it appears (URL, headers, fields, body); one under
+credential's name is replaced wherever it appears (URL, headers, fields, body); a sent one under
 :data:`LONG_SECRET_LEN` characters only where it stands whole and, when it reads as no word, as a
 whole token in prose.
 """
@@ -80,10 +80,10 @@ _DROPPED_RESPONSE = (
     "set-cookie",
 )
 _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-#: A secret (a setting's, or a value sent under a credential's name) shorter than this is short: not
+#: A value sent under a credential's name (not a setting: those are replaced everywhere) shorter than this is short: not
 #: searched for inside other text, only where it stands whole (:class:`Redactor`'s ``whole``) and, when
 #: it reads as no word (:func:`_reads_as_word`), as a whole token in prose: ``key=ab12`` would turn every
-#: ``ab12`` inside a page's words and hashes into a placeholder, a password ``admin`` every ``administrator``.
+#: ``ab12`` inside a page's words and hashes into a placeholder, ``pw=admin`` every ``administrator``.
 LONG_SECRET_LEN = 8
 #: A secret shorter than this is not searched for at all (a setting's field is still redacted by its name).
 SHORT_SECRET_LEN = 4
@@ -929,13 +929,15 @@ def _case_place(
 
 
 def _redactor_for(settings: Settings, exchanges: Any, volatile: Any) -> Redactor:
-    """The settings' secrets and the secrets the search sent: a short one (under
+    """The settings' secrets, everywhere, and the secrets the search sent: a short sent one (under
     :data:`LONG_SECRET_LEN` characters) where it stands whole and, reading as no word, as a whole token."""
-    found = _secrets_of(settings) + _sent_secrets(exchanges)
+    # a setting's secret is the user's own credential: replaced everywhere whatever its length (a word-like
+    # one corrupts the words holding it, which replay does not mind; a leaked one cannot be taken back)
+    sent = _sent_secrets(exchanges)
     return Redactor(
-        [s for s in found if len(s) >= LONG_SECRET_LEN],
+        _secrets_of(settings) + [s for s in sent if len(s) >= LONG_SECRET_LEN],
         volatile=volatile,
-        whole=[s for s in found if len(s) < LONG_SECRET_LEN],
+        whole=[s for s in sent if len(s) < LONG_SECRET_LEN],
     )
 
 

@@ -16,6 +16,7 @@ from clocks import FakeClock
 from websearch_sync.client import flight
 from websearch_sync.client.flight import Flights
 from websearch_sync.client.state.flights import LEASE_S
+from websearch_sync.errors import WebProviderError
 from websearch_sync.net.deadline import Deadline
 
 QUESTION = ("search", "orphaned")
@@ -275,3 +276,28 @@ def test_a_waiter_whose_time_runs_out_while_the_question_is_held_does_not_ask(cl
     with Flights(leases).turn(QUESTION, budget, lambda: None) as answer:
         assert answer is None and budget.expired()  # the caller's read ends at once: deadline_exceeded
     assert leases.holder == "a live worker" and leases.granted == []
+
+
+def test_a_waiter_stalled_after_reading_an_earlier_askers_failure_asks_itself(clock):
+    """An earlier asker's failure was written 5 ms before this wait began; the question's asker now
+    lets go without one (its failure is no one's to copy). The waiter reads the old record, then
+    the machine stalls it: its wait, timed after the read, looked long enough to hold the record's
+    age, and it raised the earlier asker's error (seen on a loaded machine, 3 runs in 15) instead
+    of asking."""
+    leases = Leases(clock, "a live asker", float("inf"))
+    written_at = clock.monotonic() - 0.005
+
+    def held_then_let_go(key: Any, left_s: Optional[float] = None) -> float:
+        held = Leases.held_for(leases, key, left_s)
+        leases.holder = None
+        return held
+
+    def published(key: Any, left_s: Optional[float] = None) -> tuple[Exception, float]:
+        age_s = clock.monotonic() - written_at  # what Redis's PTTL tells at the read
+        clock.advance(0.05)  # the stall, between Redis's answer and the waiter's next look at its clock
+        return WebProviderError("gone", detail_code="http_404", status=404), age_s
+
+    leases.held_for = held_then_let_go  # type: ignore[method-assign]
+    leases.published = published  # type: ignore[method-assign]
+    with Flights(leases).turn(QUESTION, Deadline(30_000), lambda: None) as answer:
+        assert answer is None  # no answer: this waiter asks the upstream itself

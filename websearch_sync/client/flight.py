@@ -260,12 +260,15 @@ class Flights:
         earlier asker's) and it is this waiter's answer too (:func:`answers_waiters`, read again
         here: the record is untrusted, and this process's cool-downs decide)."""
         assert self._shared is not None
+        # the wait's length up to the read, not after it: a waiter the machine stalls once Redis has
+        # answered would take a record written just before its wait began for one written during it
+        waited_s = time.monotonic() - waiting_since
         published = self._shared.published(key, budget.remaining_s())
         if published is None:
             return
         error, age_s = published
         # Redis rounds the time left down to the millisecond: a record written as this wait began may look 1 ms older
-        if age_s <= time.monotonic() - waiting_since + 0.001 and answers_waiters(error, self._cools_down):
+        if age_s <= waited_s + 0.001 and answers_waiters(error, self._cools_down):
             raise aged(error, age_s)
 
     def _claim(self, key: Hashable, budget: Deadline) -> tuple[Optional[str], float]:

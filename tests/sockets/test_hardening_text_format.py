@@ -60,7 +60,7 @@ def test_plain_text_survives_a_merge_with_an_html_backend():
     assert not any("<strong>" in item["snippet"] for item in result["items"])
 
 
-def test_html_backends_still_lose_their_markup():
+def test_html_backends_still_lose_their_markup(fake_clock):
     brave = ws.Settings(providers={"brave": {"api_key": "k-123456"}})
     body = {
         "type": "search",

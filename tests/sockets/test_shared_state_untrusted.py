@@ -53,8 +53,9 @@ CRAFTED_ANSWERS = {
         }
     ),
     "more items than asked": None,  # filled below: the good answer with ten items
-    # the right shape, but 10 MB: every reader paid seconds and hundreds of MB, then served 0 items (issue 33.6)
-    "ten megabytes": json.dumps({"items": [], "provider_meta": {"pad": "x" * 10_000_000}}),
+    # the right shape, but 10 MB: every reader paid seconds and hundreds of MB, then served 0 items (issue
+    # 33.6); built when a test asks (below): at import it cost every process that collects 80 ms and 10 MB
+    "ten megabytes": None,
     "an item missing its title": None,
 }
 
@@ -67,6 +68,8 @@ def _crafted(name: str) -> str:
     if name == "an item missing its title":
         del good["items"][0]["title"]
         return json.dumps(good)
+    if name == "ten megabytes":
+        return json.dumps({"items": [], "provider_meta": {"pad": "x" * 10_000_000}})
     return CRAFTED_ANSWERS[name]
 
 

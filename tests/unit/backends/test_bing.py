@@ -72,7 +72,7 @@ def test_decode_bing_href(href, target):
     assert decode_bing_href(href) == target
 
 
-def test_a_result_whose_ck_link_does_not_decode_is_dropped_never_returned_as_a_bing_url():
+def test_a_result_whose_ck_link_does_not_decode_is_dropped_never_returned_as_a_bing_url(fake_clock):
     body = page("web-search-mcp__http-bing.html").replace("u=a1aHR0cHM6Ly93d3cudzNzY2hvb2xzLmNvbS9Kcy8&", "u=zz&")
     result, _ = search(body, max_results=10)
     expected = [item["url"] for item in golden("web-search-mcp__http-bing.expected.json")]
@@ -126,7 +126,7 @@ def test_a_bad_pageno_is_refused_before_any_request(pageno):
 # -- the page ----------------------------------------------------------------------------------
 
 
-def test_ads_are_never_items():
+def test_ads_are_never_items(fake_clock):
     text = page("se-scraper__page1.html")
     assert text.count('class="b_ad') >= 2 and "bing.com/aclick" in text
     result, _ = search(text, max_results=10)
@@ -134,7 +134,7 @@ def test_ads_are_never_items():
     assert not any("aclick" in item["url"] for item in result["items"])
 
 
-def test_an_ad_block_is_skipped_even_when_it_also_says_b_algo():
+def test_an_ad_block_is_skipped_even_when_it_also_says_b_algo(fake_clock):
     text = page("se-scraper__page1.html").replace('<li class="b_ad">', '<li class="b_algo b_ad">', 1)
     assert text != page("se-scraper__page1.html")
     result, _ = search(text, max_results=10)

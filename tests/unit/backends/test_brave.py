@@ -132,7 +132,7 @@ def test_longest_accepted_query_is_sent():
 # -- parsing ----------------------------------------------------------------------------
 
 
-def test_strong_tags_are_removed_and_page_age_is_published_at():
+def test_strong_tags_are_removed_and_page_age_is_published_at(fake_clock):
     result, _ = search(recorded("brave-api__minimal_trimmed.json"))
     item = result["items"][0]
     assert "<" not in item["snippet"] and "Bostik, commonly" in item["snippet"]

@@ -111,7 +111,7 @@ def test_sponsored_lite_rows_are_dropped():
     assert [i["url"] for i in items] == [i["url"] for i in expected[1:]]
 
 
-def test_non_http_links_are_filtered_and_ranks_stay_contiguous():
+def test_non_http_links_are_filtered_and_ranks_stay_contiguous(fake_clock):
     body = page("ddg_html/eino-ext__1.html")
     body = body.replace('href="https://github.com/cloudwego/eino"', 'href="javascript:alert(1)"')
     body = body.replace('href="https://ai-bot.cn/eino/"', 'href="ftp://ai-bot.cn/eino/"')

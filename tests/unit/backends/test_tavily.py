@@ -241,7 +241,7 @@ def test_terms_beside_a_site_operator_are_sent(query):
     assert sent_json(calls[0])["query"] == query
 
 
-def test_a_fallback_chain_goes_on_past_it():
+def test_a_fallback_chain_goes_on_past_it(fake_clock):
     """Another engine takes `site:python.org` alone: the chain is not ended by Tavily's refusal."""
     brave = "https://api.search.brave.com/res/v1/web/search"
     both = ws.Settings(providers={"tavily": {"api_key": KEY}, "brave": {"api_key": "brave-key"}})

@@ -55,7 +55,7 @@ def test_an_endpoint_override_keeps_the_verticals_own_path(name, vertical, overr
     assert registry.backend_class(name, vertical)(settings).endpoint_url() == sent
 
 
-def test_news_through_search():
+def test_news_through_search(fake_clock):
     with responses.RequestsMock() as mock:
         mock.add(
             "GET",

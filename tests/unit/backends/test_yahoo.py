@@ -111,7 +111,7 @@ def test_safe_search_and_language_go_in_the_preference_cookie():
 # -- the page ----------------------------------------------------------------------------------
 
 
-def test_the_2026_title_is_the_heading_only_not_the_site_name_and_address_around_it():
+def test_the_2026_title_is_the_heading_only_not_the_site_name_and_address_around_it(fake_clock):
     text = page("web-search-mcp__yahoo.html")
     assert "W3School</span>https://www.w3schools.com" in text.replace("\n", "").replace("  ", "")
     result, _ = search(text, max_results=10)

@@ -70,11 +70,6 @@ def _element(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 
 FRAGMENTS = st.recursive(LEAVES, _element, max_leaves=60)
-#: The markup around a table row's running text: nested like :data:`FRAGMENTS`, smaller. A page
-#: holds up to 6 tables of up to 6 rows, each with two of these: at FRAGMENTS' 60 leaves, drawing
-#: the pages took hypothesis about 30 ms each, 3-4 times what extracting them took (100 examples,
-#: derandomized, CPU: 3.7 s, with these 2.6 s; the module in the suite run of 2026-12-02 9.9 s).
-ROW_FRAGMENTS = st.recursive(LEAVES, _element, max_leaves=15)
 #: A table layout (a forum thread, an old home page): rows of a narrow cell and a cell of
 #: running text with random markup around it, which the table-column recovery copies.
 ROW = st.builds(
@@ -83,8 +78,8 @@ ROW = st.builds(
         % (side, before, "The engine idles rough after the rebuild and the float height is set to spec. " * 3, after)
     ),
     WORDS,
-    ROW_FRAGMENTS,
-    ROW_FRAGMENTS,
+    FRAGMENTS,
+    FRAGMENTS,
 )
 TABLES = st.lists(ROW, min_size=2, max_size=6).map(lambda rows: "<table>%s</table>" % "".join(rows))
 PAGES = st.builds(

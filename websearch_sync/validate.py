@@ -15,6 +15,7 @@ import dataclasses
 import difflib
 import functools
 import inspect
+import logging
 import re
 import unicodedata
 import urllib.parse
@@ -47,6 +48,7 @@ from .secrets import name_words, userinfo_hidden
 from .vocabulary.ddgs import (
     DDGS_ARGUMENTS,
     as_locale,
+    country_code_hint,
     country_locales,
     ddgs_argument,
     ddgs_misread,
@@ -59,6 +61,8 @@ from .vocabulary.synonyms import OPTION_SYNONYMS, VALUE_SYNONYMS
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _Callable = TypeVar("_Callable", bound=Callable[..., Any])
+
+logger = logging.getLogger("websearch_sync")
 
 #: The characters no URL given to the library may hold (a fetch's, an endpoint's): C0 controls and DEL,
 #: tab and line breaks included (a parser would drop a tab or line break without a word, or send it
@@ -339,6 +343,20 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
     return value
 
 
+#: The locales :func:`_hint_country_code` has logged its hint for (once per process each).
+_HINTED_LOCALES: set[str] = set()
+
+
+def _hint_country_code(locale: str) -> None:
+    """Log once a taken locale that is a rare language's code and a common country's (``kr``: Kanuri,
+    most often typed for Korea: :func:`~.vocabulary.ddgs.country_code_hint`)."""
+    hint = country_code_hint(locale)
+    if hint is None or locale.lower() in _HINTED_LOCALES:
+        return
+    _HINTED_LOCALES.add(locale.lower())
+    logger.warning(hint)
+
+
 def _check_locale(value: Any) -> Optional[str]:
     """``locale`` checked: a language tag's shape (:data:`_LOCALE`), then its parts' codes
     (:func:`~.vocabulary.locale_codes.locale_refusal`). ddgs's region, country first (``us-en``, read as a
@@ -360,6 +378,7 @@ def _check_locale(value: Any) -> Optional[str]:
     reason = locale_refusal(locale)
     misread = ddgs_misread(locale)
     if reason is None and misread is None:
+        _hint_country_code(locale)
         return locale
     meant = ddgs_region_locale(locale)
     countries = country_locales(locale) if reason is not None and len(locale) == 2 else []

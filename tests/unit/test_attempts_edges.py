@@ -84,6 +84,18 @@ def test_with_retries_retries_as_often_as_the_policy_says_and_logs_each(clock, c
     ]
 
 
+def test_the_fallback_line_names_the_error_and_its_detail_code_as_the_retry_line_does(caplog):
+    """It said ``failed (NetworkError)``: the detail code the retry lines give was left out."""
+    from websearch_sync.testing import fake_results
+
+    refused = ws.NetworkError("connection refused", detail_code="connection_error")
+    answers = {"brave": refused, "wikipedia": [{"title": "t", "url": "https://example.org/", "snippet": "s"}]}
+    with fake_results(answers), caplog.at_level(logging.INFO, logger="websearch_sync"):
+        ws.SearchClient(["brave", "wikipedia"], strategy="fallback", retries=0).search("q")
+    shown = [record.getMessage() for record in caplog.records if "falling back" in record.getMessage()]
+    assert shown == ["backend brave failed (NetworkError/connection_error); falling back to wikipedia"]
+
+
 def test_with_retries_raises_the_failure_a_retry_cut_short_was_retrying(clock):
     """The retry times out because the budget ran out: the 502 is why the call failed."""
     errors = iter([_bad_gateway(), ws.Timeout("deadline", detail_code="deadline_exceeded")])

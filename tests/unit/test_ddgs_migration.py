@@ -302,6 +302,33 @@ def test_the_docs_say_what_becomes_of_every_key_of_a_ddgs_video_result():
 
 
 @pytest.mark.parametrize(
+    "locale, said",
+    [
+        ("kr", "locale 'kr' is Kanuri; for Korea use ko-KR"),
+        ("br", "locale 'br' is Breton; for Brazil use pt-BR"),
+        ("ch", "locale 'ch' is Chamorro; for Switzerland use de-CH or fr-CH or it-CH"),
+        ("za", "locale 'za' is Zhuang; for South Africa use en-ZA"),
+    ],
+)
+def test_a_rare_language_whose_code_is_a_common_countrys_is_taken_with_one_hint(locale, said, caplog, monkeypatch):
+    """``locale="kr"`` was taken as Kanuri without a word, though ``kr`` is most often typed for
+    Korea: still taken (a valid ISO 639 code), with one logged hint naming the country's locales."""
+    import logging
+
+    from websearch_sync import validate
+
+    monkeypatch.setattr(validate, "_HINTED_LOCALES", set(), raising=False)  # once per process: not an earlier test's
+    with caplog.at_level(logging.INFO, logger="websearch_sync"):
+        assert [_params(locale=locale).locale for _ in range(3)] == [locale] * 3
+    assert [record.getMessage() for record in caplog.records] == [said]
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="websearch_sync"):
+        _params(locale="ko")
+        _params(locale="ar")  # Arabic is no rare language: Argentina's es-AR is no hint for it
+    assert caplog.records == []
+
+
+@pytest.mark.parametrize(
     "locale, meant",
     [("jp", "ja-JP"), ("cn", "zh-CN"), ("gr", "el-GR"), ("dk", "da-DK"), ("cz", "cs-CZ"), ("il", "en-IL or he-IL")],
 )
@@ -316,3 +343,15 @@ def test_a_country_code_given_as_the_locale_names_the_locales_of_that_country(lo
         locale.upper(),
         meant,
     )
+
+
+def test_each_country_code_hinted_is_a_language_and_a_country_whose_locales_are_another_language():
+    """The hint's table holds only what it says: an ISO 639-1 language, an ISO 3166 country, and
+    the country's locales (ddgs's regions) in another language than the code's."""
+    from websearch_sync.vocabulary.ddgs import COUNTRY_CODE_LANGUAGES, country_locales
+    from websearch_sync.vocabulary.locale_codes import COUNTRIES, LANGUAGES
+
+    for code in COUNTRY_CODE_LANGUAGES:
+        locales = country_locales(code)
+        assert code in LANGUAGES and code.upper() in COUNTRIES and locales, code
+        assert not any(locale.startswith(code + "-") for locale in locales), code

@@ -238,3 +238,13 @@ def test_a_cases_numbered_bodies_never_overwrite_another_cases_body(tmp_path, mo
     assert (tmp_path / "two_bodies" / "rust.1.json").read_bytes() == kept
     assert run_case(load_case(tmp_path / "two_bodies" / "rust.1.meta.json")).status == "PASS"
     assert run_case(load_case(tmp_path / "two_bodies" / "rust.meta.json")).status == "PASS"
+
+
+def test_a_replayed_search_checks_its_inputs_before_it_looks_for_a_recorded_case(tmp_path):
+    """A bad option value said ``no_recorded_case`` (the case lookup ran first): it is the option's
+    own refusal, as on a live search, whether or not a case of the query is recorded."""
+    from websearch_sync.testing import replay_fixtures
+
+    with replay_fixtures(tmp_path, backends="wikipedia"), pytest.raises(ws.InvalidInput) as refused:
+        ws.search("rust async", backend="wikipedia", wiki="Simple English")
+    assert refused.value.detail_code == "bad_wiki"

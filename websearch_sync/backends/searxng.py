@@ -44,12 +44,13 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 """
 
 import dataclasses
+import logging
 import math
 import re
 from collections.abc import Mapping
 from functools import partial
 from typing import Any, Optional
-from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qs, unquote_plus, urljoin, urlsplit, urlunsplit
 
 from ..config import Settings
 from ..engine.base import answer_within_s
@@ -186,6 +187,12 @@ _WERKZEUG_403 = (b"<title>403 Forbidden</title>", b"<h1>Forbidden</h1>")
 #: The smallest ``timeout_limit`` sent (SearXNG reads it as seconds).
 _MIN_TIMEOUT_LIMIT_S = 0.1
 
+#: The query strings of a base URL already said to be dropped (once per process): their field names and
+#: how many pieces had no name, never their values.
+_SAID_DROPPED_QUERY: set[tuple[tuple[str, ...], int]] = set()
+
+logger = logging.getLogger("websearch_sync")
+
 
 class SearXNG(JsonApiBackend):
     """A SearXNG metasearch instance (self-hosted or public)."""
@@ -259,6 +266,34 @@ class SearXNG(JsonApiBackend):
                 provider=self.name,
                 detail_code=BAD_SETTING,
             )
+        self._say_dropped_query()
+
+    def _say_dropped_query(self) -> None:
+        """Log once per process (and set of field names) that the base URL's query string is not sent
+        (:func:`instance_root` drops it: users paste ``/search?q=`` URLs), naming its fields only: a
+        value, or a piece without ``=``, may be a token."""
+        base = self.config.get("base_url")
+        if self.settings.endpoints.get(self.name) or not base:
+            return
+        try:
+            query = urlsplit(str(base).strip()).query
+        except ValueError:  # malformed: check_configured refused it already
+            return
+        pieces = [piece for piece in query.split("&") if piece]
+        names = tuple(sorted({unquote_plus(piece.split("=", 1)[0]) for piece in pieces if "=" in piece}))
+        bare = sum("=" not in piece for piece in pieces)
+        if not pieces or (names, bare) in _SAID_DROPPED_QUERY:
+            return
+        _SAID_DROPPED_QUERY.add((names, bare))
+        fields = ["%r" % name[:40] for name in names[:8]]
+        if bare:
+            fields.append("%d without a name" % bare)
+        logger.warning(
+            "searxng: the query string of %s is not sent (its fields: %s; values not shown): requests go to the "
+            "instance's /search with their own query; give the instance's address without one",
+            self.setting("base_url").env_or_key(),
+            ", ".join(fields),
+        )
 
     def check_params(self, params: SearchParams) -> None:
         """Also check that the locale has a form SearXNG accepts, and that no query word would make

@@ -362,13 +362,18 @@ def retry_delay(
     return delay if delay + need_s < budget.remaining_s() else None
 
 
+def error_kind(error: WebSearchError) -> str:
+    """An error as the client's log lines name it: its type and detail code (``NetworkError/connection_error``;
+    the type alone without a detail code), in a retry's line and a fallback's alike."""
+    return error.code + ("/" + error.detail_code if error.detail_code else "")
+
+
 def announce_retry(name: str, error: WebSearchError, attempt: int, delay: float) -> None:
     """Log a retry: one stderr line each on the command line (``cli.output.retry_lines``)."""
     logger.info(
-        "%s: %s%s, retry %d in %.2f s",
+        "%s: %s, retry %d in %.2f s",
         name,
-        error.code,
-        "/" + error.detail_code if error.detail_code else "",
+        error_kind(error),
         attempt + 1,
         delay,
         extra={"retry_wait_s": delay},

@@ -33,6 +33,7 @@ from ..errors import (
 from ..models import STRATEGIES as STRATEGIES  # STRATEGIES: in models, where the CLI reads it without the engines
 from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
 from ..net.deadline import Deadline, each_within
+from .attempts import error_kind
 from .fusion import fuse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -102,7 +103,10 @@ def fallback(
                 not_asked = [later.name for later in backends[position + 1 :]]
                 break
             logger.info(
-                "backend %s failed (%s); falling back to %s", backend.name, error.code, backends[position + 1].name
+                "backend %s failed (%s); falling back to %s",
+                backend.name,
+                error_kind(error),
+                backends[position + 1].name,
             )
             continue
         items = normalize_items(result.items, backend.name, params.max_results, params.vertical, result.answered_at)

@@ -206,14 +206,11 @@ def _swap(original: type[Backend], answer: Answer, check: Callable[[Backend, Sea
     return original
 
 
-def _accept_all(self: Backend, params: SearchParams) -> None:
-    """A replaying backend's :meth:`Backend.check`: it refuses nothing (its recorded case may)."""
-
-
 def _check_params_only(self: Backend, params: SearchParams) -> None:
-    """A fake backend's :meth:`Backend.check`: the parameters as the real backend checks them before
-    any request (a query too long, an option's bad value: :meth:`Backend.check_params`), not its
-    configuration (a fake needs no key nor endpoint)."""
+    """A fake or replaying backend's :meth:`Backend.check`: the parameters as the real backend checks
+    them before any request (a query too long, an option's bad value: :meth:`Backend.check_params`),
+    not its configuration (a fake needs no key nor endpoint; a replay's is its recorded case's). It runs
+    before a replay looks for the recorded case: a bad input is its own refusal, not ``no_recorded_case``."""
     self.check_params(params)
 
 
@@ -306,7 +303,9 @@ def replay_fixtures(
     engine as the contract suite (:mod:`websearch_sync.contract.replay`). With ``block_network`` (default) no socket may reach
     a non-loopback address meanwhile.
 
-    Yields a :class:`FixtureReplay` whose ``calls`` lists the searches answered.
+    A call's inputs are checked first, as a live search checks them (a bad option value is its own
+    ``InvalidInput``, not ``no_recorded_case``). Yields a :class:`FixtureReplay` whose ``calls``
+    lists the searches answered.
     """
     if not os.path.isdir(fixtures_dir):
         where = "" if os.path.isabs(fixtures_dir) else " (relative to the current directory %s)" % os.getcwd()
@@ -332,7 +331,7 @@ def replay_fixtures(
 
         return answer
 
-    with _swapped_backends({name: answer_for(name) for name in names}, block_network, _accept_all):
+    with _swapped_backends({name: answer_for(name) for name in names}, block_network, _check_params_only):
         yield replay
 
 

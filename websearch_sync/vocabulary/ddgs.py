@@ -110,6 +110,35 @@ def country_locales(code: str) -> list[str]:
     return sorted(locale for locale in found if locale)
 
 
+#: ``{code: (language, country)}``: two-letter codes that are a rare language's (ISO 639-1) and a common
+#: country's whose own language has another code, so a locale of the code alone is most often typed for the
+#: country (``kr``: Kanuri, typed for Korea, ``ko-KR``). Taken as the language, with a hint naming the
+#: country's locales (:func:`country_locales`). Not here: a code of a widely used language (``ar`` Arabic,
+#: Argentina's; ``ca`` Catalan, Canada's; ``be``, ``my``), read as typed.
+COUNTRY_CODE_LANGUAGES = {
+    "br": ("Breton", "Brazil"),
+    "ch": ("Chamorro", "Switzerland"),
+    "co": ("Corsican", "Colombia"),
+    "ee": ("Ewe", "Estonia"),
+    "ie": ("Interlingue", "Ireland"),
+    "kr": ("Kanuri", "Korea"),
+    "se": ("Northern Sami", "Sweden"),
+    "sg": ("Sango", "Singapore"),
+    "tw": ("Twi", "Taiwan"),
+    "ve": ("Venda", "Venezuela"),
+    "za": ("Zhuang", "South Africa"),
+}
+
+
+def country_code_hint(locale: str) -> Optional[str]:
+    """``locale 'kr' is Kanuri; for Korea use ko-KR`` for a locale of :data:`COUNTRY_CODE_LANGUAGES`,
+    else ``None``."""
+    entry = COUNTRY_CODE_LANGUAGES.get(locale.lower())
+    if entry is None:
+        return None
+    return "locale %r is %s; for %s use %s" % (locale, entry[0], entry[1], " or ".join(country_locales(locale)))
+
+
 def ddgs_misread(value: str) -> Optional[str]:
     """The locale ``value`` means when it is a ddgs region as ddgs writes it (lower case, country
     first: ``ar-es``) and read as a locale it means another (``ar-es``, Argentina, read as Arabic

@@ -54,6 +54,24 @@ def test_endpoint_override_replaces_the_url_and_stands_in_for_the_base_url():
     assert backend.build_request(SearchParams("q", 5)).url == "http://mirror.example/s"
 
 
+def test_a_base_urls_query_string_is_dropped_with_one_warning_naming_its_fields_not_their_values(caplog):
+    """``SEARXNG_BASE_URL=https://searx.example/?token=...`` lost its query string without a word
+    (dropped on purpose: users paste ``/search?q=`` URLs): now said once, the token never shown."""
+    import logging
+
+    base = "https://searx.example/?token=s3cr3t-t0ken&k=v2&bare-secret"
+    backend = SearXNG(ws.Settings(providers={"searxng": {"base_url": base}}))
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        for _ in range(3):
+            backend.check(SearchParams("q", 5))
+            SearXNG(ws.Settings(providers={"searxng": {"base_url": base}})).check(SearchParams("q", 5))
+    assert backend.build_request(SearchParams("q", 5)).url == "https://searx.example/search"
+    said = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
+    assert len(said) == 1
+    assert "SEARXNG_BASE_URL" in said[0] and "'token'" in said[0] and "'k'" in said[0]
+    assert not any(secret in said[0] for secret in ("s3cr3t", "v2", "bare-secret"))
+
+
 # -- the request ------------------------------------------------------------------------
 
 

@@ -41,6 +41,7 @@ by a lookahead's group and a reference to it made the scan 2.4 times slower).
 """
 
 import re
+import string
 import sys
 from typing import Optional
 
@@ -150,6 +151,15 @@ _OUTSIDE = rf"[^<]+|<(?![a-zA-Z!?/])|{_COMMENT}|<(?:!(?!--)|\?|/(?![a-zA-Z]))[^>
 _TEXT_INITIALS = "".join(sorted({c for name in (*_TEXT_ELEMENTS, "plaintext") for c in (name[0], name[0].upper())}))
 _PLAIN = rf"<(?i:plaintext)(?=[{_SPACE}/>])"
 _TAG = rf"</?[a-zA-Z][^{_SPACE}/>]*(?![^{_SPACE}/>])"
+#: The names of text elements and plaintext, each first letter as a class of both cases: ``re`` skips
+#: an alternative whose first class does not hold the character (not one that starts ignoring case).
+_NAMES_BY_INITIAL = "|".join(rf"[{n[0]}{n[0].upper()}](?i:{n[1:]})" for n in (*_TEXT_ELEMENTS, "plaintext"))
+#: Another tag: an end tag, a start tag whose initial is no text element's (or plaintext's), or one
+#: whose name is none of theirs (a text element whose content the scan does not read is no other tag).
+_OTHER_TAG = (
+    rf"(?:</[a-zA-Z]|<[{''.join(c for c in string.ascii_letters if c not in _TEXT_INITIALS)}]"
+    rf"|<(?!(?:{_NAMES_BY_INITIAL})[{_SPACE}/>])[{_TEXT_INITIALS}])[^{_SPACE}/>]*(?![^{_SPACE}/>])"
+)
 #: The text runs and tags one call of :data:`_SCAN` reads at most: a call holds the GIL, and a
 #: scan of a whole 5 MB page of tags (0.8 s of CPU) held it past the deadline of the thread that
 #: waits for the extraction; this many take about 2 ms.
@@ -162,7 +172,7 @@ SCAN_TOKENS = 4096
 _SCAN = re.compile(
     rf"(?:{_OUTSIDE}|(?=<[{_TEXT_INITIALS}])(?:"
     + "|".join(_text_element(name, _KEEP) for name in _TEXT_ELEMENTS)
-    + rf"|{_PLAIN}{_KEEP}(?:[{_SPACE}/]*/>|[\s\S]*))|(?!<(?=[{_TEXT_INITIALS}])(?i:{_NAMES})[{_SPACE}/>]){_TAG}{_KEEP}){{0,{SCAN_TOKENS}}}"
+    + rf"|{_PLAIN}{_KEEP}(?:[{_SPACE}/]*/>|[\s\S]*))|{_OTHER_TAG}{_KEEP}){{0,{SCAN_TOKENS}}}"
     + r"(?:"
     + "|".join(rf"<(?i:{name})(?=[{_SPACE}/>]){_CUT}(?P<{name}>)" for name in (*_TEXT_ELEMENTS, "plaintext"))
     + rf"|{_TAG}{_CUT}(?P<tag>))?"

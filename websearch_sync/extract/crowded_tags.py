@@ -94,10 +94,11 @@ _AFTER = rf"[{_SPACE}/]*>"  # a tag's end
 _TEXT_ELEMENTS = ("script", "style", "xmp", "iframe", "noembed", "noframes", "textarea", "title")
 
 
-#: The items (text runs, ``<``, dashes) of a comment's or a text element's content one call reads at
-#: most: one 4 MB script of ``a<`` read in one call held the GIL 0.55 s past a fetch's deadline.
-#: Content that is longer (or a script holding ``<!--``) is read by :func:`_content_end`, this many
-#: items a call with a checkpoint between them; the scan reads the shorter contents itself.
+#: The items of a comment's or a text element's content one call reads at most: one 4 MB script of
+#: ``a<`` read in one call held the GIL 0.55 s past a fetch's deadline. The scan reads the shorter
+#: contents itself, an item a text run and the ``<`` after it (a comment's: the dash;
+#: :func:`_scanned_content`); a longer content (or a script holding ``<!--``) is read by
+#: :func:`_content_end`, this many items a call (text runs, ``<``, dashes) with a checkpoint between them.
 CONTENT_ITEMS = 256
 _NAMES = "|".join((*_TEXT_ELEMENTS, "plaintext"))
 

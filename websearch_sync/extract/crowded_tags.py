@@ -157,8 +157,9 @@ _TAG = rf"</?[a-zA-Z][^{_SPACE}/>]*(?![^{_SPACE}/>])"
 _NAMES_BY_INITIAL = "|".join(rf"[{n[0]}{n[0].upper()}](?i:{n[1:]})" for n in (*_TEXT_ELEMENTS, "plaintext"))
 #: Another tag: an end tag, a start tag whose initial is no text element's (or plaintext's), or one
 #: whose name is none of theirs (a text element whose content the scan does not read is no other tag).
+_OTHER_INITIALS = "".join(c for c in string.ascii_letters if c not in _TEXT_INITIALS)
 _OTHER_TAG = (
-    rf"(?:</[a-zA-Z]|<[{''.join(c for c in string.ascii_letters if c not in _TEXT_INITIALS)}]"
+    rf"(?:</[a-zA-Z]|<[{_OTHER_INITIALS}]"
     rf"|<(?!(?:{_NAMES_BY_INITIAL})[{_SPACE}/>])[{_TEXT_INITIALS}])[^{_SPACE}/>]*(?![^{_SPACE}/>])"
 )
 #: The text runs and tags one call of :data:`_SCAN` reads at most: a call holds the GIL, and a

@@ -252,3 +252,16 @@ def test_one_long_content_is_read_in_bounded_calls_with_checkpoints(opening):
     abandoned = AbandonedAfter(3)
     with abandonable(abandoned), pytest.raises(WorkAbandoned):
         thin_crowded_tags(page)
+
+
+@pytest.mark.parametrize("long_content", [False, True], ids=["short content", "long content"])
+@pytest.mark.parametrize("name", crowded_tags._TEXT_ELEMENTS)
+def test_a_crowded_end_tag_of_a_text_element_is_thinned(name, long_content):
+    """The scan reads a text element's end tag with its content (its ``<`` the content's last item):
+    one of too many attributes ends the content before it and is thinned as any crowded tag, after
+    a content the scan reads or one read in bounded calls (more than CONTENT_ITEMS items)."""
+    content = "a<" * (crowded_tags.CONTENT_ITEMS + 1) if long_content else "a<b"
+    attributes = ["a%d" % i for i in range(MAX_ATTRIBUTES + 5)]
+    page = "<%s>%s</%s %s><p>x</p>" % (name, content, name, " ".join(attributes))
+    kept = "<%s>%s</%s %s><p>x</p>" % (name, content, name, " ".join(attributes[:MAX_ATTRIBUTES]))
+    assert thin_crowded_tags(page) == kept

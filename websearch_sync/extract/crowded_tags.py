@@ -34,10 +34,14 @@ bounded number of items a call with a checkpoint between them. No possessive qua
 each part of an attribute can match one way only (a lookahead after a run bars a shorter one),
 and a scan's loops are followed only by what cannot fail, so nothing is read again but a crowded
 tag's first attributes (by the alternatives that stop before the tag, once backing off them,
-and again to mark where it is cut). No loop holds a group: before 3.11 each turn would copy them.
+and again to mark where it is cut) and a long content (:func:`_scanned_content`: backed off an
+item at a time, each item a text run and the ``<`` after it, given back whole in a tight loop of
+``re``). No loop holds a group: before 3.11 each turn would copy them (an atomic text run emulated
+by a lookahead's group and a reference to it made the scan 2.4 times slower).
 """
 
 import re
+import string
 import sys
 from typing import Optional
 
@@ -90,10 +94,11 @@ _AFTER = rf"[{_SPACE}/]*>"  # a tag's end
 _TEXT_ELEMENTS = ("script", "style", "xmp", "iframe", "noembed", "noframes", "textarea", "title")
 
 
-#: The items (text runs, ``<``, dashes) of a comment's or a text element's content one call reads at
-#: most: one 4 MB script of ``a<`` read in one call held the GIL 0.55 s past a fetch's deadline.
-#: Content that is longer (or a script holding ``<!--``) is read by :func:`_content_end`, this many
-#: items a call with a checkpoint between them; the scan reads the shorter contents itself.
+#: The items of a comment's or a text element's content one call reads at most: one 4 MB script of
+#: ``a<`` read in one call held the GIL 0.55 s past a fetch's deadline. The scan reads the shorter
+#: contents itself, an item a text run and the ``<`` after it (a comment's: the dash;
+#: :func:`_scanned_content`); a longer content (or a script holding ``<!--``) is read by
+#: :func:`_content_end`, this many items a call (text runs, ``<``, dashes) with a checkpoint between them.
 CONTENT_ITEMS = 256
 _NAMES = "|".join((*_TEXT_ELEMENTS, "plaintext"))
 
@@ -103,21 +108,40 @@ def _end_tag(name: str) -> str:
     return rf"</(?i:{name})[{_SPACE}/>]"
 
 
-#: A comment's content item: a run of no dash (no shorter one: :data:`_COMMENT` may back off), or a
+def _scanned_content(mark: str, barred: str, end: str, ending: str) -> str:
+    """A content as the scan reads it: at most CONTENT_ITEMS items, each a run of no ``mark`` then a
+    ``mark``, up to the first ``mark`` before ``barred`` (no item follows it); when that one is before
+    ``end`` (included in the items), then ``ending``, the rest of what ends the content (failing, the
+    content ends before that ``mark``); or up to the page's end. More items, or ``barred`` but not
+    ``end``, fail the content. Each run is read once on the way to ``end``; backing off, an item is
+    given back whole (``re`` looks back for the ``mark`` in a tight loop) and a lookahead reads one
+    run to see whether the content ends after it. Read as two items, a run (a lookahead after it
+    barring a shorter one) and a ``<``, each run was backed off a character at a time: 6 ms for a
+    226 KB script of 156 ``<``, twice a page, where this reads it whole in 0.4 ms."""
+    run = rf"[^{mark}]*{mark}"
+    last = rf"(?![^{mark}]*{mark}(?!{end}))[^{mark}]*"  # a last run, up to the end or the page's
+    return rf"(?:{run}(?:(?!{barred}){run}){{0,{CONTENT_ITEMS - 1}}}(?:{ending}|(?!{barred}){last})|{last})"
+
+
+#: A comment's content item as :func:`_content_end` reads it: a run of no dash (no shorter one), or a
 #: dash that does not end the comment (``-->``, ``--!>``).
 _COMMENT_ITEM = r"[^-]+(?![^-])|-(?!-!?>)"
-#: A comment of at most CONTENT_ITEMS items, up to its end or the page's (else the scan stops before it).
-_COMMENT = rf"<!--(?:-?>|(?:{_COMMENT_ITEM}){{0,{CONTENT_ITEMS}}}(?:--!?>|\Z))"
+#: A comment of at most CONTENT_ITEMS dashes, its end's first included, up to its end or the page's
+#: (else the scan stops before it).
+_COMMENT = rf"<!--(?:-?>|{_scanned_content('-', '-!?>', '-!?>', '-!?>')})"
 
 
 def _text_element(name: str, attributes: str) -> str:
-    """A start tag of ``name`` with ``attributes``, then its content of at most CONTENT_ITEMS items
-    up to its end tag or the page's end (none when the tag closes as it opens, ``<script/>``:
-    libxml2 2.14 reads markup after it; none when no ``>`` ends it). A longer content, or a script's
-    holding ``<!--`` (where double escaping may hide an end tag), fails the element: the scan stops
-    before it. A text run is read whole (no shorter one): failing, the content is backed off once."""
+    """A start tag of ``name`` with ``attributes``, then its content of at most CONTENT_ITEMS ``<``
+    (each with the text run before it), its end tag's included, and its end tag with ``attributes``
+    (as :data:`_TAG` reads it), or its content up to the page's end (none when the tag closes as it
+    opens, ``<script/>``: libxml2 2.14 reads markup after it; none when no ``>`` ends it). A longer
+    content, or a script's holding ``<!--`` (where double escaping may hide an end tag), fails the
+    element: the scan stops before it. An end tag of more than MAX_ATTRIBUTES attributes is left to
+    the crowded tags' alternatives of :data:`_SCAN`: the content ends before it."""
     hidden = "|!--" if name == "script" else ""
-    content = rf"(?:[^<]+(?![^<])|<(?!/(?i:{name})[{_SPACE}/>]{hidden})){{0,{CONTENT_ITEMS}}}(?={_end_tag(name)}|\Z)"
+    ending = rf"/(?i:{name})[{_SPACE}/>]"
+    content = _scanned_content("<", ending + hidden, ending, rf"/(?i:{name})(?=[{_SPACE}/>]){attributes}")
     return rf"<(?i:{name})(?=[{_SPACE}/>]){attributes}(?:[{_SPACE}/]*/>|{_AFTER}{content}|(?!{_AFTER}))"
 
 
@@ -128,6 +152,16 @@ _OUTSIDE = rf"[^<]+|<(?![a-zA-Z!?/])|{_COMMENT}|<(?:!(?!--)|\?|/(?![a-zA-Z]))[^>
 _TEXT_INITIALS = "".join(sorted({c for name in (*_TEXT_ELEMENTS, "plaintext") for c in (name[0], name[0].upper())}))
 _PLAIN = rf"<(?i:plaintext)(?=[{_SPACE}/>])"
 _TAG = rf"</?[a-zA-Z][^{_SPACE}/>]*(?![^{_SPACE}/>])"
+#: The names of text elements and plaintext, each first letter as a class of both cases: ``re`` skips
+#: an alternative whose first class does not hold the character (not one that starts ignoring case).
+_NAMES_BY_INITIAL = "|".join(rf"[{n[0]}{n[0].upper()}](?i:{n[1:]})" for n in (*_TEXT_ELEMENTS, "plaintext"))
+#: Another tag: an end tag, a start tag whose initial is no text element's (or plaintext's), or one
+#: whose name is none of theirs (a text element whose content the scan does not read is no other tag).
+_OTHER_INITIALS = "".join(c for c in string.ascii_letters if c not in _TEXT_INITIALS)
+_OTHER_TAG = (
+    rf"(?:</[a-zA-Z]|<[{_OTHER_INITIALS}]"
+    rf"|<(?!(?:{_NAMES_BY_INITIAL})[{_SPACE}/>])[{_TEXT_INITIALS}])[^{_SPACE}/>]*(?![^{_SPACE}/>])"
+)
 #: The text runs and tags one call of :data:`_SCAN` reads at most: a call holds the GIL, and a
 #: scan of a whole 5 MB page of tags (0.8 s of CPU) held it past the deadline of the thread that
 #: waits for the extraction; this many take about 2 ms.
@@ -140,7 +174,7 @@ SCAN_TOKENS = 4096
 _SCAN = re.compile(
     rf"(?:{_OUTSIDE}|(?=<[{_TEXT_INITIALS}])(?:"
     + "|".join(_text_element(name, _KEEP) for name in _TEXT_ELEMENTS)
-    + rf"|{_PLAIN}{_KEEP}(?:[{_SPACE}/]*/>|[\s\S]*))|(?!<(?i:{_NAMES})[{_SPACE}/>]){_TAG}{_KEEP}){{0,{SCAN_TOKENS}}}"
+    + rf"|{_PLAIN}{_KEEP}(?:[{_SPACE}/]*/>|[\s\S]*))|{_OTHER_TAG}{_KEEP}){{0,{SCAN_TOKENS}}}"
     + r"(?:"
     + "|".join(rf"<(?i:{name})(?=[{_SPACE}/>]){_CUT}(?P<{name}>)" for name in (*_TEXT_ELEMENTS, "plaintext"))
     + rf"|{_TAG}{_CUT}(?P<tag>))?"
@@ -275,13 +309,12 @@ def thin_crowded_tags(html: str) -> str:
         if not match.lastgroup:  # no crowded tag: SCAN_TOKENS read, a long content next, or all there is
             if match.end() == len(html):
                 break
-            if match.end() == position:  # stopped before a comment or text element of long content
-                after = _after_long_content(html, position)
-                if after is None:
-                    break
-                position = after
-            else:
-                position = match.end()
+            # Before a comment or text element of long content the scan stopped (none is crowded, or
+            # the scan would have read it): read past it here, not failed again by the next call.
+            after = _after_long_content(html, match.end())
+            if after is None and match.end() == position:
+                break
+            position = match.end() if after is None else after
             continue
         # A tag of MAX_ATTRIBUTES or more attributes, its element's group closed: cut when any follow
         # (a call stopping after SCAN_TOKENS tokens also ends at a tag of exactly MAX_ATTRIBUTES).

@@ -117,7 +117,7 @@ _WIDE_BOMS = (
 #: A compressed body (a ``.gz`` served as ``application/gzip``) is searched decompressed up to this size.
 MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024
 #: A credential header's value as it may be kept: the placeholder, after an auth scheme (an HTTP token) or alone.
-_SCHEMED_PLACEHOLDER = re.compile(r"(?:[!#$%%&'*+.^_`|~0-9A-Za-z-]+ )?%s" % re.escape(PLACEHOLDER))
+_SCHEMED_PLACEHOLDER = re.compile(r"\A(?:[!#$%%&'*+.^_`|~0-9A-Za-z-]+ )?%s\Z" % re.escape(PLACEHOLDER))
 
 
 def _html_named() -> dict[str, list[str]]:

@@ -353,3 +353,20 @@ def test_a_credential_in_a_configured_urls_query_is_not_written():
     meta = recording._settings_meta("searxng", settings, recording._redactor_for(settings, [], ()))
     assert meta["endpoints"]["searxng"] == "https://searx.example/?token=<redacted>"
     assert meta["providers"]["searxng"]["base_url"] == "https://searx.example/?api_key=<redacted>&lang=en"
+
+
+def test_rfc_2965_cookie_headers_are_dropped_like_cookie_and_set_cookie():
+    """``Set-Cookie2`` (RFC 2965's, which some servers still send) was written to the meta file as it
+    came, its session id in it; a request's ``Cookie2`` was kept as a header replay then matched."""
+    exchange = Exchange(
+        request=WireRequest("GET", ENDPOINT + "?q=rust", headers=[("Cookie2", '$Version="1"')]),
+        status=200,
+        headers={"Content-Type": "text/plain", "Set-Cookie2": 'sid=s3ss10n-9f3a77c1; Version="1"'},
+        body=bytearray(b"ok"),
+        complete=True,
+    )
+    redactor = recording.Redactor([])
+    response, _ = recording._response_meta(exchange, redactor, "response")
+    assert response["headers"] == {"Content-Type": "text/plain"}
+    assert recording._request_headers(exchange.request, "ua", redactor, "request") == {}
+    assert redactor.notes == ["response.headers.Set-Cookie2 (dropped)", "request.headers.Cookie2 (dropped)"]

@@ -69,7 +69,10 @@ RECORDED_BY = "websearch-sync record"
 
 #: Request headers that say nothing about the backend (transport and requests defaults).
 _TRANSPORT_HEADERS = {"accept-encoding": "gzip, deflate", "accept": "*/*", "connection": "keep-alive"}
-_ALWAYS_DROPPED_REQUEST = ("content-length", "host", "cookie")
+_ALWAYS_DROPPED_REQUEST = ("content-length", "host")
+#: Cookie headers, never written (noted as dropped): a request's and a response's, RFC 6265's and RFC 2965's.
+_COOKIE_REQUEST = ("cookie", "cookie2")
+_COOKIE_RESPONSE = ("set-cookie", "set-cookie2")
 #: Response headers that describe the transfer, not the answer (the body is stored decoded).
 _DROPPED_RESPONSE = (
     "content-encoding",
@@ -77,7 +80,6 @@ _DROPPED_RESPONSE = (
     "content-length",
     "connection",
     "keep-alive",
-    "set-cookie",
 )
 _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 #: A value sent under a credential's name (not a setting: those are replaced everywhere) shorter than this is short: not
@@ -587,7 +589,7 @@ def _sent_secrets(exchanges: Sequence[Exchange]) -> list[str]:
         found.extend(_named_secrets(_fields(urlsplit(request.url or "").query)))
         found.extend(_named_secrets(_sent_fields(request)))
         for name, value in request.headers:
-            if name.lower() == "cookie":  # a preference cookie (``recent=rust programming``) is no secret
+            if name.lower() in _COOKIE_REQUEST:  # a preference cookie (``recent=rust programming``) is no secret
                 cookies = (part.partition("=") for part in value.split(";"))
                 found.extend(v.strip() for k, _, v in cookies if is_secret_name(k.strip()))
             elif is_secret_name(name):
@@ -672,7 +674,7 @@ def _request_headers(prepared: WireRequest, user_agent: str, redactor: Redactor,
     defaults = dict(_TRANSPORT_HEADERS, **{"user-agent": user_agent})
     for name, value in prepared.headers:
         lower = name.lower()
-        if lower == "cookie":
+        if lower in _COOKIE_REQUEST:
             redactor.note("%s.headers.%s (dropped)" % (where, name))
             continue
         if (
@@ -732,7 +734,7 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[
     headers: dict[str, str] = {}
     for name, value in exchange.headers.items():
         lower = name.lower()
-        if lower == "set-cookie":
+        if lower in _COOKIE_RESPONSE:
             redactor.note("%s.headers.%s (dropped)" % (where, name))
             continue
         if lower in _DROPPED_RESPONSE:

@@ -23,6 +23,9 @@ whole token in prose.
 
 import codecs
 import datetime
+import email.parser
+import email.policy
+import email.utils
 import hashlib
 import html.entities
 import ipaddress
@@ -118,6 +121,11 @@ _WIDE_BOMS = (
 )
 #: A compressed body (a ``.gz`` served as ``application/gzip``) is searched decompressed up to this size.
 MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024
+#: A ``multipart/form-data`` request body is read for credential-named parts up to this size (a larger
+#: one is an upload, not parsed: its parts are not looked for in the answer).
+MAX_MULTIPART_BYTES = 1024 * 1024
+#: A credential-named multipart part's value longer than this (a file) is not looked for in the answer.
+MAX_MULTIPART_SECRET_LEN = 4096
 #: A credential header's value as it may be kept: the placeholder, after an auth scheme (an HTTP token) or alone.
 _SCHEMED_PLACEHOLDER = re.compile(r"(?:[!#$%%&'*+.^_`|~0-9A-Za-z-]+ )?%s" % re.escape(PLACEHOLDER))
 
@@ -605,12 +613,34 @@ def _sent_fields(request: WireRequest) -> Any:
         return None
     if "x-www-form-urlencoded" in content_type:
         return _fields(text)
+    if content_type.startswith("multipart/form-data"):
+        return _multipart_fields(request)
     if "json" in content_type:
         try:
             return json.loads(text)
         except ValueError:
             return None
     return None
+
+
+def _multipart_fields(request: WireRequest) -> list[dict[str, str]]:
+    """Each named part of a ``multipart/form-data`` body (at most :data:`MAX_MULTIPART_BYTES`) as
+    ``{name: value}``, in order, read by the standard library's MIME parser under the request's own
+    ``Content-Type`` (its boundary's letter case kept); a value over :data:`MAX_MULTIPART_SECRET_LEN`
+    characters (a file) is left out. No part for a larger body, or one that does not split."""
+    body = request.body if isinstance(request.body, bytes) else str(request.body or "").encode("utf-8")
+    content_type = CaseInsensitiveDict(request.headers).get("Content-Type") or ""
+    if len(body) > MAX_MULTIPART_BYTES or "\r" in content_type or "\n" in content_type:
+        return []
+    head = b"Content-Type: %s\r\n\r\n" % content_type.encode("utf-8", "replace")
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + body)
+    fields: list[dict[str, str]] = []
+    for part in message.iter_parts() if message.is_multipart() else []:
+        name = email.utils.collapse_rfc2231_value(part.get_param("name", header="content-disposition") or "")
+        payload = part.get_payload(decode=True)
+        if name and isinstance(payload, bytes) and len(payload) <= MAX_MULTIPART_SECRET_LEN:
+            fields.append({name: payload.decode("utf-8", "replace")})
+    return fields
 
 
 def _fields(query: str) -> list[dict[str, str]]:

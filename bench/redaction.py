@@ -9,7 +9,8 @@ The page: the largest recorded HTML fixtures joined and cut to ``--size`` (defau
 echoes of the secrets sown in it. The secrets: two long ones (settings: replaced everywhere) and two
 short sent tokens (``ab12x``, ``k-9x``: each standing whole, and as a whole token in prose). CPU time of
 this thread, best of ``--repeat`` (default 3). Each line: the whole body (every form), then the token
-form alone, then the long secrets' pattern alone; the outputs of the two are checked equal.
+form alone, the long secrets' pattern alone, the form of a short one as a JSON string alone (a JSON
+body's); the outputs of the two are checked equal.
 """
 
 import argparse
@@ -71,12 +72,14 @@ def main() -> None:
     lookbehind = re.compile(LOOKBEHIND_FIRST % spelt)
     old._standing_forms[0] = (lookbehind, PLACEHOLDER)
     old._pattern = re.compile("|".join(recording._spelt(s) for s in recording._longest_first(LONG)))  # as it was
+    old._in_json = re.compile(r'(?<!\\)"(?:%s)"' % "|".join(recording._spelt(s) for s in SHORT))  # as it was
     token = new._standing_forms[0][0]
     print("page: %d bytes, secrets: %d long, %d short" % (len(data), len(LONG), len(SHORT)))
     rows = [
         ("Redactor.body", lambda r: lambda: r.body(data, "body")),
         ("token form alone", lambda r: lambda: r._standing_forms[0][0].sub(PLACEHOLDER, text)),
         ("long secrets alone", lambda r: lambda: r._pattern.sub(PLACEHOLDER, text)),
+        ("JSON string form", lambda r: lambda: r._in_json.sub('"%s"' % PLACEHOLDER, text)),
     ]
     print("%-18s %12s %12s" % ("", "as it was", "as it is"))
     for name, call in rows:

@@ -115,8 +115,9 @@ _AS_TOKEN = r"(?:%s)(?![^\W_])"
 _TOKEN_LEFT_EDGE = re.compile(
     r"(?:(?<![^\W_])|(?<=%[0-9A-Fa-f]{2})|(?<=%25[0-9A-Fa-f]{2})|(?<=\\u[0-9A-Fa-f]{4})|(?<=\\[bfnrt]))"
 )
-#: A short secret as a whole JSON string (``"ab12"``; not a string's escaped quote, ``\"ab12\"``).
-_AS_JSON_STRING = r'(?<!\\)"(?:%s)"'
+#: A short secret as a whole JSON string (``"ab12"``; not a string's escaped quote, ``\"ab12\"``). Its
+#: quote first, the lookbehind after it, so ``re`` skips to each quote (a lookbehind first: every position).
+_AS_JSON_STRING = r'"(?<!\\")(?:%s)"'
 #: The encodings besides UTF-8 a secret is looked for in a body (a recorded body is written as it came):
 #: JSON's other encodings (RFC 8259, 8.1; ``json.detect_encoding`` reads each, by its BOM or its zero bytes).
 _WIDE_ENCODINGS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")

@@ -353,3 +353,80 @@ def test_a_credential_in_a_configured_urls_query_is_not_written():
     meta = recording._settings_meta("searxng", settings, recording._redactor_for(settings, [], ()))
     assert meta["endpoints"]["searxng"] == "https://searx.example/?token=<redacted>"
     assert meta["providers"]["searxng"]["base_url"] == "https://searx.example/?api_key=<redacted>&lang=en"
+
+
+def test_rfc_2965_cookie_headers_are_dropped_like_cookie_and_set_cookie():
+    """``Set-Cookie2`` (RFC 2965's, which some servers still send) was written to the meta file as it
+    came, its session id in it; a request's ``Cookie2`` was kept as a header replay then matched."""
+    exchange = Exchange(
+        request=WireRequest("GET", ENDPOINT + "?q=rust", headers=[("Cookie2", '$Version="1"')]),
+        status=200,
+        headers={"Content-Type": "text/plain", "Set-Cookie2": 'sid=s3ss10n-9f3a77c1; Version="1"'},
+        body=bytearray(b"ok"),
+        complete=True,
+    )
+    redactor = recording.Redactor([])
+    response, _ = recording._response_meta(exchange, redactor, "response")
+    assert response["headers"] == {"Content-Type": "text/plain"}
+    assert recording._request_headers(exchange.request, "ua", redactor, "request") == {}
+    assert redactor.notes == ["response.headers.Set-Cookie2 (dropped)", "request.headers.Cookie2 (dropped)"]
+
+
+def _multipart(boundary: str, *parts: tuple[str, str]) -> bytes:
+    """A ``multipart/form-data`` body of ``(name, value)`` parts."""
+    body = b"".join(
+        b'--%s\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n'
+        % (boundary.encode(), name.encode(), value.encode())
+        for name, value in parts
+    )
+    return body + b"--%s--\r\n" % boundary.encode()
+
+
+def test_a_credential_part_of_a_multipart_form_is_searched_for():
+    """A ``multipart/form-data`` body's credential-named part (``api_token``) was never read as a sent
+    secret (only query strings, urlencoded forms and JSON bodies were): an answer echoing it wrote it
+    to the case. The boundary keeps its letter case (a lowercased one splits nothing)."""
+    body = _multipart("XyZ-b0undary", ("q", "rust"), ("api_token", "mp-t0ken-9f3a77c1"), ("pwd", "ab12x"))
+    request = WireRequest(
+        "POST", ENDPOINT, headers=[("Content-Type", "multipart/form-data; boundary=XyZ-b0undary")], body=body
+    )
+    assert recording._sent_secrets([Exchange(request=request)]) == ["ab12x", "mp-t0ken-9f3a77c1"]
+    answer = Exchange(
+        request=request,
+        status=200,
+        headers={"Content-Type": "application/json"},
+        body=bytearray(b'{"echo": "mp-t0ken-9f3a77c1", "pwd": "ab12x", "q": "rust"}'),
+        complete=True,
+    )
+    redactor = recording._redactor_for(Settings(), [answer], ())
+    written = recording._response_meta(answer, redactor, "response")[1]
+    assert written == b'{"echo": "<redacted>", "pwd": "<redacted>", "q": "rust"}'
+    # the body itself is not stored (replay does not match it), as before
+    assert recording._request_body(request, redactor, "request") == {}
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "multipart/form-data",  # no boundary
+        "multipart/form-data; boundary=other",  # a boundary the body does not use
+        "multipart/form-data; boundary=XyZ\r\nX-Injected: 1",  # no header of ours
+    ],
+)
+def test_a_multipart_body_that_does_not_split_gives_no_secret(content_type):
+    body = _multipart("XyZ", ("api_token", "mp-t0ken-9f3a77c1"))
+    request = WireRequest("POST", ENDPOINT, headers=[("Content-Type", content_type)], body=body)
+    assert recording._sent_secrets([Exchange(request=request)]) == []
+
+
+def test_a_multipart_body_beyond_the_bound_is_not_parsed(monkeypatch):
+    monkeypatch.setattr(recording, "MAX_MULTIPART_BYTES", 64)
+    body = _multipart("XyZ", ("api_token", "mp-t0ken-9f3a77c1"))
+    request = WireRequest("POST", ENDPOINT, headers=[("Content-Type", "multipart/form-data; boundary=XyZ")], body=body)
+    assert len(body) > 64 and recording._sent_secrets([Exchange(request=request)]) == []
+
+
+def test_a_multipart_part_named_in_rfc_2231_form_is_read_by_its_name():
+    body = b"--XyZ\r\nContent-Disposition: form-data; name*=UTF-8''api%5Ftoken\r\n\r\nmp-t0ken-9f3a77c1\r\n--XyZ--\r\n"
+    request = WireRequest("POST", ENDPOINT, headers=[("Content-Type", "multipart/form-data; boundary=XyZ")], body=body)
+    assert recording._sent_secrets([Exchange(request=request)]) == ["mp-t0ken-9f3a77c1"]

@@ -25,7 +25,6 @@ in ``Bearer <redacted>``) matches any non-empty value in its place.
 """
 
 import json
-from itertools import groupby
 from typing import Any, Callable, Optional
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -56,12 +55,12 @@ class ReplayMismatch(Exception):
 
 
 def query_params(url: str) -> dict[str, Any]:
-    """The query string of ``url``: ``{name: value}``, a list for a repeated name."""
-    params: dict[str, Any] = {}
-    for key, group in groupby(parse_qsl(urlsplit(url).query, keep_blank_values=True), lambda kv: kv[0]):
-        values = [v for _, v in group]
-        params[key] = values[0] if len(values) == 1 else values
-    return params
+    """The query string of ``url``: ``{name: value}``, names in the order they first come; a repeated
+    name's values a list, in order, wherever they stand (``?a=1&b=2&a=3``: ``{"a": ["1", "3"], "b": "2"}``)."""
+    values: dict[str, list[str]] = {}
+    for key, value in parse_qsl(urlsplit(url).query, keep_blank_values=True):
+        values.setdefault(key, []).append(value)
+    return {key: found[0] if len(found) == 1 else found for key, found in values.items()}
 
 
 def _matches_placeholders(expected: str, actual: str) -> bool:

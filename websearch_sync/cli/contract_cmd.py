@@ -21,7 +21,7 @@ from ..config import Settings, check_one_backend
 from ..engine.stdout_claim import owner_stdout
 from ..errors import WebSearchError, one_line
 from ..models import VERTICALS
-from .output import EXIT_OK, choice_arg, error_line, exit_status, int_arg, json_text
+from .output import EXIT_OK, choice_flag, error_line, exit_status, int_arg, json_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -45,8 +45,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     record.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..50, images 1..100 (default 5)")
     record.add_argument(
         "--vertical",
-        choices=VERTICALS,
-        type=choice_arg("vertical", VERTICALS),
+        **choice_flag("vertical", VERTICALS),
         default="web",
         help="web (default), news, images or videos",
     )
@@ -89,8 +88,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     live.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..50, images 1..100 (default 5)")
     live.add_argument(
         "--vertical",
-        choices=VERTICALS,
-        type=choice_arg("vertical", VERTICALS),
+        **choice_flag("vertical", VERTICALS),
         default="web",
         help="web (default), news, images or videos",
     )

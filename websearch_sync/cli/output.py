@@ -202,6 +202,12 @@ def int_arg(text: str) -> int:
         raise argparse.ArgumentTypeError("expected an integer, got %r" % text) from None
 
 
+def choice_flag(name: str, choices: Sequence[str]) -> dict[str, Any]:
+    """``add_argument``'s ``choices`` and ``type`` for a flag setting the library's ``name`` to one of
+    ``choices`` (:func:`choice_arg`): ``parser.add_argument("--vertical", **choice_flag("vertical", VERTICALS))``."""
+    return {"choices": choices, "type": choice_arg(name, choices)}
+
+
 def choice_arg(name: str, choices: Sequence[str]) -> Callable[[str], str]:
     """An argparse type for a flag setting the library's ``name`` to one of ``choices``: a value outside
     them is argparse's ``invalid choice`` with the library's hint (:func:`~..validate.choice_hint`:

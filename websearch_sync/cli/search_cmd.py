@@ -19,7 +19,7 @@ from .output import (
     EXIT_OK,
     add_impersonate,
     cache_file_options,
-    choice_arg,
+    choice_flag,
     empty_notice,
     int_arg,
     json_text,
@@ -64,8 +64,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     parser.add_argument(
         "--strategy",
-        choices=STRATEGIES,
-        type=choice_arg("strategy", STRATEGIES),
+        **choice_flag("strategy", STRATEGIES),
         help="with several backends: fallback (default) or merge",
     )
     parser.add_argument(
@@ -76,8 +75,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     parser.add_argument(
         "--vertical",
-        choices=VERTICALS,
-        type=choice_arg("vertical", VERTICALS),
+        **choice_flag("vertical", VERTICALS),
         help="what to look for: web (default), news, images or videos (see websearch-sync backends)",
     )
     parser.add_argument(
@@ -86,14 +84,12 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument("--locale", help="language/region of the results, e.g. en-US")
     parser.add_argument(
         "--time-range",
-        choices=TIME_RANGES,
-        type=choice_arg("time_range", TIME_RANGES),
+        **choice_flag("time_range", TIME_RANGES),
         help="only results from the last day/week/month/year",
     )
     parser.add_argument(
         "--safe-search",
-        choices=SAFE_SEARCH_LEVELS,
-        type=choice_arg("safe_search", SAFE_SEARCH_LEVELS),
+        **choice_flag("safe_search", SAFE_SEARCH_LEVELS),
         help="filter adult content: off, moderate or strict",
     )
     parser.add_argument(
@@ -120,8 +116,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument("--include-content", action="store_true", help="also read each result page (slower)")
     parser.add_argument(
         "--format",
-        choices=FORMATS,
-        type=choice_arg("format", FORMATS),
+        **choice_flag("format", FORMATS),
         default=None,
         help="output format (default text; batches are always jsonl)",
     )

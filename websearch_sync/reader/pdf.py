@@ -51,6 +51,7 @@ from ..errors import (
     Timeout,
     WebParseError,
     WebProviderError,
+    WebSearchError,
     install_hint,
 )
 from ..extract.mdescape import escape_lines
@@ -160,7 +161,9 @@ def pdf_text(
             hint=RAISE_MAX_BYTES,
         )
 
-    def broken(error: BaseException) -> WebParseError:
+    def broken(error: BaseException) -> WebSearchError:
+        if _aes_missing(pypdf, error, content):
+            return _encrypted(host, provider, response.status, _AES_MISSING)
         return WebParseError(
             "%s served %s" % (host, _what_broke(response, error)),
             provider=provider,
@@ -316,9 +319,22 @@ def _unlock(pypdf: Any, reader: Any, host: str, provider: Optional[str], status:
         unlocked = reader.decrypt("") != pypdf.PasswordType.NOT_DECRYPTED
         reason = "it needs a password"
     except pypdf.errors.DependencyError:  # AES: pypdf needs the cryptography package
-        unlocked, reason = False, "its AES encryption needs the cryptography package (pip install cryptography)"
+        unlocked, reason = False, _AES_MISSING
     if not unlocked:
         raise _encrypted(host, provider, status, reason)
+
+
+#: Why an AES-encrypted PDF is not read where pypdf has no AES implementation (the ``pdf`` extra
+#: is pypdf alone; its AES needs the cryptography package, or pycryptodome).
+_AES_MISSING = "its AES encryption needs the cryptography package (pip install cryptography)"
+
+
+def _aes_missing(pypdf: Any, error: BaseException, content: bytes) -> bool:
+    """Whether pypdf's ``error`` is its want of AES: a ``DependencyError`` on a file encrypted with
+    AES, which pypdf raises while opening it (AES-256: its password check) or reading its objects
+    (AES-128: each page's content, its metadata). The file's encryption dictionary, never in an
+    object stream, names its AES crypt filter, ``/AESV2`` or ``/AESV3``."""
+    return isinstance(error, pypdf.errors.DependencyError) and b"/Encrypt" in content and b"/AESV" in content
 
 
 def _encrypted(host: str, provider: Optional[str], status: int, reason: str) -> WebProviderError:

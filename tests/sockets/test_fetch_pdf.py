@@ -707,6 +707,36 @@ def test_a_pdf_s_lines_read_as_markdown_keep_their_text():
     assert rendered == "<p>%s</p>\n" % "\n".join(lines)
 
 
+def one_page_drawing(content: bytes) -> bytes:
+    """A one-page PDF under Helvetica whose content stream is ``content``."""
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    return hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+            font,
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        ]
+    )
+
+
+@pytest.mark.parametrize("mode", ["markdown", "text"])
+def test_a_carriage_return_in_a_pdf_s_text_is_a_line_break_whose_line_is_escaped_too(mode):
+    # a string's \r escape is a CR in the text pypdf gives: markdown (CommonMark) ends a line at a
+    # bare CR, so a line after it went unescaped, a heading or a page heading made up by the
+    # file ("## Page 7"), and a terminal shows a CR by writing the next line over this one
+    from markdown_it import MarkdownIt
+
+    body = one_page_drawing(b"BT /F1 11 Tf 72 720 Td (Intro\\r## Page 7\\r\\n1. listed) Tj ET")
+    with FaultServer({"/p.pdf": respond(200, body, content_type=PDF)}) as server:
+        text = fetch(server.url("/p.pdf"), extract_mode=mode)["text"]
+    assert "\r" not in text
+    assert text.replace("\\", "").split("\n") == ["Intro", "## Page 7", "1. listed"]
+    if mode == "markdown":
+        assert MarkdownIt("commonmark").render(text) == "<p>Intro\n## Page 7\n1. listed</p>\n"
+
+
 @contextlib.contextmanager
 def logging_not_configured():
     """The root logger without handlers (the test run's own set aside meanwhile), as in a

@@ -433,9 +433,16 @@ def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
         drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget, over_cap, _decode_cap(pypdf))
         within = new <= budget and drawn <= MAX_PAGE_CONTENT
         text = page.extract_text(visitor_operand_before=_operation) if within else ""
-        return _Page((text or "").strip(), drawn)
+        return _Page(_lines(text or "").strip(), drawn)
     except _failures(pypdf) as error:
         return _Page(failure=error)
+
+
+def _lines(text: str) -> str:
+    """A page's text with each line break a line feed: a CR (a string's ``\\r``), alone or before a
+    line feed, ends a line for markdown (CommonMark) and moves a terminal's cursor back over the
+    line, so the line after it went unescaped (a heading, a page heading the file made up)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _decode_cap(pypdf: Any) -> Any:

@@ -275,14 +275,24 @@ def _wall_error(response: HttpResponse, deadline: Deadline) -> Optional[WebSearc
         raise _late("reading", response, deadline) from None
 
 
-def _late(doing: str, response: HttpResponse, deadline: Deadline) -> Timeout:
-    """The Timeout of ``doing`` (what was done to the page) ``response`` past ``deadline``."""
+def _late(doing: str, response: HttpResponse, deadline: Deadline, what: str = "a page") -> Timeout:
+    """The Timeout of ``doing`` (what was done to ``what``, the page) ``response`` past ``deadline``."""
     return Timeout(
-        "%s a page on %s did not finish within the %.0f ms deadline"
-        % (doing, host_token(response.url), deadline.timeout_ms),
+        "%s %s on %s did not finish within the %.0f ms deadline"
+        % (doing, what, host_token(response.url), deadline.timeout_ms),
         provider=PROVIDER,
         detail_code=DEADLINE_EXCEEDED,
     )
+
+
+def _extraction_late(response: HttpResponse, deadline: Deadline) -> Timeout:
+    """The Timeout of reading ``response``'s body past ``deadline``, named by what it is: an image's
+    (decoded to be downscaled or turned upright: seconds for tens of megapixels) or a PDF's
+    reading is no extraction of a page's text."""
+    kind = content_kind(response)
+    if kind in ("image", "pdf"):
+        return _late("reading", response, deadline, "the image" if kind == "image" else "the PDF")
+    return _late("extracting the text of", response, deadline)
 
 
 def _fetch_direct(
@@ -437,7 +447,7 @@ def _extract(
             inline=inline,
         )
     except DeadlinePassed:
-        raise _late("extracting the text of", response, deadline) from None
+        raise _extraction_late(response, deadline) from None
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in extraction: report it loudly, typed

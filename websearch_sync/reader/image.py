@@ -36,7 +36,7 @@ from ..errors import (
 from ..net.media import html_note, served_as, sniffed_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, read_header
-from .pagetext import ImageData, PageText
+from .pagetext import ImageData, PageText, partial_answer
 from .pngcrc import with_crcs_repaired
 from .stills import first_frame
 
@@ -153,7 +153,7 @@ def image_text(
         )
     content, header = _header(response.content, media)
     if header is None or not (header.ended or _whole(response)):
-        raise _unreadable(host, provider, response.status)
+        raise _cut_short(host, provider, response)
     content, header, still = _still_of(content, media, header, host, provider, response.status)
     content, (width, height), orientation = _within_caps(content, media, header, host, provider, response.status)
     (width, height), stored = _as_shown(width, height, orientation)
@@ -252,9 +252,19 @@ def _whole(response: HttpResponse) -> bool:
     refuses a body that stops short of it, ``NetworkError(incomplete_body)``), the chunked
     transfer coding (which ends with a last chunk) or an HTTP/2 or HTTP/3 stream (which ends
     with its last frame: ``response.framed``). Without any, an HTTP/1 body ends where the
-    connection closed, whatever closed it."""
+    connection closed, whatever closed it. A 206 holding a part of the file is no whole file."""
     chunked = "chunked" in (response.headers.get("Transfer-Encoding") or "").lower()
-    return not response.truncated and (response.framed or "Content-Length" in response.headers or chunked)
+    framed = response.framed or "Content-Length" in response.headers or chunked
+    return not response.truncated and not partial_answer(response) and framed
+
+
+def _cut_short(host: str, provider: Optional[str], response: HttpResponse) -> WebParseError:
+    """The ``image_unreadable`` of an image whose header gives no size or that stops before its
+    end: said to be a part the server sent when a 206 holds only a part of the file."""
+    if partial_answer(response):
+        why = "is cut short: the server sent only a part of it (206 Partial Content)"
+        return _unreadable(host, provider, response.status, why)
+    return _unreadable(host, provider, response.status)
 
 
 def _unreadable(

@@ -58,7 +58,15 @@ from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
 from ..net.media import html_note, pdf_start, served_as
 from ..net.transport import HttpResponse
-from .pagetext import CUT_CONTENT_BUDGET, CUT_DEADLINE, CUT_LARGE_PAGES, CUT_MAX_CHARS, PageText, readable
+from .pagetext import (
+    CUT_CONTENT_BUDGET,
+    CUT_DEADLINE,
+    CUT_LARGE_PAGES,
+    CUT_MAX_CHARS,
+    PageText,
+    partial_answer,
+    readable,
+)
 from .pdfdraw import Decoded, drawn_bytes
 from .pdflog import pypdf_notes_of
 from .pdfpages import Unreadable, page_objects
@@ -223,7 +231,8 @@ def _what_broke(response: HttpResponse, error: BaseException) -> str:
     an HTML page without quoting it). pypdf reads a file from its end, so a PDF without a header
     is read as long as the rest holds."""
     if pdf_start(response.content) >= 0:
-        return "a PDF that cannot be read (%s)" % type(error).__name__
+        part = ": the server sent only a part of it (206 Partial Content)" if partial_answer(response) else ""
+        return "a PDF that cannot be read (%s)%s" % (type(error).__name__, part)
     what = "%s that is no PDF" % served_as(response.content_type)
     if not response.content:
         return what + ": it is empty"

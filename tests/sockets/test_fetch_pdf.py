@@ -147,6 +147,35 @@ def test_a_pdf_without_a_content_type_is_sniffed(content_type):
     assert (result["extractor"], result["title"], result["text"]) == ("pdf", "Notice", "A one-page notice.")
 
 
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        # a server's way of making a browser save the file (PHP download scripts): no type of the body
+        "application/force-download",
+        "application/x-download",
+        "application/download",
+        "application/binary",
+        # the PDF's older or alias names
+        "application/acrobat",
+        "application/vnd.pdf",
+    ],
+)
+def test_a_pdf_served_under_a_download_type_or_an_alias_of_pdf_is_read(content_type):
+    # it was refused as "application/force-download content, which fetch cannot read (only HTML,
+    # JSON, text and PDF)", its body not even read: a PDF refused for not being a PDF
+    one_page = text_pdf([["A one-page notice."]], title="Notice")
+    with FaultServer({"/d": respond(200, one_page, content_type=content_type)}) as server:
+        result = fetch(server.url("/d"))
+    assert (result["extractor"], result["title"], result["text"]) == ("pdf", "Notice", "A one-page notice.")
+    assert result["content_type"] == content_type
+
+
+def test_an_archive_served_under_a_download_type_is_refused_as_binary_data():
+    with FaultServer({"/d": respond(200, b"PK\x03\x04" + bytes(200), content_type="application/force-download")}) as s:
+        error = fetch_error(s.url("/d"))
+    assert error.detail_code == "unsupported_content" and "binary data by its first bytes" in error.message
+
+
 @pytest.mark.parametrize("content_type", ["text/plain", "text/html; charset=utf-8"])
 def test_a_pdf_served_as_text_is_read_as_a_pdf_not_as_its_syntax(content_type):
     with FaultServer({"/r.pdf": respond(200, REPORT, content_type=content_type)}) as server:

@@ -201,6 +201,23 @@ def test_an_unreadable_pdf_says_why(body, code, detail, words):
 
 
 @pytest.mark.parametrize(
+    "body, cut",
+    [
+        (REPORT[: len(REPORT) // 2], True),  # an upload or a copy that stopped halfway, served whole
+        (REPORT[:-40], True),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\nthis is not a PDF object\nstartxref\n999999\n%%EOF\n", False),
+    ],
+    ids=["half", "its trailer cut", "garbage with a trailer"],
+)
+def test_a_pdf_cut_short_is_broken_saying_it_ends_without_its_trailer(body, cut):
+    # "cannot be read (PdfStreamError)" alone did not tell a file cut short from one malformed
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/x.pdf"))
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "pdf_broken"), repr(error)
+    assert ("ends without a PDF's trailer" in error.message) is cut, error.message
+
+
+@pytest.mark.parametrize(
     "body, code, detail",
     [
         # encrypted for certificates, not with a password: pypdf reads the standard handler only

@@ -229,9 +229,15 @@ def _what_broke(response: HttpResponse, error: BaseException) -> str:
     with no ``%PDF-`` header where PDF readers look for it, content declared a PDF that is none
     (an empty body; a sign-in or error page sent under the PDF's type, which its message names as
     an HTML page without quoting it). pypdf reads a file from its end, so a PDF without a header
-    is read as long as the rest holds."""
+    is read as long as the rest holds; one that ends without its ``%%EOF`` is said to, as a file
+    cut short (an upload or a copy that stopped) is, and a 206 holding a part of it says so."""
     if pdf_start(response.content) >= 0:
-        part = ": the server sent only a part of it (206 Partial Content)" if partial_answer(response) else ""
+        if partial_answer(response):
+            part = ": the server sent only a part of it (206 Partial Content)"
+        elif b"%%EOF" not in response.content[-PDF_END_WITHIN:]:  # where every PDF writer ends the file
+            part = ": it ends without a PDF's trailer (%%EOF), as a file cut short does"
+        else:
+            part = ""
         return "a PDF that cannot be read (%s)%s" % (type(error).__name__, part)
     what = "%s that is no PDF" % served_as(response.content_type)
     if not response.content:
@@ -333,6 +339,8 @@ def _unlock(pypdf: Any, reader: Any, host: str, provider: Optional[str], status:
         raise _encrypted(host, provider, status, reason)
 
 
+#: How near its end a PDF holds its end-of-file marker, ``%%EOF`` (the PDF specification's 1024 bytes).
+PDF_END_WITHIN = 1024
 #: Why an AES-encrypted PDF is not read where pypdf has no AES implementation (the ``pdf`` extra
 #: is pypdf alone; its AES needs the cryptography package, or pycryptodome).
 _AES_MISSING = "its AES encryption needs the cryptography package (pip install cryptography)"

@@ -33,7 +33,7 @@ from ..errors import (
     WebProviderError,
     install_hint,
 )
-from ..net.media import html_note, served_as, sniffed_image_type
+from ..net.media import html_note, served_as, sniffed_image_type, sniffed_other_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, read_header
 from .pagetext import ImageData, PageText, partial_answer
@@ -118,15 +118,9 @@ def image_text(
     # the server chose the type: named as a well-formed media type only, or said to be missing or unknown
     declared = served_as(response.content_type)
     media = sniffed_image_type(response.content[:16])
-    # a type fetch never returns (SVG, BMP...) is refused as such, not with a hint to ask for
-    # images (the body of a declared image is read only when they are asked for)
-    if media is None and response.content_type not in _RETURNABLE and (response.content or not images):
-        raise WebProviderError(
-            "%s served %s, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, declared),
-            provider=provider,
-            detail_code=UNSUPPORTED_CONTENT,
-            status=response.status,
-        )
+    refusal = _not_returned(response, host, provider, declared, media, images)
+    if refusal is not None:
+        raise refusal
     if not images:
         raise WebProviderError(
             # the message reaches a model through the tools too: the Python parameter is in the hint only
@@ -160,6 +154,31 @@ def image_text(
     image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"))
     notes = [note for note in (still, stored) if note]
     return PageText("", describe(image, response.url, notes, max_chars), EXTRACTOR, image=image)
+
+
+def _not_returned(
+    response: HttpResponse, host: str, provider: Optional[str], declared: str, media: Optional[str], images: bool
+) -> Optional[WebProviderError]:
+    """The refusal of a type fetch never returns, as such, not with a hint to ask for images (the
+    body of a declared image is read only when they are asked for): a type other than those it
+    returns (SVG, BMP...), or an image of such a type by its first bytes under one it returns (a
+    favicon's ICO sent as ``image/png``, a bitmap as ``image/jpeg``), named as an untyped one is,
+    not called "no image". A bitmap opens with ``BM`` as a text may ("BMW..."), but its header
+    holds NUL bytes, and so do the others' (ICO, TIFF, an ISO file-type box), and a text none."""
+    head = response.content[:16]
+    other = sniffed_other_image_type(head) if media is None and b"\x00" in head else None
+    if other is not None:
+        served = "%s, %s by its first bytes" % (declared, other)
+    elif media is None and response.content_type not in _RETURNABLE and (response.content or not images):
+        served = declared
+    else:
+        return None
+    return WebProviderError(
+        "%s served %s, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, served),
+        provider=provider,
+        detail_code=UNSUPPORTED_CONTENT,
+        status=response.status,
+    )
 
 
 def _as_shown(width: int, height: int, orientation: int) -> tuple[tuple[int, int], str]:

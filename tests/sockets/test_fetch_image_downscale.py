@@ -82,3 +82,26 @@ def test_a_downscaled_photo_taken_on_its_side_comes_back_upright(monkeypatch, or
         red_row = shown.height // 4 if orientation == 6 else shown.height * 3 // 4
         red, green, blue = shown.convert("RGB").getpixel((shown.width // 2, red_row))
     assert red > 200 and green < 60 and blue < 60
+
+
+def test_an_image_whose_reading_outlasts_the_deadline_is_not_said_to_be_a_page_s_text(monkeypatch):
+    # a downscale of tens of megapixels takes seconds (decoded, resized and encoded again, in a
+    # thread the fetch gives up at its deadline): the Timeout said "extracting the text of a page"
+    import time
+
+    from images import png
+
+    import websearch_sync as ws
+
+    within_caps = image_reader._within_caps
+
+    def slow(*args, **kwargs):
+        time.sleep(1.5)
+        return within_caps(*args, **kwargs)
+
+    monkeypatch.setattr(image_reader, "_within_caps", slow)
+    with FaultServer({"/i.png": respond(200, png(8100, 10), content_type="image/png")}) as server:
+        with pytest.raises(ws.Timeout) as info:
+            fetch(server.url("/i.png"), images=True, timeout_ms=600)
+    assert info.value.detail_code == "deadline_exceeded"
+    assert "the image on 127.0.0.1" in info.value.message and "text" not in info.value.message, info.value.message

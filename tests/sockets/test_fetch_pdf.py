@@ -147,6 +147,35 @@ def test_a_pdf_without_a_content_type_is_sniffed(content_type):
     assert (result["extractor"], result["title"], result["text"]) == ("pdf", "Notice", "A one-page notice.")
 
 
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        # a server's way of making a browser save the file (PHP download scripts): no type of the body
+        "application/force-download",
+        "application/x-download",
+        "application/download",
+        "application/binary",
+        # the PDF's older or alias names
+        "application/acrobat",
+        "application/vnd.pdf",
+    ],
+)
+def test_a_pdf_served_under_a_download_type_or_an_alias_of_pdf_is_read(content_type):
+    # it was refused as "application/force-download content, which fetch cannot read (only HTML,
+    # JSON, text and PDF)", its body not even read: a PDF refused for not being a PDF
+    one_page = text_pdf([["A one-page notice."]], title="Notice")
+    with FaultServer({"/d": respond(200, one_page, content_type=content_type)}) as server:
+        result = fetch(server.url("/d"))
+    assert (result["extractor"], result["title"], result["text"]) == ("pdf", "Notice", "A one-page notice.")
+    assert result["content_type"] == content_type
+
+
+def test_an_archive_served_under_a_download_type_is_refused_as_binary_data():
+    with FaultServer({"/d": respond(200, b"PK\x03\x04" + bytes(200), content_type="application/force-download")}) as s:
+        error = fetch_error(s.url("/d"))
+    assert error.detail_code == "unsupported_content" and "binary data by its first bytes" in error.message
+
+
 @pytest.mark.parametrize("content_type", ["text/plain", "text/html; charset=utf-8"])
 def test_a_pdf_served_as_text_is_read_as_a_pdf_not_as_its_syntax(content_type):
     with FaultServer({"/r.pdf": respond(200, REPORT, content_type=content_type)}) as server:
@@ -169,6 +198,23 @@ def test_an_unreadable_pdf_says_why(body, code, detail, words):
         error = fetch_error(server.url("/x.pdf"))
     assert (type(error).__name__, error.detail_code) == (code, detail), repr(error)
     assert words in error.message
+
+
+@pytest.mark.parametrize(
+    "body, cut",
+    [
+        (REPORT[: len(REPORT) // 2], True),  # an upload or a copy that stopped halfway, served whole
+        (REPORT[:-40], True),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\nthis is not a PDF object\nstartxref\n999999\n%%EOF\n", False),
+    ],
+    ids=["half", "its trailer cut", "garbage with a trailer"],
+)
+def test_a_pdf_cut_short_is_broken_saying_it_ends_without_its_trailer(body, cut):
+    # "cannot be read (PdfStreamError)" alone did not tell a file cut short from one malformed
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/x.pdf"))
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "pdf_broken"), repr(error)
+    assert ("ends without a PDF's trailer" in error.message) is cut, error.message
 
 
 @pytest.mark.parametrize(
@@ -705,6 +751,36 @@ def test_a_pdf_s_lines_read_as_markdown_keep_their_text():
     rendered = MarkdownIt("commonmark").render(markdown)
     assert text.split("\n") == lines
     assert rendered == "<p>%s</p>\n" % "\n".join(lines)
+
+
+def one_page_drawing(content: bytes) -> bytes:
+    """A one-page PDF under Helvetica whose content stream is ``content``."""
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    return hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+            font,
+            b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        ]
+    )
+
+
+@pytest.mark.parametrize("mode", ["markdown", "text"])
+def test_a_carriage_return_in_a_pdf_s_text_is_a_line_break_whose_line_is_escaped_too(mode):
+    # a string's \r escape is a CR in the text pypdf gives: markdown (CommonMark) ends a line at a
+    # bare CR, so a line after it went unescaped, a heading or a page heading made up by the
+    # file ("## Page 7"), and a terminal shows a CR by writing the next line over this one
+    from markdown_it import MarkdownIt
+
+    body = one_page_drawing(b"BT /F1 11 Tf 72 720 Td (Intro\\r## Page 7\\r\\n1. listed) Tj ET")
+    with FaultServer({"/p.pdf": respond(200, body, content_type=PDF)}) as server:
+        text = fetch(server.url("/p.pdf"), extract_mode=mode)["text"]
+    assert "\r" not in text
+    assert text.replace("\\", "").split("\n") == ["Intro", "## Page 7", "1. listed"]
+    if mode == "markdown":
+        assert MarkdownIt("commonmark").render(text) == "<p>Intro\n## Page 7\n1. listed</p>\n"
 
 
 @contextlib.contextmanager

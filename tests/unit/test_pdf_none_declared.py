@@ -26,7 +26,11 @@ def read(body: bytes):
         (SIGN_IN, "application/pdf content that is no PDF: it opens with no %PDF- header (it opens as an HTML page)"),
         (b"Access denied\n", "application/pdf content that is no PDF: it opens with no %PDF- header"),
         (b"", "application/pdf content that is no PDF: it is empty"),
-        (broken_pdf(), "a PDF that cannot be read (PdfStreamError)"),
+        # a header, then garbage, and no trailer: it ends as a file cut short does
+        (
+            broken_pdf(),
+            "a PDF that cannot be read (PdfStreamError): it ends without a PDF's trailer (%%EOF), as a file cut short does",
+        ),
     ],
     ids=["sign-in page", "text", "empty", "broken pdf"],
 )

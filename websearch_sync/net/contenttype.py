@@ -7,8 +7,18 @@ from typing import Optional
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: A type servers send for any file: the body says what it is (as for a missing type).
-UNTYPED = ("application/octet-stream", "binary/octet-stream")
+#: A type servers send for any file: the body says what it is (as for a missing type). Besides
+#: the octet streams, the made-up types a server sends to make a browser save the file rather
+#: than show it (PHP download scripts' ``application/force-download``): a PDF or an image as often
+#: as anything, which was refused as a type fetch cannot read, its body not read.
+UNTYPED = (
+    "application/octet-stream",
+    "binary/octet-stream",
+    "application/force-download",
+    "application/x-download",
+    "application/download",
+    "application/binary",
+)
 #: The types the MIME Sniffing standard calls unknown: a browser sniffs what the body is.
 UNKNOWN = ("*/*", "application/unknown", "unknown/unknown")
 

@@ -16,7 +16,8 @@ TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown")
 #: JavaScript; not a stream that never ends (``text/event-stream``).
 _OTHER_TEXT = ("application/xml", "application/javascript", "application/x-javascript", "application/ecmascript")
 _STREAMS = ("text/event-stream",)
-PDF_TYPES = ("application/pdf", "application/x-pdf")
+#: The PDF's type and the other names servers give it (older, or made up by a vendor's plugin).
+PDF_TYPES = ("application/pdf", "application/x-pdf", "application/acrobat", "application/vnd.pdf")
 #: The signatures of the image formats fetch reads (PNG, JPEG, GIF, WebP), by media type.
 IMAGE_SIGNATURES = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),

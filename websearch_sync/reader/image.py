@@ -33,10 +33,10 @@ from ..errors import (
     WebProviderError,
     install_hint,
 )
-from ..net.media import html_note, served_as, sniffed_image_type
+from ..net.media import html_note, served_as, sniffed_image_type, sniffed_other_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, read_header
-from .pagetext import ImageData, PageText
+from .pagetext import ImageData, PageText, partial_answer
 from .pngcrc import with_crcs_repaired
 from .stills import first_frame
 
@@ -118,15 +118,9 @@ def image_text(
     # the server chose the type: named as a well-formed media type only, or said to be missing or unknown
     declared = served_as(response.content_type)
     media = sniffed_image_type(response.content[:16])
-    # a type fetch never returns (SVG, BMP...) is refused as such, not with a hint to ask for
-    # images (the body of a declared image is read only when they are asked for)
-    if media is None and response.content_type not in _RETURNABLE and (response.content or not images):
-        raise WebProviderError(
-            "%s served %s, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, declared),
-            provider=provider,
-            detail_code=UNSUPPORTED_CONTENT,
-            status=response.status,
-        )
+    refusal = _not_returned(response, host, provider, declared, media, images)
+    if refusal is not None:
+        raise refusal
     if not images:
         raise WebProviderError(
             # the message reaches a model through the tools too: the Python parameter is in the hint only
@@ -153,13 +147,38 @@ def image_text(
         )
     content, header = _header(response.content, media)
     if header is None or not (header.ended or _whole(response)):
-        raise _unreadable(host, provider, response.status)
+        raise _cut_short(host, provider, response)
     content, header, still = _still_of(content, media, header, host, provider, response.status)
     content, (width, height), orientation = _within_caps(content, media, header, host, provider, response.status)
     (width, height), stored = _as_shown(width, height, orientation)
     image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"))
     notes = [note for note in (still, stored) if note]
     return PageText("", describe(image, response.url, notes, max_chars), EXTRACTOR, image=image)
+
+
+def _not_returned(
+    response: HttpResponse, host: str, provider: Optional[str], declared: str, media: Optional[str], images: bool
+) -> Optional[WebProviderError]:
+    """The refusal of a type fetch never returns, as such, not with a hint to ask for images (the
+    body of a declared image is read only when they are asked for): a type other than those it
+    returns (SVG, BMP...), or an image of such a type by its first bytes under one it returns (a
+    favicon's ICO sent as ``image/png``, a bitmap as ``image/jpeg``), named as an untyped one is,
+    not called "no image". A bitmap opens with ``BM`` as a text may ("BMW..."), but its header
+    holds NUL bytes, and so do the others' (ICO, TIFF, an ISO file-type box), and a text none."""
+    head = response.content[:16]
+    other = sniffed_other_image_type(head) if media is None and b"\x00" in head else None
+    if other is not None:
+        served = "%s, %s by its first bytes" % (declared, other)
+    elif media is None and response.content_type not in _RETURNABLE and (response.content or not images):
+        served = declared
+    else:
+        return None
+    return WebProviderError(
+        "%s served %s, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, served),
+        provider=provider,
+        detail_code=UNSUPPORTED_CONTENT,
+        status=response.status,
+    )
 
 
 def _as_shown(width: int, height: int, orientation: int) -> tuple[tuple[int, int], str]:
@@ -252,9 +271,19 @@ def _whole(response: HttpResponse) -> bool:
     refuses a body that stops short of it, ``NetworkError(incomplete_body)``), the chunked
     transfer coding (which ends with a last chunk) or an HTTP/2 or HTTP/3 stream (which ends
     with its last frame: ``response.framed``). Without any, an HTTP/1 body ends where the
-    connection closed, whatever closed it."""
+    connection closed, whatever closed it. A 206 holding a part of the file is no whole file."""
     chunked = "chunked" in (response.headers.get("Transfer-Encoding") or "").lower()
-    return not response.truncated and (response.framed or "Content-Length" in response.headers or chunked)
+    framed = response.framed or "Content-Length" in response.headers or chunked
+    return not response.truncated and not partial_answer(response) and framed
+
+
+def _cut_short(host: str, provider: Optional[str], response: HttpResponse) -> WebParseError:
+    """The ``image_unreadable`` of an image whose header gives no size or that stops before its
+    end: said to be a part the server sent when a 206 holds only a part of the file."""
+    if partial_answer(response):
+        why = "is cut short: the server sent only a part of it (206 Partial Content)"
+        return _unreadable(host, provider, response.status, why)
+    return _unreadable(host, provider, response.status)
 
 
 def _unreadable(

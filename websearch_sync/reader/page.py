@@ -18,7 +18,6 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 """
 
 import logging
-import re
 from collections.abc import Iterable, Mapping, Set
 from functools import partial
 from typing import Any, Callable, Optional
@@ -63,7 +62,17 @@ from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_err
 from ..net.urls import host_token, request_url, shown_url
 from ..validate import check_choice, check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
-from .pagetext import CUT_MAX_BYTES, CUT_MAX_CHARS, CUT_PARTIAL, CUTS, asked_url, sendable, title_line, untagged
+from .pagetext import (
+    CUT_MAX_BYTES,
+    CUT_MAX_CHARS,
+    CUT_PARTIAL,
+    CUTS,
+    asked_url,
+    partial_answer,
+    sendable,
+    title_line,
+    untagged,
+)
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -179,7 +188,7 @@ def fetch_page(
             start, first, guard, transport, deadline, mode, max_bytes, include_comments, max_chars, images
         )
         cuts = {CUT_MAX_BYTES} if response.truncated else set()
-        cuts |= {CUT_PARTIAL} if _partial(response) else set()
+        cuts |= {CUT_PARTIAL} if partial_answer(response) else set()
         return _result(asked_url(url), response.url, response.status, response.content_type, page, cuts, max_chars)
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
@@ -240,25 +249,6 @@ def _first_host(
         return None, error
 
 
-#: A ``Content-Range`` of bytes: first, last, and the whole's length (``*``: unknown). Anchored,
-#: each part one run of digits: linear.
-_CONTENT_RANGE = re.compile(r"bytes +(\d{1,18})-(\d{1,18})/(\d{1,18}|\*)", re.IGNORECASE)
-
-
-def _partial(response: HttpResponse) -> bool:
-    """Whether the answer is a part of the page short of the whole: a 206 Partial Content (which
-    fetch never asks for: it sends no ``Range``; some servers and caches answer so anyway)
-    whose ``Content-Range`` does not run from the first byte to the last, or cannot be read.
-    Returned as if whole, its text said ``truncated: false``."""
-    if response.status != 206:
-        return False
-    found = _CONTENT_RANGE.fullmatch((response.headers.get("Content-Range") or "").strip())
-    if found is None:
-        return True
-    first, last, total = found.groups()
-    return not (int(first) == 0 and total != "*" and int(last) + 1 == int(total))
-
-
 def _check_host(guard: AddressGuard, url: str, deadline: Deadline) -> ResolvedHost:
     parts = urlsplit(url)
     port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -275,14 +265,24 @@ def _wall_error(response: HttpResponse, deadline: Deadline) -> Optional[WebSearc
         raise _late("reading", response, deadline) from None
 
 
-def _late(doing: str, response: HttpResponse, deadline: Deadline) -> Timeout:
-    """The Timeout of ``doing`` (what was done to the page) ``response`` past ``deadline``."""
+def _late(doing: str, response: HttpResponse, deadline: Deadline, what: str = "a page") -> Timeout:
+    """The Timeout of ``doing`` (what was done to ``what``, the page) ``response`` past ``deadline``."""
     return Timeout(
-        "%s a page on %s did not finish within the %.0f ms deadline"
-        % (doing, host_token(response.url), deadline.timeout_ms),
+        "%s %s on %s did not finish within the %.0f ms deadline"
+        % (doing, what, host_token(response.url), deadline.timeout_ms),
         provider=PROVIDER,
         detail_code=DEADLINE_EXCEEDED,
     )
+
+
+def _extraction_late(response: HttpResponse, deadline: Deadline) -> Timeout:
+    """The Timeout of reading ``response``'s body past ``deadline``, named by what it is: an image's
+    (decoded to be downscaled or turned upright: seconds for tens of megapixels) or a PDF's
+    reading is no extraction of a page's text."""
+    kind = content_kind(response)
+    if kind in ("image", "pdf"):
+        return _late("reading", response, deadline, "the image" if kind == "image" else "the PDF")
+    return _late("extracting the text of", response, deadline)
 
 
 def _fetch_direct(
@@ -437,7 +437,7 @@ def _extract(
             inline=inline,
         )
     except DeadlinePassed:
-        raise _late("extracting the text of", response, deadline) from None
+        raise _extraction_late(response, deadline) from None
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in extraction: report it loudly, typed

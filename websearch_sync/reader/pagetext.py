@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..errors import ErrorInfo
+from ..net.transport import HttpResponse
 from ..net.urls import INVISIBLE, TAGS, stray_selectors_dropped
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -128,3 +129,23 @@ def asked_url(url: str) -> str:
     without the white space around it; an answer shared with another caller of the same page
     (handed over, cached) is given the one that caller asked for."""
     return url.strip()
+
+
+#: A ``Content-Range`` of bytes: first, last, and the whole's length (``*``: unknown). Anchored,
+#: each part one run of digits: linear.
+_CONTENT_RANGE = re.compile(r"bytes +(\d{1,18})-(\d{1,18})/(\d{1,18}|\*)", re.IGNORECASE)
+
+
+def partial_answer(response: HttpResponse) -> bool:
+    """Whether the answer is a part of the page short of the whole: a 206 Partial Content (which
+    fetch never asks for: it sends no ``Range``; some servers and caches answer so anyway)
+    whose ``Content-Range`` does not run from the first byte to the last, or cannot be read: a
+    page's text is then ``truncated`` by ``partial_content``; a part of an image is no image (it
+    is refused, as one cut short), and a PDF that cannot be read in part says so."""
+    if response.status != 206:
+        return False
+    found = _CONTENT_RANGE.fullmatch((response.headers.get("Content-Range") or "").strip())
+    if found is None:
+        return True
+    first, last, total = found.groups()
+    return not (int(first) == 0 and total != "*" and int(last) + 1 == int(total))

@@ -51,13 +51,22 @@ from ..errors import (
     Timeout,
     WebParseError,
     WebProviderError,
+    WebSearchError,
     install_hint,
 )
 from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
 from ..net.media import html_note, pdf_start, served_as
 from ..net.transport import HttpResponse
-from .pagetext import CUT_CONTENT_BUDGET, CUT_DEADLINE, CUT_LARGE_PAGES, CUT_MAX_CHARS, PageText, readable
+from .pagetext import (
+    CUT_CONTENT_BUDGET,
+    CUT_DEADLINE,
+    CUT_LARGE_PAGES,
+    CUT_MAX_CHARS,
+    PageText,
+    partial_answer,
+    readable,
+)
 from .pdfdraw import Decoded, drawn_bytes
 from .pdflog import pypdf_notes_of
 from .pdfpages import Unreadable, page_objects
@@ -160,7 +169,9 @@ def pdf_text(
             hint=RAISE_MAX_BYTES,
         )
 
-    def broken(error: BaseException) -> WebParseError:
+    def broken(error: BaseException) -> WebSearchError:
+        if _aes_missing(pypdf, error, content):
+            return _encrypted(host, provider, response.status, _AES_MISSING)
         return WebParseError(
             "%s served %s" % (host, _what_broke(response, error)),
             provider=provider,
@@ -218,9 +229,16 @@ def _what_broke(response: HttpResponse, error: BaseException) -> str:
     with no ``%PDF-`` header where PDF readers look for it, content declared a PDF that is none
     (an empty body; a sign-in or error page sent under the PDF's type, which its message names as
     an HTML page without quoting it). pypdf reads a file from its end, so a PDF without a header
-    is read as long as the rest holds."""
+    is read as long as the rest holds; one that ends without its ``%%EOF`` is said to, as a file
+    cut short (an upload or a copy that stopped) is, and a 206 holding a part of it says so."""
     if pdf_start(response.content) >= 0:
-        return "a PDF that cannot be read (%s)" % type(error).__name__
+        if partial_answer(response):
+            part = ": the server sent only a part of it (206 Partial Content)"
+        elif b"%%EOF" not in response.content[-PDF_END_WITHIN:]:  # where every PDF writer ends the file
+            part = ": it ends without a PDF's trailer (%%EOF), as a file cut short does"
+        else:
+            part = ""
+        return "a PDF that cannot be read (%s)%s" % (type(error).__name__, part)
     what = "%s that is no PDF" % served_as(response.content_type)
     if not response.content:
         return what + ": it is empty"
@@ -316,9 +334,24 @@ def _unlock(pypdf: Any, reader: Any, host: str, provider: Optional[str], status:
         unlocked = reader.decrypt("") != pypdf.PasswordType.NOT_DECRYPTED
         reason = "it needs a password"
     except pypdf.errors.DependencyError:  # AES: pypdf needs the cryptography package
-        unlocked, reason = False, "its AES encryption needs the cryptography package (pip install cryptography)"
+        unlocked, reason = False, _AES_MISSING
     if not unlocked:
         raise _encrypted(host, provider, status, reason)
+
+
+#: How near its end a PDF holds its end-of-file marker, ``%%EOF`` (the PDF specification's 1024 bytes).
+PDF_END_WITHIN = 1024
+#: Why an AES-encrypted PDF is not read where pypdf has no AES implementation (the ``pdf`` extra
+#: is pypdf alone; its AES needs the cryptography package, or pycryptodome).
+_AES_MISSING = "its AES encryption needs the cryptography package (pip install cryptography)"
+
+
+def _aes_missing(pypdf: Any, error: BaseException, content: bytes) -> bool:
+    """Whether pypdf's ``error`` is its want of AES: a ``DependencyError`` on a file encrypted with
+    AES, which pypdf raises while opening it (AES-256: its password check) or reading its objects
+    (AES-128: each page's content, its metadata). The file's encryption dictionary, never in an
+    object stream, names its AES crypt filter, ``/AESV2`` or ``/AESV3``."""
+    return isinstance(error, pypdf.errors.DependencyError) and b"/Encrypt" in content and b"/AESV" in content
 
 
 def _encrypted(host: str, provider: Optional[str], status: int, reason: str) -> WebProviderError:
@@ -417,9 +450,16 @@ def _read_page(pypdf: Any, page: Any, decoded: Decoded, budget: int) -> _Page:
         drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget, over_cap, _decode_cap(pypdf))
         within = new <= budget and drawn <= MAX_PAGE_CONTENT
         text = page.extract_text(visitor_operand_before=_operation) if within else ""
-        return _Page((text or "").strip(), drawn)
+        return _Page(_lines(text or "").strip(), drawn)
     except _failures(pypdf) as error:
         return _Page(failure=error)
+
+
+def _lines(text: str) -> str:
+    """A page's text with each line break a line feed: a CR (a string's ``\\r``), alone or before a
+    line feed, ends a line for markdown (CommonMark) and moves a terminal's cursor back over the
+    line, so the line after it went unescaped (a heading, a page heading the file made up)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _decode_cap(pypdf: Any) -> Any:

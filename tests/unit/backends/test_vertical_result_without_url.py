@@ -54,3 +54,18 @@ def test_images_none_of_which_has_a_page_are_still_an_unknown_shape():
         entry.pop("url")
     with pytest.raises(ws.WebParseError):
         _search(data, "https://api.search.brave.com/res/v1/", "brave", "images", BRAVE)
+
+
+def test_startpage_images_keep_the_images_with_a_page():
+    """The recorded page (50 images) with the first image's page (``altClickUrl``) renamed: 49 images."""
+    page = (FIXTURES / "startpage_html/phrona__images.html").read_text(encoding="utf-8")
+    start = page.index('"altClickUrl"', page.index('"images-bing"'))
+    renamed = page[:start] + '"altClickUrlX"' + page[start + len('"altClickUrl"') :]
+    with responses.RequestsMock() as mock:
+        mock.add("GET", "https://www.startpage.com/sp/search", body=renamed, content_type="text/html; charset=utf-8")
+        result = ws.search(
+            "rust programming", backend="startpage_html", vertical="images", max_results=50, cache_ttl_s=0
+        )
+    items = result["items"]
+    assert len(items) == 49 and "errors" not in result
+    assert "https://rust-lang.org/" not in {item["url"] for item in items}

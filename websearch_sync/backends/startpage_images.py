@@ -72,15 +72,17 @@ class StartpageImages(StartpageHtml):
         return text[start + len(PROPS_MARKER) :].lstrip() if start >= 0 else None
 
     def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
-        """The images of the props' ``images`` sections (``[]`` when the props are no JSON object)."""
+        """The images of the props' ``images`` sections (``[]`` when the props are no JSON object); an
+        image without its page (``altClickUrl``) is left out, not the page taken for a defect."""
         try:
             props, _ = json.JSONDecoder().raw_decode(markup)
         except ValueError:
             return []
-        return [
+        images = [
             image_item(result)
             for section in _sections(props)
             if isinstance(section, dict) and str(section.get("display_type", "")).startswith("images")
             for result in section.get("results") or ()
             if isinstance(result, dict)
         ]
+        return [image for image in images if "url" in image]

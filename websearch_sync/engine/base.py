@@ -1025,16 +1025,19 @@ def listed_results(
     many as ``items``: entries that are no JSON object give none); ``WebParseError`` when it lists
     results none of which has what a result of ``vertical`` is known by (its URL, an image's
     image: :func:`~.identity.identity`). That is a renamed field, an answer of a shape not known,
-    not an answer without results (which would read as "no results", and be cached)."""
+    not an answer without results (which would read as "no results", and be cached). An item
+    without a ``url`` (a reader leaving an absent field out: ``present()``) is left out, as the
+    normalisation leaves out one whose ``url`` is none: not the whole answer taken for a defect."""
     listed = len(items) if listed is None else listed
-    if listed and all(identity(item, vertical) is None for item in items):
+    kept = [item for item in items if "url" in item]
+    if listed and all(identity(item, vertical) is None for item in kept):
         raise WebParseError(
             "%s answered with %d %s results, none with the address a result needs (an unknown shape)"
             % (provider, listed, vertical),
             provider=provider,
             detail_code=UNEXPECTED_SHAPE,
         )
-    return items
+    return kept
 
 
 #: What a service told how long it may take (SearXNG's ``timeout_limit``, Jina's ``X-Timeout``) leaves

@@ -394,6 +394,35 @@ def test_dates_become_iso_utc_resolved_against_the_answer(raw, expected):
 
 
 @pytest.mark.parametrize(
+    "answered, raw, expected",
+    [
+        # months and years are the calendar's (30 and 365 days before: 2026-06-02, 2025-08-01's 5 days off)
+        ((2026, 8, 1), "2 months ago", "2026-06-01"),
+        ((2026, 8, 1), "12 months ago", "2025-08-01"),
+        ((2026, 8, 1), "1 year ago", "2025-08-01"),
+        ((2026, 8, 1), "a month ago", "2026-07-01"),
+        ((2026, 8, 1), "3mo", "2026-05-01"),
+        ((2026, 8, 1), "2y", "2024-08-01"),
+        ((2026, 8, 1), "14 months ago", "2025-06-01"),
+        ((2026, 3, 31), "1 month ago", "2026-02-28"),  # the day clamped to the target month's last
+        ((2024, 3, 31), "1 month ago", "2024-02-29"),
+        ((2026, 5, 31), "1 month ago", "2026-04-30"),
+        ((2024, 2, 29), "1 year ago", "2023-02-28"),
+        ((2024, 2, 29), "4 years ago", "2020-02-29"),
+        ((2026, 1, 15), "1 month ago", "2025-12-15"),  # across a year's start
+        ((2026, 3, 31), "5 weeks ago", "2026-02-24"),  # weeks and days stay days
+        ((1, 6, 1), "9999 years ago", None),  # before the year 1: no date
+    ],
+)
+def test_months_and_years_back_are_calendar_months_and_years(answered, raw, expected):
+    moment = datetime.datetime(*answered, 12, 0, tzinfo=datetime.timezone.utc)
+    items = normalize_items(
+        [{"title": "t", "url": "https://a.example/", "published_at": raw}], "stub", 5, "news", moment
+    )
+    assert dict(items[0]).get("published_at") == expected
+
+
+@pytest.mark.parametrize(
     "raw, expected",
     [
         ("1:02:03", 3723),

@@ -10,7 +10,7 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
   ``2014/12/20 12:30``), RFC 5322's (RSS: ``Fri, 07 May 2021 12:00:00 GMT``,
   with a numeric offset or a zone the RFC names), or a date relative to when the service
   answered (``3 hours ago``, ``2d``, ``yesterday``): units below a day give a time, a day
-  or more a day;
+  or more a day (months and years the calendar's: March 31 less a month is February 28);
 * a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number, or
   hours, minutes and seconds in words (``12 min``, ``1 hr 2 min``, ``1h2m3s``);
 * a count (:func:`count`, read as :func:`count_opening` reads an engine's page text): an int,
@@ -23,6 +23,7 @@ What cannot be read is ``None``: the field is left out, never guessed. Every pat
 is anchored and linear (no nested repetition) on whatever a service sends.
 """
 
+import calendar
 import datetime
 import email.utils
 import math
@@ -46,8 +47,8 @@ _UNITS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), ("seconds", 3600)),
     **dict.fromkeys(("d", "day", "days"), ("days", 1)),
     **dict.fromkeys(("w", "wk", "wks", "week", "weeks"), ("days", 7)),
-    **dict.fromkeys(("mo", "mos", "month", "months"), ("days", 30)),
-    **dict.fromkeys(("y", "yr", "yrs", "year", "years"), ("days", 365)),
+    **dict.fromkeys(("mo", "mos", "month", "months"), ("months", 1)),
+    **dict.fromkeys(("y", "yr", "yrs", "year", "years"), ("months", 12)),
 }
 _DAYS_BACK = {"today": 0, "yesterday": 1}
 _MOMENTS = ("just now", "now")
@@ -209,9 +210,23 @@ def _relative(match: "re.Match[str]", answered_at: datetime.datetime) -> Optiona
     try:
         if kind == "seconds":
             return _stamp(answered_at - datetime.timedelta(seconds=back))
+        if kind == "months":
+            return _months_back(answered_at.date(), int(back))
         return (answered_at - datetime.timedelta(days=back)).date().isoformat()
     except OverflowError:
         return None
+
+
+def _months_back(day: datetime.date, months: int) -> Optional[str]:
+    """The calendar day ``months`` months before ``day`` (a year is twelve), its day of the month
+    kept or, past the end of that month, its last (March 31 less a month is February 28 or 29),
+    or ``None`` before the year 1."""
+    index = day.year * 12 + day.month - 1 - months
+    year, month = divmod(index, 12)
+    if year < datetime.MINYEAR:
+        return None
+    last = calendar.monthrange(year, month + 1)[1]
+    return datetime.date(year, month + 1, min(day.day, last)).isoformat()
 
 
 def seconds(value: Any) -> Optional[int]:

@@ -26,6 +26,7 @@ import datetime
 import email.parser
 import email.policy
 import email.utils
+import functools
 import hashlib
 import html.entities
 import ipaddress
@@ -301,12 +302,12 @@ class Redactor:
         self._volatile = frozenset(volatile)
         usable = _longest_first(secrets)
         #: Each secret in every spelling of :func:`_spelt` (text, and a body read as UTF-8).
-        self._pattern = re.compile(_spelt_any(usable)) if usable else None
+        self._pattern = _compiled(_spelt_any(usable)) if usable else None
         short = [s for s in _longest_first(whole) if s not in usable]
         spelt = "|".join(_spelt(s) for s in short)
         #: A short secret as a whole value (``fullmatch``), as a URL's field value, as a JSON string.
-        self._whole = re.compile(spelt) if short else None
-        self._in_json = re.compile(_AS_JSON_STRING % spelt) if short else None
+        self._whole = _compiled(spelt) if short else None
+        self._in_json = _compiled(_AS_JSON_STRING % spelt) if short else None
         #: Where a short secret stands whole in any text, or as a token: each pattern with its replacement.
         self._standing_forms = _short_forms(short)
         #: Each secret as a UTF-16 or UTF-32 body (a JSON answer with a BOM) may spell it, as it is
@@ -450,10 +451,10 @@ def _short_forms(short: Sequence[str]) -> list[tuple[Any, Any]]:
         return []
     spelt = "|".join(_spelt(s) for s in short)
     forms: list[tuple[Any, Any]] = [
-        (re.compile(_IN_URL_FIELD % spelt), _after_opening),
-        (re.compile(_IN_ESCAPED_URL_FIELD % spelt), _after_opening),
-        (re.compile(_AS_ATTRIBUTE % (spelt, spelt)), _attribute_placeholder),
-        (re.compile(_IN_URL_PATH % spelt), _after_opening),
+        (_compiled(_IN_URL_FIELD % spelt), _after_opening),
+        (_compiled(_IN_ESCAPED_URL_FIELD % spelt), _after_opening),
+        (_compiled(_AS_ATTRIBUTE % (spelt, spelt)), _attribute_placeholder),
+        (_compiled(_IN_URL_PATH % spelt), _after_opening),
     ]
     tokens = [s for s in short if not _reads_as_word(s)]
     if tokens:
@@ -468,7 +469,7 @@ class _TokenPattern:
     next character, so one starting inside it is still found)."""
 
     def __init__(self, spelt: str) -> None:
-        self._found = re.compile(_AS_TOKEN % spelt)
+        self._found = _compiled(_AS_TOKEN % spelt)
 
     def sub(self, replacement: str, text: str) -> str:
         """``text`` with each whole token replaced by ``replacement``."""
@@ -554,13 +555,17 @@ def _spelt_any(secrets: Sequence[str]) -> str:
     )
 
 
+@functools.lru_cache(maxsize=1024)
 def _char_spellings(char: str) -> str:
     """The spellings of :func:`_char_forms` of ``char`` as one group."""
     return "(?:" + "|".join(_char_forms(char)) + ")"
 
 
-def _char_forms(char: str) -> list[str]:
-    """Regular expressions of ``char``'s spellings (:func:`_spelt`), each beginning with a literal."""
+@functools.lru_cache(maxsize=1024)
+def _char_forms(char: str) -> tuple[str, ...]:
+    """Regular expressions of ``char``'s spellings (:func:`_spelt`), each beginning with a literal
+    (remembered: a recording spells every secret's characters again for each of its redactors, and
+    spelling one took 45 us, 12 ms a redactor of a few keys)."""
     code = ord(char)
     # each choice begins with a literal (the opening of an escape spelt out in each of its
     # spellings), so that ``re`` skips the positions where none can begin: twice as fast on a page
@@ -581,7 +586,15 @@ def _char_forms(char: str) -> list[str]:
         forms.append(ampersand + "#0*%d(?:;|(?![0-9;]))" % code)
         forms.append(ampersand + "#[xX]0*" + _hex(code, 1) + "(?:;|(?![0-9A-Fa-f;]))")
         forms.extend(ampersand + name for name in _HTML_NAMED.get(char, ()))
-    return forms
+    return tuple(forms)
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(pattern: str) -> "re.Pattern[str]":
+    """``pattern`` compiled, remembered: a redactor's patterns are long (a few keys in all their
+    spellings: 0.1 s to compile) and the same for every recording of a session, where ``re``'s own
+    cache, which drops its oldest of 512 patterns, has lost them to the parsers' by the next one."""
+    return re.compile(pattern)
 
 
 def _reads_as_word(secret: str) -> bool:
@@ -596,7 +609,8 @@ def _reads_as_word(secret: str) -> bool:
 def _longest_first(secrets: Sequence[str]) -> list[str]:
     """The usable ``secrets`` (at least :data:`SHORT_SECRET_LEN` characters), once each, longest
     first (an alternation tries them in order: a secret inside a longer one leaves none of it)."""
-    return sorted({s for s in secrets if s and len(s) >= SHORT_SECRET_LEN}, key=len, reverse=True)
+    # ties in their text's order, not the set's: the same secrets give the same pattern in every call
+    return sorted({s for s in secrets if s and len(s) >= SHORT_SECRET_LEN}, key=lambda s: (-len(s), s))
 
 
 def _hex(value: int, width: int) -> str:

@@ -106,19 +106,21 @@ ADVERSARIAL = [
 @pytest.mark.parametrize("text", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
 def test_redacting_takes_linear_time(text):
     """The redactor's patterns read a recorded body (upstream input): 16 times the text (from
-    64 KB and more) takes about 16 times as long, not 256 times (the best of three timings of each size, in CPU time:
-    other processes' load does not count)."""
+    64 KB and more) takes about 16 times as long, not 256 times (the best of three timings of the small size, of one
+    of the large one and of three more when that one is over, in CPU time: other processes' load does not count)."""
     redactor = recording.Redactor(["tok/en+9f3a77c1", "a&b&c&d&e"], whole=[SHORT, "x/y=z"])
 
-    def best(sample: str) -> float:
+    def best(sample: str, tries: int) -> float:
         timings = []
-        for _ in range(3):
+        for _ in range(tries):
             started = time.process_time()
             redactor.text(sample, "t")
             timings.append(time.process_time() - started)
         return min(timings)
 
-    small, large = best(text * 4), best(text * 64)
+    small, large = best(text * 4, 3), best(text * 64, 1)
+    if large >= max(small, 2e-3) * 64:  # timed again before failing: a preempted run is no quadratic one
+        large = best(text * 64, 3)
     assert large < max(small, 2e-3) * 64, (small, large)  # quadratic: 256 times
 
 

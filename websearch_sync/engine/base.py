@@ -609,7 +609,8 @@ class Backend:
         """Add the items of the next pages to ``parsed`` (``answered``: the first page's request and
         answer) until there are ``max_results`` distinct ones, the call's ``max_pages`` are read, a
         page (the first too) brings none (repeats and items without an address are none), there is
-        no next page or one fails (its error goes to ``errors``, its message saying which page and
+        no next page (or its request is the one just sent: method, URL, query, form and JSON body
+        alike, :func:`same_request`; it is not sent) or one fails (its error goes to ``errors``, its message saying which page and
         which pages the results are from; ``partial`` is set: the pages read stand). A later page's error of a kind the pages before gave already (SearXNG's
         engine that failed page 1, "Suspended" when asked again for page 2) is said once, in the
         first page's words. ``parsed.pages`` is the pages read once a next page was asked for (1 when it failed).
@@ -631,13 +632,11 @@ class Backend:
         while pages < most and len(seen) < params.max_results and fresh:
             following = partial(self.next_page, params, Page(pages + 1, read, response, page_result, sent))
             try:
-                # a "next" link that is no URL: that page failed; read within the deadline, as parsing
-                # (a page's forms are read whole: a page of very many takes its time)
-                spec = self._within(deadline, response, partial(self._read_answer, response, following), "reading")
+                spec = self._next_request(deadline, response, following, sent)
                 if spec is None:
                     break
+                sent = spec
                 before_next_request()
-                sent = self._made(spec, "next_page")
                 response = self._send(sent, transport, deadline)
                 page_result = self._parse(response, params, deadline)
                 if not _pageable(page_result):
@@ -659,6 +658,24 @@ class Backend:
             said = {_error_kind(error) for error in parsed.errors}
             parsed.errors.extend(error for error in page_result.errors if _error_kind(error) not in said)
             parsed.partial = parsed.partial or page_result.partial  # a page without some of its results
+
+    def _next_request(
+        self,
+        deadline: Deadline,
+        response: HttpResponse,
+        following: Callable[[], Optional[RequestSpec]],
+        sent: RequestSpec,
+    ) -> Optional[RequestSpec]:
+        """The next page's request as ``following`` (:meth:`next_page`) makes it, or ``None``: no next
+        page, or one whose request is ``sent``, the one just made (a page whose "next" repeats it:
+        :func:`same_request`), which would bring that page again. A "next" link that is no URL is
+        that page's failure; read within the deadline, as parsing (a page's forms are read whole: a
+        page of very many takes its time)."""
+        spec = self._within(deadline, response, partial(self._read_answer, response, following), "reading")
+        if spec is None:
+            return None
+        made = self._made(spec, "next_page")
+        return None if same_request(made, sent) else made
 
     def _page_failed(self, params: SearchParams, parsed: ParseResult, error: WebSearchError, pages: int) -> None:
         """Say in ``parsed`` that page ``pages + 1`` failed with ``error`` (:meth:`_read_more_pages`):
@@ -1051,6 +1068,26 @@ def answer_within_s(deadline: Deadline) -> float:
     what is left of it minus :data:`ANSWER_MARGIN_S` and :data:`ANSWER_MARGIN_SHARE` of it."""
     left = deadline.remaining_s()
     return left - ANSWER_MARGIN_S - ANSWER_MARGIN_SHARE * left
+
+
+def _pairs(values: Any) -> list[tuple[str, str]]:
+    """A request's query or form fields as sorted ``(name, value)`` strings (a mapping or pairs)."""
+    if values is None:
+        return []
+    items = values.items() if isinstance(values, Mapping) else values
+    return sorted((str(name), str(value)) for name, value in items)
+
+
+def same_request(following: RequestSpec, sent: RequestSpec) -> bool:
+    """Whether ``following`` asks what ``sent`` asked: the same method, URL, query, form fields and
+    JSON body (headers aside: a page's own Referer or cookies do not make another page)."""
+    return (
+        following.method.upper() == sent.method.upper()
+        and following.url == sent.url
+        and _pairs(following.params) == _pairs(sent.params)
+        and _pairs(following.data) == _pairs(sent.data)
+        and following.json == sent.json
+    )
 
 
 def page_number(params: SearchParams, provider: str) -> int:

@@ -26,7 +26,8 @@
 
 Matching rule of :func:`replay_fixtures`: a search is answered by a recorded case
 of the same backend whose query is the same once whitespace is collapsed
-(case-sensitive). When several cases match, one recorded with the same options
+(case-sensitive), recorded for the search's first page (its ``pageno``, 1 when unset:
+a recording of another page holds no answer to this page's request). When several cases match, one recorded with the same options
 (``locale``, ``time_range``, ...) and ``max_results`` wins, then one with the same
 options, then the first by case name. A search no case matches fails with
 ``WebProviderError(no_recorded_case)`` naming the recorded queries.

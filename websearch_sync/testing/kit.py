@@ -23,6 +23,7 @@ from ..contract.conformance import conformance_checks as _conformance_checks
 from ..contract.replay import ReplayWire
 from ..engine import registry
 from ..engine.base import Backend
+from ..engine.option import PAGENO
 from ..errors import BAD_PARSE_RESULT, NETWORK_BLOCKED, NO_RECORDED_CASE, NetworkError, WebProviderError, WebSearchError
 from ..forks import module_lock
 from ..models import ParseResult, SearchParams, StrPath
@@ -234,6 +235,15 @@ def _replay_transport(case: Case, impersonate: Optional[str]) -> HttpTransport:
     return HttpTransport(wire=wire, impersonate=impersonate)
 
 
+def _first_page(options: Mapping[str, Any]) -> Any:
+    """The first result page a call or a case's recorded call asks for: its ``pageno`` option, 1 when
+    unset (as given in a case's meta file: a value the search would refuse stays as it is, matching no call)."""
+    page = options.get(PAGENO.name)
+    if page is None:
+        return 1
+    return int(page) if isinstance(page, str) and page.isascii() and page.isdigit() else page
+
+
 def _collapsed(text: Any) -> str:
     return " ".join(str(text).split())
 
@@ -262,6 +272,25 @@ class FixtureReplay:
                 backend,
                 "no recorded case of %s for query %r (%s)" % (backend, params.query, self._why_none(backend, params)),
             )
+        page = _first_page(params.options)
+        of_page = [c for c in candidates if _first_page(c.meta.get("options") or {}) == page]
+        if not of_page:  # a recording of another page holds no answer to this page's request
+            held = ", ".join(
+                "%s (page %s)" % (c.case_id, _first_page(c.meta.get("options") or {}))
+                for c in sorted(candidates, key=lambda c: c.name)
+            )
+            raise _no_answer(
+                backend,
+                "no recorded case of %s for query %r page %d (recorded: %s); %s"
+                % (
+                    backend,
+                    params.query,
+                    page,
+                    held,
+                    record_hint(self.fixtures_dir, backend, params.query, params.vertical),
+                ),
+            )
+        candidates = of_page
         options = _call_options(params)
 
         def score(case: Case) -> int:

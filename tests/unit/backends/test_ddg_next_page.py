@@ -5,6 +5,7 @@ Page 1 is a recorded page; no recording of its own page 2 exists, so page 2 is a
 another recorded DuckDuckGo page (or the recorded anomaly page): what is checked is the request
 page 2 is asked with, and how its answer joins page 1's."""
 
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -140,3 +141,24 @@ def test_page_two_asks_for_the_calls_own_query_whatever_the_form_carries():
         client.search("bun javascript runtime", max_results=20)
         second = mock.calls[1].request
     assert parse_qsl(second.body, keep_blank_values=True) == NEXT_FORM
+
+
+def test_a_next_form_repeating_the_request_just_made_is_not_sent_again():
+    """Page 2 (a recorded DuckDuckGo page) whose "Next" form carries the values page 2 was asked
+    with (page 1's form: same offset, token, query): pressing it would ask page 2 again, whose
+    results are repeats. Paging stops there, after two requests (before: a third, identical one)."""
+    start = OTHER_PAGE.rindex("<form", 0, OTHER_PAGE.index('name="vqd"'))
+    end = OTHER_PAGE.index("</form>", start)
+    form = OTHER_PAGE[start:end]
+    for name, value in NEXT_FORM:
+        form = re.sub(r'(name="%s" value=")[^"]*"' % name, lambda m, v=value: m.group(1) + v + '"', form)
+    page_2 = OTHER_PAGE[:start] + form + OTHER_PAGE[end:]
+    assert next_form(page_2) == PageForm("/html/", tuple(NEXT_FORM))  # only the form's values changed
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.post(ENDPOINT, body=PAGE_1, content_type="text/html; charset=UTF-8")
+        mock.post(ENDPOINT, body=page_2, content_type="text/html; charset=UTF-8")  # served again if asked again
+        response = client.search("bun javascript runtime", max_results=30)
+        sent = [parse_qsl(call.request.body, keep_blank_values=True) for call in mock.calls]
+    assert len(sent) == 2 and sent[1] == NEXT_FORM
+    assert len(response["items"]) == 20 and response["provider_meta"]["pages"] == 2
+    assert "errors" not in response

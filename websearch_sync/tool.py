@@ -1160,9 +1160,14 @@ def format_results(
     titles and snippets so they render as the same text (never as links, images or
     HTML) and puts every link destination in ``<...>``.
     """
+    _check_text_style(style)
+    return _render(result, style, _new_tag() if untrusted_notice else None, offline_note)
+
+
+def _check_text_style(style: str) -> None:
+    """``InvalidInput(bad_style)`` unless ``style`` is one a result is written in: text or markdown."""
     if style not in ("text", "markdown"):
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
-    return _render(result, style, _new_tag() if untrusted_notice else None, offline_note)
 
 
 def format_fetched(result: Mapping[str, Any], style: str, more: Mapping[str, str]) -> str:
@@ -1170,9 +1175,8 @@ def format_fetched(result: Mapping[str, Any], style: str, more: Mapping[str, str
     of ``more`` (``{"max_chars": "a larger --max-chars returns more"}``, the command line's) saying how
     to get more, instead of the fetch tool's advice to a model (``ask a larger max_chars (at most
     200000)``), which names the tool's argument and its most."""
-    if style not in ("text", "markdown"):
-        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
-    return _format_fetch(result, style, None, more=more)
+    _check_text_style(style)
+    return _render(result, style, None, more=more)
 
 
 def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[str, Optional[dict[str, Any]]]:
@@ -1181,8 +1185,7 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
     text (a fetch's ``text``, each item's ``content``) sits in the same untrusted-content block,
     under the same random tag. ``json`` is None for an error: its one line of text says it all.
     """
-    if style not in ("text", "markdown"):
-        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
+    _check_text_style(style)
     if "error" in result:
         return _error_line(result["error"]), None
     tag = _new_tag()
@@ -1239,13 +1242,19 @@ def _new_tag() -> str:
     return "%s-%s" % (UNTRUSTED_TAG, _new_nonce())
 
 
-def _render(result: Mapping[str, Any], style: str, tag: Optional[str], offline_note: bool = True) -> str:
+def _render(
+    result: Mapping[str, Any],
+    style: str,
+    tag: Optional[str],
+    offline_note: bool = True,
+    more: Optional[Mapping[str, str]] = None,
+) -> str:
     if "error" in result:
         return _error_line(result["error"])
     if "items" in result:
         text = _format_search(result, style, tag, offline_note)
     else:
-        text = _format_fetch(result, style, tag)
+        text = _format_fetch(result, style, tag, more=more)
     note = result.get("note")  # a ToolSession's repeat, answered from its memory: said first
     if not note:
         return text

@@ -181,8 +181,9 @@ def _arguments_said(
             value_hidden = False
             continue
         flag, joined, _ = argument.partition("=")
-        value_hidden = argument.startswith("-") and is_secret_name(flag) and not joined
-        if argument.startswith("-") and is_secret_name(flag):
+        credential = argument.startswith("-") and is_secret_name(flag)
+        value_hidden = credential and not joined
+        if credential:
             said.append("%s%s %s" % (flag, "=" + _HIDDEN if joined else "", CREDENTIAL_FLAG_HINT))
         else:
             said.append(_without_userinfo(argument) + _argument_hint(argument, parser, top, url))

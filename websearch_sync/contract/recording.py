@@ -309,7 +309,7 @@ class Redactor:
         self._whole = _compiled(spelt) if short else None
         self._in_json = _compiled(_AS_JSON_STRING % spelt) if short else None
         #: Where a short secret stands whole in any text, or as a token: each pattern with its replacement.
-        self._standing_forms = _short_forms(short)
+        self._standing_forms = _short_forms(short, spelt)
         #: Each secret as a UTF-16 or UTF-32 body (a JSON answer with a BOM) may spell it, as it is
         #: and URL-encoded (a short one: as a whole JSON string), with the placeholder in the same encoding.
         self._wide = _WideForms(
@@ -443,13 +443,13 @@ class Redactor:
         return cleaned
 
 
-def _short_forms(short: Sequence[str]) -> list[tuple[Any, Any]]:
-    """The patterns finding ``short`` secrets in any text, each with its replacement: where one
-    stands whole (a URL's field value or path segment, an HTML attribute's value) and, for one
-    reading as no word (:func:`_reads_as_word`), as a whole token (prose too)."""
+def _short_forms(short: Sequence[str], spelt: str) -> list[tuple[Any, Any]]:
+    """The patterns finding ``short`` secrets (``spelt``: their :func:`_spelt` spellings, one
+    alternation) in any text, each with its replacement: where one stands whole (a URL's field value
+    or path segment, an HTML attribute's value) and, for one reading as no word
+    (:func:`_reads_as_word`), as a whole token (prose too)."""
     if not short:
         return []
-    spelt = "|".join(_spelt(s) for s in short)
     forms: list[tuple[Any, Any]] = [
         (_compiled(_IN_URL_FIELD % spelt), _after_opening),
         (_compiled(_IN_ESCAPED_URL_FIELD % spelt), _after_opening),
@@ -874,9 +874,11 @@ def _compressed_body(data: bytes, content_type: str, redactor: Redactor, where: 
         if plain is not None:
             cleaned = redactor.body(plain, where, json_body=_json_text(plain))  # a JSON file: as a JSON body
             # a secret outside the content (a gzip header's file name, bytes after the stream's end,
-            # which no decoder reads): the body is written again from its content
-            outside = redactor.body(data, where) != data
-            return data if cleaned == plain and not outside else decoding.compressed(cleaned, coding)
+            # which no decoder reads): the body is written again from its content (looked for only
+            # when the content held none: else it is written again anyway)
+            if cleaned == plain and redactor.body(data, where) == data:
+                return data
+            return decoding.compressed(cleaned, coding)
     return None
 
 

@@ -13,7 +13,8 @@ The suite, by kind (``pytest`` runs all of it, offline):
 Helpers at this level: ``servers.py`` (the local server), ``faults.py`` (the catalogue of every way
 it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
 ``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``,
-``search_env.py`` (the developer's search settings out of each test's environment),
+``search_env.py`` (the developer's search settings out of each test's environment), ``races.py`` (a set two
+threads race on),
 ``unit_world.py`` (what every unit test runs in: no connection, the requests transport),
 ``scheduling.py`` (which tests share an xdist worker, and which start first), ``rewrite_cache.py`` (the
 workers share one rewriting of the test modules' asserts), ``bytecode.py`` (the library compiled once

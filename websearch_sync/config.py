@@ -28,6 +28,7 @@ from .errors import (
     clipped,
 )
 from .forks import module_global
+from .once import Once
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact, userinfo_hidden
@@ -748,7 +749,7 @@ def _check_seconds(name: str, value: Any) -> float:
 #: Variables named ``<prefix><BACKEND>``: one whose suffix names no backend is a typo.
 _PER_BACKEND_VARS = ("WEB_SEARCH_ENDPOINT_", "WEB_SEARCH_MIN_INTERVAL_S_")
 #: The typo'd variables already warned about (once per process each).
-_WARNED_VARS: set[str] = set()
+_WARNED_VARS = Once()
 
 
 def _warn_unknown_backend_vars(env: Mapping[str, str], known: list[str]) -> None:
@@ -757,9 +758,8 @@ def _warn_unknown_backend_vars(env: Mapping[str, str], known: list[str]) -> None
     names = {name.upper() for name in known}
     for var in env:
         prefix = next((p for p in _PER_BACKEND_VARS if var.startswith(p)), None)
-        if prefix is None or var[len(prefix) :] in names or var in _WARNED_VARS:
+        if prefix is None or var[len(prefix) :] in names or not _WARNED_VARS.first(var):
             continue
-        _WARNED_VARS.add(var)
         close = _backends.closest(var[len(prefix) :].lower())
         logger.warning(
             "ignoring %s: no backend is named %r%s",

@@ -44,6 +44,7 @@ from .errors import (
 )
 from .hostnames import idna_refusal, ignored_character
 from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
+from .once import Once
 from .secrets import name_words, userinfo_hidden
 from .vocabulary.ddgs import (
     DDGS_ARGUMENTS,
@@ -344,17 +345,15 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
 
 
 #: The locales :func:`_hint_country_code` has logged its hint for (once per process each).
-_HINTED_LOCALES: set[str] = set()
+_HINTED_LOCALES = Once()
 
 
 def _hint_country_code(locale: str) -> None:
     """Log once a taken locale that is a rare language's code and a common country's (``kr``: Kanuri,
     most often typed for Korea: :func:`~.vocabulary.ddgs.country_code_hint`)."""
     hint = country_code_hint(locale)
-    if hint is None or locale.lower() in _HINTED_LOCALES:
-        return
-    _HINTED_LOCALES.add(locale.lower())
-    logger.warning(hint)
+    if hint is not None and _HINTED_LOCALES.first(locale.lower()):
+        logger.warning(hint)
 
 
 def _check_locale(value: Any) -> Optional[str]:

@@ -22,6 +22,7 @@ from transports import BOTH
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport, RequestSpec
+from websearch_sync.once import Once
 
 PAGE = (
     b"<html><head><title>A compressed page</title></head><body><article><h1>A compressed page</h1><p>"
@@ -177,7 +178,7 @@ def test_without_brotli_and_zstandard_the_browser_wire_leaves_decoding_to_libcur
     from websearch_sync.net import decoding, mocks
 
     monkeypatch.delitem(decoding._CODINGS, "br")
-    monkeypatch.setattr(mocks, "_said", set())
+    monkeypatch.setattr(mocks, "_SAID", Once())
     caplog.set_level("INFO", logger="websearch_sync")
     with FaultServer({"/p": served("br", CODINGS["br"](PAGE))}) as server:
         response = send(server.url("/p"), "chrome")

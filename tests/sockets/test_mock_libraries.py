@@ -15,6 +15,7 @@ import responses
 import websearch_sync as ws
 from websearch_sync.net import browser, mocks, ssrf
 from websearch_sync.net.browser import browser_available
+from websearch_sync.once import Once
 from websearch_sync.testing import no_network
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +42,7 @@ def test_the_responses_example_of_the_docs_passes_with_and_without_the_browser_e
         assert browser.resolve_impersonate(None) == "chrome", "the browser wire is the default here"
     else:
         monkeypatch.setattr(browser, "browser_available", lambda: False)
-    monkeypatch.setattr(mocks, "_said", set())
+    monkeypatch.setattr(mocks, "_SAID", Once())
     caplog.set_level(logging.INFO, logger="websearch_sync")
     example: dict = {}
     exec(compile(RESPONSES_EXAMPLE, "docs/contract.md", "exec"), example)  # noqa: S102 - the docs' own example

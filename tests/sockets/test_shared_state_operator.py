@@ -35,6 +35,7 @@ import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
 from websearch_sync.client.state.server import RETRY_AFTER_S
 from websearch_sync.net.deadline import Deadline
+from websearch_sync.once import Once
 
 # -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
 
@@ -696,14 +697,16 @@ def test_a_unix_socket_url_with_a_database_shares_the_state(caplog):
 
 
 @pytest.mark.parametrize("intervals, warned", [((0.4, 0.04), True), ((0.4, 0.4), False)])
-def test_a_process_pacing_an_upstream_unlike_the_fleet_is_warned_of(redis_db, redis_server, caplog, intervals, warned):  # noqa: F811
+def test_a_process_pacing_an_upstream_unlike_the_fleet_is_warned_of(
+    redis_db, redis_server, caplog, monkeypatch, intervals, warned
+):  # noqa: F811
     """Each booking spaces the next slot by its own process's interval: a worker left on an old
     ``min_interval_s`` (0.04 s where the fleet keeps 0.4 s) set the pace the upstream saw, and
     nothing said so. Now the slot remembers its booker's interval and a process booking at
     another one warns, once."""
     from websearch_sync.client.state import slots
 
-    slots._UNEVEN.clear()
+    monkeypatch.setattr(slots, "_UNEVEN", Once())
     with caplog.at_level(logging.WARNING, logger="websearch_sync"):
         for interval in intervals + intervals:
             with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": interval}) as client:
@@ -714,12 +717,12 @@ def test_a_process_pacing_an_upstream_unlike_the_fleet_is_warned_of(redis_db, re
         assert "this process waits 0.04 s between requests, another 0.4 s" in uneven[0]
 
 
-def test_a_process_that_does_not_pace_a_paced_upstream_is_warned_of(redis_db, redis_server, caplog):  # noqa: F811
+def test_a_process_that_does_not_pace_a_paced_upstream_is_warned_of(redis_db, redis_server, caplog, monkeypatch):  # noqa: F811
     """A worker left on ``min_interval_s=0`` books no slot, so it never learned the fleet's pace
     and nothing said it went around it. Now it reads the pace once per upstream and warns."""
     from websearch_sync.client.state import slots
 
-    slots._UNEVEN.clear()
+    monkeypatch.setattr(slots, "_UNEVEN", Once())
     url = up(redis_server.url)
     with caplog.at_level(logging.WARNING, logger="websearch_sync"):
         with ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.4}) as paced:
@@ -731,7 +734,9 @@ def test_a_process_that_does_not_pace_a_paced_upstream_is_warned_of(redis_db, re
     assert len(uneven) == 1 and "this process waits 0 s between requests, another 0.4 s" in uneven[0], uneven
 
 
-def test_an_unpaced_request_that_may_wait_for_no_slot_still_reads_the_fleets_pace(redis_db, redis_server, caplog):  # noqa: F811
+def test_an_unpaced_request_that_may_wait_for_no_slot_still_reads_the_fleets_pace(
+    redis_db, redis_server, caplog, monkeypatch
+):  # noqa: F811
     """The look is bounded by the call's time left, not by the longest wait: a first request that
     may wait for no slot (``at_once``: 0) would have had no time for Redis, and, looking once per
     upstream, the process never warned."""
@@ -740,7 +745,7 @@ def test_an_unpaced_request_that_may_wait_for_no_slot_still_reads_the_fleets_pac
     from websearch_sync.client.state import SharedSlots, SharedState, slots
     from websearch_sync.client.state.server import state_server
 
-    slots._UNEVEN.clear()
+    monkeypatch.setattr(slots, "_UNEVEN", Once())
     url = up(redis_server.url)
     paced, unpaced = (
         RateLimiter(SYSTEM_CLOCK, SharedSlots(SharedState(state_server(url), "", False, SYSTEM_CLOCK)))
@@ -753,10 +758,10 @@ def test_an_unpaced_request_that_may_wait_for_no_slot_still_reads_the_fleets_pac
     assert len(uneven) == 1 and "this process waits 0 s between requests, another 0.4 s" in uneven[0], uneven
 
 
-def test_an_unpaced_process_alone_is_not_warned_of(redis_db, redis_server, caplog):  # noqa: F811
+def test_an_unpaced_process_alone_is_not_warned_of(redis_db, redis_server, caplog, monkeypatch):  # noqa: F811
     from websearch_sync.client.state import slots
 
-    slots._UNEVEN.clear()
+    monkeypatch.setattr(slots, "_UNEVEN", Once())
     with caplog.at_level(logging.WARNING, logger="websearch_sync"):
         with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 0}) as client:
             client.search("alone", cache_ttl_s=0)

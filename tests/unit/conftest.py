@@ -1,13 +1,13 @@
 """Unit tests open no connection at all, not even to 127.0.0.1: HTTP is replayed with
 ``responses``. A test that needs a real local server belongs in ``tests/sockets/``."""
 
-import threading
 import warnings
 
 import pytest
 from unit_world import UNIT_WORLD, attributes_set
 
 from websearch_sync.backends import stub
+from websearch_sync.once import Once
 
 
 @pytest.fixture(autouse=True)
@@ -21,7 +21,7 @@ def _unit_world():
 def unwarned(monkeypatch):
     """The offline stub's once-per-process warning not given yet in this process (its state reset),
     and every warning recorded: the list the fixture gives."""
-    monkeypatch.setattr(stub, "_warned", threading.Event())
+    monkeypatch.setattr(stub, "_WARNED", Once())
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         yield seen

@@ -31,6 +31,7 @@ from websearch_sync.net import mocks, transport, wire_requests, workers
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport, RequestSpec
 from websearch_sync.net.wire_mock import MockResponse, MockWire
+from websearch_sync.once import Once
 from websearch_sync.reader import pdflog
 from websearch_sync.testing import kit
 from websearch_sync.tool import ToolSession
@@ -153,8 +154,15 @@ def _replayed(client, monkeypatch):
 
 def _unwarned(client, monkeypatch):
     """The stub's warning lock, taken by the first offline search of a process."""
-    monkeypatch.setattr(stub, "_warned", threading.Event())
-    return stub._warning_lock, _stub_search  # noqa: SLF001
+    monkeypatch.setattr(stub, "_WARNED", Once())
+    return stub._WARNED._lock, _stub_search  # noqa: SLF001
+
+
+def _unsaid(client, monkeypatch):
+    """The lock of what the transport says once, taken by the first client given a session (not said yet:
+    one an earlier test said is looked up without it)."""
+    monkeypatch.setattr(mocks, "_SAID", Once())
+    return mocks._SAID._lock, lambda: ws.SearchClient(session=requests.Session()).close()  # noqa: SLF001
 
 
 def _tool_session(client, monkeypatch):
@@ -205,10 +213,7 @@ LOWER_LOCKS = {
     "transport's forks": lambda client, monkeypatch: (transport._FORK_LOCK, lambda: client.search("child")),  # noqa: SLF001
     "work threads": _work_threads,
     "parts renewed": lambda client, monkeypatch: (forks._PARTS_LOCK, lambda: _client(MockWire(_recorded)).close()),  # noqa: SLF001
-    "said once": lambda client, monkeypatch: (
-        mocks._said_lock,  # noqa: SLF001
-        lambda: ws.SearchClient(session=requests.Session()).close(),
-    ),
+    "said once": _unsaid,
     "sessions given": lambda client, monkeypatch: (
         wire_requests._GIVEN_LOCK,  # noqa: SLF001
         lambda: ws.SearchClient(session=requests.Session()).close(),

@@ -14,6 +14,7 @@ import pytest
 
 import websearch_sync as ws
 from websearch_sync.cli import main
+from websearch_sync.once import Once
 from websearch_sync.tool import call_tool
 from websearch_sync.validate import search_params
 
@@ -317,7 +318,7 @@ def test_a_rare_language_whose_code_is_a_common_countrys_is_taken_with_one_hint(
 
     from websearch_sync import validate
 
-    monkeypatch.setattr(validate, "_HINTED_LOCALES", set(), raising=False)  # once per process: not an earlier test's
+    monkeypatch.setattr(validate, "_HINTED_LOCALES", Once())  # once per process: not an earlier test's
     with caplog.at_level(logging.INFO, logger="websearch_sync"):
         assert [_params(locale=locale).locale for _ in range(3)] == [locale] * 3
     assert [record.getMessage() for record in caplog.records] == [said]

@@ -23,6 +23,7 @@ LAYERS: dict[str, int] = {
     "weburl": 0,  # standard library only: URLs resolved as a browser resolves them, for extract's links and net's hops
     "shellwords": 0,  # standard library only: a word quoted for sh and PowerShell, for cli's and contract's hints
     "errors": 1,
+    "once": 1,  # forks' lock only: what validate and every layer above say once per process
     "models": 2,
     "validate": 3,  # below config, which checks its numbers there
     "config": 4,

@@ -7,12 +7,14 @@ import sqlite3
 import threading
 
 import pytest
+from races import RacedSet
 
 import websearch_sync as ws
 from websearch_sync.client import cache as cache_module
 from websearch_sync.client.answers import page_answer_bytes, search_answer_bytes
 from websearch_sync.client.cache import MemoryCache, ResultCache, SqliteCache, too_long
 from websearch_sync.client.state.results import RedisCache
+from websearch_sync.once import Once
 
 
 class CountingTier:
@@ -81,7 +83,7 @@ def test_an_answer_too_long_to_share_is_warned_of_once_per_process(tmp_path, mon
     """Kept out of Redis and the cache file, it was silent: a service answering with megabytes of
     snippet had every worker of a fleet ask it each question, none of them told why. Then it was
     warned of once per tier: two warnings for the first such answer of a worker with both."""
-    monkeypatch.setattr(cache_module, "_TOO_LONG_WARNED", set(), raising=False)
+    monkeypatch.setattr(cache_module, "_TOO_LONG_WARNED", Once())
     state = RecordingState()
     cache = ResultCache(MemoryCache(60), SqliteCache(str(tmp_path / "c.sqlite"), 60), RedisCache(state, []))
     with caplog.at_level(logging.DEBUG, logger="websearch_sync"):
@@ -93,25 +95,10 @@ def test_an_answer_too_long_to_share_is_warned_of_once_per_process(tmp_path, mon
     assert state.written == [] and cache.get("big 1") is not None  # from memory
 
 
-class _RacedSet(set):
-    """A set whose look-up, once made, waits (up to 0.5 s) for a second thread's: two threads that check
-    it without a lock both find the tier not warned of yet."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.barrier = threading.Barrier(2)
-
-    def __contains__(self, item: object) -> bool:
-        found = super().__contains__(item)
-        try:
-            self.barrier.wait(timeout=0.5)
-        except threading.BrokenBarrierError:  # the other thread waits for the lock: it looks up after this one
-            pass
-        return found
-
-
 def test_two_threads_with_answers_too_long_warn_once_between_them(monkeypatch, caplog):
-    monkeypatch.setattr(cache_module, "_TOO_LONG_WARNED", _RacedSet())
+    raced = Once()
+    raced._said = RacedSet()  # noqa: SLF001 - without the lock both threads find the tier not warned of yet
+    monkeypatch.setattr(cache_module, "_TOO_LONG_WARNED", raced)
     with caplog.at_level(logging.DEBUG, logger="websearch_sync"):
         threads = [threading.Thread(target=too_long, args=("x" * 20, 10, "the shared state")) for _ in range(2)]
         for thread in threads:

@@ -16,6 +16,7 @@ from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import DEFAULT_USER_AGENT, HttpTransport, RequestSpec
 from websearch_sync.net.wire import BrowserRequests, WireRequest, browser_request
 from websearch_sync.net.wire_mock import MockResponse, MockWire
+from websearch_sync.once import Once
 
 URL = "https://engine.example/html/"
 FORM_HEADERS = {
@@ -236,7 +237,7 @@ class SocketWire(MockWire):
 
 
 def test_while_responses_is_active_browser_requests_go_through_requests(caplog, monkeypatch):
-    monkeypatch.setattr(mocks, "_said", set())
+    monkeypatch.setattr(mocks, "_SAID", Once())
     transport = HttpTransport(impersonate="off")
     transport.browser = SocketWire(page)
     with responses.RequestsMock() as mock:

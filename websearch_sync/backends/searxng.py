@@ -81,6 +81,7 @@ from ..net.botwall import BotWall
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
 from ..net.urls import browser_join, host_token, shown_url
+from ..once import Once
 from .searxng_config import (
     DEFAULT_ENGINE_TIMEOUT_S,
     InstanceConfig,
@@ -189,7 +190,7 @@ _MIN_TIMEOUT_LIMIT_S = 0.1
 
 #: The query strings of a base URL already said to be dropped (once per process): their field names and
 #: how many pieces had no name, never their values.
-_SAID_DROPPED_QUERY: set[tuple[tuple[str, ...], int]] = set()
+_SAID_DROPPED_QUERY = Once()
 
 logger = logging.getLogger("websearch_sync")
 
@@ -282,9 +283,8 @@ class SearXNG(JsonApiBackend):
         pieces = [piece for piece in query.split("&") if piece]
         names = tuple(sorted({unquote_plus(piece.split("=", 1)[0]) for piece in pieces if "=" in piece}))
         bare = sum("=" not in piece for piece in pieces)
-        if not pieces or (names, bare) in _SAID_DROPPED_QUERY:
+        if not pieces or not _SAID_DROPPED_QUERY.first((names, bare)):
             return
-        _SAID_DROPPED_QUERY.add((names, bare))
         fields = ["%r" % name[:40] for name in names[:8]]
         if bare:
             fields.append("%d without a name" % bare)

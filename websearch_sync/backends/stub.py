@@ -13,17 +13,16 @@ and its pages are never read (``include_content`` leaves them without content).
 
 import logging
 import sys
-import threading
 import warnings
 from types import FrameType
 from typing import Any, Optional
 from urllib.parse import quote, quote_plus
 
 from ..engine.base import Backend
-from ..forks import module_lock
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
+from ..once import Once
 
 __all__ = ["OfflineResultsWarning"]
 
@@ -41,13 +40,13 @@ class OfflineResultsWarning(UserWarning):
     """Search results in this process come from the offline stub, not from the web."""
 
 
-_warned = threading.Event()
-_warning_lock = module_lock(__name__, "_warning_lock")
+#: Holds :data:`OFFLINE_WARNING` once the user was told of offline results (by the stub or a command).
+_WARNED = Once()
 
 
 def offline_warning_given() -> None:
     """Record that the user has been told about offline results, so the stub does not warn again."""
-    _warned.set()
+    _WARNED.first(OFFLINE_WARNING)
 
 
 #: The top-level modules that start a thread's work: a frame of theirs above the library's is no caller.
@@ -69,12 +68,8 @@ def _caller_level() -> int:
 
 
 def _warn_once() -> None:
-    if _warned.is_set():  # the common case: no lock taken
+    if not _WARNED.first(OFFLINE_WARNING):
         return
-    with _warning_lock:
-        if _warned.is_set():
-            return
-        _warned.set()
     warnings.warn(OFFLINE_WARNING, OfflineResultsWarning, stacklevel=_caller_level())
     if logger.hasHandlers():  # a service's log; else logging's last resort would print the warning twice
         logger.warning(OFFLINE_WARNING)

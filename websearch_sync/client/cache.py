@@ -22,8 +22,9 @@ from collections.abc import Hashable
 from typing import Any, Callable, Optional
 
 from ..errors import BAD_CACHE_PATH, InvalidInput
-from ..forks import module_lock, renewed_in_children
+from ..forks import renewed_in_children
 from ..models import StrPath
+from ..once import Once
 from .clock import SYSTEM_CLOCK, Clock
 from .tiers import SharedCacheTier
 
@@ -62,10 +63,8 @@ def cache_key_text(key: Hashable) -> str:
 
 #: Holds :data:`_WARNED` once this process warned of an answer too long to share (a service answering
 #: so answers so again: one warning a process, whichever tier it was kept out of first; then DEBUG).
-_TOO_LONG_WARNED: set[str] = set()
+_TOO_LONG_WARNED = Once()
 _WARNED = "warned"
-#: Held while :data:`_TOO_LONG_WARNED` is looked up in and added to (two threads each warned).
-_TOO_LONG_LOCK = module_lock(__name__, "_TOO_LONG_LOCK")
 
 
 def too_long(text: str, max_bytes: Optional[int], kept_from: str) -> bool:
@@ -79,11 +78,8 @@ def too_long(text: str, max_bytes: Optional[int], kept_from: str) -> bool:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size <= max_bytes:
         return False
-    with _TOO_LONG_LOCK:
-        warned = _WARNED in _TOO_LONG_WARNED
-        _TOO_LONG_WARNED.add(_WARNED)
     logger.log(
-        logging.DEBUG if warned else logging.WARNING,
+        logging.WARNING if _TOO_LONG_WARNED.first(_WARNED) else logging.DEBUG,
         "an answer of %d bytes is longer than any call asking it takes back (%d bytes): kept in this"
         " process's memory only, not in %s nor any other place other processes read, so they ask the"
         " service for it themselves (a service answering with very long snippets; warned once per process,"

@@ -53,6 +53,7 @@ from ..net.ssrf import forbidden_reason, literal_address
 from ..net.status import edge_refusal, forbidden
 from ..net.transport import HttpResponse, status_error
 from ..net.urls import shown_url
+from ..once import Once
 from . import registry
 from .base import Backend, dig, json_body, json_path, json_shape
 from .media_fields import nested
@@ -204,7 +205,7 @@ def with_path(base: str, path: str) -> str:
 
 
 #: (backend, host) pairs already warned about a key sent over plain http (once per process).
-_WARNED_PLAIN_HTTP: set[tuple[str, str]] = set()
+_WARNED_PLAIN_HTTP = Once()
 
 
 def _is_local(host: str) -> bool:
@@ -429,9 +430,8 @@ class JsonApiBackend(Backend):
             return
         parts = urlsplit(self.endpoint_url())
         host = (parts.hostname or "").lower()
-        if parts.scheme.lower() != "http" or (self.name, host) in _WARNED_PLAIN_HTTP or _is_local(host):
+        if parts.scheme.lower() != "http" or _is_local(host) or not _WARNED_PLAIN_HTTP.first((self.name, host)):
             return
-        _WARNED_PLAIN_HTTP.add((self.name, host))
         logger.warning(
             "%s: the endpoint %s is plain http: the API key travels unencrypted to %s; use https:// in %s",
             self.name,

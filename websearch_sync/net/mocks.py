@@ -12,7 +12,7 @@ import sys
 from typing import Optional
 
 from ..errors import CONNECTION_ERROR, NetworkError
-from ..forks import module_lock
+from ..once import Once
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -26,8 +26,8 @@ _PATCHABLE = (
     ("sessions", "Session", "get_adapter"),
     ("sessions", "Session", "request"),
 )
-_said: set[str] = set()
-_said_lock = module_lock(__name__, "_said_lock")
+#: The messages :func:`say_once` has logged.
+_SAID = Once()
 
 
 def requests_patched() -> Optional[str]:
@@ -89,8 +89,5 @@ def refusal(host: str, exc: BaseException, provider: Optional[str]) -> NetworkEr
 
 def say_once(message: str) -> None:
     """Log ``message`` (INFO, logger ``websearch_sync``) the first time it is said in this process."""
-    with _said_lock:
-        if message in _said:
-            return
-        _said.add(message)
-    logger.info("%s", message)
+    if _SAID.first(message):
+        logger.info("%s", message)

@@ -7,6 +7,7 @@ import os
 import uuid
 from typing import Any, Optional
 
+from ...once import Once
 from ...validate import MAX_TIMEOUT_MS
 from ..tiers import SharedBooking
 from .server import BadReply, SharedState, logger
@@ -172,15 +173,14 @@ def _answer(reply: Any, max_wait_us: int) -> tuple[bool, float, int, float, int]
 
 
 #: The (upstream, this process's interval, the other's) already warned of: once each per process.
-_UNEVEN: set[tuple[str, float, float]] = set()
+_UNEVEN = Once()
 
 
 def _warn_uneven(name: str, interval: float, paced: float) -> None:
     """Warn (once) that another process paces ``name`` at another interval than this one: the
     slots are booked by each booker's own interval, so the upstream sees the shortest one."""
-    if not paced or abs(paced - interval) < 1e-6 or (name, interval, paced) in _UNEVEN:
+    if not paced or abs(paced - interval) < 1e-6 or not _UNEVEN.first((name, interval, paced)):
         return
-    _UNEVEN.add((name, interval, paced))
     logger.warning(
         "the fleet paces %s unevenly: this process waits %g s between requests, another %g s"
         " (min_interval_s differs between processes); the upstream sees the shorter pace:"

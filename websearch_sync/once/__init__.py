@@ -1,0 +1,35 @@
+"""What the library says once per process (a warning, a hint, a note), whichever thread says it first.
+
+Its own unit because the same few lines, a set of what was said looked up then added to, stood in
+eight modules, five of them without a lock: two threads could both find a key new and both warn.
+It sits just above :mod:`~websearch_sync.forks`, which renews its lock in a forked child (a lock a
+parent's thread held at the fork would hang the child's first warning), and below ``validate``, the
+lowest layer that warns once.
+"""
+
+from collections.abc import Hashable
+
+from ..forks import instance_lock
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+
+class Once:
+    """The keys said so far in this process: :meth:`first` is true once for each key.
+
+    A forked child keeps its parent's keys (what the parent said is not said again) with a lock of its own."""
+
+    def __init__(self) -> None:
+        self._said: set[Hashable] = set()
+        self._lock = instance_lock(self)
+
+    def first(self, key: Hashable) -> bool:
+        """True the first time ``key`` is given in this process (it is then said), false after,
+        in whichever thread: of two threads giving a new key at once, one is told true."""
+        if key in self._said:  # the common case, said already: no lock taken
+            return False
+        with self._lock:
+            if key in self._said:
+                return False
+            self._said.add(key)
+        return True

@@ -125,14 +125,15 @@ def _secrets_pattern(secrets: tuple[Optional[str], ...]) -> Optional["re.Pattern
     return re.compile("|".join(re.escape(s) for s in usable))
 
 
-#: A URL's user info: what follows a ``://`` up to an ``@`` (at most 256 characters, no white space).
-_USERINFO = re.compile(r"(?<=://)[^\s@]{0,256}@")
-
-
 def userinfo_hidden(text: str) -> str:
-    """``text`` with the user info of each URL in it as ``***`` (``https://u:pw@host`` ->
-    ``https://***@host``): for a message quoting what someone typed where a name belongs."""
-    return _USERINFO.sub("***@", text) if "@" in text else text
+    """``text`` with all from its first ``://`` to its last ``@`` as ``***`` (``https://u:pw@host`` ->
+    ``https://***@host``), else as it is: for a message quoting what someone typed where a name belongs,
+    and an unknown argument of the command line. Hides more than a URL's user info rather than less: a
+    password holding an ``@``, a space or any length, two URLs in one text (all between them too)."""
+    scheme, separator, rest = text.partition("://")
+    if not separator or "@" not in rest:
+        return text
+    return "%s://***@%s" % (scheme, rest.rsplit("@", 1)[1])
 
 
 def mask(value: Any) -> str:

@@ -49,3 +49,42 @@ def test_a_malformed_list_holding_a_url_hides_its_password(backend):
     with pytest.raises(ws.InvalidInput) as refused:
         ws.search("q", backend=backend)
     assert SECRET not in refused.value.message.lower(), refused.value.message
+
+
+#: User info the two former ways of hiding it disagreed on: the library's messages hid it up to the
+#: first ``@`` within 256 characters and no white space, and showed the rest; the command line's hid
+#: all up to the last ``@``.
+HIDDEN_BY_ONE = [
+    "https://user:pw@1234secret@searx.example/",  # an @ in the password
+    "https://user:pw 1234secret@searx.example/",  # a space
+    "https://%s:pw1234secret@searx.example/" % ("u" * 300),  # more than 256 characters
+]
+
+
+@pytest.mark.parametrize("url", HIDDEN_BY_ONE)
+def test_user_info_the_messages_showed_is_hidden_in_them_as_on_the_command_line(url, capsys):
+    with pytest.raises(ws.InvalidInput) as refused:
+        ws.search("q", backend=url)
+    assert "1234secret" not in refused.value.message.lower() and "searx.example/" in refused.value.message
+    for argv in (["fetch", "https://example.com/", url], ["search", "-b", "stub", "q", url]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "1234secret" not in err and "https://***@searx.example/" in err, err
+
+
+@pytest.mark.parametrize(
+    "word, shown",
+    [
+        ("x=https://u:%s@a/,https://u:%s@b/" % (SECRET, SECRET), "x=https://***@b/"),  # two URLs: all between
+        ("https://searx.example/", "https://searx.example/"),
+        ("me@searx.example", "me@searx.example"),  # no scheme: no URL to read
+    ],
+)
+def test_the_command_line_and_the_messages_hide_alike(word, shown, capsys):
+    """Both call sites hide through :func:`~websearch_sync.secrets.userinfo_hidden`: what the command
+    line said of an unknown argument, a backend's name is said in a message."""
+    assert main(["fetch", "https://example.com/", word]) == 2
+    assert "unrecognized arguments: %s" % shown in capsys.readouterr().err
+    with pytest.raises(ws.InvalidInput) as refused:
+        ws.search("q", backend=word.replace(",", ";"))
+    assert shown.replace(",", ";").lower() in refused.value.message.lower(), refused.value.message

@@ -23,7 +23,7 @@ from typing import Callable, NoReturn, Optional
 from ..config import VERSION as __version__
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
-from ..secrets import is_secret_name
+from ..secrets import is_secret_name, userinfo_hidden
 from ..shellwords import shell_quote
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
 from .flag_hints import (
@@ -150,7 +150,8 @@ def unrecognized(
     words_alone = not any(argument.startswith("-") for argument in unknown)
     if isinstance(query, str) and words_alone and getattr(args, "queries_file", None) is None:
         said.append(
-            "(a query of several words is one argument: quote it, %s)" % shell_quote(" ".join([query, *unknown]))
+            "(a query of several words is one argument: quote it, %s)"
+            % shell_quote(userinfo_hidden(" ".join([query, *unknown])))
         )
     elif isinstance(url, str) and words_alone and any("://" in word or "." in word for word in unknown):
         said.append("(fetch reads one URL: run it once for each)")
@@ -172,7 +173,8 @@ def _arguments_said(
     """Each unknown argument as :func:`unrecognized` says it, with its hint; never a credential: the
     value of a flag whose name is a credential's (:func:`~websearch_sync.secrets.is_secret_name`:
     ``--api-key KEY``, ``--token=KEY``) is ``***`` and the flag is told where keys go, and a URL's
-    user info (``http://user:password@proxy``) is ``***`` (the line is printed, and logged by CI)."""
+    user info (``http://user:password@proxy``) is ``***`` (:func:`~websearch_sync.secrets.userinfo_hidden`:
+    the line is printed, and logged by CI)."""
     said: list[str] = []
     value_hidden = False
     for argument in unknown:
@@ -186,17 +188,8 @@ def _arguments_said(
         if credential:
             said.append("%s%s %s" % (flag, "=" + _HIDDEN if joined else "", CREDENTIAL_FLAG_HINT))
         else:
-            said.append(_without_userinfo(argument) + _argument_hint(argument, parser, top, url))
+            said.append(userinfo_hidden(argument) + _argument_hint(argument, parser, top, url))
     return said
-
-
-def _without_userinfo(word: str) -> str:
-    """``word`` with a URL's user info, and anything up to its last ``@``, as ``***``
-    (``http://u:pw@proxy:3128`` -> ``http://***@proxy:3128``); other words as they are."""
-    scheme, separator, rest = word.partition("://")
-    if not separator or "@" not in rest:
-        return word
-    return "%s://%s@%s" % (scheme, _HIDDEN, rest.rsplit("@", 1)[1])
 
 
 def _argument_hint(argument: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser, url: object) -> str:

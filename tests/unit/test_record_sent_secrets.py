@@ -222,6 +222,20 @@ def test_a_short_sent_token_is_redacted_where_it_stands_whole_and_as_a_token(tmp
     assert title.startswith("the ") and title.endswith(" prose, x%sy stays" % SHORT) and "ab12x " not in title
 
 
+def test_an_outcome_is_cleaned_as_a_written_field_is_but_for_names_and_notes():
+    """One walk serves both (:meth:`~recording.Redactor.value`, :meth:`~recording.Redactor.outcome`):
+    a long secret inside text and a short one standing whole are replaced in lists and dicts all the
+    way down, a short one inside a word kept. Written, each removal is noted where it was and a
+    credential's or a volatile field is the placeholder whole; an outcome notes nothing and judges
+    no field by its name."""
+    redactor = recording.Redactor([TOKEN], volatile=["limit"], whole=[SHORT])
+    nested = {"items": [{"title": "a %s b" % TOKEN, "tags": [SHORT, "x%sy" % SHORT]}], "token": "plain", "limit": "3"}
+    cleaned = {"items": [{"title": "a <redacted> b", "tags": ["<redacted>", "x%sy" % SHORT]}]}
+    assert redactor.outcome(nested) == dict(cleaned, token="plain", limit="3") and redactor.notes == []
+    assert redactor.value("q", nested, "f") == dict(cleaned, token="<redacted>", limit="<redacted>")
+    assert redactor.notes == ["f.items.title", "f.items.tags", "f.token"]
+
+
 def test_a_short_secret_reading_as_a_word_stands_whole_only():
     redactor = recording.Redactor([], whole=[WORD])
     assert redactor.value("state", WORD, "f") == "<redacted>"  # a query or form field's whole value

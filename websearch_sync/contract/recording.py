@@ -350,13 +350,7 @@ class Redactor:
         """A live answer's outcome (:func:`~.cases.outcome_of`) with every known secret replaced in
         its text, a short one standing whole too, as the replay of the redacted case gives it (no note:
         it is not written)."""
-        if isinstance(value, str):
-            return PLACEHOLDER if self.standing(value) else self._replaced(value)
-        if isinstance(value, list):
-            return [self.outcome(v) for v in value]
-        if isinstance(value, dict):
-            return {k: self.outcome(v) for k, v in value.items()}
-        return value
+        return self._cleaned("", value, None)
 
     @property
     def searching(self) -> bool:
@@ -410,20 +404,30 @@ class Redactor:
 
     def value(self, name: str, value: Any, where: str) -> Any:
         """A field value: wholly redacted when ``name`` is a credential, else secrets replaced inside."""
-        if is_secret_name(name) and value not in (None, ""):
-            self.note(where)
-            return _placeholders(value)
-        if name in self._volatile and value not in (None, ""):
-            return PLACEHOLDER
-        if isinstance(value, str) and self.standing(value):
-            self.note(where)
-            return PLACEHOLDER
+        return self._cleaned(name, value, where)
+
+    def _cleaned(self, name: str, value: Any, where: Optional[str]) -> Any:
+        """``value`` (the field ``name``'s) with every known secret replaced, a short one standing whole
+        too, in lists and dicts all the way down (a dict's keys name its fields): :meth:`value`, written at
+        ``where``, each removal noted there, and a credential's field (:func:`is_secret_name`) or a volatile
+        one the placeholder whole; :meth:`outcome` (``where`` ``None``), not written: nothing noted, and
+        no field judged by its name (an outcome's are the library's own, not the request's)."""
+        if where is not None:
+            if is_secret_name(name) and value not in (None, ""):
+                self.note(where)
+                return _placeholders(value)
+            if name in self._volatile and value not in (None, ""):
+                return PLACEHOLDER
         if isinstance(value, str):
-            return self.text(value, where)
+            if not self.standing(value):
+                return self._replaced(value) if where is None else self.text(value, where)
+            if where is not None:
+                self.note(where)
+            return PLACEHOLDER
         if isinstance(value, list):
-            return [self.value(name, v, where) for v in value]
+            return [self._cleaned(name, v, where) for v in value]
         if isinstance(value, dict):
-            return {k: self.value(k, v, "%s.%s" % (where, k)) for k, v in value.items()}
+            return {k: self._cleaned(k, v, None if where is None else "%s.%s" % (where, k)) for k, v in value.items()}
         return value
 
     def header(self, name: str, value: str, where: str) -> str:

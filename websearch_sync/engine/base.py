@@ -633,10 +633,9 @@ class Backend:
         while pages < most and len(seen) < params.max_results and fresh:
             following = partial(self.next_page, params, Page(pages + 1, read, response, page_result, sent))
             try:
-                spec = self._next_request(deadline, response, following, sent)
-                if spec is sent:  # its "next" asks for that page again
-                    self._paging_repeated(params, parsed, pages)
-                if spec is None or spec is sent:
+                repeated = partial(self._paging_repeated, params, parsed, pages)
+                spec = self._next_request(deadline, response, following, sent, repeated)
+                if spec is None:
                     break
                 sent = spec
                 before_next_request()
@@ -668,17 +667,21 @@ class Backend:
         response: HttpResponse,
         following: Callable[[], Optional[RequestSpec]],
         sent: RequestSpec,
+        repeated: Callable[[], None],
     ) -> Optional[RequestSpec]:
-        """The next page's request as ``following`` (:meth:`next_page`) makes it, ``None`` when there
-        is no next page, or ``sent`` itself, the request just made, when the next one asks what it
-        asked (a page whose "next" repeats it: :func:`same_request`), which would bring that page
-        again. A "next" link that is no URL is that page's failure; read within the deadline, as
-        parsing (a page's forms are read whole: a page of very many takes its time)."""
+        """The next page's request as ``following`` (:meth:`next_page`) makes it, or ``None``: no next
+        page, or one whose request is ``sent``, the one just made (a page whose "next" repeats it:
+        :func:`same_request`), which would bring that page again: not sent, but said (``repeated``,
+        :meth:`_paging_repeated`). A "next" link that is no URL is that page's failure; read within
+        the deadline, as parsing (a page's forms are read whole: a page of very many takes its time)."""
         spec = self._within(deadline, response, partial(self._read_answer, response, following), "reading")
         if spec is None:
             return None
         made = self._made(spec, "next_page")
-        return sent if same_request(made, sent) else made
+        if same_request(made, sent):
+            repeated()
+            return None
+        return made
 
     def _paging_repeated(self, params: SearchParams, parsed: ParseResult, pages: int) -> None:
         """Say in ``parsed`` that the "next" of page ``pages`` asks for that page again, so paging

@@ -36,7 +36,7 @@ from ..errors import (
     WebProviderError,
     install_hint,
 )
-from ..net.media import html_note, served_as, sniffed_image_type, sniffed_other_image_type
+from ..net.media import served_as, sniffed_image_type, sniffed_other_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, read_header
 from .pagetext import ImageData, PageText, partial_answer
@@ -133,10 +133,10 @@ def image_text(
             status=response.status,
             hint=ASK_FOR_IMAGES,
         )
-    if media is None:  # declared an image, sent something else (an error page): not "cut short or malformed"
+    if media is None:  # declared an image, sent something else: not "cut short or malformed" (a page is read)
         opening = "is empty" if not response.content else "opens with no PNG, JPEG, GIF or WebP signature"
         raise WebParseError(
-            "%s served %s that is no image: it %s%s" % (host, declared, opening, html_note(response.content)),
+            "%s served %s that is no image: it %s" % (host, declared, opening),
             provider=provider,
             detail_code=IMAGE_UNREADABLE,
             status=response.status,

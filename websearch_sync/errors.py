@@ -176,6 +176,7 @@ TIME_RANGE_SKIPPED = "time_range_skipped"  #: a warning: SearXNG did not ask its
 TIME_RANGE_UNVERIFIED = "time_range_unverified"  #: a warning: SearXNG's /config could not be read to tell that
 PAGING_SKIPPED = "paging_skipped"  #: a warning: SearXNG did not ask its engines without paging for a later page
 PAGING_UNVERIFIED = "paging_unverified"  #: a warning: SearXNG's /config could not be read to tell that
+NEXT_PAGE_REPEATED = "next_page_repeated"  #: a warning: a page's "next" asked for that page again; paging stopped
 NO_RECORDED_CASE = "no_recorded_case"  #: replay: the request matches no recorded case
 # ToolNotFound
 UNKNOWN_TOOL = "unknown_tool"

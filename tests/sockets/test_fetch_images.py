@@ -4,6 +4,7 @@ downscaled with Pillow (the images extra) or refused as image_too_large without 
 
 import base64
 import io
+import random
 import sys
 
 import pytest
@@ -260,10 +261,9 @@ def chunked(body, content_type):
     "body, content_type",
     [
         (pillow_image(64, 48, "GIF")[:-1], "image/gif"),
-        (JPEG[:-2], "image/jpeg"),
         (png(64, 48)[:-12], "image/png"),
     ],
-    ids=["gif without its trailer", "jpeg without its end-of-image marker", "png without its IEND chunk"],
+    ids=["gif without its trailer", "png without its IEND chunk"],
 )
 def test_an_image_without_its_end_marker_is_returned_when_http_says_its_body_is_whole(body, content_type, fake_clock):
     served = {
@@ -281,6 +281,49 @@ def test_an_image_without_its_end_marker_is_returned_when_http_says_its_body_is_
         assert (result["width"], result["height"], base64.b64decode(result["data"]) == body) == (64, 48, True)
     assert (type(closed).__name__, closed.detail_code) == ("WebParseError", "image_unreadable")
     assert (type(dropped).__name__, dropped.detail_code) == ("NetworkError", "incomplete_body"), repr(dropped)
+
+
+def noise_jpeg(width, height):
+    """A JPEG of seeded random pixels: its scan data is most of the file."""
+    from PIL import Image
+
+    rng = random.Random(7)
+    out = io.BytesIO()
+    Image.frombytes("RGB", (width, height), bytes(rng.getrandbits(8) for _ in range(width * height * 3))).save(
+        out, format="JPEG"
+    )
+    return out.getvalue()
+
+
+PHOTO = noise_jpeg(320, 240)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [PHOTO[: len(PHOTO) * 2 // 3], PHOTO[:-2]],
+    ids=["cut a third from its end", "without its last two bytes"],
+)
+def test_a_jpeg_without_its_end_of_image_marker_is_unreadable_whatever_http_says(body, fake_clock):
+    """A JPEG's scan data has no length: cut short, its segments read well to the end of what is
+    left, and a Content-Length of what is left (or the chunked coding) made it a whole file, returned
+    as an image (Pillow refuses it: "image file is truncated"). Its end-of-image marker must be there."""
+    served = {"/length": respond(200, body, content_type="image/jpeg"), "/chunked": chunked(body, "image/jpeg")}
+    with FaultServer(served) as server:
+        errors = [fetch_error(server.url(path), images=True) for path in served]
+    for error in errors:
+        assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable"), repr(error)
+        assert error.message == (
+            "127.0.0.1 served an image that is cut short: its data stops without a JPEG's end-of-image marker (FF D9)"
+        )
+
+
+def test_a_jpeg_with_bytes_after_its_end_of_image_marker_is_returned():
+    """Bytes after the marker (padding, a second image of a multi-picture file) are the file's: the
+    marker is found by walking the segments, not looked for in the last bytes."""
+    body = PHOTO + b"\x00" * 4096 + PHOTO
+    with FaultServer({"/i": respond(200, body, content_type="image/jpeg")}) as server:
+        result = fetch(server.url("/i"), images=True)
+    assert (result["width"], result["height"], base64.b64decode(result["data"]) == body) == (320, 240, True)
 
 
 @pytest.mark.parametrize(
@@ -305,22 +348,59 @@ NO_SIGNATURE = "opens with no PNG, JPEG, GIF or WebP signature"
 @pytest.mark.parametrize(
     "body, said",
     [
-        (
-            b"<!doctype html><html><body><h1>Access denied</h1></body></html>",
-            NO_SIGNATURE + " (it opens as an HTML page)",
-        ),
         (b"", "is empty"),
         (b"\x00" * 64, NO_SIGNATURE),
+        (b"%PDF-1.7\n1 0 obj", NO_SIGNATURE),
     ],
-    ids=["an html page", "nothing", "zero bytes"],
+    ids=["nothing", "zero bytes", "a pdf's opening"],
 )
 def test_a_body_declared_as_an_image_that_is_none_says_so(body, said):
-    """It read "an image that is cut short or malformed (its header gives no size ...)"; an error
-    page or an empty body is named as such (the page not quoted), as for a declared PDF."""
+    """It read "an image that is cut short or malformed (its header gives no size ...)"; an empty
+    body is named as such, as for a declared PDF (an HTML page is read as one: below)."""
     with FaultServer({"/i.png": respond(200, body, content_type="image/png")}) as server:
         error = fetch_error(server.url("/i.png"), images=True)
     assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable")
     assert error.message == "127.0.0.1 served image/png content that is no image: it " + said
+
+
+#: A page whose charset only its <meta> says: read without it, its GBK is taken for EUC-KR (앳없련狂).
+PAGE = (
+    "<!doctype html><html><head><meta charset=gbk><title>拒绝访问</title></head><body><p>拒绝访问</p></body></html>"
+).encode("gbk")
+
+
+@pytest.mark.parametrize("images", [False, True], ids=["images not asked for", "images asked for"])
+@pytest.mark.parametrize("content_type", ["image/png", "image/jpeg", "image/svg+xml"])
+def test_a_page_served_under_an_image_type_is_read_as_the_page(content_type, images):
+    """A sign-in or error page sent with the type of the image it stood for was refused as "an image;
+    fetch returns images only when asked" (whose hint, images=True, brought "no image" next). Its
+    first bytes are sniffed as an untyped body's are: it is read as the page, in the charset its
+    <meta> names, as under text/html."""
+    served = {
+        "/i": respond(200, PAGE, content_type=content_type),
+        "/page": respond(200, PAGE, content_type="text/html"),
+    }
+    with FaultServer(served) as server:
+        result = fetch(server.url("/i"), images=images)
+        as_html = fetch(server.url("/page"), images=images)
+    assert (result["extractor"], result["title"], result["text"]) == (
+        as_html["extractor"],
+        as_html["title"],
+        as_html["text"],
+    )
+    assert (result["title"], result["text"]) == ("拒绝访问", "拒绝访问")
+    assert result["content_type"] == content_type  # what the server said, as for any sniffed body
+
+
+def test_an_image_not_asked_for_is_refused_after_its_first_kilobyte():
+    """A text fetch reads no image (its bytes would be refused): of a body under an image's type it
+    reads the first KB, enough to tell a page, and stops (here 2 MB the server never finishes)."""
+    body = png(64, 48)
+    endless = raw(head(200, {"Content-Type": "image/png", "Content-Length": "2000000"}) + body + bytes(2048))
+    with FaultServer({"/i": endless}) as server:
+        error = fetch_error(server.url("/i"))
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "unsupported_content"), repr(error)
+    assert error.message == "127.0.0.1 served image/png content, an image; fetch returns images only when asked"
 
 
 def test_a_max_chars_shorter_than_the_line_shortens_it_and_the_image_is_not_truncated():

@@ -15,6 +15,7 @@ from faults import respond
 from servers import FaultServer
 
 import websearch_sync as ws
+from websearch_sync import tool
 from websearch_sync.backends.searxng import SearXNG, searxng_language
 from websearch_sync.models import SearchParams
 
@@ -196,6 +197,23 @@ def test_traditional_chinese_without_a_region_is_not_sent_as_simplified(locale, 
     assert searxng_language(locale) == language
     _, calls = run(recorded(), locale=locale)
     assert sent(calls[0])["language"] == language
+
+
+@pytest.mark.parametrize("locale, language", [("sr-Latn", "sr"), ("sr-Latn-RS", "sr-RS"), ("uz-Cyrl", "uz")])
+def test_a_script_searxng_cannot_say_is_reported_as_not_sent(locale, language):
+    """SearXNG's ``language`` has no script subtag and its locale list holds ``sr`` alone ("Српски",
+    searx/sxng_locales.py): ``sr-Latn`` is searched as Cyrillic Serbian. Before, nothing said so;
+    the answer names the part not sent, and the tool's text says it too."""
+    result, calls = run(recorded(), locale=locale)
+    assert sent(calls[0])["language"] == language
+    assert result["provider_meta"]["not_sent"] == ["locale.script"]
+    assert "Not applied by searxng: locale.script" in tool.format_results(result)
+
+
+@pytest.mark.parametrize("locale", ["sr-Cyrl", "sr", "uz-Latn", "en-Latn", "zh-Hant", "zh-Hans-TW", "zh-Hant-CN"])
+def test_a_script_searxng_reads_without_it_is_not_reported(locale):
+    result, _ = run(recorded(), locale=locale)
+    assert "not_sent" not in result["provider_meta"]
 
 
 @pytest.mark.parametrize("locale", ["english", "es-419", "de-CH-1901", "x-klingon", "en-US-u-ca"])

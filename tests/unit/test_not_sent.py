@@ -185,6 +185,28 @@ def test_a_part_of_the_locale_is_named_when_the_other_is_sent() -> None:
     assert backend.not_sent(SearchParams(query="q", max_results=3)) == []
 
 
+def test_a_script_is_a_part_of_the_locale_that_goes_with_its_language() -> None:
+    """``locale.script`` is named alone when the language was sent; with the language, or every
+    part the call gave, not sent, the locale is reported whole (a script says nothing alone)."""
+
+    class ScriptLess(Backend):
+        name = "scriptless"
+        unsent = ("locale.script",)
+
+    class LanguageLess(Backend):
+        name = "languageless"
+        unsent = ("locale.language",)
+
+    def unsent(backend: type, locale: str) -> list[str]:
+        return backend(ws.Settings()).not_sent(SearchParams(query="q", max_results=3, locale=locale))
+
+    assert unsent(ScriptLess, "sr-Latn-RS") == ["locale.script"]
+    assert unsent(ScriptLess, "sr-Latn") == ["locale.script"]
+    assert unsent(ScriptLess, "sr-RS") == unsent(ScriptLess, "sr") == []  # no script given
+    assert unsent(LanguageLess, "sr-Latn-RS") == ["locale.language", "locale.script"]
+    assert unsent(LanguageLess, "sr-Latn") == ["locale"]
+
+
 def test_a_wikipedia_edition_chosen_otherwise_sends_no_locale() -> None:
     wiki = ws.Settings(endpoints={"wikipedia": "https://wiki.example/w/api.php"})
     params = SearchParams(query="q", max_results=3, locale="de-DE")

@@ -248,6 +248,53 @@ def test_a_first_page_short_of_the_call_reads_the_next_though_the_call_is_within
     assert response["provider_meta"]["pages"] == 2 and clock.sleeps == pytest.approx([1.0])
 
 
+class _Repeating(_Paged):
+    """A page whose "next" is the request that brought it (DuckDuckGo's Next form carrying the values
+    its page was posted with)."""
+
+    name = "repeating_probe"
+
+    def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
+        return self.build_request(params)
+
+
+@pytest.fixture
+def repeating():
+    registry.register(_Repeating)
+    yield
+    registry.unregister(_Repeating.name)
+
+
+REPEATED = "the next page of page 1 asks for page 1 again (the request that brought it), so paging stopped"
+
+
+def test_a_next_page_repeating_the_request_just_made_is_a_warning_when_the_call_asked_more(repeating):
+    """Paging stopped at it without a word: the call for 7 got 3 and did not learn why."""
+    with responses.RequestsMock() as mock, ws.SearchClient("repeating_probe", clock=FakeClock()) as client:
+        _serve(mock, {1: _page(1, ["1", "2", "3"])})
+        response = client.search("q", max_results=7)
+        requests_sent = len(mock.calls)
+    assert requests_sent == 1 and len(response["items"]) == 3
+    assert [(e["type"], e["detail_code"], e["message"]) for e in response["errors"]] == [
+        ("WebProviderError", "next_page_repeated", "page 2 was not read (the results are those of page 1): " + REPEATED)
+    ]
+    assert "page_not_read" not in response["provider_meta"] and "partial" not in response["provider_meta"]
+    assert "Note: page 2 was not read (the results are those of page 1): " + REPEATED in tool.format_results(response)
+
+
+def test_a_fill_up_page_repeating_the_request_just_made_is_said_in_page_not_read(repeating):
+    """A call within a page's size, its first page short: the fill-up page is best effort (the answer
+    stands whole), so why it was not read is ``page_not_read``, as for a fill-up page that failed."""
+    with responses.RequestsMock() as mock, ws.SearchClient("repeating_probe", clock=FakeClock()) as client:
+        _serve(mock, {1: _page(1, ["1", "2"])})
+        response = client.search("q", max_results=3)
+        requests_sent = len(mock.calls)
+    assert requests_sent == 1 and len(response["items"]) == 2 and "errors" not in response
+    assert response["provider_meta"]["page_not_read"] == "page 2 was not read (the results are those of page 1): " + (
+        REPEATED
+    )
+
+
 def test_paging_stops_at_a_page_that_brings_nothing_new(paged):
     with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=FakeClock()) as client:
         _serve(mock, {1: _page(1, ["1", "2", "3"]), 2: _page(2, ["1", "2", "3"])})

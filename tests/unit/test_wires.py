@@ -226,6 +226,28 @@ def test_a_recording_wire_notes_a_body_not_read_to_its_end():
     assert exchanges[0].complete is False
 
 
+def test_a_body_tested_by_its_first_bytes_is_read_on_only_when_they_pass():
+    """``read_body`` may answer with a test of the body's first KB (a type fetch refuses unless the
+    body is a page, an image's): read on when it passes, else what arrived is all there is; a body
+    shorter than a KB is read whole, untested."""
+    tested = []
+
+    def opens_with_a_tag(head):
+        tested.append(head)
+        return head.startswith(b"<")
+
+    def fetched(body):
+        wire = MockWire(lambda request: MockResponse(200, {}, body))  # 64 KB chunks
+        spec = RequestSpec("GET", "https://site.example/")
+        return send(HttpTransport(wire=wire), spec, read_body=lambda status, headers: opens_with_a_tag).content
+
+    page, image, short = b"<" + b"y" * 199_999, b"y" * 200_000, b"y" * 1000
+    assert fetched(page) == page
+    assert fetched(image) == image[:65536]  # the first chunk, then no more
+    assert fetched(short) == short
+    assert tested == [page[:1024], image[:1024]]
+
+
 # -- a mock of requests is never bypassed ----------------------------------------------------------
 
 

@@ -24,6 +24,7 @@ from ..errors import (
     BAD_PARSE_RESULT,
     DEADLINE_EXCEEDED,
     MISSING_API_KEY,
+    NEXT_PAGE_REPEATED,
     NOT_CONFIGURED,
     NOT_JSON,
     QUERY_TOO_LONG,
@@ -632,7 +633,8 @@ class Backend:
         while pages < most and len(seen) < params.max_results and fresh:
             following = partial(self.next_page, params, Page(pages + 1, read, response, page_result, sent))
             try:
-                spec = self._next_request(deadline, response, following, sent)
+                repeated = partial(self._paging_repeated, params, parsed, pages)
+                spec = self._next_request(deadline, response, following, sent, repeated)
                 if spec is None:
                     break
                 sent = spec
@@ -665,17 +667,41 @@ class Backend:
         response: HttpResponse,
         following: Callable[[], Optional[RequestSpec]],
         sent: RequestSpec,
+        repeated: Callable[[], None],
     ) -> Optional[RequestSpec]:
         """The next page's request as ``following`` (:meth:`next_page`) makes it, or ``None``: no next
         page, or one whose request is ``sent``, the one just made (a page whose "next" repeats it:
-        :func:`same_request`), which would bring that page again. A "next" link that is no URL is
-        that page's failure; read within the deadline, as parsing (a page's forms are read whole: a
-        page of very many takes its time)."""
+        :func:`same_request`), which would bring that page again: not sent, but said (``repeated``,
+        :meth:`_paging_repeated`). A "next" link that is no URL is that page's failure; read within
+        the deadline, as parsing (a page's forms are read whole: a page of very many takes its time)."""
         spec = self._within(deadline, response, partial(self._read_answer, response, following), "reading")
         if spec is None:
             return None
         made = self._made(spec, "next_page")
-        return None if same_request(made, sent) else made
+        if same_request(made, sent):
+            repeated()
+            return None
+        return made
+
+    def _paging_repeated(self, params: SearchParams, parsed: ParseResult, pages: int) -> None:
+        """Say in ``parsed`` that the "next" of page ``pages`` asks for that page again, so paging
+        stopped (:meth:`_read_more_pages`): a fill-up page's note in ``page_not_read`` (the answer
+        stands whole), else a warning in ``errors``, ``next_page_repeated``: the call asked for more
+        results than the pages read gave, and would otherwise not learn why it got fewer."""
+        shown = "page 1" if pages == 1 else "pages 1-%d" % pages
+        why = "the next page of page %d asks for page %d again (the request that brought it), so paging stopped" % (
+            pages,
+            pages,
+        )
+        if params.max_results <= (self.results_per_page or 0):
+            parsed.page_not_read = "page %d was not read (the results are those of %s): %s" % (pages + 1, shown, why)
+            return
+        warning = WebProviderError(
+            "page %d was not read (the results are those of %s): %s" % (pages + 1, shown, why),
+            provider=self.name,
+            detail_code=NEXT_PAGE_REPEATED,
+        )
+        parsed.errors.append(warning.to_dict())
 
     def _page_failed(self, params: SearchParams, parsed: ParseResult, error: WebSearchError, pages: int) -> None:
         """Say in ``parsed`` that page ``pages + 1`` failed with ``error`` (:meth:`_read_more_pages`):

@@ -27,6 +27,14 @@ def locale_region(locale: str) -> Optional[str]:
     return region_subtag(locale)
 
 
+def locale_script(locale: str) -> Optional[str]:
+    """The script subtag of ``locale``, title-cased (``"sr-latn"`` -> ``"Latn"``), ``None`` without
+    one: four letters right after the language, as BCP 47 places it (``zh-Hant-TW``)."""
+    parts = locale.replace("_", "-").split("-")
+    script = parts[1] if len(parts) > 1 else ""
+    return script.title() if len(script) == 4 and script.isascii() and script.isalpha() else None
+
+
 def traditional_chinese(locale: str) -> bool:
     """Whether a Chinese ``locale`` is written in traditional characters: the ``Hant`` script, or
     a region that writes them (Taiwan, Hong Kong, Macao); ``zh``, ``zh-CN``, ``zh-SG``: simplified."""

@@ -7,7 +7,9 @@ staying silent: each engine declares what its request builder leaves out
 ``"<input>=<value>"`` for the values it cannot express alone (``"time_range=year"``), or
 ``"locale=language-only"`` for an engine that sends a locale's region alone (``de`` is not sent), or
 a part of the locale the request goes without (``"locale.region"``: Mojeek's ``lb`` is a language,
-``en-GB`` is searched as ``en``; ``"locale.language"``: Tavily's ``country`` is a region). A locale whose
+``en-GB`` is searched as ``en``; ``"locale.language"``: Tavily's ``country`` is a region;
+``"locale.script"``: SearXNG's ``language`` has no script, and ``sr-Latn`` is searched as ``sr``,
+which its engines read as Cyrillic Serbian). A locale whose
 every given part is not sent is reported whole (``"locale"``); one part of it sent, the other not,
 is reported as that part, so the caller learns exactly what the answer ignored. An input
 counts as sent when a query parameter, body field, preference cookie or the address carries it;
@@ -27,7 +29,7 @@ from typing import Any
 
 from ..models import MEDIA_FILTERS, SearchParams
 from ..validate import COMMON_OPTIONS
-from .locales import locale_region, split_locale
+from .locales import locale_region, locale_script, split_locale
 
 __all__: list[str] = []  # internal: documented in docs/backends.md and docs/ result shape
 
@@ -38,14 +40,17 @@ LANGUAGE_ONLY = "language-only"
 #: The parts of a locale a declaration (and ``not_sent``) may name alone.
 LOCALE_LANGUAGE = "locale.language"
 LOCALE_REGION = "locale.region"
-LOCALE_PARTS = (LOCALE_LANGUAGE, LOCALE_REGION)
+LOCALE_SCRIPT = "locale.script"
+LOCALE_PARTS = (LOCALE_LANGUAGE, LOCALE_REGION, LOCALE_SCRIPT)
 
 
 def unsent_inputs(declared: Iterable[str], params: SearchParams) -> list[str]:
     """The inputs among ``declared`` (``"name"``, ``"name=value"`` or a part of the locale) that the
     call gave (a value other than the default, ``None``), sorted: the ones its request goes without.
     ``"locale=language-only"`` matches a locale without a country (``de``, ``es-419``); a locale
-    without a region at all (``de``) has no region to drop, so ``"locale.region"`` says nothing of it."""
+    without a region at all (``de``) has no region to drop, so ``"locale.region"`` says nothing of it
+    (nor ``"locale.script"`` of one without a script); a script goes with its language: when the
+    language is not sent, neither is the script."""
     unsent = set()
     parts = set()
     for entry in declared:
@@ -57,10 +62,18 @@ def unsent_inputs(declared: Iterable[str], params: SearchParams) -> list[str]:
         if given and (not value or given == value or (value == LANGUAGE_ONLY and split_locale(given)[1] is None)):
             unsent.add(name)
     if params.locale and "locale" not in unsent and parts:
-        given_parts = set(LOCALE_PARTS) if locale_region(params.locale) is not None else {LOCALE_LANGUAGE}
-        dropped = parts & given_parts
-        unsent.update(("locale",) if dropped == given_parts else dropped)
+        unsent.update(_locale_parts_dropped(params.locale, parts))
     return sorted(unsent)
+
+
+def _locale_parts_dropped(locale: str, parts: set[str]) -> set[str]:
+    """The parts among ``parts`` (declared not sent) that ``locale`` gives, or ``{"locale"}`` when
+    it gives no other; the script goes with the language (not sent when the language is not)."""
+    given = {LOCALE_LANGUAGE}
+    given.update((LOCALE_REGION,) if locale_region(locale) is not None else ())
+    given.update((LOCALE_SCRIPT,) if locale_script(locale) is not None else ())
+    dropped = (parts | {LOCALE_SCRIPT} if LOCALE_LANGUAGE in parts else parts) & given
+    return {"locale"} if dropped == given else dropped
 
 
 def locale_parts_unsent(language_sent: bool, region_sent: bool) -> tuple[str, ...]:

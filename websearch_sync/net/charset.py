@@ -351,9 +351,10 @@ def _labelled(content: bytes, content_type: Optional[str], header: Optional[str]
     if xml:
         candidates.append(xml_declared_charset(content))
     # a body that says nothing of itself (``*/*``, ``application/octet-stream``...) is sniffed as one
-    # under no type, so may be a page naming its charset
+    # under no type, so may be a page naming its charset; and one under an image's type is decoded
+    # only when it opens as a page (``net.media.content_kind``)
     media = media_type(content_type)
-    is_html = untyped(media) or "html" in media or "xml" in media
+    is_html = untyped(media) or "html" in media or "xml" in media or media.startswith("image/")
     if is_html:
         candidates.append(meta_charset(content))
     candidates.append("utf-8")

@@ -28,7 +28,7 @@ from .headers import check_headers
 from .request_spec import RequestSpec
 from .status import NO_BODY_STATUSES, REDIRECT_STATUSES
 from .urls import URL_HEADERS, header_url
-from .wire import WireRequest
+from .wire import SNIFF_BYTES, ReadBody, WireRequest
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -47,7 +47,7 @@ class Body:
         *,
         max_bytes: int,
         truncate: bool,
-        read_body: Optional[Callable[[int, Mapping[str, str]], bool]],
+        read_body: Optional[ReadBody],
         follow: bool,
         method: str,
         decoders: Sequence[str],
@@ -64,6 +64,7 @@ class Body:
         self.truncated = False
         self.redirect = False
         self.framed = False
+        self.sniff: Optional[Callable[[bytes], bool]] = None  # read on only when its first bytes pass
 
     def head(self, status: int, headers: Mapping[str, str], url: str, framed: bool = False) -> bool:
         """Keep the status line and headers; say whether the body is wanted."""
@@ -74,16 +75,24 @@ class Body:
         self.redirect = self.follow and status in REDIRECT_STATUSES and bool(self.headers.get("Location"))
         if self.redirect:
             self.max_bytes, self.truncate = min(self.max_bytes, _REDIRECT_BODY_BYTES), True
-        elif self.read_body is not None and not self.read_body(status, headers):
-            return False
+        elif self.read_body is not None:
+            wanted = self.read_body(status, headers)
+            if wanted is False:
+                return False
+            self.sniff = wanted if callable(wanted) else None
         if status not in NO_BODY_STATUSES and self.method != "HEAD":
             self._refuse_undecodable()
         return True
 
     def data(self, chunk: bytes) -> bool:
-        """Keep a decoded chunk; false once the cap is reached (or the error when cutting is not allowed)."""
+        """Keep a decoded chunk; false once the cap is reached (or the error when cutting is not allowed),
+        or once the first :data:`~.wire.SNIFF_BYTES` failed the ``read_body`` test that asked to see them."""
         self.chunks.append(chunk)
         self.total += len(chunk)
+        if self.sniff is not None and self.total >= SNIFF_BYTES:
+            sniff, self.sniff = self.sniff, None
+            if not sniff(b"".join(self.chunks)[:SNIFF_BYTES]):
+                return False  # not worth reading on: what arrived is kept, the rest not read
         if self.total <= self.max_bytes:
             return True
         if not self.truncate:

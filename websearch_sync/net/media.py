@@ -5,6 +5,7 @@ from typing import Optional
 
 from .contenttype import UNKNOWN, untyped, valid_media, xml_media
 from .transport import HttpResponse
+from .wire import SNIFF_BYTES
 from .xmlroot import foreign_root, past_prologue, prefixed_xhtml_root, xhtml_root
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -117,12 +118,14 @@ def content_kind(response: HttpResponse) -> str:
     ``application/octet-stream``, ``*/*``...), as the MIME Sniffing standard's "rules for
     identifying an unknown MIME type" do (HTML, a PDF, an image, else text or binary). A body that opens
     with a PDF's or an image's signature is that whatever text type it is declared as:
-    servers send PDFs as ``text/plain`` or ``text/html``, and no text opens with those bytes."""
+    servers send PDFs as ``text/plain`` or ``text/html``, and no text opens with those bytes. A body
+    declared as an image that opens as an HTML page (:func:`opens_as_page`) is that page: no image
+    opens with ``<``, and a server's sign-in or error page sent under the type of the image it
+    stood for was refused as an image."""
     kind = media_kind(response.content_type)
-    if kind in (None, "html", "json", "text"):
-        signed = _signed_kind(response.content, cut=response.truncated, declared=kind is not None)
-        if signed is not None:
-            return signed
+    signed = _by_its_bytes(response, kind)
+    if signed is not None:
+        return signed
     if kind == "text" and xml_media(response.content_type) and xhtml_root(response.content):
         return "html"
     if response.content_type == "text/html" and foreign_root(response.content):
@@ -152,6 +155,13 @@ _HTML_OPENINGS = (
 )
 
 
+def opens_as_page(content: bytes) -> bool:
+    """Whether ``content`` (its first KB: :data:`~.wire.SNIFF_BYTES`) opens as an HTML page, as an
+    untyped body is sniffed (:func:`content_kind`): one of the MIME Sniffing standard's HTML openings
+    after a byte-order mark, white space, comments and an XML declaration."""
+    return _opens_as_html(content[:SNIFF_BYTES].lstrip(_BLANKS).lower())
+
+
 def html_note(content: bytes) -> str:
     """`` (it opens as an HTML page)`` when ``content`` does, as an untyped body is sniffed
     (:func:`content_kind`), else ``""``: what an error message on a body declared a PDF or an
@@ -165,6 +175,17 @@ def _opens_as_html(head: bytes) -> bool:
     return any(
         head.startswith(opening) and head[len(opening) : len(opening) + 1] in (b" ", b">") for opening in _HTML_OPENINGS
     )
+
+
+def _by_its_bytes(response: HttpResponse, kind: Optional[str]) -> Optional[str]:
+    """The kind a body is by its first bytes whatever its declared ``kind`` says, else None: a page
+    under an image's type (a sign-in or error page: read as the page it is); a PDF or an image
+    untyped or under a text type (:func:`_signed_kind`)."""
+    if kind == "image":
+        return "html" if opens_as_page(response.content) else None
+    if kind in (None, "html", "json", "text"):
+        return _signed_kind(response.content, cut=response.truncated, declared=kind is not None)
+    return None
 
 
 def _signed_kind(content: bytes, cut: bool, declared: bool = False) -> Optional[str]:

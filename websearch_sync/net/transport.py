@@ -10,7 +10,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
@@ -36,7 +36,7 @@ from .ssrf import AddressGuard
 from .status import MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_S
 from .status import retry_after_seconds as retry_after_seconds
 from .status import status_error as status_error
-from .wire import BrowserRequests, Wire, closed_without_answer, deadline_error
+from .wire import BrowserRequests, ReadBody, Wire, closed_without_answer, deadline_error
 
 if TYPE_CHECKING:
     import requests
@@ -262,7 +262,7 @@ class HttpTransport:
         max_bytes: int,
         truncate: bool = False,
         secrets: Iterable[Optional[str]] = (),
-        read_body: Optional[Callable[[int, Mapping[str, str]], bool]] = None,
+        read_body: Optional[ReadBody] = None,
         hops: Optional[HopRules] = None,
     ) -> HttpResponse:
         """Send one request and read its body, within ``deadline``, following its redirects
@@ -282,7 +282,8 @@ class HttpTransport:
         it the endpoint's own host is trusted and other hosts are checked. Every hop waits
         for the transport's :attr:`gate` first. ``read_body(status, headers)`` returning
         false skips reading the body (``content`` is then empty), e.g. for a content type
-        the caller will refuse anyway.
+        the caller will refuse anyway; returning a test of the body's first bytes reads on
+        only when it holds (:data:`~.wire.BodyWanted`: a body of a refused type that may be a page).
         """
         secret_list = [s for s in secrets if s]
         started = time.monotonic()
@@ -310,7 +311,7 @@ class HttpTransport:
         deadline: Deadline,
         provider: Optional[str],
         secrets: list[str],
-        reading: tuple[int, bool, Optional[Callable[[int, Mapping[str, str]], bool]]],
+        reading: tuple[int, bool, Optional[ReadBody]],
         rules: Optional[HopRules],
     ) -> HttpResponse:
         """The one hop loop: each hop waits for the gate, is sent (to its checked addresses),
@@ -355,7 +356,7 @@ class HttpTransport:
         spec: RequestSpec,
         deadline: Deadline,
         provider: Optional[str],
-        reading: tuple[int, bool, Optional[Callable[[int, Mapping[str, str]], bool]]],
+        reading: tuple[int, bool, Optional[ReadBody]],
         addresses: Sequence[str],
         keep_auth: bool,
     ) -> "Body":
@@ -384,7 +385,7 @@ class HttpTransport:
         provider: Optional[str],
         max_bytes: int,
         truncate: bool,
-        read_body: Optional[Callable[[int, Mapping[str, str]], bool]],
+        read_body: Optional[ReadBody],
         follow: bool,
         connect_to: Optional[str],
         keep_auth: bool,

@@ -79,6 +79,18 @@ class WireRequest:
         return found
 
 
+#: How many of a body's first bytes a test that sniffs it is given (``ReadBody``): the first KB, where
+#: the package looks for the HTML openings of a page under no type or another's (``net.media``).
+SNIFF_BYTES = 1024
+#: What a ``read_body(status, headers)`` test answers of an answer's body: ``True``, read it;
+#: ``False``, skip it (``content`` is then empty); or a test of its first :data:`SNIFF_BYTES` (all of a
+#: shorter body), read on only when the test is true (``content`` is else those bytes, or a few more
+#: of the chunk they came in): a body of a type fetch refuses, read only far enough to tell a page
+#: sent under that type (an HTML page under ``image/png``).
+BodyWanted = Union[bool, Callable[[bytes], bool]]
+ReadBody = Callable[[int, Mapping[str, str]], BodyWanted]
+
+
 class BodySink(Protocol):
     """Where a wire puts the answer (see the module docstring)."""
 

@@ -14,8 +14,9 @@ from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.contenttype import untyped
 from ..net.deadline import Deadline
 from ..net.jsontext import JsonTooDeep
-from ..net.media import content_kind, media_kind, media_token, served_as, sniffed_other_image_type
+from ..net.media import content_kind, media_kind, media_token, opens_as_page, served_as, sniffed_other_image_type
 from ..net.transport import HttpResponse
+from ..net.wire import BodyWanted
 from .image import image_text
 from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
 from .pagetext import binary, readable
@@ -28,12 +29,15 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 READ_KINDS = ("html", "json", "text", "pdf")
 
 
-def wanted(status: int, media: str, images: bool = False) -> bool:
+def wanted(status: int, media: str, images: bool = False) -> BodyWanted:
     """Whether the body of an answer with this status and media type is worth reading: not a
-    successful answer of a type fetch refuses anyway (a video, an archive; an image unless
-    ``images``)."""
-    kinds = (None, *READ_KINDS, "image") if images else (None, *READ_KINDS)
-    return not (200 <= status < 300 and media_kind(media) not in kinds)
+    successful answer of a type fetch refuses anyway (a video, an archive). An image's, unless
+    ``images``, only as far as :func:`~..net.media.opens_as_page` looks (its first KB): a page
+    sent under an image's type is read as the page (:func:`page_text`), an image refused unread."""
+    kind = media_kind(media)
+    if not 200 <= status < 300 or kind in (None, *READ_KINDS) or (images and kind == "image"):
+        return True
+    return opens_as_page if kind == "image" else False
 
 
 def page_text(

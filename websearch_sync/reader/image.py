@@ -7,8 +7,11 @@ An image over the caps (``MAX_IMAGE_BYTES``, ``MAX_IMAGE_SIDE``: what the model 
 take, for the largest size any part of it declares) is downscaled when Pillow is installed
 (the ``images`` extra), else refused with ``WebProviderError(image_too_large)``; one so
 large that decoding it is itself the risk (over ``MAX_DECODE_PIXELS``) is refused either way.
-An image without its end marker is returned only when HTTP marked where its body ends
-(:func:`_whole`): then it is the file the server holds, which browsers show. An animation (GIF,
+A PNG or GIF without its end marker is returned only when HTTP marked where its body ends
+(:func:`_whole`): then it is the file the server holds, which browsers show. A JPEG without its
+end-of-image marker never is (:func:`_ends_as_it_must`): its scan data has no length, so nothing
+tells a file whose last two bytes are missing from one cut half-way, and libjpeg (Pillow) refuses
+both, "image file is truncated". An animation (GIF,
 APNG, WebP) is returned as a still image of its first frame (:mod:`.stills`, :func:`_still`):
 OpenAI's vision input takes a GIF only when it is not animated, Anthropic's documents GIF without
 animation: a still image is what every model API takes.
@@ -33,7 +36,7 @@ from ..errors import (
     WebProviderError,
     install_hint,
 )
-from ..net.media import html_note, served_as, sniffed_image_type, sniffed_other_image_type
+from ..net.media import served_as, sniffed_image_type, sniffed_other_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, read_header
 from .pagetext import ImageData, PageText, partial_answer
@@ -130,10 +133,10 @@ def image_text(
             status=response.status,
             hint=ASK_FOR_IMAGES,
         )
-    if media is None:  # declared an image, sent something else (an error page): not "cut short or malformed"
+    if media is None:  # declared an image, sent something else: not "cut short or malformed" (a page is read)
         opening = "is empty" if not response.content else "opens with no PNG, JPEG, GIF or WebP signature"
         raise WebParseError(
-            "%s served %s that is no image: it %s%s" % (host, declared, opening, html_note(response.content)),
+            "%s served %s that is no image: it %s" % (host, declared, opening),
             provider=provider,
             detail_code=IMAGE_UNREADABLE,
             status=response.status,
@@ -146,8 +149,8 @@ def image_text(
             RAISE_MAX_BYTES,
         )
     content, header = _header(response.content, media)
-    if header is None or not (header.ended or _whole(response)):
-        raise _cut_short(host, provider, response)
+    if header is None or not _ends_as_it_must(response, media, header):
+        raise _cut_short(host, provider, response, jpeg_unended=header is not None and media == "image/jpeg")
     content, header, still = _still_of(content, media, header, host, provider, response.status)
     content, (width, height), orientation = _within_caps(content, media, header, host, provider, response.status)
     (width, height), stored = _as_shown(width, height, orientation)
@@ -277,11 +280,30 @@ def _whole(response: HttpResponse) -> bool:
     return not response.truncated and not partial_answer(response) and framed
 
 
-def _cut_short(host: str, provider: Optional[str], response: HttpResponse) -> WebParseError:
+def _ends_as_it_must(response: HttpResponse, media: str, header: Header) -> bool:
+    """Whether the image reaches its end marker (``header.ended``), or may go without it: a PNG or
+    GIF whose body HTTP marked the end of (:func:`_whole`), whose chunks and sub-blocks carry their
+    lengths (one cut inside them gives no header at all). A JPEG must reach its end-of-image
+    marker, ``FF D9``: its entropy-coded scan data carries no length, so without the marker a file
+    cut half-way (by an upload or a copy that stopped, served with a ``Content-Length`` of what
+    was left) is not told from a whole one, and libjpeg, so Pillow, refuses either ("image file is
+    truncated"). The marker is found by walking the file's segments (:func:`~.imagesize.read_header`),
+    not looked for in its last bytes: bytes after it (padding, a second image of an MPO file) are
+    the file's and do not hide it, and the ``FF D9`` of an EXIF thumbnail inside an APP1 segment
+    is skipped with its segment, not taken for the end of a file cut short after it."""
+    return header.ended or (media != "image/jpeg" and _whole(response))
+
+
+def _cut_short(host: str, provider: Optional[str], response: HttpResponse, jpeg_unended: bool = False) -> WebParseError:
     """The ``image_unreadable`` of an image whose header gives no size or that stops before its
-    end: said to be a part the server sent when a 206 holds only a part of the file."""
+    end: said to be a part the server sent when a 206 holds only a part of the file; a JPEG whose
+    segments read well but that has no end-of-image marker (``jpeg_unended``:
+    :func:`_ends_as_it_must`) is said to lack it."""
     if partial_answer(response):
         why = "is cut short: the server sent only a part of it (206 Partial Content)"
+        return _unreadable(host, provider, response.status, why)
+    if jpeg_unended:
+        why = "is cut short: its data stops without a JPEG's end-of-image marker (FF D9)"
         return _unreadable(host, provider, response.status, why)
     return _unreadable(host, provider, response.status)
 

@@ -60,6 +60,7 @@ from ..net.mocks import requests_patched
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import host_token, request_url, shown_url
+from ..net.wire import BodyWanted
 from ..validate import check_choice, check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
 from .pagetext import (
@@ -389,12 +390,13 @@ def _refreshing_itself(empty: WebParseError, page_url: str, reload: Refresh) -> 
     )
 
 
-def _worth_reading(status: int, headers: Mapping[str, str], images: bool = False) -> bool:
-    """False for a successful answer of a content type fetch refuses anyway (a video, an archive...)."""
+def _worth_reading(status: int, headers: Mapping[str, str], images: bool = False) -> BodyWanted:
+    """False for a successful answer of a content type fetch refuses anyway (a video, an archive...);
+    for an image not asked for, a test of its first bytes (:func:`~.content.wanted`)."""
     return wanted(status, media_type(headers.get("Content-Type")), images)
 
 
-def _worth_reading_images(status: int, headers: Mapping[str, str]) -> bool:
+def _worth_reading_images(status: int, headers: Mapping[str, str]) -> BodyWanted:
     """:func:`_worth_reading` of a fetch that returns images."""
     return _worth_reading(status, headers, images=True)
 

@@ -161,4 +161,12 @@ def test_a_next_form_repeating_the_request_just_made_is_not_sent_again():
         sent = [parse_qsl(call.request.body, keep_blank_values=True) for call in mock.calls]
     assert len(sent) == 2 and sent[1] == NEXT_FORM
     assert len(response["items"]) == 20 and response["provider_meta"]["pages"] == 2
-    assert "errors" not in response
+    # the call asked for 30: it is told why paging stopped at 20 (before: nothing said so)
+    assert [(e["detail_code"], e["message"]) for e in response["errors"]] == [
+        (
+            "next_page_repeated",
+            "page 3 was not read (the results are those of pages 1-2): the next page of page 2 asks for page 2 "
+            "again (the request that brought it), so paging stopped",
+        )
+    ]
+    assert "partial" not in response["provider_meta"]  # the pages read stand whole

@@ -316,7 +316,9 @@ def test_cli_output_never_shows_a_key(lab, one_parser, monkeypatch, capsys, capl
 
 
 def test_recorded_fixtures_never_hold_a_key(lab, one_parser, tmp_path, monkeypatch, capsys):
-    settings = keyed_settings(lab)
+    # the service key too, as the command line below has it from the environment: the same
+    # secrets give both halves one redactor pattern, compiled once (each took 2-3 s of CPU)
+    settings = keyed_settings(lab, fetch_service_key=SERVICE_KEY)
     recorded = 0
     for backend in BACKENDS:
         for fault in ("good", "echo_401", "echo_200", "html_echo_200", "echo_429"):

@@ -384,10 +384,29 @@ def test_the_audit_finds_a_planted_backtracking_pattern(name):
     assert projection > 8 * LIMIT_S, "%s: worst candidate %r projects %.2f s" % (name, worst, projection)
 
 
-_INLINE = re.compile(
-    r"^[ \t]+[^#\n]*\bre\.(?:compile|search|match|fullmatch|sub|subn|split|findall|finditer)\(\s*[rbu]*(?:\"[^\"\n]*\"|'[^'\n]*')\s*[,)]",
-    re.M,
+#: A call to ``re`` with a literal pattern. It is looked for from its ``re.``, a literal the
+#: scan skips to: matched from every line's start (``^[ \t]+[^#\n]*`` before the call, each line
+#: read to its end and back again), the scan took 0.28 s of CPU, 100 times this one.
+_CALL = re.compile(
+    r"re\.(?:compile|search|match|fullmatch|sub|subn|split|findall|finditer)\(\s*[rbu]*(?:\"[^\"\n]*\"|'[^'\n]*')\s*[,)]"
 )
+_WORD = re.compile(r"\w")
+
+
+def inline_calls(text: str) -> list[str]:
+    """Each call of :data:`_CALL` in ``text`` that stands in an indented line (a function's or a
+    class's body) after no comment's ``#``, from its line's start."""
+    found = []
+    for call in _CALL.finditer(text):
+        if call.start() and _WORD.match(text, call.start() - 1):  # ``pre.sub(``, ``_re.match(``: not ``re``
+            continue
+        line = text.rfind("\n", 0, call.start()) + 1
+        head = text[line : call.start()]
+        if head[:1] in (" ", "\t") and "#" not in head:
+            found.append(text[line : call.end()])
+    return found
+
+
 #: Files whose function-level patterns only ever see our own data (fixture names, golden
 #: messages, queries turned into file names), never an upstream answer.
 _NOT_UPSTREAM = {"contract/recording.py", "contract/cases.py"}
@@ -395,13 +414,14 @@ _NOT_UPSTREAM = {"contract/recording.py", "contract/cases.py"}
 
 def test_no_literal_pattern_hides_in_a_function_body():
     """Patterns live at module level, where the audit above finds them."""
+    assert inline_calls('x = 1\n\n\ndef f(s):\n    return re.sub(r"a+", "", s)  # x\n') == ['    return re.sub(r"a+",']
+    assert inline_calls('P = re.compile(r"a+")\n    # re.sub("a", "", s)\n    pre.sub("a", "", s)\n') == []
     offenders = []
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(PACKAGE).as_posix()
         if relative in _NOT_UPSTREAM:
             continue
-        for match in _INLINE.finditer(path.read_text(encoding="utf-8")):
-            offenders.append("%s: %s" % (relative, match.group(0).strip()))
+        offenders += ["%s: %s" % (relative, call.strip()) for call in inline_calls(path.read_text(encoding="utf-8"))]
     assert offenders == []
 
 

@@ -257,6 +257,7 @@ def test_a_script_is_a_part_of_the_locale_that_goes_with_its_language() -> None:
         ("ddg_html", "web", "zh-Hant-CN", ["locale.script"]),  # kl=cn-zh: Simplified
         ("wikipedia", "web", "zh-Hant", ["locale.script"]),  # the zh edition, as stored
         ("brave", "web", "pa-Arab-IN", ["locale.script"]),  # search_lang=pa: Gurmukhi
+        ("brave", "web", "zh-Hans-TW", []),  # search_lang=zh-hans, country=TW
         ("searxng", "web", "sr-Latn", ["locale.script"]),
         ("searxng", "web", "zh-Hant", []),  # sent as zh-TW
         ("bing_html", "web", "sr-Cyrl-RS", []),

@@ -98,6 +98,10 @@ def likely_script(tag: str) -> Optional[str]:
 
 
 def traditional_chinese(locale: str) -> bool:
-    """Whether a Chinese ``locale`` is written in traditional characters: the ``Hant`` script, or
-    a region that writes them (Taiwan, Hong Kong, Macao); ``zh``, ``zh-CN``, ``zh-SG``: simplified."""
-    return any(part in ("hant", "tw", "hk", "mo") for part in locale.lower().replace("_", "-").split("-")[1:])
+    """Whether a Chinese ``locale`` is written in traditional characters: the script it names
+    (``Hant``; ``zh-Hans-TW`` is Simplified Chinese in Taiwan), else a region that writes them
+    (Taiwan, Hong Kong, Macao); ``zh``, ``zh-CN``, ``zh-SG``: simplified."""
+    script = locale_script(locale)
+    if script in ("Hans", "Hant"):
+        return script == "Hant"
+    return any(part in ("tw", "hk", "mo") for part in locale.lower().replace("_", "-").split("-")[1:])

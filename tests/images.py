@@ -26,14 +26,17 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def png(width: int, height: int, *, pixels: bool = True) -> bytes:
+def png(width: int, height: int, *, pixels: bool = True, parts: int = 1) -> bytes:
     """A grey 8-bit greyscale PNG of ``width`` x ``height`` (one grey compresses to almost
-    nothing); without ``pixels`` only its header is right (for sizes never to be decoded)."""
+    nothing); without ``pixels`` only its header is right (for sizes never to be decoded);
+    ``parts``: its image data split into that many ``IDAT`` chunks of (about) equal length."""
     rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height)) if pixels else b""
+    data = zlib.compress(rows)
+    step = -(-len(data) // parts)
     return (
         b"\x89PNG\r\n\x1a\n"
         + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
-        + _chunk(b"IDAT", zlib.compress(rows))
+        + b"".join(_chunk(b"IDAT", data[n : n + step]) for n in range(0, max(len(data), 1), step))
         + _chunk(b"IEND", b"")
     )
 

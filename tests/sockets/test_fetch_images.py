@@ -257,15 +257,34 @@ def chunked(body, content_type):
     return raw(head(200, fields) + b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
 
 
+#: A PNG whose image data is three IDAT chunks, and a GIF whose frame's data is four sub-blocks
+#: (at 30 + 256 n: the header, screen and colour table, 19 bytes, the frame's descriptor and LZW
+#: code size, 11, then sub-blocks of 1 + 255 bytes).
+PARTED_PNG, BLOCKED_GIF = png(64, 48, parts=3), gif((64, 48), [(0, 0, 64, 48, LZW * 200)])
+#: Where the first IDAT chunk of PARTED_PNG ends: after the signature and IHDR (33 bytes).
+FIRST_IDAT_END = 33 + 12 + int.from_bytes(PARTED_PNG[33:37], "big")
+
+
 @pytest.mark.parametrize(
-    "body, content_type",
+    "body, content_type, missing",
     [
-        (pillow_image(64, 48, "GIF")[:-1], "image/gif"),
-        (png(64, 48)[:-12], "image/png"),
+        (pillow_image(64, 48, "GIF")[:-1], "image/gif", "a GIF's trailer (3B)"),
+        (BLOCKED_GIF[: 30 + 256 * 2], "image/gif", "a GIF's trailer (3B)"),
+        (png(64, 48)[:-12], "image/png", "a PNG's IEND chunk"),
+        (PARTED_PNG[:FIRST_IDAT_END], "image/png", "a PNG's IEND chunk"),
     ],
-    ids=["gif without its trailer", "png without its IEND chunk"],
+    ids=[
+        "gif without its trailer",
+        "gif cut between two sub-blocks",
+        "png without its IEND chunk",
+        "png cut between two IDAT chunks",
+    ],
 )
-def test_an_image_without_its_end_marker_is_returned_when_http_says_its_body_is_whole(body, content_type, fake_clock):
+def test_an_image_without_its_end_marker_is_unreadable_whatever_http_says(body, content_type, missing, fake_clock):
+    """A PNG's chunks and a GIF's sub-blocks carry their lengths, but a file cut between two of
+    them reads well to the cut: a Content-Length of what is left, or the chunked coding, made it
+    a whole file, returned as an image (Pillow refuses it, "image file is truncated"). IEND is a
+    PNG's last chunk and the trailer a GIF's last byte: they must be there."""
     served = {
         "/length": respond(200, body, content_type=content_type),
         "/chunked": chunked(body, content_type),
@@ -274,13 +293,23 @@ def test_an_image_without_its_end_marker_is_returned_when_http_says_its_body_is_
         "/dropped": wrong_length(len(body) + 100, body, content_type=content_type),
     }
     with FaultServer(served) as server:
-        whole = [fetch(server.url(path), images=True) for path in ("/length", "/chunked")]
-        closed = fetch_error(server.url("/close"), images=True)
+        errors = [fetch_error(server.url(path), images=True) for path in ("/length", "/chunked", "/close")]
         dropped = fetch_error(server.url("/dropped"), images=True)
-    for result in whole:
-        assert (result["width"], result["height"], base64.b64decode(result["data"]) == body) == (64, 48, True)
-    assert (type(closed).__name__, closed.detail_code) == ("WebParseError", "image_unreadable")
+    for error in errors:
+        assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable"), repr(error)
+        assert error.message == "127.0.0.1 served an image that is cut short: its data stops without %s" % missing
     assert (type(dropped).__name__, dropped.detail_code) == ("NetworkError", "incomplete_body"), repr(dropped)
+
+
+@pytest.mark.parametrize(
+    "body, content_type",
+    [(PARTED_PNG, "image/png"), (BLOCKED_GIF, "image/gif")],
+    ids=["png of three IDAT chunks", "gif of four sub-blocks"],
+)
+def test_an_image_of_several_parts_reaching_its_end_marker_is_returned(body, content_type):
+    with FaultServer({"/i": respond(200, body, content_type=content_type)}) as server:
+        result = fetch(server.url("/i"), images=True)
+    assert (result["width"], result["height"], base64.b64decode(result["data"]) == body) == (64, 48, True)
 
 
 def noise_jpeg(width, height):

@@ -184,6 +184,47 @@ def test_a_pdf_served_as_text_is_read_as_a_pdf_not_as_its_syntax(content_type):
     assert result["text"].startswith("## Page 1\n\nAnnual report of the harbour authority")
 
 
+#: A sign-in page whose charset only its <meta> says: read without it, its GBK is taken for EUC-KR.
+SIGN_IN = (
+    "<!doctype html><html><head><meta charset=gbk><title>请登录</title></head><body><p>请登录后下载全文</p></body></html>"
+).encode("gbk")
+#: What PHP prints before a file when a warning came out before the script's header(): it opens as
+#: an HTML page (``<br``), but a PDF's header follows within the first KB.
+PHP_WARNING = (
+    b"<br />\n<b>Warning</b>:  Cannot modify header information - headers already sent by (output started at"
+    b" /srv/a.php:3) in <b>/srv/a.php</b> on line <b>9</b><br />\n"
+)
+
+
+@pytest.mark.parametrize("content_type", [PDF, "application/x-pdf"])
+def test_a_page_served_as_a_pdf_is_read_as_the_page(content_type):
+    """A publisher's sign-in or error page sent with the type of the PDF it stood for was refused
+    as pdf_broken ("no PDF: it opens with no %PDF- header (it opens as an HTML page)"). A body that
+    opens as an HTML page with no %PDF- header where PDF readers look is the page, read in the
+    charset its <meta> names, as under text/html (and as a PDF served as text/html is the PDF)."""
+    served = {
+        "/r.pdf": respond(200, SIGN_IN, content_type=content_type),
+        "/page": respond(200, SIGN_IN, content_type="text/html"),
+    }
+    with FaultServer(served) as server:
+        result = fetch(server.url("/r.pdf"))
+        as_html = fetch(server.url("/page"))
+    assert (result["extractor"], result["title"], result["text"]) == (
+        as_html["extractor"],
+        as_html["title"],
+        as_html["text"],
+    )
+    assert (result["title"], result["text"]) == ("请登录", "请登录后下载全文")
+    assert result["content_type"] == content_type  # what the server said, as for any sniffed body
+
+
+def test_a_pdf_after_a_php_warning_served_as_a_pdf_is_still_the_pdf():
+    """The warning opens as an HTML page, but the PDF's header follows where PDF readers find it."""
+    with FaultServer({"/r.pdf": respond(200, PHP_WARNING + REPORT, content_type=PDF)}) as server:
+        result = fetch(server.url("/r.pdf"))
+    assert (result["extractor"], result["title"]) == ("pdf", "Harbour Authority Annual Report 2024")
+
+
 @pytest.mark.parametrize(
     "body, code, detail, words",
     [

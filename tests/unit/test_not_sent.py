@@ -30,7 +30,7 @@ from websearch_sync.tool import format_for_model
 
 #: Each common input with the values a call can give (every time range: some engines drop one).
 GIVEN = {
-    "locale": ("de-DE", "de", "en-SG", "fa-IR", "xx-QQ", "es-419", "zh-Hant"),
+    "locale": ("de-DE", "de", "en-SG", "fa-IR", "xx-QQ", "es-419", "zh-Hant", "sr-Latn", "sr-Latn-RS", "uz-Cyrl"),
     "safe_search": ("off", "moderate", "strict"),
     "site_filter": ("example.org",),
     "time_range": ("day", "week", "month", "year"),
@@ -174,6 +174,45 @@ def test_each_part_of_a_locale_is_declared_not_sent_exactly_when_the_request_goe
     assert disagreements == []
 
 
+#: Locales that differ in their script alone (the language's usual script and another, with and
+#: without a region): a request that says the script differs between the two.
+SCRIPT_PAIRS = (
+    ("sr-Latn", "sr-Cyrl"),
+    ("sr-Latn-RS", "sr-Cyrl-RS"),
+    ("uz-Cyrl", "uz-Latn"),
+    ("uz-Cyrl-UZ", "uz-Latn-UZ"),
+    ("zh-Hant", "zh-Hans"),
+    ("zh-Hans-TW", "zh-Hant-TW"),
+    ("zh-Hant-CN", "zh-Hans-CN"),
+    ("pa-Arab", "pa-Guru"),
+)
+
+
+@pytest.mark.parametrize("cls", _engine_cases())
+def test_a_script_is_declared_not_sent_exactly_when_the_request_cannot_tell_it(cls: type[Backend]) -> None:
+    """Of two locales that differ in their script alone, the request says the script when the two
+    requests differ: neither may report ``locale.script``. When they are the same, the service reads
+    one script for both, and exactly one of them (the one it does not read) must report it. A pair
+    whose language (or whole locale) is not sent is left out: a script goes with its language."""
+    backend = _configured(cls)
+    plain = SearchParams(query="solar panels", max_results=5, vertical=cls.vertical)
+    disagreements = []
+    for pair in SCRIPT_PAIRS:
+        given = [dataclasses.replace(plain, locale=locale) for locale in pair]
+        if any(refused(backend, params) for params in given):
+            continue
+        reported = [backend.not_sent(params) for params in given]
+        if any({"locale", "locale.language"} & set(names) for names in reported):
+            continue
+        same = _requests(backend, given[0]) == _requests(backend, given[1])
+        scripts = ["locale.script" in names for names in reported]
+        if scripts.count(True) != (1 if same else 0):
+            disagreements.append(
+                "%s / %s: requests %s, locale.script reported %s" % (*pair, "the same" if same else "differ", scripts)
+            )
+    assert disagreements == []
+
+
 def test_a_part_of_the_locale_is_named_when_the_other_is_sent() -> None:
     class RegionOnly(Backend):
         name = "regiononly"
@@ -205,6 +244,33 @@ def test_a_script_is_a_part_of_the_locale_that_goes_with_its_language() -> None:
     assert unsent(ScriptLess, "sr-RS") == unsent(ScriptLess, "sr") == []  # no script given
     assert unsent(LanguageLess, "sr-Latn-RS") == ["locale.language", "locale.script"]
     assert unsent(LanguageLess, "sr-Latn") == ["locale"]
+
+
+@pytest.mark.parametrize(
+    "name, vertical, locale, reported",
+    [
+        ("bing_html", "web", "sr-Latn-RS", ["locale.script"]),  # setlang=sr-RS: Cyrillic Serbian
+        ("bing_html", "web", "sr-Latn-ME", []),  # sr-ME: Latin (CLDR likelySubtags)
+        ("bing_html", "web", "zh-Hans-TW", ["locale.script"]),  # setlang=zh-TW: Traditional
+        ("mojeek_html", "web", "sr-Latn-ME", ["locale.region", "locale.script"]),  # lb=sr: Cyrillic
+        ("yahoo_html", "web", "uz-Cyrl", ["locale.script"]),  # vl=lang_uz: Latin
+        ("ddg_html", "web", "zh-Hant-CN", ["locale.script"]),  # kl=cn-zh: Simplified
+        ("wikipedia", "web", "zh-Hant", ["locale.script"]),  # the zh edition, as stored
+        ("brave", "web", "pa-Arab-IN", ["locale.script"]),  # search_lang=pa: Gurmukhi
+        ("brave", "web", "zh-Hans-TW", []),  # search_lang=zh-hans, country=TW
+        ("searxng", "web", "sr-Latn", ["locale.script"]),
+        ("searxng", "web", "zh-Hant", []),  # sent as zh-TW
+        ("bing_html", "web", "sr-Cyrl-RS", []),
+        ("kagi", "web", "sr-Latn", ["locale"]),  # no locale sent: the script goes with it
+        ("tavily", "web", "sr-Latn-RS", ["locale.language", "locale.script"]),  # country=rs only
+    ],
+)
+def test_a_script_the_request_drops_is_named(name: str, vertical: str, locale: str, reported: list[str]) -> None:
+    """Before, only SearXNG said ``locale.script``: ``sr-Latn-RS`` went to Bing as ``setlang=sr-RS``
+    (Cyrillic Serbian) and nothing said so."""
+    cls = next(cls for cls in _engines() if (cls.name, cls.vertical) == (name, vertical))
+    params = SearchParams(query="q", max_results=3, vertical=vertical, locale=locale)
+    assert _configured(cls).not_sent(params) == reported
 
 
 def test_a_wikipedia_edition_chosen_otherwise_sends_no_locale() -> None:

@@ -1,8 +1,9 @@
-"""A body declared a PDF that is none (reader/pdf.py ``_what_broke``): a sign-in or error page
-sent under ``application/pdf``, or nothing, is still ``pdf_broken``, but its message says it is
-no PDF (and that it opens as an HTML page, without quoting it) instead of "a PDF that cannot be
-read (PdfStreamError)", which sent an agent to retry a file that was never there. A PDF without
-its header is still read: pypdf reads a file from its end."""
+"""A body declared a PDF that is none (reader/pdf.py ``_what_broke``): a text or nothing sent
+under ``application/pdf`` is still ``pdf_broken``, but its message says it is no PDF (and, when
+the PDF reader is handed a sign-in page, that it opens as an HTML page, without quoting it; fetch
+reads such a page as the page, net.media ``content_kind``: test_fetch_pdf.py) instead of "a PDF
+that cannot be read (PdfStreamError)", which sent an agent to retry a file that was never there.
+A PDF without its header is still read: pypdf reads a file from its end."""
 
 import pytest
 from pdfs import broken_pdf, text_pdf

@@ -26,7 +26,7 @@ from ..engine.json_api import JsonApiBackend, JsonPath
 from ..engine.locales import split_locale, traditional_chinese
 from ..engine.media_fields import nested
 from ..engine.setting import Setting
-from ..engine.unsent import locale_parts_unsent
+from ..engine.unsent import locale_parts_unsent, said_in
 from ..errors import (
     INVALID_API_KEY,
     INVALID_PARAMS,
@@ -117,6 +117,11 @@ class Brave(JsonApiBackend):
         """The parts of the locale Brave does not list (:func:`~..engine.unsent.locale_parts_unsent`)."""
         fields = _locale_fields(params.locale)
         return locale_parts_unsent("search_lang" in fields, "country" in fields)
+
+    def said_locale(self, params: SearchParams) -> Optional[str]:
+        """``search_lang`` (``zh-hant`` says its script) and ``country`` (:func:`~..engine.unsent.said_in`)."""
+        fields = _locale_fields(params.locale)
+        return said_in(fields.get("search_lang"), fields.get("country"))
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
         """The call's request at the next ``offset`` (a page index), none after the last page or

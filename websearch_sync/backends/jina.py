@@ -29,7 +29,7 @@ from ..engine.base import answer_within_s
 from ..engine.json_api import JsonApiBackend, try_json, vendor_text
 from ..engine.locales import split_locale, traditional_chinese
 from ..engine.setting import Setting
-from ..engine.unsent import locale_parts_unsent
+from ..engine.unsent import locale_parts_unsent, said_in
 from ..errors import WebSearchError
 from ..models import SearchParams
 from ..net.deadline import Deadline
@@ -105,6 +105,11 @@ class Jina(JsonApiBackend):
         ``hl`` with a region (``es-419``, ``pt-br``) carries the region too."""
         fields = _locale_fields(params.locale)
         return locale_parts_unsent("hl" in fields, "gl" in fields or "-" in fields.get("hl", ""))
+
+    def said_locale(self, params: SearchParams) -> Optional[str]:
+        """``hl`` (``zh-tw`` says Traditional Chinese) and ``gl`` (:func:`~..engine.unsent.said_in`)."""
+        fields = _locale_fields(params.locale)
+        return said_in(fields.get("hl"), fields.get("gl"))
 
     def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
         """With page texts asked, ``X-Timeout``: the whole seconds (1..180) Jina may spend reading the

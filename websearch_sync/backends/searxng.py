@@ -56,11 +56,9 @@ from urllib.parse import SplitResult, parse_qs, unquote_plus, urljoin, urlsplit,
 from ..config import Settings
 from ..engine.base import answer_within_s
 from ..engine.json_api import JsonApiBackend
-from ..engine.locales import locale_script
 from ..engine.option import Option, pageno_option
 from ..engine.pace import before_next_request
 from ..engine.setting import Setting, own_timeout
-from ..engine.unsent import LOCALE_SCRIPT
 from ..errors import (
     ANSWER_ONLY,
     BAD_CATEGORIES,
@@ -129,18 +127,6 @@ _SPECIAL_LANGUAGES = ("all", "auto")
 #: google: ``"zh": "lang_zh-CN"``, ``"zh_Hant": "lang_zh-TW"``; startpage ``jiantizhongwen``), and
 #: ``zh-TW`` as Traditional (babel parses it as ``zh_Hant_TW``). ``zh-Hans`` stays ``zh``.
 _SCRIPT_REGIONS = {("zh", "hant"): "TW"}
-#: The script each language written in several is read in when no script is said (CLDR likelySubtags:
-#: ``sr`` -> ``sr_Cyrl_RS``, ``uz`` -> ``uz_Latn_UZ``), for those CLDR lists in more than one script
-#: (``sr_Latn``, ``uz_Cyrl``, ``pa_Arab``...). SearXNG's ``language`` has no script subtag, and its
-#: locale list (``searx/sxng_locales.py``) holds ``sr`` alone, named "Српски": a script other than
-#: this one cannot be said (:func:`script_unsaid`). A language not here is taken to be written in
-#: one script, which dropping says nothing against (``en-Latn``, ``ru-Cyrl``). Chinese is said by
-#: its region (:data:`_SCRIPT_REGIONS`).
-_USUAL_SCRIPTS = {
-    **{"az": "Latn", "bs": "Latn", "ff": "Latn", "ha": "Latn", "ku": "Latn", "ms": "Latn", "tk": "Latn"},
-    **{"uz": "Latn", "kk": "Cyrl", "ky": "Cyrl", "mn": "Cyrl", "sr": "Cyrl", "tg": "Cyrl"},
-    **{"ks": "Arab", "sd": "Arab", "ug": "Arab", "pa": "Guru", "yi": "Hebr"},
-}
 #: The regions whose Chinese SearXNG reads as Traditional (babel: ``zh-TW`` is ``zh_Hant_TW``, ``zh-HK`` and
 #: ``zh-MO`` likewise); every other region's Chinese it reads as Simplified (``zh-CN``, ``zh-SG``: ``zh_Hans``).
 _TRADITIONAL_REGIONS = ("TW", "HK", "MO")
@@ -326,11 +312,15 @@ class SearXNG(JsonApiBackend):
                 detail_code=UNSUPPORTED_QUERY,
             )
 
-    def dropped(self, params: SearchParams) -> tuple[str, ...]:
-        """The locale's script when ``language`` cannot say it (:func:`script_unsaid`: ``sr-Latn``
-        is sent as ``sr``, Cyrillic Serbian to SearXNG): ``provider_meta["not_sent"]`` says
-        ``locale.script`` rather than the search silently running in the other script."""
-        return (LOCALE_SCRIPT,) if params.locale and script_unsaid(params.locale) else ()
+    def said_locale(self, params: SearchParams) -> Optional[str]:
+        """The ``language`` sent (:func:`searxng_language`), whose script the base reads: ``sr-Latn``
+        is sent as ``sr``, Cyrillic Serbian to SearXNG, and ``provider_meta["not_sent"]`` says
+        ``locale.script`` rather than the search silently running in the other script. ``None``
+        for a locale SearXNG cannot say (refused before sending, ``check_params``)."""
+        try:
+            return searxng_language(params.locale or "")
+        except InvalidInput:
+            return None
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """``GET /search?q=…&format=json&locale=en&language=…`` (``all`` without a locale) with time
@@ -846,7 +836,7 @@ def searxng_language(locale: str) -> str:
 
     The language is lower-cased, a script subtag dropped (``zh-Hant-TW`` -> ``zh-TW``,
     ``sr-Latn`` -> ``sr``: one SearXNG then reads in another script is reported as not sent,
-    :func:`script_unsaid`) except Traditional Chinese without a region, said by its likely one
+    :meth:`SearXNG.said_locale`) except Traditional Chinese without a region, said by its likely one
     (``zh-Hant`` -> ``zh-TW``: a bare ``zh`` is Simplified to SearXNG's engines,
     :data:`_SCRIPT_REGIONS`), and a Chinese script whose region SearXNG reads in the other one,
     said by the script alone (``zh-Hans-TW`` -> ``zh``, ``zh-Hant-CN`` -> ``zh-TW``:
@@ -874,16 +864,6 @@ def searxng_language(locale: str) -> str:
         provider="searxng",
         detail_code=BAD_LOCALE,
     )
-
-
-def script_unsaid(locale: str) -> bool:
-    """Whether ``locale`` names a script that the ``language`` sent for it (:func:`searxng_language`)
-    cannot say: one other than its language's usual script (:data:`_USUAL_SCRIPTS`), which SearXNG
-    reads without one (``sr-Latn`` and ``sr-Latn-RS``: Serbian in Latin letters, sent as ``sr`` and
-    ``sr-RS``, Cyrillic to SearXNG). Chinese scripts are said by region (``zh-Hant`` -> ``zh-TW``)."""
-    script = locale_script(locale)
-    language = locale.replace("_", "-").split("-")[0].lower()
-    return script is not None and language != "zh" and _USUAL_SCRIPTS.get(language, script) != script
 
 
 def _region_of_script(language: str, script: str, rest: list[str]) -> list[str]:

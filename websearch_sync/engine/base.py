@@ -55,7 +55,7 @@ from .identity import has_address, identity
 from .option import MAX_PAGES_OPTION, PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
-from .unsent import unsent_filters, unsent_inputs, untaken_options
+from .unsent import said_as_declared, script_unsent, unsent_filters, unsent_inputs, untaken_options
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -426,7 +426,7 @@ class Backend:
         (``provider_meta["not_sent"]``): the common ones :attr:`unsent` declares and :meth:`dropped`
         names, the backend options it does not take (another backend of the call does), and
         ``max_results`` when the call asks more than :attr:`max_results_limit`."""
-        common = unsent_inputs(self.unsent + self.dropped(params), params)
+        common = unsent_inputs(self.unsent + self.dropped(params) + self._script_dropped(params), params)
         limit = self.max_results_limit
         capped = ["max_results"] if limit is not None and params.max_results > limit else []
         untaken = untaken_options(params.options, self.option_names())
@@ -443,6 +443,21 @@ class Backend:
         sends a locale only when the service lists its region or language (Brave, Tavily, Jina)
         names ``"locale"`` when it lists neither."""
         return ()
+
+    def said_locale(self, params: SearchParams) -> Optional[str]:
+        """The language tag the request says the call's locale in (``params.locale`` is set), read
+        for the script it implies (:func:`~.unsent.script_unsent`: ``locale.script`` is reported
+        when the service reads another script than the locale's). By default the locale's language
+        and country, the script dropped, or the language alone, as :attr:`unsent` declares
+        (:func:`~.unsent.said_as_declared`: ``sr-Latn`` is said as ``sr``, Cyrillic Serbian); an
+        engine that says the locale otherwise (a table of its own, a script subtag: ``zh-hant``)
+        returns the tag it sends, and one whose request says any script ``None``."""
+        return said_as_declared(params.locale or "", self.unsent)
+
+    def _script_dropped(self, params: SearchParams) -> tuple[str, ...]:
+        """``("locale.script",)`` when the call's locale names a script the request does not say
+        (:meth:`said_locale`), for :meth:`not_sent`."""
+        return script_unsent(params.locale, self.said_locale(params)) if params.locale else ()
 
     # -- the pure parts a backend implements ------------------------------------------------
 

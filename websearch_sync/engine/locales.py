@@ -35,7 +35,73 @@ def locale_script(locale: str) -> Optional[str]:
     return script.title() if len(script) == 4 and script.isascii() and script.isalpha() else None
 
 
+#: The script a language written in several is read in when no script is said, and the regions
+#: where it is another one: CLDR's likelySubtags (``sr`` -> ``sr_Cyrl_RS``, ``sr_ME`` ->
+#: ``sr_Latn_ME``, ``uz`` -> ``uz_Latn_UZ``, ``pa_PK`` -> ``pa_Arab_PK``), for the languages CLDR
+#: writes in more than one script (a locale of another script, ``sr_Latn``, ``hi_Latn``, ``bs_Cyrl``,
+#: or a region of another one; tests/unit/test_locale_scripts.py checks them against CLDR's data
+#: in babel). A language not here is taken to be written in one script, which dropping says nothing
+#: against (``ru-Cyrl``, ``de-Latn``). Chinese is Traditional in the regions
+#: the services read so (Taiwan, Hong Kong, Macao: :func:`traditional_chinese`); CLDR also gives
+#: ``zh_US`` and a dozen other diaspora regions ``Hant``, which no service here reads as Traditional.
+_LIKELY_SCRIPTS: dict[str, tuple[str, dict[str, str]]] = {
+    "az": ("Latn", {"IQ": "Arab", "IR": "Arab", "RU": "Cyrl"}),
+    "bal": ("Arab", {}),
+    "bm": ("Latn", {}),
+    "bs": ("Latn", {}),
+    "en": ("Latn", {}),
+    "ff": ("Latn", {}),
+    "ha": ("Latn", {"CM": "Arab", "SD": "Arab"}),
+    "hi": ("Deva", {}),
+    "isv": ("Latn", {}),
+    "iu": ("Cans", {}),
+    "kaa": ("Cyrl", {}),
+    "kk": ("Cyrl", {"AF": "Arab", "CN": "Arab", "IR": "Arab", "MN": "Arab"}),
+    "kok": ("Deva", {}),
+    "ks": ("Arab", {}),
+    "ku": ("Latn", {**dict.fromkeys(("AM", "AZ", "GE", "TM"), "Cyrl"), **dict.fromkeys(("IQ", "IR", "LB"), "Arab")}),
+    "ky": ("Cyrl", {"CN": "Arab", "TR": "Latn"}),
+    "kxv": ("Latn", {}),
+    "mn": ("Cyrl", {"CN": "Mong"}),
+    "mni": ("Beng", {}),
+    "ms": ("Latn", {"CC": "Arab"}),
+    "pa": ("Guru", {"PK": "Arab"}),
+    "sat": ("Olck", {}),
+    "sd": ("Arab", {"IN": "Deva"}),
+    "shi": ("Tfng", {}),
+    "sr": ("Cyrl", {"ME": "Latn", "RO": "Latn", "TR": "Latn"}),
+    "suz": ("Deva", {}),
+    "tg": ("Cyrl", {"PK": "Arab"}),
+    "tk": ("Latn", {}),
+    "ug": ("Arab", {"KZ": "Cyrl", "MN": "Cyrl"}),
+    "uz": ("Latn", {"AF": "Arab", "CN": "Cyrl"}),
+    "vai": ("Vaii", {}),
+    "yi": ("Hebr", {}),
+    "yue": ("Hant", {"CN": "Hans"}),
+    "zh": ("Hans", {"TW": "Hant", "HK": "Hant", "MO": "Hant"}),
+}
+
+
+def likely_script(tag: str) -> Optional[str]:
+    """The script a service reads the language tag ``tag`` in (``"sr-RS"``, ``"zh-TW"``,
+    ``"zh-hant"``): the script it names, else its language's likely one in its region
+    (:data:`_LIKELY_SCRIPTS`: ``sr-ME`` -> ``Latn``, ``zh-TW`` -> ``Hant``), else ``None`` for a
+    language written in one script (or none CLDR lists in several)."""
+    named = locale_script(tag)
+    if named is not None:
+        return named
+    language, region = split_locale(tag)
+    usual = _LIKELY_SCRIPTS.get(language.lower())
+    if usual is None:
+        return None
+    return usual[1].get((region or "").upper(), usual[0])
+
+
 def traditional_chinese(locale: str) -> bool:
-    """Whether a Chinese ``locale`` is written in traditional characters: the ``Hant`` script, or
-    a region that writes them (Taiwan, Hong Kong, Macao); ``zh``, ``zh-CN``, ``zh-SG``: simplified."""
-    return any(part in ("hant", "tw", "hk", "mo") for part in locale.lower().replace("_", "-").split("-")[1:])
+    """Whether a Chinese ``locale`` is written in traditional characters: the script it names
+    (``Hant``; ``zh-Hans-TW`` is Simplified Chinese in Taiwan), else a region that writes them
+    (Taiwan, Hong Kong, Macao); ``zh``, ``zh-CN``, ``zh-SG``: simplified."""
+    script = locale_script(locale)
+    if script in ("Hans", "Hant"):
+        return script == "Hant"
+    return any(part in ("tw", "hk", "mo") for part in locale.lower().replace("_", "-").split("-")[1:])

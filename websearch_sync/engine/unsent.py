@@ -8,8 +8,10 @@ staying silent: each engine declares what its request builder leaves out
 ``"locale=language-only"`` for an engine that sends a locale's region alone (``de`` is not sent), or
 a part of the locale the request goes without (``"locale.region"``: Mojeek's ``lb`` is a language,
 ``en-GB`` is searched as ``en``; ``"locale.language"``: Tavily's ``country`` is a region;
-``"locale.script"``: SearXNG's ``language`` has no script, and ``sr-Latn`` is searched as ``sr``,
-which its engines read as Cyrillic Serbian). A locale whose
+``"locale.script"``: the request says the language without the script, and the service reads it
+in another: ``sr-Latn-RS`` goes to Bing as ``setlang=sr-RS``, Cyrillic Serbian; found for every
+engine by one check, :func:`script_unsent`, of the tag the request says the locale in,
+:meth:`~websearch_sync.engine.base.Backend.said_locale`). A locale whose
 every given part is not sent is reported whole (``"locale"``); one part of it sent, the other not,
 is reported as that part, so the caller learns exactly what the answer ignored. An input
 counts as sent when a query parameter, body field, preference cookie or the address carries it;
@@ -25,11 +27,11 @@ took it, this one answered without it (DuckDuckGo's first page for ``pageno=2``)
 """
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Optional
 
 from ..models import MEDIA_FILTERS, SearchParams
 from ..validate import COMMON_OPTIONS
-from .locales import locale_region, locale_script, split_locale
+from .locales import likely_script, locale_region, locale_script, split_locale
 
 __all__: list[str] = []  # internal: documented in docs/backends.md and docs/ result shape
 
@@ -74,6 +76,43 @@ def _locale_parts_dropped(locale: str, parts: set[str]) -> set[str]:
     given.update((LOCALE_SCRIPT,) if locale_script(locale) is not None else ())
     dropped = (parts | {LOCALE_SCRIPT} if LOCALE_LANGUAGE in parts else parts) & given
     return {"locale"} if dropped == given else dropped
+
+
+def script_unsent(locale: Optional[str], said: Optional[str]) -> tuple[str, ...]:
+    """``("locale.script",)`` when ``locale`` names a script the request does not say: ``said``, the
+    language tag the request says the locale in (:meth:`Backend.said_locale`: ``"sr"`` for
+    ``sr-Latn``, ``"zh-TW"`` for ``zh-Hans-TW``), is read in another script (:func:`~.locales.likely_script`:
+    ``sr`` is Cyrillic, ``zh-TW`` Traditional). A script the tag is read in loses nothing (``sr-Cyrl``
+    sent as ``sr``, ``zh-Hant`` sent as ``zh-TW``), nor one of a language written in one script
+    (``en-Latn``); ``said`` ``None``: the request says no language, and the script goes with it."""
+    script = locale_script(locale) if locale else None
+    if script is None or said is None:
+        return ()
+    read = likely_script(said)
+    return (LOCALE_SCRIPT,) if read is not None and read != script else ()
+
+
+def said_as_declared(locale: str, declared: Iterable[str]) -> Optional[str]:
+    """The language tag a request that sends a locale's parts as :attr:`Backend.unsent` declares
+    says ``locale`` in (the default :meth:`Backend.said_locale`): its language and its country
+    (``sr-Latn-RS`` -> ``sr-RS``, the script dropped, as request builders read the locale with
+    :func:`~.locales.split_locale`), the language alone when ``locale.region`` is declared not sent
+    (``sr``: Mojeek's ``lb``), ``None`` when no language is sent (``locale``, ``locale.language``)."""
+    parts = set(declared)
+    if parts & {"locale", LOCALE_LANGUAGE}:
+        return None
+    language, country = split_locale(locale)
+    return language if country is None or LOCALE_REGION in parts else "%s-%s" % (language, country)
+
+
+def said_in(language: Optional[str], country: Optional[str]) -> Optional[str]:
+    """The language tag a request sending a ``language`` field and a ``country`` field says a locale
+    in (for :meth:`Backend.said_locale`): the language when it holds a subtag of its own (Brave's
+    ``zh-hant``, Jina's ``zh-tw`` or ``pt-br``), else the language and the country (``sr`` and
+    ``ME``: ``sr-ME``, Latin Serbian); ``None`` when no language is sent."""
+    if not language:
+        return None
+    return language if "-" in language or not country else "%s-%s" % (language, country)
 
 
 def locale_parts_unsent(language_sent: bool, region_sent: bool) -> tuple[str, ...]:

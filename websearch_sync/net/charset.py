@@ -7,7 +7,7 @@ from typing import Optional
 
 from websearch_sync.checkpoints import checkpoint
 from websearch_sync.net.alphabets import spelling_candidates
-from websearch_sync.net.contenttype import charset_label, media_type, untyped, xml_media
+from websearch_sync.net.contenttype import PDF_TYPES, charset_label, media_type, untyped, xml_media
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -351,10 +351,10 @@ def _labelled(content: bytes, content_type: Optional[str], header: Optional[str]
     if xml:
         candidates.append(xml_declared_charset(content))
     # a body that says nothing of itself (``*/*``, ``application/octet-stream``...) is sniffed as one
-    # under no type, so may be a page naming its charset; and one under an image's type is decoded
-    # only when it opens as a page (``net.media.content_kind``)
+    # under no type, so may be a page naming its charset; and one under an image's or a PDF's type is
+    # decoded only when it opens as a page (``net.media.content_kind``)
     media = media_type(content_type)
-    is_html = untyped(media) or "html" in media or "xml" in media or media.startswith("image/")
+    is_html = untyped(media) or "html" in media or "xml" in media or media.startswith("image/") or media in PDF_TYPES
     if is_html:
         candidates.append(meta_charset(content))
     candidates.append("utf-8")

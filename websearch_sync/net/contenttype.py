@@ -19,6 +19,8 @@ UNTYPED = (
     "application/download",
     "application/binary",
 )
+#: The PDF's type and the other names servers give it (older, or made up by a vendor's plugin).
+PDF_TYPES = ("application/pdf", "application/x-pdf", "application/acrobat", "application/vnd.pdf")
 #: The types the MIME Sniffing standard calls unknown: a browser sniffs what the body is.
 UNKNOWN = ("*/*", "application/unknown", "unknown/unknown")
 

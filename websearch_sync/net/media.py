@@ -3,7 +3,7 @@
 import re
 from typing import Optional
 
-from .contenttype import UNKNOWN, untyped, valid_media, xml_media
+from .contenttype import PDF_TYPES, UNKNOWN, untyped, valid_media, xml_media
 from .transport import HttpResponse
 from .wire import SNIFF_BYTES
 from .xmlroot import foreign_root, past_prologue, prefixed_xhtml_root, xhtml_root
@@ -17,8 +17,6 @@ TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown")
 #: JavaScript; not a stream that never ends (``text/event-stream``).
 _OTHER_TEXT = ("application/xml", "application/javascript", "application/x-javascript", "application/ecmascript")
 _STREAMS = ("text/event-stream",)
-#: The PDF's type and the other names servers give it (older, or made up by a vendor's plugin).
-PDF_TYPES = ("application/pdf", "application/x-pdf", "application/acrobat", "application/vnd.pdf")
 #: The signatures of the image formats fetch reads (PNG, JPEG, GIF, WebP), by media type.
 IMAGE_SIGNATURES = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
@@ -119,9 +117,9 @@ def content_kind(response: HttpResponse) -> str:
     identifying an unknown MIME type" do (HTML, a PDF, an image, else text or binary). A body that opens
     with a PDF's or an image's signature is that whatever text type it is declared as:
     servers send PDFs as ``text/plain`` or ``text/html``, and no text opens with those bytes. A body
-    declared as an image that opens as an HTML page (:func:`opens_as_page`) is that page: no image
-    opens with ``<``, and a server's sign-in or error page sent under the type of the image it
-    stood for was refused as an image."""
+    declared as an image or a PDF that opens as an HTML page (:func:`opens_as_page`; for a PDF, with
+    no ``%PDF-`` header in its first KB) is that page: no image opens with ``<``, and a server's
+    sign-in or error page sent under the type of the image or PDF it stood for was refused as one."""
     kind = media_kind(response.content_type)
     signed = _by_its_bytes(response, kind)
     if signed is not None:
@@ -179,10 +177,14 @@ def _opens_as_html(head: bytes) -> bool:
 
 def _by_its_bytes(response: HttpResponse, kind: Optional[str]) -> Optional[str]:
     """The kind a body is by its first bytes whatever its declared ``kind`` says, else None: a page
-    under an image's type (a sign-in or error page: read as the page it is); a PDF or an image
-    untyped or under a text type (:func:`_signed_kind`)."""
+    under an image's type (a sign-in or error page: read as the page it is); one under a PDF's type
+    with no ``%PDF-`` header where PDF readers look for it (:func:`pdf_start`: a PDF after a PHP
+    warning opens as a page too, ``<br />``, and stays the PDF); a PDF or an image untyped or under
+    a text type (:func:`_signed_kind`)."""
     if kind == "image":
         return "html" if opens_as_page(response.content) else None
+    if kind == "pdf":
+        return "html" if opens_as_page(response.content) and pdf_start(response.content) < 0 else None
     if kind in (None, "html", "json", "text"):
         return _signed_kind(response.content, cut=response.truncated, declared=kind is not None)
     return None

@@ -7,11 +7,11 @@ An image over the caps (``MAX_IMAGE_BYTES``, ``MAX_IMAGE_SIDE``: what the model 
 take, for the largest size any part of it declares) is downscaled when Pillow is installed
 (the ``images`` extra), else refused with ``WebProviderError(image_too_large)``; one so
 large that decoding it is itself the risk (over ``MAX_DECODE_PIXELS``) is refused either way.
-A PNG or GIF without its end marker is returned only when HTTP marked where its body ends
-(:func:`_whole`): then it is the file the server holds, which browsers show. A JPEG without its
-end-of-image marker never is (:func:`_ends_as_it_must`): its scan data has no length, so nothing
-tells a file whose last two bytes are missing from one cut half-way, and libjpeg (Pillow) refuses
-both, "image file is truncated". An animation (GIF,
+A PNG, JPEG or GIF without its end marker (``IEND``, ``FF D9``, the trailer) is never returned,
+whatever HTTP says of where its body ends (:func:`_cut_short`): a file cut short on the server is
+served with a ``Content-Length`` of what was left, a JPEG's scan data has no length, and a PNG or
+GIF cut between two chunks or sub-blocks reads well up to the cut; Pillow refuses them, "image
+file is truncated". An animation (GIF,
 APNG, WebP) is returned as a still image of its first frame (:mod:`.stills`, :func:`_still`):
 OpenAI's vision input takes a GIF only when it is not animated, Anthropic's documents GIF without
 animation: a still image is what every model API takes.
@@ -149,8 +149,8 @@ def image_text(
             RAISE_MAX_BYTES,
         )
     content, header = _header(response.content, media)
-    if header is None or not _ends_as_it_must(response, media, header):
-        raise _cut_short(host, provider, response, jpeg_unended=header is not None and media == "image/jpeg")
+    if header is None or not header.ended:  # its end marker must be there (:func:`_cut_short`)
+        raise _cut_short(host, provider, response, unended=media if header is not None else None)
     content, header, still = _still_of(content, media, header, host, provider, response.status)
     content, (width, height), orientation = _within_caps(content, media, header, host, provider, response.status)
     (width, height), stored = _as_shown(width, height, orientation)
@@ -268,42 +268,38 @@ def _decoded_first_frame(
     return out.getvalue()
 
 
-def _whole(response: HttpResponse) -> bool:
-    """Whether HTTP marked where the body ends, so that a body read to its end (not cut by
-    ``max_bytes``) is the whole file the server holds: a ``Content-Length`` (the transport
-    refuses a body that stops short of it, ``NetworkError(incomplete_body)``), the chunked
-    transfer coding (which ends with a last chunk) or an HTTP/2 or HTTP/3 stream (which ends
-    with its last frame: ``response.framed``). Without any, an HTTP/1 body ends where the
-    connection closed, whatever closed it. A 206 holding a part of the file is no whole file."""
-    chunked = "chunked" in (response.headers.get("Transfer-Encoding") or "").lower()
-    framed = response.framed or "Content-Length" in response.headers or chunked
-    return not response.truncated and not partial_answer(response) and framed
+#: What each type's end marker is called where a file cut short lacks it (a WebP declares its
+#: length up front: its header is read only when the file is whole).
+_END_MARKERS = {
+    "image/png": "a PNG's IEND chunk",
+    "image/jpeg": "a JPEG's end-of-image marker (FF D9)",
+    "image/gif": "a GIF's trailer (3B)",
+}
 
 
-def _ends_as_it_must(response: HttpResponse, media: str, header: Header) -> bool:
-    """Whether the image reaches its end marker (``header.ended``), or may go without it: a PNG or
-    GIF whose body HTTP marked the end of (:func:`_whole`), whose chunks and sub-blocks carry their
-    lengths (one cut inside them gives no header at all). A JPEG must reach its end-of-image
-    marker, ``FF D9``: its entropy-coded scan data carries no length, so without the marker a file
-    cut half-way (by an upload or a copy that stopped, served with a ``Content-Length`` of what
-    was left) is not told from a whole one, and libjpeg, so Pillow, refuses either ("image file is
-    truncated"). The marker is found by walking the file's segments (:func:`~.imagesize.read_header`),
-    not looked for in its last bytes: bytes after it (padding, a second image of an MPO file) are
-    the file's and do not hide it, and the ``FF D9`` of an EXIF thumbnail inside an APP1 segment
-    is skipped with its segment, not taken for the end of a file cut short after it."""
-    return header.ended or (media != "image/jpeg" and _whole(response))
-
-
-def _cut_short(host: str, provider: Optional[str], response: HttpResponse, jpeg_unended: bool = False) -> WebParseError:
+def _cut_short(
+    host: str, provider: Optional[str], response: HttpResponse, unended: Optional[str] = None
+) -> WebParseError:
     """The ``image_unreadable`` of an image whose header gives no size or that stops before its
-    end: said to be a part the server sent when a 206 holds only a part of the file; a JPEG whose
-    segments read well but that has no end-of-image marker (``jpeg_unended``:
-    :func:`_ends_as_it_must`) is said to lack it."""
+    end: said to be a part the server sent when a 206 holds only a part of the file; one whose
+    parts read well but that lacks its end marker (``unended``: its type, whose
+    :data:`_END_MARKERS` entry the message names) is said to lack it.
+
+    The end marker is required whatever HTTP says of where the body ends (a ``Content-Length``,
+    the chunked coding, an HTTP/2 stream): a file cut short on the server (an upload or a copy
+    that stopped) is served with a ``Content-Length`` of what was left. A JPEG's scan data carries
+    no length, so it reads well up to any cut; a PNG's chunks and a GIF's sub-blocks carry theirs,
+    but a file cut between two of them (between two ``IDAT`` chunks) reads well up to the cut too.
+    Pillow refuses all of them ("image file is truncated"), and libpng and giflib refuse a file
+    without its end marker though all its image data is there. The marker is found by walking
+    the file's parts (:func:`~.imagesize.read_header`), not looked for in its last bytes: bytes
+    after it (padding, a second image of an MPO file) are the file's, and the ``FF D9`` of an EXIF
+    thumbnail inside an APP1 segment is skipped with its segment."""
     if partial_answer(response):
         why = "is cut short: the server sent only a part of it (206 Partial Content)"
         return _unreadable(host, provider, response.status, why)
-    if jpeg_unended:
-        why = "is cut short: its data stops without a JPEG's end-of-image marker (FF D9)"
+    if unended in _END_MARKERS:
+        why = "is cut short: its data stops without %s" % _END_MARKERS[unended]
         return _unreadable(host, provider, response.status, why)
     return _unreadable(host, provider, response.status)
 

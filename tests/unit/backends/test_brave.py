@@ -84,6 +84,9 @@ def test_freshness(time_range, freshness):
         ("zh-CN", "zh-hans", "CN"),
         ("zh-Hant-TW", "zh-hant", "TW"),
         ("zh_HK", "zh-hant", "HK"),
+        # the script said wins over the region's (Simplified Chinese in Taiwan): before, zh-hant
+        ("zh-Hans-TW", "zh-hans", "TW"),
+        ("zh-Hant-CN", "zh-hant", "CN"),
         ("pt-BR", "pt-br", "BR"),
         ("nb-NO", "nb", "NO"),
     ],

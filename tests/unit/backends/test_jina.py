@@ -109,6 +109,8 @@ def test_num_is_max_results_up_to_jinas_twenty(asked, num):
         ("de-AT", "at", "de"),
         ("zh-TW", "tw", "zh-tw"),
         ("zh-Hans-CN", "cn", "zh-cn"),
+        ("zh-Hans-TW", "tw", "zh-cn"),  # the script said wins over the region's: before, zh-tw
+        ("zh-Hant-CN", "cn", "zh-tw"),
         ("pt-BR", "br", "pt-br"),
         ("he-IL", "il", "iw"),  # Google's older code, the one Jina lists
         ("es-419", None, "es-419"),

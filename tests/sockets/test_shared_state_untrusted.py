@@ -731,6 +731,28 @@ def test_port_0_in_a_state_url_is_refused_not_taken_for_6379(url):
     assert "port 0 names no server" in info.value.message and "pw" not in info.value.message
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://:s3cr3tPa/ss@state.internal:6379/0",  # a base64 password's '/': its first part read as a port
+        "redis://ops:s3cr3tPa?ss@state.internal/0",  # its last part read as an option's name
+        "redis://:98765/s3cr3tPass@state.internal/0",  # read as a port and a database number
+        "redis://:s3cr3tPa#ss@state.internal/0",  # read as a port and a fragment
+        "rediss://:98765#s3cr3tPass@state.internal/0",  # a valid port, the rest a fragment redis-py drops
+    ],
+)
+def test_a_password_holding_a_character_that_ends_user_info_is_never_quoted(url):
+    """A password with an unencoded '/', '?' or '#' ends the URL's user info there: the parse read
+    its parts as a port, a path or an option, and the error quoted them ("Port could not be cast to
+    integer value as 's3cr3tPa'", "got 'redis://:s3cr3tPa/ss@…'"), or the URL was taken, its
+    fragment dropped, and its warnings named the host as ':98765'."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", state_url=url)
+    assert info.value.detail_code == "bad_state_url"
+    assert "s3cr3t" not in str(info.value) and "98765" not in str(info.value)
+    assert "percent-encoded" in info.value.message
+
+
 def test_a_password_in_the_state_urls_query_is_masked_and_redacted():
     settings = ws.Settings(state_url="redis://cache.internal/0?password=s3cr3t-pass&socket_timeout=1")
     assert "s3cr3t-pass" not in repr(settings)

@@ -30,7 +30,7 @@ from ...errors import (
 from ...forks import module_lock, renewed_in_children
 from ...net import workers
 from ...net.urls import shown_url
-from ...secrets import is_secret_name
+from ...secrets import is_secret_name, userinfo_hidden
 from ..clock import Clock
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -523,11 +523,37 @@ def _address_problem(url: str) -> Optional[str]:
     return None
 
 
+#: What ends a URL's user info where a password holds it as it is: the rest is read as a path, a
+#: query or a fragment, and the password's first part as a host or port.
+_USERINFO_ENDS = re.compile(r"[/?#]")
+
+
+def _userinfo_cut(url: str) -> bool:
+    """Whether the text between ``url``'s ``://`` and its last ``@`` holds ``/``, ``?`` or ``#``: a
+    password typed with one of them (a base64 one's ``/``) is cut there, and the parts of it the
+    parse then finds (a port, a path, an option's name) must not be quoted in a message."""
+    _, separator, rest = url.partition("://")
+    return bool(separator) and "@" in rest and _USERINFO_ENDS.search(rest.rsplit("@", 1)[0]) is not None
+
+
 def _url_problem(url: str) -> Optional[str]:
+    """What makes ``url`` unusable as a state URL, or ``None`` (quoting no part of its user info)."""
+    problem = _parsed_problem(url)
+    if problem is not None and _userinfo_cut(url):
+        return (
+            "its user info (before the last '@') holds a '/', '?' or '#', which ends it there: write them"
+            " percent-encoded in a user name or password (%2F, %3F, %23)"
+        )
+    return problem
+
+
+def _parsed_problem(url: str) -> Optional[str]:
     """What makes ``url`` unusable as a state URL, or ``None``."""
     problem = _address_problem(url)
     if problem is not None:
         return problem
+    if "#" in url:  # redis-py drops a fragment: a password's '#' cut it unseen
+        return "it holds a '#': a state URL has no fragment (a '#' in a password is written %23)"
     parts = urlsplit(url)
     if parts.scheme.lower() not in SCHEMES:
         return "its scheme must be redis://, rediss:// or unix://"
@@ -553,7 +579,9 @@ def check_state_url(url: Any) -> str:
     (when the client is built, not at every search)."""
     problem = _url_problem(url.strip()) if isinstance(url, str) else "not a string"
     if problem is not None:
-        shown = shown_url(url) if isinstance(url, str) else url
+        shown = (
+            (shown_url(userinfo_hidden(url)) if _userinfo_cut(url) else shown_url(url)) if isinstance(url, str) else url
+        )
         raise InvalidInput(
             "state_url (WEB_SEARCH_STATE_URL, --state-url) must be a redis://, rediss:// or unix:// URL"
             " such as redis://host:6379/0: %s (got %r)" % (problem, shown),

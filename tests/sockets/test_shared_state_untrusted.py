@@ -290,6 +290,9 @@ def test_a_fleet_member_from_a_clock_no_one_has_reached_is_dropped(redis_db, red
     )
 
 
+DAY_US = 86400 * 10**6
+
+
 def _redis_now_us(db) -> int:
     seconds, micros = db.time()
     return seconds * 1_000_000 + micros
@@ -301,6 +304,10 @@ def _redis_now_us(db) -> int:
         pytest.param(lambda db: ("99999999999999999 1000000", None), id="planted, without expiry"),
         # written by a primary whose clock ran an hour ahead of this one's (a failover): its key lives that hour too
         pytest.param(lambda db: ("%d 1000000" % (_redis_now_us(db) + 3600 * 10**6), 3601), id="an hour ahead"),
+        # its value claims an interval no Settings take (two days): the bound grew with it, for ever without an expiry
+        pytest.param(lambda db: ("%d %d" % (_redis_now_us(db) + 2 * DAY_US, 2 * DAY_US), None), id="a planted pace"),
+        # past what a reply's integer holds: the script answered a negative wait, and Redis counted as down
+        pytest.param(lambda db: ("%d %d" % (10**30, 10**30), None), id="a pace past 64 bits"),
     ],
 )
 def test_a_slot_no_call_could_have_booked_holds_no_one_back(redis_db, redis_server, slot):  # noqa: F811
@@ -312,6 +319,16 @@ def test_a_slot_no_call_could_have_booked_holds_no_one_back(redis_db, redis_serv
     with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 1.0}) as client:
         assert client.search("booked", timeout_ms=5000, cache_ttl_s=0)["items"]
     assert 0 < redis_db.pttl("websearch_sync:slot:{stub}") <= 2000  # booked anew, expiring by itself
+
+
+def test_a_process_pacing_an_upstream_slower_than_a_day_keeps_its_own_pace(redis_db, redis_server):  # noqa: F811
+    """The control of the planted pace above: a client's own interval (its argument takes any) is
+    believed for its own bookings, so its second request still waits two days (refused for its budget)."""
+    with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 2 * 86400.0}) as client:
+        assert client.search("first", timeout_ms=5000, cache_ttl_s=0)["items"]
+        with pytest.raises(ws.Timeout) as info:
+            client.search("second", timeout_ms=5000, cache_ttl_s=0)
+    assert info.value.detail_code == "budget_exhausted"
 
 
 def test_a_departure_no_clock_has_reached_counts_as_none_not_as_a_failing_redis(redis_db, redis_server, caplog):  # noqa: F811

@@ -777,3 +777,47 @@ def test_calls_with_many_deadlines_share_one_connection_pool(redis_db, redis_ser
         settings = ws.Settings(state_url=redis_server.url, timeout_ms=2000 + 10 * number)
         ws.search("deadline %d" % number, backend="stub", settings=settings)
     assert redis_db.info("clients")["connected_clients"] - before <= 2
+
+
+# -- state_required: Redis gone while the request is out -------------------------------------------
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.mark.skipif(redis_server_binary() is None, reason=NO_REDIS_REASON)
+@pytest.mark.parametrize(
+    "status, outcome",
+    [(200, None), (401, ws.AuthError), (429, ws.WebBlocked)],
+    ids=["an answer", "a key refused", "a block"],
+)
+def test_with_state_required_redis_gone_during_the_request_leaves_the_calls_own_outcome(status, outcome):
+    """The writes after a request (the answer cached, the block's cool-down, the question let go)
+    raised state_unavailable in its place: an answer the upstream was paid for was lost, and a
+    revoked key's AuthError (not retryable) came out as a retryable NetworkError. The next call
+    still fails before sending, as state_required says."""
+    from websearch_sync.net.wire_mock import MockResponse, MockWire
+
+    pytest.importorskip("redis")
+    recorded = (FIXTURES / "brave" / "brave-search-python-client__1.json").read_bytes()
+    requests_seen = []
+    with RedisServer() as redis:
+
+        def answer(request):
+            requests_seen.append(request)
+            redis.stop()  # a restart, a failover: gone while the request is out
+            body = recorded if status == 200 else b'{"error": "no"}'
+            return MockResponse(
+                status=status, headers={"Content-Type": "application/json", "Retry-After": "30"}, body=body
+            )
+
+        settings = ws.Settings(providers={"brave": {"api_key": "a-key"}}, state_url=up(redis.url), state_required=True)
+        with ws.SearchClient("brave", settings=settings, wire=MockWire(answer), retries=0, budget_ms=10_000) as client:
+            if outcome is None:
+                assert client.search("asked once")["items"]
+            else:
+                with pytest.raises(outcome):
+                    client.search("asked once")
+            with pytest.raises(ws.NetworkError) as info:
+                client.search("asked again")
+    assert info.value.detail_code == "state_unavailable"
+    assert len(requests_seen) == 1

@@ -834,7 +834,10 @@ class SharedState:
         every key). A round trip's reply longer than ``reply_bytes`` is a failing Redis, read no further.
 
         Raises:
-            NetworkError: ``state_unavailable``, instead of returning ``default``, when required.
+            NetworkError: ``state_unavailable``, instead of returning ``default``, when required and
+                not a ``write``: a write (a cached answer, a cool-down, a question let go) comes after
+                the call's request, whose outcome (an answer paid for, an AuthError) it must not
+                replace; Redis still counts as failing, warned of, and the next call fails before sending.
             Timeout: ``deadline_exceeded`` when required and the call has no time left for a
                 read (a ``write`` that does not fit is skipped: what it records expires anyway).
             InvalidInput: ``state_is_cluster`` (always) once the server answered as a node of a
@@ -862,7 +865,7 @@ class SharedState:
                     self._check_not_cluster()  # raises
                 if "WRONGTYPE" not in str(error):
                     self.server.failed(error, now, self.required)
-                    return self._unavailable(default)
+                    return default if write else self._unavailable(default)
                 logger.debug("shared state: a key holds a value of the wrong type (%s); treated as absent", error)
                 return default
             except self.server.errors as error:
@@ -872,7 +875,7 @@ class SharedState:
                 return result
             finally:
                 _OPERATION.ends = _OPERATION.reply_bytes = None
-        return self._unavailable(default)
+        return default if write else self._unavailable(default)
 
     def for_operator(self, operation: Callable[[Any, ScanBound], T], undone: str) -> T:
         """``operation(redis, bound)`` for an operator's command (``state clear``, ``state show``):

@@ -63,7 +63,7 @@ SCHEMES = ("redis", "rediss", "unix")
 #: What a Redis Cluster node answers a ``SELECT`` of a database other than 0 (at each new connection).
 _CLUSTER_SELECT = "SELECT is not allowed in cluster mode"
 #: The URL options that set a command's timeout.
-_TIMEOUT_OPTIONS = ("socket_timeout", "socket_connect_timeout", "timeout")
+_TIMEOUT_OPTIONS = ("socket_timeout", "socket_connect_timeout")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 #: The query options a state URL may carry: name -> the check of its value (redis-py passes
 #: unknown ones to the connection, which fails at every command instead of once, here).
@@ -71,7 +71,6 @@ _POSITIVE = "a positive number"
 _URL_OPTIONS: dict[str, str] = {
     "socket_timeout": _POSITIVE,
     "socket_connect_timeout": _POSITIVE,
-    "timeout": _POSITIVE,
     "db": "a whole number >= 0",
     "max_connections": "a whole number >= 1",
     "health_check_interval": "a whole number >= 0",
@@ -492,7 +491,18 @@ def url_secrets(url: Optional[str]) -> list[str]:
     return found + [value for name, value in parse_qsl(parts.query) if value and is_secret_name(name)]
 
 
+#: The URL options redis-py takes that a state URL cannot use, and why.
+_REFUSED_OPTIONS = {
+    # redis-py hands it to the connection class, which takes no such argument: every search raised TypeError
+    "timeout": "timeout is the wait of redis-py's blocking connection pool, which the state does not use:"
+    " set socket_timeout (and socket_connect_timeout) for a command's",
+}
+
+
 def _option_problem(name: str, value: str) -> Optional[str]:
+    refused = _REFUSED_OPTIONS.get(name)
+    if refused is not None:
+        return refused
     kind = _URL_OPTIONS.get(name)
     if kind is None:
         return "unknown option %r (known: %s)" % (name, ", ".join(sorted(_URL_OPTIONS)))

@@ -779,6 +779,37 @@ def test_calls_with_many_deadlines_share_one_connection_pool(redis_db, redis_ser
     assert redis_db.info("clients")["connected_clients"] - before <= 2
 
 
+def test_threads_past_a_urls_max_connections_wait_for_one_not_an_outage(redis_db, redis_server, caplog):  # noqa: F811
+    """``max_connections`` caps a process's connections to the state (a fleet's toward Redis's
+    maxclients). redis-py's default pool raised MaxConnectionsError to the thread that found every
+    one in use, and Redis counted as down: the process's calls used local state 5 s at a time (or
+    failed with state_unavailable). A thread now waits for a connection within its command's time."""
+    url = up(redis_server.url + "?max_connections=2&client_name=capped")
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        ws.SearchClient("stub", settings=ws.Settings(state_url=url, state_required=True)) as client,
+    ):
+        failures = []
+
+        def searches(thread: int) -> None:
+            for n in range(10):
+                try:
+                    client.search("capped %d %d" % (thread, n))
+                except ws.WebSearchError as error:  # state_unavailable: the outage this test is about
+                    failures.append(error)
+
+        threads = [threading.Thread(target=searches, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        connections = [c for c in redis_db.client_list() if c.get("name") == "capped"]
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+    assert failures == []
+    assert 1 <= len(connections) <= 2
+    assert len(redis_db.keys("websearch_sync:cache:*")) == 80
+
+
 # -- state_required: Redis gone while the request is out -------------------------------------------
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

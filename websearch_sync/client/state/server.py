@@ -333,6 +333,26 @@ def _bounded_connections(connection_class: type) -> type:
     return bounded
 
 
+def _waiting_pool(redis: Any) -> type:
+    """redis-py's blocking connection pool, for a URL that caps the connections (``max_connections``):
+    a thread finding every connection in use waits for one until its operation's end (:data:`_OPERATION`;
+    outside an operation, the ``timeout`` it was built with). redis-py's default pool raised
+    ``MaxConnectionsError`` at once, and each raise made Redis count as down for the whole process:
+    8 threads on ``max_connections=2`` used local state (or failed with ``state_unavailable``) 5 s at a time."""
+
+    class WaitingPool(redis.BlockingConnectionPool):  # type: ignore[misc,name-defined]
+        @property
+        def timeout(self) -> float:
+            ends = getattr(_OPERATION, "ends", None)
+            return self.websearch_wait_s if ends is None else max(0.0, ends - time.monotonic())
+
+        @timeout.setter
+        def timeout(self, value: float) -> None:  # set by the pool's own __init__
+            self.websearch_wait_s = value
+
+    return WaitingPool
+
+
 def _tcp_noted() -> type:
     """A TCP connection that notes when it connected (``websearch_tcp_connected``): what redis-py's
     TLS connection, before it in the order of classes, connects to make its handshake."""
@@ -636,14 +656,22 @@ class StateServer:
         try:
             # RESP2 (redis-py >= 5 would say HELLO 3): the replies this library reads are checked by it, not reshaped
             protocol = {"protocol": 2} if int(redis.__version__.split(".")[0]) >= 5 else {}
-            self.redis = redis.Redis.from_url(
-                url,
-                socket_timeout=timeout_s,
-                socket_connect_timeout=timeout_s,
-                retry=no_retry,
-                parser_class=python_parser(),
-                **protocol,
+            capped = any(name == "max_connections" for name, _ in parse_qsl(urlsplit(url).query))
+            # what redis.Redis.from_url does, with a pool of this library's when the URL caps the connections
+            pool_class = _waiting_pool(redis) if capped else redis.ConnectionPool
+            options = {"timeout": timeout_s} if capped else {}  # the wait outside an operation (a command's)
+            self.redis = redis.Redis(
+                connection_pool=pool_class.from_url(
+                    url,
+                    socket_timeout=timeout_s,
+                    socket_connect_timeout=timeout_s,
+                    retry=no_retry,
+                    parser_class=python_parser(),
+                    **protocol,
+                    **options,
+                )
             )
+            self.redis.auto_close_connection_pool = True
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code=BAD_STATE_URL) from None
         for command in RAW_REPLIES:

@@ -770,6 +770,19 @@ def test_a_password_holding_a_character_that_ends_user_info_is_never_quoted(url)
     assert "percent-encoded" in info.value.message
 
 
+@pytest.mark.parametrize(
+    "url",
+    ["redis://state.internal/0?password=s3cr3tPa&ss98765", "redis://state.internal/0?password=pw&s3cr3t=98765&db=1"],
+)
+def test_a_query_password_holding_an_ampersand_is_never_quoted(url):
+    """A '&' in ``?password=`` ends it: the rest was an unknown option, quoted ("unknown option 'ss98765'")."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", state_url=url)
+    assert info.value.detail_code == "bad_state_url"
+    assert "s3cr3t" not in str(info.value) and "98765" not in str(info.value)
+    assert "%26" in info.value.message
+
+
 def test_a_password_in_the_state_urls_query_is_masked_and_redacted():
     settings = ws.Settings(state_url="redis://cache.internal/0?password=s3cr3t-pass&socket_timeout=1")
     assert "s3cr3t-pass" not in repr(settings)

@@ -594,13 +594,26 @@ def _parsed_problem(url: str) -> Optional[str]:
     path_db = parts.path.strip("/")
     if parts.scheme.lower() != "unix" and path_db and not path_db.isdigit():
         return "its path must be a database number, got %r" % path_db
-    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+    return _query_problem(parts.query, parts.scheme.lower())
+
+
+def _query_problem(query: str, scheme: str) -> Optional[str]:
+    """What makes the options of a state URL's ``query`` unusable, or ``None``. A name right after a
+    secret's value that names no option is the rest of that secret, cut by a ``&`` it holds: not quoted."""
+    after_secret = ""
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        if after_secret and name not in _URL_OPTIONS and name not in _REFUSED_OPTIONS:
+            return (
+                "an option after %s= names no option: a '&' in its value ends it there (write it %%26); the"
+                " option is not quoted" % after_secret
+            )
         problem = _option_problem(name, value)
         if problem is not None:
             return problem
-        if name.startswith("ssl_") and parts.scheme.lower() != "rediss":
+        if name.startswith("ssl_") and scheme != "rediss":
             # redis-py hands it to a plain connection, which fails every command with a TypeError
-            return "%s needs TLS: a rediss:// URL, not %s://" % (name, parts.scheme.lower())
+            return "%s needs TLS: a rediss:// URL, not %s://" % (name, scheme)
+        after_secret = name if is_secret_name(name) else ""
     return None
 
 

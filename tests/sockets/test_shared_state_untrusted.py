@@ -783,6 +783,13 @@ def test_a_query_password_holding_an_ampersand_is_never_quoted(url):
     assert "%26" in info.value.message
 
 
+def test_a_query_password_cut_by_its_ampersand_is_masked_whole_in_the_settings_repr():
+    """``repr(Settings)`` masked the value up to the '&' and showed the rest as a parameter's name."""
+    settings = ws.Settings(state_url="redis://state.internal/0?password=s3cr3tPa&ss98765&db=2")
+    assert "98765" not in repr(settings) and "db=2" in repr(settings)
+    assert "s3cr3tPa&ss98765" in settings.secrets()
+
+
 def test_a_password_in_the_state_urls_query_is_masked_and_redacted():
     settings = ws.Settings(state_url="redis://cache.internal/0?password=s3cr3t-pass&socket_timeout=1")
     assert "s3cr3t-pass" not in repr(settings)

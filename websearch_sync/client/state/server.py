@@ -340,7 +340,7 @@ def _waiting_pool(redis: Any) -> type:
     ``MaxConnectionsError`` at once, and each raise made Redis count as down for the whole process:
     8 threads on ``max_connections=2`` used local state (or failed with ``state_unavailable``) 5 s at a time."""
 
-    class WaitingPool(redis.BlockingConnectionPool):  # type: ignore[misc,name-defined]
+    class WaitingPool(redis.BlockingConnectionPool):  # type: ignore[misc]
         @property
         def timeout(self) -> float:
             ends = getattr(_OPERATION, "ends", None)
@@ -671,7 +671,7 @@ class StateServer:
             protocol = {"protocol": 2} if int(redis.__version__.split(".")[0]) >= 5 else {}
             capped = any(name == "max_connections" for name, _ in parse_qsl(urlsplit(url).query))
             # what redis.Redis.from_url does, with a pool of this library's when the URL caps the connections
-            pool_class = _waiting_pool(redis) if capped else redis.ConnectionPool
+            pool_class: Any = _waiting_pool(redis) if capped else redis.ConnectionPool
             options = {"timeout": timeout_s} if capped else {}  # the wait outside an operation (a command's)
             self.redis = redis.Redis(
                 connection_pool=pool_class.from_url(

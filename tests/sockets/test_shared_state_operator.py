@@ -852,3 +852,61 @@ def test_with_state_required_redis_gone_during_the_request_leaves_the_calls_own_
                 client.search("asked again")
     assert info.value.detail_code == "state_unavailable"
     assert len(requests_seen) == 1
+
+
+@pytest.mark.skipif(redis_server_binary() is None, reason=NO_REDIS_REASON)
+@pytest.mark.parametrize("required", [False, True], ids=["local state", "state_required"])
+def test_a_waiter_on_another_processs_question_ends_when_redis_dies_not_at_its_deadline(required):
+    """Two clients (as two processes: each its own table of questions) ask one question; the second
+    waits on the first's lease in Redis, and Redis dies while the first is still out. The waiter asks
+    itself at once (its own local state), or fails with state_unavailable under state_required: never
+    a wait to its deadline (a Timeout) on a lease no one can read any more."""
+    from websearch_sync.net.wire_mock import MockResponse, MockWire
+
+    pytest.importorskip("redis")
+    recorded = (FIXTURES / "brave" / "brave-search-python-client__1.json").read_bytes()
+    first_out, leader_may_answer = threading.Event(), threading.Event()
+    requests_seen = []
+
+    def answer(request):
+        requests_seen.append(request)
+        if len(requests_seen) == 1:
+            first_out.set()
+            leader_may_answer.wait(30)
+        return MockResponse(headers={"Content-Type": "application/json"}, body=recorded)
+
+    outcome = {}
+    with RedisServer() as redis:
+        settings = ws.Settings(providers={"brave": {"api_key": "k"}}, state_url=up(redis.url), state_required=required)
+        leader = ws.SearchClient("brave", settings=settings, wire=MockWire(answer), retries=0, budget_ms=30_000)
+        waiter = ws.SearchClient("brave", settings=settings, wire=MockWire(answer), retries=0, budget_ms=20_000)
+        waiting = threading.Event()
+        shared = waiter._flights._shared  # noqa: SLF001
+        held_for = shared.held_for
+        shared.held_for = lambda *args: (waiting.set(), held_for(*args))[1]
+
+        def wait_for_the_leader() -> None:
+            try:
+                outcome["answer"] = waiter.search("one question")
+            except ws.WebSearchError as error:
+                outcome["error"] = error
+
+        leading = threading.Thread(target=lambda: leader.search("one question"))
+        leading.start()
+        assert first_out.wait(30)
+        waiting_thread = threading.Thread(target=wait_for_the_leader)
+        waiting_thread.start()
+        assert waiting.wait(30)  # it read the lease: it waits on it
+        redis.stop()
+        waiting_thread.join(30)
+        done_before_the_leader = not leader_may_answer.is_set()
+        leader_may_answer.set()
+        leading.join(30)
+        leader.close()
+        waiter.close()
+    assert done_before_the_leader
+    if required:
+        assert outcome["error"].detail_code == "state_unavailable"
+        assert len(requests_seen) == 1
+    else:
+        assert outcome["answer"]["items"] and len(requests_seen) == 2

@@ -718,6 +718,31 @@ def test_a_longer_command_timeout_in_the_url_is_the_one_the_budget_is_checked_ag
     assert elapsed < limit, "a %d ms search took %.3f s (limit %.3f s)" % (budget_s * 1000, elapsed, limit)
 
 
+def test_a_url_timeout_no_shorter_than_the_clients_deadline_is_warned_of_and_named_in_the_refusal(
+    redis_server,  # noqa: F811
+    caplog,
+):
+    """``?socket_timeout=2`` with a 1.5 s budget: no call can ask the state in time, and every search of
+    a paced backend was refused with "only 1499 ms ... were left, too little to book", which named
+    neither the URL's timeout nor the client's mismatch; the process said nothing else."""
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        ws.SearchClient(
+            "stub", state_url=redis_server.url + "?socket_timeout=2", budget_ms=1500, min_interval_s={"stub": 0.1}
+        ) as client,
+        pytest.raises(ws.Timeout) as info,
+    ):
+        client.search("never booked")
+    assert info.value.detail_code == "budget_exhausted"
+    assert "may take 2000 ms" in info.value.message
+    warned = [
+        record.getMessage()
+        for record in caplog.records
+        if "not less than this client's deadline" in record.getMessage()
+    ]
+    assert len(warned) == 1 and "2000 ms" in warned[0] and "1500 ms" in warned[0]
+
+
 # -- state URLs: checked when the client is built, secrets hidden -------------------------------
 
 

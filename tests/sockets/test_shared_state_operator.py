@@ -284,20 +284,26 @@ class TlsRedis(RedisServer):
         return super().command() + tls + ["--tls-ca-cert-file", cert, "--tls-auth-clients", "no"]
 
 
-def test_a_rediss_url_shares_the_state_over_tls(caplog):
+@pytest.mark.parametrize("capped", ["", "&max_connections=1"], ids=["its pool", "a capped pool"])
+def test_a_rediss_url_shares_the_state_over_tls(caplog, capped):
     """``rediss://`` with the server's CA: answers are shared, nothing counts as an outage (the
-    round-trip bound wraps the TLS socket, not the TCP one under it)."""
+    round-trip bound wraps the TLS socket, not the TCP one under it), with the pool that waits for
+    a free connection too."""
     if redis_server_binary() is None:
         pytest.skip(NO_REDIS_REASON)
     pytest.importorskip("redis")
     with TlsRedis() as server:
         # a loaded machine's TLS handshake may outlast the production bound (an outage here): this
         # test is about TLS, not the bound
-        url = "rediss://127.0.0.1:%d/1?ssl_ca_certs=%s&socket_timeout=%g&socket_connect_timeout=%g" % (
-            server.tls_port,
-            TLS_DIR / "localhost.crt",
-            REDIS_UP_TIMEOUT_S,
-            REDIS_UP_TIMEOUT_S,
+        url = (
+            "rediss://127.0.0.1:%d/1?ssl_ca_certs=%s&socket_timeout=%g&socket_connect_timeout=%g"
+            % (
+                server.tls_port,
+                TLS_DIR / "localhost.crt",
+                REDIS_UP_TIMEOUT_S,
+                REDIS_UP_TIMEOUT_S,
+            )
+            + capped
         )
         with caplog.at_level(logging.WARNING, logger="websearch_sync"):
             for cached in (False, True):

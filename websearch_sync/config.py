@@ -922,7 +922,25 @@ def _query_secrets(url: Optional[str]) -> list[str]:
     if not url or "?" not in url:
         return []
     query = url.split("?", 1)[1].split("#", 1)[0]
-    return [value for name, value in parse_qsl(query, keep_blank_values=False) if value and is_secret_name(name)]
+    found = [value for name, value in parse_qsl(query, keep_blank_values=False) if value and is_secret_name(name)]
+    return _cut_query_secrets(query) + found  # the longer first: masked whole before its head is
+
+
+def _cut_query_secrets(query: str) -> list[str]:
+    """A secret-named parameter's value with the parts after it that hold no ``=`` (``password=ab&cd``:
+    its ``&`` cut it, and ``cd`` read as a name would be shown as one), as written in ``query``."""
+    found: list[str] = []
+    head: Optional[str] = None
+    cut: list[str] = []
+    for part in [*query.split("&"), "="]:  # the last: a parameter, which ends a value cut before it
+        name, equals, value = part.partition("=")
+        if head is not None and not equals:
+            cut.append(part)
+            continue
+        if head is not None and cut:
+            found.append("&".join([head, *cut]))
+        head, cut = (value if equals and value and is_secret_name(name) else None), []
+    return found
 
 
 def _shown_url(value: Any) -> Any:

@@ -72,6 +72,8 @@ def test_without_redis_py_a_state_url_is_invalid_input_naming_the_extra(monkeypa
         ("redis://127.0.0.1:6379/0?ssl_cert_reqs=none", "bad_state_url"),
         ("redis://127.0.0.1:6379/0?ssl_ca_certs=/etc/ssl/certs/ca.pem", "bad_state_url"),
         ("unix:///tmp/redis.sock?ssl_certfile=/tmp/c.pem", "bad_state_url"),
+        # redis-py's blocking pool's wait, handed to the connection: accepted, then every search raised TypeError
+        ("redis://127.0.0.1:6379/0?timeout=2", "bad_state_url"),
     ],
 )
 def test_a_bad_state_url_is_invalid_input(redis_server, url, detail):  # noqa: F811

@@ -284,20 +284,26 @@ class TlsRedis(RedisServer):
         return super().command() + tls + ["--tls-ca-cert-file", cert, "--tls-auth-clients", "no"]
 
 
-def test_a_rediss_url_shares_the_state_over_tls(caplog):
+@pytest.mark.parametrize("capped", ["", "&max_connections=1"], ids=["its pool", "a capped pool"])
+def test_a_rediss_url_shares_the_state_over_tls(caplog, capped):
     """``rediss://`` with the server's CA: answers are shared, nothing counts as an outage (the
-    round-trip bound wraps the TLS socket, not the TCP one under it)."""
+    round-trip bound wraps the TLS socket, not the TCP one under it), with the pool that waits for
+    a free connection too."""
     if redis_server_binary() is None:
         pytest.skip(NO_REDIS_REASON)
     pytest.importorskip("redis")
     with TlsRedis() as server:
         # a loaded machine's TLS handshake may outlast the production bound (an outage here): this
         # test is about TLS, not the bound
-        url = "rediss://127.0.0.1:%d/1?ssl_ca_certs=%s&socket_timeout=%g&socket_connect_timeout=%g" % (
-            server.tls_port,
-            TLS_DIR / "localhost.crt",
-            REDIS_UP_TIMEOUT_S,
-            REDIS_UP_TIMEOUT_S,
+        url = (
+            "rediss://127.0.0.1:%d/1?ssl_ca_certs=%s&socket_timeout=%g&socket_connect_timeout=%g"
+            % (
+                server.tls_port,
+                TLS_DIR / "localhost.crt",
+                REDIS_UP_TIMEOUT_S,
+                REDIS_UP_TIMEOUT_S,
+            )
+            + capped
         )
         with caplog.at_level(logging.WARNING, logger="websearch_sync"):
             for cached in (False, True):
@@ -777,3 +783,136 @@ def test_calls_with_many_deadlines_share_one_connection_pool(redis_db, redis_ser
         settings = ws.Settings(state_url=redis_server.url, timeout_ms=2000 + 10 * number)
         ws.search("deadline %d" % number, backend="stub", settings=settings)
     assert redis_db.info("clients")["connected_clients"] - before <= 2
+
+
+def test_threads_past_a_urls_max_connections_wait_for_one_not_an_outage(redis_db, redis_server, caplog):  # noqa: F811
+    """``max_connections`` caps a process's connections to the state (a fleet's toward Redis's
+    maxclients). redis-py's default pool raised MaxConnectionsError to the thread that found every
+    one in use, and Redis counted as down: the process's calls used local state 5 s at a time (or
+    failed with state_unavailable). A thread now waits for a connection within its command's time."""
+    url = up(redis_server.url + "?max_connections=2&client_name=capped")
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        ws.SearchClient("stub", settings=ws.Settings(state_url=url, state_required=True)) as client,
+    ):
+        failures = []
+
+        def searches(thread: int) -> None:
+            for n in range(10):
+                try:
+                    client.search("capped %d %d" % (thread, n))
+                except ws.WebSearchError as error:  # state_unavailable: the outage this test is about
+                    failures.append(error)
+
+        threads = [threading.Thread(target=searches, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        connections = [c for c in redis_db.client_list() if c.get("name") == "capped"]
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+    assert failures == []
+    assert 1 <= len(connections) <= 2
+    assert len(redis_db.keys("websearch_sync:cache:*")) == 80
+
+
+# -- state_required: Redis gone while the request is out -------------------------------------------
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.mark.skipif(redis_server_binary() is None, reason=NO_REDIS_REASON)
+@pytest.mark.parametrize(
+    "status, outcome",
+    [(200, None), (401, ws.AuthError), (429, ws.WebBlocked)],
+    ids=["an answer", "a key refused", "a block"],
+)
+def test_with_state_required_redis_gone_during_the_request_leaves_the_calls_own_outcome(status, outcome):
+    """The writes after a request (the answer cached, the block's cool-down, the question let go)
+    raised state_unavailable in its place: an answer the upstream was paid for was lost, and a
+    revoked key's AuthError (not retryable) came out as a retryable NetworkError. The next call
+    still fails before sending, as state_required says."""
+    from websearch_sync.net.wire_mock import MockResponse, MockWire
+
+    pytest.importorskip("redis")
+    recorded = (FIXTURES / "brave" / "brave-search-python-client__1.json").read_bytes()
+    requests_seen = []
+    with RedisServer() as redis:
+
+        def answer(request):
+            requests_seen.append(request)
+            redis.stop()  # a restart, a failover: gone while the request is out
+            body = recorded if status == 200 else b'{"error": "no"}'
+            return MockResponse(
+                status=status, headers={"Content-Type": "application/json", "Retry-After": "30"}, body=body
+            )
+
+        settings = ws.Settings(providers={"brave": {"api_key": "a-key"}}, state_url=up(redis.url), state_required=True)
+        with ws.SearchClient("brave", settings=settings, wire=MockWire(answer), retries=0, budget_ms=10_000) as client:
+            if outcome is None:
+                assert client.search("asked once")["items"]
+            else:
+                with pytest.raises(outcome):
+                    client.search("asked once")
+            with pytest.raises(ws.NetworkError) as info:
+                client.search("asked again")
+    assert info.value.detail_code == "state_unavailable"
+    assert len(requests_seen) == 1
+
+
+@pytest.mark.skipif(redis_server_binary() is None, reason=NO_REDIS_REASON)
+@pytest.mark.parametrize("required", [False, True], ids=["local state", "state_required"])
+def test_a_waiter_on_another_processs_question_ends_when_redis_dies_not_at_its_deadline(required):
+    """Two clients (as two processes: each its own table of questions) ask one question; the second
+    waits on the first's lease in Redis, and Redis dies while the first is still out. The waiter asks
+    itself at once (its own local state), or fails with state_unavailable under state_required: never
+    a wait to its deadline (a Timeout) on a lease no one can read any more."""
+    from websearch_sync.net.wire_mock import MockResponse, MockWire
+
+    pytest.importorskip("redis")
+    recorded = (FIXTURES / "brave" / "brave-search-python-client__1.json").read_bytes()
+    first_out, leader_may_answer = threading.Event(), threading.Event()
+    requests_seen = []
+
+    def answer(request):
+        requests_seen.append(request)
+        if len(requests_seen) == 1:
+            first_out.set()
+            leader_may_answer.wait(30)
+        return MockResponse(headers={"Content-Type": "application/json"}, body=recorded)
+
+    outcome = {}
+    with RedisServer() as redis:
+        settings = ws.Settings(providers={"brave": {"api_key": "k"}}, state_url=up(redis.url), state_required=required)
+        leader = ws.SearchClient("brave", settings=settings, wire=MockWire(answer), retries=0, budget_ms=30_000)
+        waiter = ws.SearchClient("brave", settings=settings, wire=MockWire(answer), retries=0, budget_ms=20_000)
+        waiting = threading.Event()
+        shared = waiter._flights._shared  # noqa: SLF001
+        held_for = shared.held_for
+        shared.held_for = lambda *args: (waiting.set(), held_for(*args))[1]
+
+        def wait_for_the_leader() -> None:
+            try:
+                outcome["answer"] = waiter.search("one question")
+            except ws.WebSearchError as error:
+                outcome["error"] = error
+
+        leading = threading.Thread(target=lambda: leader.search("one question"))
+        leading.start()
+        assert first_out.wait(30)
+        waiting_thread = threading.Thread(target=wait_for_the_leader)
+        waiting_thread.start()
+        assert waiting.wait(30)  # it read the lease: it waits on it
+        redis.stop()
+        waiting_thread.join(30)
+        done_before_the_leader = not leader_may_answer.is_set()
+        leader_may_answer.set()
+        leading.join(30)
+        leader.close()
+        waiter.close()
+    assert done_before_the_leader
+    if required:
+        assert outcome["error"].detail_code == "state_unavailable"
+        assert len(requests_seen) == 1
+    else:
+        assert outcome["answer"]["items"] and len(requests_seen) == 2

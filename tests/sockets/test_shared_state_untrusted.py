@@ -290,6 +290,9 @@ def test_a_fleet_member_from_a_clock_no_one_has_reached_is_dropped(redis_db, red
     )
 
 
+DAY_US = 86400 * 10**6
+
+
 def _redis_now_us(db) -> int:
     seconds, micros = db.time()
     return seconds * 1_000_000 + micros
@@ -301,6 +304,10 @@ def _redis_now_us(db) -> int:
         pytest.param(lambda db: ("99999999999999999 1000000", None), id="planted, without expiry"),
         # written by a primary whose clock ran an hour ahead of this one's (a failover): its key lives that hour too
         pytest.param(lambda db: ("%d 1000000" % (_redis_now_us(db) + 3600 * 10**6), 3601), id="an hour ahead"),
+        # its value claims an interval no Settings take (two days): the bound grew with it, for ever without an expiry
+        pytest.param(lambda db: ("%d %d" % (_redis_now_us(db) + 2 * DAY_US, 2 * DAY_US), None), id="a planted pace"),
+        # past what a reply's integer holds: the script answered a negative wait, and Redis counted as down
+        pytest.param(lambda db: ("%d %d" % (10**30, 10**30), None), id="a pace past 64 bits"),
     ],
 )
 def test_a_slot_no_call_could_have_booked_holds_no_one_back(redis_db, redis_server, slot):  # noqa: F811
@@ -312,6 +319,16 @@ def test_a_slot_no_call_could_have_booked_holds_no_one_back(redis_db, redis_serv
     with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 1.0}) as client:
         assert client.search("booked", timeout_ms=5000, cache_ttl_s=0)["items"]
     assert 0 < redis_db.pttl("websearch_sync:slot:{stub}") <= 2000  # booked anew, expiring by itself
+
+
+def test_a_process_pacing_an_upstream_slower_than_a_day_keeps_its_own_pace(redis_db, redis_server):  # noqa: F811
+    """The control of the planted pace above: a client's own interval (its argument takes any) is
+    believed for its own bookings, so its second request still waits two days (refused for its budget)."""
+    with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 2 * 86400.0}) as client:
+        assert client.search("first", timeout_ms=5000, cache_ttl_s=0)["items"]
+        with pytest.raises(ws.Timeout) as info:
+            client.search("second", timeout_ms=5000, cache_ttl_s=0)
+    assert info.value.detail_code == "budget_exhausted"
 
 
 def test_a_departure_no_clock_has_reached_counts_as_none_not_as_a_failing_redis(redis_db, redis_server, caplog):  # noqa: F811
@@ -701,6 +718,31 @@ def test_a_longer_command_timeout_in_the_url_is_the_one_the_budget_is_checked_ag
     assert elapsed < limit, "a %d ms search took %.3f s (limit %.3f s)" % (budget_s * 1000, elapsed, limit)
 
 
+def test_a_url_timeout_no_shorter_than_the_clients_deadline_is_warned_of_and_named_in_the_refusal(
+    redis_server,  # noqa: F811
+    caplog,
+):
+    """``?socket_timeout=2`` with a 1.5 s budget: no call can ask the state in time, and every search of
+    a paced backend was refused with "only 1499 ms ... were left, too little to book", which named
+    neither the URL's timeout nor the client's mismatch; the process said nothing else."""
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        ws.SearchClient(
+            "stub", state_url=redis_server.url + "?socket_timeout=2", budget_ms=1500, min_interval_s={"stub": 0.1}
+        ) as client,
+        pytest.raises(ws.Timeout) as info,
+    ):
+        client.search("never booked")
+    assert info.value.detail_code == "budget_exhausted"
+    assert "may take 2000 ms" in info.value.message
+    warned = [
+        record.getMessage()
+        for record in caplog.records
+        if "not less than this client's deadline" in record.getMessage()
+    ]
+    assert len(warned) == 1 and "2000 ms" in warned[0] and "1500 ms" in warned[0]
+
+
 # -- state URLs: checked when the client is built, secrets hidden -------------------------------
 
 
@@ -729,6 +771,48 @@ def test_port_0_in_a_state_url_is_refused_not_taken_for_6379(url):
         ws.SearchClient("stub", state_url=url)
     assert info.value.detail_code == "bad_state_url"
     assert "port 0 names no server" in info.value.message and "pw" not in info.value.message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://:s3cr3tPa/ss@state.internal:6379/0",  # a base64 password's '/': its first part read as a port
+        "redis://ops:s3cr3tPa?ss@state.internal/0",  # its last part read as an option's name
+        "redis://:98765/s3cr3tPass@state.internal/0",  # read as a port and a database number
+        "redis://:s3cr3tPa#ss@state.internal/0",  # read as a port and a fragment
+        "rediss://:98765#s3cr3tPass@state.internal/0",  # a valid port, the rest a fragment redis-py drops
+    ],
+)
+def test_a_password_holding_a_character_that_ends_user_info_is_never_quoted(url):
+    """A password with an unencoded '/', '?' or '#' ends the URL's user info there: the parse read
+    its parts as a port, a path or an option, and the error quoted them ("Port could not be cast to
+    integer value as 's3cr3tPa'", "got 'redis://:s3cr3tPa/ss@…'"), or the URL was taken, its
+    fragment dropped, and its warnings named the host as ':98765'."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", state_url=url)
+    assert info.value.detail_code == "bad_state_url"
+    assert "s3cr3t" not in str(info.value) and "98765" not in str(info.value)
+    assert "percent-encoded" in info.value.message
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["redis://state.internal/0?password=s3cr3tPa&ss98765", "redis://state.internal/0?password=pw&s3cr3t=98765&db=1"],
+)
+def test_a_query_password_holding_an_ampersand_is_never_quoted(url):
+    """A '&' in ``?password=`` ends it: the rest was an unknown option, quoted ("unknown option 'ss98765'")."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", state_url=url)
+    assert info.value.detail_code == "bad_state_url"
+    assert "s3cr3t" not in str(info.value) and "98765" not in str(info.value)
+    assert "%26" in info.value.message
+
+
+def test_a_query_password_cut_by_its_ampersand_is_masked_whole_in_the_settings_repr():
+    """``repr(Settings)`` masked the value up to the '&' and showed the rest as a parameter's name."""
+    settings = ws.Settings(state_url="redis://state.internal/0?password=s3cr3tPa&ss98765&db=2")
+    assert "98765" not in repr(settings) and "db=2" in repr(settings)
+    assert "s3cr3tPa&ss98765" in settings.secrets()
 
 
 def test_a_password_in_the_state_urls_query_is_masked_and_redacted():

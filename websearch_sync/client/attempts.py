@@ -246,7 +246,9 @@ class BackendRunner:
         its booking would be (:meth:`_book_slot`)."""
         late = self.limiter.sending(upstream, interval, budget.remaining_s())
         if late is None:
-            raise _no_time_for_shared(budget, backend, "note %s's request leaving" % backend.name)
+            raise _no_time_for_shared(
+                budget, backend, "note %s's request leaving" % backend.name, self.limiter.shared_round_trip_s()
+            )
         return late
 
     @staticmethod
@@ -298,7 +300,9 @@ class BackendRunner:
         # the Redis round trip may take what the call has left; the wait, only ``left`` (at_once: none)
         wait = self.limiter.reserve(upstream, interval, min(0.0, left) if at_once else left, budget.remaining_s())
         if wait is None and not self.limiter.asks_shared_in(budget.remaining_s()):
-            raise last_error or _no_time_for_shared(budget, backend, "book %s's rate-limit slot" % backend.name)
+            raise last_error or _no_time_for_shared(
+                budget, backend, "book %s's rate-limit slot" % backend.name, self.limiter.shared_round_trip_s()
+            )
         if wait is None and at_once:
             raise Timeout(
                 "%s allows one request every %s and no slot was free at once: the next one is %s away"
@@ -328,12 +332,15 @@ class BackendRunner:
         return wait
 
 
-def _no_time_for_shared(budget: Deadline, backend: Backend, step: str) -> Timeout:
+def _no_time_for_shared(budget: Deadline, backend: Backend, step: str, command_s: float) -> Timeout:
     """The refusal of a request whose call has too little time left to take ``step`` in the shared
-    state: no outage (nothing is paced alone), the budget's limit (``budget_exhausted``)."""
+    state, where one command may take ``command_s``: no outage (nothing is paced alone), the
+    budget's limit (``budget_exhausted``). It names that time: a state URL's ``socket_timeout``
+    longer than the budget refused every paced request so, and "1499 ms ... too little" said not why."""
     return Timeout(
-        "only %.0f ms of the call's budget were left, too little to %s in the shared state"
-        % (max(0.0, budget.remaining_ms()), step),
+        "only %.0f ms of the call's budget were left, too little to %s in the shared state (one command to it"
+        " may take %.0f ms: the state URL's socket_timeout when it sets one)"
+        % (max(0.0, budget.remaining_ms()), step, command_s * 1000),
         provider=backend.name,
         detail_code=BUDGET_EXHAUSTED,
     )

@@ -11,14 +11,18 @@ from typing import NamedTuple, Optional
 
 from ...config import Settings
 from ...errors import BAD_STATE_URL, InvalidInput
+from ...once import Once
 from ..clock import Clock
 from .cooldowns import SharedCooldowns
 from .flights import SharedFlights
 from .results import RedisCache
-from .server import SharedState, check_state_prefix, check_state_url, state_server
+from .server import SharedState, check_state_prefix, check_state_url, logger, state_server
 from .slots import SharedSlots
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: The (state URL, client deadline) pairs already warned of as never asking the state: once each per process.
+_NEVER_ASKS = Once()
 
 
 class SharedTiers(NamedTuple):
@@ -67,6 +71,16 @@ def shared_state(settings: Settings, state_url: Optional[str], clock: Clock, dea
         return None
     server = state_server(check_state_url(url))
     timeout_s = server.command_timeout_s(deadline_ms / 1000.0)
+    if timeout_s >= deadline_ms / 1000.0 and _NEVER_ASKS.first((server.shown, deadline_ms)):
+        logger.warning(
+            "the shared state %s may take %.0f ms a command (its URL's socket_timeout), not less than this"
+            " client's deadline (%d ms): its calls cannot ask it in time (no shared cache, cool-downs or questions"
+            " in flight) and those to a paced backend fail with budget_exhausted; give the URL a shorter"
+            " socket_timeout or the client a longer deadline",
+            server.shown,
+            timeout_s * 1000,
+            deadline_ms,
+        )
     return SharedState(
         server,
         check_state_prefix(settings.state_prefix),

@@ -30,7 +30,7 @@ from ...errors import (
 from ...forks import module_lock, renewed_in_children
 from ...net import workers
 from ...net.urls import shown_url
-from ...secrets import is_secret_name
+from ...secrets import is_secret_name, userinfo_hidden
 from ..clock import Clock
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -63,7 +63,7 @@ SCHEMES = ("redis", "rediss", "unix")
 #: What a Redis Cluster node answers a ``SELECT`` of a database other than 0 (at each new connection).
 _CLUSTER_SELECT = "SELECT is not allowed in cluster mode"
 #: The URL options that set a command's timeout.
-_TIMEOUT_OPTIONS = ("socket_timeout", "socket_connect_timeout", "timeout")
+_TIMEOUT_OPTIONS = ("socket_timeout", "socket_connect_timeout")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 #: The query options a state URL may carry: name -> the check of its value (redis-py passes
 #: unknown ones to the connection, which fails at every command instead of once, here).
@@ -71,7 +71,6 @@ _POSITIVE = "a positive number"
 _URL_OPTIONS: dict[str, str] = {
     "socket_timeout": _POSITIVE,
     "socket_connect_timeout": _POSITIVE,
-    "timeout": _POSITIVE,
     "db": "a whole number >= 0",
     "max_connections": "a whole number >= 1",
     "health_check_interval": "a whole number >= 0",
@@ -334,6 +333,26 @@ def _bounded_connections(connection_class: type) -> type:
     return bounded
 
 
+def _waiting_pool(redis: Any) -> type:
+    """redis-py's blocking connection pool, for a URL that caps the connections (``max_connections``):
+    a thread finding every connection in use waits for one until its operation's end (:data:`_OPERATION`;
+    outside an operation, the ``timeout`` it was built with). redis-py's default pool raised
+    ``MaxConnectionsError`` at once, and each raise made Redis count as down for the whole process:
+    8 threads on ``max_connections=2`` used local state (or failed with ``state_unavailable``) 5 s at a time."""
+
+    class WaitingPool(redis.BlockingConnectionPool):  # type: ignore[misc]
+        @property
+        def timeout(self) -> float:
+            ends = getattr(_OPERATION, "ends", None)
+            return self.websearch_wait_s if ends is None else max(0.0, ends - time.monotonic())
+
+        @timeout.setter
+        def timeout(self, value: float) -> None:  # set by the pool's own __init__
+            self.websearch_wait_s = value
+
+    return WaitingPool
+
+
 def _tcp_noted() -> type:
     """A TCP connection that notes when it connected (``websearch_tcp_connected``): what redis-py's
     TLS connection, before it in the order of classes, connects to make its handshake."""
@@ -492,7 +511,18 @@ def url_secrets(url: Optional[str]) -> list[str]:
     return found + [value for name, value in parse_qsl(parts.query) if value and is_secret_name(name)]
 
 
+#: The URL options redis-py takes that a state URL cannot use, and why.
+_REFUSED_OPTIONS = {
+    # redis-py hands it to the connection class, which takes no such argument: every search raised TypeError
+    "timeout": "timeout is the wait of redis-py's blocking connection pool, which the state does not use:"
+    " set socket_timeout (and socket_connect_timeout) for a command's",
+}
+
+
 def _option_problem(name: str, value: str) -> Optional[str]:
+    refused = _REFUSED_OPTIONS.get(name)
+    if refused is not None:
+        return refused
     kind = _URL_OPTIONS.get(name)
     if kind is None:
         return "unknown option %r (known: %s)" % (name, ", ".join(sorted(_URL_OPTIONS)))
@@ -523,11 +553,37 @@ def _address_problem(url: str) -> Optional[str]:
     return None
 
 
+#: What ends a URL's user info where a password holds it as it is: the rest is read as a path, a
+#: query or a fragment, and the password's first part as a host or port.
+_USERINFO_ENDS = re.compile(r"[/?#]")
+
+
+def _userinfo_cut(url: str) -> bool:
+    """Whether the text between ``url``'s ``://`` and its last ``@`` holds ``/``, ``?`` or ``#``: a
+    password typed with one of them (a base64 one's ``/``) is cut there, and the parts of it the
+    parse then finds (a port, a path, an option's name) must not be quoted in a message."""
+    _, separator, rest = url.partition("://")
+    return bool(separator) and "@" in rest and _USERINFO_ENDS.search(rest.rsplit("@", 1)[0]) is not None
+
+
 def _url_problem(url: str) -> Optional[str]:
+    """What makes ``url`` unusable as a state URL, or ``None`` (quoting no part of its user info)."""
+    problem = _parsed_problem(url)
+    if problem is not None and _userinfo_cut(url):
+        return (
+            "its user info (before the last '@') holds a '/', '?' or '#', which ends it there: write them"
+            " percent-encoded in a user name or password (%2F, %3F, %23)"
+        )
+    return problem
+
+
+def _parsed_problem(url: str) -> Optional[str]:
     """What makes ``url`` unusable as a state URL, or ``None``."""
     problem = _address_problem(url)
     if problem is not None:
         return problem
+    if "#" in url:  # redis-py drops a fragment: a password's '#' cut it unseen
+        return "it holds a '#': a state URL has no fragment (a '#' in a password is written %23)"
     parts = urlsplit(url)
     if parts.scheme.lower() not in SCHEMES:
         return "its scheme must be redis://, rediss:// or unix://"
@@ -538,13 +594,26 @@ def _url_problem(url: str) -> Optional[str]:
     path_db = parts.path.strip("/")
     if parts.scheme.lower() != "unix" and path_db and not path_db.isdigit():
         return "its path must be a database number, got %r" % path_db
-    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+    return _query_problem(parts.query, parts.scheme.lower())
+
+
+def _query_problem(query: str, scheme: str) -> Optional[str]:
+    """What makes the options of a state URL's ``query`` unusable, or ``None``. A name right after a
+    secret's value that names no option is the rest of that secret, cut by a ``&`` it holds: not quoted."""
+    after_secret = ""
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        if after_secret and name not in _URL_OPTIONS and name not in _REFUSED_OPTIONS:
+            return (
+                "an option after %s= names no option: a '&' in its value ends it there (write it %%26); the"
+                " option is not quoted" % after_secret
+            )
         problem = _option_problem(name, value)
         if problem is not None:
             return problem
-        if name.startswith("ssl_") and parts.scheme.lower() != "rediss":
+        if name.startswith("ssl_") and scheme != "rediss":
             # redis-py hands it to a plain connection, which fails every command with a TypeError
-            return "%s needs TLS: a rediss:// URL, not %s://" % (name, parts.scheme.lower())
+            return "%s needs TLS: a rediss:// URL, not %s://" % (name, scheme)
+        after_secret = name if is_secret_name(name) else ""
     return None
 
 
@@ -553,7 +622,9 @@ def check_state_url(url: Any) -> str:
     (when the client is built, not at every search)."""
     problem = _url_problem(url.strip()) if isinstance(url, str) else "not a string"
     if problem is not None:
-        shown = shown_url(url) if isinstance(url, str) else url
+        shown = (
+            (shown_url(userinfo_hidden(url)) if _userinfo_cut(url) else shown_url(url)) if isinstance(url, str) else url
+        )
         raise InvalidInput(
             "state_url (WEB_SEARCH_STATE_URL, --state-url) must be a redis://, rediss:// or unix:// URL"
             " such as redis://host:6379/0: %s (got %r)" % (problem, shown),
@@ -598,14 +669,22 @@ class StateServer:
         try:
             # RESP2 (redis-py >= 5 would say HELLO 3): the replies this library reads are checked by it, not reshaped
             protocol = {"protocol": 2} if int(redis.__version__.split(".")[0]) >= 5 else {}
-            self.redis = redis.Redis.from_url(
-                url,
-                socket_timeout=timeout_s,
-                socket_connect_timeout=timeout_s,
-                retry=no_retry,
-                parser_class=python_parser(),
-                **protocol,
+            capped = any(name == "max_connections" for name, _ in parse_qsl(urlsplit(url).query))
+            # what redis.Redis.from_url does, with a pool of this library's when the URL caps the connections
+            pool_class: Any = _waiting_pool(redis) if capped else redis.ConnectionPool
+            options = {"timeout": timeout_s} if capped else {}  # the wait outside an operation (a command's)
+            self.redis = redis.Redis(
+                connection_pool=pool_class.from_url(
+                    url,
+                    socket_timeout=timeout_s,
+                    socket_connect_timeout=timeout_s,
+                    retry=no_retry,
+                    parser_class=python_parser(),
+                    **protocol,
+                    **options,
+                )
             )
+            self.redis.auto_close_connection_pool = True
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code=BAD_STATE_URL) from None
         for command in RAW_REPLIES:
@@ -806,7 +885,10 @@ class SharedState:
         every key). A round trip's reply longer than ``reply_bytes`` is a failing Redis, read no further.
 
         Raises:
-            NetworkError: ``state_unavailable``, instead of returning ``default``, when required.
+            NetworkError: ``state_unavailable``, instead of returning ``default``, when required and
+                not a ``write``: a write (a cached answer, a cool-down, a question let go) comes after
+                the call's request, whose outcome (an answer paid for, an AuthError) it must not
+                replace; Redis still counts as failing, warned of, and the next call fails before sending.
             Timeout: ``deadline_exceeded`` when required and the call has no time left for a
                 read (a ``write`` that does not fit is skipped: what it records expires anyway).
             InvalidInput: ``state_is_cluster`` (always) once the server answered as a node of a
@@ -834,7 +916,7 @@ class SharedState:
                     self._check_not_cluster()  # raises
                 if "WRONGTYPE" not in str(error):
                     self.server.failed(error, now, self.required)
-                    return self._unavailable(default)
+                    return default if write else self._unavailable(default)
                 logger.debug("shared state: a key holds a value of the wrong type (%s); treated as absent", error)
                 return default
             except self.server.errors as error:
@@ -844,7 +926,7 @@ class SharedState:
                 return result
             finally:
                 _OPERATION.ends = _OPERATION.reply_bytes = None
-        return self._unavailable(default)
+        return default if write else self._unavailable(default)
 
     def for_operator(self, operation: Callable[[Any, ScanBound], T], undone: str) -> T:
         """``operation(redis, bound)`` for an operator's command (``state clear``, ``state show``):

@@ -7,6 +7,7 @@ import os
 import uuid
 from typing import Any, Optional
 
+from ...config import MAX_PACE_S
 from ...once import Once
 from ...validate import MAX_TIMEOUT_MS
 from ..tiers import SharedBooking
@@ -47,7 +48,11 @@ local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
 #: ARGV[4]: how long a process stays in the fleet after its last booking, ARGV[5]: the earliest
 #: slot this process may take, from now, ARGV[6]: the longest wait any call may book (microseconds):
 #: a slot further ahead than that and its booker's interval was booked on another clock (a
-#: failover to a server whose clock is behind) or planted, and is taken for none. Notes the process in
+#: failover to a server whose clock is behind) or planted, and is taken for none; ARGV[7]: the
+#: longest interval a booker's value is believed to hold (a day, the most ``Settings`` take; this
+#: booker's own counts whatever it is): a planted value's interval of years held every booking for
+#: as long as its key lived, and one past what a reply's integer holds came back as a negative wait
+#: (a failing Redis). Notes the process in
 #: the fleet (a member noted further ahead of now than ARGV[4] was noted on another clock or planted:
 #: dropped, else it counted for ever, each one shrinking every process's share of the pace while
 #: Redis is down; one a little ahead, a Redis clock stepped back a few ms, is a member), then
@@ -68,7 +73,8 @@ local fleet = redis.call('ZCARD', KEYS[2])
 """
     + _READ_SLOT
     + """
-if slot > now + tonumber(ARGV[6]) + paced then slot = 0 end
+if paced > tonumber(ARGV[7]) then paced = tonumber(ARGV[7]) end
+if slot > now + tonumber(ARGV[6]) + math.max(paced, tonumber(ARGV[1])) then slot = 0 end
 if slot < now + tonumber(ARGV[5]) then slot = now + tonumber(ARGV[5]) end
 local wait = slot - now
 if wait > tonumber(ARGV[2]) then return {0, wait, fleet, paced, 0} end
@@ -130,6 +136,8 @@ return 1
 _MAX_WAIT_US = 3600 * 1000000
 #: No call books a slot further away than its budget, at most this (microseconds).
 _LONGEST_WAIT_US = MAX_TIMEOUT_MS * 1000
+#: The longest interval another booker's slot value is believed to hold (microseconds): ``Settings``'s most.
+_LONGEST_PACE_US = int(MAX_PACE_S * 1e6)
 #: A process counts in an upstream's fleet for so long after it last booked one of its slots.
 FLEET_WINDOW_S = 30.0
 #: This process in every fleet: its pid (forked workers share what was imported before the fork) and a
@@ -146,9 +154,9 @@ def slot_time_us(value: Any) -> int:
 
 def slot_interval_us(value: Any) -> int:
     """The interval of the process that booked a slot key's value (microseconds; 0 for none, as
-    in a value another version wrote without it: read as the scripts read it)."""
+    in a value another version wrote without it; at most a day: read as the scripts read it)."""
     _, space, tail = value.rpartition(b" ") if isinstance(value, bytes) else (b"", b"", b"")
-    return int(tail) if space and tail.isdigit() else 0
+    return min(int(tail), _LONGEST_PACE_US) if space and tail.isdigit() else 0
 
 
 def process_id() -> str:
@@ -221,6 +229,7 @@ class SharedSlots:
         not_before_us = int(min(max(0.0, not_before_s) * 1e6, _MAX_WAIT_US))
         interval_us = int(round(interval * 1e6))
         args = [interval_us, max_wait_us, process_id(), int(FLEET_WINDOW_S * 1e6), not_before_us, _LONGEST_WAIT_US]
+        args.append(_LONGEST_PACE_US)
         answer = self.state.run(
             lambda redis: _answer(self._book(keys=keys, args=args), max_wait_us),
             None,

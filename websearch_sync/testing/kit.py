@@ -17,7 +17,15 @@ from ..client.processwide import forget_process_parts
 from ..client.search_client import open_clients_learn_afresh
 from ..client.state.server import forget_outages
 from ..config import Settings
-from ..contract.cases import VERTICAL_TYPES, Case, contract_violations, discover, record_hint, recorded_bound
+from ..contract.cases import (
+    VERTICAL_TYPES,
+    Case,
+    contract_violations,
+    discover,
+    misplaced_folder,
+    record_hint,
+    recorded_bound,
+)
 from ..contract.conformance import ConformanceCheck
 from ..contract.conformance import conformance_checks as _conformance_checks
 from ..contract.replay import ReplayWire
@@ -310,7 +318,7 @@ class FixtureReplay:
         record = record_hint(self.fixtures_dir, backend, params.query, params.vertical)
         if known:
             return "recorded queries: %s; or %s" % (", ".join(known[:8]), record)
-        return "no case of this backend is recorded: %s" % record
+        return misplaced_folder(self.fixtures_dir) or "no case of this backend is recorded: %s" % record
 
 
 @contextlib.contextmanager

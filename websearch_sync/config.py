@@ -139,7 +139,8 @@ class BackendCatalogue(Protocol):
         ...
 
     def misgrouped(self, name: str) -> Optional[str]:
-        """Where an entry point ``name`` in a mistyped group is declared (never read), or ``None``."""
+        """Where an entry point ``name`` that is no backend's name is: in a mistyped group (never read), or a
+        loaded plugin's registering a backend of another name; or ``None``."""
         ...
 
     def read_settings(

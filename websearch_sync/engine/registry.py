@@ -567,7 +567,7 @@ class _Catalogue:
         return skipped_plugin(name)
 
     def misgrouped(self, name: str) -> Optional[str]:
-        return misgrouped(name)
+        return entry_point_of_another_name(name) or misgrouped(name)
 
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
@@ -753,11 +753,31 @@ def did_you_mean(name: Any) -> str:
     """For an unknown backend name: `` (<why its plugin was skipped>)``, else where an entry
     point of that name in a mistyped group is (:func:`misgrouped`), else `` (did you mean NAME?)``
     with a close registered one, else ``""``."""
-    why = (config.url_as_backend(name) if isinstance(name, str) else None) or skipped_plugin(name) or misgrouped(name)
+    why = (
+        (config.url_as_backend(name) if isinstance(name, str) else None)
+        or skipped_plugin(name)
+        or entry_point_of_another_name(name)  # before misgrouped: a loaded plugin's entry point is read first
+        or misgrouped(name)
+    )
     if why is None:
         close = closest_backend(name)
         why = "did you mean %s?" % close if close else None
     return " (%s)" % why if why else ""
+
+
+def entry_point_of_another_name(name: Any) -> Optional[str]:
+    """For a name that is a loaded plugin's entry point but not its backend's (``othername =
+    "demo_search:DemoSearch"`` whose class says ``name = "demo"``): the backend it registers, which a
+    search names; ``None`` otherwise."""
+    for (backend, vertical), (entry, source) in sorted(_PLUGIN_ENGINES.items()):
+        if entry == name and backend != name:
+            serving = "" if vertical == "web" else " (its %s)" % vertical
+            return "the plugin %s under this entry point registers backend %r%s: name that backend" % (
+                source,
+                backend,
+                serving,
+            )
+    return None
 
 
 def misgrouped(name: Any) -> Optional[str]:

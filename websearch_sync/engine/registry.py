@@ -986,6 +986,20 @@ def instance(cls: type[Backend], settings: config.Settings) -> Backend:
     return reported(cls, partial(cls, settings))
 
 
+def built_quietly(cls: type[Backend], settings: config.Settings) -> Optional[Backend]:
+    """``cls(settings)``, or ``None`` when it cannot be built, for a question asked of every backend
+    on the way (the hosts a fetch checks for cool-downs): one that cannot be built sends nothing, and
+    a constructor's defect is reported where the backend is used (a search naming it, ``websearch-sync
+    backends``), not by every fetch of a process that has the plugin installed (logged at DEBUG here)."""
+    try:
+        return cls(settings)
+    except WebSearchError:
+        return None
+    except (Exception, SystemExit):  # a plugin's defect: said, typed, by instance() where it is used
+        logger.debug("backend %s cannot be built; left out of the hosts checked", cls.name, exc_info=True)
+        return None
+
+
 def usable(cls: type[Backend], settings: config.Settings) -> bool:
     """Whether ``cls`` is configured under ``settings``; one that cannot be built (:func:`instance`,
     logged) is not, so that ``backend="auto"`` and the tools go on without it."""

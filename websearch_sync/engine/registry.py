@@ -260,7 +260,13 @@ def declaration_problem(cls: object) -> Optional[str]:
     rather than listed and unusable), or a declaration that raises when read."""
     if not (inspect.isclass(cls) and issubclass(cls, Backend)):
         return "not a websearch_sync.backends.Backend subclass: %s" % _what_it_is(cls)
-    problem = unusable_value(cls, _DECLARATIONS) or _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
+    problem = (
+        unusable_value(cls, _DECLARATIONS)
+        or _misnamed(cls)
+        or _miscalled(cls)
+        or _misspelt(cls)
+        or cls.reading_problem()
+    )
     if problem is not None:
         return problem
     if not usable_filters(cls.filters, cls.vertical):  # after the loop: vertical is known to be one
@@ -367,6 +373,38 @@ def _misnamed(cls: type[Backend]) -> Optional[str]:
                 _did_you_mean_declaration(name),
             )
     return None
+
+
+def _miscalled(cls: type[Backend]) -> Optional[str]:
+    """A method of the kit the class overrides with one that cannot take the arguments the library
+    calls it with (``build_request(self)`` for ``build_request(self, params)``, ``parse(self, response)``):
+    else a ``TypeError`` raised inside the library at its first search, an internal error that names
+    no line of the plugin's code."""
+    kit = _kit(cls)
+    for klass in cls.__mro__[: cls.__mro__.index(Backend)]:
+        if klass in kit:
+            continue
+        for name, value in vars(klass).items():
+            meant = next((vars(k)[name] for k in kit if inspect.isfunction(vars(k).get(name))), None)
+            if name.startswith("_") or meant is None or not inspect.isfunction(value):
+                continue
+            called = [p for p in inspect.signature(meant).parameters.values() if _required_positional(p)]
+            try:
+                inspect.signature(value).bind(*[None] * len(called))
+            except TypeError:
+                return "its %s%s cannot take the arguments it is called with: %s(%s)" % (
+                    name,
+                    inspect.signature(value),
+                    name,
+                    ", ".join(p.name for p in called),
+                )
+    return None
+
+
+def _required_positional(parameter: inspect.Parameter) -> bool:
+    """A parameter every call gives, by its place."""
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return parameter.kind in positional and parameter.default is inspect.Parameter.empty
 
 
 #: The kit's classes by the names plugins import them under (``websearch_sync.backends``).

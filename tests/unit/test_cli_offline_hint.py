@@ -108,3 +108,9 @@ def test_check_live_with_a_query_that_reached_its_service_gives_no_such_hint(cap
     with fake_results({"ddg_html": answer}):
         assert main(["check-live", "ddg_html", "q", "r", "--json"]) == 1
     assert HINT not in capsys.readouterr().err
+
+
+def test_check_live_says_one_item_in_the_singular(capsys):
+    with fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/"}]}):
+        assert main(["check-live", "ddg_html", "q"]) == 0
+    assert capsys.readouterr().out.startswith("ok   ddg_html  success        1 item   structure not checked ")

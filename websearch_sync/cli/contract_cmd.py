@@ -336,12 +336,13 @@ def run_check_live(args: argparse.Namespace) -> int:
     else:
         for check in checks:
             out.write(
-                "%-4s %s  %-13s %2d items  %-28s %6d ms  %s\n"
+                "%-4s %s  %-13s %2d %-5s  %-28s %6d ms  %s\n"
                 % (
                     "ok" if check.ok else "FAIL",
                     check.backend,
                     check.status,
                     check.items,
+                    "item" if check.items == 1 else "items",
                     _structure_text(check),
                     check.latency_ms,
                     check.query,

@@ -269,3 +269,21 @@ def test_a_backends_folder_given_as_the_fixtures_folder_is_named_with_the_folder
         ws.search("tokio runtime", backend="brave")
     assert said in missing.value.message and "no case of this backend is recorded" not in missing.value.message
     assert main(["verify", "--fixtures", str(tmp_path)]) == 0  # the folder above it replays the case
+
+
+def test_record_into_a_backends_folder_is_refused_before_the_search(tmp_path, capsys, monkeypatch):
+    """``record demo q --fixtures tests/fixtures/demo`` wrote ``tests/fixtures/demo/demo/q.*``, a case
+    neither ``verify --fixtures tests/fixtures`` (``*/<case>.meta.json``) nor the folder given replays."""
+    assert main(["record", "stub", "first", "--fixtures", str(tmp_path)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(
+        "websearch_sync.contract.recording._capture", lambda *a, **k: pytest.fail("searched before checking the folder")
+    )
+    folder = tmp_path / "stub"
+    assert main(["record", "stub", "second", "--fixtures", str(folder)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "error: InvalidInput/bad_arguments: cannot write the case under %s: %s holds case files itself, as a"
+        " backend's folder does: give the folder above it, %s (cases are read as <fixtures>/<backend>/<case>.meta.json)"
+        % (folder, folder, tmp_path)
+    )
+    assert not (folder / "stub").exists()

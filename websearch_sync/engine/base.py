@@ -9,6 +9,7 @@ deadline, status mapping, normalisation) is shared.
 
 import dataclasses
 import datetime
+import os
 import re
 import weakref
 from collections.abc import Mapping, Sequence
@@ -343,17 +344,27 @@ class Backend:
     def _check_missing(self) -> None:
         for key in self.missing_settings():
             var = self.setting(key).env_or_key()
-            if is_secret_name(key):
-                raise AuthError(
-                    "%s needs an API key: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
-                    provider=self.name,
-                    detail_code=MISSING_API_KEY,
-                )
-            raise InvalidInput(
-                "%s is not configured: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
-                provider=self.name,
-                detail_code=NOT_CONFIGURED,
+            what = "needs an API key" if is_secret_name(key) else "is not configured"
+            where = self._unread_variable(self.setting(key)) or "set %s (or Settings.providers[%r][%r])" % (
+                var,
+                self.name,
+                key,
             )
+            if is_secret_name(key):
+                raise AuthError("%s %s: %s" % (self.name, what, where), provider=self.name, detail_code=MISSING_API_KEY)
+            raise InvalidInput("%s %s: %s" % (self.name, what, where), provider=self.name, detail_code=NOT_CONFIGURED)
+
+    def _unread_variable(self, setting: Setting) -> str:
+        """What to do when the setting's variable is set in this process's environment, but the settings
+        were built in code (``Settings(timeout_ms=5000)``), which read no variable: "set BRAVE_API_KEY"
+        told a user who had set it to set it. ``""`` otherwise."""
+        if setting.env is None or self.settings.from_environment or not os.environ.get(setting.env, "").strip():
+            return ""
+        return (
+            "%s is set in the environment, but Settings built in code read no variable: build them with"
+            " Settings.from_env(...) (its keywords override the environment), or give Settings.providers[%r][%r]"
+            % (setting.env, self.name, setting.name)
+        )
 
     def check(self, params: SearchParams) -> None:
         """Refuse, before any request, a call this backend cannot send: its configuration

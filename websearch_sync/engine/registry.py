@@ -932,7 +932,8 @@ def _load_plugin(entry: Any) -> None:
         raise
     except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
         site = code_site(exc, top_package(str(entry.value).split(":", 1)[0]))  # the line of its own module that raised
-        _skip(entry, "it failed to load: %s: %s%s" % (type(exc).__name__, exc, " (at %s)" % site if site else ""))
+        where = " (at %s)" % site if site else _dotted_class(str(entry.value), exc)
+        _skip(entry, "it failed to load: %s: %s%s" % (type(exc).__name__, exc, where))
         return
     problem = _plugin_problem(cls, key)
     if problem is not None:
@@ -945,6 +946,15 @@ def _load_plugin(entry: Any) -> None:
     else:
         _PLUGIN_ENGINES[(cls.name, cls.vertical)] = key  # first: an interrupt after _register leaves it said
         _register(cls)
+
+
+def _dotted_class(value: str, exc: BaseException) -> str:
+    """`` (...)`` for an entry point naming its class after a dot (``demo_search.DemoSearch``), which
+    is read as a module of that name, when no such module exists; ``""`` otherwise."""
+    if ":" in value or "." not in value or not isinstance(exc, ModuleNotFoundError) or exc.name != value:
+        return ""
+    module, _, name = value.rpartition(".")
+    return " (an entry point names its class after a colon: %s:%s)" % (module, name)
 
 
 #: Why a plugin whose load was interrupted twice in a row is skipped (``%s``: the interrupt's class).

@@ -437,3 +437,36 @@ def test_a_hook_taking_more_than_it_is_given_with_defaults_or_star_args_is_accep
 
     register(Draft)
     unregister("demo_draft_ok")
+
+
+def test_a_default_endpoint_without_its_scheme_is_named_as_the_class_s_own_declaration():
+    """``default_endpoint = "search.demo.example/api"`` (no ``https://``): the refusal said "check
+    Settings.endpoints['demo'] or WEB_SEARCH_ENDPOINT_DEMO", settings the author never set; it names
+    the declaration, and the override still where one is set."""
+    import websearch_sync as ws
+    from websearch_sync.backends import register
+
+    @register
+    class Schemeless(JsonApiEngine):
+        name = "demo_schemeless"
+        default_endpoint = "search.demo.example/api"
+        results_at = "hits"
+        result_fields = {"title": "name", "url": "link"}
+
+        def build_request(self, params):
+            return RequestSpec("GET", self.endpoint_url())
+
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("q", backend="demo_schemeless")
+    assert caught.value.detail_code == "bad_endpoint"
+    assert caught.value.message == (
+        "demo_schemeless: the endpoint is not an http(s) URL with a host (check Schemeless's own default_endpoint,"
+        " or its endpoint_url(); Settings.endpoints['demo_schemeless'] or WEB_SEARCH_ENDPOINT_DEMO_SCHEMELESS"
+        " overrides it)"
+    )
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("q", backend="demo_schemeless", settings=ws.Settings(endpoints={"demo_schemeless": "nope"}))
+    assert caught.value.message == (
+        "demo_schemeless: the endpoint is not an http(s) URL with a host (check Settings.endpoints['demo_schemeless']"
+        " or WEB_SEARCH_ENDPOINT_DEMO_SCHEMELESS)"
+    )

@@ -304,6 +304,9 @@ class Backend:
         if fault is None and control is None:
             return
         origin = self._endpoint_origin()
+        if origin == endpoint_setting(self.name) and not self.settings.endpoints.get(self.name):
+            # nothing configured it: the class's own declaration (a plugin's default_endpoint), which no setting fixes
+            origin = "%s's own default_endpoint, or its endpoint_url(); %s overrides it" % (type(self).__name__, origin)
         if control is not None:  # a URL parser drops a tab or line break (another host), or sends it encoded
             what = CONTROL_IN_SETTING % (control[1], control[0])
         elif fault != _NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)

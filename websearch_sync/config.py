@@ -140,7 +140,8 @@ class BackendCatalogue(Protocol):
         ...
 
     def misgrouped(self, name: str) -> Optional[str]:
-        """Where an entry point ``name`` in a mistyped group is declared (never read), or ``None``."""
+        """Where an entry point ``name`` that is no backend's name is: in a mistyped group (never read), or a
+        loaded plugin's registering a backend of another name; or ``None``."""
         ...
 
     def read_settings(
@@ -703,9 +704,27 @@ def _env_seconds(env: Mapping[str, str], name: str) -> Optional[float]:
     except ValueError:
         number = -1.0
     if not 0 <= number <= MAX_PACE_S:
-        logger.warning("ignoring %s=%r: expected a number of seconds in 0..%g", name, text, MAX_PACE_S)
+        _ignored(name, text, "a number of seconds in 0..%g" % MAX_PACE_S)
         return None
     return number
+
+
+#: The malformed variables already said to be ignored, with their values (once per process each).
+_IGNORED_VALUES: set[tuple[str, str]] = set()
+
+
+def forget_ignored_values() -> None:
+    """Say each malformed variable again (:func:`websearch_sync.testing.reset`: a test's ``caplog`` sees it)."""
+    _IGNORED_VALUES.clear()
+
+
+def _ignored(name: str, text: str, wanted: str) -> None:
+    """Log that variable ``name`` holding ``text`` is ignored, once per process for that value: the
+    environment is read again by every ``search()`` and ``fetch()``, and a loop of calls logged it at each."""
+    if (name, text) in _IGNORED_VALUES:
+        return
+    _IGNORED_VALUES.add((name, text))
+    logger.warning("ignoring %s=%r: expected %s; using the default", name, text, wanted)
 
 
 def _pace_from_env(env: Mapping[str, str]) -> Union[None, float, dict[str, float]]:
@@ -823,7 +842,7 @@ def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: 
         wanted = (
             "an integer in %d..%d" % (minimum, maximum) if maximum is not None else "a whole number >= %d" % minimum
         )
-        logger.warning("ignoring %s=%r: expected %s; using the default", name, text, wanted)
+        _ignored(name, text, wanted)
         return None
     return number
 

@@ -20,8 +20,8 @@ from python_forks import CLI, PYTEST, shared_searching
 from test_plugins import _distribution
 from user_pytest import run_pytest
 
-from websearch_sync import Timeout
-from websearch_sync.backends import HtmlEngine, Option, ParseResult, SearchParams
+from websearch_sync import AuthError, Timeout
+from websearch_sync.backends import HtmlEngine, Option, ParseResult, SearchParams, Setting
 from websearch_sync.engine import registry
 from websearch_sync.testing import check_conformance, conformance_checks
 
@@ -364,3 +364,46 @@ def test_a_conftest_sees_the_conformance_checks_among_the_collected_tests(tmp_pa
         tmp_path, forks, "-m", "not slow", "-W", "ignore::pytest.PytestUnknownMarkWarning", conftest=conftest
     ).stdout
     assert re.search(r"^\d+ deselected in ", run, re.M) and "passed" not in run and "failed" not in run, run
+
+
+class _ConstructorRaises(_SoundWeb):
+    """A plugin whose constructor raises (building its vendor's client): each check building it raised the
+    ``RuntimeError`` out of the kit (``check_conformance`` stopped at the first), and the deadline check,
+    building it in a thread, said "a silent server gave None, not Timeout" beside an unhandled thread error."""
+
+    name = "kit_constructor_raises"
+
+    def __init__(self, settings=None):
+        raise RuntimeError("the vendor's client needs a region")
+
+
+class _ConstructorRefusesNoKey(_SoundWeb):
+    """A plugin whose constructor itself refuses a missing key, as ``check`` would: no finding."""
+
+    name = "kit_constructor_refuses"
+    provider_settings = (Setting("api_key", env="KIT_REFUSES_KEY", required=True),)
+
+    def __init__(self, settings=None):
+        super().__init__(settings)
+        if not self.config.get("api_key"):
+            raise AuthError("kit_constructor_refuses needs its key", provider=self.name, detail_code="missing_api_key")
+
+
+def test_a_plugin_constructor_that_raises_is_each_checks_finding_naming_where():
+    registry.register(_ConstructorRaises)
+    try:
+        with pytest.raises(AssertionError) as caught:
+            check_conformance(_ConstructorRaises.name)
+        said = "kit_constructor_raises: it cannot be built: internal error in backend kit_constructor_raises: RuntimeError at"
+        lines = str(caught.value).splitlines()[1:]
+        failed = [line.split(":")[0].strip() for line in lines]
+        checks = ("options", "request", "statuses", "proxy_pages", "unknown_layout", "deadline")
+        assert failed == ["kit_constructor_raises-%s" % check for check in checks]  # each check that builds it
+        assert all(said in line and "test_conformance_kit.py" in line for line in lines), lines
+    finally:
+        registry.unregister(_ConstructorRaises.name)
+    registry.register(_ConstructorRefusesNoKey)
+    try:
+        check_conformance(_ConstructorRefusesNoKey.name)
+    finally:
+        registry.unregister(_ConstructorRefusesNoKey.name)

@@ -741,3 +741,43 @@ def test_a_plugin_declared_in_a_mistyped_group_is_named_in_the_unknown_backend_e
     # settings for it stay refused: it was never read, not skipped (a warning "its plugin was skipped")
     with pytest.raises(ws.InvalidInput, match=re.escape("names unknown backend 'demo' (%s)" % (why % group))):
         ws.Settings(providers={"demo": {"api_key": "k"}})
+
+
+def test_an_entry_point_named_otherwise_than_its_backend_names_the_backend_it_registers(tmp_path):
+    """``demo-api = demo_search:DemoSearch`` loads backend ``demo``: ``-b demo-api`` (the name the author
+    wrote in ``pyproject.toml``) said "unknown backend" and nothing about the plugin it names."""
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo_api = demo_search:DemoSearch\n")
+    code = """
+import websearch_sync as ws
+for call in (lambda: ws.search("q", backend="demo_api"), lambda: ws.Settings(backend="demo_api")):
+    try:
+        call()
+    except ws.InvalidInput as error:
+        print(error.message)
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    why = "(the plugin demo_search:DemoSearch under this entry point registers backend 'demo': name that backend)"
+    search, settings = done.stdout.splitlines()
+    assert search.startswith("unknown backend 'demo_api' %s; known backends: " % why), search
+    assert settings.startswith("Settings.backend='demo_api' names unknown backend 'demo_api' %s" % why), settings
+
+
+def test_an_entry_point_naming_its_class_after_a_dot_says_to_write_a_colon(tmp_path):
+    """``demo = demo_search.DemoSearch`` (a dot for the colon) is read as a module ``demo_search.DemoSearch``:
+    skipped with "No module named 'demo_search.DemoSearch'; 'demo_search' is not a package", which says what
+    Python tried, not what to write."""
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search.DemoSearch\n")
+    code = """
+import websearch_sync as ws
+try:
+    ws.search("q", backend="demo")
+except ws.InvalidInput as error:
+    print(error.message)
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "No module named 'demo_search.DemoSearch'; 'demo_search' is not a package (an entry point names its class"
+        " after a colon: demo_search:DemoSearch))" in done.stdout
+    ), done.stdout

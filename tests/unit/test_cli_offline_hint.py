@@ -87,3 +87,30 @@ def test_an_image_over_the_caps_keeps_its_hint_on_the_command_line():
         "fetch a smaller rendition of the image",
         "install the images extra (Pillow) to downscale it",
     ]
+
+
+def test_check_live_whose_every_query_did_not_resolve_says_what_to_check(capsys):
+    """``check-live`` on a machine without network (a plugin author's first try of their backend) listed
+    each query's ``dns_error`` and nothing on what to check, where ``search`` says it."""
+    with fake_results({"ddg_html": _unresolved("ddg_html", "html.duckduckgo.com")}):
+        assert main(["check-live", "ddg_html", "q", "r"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.endswith("2 queries, 2 failed\n")
+    assert captured.err.startswith(HINT)
+
+
+def test_check_live_with_a_query_that_reached_its_service_gives_no_such_hint(capsys):
+    def answer(params):
+        if params.query == "q":
+            raise _unresolved("ddg_html", "html.duckduckgo.com")
+        raise ws.Timeout("slow", provider="ddg_html", detail_code="read_timeout")
+
+    with fake_results({"ddg_html": answer}):
+        assert main(["check-live", "ddg_html", "q", "r", "--json"]) == 1
+    assert HINT not in capsys.readouterr().err
+
+
+def test_check_live_says_one_item_in_the_singular(capsys):
+    with fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/"}]}):
+        assert main(["check-live", "ddg_html", "q"]) == 0
+    assert capsys.readouterr().out.startswith("ok   ddg_html  success        1 item   structure not checked ")

@@ -334,3 +334,22 @@ def test_repr_shows_an_ordinary_configuration_whole():
     shown = repr(ws.Settings(backend=["brave", "searxng", "service", "jina"], providers=providers))
     masked = {name: {k: "***" if k == "api_key" else v for k, v in sub.items()} for name, sub in providers.items()}
     assert "providers=%r," % masked in shown and "left out" not in shown
+
+
+def test_a_malformed_variable_is_said_once_per_process_not_at_every_call(caplog):
+    """``ws.search`` reads the environment at each call: a loop of searches with ``WEB_SEARCH_TIMEOUT_MS=abc``
+    logged "ignoring WEB_SEARCH_TIMEOUT_MS='abc'" at every one. Once per value; ``reset()`` says it again."""
+    from websearch_sync.testing import reset
+
+    environ = {"WEB_SEARCH_TIMEOUT_MS": "abc", "WEB_SEARCH_MIN_INTERVAL_S": "-3"}
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        for _ in range(3):
+            ws.Settings.from_env(environ=environ)
+        ws.Settings.from_env(environ={"WEB_SEARCH_TIMEOUT_MS": "xyz"})
+        reset()
+        ws.Settings.from_env(environ=environ)
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("ignoring ")]
+    timeout = "ignoring WEB_SEARCH_TIMEOUT_MS='abc': expected an integer in 1..600000; using the default"
+    pace = "ignoring WEB_SEARCH_MIN_INTERVAL_S='-3': expected a number of seconds in 0..86400; using the default"
+    other = "ignoring WEB_SEARCH_TIMEOUT_MS='xyz': expected an integer in 1..600000; using the default"
+    assert said == [timeout, pace, other, timeout, pace]

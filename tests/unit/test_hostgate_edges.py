@@ -99,3 +99,34 @@ def test_a_cancelled_call_sends_nothing_through_the_gate():
     cancelled.set()
     with clock.cancellable(cancelled), pytest.raises(CallCancelled):
         gate.before("https://example.org/", Deadline(5000), "fetch")
+
+
+def test_a_backend_whose_constructor_raises_leaves_a_fetch_without_its_traceback(caplog):
+    """A fetch asks every backend's endpoint host (its cool-downs): a plugin whose constructor raises
+    logged its traceback at ERROR on every fetch of a process that had it installed, a page read that
+    has nothing to do with it. It is left out quietly there; a search naming it still says why, typed."""
+    from websearch_sync.backends import JsonApiEngine, RequestSpec, register
+    from websearch_sync.testing import MockResponse, MockWire
+
+    @register
+    class Unbuildable(JsonApiEngine):
+        name = "unbuildable"
+        default_endpoint = "https://unbuildable.example/api"
+        results_at = "hits"
+        result_fields = {"title": "name", "url": "link"}
+
+        def __init__(self, settings=None):
+            raise RuntimeError("the vendor's client needs a key")
+
+        def build_request(self, params):
+            return RequestSpec("GET", self.endpoint_url())
+
+    page = "<html><head><title>T</title></head><body><p>%s</p></body></html>" % ("words " * 60)
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html"}, page))
+    with caplog.at_level("DEBUG", logger="websearch_sync"), ws.SearchClient("stub", wire=wire) as client:
+        assert client.fetch("https://example.com/")["title"] == "T"
+        assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
+        with pytest.raises(ws.WebProviderError) as caught:
+            client.search("q", backend="unbuildable")
+    assert caught.value.detail_code == "internal_error"
+    assert "backend unbuildable failed unexpectedly" in [r.getMessage() for r in caplog.records]

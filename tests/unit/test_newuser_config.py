@@ -224,3 +224,30 @@ def test_known_and_auto_environment_backends_are_kept():
 def test_an_overridden_proxy_is_not_checked_from_the_environment():
     settings = ws.Settings.from_env(environ={"WEB_SEARCH_PROXY": "notaurl"}, proxy="http://proxy.example:3128")
     assert settings.proxy == "http://proxy.example:3128"
+
+
+def test_a_missing_key_whose_variable_is_set_says_that_settings_built_in_code_read_none(monkeypatch):
+    """``BRAVE_API_KEY`` exported, then ``settings=ws.Settings(timeout_ms=5000)``: the search said "set
+    BRAVE_API_KEY" to a user who had set it. ``Settings(...)`` reads no variable (docs/api.md): it says so,
+    and the way out. Without the variable, or with settings read from the environment, as before."""
+    said = (
+        "brave needs an API key: BRAVE_API_KEY is set in the environment, but Settings built in code read no"
+        " variable: build them with Settings.from_env(...) (its keywords override the environment), or give"
+        " Settings.providers['brave']['api_key']"
+    )
+    with pytest.raises(ws.AuthError) as caught:
+        ws.search("q", backend="brave", settings=ws.Settings(timeout_ms=5000))
+    assert (
+        caught.value.message == "brave needs an API key: set BRAVE_API_KEY (or Settings.providers['brave']['api_key'])"
+    )
+    monkeypatch.setenv("BRAVE_API_KEY", "k" * 20)
+    with pytest.raises(ws.AuthError) as caught:
+        ws.search("q", backend="brave", settings=ws.Settings(timeout_ms=5000))
+    assert caught.value.message == said and caught.value.detail_code == "missing_api_key"
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("q", backend="searxng", settings=ws.Settings(timeout_ms=5000))
+    assert caught.value.detail_code == "not_configured" and "set SEARXNG_BASE_URL" in caught.value.message
+    monkeypatch.setenv("SEARXNG_BASE_URL", "http://127.0.0.1:9/")
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("q", backend="searxng", settings=ws.Settings(timeout_ms=5000))
+    assert caught.value.message.startswith("searxng is not configured: SEARXNG_BASE_URL is set in the environment")

@@ -363,3 +363,110 @@ def test_a_request_for_a_path_is_the_plugins_defect_named_as_such(url, shown, mo
         "backend demo_relative_request's build_request returned a request for %r, not an http(s) URL"
         " with a host (build it on self.endpoint_url(), which the endpoint settings override)" % shown
     )
+
+
+# -- a hook written with the wrong parameters: refused at registration, naming the call it gets
+
+
+def _bad_build(self):  # forgot params
+    return RequestSpec("GET", self.endpoint_url())
+
+
+def _bad_parse(self, response):  # forgot params
+    return None
+
+
+def _bad_items(self, markup):  # an HtmlEngine's items(markup, params)
+    return []
+
+
+@pytest.mark.parametrize(
+    ("base", "hook", "function", "said"),
+    [
+        (
+            "json",
+            "build_request",
+            _bad_build,
+            "its build_request(self) cannot take the arguments it is called with: build_request(self, params)",
+        ),
+        (
+            "json",
+            "parse",
+            _bad_parse,
+            "its parse(self, response) cannot take the arguments it is called with: parse(self, response, params)",
+        ),
+        (
+            "html",
+            "items",
+            _bad_items,
+            "its items(self, markup) cannot take the arguments it is called with: items(self, markup, params)",
+        ),
+    ],
+)
+def test_a_hook_that_cannot_take_its_arguments_is_refused_when_registered(base, hook, function, said):
+    """``def build_request(self):`` registered, listed as configured, and failed at each search inside the
+    library as ``internal error in backend demo: TypeError``, no line of the plugin named."""
+    from websearch_sync.backends import HtmlEngine, register
+
+    namespace = {"name": "demo_draft", "default_endpoint": "https://api.demo.example/s", hook: function}
+    if base == "json":
+        namespace.update(results_at="hits", result_fields={"title": "name", "url": "link"})
+        namespace.setdefault("build_request", lambda self, params: RequestSpec("GET", self.endpoint_url()))
+    else:
+        namespace.update(query=lambda self, params: {"q": params.query})
+    cls = type("Draft", (JsonApiEngine if base == "json" else HtmlEngine,), namespace)
+    with pytest.raises(TypeError) as caught:
+        register(cls)
+    assert str(caught.value).endswith(said)
+
+
+def test_a_hook_taking_more_than_it_is_given_with_defaults_or_star_args_is_accepted():
+    from websearch_sync.backends import register, unregister
+
+    class Draft(JsonApiEngine):
+        name = "demo_draft_ok"
+        default_endpoint = "https://api.demo.example/s"
+        results_at = "hits"
+        result_fields = {"title": "name", "url": "link"}
+
+        def build_request(self, params, extra=None):
+            return RequestSpec("GET", self.endpoint_url())
+
+        def item_of(self, *args):
+            return super().item_of(*args)
+
+    register(Draft)
+    unregister("demo_draft_ok")
+
+
+def test_a_default_endpoint_without_its_scheme_is_named_as_the_class_s_own_declaration():
+    """``default_endpoint = "search.demo.example/api"`` (no ``https://``): the refusal said "check
+    Settings.endpoints['demo'] or WEB_SEARCH_ENDPOINT_DEMO", settings the author never set; it names
+    the declaration, and the override still where one is set."""
+    import websearch_sync as ws
+    from websearch_sync.backends import register
+
+    @register
+    class Schemeless(JsonApiEngine):
+        name = "demo_schemeless"
+        default_endpoint = "search.demo.example/api"
+        results_at = "hits"
+        result_fields = {"title": "name", "url": "link"}
+
+        def build_request(self, params):
+            return RequestSpec("GET", self.endpoint_url())
+
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("q", backend="demo_schemeless")
+    assert caught.value.detail_code == "bad_endpoint"
+    assert caught.value.message == (
+        "demo_schemeless: the endpoint is not an http(s) URL with a host (check Schemeless's own default_endpoint,"
+        " or its endpoint_url(); Settings.endpoints['demo_schemeless'] or WEB_SEARCH_ENDPOINT_DEMO_SCHEMELESS"
+        " overrides it)"
+    )
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("q", backend="demo_schemeless", settings=ws.Settings(endpoints={"demo_schemeless": "nope"}))
+    assert caught.value.message == (
+        "demo_schemeless: the endpoint is not an http(s) URL with a host (check Settings.endpoints['demo_schemeless']"
+        " or WEB_SEARCH_ENDPOINT_DEMO_SCHEMELESS)"
+    )

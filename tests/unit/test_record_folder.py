@@ -248,3 +248,42 @@ def test_a_replayed_search_checks_its_inputs_before_it_looks_for_a_recorded_case
     with replay_fixtures(tmp_path, backends="wikipedia"), pytest.raises(ws.InvalidInput) as refused:
         ws.search("rust async", backend="wikipedia", wiki="Simple English")
     assert refused.value.detail_code == "bad_wiki"
+
+
+def test_a_backends_folder_given_as_the_fixtures_folder_is_named_with_the_folder_above_it(tmp_path, capsys):
+    """A plugin author gave ``--fixtures tests/fixtures/demo``, the folder ``record`` wrote the cases in:
+    ``verify`` said there were no cases and to record one ``--fixtures tests/fixtures/demo`` (it would write
+    ``demo/demo/``), and ``replay_fixtures`` said the same of "no case of this backend is recorded"."""
+    from websearch_sync.testing import replay_fixtures
+
+    case = "brave-api__minimal_trimmed"
+    folder = tmp_path / "brave"
+    folder.mkdir()
+    for path in (ROOT / "fixtures" / "brave").glob(case + ".*"):
+        (folder / path.name).write_bytes(path.read_bytes())
+    said = "%s holds case files itself, as a backend's folder does: give the folder above it, %s" % (folder, tmp_path)
+    assert main(["verify", "--fixtures", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "record one" not in err
+    with replay_fixtures(folder, backends="brave"), pytest.raises(ws.WebProviderError) as missing:
+        ws.search("tokio runtime", backend="brave")
+    assert said in missing.value.message and "no case of this backend is recorded" not in missing.value.message
+    assert main(["verify", "--fixtures", str(tmp_path)]) == 0  # the folder above it replays the case
+
+
+def test_record_into_a_backends_folder_is_refused_before_the_search(tmp_path, capsys, monkeypatch):
+    """``record demo q --fixtures tests/fixtures/demo`` wrote ``tests/fixtures/demo/demo/q.*``, a case
+    neither ``verify --fixtures tests/fixtures`` (``*/<case>.meta.json``) nor the folder given replays."""
+    assert main(["record", "stub", "first", "--fixtures", str(tmp_path)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(
+        "websearch_sync.contract.recording._capture", lambda *a, **k: pytest.fail("searched before checking the folder")
+    )
+    folder = tmp_path / "stub"
+    assert main(["record", "stub", "second", "--fixtures", str(folder)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "error: InvalidInput/bad_arguments: cannot write the case under %s: %s holds case files itself, as a"
+        " backend's folder does: give the folder above it, %s (cases are read as <fixtures>/<backend>/<case>.meta.json)"
+        % (folder, folder, tmp_path)
+    )
+    assert not (folder / "stub").exists()

@@ -19,9 +19,9 @@ from typing import Any
 
 from ..config import Settings, check_one_backend
 from ..engine.stdout_claim import owner_stdout
-from ..errors import WebSearchError, one_line
+from ..errors import DNS_ERROR, WebSearchError, one_line
 from ..models import VERTICALS
-from .output import EXIT_OK, choice_flag, error_line, exit_status, int_arg, json_text
+from .output import EXIT_OK, UNRESOLVED, choice_flag, error_line, exit_status, int_arg, json_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -336,12 +336,13 @@ def run_check_live(args: argparse.Namespace) -> int:
     else:
         for check in checks:
             out.write(
-                "%-4s %s  %-13s %2d items  %-28s %6d ms  %s\n"
+                "%-4s %s  %-13s %2d %-5s  %-28s %6d ms  %s\n"
                 % (
                     "ok" if check.ok else "FAIL",
                     check.backend,
                     check.status,
                     check.items,
+                    "item" if check.items == 1 else "items",
                     _structure_text(check),
                     check.latency_ms,
                     check.query,
@@ -354,4 +355,7 @@ def run_check_live(args: argparse.Namespace) -> int:
                 out.write("     %s: %s\n" % (code, check.error["message"]))
         failed = sum(1 for c in checks if not c.ok)
         out.write("%d quer%s, %d failed\n" % (len(checks), "y" if len(checks) == 1 else "ies", failed))
+    if checks and all(c.error and c.error.get("detail_code") == DNS_ERROR for c in checks):
+        out.flush()  # the hint comes after the report, on a terminal as in a log
+        sys.stderr.write("hint: %s\n" % UNRESOLVED)  # offline, most often: as a search says it
     return EXIT_OK if ok else EXIT_CHECK_FAILED

@@ -124,7 +124,7 @@ _FLAG_OF = {
     BAD_MAX_CONCURRENT: ("max_concurrent", "--max-concurrent"),
 }
 #: What to check when no host name resolved (every backend asked, or the page's host).
-_UNRESOLVED = (
+UNRESOLVED = (
     "this machine could not resolve the host name: check its network connection and DNS (or set a proxy: "
     "WEB_SEARCH_PROXY), and the name's spelling"
 )
@@ -147,7 +147,7 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
         as_it_is = error.hint if error.detail_code in _HINTS_AS_THEY_ARE else None
         return _CLI_HINTS_FOR.get(error.hint) or _CLI_HINTS.get(error.detail_code or "") or as_it_is
     if all(failure.detail_code == DNS_ERROR for failure in [error, *error.errors]):
-        return _UNRESOLVED  # offline, most often: the first command a newcomer runs with a real backend
+        return UNRESOLVED  # offline, most often: the first command a newcomer runs with a real backend
     named = _FLAG_OF.get(error.detail_code or "")
     if named and error.message.startswith(named[0] + " "):
         return None  # error_line says the flag itself

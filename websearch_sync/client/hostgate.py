@@ -88,10 +88,12 @@ def engine_hosts(settings: Settings) -> dict[str, tuple[tuple[str, str], ...]]:
     (:meth:`~..engine.base.Backend.upstream_key`)."""
     by_host: dict[str, tuple[tuple[str, str], ...]] = {}
     for name in registry.backend_names():
+        backend = registry.built_quietly(registry.backend_class(name), settings)
+        if backend is None:  # a backend that cannot be built under these settings sends nothing
+            continue
         try:
-            backend = registry.instance(registry.backend_class(name), settings)
             upstream = registry.reported(backend, backend.upstream_key)
-        except WebSearchError:  # a backend that cannot be built under these settings sends nothing
+        except WebSearchError:
             continue
         key = host_key(backend_endpoint(backend))
         if key is not None:

@@ -868,7 +868,8 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
     if not cases:
         of = " of backend %s" % backend if backend else ""
         raise InvalidInput(
-            "no fixture cases%s (*/<case>.meta.json) under %s; %s" % (of, root, record_hint(root, backend)),
+            "no fixture cases%s (*/<case>.meta.json) under %s; %s"
+            % (of, root, misplaced_folder(root) or record_hint(root, backend)),
             detail_code=NO_CASES,
         )
     return [run_case(case) for case in cases]
@@ -888,6 +889,19 @@ def record_hint(
     words = shell_quote(query) if query else "QUERY"
     arguments = "%s -- %s" % (flags, words) if query and query.startswith("-") else "%s %s" % (words, flags)
     return "record one with `websearch-sync record %s %s`" % (shell_quote(backend) if backend else "BACKEND", arguments)
+
+
+def misplaced_folder(fixtures_dir: StrPath) -> str:
+    """What to give instead when ``fixtures_dir`` is a backend's folder (its case files right in it,
+    ``tests/fixtures/demo``), not the folder of backends' folders above it: recording there would
+    write ``demo/demo/``, and the cases it holds were not looked for; ``""`` otherwise."""
+    root = Path(fixtures_dir)
+    if not root.is_dir() or next(root.glob("*.meta.json"), None) is None:
+        return ""
+    return (
+        "%s holds case files itself, as a backend's folder does: give the folder above it, %s"
+        " (cases are read as <fixtures>/<backend>/<case>.meta.json)" % (root, root.parent)
+    )
 
 
 def count_statuses(results: list[CaseResult]) -> dict[str, int]:

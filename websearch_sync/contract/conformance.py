@@ -41,6 +41,7 @@ from ..engine import registry
 from ..engine.base import Backend, made_request
 from ..engine.code_site import plugin_package
 from ..errors import (
+    INTERNAL_ERROR,
     AuthError,
     BadGateway,
     InvalidInput,
@@ -193,8 +194,19 @@ class _Kit:
         #: how messages name the engine (:func:`engine_name`)
         self.engine = engine_name(cls.name, cls.vertical)
 
-    def backend(self) -> Backend:
-        return self.cls(self.settings)
+    def backend(self, settings: Optional[Settings] = None) -> Backend:
+        """The backend built with ``settings`` (the kit's by default). A plugin's constructor that raises is
+        the check's finding, an ``AssertionError`` naming where it raised (traceback logged), not a
+        traceback out of the kit; a built-in backend's is the library's own bug, raised as it is."""
+        settings = self.settings if settings is None else settings
+        if plugin_package(self.cls) is None:
+            return self.cls(settings)
+        try:
+            return registry.instance(self.cls, settings)
+        except WebProviderError as error:
+            if error.detail_code != INTERNAL_ERROR:  # a refusal the constructor makes itself (a missing key)
+                raise
+            raise AssertionError("%s: it cannot be built: %s" % (self.engine, error.message)) from error
 
     def declaration(self) -> None:
         problem = registry.declaration_problem(self.cls)
@@ -225,8 +237,8 @@ class _Kit:
                 continue
             config = dict(self.settings.provider(self.cls.name))
             config.pop(setting.name, None)
-            backend = self.cls(Settings(providers={self.cls.name: config}))
             try:
+                backend = self.backend(Settings(providers={self.cls.name: config}))  # its constructor may refuse
                 backend.check(_params(backend))
             except WebSearchError as error:
                 expected = AuthError if is_secret_name(setting.name) else InvalidInput
@@ -301,9 +313,9 @@ class _Kit:
             def call() -> None:
                 with contextlib.closing(HttpTransport()) as transport:
                     try:
-                        backend = self.cls(settings)
+                        backend = self.backend(settings)
                         backend.search(_params(backend), transport, Deadline(DEADLINE_MS))
-                    except WebSearchError as error:
+                    except (WebSearchError, AssertionError) as error:  # a finding, said by the test's own thread
                         outcome.append(error)
                     else:
                         outcome.append("an answer")
@@ -312,6 +324,8 @@ class _Kit:
             worker.start()
             worker.join(HANG_S)
             assert not worker.is_alive(), "%s: a silent server held the call past %.0f s" % (self.engine, HANG_S)
+        if outcome and isinstance(outcome[0], AssertionError):
+            raise outcome[0]
         assert outcome and isinstance(outcome[0], Timeout), "%s: a silent server gave %r, not Timeout" % (
             self.engine,
             outcome[0] if outcome else None,

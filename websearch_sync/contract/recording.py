@@ -59,6 +59,7 @@ from .cases import (
     CaseResult,
     compare,
     load_case,
+    misplaced_folder,
     outcome_of,
     run_case,
     unportable_name,
@@ -1031,6 +1032,9 @@ def _case_place(
         )
     _check_no_clash(folder, case_name, fixtures_dir)
     _check_writable(folder, fixtures_dir)
+    misplaced = misplaced_folder(fixtures_dir)  # a backend's folder: <backend>/<backend>/, which no replay reads
+    if misplaced:
+        raise _unwritable(fixtures_dir, misplaced)
     return folder, case_name, meta_path
 
 

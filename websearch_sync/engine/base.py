@@ -9,6 +9,7 @@ deadline, status mapping, normalisation) is shared.
 
 import dataclasses
 import datetime
+import os
 import re
 import weakref
 from collections.abc import Mapping, Sequence
@@ -304,6 +305,9 @@ class Backend:
         if fault is None and control is None:
             return
         origin = self._endpoint_origin()
+        if origin == endpoint_setting(self.name) and not self.settings.endpoints.get(self.name):
+            # nothing configured it: the class's own declaration (a plugin's default_endpoint), which no setting fixes
+            origin = "%s's own default_endpoint, or its endpoint_url(); %s overrides it" % (type(self).__name__, origin)
         if control is not None:  # a URL parser drops a tab or line break (another host), or sends it encoded
             what = CONTROL_IN_SETTING % (control[1], control[0])
         elif fault != _NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)
@@ -344,17 +348,27 @@ class Backend:
     def _check_missing(self) -> None:
         for key in self.missing_settings():
             var = self.setting(key).env_or_key()
-            if is_secret_name(key):
-                raise AuthError(
-                    "%s needs an API key: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
-                    provider=self.name,
-                    detail_code=MISSING_API_KEY,
-                )
-            raise InvalidInput(
-                "%s is not configured: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
-                provider=self.name,
-                detail_code=NOT_CONFIGURED,
+            what = "needs an API key" if is_secret_name(key) else "is not configured"
+            where = self._unread_variable(self.setting(key)) or "set %s (or Settings.providers[%r][%r])" % (
+                var,
+                self.name,
+                key,
             )
+            if is_secret_name(key):
+                raise AuthError("%s %s: %s" % (self.name, what, where), provider=self.name, detail_code=MISSING_API_KEY)
+            raise InvalidInput("%s %s: %s" % (self.name, what, where), provider=self.name, detail_code=NOT_CONFIGURED)
+
+    def _unread_variable(self, setting: Setting) -> str:
+        """What to do when the setting's variable is set in this process's environment, but the settings
+        were built in code (``Settings(timeout_ms=5000)``), which read no variable: "set BRAVE_API_KEY"
+        told a user who had set it to set it. ``""`` otherwise."""
+        if setting.env is None or self.settings.from_environment or not os.environ.get(setting.env, "").strip():
+            return ""
+        return (
+            "%s is set in the environment, but Settings built in code read no variable: build them with"
+            " Settings.from_env(...) (its keywords override the environment), or give Settings.providers[%r][%r]"
+            % (setting.env, self.name, setting.name)
+        )
 
     def check(self, params: SearchParams) -> None:
         """Refuse, before any request, a call this backend cannot send: its configuration

@@ -260,7 +260,13 @@ def declaration_problem(cls: object) -> Optional[str]:
     rather than listed and unusable), or a declaration that raises when read."""
     if not (inspect.isclass(cls) and issubclass(cls, Backend)):
         return "not a websearch_sync.backends.Backend subclass: %s" % _what_it_is(cls)
-    problem = unusable_value(cls, _DECLARATIONS) or _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
+    problem = (
+        unusable_value(cls, _DECLARATIONS)
+        or _misnamed(cls)
+        or _miscalled(cls)
+        or _misspelt(cls)
+        or cls.reading_problem()
+    )
     if problem is not None:
         return problem
     if not usable_filters(cls.filters, cls.vertical):  # after the loop: vertical is known to be one
@@ -367,6 +373,38 @@ def _misnamed(cls: type[Backend]) -> Optional[str]:
                 _did_you_mean_declaration(name),
             )
     return None
+
+
+def _miscalled(cls: type[Backend]) -> Optional[str]:
+    """A method of the kit the class overrides with one that cannot take the arguments the library
+    calls it with (``build_request(self)`` for ``build_request(self, params)``, ``parse(self, response)``):
+    else a ``TypeError`` raised inside the library at its first search, an internal error that names
+    no line of the plugin's code."""
+    kit = _kit(cls)
+    for klass in cls.__mro__[: cls.__mro__.index(Backend)]:
+        if klass in kit:
+            continue
+        for name, value in vars(klass).items():
+            meant = next((vars(k)[name] for k in kit if inspect.isfunction(vars(k).get(name))), None)
+            if name.startswith("_") or meant is None or not inspect.isfunction(value):
+                continue
+            called = [p for p in inspect.signature(meant).parameters.values() if _required_positional(p)]
+            try:
+                inspect.signature(value).bind(*[None] * len(called))
+            except TypeError:
+                return "its %s%s cannot take the arguments it is called with: %s(%s)" % (
+                    name,
+                    inspect.signature(value),
+                    name,
+                    ", ".join(p.name for p in called),
+                )
+    return None
+
+
+def _required_positional(parameter: inspect.Parameter) -> bool:
+    """A parameter every call gives, by its place."""
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return parameter.kind in positional and parameter.default is inspect.Parameter.empty
 
 
 #: The kit's classes by the names plugins import them under (``websearch_sync.backends``).
@@ -567,7 +605,7 @@ class _Catalogue:
         return skipped_plugin(name)
 
     def misgrouped(self, name: str) -> Optional[str]:
-        return misgrouped(name)
+        return entry_point_of_another_name(name) or misgrouped(name)
 
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
@@ -753,11 +791,31 @@ def did_you_mean(name: Any) -> str:
     """For an unknown backend name: `` (<why its plugin was skipped>)``, else where an entry
     point of that name in a mistyped group is (:func:`misgrouped`), else `` (did you mean NAME?)``
     with a close registered one, else ``""``."""
-    why = (config.url_as_backend(name) if isinstance(name, str) else None) or skipped_plugin(name) or misgrouped(name)
+    why = (
+        (config.url_as_backend(name) if isinstance(name, str) else None)
+        or skipped_plugin(name)
+        or entry_point_of_another_name(name)  # before misgrouped: a loaded plugin's entry point is read first
+        or misgrouped(name)
+    )
     if why is None:
         close = closest_backend(name)
         why = "did you mean %s?" % close if close else None
     return " (%s)" % why if why else ""
+
+
+def entry_point_of_another_name(name: Any) -> Optional[str]:
+    """For a name that is a loaded plugin's entry point but not its backend's (``othername =
+    "demo_search:DemoSearch"`` whose class says ``name = "demo"``): the backend it registers, which a
+    search names; ``None`` otherwise."""
+    for (backend, vertical), (entry, source) in sorted(_PLUGIN_ENGINES.items()):
+        if entry == name and backend != name:
+            serving = "" if vertical == "web" else " (its %s)" % vertical
+            return "the plugin %s under this entry point registers backend %r%s: name that backend" % (
+                source,
+                backend,
+                serving,
+            )
+    return None
 
 
 def misgrouped(name: Any) -> Optional[str]:
@@ -874,7 +932,8 @@ def _load_plugin(entry: Any) -> None:
         raise
     except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
         site = code_site(exc, top_package(str(entry.value).split(":", 1)[0]))  # the line of its own module that raised
-        _skip(entry, "it failed to load: %s: %s%s" % (type(exc).__name__, exc, " (at %s)" % site if site else ""))
+        where = " (at %s)" % site if site else _dotted_class(str(entry.value), exc)
+        _skip(entry, "it failed to load: %s: %s%s" % (type(exc).__name__, exc, where))
         return
     problem = _plugin_problem(cls, key)
     if problem is not None:
@@ -887,6 +946,15 @@ def _load_plugin(entry: Any) -> None:
     else:
         _PLUGIN_ENGINES[(cls.name, cls.vertical)] = key  # first: an interrupt after _register leaves it said
         _register(cls)
+
+
+def _dotted_class(value: str, exc: BaseException) -> str:
+    """`` (...)`` for an entry point naming its class after a dot (``demo_search.DemoSearch``), which
+    is read as a module of that name, when no such module exists; ``""`` otherwise."""
+    if ":" in value or "." not in value or not isinstance(exc, ModuleNotFoundError) or exc.name != value:
+        return ""
+    module, _, name = value.rpartition(".")
+    return " (an entry point names its class after a colon: %s:%s)" % (module, name)
 
 
 #: Why a plugin whose load was interrupted twice in a row is skipped (``%s``: the interrupt's class).
@@ -964,6 +1032,20 @@ def instance(cls: type[Backend], settings: config.Settings) -> Backend:
     """``cls(settings)``: a constructor that raises (a plugin building its vendor's client
     without the key, say) is :func:`reported` like a search that does."""
     return reported(cls, partial(cls, settings))
+
+
+def built_quietly(cls: type[Backend], settings: config.Settings) -> Optional[Backend]:
+    """``cls(settings)``, or ``None`` when it cannot be built, for a question asked of every backend
+    on the way (the hosts a fetch checks for cool-downs): one that cannot be built sends nothing, and
+    a constructor's defect is reported where the backend is used (a search naming it, ``websearch-sync
+    backends``), not by every fetch of a process that has the plugin installed (logged at DEBUG here)."""
+    try:
+        return cls(settings)
+    except WebSearchError:
+        return None
+    except (Exception, SystemExit):  # a plugin's defect: said, typed, by instance() where it is used
+        logger.debug("backend %s cannot be built; left out of the hosts checked", cls.name, exc_info=True)
+        return None
 
 
 def usable(cls: type[Backend], settings: config.Settings) -> bool:

@@ -16,8 +16,16 @@ from ..client.default_client import close_default_client
 from ..client.processwide import forget_process_parts
 from ..client.search_client import open_clients_learn_afresh
 from ..client.state.server import forget_outages
-from ..config import Settings
-from ..contract.cases import VERTICAL_TYPES, Case, contract_violations, discover, record_hint, recorded_bound
+from ..config import Settings, forget_ignored_values
+from ..contract.cases import (
+    VERTICAL_TYPES,
+    Case,
+    contract_violations,
+    discover,
+    misplaced_folder,
+    record_hint,
+    recorded_bound,
+)
 from ..contract.conformance import ConformanceCheck
 from ..contract.conformance import conformance_checks as _conformance_checks
 from ..contract.replay import ReplayWire
@@ -310,7 +318,7 @@ class FixtureReplay:
         record = record_hint(self.fixtures_dir, backend, params.query, params.vertical)
         if known:
             return "recorded queries: %s; or %s" % (", ".join(known[:8]), record)
-        return "no case of this backend is recorded: %s" % record
+        return misplaced_folder(self.fixtures_dir) or "no case of this backend is recorded: %s" % record
 
 
 @contextlib.contextmanager
@@ -545,7 +553,8 @@ def reset() -> None:
     ``fetch``) and of the tools' shared client: rate-limit pace, cool-downs after a block, the time a
     ``fake_results`` or ``replay_fixtures`` block skipped (this context's clock reads real time again),
     single-flight tables, the wires' proxy and CA options read from the environment, the SearXNG instances' ``/config`` read, a shared state's outage (Redis is
-    tried again at once, not :data:`~websearch_sync.client.state.server.RETRY_AFTER_S` later). A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
+    tried again at once, not :data:`~websearch_sync.client.state.server.RETRY_AFTER_S` later), the malformed
+    variables already said to be ignored (each said once per process: a test's ``caplog`` sees it again). A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
     would otherwise leave that backend cooling down for the tests after it.
 
     Every open ``SearchClient`` (an application's module-level one too) forgets the same of its
@@ -556,6 +565,7 @@ def reset() -> None:
     that searches the stub only.
     """
     forget_process_parts()
+    forget_ignored_values()
     forget_skipped_time()
     forget_environment_answers()
     forget_outages()

@@ -96,3 +96,13 @@ def test_a_character_s_spellings_are_grouped_by_their_leading_characters_in_thei
     assert recording._branches([("%",), ("%", "2", "5"), ("a",)]) == ["%(?:|25)", "a"]
     # a choice not beginning with a character ends a run: the choices after it are not moved before it
     assert recording._branches([("a", "1"), ("0*",), ("a", "2")]) == ["a1", "0*", "a2"]
+
+
+def test_a_choice_of_a_first_character_reads_its_own_character_only():
+    """The set opening the pattern reads any character a spelling begins with; each secret's choices
+    then check it is one of theirs (``%ok/en...`` is no spelling of ``tok/en...``)."""
+    redactor = recording.Redactor(["tok/en+9f3a77c1", "%k3y-9f3a77c1"])
+    for text in ("%ok/en+9f3a77c1", "&ok/en+9f3a77c1", "tk3y-9f3a77c1", "\\u0074ok/en+9f3a77c1k3y-9f3a77c1"):
+        kept = text if text[0] != "\\" else "<redacted>k3y-9f3a77c1"
+        assert redactor.text(text, "body") == kept
+    assert redactor.text("&#116;ok/en+9f3a77c1 %25k3y-9f3a77c1", "body") == "<redacted> <redacted>"

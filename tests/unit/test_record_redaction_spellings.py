@@ -106,3 +106,17 @@ def test_a_choice_of_a_first_character_reads_its_own_character_only():
         kept = text if text[0] != "\\" else "<redacted>k3y-9f3a77c1"
         assert redactor.text(text, "body") == kept
     assert redactor.text("&#116;ok/en+9f3a77c1 %25k3y-9f3a77c1", "body") == "<redacted> <redacted>"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["&amp;amp;amp;amp", "&amp;amp;amp", "\\u0026amp;amp;amp", "%2525%25", "%25%2525", "\\\\\\\\u005c", "&amp;#38;amp"],
+)
+def test_where_two_spellings_of_a_character_both_match_the_first_tried_is_kept(monkeypatch, text):
+    """Texts where spellings of one character overlap (``&`` as itself, as ``&amp;``, as ``&amp;amp;``;
+    ``%`` as itself, ``%25``, ``%2525``; ``\\`` as itself and ``\\\\``): replaced as the alternation of
+    every spelling whole replaced them (the HTML references now written after ``&(?:|amp;)``)."""
+    secrets = ["&amp", "%25%", "\\\\u005c"]
+    old = _redactor_as_it_was(monkeypatch, secrets, [])
+    new = recording.Redactor(secrets)
+    assert new.text(text, "body") == old.text(text, "body") != text

@@ -552,16 +552,16 @@ def _spelt_any(secrets: Sequence[str]) -> str:
     the same matches as one alternation of every spelling of a secret's first character followed by
     the rest of it (``a T|%61 T|...``), but each rest spelt once (that alternation spelt it again for
     each of its first character's 13 or more spellings: nine keys of 23-31 characters made a pattern
-    of 779 KB, 3 s of CPU to compile; now 61 KB, 0.2 s). It opens with a set of the characters a
+    of 779 KB, 3 s of CPU to compile; now 50 KB, 0.13 s). It opens with a set of the characters a
     spelling can begin with (each begins with a literal: :func:`_char_forms`), which ``re`` skips to
     as it did to an alternation of choices each beginning with a literal (an alternation of groups it
     tries whole at each position: 4x slower, and a lookahead for the set 1.7x); each choice of a first
     character then checks that character behind it (``[%a](?:(?<=a)|(?<=%)(?:61|2561))T``)."""
-    firsts = {_literal(_atoms(form)[0]) for secret in secrets for form in _char_forms(secret[0])}
+    firsts = {_literal(_atoms(form)[0]) for secret in secrets for form in _compact_forms(secret[0])}
     if None in firsts:  # a spelling not beginning with a literal: no set of first characters
         return "|".join(_spelt(secret) for secret in secrets)
     choices = [
-        _group(_branches([_atoms(form) for form in _char_forms(secret[0])], _behind)) + _spelt(secret[1:])
+        _group(_branches([_atoms(form) for form in _compact_forms(secret[0])], _behind)) + _spelt(secret[1:])
         for secret in secrets
     ]
     return "[%s](?:%s)" % ("".join(re.escape(char) for char in sorted(firsts)), "|".join(choices))  # type: ignore[type-var]
@@ -641,17 +641,31 @@ def _branches(spellings: Sequence[tuple[str, ...]], lead: Callable[[str], str] =
 
 @functools.lru_cache(maxsize=1024)
 def _char_spellings(char: str) -> str:
-    """The spellings of :func:`_char_forms` of ``char`` as one group, their common leading characters
-    written once (:func:`_branches`: 245 characters for ``a``, 15 choices, as 190)."""
-    return _group(_branches([_atoms(form) for form in _char_forms(char)]))
+    """The spellings of :func:`_compact_forms` of ``char`` as one group, their common leading characters
+    written once (:func:`_branches`): those of :func:`_char_forms`, tried in the same order (245
+    characters for ``a``, 15 choices, as 197)."""
+    return _group(_branches([_atoms(form) for form in _compact_forms(char)]))
 
 
 @functools.lru_cache(maxsize=1024)
 def _char_forms(char: str) -> tuple[str, ...]:
-    """Regular expressions of ``char``'s spellings (:func:`_spelt`), each beginning with a literal
-    (remembered: a recording spells every secret's characters again for each of its redactors, and
-    spelling one took 45 us, 12 ms a redactor of a few keys)."""
-    code = ord(char)
+    """Regular expressions of ``char``'s spellings (:func:`_spelt`), each beginning with a literal:
+    :func:`_char_escapes`, then each HTML reference of :func:`_char_references` after each of
+    :data:`_AMPERSANDS` (remembered: a recording spells every secret's characters again for each of
+    its redactors, and spelling one took 45 us, 12 ms a redactor of a few keys)."""
+    return _char_escapes(char) + tuple(ampersand + ref for ampersand in _AMPERSANDS for ref in _char_references(char))
+
+
+@functools.lru_cache(maxsize=1024)
+def _compact_forms(char: str) -> tuple[str, ...]:
+    """:func:`_char_forms` of ``char`` with its HTML references written twice, not three times: after
+    ``&`` then ``&amp;`` (``&(?:|amp;)R``: the same choices in the same order), and after ``\\u0026``."""
+    references = _group(_branches([_atoms(reference) for reference in _char_references(char)]))
+    return _char_escapes(char) + ("&(?:|amp;)" + references, r"\\u0026" + references)
+
+
+def _char_escapes(char: str) -> tuple[str, ...]:
+    """``char`` as it is, percent-encoded (or twice), JSON-escaped: its spellings not an HTML reference."""
     # each choice begins with a literal (the opening of an escape spelt out in each of its
     # spellings), so that ``re`` skips the positions where none can begin: twice as fast on a page
     utf8 = char.encode("utf-8", "surrogatepass")
@@ -666,12 +680,15 @@ def _char_forms(char: str) -> tuple[str, ...]:
         forms.append(re.escape(json_form))
     if char == "/":
         forms.append(r"\\/")
-    # a numeric reference's ';' may be left out where what follows cannot extend its number
-    for ampersand in _AMPERSANDS:
-        forms.append(ampersand + "#0*%d(?:;|(?![0-9;]))" % code)
-        forms.append(ampersand + "#[xX]0*" + _hex(code, 1) + "(?:;|(?![0-9A-Fa-f;]))")
-        forms.extend(ampersand + name for name in _HTML_NAMED.get(char, ()))
     return tuple(forms)
+
+
+def _char_references(char: str) -> tuple[str, ...]:
+    """``char``'s HTML character references after their ``&``: decimal, hexadecimal, named."""
+    # a numeric reference's ';' may be left out where what follows cannot extend its number
+    code = ord(char)
+    numeric = ("#0*%d(?:;|(?![0-9;]))" % code, "#[xX]0*" + _hex(code, 1) + "(?:;|(?![0-9A-Fa-f;]))")
+    return numeric + tuple(_HTML_NAMED.get(char, ()))
 
 
 @functools.lru_cache(maxsize=64)

@@ -641,10 +641,14 @@ def _branches(spellings: Sequence[tuple[str, ...]], lead: Callable[[str], str] =
 
 @functools.lru_cache(maxsize=1024)
 def _char_spellings(char: str) -> str:
-    """The spellings of :func:`_compact_forms` of ``char`` as one group, their common leading characters
-    written once (:func:`_branches`): those of :func:`_char_forms`, tried in the same order (245
-    characters for ``a``, 15 choices, as 197)."""
-    return _group(_branches([_atoms(form) for form in _compact_forms(char)]))
+    """The spellings of :func:`_char_forms` of ``char`` as one group, tried in the same order: its
+    escapes (:func:`_char_escapes`) with their common leading characters written once
+    (:func:`_branches`), then its HTML references once, after any of :data:`_AMPERSANDS`
+    (``(?:&(?:|amp;)|\\u0026)R``: the same choices in the same order). 245 characters for ``a``, 15
+    choices, as 146. Not for a secret's first character, whose choices must begin with a literal
+    (:func:`_compact_forms`)."""
+    escapes = _branches([_atoms(form) for form in _char_escapes(char)])
+    return "(?:%s)" % "|".join(escapes + [r"(?:&(?:|amp;)|\\u0026)" + _references(char)])
 
 
 @functools.lru_cache(maxsize=1024)
@@ -658,10 +662,16 @@ def _char_forms(char: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1024)
 def _compact_forms(char: str) -> tuple[str, ...]:
-    """:func:`_char_forms` of ``char`` with its HTML references written twice, not three times: after
-    ``&`` then ``&amp;`` (``&(?:|amp;)R``: the same choices in the same order), and after ``\\u0026``."""
-    references = _group(_branches([_atoms(reference) for reference in _char_references(char)]))
+    """:func:`_char_forms` of ``char``, each beginning with a literal (a secret's first character: the
+    set opening :func:`_spelt_any`), its HTML references written twice, not three times: after ``&``
+    then ``&amp;`` (``&(?:|amp;)R``: the same choices in the same order), and after ``\\u0026``."""
+    references = _references(char)
     return _char_escapes(char) + ("&(?:|amp;)" + references, r"\\u0026" + references)
+
+
+def _references(char: str) -> str:
+    """:func:`_char_references` of ``char`` as one group, their common leading characters written once."""
+    return _group(_branches([_atoms(reference) for reference in _char_references(char)]))
 
 
 def _char_escapes(char: str) -> tuple[str, ...]:

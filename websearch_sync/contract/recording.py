@@ -552,7 +552,7 @@ def _spelt_any(secrets: Sequence[str]) -> str:
     the same matches as one alternation of every spelling of a secret's first character followed by
     the rest of it (``a T|%61 T|...``), but each rest spelt once (that alternation spelt it again for
     each of its first character's 13 or more spellings: nine keys of 23-31 characters made a pattern
-    of 779 KB, 3 s of CPU to compile; now 50 KB, 0.13 s). It opens with a set of the characters a
+    of 779 KB, 3 s of CPU to compile; now 37 KB, 0.1 s). It opens with a set of the characters a
     spelling can begin with (each begins with a literal: :func:`_char_forms`), which ``re`` skips to
     as it did to an alternation of choices each beginning with a literal (an alternation of groups it
     tries whole at each position: 4x slower, and a lookahead for the set 1.7x); each choice of a first
@@ -645,7 +645,7 @@ def _char_spellings(char: str) -> str:
     escapes (:func:`_char_escapes`) with their common leading characters written once
     (:func:`_branches`), then its HTML references once, after any of :data:`_AMPERSANDS`
     (``(?:&(?:|amp;)|\\u0026)R``: the same choices in the same order). 245 characters for ``a``, 15
-    choices, as 146. Not for a secret's first character, whose choices must begin with a literal
+    choices, as 143. Not for a secret's first character, whose choices must begin with a literal
     (:func:`_compact_forms`)."""
     escapes = _branches([_atoms(form) for form in _char_escapes(char)])
     return "(?:%s)" % "|".join(escapes + [r"(?:&(?:|amp;)|\\u0026)" + _references(char)])

@@ -33,7 +33,7 @@ import ipaddress
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -549,29 +549,135 @@ def _spelt(secret: str) -> str:
 
 
 def _spelt_any(secrets: Sequence[str]) -> str:
-    """A regular expression matching any of ``secrets`` as :func:`_spelt` does, tried in their order,
-    as one alternation of choices each beginning with a literal (a secret's first character in one of
-    its spellings, then the rest of it): ``re`` then skips the positions where none begins, which it
-    does not for an alternation of :func:`_spelt`'s groups (two secrets: each position tried, 4x slower)."""
-    return "|".join(
-        first + "".join(_char_spellings(char) for char in secret[1:])
+    """A regular expression matching any of ``secrets`` as :func:`_spelt` does, tried in their order:
+    the same matches as one alternation of every spelling of a secret's first character followed by
+    the rest of it (``a T|%61 T|...``), but each rest spelt once (that alternation spelt it again for
+    each of its first character's 13 or more spellings: nine keys of 23-31 characters made a pattern
+    of 779 KB, 3 s of CPU to compile; now 37 KB, 0.1 s). It opens with a set of the characters a
+    spelling can begin with (each begins with a literal: :func:`_char_forms`), which ``re`` skips to
+    as it did to an alternation of choices each beginning with a literal (an alternation of groups it
+    tries whole at each position: 4x slower, and a lookahead for the set 1.7x); each choice of a first
+    character then checks that character behind it (``[%a](?:(?<=a)|(?<=%)(?:61|2561))T``)."""
+    leads = {_literal(_atoms(form)[0]) for secret in secrets for form in _compact_forms(secret[0])}
+    firsts = sorted(char for char in leads if char is not None)
+    if len(firsts) < len(leads):  # a spelling not beginning with a literal: no set of first characters
+        return "|".join(_spelt(secret) for secret in secrets)
+    choices = [
+        _group(_branches([_atoms(form) for form in _compact_forms(secret[0])], _behind)) + _spelt(secret[1:])
         for secret in secrets
-        for first in _char_forms(secret[0])
-    )
+    ]
+    return "[%s](?:%s)" % ("".join(re.escape(char) for char in firsts), "|".join(choices))
+
+
+def _behind(char: str) -> str:
+    """A lookbehind for ``char`` (the character a choice of :func:`_spelt_any` begins with, read)."""
+    return "(?<=%s)" % re.escape(char)
+
+
+def _group(branches: Sequence[str]) -> str:
+    """``branches`` as one group (one branch as it is)."""
+    return branches[0] if len(branches) == 1 else "(?:%s)" % "|".join(branches)
+
+
+def _atoms(form: str) -> tuple[str, ...]:
+    """``form`` (a spelling of :func:`_char_forms`) split into its atoms: a character (escaped or
+    not), a set, a group; each with the quantifier after it. A loop, not a pattern: it reads only
+    our own spellings."""
+    atoms: list[str] = []
+    position = 0
+    while position < len(form):
+        end = position + (2 if form[position] == "\\" else 1)
+        if form[position] == "[":
+            end = form.index("]", position + 2) + 1
+        elif form[position] == "(":
+            end = _group_end(form, position)
+        if end < len(form) and form[end] in "*+?":
+            end += 1
+        atoms.append(form[position:end])
+        position = end
+    return tuple(atoms)
+
+
+def _group_end(form: str, start: int) -> int:
+    """The index after the ``)`` closing the group opening at ``start`` of ``form`` (no set in it
+    holds a parenthesis)."""
+    depth, position = 0, start
+    while True:
+        char = form[position]
+        position += 2 if char == "\\" else 1
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return position
+
+
+def _literal(atom: str) -> Optional[str]:
+    """The character ``atom`` (of :func:`_atoms`) matches, when it matches one character only, once."""
+    if len(atom) == 1 and atom not in ".^$|()[]{}*+?\\":
+        return atom
+    if len(atom) == 2 and atom[0] == "\\" and not atom[1].isalnum():
+        return atom[1]
+    return None
+
+
+def _branches(spellings: Sequence[tuple[str, ...]], lead: Callable[[str], str] = re.escape) -> list[str]:
+    """The alternation of ``spellings`` (atoms, tried in their order) as branches matching what it
+    matches, in the same order, with their common leading characters written once: ``%61|%2561`` as
+    ``%(?:61|2561)``. Branches beginning with different characters cannot both match at one place,
+    so each run of branches beginning with a character is grouped by that character (in the order
+    each first comes); a branch not beginning with one (``0*37``, or an empty one) ends the run.
+    ``lead`` writes the character each group begins with (:func:`_spelt_any`'s lookbehind)."""
+    branches: list[str] = []
+    index = 0
+    while index < len(spellings):
+        runs: dict[str, list[tuple[str, ...]]] = {}
+        while index < len(spellings) and spellings[index] and _literal(spellings[index][0]) is not None:
+            runs.setdefault(_literal(spellings[index][0]) or "", []).append(spellings[index][1:])
+            index += 1
+        for char, rests in runs.items():
+            branches.append(lead(char) + _group(_branches(rests)))
+        if not runs:
+            branches.append("".join(spellings[index]))
+            index += 1
+    return branches
 
 
 @functools.lru_cache(maxsize=1024)
 def _char_spellings(char: str) -> str:
-    """The spellings of :func:`_char_forms` of ``char`` as one group."""
-    return "(?:" + "|".join(_char_forms(char)) + ")"
+    """The spellings of :func:`_char_forms` of ``char`` as one group, tried in the same order: its
+    escapes (:func:`_char_escapes`) with their common leading characters written once
+    (:func:`_branches`), then its HTML references once, after any of :data:`_AMPERSANDS`
+    (``(?:&(?:|amp;)|\\u0026)R``: the same choices in the same order). 245 characters for ``a``, 15
+    choices, as 143. Not for a secret's first character, whose choices must begin with a literal
+    (:func:`_compact_forms`)."""
+    escapes = _branches([_atoms(form) for form in _char_escapes(char)])
+    return "(?:%s)" % "|".join(escapes + [r"(?:&(?:|amp;)|\\u0026)" + _references(char)])
 
 
 @functools.lru_cache(maxsize=1024)
 def _char_forms(char: str) -> tuple[str, ...]:
-    """Regular expressions of ``char``'s spellings (:func:`_spelt`), each beginning with a literal
-    (remembered: a recording spells every secret's characters again for each of its redactors, and
-    spelling one took 45 us, 12 ms a redactor of a few keys)."""
-    code = ord(char)
+    """Regular expressions of ``char``'s spellings (:func:`_spelt`), each beginning with a literal:
+    :func:`_char_escapes`, then each HTML reference of :func:`_char_references` after each of
+    :data:`_AMPERSANDS` (remembered: a recording spells every secret's characters again for each of
+    its redactors, and spelling one took 45 us, 12 ms a redactor of a few keys)."""
+    return _char_escapes(char) + tuple(ampersand + ref for ampersand in _AMPERSANDS for ref in _char_references(char))
+
+
+@functools.lru_cache(maxsize=1024)
+def _compact_forms(char: str) -> tuple[str, ...]:
+    """:func:`_char_forms` of ``char``, each beginning with a literal (a secret's first character: the
+    set opening :func:`_spelt_any`), its HTML references written twice, not three times: after ``&``
+    then ``&amp;`` (``&(?:|amp;)R``: the same choices in the same order), and after ``\\u0026``."""
+    references = _references(char)
+    return _char_escapes(char) + ("&(?:|amp;)" + references, r"\\u0026" + references)
+
+
+def _references(char: str) -> str:
+    """:func:`_char_references` of ``char`` as one group, their common leading characters written once."""
+    return _group(_branches([_atoms(reference) for reference in _char_references(char)]))
+
+
+def _char_escapes(char: str) -> tuple[str, ...]:
+    """``char`` as it is, percent-encoded (or twice), JSON-escaped: its spellings not an HTML reference."""
     # each choice begins with a literal (the opening of an escape spelt out in each of its
     # spellings), so that ``re`` skips the positions where none can begin: twice as fast on a page
     utf8 = char.encode("utf-8", "surrogatepass")
@@ -586,12 +692,15 @@ def _char_forms(char: str) -> tuple[str, ...]:
         forms.append(re.escape(json_form))
     if char == "/":
         forms.append(r"\\/")
-    # a numeric reference's ';' may be left out where what follows cannot extend its number
-    for ampersand in _AMPERSANDS:
-        forms.append(ampersand + "#0*%d(?:;|(?![0-9;]))" % code)
-        forms.append(ampersand + "#[xX]0*" + _hex(code, 1) + "(?:;|(?![0-9A-Fa-f;]))")
-        forms.extend(ampersand + name for name in _HTML_NAMED.get(char, ()))
     return tuple(forms)
+
+
+def _char_references(char: str) -> tuple[str, ...]:
+    """``char``'s HTML character references after their ``&``: decimal, hexadecimal, named."""
+    # a numeric reference's ';' may be left out where what follows cannot extend its number
+    code = ord(char)
+    numeric = ("#0*%d(?:;|(?![0-9;]))" % code, "#[xX]0*" + _hex(code, 1) + "(?:;|(?![0-9A-Fa-f;]))")
+    return numeric + tuple(_HTML_NAMED.get(char, ()))
 
 
 @functools.lru_cache(maxsize=64)

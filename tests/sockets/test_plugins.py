@@ -541,7 +541,9 @@ sys.exit(main(["backends"]))
     assert "demo" not in out["auto"] and out["auto"][0] == "ddg_html"
     assert out["tools"] == ["web_fetch"]
     line = 1 + next(n for n, text in enumerate(SDK_PLUGIN_SOURCE.splitlines()) if "KeyError without the key" in text)
-    said = "internal error in backend demo: KeyError at demo_search.py:%d" % line  # where in the plugin it raised
+    said = (
+        "internal error in backend demo: KeyError at demo_search.py:%d: 'api_key'" % line
+    )  # where in the plugin it raised
     assert out["error"] == ["internal_error", said]
     (row,) = [line for line in done.stdout.splitlines() if line.startswith("demo ")]
     assert "no (%s)" % said in row

@@ -1,6 +1,7 @@
 """``websearch-sync backends``: what exists, what is configured, what it reads."""
 
 import argparse
+import logging
 import sys
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -66,9 +67,9 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
             options=option_rows(name),
             filters=filter_rows(name),
         )
-        try:
-            backend = registry.instance(cls, settings)
-        except WebSearchError as error:  # a plugin that cannot be built (its traceback logged): listed, saying so
+        try:  # the traceback of a plugin that cannot be built at DEBUG: the row says why, on every listing
+            backend = registry.instance(cls, settings, logging.DEBUG)
+        except WebSearchError as error:  # a plugin that cannot be built: listed, saying so
             row["error"] = error.message
         else:
             row.update(

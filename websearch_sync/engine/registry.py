@@ -1010,20 +1010,24 @@ def _skip(entry: Any, reason: str) -> None:
 
 
 def reported(
-    backend: Union[Backend, type[Backend]], step: Callable[[], T], secrets: Optional[Iterable[str]] = None
+    backend: Union[Backend, type[Backend]],
+    step: Callable[[], T],
+    secrets: Optional[Iterable[str]] = None,
+    traceback_level: int = logging.ERROR,
 ) -> T:
     """``step()``, a call of ``backend``'s code (its constructor, its search, a hook), with a defect
     in it (or in a plugin) reported loudly and typed: the traceback logged,
     ``WebProviderError(internal_error)`` naming the backend, the exception's type, the line of the
     plugin's own code it came through (when one did) and its message, never a stray exception. The
     message has the backend's secret settings hidden (``secrets``, by default those of the instance's
-    configuration): an SDK's exception may quote the key it was given."""
+    configuration): an SDK's exception may quote the key it was given. The traceback is logged at
+    ``traceback_level`` (``DEBUG`` for a listing that says the error itself, on every run)."""
     try:
         return step()
     except WebSearchError:
         raise
     except (Exception, SystemExit) as exc:  # a defect in a backend (a plugin's sys.exit() too): report it loudly, typed
-        logger.error("backend %s failed unexpectedly", backend.name, exc_info=True)
+        logger.log(traceback_level, "backend %s failed unexpectedly", backend.name, exc_info=True)
         owner = backend if isinstance(backend, type) else type(backend)
         if secrets is None:
             secrets = [] if isinstance(backend, type) else secret_values(getattr(backend, "config", {}))
@@ -1045,10 +1049,11 @@ def secret_values(settings: object) -> list[str]:
     return [str(v) for k, v in settings.items() if v and is_secret_name(str(k)) and isinstance(v, (str, int))]
 
 
-def instance(cls: type[Backend], settings: config.Settings) -> Backend:
+def instance(cls: type[Backend], settings: config.Settings, traceback_level: int = logging.ERROR) -> Backend:
     """``cls(settings)``: a constructor that raises (a plugin building its vendor's client
-    without the key, say) is :func:`reported` like a search that does (its secret settings hidden)."""
-    return reported(cls, partial(cls, settings), secret_values(settings.provider(cls.name)))
+    without the key, say) is :func:`reported` like a search that does (its secret settings hidden,
+    its traceback logged at ``traceback_level``)."""
+    return reported(cls, partial(cls, settings), secret_values(settings.provider(cls.name)), traceback_level)
 
 
 def built_quietly(cls: type[Backend], settings: config.Settings) -> Optional[Backend]:

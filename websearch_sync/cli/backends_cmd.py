@@ -216,6 +216,14 @@ def run(args: argparse.Namespace) -> int:
         out.write(json_text(rows, out, indent=2) + "\n")
         sys.stderr.write("".join(line + "\n" for line in environment_notes(settings)))
         return EXIT_OK
+    out.write(table_text(rows))
+    out.write("\n" + "".join(line + "\n" for line in environment_notes(settings)))
+    return EXIT_OK
+
+
+def table_text(rows: list[dict[str, Any]]) -> str:
+    """The listing's table, then the whole of each reason cut in it (:data:`MAX_REASON_CHARS`)."""
+    said: list[str] = []
     header = ("BACKEND", "KIND", "VERTICALS", "CONFIGURED", "RATE LIMIT", "TRANSPORT", "ENVIRONMENT")
     table = [header] + [
         (
@@ -231,16 +239,15 @@ def run(args: argparse.Namespace) -> int:
     ]
     widths = [max(len(row[i]) for row in table) for i in range(len(header) - 1)]
     for row in table:
-        out.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] + "\n")
+        said.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] + "\n")
     cut = [
         "%s: %s" % (r["name"], _reason(r))
         for r in rows
         if not r["configured"] and _reason(r) != cut_end(_reason(r), MAX_REASON_CHARS)
     ]
     if cut:  # the whole of each reason cut in the table, one line each
-        out.write("\nnot configured, why in full:\n" + "".join("  " + line + "\n" for line in cut))
-    out.write("\n" + "".join(line + "\n" for line in environment_notes(settings)))
-    return EXIT_OK
+        said.append("\nnot configured, why in full:\n" + "".join("  " + line + "\n" for line in cut))
+    return "".join(said)
 
 
 #: The most characters of why a backend is not configured in the table's CONFIGURED column: a

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Callable, NoReturn, Optional
 
 from ..config import VERSION as __version__
+from ..config import command_line_terms
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..secrets import is_secret_name, userinfo_hidden
@@ -318,7 +319,8 @@ def _run(args: argparse.Namespace) -> int:
     run: Callable[[argparse.Namespace], int] = args.run  # set by each sub-command's parser
     try:
         registry.load_plugins()  # a slow import Ctrl-C'd or terminated ends the command as a search would
-        return run(args)
+        with command_line_terms():  # a setting is named by its variable: a command's user has no Settings
+            return run(args)
     except WebSearchError as error:
         for line in error_lines(error):
             sys.stderr.write(line + "\n")

@@ -442,6 +442,17 @@ class Settings:
 _S = TypeVar("_S", bound=Settings)
 
 
+def shared_from_env(environ: Optional[Mapping[str, str]] = None) -> "Settings":
+    """:meth:`Settings.from_env` without any backend's endpoint or settings: the shared variables
+    alone (the shared state's URL and prefix, the proxy, the timeout...), for a command that names
+    no backend (``state show``): reading every backend's variables asks the registry, which imports
+    every installed plugin (a slow import paid, a broken one's skip warning said, by each run)."""
+    env = os.environ if environ is None else environ
+    values = _shared_from_env(env, overridden=set())
+    values["endpoints"], values["providers"] = {}, {}
+    return _built(Settings, _urls_holding_controls(values), values)
+
+
 def _built(cls: type[_S], at_use: frozenset[tuple[str, ...]], values: Mapping[str, Any]) -> _S:
     """``cls(**values)`` whose ``env_urls_at_use`` is ``at_use``, set before ``__post_init__`` checks
     the URLs (it is no argument of ``__init__``)."""
@@ -756,12 +767,18 @@ def _ignored(name: str, text: str, wanted: str) -> None:
     logger.warning("ignoring %s=%r: expected %s; using the default", name, text, wanted)
 
 
+#: The variables of one backend's pace: ``WEB_SEARCH_MIN_INTERVAL_S_<BACKEND>``.
+_PACE_PREFIX = "WEB_SEARCH_MIN_INTERVAL_S_"
+
+
 def _pace_from_env(env: Mapping[str, str]) -> Union[None, float, dict[str, float]]:
     """``WEB_SEARCH_MIN_INTERVAL_S`` (every backend) and ``WEB_SEARCH_MIN_INTERVAL_S_<BACKEND>``:
     a number, a ``{backend: seconds}`` mapping when some backend has its own, or ``None``."""
     every = _env_seconds(env, "WEB_SEARCH_MIN_INTERVAL_S")
+    if not any(var.startswith(_PACE_PREFIX) for var in env):  # the backends are asked only when one may be named:
+        return every  # asking them loads the plugins, and reading the environment is every command's first step
     known = _backends.names()
-    own = {name: _env_seconds(env, "WEB_SEARCH_MIN_INTERVAL_S_" + name.upper()) for name in known}
+    own = {name: _env_seconds(env, _PACE_PREFIX + name.upper()) for name in known}
     own_set = {name: seconds for name, seconds in own.items() if seconds is not None}
     if not own_set:
         return every

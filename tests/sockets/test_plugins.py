@@ -785,3 +785,34 @@ except ws.InvalidInput as error:
         "No module named 'demo_search.DemoSearch'; 'demo_search' is not a package (an entry point names its class"
         " after a colon: demo_search:DemoSearch))" in done.stdout
     ), done.stdout
+
+
+#: A plugin that says when it is imported (a slow SDK import would be paid there), and a broken one
+#: whose skip warning a command that loads the plugins says.
+LOUD_PLUGIN_SOURCE = 'import sys\nsys.stderr.write("demo plugin imported\\n")\n' + PLUGIN_SOURCE
+
+
+def test_a_command_that_never_names_a_backend_imports_no_plugin(tmp_path):
+    """Every command loaded every plugin before it ran, ``state show`` and ``--version`` too: a
+    broken plugin's skip warning repeated by each, a slow plugin's import paid by each. The plugins
+    load at the registry's first question: ``backends`` loads them (once), ``state show`` none."""
+    _distribution(tmp_path, "demo_search", "demo_search", LOUD_PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    _distribution(
+        tmp_path, "broken_import", "broken_import", "import fancylib_not_there\n", "broken = broken_import:B\n"
+    )
+    code = """
+import sys
+from websearch_sync.cli import main
+sys.stderr.write("[state show]\\n")
+main(["state", "show"])
+sys.stderr.write("[state clear --cache]\\n")
+main(["state", "clear", "--cache"])
+sys.stderr.write("[backends]\\n")
+main(["backends"])
+main(["backends", "--json"])
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    before, listing = done.stderr.split("[backends]\n")
+    assert "demo plugin imported" not in before and "skipping backend plugin" not in before, before
+    assert listing.count("demo plugin imported") == 1 and listing.count("skipping backend plugin 'broken'") == 1

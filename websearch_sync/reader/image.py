@@ -158,7 +158,7 @@ def image_text(
     )
     original = served if shrunk else None
     (width, height), stored = _as_shown(width, height, orientation)
-    image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"), *(original or (None, None)))
+    image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"), original)
     downscaled = "downscaled from %dx%d pixels to the caps" % original if original else ""
     notes = [note for note in (downscaled, still, stored) if note]
     return PageText("", describe(image, response.url, notes, max_chars), EXTRACTOR, image=image)

@@ -477,8 +477,8 @@ def _result(
         result["truncated_by"] = [cut for cut in CUTS if cut in cuts]
     if page.image is not None:
         result["width"], result["height"], result["data"] = page.image.width, page.image.height, page.image.data
-        if page.image.original_width is not None:  # downscaled to the caps: the size it was served at
-            result["original_width"], result["original_height"] = page.image.original_width, page.image.original_height
+        if page.image.original_size is not None:  # downscaled to the caps: the size it was served at
+            result["original_width"], result["original_height"] = page.image.original_size
     if page.warnings:
         result["errors"] = page.warnings
     return result

@@ -94,8 +94,7 @@ class ImageData:
     width: int
     height: int
     data: str
-    original_width: Optional[int] = None
-    original_height: Optional[int] = None
+    original_size: Optional[tuple[int, int]] = None
 
 
 #: What cut a page's text short, as a fetch result's ``truncated_by`` names it, in the order it

@@ -198,7 +198,8 @@ def fetch(
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
     "text", "truncated", "length"}`` (an image, with ``images=True``: also ``"width"``,
-    ``"height"`` and ``"data"``, its bytes in base64; ``"errors"``, warnings on what was read,
+    ``"height"`` and ``"data"``, its bytes in base64, and for one downscaled to the caps
+    ``"original_width"`` and ``"original_height"``, the size it was served at; ``"errors"``, warnings on what was read,
     when any: a PDF's pages that cannot be read, left out; ``"truncated_by"`` when truncated: what
     cut it, ``max_chars``, ``max_bytes``, a PDF read's ``deadline``...). Follows up to 5 redirects (meta refresh and
     ``location.replace`` redirect pages included), refuses private/loopback/

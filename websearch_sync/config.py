@@ -5,6 +5,7 @@ environment. ``Settings(...)`` never reads the environment; ``Settings.from_env(
 reads it and lets keyword overrides win over it.
 """
 
+import contextlib
 import dataclasses
 import difflib
 import importlib
@@ -13,7 +14,8 @@ import logging
 import os
 import threading
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any, Optional, Protocol, TypeVar, Union
 from urllib.parse import parse_qsl, urlsplit
 
@@ -440,6 +442,17 @@ class Settings:
 _S = TypeVar("_S", bound=Settings)
 
 
+def shared_from_env(environ: Optional[Mapping[str, str]] = None) -> "Settings":
+    """:meth:`Settings.from_env` without any backend's endpoint or settings: the shared variables
+    alone (the shared state's URL and prefix, the proxy, the timeout...), for a command that names
+    no backend (``state show``): reading every backend's variables asks the registry, which imports
+    every installed plugin (a slow import paid, a broken one's skip warning said, by each run)."""
+    env = os.environ if environ is None else environ
+    values = _shared_from_env(env, overridden=set())
+    values["endpoints"], values["providers"] = {}, {}
+    return _built(Settings, _urls_holding_controls(values), values)
+
+
 def _built(cls: type[_S], at_use: frozenset[tuple[str, ...]], values: Mapping[str, Any]) -> _S:
     """``cls(**values)`` whose ``env_urls_at_use`` is ``at_use``, set before ``__post_init__`` checks
     the URLs (it is no argument of ``__init__``)."""
@@ -593,7 +606,34 @@ FETCH_SERVICE_URL_SETTING = "Settings.fetch_service_url (WEB_FETCH_SERVICE_URL)"
 
 def endpoint_setting(name: str) -> str:
     """Where backend ``name``'s endpoint override is set (what a refusal of it names)."""
-    return "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (name, name.upper())
+    variable = "WEB_SEARCH_ENDPOINT_" + name.upper()
+    return settings_place("Settings.endpoints[%r] or %s" % (name, variable), variable)
+
+
+#: Whether messages name where a setting is set in the command line's terms (its environment
+#: variable alone), not the library's (the variable and the ``Settings`` field): a command's
+#: user has no ``Settings`` to give (:func:`command_line_terms`).
+_COMMAND_LINE: ContextVar[bool] = ContextVar("websearch_sync_command_line", default=False)
+
+
+@contextlib.contextmanager
+def command_line_terms() -> Iterator[None]:
+    """Within the block (a command of ``websearch-sync``, the threads it starts), a message naming
+    where a setting is set names its environment variable alone (:func:`settings_place`)."""
+    token = _COMMAND_LINE.set(True)
+    try:
+        yield
+    finally:
+        _COMMAND_LINE.reset(token)
+
+
+def settings_place(library: str, variable: Optional[str]) -> str:
+    """Where a user sets a value, the one place that decides how it is said: ``library``, the
+    library's words (the variable and the Python form, ``BRAVE_API_KEY (or
+    Settings.providers['brave']['api_key'])``), else, in a command (:func:`command_line_terms`),
+    the environment ``variable`` alone, the way the command line has (``None``: no variable, the
+    library's words)."""
+    return variable if variable and _COMMAND_LINE.get() else library
 
 
 def check_url_setting(url: Any, where: str, provider: Optional[str] = None) -> None:
@@ -727,12 +767,18 @@ def _ignored(name: str, text: str, wanted: str) -> None:
     logger.warning("ignoring %s=%r: expected %s; using the default", name, text, wanted)
 
 
+#: The variables of one backend's pace: ``WEB_SEARCH_MIN_INTERVAL_S_<BACKEND>``.
+_PACE_PREFIX = "WEB_SEARCH_MIN_INTERVAL_S_"
+
+
 def _pace_from_env(env: Mapping[str, str]) -> Union[None, float, dict[str, float]]:
     """``WEB_SEARCH_MIN_INTERVAL_S`` (every backend) and ``WEB_SEARCH_MIN_INTERVAL_S_<BACKEND>``:
     a number, a ``{backend: seconds}`` mapping when some backend has its own, or ``None``."""
     every = _env_seconds(env, "WEB_SEARCH_MIN_INTERVAL_S")
+    if not any(var.startswith(_PACE_PREFIX) for var in env):  # the backends are asked only when one may be named:
+        return every  # asking them loads the plugins, and reading the environment is every command's first step
     known = _backends.names()
-    own = {name: _env_seconds(env, "WEB_SEARCH_MIN_INTERVAL_S_" + name.upper()) for name in known}
+    own = {name: _env_seconds(env, _PACE_PREFIX + name.upper()) for name in known}
     own_set = {name: seconds for name, seconds in own.items() if seconds is not None}
     if not own_set:
         return every
@@ -878,10 +924,8 @@ def url_as_backend(name: str) -> Optional[str]:
     setting of its backend."""
     if "://" not in name:
         return None
-    return (
-        "a URL is no backend: a SearXNG instance's address is SEARXNG_BASE_URL (or Settings.providers"
-        "['searxng']['base_url']), with backend searxng"
-    )
+    where = settings_place("SEARXNG_BASE_URL (or Settings.providers['searxng']['base_url'])", "SEARXNG_BASE_URL")
+    return "a URL is no backend: a SearXNG instance's address is %s, with backend searxng" % where
 
 
 def check_backend_names(backend: Any, where: str) -> None:

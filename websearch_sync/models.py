@@ -330,7 +330,8 @@ class _FetchResultKeys(TypedDict):
 
 class FetchResult(_FetchResultKeys, total=False):
     """What ``fetch()`` returns; for an image (``images=True``) also its size and its bytes in
-    base64 (``text`` is then one line describing it); ``errors``: warnings on what was read
+    base64 (``text`` is then one line describing it), and for one fetch downscaled to the caps the
+    size it was served at (``original_width``, ``original_height``); ``errors``: warnings on what was read
     (a PDF's pages left out because they cannot be read), as in a search response;
     ``truncated_by``, when ``truncated``: what cut the text short (``max_chars``, ``max_bytes``,
     ``partial_content``, and for a PDF ``deadline``, ``content_budget``, ``large_pages``)."""
@@ -339,6 +340,8 @@ class FetchResult(_FetchResultKeys, total=False):
     width: int
     height: int
     data: str
+    original_width: int
+    original_height: int
     errors: list[ErrorInfo]
 
 

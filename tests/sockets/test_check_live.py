@@ -217,4 +217,4 @@ def test_a_structure_report_that_raises_fails_its_query_not_the_command(live, mo
     (check,) = json.loads(capsys.readouterr().out)["checks"]
     assert (check["ok"], check["status"]) == (False, "provider_error")
     assert check["error"]["detail_code"] == "internal_error"
-    assert check["error"]["message"] == "internal error in backend testhtml: RuntimeError"
+    assert check["error"]["message"] == "internal error in backend testhtml: RuntimeError: report exploded"

@@ -105,3 +105,31 @@ def test_an_image_whose_reading_outlasts_the_deadline_is_not_said_to_be_a_page_s
             fetch(server.url("/i.png"), images=True, timeout_ms=600)
     assert info.value.detail_code == "deadline_exceeded"
     assert "the image on 127.0.0.1" in info.value.message and "text" not in info.value.message, info.value.message
+
+
+def test_a_downscaled_image_says_the_size_it_was_served_at(monkeypatch):
+    """A downscaled image was described at its new size alone (``[image: image/jpeg, 400x333 pixels,
+    ...]``), as if served so: its line and its result say it was shrunk and from what size, as it is
+    shown (a photo stored on its side with orientation 6: 1000x1200)."""
+    monkeypatch.setattr(image_reader, "MAX_IMAGE_BYTES", 60_000)
+    stored = Image.effect_noise((1200, 1000), 60).convert("RGB")
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    out = io.BytesIO()
+    stored.save(out, format="JPEG", quality=95, exif=exif)
+    with FaultServer({"/i": respond(200, out.getvalue(), content_type="image/jpeg")}) as server:
+        result = fetch(server.url("/i"), images=True, timeout_ms=30_000)
+    assert (result["original_width"], result["original_height"]) == (1000, 1200)
+    assert result["width"] < 1000 and result["height"] < 1200
+    said = "%dx%d pixels, " % (result["width"], result["height"])
+    assert said in result["text"] and ", downscaled from 1000x1200 pixels to the caps, " in result["text"]
+    assert "EXIF" not in result["text"]  # turned upright: no more stored on its side
+
+
+def test_an_image_within_the_caps_has_no_original_size():
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), (10, 20, 30)).save(out, format="PNG")
+    with FaultServer({"/i": respond(200, out.getvalue(), content_type="image/png")}) as server:
+        result = fetch(server.url("/i"), images=True, timeout_ms=30_000)
+    assert (result["width"], result["height"]) == (64, 48) and "original_width" not in result
+    assert "downscaled" not in result["text"]

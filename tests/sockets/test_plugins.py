@@ -541,10 +541,13 @@ sys.exit(main(["backends"]))
     assert "demo" not in out["auto"] and out["auto"][0] == "ddg_html"
     assert out["tools"] == ["web_fetch"]
     line = 1 + next(n for n, text in enumerate(SDK_PLUGIN_SOURCE.splitlines()) if "KeyError without the key" in text)
-    said = "internal error in backend demo: KeyError at demo_search.py:%d" % line  # where in the plugin it raised
+    said = (
+        "internal error in backend demo: KeyError at demo_search.py:%d: 'api_key'" % line
+    )  # where in the plugin it raised
     assert out["error"] == ["internal_error", said]
     (row,) = [line for line in done.stdout.splitlines() if line.startswith("demo ")]
-    assert "no (%s)" % said in row
+    assert "no (%s...)" % said[:57] in row  # cut in the table (60 characters), whole under it
+    assert "  demo: %s\n" % said in done.stdout
     assert "backend demo failed unexpectedly\nTraceback" in done.stderr
 
 
@@ -605,7 +608,8 @@ main(["backends"])
     assert rows["ddg_html"]["kind"] == "html" and "error" not in rows["ddg_html"]  # the others as before
     assert (rows["broken"]["plugin"], rows["ddg_html"]["plugin"]) == ("broken_import:Backend", None)
     (line,) = [line for line in table.splitlines() if line.startswith("broken ")]
-    assert "plugin" in line and "no (%s)" % why in line
+    assert "plugin" in line and "no (%s...)" % why[:57] in line  # cut in the table, whole under it
+    assert "  broken: %s\n" % why in table
 
 
 def test_what_a_plugin_prints_as_it_is_imported_stays_off_the_commands_stdout(tmp_path):
@@ -781,3 +785,34 @@ except ws.InvalidInput as error:
         "No module named 'demo_search.DemoSearch'; 'demo_search' is not a package (an entry point names its class"
         " after a colon: demo_search:DemoSearch))" in done.stdout
     ), done.stdout
+
+
+#: A plugin that says when it is imported (a slow SDK import would be paid there), and a broken one
+#: whose skip warning a command that loads the plugins says.
+LOUD_PLUGIN_SOURCE = 'import sys\nsys.stderr.write("demo plugin imported\\n")\n' + PLUGIN_SOURCE
+
+
+def test_a_command_that_never_names_a_backend_imports_no_plugin(tmp_path):
+    """Every command loaded every plugin before it ran, ``state show`` and ``--version`` too: a
+    broken plugin's skip warning repeated by each, a slow plugin's import paid by each. The plugins
+    load at the registry's first question: ``backends`` loads them (once), ``state show`` none."""
+    _distribution(tmp_path, "demo_search", "demo_search", LOUD_PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    _distribution(
+        tmp_path, "broken_import", "broken_import", "import fancylib_not_there\n", "broken = broken_import:B\n"
+    )
+    code = """
+import sys
+from websearch_sync.cli import main
+sys.stderr.write("[state show]\\n")
+main(["state", "show"])
+sys.stderr.write("[state clear --cache]\\n")
+main(["state", "clear", "--cache"])
+sys.stderr.write("[backends]\\n")
+main(["backends"])
+main(["backends", "--json"])
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    before, listing = done.stderr.split("[backends]\n")
+    assert "demo plugin imported" not in before and "skipping backend plugin" not in before, before
+    assert listing.count("demo plugin imported") == 1 and listing.count("skipping backend plugin 'broken'") == 1

@@ -139,7 +139,7 @@ def test_a_lock_another_thread_held_at_the_fork_is_free_in_the_child(lock, monke
 def _stub_search():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", OfflineResultsWarning)
-        ws.search("python", backend="stub", settings=ws.Settings())
+        ws.search("python", settings=ws.Settings())  # the offline default: it warns (a stub named does not)
 
 
 def _replayed(client, monkeypatch):

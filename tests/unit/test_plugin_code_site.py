@@ -55,8 +55,56 @@ def test_an_exception_of_build_request_names_its_line():
     line = BuildsWithABug.build_request.__code__.co_firstlineno + 1
     error = _error(BuildsWithABug)
     assert error.detail_code == "internal_error"
-    assert (
-        error.message == "internal error in backend code_site_build: RuntimeError at test_plugin_code_site.py:%d" % line
+    assert error.message == (
+        "internal error in backend code_site_build: RuntimeError at test_plugin_code_site.py:%d:"
+        " the SDK is not set up" % line
+    )
+
+
+KEY = "sk-code-site-0123456789abcdef"
+
+
+class QuotesItsKey(HalvesItsTitles):
+    """An SDK refusing the key it was given, quoting it, from its own (library-side) code."""
+
+    name = "code_site_key"
+    env_vars = {"api_key": "CODE_SITE_KEY_API_KEY"}
+
+    def build_request(self, params):
+        return dict.__getitem__({}, "no client for " + self.config["api_key"])  # raised in C, not in this frame
+
+
+class BuiltWithABug(HalvesItsTitles):
+    name = "code_site_ctor"
+    env_vars = {"api_key": "CODE_SITE_CTOR_API_KEY"}
+
+    def __init__(self, settings):
+        super().__init__(settings)
+        raise ValueError("bad key %s" % self.config["api_key"])
+
+
+def test_an_internal_error_says_the_exceptions_message_with_the_key_hidden():
+    """The message was the exception's type alone ("internal error in backend x: KeyError"): a
+    plugin author had nothing to go on without the log. It is said, the backend's key hidden."""
+    register(QuotesItsKey)
+    settings = ws.Settings(providers={"code_site_key": {"api_key": KEY}})
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "application/json"}, ANSWER))
+    with ws.SearchClient(backend="code_site_key", settings=settings, wire=wire) as client:
+        with pytest.raises(ws.WebProviderError) as caught:
+            client.search("q")
+    assert caught.value.detail_code == "internal_error"
+    assert "KeyError" in caught.value.message and "'no client for ***'" in caught.value.message
+    assert KEY not in caught.value.message
+
+
+def test_a_constructor_that_raises_says_why_without_the_key():
+    register(BuiltWithABug)
+    settings = ws.Settings(providers={"code_site_ctor": {"api_key": KEY}})
+    line = BuiltWithABug.__init__.__code__.co_firstlineno + 2
+    with pytest.raises(ws.WebProviderError) as caught:
+        registry.instance(BuiltWithABug, settings)
+    assert caught.value.message == (
+        "internal error in backend code_site_ctor: ValueError at test_plugin_code_site.py:%d: bad key ***" % line
     )
 
 

@@ -319,3 +319,31 @@ def test_a_shared_answer_has_a_secret_that_json_escapes_redacted_from_its_texts(
     stored = json.loads(text)
     assert stored["items"][0] == {"title": "key ***", "url": "https://example.com/?k=***"}
     assert stored["provider_meta"]["extras"] == {"answers": [{"text": "said ***"}], "by ***": 1}
+
+
+def test_a_stored_downscaled_images_served_size_is_two_numbers_beside_its_image():
+    """A downscaled image's result says the size it was served at (``original_width``,
+    ``original_height``): read back from a cache, both ints beside the image, or a miss."""
+    from websearch_sync.client.answers import valid_page_answer
+
+    image = {
+        "url": "https://example.org/i.png",
+        "final_url": "https://example.org/i.png",
+        "status": 200,
+        "content_type": "image/png",
+        "extractor": "image",
+        "title": "",
+        "text": "[image]",
+        "truncated": False,
+        "length": 7,
+        "width": 80,
+        "height": 60,
+        "data": "AAAA",
+        "original_width": 800,
+        "original_height": 600,
+    }
+    assert valid_page_answer(image, images=True)
+    assert not valid_page_answer({**image, "original_width": "800"}, images=True)
+    assert not valid_page_answer({k: v for k, v in image.items() if k != "original_height"}, images=True)
+    text = {k: v for k, v in image.items() if k not in ("width", "height", "data")}
+    assert not valid_page_answer(text, images=True)  # a served size without an image: planted

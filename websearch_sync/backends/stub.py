@@ -5,15 +5,20 @@ that scripts, CI and examples run anywhere. Set ``WEB_SEARCH_BACKEND`` (or pass
 ``backend=``) to search the web for real.
 
 Made-up results must never pass for real ones: the first search the stub answers
-in a process raises an :class:`OfflineResultsWarning` and, where logging is configured, logs
-a warning (once per process; a caller that tells the user itself, like the command line, calls
-:func:`offline_warning_given` first), ``tool.format_results`` marks its results,
+in a process as the default (no backend named: no ``backend``, positional or keyword, no
+``Settings.backend`` / ``WEB_SEARCH_BACKEND``) raises an :class:`OfflineResultsWarning` and, where
+logging is configured, logs a warning (once per process; a caller that tells the user itself, like
+the command line, calls :func:`offline_warning_given` first); a search that names the stub
+(``SearchClient("stub")``) chose it and is not warned. ``tool.format_results`` marks its results,
 and its pages are never read (``include_content`` leaves them without content).
 """
 
+import contextlib
 import logging
 import sys
 import warnings
+from collections.abc import Iterator
+from contextvars import ContextVar
 from types import FrameType
 from typing import Any, Optional
 from urllib.parse import quote, quote_plus
@@ -47,6 +52,23 @@ _WARNED = Once()
 def offline_warning_given() -> None:
     """Record that the user has been told about offline results, so the stub does not warn again."""
     _WARNED.first(OFFLINE_WARNING)
+
+
+#: Whether the search running in this context named its backends (the call's or the client's
+#: ``backend``, ``Settings.backend``): the stub answering it was chosen, not fallen back on. A
+#: merge's threads run in copies of the caller's context, so they read the caller's.
+_NAMED: ContextVar[bool] = ContextVar("websearch_sync_backends_named", default=False)
+
+
+@contextlib.contextmanager
+def backends_named(named: bool) -> Iterator[None]:
+    """Within the block, the stub warns (:data:`OFFLINE_WARNING`) only when ``named`` is false:
+    a search answered by the offline default, not by a stub the caller named."""
+    token = _NAMED.set(named)
+    try:
+        yield
+    finally:
+        _NAMED.reset(token)
 
 
 #: The top-level modules that start a thread's work: a frame of theirs above the library's is no caller.
@@ -97,7 +119,8 @@ class Stub(Backend):
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Build the items; no request is sent."""
         self.check_once(params)
-        _warn_once()
+        if not _NAMED.get():  # the offline default: say so; a stub named by the caller was chosen
+            _warn_once()
         return ParseResult(items=self.items(params.full_query))
 
     def items(self, query: str) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Callable, NoReturn, Optional
 
 from ..config import VERSION as __version__
+from ..config import command_line_terms
 from ..engine.stdout_claim import claim_stdout, drop_output, owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..secrets import is_secret_name, userinfo_hidden
@@ -312,13 +313,15 @@ def _run_protocol(args: argparse.Namespace, release: bool) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Run the command, the plugins loaded first (stdout claimed: what they print goes to stderr)."""
-    from ..engine import registry
-
+    """Run the command (stdout claimed: what a plugin prints goes to stderr). The backend plugins
+    load at the registry's first question (:func:`~websearch_sync.engine.registry.load_plugins`, once),
+    not before every command: one that never asks it (``state show``, ``--help``, a usage error)
+    imports none, and says none of their skip warnings; a slow import Ctrl-C'd or terminated while a
+    command asks ends it as a search would (:func:`~.output.interruption` names the plugin)."""
     run: Callable[[argparse.Namespace], int] = args.run  # set by each sub-command's parser
     try:
-        registry.load_plugins()  # a slow import Ctrl-C'd or terminated ends the command as a search would
-        return run(args)
+        with command_line_terms():  # a setting is named by its variable: a command's user has no Settings
+            return run(args)
     except WebSearchError as error:
         for line in error_lines(error):
             sys.stderr.write(line + "\n")

@@ -1,13 +1,14 @@
 """``websearch-sync backends``: what exists, what is configured, what it reads."""
 
 import argparse
+import logging
 import sys
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..config import Settings
 from ..engine.option import by_declaration
 from ..engine.stdout_claim import owner_stdout
-from ..errors import InvalidInput, WebSearchError
+from ..errors import InvalidInput, WebSearchError, cut_end
 from ..net import browser
 from ..net.browser import extra_hint, resolve_impersonate
 from .output import EXIT_OK, add_impersonate, json_text
@@ -66,9 +67,9 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
             options=option_rows(name),
             filters=filter_rows(name),
         )
-        try:
-            backend = registry.instance(cls, settings)
-        except WebSearchError as error:  # a plugin that cannot be built (its traceback logged): listed, saying so
+        try:  # the traceback of a plugin that cannot be built at DEBUG: the row says why, on every listing
+            backend = registry.instance(cls, settings, logging.DEBUG)
+        except WebSearchError as error:  # a plugin that cannot be built: listed, saying so
             row["error"] = error.message
         else:
             row.update(
@@ -215,13 +216,21 @@ def run(args: argparse.Namespace) -> int:
         out.write(json_text(rows, out, indent=2) + "\n")
         sys.stderr.write("".join(line + "\n" for line in environment_notes(settings)))
         return EXIT_OK
+    out.write(table_text(rows))
+    out.write("\n" + "".join(line + "\n" for line in environment_notes(settings)))
+    return EXIT_OK
+
+
+def table_text(rows: list[dict[str, Any]]) -> str:
+    """The listing's table, then the whole of each reason cut in it (:data:`MAX_REASON_CHARS`)."""
+    said: list[str] = []
     header = ("BACKEND", "KIND", "VERTICALS", "CONFIGURED", "RATE LIMIT", "TRANSPORT", "ENVIRONMENT")
     table = [header] + [
         (
             r["name"],
             r["kind"],
             ",".join(r["verticals"]),
-            "yes" if r["configured"] else "no (%s)" % r.get("error", "set " + ", ".join(r["missing"])),
+            "yes" if r["configured"] else "no (%s)" % cut_end(_reason(r), MAX_REASON_CHARS),
             "%.1f s" % r["min_interval_s"] if r["min_interval_s"] else "-",
             r["transport"],
             ", ".join(r["env"]) or "-",
@@ -230,6 +239,23 @@ def run(args: argparse.Namespace) -> int:
     ]
     widths = [max(len(row[i]) for row in table) for i in range(len(header) - 1)]
     for row in table:
-        out.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] + "\n")
-    out.write("\n" + "".join(line + "\n" for line in environment_notes(settings)))
-    return EXIT_OK
+        said.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] + "\n")
+    cut = [
+        "%s: %s" % (r["name"], _reason(r))
+        for r in rows
+        if not r["configured"] and _reason(r) != cut_end(_reason(r), MAX_REASON_CHARS)
+    ]
+    if cut:  # the whole of each reason cut in the table, one line each
+        said.append("\nnot configured, why in full:\n" + "".join("  " + line + "\n" for line in cut))
+    return "".join(said)
+
+
+#: The most characters of why a backend is not configured in the table's CONFIGURED column: a
+#: plugin's error (its message, its file and line) widened that column, so every row, to 230
+#: characters; the whole reason is said under the table, and in ``--json``'s ``error``.
+MAX_REASON_CHARS = 60
+
+
+def _reason(row: dict[str, Any]) -> str:
+    """Why the backend of ``row`` is not configured: its error, else the settings to set."""
+    return str(row.get("error") or "set " + ", ".join(row["missing"]))

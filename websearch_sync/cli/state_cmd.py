@@ -120,9 +120,9 @@ def _operator_state(args: argparse.Namespace, action: str) -> "Optional[SharedSt
     """The shared state of ``--state-url`` (else the environment's); ``None``, said on stderr, without one."""
     from ..client.clock import SYSTEM_CLOCK
     from ..client.state import shared_state
-    from ..config import Settings
+    from ..config import shared_from_env
 
-    settings = Settings.from_env()
+    settings = shared_from_env()  # no backend's variables: the plugins are not imported for this
     state = shared_state(settings, args.state_url, SYSTEM_CLOCK, settings.timeout_ms)
     if state is None:
         sys.stderr.write(NO_STATE % action)

@@ -208,8 +208,9 @@ def _valid_image(answer: dict[str, Any], images: bool) -> bool:
     ``data`` text of at most :data:`MAX_IMAGE_BASE64_CHARS` with its ``width`` and ``height``, or
     none of the three (a planted ``data`` reached the caller as it was, a list or 50 MB of text)."""
     fields = [name for name in ("data", "width", "height") if name in answer]
+    original = [name for name in ("original_width", "original_height") if name in answer]
     if not fields:
-        return True
+        return not original
     return (
         images
         and len(fields) == 3
@@ -217,6 +218,8 @@ def _valid_image(answer: dict[str, Any], images: bool) -> bool:
         and len(answer["data"]) <= MAX_IMAGE_BASE64_CHARS
         and type(answer["width"]) is int
         and type(answer["height"]) is int
+        and all(type(answer[name]) is int for name in original)  # a downscaled image's served size: both or none
+        and len(original) in (0, 2)
     )
 
 

@@ -687,9 +687,12 @@ class SearchClient:
         :class:`~.flight.Reach`) and, when it is cacheable, cache it under ``key`` (``None``: not
         cached), for the call's TTL or less (:data:`~.strategies.Outcome`); an answer cached
         meanwhile (seen after a rate-limit wait) is returned instead."""
+        from ..backends.stub import backends_named  # the backends load with the search, not with the client
+
         state = CallState()
         try:
-            response, keep_s, shaped = self._run(plan, call, key, state)
+            with backends_named(plan.named):  # the offline stub's warning: for the default alone
+                response, keep_s, shaped = self._run(plan, call, key, state)
         except _AnsweredMeanwhile as found:
             self._revise_cached(plan, found.answer)
             found.answer["provider_meta"].update(
@@ -732,6 +735,7 @@ class SearchClient:
         :meth:`search_bound_ms` made last takes the backends it built (each is built once a call)."""
         valid, backends = self._validated(query, backend, max_results, options)
         plan = _Plan(valid, self._call_deadline(_bound_ms(call, valid)), backends)
+        plan.named = backend is not None or self._backend is not None or self.settings.backend is not None
         bound = self._bound_backends.__dict__.pop("built", None)  # this search's or none: never a later one's
         if backends is None and bound is not None and bound[0] is valid:
             plan.backends, plan.params = bound[1], valid.params.asked_now()  # validated then: asked now
@@ -1104,7 +1108,7 @@ def _revised(backend: Backend, params: SearchParams, errors: list[ErrorInfo]) ->
 class _Plan:
     """One validated search call and its budget."""
 
-    __slots__ = ("valid", "names", "params", "budget", "backends")
+    __slots__ = ("valid", "names", "params", "budget", "backends", "named")
 
     def __init__(self, valid: Validated, budget: Deadline, backends: Optional[list[Backend]] = None) -> None:
         self.valid = valid
@@ -1114,6 +1118,9 @@ class _Plan:
         #: The backends built by a validation made in this call, or by the :meth:`SearchClient.search_bound_ms`
         #: just before it (``None``: a repeat's, built again).
         self.backends = backends
+        #: Whether the call, its client or its settings named the backends (the offline stub warns
+        #: only when it answers as the default: :func:`~websearch_sync.backends.stub.backends_named`).
+        self.named = False
 
 
 class _CallSettings:

@@ -18,7 +18,7 @@ from itertools import islice
 from typing import Any, Callable, ClassVar, Optional, TypeVar, Union
 from urllib.parse import urlsplit, urlunsplit
 
-from ..config import Settings, endpoint_setting
+from ..config import Settings, endpoint_setting, settings_place
 from ..errors import (
     BAD_ENDPOINT,
     BAD_LOCALE,
@@ -328,7 +328,8 @@ class Backend:
         if not self.settings.endpoints.get(self.name):
             for setting in self.declared_settings():
                 if setting.required and setting.kind == "url" and self.config.get(setting.name):
-                    return "Settings.providers[%r][%r] or %s" % (self.name, setting.name, setting.env_or_key())
+                    python = "Settings.providers[%r][%r]" % (self.name, setting.name)
+                    return settings_place("%s or %s" % (python, setting.env_or_key()), setting.env)
         return endpoint_setting(self.name)
 
     def _control_in_urls(self, endpoint: Any) -> Optional[tuple[str, str]]:
@@ -349,11 +350,8 @@ class Backend:
         for key in self.missing_settings():
             var = self.setting(key).env_or_key()
             what = "needs an API key" if is_secret_name(key) else "is not configured"
-            where = self._unread_variable(self.setting(key)) or "set %s (or Settings.providers[%r][%r])" % (
-                var,
-                self.name,
-                key,
-            )
+            python = "%s (or Settings.providers[%r][%r])" % (var, self.name, key)
+            where = self._unread_variable(self.setting(key)) or "set " + settings_place(python, self.setting(key).env)
             if is_secret_name(key):
                 raise AuthError("%s %s: %s" % (self.name, what, where), provider=self.name, detail_code=MISSING_API_KEY)
             raise InvalidInput("%s %s: %s" % (self.name, what, where), provider=self.name, detail_code=NOT_CONFIGURED)

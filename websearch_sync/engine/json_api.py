@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Optional, Union
 from urllib.parse import urlsplit
 
+from ..config import settings_place
 from ..errors import (
     API_ERROR,
     KEY_REFUSALS,
@@ -419,7 +420,9 @@ class JsonApiBackend(Backend):
         """Where the endpoint was set: the endpoint override, else a configured ``base_url``
         (``BOCHA_BASE_URL``), else as for every backend."""
         if not self.settings.endpoints.get(self.name) and self.config.get("base_url"):
-            return "Settings.providers[%r]['base_url'] or %s" % (self.name, self.setting("base_url").env_or_key())
+            base_url = self.setting("base_url")
+            python = "Settings.providers[%r]['base_url'] or %s" % (self.name, base_url.env_or_key())
+            return settings_place(python, base_url.env)
         return super()._endpoint_origin()
 
     def check_configured(self) -> None:

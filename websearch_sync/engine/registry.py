@@ -48,7 +48,7 @@ from ..models import MAX_RESULT_NESTING, MEDIA_FILTERS, VERTICALS, ErrorInfo, Pa
 from ..net.botwall import BotWall, bot_wall_error
 from ..net.jsontext import MAX_JSON_DEPTH
 from ..net.transport import HttpResponse
-from ..secrets import userinfo_hidden
+from ..secrets import is_secret_name, redact, userinfo_hidden
 from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, ENV_VARS, PACKAGE, BuiltIn
 from .code_site import code_site, plugin_package, raised_at, top_package
@@ -1009,29 +1009,51 @@ def _skip(entry: Any, reason: str) -> None:
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
 
 
-def reported(backend: Union[Backend, type[Backend]], step: Callable[[], T]) -> T:
+def reported(
+    backend: Union[Backend, type[Backend]],
+    step: Callable[[], T],
+    secrets: Optional[Iterable[str]] = None,
+    traceback_level: int = logging.ERROR,
+) -> T:
     """``step()``, a call of ``backend``'s code (its constructor, its search, a hook), with a defect
     in it (or in a plugin) reported loudly and typed: the traceback logged,
-    ``WebProviderError(internal_error)`` naming the backend, never a stray exception."""
+    ``WebProviderError(internal_error)`` naming the backend, the exception's type, the line of the
+    plugin's own code it came through (when one did) and its message, never a stray exception. The
+    message has the backend's secret settings hidden (``secrets``, by default those of the instance's
+    configuration): an SDK's exception may quote the key it was given. The traceback is logged at
+    ``traceback_level`` (``DEBUG`` for a listing that says the error itself, on every run)."""
     try:
         return step()
     except WebSearchError:
         raise
     except (Exception, SystemExit) as exc:  # a defect in a backend (a plugin's sys.exit() too): report it loudly, typed
-        logger.error("backend %s failed unexpectedly", backend.name, exc_info=True)
+        logger.log(traceback_level, "backend %s failed unexpectedly", backend.name, exc_info=True)
         owner = backend if isinstance(backend, type) else type(backend)
+        if secrets is None:
+            secrets = [] if isinstance(backend, type) else secret_values(getattr(backend, "config", {}))
+        said = redact(str(exc), secrets)
         raise WebProviderError(
-            "internal error in backend %s: %s%s"
-            % (backend.name, type(exc).__name__, raised_at(exc, plugin_package(owner))),
+            "internal error in backend %s: %s%s%s"
+            % (backend.name, type(exc).__name__, raised_at(exc, plugin_package(owner)), ": " + said if said else ""),
             provider=backend.name,
             detail_code=INTERNAL_ERROR,
         ) from exc
 
 
-def instance(cls: type[Backend], settings: config.Settings) -> Backend:
+def secret_values(settings: object) -> list[str]:
+    """The values of a backend's secret settings (``{name: value}``, its ``config``), as
+    :meth:`~.base.Backend.secrets` reads them: read here from the settings alone, so that a plugin's
+    own ``secrets()`` (or a constructor that raised before there was an instance) is not needed."""
+    if not isinstance(settings, Mapping):
+        return []
+    return [str(v) for k, v in settings.items() if v and is_secret_name(str(k)) and isinstance(v, (str, int))]
+
+
+def instance(cls: type[Backend], settings: config.Settings, traceback_level: int = logging.ERROR) -> Backend:
     """``cls(settings)``: a constructor that raises (a plugin building its vendor's client
-    without the key, say) is :func:`reported` like a search that does."""
-    return reported(cls, partial(cls, settings))
+    without the key, say) is :func:`reported` like a search that does (its secret settings hidden,
+    its traceback logged at ``traceback_level``)."""
+    return reported(cls, partial(cls, settings), secret_values(settings.provider(cls.name)), traceback_level)
 
 
 def built_quietly(cls: type[Backend], settings: config.Settings) -> Optional[Backend]:

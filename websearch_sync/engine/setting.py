@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional
 
-from ..config import check_url_setting, env_int, env_text
+from ..config import check_url_setting, env_int, env_text, settings_place
 from ..errors import BAD_SETTING, InvalidInput
 from ..secrets import is_secret_name
 from ..validate import MAX_TIMEOUT_MS, check_number, close_match
@@ -95,7 +95,7 @@ class Setting:
     def where(self, backend: str) -> str:
         """Where a user sets it: ``Settings.providers['brave']['api_key'] (BRAVE_API_KEY)``."""
         place = "Settings.providers[%r][%r]" % (backend, self.name)
-        return "%s (%s)" % (place, self.env) if self.env else place
+        return settings_place("%s (%s)" % (place, self.env), self.env) if self.env else place
 
     def describe(self) -> dict[str, Any]:
         """The declaration as JSON (``websearch-sync backends --json``): never a value."""

@@ -152,10 +152,15 @@ def image_text(
     if header is None or not header.ended:  # its end marker must be there (:func:`_cut_short`)
         raise _cut_short(host, provider, response, unended=media if header is not None else None)
     content, header, still = _still_of(content, media, header, host, provider, response.status)
-    content, (width, height), orientation = _within_caps(content, media, header, host, provider, response.status)
+    served, _ = _as_shown(*header.size, header.orientation)  # the size it was served at, as it is shown
+    content, (width, height), orientation, shrunk = _within_caps(
+        content, media, header, host, provider, response.status
+    )
+    original = served if shrunk else None
     (width, height), stored = _as_shown(width, height, orientation)
-    image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"))
-    notes = [note for note in (still, stored) if note]
+    image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"), original)
+    downscaled = "downscaled from %dx%d pixels to the caps" % original if original else ""
+    notes = [note for note in (downscaled, still, stored) if note]
     return PageText("", describe(image, response.url, notes, max_chars), EXTRACTOR, image=image)
 
 
@@ -358,9 +363,9 @@ def _undecodable(
 
 def _within_caps(
     content: bytes, media: str, header: Header, host: str, provider: Optional[str], status: int
-) -> tuple[bytes, tuple[int, int], int]:
-    """``content``, its stored size and its EXIF orientation when within the caps, else the image
-    downscaled by Pillow (turned upright: orientation 1). The caps hold for the largest size any
+) -> tuple[bytes, tuple[int, int], int, bool]:
+    """``content``, its stored size, its EXIF orientation and ``False`` when within the caps, else the
+    image downscaled by Pillow (turned upright: orientation 1), its size and ``True``. The caps hold for the largest size any
     part of the image declares (``header.extent``: a GIF frame past its screen), and a header
     declaring more pixels than its data can hold is refused before anything decodes it (returned
     undecoded, a lie in its header would stay). An image within them whose EXIF orientation turns
@@ -384,7 +389,7 @@ def _within_caps(
     pillow = _pillow()
     if within:
         turned = _turned_upright(pillow, content, media, header.orientation, host) if header.orientation != 1 else None
-        return (*turned, 1) if turned is not None else (content, header.size, header.orientation)
+        return (*turned, 1, False) if turned is not None else (content, header.size, header.orientation, False)
     if pillow is None:
         raise _too_large(
             "%s; downscaling needs %s" % (over, install_hint("images")),
@@ -403,7 +408,7 @@ def _within_caps(
         raise _unreadable(host, provider, status) from None
     if smaller is None:
         raise _too_large("%s; downscaling did not bring it under the byte cap" % over, provider, status, "")
-    return (*smaller, 1)
+    return (*smaller, 1, True)
 
 
 #: Pillow's ``Image.transpose`` methods that show an image stored with each EXIF orientation

@@ -129,7 +129,7 @@ def fetch_page(
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
     "text", "truncated", "length"}``, and for an image (``images``) ``width``, ``height``
-    and ``data`` (base64); ``errors``, warnings on what was read (a PDF's pages left out), when any;
+    and ``data`` (base64), and for one downscaled, ``original_width`` and ``original_height``; ``errors``, warnings on what was read (a PDF's pages left out), when any;
     ``truncated_by``, when truncated: what cut the text (:data:`~.pagetext.CUTS`).
 
     Args:
@@ -477,6 +477,8 @@ def _result(
         result["truncated_by"] = [cut for cut in CUTS if cut in cuts]
     if page.image is not None:
         result["width"], result["height"], result["data"] = page.image.width, page.image.height, page.image.data
+        if page.image.original_size is not None:  # downscaled to the caps: the size it was served at
+            result["original_width"], result["original_height"] = page.image.original_size
     if page.warnings:
         result["errors"] = page.warnings
     return result

@@ -87,12 +87,14 @@ def title_line(title: str) -> str:
 
 @dataclass(frozen=True)
 class ImageData:
-    """An image as fetch returns it: media type, size in pixels, the bytes in base64."""
+    """An image as fetch returns it: media type, size in pixels, the bytes in base64; for an image
+    fetch downscaled to the caps, the size it was served at (as shown, its orientation applied)."""
 
     content_type: str
     width: int
     height: int
     data: str
+    original_size: Optional[tuple[int, int]] = None
 
 
 #: What cut a page's text short, as a fetch result's ``truncated_by`` names it, in the order it

@@ -15,13 +15,16 @@ did not succeed, or when a recorded case does not replay.
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..config import Settings, check_one_backend
 from ..engine.stdout_claim import owner_stdout
 from ..errors import DNS_ERROR, WebSearchError, one_line
 from ..models import VERTICALS
 from .output import EXIT_OK, UNRESOLVED, choice_flag, error_line, exit_status, int_arg, json_text
+
+if TYPE_CHECKING:
+    from ..contract.livecheck import LiveCheck
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -334,28 +337,31 @@ def run_check_live(args: argparse.Namespace) -> int:
             + "\n"
         )
     else:
-        for check in checks:
-            out.write(
-                "%-4s %s  %-13s %2d %-5s  %-28s %6d ms  %s\n"
-                % (
-                    "ok" if check.ok else "FAIL",
-                    check.backend,
-                    check.status,
-                    check.items,
-                    "item" if check.items == 1 else "items",
-                    _structure_text(check),
-                    check.latency_ms,
-                    check.query,
-                )
-            )
-            if check.error:
-                code = check.error["type"] + (
-                    "/" + check.error["detail_code"] if check.error.get("detail_code") else ""
-                )
-                out.write("     %s: %s\n" % (code, check.error["message"]))
-        failed = sum(1 for c in checks if not c.ok)
-        out.write("%d quer%s, %d failed\n" % (len(checks), "y" if len(checks) == 1 else "ies", failed))
+        _write_checks(out, checks)
     if checks and all(c.error and c.error.get("detail_code") == DNS_ERROR for c in checks):
         out.flush()  # the hint comes after the report, on a terminal as in a log
         sys.stderr.write("hint: %s\n" % UNRESOLVED)  # offline, most often: as a search says it
     return EXIT_OK if ok else EXIT_CHECK_FAILED
+
+
+def _write_checks(out: TextIO, checks: "list[LiveCheck]") -> None:
+    """The checks as the table a person reads: one line each, the error under a failed one, a total."""
+    for check in checks:
+        out.write(
+            "%-4s %s  %-13s %2d %-5s  %-28s %6d ms  %s\n"
+            % (
+                "ok" if check.ok else "FAIL",
+                check.backend,
+                check.status,
+                check.items,
+                "item" if check.items == 1 else "items",
+                _structure_text(check),
+                check.latency_ms,
+                check.query,
+            )
+        )
+        if check.error:
+            code = check.error["type"] + ("/" + check.error["detail_code"] if check.error.get("detail_code") else "")
+            out.write("     %s: %s\n" % (code, check.error["message"]))
+    failed = sum(1 for c in checks if not c.ok)
+    out.write("%d quer%s, %d failed\n" % (len(checks), "y" if len(checks) == 1 else "ies", failed))

@@ -588,3 +588,23 @@ def test_variation_selectors_that_select_nothing_are_left_out_of_results(raw, ke
     smuggling"): titles and snippets left them in; one selector varying its base is kept."""
     [item] = normalize_items([{"title": raw, "url": "https://example.com/", "snippet": raw}], "stub", 5)
     assert (item["title"], item["snippet"]) == (kept, kept)
+
+
+def test_result_forms_and_keys_are_remembered_only_for_plain_text_of_url_length():
+    from websearch_sync.net import urls
+
+    long_url = "https://example.com/" + "a" * urls.MAX_URL_CHARS
+    before = (urls._result_form.cache_info().currsize, urls._dedupe_key.cache_info().currsize)
+    assert urls.result_url("  " + long_url) is None
+    assert urls.dedupe_key(long_url) == "//example.com/" + "a" * urls.MAX_URL_CHARS
+
+    class Text(str):
+        pass
+
+    assert urls.result_url(Text("HTTPS://Example.com/x")) == "https://Example.com/x"
+    assert urls.dedupe_key(Text("https://www.example.com/x/")) == "//example.com/x"
+    assert (urls._result_form.cache_info().currsize, urls._dedupe_key.cache_info().currsize) == before
+    assert (
+        urls.result_url("HTTPS://Example.com/y") == urls.result_url("HTTPS://Example.com/y") == "https://Example.com/y"
+    )
+    assert urls._result_form.cache_info().hits >= 1

@@ -111,8 +111,20 @@ def result_url(value: object) -> Optional[str]:
     IPv6 literal, or a URL over :data:`MAX_URL_CHARS` (which servers refuse, and fetch too:
     an API's 100 KB "address" in every item) is no URL either.
     """
-    if not isinstance(value, str):
-        return None
+    if type(value) is str and len(value) <= MAX_URL_CHARS:
+        return _result_form(value)
+    return _result_form.__wrapped__(value) if isinstance(value, str) else None
+
+
+#: How many URLs' result forms and dedupe keys are remembered: a search reads each result's twice
+#: (its paging's identity of the item, then normalisation), a merge once per list it is in.
+URLS_KEPT = 256
+
+
+@functools.lru_cache(maxsize=URLS_KEPT)
+def _result_form(value: str) -> Optional[str]:
+    """:func:`result_url` of a ``str``, remembered for the last :data:`URLS_KEPT` of at most
+    :data:`MAX_URL_CHARS` (a pure function of the text: a few MB at the very most)."""
     scheme, sep, rest = value.strip().partition("://")
     if not sep or scheme.lower() not in _HTTP_SCHEMES:
         return None
@@ -171,6 +183,14 @@ def dedupe_key(url: str) -> str:
     the scheme) and the other query parameters count. ``ValueError`` for a malformed URL
     (``http://[::1``).
     """
+    if type(url) is str and len(url) <= MAX_URL_CHARS:
+        return _dedupe_key(url)
+    return _dedupe_key.__wrapped__(url)
+
+
+@functools.lru_cache(maxsize=URLS_KEPT)
+def _dedupe_key(url: str) -> str:
+    """:func:`dedupe_key`, remembered as :func:`_result_form` is (a malformed URL's ``ValueError`` is not)."""
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     if host.startswith("www."):

@@ -32,7 +32,7 @@ import difflib
 import functools
 import re
 from typing import Optional
-from urllib.parse import SplitResult, parse_qsl, quote, urlencode, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 from ..errors import BAD_URL, InvalidInput, UrlTooLong, cut_end
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
@@ -567,6 +567,30 @@ def url_parts(url: str) -> Optional[tuple[SplitResult, str]]:
         return parts, (parts.hostname or "").lower()
     except ValueError:
         return None
+
+
+#: The escapes of the URL punctuation an encoded URL is mostly made of (``https%3A%2F%2F``), in both
+#: cases of their hex digits, with the character each stands for (never ``%``: see :func:`percent_decoded`).
+_PUNCTUATION_ESCAPES = tuple(
+    (escape, char) for char in ":/?=&#+ ,;@" for escape in dict.fromkeys(("%%%02X" % ord(char), "%%%02x" % ord(char)))
+)
+
+
+def percent_decoded(text: str) -> str:
+    """``urllib.parse.unquote(text)`` (UTF-8, a malformed sequence read as U+FFFD), the escapes of
+    URL punctuation (:data:`_PUNCTUATION_ESCAPES`) replaced first by ``str.replace``: an engine's
+    redirect link carries its target URL encoded, and ``unquote`` handles each escape in a Python
+    loop (10 result links: 21 -> 10 us). Exact: an escape of a character other than ``%`` stands
+    for that one ASCII byte wherever it is, so replacing it first changes nothing ``unquote`` then
+    reads; ``%25`` is left to ``unquote``, so that no ``%`` it makes is read again."""
+    if "%" not in text:
+        return text
+    for escape, char in _PUNCTUATION_ESCAPES:
+        if escape in text:
+            text = text.replace(escape, char)
+            if "%" not in text:
+                return text
+    return unquote(text)
 
 
 def host_in(url: str, domain: str) -> bool:

@@ -588,3 +588,36 @@ def test_variation_selectors_that_select_nothing_are_left_out_of_results(raw, ke
     smuggling"): titles and snippets left them in; one selector varying its base is kept."""
     [item] = normalize_items([{"title": raw, "url": "https://example.com/", "snippet": raw}], "stub", 5)
     assert (item["title"], item["snippet"]) == (kept, kept)
+
+
+def test_result_forms_and_keys_are_remembered_only_for_plain_text_of_url_length():
+    from websearch_sync.net import urls
+
+    long_url = "https://example.com/" + "a" * urls.MAX_URL_CHARS
+    before = (urls._result_form.cache_info().currsize, urls._dedupe_key.cache_info().currsize)
+    assert urls.result_url("  " + long_url) is None
+    assert urls.dedupe_key(long_url) == "//example.com/" + "a" * urls.MAX_URL_CHARS
+
+    class Text(str):
+        pass
+
+    assert urls.result_url(Text("HTTPS://Example.com/x")) == "https://Example.com/x"
+    assert urls.dedupe_key(Text("https://www.example.com/x/")) == "//example.com/x"
+    assert (urls._result_form.cache_info().currsize, urls._dedupe_key.cache_info().currsize) == before
+    assert (
+        urls.result_url("HTTPS://Example.com/y") == urls.result_url("HTTPS://Example.com/y") == "https://Example.com/y"
+    )
+    assert urls._result_form.cache_info().hits >= 1
+
+
+def test_percent_decoded_reads_every_escape_as_unquote_does():
+    import itertools
+    from urllib.parse import unquote
+
+    from websearch_sync.net.urls import percent_decoded
+
+    # escapes of punctuation (both hex cases), of "%" itself, of UTF-8 (whole and cut), broken ones, text
+    tokens = ["%", "%2", "%25", "%3A", "%3a", "%2F", "%2f", "%20", "%E2%82%AC", "%e2%82", "%zz", "a", "é", "+"]
+    texts = ["".join(parts) for size in range(5) for parts in itertools.product(tokens, repeat=size)]
+    assert [percent_decoded(text) for text in texts] == [unquote(text) for text in texts]
+    assert percent_decoded("https%3A%2F%2Fexample.com%2F%253A%3Fq%3D%E2%82%AC") == "https://example.com/%3A?q=€"

@@ -26,7 +26,6 @@ bot challenge (:data:`ANOMALY`) is recognised from the body whatever the status.
 
 import re
 from typing import Any, Optional
-from urllib.parse import unquote
 
 from ..config import Settings
 from ..engine import registry
@@ -49,7 +48,7 @@ from ..engine.page_forms import PageForm, form_post, page_forms, with_own_fields
 from ..models import SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import RequestSpec
-from ..net.urls import host_in, url_parts
+from ..net.urls import host_in, percent_decoded, url_parts
 from .ddg_regions import ddg_region, region_dropped
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -116,7 +115,7 @@ def decode_ddg_href(href: str) -> str:
     for pair in query.split("&"):
         key, _, value = pair.partition("=")
         if key == "uddg" and value:
-            return unquote(value)
+            return percent_decoded(value)
     return href
 
 

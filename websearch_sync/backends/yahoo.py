@@ -28,7 +28,7 @@ What the recorded pages (2015 → 2026) show:
 """
 
 from typing import Any, ClassVar, Optional
-from urllib.parse import unquote, urlencode
+from urllib.parse import urlencode
 
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
@@ -45,7 +45,7 @@ from ..engine.html_parsing import (
 from ..engine.locales import split_locale
 from ..engine.option import pageno_option
 from ..models import SearchParams
-from ..net.urls import url_parts
+from ..net.urls import percent_decoded, url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -65,7 +65,7 @@ def decode_yahoo_href(href: str) -> Optional[str]:
         return href
     _, found, tail = parts.path.partition("/RU=")
     target = tail.split("/", 1)[0] if found else ""
-    return unquote(target) or None
+    return percent_decoded(target) or None
 
 
 def _is_result(tag: Tag) -> bool:

@@ -294,9 +294,10 @@ class Block:
             self._texts[part] = []
         if matched:
             inside = inside.union(matched)
-        text = tag.text
-        if inside and text:
-            self.add_text(inside, text)
+        if inside:  # (lxml makes a new string at every read of a text: read only where it counts)
+            text = tag.text
+            if text:
+                self.add_text(inside, text)
         return inside
 
     def add_text(self, inside: AbstractSet[str], string: str) -> None:
@@ -385,9 +386,10 @@ def walk_blocks(
             if event == "end":
                 frames.pop()
                 block, inside = frames[-1]
-            text = node.tail
-            if inside and text:
-                cast(Block, block).add_text(inside, text)
+            if inside:
+                text = node.tail
+                if text:
+                    cast(Block, block).add_text(inside, text)
             continue
         if skip is not None and skip(node):  # what follows a skipped subtree is still read
             walker.skip_subtree()

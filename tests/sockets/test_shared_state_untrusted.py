@@ -281,13 +281,11 @@ def test_a_fleet_member_from_a_clock_no_one_has_reached_is_dropped(redis_db, red
     at every such step."""
     key = "websearch_sync:fleet:{stub}"
     now_us = _redis_now_us(redis_db)
-    redis_db.zadd(key, {"planted-%d" % number: now_us + 3600 * 10**6 + number for number in range(3)})
-    redis_db.zadd(key, {"before a clock step": now_us + 10**6})
+    redis_db.zadd(key, {"%d-%012x" % (9000 + number, number): now_us + 3600 * 10**6 + number for number in range(3)})
+    redis_db.zadd(key, {"1-0123456789ab": now_us + 10**6})  # before a clock step
     with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 0.05}) as client:
         assert client.search("counted", cache_ttl_s=0)["items"]
-    assert sorted(member.decode() for member in redis_db.zrange(key, 0, -1)) == sorted(
-        ["before a clock step", process_id()]
-    )
+    assert sorted(member.decode() for member in redis_db.zrange(key, 0, -1)) == sorted(["1-0123456789ab", process_id()])
 
 
 DAY_US = 86400 * 10**6

@@ -74,7 +74,7 @@ redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
 redis.call('ZREMRANGEBYSCORE', KEYS[2], string.format('(%.0f', now + tonumber(ARGV[4])), '+inf')
 redis.call('PEXPIRE', KEYS[2], math.ceil(tonumber(ARGV[4]) / 1000))
 local fleet = 0
-for _, member in ipairs(redis.call('ZREVRANGEBYSCORE', KEYS[2], '+inf', '-inf', 'LIMIT', 0, 4 * tonumber(ARGV[8]))) do
+for _, member in ipairs(redis.call('ZREVRANGE', KEYS[2], 0, 4 * tonumber(ARGV[8]) - 1)) do
   if not string.match(member, '^%d+%-%x%x%x%x%x%x%x%x%x%x%x%x$') then
     redis.call('ZREM', KEYS[2], member)
   elseif member ~= ARGV[3] then

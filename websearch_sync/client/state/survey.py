@@ -11,7 +11,7 @@ type is skipped.
 
 from typing import Any, NamedTuple, Optional
 
-from .cooldowns import MAX_RECORD_BYTES, read_block
+from .cooldowns import LIFTED, MAX_RECORD_BYTES, read_block
 from .server import KINDS, NAMESPACE, ScanBound, SharedState, glob, redis_now_us, scanned
 from .slots import slot_time_us
 
@@ -113,7 +113,7 @@ def survey(state: SharedState) -> Survey:
         )
         cooldowns = []
         for name, value, ttl_ms in zip(cooled, replies[::2], replies[1::2]):
-            if type(ttl_ms) is int and ttl_ms > 0 and isinstance(value, bytes):
+            if type(ttl_ms) is int and ttl_ms > 0 and isinstance(value, bytes) and value != LIFTED:  # not lifted
                 block = read_block(value, ttl_ms / 1000.0)
                 left = block.left_s if block else ttl_ms / 1000.0  # an unreadable record is obeyed by no one, but held
                 cooldowns.append(Cooldown(name, block.detail_code if block else None, left))

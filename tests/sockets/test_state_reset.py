@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from faults import free_port
-from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
+from redis_server import RedisServer, held_keys, redis_db, redis_server  # noqa: F401  (fixtures)
 from user_pytest import run_pytest
 
 import websearch_sync as ws
@@ -330,7 +330,7 @@ def test_state_clear_cache_deletes_every_cached_answer_and_nothing_else(redis_db
     redis_db.set("websearch_sync:app:cache:another-application", "{}", ex=60)
     assert cli_main(["state", "clear", "--cache", "--state-url", redis_server.url]) == 0
     assert capsys.readouterr().out == "deleted 3 cached answers\n"
-    keys = sorted(key.decode() for key in redis_db.keys("*"))
+    keys = sorted(key.decode() for key in held_keys(redis_db))
     assert keys == ["websearch_sync:app:cache:another-application", "websearch_sync:cooldown:ddg_html"]
     with ws.SearchClient("stub", state_url=redis_server.url) as client:
         assert client.search("kept 1")["provider_meta"]["cached"] is False

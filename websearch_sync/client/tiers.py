@@ -136,6 +136,10 @@ class SharedFlightsTier(Protocol):
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
         """Give the question up (only if ``token`` still owns it; else it expires by itself)."""
 
+    def released(self, key: Hashable, left_s: Optional[float] = None) -> bool:
+        """True only when the tier answers that the question's last owner gave it up (not when
+        its hold vanished: lost by the tier, or lapsed)."""
+
     def publish(
         self, key: Hashable, error: WebSearchError, secrets: Iterable[Optional[str]], left_s: Optional[float] = None
     ) -> None:

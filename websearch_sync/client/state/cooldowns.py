@@ -132,7 +132,7 @@ class SharedCooldowns:
         restarted or evicting keys lifts nothing), or Redis cannot tell (down, or no time left to ask)."""
         key = self.state.key("cooldown", name)
         try:
-            return self.state.run(lambda redis: self._standing(keys=[key], args=[LIFTED]), None, left_s) == 2
+            return bool(self.state.run(lambda redis: self._standing(keys=[key], args=[LIFTED]), None, left_s) == 2)
         except WebSearchError:  # state_required and Redis down: it cannot tell
             return False
 

@@ -108,10 +108,10 @@ class SharedFlights:
         token = uuid.uuid4().hex
         name = self._key(key)
         lease_ms = max(1, int(min(hold_s, LEASE_S) * 1000))
-        owned = self.state.run(
-            lambda redis: self._claim(keys=[name], args=[token, lease_ms, RELEASED]), "unusable", left_s
+        owned: object = self.state.run(
+            lambda redis: self._claim(keys=[name], args=[token, lease_ms, RELEASED]), None, left_s
         )
-        if owned == "unusable":
+        if owned is None:  # Redis cannot be used
             return ""
         if owned != 1:
             return None

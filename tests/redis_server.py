@@ -11,11 +11,19 @@ import shutil
 import socket
 import subprocess
 import time
-from typing import Optional
+from typing import Any, Optional
 
 from faults import free_port
 
-__all__ = ["RedisServer", "redis_server_binary", "free_port", "up", "NO_REDIS_REASON", "REDIS_UP_TIMEOUT_S"]
+__all__ = [
+    "RedisServer",
+    "redis_server_binary",
+    "free_port",
+    "up",
+    "held_keys",
+    "NO_REDIS_REASON",
+    "REDIS_UP_TIMEOUT_S",
+]
 
 START_WAIT_S = 10.0
 STOP_WAIT_S = 5.0
@@ -34,6 +42,12 @@ def up(url: str) -> str:
 
 
 NO_REDIS_REASON = "no redis-server binary on PATH (Debian: apt-get install redis-server; .ci/run installs it)"
+
+
+def held_keys(db: Any, pattern: str = "*") -> list[bytes]:
+    """The keys of ``db`` matching ``pattern``, without the questions let go a moment ago (a
+    ``…flight:`` key holding ``released`` for 3 s after its asker is done: ``state/flights.py``)."""
+    return [key for key in db.keys(pattern) if b":flight:" not in key or db.get(key) != b"released"]
 
 
 def redis_server_binary() -> Optional[str]:

@@ -122,6 +122,54 @@ def test_a_failure_a_retry_may_mend_is_not_written_and_the_waiter_asks(redis_db,
     assert redis_db.keys("websearch_sync:failure:*") == []
 
 
+def _waiters_after(url: str, let_go, caches: bool = True) -> list[Any]:
+    """What each of three callers of other processes, waiting for the question a live asker holds,
+    gets once ``let_go(asker)`` ends its hold (the asker itself does not answer): ``"asked"`` (it
+    asked the upstream, then cached its answer when ``caches``), or the answer it read from the cache."""
+    asker, waiters = Process(url), [Process(url) for _ in range(3)]
+    cache: dict[str, Any] = {}
+    outcomes: list[Any] = []
+
+    def wait_for_it(waiter: Process) -> None:
+        with waiter.flights.turn(QUESTION, Deadline(60_000), lambda: cache.get("answer")) as found:
+            if found is None:
+                outcomes.append("asked")
+                if caches:  # before it lets go
+                    cache["answer"] = {"items": ["the upstream's answer"]}
+            else:
+                outcomes.append(found)
+
+    threads = [threading.Thread(target=wait_for_it, args=(waiter,)) for waiter in waiters]
+    with asker.flights.turn(QUESTION, Deadline(60_000), lambda: None):
+        for thread in threads:
+            thread.start()
+        assert all(waiter.waiting.wait(60) for waiter in waiters)
+        let_go(asker)
+        for thread in threads:
+            thread.join(60)
+    return outcomes
+
+
+def test_a_question_redis_lost_is_taken_over_by_one_waiter_not_all(redis_db, redis_server):  # noqa: F811
+    """Redis restarted empty or evicted the lease while its asker still worked: gone before it could
+    lapse, it looked let go, and every waiter asked the upstream at once. One takes it over (``SET``
+    where none is), the others wait for that one's answer."""
+    outcomes = _waiters_after(redis_server.url, lambda asker: redis_db.flushdb())
+    assert sorted(map(str, outcomes)) == sorted(map(str, ["asked"] + [{"items": ["the upstream's answer"]}] * 2))
+
+
+def test_a_question_let_go_without_an_answer_is_asked_by_every_waiter(redis_db, redis_server):  # noqa: F811
+    """The control: its asker let it go (it failed, or its answer was not for the cache), the marker
+    left in its key says so, and each waiter asks at once, none waiting for another (their answers
+    are not for the cache either: taken over, the question would be asked by one waiter after another)."""
+
+    def release(asker: Process) -> None:
+        (key,) = redis_db.keys("websearch_sync:flight:*")
+        asker.tier.release(QUESTION, redis_db.get(key).decode())
+
+    assert _waiters_after(redis_server.url, release, caches=False) == ["asked"] * 3
+
+
 def test_a_failure_written_before_the_wait_began_is_an_earlier_askers(redis_db, redis_server):  # noqa: F811
     """The question failed with a 404 a moment ago; it is asked again and this asker fails with a
     502: its waiter asks itself (the 404 was no answer to the question it waited for)."""

@@ -11,7 +11,7 @@ import time
 import pytest
 from clocks import FakeClock, deadline_margin_s, machine_pace, pace_throughout, paced_budget_s
 from faults import free_port, listener_that_never_accepts, respond
-from redis_server import RedisServer, redis_db, redis_server, up  # noqa: F401  (fixtures)
+from redis_server import RedisServer, held_keys, redis_db, redis_server, up  # noqa: F401  (fixtures)
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -133,7 +133,7 @@ def test_clients_share_answers_with_their_ttl_under_the_namespace(redis_db, redi
     assert hit["provider_meta"]["cached"] is True and hit["provider_meta"]["attempts"] == 0
     assert hit["items"] == fresh["items"]
     assert other["provider_meta"]["cached"] is False
-    keys = redis_db.keys("*")
+    keys = held_keys(redis_db)
     assert len(keys) == 2 and all(k.startswith(b"websearch_sync:cache:") for k in keys)
     ttls = sorted(redis_db.pttl(k) for k in keys)
     assert 110_000 < ttls[0] <= 120_000 and 290_000 < ttls[1] <= 300_000  # each as its writer's TTL said
@@ -153,7 +153,7 @@ def test_a_prefix_separates_applications(redis_db, redis_server):  # noqa: F811
         one.search("same question")
     with ws.SearchClient(settings=ws.Settings(state_url=up(redis_server.url), state_prefix="app-two")) as two:
         assert two.search("same question")["provider_meta"]["cached"] is False
-    assert sorted(k.split(b":")[1] for k in redis_db.keys("*")) == [b"app-one", b"app-two"]
+    assert sorted(k.split(b":")[1] for k in held_keys(redis_db)) == [b"app-one", b"app-two"]
 
 
 class EchoKeyStub(Stub):

@@ -281,13 +281,11 @@ def test_a_fleet_member_from_a_clock_no_one_has_reached_is_dropped(redis_db, red
     at every such step."""
     key = "websearch_sync:fleet:{stub}"
     now_us = _redis_now_us(redis_db)
-    redis_db.zadd(key, {"planted-%d" % number: now_us + 3600 * 10**6 + number for number in range(3)})
-    redis_db.zadd(key, {"before a clock step": now_us + 10**6})
+    redis_db.zadd(key, {"%d-%012x" % (9000 + number, number): now_us + 3600 * 10**6 + number for number in range(3)})
+    redis_db.zadd(key, {"1-0123456789ab": now_us + 10**6})  # before a clock step
     with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 0.05}) as client:
         assert client.search("counted", cache_ttl_s=0)["items"]
-    assert sorted(member.decode() for member in redis_db.zrange(key, 0, -1)) == sorted(
-        ["before a clock step", process_id()]
-    )
+    assert sorted(member.decode() for member in redis_db.zrange(key, 0, -1)) == sorted(["1-0123456789ab", process_id()])
 
 
 DAY_US = 86400 * 10**6
@@ -517,6 +515,8 @@ def test_an_operators_command_given_endless_scan_cursors_ends_at_its_deadline(
                 return _NO_KEYS
             key = b"websearch_sync:%s:k%d" % (kind.encode() if kind else b"cooldown", len(scans))
             return b"*2\r\n$2\r\n77\r\n*1\r\n$%d\r\n%s\r\n" % (len(key), key)
+        if said[0].upper() == b"EVALSHA":
+            return _lifted(said)
         return _by_command(TIME=_TIME, GETRANGE=b"$-1\r\n", PTTL=b":-2\r\n", DEL=b":1\r\n")(said)
 
     with FakeRedis(reply) as fake:
@@ -580,10 +580,17 @@ def test_state_show_reads_its_cool_downs_within_its_deadline(capsys, monkeypatch
     assert "did not finish reading its keys within 3 s (1 rounds of SCAN, 6 keys found)" in told.err, told.err
 
 
+def _lifted(said: list[bytes]) -> bytes:
+    """What ``state clear``'s lift script answers for ``EVALSHA <sha> <n> <keys...>``: every key lifted."""
+    keys = said[3 : 3 + int(said[2])]
+    return b"*%d\r\n" % len(keys) + b"".join(b"$%d\r\n%s\r\n" % (len(key), key) for key in keys)
+
+
 def test_state_clear_deletes_within_its_deadline(capsys, monkeypatch, fake_clock):
-    """``state clear --backend B`` scans several patterns, each found page deleted with a DEL: each
-    DEL was bounded, the command was not checked between them. Here each DEL takes 3 s (on the fake
-    clock) and each scan is one round: past the 5 s, no pattern is scanned after the second DEL."""
+    """``state clear --backend B`` scans several patterns, each found page lifted by a script (a
+    DEL before lift markers): each was bounded, the command was not checked between them. Here each
+    page's script takes 3 s (on the fake clock) and each scan is one round: past the 5 s, no pattern
+    is scanned after the second page."""
     monkeypatch.setenv("WEB_SEARCH_TIMEOUT_MS", "5000")
     deletes: list[bytes] = []
 
@@ -591,10 +598,10 @@ def test_state_clear_deletes_within_its_deadline(capsys, monkeypatch, fake_clock
         if said[0].upper() == b"SCAN":
             key = b"websearch_sync:cooldown:k%d" % len(deletes)
             return b"*2\r\n$1\r\n0\r\n*1\r\n$%d\r\n%s\r\n" % (len(key), key)
-        if said[0].upper() == b"DEL":
-            deletes.append(said[1])
+        if said[0].upper() == b"EVALSHA":  # the lift script
+            deletes.append(said[3])
             fake_clock.advance(3.0)
-            return b":1\r\n"
+            return _lifted(said)
         return None
 
     code, told = _clear_backend(reply, capsys)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from faults import free_port
-from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
+from redis_server import RedisServer, held_keys, redis_db, redis_server  # noqa: F401  (fixtures)
 from user_pytest import run_pytest
 
 import websearch_sync as ws
@@ -18,6 +18,7 @@ from websearch_sync.cli import main as cli_main
 from websearch_sync.client.clock import Clock
 from websearch_sync.client.cooldown import Cooldowns, backend_of
 from websearch_sync.client.state import SharedCooldowns, SharedState
+from websearch_sync.client.state.cooldowns import LIFTED
 from websearch_sync.client.state.server import state_server
 from websearch_sync.testing import fake_results, reset
 
@@ -159,6 +160,15 @@ def test_state_clear_without_a_shared_state_says_there_is_nothing_to_clear(capsy
     assert "no shared state configured" in capsys.readouterr().err
 
 
+def _held(redis_db):
+    """The keys that hold a cool-down (``state clear`` leaves :data:`LIFTED` in a lifted one's key,
+    for what it had left, each expiring by itself)."""
+    keys = sorted(redis_db.keys("*"))
+    for key in keys:
+        assert redis_db.pttl(key) > 0
+    return [key.decode() for key in keys if redis_db.get(key) != LIFTED]
+
+
 def test_state_clear_deletes_a_backends_cooldowns_in_redis(redis_db, redis_server, capsys):  # noqa: F811
     recorder = Cooldowns(shared=_shared(redis_server.url))
     for name in ("searxng", "searxng@127.0.0.1:8888", "searxng[engines=brave]", "brave"):
@@ -168,14 +178,13 @@ def test_state_clear_deletes_a_backends_cooldowns_in_redis(redis_db, redis_serve
 
     assert cli_main(["state", "clear", "--backend", "searxng", "--state-url", redis_server.url]) == 0
     assert capsys.readouterr().out == "cleared 3 cool-downs: searxng, searxng@127.0.0.1:8888, searxng[engines=brave]\n"
-    keys = sorted(key.decode() for key in redis_db.keys("*"))
-    assert keys == ["websearch_sync:app:cooldown:searxng", "websearch_sync:cooldown:brave"]
+    assert _held(redis_db) == ["websearch_sync:app:cooldown:searxng", "websearch_sync:cooldown:brave"]
 
     obeyer = Cooldowns(shared=_shared(redis_server.url))
     obeyer.check("searxng")  # every process may ask it again
     assert cli_main(["state", "clear", "--state-url", redis_server.url]) == 0
-    assert capsys.readouterr().out == "cleared 1 cool-down: brave\n"
-    assert [key.decode() for key in redis_db.keys("*")] == ["websearch_sync:app:cooldown:searxng"]
+    assert capsys.readouterr().out == "cleared 1 cool-down: brave\n"  # the lifted ones are not lifted again
+    assert _held(redis_db) == ["websearch_sync:app:cooldown:searxng"]
     obeyer.check("brave")
 
 
@@ -195,7 +204,29 @@ def test_state_clear_reaches_the_workers_that_met_or_obeyed_the_block(redis_db, 
                     client.search("q")
             assert cli_main(["state", "clear", "--state-url", url]) == 0
             assert capsys.readouterr().out == "cleared 2 cool-downs: ddg_html, host:html.duckduckgo.com\n"
+            assert cli_main(["state", "show", "--json", "--state-url", url]) == 0
+            assert json.loads(capsys.readouterr().out)["cooldowns"] == []  # a lifted one is held by no one
             assert met.search("q")["items"] and obeyed.search("q")["items"]
+
+
+def test_a_cool_down_whose_record_vanished_is_kept_by_the_workers_that_met_or_obeyed_it(redis_db, redis_server):  # noqa: F811
+    """Redis restarted empty, or evicted the record (``allkeys-lru``): the worker that met the
+    captcha, and the one that obeyed it, took that for an operator's ``state clear`` and asked the
+    walled backend again at once. Only ``state clear`` lifts a cool-down early (test above)."""
+    url = redis_server.url
+    with (
+        ws.SearchClient("ddg_html", cache_ttl_s=0, state_url=url) as met,
+        ws.SearchClient("ddg_html", cache_ttl_s=0, state_url=url) as obeyed,
+    ):
+        with fake_results({"ddg_html": _block()}), pytest.raises(ws.WebBlocked):
+            met.search("q")
+        with fake_results({"ddg_html": ITEMS}):
+            with pytest.raises(ws.WebBlocked, match="cooling down"):
+                obeyed.search("q")
+            redis_db.flushdb()
+            for client in (met, obeyed):
+                with pytest.raises(ws.WebBlocked, match="cooling down"):
+                    client.search("q")
 
 
 def test_state_clear_of_one_backend_lifts_its_endpoints_host_in_redis(redis_db, redis_server, capsys):  # noqa: F811
@@ -206,7 +237,7 @@ def test_state_clear_of_one_backend_lifts_its_endpoints_host_in_redis(redis_db, 
             client.search("q")
     assert cli_main(["state", "clear", "--backend", "ddg_html", "--state-url", redis_server.url]) == 0
     assert capsys.readouterr().out == "cleared 2 cool-downs: ddg_html, host:html.duckduckgo.com\n"
-    assert redis_db.keys("*") == []
+    assert _held(redis_db) == []
 
 
 def test_a_cool_down_held_in_redis_is_kept_while_redis_is_down(redis_server):  # noqa: F811  (skips without one)
@@ -299,7 +330,7 @@ def test_state_clear_cache_deletes_every_cached_answer_and_nothing_else(redis_db
     redis_db.set("websearch_sync:app:cache:another-application", "{}", ex=60)
     assert cli_main(["state", "clear", "--cache", "--state-url", redis_server.url]) == 0
     assert capsys.readouterr().out == "deleted 3 cached answers\n"
-    keys = sorted(key.decode() for key in redis_db.keys("*"))
+    keys = sorted(key.decode() for key in held_keys(redis_db))
     assert keys == ["websearch_sync:app:cache:another-application", "websearch_sync:cooldown:ddg_html"]
     with ws.SearchClient("stub", state_url=redis_server.url) as client:
         assert client.search("kept 1")["provider_meta"]["cached"] is False

@@ -137,8 +137,8 @@ class _HeldTier:
     def lookup(self, name, left_s=None):
         return self.blocks.get(name)
 
-    def absent(self, name, left_s=None):
-        return name not in self.blocks
+    def lifted(self, name, left_s=None):
+        return False  # no operator lifts anything here
 
     def clear(self, backend=None):
         return []

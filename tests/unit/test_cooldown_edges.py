@@ -100,25 +100,28 @@ class _Tier:
         self.up = up
         self.blocks = {}
         self.cleared = []
+        self.lifts = set()  # the names an operator lifted (``state clear``: a marker in each key)
         self.lookups = 0
 
     def record(self, name, detail_code, status, duration_s, until, token, left_s=None, retryable=None, hint=None):
         if self.up:
             self.blocks[name] = SharedBlock(detail_code, status, until, duration_s, token, retryable, hint)
+            self.lifts.discard(name)
         return self.up
 
     def lookup(self, name, left_s=None):
         self.lookups += 1
         return self.blocks.get(name)
 
-    def absent(self, name, left_s=None):
-        return self.up and name not in self.blocks
+    def lifted(self, name, left_s=None):
+        return self.up and name in self.lifts
 
     def clear(self, names=None):
         self.cleared.append(names)
         lifted = [name for name in self.blocks if names is None or name in names]
         for name in lifted:
             del self.blocks[name]
+        self.lifts.update(lifted)
         return lifted
 
 
@@ -155,8 +158,23 @@ def test_an_operator_lifts_only_what_the_shared_tier_holds():
     tier.up = True
     _cooling(cooldowns, "brave")
     cooldowns.record(_blocked(provider="mojeek"))
-    tier.blocks.clear()  # ``state clear`` from another process
+    tier.clear()  # ``state clear`` from another process
     cooldowns.check("mojeek")
+
+
+def test_a_shared_record_that_vanished_lifts_nothing_here():
+    """A Redis restarted, or evicting keys, loses the record: the process that met the block, and
+    one that heard of it, took that for an operator's lift and asked the backend again at once."""
+    tier = _Tier()
+    met = Cooldowns(clock=FakeClock(), shared=tier)
+    met.record(_blocked())
+    heard = Cooldowns(clock=FakeClock(), shared=tier)
+    _cooling(heard, "brave")
+    tier.blocks.clear()  # vanished: no operator lifted it
+    _cooling(met, "brave")
+    _cooling(heard, "brave")
+    tier.clear(["brave"])  # nothing there to lift: still not lifted
+    _cooling(met, "brave")
 
 
 def test_a_reset_of_a_backend_lifts_its_hosts_here_and_in_the_shared_tier():

@@ -29,7 +29,7 @@ class _OneSharedBlock:
             return None
         return SharedBlock("captcha_required", 200, 1_700_000_600.0, 600.0, token="theirs", retryable=False)
 
-    def absent(self, name, left_s=None):
+    def lifted(self, name, left_s=None):
         return False
 
     def clear(self, backend=None):

@@ -38,6 +38,7 @@ class Leases:
         self.holder: Optional[str] = holder
         self.lapses_at = lapses_at
         self.granted: list[str] = []
+        self.let_go = False  # its owner released it (the marker a real tier leaves)
         self._lock = threading.Lock()
 
     def _lapse(self) -> None:
@@ -50,7 +51,7 @@ class Leases:
             self._lapse()
             if self.holder is not None:
                 return None
-            self.holder, self.lapses_at = uuid.uuid4().hex, float("inf")
+            self.holder, self.lapses_at, self.let_go = uuid.uuid4().hex, float("inf"), False
             self.granted.append(self.holder)
             return self.holder
 
@@ -64,7 +65,12 @@ class Leases:
         """Free the question if ``token`` holds it."""
         with self._lock:
             if token and self.holder == token:
-                self.holder = None
+                self.holder, self.let_go = None, True
+
+    def released(self, key: Any, left_s: Optional[float] = None) -> bool:
+        """Whether the question's last owner released it (not lapsed, nor lost)."""
+        with self._lock:
+            return self.let_go
 
     def published(self, key: Any, left_s: Optional[float] = None) -> None:
         """No asker here tells of a failure (the questions of these tests are answered, or let go
@@ -154,14 +160,18 @@ def test_a_question_let_go_between_a_claim_and_the_look_at_its_lease_is_answered
 
 
 class _Redis:
-    """What ``SharedFlights`` reaches of a Redis: its scripts, and PTTL replying ``pttl_ms``."""
+    """What ``SharedFlights`` reaches of a Redis: its scripts (the one reading a lease's time left
+    replies ``pttl_ms``, or -2 for a question let go), and PTTL replying ``pttl_ms``."""
 
-    def __init__(self, pttl_ms: int) -> None:
+    def __init__(self, pttl_ms: int, released: bool = False) -> None:
         self.pttl_ms = pttl_ms
+        self.released = released
 
     def register_script(self, script: str) -> object:
-        """A script object (not run here)."""
-        return object()
+        """A script object (run here only for the lease's time left)."""
+        if "PTTL" not in script:
+            return object()
+        return lambda keys, args: -2 if self.released else self.pttl_ms
 
     def pttl(self, name: str) -> int:
         """The reply."""
@@ -171,8 +181,8 @@ class _Redis:
 class _State:
     """A ``SharedState`` whose operations run on :class:`_Redis`."""
 
-    def __init__(self, pttl_ms: int) -> None:
-        self.server = SimpleNamespace(redis=_Redis(pttl_ms))
+    def __init__(self, pttl_ms: int, released: bool = False) -> None:
+        self.server = SimpleNamespace(redis=_Redis(pttl_ms, released))
 
     def key(self, kind: str, name: str) -> str:
         """The key's name."""
@@ -188,16 +198,17 @@ class _State:
 
 
 @pytest.mark.parametrize(
-    "pttl_ms, held_s",
+    "pttl_ms, released, held_s",
     [
-        pytest.param(0, 0.001, id="last-millisecond"),
-        pytest.param(1500, 1.5, id="a-lease"),
-        pytest.param(-2, 0.0, id="no-key"),
-        pytest.param(-1, 0.0, id="no-expiry"),
-        pytest.param(int(LEASE_S * 1000) + 1, 0.0, id="longer-than-a-lease"),
+        pytest.param(0, False, 0.001, id="last-millisecond"),
+        pytest.param(1500, False, 1.5, id="a-lease"),
+        pytest.param(-2, False, 0.0, id="no-key"),
+        pytest.param(-1, False, 0.0, id="no-expiry"),
+        pytest.param(int(LEASE_S * 1000) + 1, False, 0.0, id="longer-than-a-lease"),
+        pytest.param(1500, True, 0.0, id="let-go"),
     ],
 )
-def test_a_lease_in_its_last_millisecond_still_holds_its_question(pttl_ms, held_s):
+def test_a_lease_in_its_last_millisecond_still_holds_its_question(pttl_ms, released, held_s):
     """Redis (7.0.15) rounds a key's time left down and expires it only once that millisecond has
     passed: ``SET PX 2`` followed by 20,000 pipelined PTTL / ``SET NX`` pairs had PTTL say 0 while
     SET NX was still refused in 7 runs of 10 (173 to 1,330 pairs each). Taken for "no one holds
@@ -205,7 +216,7 @@ def test_a_lease_in_its_last_millisecond_still_holds_its_question(pttl_ms, held_
     claimed it once it lapsed asked too (1 run of 80 of the operator test of four waiters)."""
     from websearch_sync.client.state.flights import SharedFlights
 
-    assert SharedFlights(_State(pttl_ms)).held_for(QUESTION) == held_s  # type: ignore[arg-type]
+    assert SharedFlights(_State(pttl_ms, released)).held_for(QUESTION) == held_s  # type: ignore[arg-type]
 
 
 def test_a_question_released_without_an_answer_is_asked_by_its_waiter_without_taking_it_over(clock):

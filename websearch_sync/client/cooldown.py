@@ -217,10 +217,11 @@ class Cooldowns:
             raise error
 
     def _lifted(self, name: str, entry: _Entry, left_s: Optional[float]) -> bool:
-        """True (and ``entry`` forgotten) when ``entry`` is held in the shared tier and no longer
-        there: an operator lifted it for every process (``state clear``), this one included. A
-        shared tier that cannot tell (Redis down) keeps it."""
-        if not entry.shared or self._shared is None or not self._shared.absent(name, left_s):
+        """True (and ``entry`` forgotten) when ``entry`` is held in the shared tier and an operator
+        lifted it there for every process (``state clear``), this one included. A record that is
+        merely gone (Redis restarted, or evicted it) lifts nothing: this process met or heard of
+        the block, and keeps it to its end; nor does a shared tier that cannot tell (Redis down)."""
+        if not entry.shared or self._shared is None or not self._shared.lifted(name, left_s):
             return False
         with self._lock:
             if self._until.get(name) is entry:

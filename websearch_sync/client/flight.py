@@ -292,8 +292,9 @@ class Flights:
         self, key: Hashable, budget: Deadline, lookup: Lookup, lapses_at: float
     ) -> tuple[Optional[dict[str, Any]], bool]:
         """The answer once found (``None`` when the question was let go without one, or the budget
-        ran out), and whether the question was let go by its lease lapsing (its owner died) rather
-        than released (its owner is done: it failed, or its answer was not for the cache).
+        ran out), and whether the question was let go by its lease lapsing (its owner died) or
+        vanishing (Redis lost it) rather than released (its owner is done: it failed, or its answer
+        was not for the cache; the tier says so).
 
         ``lapses_at``: the earliest its lease can lapse (the time left it was last read with, counted
         from before that read). The lease is gone by the time the read that found it gone returned:
@@ -315,5 +316,11 @@ class Flights:
             if not held:
                 gone = time.monotonic()
                 found = lookup()
-                return found, found is None and gone >= lapses_at - LAPSE_MARGIN_S
+                if found is not None:
+                    return found, False
+                # gone before its lease could lapse: let go by its owner (it left the marker), or
+                # lost by Redis (restarted empty, evicted): no one let it go, so it is taken over as
+                # from a dead owner (one waiter claims it, the rest wait), not asked by every waiter at once
+                lapsed = gone >= lapses_at - LAPSE_MARGIN_S or not self._shared.released(key, budget.remaining_s())
+                return None, lapsed
             lapses_at = asked + held

@@ -59,6 +59,7 @@ class RateLimiter:
         self._clock = clock
         self._shared = shared
         self._next: dict[str, float] = {}  # this process's next slot by its share of the pace
+        self._from: dict[str, float] = {}  # the slot (or departure) that set ``_next``, an interval share before it
         self._alone: dict[str, int] = {}  # booked here (the tier unreachable), by a share of this fleet's size
         self._handover: dict[str, tuple[float, int]] = {}  # the tier is back: (until when, the share) to keep
         self._sent: dict[str, float] = {}  # when the last request booked here left
@@ -92,7 +93,9 @@ class RateLimiter:
                 now = self._clock.monotonic()
                 handover = self._handover.get(name)
                 keeps = name in self._alone or (handover is not None and now < handover[0])
-                not_before = max(0.0, self._next.get(name, now) - now) if keeps else 0.0
+                not_before = (
+                    max(0.0, self._next_at(name, now, interval * self._share(name, now)) - now) if keeps else 0.0
+                )
             answer = self._shared.reserve(name, interval, max_wait_s, not_before, left_s)
             if answer is not None:
                 return self._booked_shared(name, interval, *answer)
@@ -101,11 +104,12 @@ class RateLimiter:
             interval *= share
         with self._lock:
             now = self._clock.monotonic()
-            slot = max(now, self._next.get(name, now))
+            slot = max(now, self._next_at(name, now, interval))
             wait = slot - now
             if wait > max_wait_s:
                 return None
-            before, self._next[name] = self._next.get(name), slot + interval
+            before = self._next.get(name)
+            self._next[name], self._from[name] = slot + interval, slot
         self._held.booking = _Booking(name, before, slot + interval, None)
         return wait
 
@@ -123,8 +127,12 @@ class RateLimiter:
                 self._shared_next[name] = now + wait
                 return None
             before = self._next.get(name)
-            after = now + wait + interval * self._share(name, now)
-            self._next[name] = after if before is None else max(before, after)
+            paced = interval * self._share(name, now)
+            after = now + wait + paced
+            if before is None or self._next_at(name, now, paced) <= after:
+                self._next[name], self._from[name] = after, now + wait
+            else:  # the share shrank since: no later than the current one implies
+                self._next[name] = self._next_at(name, now, paced)
         self._held.booking = _Booking(name, before, after, booking)
         return wait
 
@@ -155,7 +163,10 @@ class RateLimiter:
             if last is not None and last + interval - now > _ROUNDING_S:
                 return last + interval - now
             self._sent[name] = now
-            self._next[name] = max(self._next.get(name, now), now + interval)
+            if self._next_at(name, now, interval) <= now + interval:
+                self._next[name], self._from[name] = now + interval, now
+            else:
+                self._next[name] = self._next_at(name, now, interval)
         self._held.booking = None  # used
         return 0.0
 
@@ -183,6 +194,18 @@ class RateLimiter:
             self._shared.release(name, booking.shared, left_s)
         except WebSearchError as error:  # a required state failing: the slot stays taken, as documented
             logger.debug("the rate-limit slot of %s stays taken: %s", name, error)
+
+    def _next_at(self, name: str, now: float, paced: float) -> float:
+        """This process's next slot of ``name`` (``now`` without one), no later than ``paced`` (the
+        interval times its current share of the pace) after the slot that set it (called under the
+        lock): a share counted larger once (a fleet key counting short-lived forks, a planted one)
+        put the next slot that many intervals ahead, and it only grew: the calls of every later
+        outage were refused for their budget."""
+        booked = self._next.get(name)
+        if booked is None:
+            return now
+        since = self._from.get(name)
+        return booked if since is None else min(booked, since + paced)
 
     def _share(self, name: str, now: float) -> int:
         """How many shares of the pace this process keeps one of (called under the lock): the fleet

@@ -114,8 +114,9 @@ class SharedCooldownsTier(Protocol):
     def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:
         """The cool-down of ``name``, or ``None``."""
 
-    def absent(self, name: str, left_s: Optional[float] = None) -> bool:
-        """True only when the tier answers that ``name`` has no cool-down (an operator lifted it)."""
+    def lifted(self, name: str, left_s: Optional[float] = None) -> bool:
+        """True only when the tier answers that an operator lifted the cool-down of ``name`` (one
+        that is no longer there, over or vanished, is not lifted)."""
 
     def clear(self, names: Optional[Sequence[str]] = None) -> list[str]:
         """Delete the cool-downs of ``names`` (backends, hosts; their parts too), or of every one; the names deleted."""
@@ -134,6 +135,10 @@ class SharedFlightsTier(Protocol):
 
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
         """Give the question up (only if ``token`` still owns it; else it expires by itself)."""
+
+    def released(self, key: Hashable, left_s: Optional[float] = None) -> bool:
+        """True only when the tier answers that the question's last owner gave it up (not when
+        its hold vanished: lost by the tier, or lapsed)."""
 
     def publish(
         self, key: Hashable, error: WebSearchError, secrets: Iterable[Optional[str]], left_s: Optional[float] = None

@@ -5,9 +5,13 @@ the others wait for its answer in the shared cache while the key holds a lease (
 that lives longer than a lease, or is of another type, was not set here: it holds no one). The key is a
 lease: it expires :data:`LEASE_S` after it was set, and a thread of the owner renews it
 every third of that while the owner lives (at most for the owner's budget). An owner that
-dies (a killed worker) stops renewing, the key lapses, and the others ask themselves
-instead of waiting out their budget. The owner deletes the key when it is done, only if
-it still holds it (its token). An owner that failed with a failure its waiters take as theirs
+dies (a killed worker) stops renewing, the key lapses, and one of the others takes the question
+over (the rest wait for that one) instead of waiting out their budget. The owner lets the key go
+when it is done, only if it still holds it (its token), by leaving :data:`RELEASED` in it for a
+moment: its waiters, finding no answer, ask themselves. A key that vanished before its lease could
+lapse, without that marker (Redis restarted empty, or evicted it), was let go by no one: its waiters
+take the question over as from a dead owner (one claims it, the rest wait for that one), where every
+one of them asked at once. An owner that failed with a failure its waiters take as theirs
 first writes it for them (``state/failures.py``).
 """
 
@@ -26,8 +30,30 @@ from .server import SharedState
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: Deletes KEYS[1] only while it holds ARGV[1] (the owner's token).
-_RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+#: What a question's key holds once its owner let it go: no token (no owner renews or releases it).
+RELEASED = b"released"
+#: How long :data:`RELEASED` stays (milliseconds): a waiter polls every few ms, and finds it.
+RELEASED_MS = 3000
+
+#: Sets KEYS[1] to ARGV[1] (a new owner's token) for ARGV[2] ms when it holds nothing or ARGV[3]
+#: (:data:`RELEASED`); 1 when it did, else 0 (another owner holds it).
+_CLAIM = """
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+#: The milliseconds KEYS[1] has left (PTTL), -2 (none) when it holds ARGV[1] (:data:`RELEASED`).
+_HELD = """
+if redis.pcall('GET', KEYS[1]) == ARGV[1] then return -2 end
+return redis.call('PTTL', KEYS[1])
+"""
+#: Leaves ARGV[2] (:data:`RELEASED`) in KEYS[1] for ARGV[3] ms only while it holds ARGV[1] (the owner's token).
+_RELEASE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+"""
 #: Extends KEYS[1] to ARGV[2] ms only while it holds ARGV[1].
 _RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
 
@@ -59,7 +85,9 @@ class SharedFlights:
 
     def __init__(self, state: SharedState) -> None:
         self.state = state
+        self._claim = state.server.redis.register_script(_CLAIM)
         self._release = state.server.redis.register_script(_RELEASE)
+        self._held = state.server.redis.register_script(_HELD)
         self._renew = state.server.redis.register_script(_RENEW)
         self._leases: dict[str, _Lease] = {}
         self._lock = threading.Lock()
@@ -80,10 +108,12 @@ class SharedFlights:
         token = uuid.uuid4().hex
         name = self._key(key)
         lease_ms = max(1, int(min(hold_s, LEASE_S) * 1000))
-        owned = self.state.run(lambda redis: redis.set(name, token, nx=True, px=lease_ms), "unusable", left_s)
-        if owned == "unusable":
+        owned: object = self.state.run(
+            lambda redis: self._claim(keys=[name], args=[token, lease_ms, RELEASED]), None, left_s
+        )
+        if owned is None:  # Redis cannot be used
             return ""
-        if not owned:
+        if owned != 1:
             return None
         if hold_s > LEASE_S:
             renew = partial(self._extend, name, token, lease_ms)
@@ -100,8 +130,8 @@ class SharedFlights:
 
     def held_for(self, key: Hashable, left_s: Optional[float] = None) -> Optional[float]:
         """The seconds another caller's lease on the question has left (0.0: no one holds it): the
-        key lives no longer than a lease. A key without an expiry, with a longer one, or of
-        another type (planted: no claim is such) holds nothing: waiting on it would end every
+        key lives no longer than a lease. A key its owner let go (:data:`RELEASED`), without an expiry,
+        with a longer one, or of another type (planted: no claim is such) holds nothing: waiting on it would end every
         call of that question at its deadline. Redis rounds the time left down: a lease in its
         last millisecond says 0 and still refuses a claim, so it holds the question for 1 ms.
         ``None`` when the call has less time left (``left_s``) than one command may take: it
@@ -110,7 +140,7 @@ class SharedFlights:
         if not self.state.fits(left_s):
             return None
         name = self._key(key)
-        left_ms = self.state.run(lambda redis: redis.pttl(name), -2, left_s)
+        left_ms = self.state.run(lambda redis: self._held(keys=[name], args=[RELEASED]), -2, left_s)
         return max(1, left_ms) / 1000.0 if type(left_ms) is int and 0 <= left_ms <= LEASE_S * 1000 else 0.0
 
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
@@ -122,7 +152,19 @@ class SharedFlights:
             lease.stop()
         if token:
             name = self._key(key)
-            self.state.run(lambda redis: self._release(keys=[name], args=[token]), None, left_s, write=True)
+            self.state.run(
+                lambda redis: self._release(keys=[name], args=[token, RELEASED, RELEASED_MS]), None, left_s, write=True
+            )
+
+    def released(self, key: Hashable, left_s: Optional[float] = None) -> bool:
+        """True only when Redis answers that the question's last owner let it go (its key holds
+        :data:`RELEASED`); false when its key vanished (Redis restarted, evicted it: no one let it
+        go), is claimed again, or Redis cannot tell."""
+        name = self._key(key)
+        try:
+            return bool(self.state.run(lambda redis: redis.get(name), None, left_s) == RELEASED)
+        except WebSearchError:  # state_required and Redis down: it cannot tell
+            return False
 
     def publish(
         self, key: Hashable, error: WebSearchError, secrets: Iterable[Optional[str]], left_s: Optional[float] = None

@@ -961,16 +961,19 @@ class SharedState:
             )
         return done  # type: ignore[return-value]  # not the marker: the operation's result
 
-    def delete_matching(self, kind: str, patterns: list[str], undone: str) -> list[str]:
+    def delete_matching(
+        self, kind: str, patterns: list[str], undone: str, delete: Optional[Callable[[Any, list[bytes]], Any]] = None
+    ) -> list[str]:
         """Delete the keys of ``kind`` whose names match one of ``patterns`` (``SCAN MATCH``
         globs of the part after ``<kind>:``), a page of the scan at a time; the names deleted.
+        ``delete(redis, keys)``: how a page is deleted, answering the keys it deleted (default: ``DEL``, all of them).
 
         Raises:
             NetworkError: ``state_unavailable`` when Redis cannot be reached (:meth:`for_operator`).
         """
         prefix = self.key(kind, "")
 
-        def delete(redis: Any, bound: ScanBound) -> list[str]:
+        def deleting(redis: Any, bound: ScanBound) -> list[str]:
             deleted: list[str] = []
             page: list[bytes] = []
             try:
@@ -979,24 +982,33 @@ class SharedState:
                     for key in scanned(redis, glob(prefix) + pattern, bound):
                         page.append(key)
                         if len(page) == 1000:
-                            deleted += self._deleted(redis, page, prefix)
+                            deleted += self._deleted(redis, page, prefix, delete)
                             page = []
                             bound.check()
-                    deleted += self._deleted(redis, page, prefix)
+                    deleted += self._deleted(redis, page, prefix, delete)
                     page = []
             except ScanCut as cut:  # what it found is deleted all the same (one round trip more)
-                deleted += self._deleted(redis, page, prefix)
+                deleted += self._deleted(redis, page, prefix, delete)
                 cut.done = "the %d %s keys it found were deleted" % (len(deleted), kind)
                 raise
             return deleted
 
-        return self.for_operator(delete, undone)
+        return self.for_operator(deleting, undone)
 
     @staticmethod
-    def _deleted(redis: Any, keys: list[bytes], prefix: str) -> list[str]:
-        """Delete ``keys``; their names (the part after ``prefix``)."""
-        if keys:
+    def _deleted(
+        redis: Any, keys: list[bytes], prefix: str, delete: Optional[Callable[[Any, list[bytes]], Any]]
+    ) -> list[str]:
+        """Delete ``keys`` (with ``delete``, else ``DEL``); the names deleted (the part after ``prefix``)."""
+        if not keys:
+            return []
+        if delete is None:
             redis.delete(*keys)
+        else:
+            done, found = delete(redis, keys), set(keys)
+            if not isinstance(done, list) or not all(isinstance(key, bytes) and key in found for key in done):
+                raise BadReply("deleting %d keys answered %.200r" % (len(keys), done))
+            keys = done
         return [key.decode("utf-8", "replace")[len(prefix) :] for key in keys]
 
     def _check_not_cluster(self) -> None:

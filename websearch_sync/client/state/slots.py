@@ -52,10 +52,14 @@ local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
 #: longest interval a booker's value is believed to hold (a day, the most ``Settings`` take; this
 #: booker's own counts whatever it is): a planted value's interval of years held every booking for
 #: as long as its key lived, and one past what a reply's integer holds came back as a negative wait
-#: (a failing Redis). Notes the process in
+#: (a failing Redis); ARGV[8]: the largest fleet counted (:data:`MAX_FLEET`). Notes the process in
 #: the fleet (a member noted further ahead of now than ARGV[4] was noted on another clock or planted:
 #: dropped, else it counted for ever, each one shrinking every process's share of the pace while
-#: Redis is down; one a little ahead, a Redis clock stepped back a few ms, is a member), then
+#: Redis is down; one a little ahead, a Redis clock stepped back a few ms, is a member), counts the
+#: fleet: this process and the other members of this package's format (``<pid>-<12 hex>``, among the
+#: latest ``4 * ARGV[8]`` noted: a bounded read, whatever a planted set holds; a member of another
+#: format, planted or a bug's, counts for none and is dropped, a bounded number a booking), at most
+#: ARGV[8], then
 #: books the slot and answers {1, wait, fleet size, the interval of the slot's last booker (0:
 #: none), the next free slot it wrote} when the wait fits; books nothing and answers {0, wait,
 #: fleet size, that interval, 0} when it does not. The slot key expires one second after the slot it holds has passed.
@@ -69,7 +73,15 @@ ours('ZADD', KEYS[2], now, ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
 redis.call('ZREMRANGEBYSCORE', KEYS[2], string.format('(%.0f', now + tonumber(ARGV[4])), '+inf')
 redis.call('PEXPIRE', KEYS[2], math.ceil(tonumber(ARGV[4]) / 1000))
-local fleet = redis.call('ZCARD', KEYS[2])
+local fleet = 0
+for _, member in ipairs(redis.call('ZREVRANGE', KEYS[2], 0, 4 * tonumber(ARGV[8]) - 1)) do
+  if not string.match(member, '^%d+%-%x%x%x%x%x%x%x%x%x%x%x%x$') then
+    redis.call('ZREM', KEYS[2], member)
+  elseif member ~= ARGV[3] then
+    fleet = fleet + 1
+  end
+end
+fleet = math.min(fleet + 1, tonumber(ARGV[8]))
 """
     + _READ_SLOT
     + """
@@ -140,6 +152,13 @@ _LONGEST_WAIT_US = MAX_TIMEOUT_MS * 1000
 _LONGEST_PACE_US = int(MAX_PACE_S * 1e6)
 #: A process counts in an upstream's fleet for so long after it last booked one of its slots.
 FLEET_WINDOW_S = 30.0
+#: The largest fleet a booking counts, whatever the fleet key holds: while Redis is down each process
+#: paces its upstreams at ``min_interval_s`` times the fleet, so a fleet key that counts every process
+#: seen in the last 30 s (a fork per job: one process each; a planted set) made each process wait
+#: that many intervals between requests, and refuse its calls for their budget. 64 intervals already
+#: refuse a paced call of a 30 s budget at 0.5 s a request; a fleet of more processes than that
+#: sends, during an outage, up to its size / 64 times the rate.
+MAX_FLEET = 64
 #: This process in every fleet: its pid (forked workers share what was imported before the fork) and a
 #: random part (two machines may run the same pid).
 _BOOT = uuid.uuid4().hex[:12]
@@ -172,7 +191,13 @@ def _answer(reply: Any, max_wait_us: int) -> tuple[bool, float, int, float, int]
     if not isinstance(reply, list) or len(reply) != 5 or not all(type(part) is int for part in reply):
         raise BadReply("the slot script answered %r" % (reply,))
     booked, wait_us, fleet, paced_us, after_us = reply
-    if booked not in (0, 1) or wait_us < 0 or (booked and wait_us > max_wait_us) or fleet < 1 or paced_us < 0:
+    if (
+        booked not in (0, 1)
+        or wait_us < 0
+        or (booked and wait_us > max_wait_us)
+        or not 1 <= fleet <= MAX_FLEET
+        or paced_us < 0
+    ):
         raise BadReply(
             "the slot script answered booked=%r wait=%r us fleet=%r paced=%r us (at most %d us allowed)"
             % (booked, wait_us, fleet, paced_us, max_wait_us)
@@ -229,7 +254,7 @@ class SharedSlots:
         not_before_us = int(min(max(0.0, not_before_s) * 1e6, _MAX_WAIT_US))
         interval_us = int(round(interval * 1e6))
         args = [interval_us, max_wait_us, process_id(), int(FLEET_WINDOW_S * 1e6), not_before_us, _LONGEST_WAIT_US]
-        args.append(_LONGEST_PACE_US)
+        args += [_LONGEST_PACE_US, MAX_FLEET]
         answer = self.state.run(
             lambda redis: _answer(self._book(keys=keys, args=args), max_wait_us),
             None,

@@ -11,7 +11,8 @@ type is skipped.
 
 from typing import Any, NamedTuple, Optional
 
-from .cooldowns import MAX_RECORD_BYTES, read_block
+from .cooldowns import LIFTED, MAX_RECORD_BYTES, read_block
+from .flights import RELEASED
 from .server import KINDS, NAMESPACE, ScanBound, SharedState, glob, redis_now_us, scanned
 from .slots import slot_time_us
 
@@ -60,7 +61,7 @@ class _Inventory(NamedTuple):
 def _inventory(redis: Any, state: SharedState, bound: ScanBound) -> _Inventory:
     """One ``SCAN`` of every key of this library in the database. A key's namespace ends before
     its first part named like a kind of key (no prefix has such a part: ``check_state_prefix``)."""
-    names: dict[str, list[str]] = {"cooldown": [], "fleet": []}
+    names: dict[str, list[str]] = {"cooldown": [], "fleet": [], "flight": []}
     counts = dict.fromkeys(KINDS, 0)
     others: set[str] = set()
     for key in scanned(redis, glob(NAMESPACE) + "*", bound):
@@ -113,7 +114,7 @@ def survey(state: SharedState) -> Survey:
         )
         cooldowns = []
         for name, value, ttl_ms in zip(cooled, replies[::2], replies[1::2]):
-            if type(ttl_ms) is int and ttl_ms > 0 and isinstance(value, bytes):
+            if type(ttl_ms) is int and ttl_ms > 0 and isinstance(value, bytes) and value != LIFTED:  # not lifted
                 block = read_block(value, ttl_ms / 1000.0)
                 left = block.left_s if block else ttl_ms / 1000.0  # an unreadable record is obeyed by no one, but held
                 cooldowns.append(Cooldown(name, block.detail_code if block else None, left))
@@ -133,6 +134,11 @@ def survey(state: SharedState) -> Survey:
             for name, processes, slot in zip(fleets, replies[::2], replies[1::2])
             if type(processes) is int and processes > 0
         ]
-        return Survey(cooldowns, paces, found.counts["flight"], found.counts["cache"], found.others)
+        flights = found.names["flight"]
+        replies = _in_batches(
+            redis, flights, lambda pipe, name: pipe.getrange(state.key("flight", name), 0, len(RELEASED)), bound
+        )
+        held = sum(1 for value in replies if value != RELEASED)  # a question let go holds no one (a moment)
+        return Survey(cooldowns, paces, held, found.counts["cache"], found.others)
 
     return state.for_operator(read, "nothing was read")

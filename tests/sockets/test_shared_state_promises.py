@@ -121,8 +121,9 @@ class HeldPages:
 
     HOLD_S = 0.4
 
-    def __init__(self, workers: int, status: int = 200) -> None:
+    def __init__(self, workers: int, status: int = 200, hold_s: float = HOLD_S) -> None:
         self.workers = workers
+        self.hold_s = hold_s
         self.status = status  #: each page's answer (404: gone)
         self.by_path: dict[str, int] = {}
         self.lock = threading.Lock()
@@ -131,7 +132,7 @@ class HeldPages:
     def _serve(self, conn, request, server) -> None:
         with self.lock:
             self.by_path[request.path] = self.by_path.get(request.path, 0) + 1
-        ends = time.monotonic() + self.HOLD_S
+        ends = time.monotonic() + self.hold_s
         while self.by_path[request.path] < self.workers and time.monotonic() < ends:
             server.wait(0.01)
         respond(

@@ -168,9 +168,10 @@ def _description(tool: str, images: Union[bool, str] = False) -> str:
     return _DESCRIPTIONS[tool] % (" or PDF" if pdf_readable() else "", image)
 
 
-def _how_many(most: int) -> str:
-    """The ``max_results`` argument's description, for a cap of ``most`` results."""
-    return "How many results (1-%d, default %d)." % (most, min(DEFAULT_MAX_RESULTS, most))
+def _how_many(most: int, default: int = DEFAULT_MAX_RESULTS) -> str:
+    """The ``max_results`` argument's description, for a cap of ``most`` results and a call
+    that gives none getting ``default`` (at most ``most``)."""
+    return "How many results (1-%d, default %d)." % (most, min(default, most))
 
 
 #: The tools' arguments, each declared once: the schema a model is shown and the check of its call.
@@ -262,7 +263,8 @@ def _arguments(tool: str, settings: Optional[Settings]) -> tuple[Argument, ...]:
         "max_results": lambda a: dataclasses.replace(
             a,
             maximum=most,
-            description=_how_many(most),
+            # what a call without max_results gets: the configured default (WEB_SEARCH_MAX_RESULTS), capped
+            description=_how_many(most, _default_results(settings)),
         ),
     }
     return tuple(adapted[a.name](a) if a.name in adapted else a for a in arguments)

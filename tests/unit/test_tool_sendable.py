@@ -310,3 +310,22 @@ def test_a_link_or_a_url_holding_tag_characters_keeps_its_address_in_the_tool_re
     encoded = quote(FLAG[1:])
     assert "[the flag page](https://emoji.example/wiki/\U0001f3f4%s)" % encoded in result["text"]
     assert result["url"] == result["final_url"] == seen[0] == "https://docs.example.org/a" + encoded
+
+
+def test_a_redirect_to_a_url_long_once_encoded_does_not_flood_the_model():
+    """A page's ``Location`` of 8,100 emoji (8 KB as written) was followed as a 97 KB request, and the
+    fetch's ``final_url``, in the text twice, gave the model 195,000 characters for ``max_chars`` 10."""
+    from websearch_sync.testing import MockResponse, MockWire
+
+    target = ("https://e.example/" + "\U0001f600" * 8100).encode("utf-8").decode("latin-1")  # as the header's bytes
+
+    def answer(request):
+        if request.url.endswith("/start"):
+            return MockResponse(302, {"Location": target})
+        return MockResponse(200, {"Content-Type": "text/html"}, "<html><body><p>%s</p></body></html>" % ("word " * 100))
+
+    with ws.SearchClient(settings=ws.Settings(), wire=MockWire(answer)) as client:
+        result = tool.call_tool("web_fetch", {"url": "https://e.example/start", "max_chars": 10}, client=client)
+    assert result["error"]["detail_code"] == "bad_redirect", result.get("final_url", "")[:80]
+    assert "over 8192 characters, the longest URL fetch sends" in result["error"]["message"]
+    assert len(tool.format_results(result)) < 500

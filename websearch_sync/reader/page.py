@@ -59,7 +59,7 @@ from ..net.media import content_kind
 from ..net.mocks import requests_patched
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
-from ..net.urls import host_token, request_url, shown_url
+from ..net.urls import host_token, redirect_request_url, request_url, shown_url
 from ..net.wire import BodyWanted
 from ..validate import check_choice, check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
@@ -314,7 +314,7 @@ def _fetch_direct(
             raise blocked
         return refreshes.client_redirect(response)
 
-    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=request_url)
+    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=redirect_request_url)
     spec = RequestSpec("GET", start, headers={"Accept": _ACCEPT}, browser=True)
     try:
         response = transport.send(

@@ -205,7 +205,7 @@ _ARGUMENTS: dict[str, tuple[Argument, ...]] = {
         Argument(
             "url",
             "string",
-            "The http(s) URL of the page to read.",
+            "The http(s) URL of the page to read (at most %d characters once percent-encoded)." % MAX_URL_CHARS,
             required=True,
             min_length=1,
             max_length=MAX_URL_CHARS,

@@ -329,3 +329,15 @@ def test_a_redirect_to_a_url_long_once_encoded_does_not_flood_the_model():
     assert result["error"]["detail_code"] == "bad_redirect", result.get("final_url", "")[:80]
     assert "over 8192 characters, the longest URL fetch sends" in result["error"]["message"]
     assert len(tool.format_results(result)) < 500
+
+
+@pytest.mark.parametrize("path", ["\u00e9" * 8000, "\U0001f600" * 4000])
+def test_a_url_long_once_encoded_is_refused_saying_so_as_the_description_does(path):
+    """An 8,000-character URL of accented letters (a search result's, copied) was sent as 48 KB, and
+    given back twice as the fetch's final_url, whatever max_chars asked."""
+    with ws.SearchClient(settings=ws.Settings()) as client:  # refused before any request
+        result = tool.call_tool("web_fetch", {"url": "https://e.example/" + path, "max_chars": 10}, client=client)
+    assert result["error"]["detail_code"] == "bad_url"
+    assert result["error"]["message"].endswith("characters long once percent-encoded; the limit is 8192")
+    url = tool.tool_schema("web.fetch")["properties"]["url"]
+    assert len("https://e.example/" + path) <= url["maxLength"] and "once percent-encoded" in url["description"]

@@ -341,12 +341,13 @@ def request_url(url: object) -> str:
     return _checked_request_form(url)
 
 
-def redirect_request_url(url: object) -> str:
-    """:func:`request_url` of a redirect's target, refused (:class:`UrlTooLong`) when the form it is
-    sent in is over :data:`MAX_URL_CHARS`: percent-encoding makes a character up to 12, and the
-    target is the page's choice, so 8,100 emoji in a ``Location`` (8 KB as written) were a 97 KB
-    request, and the fetch's ``final_url``, shown twice in the tool's text (and again in the MCP
-    server's structured copy), gave the model 195,000 characters for a ``max_chars`` of 10."""
+def bounded_request_url(url: object) -> str:
+    """:func:`request_url` of a URL fetch sends (the one asked, each redirect's target), refused
+    (:class:`UrlTooLong`) when the form it is sent in is over :data:`MAX_URL_CHARS`: percent-encoding
+    makes a character up to 12, so 8,100 emoji in a ``Location`` (a page's choice, 8 KB as written)
+    or in a search result's URL a model fetches were a 97 KB request, and the fetch's ``final_url``,
+    shown twice in the tool's text (and again in the MCP server's structured copy), gave the model
+    195,000 characters for a ``max_chars`` of 10."""
     form = request_url(url)
     if len(form) > MAX_URL_CHARS:
         raise UrlTooLong(

@@ -341,3 +341,18 @@ def test_a_url_long_once_encoded_is_refused_saying_so_as_the_description_does(pa
     assert result["error"]["message"].endswith("characters long once percent-encoded; the limit is 8192")
     url = tool.tool_schema("web.fetch")["properties"]["url"]
     assert len("https://e.example/" + path) <= url["maxLength"] and "once percent-encoded" in url["description"]
+
+
+@pytest.mark.parametrize("declared", ["text/" + "h" * 30000, "x" * 30000, "text/html, text/" + "h" * 30000])
+def test_a_content_type_no_media_type_is_this_long_does_not_reach_the_model(declared):
+    """A media type is at most 255 characters (RFC 6838); a 30,000-character one was the fetch
+    result's content_type whole, in the structured copy a model reads, whatever max_chars."""
+    from websearch_sync.testing import MockResponse, MockWire
+
+    page = "<html><head><title>T</title></head><body><p>%s</p></body></html>" % ("word " * 100)
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": declared}, page))
+    with ws.SearchClient(settings=ws.Settings(), wire=wire) as client:
+        result = tool.call_tool("web_fetch", {"url": "https://e.example/", "max_chars": 10}, client=client)
+    text, structured = tool.format_for_model(result)
+    assert result["text"].startswith("word word") and len(result["content_type"]) <= 255
+    assert len(json.dumps(structured)) < 2000

@@ -356,3 +356,29 @@ def test_a_content_type_no_media_type_is_this_long_does_not_reach_the_model(decl
     text, structured = tool.format_for_model(result)
     assert result["text"].startswith("word word") and len(result["content_type"]) <= 255
     assert len(json.dumps(structured)) < 2000
+
+
+@pytest.mark.parametrize("results", [True, False], ids=["results_stand", "every_engine_failed"])
+def test_an_instance_naming_hundreds_of_failed_engines_does_not_flood_the_model(results):
+    """A broken or hostile SearXNG instance named 1,500 unresponsive engines: the model read 860 KB of
+    them in the structured result and 26,000 characters of "searxng Timeout; ..." in the text. The
+    first 20 are listed, the others counted."""
+    import responses
+    from hostile_searxng import BASE, recorded
+
+    body = recorded(results)
+    body["unresponsive_engines"] = [["engine%d" % n + "z" * 100, "timeout"] for n in range(1500)]
+    settings = ws.Settings(providers={"searxng": {"base_url": BASE}})
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add(responses.GET, BASE + "/search", body=json.dumps(body), content_type="application/json")
+        with ws.SearchClient(settings=settings, backend="searxng") as client:
+            result = tool.call_tool("web_search", {"query": "q", "max_results": 3}, client=client)
+    listed = result if results else result["error"]
+    engines = [e["engine"] for e in listed["errors"] if e.get("engine")]
+    assert engines == ["engine%d" % n + "z" * 100 for n in range(20)] and listed["engines_not_listed"] == 1480
+    text, structured = tool.format_for_model(result)
+    assert len(text) < 20_000 and len(json.dumps(structured)) < 40_000
+    said = "1500 source(s) failed: " if results else "Its engines failed: "
+    assert (
+        said in text and ("; and 1480 more engines, not listed" if results else "; and 1480 more, not listed") in text
+    )

@@ -168,9 +168,10 @@ def _description(tool: str, images: Union[bool, str] = False) -> str:
     return _DESCRIPTIONS[tool] % (" or PDF" if pdf_readable() else "", image)
 
 
-def _how_many(most: int) -> str:
-    """The ``max_results`` argument's description, for a cap of ``most`` results."""
-    return "How many results (1-%d, default %d)." % (most, min(DEFAULT_MAX_RESULTS, most))
+def _how_many(most: int, default: int = DEFAULT_MAX_RESULTS) -> str:
+    """The ``max_results`` argument's description, for a cap of ``most`` results and a call
+    that gives none getting ``default`` (at most ``most``)."""
+    return "How many results (1-%d, default %d)." % (most, min(default, most))
 
 
 #: The tools' arguments, each declared once: the schema a model is shown and the check of its call.
@@ -204,7 +205,7 @@ _ARGUMENTS: dict[str, tuple[Argument, ...]] = {
         Argument(
             "url",
             "string",
-            "The http(s) URL of the page to read.",
+            "The http(s) URL of the page to read (at most %d characters once percent-encoded)." % MAX_URL_CHARS,
             required=True,
             min_length=1,
             max_length=MAX_URL_CHARS,
@@ -262,7 +263,8 @@ def _arguments(tool: str, settings: Optional[Settings]) -> tuple[Argument, ...]:
         "max_results": lambda a: dataclasses.replace(
             a,
             maximum=most,
-            description=_how_many(most),
+            # what a call without max_results gets: the configured default (WEB_SEARCH_MAX_RESULTS), capped
+            description=_how_many(most, _default_results(settings)),
         ),
     }
     return tuple(adapted[a.name](a) if a.name in adapted else a for a in arguments)
@@ -664,7 +666,7 @@ def _answer(tool: str, args: dict[str, Any], client: SearchClient, images: bool)
     try:
         result: Any = _run(tool, dict(args), client, images)
     except WebSearchError as error:
-        result = {"error": error.to_dict()}
+        result = {"error": _few_engines(error.to_dict())}
     return cast(ToolResult, sendable_value(result))
 
 
@@ -1123,8 +1125,10 @@ def _error_line(error: Mapping[str, Any]) -> str:
     others = [e for e in error.get("errors") or [] if isinstance(e, Mapping)]
     engines = [e for e in others if e.get("engine")]
     if engines:  # a meta-engine's engines (SearXNG): each with its suspension
-        line += " Its engines failed: %s." % "; ".join(
-            "%s %s%s" % (e["engine"], _error_code(e), _back_in(e.get("retry_after"))) for e in engines
+        more = _not_listed(error)
+        line += " Its engines failed: %s%s." % (
+            "; ".join("%s %s%s" % (e["engine"], _error_code(e), _back_in(e.get("retry_after"))) for e in engines),
+            "; and %d more, not listed" % more if more else "",
         )
         others = [e for e in others if not e.get("engine")]
     if others:  # a chain or a merge: every backend's failure
@@ -1372,7 +1376,8 @@ def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
     warnings, failures = _warnings_and_failures(result)
     notes = _warning_notes(warnings, style)
     notes.extend(_later_page_failure(e) for e in failures if isinstance(e.get("page"), int))
-    notes.extend(_sources_failed([e for e in failures if not e.get("url") and not isinstance(e.get("page"), int)]))
+    sources = [e for e in failures if not e.get("url") and not isinstance(e.get("page"), int)]
+    notes.extend(_sources_failed(sources, _not_listed(result)))
     pages = [e for e in failures if e.get("url")]
     if pages:
         note = "Note: %d page(s) could not be read for their content: %s" % (
@@ -1423,12 +1428,20 @@ def _not_sent_notes(meta: Mapping[str, Any], style: str) -> list[str]:
     return [markdown_text(line) for line in lines] if style == "markdown" else lines
 
 
-def _sources_failed(sources: list[Mapping[str, Any]]) -> list[str]:
-    """The note naming the sources (backends) that failed (none when none did)."""
+def _sources_failed(sources: list[Mapping[str, Any]], not_listed: int = 0) -> list[str]:
+    """The note naming the sources (backends, a meta-engine's engines) that failed (none when none
+    did), counting the engines the result does not list (:data:`ENGINES_NOT_LISTED`)."""
     if not sources:
         return []
     named = "; ".join("%s %s" % (e.get("provider") or "?", e.get("type")) for e in sources)
-    return ["Note: %d source(s) failed: %s" % (len(sources), named)]
+    more = "; and %d more engines, not listed" % not_listed if not_listed else ""
+    return ["Note: %d source(s) failed: %s%s" % (len(sources) + not_listed, named, more)]
+
+
+def _not_listed(container: Mapping[str, Any]) -> int:
+    """How many engine failures ``container`` (a result or an error) counts but does not list."""
+    count = container.get(ENGINES_NOT_LISTED)
+    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
 
 
 def _later_page_failure(error: Mapping[str, Any]) -> str:
@@ -1516,10 +1529,34 @@ def _page_title(result: Mapping[str, Any]) -> str:
     return cut_end(" ".join(str(result.get("title") or "").split()), MAX_TITLE_CHARS)
 
 
+#: The most failures of a meta-engine's engines (SearXNG's ``unresponsive_engines``) a tool result
+#: lists, in its ``errors`` or an error's own: a broken or hostile instance named 1,500 engines, and a
+#: model read 860 KB of them in the structured result and 26,000 characters of "searxng Timeout; ..."
+#: in the text. The others are counted (:data:`ENGINES_NOT_LISTED`) and the text says how many.
+MAX_LISTED_ENGINES = 20
+#: The key of a tool result (or of its error) counting the engine failures left out of its ``errors``.
+ENGINES_NOT_LISTED = "engines_not_listed"
+
+
+def _few_engines(container: Mapping[str, Any]) -> dict[str, Any]:
+    """``container`` (a search response or an error's dict) with at most :data:`MAX_LISTED_ENGINES`
+    engine failures in its ``errors`` (the first ones; every other entry kept), the rest counted
+    under :data:`ENGINES_NOT_LISTED`; a new dict when any is left out, else ``container`` itself."""
+    errors = container.get("errors")
+    if not isinstance(errors, list):
+        return dict(container)
+    engines = [e for e in errors if isinstance(e, Mapping) and e.get("engine")]
+    if len(engines) <= MAX_LISTED_ENGINES:
+        return dict(container)
+    left_out = {id(e) for e in engines[MAX_LISTED_ENGINES:]}
+    kept = [e for e in errors if id(e) not in left_out]
+    return dict(container, errors=kept, **{ENGINES_NOT_LISTED: len(left_out)})
+
+
 def _bounded(response: AnyResponse) -> AnyResponse:
     """``response`` with each result's texts (title, snippet, source, publisher, uploader) cut at their
-    caps (``...`` marks a cut), a new dict: the model reads every result, and a service may fill one
-    with megabytes."""
+    caps (``...`` marks a cut), and its engine failures at :data:`MAX_LISTED_ENGINES`, a new dict:
+    the model reads every result, and a service may fill one with megabytes."""
     items = []
     for item in cast(list[Mapping[str, Any]], response["items"]):
         cut = {
@@ -1528,7 +1565,7 @@ def _bounded(response: AnyResponse) -> AnyResponse:
             if isinstance(item.get(name), str) and len(item[name]) > most
         }
         items.append(dict(item, **cut) if cut else item)
-    return cast(AnyResponse, dict(response, items=items))
+    return cast(AnyResponse, dict(_few_engines(response), items=items))
 
 
 def _is_image(result: Mapping[str, Any]) -> bool:

@@ -914,7 +914,13 @@ def describe_sent(value: object) -> str:
         return "a number (%r)" % value
     if isinstance(value, str):
         return "a string (%r)" % shown_text(value)
-    return "an array" if isinstance(value, (list, tuple)) else "an object"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    # only a Python caller can send one (bytes, a set, a Decimal, numpy's int64): "an object" had
+    # told it that a mapping proxy given as the arguments, which "must be a JSON object", was one
+    return "a Python %s, no JSON value" % type(value).__name__
 
 
 def arguments_schema(arguments: Sequence[Argument]) -> dict[str, Any]:
@@ -933,7 +939,7 @@ def not_an_object(given: object) -> InvalidInput:
 
 
 def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, Any]:
-    """``given`` (a dict; ``None`` is no arguments) checked against ``arguments``, without its
+    """``given`` (a dict or another mapping; ``None`` is no arguments) checked against ``arguments``, without its
     ``None`` values (``null`` means "not given", as strict schemas have a model send it).
 
     ``InvalidInput(bad_arguments)`` names the first problem: not an object, a required
@@ -941,6 +947,8 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     """
     if given is None:
         given = {}
+    if isinstance(given, Mapping) and not isinstance(given, dict):  # a read-only mapping, a framework's own
+        given = dict(given)
     if not isinstance(given, dict):
         raise not_an_object(given)
     values = {key: value for key, value in given.items() if value is not None}

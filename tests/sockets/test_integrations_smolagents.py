@@ -115,6 +115,23 @@ def _documented_error_forms(error):
     return forms
 
 
+def test_an_argument_named_self_is_refused_as_unknown(smolagents):
+    """A CodeAgent's code calls the tool itself (``web_search(query="rust", self=1)``): smolagents'
+    ``Tool.__call__(self, ...)`` raised ``TypeError`` ("got multiple values for argument 'self'")
+    where any other unknown argument gets our line."""
+    import websearch_sync as ws
+
+    with ws.SearchClient(backend="stub") as client:  # refused before any search
+        search = smolagents.tools(client)[0]
+        for call in (
+            lambda: search(query="rust", self=1),
+            lambda: search(query="rust", self=1, sanitize_inputs_outputs=True),
+        ):
+            with pytest.raises(smolagents.WebToolError) as caught:
+                call()
+            assert str(caught.value).startswith("Error: InvalidInput (bad_arguments): unknown argument 'self'")
+
+
 def test_a_code_agent_calls_the_tools_with_positional_arguments(smolagents):
     """A CodeAgent shows the model each tool as a Python function (``def web_search(query: string,
     max_results: integer, ...)``), so its code calls ``web_search("rust", 2)``: that is a search."""

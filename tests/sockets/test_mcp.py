@@ -852,13 +852,19 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse(raw_server):
     server.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"web_search",}')  # cut short
     server.send('{"not": "a message"}')
     server.send(call_line(5, '{"query":"still serving"}'))
-    answers = server.next_answers(6)  # tool calls run in threads: answers come in any order
+    server.send(call_line(6, '{"query":"x"}').replace("web_search", "web_s\\ud800"))  # in the name: the client's
+    answers = server.next_answers(7)  # tool calls run in threads: answers come in any order
     by_id = {answer["id"]: answer for answer in answers if answer["id"] is not None}
     anonymous = sorted(
         (answer["error"]["code"], answer["error"]["message"]) for answer in answers if answer["id"] is None
     )
-    assert sorted(by_id) == [2, 3, 5]
-    assert by_id[2]["error"]["code"] == -32602  # the lone surrogate
+    assert sorted(by_id) == [2, 3, 5, 6]
+    assert by_id[6]["error"]["code"] == -32602  # a lone surrogate outside the arguments: the client built it
+    # the lone surrogate in the arguments a model wrote: a tool result it reads, naming the argument
+    assert by_id[2]["result"]["isError"] is True
+    assert by_id[2]["result"]["content"][0]["text"].startswith(
+        "Error: InvalidInput (bad_arguments): argument 'query' is not valid Unicode text: a lone surrogate at position 1."
+    )
     assert by_id[3]["result"]["isError"] is True  # nested 300 deep: the tool's own answer
     assert "Error: InvalidInput (bad_arguments): argument 'locale'" in by_id[3]["result"]["content"][0]["text"]
     assert by_id[5]["result"]["isError"] is False  # and the server still serves

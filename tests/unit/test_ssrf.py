@@ -37,6 +37,10 @@ REFUSED = {
     "reserved4.test": ("240.0.0.1", "reserved"),
     "broadcast.test": ("255.255.255.255", "reserved"),
     "cgnat.test": ("100.100.100.200", "not publicly routable"),
+    # not global whatever the Python: 3.11 before 3.11.10 took most of 192.0.0.0/24 for global (gh-113171)
+    "ietf4.test": ("192.0.0.8", "not publicly routable"),
+    "ietf4b.test": ("192.0.0.200", "not publicly routable"),
+    "documentation6.test": ("3fff::1", "not publicly routable"),  # RFC 9637: no Python before 3.14 knows it
     "loopback6.test": ("::1", "loopback"),
     "unspecified6.test": ("::", "unspecified"),
     "linklocal6.test": ("fe80::1", "link-local"),
@@ -51,7 +55,12 @@ REFUSED = {
 #: The deadline of checks whose subject is not time: a loaded machine stalled a test past 1 s
 #: ("no time left to resolve nat64.test").
 AMPLE_MS = 60_000
-PUBLIC = {"public4.test": "93.184.216.34", "public6.test": "2606:2800:220:1:248:1893:25c8:1946"}
+PUBLIC = {
+    "public4.test": "93.184.216.34",
+    "public6.test": "2606:2800:220:1:248:1893:25c8:1946",
+    "anycast4.test": "192.0.0.9",  # globally reachable in 192.0.0.0/24 (PCP anycast; .10 TURN)
+    "anycast4b.test": "192.0.0.10",
+}
 RESOLVER = static_resolver(dict({name: addr for name, (addr, _) in REFUSED.items()}, **PUBLIC))
 
 

@@ -70,3 +70,16 @@ def test_a_bad_cap_is_refused_when_the_settings_are_built(value):
 def test_the_environment_sets_it():
     assert ws.Settings.from_env({"WEB_SEARCH_TOOL_MAX_RESULTS": "25"}).tool_max_results == 25
     assert ws.Settings.from_env({}).tool_max_results == 10
+
+
+@pytest.mark.parametrize("configured, default", [(8, 8), (2, 2), (40, 10)])
+def test_the_default_the_model_is_shown_is_the_one_a_call_without_max_results_gets(configured, default):
+    """``WEB_SEARCH_MAX_RESULTS`` sets the default a call gets; the description said 5 whatever it was."""
+    settings = ws.Settings(backend="ddg_html", max_results=configured)
+    schema = _max_results_schema(settings)
+    assert schema["description"] == "How many results (1-10, default %d)." % default
+    with fake_results({"ddg_html": ITEMS}), ws.SearchClient("ddg_html", settings=settings) as client:
+        (search,) = [d for d in McpTools(client).definitions() if d["name"] == "web_search"]
+        answer = tool.call_tool("web_search", {"query": "q"}, client=client)
+    assert search["parameters"]["properties"]["max_results"]["description"] == schema["description"]
+    assert len(answer["items"]) == default

@@ -6,6 +6,8 @@ integer written as a string of digits (``"5"``), read as that integer."""
 
 import json
 import re
+from decimal import Decimal
+from types import MappingProxyType
 
 import pytest
 
@@ -197,3 +199,26 @@ def test_a_rate_limit_slot_after_the_calls_budget_tells_the_model_that_a_later_c
         assert tool.format_results(refused).endswith(". Retrying later may help.")
         clock.advance(60)
         assert "items" in tool.call_tool("web_search", {"query": "two"}, client=client)
+
+
+@pytest.mark.parametrize(
+    "arguments, said",
+    [
+        ({"query": b"rust"}, "argument 'query' must be of type string, got a Python bytes, no JSON value"),
+        (
+            {"query": "rust", "max_results": Decimal(5)},
+            "argument 'max_results' must be of type integer, got a Python Decimal, no JSON value",
+        ),
+        ({"query": {"rust"}}, "argument 'query' must be of type string, got a Python set, no JSON value"),
+    ],
+)
+def test_a_value_no_json_holds_is_named_as_the_python_type_it_is(arguments, said):
+    """Only a Python caller sends these: "got an object" named a JSON object it was not."""
+    error = tool.call_tool("web_search", arguments, client=ws.SearchClient("stub"))["error"]
+    assert (error["detail_code"], error["message"]) == ("bad_arguments", said)
+
+
+def test_arguments_in_a_mapping_that_is_no_dict_are_read_as_the_dict_it_holds():
+    """ "arguments must be a JSON object, got an object" refused a read-only mapping of good arguments."""
+    result = tool.call_tool("web_search", MappingProxyType({"query": "rust"}), client=ws.SearchClient("stub"))
+    assert "error" not in result and result["items"]

@@ -310,3 +310,75 @@ def test_a_link_or_a_url_holding_tag_characters_keeps_its_address_in_the_tool_re
     encoded = quote(FLAG[1:])
     assert "[the flag page](https://emoji.example/wiki/\U0001f3f4%s)" % encoded in result["text"]
     assert result["url"] == result["final_url"] == seen[0] == "https://docs.example.org/a" + encoded
+
+
+def test_a_redirect_to_a_url_long_once_encoded_does_not_flood_the_model():
+    """A page's ``Location`` of 8,100 emoji (8 KB as written) was followed as a 97 KB request, and the
+    fetch's ``final_url``, in the text twice, gave the model 195,000 characters for ``max_chars`` 10."""
+    from websearch_sync.testing import MockResponse, MockWire
+
+    target = ("https://e.example/" + "\U0001f600" * 8100).encode("utf-8").decode("latin-1")  # as the header's bytes
+
+    def answer(request):
+        if request.url.endswith("/start"):
+            return MockResponse(302, {"Location": target})
+        return MockResponse(200, {"Content-Type": "text/html"}, "<html><body><p>%s</p></body></html>" % ("word " * 100))
+
+    with ws.SearchClient(settings=ws.Settings(), wire=MockWire(answer)) as client:
+        result = tool.call_tool("web_fetch", {"url": "https://e.example/start", "max_chars": 10}, client=client)
+    assert result["error"]["detail_code"] == "bad_redirect", result.get("final_url", "")[:80]
+    assert "over 8192 characters, the longest URL fetch sends" in result["error"]["message"]
+    assert len(tool.format_results(result)) < 500
+
+
+@pytest.mark.parametrize("path", ["\u00e9" * 8000, "\U0001f600" * 4000])
+def test_a_url_long_once_encoded_is_refused_saying_so_as_the_description_does(path):
+    """An 8,000-character URL of accented letters (a search result's, copied) was sent as 48 KB, and
+    given back twice as the fetch's final_url, whatever max_chars asked."""
+    with ws.SearchClient(settings=ws.Settings()) as client:  # refused before any request
+        result = tool.call_tool("web_fetch", {"url": "https://e.example/" + path, "max_chars": 10}, client=client)
+    assert result["error"]["detail_code"] == "bad_url"
+    assert result["error"]["message"].endswith("characters long once percent-encoded; the limit is 8192")
+    url = tool.tool_schema("web.fetch")["properties"]["url"]
+    assert len("https://e.example/" + path) <= url["maxLength"] and "once percent-encoded" in url["description"]
+
+
+@pytest.mark.parametrize("declared", ["text/" + "h" * 30000, "x" * 30000, "text/html, text/" + "h" * 30000])
+def test_a_content_type_no_media_type_is_this_long_does_not_reach_the_model(declared):
+    """A media type is at most 255 characters (RFC 6838); a 30,000-character one was the fetch
+    result's content_type whole, in the structured copy a model reads, whatever max_chars."""
+    from websearch_sync.testing import MockResponse, MockWire
+
+    page = "<html><head><title>T</title></head><body><p>%s</p></body></html>" % ("word " * 100)
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": declared}, page))
+    with ws.SearchClient(settings=ws.Settings(), wire=wire) as client:
+        result = tool.call_tool("web_fetch", {"url": "https://e.example/", "max_chars": 10}, client=client)
+    text, structured = tool.format_for_model(result)
+    assert result["text"].startswith("word word") and len(result["content_type"]) <= 255
+    assert len(json.dumps(structured)) < 2000
+
+
+@pytest.mark.parametrize("results", [True, False], ids=["results_stand", "every_engine_failed"])
+def test_an_instance_naming_hundreds_of_failed_engines_does_not_flood_the_model(results):
+    """A broken or hostile SearXNG instance named 1,500 unresponsive engines: the model read 860 KB of
+    them in the structured result and 26,000 characters of "searxng Timeout; ..." in the text. The
+    first 20 are listed, the others counted."""
+    import responses
+    from hostile_searxng import BASE, recorded
+
+    body = recorded(results)
+    body["unresponsive_engines"] = [["engine%d" % n + "z" * 100, "timeout"] for n in range(1500)]
+    settings = ws.Settings(providers={"searxng": {"base_url": BASE}})
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add(responses.GET, BASE + "/search", body=json.dumps(body), content_type="application/json")
+        with ws.SearchClient(settings=settings, backend="searxng") as client:
+            result = tool.call_tool("web_search", {"query": "q", "max_results": 3}, client=client)
+    listed = result if results else result["error"]
+    engines = [e["engine"] for e in listed["errors"] if e.get("engine")]
+    assert engines == ["engine%d" % n + "z" * 100 for n in range(20)] and listed["engines_not_listed"] == 1480
+    text, structured = tool.format_for_model(result)
+    assert len(text) < 20_000 and len(json.dumps(structured)) < 40_000
+    said = "1500 source(s) failed: " if results else "Its engines failed: "
+    assert (
+        said in text and ("; and 1480 more engines, not listed" if results else "; and 1480 more, not listed") in text
+    )

@@ -13,6 +13,7 @@ from websearch_sync.net.hops import RedirectPolicy
 from websearch_sync.net.ssrf import AddressGuard
 from websearch_sync.net.urls import (
     MAX_URL_CHARS,
+    bounded_request_url,
     browser_join,
     browser_target,
     dedupe_key,
@@ -478,6 +479,18 @@ def test_a_target_too_long_to_send_is_refused_saying_so():
         "start.test redirected to an address on start.test that cannot be followed (over %d characters, the"
         " longest URL fetch sends)" % MAX_URL_CHARS
     )
+
+
+def test_a_fetchs_target_too_long_once_percent_encoded_is_refused_as_too_long():
+    """8,100 emoji are 8 KB as written, a 97 KB request: the page chose it, and the fetch's final_url
+    gave a model 195,000 characters for a max_chars of 10."""
+    policy = RedirectPolicy("https://start.test/a", _RecordingGuard(), provider=None, canonical=bounded_request_url)
+    with pytest.raises(ws.WebProviderError) as refused:
+        policy.follow("https://start.test/a", "/" + "\U0001f600" * 8100, Deadline(10_000))
+    assert refused.value.detail_code == "bad_redirect"
+    assert refused.value.message.endswith("(over %d characters, the longest URL fetch sends)" % MAX_URL_CHARS)
+    at_the_limit = "https://start.test/" + "%F0%9F%98%80" * ((MAX_URL_CHARS - len("https://start.test/")) // 12)
+    assert bounded_request_url(at_the_limit) == at_the_limit  # sent as it is: within the limit
 
 
 @pytest.mark.parametrize("canonical", [request_url, http_url])

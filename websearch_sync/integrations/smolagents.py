@@ -55,7 +55,16 @@ class WebTool(Tool):  # type: ignore[misc]  # smolagents is not typed
         self._tool = tool
         super().__init__()
 
-    def forward(self, *args: Any, **arguments: Any) -> str:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        """smolagents' call (which a ``CodeAgent``'s code makes), but for a model's argument named
+        ``self``: smolagents' own ``__call__(self, ...)`` raised ``TypeError`` ("got multiple values
+        for argument 'self'") there, where any other unknown argument gets our line; so does this one."""
+        if "self" in kwargs:
+            kwargs.pop("sanitize_inputs_outputs", None)  # smolagents' own keyword, not the model's
+            return self.forward(*args, **kwargs)
+        return super().__call__(*args, **kwargs)
+
+    def forward(self, /, *args: Any, **arguments: Any) -> str:
         """Run the call; raises :class:`WebToolError` when it failed.
 
         A ``CodeAgent`` shows the model each tool as a Python function of its ``inputs``, so its

@@ -13,7 +13,8 @@ valid message to the SDK's server, and answers the rest itself with a JSON-RPC e
   ``id`` is not a string or an integer (a float, bool, null, array or object: the SDK would
   take it for a notification and never answer), with ``id: null``;
 - ``-32602`` (invalid params) for a request whose text holds a lone surrogate, which is
-  not Unicode text (a notification gets no answer, as JSON-RPC says);
+  not Unicode text (a notification gets no answer, as JSON-RPC says), but in a ``tools/call``'s
+  ``arguments``: the model wrote those, and the tool refuses them with a result it reads;
 - for a JSON-RPC batch (an array) under any version but 2025-03-26 (no SDK sends them), one
   array refusing each request in it with ``-32600`` under its id (JSON-RPC's answer to a batch),
   where one error without an id had left every request of it waiting. Under 2025-03-26, the one
@@ -190,6 +191,17 @@ def _holds_lone_surrogate(value: Any) -> bool:
     return False
 
 
+def _outside_arguments(value: Any, request_id: Any) -> Any:
+    """``value`` to look for lone surrogates in: all of it, but a ``tools/call`` request's ``arguments``,
+    which the tool refuses itself (``InvalidInput(bad_arguments)`` naming the argument, as
+    :func:`~websearch_sync.tool.call_tool` does): a model wrote them (half an emoji), and reads a tool
+    result, where a ``-32602`` reached its client alone."""
+    params = value.get("params") if _is_tools_call(value, request_id) else None
+    if not isinstance(params, dict) or "arguments" not in params:
+        return value
+    return dict(value, params={key: item for key, item in params.items() if key != "arguments"})
+
+
 def _batch_refused(batch: list[Any]) -> Optional[list[dict[str, Any]]]:
     """The answer to a JSON-RPC batch (a non-empty array) under a version without batches, shaped
     as JSON-RPC shapes one: an array holding ``-32600`` for each request under its id and for each
@@ -235,7 +247,7 @@ def parse_message(value: Any) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
         # a float, bool, null, array or object id: the SDK would take the message for a notification
         # and never answer; JSON-RPC says invalid request, with a null id (the id cannot be echoed)
         return None, _error(None, INVALID_REQUEST, "Invalid Request: the id must be a string or an integer")
-    if _holds_lone_surrogate(value):
+    if _holds_lone_surrogate(_outside_arguments(value, request_id)):
         if request_id is None:
             return None, None
         return None, _error(

@@ -45,16 +45,23 @@ def valid_media(media: str) -> bool:
     return bool(kind and slash and subtype) and _TOKEN.issuperset(kind) and _TOKEN.issuperset(subtype)
 
 
+#: The longest media type (RFC 6838: a type and a subtype of at most 127 characters each, and the
+#: ``/``): a longer value names none. It was a fetch result's ``content_type`` whole, a header line
+#: of up to 64 KB in the structured result a model reads (the MCP server's), whatever ``max_chars``.
+MAX_MEDIA_CHARS = 255
+
+
 def media_type(value: Optional[str]) -> str:
     """The media type of a ``Content-Type`` value, without parameters, lower-case (``""`` when
-    absent or none is valid). Of several, the last that is a type: "text/html, text/html" is
-    HTML to a browser, and was a type fetch could not read."""
+    absent or none is valid, or over :data:`MAX_MEDIA_CHARS`). Of several, the last that is a type:
+    "text/html, text/html" is HTML to a browser, and was a type fetch could not read."""
     value = value or ""
     if "," not in value:  # the usual single value
-        return value.split(";", 1)[0].strip().lower()
+        media = value.split(";", 1)[0].strip().lower()
+        return media if len(media) <= MAX_MEDIA_CHARS else ""
     for piece in reversed(_split_outside_quotes(value, ",")):
         media = _essence(piece)
-        if media:
+        if media and len(media) <= MAX_MEDIA_CHARS:
             return media
     return ""
 

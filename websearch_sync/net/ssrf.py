@@ -44,6 +44,14 @@ Resolver = Callable[[str, int, float], Sequence[str]]
 
 _MAX_DNS_S = 10.0
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
+#: The IANA special-purpose blocks that are not globally reachable (the IPv4 and IPv6
+#: Special-Purpose Address Registries), beyond what every supported Python's ``ipaddress`` names:
+#: Python 3.11 before 3.11.10 and 3.12 before 3.12.4 took ``192.0.0.8`` (most of ``192.0.0.0/24``)
+#: for a global address (gh-113171), and none before 3.14 knows ``3fff::/20`` (RFC 9637,
+#: documentation), so the guard let a fetch reach them, depending on the Python's patch version.
+#: ``192.0.0.9`` and ``192.0.0.10`` are globally reachable (PCP and TURN anycast) and stay allowed.
+_NOT_GLOBAL = (ipaddress.ip_network("192.0.0.0/24"), ipaddress.ip_network("3fff::/20"))
+_GLOBAL_IN_NOT_GLOBAL = (ipaddress.ip_address("192.0.0.9"), ipaddress.ip_address("192.0.0.10"))
 
 
 # -- reading host names ---------------------------------------------------------------------
@@ -138,9 +146,16 @@ def forbidden_reason(address: Address) -> Optional[str]:
     ):
         if getattr(address, attribute):
             return reason
-    if not address.is_global:
+    if not address.is_global or _not_global(address):
         return "not publicly routable"
     return None
+
+
+def _not_global(address: Address) -> bool:
+    """Whether ``address`` is in a block of :data:`_NOT_GLOBAL` (and not one of its global exceptions)."""
+    return address not in _GLOBAL_IN_NOT_GLOBAL and any(
+        address in block for block in _NOT_GLOBAL if block.version == address.version
+    )
 
 
 # -- resolving ------------------------------------------------------------------------------

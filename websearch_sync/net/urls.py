@@ -361,6 +361,22 @@ def request_url(url: object) -> str:
     return _checked_request_form(url)
 
 
+def bounded_request_url(url: object) -> str:
+    """:func:`request_url` of a URL fetch sends (the one asked, each redirect's target), refused
+    (:class:`UrlTooLong`) when the form it is sent in is over :data:`MAX_URL_CHARS`: percent-encoding
+    makes a character up to 12, so 8,100 emoji in a ``Location`` (a page's choice, 8 KB as written)
+    or in a search result's URL a model fetches were a 97 KB request, and the fetch's ``final_url``,
+    shown twice in the tool's text (and again in the MCP server's structured copy), gave the model
+    195,000 characters for a ``max_chars`` of 10."""
+    form = request_url(url)
+    if len(form) > MAX_URL_CHARS:
+        raise UrlTooLong(
+            "url is %d characters long once percent-encoded; the limit is %d" % (len(form), MAX_URL_CHARS),
+            detail_code=BAD_URL,
+        )
+    return form
+
+
 class _NotKept(Exception):
     """:func:`_request_form`'s answer when it is too long to keep (``lru_cache`` keeps no raise)."""
 

@@ -59,7 +59,7 @@ from ..net.media import content_kind
 from ..net.mocks import requests_patched
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
-from ..net.urls import host_token, request_url, shown_url
+from ..net.urls import bounded_request_url, host_token, shown_url
 from ..net.wire import BodyWanted
 from ..validate import check_choice, check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
@@ -164,7 +164,7 @@ def fetch_page(
         max_bytes = check_number("max_bytes", max_bytes, minimum=MIN_FETCH_BYTES, detail=BAD_MAX_BYTES)
         timeout = check_timeout_ms(timeout_ms)
         _check_flags(allow_private=allow_private, include_comments=include_comments, images=images)
-        start = request_url(url)
+        start = bounded_request_url(url)
         if deadline is None:
             deadline = Deadline(timeout or settings.timeout_ms)
         else:
@@ -314,7 +314,7 @@ def _fetch_direct(
             raise blocked
         return refreshes.client_redirect(response)
 
-    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=request_url)
+    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=bounded_request_url)
     spec = RequestSpec("GET", start, headers={"Accept": _ACCEPT}, browser=True)
     try:
         response = transport.send(

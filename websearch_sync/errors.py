@@ -213,6 +213,12 @@ def cut_end(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 3] + "..."
 
 
+def counted(count: int, noun: str, plural: Optional[str] = None) -> str:
+    """``count`` and ``noun``, in the plural unless ``count`` is 1 (``1 character``, ``2 characters``;
+    ``plural`` when not ``noun + "s"``: ``counted(n, "entry", "entries")``)."""
+    return "%d %s" % (count, noun if count == 1 else plural or noun + "s")
+
+
 def _left_out(count: int) -> str:
     return " ... [%d characters left out] ... " % count  # more than the marker's length: never 1
 

@@ -171,6 +171,7 @@ PDF_READS_BUSY = "pdf_reads_busy"  #: fetch: PDF reads given up earlier still ru
 INTERNAL_ERROR = "internal_error"  #: a bug inside a backend or the extractor
 BAD_PARSE_RESULT = "bad_parse_result"  #: a backend's parse returned the wrong shape
 ANSWER_ONLY = "answer_only"
+ANSWERS_LEFT_OUT = "answers_left_out"  #: a warning: SearXNG's answers past their cap in all, left out and counted
 OPTION_OVERRIDDEN = "option_overridden"  #: a warning: SearXNG searched other engines than asked (a locked preference)
 TIME_RANGE_SKIPPED = "time_range_skipped"  #: a warning: SearXNG did not ask its engines without time-range support
 TIME_RANGE_UNVERIFIED = "time_range_unverified"  #: a warning: SearXNG's /config could not be read to tell that

@@ -41,6 +41,7 @@ from .engine import registry
 from .engine.normalize import LINE_TEXT_FIELDS
 from .errors import (
     ANSWER_ONLY,
+    ANSWERS_LEFT_OUT,
     BAD_ARGUMENTS,
     BAD_EXTRACT_MODE,
     BAD_FILTER,
@@ -1352,6 +1353,7 @@ def _answers(result: Mapping[str, Any], style: str) -> list[str]:
 #: with a ``url`` is on that item's ``content`` (``include_content``), which stands too.
 WARNINGS = frozenset(
     {
+        ANSWERS_LEFT_OUT,
         UNKNOWN_ENGINES,
         UNKNOWN_CATEGORIES,
         OPTION_OVERRIDDEN,

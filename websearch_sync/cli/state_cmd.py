@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
 from ..engine.stdout_claim import owner_stdout
+from ..errors import counted
 from .output import EXIT_OK, json_text, terminal_text
 
 if TYPE_CHECKING:
@@ -164,11 +165,11 @@ def run_show(args: argparse.Namespace) -> int:
     ]
     lines.append("paces: %d" % len(found.paces))
     lines += [
-        "  %s  %d process%s lately, next slot %s"
+        "  %s  %s lately%s, next slot %s"
         % (
             pace.upstream,
-            pace.processes,
-            "" if pace.processes == 1 else "es",
+            counted(pace.processes, "process", "processes"),
+            _foreign(pace.foreign),
             "in %.1f s" % pace.next_slot_s if pace.next_slot_s else "free",
         )
         for pace in found.paces
@@ -178,6 +179,13 @@ def run_show(args: argparse.Namespace) -> int:
         lines.append("other namespaces here: %s" % ", ".join(_shown(name) for name in found.other_namespaces))
     owner_stdout().write("\n".join(lines) + "\n")
     return EXIT_OK
+
+
+def _foreign(members: int) -> str:
+    """What ``state show`` says of a fleet's members of another format (planted, or a bug's)."""
+    if not members:
+        return ""
+    return " (and %s of another format, counted for none: the next booking drops them)" % counted(members, "member")
 
 
 def _shown(name: str) -> str:

@@ -82,19 +82,33 @@ def run_clear(args: argparse.Namespace) -> int:
 
     if args.cache:
         return _clear_answers(args)
-
-    with _without_outage_warning(), SearchClient("stub", state_url=args.state_url, cache_ttl_s=0) as client:
-        if args.backend is not None:  # a misspelt name is refused with a shared state or without one
-            registry.backend_class(args.backend)
-        if not (args.state_url or client.settings.state_url):
-            sys.stderr.write(NO_STATE % "clear")
+    if args.backend is None:
+        lifted = _clear_every_cooldown(args)
+        if lifted is None:
             return EXIT_OK
-        lifted = client.clear_cooldowns(args.backend)
+    else:  # the backend's endpoints are read from its settings: a client's, which loads the plugins
+        with _without_outage_warning(), SearchClient("stub", state_url=args.state_url, cache_ttl_s=0) as client:
+            registry.backend_class(args.backend)  # a misspelt name is refused with a shared state or without one
+            if not (args.state_url or client.settings.state_url):
+                sys.stderr.write(NO_STATE % "clear")
+                return EXIT_OK
+            lifted = client.clear_cooldowns(args.backend)
     owner_stdout().write(
         "cleared %d cool-down%s%s\n"
         % (len(lifted), "" if len(lifted) == 1 else "s", ": " + ", ".join(lifted) if lifted else "")
     )
     return EXIT_OK
+
+
+def _clear_every_cooldown(args: argparse.Namespace) -> "Optional[list[str]]":
+    """``state clear`` without ``--backend``: lift every cool-down of the shared state; the names
+    lifted (``None``, said on stderr, without a shared state). No backend's settings are read, so
+    no plugin is imported (as for ``state show``): a fresh process holds no cool-down of its own."""
+    from ..client.state import SharedCooldowns
+
+    with _without_outage_warning():
+        state = _operator_state(args, "clear")
+        return None if state is None else SharedCooldowns(state).clear()
 
 
 def _clear_answers(args: argparse.Namespace) -> int:

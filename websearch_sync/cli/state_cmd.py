@@ -104,7 +104,7 @@ def _clear_every_cooldown(args: argparse.Namespace) -> "Optional[list[str]]":
     """``state clear`` without ``--backend``: lift every cool-down of the shared state; the names
     lifted (``None``, said on stderr, without a shared state). No backend's settings are read, so
     no plugin is imported (as for ``state show``): a fresh process holds no cool-down of its own."""
-    from ..client.state import SharedCooldowns
+    from ..client.state.cooldowns import SharedCooldowns
 
     with _without_outage_warning():
         state = _operator_state(args, "clear")

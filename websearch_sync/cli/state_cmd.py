@@ -102,13 +102,13 @@ def run_clear(args: argparse.Namespace) -> int:
 
 def _clear_every_cooldown(args: argparse.Namespace) -> "Optional[list[str]]":
     """``state clear`` without ``--backend``: lift every cool-down of the shared state; the names
-    lifted (``None``, said on stderr, without a shared state). No backend's settings are read, so
+    lifted, sorted (``None``, said on stderr, without a shared state). No backend's settings are read, so
     no plugin is imported (as for ``state show``): a fresh process holds no cool-down of its own."""
     from ..client.state.cooldowns import SharedCooldowns
 
     with _without_outage_warning():
         state = _operator_state(args, "clear")
-        return None if state is None else SharedCooldowns(state).clear()
+        return None if state is None else sorted(set(SharedCooldowns(state).clear()))  # as a client's lift: sorted
 
 
 def _clear_answers(args: argparse.Namespace) -> int:

@@ -171,6 +171,7 @@ PDF_READS_BUSY = "pdf_reads_busy"  #: fetch: PDF reads given up earlier still ru
 INTERNAL_ERROR = "internal_error"  #: a bug inside a backend or the extractor
 BAD_PARSE_RESULT = "bad_parse_result"  #: a backend's parse returned the wrong shape
 ANSWER_ONLY = "answer_only"
+ANSWERS_LEFT_OUT = "answers_left_out"  #: a warning: SearXNG's answers past their cap in all, left out and counted
 OPTION_OVERRIDDEN = "option_overridden"  #: a warning: SearXNG searched other engines than asked (a locked preference)
 TIME_RANGE_SKIPPED = "time_range_skipped"  #: a warning: SearXNG did not ask its engines without time-range support
 TIME_RANGE_UNVERIFIED = "time_range_unverified"  #: a warning: SearXNG's /config could not be read to tell that
@@ -211,6 +212,12 @@ def cut_end(text: str, most: int) -> str:
     """``text`` when at most ``most`` characters, else its start ending in ``...``, ``most`` in all
     (a title, an upstream's words: what comes first says most)."""
     return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def counted(count: int, noun: str, plural: Optional[str] = None) -> str:
+    """``count`` and ``noun``, in the plural unless ``count`` is 1 (``1 character``, ``2 characters``;
+    ``plural`` when not ``noun + "s"``: ``counted(n, "entry", "entries")``)."""
+    return "%d %s" % (count, noun if count == 1 else plural or noun + "s")
 
 
 def _left_out(count: int) -> str:

@@ -41,6 +41,7 @@ from .engine import registry
 from .engine.normalize import LINE_TEXT_FIELDS
 from .errors import (
     ANSWER_ONLY,
+    ANSWERS_LEFT_OUT,
     BAD_ARGUMENTS,
     BAD_EXTRACT_MODE,
     BAD_FILTER,
@@ -75,6 +76,7 @@ from .errors import (
     Timeout,
     ToolNotFound,
     WebSearchError,
+    counted,
     cut_end,
 )
 from .forks import instance_lock, renewed_in_children
@@ -1351,6 +1353,7 @@ def _answers(result: Mapping[str, Any], style: str) -> list[str]:
 #: with a ``url`` is on that item's ``content`` (``include_content``), which stands too.
 WARNINGS = frozenset(
     {
+        ANSWERS_LEFT_OUT,
         UNKNOWN_ENGINES,
         UNKNOWN_CATEGORIES,
         OPTION_OVERRIDDEN,
@@ -1434,7 +1437,7 @@ def _sources_failed(sources: list[Mapping[str, Any]], not_listed: int = 0) -> li
     if not sources:
         return []
     named = "; ".join("%s %s" % (e.get("provider") or "?", e.get("type")) for e in sources)
-    more = "; and %d more engines, not listed" % not_listed if not_listed else ""
+    more = "; and %s, not listed" % counted(not_listed, "more engine") if not_listed else ""
     return ["Note: %d source(s) failed: %s%s" % (len(sources) + not_listed, named, more)]
 
 
@@ -1573,10 +1576,11 @@ def _is_image(result: Mapping[str, Any]) -> bool:
     return result.get("extractor") == IMAGE_EXTRACTOR and isinstance(result.get("width"), int)
 
 
-#: What the tool text says of each cause a fetch result's ``truncated_by`` names (``{length}``: its text's;
+#: What the tool text says of each cause a fetch result's ``truncated_by`` names (``{characters}``: its text's
+#: length, ``1 character`` or ``N characters``;
 #: ``{page_cap}``: the page cap in force, read when the note is written).
 _CUT_NOTES = {
-    CUT_MAX_CHARS: "truncated to {length} characters",
+    CUT_MAX_CHARS: "truncated to {characters}",
     CUT_MAX_BYTES: "cut at the byte cap: only the start of the page was read",
     CUT_PARTIAL: "the server sent only a part of the page",
     CUT_DEADLINE: "the PDF's read stopped at the deadline: the pages after it were not read",
@@ -1595,7 +1599,8 @@ def _truncation_note(result: Mapping[str, Any], asked: bool = False, more: Optio
     line's ``{"max_chars": "a larger --max-chars returns more"}``), each cut it names says that instead."""
     causes = [cut for cut in result.get("truncated_by") or [] if cut in _CUT_NOTES]
     page_cap = pdf_reader.MAX_PAGE_CONTENT / 1e6
-    notes = [_CUT_NOTES[cut].format(length=result.get("length", 0), page_cap=page_cap) for cut in causes]
+    characters = counted(result.get("length", 0), "character")
+    notes = [_CUT_NOTES[cut].format(characters=characters, page_cap=page_cap) for cut in causes]
     if more is not None:
         notes = [note + (": " + more[cut] if cut in more else "") for cut, note in zip(causes, notes)]
     elif asked and CUT_MAX_CHARS in causes and result.get("length", 0) < MAX_FETCH_CHARS:

@@ -795,7 +795,8 @@ LOUD_PLUGIN_SOURCE = 'import sys\nsys.stderr.write("demo plugin imported\\n")\n'
 def test_a_command_that_never_names_a_backend_imports_no_plugin(tmp_path):
     """Every command loaded every plugin before it ran, ``state show`` and ``--version`` too: a
     broken plugin's skip warning repeated by each, a slow plugin's import paid by each. The plugins
-    load at the registry's first question: ``backends`` loads them (once), ``state show`` none."""
+    load at the registry's first question: ``backends`` loads them (once), ``state show`` none, nor
+    ``state clear`` without ``--backend`` (its client's settings read every plugin's variables)."""
     _distribution(tmp_path, "demo_search", "demo_search", LOUD_PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
     _distribution(
         tmp_path, "broken_import", "broken_import", "import fancylib_not_there\n", "broken = broken_import:B\n"
@@ -807,6 +808,8 @@ sys.stderr.write("[state show]\\n")
 main(["state", "show"])
 sys.stderr.write("[state clear --cache]\\n")
 main(["state", "clear", "--cache"])
+sys.stderr.write("[state clear]\\n")
+main(["state", "clear"])
 sys.stderr.write("[backends]\\n")
 main(["backends"])
 main(["backends", "--json"])

@@ -3,6 +3,7 @@ while Redis is down each process paces an upstream at ``min_interval_s`` times t
 counting every process seen in the last 30 s (a fork per job, a planted set) made that wait balloon,
 and this process's next slot, set by it, only grew: every later outage refused its calls too."""
 
+import json
 import os
 
 from clocks import FakeClock
@@ -114,3 +115,33 @@ def test_the_next_slot_follows_the_fleet_shrinking_into_an_outage(redis_server):
         server.stop()
         wait = limiter.reserve("x", 0.1, 0.5)  # Redis down: alone, an interval after its last slot
         assert wait is not None and wait <= 0.2 + 1e-6
+
+
+def test_state_show_counts_a_fleet_as_a_booking_counts_it(redis_db, redis_server, capsys):  # noqa: F811
+    """``state show`` read the fleet key's size (ZCARD): 1,000 planted members of this package's
+    format showed as 1,000 processes, where a booking counts at most MAX_FLEET, and members of another
+    format (which count for none) as processes too, without a word."""
+    from websearch_sync.cli import main as cli_main
+
+    _plant(redis_db, [_ours(number) for number in range(1000)] + ["worker-%d" % n for n in range(3)])
+    assert cli_main(["state", "show", "--json", "--state-url", redis_server.url]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(p["upstream"], p["processes"], p["foreign"]) for p in report["paces"]] == [("x", MAX_FLEET, 3)]
+    assert cli_main(["state", "show", "--state-url", redis_server.url]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "  x  %d processes lately (and 3 members of another format, counted for none: the next booking" % (MAX_FLEET)
+        in out
+    ), out
+    assert redis_db.zcard(FLEET_KEY) == 1003  # read only: nothing dropped
+    slots = _slots(redis_server.url)
+    assert slots.reserve("x", 0.001, 10.0) is not None and slots.fleet("x") == MAX_FLEET  # the booking agrees
+
+
+def test_state_show_counts_the_members_a_booking_counts(redis_db, redis_server, capsys):  # noqa: F811
+    """Two processes of this package's format, noted lately: two, as the next booking counts them (besides itself)."""
+    from websearch_sync.cli import main as cli_main
+
+    _plant(redis_db, [_ours(1), _ours(2)])
+    assert cli_main(["state", "show", "--state-url", redis_server.url]) == 0
+    assert "  x  2 processes lately, next slot free\n" in capsys.readouterr().out

@@ -577,7 +577,7 @@ def test_state_show_reads_its_cool_downs_within_its_deadline(capsys, monkeypatch
         code = cli_main(["state", "show", "--json", "--state-url", fake.url + "?socket_timeout=2"])
     told = capsys.readouterr()
     assert (code, len(pipelines)) == (4, 2), told
-    assert "did not finish reading its keys within 3 s (1 rounds of SCAN, 6 keys found)" in told.err, told.err
+    assert "did not finish reading its keys within 3 s (1 round of SCAN, 6 keys found)" in told.err, told.err
 
 
 def _lifted(said: list[bytes]) -> bytes:

@@ -8,6 +8,7 @@ import pytest
 
 from websearch_sync.cli import main
 from websearch_sync.client.search_client import SearchClient
+from websearch_sync.errors import counted
 from websearch_sync.tool import MAX_FETCH_CHARS, format_results
 
 PAGE = {
@@ -61,3 +62,15 @@ def test_the_tools_byte_cap_note_is_unchanged():
     assert "(cut at the byte cap: only the start of the page was read)\n" in format_results(
         page, untrusted_notice=False
     )
+
+
+def test_a_page_cut_to_one_character_says_character_not_characters():
+    """``web_fetch`` with ``max_chars: 1`` said ``(truncated to 1 characters: ...)``."""
+    page = dict(PAGE, text="x", length=1)
+    text = format_results(page, untrusted_notice=False)
+    assert "(truncated to 1 character: ask a larger max_chars (at most %d) for more)" % MAX_FETCH_CHARS in text, text
+
+
+def test_the_plural_is_kept_for_more_than_one():
+    assert counted(1, "character") == "1 character" and counted(0, "character") == "0 characters"
+    assert counted(2, "entry", "entries") == "2 entries"

@@ -358,6 +358,16 @@ def test_a_content_type_no_media_type_is_this_long_does_not_reach_the_model(decl
     assert len(json.dumps(structured)) < 2000
 
 
+def test_one_engine_not_listed_is_one_more_engine():
+    """One engine failure over the listed ones was ``; and 1 more engines, not listed``."""
+    engines = [
+        {"provider": "searxng", "engine": "e%d" % n, "type": "Timeout"} for n in range(tool.MAX_LISTED_ENGINES + 1)
+    ]
+    response = {"query": "q", "provider": "searxng", "items": [], "errors": engines}
+    text = tool.format_results(tool._bounded(response), untrusted_notice=False)
+    assert "; and 1 more engine, not listed" in text, text
+
+
 @pytest.mark.parametrize("results", [True, False], ids=["results_stand", "every_engine_failed"])
 def test_an_instance_naming_hundreds_of_failed_engines_does_not_flood_the_model(results):
     """A broken or hostile SearXNG instance named 1,500 unresponsive engines: the model read 860 KB of

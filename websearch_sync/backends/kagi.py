@@ -23,6 +23,7 @@ from ..errors import (
     AuthError,
     InvalidInput,
     WebParseError,
+    counted,
 )
 from ..models import SearchParams
 from ..net.transport import RequestSpec
@@ -97,9 +98,9 @@ class Kagi(JsonApiBackend):
         kinds = [entry.get("t") if isinstance(entry, dict) else None for entry in entries]
         if entries and not any(kind in (_SEARCH_RESULT, _RELATED_SEARCHES) for kind in kinds):
             raise WebParseError(
-                "kagi answered with %d entries in `data`, none a search result (t 0) or related searches "
+                "kagi answered with %s in `data`, none a search result (t 0) or related searches "
                 "(t 1): an unknown shape, not 'no results' (the first entry: %s)"
-                % (len(entries), json_shape(entries[0])),
+                % (counted(len(entries), "entry", "entries"), json_shape(entries[0])),
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )

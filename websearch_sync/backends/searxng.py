@@ -61,6 +61,7 @@ from ..engine.pace import before_next_request
 from ..engine.setting import Setting, own_timeout
 from ..errors import (
     ANSWER_ONLY,
+    ANSWERS_LEFT_OUT,
     BAD_CATEGORIES,
     BAD_ENGINES,
     BAD_LOCALE,
@@ -76,6 +77,7 @@ from ..errors import (
     WebBlocked,
     WebProviderError,
     WebSearchError,
+    counted,
 )
 from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import BotWall
@@ -94,7 +96,7 @@ from .searxng_config import (
     want_config,
     wanted,
 )
-from .searxng_extras import extras_of
+from .searxng_extras import MAX_ANSWERS_CHARS, extras_of
 from .searxng_failures import EngineFailure, engine_failure, no_results_because
 from .searxng_names import (
     PAGING,
@@ -703,9 +705,11 @@ class SearXNG(JsonApiBackend):
         problems = [failure for failure in failures if failure is not None]
         if not items and problems:
             raise no_results_because(problems, response.status, self.name)
-        extras = extras_of(data)
+        extras, answers_left_out = extras_of(data)
         errors = [problem.to_dict() for problem in problems]
         errors.extend(warning.to_dict() for warning in self._names_searched(params, results, problems))
+        if answers_left_out:
+            errors.append(_answers_left_out(extras["answers"], answers_left_out).to_dict())
         if not items and (extras.get("answers") or extras.get("infoboxes")):
             errors.append(_answer_only(extras).to_dict())
         cut = any(isinstance(p, Timeout) and (self.deadline_cut or p.retry_after is not None) for p in problems)
@@ -906,6 +910,16 @@ def instance_root(base_url: str) -> str:
     if path.endswith("/search"):
         path = path[: -len("/search")].rstrip("/")
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+def _answers_left_out(kept: list[dict[str, Any]], left_out: int) -> WebSearchError:
+    """The warning that the answers past :data:`~.searxng_extras.MAX_ANSWERS_CHARS` were left out."""
+    return WebProviderError(
+        "searxng's answers come to over %d characters, the most kept of them in all: %s kept,"
+        " %s left out" % (MAX_ANSWERS_CHARS, counted(len(kept), "answer"), counted(left_out, "other")),
+        provider="searxng",
+        detail_code=ANSWERS_LEFT_OUT,
+    )
 
 
 def _answer_only(extras: dict[str, Any]) -> WebSearchError:

@@ -16,6 +16,8 @@ shape of ``provider_meta["extras"]`` (docs/backends.md):
 
 A kind is present only when the answer has some; every text is cleaned like an
 item's (plain text: SearXNG escapes these in its own page) and each list is capped.
+The answers are capped in all as well (:data:`MAX_ANSWERS_CHARS`): those past it are
+left out and counted, which the backend says in a warning (``answers_left_out``).
 """
 
 from typing import Any, Optional
@@ -31,10 +33,15 @@ EXTRAS_KINDS = ("answers", "infoboxes", "suggestions", "corrections")
 MAX_EXTRAS = 10
 #: Longest text kept of one field.
 MAX_EXTRA_CHARS = 2000
+#: Most characters of the answers kept, their fields' (text, URL, engine, template) summed: ten
+#: answers each with a URL of 8 KB came to 80 KB. The first answer is kept whatever its size (its
+#: fields are capped); the answers after the last that fits are left out, and counted.
+MAX_ANSWERS_CHARS = 8000
 
 
-def extras_of(data: dict[str, Any]) -> dict[str, list[Any]]:
-    """``{kind: entries}`` for each kind of extra the answer has (see the module docstring)."""
+def extras_of(data: dict[str, Any]) -> tuple[dict[str, list[Any]], int]:
+    """``{kind: entries}`` for each kind of extra the answer has (see the module docstring), and
+    how many answers were left out at :data:`MAX_ANSWERS_CHARS`."""
     readers = {"answers": _answer, "infoboxes": _infobox, "suggestions": _word, "corrections": _word}
     extras: dict[str, list[Any]] = {}
     for kind in EXTRAS_KINDS:
@@ -46,7 +53,23 @@ def extras_of(data: dict[str, Any]) -> dict[str, list[Any]]:
         )
         if entries:
             extras[kind] = entries[:MAX_EXTRAS]
-    return extras
+    answers, left_out = answers_within(extras.get("answers", []))
+    if left_out:
+        extras["answers"] = answers
+    return extras, left_out
+
+
+def answers_within(answers: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The first ``answers`` whose fields come to at most :data:`MAX_ANSWERS_CHARS` characters in
+    all (the first answer always), and how many after them are left out."""
+    kept: list[dict[str, Any]] = []
+    total = 0
+    for answer in answers:
+        total += sum(len(value) for value in answer.values() if isinstance(value, str))
+        if kept and total > MAX_ANSWERS_CHARS:
+            break
+        kept.append(answer)
+    return kept, len(answers) - len(kept)
 
 
 def _text(value: Any) -> Optional[str]:

@@ -30,7 +30,7 @@ except ImportError:  # Windows: a descriptor's flags cannot be asked
     fcntl = None  # type: ignore[assignment]
 
 from ..client.clock import SYSTEM_CLOCK, CancellableClock, Clock
-from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
+from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError, counted
 from ..net.urls import INVISIBLE
 from ..net.waits import wait_for
 from ..validate import MAX_QUERY_CHARS
@@ -238,7 +238,7 @@ class BatchCounts:
         if ended:
             line = "%s: %s, %d %s" % (ended[0], line, skipped, ended[1])
         elif self.stopped and (skipped or streamed):
-            line += "; stopped after %d consecutive failures, %d not run" % (stop_after or 0, skipped)
+            line += "; stopped after %s, %d not run" % (counted(stop_after or 0, "consecutive failure"), skipped)
             line += ", the rest of the input not read" if streamed else ""
         return "\n".join([line, *self.failure_lines()])
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
 from ..engine.stdout_claim import owner_stdout
+from ..errors import counted
 from .output import EXIT_OK, json_text, terminal_text
 
 if TYPE_CHECKING:
@@ -81,19 +82,33 @@ def run_clear(args: argparse.Namespace) -> int:
 
     if args.cache:
         return _clear_answers(args)
-
-    with _without_outage_warning(), SearchClient("stub", state_url=args.state_url, cache_ttl_s=0) as client:
-        if args.backend is not None:  # a misspelt name is refused with a shared state or without one
-            registry.backend_class(args.backend)
-        if not (args.state_url or client.settings.state_url):
-            sys.stderr.write(NO_STATE % "clear")
+    if args.backend is None:
+        lifted = _clear_every_cooldown(args)
+        if lifted is None:
             return EXIT_OK
-        lifted = client.clear_cooldowns(args.backend)
+    else:  # the backend's endpoints are read from its settings: a client's, which loads the plugins
+        with _without_outage_warning(), SearchClient("stub", state_url=args.state_url, cache_ttl_s=0) as client:
+            registry.backend_class(args.backend)  # a misspelt name is refused with a shared state or without one
+            if not (args.state_url or client.settings.state_url):
+                sys.stderr.write(NO_STATE % "clear")
+                return EXIT_OK
+            lifted = client.clear_cooldowns(args.backend)
     owner_stdout().write(
         "cleared %d cool-down%s%s\n"
         % (len(lifted), "" if len(lifted) == 1 else "s", ": " + ", ".join(lifted) if lifted else "")
     )
     return EXIT_OK
+
+
+def _clear_every_cooldown(args: argparse.Namespace) -> "Optional[list[str]]":
+    """``state clear`` without ``--backend``: lift every cool-down of the shared state; the names
+    lifted, sorted (``None``, said on stderr, without a shared state). No backend's settings are read, so
+    no plugin is imported (as for ``state show``): a fresh process holds no cool-down of its own."""
+    from ..client.state.cooldowns import SharedCooldowns
+
+    with _without_outage_warning():
+        state = _operator_state(args, "clear")
+        return None if state is None else sorted(set(SharedCooldowns(state).clear()))  # as a client's lift: sorted
 
 
 def _clear_answers(args: argparse.Namespace) -> int:
@@ -164,11 +179,11 @@ def run_show(args: argparse.Namespace) -> int:
     ]
     lines.append("paces: %d" % len(found.paces))
     lines += [
-        "  %s  %d process%s lately, next slot %s"
+        "  %s  %s lately%s, next slot %s"
         % (
             pace.upstream,
-            pace.processes,
-            "" if pace.processes == 1 else "es",
+            counted(pace.processes, "process", "processes"),
+            _foreign(pace.foreign),
             "in %.1f s" % pace.next_slot_s if pace.next_slot_s else "free",
         )
         for pace in found.paces
@@ -178,6 +193,13 @@ def run_show(args: argparse.Namespace) -> int:
         lines.append("other namespaces here: %s" % ", ".join(_shown(name) for name in found.other_namespaces))
     owner_stdout().write("\n".join(lines) + "\n")
     return EXIT_OK
+
+
+def _foreign(members: int) -> str:
+    """What ``state show`` says of a fleet's members of another format (planted, or a bug's)."""
+    if not members:
+        return ""
+    return " (and %s of another format, counted for none: the next booking drops them)" % counted(members, "member")
 
 
 def _shown(name: str) -> str:

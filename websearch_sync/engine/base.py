@@ -39,6 +39,7 @@ from ..errors import (
     WebParseError,
     WebProviderError,
     WebSearchError,
+    counted,
 )
 from ..hostnames import idna_refusal
 from ..models import MAX_RESULT_NESTING, ErrorInfo, ParseResult, SearchParams
@@ -1102,8 +1103,8 @@ def listed_results(
     kept = [item for item in items if "url" in item]
     if listed and all(identity(item, vertical) is None for item in kept):
         raise WebParseError(
-            "%s answered with %d %s results, none with the address a result needs (an unknown shape)"
-            % (provider, listed, vertical),
+            "%s answered with %s, none with the address a result needs (an unknown shape)"
+            % (provider, counted(listed, "%s result" % vertical)),
             provider=provider,
             detail_code=UNEXPECTED_SHAPE,
         )

@@ -160,13 +160,6 @@ def opens_as_page(content: bytes) -> bool:
     return _opens_as_html(content[:SNIFF_BYTES].lstrip(_BLANKS).lower())
 
 
-def html_note(content: bytes) -> str:
-    """`` (it opens as an HTML page)`` when ``content`` does, as an untyped body is sniffed
-    (:func:`content_kind`), else ``""``: what an error message on a body declared a PDF or an
-    image that is none says of it (a sign-in or error page sent under that type), not quoting it."""
-    return " (it opens as an HTML page)" if _opens_as_html(content[:1024].lstrip(_BLANKS).lower()) else ""
-
-
 def _opens_as_html(head: bytes) -> bool:
     """Whether ``head`` (the body's first KB, lower case) opens as an HTML page."""
     head = head[past_prologue(head, doctype=False) :]

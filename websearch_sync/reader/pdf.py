@@ -56,7 +56,7 @@ from ..errors import (
 )
 from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
-from ..net.media import html_note, pdf_start, served_as
+from ..net.media import pdf_start, served_as
 from ..net.transport import HttpResponse
 from .pagetext import (
     CUT_CONTENT_BUDGET,
@@ -227,8 +227,8 @@ def pdf_text(
 def _what_broke(response: HttpResponse, error: BaseException) -> str:
     """What the server served that pypdf could not read, in an error message's words: a PDF, or,
     with no ``%PDF-`` header where PDF readers look for it, content declared a PDF that is none
-    (an empty body; a sign-in or error page sent under the PDF's type, which its message names as
-    an HTML page without quoting it). pypdf reads a file from its end, so a PDF without a header
+    (an empty body, a text; a sign-in or error page sent under the PDF's type never comes here:
+    ``net.media.content_kind`` takes it for the page it is). pypdf reads a file from its end, so a PDF without a header
     is read as long as the rest holds; one that ends without its ``%%EOF`` is said to, as a file
     cut short (an upload or a copy that stopped) is, and a 206 holding a part of it says so."""
     if pdf_start(response.content) >= 0:
@@ -242,7 +242,7 @@ def _what_broke(response: HttpResponse, error: BaseException) -> str:
     what = "%s that is no PDF" % served_as(response.content_type)
     if not response.content:
         return what + ": it is empty"
-    return what + ": it opens with no %%PDF- header%s" % html_note(response.content)
+    return what + ": it opens with no %PDF- header"
 
 
 #: What a PDF with no readable text lacks, by whether pypdf extracted characters none of which

@@ -312,6 +312,35 @@ def test_the_answers_and_suggestions_an_instance_passes_on_never_show_the_key():
     assert key not in json.dumps(result) and "***" in json.dumps(extras)
 
 
+def test_answers_past_their_cap_in_all_are_left_out_and_counted():
+    """Each answer's fields were capped but not the answers together: ten answers with a URL of 8 KB
+    each came to 80 KB. Those past ``MAX_ANSWERS_CHARS`` are left out, and a warning counts them."""
+    from websearch_sync.backends.searxng_extras import MAX_ANSWERS_CHARS
+    from websearch_sync.tool import format_results
+
+    body = recorded("shortlist__1.json")
+    long_url = "https://answers.example/" + "a" * 8000
+    body["answers"] = [{"answer": "answer %d" % n, "url": long_url + str(n), "engine": "e"} for n in range(10)]
+    result, _ = search(body)
+    answers = result["provider_meta"]["extras"]["answers"]
+    assert [a["text"] for a in answers] == ["answer 0"] and result["items"]
+    assert len(json.dumps(result["provider_meta"]["extras"])) < 2 * MAX_ANSWERS_CHARS
+    warnings = [e for e in result["errors"] if e.get("detail_code") == "answers_left_out"]
+    assert [w["message"] for w in warnings] == [
+        "searxng's answers come to over %d characters, the most kept of them in all: 1 answer kept,"
+        " 9 others left out" % MAX_ANSWERS_CHARS
+    ]
+    assert "Note: searxng's answers come to over" in format_results(result, untrusted_notice=False)
+
+
+def test_short_answers_are_all_kept_without_a_warning():
+    body = recorded("shortlist__1.json")
+    body["answers"] = [{"answer": "answer %d" % n, "url": "https://a.example/%d" % n, "engine": "e"} for n in range(10)]
+    result, _ = search(body)
+    assert len(result["provider_meta"]["extras"]["answers"]) == 10
+    assert not [e for e in result.get("errors") or [] if e.get("detail_code") == "answers_left_out"]
+
+
 # -- a public instance's JavaScript challenge --------------------------------------------------
 
 JS_CHALLENGE_PAGE = (

@@ -24,6 +24,7 @@ from ...errors import (
     InvalidInput,
     NetworkError,
     Timeout,
+    counted,
     install_hint,
     redact,
 )
@@ -429,7 +430,9 @@ class ScanCut(Exception):
     command was not). ``done``: what the command did before it stopped, when it did something."""
 
     def __init__(self, rounds: int, keys: int, seconds: float) -> None:
-        super().__init__("SCAN went on for %d rounds (%d keys) in %.0f s" % (rounds, keys, seconds))
+        super().__init__(
+            "SCAN went on for %s (%s) in %.0f s" % (counted(rounds, "round"), counted(keys, "key"), seconds)
+        )
         self.rounds, self.keys, self.seconds = rounds, keys, seconds
         self.done = ""
 
@@ -947,11 +950,17 @@ class SharedState:
             )
         except ScanCut as cut:
             raise Timeout(
-                "the shared state %s did not finish reading its keys within %.0f s (%d rounds of SCAN, %d keys"
+                "the shared state %s did not finish reading its keys within %.0f s (%s of SCAN, %s"
                 " found): %s. A Redis holding millions of other keys takes long (keep the state in a database of"
                 " its own, or give the command longer: WEB_SEARCH_TIMEOUT_MS); one that answers SCAN with cursor"
                 " after cursor is not working as Redis does"
-                % (self.server.shown, cut.seconds, cut.rounds, cut.keys, cut.done or undone),
+                % (
+                    self.server.shown,
+                    cut.seconds,
+                    counted(cut.rounds, "round"),
+                    counted(cut.keys, "key"),
+                    cut.done or undone,
+                ),
                 detail_code=DEADLINE_EXCEEDED,
             ) from None
         if done is missing:
@@ -989,7 +998,7 @@ class SharedState:
                     page = []
             except ScanCut as cut:  # what it found is deleted all the same (one round trip more)
                 deleted += self._deleted(redis, page, prefix, delete)
-                cut.done = "the %d %s keys it found were deleted" % (len(deleted), kind)
+                cut.done = "the %s it found were deleted" % counted(len(deleted), kind + " key")
                 raise
             return deleted
 

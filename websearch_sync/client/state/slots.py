@@ -34,6 +34,24 @@ local function ours(command, key, ...)
 end
 """
 
+#: ``count_fleet(members, me)``: how a fleet's members are counted, by the booking and by ``state show``
+#: alike (:data:`FLEET_SIZE`): those of this package's format (``<pid>-<12 hex>``) other than ``me``,
+#: and the list of those of another format (planted, or a bug's: they count for none, and the booking
+#: drops them).
+_COUNT_FLEET = """
+local function count_fleet(members, me)
+  local counted, foreign = 0, {}
+  for _, member in ipairs(members) do
+    if not string.match(member, '^%d+%-%x%x%x%x%x%x%x%x%x%x%x%x$') then
+      table.insert(foreign, member)
+    elseif member ~= me then
+      counted = counted + 1
+    end
+  end
+  return counted, foreign
+end
+"""
+
 #: The slot key's value: ``<next free slot> <interval of the process that set it>`` (microseconds).
 _READ_SLOT = """
 local stored = ours('GET', KEYS[1]) or ''
@@ -65,6 +83,7 @@ local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
 #: fleet size, that interval, 0} when it does not. The slot key expires one second after the slot it holds has passed.
 _BOOK = (
     _OURS
+    + _COUNT_FLEET
     + """
 if redis.replicate_commands then redis.replicate_commands() end
 local clock = redis.call('TIME')
@@ -73,14 +92,8 @@ ours('ZADD', KEYS[2], now, ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
 redis.call('ZREMRANGEBYSCORE', KEYS[2], string.format('(%.0f', now + tonumber(ARGV[4])), '+inf')
 redis.call('PEXPIRE', KEYS[2], math.ceil(tonumber(ARGV[4]) / 1000))
-local fleet = 0
-for _, member in ipairs(redis.call('ZREVRANGE', KEYS[2], 0, 4 * tonumber(ARGV[8]) - 1)) do
-  if not string.match(member, '^%d+%-%x%x%x%x%x%x%x%x%x%x%x%x$') then
-    redis.call('ZREM', KEYS[2], member)
-  elseif member ~= ARGV[3] then
-    fleet = fleet + 1
-  end
-end
+local fleet, foreign = count_fleet(redis.call('ZREVRANGE', KEYS[2], 0, 4 * tonumber(ARGV[8]) - 1), ARGV[3])
+for _, member in ipairs(foreign) do redis.call('ZREM', KEYS[2], member) end
 fleet = math.min(fleet + 1, tonumber(ARGV[8]))
 """
     + _READ_SLOT
@@ -93,6 +106,30 @@ if wait > tonumber(ARGV[2]) then return {0, wait, fleet, paced, 0} end
 local after = slot + tonumber(ARGV[1])
 redis.call('SET', KEYS[1], string.format('%.0f %s', after, ARGV[1]), 'PX', math.ceil((after - now) / 1000) + 1000)
 return {1, wait, fleet, paced, after}
+"""
+)
+
+#: KEYS[1]: an upstream's fleet. ARGV[1]: how long a process stays in it after its last booking,
+#: ARGV[2]: the largest fleet counted (:data:`MAX_FLEET`), both as the booking is given them. Reads
+#: only, for ``state show``: of the latest ``4 * ARGV[2]`` members (the booking's bounded read) those
+#: noted within ARGV[1] of now, counted by ``count_fleet``; answers {the processes a booking counts,
+#: at most ARGV[2] (the booker not among them), the members of another format it drops}. (A member
+#: noted ahead of now past ARGV[1], on another clock or planted, which a booking drops first, takes a
+#: place among those read here: then fewer are counted.)
+FLEET_SIZE = (
+    _COUNT_FLEET
+    + """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local window, most = tonumber(ARGV[1]), tonumber(ARGV[2])
+local read = redis.call('ZREVRANGE', KEYS[1], 0, 4 * most - 1, 'WITHSCORES')
+local members = {}
+for index = 1, #read, 2 do
+  local noted = tonumber(read[index + 1])
+  if noted > now - window and noted <= now + window then table.insert(members, read[index]) end
+end
+local counted, foreign = count_fleet(members, '')
+return {math.min(counted, most), #foreign}
 """
 )
 

@@ -14,11 +14,11 @@ from typing import Any, NamedTuple, Optional
 from .cooldowns import LIFTED, MAX_RECORD_BYTES, read_block
 from .flights import RELEASED
 from .server import KINDS, NAMESPACE, ScanBound, SharedState, glob, redis_now_us, scanned
-from .slots import slot_time_us
+from .slots import FLEET_SIZE, FLEET_WINDOW_S, MAX_FLEET, slot_time_us
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: Keys asked about per round trip (a pipeline of GETRANGE and PTTL, or GET and ZCARD, for each).
+#: Keys asked about per round trip (a pipeline of GETRANGE and PTTL, or the fleet's count and GET, for each).
 _BATCH = 500
 
 
@@ -34,8 +34,13 @@ class Pace(NamedTuple):
     """One upstream's shared pace."""
 
     upstream: str
-    processes: int  #: the processes that booked one of its slots lately (the fleet, :data:`~.slots.FLEET_WINDOW_S`)
+    #: the processes that booked one of its slots lately, counted as a booking counts them (the fleet,
+    #: :data:`~.slots.FLEET_WINDOW_S`; at most :data:`~.slots.MAX_FLEET`)
+    processes: int
     next_slot_s: float  #: seconds until its next free slot (0: free now)
+    #: members of its fleet key of another format than this package's (planted, or a bug's), counted
+    #: for none (the next booking drops them), among those a booking reads
+    foreign: int
 
 
 class Survey(NamedTuple):
@@ -92,6 +97,12 @@ def _in_batches(redis: Any, names: list[str], ask: Any, bound: ScanBound) -> lis
     return replies
 
 
+def _fleet_size(reply: Any) -> bool:
+    """Whether ``reply`` is the fleet script's ``{processes, foreign members}`` (an error reply, a key
+    of another type, is none)."""
+    return isinstance(reply, list) and len(reply) == 2 and all(type(n) is int and n >= 0 for n in reply)
+
+
 def survey(state: SharedState) -> Survey:
     """The cool-downs, paces, questions in flight and cached answers of ``state``'s namespace.
 
@@ -120,19 +131,21 @@ def survey(state: SharedState) -> Survey:
                 cooldowns.append(Cooldown(name, block.detail_code if block else None, left))
         fleets = [name[1:-1] for name in found.names["fleet"] if name[:1] == "{" and name[-1:] == "}"]
         now_us = redis_now_us(redis)
+        fleet_size = redis.script_load(FLEET_SIZE) if fleets else ""  # then each fleet's in a pipeline: EVALSHA
+        fleet_args = [int(FLEET_WINDOW_S * 1e6), MAX_FLEET]
         replies = _in_batches(
             redis,
             fleets,
             lambda pipe, name: (
-                pipe.zcard(state.script_keys(name, "fleet")[0]),
+                pipe.evalsha(fleet_size, 1, *state.script_keys(name, "fleet"), *fleet_args),
                 pipe.get(state.script_keys(name, "slot")[0]),
             ),
             bound,
         )
         paces = [
-            Pace(name, processes, max(0.0, (slot_time_us(slot) - now_us) / 1e6))
-            for name, processes, slot in zip(fleets, replies[::2], replies[1::2])
-            if type(processes) is int and processes > 0
+            Pace(name, size[0], max(0.0, (slot_time_us(slot) - now_us) / 1e6), size[1])
+            for name, size, slot in zip(fleets, replies[::2], replies[1::2])
+            if _fleet_size(size) and (size[0] > 0 or size[1] > 0)
         ]
         flights = found.names["flight"]
         replies = _in_batches(

@@ -12,11 +12,12 @@ def pytest_addoption(parser):
 
 import pytest  # noqa: E402
 
-from websearch_sync.testing import no_network  # noqa: E402
-
 
 @pytest.fixture(autouse=True)
 def _offline():
-    """Contract cases replay recordings; any real connection is a bug."""
+    """Contract cases replay recordings; any real connection is a bug. (``no_network`` imported
+    here, not by the module: the xdist controller imports this module and runs no test.)"""
+    from websearch_sync.testing import no_network
+
     with no_network():
         yield

@@ -13,6 +13,7 @@ The suite, by kind (``pytest`` runs all of it, offline):
 Helpers at this level: ``servers.py`` (the local server), ``faults.py`` (the catalogue of every way
 it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
 ``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``,
+``json_backend.py`` (``JsonTestBackend``, of the ``testjson`` and ``json_backends`` fixtures),
 ``search_env.py`` (the developer's search settings out of each test's environment), ``races.py`` (a set two
 threads race on),
 ``unit_world.py`` (what every unit test runs in: no connection, the requests transport),
@@ -23,16 +24,13 @@ worker sends its controller).
 """
 
 import pytest
-from clocks import FakeClock
-from search_env import without_search_settings
 
-from websearch_sync.engine.base import Backend, dig, json_body
-from websearch_sync.engine.registry import register, unregister
-from websearch_sync.models import ParseResult
-from websearch_sync.net.transport import RequestSpec
-
-# The fixtures (websearch_replay, websearch_fake) also where the pytest11 plugin is not installed.
-from websearch_sync.testing import no_network, reset, websearch_fake, websearch_replay  # noqa: F401
+# The fixtures (websearch_replay, websearch_fake) also where the pytest11 plugin is not installed
+# (``websearch_sync.testing`` imports nothing of the library for them). The library and the helpers
+# that import it are imported where a fixture or a test needs them: the xdist controller imports
+# this module but runs no test (the library's 140 modules compiled and imported for nothing:
+# 0.37 s of its CPU).
+from websearch_sync.testing import websearch_fake, websearch_replay  # noqa: F401
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +40,10 @@ def _offline_and_clean_env():
     integrations), so no cool-down or cache outlives a test. Set up first and torn down last
     (after the test's own ``monkeypatch``): no ``monkeypatch`` of its own, which cost each of the
     suite's thousands of tests a fixture when there is usually no variable to take away."""
+    from search_env import without_search_settings
+
     from websearch_sync.client.default_client import close_default_client
+    from websearch_sync.testing import no_network, reset
 
     with without_search_settings():
         reset()  # as the plugin does; here too where it is not installed (after the environment is cleaned)
@@ -56,6 +57,8 @@ def fake_clock(monkeypatch):
     """A :class:`FakeClock` behind the default clock for the test: every client made without
     its own clock (``websearch_sync.search``, the CLI) waits on it, so retries, Retry-After,
     rate-limit slots and cool-downs take no real time and are checked on ``fake_clock.sleeps``."""
+    from clocks import FakeClock
+
     from websearch_sync.client.clock import SYSTEM_CLOCK
 
     clock = FakeClock()
@@ -64,26 +67,13 @@ def fake_clock(monkeypatch):
     return clock
 
 
-class JsonTestBackend(Backend):
-    """A minimal JSON backend used to exercise the shared HTTP path."""
-
-    name = "testjson"
-    kind = "json"
-    summary = "test-only JSON backend"
-    env_vars = {"api_key": "TESTJSON_API_KEY"}
-
-    def build_request(self, params):
-        headers = {"Authorization": "Bearer %s" % self.config["api_key"]} if self.config.get("api_key") else {}
-        return RequestSpec("GET", self.endpoint_url(), params={"q": params.full_query}, headers=headers)
-
-    def parse(self, response, params):
-        data = json_body(response, self.name)
-        return ParseResult(items=[dict(r) for r in dig(data, ["results"], self.name)])
-
-
 @pytest.fixture
 def testjson():
-    """Registers the ``testjson`` backend for the duration of a test."""
+    """Registers the ``testjson`` backend (``json_backend.JsonTestBackend``) for the duration of a test."""
+    from json_backend import JsonTestBackend
+
+    from websearch_sync.engine.registry import register, unregister
+
     register(JsonTestBackend)
     yield JsonTestBackend
     unregister(JsonTestBackend.name)
@@ -92,6 +82,10 @@ def testjson():
 @pytest.fixture
 def json_backends():
     """``json_backends("a", "b")`` registers JSON test backends under those names."""
+    from json_backend import JsonTestBackend
+
+    from websearch_sync.engine.registry import register, unregister
+
     registered = []
 
     def make(*names, **attributes):
@@ -263,6 +257,8 @@ def testhtml_server(monkeypatch):
     from faults import respond
     from fixture_backends import PAGE_RESULTS, HtmlTestBackend, result_page
     from servers import FaultServer
+
+    from websearch_sync.engine.registry import register, unregister
 
     register(HtmlTestBackend)
     with FaultServer({"/html": respond(200, result_page(PAGE_RESULTS))}) as server:

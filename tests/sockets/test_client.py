@@ -407,8 +407,9 @@ CACHE_SCRIPT = """
 import json, sys
 sys.path.insert(0, {tests!r})
 import websearch_sync as ws
-from conftest import JsonTestBackend
-ws.engine.registry.register(JsonTestBackend)
+from json_backend import JsonTestBackend
+from websearch_sync.engine.registry import register
+register(JsonTestBackend)
 settings = ws.Settings(endpoints={{"testjson": sys.argv[1]}})
 with ws.SearchClient("testjson", settings=settings, cache_path=sys.argv[2]) as client:
     print(json.dumps(client.search("persistent query")))

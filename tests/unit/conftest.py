@@ -4,15 +4,16 @@
 import warnings
 
 import pytest
-from unit_world import UNIT_WORLD, attributes_set
 
-from websearch_sync.backends import stub
-from websearch_sync.once import Once
+# The library is imported by the fixtures, not by this module: an xdist controller run on
+# ``tests/unit`` imports this module and runs no test.
 
 
 @pytest.fixture(autouse=True)
 def _unit_world():
     """Every unit test in :data:`~unit_world.UNIT_WORLD`: no connection, the requests transport."""
+    from unit_world import UNIT_WORLD, attributes_set
+
     with attributes_set(UNIT_WORLD):
         yield
 
@@ -21,6 +22,9 @@ def _unit_world():
 def unwarned(monkeypatch):
     """The offline stub's once-per-process warning not given yet in this process (its state reset),
     and every warning recorded: the list the fixture gives."""
+    from websearch_sync.backends import stub
+    from websearch_sync.once import Once
+
     monkeypatch.setattr(stub, "_WARNED", Once())
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")

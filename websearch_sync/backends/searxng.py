@@ -708,10 +708,7 @@ class SearXNG(JsonApiBackend):
         extras, answers_left_out = extras_of(data)
         errors = [problem.to_dict() for problem in problems]
         errors.extend(warning.to_dict() for warning in self._names_searched(params, results, problems))
-        if answers_left_out:
-            errors.append(_answers_left_out(extras["answers"], answers_left_out).to_dict())
-        if not items and (extras.get("answers") or extras.get("infoboxes")):
-            errors.append(_answer_only(extras).to_dict())
+        errors.extend(warning.to_dict() for warning in _extras_warnings(extras, answers_left_out, bool(items)))
         cut = any(isinstance(p, Timeout) and (self.deadline_cut or p.retry_after is not None) for p in problems)
         return ParseResult(items=items, errors=errors, extras=extras, partial=cut)
 
@@ -910,6 +907,17 @@ def instance_root(base_url: str) -> str:
     if path.endswith("/search"):
         path = path[: -len("/search")].rstrip("/")
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+def _extras_warnings(extras: dict[str, Any], answers_left_out: int, has_items: bool) -> list[WebSearchError]:
+    """What the answer's extras say about it: answers cut by their total size, and an answer
+    that holds no results, only answers or infoboxes."""
+    warnings = []
+    if answers_left_out:
+        warnings.append(_answers_left_out(extras["answers"], answers_left_out))
+    if not has_items and (extras.get("answers") or extras.get("infoboxes")):
+        warnings.append(_answer_only(extras))
+    return warnings
 
 
 def _answers_left_out(kept: list[dict[str, Any]], left_out: int) -> WebSearchError:

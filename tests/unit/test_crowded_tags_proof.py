@@ -42,61 +42,26 @@ _SPACE = r"\t\n\f\r "
 #: value): the scan's tag name, then one attribute more than the bound, each as the scan reads one.
 _ANY_CROWDED = re.compile(rf"</?[a-zA-Z][^{_SPACE}/>]*(?![^{_SPACE}/>])(?:{SMALL._ATTRIBUTE}){{{SMALL_BOUND + 1}}}")
 
-SEPARATORS = st.sampled_from([" ", "\t", "\n", "/", "  ", " / ", "\r\n", " " * 17, "\f"])
-NAMES = st.sampled_from(["a", "b1", "<x", "'q", '"q', "=", "a<b", "x=", "on>"])
-EQUALS = st.sampled_from(["=", " = ", "\n=", "=" + " " * 16, "=" + " " * 17, " " * 20 + "= "])
-VALUES = st.sampled_from(
-    ['"x"', '">"', '"a>b<c"', "'>'", "'a\">'", '"\'>"', "x", "x'y", 'x"y', '""', "''", '"', "'", '"<p a=">"', "'->'"]
-)
-ATTRIBUTES = st.one_of(NAMES, st.tuples(NAMES, EQUALS, VALUES).map("".join))
+SEPARATORS = [" ", "\t", "\n", "/", "  ", " / ", "\r\n", " " * 17, "\f"]
+NAMES = ["a", "b1", "<x", "'q", '"q', "=", "a<b", "x=", "on>"]
+EQUALS = ["=", " = ", "\n=", "=" + " " * 16, "=" + " " * 17, " " * 20 + "= "]
+#: Quoted values holding ``>`` (one or more, the other quote between them or not), ``<``, nothing;
+#: unquoted values holding quotes; quotes never closed.
+VALUES = ['"x"', '">"', '"a>b<c"', '">>"', "'a>b>'", "'>'", "'a\">'", '"\'>"', "x", "x'y", 'x"y', '""', "''"]
+VALUES += ['"', "'", '"<p a=">"', "'->'"]
+ATTRIBUTES = NAMES + [name + equals + value for name in NAMES for equals in EQUALS for value in VALUES]
+#: An attribute and what comes before it: a separator, or nothing (after a quoted value).
+SEPARATED = [separator + attribute for separator in [*SEPARATORS, ""] for attribute in ATTRIBUTES]
 #: Markup around and between the tags: ends, openings, quotes, comments, text elements.
-PIECES = st.one_of(
-    SEPARATORS,
-    NAMES,
-    EQUALS,
-    VALUES,
-    st.sampled_from(
-        [
-            ">",
-            "<",
-            "<p",
-            "</p",
-            "<a ",
-            "<!--",
-            "-->",
-            "--!>",
-            "<script>",
-            "</script>",
-            "<script",
-            "<style>",
-            "<textarea>",
-            "<title>",
-            "<plaintext>",
-            "<?x",
-            "<!x",
-            "</ ",
-            "text ",
-            "<i>",
-            "<br/>",
-            "<script/>",
-            "=>",
-        ]
+MARKUP = [">", "<", "<p", "</p", "<a ", "<!--", "-->", "--!>", "<script>", "</script>", "<script", "<style>"]
+MARKUP += ["<textarea>", "<title>", "<plaintext>", "<?x", "<!x", "</ ", "text ", "<i>", "<br/>", "<script/>", "=>"]
+PIECES = st.sampled_from(SEPARATORS + NAMES + EQUALS + VALUES + MARKUP)
+TAG_NAMES = st.sampled_from(["<p", "<a", "<script", "<title", "<x<y", "</p"])
+TAGS = st.builds(
+    "".join,
+    st.tuples(
+        TAG_NAMES, st.lists(st.sampled_from(SEPARATED), min_size=SMALL_BOUND - 1, max_size=3 * SMALL_BOUND).map("".join)
     ),
-)
-
-
-def _tag(name: str, attributes: list, separators: list) -> str:
-    """``<name`` and its attributes, a separator before each (an empty one allowed after a quoted value)."""
-    return "<" + name + "".join(separator + attribute for separator, attribute in zip(separators, attributes))
-
-
-TAGS = st.integers(SMALL_BOUND - 1, 3 * SMALL_BOUND).flatmap(
-    lambda count: st.builds(
-        _tag,
-        st.sampled_from(["p", "a", "script", "title", "x<y", "/p"]),
-        st.lists(ATTRIBUTES, min_size=count, max_size=count),
-        st.lists(st.one_of(SEPARATORS, st.just("")), min_size=count, max_size=count),
-    )
 )
 PAGES = st.lists(st.one_of(PIECES, TAGS), max_size=40).map("".join)
 
@@ -124,6 +89,42 @@ def test_a_crowded_tag_among_other_markup_is_never_cleared(before, tag, after, e
     assert SMALL.thin_crowded_tags(page) == SMALL._thinned(page)
 
 
+#: Values holding ``>`` (one or more, the other quote between them or not) and some that hold none.
+ENDS_IN_VALUES = ['">"', '">>"', '"a>b>c"', "'>>'", "'>\"'", '">\'>"', '"x"', "x", "''"]
+#: Attributes as short as they come (a character and a separator: no room to spare in the proof's
+#: window), and valued ones, their quoted values holding ``>``, blanks (more than 16 too) around ``=``.
+LONE_ATTRIBUTES = [separator + name for separator in [" ", "/", "\n"] for name in ["a", "=", "<", "'", '"']]
+LONE_ATTRIBUTES += [
+    separator + name + equals + value
+    for separator in [" ", "/", ""]
+    for name in ["a", "<x", "'"]
+    for equals in ["=", " = ", "=" + " " * 17]
+    for value in ENDS_IN_VALUES
+]
+CROWDED_TAGS = st.builds(
+    "".join,
+    st.tuples(
+        st.sampled_from(["<p", "</p", "<a<"]),
+        st.lists(st.sampled_from(LONE_ATTRIBUTES), min_size=SMALL_BOUND + 1, max_size=2 * SMALL_BOUND).map("".join),
+    ),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    tag=CROWDED_TAGS,
+    before=st.sampled_from(["", ">", "x>", "'>", '">', "<!--"]),
+    after=st.sampled_from(["", ">", "></p>", "'>", '">']),
+)
+def test_a_lone_tag_of_more_attributes_than_the_bound_is_never_cleared(tag, before, after):
+    """A tag alone, each of its attributes one of the spellings above, a ``>`` as close as can be on
+    either side."""
+    page = before + tag + after
+    if _ANY_CROWDED.search(page):
+        assert not SMALL._uncrowded(page)
+    assert SMALL.thin_crowded_tags(page) == SMALL._thinned(page)
+
+
 #: The shortest spellings of an attribute (a name's character and a separator), and quoted values
 #: holding ``>`` right after their ``=`` or after blanks (more than the 16 looked at, too).
 SHORTEST = {
@@ -146,16 +147,18 @@ def test_the_shortest_crowded_tag_between_two_ends_is_thinned(spelling):
     assert thin_crowded_tags(page) == crowded_tags._thinned(page)
 
 
+@pytest.mark.parametrize("inside", [">", "> b >"])
 @pytest.mark.parametrize("quote", ['"', "'"])
 @pytest.mark.parametrize("blanks", ["", " ", "\n\t", " " * 16, " " * 17, " " * 40])
-def test_a_crowded_tag_spanning_ends_inside_its_values_is_thinned(quote, blanks):
+def test_a_crowded_tag_spanning_ends_inside_its_values_is_thinned(quote, blanks, inside):
     """Every 500 attributes a value holding ``>`` (too few to spend the proof's budget): each such
-    ``>`` must be seen as inside a value, however many blanks come between its ``=`` and quote."""
+    ``>`` must be seen as inside a value, however many blanks come between its ``=`` and quote, and
+    however far after its quote (a second ``>``)."""
     block = " b" * 500
-    value = " c=%s%s>%s" % (blanks, quote, quote)
+    value = " c=%s%s%s%s" % (blanks, quote, inside, quote)
     tag = "<p" + value.join([block] * 4) + ">"
     page = "<html><body>" + tag + "text</p></body></html>"
-    assert tag.count(">") == 4
+    assert tag.count(">") == 1 + 3 * inside.count(">")
     assert not crowded_tags._uncrowded(page)
     assert thin_crowded_tags(page) != page
 
@@ -179,3 +182,13 @@ def test_long_stretches_without_a_hard_end_are_counted_not_refused():
     assert crowded_tags._uncrowded(text)
     assert not crowded_tags._uncrowded("<p>" + "word " * 2000 + "</p>")
     assert not crowded_tags._uncrowded('<p title="<b>' + " b" * 2000 + '">x</p>')
+
+
+def test_a_value_holding_two_ends_past_a_window_without_one_is_read_whole():
+    """The second ``>`` of a value, no quote between the two, is inside it as much as the first: the
+    last quote before it is the value's, found before the first (the search for the next hard end
+    carries it)."""
+    tag = '<p%s c="%s>%s>"%s>' % (" b" * 600, "x" * (2 * MAX_ATTRIBUTES), "x" * 10, " b" * 600)
+    page = tag + "text</p>"
+    assert not crowded_tags._uncrowded(page)
+    assert thin_crowded_tags(page) != page

@@ -16,6 +16,7 @@ which part of a total to work on.
 """
 
 import argparse
+import functools
 import importlib
 import sys
 import time
@@ -47,6 +48,7 @@ SECTIONS = {
         (_OURS + "backends.ddg", "_parse_html_template", "      _parse_html_template"),
         (_OURS + "engine.html_parsing", "reduce_markup", "        reduce_markup (noise and indent passes)"),
         (_OURS + "engine.html_parsing", "parse_html", "        lxml parse"),
+        (_OURS + "engine.html_parsing", "thin_crowded_tags", "          thin_crowded_tags (the bound on attributes)"),
         (_OURS + "backends.ddg", "walk_blocks", "        walk_blocks"),
         (_OURS + "backends.ddg", "_result", "        _result (each item's link and date)"),
     ],
@@ -76,6 +78,7 @@ def timed(sections: list, spent: dict) -> Callable[[], None]:
             owner = getattr(owner, part)
         original = getattr(owner, name)
 
+        @functools.wraps(original)  # the registry reads the signature of a kit's method (Backend.search)
         def wrapper(*args: Any, _original: Any = original, _label: str = label, **kwargs: Any) -> Any:
             started = time.process_time()
             try:

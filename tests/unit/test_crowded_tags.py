@@ -92,10 +92,12 @@ def test_one_call_of_the_scan_reads_a_bounded_number_of_tags_and_the_calls_toget
 def test_a_tag_of_exactly_the_bound_where_a_call_of_the_scan_stops_is_left_alone(name):
     """A call stopping after SCAN_TOKENS tokens reads the next tag's first MAX_ATTRIBUTES as a
     crowded tag's: with none after them, nothing is dropped and the page itself comes back (a
-    copy would make extraction encode the page again for nothing)."""
-    attributes = " ".join("a%d" % i for i in range(MAX_ATTRIBUTES))
+    copy would make extraction encode the page again for nothing). (Valued attributes: of valueless
+    ones the tag would hold too few separators for the scan to be needed, ``_uncrowded``.)"""
+    attributes = " ".join("a%d=1" % i for i in range(MAX_ATTRIBUTES))
     page = "<i>" * (crowded_tags.SCAN_TOKENS // 2) + "<%s %s>x</%s>" % (name, attributes, name)
     assert crowded_tags._SCAN.match(page).lastgroup == ("tag" if name == "p" else name)
+    assert not crowded_tags._uncrowded(page)
     assert thin_crowded_tags(page) is page
 
 
@@ -242,9 +244,11 @@ def test_an_older_libxml2_is_said_by_backends_not_logged_at_import(monkeypatch, 
 def test_one_long_content_is_read_in_bounded_calls_with_checkpoints(opening):
     """A single 4 MB script of ``a<`` was one match of the scan (0.55 s holding the GIL past a
     fetch's deadline): the scan stops before a content longer than CONTENT_ITEMS items, read on
-    CONTENT_ITEMS a call, each after a checkpoint where abandoned work ends."""
-    page = "<p>x</p>" + opening + "a -<" * (4 * crowded_tags.CONTENT_ITEMS)
+    CONTENT_ITEMS a call, each after a checkpoint where abandoned work ends. (A ``=`` in each item:
+    of spaces alone the content would hold too few separators for the scan to be needed, ``_uncrowded``.)"""
+    page = "<p>x</p>" + opening + "a -=<" * (4 * crowded_tags.CONTENT_ITEMS)
     assert crowded_tags._SCAN.match(page).end() == len("<p>x</p>")
+    assert not crowded_tags._uncrowded(page)
     counted = AbandonedAfter(10**9)
     with abandonable(counted):
         assert thin_crowded_tags(page) is page

@@ -25,7 +25,13 @@ Extraction thins the very text
 lxml is given, after its repair and its control characters' spaces (either can make a tag of
 what was text).
 
-Linear time, nearly free on ordinary pages: a scan in C (:data:`_SCAN`) passes over text
+Most pages need no scan: :func:`_uncrowded` proves that no tag of a page can hold more than
+:data:`MAX_ATTRIBUTES` attributes from where its ``>`` and quotes lie, a few ``str`` searches a
+2 KB stretch (4 us for DuckDuckGo's 9.5 KB results, where the scan takes 42 us:
+docs/performance.md). Where it cannot (a long script or style, many values holding markup), the
+scan reads the page.
+
+Linear time: a scan in C (:data:`_SCAN`) passes over text
 and every tag of at most :data:`MAX_ATTRIBUTES` attributes and returns to Python only at a
 crowded tag's first attributes, before a comment or text element of more than :data:`CONTENT_ITEMS`
 content items, or after :data:`SCAN_TOKENS` text runs and tags (so that no call holds the GIL for
@@ -298,9 +304,150 @@ def _read(pattern: "re.Pattern[str]", html: str, position: int) -> "re.Match[str
     return match
 
 
+#: The fewest characters a crowded tag spans, less four: its ``<`` and its name's first letter, then
+#: for each of its MAX_ATTRIBUTES + 1 attributes or more the first character of the attribute's name
+#: and one of :data:`_SEPARATORS` before it: the white space or ``/`` right before the name, or (with
+#: none there, after a quoted value) the ``=`` of the attribute before.
+_FEWEST = 2 * MAX_ATTRIBUTES
+#: The characters of which a crowded tag holds one for each attribute (above), the commonest first.
+_SEPARATORS = " =/\n\t\r\f"
+_BLANKS = "\t\n\f\r "
+#: The blanks between a ``=`` and a quote looked at: a quote after more is taken as after a ``=``.
+_BLANKS_LOOKED_AT = 16
+
+
+def _opening(html: str, quote: int) -> bool:
+    """Whether the quote at ``quote`` (``-1``: none) may open a quoted value: it comes right after
+    a ``=`` and white space (after :data:`_BLANKS_LOOKED_AT` blanks: taken as so)."""
+    if quote <= 0:
+        return False
+    before = html[quote - 1]
+    if before == "=":
+        return True
+    if before not in _BLANKS:
+        return False
+    start = max(0, quote - _BLANKS_LOOKED_AT)
+    rest = html[start:quote].rstrip(_BLANKS)
+    return rest.endswith("=") or (not rest and start > 0)
+
+
+class _HardEnds:
+    """The hard ends of a page (:func:`_uncrowded`) from left to right, the last ``"`` and ``'``
+    before :attr:`position` carried along (each stretch is searched for them once). At most
+    :attr:`budget` other ``>`` are looked at: more (values holding markup) leave the page to the scan."""
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+        self.position = 0  #: past the last hard end found (0 at first)
+        self.double = self.single = -1  #: the last ``"`` and ``'`` before position (-1: none)
+        self.budget = 32 + len(html) // 512
+
+    def _hard(self, end: int, since: int, quotes: tuple[int, int]) -> tuple[bool, tuple[int, int]]:
+        """Whether the ``>`` at ``end`` is a hard end, and the last quotes before it, given ``quotes``,
+        the last ones before ``since``; a ``>`` that is not is charged to the budget."""
+        html = self.html
+        double, single = html.rfind('"', since, end), html.rfind("'", since, end)
+        found = (quotes[0] if double < 0 else double, quotes[1] if single < 0 else single)
+        hard = not (_opening(html, found[0]) or _opening(html, found[1]))
+        if not hard:
+            self.budget -= 1
+        return hard, found
+
+    def _found(self, end: int, quotes: tuple[int, int]) -> int:
+        """``end``, a hard end: the position moves past it."""
+        self.position = end + 1
+        self.double, self.single = quotes
+        return end
+
+    def last_before(self, limit: int) -> Optional[int]:
+        """The last hard end between the position and ``limit`` (``None``: none, or the budget spent)."""
+        end = limit
+        while self.budget >= 0:
+            end = self.html.rfind(">", self.position, end)
+            if end < 0:
+                return None
+            hard, quotes = self._hard(end, self.position, (self.double, self.single))
+            if hard:
+                return self._found(end, quotes)
+        return None
+
+    def first_from(self, start: int) -> Optional[int]:
+        """The first hard end from ``start`` on, none between the position and ``start`` (``None``:
+        none, or the budget spent)."""
+        since, quotes = self.position, (self.double, self.single)
+        while self.budget >= 0:
+            end = self.html.find(">", start)
+            if end < 0:
+                return None
+            hard, quotes = self._hard(end, since, quotes)
+            if hard:
+                return self._found(end, quotes)
+            since = start = end + 1
+        return None
+
+
+def _uncrowded(html: str) -> bool:
+    """Whether no tag of ``html`` can hold more than MAX_ATTRIBUTES attributes as the scan reads
+    tags (``False``: one may, or the proof gave up: the scan reads the page).
+
+    A ``>`` within a tag lies inside a quoted value (a name, an unquoted value or a separator holds
+    none), which opens right after ``=`` and white space and holds no quote of its own kind: so the
+    last quote of that kind before the ``>`` comes right after ``=`` and white space. A ``>`` whose
+    last ``"`` and last ``'`` before it (:func:`_opening`) both do not is a *hard end*: no tag's
+    attributes hold it, so a crowded tag lies between two hard ends (or the page's ends). It spans at
+    least :data:`_FEWEST` characters, one of :data:`_SEPARATORS` for each attribute. So each stretch
+    between hard ends (found a window of _FEWEST characters at a time, the last one in it) that is
+    shorter than _FEWEST, or holds at most MAX_ATTRIBUTES of _SEPARATORS, holds no crowded tag. None
+    of it asks what comes before a tag (a comment, a script): it holds of every ``<`` the scan may
+    read as a tag's."""
+    ends = _HardEnds(html)
+    while True:
+        checkpoint()
+        start = ends.position
+        if len(html) - start < _FEWEST:
+            return True
+        if ends.last_before(start + _FEWEST) is not None:
+            continue
+        if ends.budget < 0:
+            return False
+        end = ends.first_from(start + _FEWEST)
+        if ends.budget < 0:
+            return False
+        if _separated(html, start, len(html) if end is None else end):
+            return False
+        if end is None:
+            return True
+
+
+#: The most characters :func:`_separated` counts in one go (a checkpoint between two).
+_COUNTED = 1 << 18
+
+
+def _separated(html: str, start: int, stop: int) -> bool:
+    """Whether ``html[start:stop]`` holds more than MAX_ATTRIBUTES of :data:`_SEPARATORS`, counted
+    _FEWEST characters first, then twice as many each time up to :data:`_COUNTED` (a long script
+    has its separators in its first few KB: a count of the whole, 7 passes, took longer than the scan)."""
+    total, begin, size = 0, start, _FEWEST
+    while begin < stop:
+        checkpoint()
+        end = min(stop, begin + size)
+        for separator in _SEPARATORS:
+            if html.find(separator, begin, end) >= 0:  # a search for an absent one costs less than its count
+                total += html.count(separator, begin, end)
+        if total > MAX_ATTRIBUTES:
+            return True
+        begin, size = end, min(2 * size, _COUNTED)
+    return False
+
+
 def thin_crowded_tags(html: str) -> str:
     """``html`` with each tag's attributes after its first :data:`MAX_ATTRIBUTES` removed
     (module docstring); the same string when no tag holds more."""
+    return html if _uncrowded(html) else _thinned(html)
+
+
+def _thinned(html: str) -> str:
+    """:func:`thin_crowded_tags` by the scan alone (the pages :func:`_uncrowded` does not clear)."""
     parts = []
     start = position = 0
     while True:

@@ -245,8 +245,9 @@ class Flights:
             # wait for that one (not every one of them asks)
             token, lapses_at = self._claim(key, budget)
         try:
-            # the owner before this one may have answered and let go between this caller's cache read and its claim
-            yield lookup() if token else None
+            # the owner before this one may have answered and let go between this caller's cache read and its
+            # claim; so may two owners in turn between this caller's claims ("": let go twice, or Redis unusable)
+            yield lookup()
         except WebSearchError as error:  # its waiters in other processes take it as this process's do
             if token and answers_waiters(error, self._cools_down):
                 self._shared.publish(key, error, secrets, budget.remaining_s())

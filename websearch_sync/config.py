@@ -750,20 +750,19 @@ def _env_seconds(env: Mapping[str, str], name: str) -> Optional[float]:
 
 
 #: The malformed variables already said to be ignored, with their values (once per process each).
-_IGNORED_VALUES: set[tuple[str, str]] = set()
+_IGNORED_VALUES = Once()
 
 
 def forget_ignored_values() -> None:
     """Say each malformed variable again (:func:`websearch_sync.testing.reset`: a test's ``caplog`` sees it)."""
-    _IGNORED_VALUES.clear()
+    _IGNORED_VALUES.forget()
 
 
 def _ignored(name: str, text: str, wanted: str) -> None:
     """Log that variable ``name`` holding ``text`` is ignored, once per process for that value: the
     environment is read again by every ``search()`` and ``fetch()``, and a loop of calls logged it at each."""
-    if (name, text) in _IGNORED_VALUES:
+    if not _IGNORED_VALUES.first((name, text)):
         return
-    _IGNORED_VALUES.add((name, text))
     logger.warning("ignoring %s=%r: expected %s; using the default", name, text, wanted)
 
 

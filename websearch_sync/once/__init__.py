@@ -33,3 +33,8 @@ class Once:
                 return False
             self._said.add(key)
         return True
+
+    def forget(self) -> None:
+        """Say every key again (a test's reset: its log capture sees what an earlier test said)."""
+        with self._lock:
+            self._said.clear()

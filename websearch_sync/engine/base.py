@@ -721,15 +721,11 @@ class Backend:
             pages,
             pages,
         )
+        said = "page %d was not read (the results are those of %s): %s" % (pages + 1, shown, why)
         if params.max_results <= (self.results_per_page or 0):
-            parsed.page_not_read = "page %d was not read (the results are those of %s): %s" % (pages + 1, shown, why)
+            parsed.page_not_read = said
             return
-        warning = WebProviderError(
-            "page %d was not read (the results are those of %s): %s" % (pages + 1, shown, why),
-            provider=self.name,
-            detail_code=NEXT_PAGE_REPEATED,
-        )
-        parsed.errors.append(warning.to_dict())
+        parsed.errors.append(WebProviderError(said, provider=self.name, detail_code=NEXT_PAGE_REPEATED).to_dict())
 
     def _page_failed(self, params: SearchParams, parsed: ParseResult, error: WebSearchError, pages: int) -> None:
         """Say in ``parsed`` that page ``pages + 1`` failed with ``error`` (:meth:`_read_more_pages`):

@@ -2,6 +2,7 @@
 0 when it returns, 1 when it raises (its traceback on stderr); the parent waits for it, bounded,
 and kills one that hangs."""
 
+import faulthandler
 import os
 import signal
 import sys
@@ -17,6 +18,8 @@ __all__ = ["fork_running", "exit_codes", "held_by_another_thread", "HUNG"]
 
 #: The exit code :func:`exit_codes` gives a child it killed because it hung.
 HUNG = -signal.SIGKILL
+#: The signal a hung child answers by writing its threads' stacks to stderr (the test's output).
+_SHOW_STACKS = signal.SIGUSR2
 
 
 def fork_running(work: Callable[[], object]) -> int:
@@ -26,6 +29,8 @@ def fork_running(work: Callable[[], object]) -> int:
         pid = os.fork()
     if pid == 0:
         status = 1
+        # A child that hangs shows where: exit_codes sends this signal before it kills one.
+        faulthandler.register(_SHOW_STACKS, all_threads=True)
         try:
             work()
             status = 0
@@ -49,12 +54,25 @@ def exit_codes(pids: Iterable[int], limit_s: float) -> list[int]:
                 codes.append(os.waitstatus_to_exitcode(status))
                 break
             if time.monotonic() > ends:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+                if _show_stacks(pid) is None:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
                 codes.append(HUNG)
                 break
             time.sleep(0.02)
     return codes
+
+
+def _show_stacks(pid: int) -> "int | None":
+    """Have a hung child write its threads' stacks (faulthandler answers in the signal handler,
+    even in a child stuck in a C call), and give it a moment to; its wait status if it ended."""
+    os.kill(pid, _SHOW_STACKS)
+    for _ in range(50):
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.02)
+    return None
 
 
 @contextmanager

@@ -182,6 +182,10 @@ def test_a_failure_written_before_the_wait_began_is_an_earlier_askers(redis_db, 
     # with a 2 ms tolerance, and the few ms between the two turns here could fall inside it
     redis_db.pexpire(key, int(FAILURE_TTL_S * 1000) - 1000)
     assert _waiter_outcome(redis_server.url, BadGateway("502", detail_code="http_502")) == "asked"
+    # the 502's asker, letting go without writing a failure, deleted the 404's record: a waiter
+    # tells the records apart by that, not by their age alone (the read of a record written a moment
+    # after the wait began may take long enough, on a loaded machine, to make it look older)
+    assert redis_db.keys("websearch_sync:failure:*") == []
 
 
 @pytest.fixture(scope="module")
@@ -204,3 +208,18 @@ def test_workers_fetching_a_missing_page_at_once_ask_for_it_once(redis_db, redis
         outs = run_workers(jobs, worker_env(upstream, up(redis_server.url), 0), fleet_parent)
     assert [[line["detail_code"] for line in out] for out in outs] == [["http_404"] * 2] * 4
     assert pages.by_path == {"/page/%d" % n: 1 for n in range(2)}
+
+
+def test_a_release_after_redis_lost_its_scripts_still_lets_go_and_deletes_the_old_record(redis_db, redis_server):  # noqa: F811
+    """Redis restarted (or ``SCRIPT FLUSH``) while the asker worked: the release, sent by its
+    script's digest beside the record's deletion, is answered NOSCRIPT, and is sent again with the
+    script itself: the question is let go (the marker its waiters read), the earlier record gone."""
+    asker = Process(redis_server.url)
+    token = asker.tier.claim(QUESTION, 60.0)
+    assert token
+    [key] = redis_db.keys("websearch_sync:flight:*")
+    record = key.replace(b":flight:", b":failure:")
+    redis_db.set(record, "{}")
+    redis_db.script_flush()
+    asker.tier.release(QUESTION, token)
+    assert redis_db.get(key) == b"released" and redis_db.exists(record) == 0

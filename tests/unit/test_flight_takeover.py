@@ -7,6 +7,7 @@ waiter's steps are placed exactly, and no real time is the subject.
 
 import threading
 import uuid
+from contextlib import nullcontext
 from types import SimpleNamespace
 from typing import Any, Optional
 
@@ -16,7 +17,7 @@ from clocks import FakeClock
 from websearch_sync.client import flight
 from websearch_sync.client.flight import Flights
 from websearch_sync.client.state.flights import LEASE_S
-from websearch_sync.errors import WebProviderError
+from websearch_sync.errors import BadGateway, WebProviderError
 from websearch_sync.net.deadline import Deadline
 
 QUESTION = ("search", "orphaned")
@@ -61,9 +62,12 @@ class Leases:
             self._lapse()
             return 0.0 if self.holder is None else min(LEASE_S, self.lapses_at - self.clock.monotonic())
 
-    def release(self, key: Any, token: str, left_s: Optional[float] = None) -> None:
-        """Free the question if ``token`` holds it."""
+    def release(self, key: Any, token: str, left_s: Optional[float] = None, failed: bool = False) -> None:
+        """Free the question if ``token`` holds it; unless its owner ``failed``, delete an earlier
+        owner's failure record first (:attr:`record`), as the Redis tier does."""
         with self._lock:
+            if token and not failed:
+                self.record = None
             if token and self.holder == token:
                 self.holder, self.let_go = None, True
 
@@ -72,10 +76,16 @@ class Leases:
         with self._lock:
             return self.let_go
 
-    def published(self, key: Any, left_s: Optional[float] = None) -> None:
-        """No asker here tells of a failure (the questions of these tests are answered, or let go
-        after a failure its waiters may mend)."""
-        return None
+    #: An earlier owner's failure, with when it was written on the clock (``None``: none).
+    record: Optional[tuple[Exception, float]] = None
+
+    def published(self, key: Any, left_s: Optional[float] = None) -> Optional[tuple[Exception, float]]:
+        """The failure record still there, with its age (as Redis's PTTL tells it)."""
+        with self._lock:
+            if self.record is None:
+                return None
+            error, written_at = self.record
+            return error, self.clock.monotonic() - written_at
 
 
 @pytest.fixture
@@ -291,24 +301,78 @@ def test_a_waiter_whose_time_runs_out_while_the_question_is_held_does_not_ask(cl
 
 def test_a_waiter_stalled_after_reading_an_earlier_askers_failure_asks_itself(clock):
     """An earlier asker's failure was written 5 ms before this wait began; the question's asker now
-    lets go without one (its failure is no one's to copy). The waiter reads the old record, then
-    the machine stalls it: its wait, timed after the read, looked long enough to hold the record's
-    age, and it raised the earlier asker's error (seen on a loaded machine, 3 runs in 15) instead
-    of asking."""
+    lets go without one (its failure is no one's to copy). The waiter reads the record, then the
+    machine stalls it: its wait, timed after the read, looked long enough to hold the record's age,
+    and it raised the earlier asker's error (seen on a loaded machine, 3 runs in 15) instead of
+    asking. The asker deletes the earlier record as it lets go: there is none to read."""
     leases = Leases(clock, "a live asker", float("inf"))
-    written_at = clock.monotonic() - 0.005
+    leases.record = WebProviderError("gone", detail_code="http_404", status=404), clock.monotonic() - 0.005
 
     def held_then_let_go(key: Any, left_s: Optional[float] = None) -> float:
         held = Leases.held_for(leases, key, left_s)
-        leases.holder = None
+        leases.release(key, "a live asker")  # its answer was not for the cache
         return held
 
-    def published(key: Any, left_s: Optional[float] = None) -> tuple[Exception, float]:
-        age_s = clock.monotonic() - written_at  # what Redis's PTTL tells at the read
+    def published(key: Any, left_s: Optional[float] = None) -> Optional[tuple[Exception, float]]:
+        found = Leases.published(leases, key, left_s)
         clock.advance(0.05)  # the stall, between Redis's answer and the waiter's next look at its clock
-        return WebProviderError("gone", detail_code="http_404", status=404), age_s
+        return found
 
     leases.held_for = held_then_let_go  # type: ignore[method-assign]
     leases.published = published  # type: ignore[method-assign]
     with Flights(leases).turn(QUESTION, Deadline(30_000), lambda: None) as answer:
         assert answer is None  # no answer: this waiter asks the upstream itself
+
+
+def test_the_failure_of_the_asker_waited_for_is_raised_however_long_its_read_takes(clock):
+    """The asker this caller waits for fails with a 404 a moment after the wait began, writes it and
+    lets go; the read of the record takes 50 ms to reach Redis on a loaded machine. Timed before
+    the read, the wait looked shorter than the record's age, and the waiter asked the upstream
+    itself (1 run in 25 at load 10, against a real Redis): the wait is timed up to the read's end."""
+    leases = Leases(clock, "a live asker", float("inf"))
+    gone = WebProviderError("gone", detail_code="http_404", status=404)
+
+    def held_then_failed(key: Any, left_s: Optional[float] = None) -> float:
+        held = Leases.held_for(leases, key, left_s)
+        clock.advance(0.001)
+        leases.record = gone, clock.monotonic()  # written before it lets go
+        leases.release(key, "a live asker", failed=True)
+        return held
+
+    def published(key: Any, left_s: Optional[float] = None) -> Optional[tuple[Exception, float]]:
+        clock.advance(0.05)  # the read on its way to Redis
+        return Leases.published(leases, key, left_s)
+
+    leases.held_for = held_then_failed  # type: ignore[method-assign]
+    leases.published = published  # type: ignore[method-assign]
+    with pytest.raises(WebProviderError) as raised:
+        with Flights(leases).turn(QUESTION, Deadline(30_000), lambda: None):
+            pass
+    assert raised.value.detail_code == "http_404" and leases.granted == []
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [None, BadGateway("failed with HTTP 502", detail_code="http_502", status=502)],
+    ids=["answered", "mendable"],
+)
+def test_an_owner_that_publishes_no_failure_deletes_an_earlier_ones_record(clock, failure):
+    """An owner that answers, or fails with a failure its waiters may mend (unwritten), lets go with
+    ``failed=False``: the tier deletes the earlier owner's record; one that writes its failure keeps it."""
+    leases = Leases(clock, None, 0.0)
+    leases.record = WebProviderError("gone", detail_code="http_404", status=404), clock.monotonic()
+    leases.publish = lambda key, error, secrets, left_s=None: None  # type: ignore[attr-defined]
+    with pytest.raises(BadGateway) if failure else nullcontext():
+        with Flights(leases).turn(QUESTION, Deadline(30_000), lambda: None) as answer:
+            assert answer is None and leases.granted
+            if failure:
+                raise failure
+    assert leases.record is None
+
+    kept = Leases(clock, None, 0.0)
+    kept.record = WebProviderError("gone", detail_code="http_404", status=404), clock.monotonic()
+    kept.publish = lambda key, error, secrets, left_s=None: None  # type: ignore[attr-defined]
+    with pytest.raises(WebProviderError):
+        with Flights(kept).turn(QUESTION, Deadline(30_000), lambda: None):
+            raise WebProviderError("gone again", detail_code="http_404", status=404)
+    assert kept.record is not None

@@ -244,6 +244,7 @@ class Flights:
             # its lease lapsed (it died): one of the waiters takes the question over, the others
             # wait for that one (not every one of them asks)
             token, lapses_at = self._claim(key, budget)
+        published = False
         try:
             # the owner before this one may have answered and let go between this caller's cache read and its
             # claim; so may two owners in turn between this caller's claims ("": let go twice, or Redis unusable)
@@ -251,22 +252,26 @@ class Flights:
         except WebSearchError as error:  # its waiters in other processes take it as this process's do
             if token and answers_waiters(error, self._cools_down):
                 self._shared.publish(key, error, secrets, budget.remaining_s())
+                published = True
             raise
         finally:
-            self._shared.release(key, token, budget.remaining_s())
+            self._shared.release(key, token, budget.remaining_s(), failed=published)
 
     def _raise_published(self, key: Hashable, budget: Deadline, waiting_since: float) -> None:
         """Raise the failure the question's asker in another process wrote when it let the question
         go (``waiting_since``: when this caller began to wait; a record older than its wait is an
-        earlier asker's) and it is this waiter's answer too (:func:`answers_waiters`, read again
+        earlier asker's, which an owner of this version deletes as it lets go) and it is this waiter's answer too (:func:`answers_waiters`, read again
         here: the record is untrusted, and this process's cool-downs decide)."""
         assert self._shared is not None
-        # the wait's length up to the read, not after it: a waiter the machine stalls once Redis has
-        # answered would take a record written just before its wait began for one written during it
-        waited_s = time.monotonic() - waiting_since
         published = self._shared.published(key, budget.remaining_s())
         if published is None:
             return
+        # An owner that lets go without a failure deletes an earlier owner's record first, so the record is
+        # the last owner's. Its age is still bounded (an owner of an older version deletes none): by the wait
+        # up to the read's end, as the read itself may take long on a loaded machine (timed before it, the
+        # record of the owner this caller waited for, written a moment after the wait began, looked older
+        # than the wait, and the waiter asked the walled upstream itself: 1 run in 25 at load 10).
+        waited_s = time.monotonic() - waiting_since
         error, age_s = published
         # Redis rounds the time left down to the millisecond: a record written as this wait began may look 1 ms older
         if age_s <= waited_s + 0.001 and answers_waiters(error, self._cools_down):

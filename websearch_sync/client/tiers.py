@@ -133,8 +133,9 @@ class SharedFlightsTier(Protocol):
         """The seconds another caller's hold on the question has left (0.0: no one holds it;
         ``None``: too little time left, ``left_s``, to tell)."""
 
-    def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
-        """Give the question up (only if ``token`` still owns it; else it expires by itself)."""
+    def release(self, key: Hashable, token: str, left_s: Optional[float] = None, failed: bool = False) -> None:
+        """Give the question up (only if ``token`` still owns it; else it expires by itself); unless
+        it ``failed`` (and wrote it with :meth:`publish`), forget an earlier owner's failure first."""
 
     def released(self, key: Hashable, left_s: Optional[float] = None) -> bool:
         """True only when the tier answers that the question's last owner gave it up (not when

@@ -12,7 +12,8 @@ moment: its waiters, finding no answer, ask themselves. A key that vanished befo
 lapse, without that marker (Redis restarted empty, or evicted it), was let go by no one: its waiters
 take the question over as from a dead owner (one claims it, the rest wait for that one), where every
 one of them asked at once. An owner that failed with a failure its waiters take as theirs
-first writes it for them (``state/failures.py``).
+first writes it for them (``state/failures.py``); any other owner deletes an earlier one's record as it
+lets go, so the record a waiter finds is the last owner's.
 """
 
 import threading
@@ -20,7 +21,7 @@ import time
 import uuid
 from collections.abc import Hashable, Iterable
 from functools import partial
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from ...errors import WebSearchError
 from ...forks import renewed_in_children
@@ -143,18 +144,42 @@ class SharedFlights:
         left_ms = self.state.run(lambda redis: self._held(keys=[name], args=[RELEASED]), -2, left_s)
         return max(1, left_ms) / 1000.0 if type(left_ms) is int and 0 <= left_ms <= LEASE_S * 1000 else 0.0
 
-    def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
+    def release(self, key: Hashable, token: str, left_s: Optional[float] = None, failed: bool = False) -> None:
         """Free the question if ``token`` still holds it (a call without the time for it leaves
-        the key to expire with its budget)."""
+        the key to expire with its budget). Unless this owner ``failed`` (and wrote it with :meth:`publish`
+        just before), an earlier owner's failure record is deleted in the same round
+        trip, before the key is let go: a waiter that finds the key let go finds the record of the
+        owner that let it go, or none, never an earlier one's (which it told apart by its age alone,
+        and a loaded machine's slow read made a record of the owner it waited for look too old)."""
         with self._lock:
             lease = self._leases.pop(token, None)
         if lease is not None:
             lease.stop()
         if token:
             name = self._key(key)
-            self.state.run(
-                lambda redis: self._release(keys=[name], args=[token, RELEASED, RELEASED_MS]), None, left_s, write=True
-            )
+            failure = None if failed else self.state.key("failure", hashed_key(key))
+            self.state.run(partial(self._let_go, name, token, failure), None, left_s, write=True)
+
+    def _let_go(self, name: str, token: str, failure: Optional[str], redis: Any) -> object:
+        """Delete ``failure`` (an earlier owner's record, if any), then release ``name``: one round
+        trip. The release goes by its script's digest: a script run in a pipeline would first be
+        asked after with ``SCRIPT EXISTS`` (a round trip more, and a command the documented ACL
+        does not grant); a Redis that lost it (restarted) is sent the script itself then."""
+        from redis.exceptions import NoScriptError  # the extra is there: ``redis`` is its client
+
+        args = [token, RELEASED, RELEASED_MS]
+        if failure is None:
+            return self._release(keys=[name], args=args)
+        pipe = redis.pipeline(transaction=False)
+        pipe.delete(failure)
+        pipe.evalsha(self._release.sha, 1, name, *args)
+        deleted, released = pipe.execute(raise_on_error=False)
+        if isinstance(released, NoScriptError):
+            released = self._release(keys=[name], args=args)
+        for reply in (deleted, released):
+            if isinstance(reply, Exception):
+                raise reply
+        return released
 
     def released(self, key: Hashable, left_s: Optional[float] = None) -> bool:
         """True only when Redis answers that the question's last owner let it go (its key holds

@@ -97,6 +97,20 @@ CHILD = textwrap.dedent(
         run_interruptibly(lambda: ran_in.append(threading.current_thread() is threading.main_thread()),
                           abandon=lambda: None, release=lambda: ran_in.append("released"))
         print("handler:", getattr(handler, "name", "python"), ran_in)
+
+    # 6. Work given up on at a Ctrl-C still runs in its helper: the next hand-off does not wait for it.
+    hold = threading.Event()
+    def stuck():
+        interrupt_main()
+        hold.wait(30)
+    try:
+        run_interruptibly(stuck, abandon=lambda: None, release=lambda: None)
+    except KeyboardInterrupt:
+        pass
+    events.clear()
+    run_interruptibly(lambda: events.append("worked"), abandon=lambda: None, release=lambda: events.append("released"))
+    print("after a job given up on:", events, "in time", in_time(), "still held", not hold.is_set())
+    hold.set()
     """
 )
 
@@ -116,4 +130,5 @@ def test_release_runs_once_after_the_work_whenever_ctrl_c_comes():
         "handler: SIG_DFL [True, 'released']",
         "handler: python [False, 'released']",
         "handler: python [False, 'released']",
+        "after a job given up on: ['worked', 'released'] in time True still held True",
     ]

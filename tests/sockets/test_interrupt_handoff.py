@@ -5,7 +5,8 @@ when it had not finished. A parse or extraction handed to a helper (``run_within
 next checkpoint once Ctrl-C ends the wait for it. The signal is sent as the caller starts to
 wait, so it often lands just before the caller sleeps: it must still be raised within the
 caller's wake-up interval, not at the work's end. Run in a child process: the SIGINT goes to
-the child's main thread.
+the child's main thread. Where no Ctrl-C can raise (SIGINT ignored, or at the system's default)
+the main thread runs the work itself.
 """
 
 import subprocess
@@ -87,6 +88,29 @@ CHILD = textwrap.dedent(
                                       "release": lambda: events.append("released")})
     thread.start(); thread.join(30)
     print("thread:", events, threading.current_thread() is threading.main_thread())
+
+    # 5. The main thread runs the work itself where no KeyboardInterrupt can come (SIGINT ignored or
+    #    at the system's default); a handler of the program's own is Python's, so the work is handed off.
+    for handler in (signal.SIG_IGN, signal.SIG_DFL, lambda signum, frame: None, signal.default_int_handler):
+        signal.signal(signal.SIGINT, handler)
+        ran_in = []
+        run_interruptibly(lambda: ran_in.append(threading.current_thread() is threading.main_thread()),
+                          abandon=lambda: None, release=lambda: ran_in.append("released"))
+        print("handler:", getattr(handler, "name", "python"), ran_in)
+
+    # 6. Work given up on at a Ctrl-C still runs in its helper: the next hand-off does not wait for it.
+    hold = threading.Event()
+    def stuck():
+        interrupt_main()
+        hold.wait(30)
+    try:
+        run_interruptibly(stuck, abandon=lambda: None, release=lambda: None)
+    except KeyboardInterrupt:
+        pass
+    events.clear()
+    run_interruptibly(lambda: events.append("worked"), abandon=lambda: None, release=lambda: events.append("released"))
+    print("after a job given up on:", events, "in time", in_time(), "still held", not hold.is_set())
+    hold.set()
     """
 )
 
@@ -102,4 +126,9 @@ def test_release_runs_once_after_the_work_whenever_ctrl_c_comes():
         "failed: ['released', 'from the work']",
         "extraction: interrupted in time True stopped True",
         "thread: ['worked', 'released'] True",
+        "handler: SIG_IGN [True, 'released']",
+        "handler: SIG_DFL [True, 'released']",
+        "handler: python [False, 'released']",
+        "handler: python [False, 'released']",
+        "after a job given up on: ['worked', 'released'] in time True still held True",
     ]

@@ -1161,6 +1161,38 @@ def test_an_unresponsive_engines_entry_is_read_as_sent_and_redacted():
     assert engine_failure(["brave", "Suspended: timeout"], "searxng", []).to_dict()["retry_after"] == 5.0
 
 
+@pytest.mark.parametrize(
+    "entry, engine, reason",
+    [
+        ([None, "timeout"], "unnamed", "timeout"),
+        ([{"name": "brave"}, "timeout"], "unnamed", "timeout"),
+        (["brave", {"code": 429}], "brave", "no reason given"),
+        (["brave", ["CAPTCHA"]], "brave", "no reason given"),
+        (["brave", True], "brave", "no reason given"),
+        (["brave\x1b[31m\u202e", "time\x1b[2Jout\x07\u202e"], "brave[31m", "time[2Jout"),
+    ],
+)
+@pytest.mark.parametrize("results", [True, False])
+def test_an_unresponsive_engine_named_or_explained_in_no_text_is_said_in_clean_words(entry, engine, reason, results):
+    """The recorded answer with one ``unresponsive_engines`` pair changed: a name or reason that is no
+    text was shown in Python's spelling (``failed (None)``, ``failed: {'code': 429}``), and an ANSI escape
+    or a bidi override in them reached the message (a terminal through the CLI's error line) as sent.
+    They are read as every vendor's words are (``vendor_text``): a name of no text is an unnamed engine,
+    a reason of no text none given."""
+    body = recorded("shortlist__1.json")
+    body["unresponsive_engines"] = [entry]
+    if not results:
+        body["results"] = []
+    outcome, _ = search(body)
+    failures = outcome.errors if isinstance(outcome, ws.WebSearchError) else outcome["errors"]
+    messages = [f.message if isinstance(f, ws.WebSearchError) else f["message"] for f in failures]
+    names = [f.to_dict()["engine"] if isinstance(f, ws.WebSearchError) else f["engine"] for f in failures]
+    assert names == [engine], names
+    assert messages == ["searxng engine %r failed: %s" % (engine, reason)], messages
+    if isinstance(outcome, ws.WebSearchError):
+        assert "failed (%s)" % engine in outcome.message and outcome.message.isprintable(), outcome.message
+
+
 def test_no_results_while_every_engine_waits_is_the_blocked_engines_error():
     """Every engine asked suspended or blocked: the block decides what the error is (a CAPTCHA), and
     the first engine back says when (the timeout's 5 s suspension)."""

@@ -353,14 +353,21 @@ class JsonApiBackend(Backend):
         """Raw items of vendor results, each JSON object by :meth:`item_of`; entries that are
         not JSON objects are skipped.
 
-        Results listed with none an object holding a URL (the ``url`` field renamed, a list of
-        strings) are ``WebParseError``: an answer of an unknown shape, never "no results" (which
+        Results listed with none a JSON object (a list of titles, of ``null``), or none an object
+        holding a URL (the ``url`` field renamed), are ``WebParseError``: an answer of an unknown shape, never "no results" (which
         would be cached and shown as a success). A backend whose vendor gives no URL
         (``result_fields`` without ``url``: Wikipedia builds it from the title) is checked once its
         items are built, by :meth:`~.base.Backend.interpret`, as every backend is (none with a usable address).
         """
         entries = list(results)
         items = [self.item_of(result, params) for result in entries if isinstance(result, dict)]
+        if entries and not items:  # whatever gives the URL (a field, the title): no object, no item
+            raise WebParseError(
+                "%s answered with %d result(s), none a JSON object (an unknown shape, not 'no results'; "
+                "the first result: %s)" % (self.name, len(entries), json_shape(entries[0])),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+            )
         if entries and "url" in self.result_fields and not any(_text(item.get("url")) for item in items):
             first = next((entry for entry in entries if isinstance(entry, dict)), entries[0])
             raise WebParseError(

@@ -1193,6 +1193,24 @@ def test_an_unresponsive_engine_named_or_explained_in_no_text_is_said_in_clean_w
         assert "failed (%s)" % engine in outcome.message and outcome.message.isprintable(), outcome.message
 
 
+def test_a_result_url_with_a_backslash_is_the_address_a_browser_goes_to():
+    """The recorded answer with its first result's URL behind ``https://evil.example\\@``, and its
+    second result's URL that real one: the library read the host after the ``@`` (``urlsplit``), a
+    browser reads the backslash as a slash (evil.example). Before: the hostile URL was kept as sent,
+    which fetch refuses (``bad_url``), and took the real result's place as its duplicate (same dedupe
+    key). Now the result is the browser's address, its own page; the real one stays."""
+    body = recorded("shortlist__1.json")
+    real = body["results"][0]["url"]
+    hostile = "https://evil.example\\@" + real.split("://", 1)[1]
+    body["results"][0]["url"], body["results"][1]["url"] = hostile, real
+    result, _ = search(body, max_results=5)
+    urls = [item["url"] for item in result["items"]]
+    assert urls[:2] == ["https://evil.example/@" + real.split("://", 1)[1], real], urls
+    from websearch_sync.net.urls import request_url
+
+    assert request_url(urls[0])  # fetch can follow what the search gave
+
+
 def test_no_results_while_every_engine_waits_is_the_blocked_engines_error():
     """Every engine asked suspended or blocked: the block decides what the error is (a CAPTCHA), and
     the first engine back says when (the timeout's 5 s suspension)."""

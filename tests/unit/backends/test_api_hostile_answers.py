@@ -480,3 +480,16 @@ def test_a_date_field_of_a_number_no_float_holds_is_no_date(name, field):
     first_result(name, data)[field] = 10**400
     item = search(name, data)["items"][0]
     assert "published_at" not in item, item
+
+
+@pytest.mark.parametrize("name", KEYED)
+def test_an_integer_longer_than_python_reads_in_a_field_not_read_leaves_the_answer_readable(name):
+    """A recorded success with one more field holding an integer of 5,000 digits: Python's ``int``
+    refuses over 4,300 (``ValueError``), and the whole answer was "JSON that does not parse". Its
+    results are read as without it."""
+    data = success(name)
+    plain = search(name, data)
+    data["zz_count"] = "@@DIGITS@@"
+    result = search(name, json.dumps(data).replace('"@@DIGITS@@"', "9" * 5000))
+    assert not isinstance(result, ws.WebSearchError), result
+    assert result["items"] == plain["items"] and plain["items"]

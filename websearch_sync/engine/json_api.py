@@ -116,6 +116,7 @@ def api_error(
     message: Optional[str] = None,
     vendor_codes: Optional[Mapping[str, tuple[type[WebSearchError], str]]] = None,
     auth_statuses: tuple[int, ...] = (401, 402, 403),
+    status_said: Any = None,
 ) -> Optional[WebSearchError]:
     """The error a JSON API answer means, or ``None`` for a success.
 
@@ -130,8 +131,10 @@ def api_error(
     every other status goes through the shared
     :func:`~websearch_sync.net.transport.status_error` (429 -> ``WebBlocked`` with
     ``retry_after``, 5xx -> ``BadGateway`` ...). ``message`` (the vendor's own
-    words) is appended to the error message. ``status`` on the error is always
-    the real HTTP status.
+    words) is appended to the error message. ``status_said`` is the error status the body
+    names besides its code (Brave's ``"error": {"status": 429}``): a 4xx or 5xx it names is that
+    status as a numeric code is (a 200 from a gateway in front of the API carrying a 429's body is
+    the 429). ``status`` on the error is always the real HTTP status.
     """
     upstream = _upstream_words(code, message)
     host = _host(response)
@@ -139,6 +142,9 @@ def api_error(
     if coded is not None:
         return coded
     effective = _code_as_status(code)
+    if effective is None:
+        said = _code_as_status(status_said)
+        effective = said if said is not None and said >= 400 else None
     if effective is None:
         effective = response.status
         if (code is not None or message) and 200 <= effective < 300:
@@ -483,6 +489,11 @@ class JsonApiBackend(Backend):
         """
         return None
 
+    def envelope_status(self, data: Any) -> Any:
+        """The HTTP status an error body names besides its code (:func:`api_error`'s ``status_said``),
+        or ``None``. Override per vendor; the default knows none."""
+        return None
+
     def _lists_results(self, data: Any) -> bool:
         """Whether ``data`` holds results, a list at ``results_at`` not empty: an answer with its results
         is one whatever else it says (a note in SearXNG's ``error`` or Tavily's ``detail`` beside them),
@@ -511,6 +522,7 @@ class JsonApiBackend(Backend):
             message=message,
             vendor_codes=self.vendor_codes,
             auth_statuses=self.auth_statuses,
+            status_said=self.envelope_status(data) if envelope is not None else None,
         )
         remedy = self._remedy(error) if error is not None else None
         if error is not None and remedy:  # after the vendor's words: a new sentence when they end one

@@ -36,6 +36,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from ..engine.json_api import vendor_text
 from ..errors import (
     OPTION_OVERRIDDEN,
     PAGING_SKIPPED,
@@ -55,12 +56,13 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 
 def _sources(results: Sequence[Any], field: str) -> list[str]:
-    """The engines (``engines``: a list) or categories (``category``: a string) results came from."""
+    """The engines (``engines``: a list) or categories (``category``: a string) results came from,
+    as the instance's words are read (:func:`~..engine.json_api.vendor_text`: a warning names them)."""
     came: list[str] = []
     for result in results:
         value = result.get(field) if isinstance(result, dict) else None
         values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-        came.extend(v for v in values if isinstance(v, str))
+        came.extend(name for name in (vendor_text(v) for v in values if isinstance(v, str)) if name)
     return came
 
 

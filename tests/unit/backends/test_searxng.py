@@ -1211,6 +1211,29 @@ def test_a_result_url_with_a_backslash_is_the_address_a_browser_goes_to():
     assert request_url(urls[0])  # fetch can follow what the search gave
 
 
+def test_engine_names_the_instance_writes_reach_a_warning_in_clean_words():
+    """Engine names are the instance's words, in its results' ``engines`` and in its ``/config``:
+    the recorded answer with its results' engine renamed, and the documented ``/config`` with an
+    engine renamed, each with an ANSI escape and a bidi override. Before: the warnings that name
+    engines (an ``engines=`` name the instance ignored; a time range's skipped engines) carried them
+    as sent, to a terminal through the CLI; now read as the instance's other words are (``vendor_text``)."""
+    import copy
+
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import TIME_RANGE, ignored_names
+
+    results = recorded("shortlist__1.json")["results"]
+    for result in results:
+        result["engines"] = [name.replace("google cse", "google\x1b[31m cse\u202e") for name in result["engines"]]
+    ignored = ignored_names("engines", "wikipedias", results, [])
+    assert ignored is not None and "only from google[31m cse:" in ignored.message, ignored
+    config = copy.deepcopy(INSTANCE_CONFIG)
+    config["engines"][0]["name"] = "wiki\x1b[31mpedia\u202e"
+    skipped = TIME_RANGE.skipped(read_config(config), None, "general")
+    assert skipped is not None and skipped.message.endswith(": wiki[31mpedia; that was every engine of this search")
+    assert ignored.message.isprintable() and skipped.message.isprintable()
+
+
 def test_no_results_while_every_engine_waits_is_the_blocked_engines_error():
     """Every engine asked suspended or blocked: the block decides what the error is (a CAPTCHA), and
     the first engine back says when (the timeout's 5 s suspension)."""

@@ -97,7 +97,7 @@ from .searxng_config import (
     wanted,
 )
 from .searxng_extras import MAX_ANSWERS_CHARS, extras_of
-from .searxng_failures import EngineFailure, engine_failure, no_results_because
+from .searxng_failures import EngineFailure, engine_failures, no_results_because
 from .searxng_names import (
     PAGING,
     TIME_RANGE,
@@ -699,10 +699,7 @@ class SearXNG(JsonApiBackend):
         data = self.data(response)
         results = self.results(data, params)
         items = self.items_from(results, params)
-        failures = [
-            engine_failure(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()
-        ]
-        problems = [failure for failure in failures if failure is not None]
+        problems = engine_failures(data.get("unresponsive_engines"), self.name, self.secrets())
         if not items and problems:
             raise no_results_because(problems, response.status, self.name)
         extras, answers_left_out = extras_of(data)

@@ -111,6 +111,18 @@ def engine_failure(entry: Any, provider: str, secrets: list[str]) -> Optional[En
     )
 
 
+def engine_failures(entries: Any, provider: str, secrets: list[str]) -> list[EngineFailure]:
+    """The failures of an answer's ``unresponsive_engines`` (:func:`engine_failure` for each
+    readable pair), one per engine: its first pair. SearXNG keeps them in a set; an instance or a
+    proxy that lists an engine twice had it counted twice ("6 of the engines it asked failed" for 3)."""
+    failures: dict[str, EngineFailure] = {}
+    for entry in entries if isinstance(entries, list) else ():
+        failure = engine_failure(entry, provider, secrets)
+        if failure is not None:
+            failures.setdefault(failure.engine, failure)
+    return list(failures.values())
+
+
 def no_results_because(problems: Sequence[EngineFailure], status: int, provider: str) -> WebSearchError:
     """No results while engines failed: an error, not "0 results" (a block must not look empty).
 

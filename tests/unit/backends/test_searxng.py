@@ -1234,6 +1234,29 @@ def test_engine_names_the_instance_writes_reach_a_warning_in_clean_words():
     assert ignored.message.isprintable() and skipped.message.isprintable()
 
 
+@pytest.mark.parametrize("results", [True, False])
+def test_an_engine_listed_twice_as_unresponsive_failed_once(results):
+    """The recorded answer's three ``unresponsive_engines`` pairs each listed twice (SearXNG keeps them
+    in a set; an instance or a proxy that repeats them does not): before, six failures, and with no
+    results "6 of the engines it asked failed (brave, duckduckgo, startpage, brave, ...)". Each engine
+    failed once: its first pair is its failure."""
+    body = recorded("shortlist__1.json")
+    listed = body["unresponsive_engines"]
+    body["unresponsive_engines"] = listed + [[name, "timeout"] for name, _ in listed]
+    if not results:
+        body["results"] = []
+    outcome, _ = search(body)
+    failures = outcome.errors if isinstance(outcome, ws.WebSearchError) else outcome["errors"]
+    named = [(f.to_dict() if isinstance(f, ws.WebSearchError) else f) for f in failures]
+    assert [(f["engine"], f["detail_code"]) for f in named] == [
+        ("brave", "http_429"),
+        ("duckduckgo", "captcha_required"),
+        ("startpage", "captcha_required"),
+    ]
+    if not results:
+        assert "3 of the engines it asked failed (brave, duckduckgo, startpage)" in outcome.message, outcome.message
+
+
 def test_no_results_while_every_engine_waits_is_the_blocked_engines_error():
     """Every engine asked suspended or blocked: the block decides what the error is (a CAPTCHA), and
     the first engine back says when (the timeout's 5 s suspension)."""

@@ -77,13 +77,13 @@ class HttpResponse:
         if self._json is _NOT_PARSED and self._json_error is None:
             try:
                 self._json = jsontext.loads(self._json_text())
-            except ValueError as error:
-                self._json_error = error
-        error = self._json_error
-        if error is None:
+            except ValueError as refused:
+                self._json_error = refused
+        failure = self._json_error
+        if failure is None:
             return self._json
-        if exact_integers or not jsontext.too_many_digits(error):
-            raise error.with_traceback(None)
+        if exact_integers or not jsontext.too_many_digits(failure):
+            raise failure.with_traceback(None)
         if self._json_long is _NOT_PARSED:  # parsed again only for such a body: others keep int's fast path
             self._json_long = jsontext.loads(self._json_text(), parse_int=json_int)
         return self._json_long

@@ -815,6 +815,25 @@ def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path(p
     assert "address it redirects to" in error.message and "sign-in" not in error.message
 
 
+@pytest.mark.parametrize("location", ["https://searx.example.org/", "https://searx.example.org"])
+def test_an_http_base_url_sent_to_the_https_home_page_is_the_base_url_to_fix_not_the_limiter(location):
+    """A server that moves every plain-http request to its https home page (nginx's
+    ``return 301 https://$host/;``): before, "the limiter treats this client as a bot ... use an
+    instance you run", a block with a cool-down. The limiter sends a client to the home page on the
+    scheme it was asked on; another scheme is a server moving plain http to https: the base URL to fix."""
+    error, calls = search(
+        b"",
+        url="http://searx.example.org/search",
+        status=301,
+        headers={"Location": location},
+        content_type="text/html",
+        settings_=ws.Settings(providers={"searxng": {"base_url": "http://searx.example.org"}}),
+    )
+    assert len(calls) == 1
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_301", error
+    assert "address it redirects to" in error.message and "limiter" not in error.message
+
+
 # -- the limiter's 429 ---------------------------------------------------------------------------------
 
 #: The limiter's answer (``searx/botdetection/_helpers.py: too_many_requests``).

@@ -99,11 +99,11 @@ from .validate import (
     MAX_QUERY_CHARS,
     TOOL_MAX_RESULTS,
     Argument,
-    LongInteger,
     arguments_schema,
     backend_list,
     check_arguments,
     check_number,
+    json_int,
     shown_text,
 )
 
@@ -528,19 +528,6 @@ def _offered(tools: Sequence[str], settings: Settings) -> list[str]:
 
 
 # -- argument validation ------------------------------------------------------------------------------
-
-
-def json_int(digits: str) -> Union[int, float]:
-    """An integer of JSON text, for ``json.loads(..., parse_int=json_int)``: Python refuses to read
-    one of over 4,300 digits (``ValueError``), which made well-formed arguments "not valid JSON"
-    (and an MCP request "not JSON", answered with a null id: its client waited for an answer that
-    never came). One that long is read as the float it approximates (infinity) remembering its
-    digits (:class:`~.validate.LongInteger`), which the arguments' check refuses as out of range,
-    naming it as the integer it was."""
-    try:
-        return int(digits)
-    except ValueError:
-        return LongInteger(digits)
 
 
 def validate_arguments(tool: str, arguments: Any, *, settings: Optional[Settings] = None) -> dict[str, Any]:

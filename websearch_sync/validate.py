@@ -903,6 +903,20 @@ class LongInteger(float):
         return number
 
 
+def json_int(digits: str) -> Union[int, float]:
+    """An integer of JSON text, for ``json.loads(..., parse_int=json_int)``: Python refuses to read
+    one of over 4,300 digits (``ValueError``), which made well-formed arguments "not valid JSON"
+    (and an MCP request "not JSON", answered with a null id: its client waited for an answer that
+    never came). One that long is read as the float it approximates (infinity) remembering its
+    digits (:class:`LongInteger`), which the arguments' check refuses as out of range,
+    naming it as the integer it was; an upstream answer's reader (``net.jsontext.loads``) takes
+    infinity as no value, as a JSON ``Infinity``."""
+    try:
+        return int(digits)
+    except ValueError:
+        return LongInteger(digits)
+
+
 def describe_sent(value: object) -> str:
     """What a model sent, as JSON names it (``a string ('5')``, ``an array``): the message of a value
     of the wrong type says it, so that the model sees what to correct (a number in quotes)."""

@@ -92,6 +92,26 @@ def test_a_legacy_page_labelled_utf8_is_still_read_in_its_charset():
     assert decode_body(legacy, "text/html; charset=utf-8") == legacy.decode("cp1252")
 
 
+@pytest.mark.parametrize("page", ["bing_html/GoogleScraper__foood.html", "ddg_html/agent-webtool__1.html"])
+@pytest.mark.parametrize("label", ["utf-16", "UTF-16LE", "utf-16be"])
+@pytest.mark.parametrize("tail", [b"", b"\n"], ids=["as recorded", "one byte more"])
+def test_a_header_naming_utf16_over_a_body_without_a_nul_is_not_utf16(page, label, tail):
+    """A recorded UTF-8 results page served under ``charset=utf-16``: a body of an even length
+    decoded as UTF-16 without an error (every two bytes one CJK-looking character) and Bing's answer
+    was "a page that has neither results nor a no-results notice"; one of an odd length failed and
+    was read as UTF-8. UTF-16 markup holds a NUL in every ASCII character: a body with none in its
+    first kilobyte is not UTF-16, whatever its length, as a ``<meta>`` naming UTF-16 is not."""
+    body = (Path(__file__).resolve().parents[2] / "fixtures" / page).read_bytes() + tail
+    assert b"\x00" not in body[:1024]
+    assert decode_body(body, "text/html; charset=%s" % label) == decode_body(body, "text/html; charset=utf-8")
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_page_without_a_mark_is_read_by_its_header(codec):
+    page = "<html><head><title>Grüße</title></head><body><p>北京天气 Käse</p></body></html>"
+    assert decode_body(page.encode(codec), "text/html; charset=%s" % codec) == page
+
+
 @pytest.mark.parametrize("label", ["utf-16", "UTF-16LE", "utf-16be"])
 def test_a_meta_naming_utf16_means_utf8(label):
     """The HTML standard's prescan: a ``<meta>`` found in ASCII bytes cannot mean UTF-16 (the

@@ -59,3 +59,25 @@ def test_a_tiles_json_attribute_nested_too_deeply_is_no_object_not_a_recursion_e
     """An image engine's tile metadata (Bing's ``m``): ``RecursionError`` escaped the parser."""
     assert json_object('{"murl": ' + "[" * 100_000) == {}
     assert json_object('{"murl": "https://a.example/x.png"}') == {"murl": "https://a.example/x.png"}
+
+
+def test_an_integer_of_more_digits_than_python_reads_is_a_number_of_no_value_not_unreadable_json():
+    """``int`` refuses over 4,300 digits (``ValueError``), so an answer holding one anywhere, even in a
+    field nobody reads, was "JSON that does not parse (cut short or malformed)". It is read as the
+    float it approximates (infinity), which a reader takes as no value, as ``Infinity``; asked for
+    exact integers (fetch, which shows a page's JSON as written), Python's refusal stands."""
+    from requests.structures import CaseInsensitiveDict
+
+    from websearch_sync.net.response import HttpResponse
+
+    def answer(text):
+        headers = CaseInsensitiveDict({"Content-Type": "application/json"})
+        return HttpResponse(status=200, headers=headers, content=text.encode(), url="https://api.example/s")
+
+    response = answer('{"n": %s, "m": -%s, "k": 7}' % ("9" * 5000, "1" * 4301))
+    value = response.json()
+    assert value["n"] == float("inf") and value["m"] == float("-inf") and value["k"] == 7
+    with pytest.raises(ValueError, match="4300 digits"):
+        response.json(exact_integers=True)
+    with pytest.raises(json.JSONDecodeError):  # what is not JSON still is not
+        answer('{"n": %s,' % ("9" * 5000)).json()

@@ -41,6 +41,9 @@ from websearch_sync.net.urls import (
         # tag characters after the host (an emoji flag that a parser unquoted) are encoded, as a browser sends them
         ("https://ok.example/\U0001f3f4\U000e0067\U000e007f", "https://ok.example/\U0001f3f4%F3%A0%81%A7%F3%A0%81%BF"),
         ("https://ok.example?q=\U000e0041 b#\U000e0042", "https://ok.example?q=%F3%A0%81%81%20b#%F3%A0%81%82"),
+        # a backslash before the query is the slash a browser reads (urlsplit read the host after an "@" past it)
+        ("https://evil.example\\@ok.example/x", "https://evil.example/@ok.example/x"),
+        ("https://ok.example\\docs\\a.html?q=a\\b#c\\d", "https://ok.example/docs/a.html?q=a\\b#c\\d"),
     ],
 )
 def test_the_result_form_is_the_engines_url_made_usable(raw, shown):

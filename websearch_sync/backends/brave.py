@@ -138,12 +138,15 @@ class Brave(JsonApiBackend):
         """``{"type": "ErrorResponse", "error": {"code", "detail"}}`` (the docs also show ``errors: [...]``)."""
         if not isinstance(data, dict) or data.get("type") != "ErrorResponse":
             return None
-        error = data.get("error")
-        if error is None and isinstance(data.get("errors"), list) and data["errors"]:
-            error = data["errors"][0]
-        if not isinstance(error, dict):
+        error = _error_object(data)
+        if error is None:
             return None, None
         return error.get("code"), error.get("detail")
+
+    def envelope_status(self, data: Any) -> Any:
+        """The ``status`` of an error body's ``error`` (the recorded 429's: ``"status": 429``)."""
+        error = _error_object(data)
+        return error.get("status") if error is not None else None
 
     def results(self, data: Any, params: SearchParams) -> list[Any]:
         """``web.results[]`` of a search answer (``type`` ``search``); one without ``web`` has no web results."""
@@ -154,6 +157,14 @@ class Brave(JsonApiBackend):
                 detail_code=UNEXPECTED_SHAPE,
             )
         return super().results(data, params) if "web" in data else []
+
+
+def _error_object(data: Any) -> Optional[dict[str, Any]]:
+    """The ``error`` object of an ``ErrorResponse`` (or the first of its ``errors``), else ``None``."""
+    error = data.get("error") if isinstance(data, dict) else None
+    if error is None and isinstance(data, dict) and isinstance(data.get("errors"), list) and data["errors"]:
+        error = data["errors"][0]
+    return error if isinstance(error, dict) else None
 
 
 def _locale_fields(locale: Optional[str]) -> dict[str, str]:

@@ -97,7 +97,7 @@ from .searxng_config import (
     wanted,
 )
 from .searxng_extras import MAX_ANSWERS_CHARS, extras_of
-from .searxng_failures import EngineFailure, engine_failure, no_results_because
+from .searxng_failures import EngineFailure, engine_failures, no_results_because
 from .searxng_names import (
     PAGING,
     TIME_RANGE,
@@ -623,9 +623,10 @@ class SearXNG(JsonApiBackend):
         """What a redirect means (none is followed): one off the instance's host (SearXNG's answer
         to an external ``!!bang``: following it would send the query to that site from the user's
         own address), one to a sign-in page on its host (a login proxy's, carrying the search's
-        address to come back to: :func:`_carries_return_to`), one to the instance's home page (its
-        limiter, ``searx/botdetection``: ``link_token``, ``http_sec_fetch``), or one elsewhere on
-        its host (the base URL to fix)."""
+        address to come back to: :func:`_carries_return_to`), one to the instance's home page on the
+        scheme asked (its limiter, ``searx/botdetection``: ``link_token``, ``http_sec_fetch``), or one
+        elsewhere on its host or to another scheme (the base URL to fix: a server moving plain http
+        to its https home page)."""
         target = _redirect_target(response)
         if target is None:
             return None
@@ -658,7 +659,9 @@ class SearXNG(JsonApiBackend):
                 "bearer token)" % (shown_url(response.url), shown_url(urlunsplit(target)), response.status),
             )
         root = urlsplit(instance_root(self.endpoint_url())).path.rstrip("/")
-        if target.path.rstrip("/") == root and target.path != asked.path:
+        # the limiter's home page is on the scheme it was asked on: http sent to https is the base URL to fix
+        same_scheme = target.scheme.lower() == asked.scheme.lower()
+        if target.path.rstrip("/") == root and target.path != asked.path and same_scheme:
             return WebBlocked(
                 "searxng: %s redirected the search to its home page: the limiter treats this client as a bot "
                 "(a public instance does this to API clients); use an instance you run" % shown_url(response.url),
@@ -699,10 +702,7 @@ class SearXNG(JsonApiBackend):
         data = self.data(response)
         results = self.results(data, params)
         items = self.items_from(results, params)
-        failures = [
-            engine_failure(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()
-        ]
-        problems = [failure for failure in failures if failure is not None]
+        problems = engine_failures(data.get("unresponsive_engines"), self.name, self.secrets())
         if not items and problems:
             raise no_results_because(problems, response.status, self.name)
         extras, answers_left_out = extras_of(data)

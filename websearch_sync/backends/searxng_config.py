@@ -46,6 +46,7 @@ from functools import partial
 from typing import Any, Optional
 from urllib.parse import urlsplit, urlunsplit
 
+from ..engine.json_api import vendor_text
 from ..engine.pace import later_request_failed
 from ..errors import WebSearchError
 from ..forks import in_children, module_lock
@@ -152,7 +153,10 @@ def read_config(data: Any) -> Optional[InstanceConfig]:
 
 
 def _engine(value: Any) -> Optional[Engine]:
-    if not isinstance(value, Mapping) or not isinstance(value.get("name"), str):
+    """One ``/config`` engine; its name as the instance's words are read (``vendor_text``: warnings
+    name it), ``None`` for an entry without one."""
+    name = vendor_text(value.get("name")) if isinstance(value, Mapping) and isinstance(value.get("name"), str) else ""
+    if not name:
         return None
     raw = value.get("categories")
     categories = tuple(c for c in raw if isinstance(c, str)) if isinstance(raw, list) else ()
@@ -161,7 +165,7 @@ def _engine(value: Any) -> Optional[Engine]:
     usable = seconds is not None and 0 < seconds < 86400  # also not NaN
     time_range, paging, shortcut = (value.get(field) for field in ("time_range_support", "paging", "shortcut"))
     return Engine(
-        value["name"],
+        name,
         categories,
         value.get("enabled") is not False,
         seconds if usable else None,

@@ -11,6 +11,7 @@ both in its ``to_dict()``: wherever the failure is shown (a successful call's ``
 from collections.abc import Sequence
 from typing import Any, ClassVar, Optional
 
+from ..engine.json_api import vendor_text
 from ..errors import (
     CAPTCHA_REQUIRED,
     ENGINE_ERROR,
@@ -72,6 +73,9 @@ _KINDS: dict[str, tuple[type[EngineFailure], str, Optional[float]]] = {
     "access_denied": (EngineBlocked, HTTP_403, 180.0),
     "timeout": (EngineTimeout, ENGINE_TIMEOUT, None),
 }
+#: The name an engine is given when the instance names it in no text (``null``, an object).
+UNNAMED_ENGINE = "unnamed"
+
 #: Seconds SearXNG suspends an engine after any other failure (settings.yml ``search.ban_time_on_fail``).
 _FAILURE_SUSPENSION_S = 5.0
 
@@ -81,12 +85,16 @@ def engine_failure(entry: Any, provider: str, secrets: list[str]) -> Optional[En
 
     A blocked engine (CAPTCHA, too many requests, access denied) or a suspended one
     is not retryable at once: the instance has suspended it (``retry_after`` is
-    SearXNG's default suspension for that failure).
+    SearXNG's default suspension for that failure). The name and the reason are the
+    instance's words, read as every vendor's are (:func:`~..engine.json_api.vendor_text`:
+    no control character, never the Python spelling of ``null`` or an object): a name
+    of no text is :data:`UNNAMED_ENGINE`, a reason of no text none given.
     """
     if not isinstance(entry, (list, tuple)) or not entry:
         return None
-    engine = redact(str(entry[0])[:MAX_REASON_CHARS], secrets)  # the instance's words: never our secrets
-    reason = str(entry[1])[:MAX_REASON_CHARS] if len(entry) > 1 and entry[1] is not None else "no reason given"
+    name = vendor_text(entry[0])[:MAX_REASON_CHARS] or UNNAMED_ENGINE
+    engine = redact(name, secrets)  # the instance's words: never our secrets
+    reason = (vendor_text(entry[1]) if len(entry) > 1 else "")[:MAX_REASON_CHARS] or "no reason given"
     kind, suspended = read_reason(reason)
     cls, detail, suspension = _KINDS.get(kind or "", (EngineError, ENGINE_ERROR, None))
     blocked = cls is EngineBlocked
@@ -101,6 +109,18 @@ def engine_failure(entry: Any, provider: str, secrets: list[str]) -> Optional[En
         retryable=False if blocked or suspended else None,
         retry_after=suspension if blocked or suspended else None,
     )
+
+
+def engine_failures(entries: Any, provider: str, secrets: list[str]) -> list[EngineFailure]:
+    """The failures of an answer's ``unresponsive_engines`` (:func:`engine_failure` for each
+    readable pair), one per engine: its first pair. SearXNG keeps them in a set; an instance or a
+    proxy that lists an engine twice had it counted twice ("6 of the engines it asked failed" for 3)."""
+    failures: dict[str, EngineFailure] = {}
+    for entry in entries if isinstance(entries, list) else ():
+        failure = engine_failure(entry, provider, secrets)
+        if failure is not None:
+            failures.setdefault(failure.engine, failure)
+    return list(failures.values())
 
 
 def no_results_because(problems: Sequence[EngineFailure], status: int, provider: str) -> WebSearchError:

@@ -36,6 +36,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from ..engine.json_api import vendor_text
 from ..errors import (
     OPTION_OVERRIDDEN,
     PAGING_SKIPPED,
@@ -55,12 +56,21 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 
 def _sources(results: Sequence[Any], field: str) -> list[str]:
-    """The engines (``engines``: a list) or categories (``category``: a string) results came from."""
+    """The engines (``engines``: a list) or categories (``category``: a string) results came from,
+    as the instance's words are read (:func:`~..engine.json_api.vendor_text`: a warning names them),
+    each distinct name once (an answer names a few engines many times)."""
+    read: dict[str, str] = {}
     came: list[str] = []
     for result in results:
         value = result.get(field) if isinstance(result, dict) else None
         values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-        came.extend(v for v in values if isinstance(v, str))
+        for raw in values:
+            if isinstance(raw, str):
+                name = read.get(raw)
+                if name is None:
+                    name = read[raw] = vendor_text(raw)
+                if name:
+                    came.append(name)
     return came
 
 

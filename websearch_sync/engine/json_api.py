@@ -116,6 +116,7 @@ def api_error(
     message: Optional[str] = None,
     vendor_codes: Optional[Mapping[str, tuple[type[WebSearchError], str]]] = None,
     auth_statuses: tuple[int, ...] = (401, 402, 403),
+    status_said: Any = None,
 ) -> Optional[WebSearchError]:
     """The error a JSON API answer means, or ``None`` for a success.
 
@@ -130,8 +131,10 @@ def api_error(
     every other status goes through the shared
     :func:`~websearch_sync.net.transport.status_error` (429 -> ``WebBlocked`` with
     ``retry_after``, 5xx -> ``BadGateway`` ...). ``message`` (the vendor's own
-    words) is appended to the error message. ``status`` on the error is always
-    the real HTTP status.
+    words) is appended to the error message. ``status_said`` is the error status the body
+    names besides its code (Brave's ``"error": {"status": 429}``): a 4xx or 5xx it names is that
+    status as a numeric code is (a 200 from a gateway in front of the API carrying a 429's body is
+    the 429). ``status`` on the error is always the real HTTP status.
     """
     upstream = _upstream_words(code, message)
     host = _host(response)
@@ -139,6 +142,9 @@ def api_error(
     if coded is not None:
         return coded
     effective = _code_as_status(code)
+    if effective is None:
+        said = _code_as_status(status_said)
+        effective = said if said is not None and said >= 400 else None
     if effective is None:
         effective = response.status
         if (code is not None or message) and 200 <= effective < 300:
@@ -353,14 +359,21 @@ class JsonApiBackend(Backend):
         """Raw items of vendor results, each JSON object by :meth:`item_of`; entries that are
         not JSON objects are skipped.
 
-        Results listed with none an object holding a URL (the ``url`` field renamed, a list of
-        strings) are ``WebParseError``: an answer of an unknown shape, never "no results" (which
+        Results listed with none a JSON object (a list of titles, of ``null``), or none an object
+        holding a URL (the ``url`` field renamed), are ``WebParseError``: an answer of an unknown shape, never "no results" (which
         would be cached and shown as a success). A backend whose vendor gives no URL
         (``result_fields`` without ``url``: Wikipedia builds it from the title) is checked once its
         items are built, by :meth:`~.base.Backend.interpret`, as every backend is (none with a usable address).
         """
         entries = list(results)
         items = [self.item_of(result, params) for result in entries if isinstance(result, dict)]
+        if entries and not items:  # whatever gives the URL (a field, the title): no object, no item
+            raise WebParseError(
+                "%s answered with %d result(s), none a JSON object (an unknown shape, not 'no results'; "
+                "the first result: %s)" % (self.name, len(entries), json_shape(entries[0])),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+            )
         if entries and "url" in self.result_fields and not any(_text(item.get("url")) for item in items):
             first = next((entry for entry in entries if isinstance(entry, dict)), entries[0])
             raise WebParseError(
@@ -476,6 +489,11 @@ class JsonApiBackend(Backend):
         """
         return None
 
+    def envelope_status(self, data: Any) -> Any:
+        """The HTTP status an error body names besides its code (:func:`api_error`'s ``status_said``),
+        or ``None``. Override per vendor; the default knows none."""
+        return None
+
     def _lists_results(self, data: Any) -> bool:
         """Whether ``data`` holds results, a list at ``results_at`` not empty: an answer with its results
         is one whatever else it says (a note in SearXNG's ``error`` or Tavily's ``detail`` beside them),
@@ -504,6 +522,7 @@ class JsonApiBackend(Backend):
             message=message,
             vendor_codes=self.vendor_codes,
             auth_statuses=self.auth_statuses,
+            status_said=self.envelope_status(data) if envelope is not None else None,
         )
         remedy = self._remedy(error) if error is not None else None
         if error is not None and remedy:  # after the vendor's words: a new sentence when they end one

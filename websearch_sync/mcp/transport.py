@@ -63,8 +63,8 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..engine.stdout_claim import claim_stdout
 from ..net import workers
-from ..tool import format_results, json_int
-from ..validate import describe_sent, not_an_object
+from ..tool import format_results
+from ..validate import describe_sent, json_int, not_an_object
 from .batches import Batches
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

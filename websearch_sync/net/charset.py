@@ -102,6 +102,19 @@ def declared_charset(content_type: Optional[str]) -> Optional[str]:
 _UTF16 = frozenset(["utf-16", "utf-16-le", "utf-16-be"])
 
 
+#: How many first bytes of a body declared UTF-16 are looked at for the NUL its markup holds.
+_WIDE_SCAN_BYTES = 1024
+
+
+def _may_be(codec: Optional[str], content: bytes) -> bool:
+    """Whether ``content`` may be in ``codec``: a body with no NUL byte in its first kilobyte is no
+    UTF-16 (every ASCII character of UTF-16 markup has one), whatever its header says. Decoded as
+    UTF-16, a UTF-8 body of an even length read without an error, every two bytes one CJK-looking
+    character (one of an odd length failed and was read as UTF-8): as a ``<meta>`` naming UTF-16
+    means UTF-8 (:func:`meta_charset`), the header's label is not taken then."""
+    return codec not in _UTF16 or b"\x00" in content[:_WIDE_SCAN_BYTES]
+
+
 def meta_charset(content: bytes) -> Optional[str]:
     """The codec named by a ``<meta charset>`` / ``http-equiv`` tag near the top of a page.
 
@@ -347,7 +360,7 @@ def _detect(content: bytes) -> Optional[str]:
 def _labelled(content: bytes, content_type: Optional[str], header: Optional[str], xml: bool) -> list[Optional[str]]:
     """The codecs the body's bytes and labels name, in the order :func:`decode_body` tries them."""
     xml = xml or xml_media(media_type(content_type))
-    candidates = [xml_encoding(content) if xml else _bom(content), header]
+    candidates = [xml_encoding(content) if xml else _bom(content), header if _may_be(header, content) else None]
     if xml:
         candidates.append(xml_declared_charset(content))
     # a body that says nothing of itself (``*/*``, ``application/octet-stream``...) is sniffed as one

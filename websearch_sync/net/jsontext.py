@@ -12,7 +12,7 @@ the limit."""
 import json
 import re
 from itertools import accumulate
-from typing import Any
+from typing import Any, Callable, Optional
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -45,10 +45,16 @@ def nesting_depth(text: str) -> int:
     return max(accumulate(memoryview(brackets.translate(_STEPS)).cast("b")), default=0)
 
 
-def loads(text: str) -> Any:
-    """``json.loads(text)``, or :class:`JsonTooDeep` when it nests over :data:`MAX_JSON_DEPTH`
-    levels (``ValueError`` for text that is not JSON, as ``json.loads``)."""
+def loads(text: str, parse_int: Optional[Callable[[str], Any]] = None) -> Any:
+    """``json.loads(text, parse_int=parse_int)``, or :class:`JsonTooDeep` when it nests over
+    :data:`MAX_JSON_DEPTH` levels (``ValueError`` for text that is not JSON, as ``json.loads``)."""
     openers = text.count("[") + text.count("{")  # the common case: too few to nest deeper, not scanned
     if openers > MAX_JSON_DEPTH and nesting_depth(text) > MAX_JSON_DEPTH:
         raise JsonTooDeep("JSON nested over %d levels deep" % MAX_JSON_DEPTH)
-    return json.loads(text)
+    return json.loads(text, parse_int=parse_int)
+
+
+def too_many_digits(error: ValueError) -> bool:
+    """Whether ``error`` is Python's refusal of a JSON integer of over 4,300 digits (``int``'s limit):
+    a plain ``ValueError``, neither a syntax error nor :class:`JsonTooDeep`. The text is JSON."""
+    return type(error) is ValueError

@@ -4,6 +4,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
+from ..validate import json_int
 from . import jsontext
 from .charset import declared_charset, decode_body, single_byte
 from .contenttype import media_type, untyped, xml_media
@@ -33,6 +34,7 @@ class HttpResponse:
     _text: Optional[str] = field(default=None, repr=False)
     _json: Any = field(default=_NOT_PARSED, repr=False)
     _json_error: Optional[ValueError] = field(default=None, repr=False, compare=False)
+    _json_long: Any = field(default=_NOT_PARSED, repr=False, compare=False)
 
     @property
     def content_type(self) -> str:
@@ -61,20 +63,30 @@ class HttpResponse:
             self._text = decode_body(self.content, header, cut=self.truncated, xml=self.read_as_xml)
         return self._text
 
-    def json(self) -> Any:
+    def json(self, exact_integers: bool = False) -> Any:
         """The body parsed as JSON (raises ``ValueError`` when it is not JSON, its subclass
         :class:`~.jsontext.JsonTooDeep` when nested too deeply to be read). Parsed once, whether
         it is JSON or not: classifying and parsing an answer both read it (a truncated or deeply nested body was parsed again by
-        each), so treat the value as read-only."""
-        if self._json is _NOT_PARSED:
-            if self._json_error is not None:
-                raise self._json_error.with_traceback(None)
+        each), so treat the value as read-only.
+
+        An integer of over 4,300 digits, which Python's ``int`` refuses, is read as the float it
+        approximates (:func:`~..validate.json_int`: infinity, which a reader takes as no value, as
+        ``Infinity``): one in a field nobody reads made a whole search answer "JSON that does not
+        parse". With ``exact_integers`` such a body raises Python's ``ValueError`` instead (fetch
+        shows a page's JSON as written, or says why it cannot)."""
+        if self._json is _NOT_PARSED and self._json_error is None:
             try:
                 self._json = jsontext.loads(self._json_text())
-            except ValueError as error:
-                self._json_error = error
-                raise
-        return self._json
+            except ValueError as refused:
+                self._json_error = refused
+        failure = self._json_error
+        if failure is None:
+            return self._json
+        if exact_integers or not jsontext.too_many_digits(failure):
+            raise failure.with_traceback(None)
+        if self._json_long is _NOT_PARSED:  # parsed again only for such a body: others keep int's fast path
+            self._json_long = jsontext.loads(self._json_text(), parse_int=json_int)
+        return self._json_long
 
     def _json_text(self) -> str:
         """The body as JSON text. Declared in a multi-byte legacy charset (GBK, EUC-KR, Shift_JIS),

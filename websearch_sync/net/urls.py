@@ -107,9 +107,11 @@ def result_url(value: object) -> Optional[str]:
     after the host are percent-encoded (``%20``, as a browser does: engines return such
     URLs), and so are tag characters (an emoji flag in a path that a parser unquoted; the
     address a browser requests, where text leaves them out); a space in the host, other
-    whitespace or an invisible character disqualifies the URL (it could not be followed as shown). A port of 0 or out of range, an invalid
-    IPv6 literal, or a URL over :data:`MAX_URL_CHARS` (which servers refuse, and fetch too:
-    an API's 100 KB "address" in every item) is no URL either.
+    whitespace or an invisible character disqualifies the URL (it could not be followed as shown).
+    A backslash before the query is the slash a browser reads there (``https://a.example\\@b.example/``
+    goes to ``a.example``, where ``urlsplit`` reads host ``b.example`` and fetch refuses the backslash).
+    A port of 0 or out of range, an invalid IPv6 literal, or a URL over :data:`MAX_URL_CHARS` (which
+    servers refuse, and fetch too: an API's 100 KB "address" in every item) is no URL either.
     """
     if type(value) is str and len(value) <= MAX_URL_CHARS:
         return _result_form(value)
@@ -134,6 +136,9 @@ def _result_form(value: str) -> Optional[str]:
             rest = rest[: host_end.start()] + tags_encoded(rest[host_end.start() :].replace(" ", "%20"))
     if _UNFIT_IN_URL.search(rest):  # the scheme is http or https
         return None
+    end = query_start(rest)
+    if "\\" in rest[:end]:  # a browser's slash (WHATWG); urlsplit reads "a\\@b" as host b, fetch refuses it
+        rest = rest[:end].replace("\\", "/") + rest[end:]
     url = scheme.lower() + "://" + rest
     if len(url) > MAX_URL_CHARS:
         return None

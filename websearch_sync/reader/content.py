@@ -127,7 +127,7 @@ def _parses_as_json(response: HttpResponse) -> bool:
     if response.content[:256].lstrip(b"\xef\xbb\xbf\t\n\r ")[:1] not in (b"{", b"["):
         return False
     try:
-        response.json()
+        response.json(exact_integers=True)
     except JsonTooDeep:
         return True
     except json.JSONDecodeError as error:
@@ -204,7 +204,7 @@ def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str]
 
 def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> str:
     try:
-        data = response.json()
+        data = response.json(exact_integers=True)
     except ValueError as error:
         if response.truncated and not isinstance(error, JsonTooDeep):  # cut by max_bytes: show what arrived
             return response.text

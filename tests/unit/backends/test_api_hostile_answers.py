@@ -480,3 +480,27 @@ def test_a_date_field_of_a_number_no_float_holds_is_no_date(name, field):
     first_result(name, data)[field] = 10**400
     item = search(name, data)["items"][0]
     assert "published_at" not in item, item
+
+
+@pytest.mark.parametrize("name", KEYED)
+def test_an_integer_longer_than_python_reads_in_a_field_not_read_leaves_the_answer_readable(name):
+    """A recorded success with one more field holding an integer of 5,000 digits: Python's ``int``
+    refuses over 4,300 (``ValueError``), and the whole answer was "JSON that does not parse". Its
+    results are read as without it."""
+    data = success(name)
+    plain = search(name, data)
+    data["zz_count"] = "@@DIGITS@@"
+    result = search(name, json.dumps(data).replace('"@@DIGITS@@"', "9" * 5000))
+    assert not isinstance(result, ws.WebSearchError), result
+    assert result["items"] == plain["items"] and plain["items"]
+
+
+def test_a_brave_error_body_served_with_a_200_is_the_status_it_says():
+    """Brave's error body names its status (``"error": {"status": 429, ...}``); the recorded 429 served
+    with a 200 (a gateway or cache in front of the API) was ``WebProviderError(api_error)``: a rate limit
+    not cooled down. The status it says decides, as a numeric vendor code does; its words still follow."""
+    body = recorded_body("brave", "chatwise-releases-1296__429_rate_limited")
+    error = search("brave", body, status=200)
+    assert isinstance(error, ws.WebBlocked) and error.detail_code == "http_429" and error.status == 200, error
+    assert "[HTTP 200 with body code 429]" in error.message, error.message
+    assert error.message.endswith(": Request rate limit exceeded for plan"), error.message

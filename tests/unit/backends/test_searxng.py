@@ -815,6 +815,25 @@ def test_a_moved_search_still_names_the_base_url_though_its_query_holds_a_path(p
     assert "address it redirects to" in error.message and "sign-in" not in error.message
 
 
+@pytest.mark.parametrize("location", ["https://searx.example.org/", "https://searx.example.org"])
+def test_an_http_base_url_sent_to_the_https_home_page_is_the_base_url_to_fix_not_the_limiter(location):
+    """A server that moves every plain-http request to its https home page (nginx's
+    ``return 301 https://$host/;``): before, "the limiter treats this client as a bot ... use an
+    instance you run", a block with a cool-down. The limiter sends a client to the home page on the
+    scheme it was asked on; another scheme is a server moving plain http to https: the base URL to fix."""
+    error, calls = search(
+        b"",
+        url="http://searx.example.org/search",
+        status=301,
+        headers={"Location": location},
+        content_type="text/html",
+        settings_=ws.Settings(providers={"searxng": {"base_url": "http://searx.example.org"}}),
+    )
+    assert len(calls) == 1
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_301", error
+    assert "address it redirects to" in error.message and "limiter" not in error.message
+
+
 # -- the limiter's 429 ---------------------------------------------------------------------------------
 
 #: The limiter's answer (``searx/botdetection/_helpers.py: too_many_requests``).
@@ -1159,6 +1178,102 @@ def test_an_unresponsive_engines_entry_is_read_as_sent_and_redacted():
     leaked = engine_failure(["key-SECRET", "timeout"], "searxng", ["SECRET"])
     assert "SECRET" not in leaked.engine and "SECRET" not in leaked.message
     assert engine_failure(["brave", "Suspended: timeout"], "searxng", []).to_dict()["retry_after"] == 5.0
+
+
+@pytest.mark.parametrize(
+    "entry, engine, reason",
+    [
+        ([None, "timeout"], "unnamed", "timeout"),
+        ([{"name": "brave"}, "timeout"], "unnamed", "timeout"),
+        (["brave", {"code": 429}], "brave", "no reason given"),
+        (["brave", ["CAPTCHA"]], "brave", "no reason given"),
+        (["brave", True], "brave", "no reason given"),
+        (["brave\x1b[31m\u202e", "time\x1b[2Jout\x07\u202e"], "brave[31m", "time[2Jout"),
+    ],
+)
+@pytest.mark.parametrize("results", [True, False])
+def test_an_unresponsive_engine_named_or_explained_in_no_text_is_said_in_clean_words(entry, engine, reason, results):
+    """The recorded answer with one ``unresponsive_engines`` pair changed: a name or reason that is no
+    text was shown in Python's spelling (``failed (None)``, ``failed: {'code': 429}``), and an ANSI escape
+    or a bidi override in them reached the message (a terminal through the CLI's error line) as sent.
+    They are read as every vendor's words are (``vendor_text``): a name of no text is an unnamed engine,
+    a reason of no text none given."""
+    body = recorded("shortlist__1.json")
+    body["unresponsive_engines"] = [entry]
+    if not results:
+        body["results"] = []
+    outcome, _ = search(body)
+    failures = outcome.errors if isinstance(outcome, ws.WebSearchError) else outcome["errors"]
+    messages = [f.message if isinstance(f, ws.WebSearchError) else f["message"] for f in failures]
+    names = [f.to_dict()["engine"] if isinstance(f, ws.WebSearchError) else f["engine"] for f in failures]
+    assert names == [engine], names
+    assert messages == ["searxng engine %r failed: %s" % (engine, reason)], messages
+    if isinstance(outcome, ws.WebSearchError):
+        assert "failed (%s)" % engine in outcome.message and outcome.message.isprintable(), outcome.message
+
+
+def test_a_result_url_with_a_backslash_is_the_address_a_browser_goes_to():
+    """The recorded answer with its first result's URL behind ``https://evil.example\\@``, and its
+    second result's URL that real one: the library read the host after the ``@`` (``urlsplit``), a
+    browser reads the backslash as a slash (evil.example). Before: the hostile URL was kept as sent,
+    which fetch refuses (``bad_url``), and took the real result's place as its duplicate (same dedupe
+    key). Now the result is the browser's address, its own page; the real one stays."""
+    body = recorded("shortlist__1.json")
+    real = body["results"][0]["url"]
+    hostile = "https://evil.example\\@" + real.split("://", 1)[1]
+    body["results"][0]["url"], body["results"][1]["url"] = hostile, real
+    result, _ = search(body, max_results=5)
+    urls = [item["url"] for item in result["items"]]
+    assert urls[:2] == ["https://evil.example/@" + real.split("://", 1)[1], real], urls
+    from websearch_sync.net.urls import request_url
+
+    assert request_url(urls[0])  # fetch can follow what the search gave
+
+
+def test_engine_names_the_instance_writes_reach_a_warning_in_clean_words():
+    """Engine names are the instance's words, in its results' ``engines`` and in its ``/config``:
+    the recorded answer with its results' engine renamed, and the documented ``/config`` with an
+    engine renamed, each with an ANSI escape and a bidi override. Before: the warnings that name
+    engines (an ``engines=`` name the instance ignored; a time range's skipped engines) carried them
+    as sent, to a terminal through the CLI; now read as the instance's other words are (``vendor_text``)."""
+    import copy
+
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import TIME_RANGE, ignored_names
+
+    results = recorded("shortlist__1.json")["results"]
+    for result in results:
+        result["engines"] = [name.replace("google cse", "google\x1b[31m cse\u202e") for name in result["engines"]]
+    ignored = ignored_names("engines", "wikipedias", results, [])
+    assert ignored is not None and "only from google[31m cse:" in ignored.message, ignored
+    config = copy.deepcopy(INSTANCE_CONFIG)
+    config["engines"][0]["name"] = "wiki\x1b[31mpedia\u202e"
+    skipped = TIME_RANGE.skipped(read_config(config), None, "general")
+    assert skipped is not None and skipped.message.endswith(": wiki[31mpedia; that was every engine of this search")
+    assert ignored.message.isprintable() and skipped.message.isprintable()
+
+
+@pytest.mark.parametrize("results", [True, False])
+def test_an_engine_listed_twice_as_unresponsive_failed_once(results):
+    """The recorded answer's three ``unresponsive_engines`` pairs each listed twice (SearXNG keeps them
+    in a set; an instance or a proxy that repeats them does not): before, six failures, and with no
+    results "6 of the engines it asked failed (brave, duckduckgo, startpage, brave, ...)". Each engine
+    failed once: its first pair is its failure."""
+    body = recorded("shortlist__1.json")
+    listed = body["unresponsive_engines"]
+    body["unresponsive_engines"] = listed + [[name, "timeout"] for name, _ in listed]
+    if not results:
+        body["results"] = []
+    outcome, _ = search(body)
+    failures = outcome.errors if isinstance(outcome, ws.WebSearchError) else outcome["errors"]
+    named = [(f.to_dict() if isinstance(f, ws.WebSearchError) else f) for f in failures]
+    assert [(f["engine"], f["detail_code"]) for f in named] == [
+        ("brave", "http_429"),
+        ("duckduckgo", "captcha_required"),
+        ("startpage", "captcha_required"),
+    ]
+    if not results:
+        assert "3 of the engines it asked failed (brave, duckduckgo, startpage)" in outcome.message, outcome.message
 
 
 def test_no_results_while_every_engine_waits_is_the_blocked_engines_error():

@@ -176,6 +176,22 @@ def test_an_empty_search_list_is_zero_results():
     assert result["items"] == []
 
 
+@pytest.mark.parametrize("shape", ["titles", "nulls", "numbers"])
+def test_a_search_list_of_no_json_object_is_an_unknown_shape_not_zero_results(shape):
+    """The recorded answer with each result replaced by its title (opensearch's way of listing
+    them), by ``null`` or by its page id: the URL is built from a result's title, so the shared
+    check for results without a URL never ran, and the answer was "no results", cached as a success."""
+    recorded = json.loads(body("celina__wiki_search.json"))
+    listed = recorded["query"]["search"]
+    assert listed
+    recorded["query"]["search"] = [
+        {"titles": entry["title"], "nulls": None, "numbers": entry["pageid"]}[shape] for entry in listed
+    ]
+    result, _ = search(json.dumps(recorded))
+    assert isinstance(result, ws.WebParseError) and result.detail_code == "unexpected_shape", result
+    assert "%d result(s), none a JSON object" % len(listed) in result.message, result.message
+
+
 @pytest.mark.parametrize("key", ["warnings", "*"], ids=["formatversion-2", "formatversion-1"])
 def test_an_answer_the_search_module_warned_about_is_not_cached(key, fake_clock):
     """CirrusSearch answers a search that timed out with what it found and a warning

@@ -279,7 +279,7 @@ def test_a_first_word_that_is_no_command_names_the_command_meant(capsys, argv, s
             "error: --json is a flag of search, fetch, backends, verify, check-live, state show: the command comes first"
             " (websearch-sync search --json python)\n",
         ),
-        (["--bogus", "q"], "error: argument COMMAND: invalid choice: 'q' (choose from"),  # no command's flag
+        (["--bogus", "q"], "error: unrecognized arguments: --bogus\n"),  # no command's flag: the flag is the mistake
         # the command typed later on the line is the one put first (not a search for its name)
         (
             ["--backend", "stub", "mcp"],
@@ -483,3 +483,26 @@ def test_a_credential_flag_says_where_keys_go(capsys):
     err = capsys.readouterr().err
     assert "unrecognized arguments: --api-key (a key or password is no flag" in err and err.endswith(") ***\n"), err
     assert "BRAVE_API_KEY" in err and "websearch-sync backends" in err, err
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["--versoin"], "unrecognized arguments: --versoin (did you mean --version?)\n"),
+        (["--verison", "search", "q"], "unrecognized arguments: --verison (did you mean --version?)\n"),
+        (["-V"], "unrecognized arguments: -V (did you mean --version?)\n"),
+        (["-version"], "unrecognized arguments: -version (did you mean --version?)\n"),
+        (["--bogus"], "unrecognized arguments: --bogus\n"),  # nothing close: no guess
+    ],
+)
+def test_a_mistyped_flag_of_the_program_is_refused_naming_its_flag(capsys, argv, said):
+    """A flag before any command that no command takes was "the following arguments are required:
+    COMMAND" (``--versoin``), or named without the program's flag meant (``--verison search q``)."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(said)
+
+
+def test_an_abbreviated_program_flag_still_works(capsys):
+    """argparse's unique prefix of the program's own flag is that flag, not a mistake."""
+    assert main(["--vers"]) == 0
+    assert capsys.readouterr().out.startswith("websearch-sync ")

@@ -12,6 +12,7 @@ from typing import Optional
 
 from ..shellwords import shell_quote
 from ..vocabulary.ddgs import ddgs_flag, ddgs_joined_flag
+from ..vocabulary.synonyms import OPTION_SYNONYMS
 
 #: The hint after a flag whose opposite the command takes, a flag without a value: what was typed is the default.
 _DEFAULT_SAID = " (that is the default: %s, its opposite, applies only when given)"
@@ -56,7 +57,16 @@ def _own_flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Ar
     owners = [_command(command) for command in command_parsers(top) if command is not parser and _takes(command, typed)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owners))
-    return closest_flag_hint(name, parser) if long else ""
+    return (_synonym_hint(name, parser) or closest_flag_hint(name, parser)) if long else ""
+
+
+def _synonym_hint(name: str, parser: argparse.ArgumentParser) -> str:
+    """`` (did you mean -n?)`` for another API's name of an input a flag of ``parser`` sets (``--limit``,
+    ``--count``, ``--top-k``: ``-n``; ``--provider``: ``-b``), as ``search(limit=3)`` names ``max_results``
+    (:data:`~..vocabulary.synonyms.OPTION_SYNONYMS`); "" for any other name: letters alone name nothing there."""
+    ours = OPTION_SYNONYMS.get(name.replace("-", "_").lower())
+    flags = [action.option_strings[0] for action in parser._actions if action.option_strings and action.dest == ours]
+    return " (did you mean %s?)" % flags[0] if ours and flags else ""
 
 
 def _negated_hint(name: str, parser: argparse.ArgumentParser) -> str:

@@ -42,7 +42,17 @@ def test_an_informal_backend_name_suggests_the_engine_on_the_command_line(name, 
     assert "(did you mean ddg_html?)" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "meant"), [("ddg", "ddg_html"), ("duckduckgo", "ddg_html"), ("brvae", "brave")])
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("ddg", "ddg_html"),
+        ("duckduckgo", "ddg_html"),
+        ("brvae", "brave"),
+        ("ddgg", "ddg_html"),  # a slip in the engine's short name, which a name's _html hid from the spelling match
+        ("yaho", "yahoo_html"),
+        ("bingg", "bing_html"),
+    ],
+)
 def test_pythons_unknown_backend_error_suggests_like_the_command_line(name, meant):
     for call in (lambda: ws.search("q", backend=name), lambda: ws.SearchClient(name)):
         with pytest.raises(ws.InvalidInput) as info:

@@ -738,7 +738,8 @@ def closest_backend(name: Any) -> Optional[str]:
     """The registered backend a mistyped or informal ``name`` most likely means, or ``None``:
     the first whose name it begins (``ddg``: ``ddg_html``) or whose summary's first word it
     is (``duckduckgo``: "DuckDuckGo HTML endpoint"), else the closest spelling in any case
-    (``brvae``, ``DDG_HTML``)."""
+    (``brvae``, ``DDG_HTML``), of a name or of its part before ``_`` (``ddgg``: ``ddg_html``,
+    whose ``_html`` made the whole name too far from a slip in the engine's short one)."""
     if not isinstance(name, str) or not name.strip():
         return None
     wanted, lowered = _squeezed(name), name.strip().lower()
@@ -746,8 +747,11 @@ def closest_backend(name: Any) -> Optional[str]:
         summary = primary_class(known).summary
         if known.startswith(lowered + "_") or wanted == _squeezed(summary.split(" ", 1)[0]):
             return known
-    close = difflib.get_close_matches(lowered, list(_known()), n=1)  # DDG_HTML: ddg_html, as search reads it
-    return close[0] if close else None
+    spellings = {known: known for known in _known()}  # DDG_HTML: ddg_html, as search reads it
+    for known in _known():
+        spellings.setdefault(known.split("_", 1)[0], known)  # the first backend of a short name: ddg_html
+    close = difflib.get_close_matches(lowered, list(spellings), n=1)
+    return spellings[close[0]] if close else None
 
 
 def skipped_plugins() -> dict[str, str]:

@@ -616,6 +616,18 @@ class _Catalogue:
         declared = merged(*(_loaded(engine).declared_settings() for engine in engines))
         return read_settings(name, declared, given, environ)
 
+    def variables(self) -> set[str]:
+        """The variables every registered engine declares: a built-in not imported yet by the static
+        table (:data:`~.builtin.ENV_VARS`), so that asking imports no engine."""
+        found: set[str] = set()
+        for name, engines in _known().items():
+            for engine in engines.values():
+                if isinstance(engine, BuiltIn):
+                    found.update(ENV_VARS.get(name, ()))
+                else:
+                    found.update(setting.env for setting in engine.declared_settings() if setting.env)
+        return found
+
 
 def _nothing_set(
     name: str, engines: Iterable[Union[type[Backend], BuiltIn]], environ: Optional[Mapping[str, str]]

@@ -947,6 +947,14 @@ def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: 
     return number
 
 
+#: Why an unknown name close to no backend may be unknown: a plugin not installed where this runs (a
+#: plugin author's first test, before ``pip install -e .``, or in another environment).
+NOT_INSTALLED = (
+    "no installed plugin registers it (a plugin's backend is known once its distribution is installed in this"
+    " environment, pip install -e . in its folder, or once registered in code)"
+)
+
+
 def _unknown_backend_problem(where: str, names: Sequence[str], auto: bool = True) -> Optional[str]:
     """Why ``names`` (from ``where``) are not all registered backends (or ``auto``, when
     ``auto`` may be named there), with the closest known name for each unknown one; ``None``
@@ -966,7 +974,7 @@ def _unknown_backend_problem(where: str, names: Sequence[str], auto: bool = True
             url_as_backend(name)
             or _backends.skipped(name)
             or _backends.misgrouped(name)
-            or (close and "did you mean %s?" % close)
+            or ("did you mean %s?" % close if close else NOT_INSTALLED)
         )
         guesses.append("%r%s" % (name, " (%s)" % why if why else ""))
     # a URL's password is never said back (``-b https://user:pw@searx.example/``)

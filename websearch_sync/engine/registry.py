@@ -806,7 +806,7 @@ def skipped_plugin(name: Any) -> Optional[str]:
 def did_you_mean(name: Any) -> str:
     """For an unknown backend name: `` (<why its plugin was skipped>)``, else where an entry
     point of that name in a mistyped group is (:func:`misgrouped`), else `` (did you mean NAME?)``
-    with a close registered one, else ``""``."""
+    with a close registered one, else how a plugin's backend becomes known (:data:`~..config.NOT_INSTALLED`)."""
     why = (
         (config.url_as_backend(name) if isinstance(name, str) else None)
         or skipped_plugin(name)
@@ -815,8 +815,8 @@ def did_you_mean(name: Any) -> str:
     )
     if why is None:
         close = closest_backend(name)
-        why = "did you mean %s?" % close if close else None
-    return " (%s)" % why if why else ""
+        why = "did you mean %s?" % close if close else config.NOT_INSTALLED
+    return " (%s)" % why
 
 
 def entry_point_of_another_name(name: Any) -> Optional[str]:

@@ -950,8 +950,8 @@ def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: 
 #: Why an unknown name close to no backend may be unknown: a plugin not installed where this runs (a
 #: plugin author's first test, before ``pip install -e .``, or in another environment).
 NOT_INSTALLED = (
-    "no installed plugin registers it (a plugin's backend is known once its distribution is installed in this"
-    " environment, pip install -e . in its folder, or once registered in code)"
+    "no installed plugin registers it: a plugin's backend is known once its distribution is installed in this"
+    " environment, pip install -e . in its folder, or once its class is registered in code"
 )
 
 

@@ -67,7 +67,7 @@ def test_an_unknown_backend_with_no_close_name_suggests_nothing():
     assert "did you mean" not in str(info.value)
 
 
-NOT_INSTALLED = "no installed plugin registers it (a plugin's backend is known once its distribution is installed"
+NOT_INSTALLED = "no installed plugin registers it: a plugin's backend is known once its distribution is installed"
 
 
 def test_an_unknown_backend_with_no_close_name_says_how_a_plugins_backend_becomes_known(capsys):

@@ -499,7 +499,9 @@ def test_a_mistyped_flag_of_the_program_is_refused_naming_its_flag(capsys, argv,
     """A flag before any command that no command takes was "the following arguments are required:
     COMMAND" (``--versoin``), or named without the program's flag meant (``--verison search q``)."""
     assert main(argv) == 2
-    assert capsys.readouterr().err.endswith(said)
+    err = capsys.readouterr().err
+    assert err.endswith(said)
+    assert err.startswith("usage: websearch-sync [-h] [--version] COMMAND ...\n")  # the program's usage, its flags
 
 
 def test_an_abbreviated_program_flag_still_works(capsys):

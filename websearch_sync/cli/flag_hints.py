@@ -279,7 +279,9 @@ def misplaced_flag_hint(words: Sequence[str], top: argparse.ArgumentParser) -> t
     elif _takes(parser, misplaced):
         where = " ".join(path)
     else:
-        return parser, "unrecognized arguments: %s%s" % (misplaced, flag_hint(misplaced, parser, top) or own)
+        hint = flag_hint(misplaced, parser, top)
+        # the program's own flag mistyped (--verison search q): the program's usage, not the command's
+        return (parser if hint or not own else top), "unrecognized arguments: %s%s" % (misplaced, hint or own)
     line = " ".join(shell_quote(word) for word in [*path, *rest])
     return parser, "%s is a flag of %s: the command comes first (websearch-sync %s)" % (misplaced, where, line)
 

@@ -33,7 +33,7 @@ from .models import (
     VideoResponse,
 )
 from .net.deadline import Deadline
-from .validate import BackendArg, suggesting_keywords
+from .validate import BackendArg, query_first, suggesting_keywords
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -116,6 +116,7 @@ def search(
 ) -> AnyResponse: ...
 
 
+@query_first  # search(keywords="...") names the first argument, not Python's "missing 1 required positional"
 def search(
     query: str,
     *,

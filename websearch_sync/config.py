@@ -152,6 +152,10 @@ class BackendCatalogue(Protocol):
         """Backend ``name``'s settings from ``environ`` and ``given``, checked against its declaration."""
         ...
 
+    def variables(self) -> set[str]:
+        """Every environment variable a registered backend declares for its settings."""
+        ...
+
 
 class _RegistryOnDemand:
     """The catalogue until the registry is imported: the first question imports it (by
@@ -179,6 +183,9 @@ class _RegistryOnDemand:
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
         return self._registry().read_settings(name, given, environ)
+
+    def variables(self) -> set[str]:
+        return self._registry().variables()
 
 
 _backends: BackendCatalogue = _RegistryOnDemand()
@@ -833,12 +840,60 @@ def _warn_unknown_backend_vars(env: Mapping[str, str], known: list[str]) -> None
         )
 
 
+#: The prefixes of the library's own variables: one of them that it does not read is a typo.
+_OWN_PREFIXES = ("WEB_SEARCH_", "WEB_FETCH_")
+
+
+def _warn_unknown_own_vars(env: Mapping[str, str]) -> None:
+    """Log once each variable named with the library's prefix (:data:`_OWN_PREFIXES`) that neither it
+    nor a registered backend reads, with the closest one it reads: ``WEB_SEARCH_BACKENDS=ddg_html`` was
+    ignored without a word, and every search went on to the offline stub. The per-backend variables
+    (:data:`_PER_BACKEND_VARS`) are :func:`_warn_unknown_backend_vars`' to judge."""
+    typed = [
+        var
+        for var in env
+        if var.startswith(_OWN_PREFIXES) and var not in SHARED_ENV_VARS and not var.startswith(_PER_BACKEND_VARS)
+    ]
+    if not typed:
+        return
+    read = set(SHARED_ENV_VARS) | _backends.variables()
+    for var in typed:
+        if var in read or not _WARNED_VARS.first(var):
+            continue
+        close = _closest_variable(var, read)
+        logger.warning(
+            "ignoring %s: websearch_sync reads no such variable%s",
+            var,
+            "; did you mean %s?" % close if close else " (docs/configuration.md lists those it reads)",
+        )
+
+
+def _closest_variable(var: str, read: set[str]) -> Optional[str]:
+    """The variable of ``read`` that ``var`` most likely means, or ``None``: compared without the prefix
+    they share (with it, every name was "close" to ``WEB_SEARCH_CA_BUNDLE``), one of ``var``'s own prefix
+    first (``WEB_SEARCH_SERVICE_URLS``: ``WEB_SEARCH_SERVICE_URL``, not ``WEB_FETCH_SERVICE_URL``)."""
+    prefix = next(prefix for prefix in _OWN_PREFIXES if var.startswith(prefix))
+    same = sorted(name for name in read if name.startswith(prefix))
+    for names in (same, sorted(read.difference(same))):
+        by_rest = {_without_own_prefix(name): name for name in reversed(names)}
+        close = difflib.get_close_matches(var[len(prefix) :], list(by_rest), n=1)
+        if close:
+            return by_rest[close[0]]
+    return None
+
+
+def _without_own_prefix(var: str) -> str:
+    """``var`` without the library's prefix it starts with (``BACKEND`` of ``WEB_SEARCH_BACKEND``)."""
+    return next((var[len(prefix) :] for prefix in _OWN_PREFIXES if var.startswith(prefix)), var)
+
+
 def _backends_from_env(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """``(endpoints, providers)`` of every declared backend, read from ``env``."""
     endpoints: dict[str, str] = {}
     providers: dict[str, dict[str, Any]] = {}
     names = _backends.names()
     _warn_unknown_backend_vars(env, names)
+    _warn_unknown_own_vars(env)
     for name in names:
         url = env_text(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
         if url:
@@ -892,6 +947,14 @@ def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: 
     return number
 
 
+#: Why an unknown name close to no backend may be unknown: a plugin not installed where this runs (a
+#: plugin author's first test, before ``pip install -e .``, or in another environment).
+NOT_INSTALLED = (
+    "no installed plugin registers it: a plugin's backend is known once its distribution is installed in this"
+    " environment, pip install -e . in its folder, or once its class is registered in code"
+)
+
+
 def _unknown_backend_problem(where: str, names: Sequence[str], auto: bool = True) -> Optional[str]:
     """Why ``names`` (from ``where``) are not all registered backends (or ``auto``, when
     ``auto`` may be named there), with the closest known name for each unknown one; ``None``
@@ -911,7 +974,7 @@ def _unknown_backend_problem(where: str, names: Sequence[str], auto: bool = True
             url_as_backend(name)
             or _backends.skipped(name)
             or _backends.misgrouped(name)
-            or (close and "did you mean %s?" % close)
+            or ("did you mean %s?" % close if close else NOT_INSTALLED)
         )
         guesses.append("%r%s" % (name, " (%s)" % why if why else ""))
     # a URL's password is never said back (``-b https://user:pw@searx.example/``)

@@ -1155,7 +1155,26 @@ def format_results(
     HTML) and puts every link destination in ``<...>``.
     """
     _check_text_style(style)
+    _check_result(result, "format_results")
     return _render(result, style, _new_tag() if untrusted_notice else None, offline_note)
+
+
+def _check_result(result: Any, function: str) -> None:
+    """``TypeError`` unless ``result`` is what a call returned: a search response (``items``), a fetch
+    result (``text``) or an error form (``error``). A response's items, one item or ``{}`` was an
+    ``AttributeError`` or a fetched page without text: the caller's slip, said as such."""
+    if isinstance(result, Mapping) and any(key in result for key in ("items", "text", "error")):
+        return
+    if isinstance(result, Mapping):
+        got = "a dict with keys %s" % ", ".join(sorted(map(str, result))) if result else "a dict with no keys"
+    elif isinstance(result, list):
+        got = "a list (a response's items? pass the whole response)"
+    else:
+        got = "a %s" % type(result).__name__ if result is not None else "NoneType"
+    raise TypeError(
+        "%s takes what search(), fetch() or call_tool() returned: a dict holding 'items' (a search), 'text' (a fetch)"
+        " or 'error'; got %s" % (function, got)
+    )
 
 
 def _check_text_style(style: str) -> None:
@@ -1180,6 +1199,7 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
     under the same random tag. ``json`` is None for an error: its one line of text says it all.
     """
     _check_text_style(style)
+    _check_result(result, "format_for_model")
     if "error" in result:
         return _error_line(result["error"]), None
     tag = _new_tag()

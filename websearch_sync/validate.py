@@ -596,6 +596,37 @@ def suggesting_keywords(elsewhere: Mapping[str, str] = {}) -> Callable[[_Callabl
     return decorate
 
 
+def query_first(function: _Callable) -> _Callable:
+    """A decorator of ``search()`` and ``SearchClient.search``: a call without the query but with text under a
+    name the function does not declare (ddgs's older ``keywords=``, ``q=``, ``text=``) is a ``TypeError``
+    saying the query is the first argument; Python's own, ``missing 1 required positional argument:
+    'query'``, named neither (the options' check, which knows ddgs's names, runs only once bound)."""
+    parameters = inspect.signature(function).parameters
+    named = frozenset(
+        name
+        for name, parameter in parameters.items()
+        if parameter.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    )
+    before = 1 if "self" in parameters else 0
+
+    @functools.wraps(function)
+    def called(*args: Any, **kwargs: Any) -> Any:
+        if len(args) <= before and "query" not in kwargs:
+            text = [name for name, value in kwargs.items() if name not in named and isinstance(value, str)]
+            if text:
+                raise TypeError(
+                    "search() got no query: give it as the first argument, search('python requests') %s"
+                    % (
+                        "(ddgs's keywords is our %s)" % DDGS_ARGUMENTS["keywords"]
+                        if text[0] == "keywords"
+                        else "(%s is not a name of search()'s arguments)" % text[0]
+                    )
+                )
+        return function(*args, **kwargs)
+
+    return cast(_Callable, called)
+
+
 #: What a key given as a keyword is refused with (``%s``: what it is not, ``a search option``): a key is
 #: a backend's setting, read when the client is made.
 _KEY_HINT = (

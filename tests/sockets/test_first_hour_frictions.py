@@ -42,7 +42,17 @@ def test_an_informal_backend_name_suggests_the_engine_on_the_command_line(name, 
     assert "(did you mean ddg_html?)" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("name", "meant"), [("ddg", "ddg_html"), ("duckduckgo", "ddg_html"), ("brvae", "brave")])
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [
+        ("ddg", "ddg_html"),
+        ("duckduckgo", "ddg_html"),
+        ("brvae", "brave"),
+        ("ddgg", "ddg_html"),  # a slip in the engine's short name, which a name's _html hid from the spelling match
+        ("yaho", "yahoo_html"),
+        ("bingg", "bing_html"),
+    ],
+)
 def test_pythons_unknown_backend_error_suggests_like_the_command_line(name, meant):
     for call in (lambda: ws.search("q", backend=name), lambda: ws.SearchClient(name)):
         with pytest.raises(ws.InvalidInput) as info:
@@ -55,6 +65,23 @@ def test_an_unknown_backend_with_no_close_name_suggests_nothing():
     with pytest.raises(ws.InvalidInput) as info:
         ws.search("q", backend="zzzz")
     assert "did you mean" not in str(info.value)
+
+
+NOT_INSTALLED = "no installed plugin registers it: a plugin's backend is known once its distribution is installed"
+
+
+def test_an_unknown_backend_with_no_close_name_says_how_a_plugins_backend_becomes_known(capsys):
+    """A plugin author who had not run ``pip install -e .`` (or ran the tests in another environment) read
+    ``unknown backend 'acmesearch'; known backends: ...``: nothing on why their backend was not there."""
+    for call in (lambda: ws.search("q", backend="acmesearch"), lambda: ws.Settings(backend="acmesearch")):
+        with pytest.raises(ws.InvalidInput) as info:
+            call()
+        assert NOT_INSTALLED in str(info.value)
+    assert cli_main(["verify", "--fixtures", str(ROOT / "fixtures"), "--backend", "acmesearch"]) == 2
+    assert NOT_INSTALLED in capsys.readouterr().err
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="ddgg")
+    assert NOT_INSTALLED not in str(info.value)  # a close name is the likelier slip
 
 
 @pytest.mark.parametrize("value", ["maybe", "2", "enabled"])

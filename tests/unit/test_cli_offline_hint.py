@@ -114,3 +114,43 @@ def test_check_live_says_one_item_in_the_singular(capsys):
     with fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/"}]}):
         assert main(["check-live", "ddg_html", "q"]) == 0
     assert capsys.readouterr().out.startswith("ok   ddg_html  success        1 item   structure not checked ")
+
+
+def test_a_batch_whose_every_query_did_not_resolve_says_what_to_check(capsys, tmp_path):
+    """One search said what to check; a batch of them (``--queries-file``, offline) ended with the
+    summary alone, ``0 ok, 2 failed`` and the dns_error line, and no word of the connection."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("python requests\nrust async\n")
+    answers = {"ddg_html": _unresolved("ddg_html", "html.duckduckgo.com"), "bing_html": _unresolved("bing_html", "b")}
+    with fake_results(answers):
+        assert main(["search", "--queries-file", str(queries), "-b", "ddg_html,bing_html"]) == 4
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[-3:-1] == [
+        "0 ok, 2 failed",
+        "  2 failed: NetworkError/dns_error: could not resolve the host name: html.duckduckgo.com",
+    ]
+    assert lines[-1].startswith(HINT)
+
+
+@pytest.mark.parametrize(
+    "answered",
+    [
+        [{"title": "T", "url": "https://t.example/"}],
+        ws.WebBlocked("wall", provider="ddg_html", detail_code="captcha_required"),
+    ],
+)
+def test_no_such_hint_after_a_batch_that_reached_a_host(capsys, tmp_path, answered):
+    queries = tmp_path / "queries.txt"
+    queries.write_text("python requests\nrust async\n")
+    answers = iter([_unresolved("ddg_html", "html.duckduckgo.com"), answered])
+
+    def answer(params):
+        given = next(answers)
+        if isinstance(given, Exception):
+            raise given
+        return given
+
+    with fake_results({"ddg_html": answer}):
+        main(["search", "--queries-file", str(queries), "-b", "ddg_html", "--retries", "0"])
+    err = capsys.readouterr().err
+    assert "could not resolve" in err and HINT not in err

@@ -50,7 +50,7 @@ def test_a_mistyped_flag_is_refused_naming_the_commands_closest_flag(capsys, arg
     assert capsys.readouterr().err.endswith(said)
 
 
-@pytest.mark.parametrize("flag", ["--count", "--limit", "--quiet", "--engine", "--no-cache", "--provider"])
+@pytest.mark.parametrize("flag", ["--quiet", "--engine", "--no-cache", "--verbose"])
 def test_a_flag_no_flag_is_close_to_gets_no_guess(capsys, flag):
     """Compared with the ``--`` every flag shares, ``--limit`` was "close" to ``--site``, ``--count``
     to ``--json``, ``--engine`` to ``--time-range``: the name alone is compared, and none is close."""
@@ -279,7 +279,7 @@ def test_a_first_word_that_is_no_command_names_the_command_meant(capsys, argv, s
             "error: --json is a flag of search, fetch, backends, verify, check-live, state show: the command comes first"
             " (websearch-sync search --json python)\n",
         ),
-        (["--bogus", "q"], "error: argument COMMAND: invalid choice: 'q' (choose from"),  # no command's flag
+        (["--bogus", "q"], "error: unrecognized arguments: --bogus\n"),  # no command's flag: the flag is the mistake
         # the command typed later on the line is the one put first (not a search for its name)
         (
             ["--backend", "stub", "mcp"],
@@ -483,3 +483,49 @@ def test_a_credential_flag_says_where_keys_go(capsys):
     err = capsys.readouterr().err
     assert "unrecognized arguments: --api-key (a key or password is no flag" in err and err.endswith(") ***\n"), err
     assert "BRAVE_API_KEY" in err and "websearch-sync backends" in err, err
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["--versoin"], "unrecognized arguments: --versoin (did you mean --version?)\n"),
+        (["--verison", "search", "q"], "unrecognized arguments: --verison (did you mean --version?)\n"),
+        (["-V"], "unrecognized arguments: -V (did you mean --version?)\n"),
+        (["-version"], "unrecognized arguments: -version (did you mean --version?)\n"),
+        (["--bogus"], "unrecognized arguments: --bogus\n"),  # nothing close: no guess
+    ],
+)
+def test_a_mistyped_flag_of_the_program_is_refused_naming_its_flag(capsys, argv, said):
+    """A flag before any command that no command takes was "the following arguments are required:
+    COMMAND" (``--versoin``), or named without the program's flag meant (``--verison search q``)."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.endswith(said)
+    assert err.startswith("usage: websearch-sync [-h] [--version] COMMAND ...\n")  # the program's usage, its flags
+
+
+def test_an_abbreviated_program_flag_still_works(capsys):
+    """argparse's unique prefix of the program's own flag is that flag, not a mistake."""
+    assert main(["--vers"]) == 0
+    assert capsys.readouterr().out.startswith("websearch-sync ")
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["search", "q", "--limit", "3"], "unrecognized arguments: --limit (did you mean -n?) 3\n"),
+        (["search", "q", "--count=3"], "unrecognized arguments: --count=3 (did you mean -n?)\n"),
+        (["search", "q", "--num", "3"], "unrecognized arguments: --num (did you mean -n?) 3\n"),
+        (["search", "q", "--top-k", "3"], "unrecognized arguments: --top-k (did you mean -n?) 3\n"),
+        (["search", "q", "--provider", "brave"], "unrecognized arguments: --provider (did you mean -b?) brave\n"),
+        (["search", "q", "--domain", "x.org"], "unrecognized arguments: --domain (did you mean --site?) x.org\n"),
+        (["search", "q", "--country", "de"], "unrecognized arguments: --country (did you mean --locale?) de\n"),
+        (["search", "q", "--freshness", "pd"], "unrecognized arguments: --freshness (did you mean --time-range?) pd\n"),
+        (["fetch", "https://example.com/", "--max-length", "9"], "--max-length (did you mean --max-chars?) 9\n"),
+    ],
+)
+def test_another_apis_name_of_a_flags_input_names_the_flag(capsys, argv, said):
+    """``search(limit=3)`` names ``max_results`` (:data:`~websearch_sync.vocabulary.synonyms.OPTION_SYNONYMS`),
+    and ``--option count=5`` names ``-n``; the flag ``--limit`` was refused naming nothing."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.endswith(said)

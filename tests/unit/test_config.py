@@ -165,6 +165,38 @@ def test_a_per_backend_variable_naming_no_backend_is_warned_once_with_the_closes
     assert "ignoring WEB_SEARCH_MIN_INTERVAL_S_NOSUCH" in caplog.text
 
 
+def test_a_variable_of_the_librarys_prefix_it_does_not_read_is_warned_once_with_the_closest(caplog):
+    """``WEB_SEARCH_BACKENDS=ddg_html`` (a plural's ``S``) was ignored without a word: every search went
+    on to the offline stub, whose note says to set ``WEB_SEARCH_BACKEND``, which looks set."""
+    from websearch_sync.backends import JsonApiEngine, Setting, register
+
+    @register
+    class Prefixed(JsonApiEngine):  # a plugin may name its variables with the library's prefix
+        name = "prefixed_plugin"
+        default_endpoint = "https://prefixed.example/api"
+        provider_settings = (Setting("api_key", env="WEB_SEARCH_PREFIXED_TOKEN"),)
+        results_at = "hits"
+        result_fields = {"title": "t", "url": "u"}
+
+    env = {
+        "WEB_SEARCH_BACKENDS": "ddg_html",
+        "WEB_FETCH_ALLOW_PRIVAT": "1",
+        "WEB_SEARCH_WHOLLY_UNLIKE_ANY": "x",
+        "WEB_SEARCH_SERVICE_URL": "https://service.example/search",  # the service backend's: read
+        "WEB_SEARCH_PREFIXED_TOKEN": "k",  # the plugin's: read
+        "WEB_SEARCH_TIMEOUT_MS": "900",
+    }
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        assert ws.Settings.from_env(env).timeout_ms == 900
+        ws.Settings.from_env(env)
+    assert sorted(record.getMessage() for record in caplog.records) == [
+        "ignoring WEB_FETCH_ALLOW_PRIVAT: websearch_sync reads no such variable; did you mean WEB_FETCH_ALLOW_PRIVATE?",
+        "ignoring WEB_SEARCH_BACKENDS: websearch_sync reads no such variable; did you mean WEB_SEARCH_BACKEND?",
+        "ignoring WEB_SEARCH_WHOLLY_UNLIKE_ANY: websearch_sync reads no such variable"
+        " (docs/configuration.md lists those it reads)",
+    ]
+
+
 def test_two_clients_built_at_once_from_one_settings_both_hold_it(monkeypatch):
     """Two threads building a client from one new ``Settings`` at the same moment: each found it had
     no set of users and made one, and the second replaced the first's, so that its client's settings

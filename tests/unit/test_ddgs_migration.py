@@ -356,3 +356,20 @@ def test_each_country_code_hinted_is_a_language_and_a_country_whose_locales_are_
         locales = country_locales(code)
         assert code in LANGUAGES and code.upper() in COUNTRIES and locales, code
         assert not any(locale.startswith(code + "-") for locale in locales), code
+
+
+@pytest.mark.parametrize("name", ["keywords", "q", "text"])
+def test_a_query_given_by_another_apis_keyword_names_the_first_argument(name):
+    """``search(keywords="python")``, ddgs's older signature, was Python's ``search() missing 1 required positional
+    argument: 'query'``: neither ddgs's name nor ours said, though the ddgs table says ``keywords`` is the query."""
+    for call in (lambda: ws.search(**{name: "python"}), lambda: ws.SearchClient("stub").search(**{name: "python"})):
+        with pytest.raises(TypeError) as info:
+            call()
+        assert str(info.value).startswith(
+            "search() got no query: give it as the first argument, search('python requests')"
+        )
+        assert (
+            "(ddgs's keywords is our query" if name == "keywords" else "(%s is not a name of search()'s" % name
+        ) in str(info.value)
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'query'"):
+        ws.search()  # nothing that could be the query: Python's own words

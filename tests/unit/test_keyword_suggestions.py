@@ -21,6 +21,9 @@ def _refusal(call):
          "(did you mean 'timeout_ms'?); known arguments: url, extract_mode, max_chars, timeout_ms,"),
         (lambda: ws.fetch("https://example.com/", mode="text"), "mode (did you mean 'extract_mode'?)"),
         (lambda: ws.fetch("https://example.com/", max_length=9), "max_length (did you mean 'max_chars'?)"),
+        (lambda: ws.fetch(link="https://example.com/"), "link (did you mean 'url'?)"),  # a result's link, as read
+        (lambda: ws.fetch(href="https://example.com/"), "href (did you mean 'url'?)"),
+        (lambda: ws.fetch(uri="https://example.com/"), "uri (did you mean 'url'?)"),
         (lambda: ws.fetch("https://example.com/", proxy="http://p:1"), "proxy (it is given as settings=Settings(proxy=...))"),
         (lambda: ws.Settings(timeout=5), "Settings() got unexpected keyword argument(s) timeout (did you mean 'timeout_ms'?)"),
         (lambda: ws.Settings(proxies="http://p:1"), "proxies (did you mean 'proxy'?)"),

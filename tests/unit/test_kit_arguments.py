@@ -63,7 +63,8 @@ def test_a_relative_fixture_folder_not_found_names_the_folder_it_was_looked_in(t
         with replay_fixtures("tests/search_fixtures"):
             pass
     assert str(caught.value) == (
-        "fixture folder tests/search_fixtures does not exist (relative to the current directory %s)" % tmp_path
+        "fixture folder tests/search_fixtures does not exist (relative to the current directory %s);"
+        " record a case into it: websearch-sync record BACKEND QUERY --fixtures tests/search_fixtures" % tmp_path
     )
 
 

@@ -77,6 +77,24 @@ def test_a_misspelled_provider_setting_is_refused_with_a_suggestion():
 
 
 @pytest.mark.parametrize(
+    "backend, key, said",
+    [
+        (
+            "brave",
+            "BRAVE_API_KEY",
+            "BRAVE_API_KEY is the environment variable of its setting 'api_key': write 'api_key'",
+        ),
+        ("searxng", "searxng_base_url", "SEARXNG_BASE_URL is the environment variable of its setting 'base_url'"),
+    ],
+)
+def test_a_settings_variable_given_as_its_key_names_the_key(backend, key, said):
+    """``providers={"brave": {"BRAVE_API_KEY": ...}}``, the variable the docs and `backends` name, said
+    only ``has no setting 'BRAVE_API_KEY'; it reads: api_key, timeout_ms``, no word of the two names."""
+    error = refused(lambda: ws.Settings(providers={backend: {key: "k-123456"}}), "bad_setting", key)
+    assert said in error.message and "k-123456" not in error.message
+
+
+@pytest.mark.parametrize(
     "backend, key",
     [
         ("searxng", "baseurl"),

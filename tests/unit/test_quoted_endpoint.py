@@ -43,3 +43,19 @@ def test_an_endpoint_that_is_not_a_string_is_a_bad_endpoint_not_an_internal_erro
     with pytest.raises(ws.InvalidInput) as caught:
         ws.search("q", backend="searxng", settings=ws.Settings(endpoints={"searxng": 5}))
     assert (caught.value.detail_code, "it is written in quotes" in caught.value.message) == ("bad_endpoint", False)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        ws.Settings(providers={"searxng": {"base_url": "localhost:8080"}}),  # SearXNG's docker port, as typed
+        ws.Settings(providers={"searxng": {"base_url": "searx.example.org"}}),
+        ws.Settings(endpoints={"searxng": "searx.example.org/search"}),
+    ],
+)
+def test_an_endpoint_without_its_scheme_is_refused_saying_so(settings):
+    """``SEARXNG_BASE_URL=localhost:8080`` was "not an http(s) URL with a host" alone: the scheme it lacks unsaid."""
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("q", backend="searxng", settings=settings)
+    assert caught.value.message.endswith("; it has no scheme: write http:// or https:// before it")
+    assert "localhost:8080" not in caught.value.message and "searx.example.org" not in caught.value.message

@@ -983,3 +983,22 @@ def test_a_delivered_check_that_raises_frees_the_lookups_place(monkeypatch):
         session.call_tool("web_search", {"query": "rust"}, delivered=broken)
     again = session.call_tool("web_search", {"query": "rust"})  # without the fix: deadline_exceeded after 0.1 s
     assert again == {"items": []} and len(looked_up) == 2
+
+
+@pytest.mark.parametrize(
+    "given, said",
+    [
+        ([{"title": "T", "url": "https://t.example/", "snippet": "s"}], "got a list (a response's items? pass"),
+        ({"title": "T", "url": "https://t.example/", "snippet": "s", "rank": 1}, "got a dict with keys rank, snippet"),
+        ('{"items": []}', "got a str"),
+        (None, "got NoneType"),
+        ({}, "got a dict with no keys"),
+    ],
+)
+def test_format_results_of_something_no_call_returned_says_what_it_takes(given, said):
+    """``format_results(response["items"])`` was ``AttributeError: 'list' object has no attribute 'get'``, and
+    one item, or ``{}``, rendered as a fetched page with no text: a newcomer's slip, said as such."""
+    with pytest.raises(TypeError) as info:
+        tool.format_results(given)
+    assert str(info.value).startswith("format_results takes what search(), fetch() or call_tool() returned")
+    assert said in str(info.value)

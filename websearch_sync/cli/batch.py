@@ -30,12 +30,13 @@ except ImportError:  # Windows: a descriptor's flags cannot be asked
     fcntl = None  # type: ignore[assignment]
 
 from ..client.clock import SYSTEM_CLOCK, CancellableClock, Clock
-from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError, counted
+from ..errors import BAD_ARGUMENTS, DNS_ERROR, InvalidInput, WebSearchError, counted
 from ..net.urls import INVISIBLE
 from ..net.waits import wait_for
 from ..validate import MAX_QUERY_CHARS
 from .output import (
     EXIT_OK,
+    UNRESOLVED,
     Interrupted,
     OutputFailed,
     exit_status,
@@ -197,6 +198,7 @@ class BatchCounts:
         self.status: Optional[int] = None
         self.kinds: dict[str, list[Any]] = {}  # "AuthError/missing_api_key": [count, first message]
         self.stopped = False  # by --stop-after-failures
+        self.unresolved = True  # every failure so far no host name resolved (dns_error of each backend)
 
     def add(self, status: Optional[int], error: Optional[dict[str, Any]] = None) -> None:
         """Count one query's outcome (``error``: a failed query's error form)."""
@@ -210,13 +212,17 @@ class BatchCounts:
         if error is not None:
             kind = "/".join(str(part) for part in (error.get("type"), error.get("detail_code")) if part)
             self.kinds.setdefault(kind, [0, error.get("message")])[0] += 1
+        failures = [error, *(error.get("errors") or [])] if error is not None else [{}]
+        self.unresolved = self.unresolved and all(failure.get("detail_code") == DNS_ERROR for failure in failures)
 
     def failure_lines(self) -> list[str]:
         """``  3 failed: AuthError/missing_api_key: brave needs an API key ...``, a line per kind of
         failure in the order they first came, the most :data:`MAX_FAILURE_KINDS`."""
         lines = ["  %d failed: %s: %s" % (count, kind, message) for kind, (count, message) in self.kinds.items()]
         more = len(lines) - MAX_FAILURE_KINDS
-        return lines[:MAX_FAILURE_KINDS] + (["  and %d other kinds of failure" % more] if more > 0 else [])
+        # no query reached a host, as one search's hint says (a machine offline, most often)
+        offline = ["hint: %s" % UNRESOLVED] if self.failed and not self.ok and self.unresolved else []
+        return lines[:MAX_FAILURE_KINDS] + (["  and %d other kinds of failure" % more] if more > 0 else []) + offline
 
     def summary(
         self,

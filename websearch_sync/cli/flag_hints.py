@@ -12,6 +12,7 @@ from typing import Optional
 
 from ..shellwords import shell_quote
 from ..vocabulary.ddgs import ddgs_flag, ddgs_joined_flag
+from ..vocabulary.synonyms import OPTION_SYNONYMS
 
 #: The hint after a flag whose opposite the command takes, a flag without a value: what was typed is the default.
 _DEFAULT_SAID = " (that is the default: %s, its opposite, applies only when given)"
@@ -56,7 +57,16 @@ def _own_flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Ar
     owners = [_command(command) for command in command_parsers(top) if command is not parser and _takes(command, typed)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owners))
-    return closest_flag_hint(name, parser) if long else ""
+    return (_synonym_hint(name, parser) or closest_flag_hint(name, parser)) if long else ""
+
+
+def _synonym_hint(name: str, parser: argparse.ArgumentParser) -> str:
+    """`` (did you mean -n?)`` for another API's name of an input a flag of ``parser`` sets (``--limit``,
+    ``--count``, ``--top-k``: ``-n``; ``--provider``: ``-b``), as ``search(limit=3)`` names ``max_results``
+    (:data:`~..vocabulary.synonyms.OPTION_SYNONYMS`); "" for any other name: letters alone name nothing there."""
+    ours = OPTION_SYNONYMS.get(name.replace("-", "_").lower())
+    flags = [action.option_strings[0] for action in parser._actions if action.option_strings and action.dest == ours]
+    return " (did you mean %s?)" % flags[0] if ours and flags else ""
 
 
 def _negated_hint(name: str, parser: argparse.ArgumentParser) -> str:
@@ -257,20 +267,47 @@ def misplaced_flag_hint(words: Sequence[str], top: argparse.ArgumentParser) -> t
     it does not take (:func:`flag_hint`: ``record``'s BACKEND is given without a flag). No
     command typed: the commands taking it, the line with the first of them first."""
     path, parser, rest, misplaced = _commands_typed(words, top)
-    if not misplaced:
+    if not misplaced or _abbreviates(misplaced, top):
         return top, ""
+    own = _program_flag_hint(misplaced, top) if misplaced in _before_commands(words, path) else ""
     if not path:
         owners = [command for command in command_parsers(top) if _takes(command, misplaced)]
-        if not owners:
-            return top, ""
+        if not owners:  # no command's flag either: the program's own, mistyped (--versoin), or none
+            return top, "unrecognized arguments: %s%s" % (misplaced, own)
         path = _command(owners[0]).split(" ")
         where = ", ".join(_command(command) for command in owners)
     elif _takes(parser, misplaced):
         where = " ".join(path)
     else:
-        return parser, "unrecognized arguments: %s%s" % (misplaced, flag_hint(misplaced, parser, top))
+        hint = flag_hint(misplaced, parser, top)
+        # the program's own flag mistyped (--verison search q): the program's usage, not the command's
+        return (parser if hint or not own else top), "unrecognized arguments: %s%s" % (misplaced, hint or own)
     line = " ".join(shell_quote(word) for word in [*path, *rest])
     return parser, "%s is a flag of %s: the command comes first (websearch-sync %s)" % (misplaced, where, line)
+
+
+def _before_commands(words: Sequence[str], path: Sequence[str]) -> list[str]:
+    """The flags (without a joined value) typed before the first command of ``path``: the program's place."""
+    end = words.index(path[0]) if path else len(words)
+    return [word.split("=", 1)[0] for word in words[:end] if word.startswith("-")]
+
+
+def _abbreviates(typed: str, top: argparse.ArgumentParser) -> bool:
+    """Whether ``typed`` is a unique prefix of one of the program's own long flags, which argparse
+    reads as that flag (``--vers``: ``--version``)."""
+    own = [flag for action in top._actions for flag in action.option_strings if flag.startswith("--")]
+    return typed.startswith("--") and len([flag for flag in own if flag.startswith(typed)]) == 1
+
+
+def _program_flag_hint(typed: str, top: argparse.ArgumentParser) -> str:
+    """`` (did you mean --version?)`` for a mistyped flag of the program itself (``--versoin``, ``-version``
+    with one dash, ``-V``: the one long flag its letter starts), "" when none is meant."""
+    name = typed.lstrip("-")
+    if len(name) != 1:
+        return closest_flag_hint(name, top) if name else ""
+    own = [flag for action in top._actions for flag in action.option_strings if flag.startswith("--")]
+    starting = [flag for flag in own if flag[2:3] == name.lower()]
+    return " (did you mean %s?)" % starting[0] if len(starting) == 1 else ""
 
 
 def joined_argument_flag_hint(

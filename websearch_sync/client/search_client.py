@@ -69,6 +69,7 @@ from ..validate import (
     check_options_taken,
     check_query,
     check_timeout_ms,
+    query_first,
     search_params,
     suggesting_keywords,
 )
@@ -526,6 +527,7 @@ class SearchClient:
         **options: Any,
     ) -> AnyResponse: ...
 
+    @query_first  # search(keywords=...): the first argument named, not Python's missing positional
     def search(
         self,
         query: str,

@@ -314,13 +314,7 @@ class Backend:
         elif fault != _NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)
             what = "the endpoint's host is not a valid host name (%s; check %s)" % (fault, origin)
         else:  # the URL itself is not shown: it may carry credentials
-            what = "the endpoint is not an http(s) URL with a host (check %s)%s" % (
-                origin,
-                # docker's --env-file and systemd's EnvironmentFile= keep quotes a shell would remove
-                "; it is written in quotes: remove them"
-                if isinstance(endpoint, str) and endpoint[:1] in ("'", '"')
-                else "",
-            )
+            what = "the endpoint is not an http(s) URL with a host (check %s)%s" % (origin, _unusable_why(endpoint))
         raise InvalidInput("%s: %s" % (self.name, what), provider=self.name, detail_code=BAD_ENDPOINT)
 
     def _endpoint_origin(self) -> str:
@@ -972,6 +966,30 @@ def _endpoint_fault(url: Any) -> Optional[str]:
             _FAULTS.clear()
         _FAULTS[url] = fault
     return fault
+
+
+def _unusable_why(endpoint: Any) -> str:
+    """What makes ``endpoint``, no http(s) URL with a host, so, said without the URL (it may carry
+    credentials): quotes around it, which docker's ``--env-file`` and systemd's ``EnvironmentFile=`` keep
+    where a shell removes them; no scheme (``SEARXNG_BASE_URL=localhost:8080``, as SearXNG's docker
+    image is reached); else ``""``."""
+    if not isinstance(endpoint, str):
+        return ""
+    if endpoint[:1] in ("'", '"'):
+        return "; it is written in quotes: remove them"
+    if "://" not in endpoint and _endpoint_fault("http://" + endpoint) is None and _names_a_host(endpoint):
+        return "; it has no scheme: write http:// or https:// before it"
+    return ""
+
+
+def _names_a_host(text: str) -> bool:
+    """Whether ``text``, read after ``http://``, starts with what names a host rather than any word
+    (``nope``): a dotted name, ``localhost``, or a port."""
+    try:
+        parts = urlsplit("http://" + text)
+        return "." in (parts.hostname or "") or parts.hostname == "localhost" or parts.port is not None
+    except ValueError:  # a bad port
+        return False
 
 
 #: Endpoint URLs and what is wrong with each (:func:`_endpoint_fault`).

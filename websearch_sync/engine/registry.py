@@ -616,6 +616,18 @@ class _Catalogue:
         declared = merged(*(_loaded(engine).declared_settings() for engine in engines))
         return read_settings(name, declared, given, environ)
 
+    def variables(self) -> set[str]:
+        """The variables every registered engine declares: a built-in not imported yet by the static
+        table (:data:`~.builtin.ENV_VARS`), so that asking imports no engine."""
+        found: set[str] = set()
+        for name, engines in _known().items():
+            for engine in engines.values():
+                if isinstance(engine, BuiltIn):
+                    found.update(ENV_VARS.get(name, ()))
+                else:
+                    found.update(setting.env for setting in engine.declared_settings() if setting.env)
+        return found
+
 
 def _nothing_set(
     name: str, engines: Iterable[Union[type[Backend], BuiltIn]], environ: Optional[Mapping[str, str]]
@@ -738,7 +750,8 @@ def closest_backend(name: Any) -> Optional[str]:
     """The registered backend a mistyped or informal ``name`` most likely means, or ``None``:
     the first whose name it begins (``ddg``: ``ddg_html``) or whose summary's first word it
     is (``duckduckgo``: "DuckDuckGo HTML endpoint"), else the closest spelling in any case
-    (``brvae``, ``DDG_HTML``)."""
+    (``brvae``, ``DDG_HTML``), of a name or of its part before ``_`` (``ddgg``: ``ddg_html``,
+    whose ``_html`` made the whole name too far from a slip in the engine's short one)."""
     if not isinstance(name, str) or not name.strip():
         return None
     wanted, lowered = _squeezed(name), name.strip().lower()
@@ -746,8 +759,11 @@ def closest_backend(name: Any) -> Optional[str]:
         summary = primary_class(known).summary
         if known.startswith(lowered + "_") or wanted == _squeezed(summary.split(" ", 1)[0]):
             return known
-    close = difflib.get_close_matches(lowered, list(_known()), n=1)  # DDG_HTML: ddg_html, as search reads it
-    return close[0] if close else None
+    spellings = {known: known for known in _known()}  # DDG_HTML: ddg_html, as search reads it
+    for known in _known():
+        spellings.setdefault(known.split("_", 1)[0], known)  # the first backend of a short name: ddg_html
+    close = difflib.get_close_matches(lowered, list(spellings), n=1)
+    return spellings[close[0]] if close else None
 
 
 def skipped_plugins() -> dict[str, str]:
@@ -790,7 +806,7 @@ def skipped_plugin(name: Any) -> Optional[str]:
 def did_you_mean(name: Any) -> str:
     """For an unknown backend name: `` (<why its plugin was skipped>)``, else where an entry
     point of that name in a mistyped group is (:func:`misgrouped`), else `` (did you mean NAME?)``
-    with a close registered one, else ``""``."""
+    with a close registered one, else how a plugin's backend becomes known (:data:`~..config.NOT_INSTALLED`)."""
     why = (
         (config.url_as_backend(name) if isinstance(name, str) else None)
         or skipped_plugin(name)
@@ -799,8 +815,8 @@ def did_you_mean(name: Any) -> str:
     )
     if why is None:
         close = closest_backend(name)
-        why = "did you mean %s?" % close if close else None
-    return " (%s)" % why if why else ""
+        why = "did you mean %s?" % close if close else config.NOT_INSTALLED
+    return " (%s)" % why
 
 
 def entry_point_of_another_name(name: Any) -> Optional[str]:

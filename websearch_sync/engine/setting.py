@@ -170,7 +170,7 @@ def read_settings(
     by_name = {setting.name: setting for setting in declared}
     for key, value in given.items():
         if key not in by_name:
-            raise _undeclared(backend, str(key), sorted(by_name))
+            raise _undeclared(backend, str(key), sorted(by_name), declared)
         if value is not None:
             _check(backend, by_name[key], value)
         values[key] = value
@@ -200,11 +200,19 @@ def _check(backend: str, setting: Setting, value: Any) -> None:
         check_url_setting(value, where, backend)
 
 
-def _undeclared(backend: str, key: str, accepted: list[str]) -> InvalidInput:
+def _undeclared(backend: str, key: str, accepted: list[str], declared: Sequence[Setting]) -> InvalidInput:
+    """The refusal of ``key``, no setting of ``backend``: with the closest setting, or the setting whose
+    environment variable ``key`` is (``BRAVE_API_KEY``, the name the docs and ``backends`` show)."""
+    variable = next((setting for setting in declared if setting.env and setting.env.lower() == key.lower()), None)
+    hint = (
+        " (%s is the environment variable of its setting %r: write %r)" % (variable.env, variable.name, variable.name)
+        if variable is not None
+        else close_match(key, accepted)
+    )
     return bad_setting(
         backend,
         "Settings.providers[%r][%r]: backend %s has no setting %r%s; it reads: %s"
-        % (backend, key, backend, key, close_match(key, accepted), ", ".join(accepted)),
+        % (backend, key, backend, key, hint, ", ".join(accepted)),
     )
 
 

@@ -39,6 +39,7 @@ from ..net.deadline import Deadline
 from ..net.environment import forget_answers as forget_environment_answers
 from ..net.transport import HttpTransport
 from ..net.wire import CONNECTION_CHECKS
+from ..shellwords import shell_quote
 from ..validate import most_results
 
 __all__: list[str] = []  # websearch_sync.testing exports these names
@@ -346,7 +347,10 @@ def replay_fixtures(
     """
     if not os.path.isdir(fixtures_dir):
         where = "" if os.path.isabs(fixtures_dir) else " (relative to the current directory %s)" % os.getcwd()
-        raise FileNotFoundError("fixture folder %s does not exist%s" % (os.fspath(fixtures_dir), where))
+        raise FileNotFoundError(  # docs/contract.md's first example reads the reader's own recordings, not made yet
+            "fixture folder %s does not exist%s; record a case into it: websearch-sync record BACKEND QUERY --fixtures %s"
+            % (os.fspath(fixtures_dir), where, shell_quote(os.fspath(fixtures_dir)))
+        )
     replay = FixtureReplay(cases=discover(fixtures_dir), fixtures_dir=fixtures_dir)
     if backends is None:
         names = [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]

@@ -22,6 +22,9 @@ OPTION_SYNONYMS = {
     "mode": "extract_mode",  # the command line's --mode (fetch)
     "max_length": "max_chars",  # the MCP reference fetch server's
     "proxies": "proxy",  # requests' (Settings, SearchClient)
+    "link": "url",  # fetch(): a result's link, as vendors and HTML name it
+    "href": "url",
+    "uri": "url",
 }
 
 #: ``{our option: {another tool's value (lower case): ours}}`` for short forms no close spelling of

@@ -391,4 +391,25 @@ ARTICLES = [
         "Shareholders will meet once a year to elect the committee, and each of them has one vote, however many shares they bought, so the shop will belong to the village as a whole.",
         "The handover is planned for the first week of April, and the shop will close for two days while the stock is counted and the new tills are put in.",
     ]),
+    # ------------------------------------------------------------------ the article's later paragraphs in a "Read more" wrapper
+    ("read-more-1", "read_more", "Library to open on Sunday afternoons", [
+        "The town library will open on Sunday afternoons from next month, after a trial over the summer drew more visitors than any weekday.",
+        "Staff counted almost four hundred people through the doors on each of the eight trial Sundays, many of them families with young children.",
+        "The extra hours will be covered by two new part-time posts and a rota of volunteers from the friends of the library group.",
+        "The library board had been asked for Sunday opening for years, but until this spring it had no money to pay for the staff or the heating, and the building was closed from Saturday lunchtime until Monday morning.",
+        "A grant from the county's community fund paid for the trial, and a survey of the people who came showed that most of them could not visit during the week because of work or school.",
+        "The children's corner was the busiest part of the building, with story sessions at two and three o'clock that were full on every one of the trial afternoons.",
+        "The computers, the local history room and the reading tables will all be open, but the counter will not take payments for printing or for lost books on a Sunday.",
+        "The board will look again at the hours in a year, when it has the figures for the winter months, which it expects to be quieter than the summer.",
+    ]),
+    ("read-more-2", "read_more", "Bus route to the hospital restored", [
+        "The bus route that links the villages on the north side of the valley to the hospital will run again from Monday.",
+        "It was cut in the spring when the company that ran it lost its driver, and patients have since relied on taxis and lifts from neighbours.",
+        "The new operator will run four buses a day in each direction, on weekdays only, starting at half past seven in the morning.",
+        "A group of patients and parish councillors wrote to the county in the summer with a list of more than sixty people who had missed appointments, or paid for a taxi they could not afford, since the route was cut.",
+        "The county agreed to pay for the service out of its transport budget until the end of next year, and the hospital has offered to move some clinic times so that they fit the bus timetable.",
+        "The buses will stop outside the main entrance of the hospital, where a new shelter is being built, and at the post office, the school and the crossroads in each village on the way.",
+        "Concession passes will be accepted on every journey, and a day ticket will cost the same as it did before the route was cut, although single fares will go up by twenty pence.",
+        "The timetable will be posted at every stop on the route this weekend, and printed copies can be picked up at the hospital reception and at the parish council offices.",
+    ]),
 ]

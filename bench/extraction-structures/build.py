@@ -448,6 +448,20 @@ def split_body(title: str, paras: List[str], i: int) -> str:
     return _page(title, i, main)
 
 
+def read_more(title: str, paras: List[str], i: int) -> str:
+    """An article whose first three paragraphs sit in its body and the rest in the content box of
+    a "Read more" wrapper (an expander: its link, an empty ad slot, the content box), an empty
+    promotion box between them: readability picks the content box, whose siblings are the
+    link and the ad slot, not the paragraphs."""
+    ad = '<div class="ad-slot"></div>'
+    main = ('<div class="story"><h1>%s</h1>\n<div class="story-body">\n%s<div class="story-promo">%s</div>\n'
+            '<div id="read-more"><div class="read-more-link"><a href="#">Read more</a></div>%s'
+            '<div class="read-more-content">\n%s</div></div>\n</div></div>'
+            % (esc(title), "".join("<p>%s</p>\n" % esc(p) for p in paras[:3]), ad, ad,
+               "".join("<p>%s</p>\n" % esc(p) for p in paras[3:])))
+    return _page(title, i, main)
+
+
 TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br,
     "table_row_split": table_row_split, "br_text": br_text,
@@ -457,6 +471,7 @@ TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "column_lists": column_lists, "inner_boxes": inner_boxes, "after_end": after_end,
     "table_cell": table_cell, "table_br_cell": table_br_cell, "hidden_panels": hidden_panels,
     "related_widget": related_widget, "link_items": link_items, "split_body": split_body,
+    "read_more": read_more,
 }
 
 

@@ -155,6 +155,9 @@ PAGE_CASES = {
     # their own text: the second opens with a link or emphasis, its own text ends before a word
     "readability.sibling_gaps": (_structure_page("split-body-1")[0], "after a petition signed by"),
     "recovery.table_column": (_row_split_page(), "The closing paragraph"),
+    # readability picks the content box of a "Read more" wrapper: the article's first paragraphs
+    # are the wrapper's siblings, not the box's
+    "readability.wrappers": (_structure_page("read-more-1")[0], "after a trial over the summer"),
     # an embedded post's <blockquote class="twitter-tweet"> is "unlikely" for readability
     "page.quotations": (ARTICLE_PAGE, "The Danube at sunset"),
     "page.heading_anchors": (
@@ -482,6 +485,22 @@ def test_a_paragraph_between_two_appended_blocks_is_appended_in_its_place(page):
     assert [line for line in text.splitlines() if line] == truth
     without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"readability.sibling_gaps"}).text
     assert truth[1] not in without
+
+
+@pytest.mark.parametrize("page", ["read-more-1", "read-more-2"])
+def test_the_paragraphs_before_a_read_more_wrapper_open_the_article(page):
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert [line for line in text.splitlines() if line] == truth
+
+
+def test_paragraphs_after_the_wrapper_are_left_out():
+    # what follows an article's body is as often a disclosure line as more of it
+    html, truth = _structure_page("read-more-1")
+    closing = "<p>%s</p>" % ("This page may earn a commission from links to shops, at no cost to you. " * 2)
+    html = html.replace("</div></div>\n</div></div>", "</div></div>\n%s</div></div>" % closing, 1)
+    assert "commission" in html
+    assert [line for line in extract_html(html, mode="text").text.splitlines() if line] == truth
 
 
 def test_unknown_rule_names_are_refused():

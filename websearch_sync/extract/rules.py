@@ -111,6 +111,12 @@ RULES = (
         "text before its first link or emphasis",
     ),
     _rule(
+        "readability.wrappers",
+        "readability",
+        "readability's best candidate is taken with the wrappers around it that hold no running text of their own "
+        "(a 'Read more' expander, an ad slot), so that the article's paragraphs beside a wrapper are its siblings",
+    ),
+    _rule(
         "readability.title_boxes",
         "readability",
         "a block appended after an article that holds its title heading is left out when it opens with a "

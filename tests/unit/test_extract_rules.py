@@ -157,6 +157,9 @@ PAGE_CASES = {
     "recovery.table_column": (_row_split_page(), "The closing paragraph"),
     # readability picks the content box of a "Read more" wrapper: the article's first paragraphs
     # are the wrapper's siblings, not the box's
+    # readability merges the article's sections of the same class that score a twentieth of the
+    # longest one: a section of one short paragraph between two merged ones scores less
+    "readability.segment_gaps": (_structure_page("sections-1")[0], "Then the questions started"),
     "readability.wrappers": (_structure_page("read-more-1")[0], "after a trial over the summer"),
     # an embedded post's <blockquote class="twitter-tweet"> is "unlikely" for readability
     "page.quotations": (ARTICLE_PAGE, "The Danube at sunset"),
@@ -501,6 +504,28 @@ def test_paragraphs_after_the_wrapper_are_left_out():
     html = html.replace("</div></div>\n</div></div>", "</div></div>\n%s</div></div>" % closing, 1)
     assert "commission" in html
     assert [line for line in extract_html(html, mode="text").text.splitlines() if line] == truth
+
+
+@pytest.mark.parametrize("page", ["sections-1", "sections-2"])
+def test_a_short_section_between_two_merged_sections_is_merged_in_its_place(page):
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert [line for line in text.splitlines() if line] == truth
+
+
+def test_a_photo_between_two_merged_sections_stays_out():
+    # a page built of components gives its photos the class of its text boxes
+    html, truth = _structure_page("sections-1")
+    photo = (
+        '<section class="sec"><div class="sec-inner"><figure><img src="/flood.jpg" alt="">'
+        "<figcaption>The lower road under water on the first night, seen from the bridge.</figcaption>"
+        "</figure></div></section>"
+    )
+    html = html.replace("<hr>", "<hr>%s<hr>" % photo, 1)
+    assert "The lower road under water" in html
+    text = extract_html(html, mode="text").text
+    assert "The lower road under water" not in text
+    assert [line for line in text.splitlines() if line] == truth
 
 
 def test_unknown_rule_names_are_refused():

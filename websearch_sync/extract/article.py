@@ -54,6 +54,7 @@ from .repair import repair_markup
 from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
 from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
+from .segments import fill_segment_gaps, same_segments
 from .tables import widen_to_column
 from .teasers import scan as scan_teasers
 from .textlength import link_density
@@ -264,6 +265,7 @@ def _tree_document_class() -> Any:
         find_teasers = False
         sibling_gaps = False
         climb_wrappers = False
+        segment_gaps = False
         teasers: list[etree._Element] = []
 
         def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
@@ -330,6 +332,12 @@ def _tree_document_class() -> Any:
             checkpoint()
             # readability's step, judging only the elements with a class or an id (the others cannot match)
             remove_unlikely_candidates(self.html, namespace["REGEXES"], namespace["log"], namespace["describe"])
+
+        def merge_article_segments(self, candidates: Any, best_candidate: Any, score_threshold: float) -> None:
+            segments = same_segments(best_candidate["elem"]) if self.segment_gaps else []
+            super().merge_article_segments(candidates, best_candidate, score_threshold)
+            if segments:
+                fill_segment_gaps(segments, best_candidate["elem"])
 
         def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
             opening = wrapper_paragraphs(best_candidate["elem"]) if html_partial and self.climb_wrappers else []
@@ -410,6 +418,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         document.sibling_gaps = "readability.sibling_gaps" in rules
         document.title_start = "readability.title_start" in rules
         document.climb_wrappers = "readability.wrappers" in rules
+        document.segment_gaps = "readability.segment_gaps" in rules
         summary = document.summary(html_partial=True)
     except Unparseable:
         return _Selection(None, [])

@@ -111,6 +111,13 @@ RULES = (
         "text before its first link or emphasis",
     ),
     _rule(
+        "readability.segment_gaps",
+        "readability",
+        "a block of the best candidate's tag and classes between two that readability merged into it (an "
+        "article written as sections) is merged too when it is running text: readability merges one only when "
+        "it scores a twentieth of the best, which a short section does not",
+    ),
+    _rule(
         "readability.wrappers",
         "readability",
         "readability's best candidate is taken with the wrappers around it that hold no running text of their own "

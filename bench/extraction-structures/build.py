@@ -449,15 +449,16 @@ def split_body(title: str, paras: List[str], i: int) -> str:
 
 
 def read_more(title: str, paras: List[str], i: int) -> str:
-    """An article whose first three paragraphs sit in its body and the rest in the content box of
-    a "Read more" wrapper (an expander: its link, an empty ad slot, the content box), an empty
+    """An article whose first three paragraphs sit in its body (the first in a box of its own,
+    a standfirst) and the rest in the content box of a "Read more" wrapper (an expander: its link, an empty ad slot, the content box), an empty
     promotion box between them: readability picks the content box, whose siblings are the
     link and the ad slot, not the paragraphs."""
     ad = '<div class="ad-slot"></div>'
     main = ('<div class="story"><h1>%s</h1>\n<div class="story-body">\n%s<div class="story-promo">%s</div>\n'
             '<div id="read-more"><div class="read-more-link"><a href="#">Read more</a></div>%s'
             '<div class="read-more-content">\n%s</div></div>\n</div></div>'
-            % (esc(title), "".join("<p>%s</p>\n" % esc(p) for p in paras[:3]), ad, ad,
+            % (esc(title), '<div class="story-intro"><p><strong>%s</strong></p></div>\n%s' % (
+                esc(paras[0]), "".join("<p>%s</p>\n" % esc(p) for p in paras[1:3])), ad, ad,
                "".join("<p>%s</p>\n" % esc(p) for p in paras[3:])))
     return _page(title, i, main)
 

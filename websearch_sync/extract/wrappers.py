@@ -60,14 +60,22 @@ def _paragraph(element: etree._Element) -> bool:
     )
 
 
+def _paragraph_box(element: etree._Element) -> bool:
+    """A box that holds nothing but running text paragraphs (a standfirst's box)."""
+    if element.tag not in ("div", "section"):
+        return False
+    paragraphs = [p for p in element.iter("p") if _paragraph(p)]
+    return bool(paragraphs) and sum(text_size(p) for p in paragraphs) == text_size(element)
+
+
 def _run(siblings: Iterator[etree._Element]) -> list[etree._Element]:
-    """The paragraphs of ``siblings`` up to the first element with text that is not one (empty
-    boxes between them skipped)."""
+    """The paragraphs of ``siblings`` (and boxes of nothing but paragraphs: a standfirst's) up to
+    the first element with text that is neither (empty boxes between them skipped)."""
     run = []
     for sibling in checked(siblings):
         if not isinstance(sibling.tag, str):
             continue
-        if _paragraph(sibling):
+        if _paragraph(sibling) or _paragraph_box(sibling):
             run.append(sibling)
         elif text_size(sibling):
             break
@@ -76,9 +84,10 @@ def _run(siblings: Iterator[etree._Element]) -> list[etree._Element]:
 
 def wrapper_paragraphs(candidate: etree._Element) -> list[etree._Element]:
     """The paragraphs before ``candidate``'s outermost wrapper (``outermost_wrapper``), in
-    document order: the run of running text paragraphs next to it (empty boxes between them
-    skipped); none when ``candidate`` has no wrapper. Those after it are left: what follows an
-    article's body is as often a disclosure or a sign-off line as more of the article."""
+    document order: the run of running text paragraphs (or boxes of nothing but such
+    paragraphs) next to it, empty boxes between them skipped; none when ``candidate`` has no
+    wrapper. Those after it are left: what follows an article's body is as often a disclosure
+    or a sign-off line as more of the article."""
     wrapper = outermost_wrapper(candidate)
     if wrapper is candidate:
         return []

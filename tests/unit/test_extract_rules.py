@@ -87,6 +87,13 @@ BLOCK_CASES = {
         "Copyright 2016",
         {},
     ),
+    # a reporter's contact line and a subscription pitch after the article
+    "article.contact_lines": (
+        PARAGRAPH * 2 + "<p>Have a tip? Jane Doe may be reached at jdoe@example.com.</p>"
+        "<p>If you enjoyed this article, we have a proposition for you: become a member.</p>",
+        "may be reached at",
+        {},
+    ),
     # a fact box classed as a sidebar inside the article (camelCase split)
     "article.inner_boxes": (
         PARAGRAPH * 2 + "<div class='articleSidebar'><h3>Did you know?</h3><p>The library lends "
@@ -102,6 +109,13 @@ BLOCK_CASES = {
         {},
     ),
 }
+
+
+def test_a_contact_line_needs_an_address_or_a_handle():
+    # the article's own sentence about a telephone line is not a reporter's contact line
+    html = PARAGRAPH + "<p>The hotline can be reached at 0800 123 456 from nine until five.</p>"
+    assert "hotline can be reached" in _clean(html, DEFAULT_RULES)
+    assert "proposition" not in _clean(PARAGRAPH + BLOCK_CASES["article.contact_lines"][0], DEFAULT_RULES)
 
 
 @pytest.mark.parametrize("name", sorted(BLOCK_CASES))

@@ -172,6 +172,12 @@ RULES = (
         "article",
         'copyright, "Posted by", share and byline lines ("Copyright 2016 ... All rights reserved", "By Name, role | date")',
     ),
+    _rule(
+        "article.contact_lines",
+        "article",
+        "a reporter's contact line and a site's subscription pitch under 300 characters (\"Name may be reached "
+        'at name@example.com", "If you enjoyed this article, ... join")',
+    ),
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
     _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),
     _rule("article.link_spans", "article", "a <span> of three or more links inside a paragraph"),

@@ -11,6 +11,7 @@ only child of its parent is replaced by the parent).
 """
 
 from collections.abc import Iterator
+from typing import Optional
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -27,9 +28,31 @@ _OWN_TEXT_CHARS = 25
 _TOP = frozenset(("body", "html"))
 
 
-def _plain_chars(element: etree._Element) -> int:
-    """Non-space characters of ``element``'s text outside links (its tail left out)."""
-    return text_size(element) - sum(text_size(link) for link in checked(element.iter("a")))
+def _chars(text: Optional[str]) -> int:
+    return len("".join(text.split())) if text else 0
+
+
+def _plain_chars(element: etree._Element, limit: int) -> int:
+    """Non-space characters of ``element``'s text outside links (its tail left out), counted
+    until ``limit`` is reached: a wrapper's siblings can be a whole comment thread."""
+    if not isinstance(element.tag, str) or element.tag == "a":
+        return 0  # a comment's or a link's text
+    count = _chars(element.text)
+    for child in element:
+        if count >= limit:
+            break
+        count += _plain_chars(child, limit - count) + _chars(child.tail)
+    return count
+
+
+def _own_text(parent: etree._Element, inside: etree._Element, limit: int) -> int:
+    """``_plain_chars`` of ``parent`` without its child ``inside``, counted until ``limit``."""
+    count = _chars(parent.text)
+    for child in parent:
+        if count >= limit:
+            break
+        count += (0 if child is inside else _plain_chars(child, limit - count)) + _chars(child.tail)
+    return count
 
 
 def outermost_wrapper(candidate: etree._Element) -> etree._Element:
@@ -40,7 +63,7 @@ def outermost_wrapper(candidate: etree._Element) -> etree._Element:
         parent = current.getparent()
         if parent is None or parent.tag in _TOP or not isinstance(parent.tag, str):
             return current
-        if _plain_chars(parent) - _plain_chars(current) >= _OWN_TEXT_CHARS:
+        if _own_text(parent, current, _OWN_TEXT_CHARS) >= _OWN_TEXT_CHARS:
             return current
         current = parent
 

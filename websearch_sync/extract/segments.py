@@ -33,10 +33,10 @@ def same_segments(best: etree._Element) -> list[etree._Element]:
     """The elements of ``best``'s document with its tag and its class attribute, ``best``
     included, in document order (taken before readability merges any): the segments it may
     merge. None when ``best`` has no class (readability merges classless blocks by other rules)."""
-    classes = best.get("class")
-    if not classes:
+    classes, tag = best.get("class"), best.tag
+    if not classes or not isinstance(tag, str):
         return []
-    return [element for element in checked(best.getroottree().iter(best.tag)) if element.get("class") == classes]
+    return [element for element in checked(best.getroottree().iter(tag)) if element.get("class") == classes]
 
 
 def _merged(element: etree._Element, best: etree._Element) -> bool:

@@ -448,6 +448,40 @@ def split_body(title: str, paras: List[str], i: int) -> str:
     return _page(title, i, main)
 
 
+def read_more(title: str, paras: List[str], i: int) -> str:
+    """An article whose first three paragraphs sit in its body (the first in a box of its own,
+    a standfirst) and the rest in the content box of a "Read more" wrapper (an expander: its link, an empty ad slot, the content box), an empty
+    promotion box between them: readability picks the content box, whose siblings are the
+    link and the ad slot, not the paragraphs."""
+    ad = '<div class="ad-slot"></div>'
+    main = ('<div class="story"><h1>%s</h1>\n<div class="story-body">\n%s<div class="story-promo">%s</div>\n'
+            '<div id="read-more"><div class="read-more-link"><a href="#">Read more</a></div>%s'
+            '<div class="read-more-content">\n%s</div></div>\n</div></div>'
+            % (esc(title), '<div class="story-intro"><p><strong>%s</strong></p></div>\n%s' % (
+                esc(paras[0]), "".join("<p>%s</p>\n" % esc(p) for p in paras[1:3])), ad, ad,
+               "".join("<p>%s</p>\n" % esc(p) for p in paras[3:])))
+    return _page(title, i, main)
+
+
+#: How many paragraphs each section of a ``sections`` page holds: the third is the longest,
+#: the second and fourth are one short paragraph each.
+SECTION_SIZES = (3, 1, 7, 1, 2)
+
+
+def sections(title: str, paras: List[str], i: int) -> str:
+    """An article written as sections (each a box of paragraphs of the same class, a rule
+    between them) inside ``<article>``: readability picks the longest section's box and merges
+    the others that score a twentieth of it, which a section of one short paragraph does not."""
+    boxes, start = [], 0
+    for size in SECTION_SIZES:
+        boxes.append('<section class="sec"><div class="sec-inner">\n%s</div></section>'
+                     % "".join("<p>%s</p>\n" % esc(p) for p in paras[start:start + size]))
+        start += size
+    main = ('<article><h1>%s</h1>\n<div class="byline">By a correspondent</div>\n<div class="sections">\n%s\n</div></article>'
+            % (esc(title), "\n<hr>\n".join(boxes)))
+    return _page(title, i, main)
+
+
 TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br,
     "table_row_split": table_row_split, "br_text": br_text,
@@ -457,6 +491,7 @@ TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "column_lists": column_lists, "inner_boxes": inner_boxes, "after_end": after_end,
     "table_cell": table_cell, "table_br_cell": table_br_cell, "hidden_panels": hidden_panels,
     "related_widget": related_widget, "link_items": link_items, "split_body": split_body,
+    "read_more": read_more, "sections": sections,
 }
 
 

@@ -87,6 +87,13 @@ BLOCK_CASES = {
         "Copyright 2016",
         {},
     ),
+    # a reporter's contact line and a subscription pitch after the article
+    "article.contact_lines": (
+        PARAGRAPH * 2 + "<p>Have a tip? Jane Doe may be reached at jdoe@example.com.</p>"
+        "<p>If you enjoyed this article, we have a proposition for you: become a member.</p>",
+        "may be reached at",
+        {},
+    ),
     # a fact box classed as a sidebar inside the article (camelCase split)
     "article.inner_boxes": (
         PARAGRAPH * 2 + "<div class='articleSidebar'><h3>Did you know?</h3><p>The library lends "
@@ -102,6 +109,13 @@ BLOCK_CASES = {
         {},
     ),
 }
+
+
+def test_a_contact_line_needs_an_address_or_a_handle():
+    # the article's own sentence about a telephone line is not a reporter's contact line
+    html = PARAGRAPH + "<p>The hotline can be reached at 0800 123 456 from nine until five.</p>"
+    assert "hotline can be reached" in _clean(html, DEFAULT_RULES)
+    assert "proposition" not in _clean(PARAGRAPH + BLOCK_CASES["article.contact_lines"][0], DEFAULT_RULES)
 
 
 @pytest.mark.parametrize("name", sorted(BLOCK_CASES))
@@ -155,6 +169,12 @@ PAGE_CASES = {
     # their own text: the second opens with a link or emphasis, its own text ends before a word
     "readability.sibling_gaps": (_structure_page("split-body-1")[0], "after a petition signed by"),
     "recovery.table_column": (_row_split_page(), "The closing paragraph"),
+    # readability picks the content box of a "Read more" wrapper: the article's first paragraphs
+    # are the wrapper's siblings, not the box's
+    # readability merges the article's sections of the same class that score a twentieth of the
+    # longest one: a section of one short paragraph between two merged ones scores less
+    "readability.segment_gaps": (_structure_page("sections-1")[0], "Then the questions started"),
+    "readability.wrappers": (_structure_page("read-more-1")[0], "after a trial over the summer"),
     # an embedded post's <blockquote class="twitter-tweet"> is "unlikely" for readability
     "page.quotations": (ARTICLE_PAGE, "The Danube at sunset"),
     "page.heading_anchors": (
@@ -247,6 +267,9 @@ PAGE_CASES = {
 ALSO_OFF = {
     "recovery.fragment": {"recovery.tiny", "recovery.second_opinion"},
     "recovery.tiny": {"recovery.fragment", "recovery.second_opinion"},
+    # selected again without its filter, readability picks the comments, and the description's
+    # box before their wrapper is a box of paragraphs: readability.wrappers would put it back
+    "readability.no_retry": {"readability.wrappers"},
 }
 
 
@@ -482,6 +505,44 @@ def test_a_paragraph_between_two_appended_blocks_is_appended_in_its_place(page):
     assert [line for line in text.splitlines() if line] == truth
     without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"readability.sibling_gaps"}).text
     assert truth[1] not in without
+
+
+@pytest.mark.parametrize("page", ["read-more-1", "read-more-2"])
+def test_the_paragraphs_before_a_read_more_wrapper_open_the_article(page):
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert [line for line in text.splitlines() if line] == truth
+
+
+def test_paragraphs_after_the_wrapper_are_left_out():
+    # what follows an article's body is as often a disclosure line as more of it
+    html, truth = _structure_page("read-more-1")
+    closing = "<p>%s</p>" % ("This page may earn a commission from links to shops, at no cost to you. " * 2)
+    html = html.replace("</div></div>\n</div></div>", "</div></div>\n%s</div></div>" % closing, 1)
+    assert "commission" in html
+    assert [line for line in extract_html(html, mode="text").text.splitlines() if line] == truth
+
+
+@pytest.mark.parametrize("page", ["sections-1", "sections-2"])
+def test_a_short_section_between_two_merged_sections_is_merged_in_its_place(page):
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert [line for line in text.splitlines() if line] == truth
+
+
+def test_a_photo_between_two_merged_sections_stays_out():
+    # a page built of components gives its photos the class of its text boxes
+    html, truth = _structure_page("sections-1")
+    photo = (
+        '<section class="sec"><div class="sec-inner"><figure><img src="/flood.jpg" alt="">'
+        "<figcaption>The lower road under water on the first night, seen from the bridge.</figcaption>"
+        "</figure></div></section>"
+    )
+    html = html.replace("<hr>", "<hr>%s<hr>" % photo, 1)
+    assert "The lower road under water" in html
+    text = extract_html(html, mode="text").text
+    assert "The lower road under water" not in text
+    assert [line for line in text.splitlines() if line] == truth
 
 
 def test_unknown_rule_names_are_refused():

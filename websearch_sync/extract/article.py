@@ -54,10 +54,12 @@ from .repair import repair_markup
 from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
 from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
+from .segments import fill_segment_gaps, same_segments
 from .tables import widen_to_column
 from .teasers import scan as scan_teasers
 from .textlength import link_density
 from .unlikely import remove_unlikely_candidates
+from .wrappers import wrapper_paragraphs
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -262,6 +264,8 @@ def _tree_document_class() -> Any:
         titled = False  # the best candidate holds the title heading (see _article)
         find_teasers = False
         sibling_gaps = False
+        climb_wrappers = False
+        segment_gaps = False
         teasers: list[etree._Element] = []
 
         def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
@@ -329,7 +333,14 @@ def _tree_document_class() -> Any:
             # readability's step, judging only the elements with a class or an id (the others cannot match)
             remove_unlikely_candidates(self.html, namespace["REGEXES"], namespace["log"], namespace["describe"])
 
+        def merge_article_segments(self, candidates: Any, best_candidate: Any, score_threshold: float) -> None:
+            segments = same_segments(best_candidate["elem"]) if self.segment_gaps else []
+            super().merge_article_segments(candidates, best_candidate, score_threshold)
+            if segments:
+                fill_segment_gaps(segments, best_candidate["elem"])
+
         def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
+            opening = wrapper_paragraphs(best_candidate["elem"]) if html_partial and self.climb_wrappers else []
             parent = best_candidate["elem"].getparent()
             siblings = list(parent) if html_partial and self.sibling_gaps and parent is not None else []
             if html_partial:  # before readability moves the candidate into its output
@@ -337,6 +348,10 @@ def _tree_document_class() -> Any:
             article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)
             if siblings:
                 fill_gaps(siblings, parent, article)
+            best = best_candidate["elem"]
+            if best.getparent() is article:
+                for paragraph in opening:
+                    best.addprevious(paragraph)
             if html_partial:
                 article = self._in_page_document(article)
             if self.title_boxes and html_partial:
@@ -402,6 +417,8 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         document.find_teasers = "article.teaser_runs" in rules
         document.sibling_gaps = "readability.sibling_gaps" in rules
         document.title_start = "readability.title_start" in rules
+        document.climb_wrappers = "readability.wrappers" in rules
+        document.segment_gaps = "readability.segment_gaps" in rules
         summary = document.summary(html_partial=True)
     except Unparseable:
         return _Selection(None, [])

@@ -89,6 +89,14 @@ _RIGHTS_RESERVED = re.compile(r"\ball rights reserved\b", re.I)
 _BYLINE = re.compile(r"^By [A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3}\s*(?:[,|]|$)")
 #: A meta line is shorter than this (characters).
 _META_LINE_CHARS = 200
+# A reporter's contact line and a site's subscription pitch: "Have a tip? Name may be reached
+# at name@example.com" (an address or a handle in it: "the hotline can be reached at 0800 ..." is
+# the article's), "If you enjoyed this article, ... join". An author's biography ("Name is a
+# reporter ... Follow him on Twitter") is not one: Readability.js keeps it.
+_REACHED_AT = re.compile(r"\b(?:may|can) be reached at\b", re.I)
+_SUBSCRIPTION_PITCH = re.compile(r"^if you (?:enjoyed|liked) this (?:article|story|post)\b", re.I)
+#: A contact line is shorter than this (characters).
+_CONTACT_LINE_CHARS = 300
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
 _WORD = re.compile(r"[a-z]+")
 _WORDS = re.compile(r"\w+")
@@ -568,6 +576,13 @@ def _meta_line(element: etree._Element, text: str) -> bool:
     return bool(_META_LINE.match(text) or _RIGHTS_RESERVED.search(text) or _BYLINE.match(text))
 
 
+def _contact_line(element: etree._Element, text: str) -> bool:
+    """A short block that is an author's or a site's contact or subscription line."""
+    if len(text) >= _CONTACT_LINE_CHARS:
+        return False
+    return bool(_SUBSCRIPTION_PITCH.match(text) or ("@" in text and _REACHED_AT.search(text)))
+
+
 #: Rules on whole blocks of the article, by rule name.
 BlockRule = Callable[[etree._Element, str], bool]
 BlockRules = list[tuple[str, BlockRule]]
@@ -577,6 +592,7 @@ BLOCK_RULES: dict[str, BlockRule] = {
     "article.link_leads": _link_lead,
     "article.link_dense": _link_dense,
     "article.meta_lines": _meta_line,
+    "article.contact_lines": _contact_line,
 }
 
 

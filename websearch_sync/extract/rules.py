@@ -111,6 +111,19 @@ RULES = (
         "text before its first link or emphasis",
     ),
     _rule(
+        "readability.segment_gaps",
+        "readability",
+        "a block of the best candidate's tag and classes between two that readability merged into it (an "
+        "article written as sections) is merged too when it is running text: readability merges one only when "
+        "it scores a twentieth of the best, which a short section does not",
+    ),
+    _rule(
+        "readability.wrappers",
+        "readability",
+        "readability's best candidate is taken with the wrappers around it that hold no running text of their own "
+        "(a 'Read more' expander, an ad slot), so that the article's paragraphs beside a wrapper are its siblings",
+    ),
+    _rule(
         "readability.title_boxes",
         "readability",
         "a block appended after an article that holds its title heading is left out when it opens with a "
@@ -158,6 +171,12 @@ RULES = (
         "article.meta_lines",
         "article",
         'copyright, "Posted by", share and byline lines ("Copyright 2016 ... All rights reserved", "By Name, role | date")',
+    ),
+    _rule(
+        "article.contact_lines",
+        "article",
+        "a reporter's contact line and a site's subscription pitch under 300 characters (\"Name may be reached "
+        'at name@example.com", "If you enjoyed this article, ... join")',
     ),
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
     _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),

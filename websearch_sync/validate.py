@@ -52,6 +52,7 @@ from .vocabulary.ddgs import (
     country_code_hint,
     country_locales,
     ddgs_argument,
+    ddgs_keyword,
     ddgs_misread,
     ddgs_region_locale,
     ddgs_value,
@@ -634,21 +635,30 @@ def option_hint(name: str, known: Iterable[str], ddgs: bool = True, elsewhere: M
     ``count``, ``site``), or a ddgs name mistyped (``regoin``, ``timelimt``: closer to it than to any ``known``
     name, and close, so that ``engine`` is not ddgs's ``region``), else the closest ``known`` name
     (:func:`close_match`). Without ``ddgs`` (what is not a search: ``fetch()``, ``Settings()``),
-    ddgs's names are not looked for. A name of ``elsewhere`` (``{name: where it is given}``, such as
+    ddgs's names are not looked for, nor one whose ours is not ``known`` (:func:`_ddgs_names_of`). A name of ``elsewhere`` (``{name: where it is given}``, such as
     ``settings=Settings(proxy=...)``) is a known one given there."""
     known = list(known) + [name for name in elsewhere if name not in known]
-    if ddgs and name in DDGS_ARGUMENTS:
+    theirs = _ddgs_names_of(known) if ddgs else []
+    if name in theirs:
         return ddgs_argument(name)
     if name in elsewhere:
         return " (it is given as %s)" % elsewhere[name]
     ours = [OPTION_SYNONYMS[name]] if OPTION_SYNONYMS.get(name) in known else []
     if not ours:  # another API's name (count, site) is none of these: letters alone name none, or another
-        theirs = [ddgs for ddgs in DDGS_ARGUMENTS if ddgs not in known] if ddgs else []
         close = difflib.get_close_matches(name, theirs, n=1, cutoff=0.8)
         ours = difflib.get_close_matches(name, known, n=1)
         if close and (not ours or _likeness(name, close[0]) > _likeness(name, ours[0])):
             return ddgs_argument(close[0])
     return " (did you mean %s?)" % elsewhere.get(ours[0], repr(ours[0])) if ours else ""
+
+
+def _ddgs_names_of(known: Sequence[str]) -> list[str]:
+    """ddgs's argument names (none of ``known``) whose hint names an argument of ``known``, or the query
+    (``keywords``: every call gives one). The search tool takes no ``safe_search`` and no ``pageno``: there,
+    ddgs's ``safesearch`` and ``page`` get no hint, and our own ``safe_search``, close to ``safesearch``,
+    is not called ddgs's with itself as ours."""
+    offered = set(known) | {"query"}
+    return [name for name in DDGS_ARGUMENTS if name not in known and ddgs_keyword(name) in offered]
 
 
 def _likeness(name: str, other: str) -> float:

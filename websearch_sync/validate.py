@@ -825,7 +825,7 @@ class Argument:
         if self.choices and value not in self.choices:
             raise InvalidInput(
                 "argument %r must be one of %s, got %r%s"
-                % (self.name, ", ".join(self.choices), shown_text(value), ddgs_value(self.name, str(value))),
+                % (self.name, ", ".join(self.choices), shown_text(value), choice_hint(self.name, value, self.choices)),
                 detail_code=BAD_ARGUMENTS,
             )
         if isinstance(value, str):

@@ -748,14 +748,29 @@ def check_options_taken(
     stray = sorted(o for o in options if o not in taken and o != "max_content_chars")
     if stray:
         raise InvalidInput(
-            "option(s) %s belong to other backends (%s), not to %s; pass them with that backend or drop them"
+            "option(s) %s belong to other backends (%s), not to %s%s; pass them with that backend or drop them"
             % (
                 ", ".join(stray),
                 "; ".join("%s: %s" % (o, _owners(o, every, elsewhere or {}, vertical)) for o in stray),
                 ", ".join(chosen),
+                _taken_elsewhere(stray, chosen, elsewhere or {}, vertical),
             ),
             detail_code=BAD_OPTION,
         )
+
+
+def _taken_elsewhere(
+    stray: Sequence[str], chosen: Mapping[str, Iterable[str]], elsewhere: Mapping[str, Iterable[str]], vertical: str
+) -> str:
+    """`` (startpage_html takes max_pages for another vertical, not for images)`` for each backend of the
+    call whose main engine takes a ``stray`` option: otherwise a refusal of Startpage's ``max_pages`` for
+    images says it is not Startpage's, which its web search takes."""
+    said = []
+    for name in chosen:
+        options = [option for option in stray if option in elsewhere.get(name, ())]
+        if options:
+            said.append("%s takes %s for another vertical, not for %s" % (name, ", ".join(options), vertical))
+    return " (%s)" % "; ".join(said) if said else ""
 
 
 def _owners(

@@ -734,6 +734,7 @@ def check_options_taken(
     every: Mapping[str, Iterable[str]],
     elsewhere: Optional[Mapping[str, Iterable[str]]] = None,
     vertical: str = "web",
+    others: Mapping[str, Mapping[str, Iterable[str]]] = {},
 ) -> None:
     """``InvalidInput(bad_option)`` for a backend-specific option that no backend of the call
     takes (``wiki`` with ``backend="searxng"``): it would be dropped without a word.
@@ -742,7 +743,8 @@ def check_options_taken(
     backend's engine for the call's ``vertical``): the owners named are those that take the
     option for this search (``max_pages`` is Brave's for the web, not for news). An option no
     engine of the vertical takes names its owners in ``elsewhere`` (every backend's main engine),
-    saying they take it for another vertical.
+    saying they take it for another vertical; ``others`` (a backend of the call → its other verticals →
+    their options) says where a backend of the call takes it.
     """
     taken = {option for names in chosen.values() for option in names}
     stray = sorted(o for o in options if o not in taken and o != "max_content_chars")
@@ -753,23 +755,23 @@ def check_options_taken(
                 ", ".join(stray),
                 "; ".join("%s: %s" % (o, _owners(o, every, elsewhere or {}, vertical)) for o in stray),
                 ", ".join(chosen),
-                _taken_elsewhere(stray, chosen, elsewhere or {}, vertical),
+                _taken_elsewhere(stray, others, vertical),
             ),
             detail_code=BAD_OPTION,
         )
 
 
-def _taken_elsewhere(
-    stray: Sequence[str], chosen: Mapping[str, Iterable[str]], elsewhere: Mapping[str, Iterable[str]], vertical: str
-) -> str:
-    """`` (startpage_html takes max_pages for another vertical, not for images)`` for each backend of the
-    call whose main engine takes a ``stray`` option: otherwise a refusal of Startpage's ``max_pages`` for
-    images says it is not Startpage's, which its web search takes."""
+def _taken_elsewhere(stray: Sequence[str], others: Mapping[str, Mapping[str, Iterable[str]]], vertical: str) -> str:
+    """`` (startpage_html takes max_pages for web, not for images)`` for each backend of the call whose
+    engine of another vertical takes a ``stray`` option (``others``: backend → vertical → its options):
+    otherwise the refusal of Startpage's ``max_pages`` for images, or of DuckDuckGo's ``pageno`` for the
+    web (ddgs's ``text(page=2)``), says the option is not that backend's, which its other searches take."""
     said = []
-    for name in chosen:
-        options = [option for option in stray if option in elsewhere.get(name, ())]
-        if options:
-            said.append("%s takes %s for another vertical, not for %s" % (name, ", ".join(options), vertical))
+    for name, verticals in others.items():
+        for option in stray:
+            taking = [other for other, options in verticals.items() if option in options]
+            if taking:
+                said.append("%s takes %s for %s, not for %s" % (name, option, ", ".join(taking), vertical))
     return " (%s)" % "; ".join(said) if said else ""
 
 

@@ -230,8 +230,16 @@ def test_a_backend_taking_the_option_for_another_vertical_is_said_to_take_it_the
     assert info.value.detail_code == "bad_option"
     assert (
         "max_pages belong to other backends (max_pages: bing_html, ddg_html, searxng), not to startpage_html "
-        "(startpage_html takes max_pages for another vertical, not for images)" in info.value.message
+        "(startpage_html takes max_pages for web, not for images)" in info.value.message
     )
+
+
+def test_ddgs_page_2_of_a_duckduckgo_web_search_says_which_searches_of_ddg_html_take_pageno():
+    """ddgs's ``text(page=2)``: ``pageno`` is ddg_html's for its news, images and videos (ddgs's ``s``),
+    not for its web search, whose page 2 is page 1's form; the refusal said only "not to ddg_html"."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="ddg_html", pageno=2)
+    assert "not to ddg_html (ddg_html takes pageno for news, images, videos, not for web)" in info.value.message
 
 
 @pytest.mark.parametrize(

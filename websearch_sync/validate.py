@@ -783,7 +783,8 @@ def _owners(
     if owners:
         return ", ".join(owners)
     others = sorted(name for name, names in elsewhere.items() if option in names)
-    return "%s, not for a %s search" % (", ".join(others), vertical) if others else "none for a %s search" % vertical
+    search = ("an " if vertical[:1] in "aeiou" else "a ") + vertical + " search"  # an images search
+    return "%s, not for %s" % (", ".join(others), search) if others else "none for %s" % search
 
 
 # -- tool arguments -----------------------------------------------------------------------------------

@@ -234,6 +234,12 @@ def test_a_backend_taking_the_option_for_another_vertical_is_said_to_take_it_the
     )
 
 
+def test_an_option_of_no_image_engine_reads_as_english():
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="ddg_html", vertical="images", wiki="de")
+    assert "(wiki: wikipedia, not for an images search)" in info.value.message
+
+
 def test_ddgs_page_2_of_a_duckduckgo_web_search_says_which_searches_of_ddg_html_take_pageno():
     """ddgs's ``text(page=2)``: ``pageno`` is ddg_html's for its news, images and videos (ddgs's ``s``),
     not for its web search, whose page 2 is page 1's form; the refusal said only "not to ddg_html"."""

@@ -52,6 +52,7 @@ from .vocabulary.ddgs import (
     country_code_hint,
     country_locales,
     ddgs_argument,
+    ddgs_keyword,
     ddgs_misread,
     ddgs_region_locale,
     ddgs_value,
@@ -665,21 +666,30 @@ def option_hint(name: str, known: Iterable[str], ddgs: bool = True, elsewhere: M
     ``count``, ``site``), or a ddgs name mistyped (``regoin``, ``timelimt``: closer to it than to any ``known``
     name, and close, so that ``engine`` is not ddgs's ``region``), else the closest ``known`` name
     (:func:`close_match`). Without ``ddgs`` (what is not a search: ``fetch()``, ``Settings()``),
-    ddgs's names are not looked for. A name of ``elsewhere`` (``{name: where it is given}``, such as
+    ddgs's names are not looked for, nor one whose ours is not ``known`` (:func:`_ddgs_names_of`). A name of ``elsewhere`` (``{name: where it is given}``, such as
     ``settings=Settings(proxy=...)``) is a known one given there."""
     known = list(known) + [name for name in elsewhere if name not in known]
-    if ddgs and name in DDGS_ARGUMENTS:
+    theirs = _ddgs_names_of(known) if ddgs else []
+    if name in theirs:
         return ddgs_argument(name)
     if name in elsewhere:
         return " (it is given as %s)" % elsewhere[name]
     ours = [OPTION_SYNONYMS[name]] if OPTION_SYNONYMS.get(name) in known else []
     if not ours:  # another API's name (count, site) is none of these: letters alone name none, or another
-        theirs = [ddgs for ddgs in DDGS_ARGUMENTS if ddgs not in known] if ddgs else []
         close = difflib.get_close_matches(name, theirs, n=1, cutoff=0.8)
         ours = difflib.get_close_matches(name, known, n=1)
         if close and (not ours or _likeness(name, close[0]) > _likeness(name, ours[0])):
             return ddgs_argument(close[0])
     return " (did you mean %s?)" % elsewhere.get(ours[0], repr(ours[0])) if ours else ""
+
+
+def _ddgs_names_of(known: Sequence[str]) -> list[str]:
+    """ddgs's argument names (none of ``known``) whose hint names an argument of ``known``, or the query
+    (``keywords``: every call gives one). The search tool takes no ``safe_search`` and no ``pageno``: there,
+    ddgs's ``safesearch`` and ``page`` get no hint, and our own ``safe_search``, close to ``safesearch``,
+    is not called ddgs's with itself as ours."""
+    offered = set(known) | {"query"}
+    return [name for name in DDGS_ARGUMENTS if name not in known and ddgs_keyword(name) in offered]
 
 
 def _likeness(name: str, other: str) -> float:
@@ -755,6 +765,7 @@ def check_options_taken(
     every: Mapping[str, Iterable[str]],
     elsewhere: Optional[Mapping[str, Iterable[str]]] = None,
     vertical: str = "web",
+    others: Mapping[str, Mapping[str, Iterable[str]]] = {},
 ) -> None:
     """``InvalidInput(bad_option)`` for a backend-specific option that no backend of the call
     takes (``wiki`` with ``backend="searxng"``): it would be dropped without a word.
@@ -763,20 +774,36 @@ def check_options_taken(
     backend's engine for the call's ``vertical``): the owners named are those that take the
     option for this search (``max_pages`` is Brave's for the web, not for news). An option no
     engine of the vertical takes names its owners in ``elsewhere`` (every backend's main engine),
-    saying they take it for another vertical.
+    saying they take it for another vertical; ``others`` (a backend of the call → its other verticals →
+    their options) says where a backend of the call takes it.
     """
     taken = {option for names in chosen.values() for option in names}
     stray = sorted(o for o in options if o not in taken and o != "max_content_chars")
     if stray:
         raise InvalidInput(
-            "option(s) %s belong to other backends (%s), not to %s; pass them with that backend or drop them"
+            "option(s) %s belong to other backends (%s), not to %s%s; pass them with that backend or drop them"
             % (
                 ", ".join(stray),
                 "; ".join("%s: %s" % (o, _owners(o, every, elsewhere or {}, vertical)) for o in stray),
                 ", ".join(chosen),
+                _taken_elsewhere(stray, others, vertical),
             ),
             detail_code=BAD_OPTION,
         )
+
+
+def _taken_elsewhere(stray: Sequence[str], others: Mapping[str, Mapping[str, Iterable[str]]], vertical: str) -> str:
+    """`` (startpage_html takes max_pages for web, not for images)`` for each backend of the call whose
+    engine of another vertical takes a ``stray`` option (``others``: backend → vertical → its options):
+    otherwise the refusal of Startpage's ``max_pages`` for images, or of DuckDuckGo's ``pageno`` for the
+    web (ddgs's ``text(page=2)``), says the option is not that backend's, which its other searches take."""
+    said = []
+    for name, verticals in others.items():
+        for option in stray:
+            taking = [other for other, options in verticals.items() if option in options]
+            if taking:
+                said.append("%s takes %s for %s, not for %s" % (name, option, ", ".join(taking), vertical))
+    return " (%s)" % "; ".join(said) if said else ""
 
 
 def _owners(
@@ -787,7 +814,8 @@ def _owners(
     if owners:
         return ", ".join(owners)
     others = sorted(name for name, names in elsewhere.items() if option in names)
-    return "%s, not for a %s search" % (", ".join(others), vertical) if others else "none for a %s search" % vertical
+    search = ("an " if vertical[:1] in "aeiou" else "a ") + vertical + " search"  # an images search
+    return "%s, not for %s" % (", ".join(others), search) if others else "none for %s" % search
 
 
 # -- tool arguments -----------------------------------------------------------------------------------
@@ -846,7 +874,7 @@ class Argument:
         if self.choices and value not in self.choices:
             raise InvalidInput(
                 "argument %r must be one of %s, got %r%s"
-                % (self.name, ", ".join(self.choices), shown_text(value), ddgs_value(self.name, str(value))),
+                % (self.name, ", ".join(self.choices), shown_text(value), choice_hint(self.name, value, self.choices)),
                 detail_code=BAD_ARGUMENTS,
             )
         if isinstance(value, str):

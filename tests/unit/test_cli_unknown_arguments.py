@@ -90,6 +90,40 @@ def test_a_ddgs_flag_with_its_value_joined_is_named_too(capsys, typed, flag):
     assert "unrecognized arguments: %s (ddgs's %s: here " % (typed, flag) in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "typed, ours",
+    [
+        (["-size", "Large"], "--image-size with --vertical images"),
+        (["--size", "Large"], "--image-size with --vertical images"),
+        (["-type", "gif"], "--image-type with --vertical images"),
+        (["--type_image", "gif"], "--image-type with --vertical images"),
+        (["-c", "Red"], "--image-color with --vertical images"),
+        (["-l", "Wide"], "--image-layout with --vertical images"),
+        (["-lic", "Public"], "--image-license with --vertical images, --video-license with --vertical videos"),
+        (["--license_image", "any"], "--image-license with --vertical images (any is creative_commons)"),
+        (["-res", "high"], "--video-resolution with --vertical videos (standart is standard)"),
+        (["-d", "short"], "--video-duration with --vertical videos"),
+        (
+            ["--license_videos", "youtube"],
+            "--video-license with --vertical videos (creativeCommon is creative_commons)",
+        ),
+    ],
+)
+def test_a_flag_of_ddgs_images_or_videos_is_refused_naming_ours(capsys, typed, ours):
+    """``ddgs images -size Large -type gif``, ``ddgs videos -res high``: ``-size`` was named ddgs's ``-s``
+    (safe search), ``-type`` its ``-t`` (time), ``-res`` its ``-r`` (region), ``--size`` "did you mean
+    --site?", ``--type_image`` "--time-range?"; ``-c``, ``-l``, ``-d``, ``-lic`` named nothing."""
+    assert main(["search", "-b", "stub", "--vertical", "images", "q", *typed]) == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: %s (ddgs's %s: here %s)" % (typed[0], typed[0], ours) in err, err
+
+
+def test_a_word_after_one_dash_is_no_ddgs_media_flag_with_a_value(capsys):
+    """ddgs's one-letter ``-c``, ``-l`` and ``-d`` are named only as typed: ``-debug`` is no ``-d ebug``."""
+    assert main(["search", "-b", "stub", "q", "-debug"]) == 2
+    assert "ddgs" not in capsys.readouterr().err
+
+
 def test_one_of_our_flags_with_one_dash_is_no_ddgs_flag_with_a_value(capsys):
     """``-site`` is ``--site`` with a dash missing, not ddgs's ``-s`` (safe search) with ``ite``."""
     assert main(["search", "-b", "stub", "q", "-site"]) == 2
@@ -265,6 +299,19 @@ def test_a_first_word_that_is_no_command_names_the_command_meant(capsys, argv, s
     command (``websearch-sync python requests``) nothing of how to search it."""
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith(said)
+
+
+@pytest.mark.parametrize(
+    "command, vertical",
+    [("news", "news"), ("images", "images"), ("videos", "videos"), ("text", "web")],
+)
+def test_a_ddgs_command_names_the_vertical_it_searches(capsys, command, vertical):
+    """``ddgs news -q "red panda"`` typed as ``websearch-sync news "red panda"``: it was told to search
+    for the words "news red panda" on the web."""
+    assert main([command, "red panda"]) == 2
+    err = capsys.readouterr().err
+    said = 'websearch-sync search "red panda"' + ("" if vertical == "web" else " --vertical " + vertical)
+    assert "ddgs's %s: here %s" % (command, said) in err, err
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ import pytest
 
 import websearch_sync as ws
 from websearch_sync.cli import main
+from websearch_sync.engine import registry
 from websearch_sync.once import Once
 from websearch_sync.tool import call_tool
 from websearch_sync.validate import search_params
@@ -22,7 +23,9 @@ SETTINGS = SimpleNamespace(max_results=5)
 
 
 def _params(**options):
-    return search_params("q", None, options, SETTINGS, keywords=("max_results", "backend", "timeout_ms"))
+    """As ``SearchClient.search`` calls it: every registered backend's options are known (``pageno``)."""
+    keywords = ("max_results", "backend", "timeout_ms")
+    return search_params("q", None, options, SETTINGS, registry.backend_options(), keywords=keywords)
 
 
 def _refusal(**options):
@@ -373,3 +376,17 @@ def test_a_query_given_by_another_apis_keyword_names_the_first_argument(name):
         ) in str(info.value)
     with pytest.raises(TypeError, match="missing 1 required positional argument: 'query'"):
         ws.search()  # nothing that could be the query: Python's own words
+
+
+@pytest.mark.parametrize(
+    "name, ours",
+    [("safe_search", "safe_search"), ("safesearch", "safe_search"), ("page", "pageno"), ("safesearh", "safe_search")],
+)
+def test_the_tool_never_points_a_model_at_an_argument_it_does_not_take(name, ours):
+    """The search tool takes no ``safe_search`` (the operator's setting) and no ``pageno``: a model
+    sending ours (``safe_search``) was told "ddgs's safesearch is our safe_search", the name it had
+    just sent, and one sending ddgs's ``safesearch`` or ``page`` was pointed at an argument refused next."""
+    answer = call_tool("web.search", {"query": "q", name: "off"})
+    message = answer["error"]["message"]
+    assert message.startswith("unknown argument %r" % name)
+    assert "ddgs" not in message and "our %s" % ours not in message

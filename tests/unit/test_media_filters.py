@@ -24,6 +24,7 @@ from websearch_sync.engine import registry
 from websearch_sync.engine.base import Backend, Page
 from websearch_sync.models import MEDIA_FILTERS, SearchParams
 from websearch_sync.net.transport import HttpResponse
+from websearch_sync.tool import call_tool
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ddg_html"
 TOKEN_PAGE = (FIXTURES / "phrona__news_rust_programming.1.html").read_text(encoding="utf-8")
@@ -139,6 +140,25 @@ def test_a_bad_filter_is_refused_before_any_request_naming_what_it_takes(options
         ws.search("red panda", backend="ddg_html", **options)
     assert info.value.detail_code == "bad_filter"
     assert message in info.value.message
+
+
+@pytest.mark.parametrize(
+    "arguments, hint",
+    [
+        ({"vertical": "image"}, "got 'image' (did you mean 'images'?)"),
+        ({"vertical": "images", "image_size": "Large"}, "got 'Large' (did you mean 'large'?)"),
+        ({"vertical": "images", "image_license": "ShareCommercially"}, "(did you mean 'share_commercially'?)"),
+        ({"vertical": "images", "image_color": "grey"}, "got 'grey' (did you mean 'gray'?)"),
+        ({"vertical": "images", "image_license": "any"}, "(ddgs's 'any' is 'creative_commons')"),
+    ],
+)
+def test_the_search_tool_refuses_a_value_naming_the_closest_as_search_does(arguments, hint):
+    """The tool keeps its schema's values exact (``Large`` is refused there, its ``enum`` says
+    ``large``), but its refusal named no close value where ``search()``'s does: a model sending
+    ``vertical: "image"`` was only given the list."""
+    answer = call_tool("web_search", {"query": "red panda", **arguments}, client=ws.SearchClient("stub"))
+    assert answer["error"]["detail_code"] == "bad_arguments"
+    assert hint in answer["error"]["message"]
 
 
 def test_a_filter_is_read_in_any_case():

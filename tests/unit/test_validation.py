@@ -221,6 +221,33 @@ def test_an_option_of_other_backends_names_those_taking_it_for_the_calls_vertica
     assert "belong to other backends (%s" % owners in info.value.message
 
 
+def test_a_backend_taking_the_option_for_another_vertical_is_said_to_take_it_there():
+    """Startpage's web search reads next pages (``max_pages``), its image search one page: the refusal
+    said max_pages belonged to other backends, "not to startpage_html", which a user who had just
+    given it to Startpage's web search could not make sense of."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="startpage_html", vertical="images", max_pages=1)
+    assert info.value.detail_code == "bad_option"
+    assert (
+        "max_pages belong to other backends (max_pages: bing_html, ddg_html, searxng), not to startpage_html "
+        "(startpage_html takes max_pages for web, not for images)" in info.value.message
+    )
+
+
+def test_an_option_of_no_image_engine_reads_as_english():
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="ddg_html", vertical="images", wiki="de")
+    assert "(wiki: wikipedia, not for an images search)" in info.value.message
+
+
+def test_ddgs_page_2_of_a_duckduckgo_web_search_says_which_searches_of_ddg_html_take_pageno():
+    """ddgs's ``text(page=2)``: ``pageno`` is ddg_html's for its news, images and videos (ddgs's ``s``),
+    not for its web search, whose page 2 is page 1's form; the refusal said only "not to ddg_html"."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="ddg_html", pageno=2)
+    assert "not to ddg_html (ddg_html takes pageno for news, images, videos, not for web)" in info.value.message
+
+
 @pytest.mark.parametrize(
     "backend, names",
     [("DDG_HTML, Stub", ["ddg_html", "stub"]), ((name for name in ["stub", "ddg_html"]), ["stub", "ddg_html"])],

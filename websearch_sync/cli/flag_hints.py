@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import Optional
 
 from ..shellwords import shell_quote
-from ..vocabulary.ddgs import ddgs_flag, ddgs_joined_flag
+from ..vocabulary.ddgs import DDGS_COMMANDS, ddgs_flag, ddgs_joined_flag
 from ..vocabulary.synonyms import OPTION_SYNONYMS
 
 #: The hint after a flag whose opposite the command takes, a flag without a value: what was typed is the default.
@@ -242,16 +242,26 @@ def command_hint(words: Sequence[str], commands: Sequence[str]) -> str:
     the words up to the first flag quoted as one (:func:`shell_quote`), the rest after it); argparse's "invalid
     choice" named no way on."""
     word = words[0]
+    vertical = DDGS_COMMANDS.get(word)
+    if vertical is not None and len(words) > 1:  # ddgs news "red panda": a news search
+        line = _search_line(words[1:]) + ([] if vertical == "web" else ["--vertical", vertical])
+        return "unknown command %r (ddgs's %s: here websearch-sync search %s)" % (word, word, " ".join(line))
     close = difflib.get_close_matches(word, list(commands), n=1)
     if close:
         return "unknown command %r (did you mean %s?)" % (word, close[0])
-    flags = next((at for at, each in enumerate(words) if each.startswith("-")), len(words))
-    line = [shell_quote(" ".join(words[:flags]))] + [shell_quote(each) for each in words[flags:]]
     return "unknown command %r: the commands are %s; to search for it: websearch-sync search %s" % (
         word,
         ", ".join(commands),
-        " ".join(line),
+        " ".join(_search_line(words)),
     )
+
+
+def _search_line(words: Sequence[str]) -> list[str]:
+    """``words`` as ``search``'s arguments: those up to the first flag quoted as one query
+    (:func:`shell_quote`; none when a flag comes first), the rest each quoted after it."""
+    flags = next((at for at, each in enumerate(words) if each.startswith("-")), len(words))
+    query = [shell_quote(" ".join(words[:flags]))] if flags else []
+    return query + [shell_quote(each) for each in words[flags:]]
 
 
 def misplaced_flag_hint(words: Sequence[str], top: argparse.ArgumentParser) -> tuple[argparse.ArgumentParser, str]:

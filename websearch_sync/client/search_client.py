@@ -789,8 +789,16 @@ class SearchClient:
                 name: registry.backend_class(name, vertical).option_names() for name in registry.backends_for(vertical)
             }
             main = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
+            others = {
+                cls.name: {
+                    other: registry.backend_class(cls.name, other).option_names()
+                    for other in registry.verticals_of(cls.name)
+                    if other != vertical
+                }
+                for cls in classes
+            }
             check_options_taken(
-                params.options, {cls.name: cls.option_names() for cls in classes}, every, main, vertical
+                params.options, {cls.name: cls.option_names() for cls in classes}, every, main, vertical, others
             )
         backends = [registry.instance(cls, self.settings) for cls in classes]
         timeout_ms = max(one.timeout_ms() for one in backends)

@@ -183,9 +183,38 @@ DDGS_FLAGS = {
 }
 
 
+_IMAGES_FLAG = " with --vertical images"
+_VIDEOS_FLAG = " with --vertical videos"
+
+#: ddgs's flags of its ``images`` and ``videos`` commands (``ddgs images -size Large -type gif``,
+#: ``ddgs videos -res high -d short``): ours. Named only as typed, never as a flag with its value
+#: joined (:func:`ddgs_joined_flag`): ``-debug`` is no ``-d`` with ``ebug``. Looked up before
+#: :data:`DDGS_FLAGS`' joined forms, so ``-size`` is not ``-s`` (safe search) with ``ize``.
+DDGS_MEDIA_FLAGS = {
+    "-size": "--image-size" + _IMAGES_FLAG,
+    "--size": "--image-size" + _IMAGES_FLAG,
+    "-c": "--image-color" + _IMAGES_FLAG,
+    "--color": "--image-color" + _IMAGES_FLAG,
+    "-type": "--image-type" + _IMAGES_FLAG,
+    "--type_image": "--image-type" + _IMAGES_FLAG,
+    "-l": "--image-layout" + _IMAGES_FLAG,
+    "--layout": "--image-layout" + _IMAGES_FLAG,
+    "-lic": "--image-license" + _IMAGES_FLAG + ", --video-license" + _VIDEOS_FLAG,  # both commands' -lic
+    "--license_image": "--image-license" + _IMAGES_FLAG + " (any is creative_commons)",
+    "-res": "--video-resolution" + _VIDEOS_FLAG + " (standart is standard)",
+    "--resolution": "--video-resolution" + _VIDEOS_FLAG + " (standart is standard)",
+    "-d": "--video-duration" + _VIDEOS_FLAG,
+    "--duration": "--video-duration" + _VIDEOS_FLAG,
+    "--license_videos": "--video-license" + _VIDEOS_FLAG + " (creativeCommon is creative_commons)",
+}
+
+#: ddgs's commands (``ddgs news -q ...``): the vertical ``websearch-sync search`` searches for each.
+DDGS_COMMANDS = {"text": "web", "news": "news", "images": "images", "videos": "videos"}
+
+
 def ddgs_flag(flag: str) -> str:
     """`` (ddgs's -t: here --time-range ...)`` for a flag of ddgs's command line, else ``""``."""
-    instead = DDGS_FLAGS.get(flag)
+    instead = DDGS_FLAGS.get(flag) or DDGS_MEDIA_FLAGS.get(flag)
     return " (ddgs's %s: here %s)" % (flag, instead) if instead else ""
 
 

@@ -913,19 +913,26 @@ def env_text(env: Mapping[str, str], name: str) -> str:
 _FLAG_VALUES = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 
 
+def yes_no(text: str) -> Optional[bool]:
+    """What ``text`` says as a yes/no word, in any case: ``True`` for 1, true, yes or on, ``False`` for
+    0, false, no or off, ``None`` for any other word. The one reading of a yes/no variable and of the
+    command line's ``--option KEY=VALUE`` for a yes/no option, so that both take the same words."""
+    return _FLAG_VALUES.get(text.strip().lower())
+
+
 def _env_flag(env: Mapping[str, str], name: str) -> bool:
     """A yes/no variable; ``InvalidInput(bad_setting)`` for any other value (``maybe`` is not a
     no to take silently: the variable was set to turn something on)."""
     text = env_text(env, name)
     if not text:
         return False
-    try:
-        return _FLAG_VALUES[text.lower()]
-    except KeyError:
+    said = yes_no(text)
+    if said is None:
         raise InvalidInput(
             "%s=%r is not a yes/no value: use 1, true, yes or on (0, false, no or off to turn it off)" % (name, text),
             detail_code=BAD_SETTING,
-        ) from None
+        )
+    return said
 
 
 def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: int = 1) -> Optional[int]:

@@ -69,3 +69,42 @@ def test_a_batchs_bad_common_input_is_refused_once_before_any_query(capsys, tmp_
     captured = capsys.readouterr()
     assert said in captured.err, captured.err
     assert '"query"' not in captured.out and "failed" not in captured.err, captured
+
+
+@pytest.mark.parametrize(
+    "flag, value, meant",
+    [
+        ("--time-range", "7d", "week"),  # a duration, as many tools and people write one
+        ("--time-range", "24h", "day"),
+        ("--time-range", "1y", "year"),
+        ("--time-range", "pw", "week"),  # Brave's freshness
+        ("--safe-search", "0", "off"),  # SearXNG's safesearch levels
+        ("--safe-search", "2", "strict"),
+        ("--vertical", "general", "web"),  # SearXNG's category
+        ("--format", "md", "markdown"),
+        ("--format", "ndjson", "jsonl"),
+    ],
+)
+def test_another_tools_short_form_names_ours(capsys, flag, value, meant):
+    """Before: ``--time-range 7d`` was argparse's ``invalid choice`` alone (no spelling of ``7d`` is
+    close to ``week``), while ``--time-range wek`` and ``-b brvae`` named the closest."""
+    assert main(["search", "q", "-b", "stub", flag, value]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: %r (choose from " % value in err and "(did you mean %r?)" % meant in err, err
+
+
+def test_the_mcp_log_level_names_the_closest_too(capsys):
+    """``mcp --log-level`` had argparse's own choices, without the hint of every other flag's."""
+    assert main(["mcp", "--log-level", "warn"]) == 2
+    assert "invalid choice: 'warn' (choose from debug, info, warning, error) (did you mean 'warning'?)" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("value, meant", [("7d", "week"), ("pd", "day"), ("30d", "month")])
+def test_the_python_time_range_names_ours_too(value, meant):
+    import websearch_sync as ws
+
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="stub", time_range=value)
+    assert info.value.message.endswith("got %r (did you mean %r?)" % (value, meant))

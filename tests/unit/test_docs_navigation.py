@@ -13,18 +13,23 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_help_points_to_a_folder_holding_the_pages():
+    """The folder of README.md, whose ``docs/...`` links lead to the pages from there."""
     text = build_parser().format_help()
     folder = Path(re.search(r"^documentation: (\S+) ", text, re.M).group(1))
-    for page in ("cli.md", "errors.md", "architecture.md"):
+    for page in ("README.md", "docs/cli.md", "docs/errors.md", "docs/architecture.md"):
         assert (folder / page).is_file(), (folder, page)
 
 
 def test_pip_installs_every_page_where_help_looks():
+    """README.md (with the LICENSE it links) where ``--help`` points, the pages in its ``docs/``:
+    the checkout's layout (tests/unit/test_docs_links.py follows every link through it)."""
     config = configparser.ConfigParser()
     config.read(ROOT / "setup.cfg", encoding="utf-8")
-    installed = config["options.data_files"]["/".join(INSTALLED_DOCS)]
-    sources = {item.strip() for item in installed.split(",")}
-    assert sources == {"README.md", "docs/*.md"}
+    folder = "/".join(INSTALLED_DOCS)
+    installed = {
+        place: {item.strip() for item in sources.split(",")} for place, sources in config["options.data_files"].items()
+    }
+    assert installed == {folder: {"README.md", "LICENSE"}, folder + "/docs": {"docs/*.md"}}
 
 
 def test_the_readme_leads_a_plugin_author_to_the_plugin_sections():

@@ -108,3 +108,28 @@ def test_the_stub_refuses_the_locale_word_as_the_web_backends_do():
             assert (error.detail_code, error.provider) == ("bad_locale", backend)
         else:
             raise AssertionError("%s took locale='auto'" % backend)
+
+
+REMEDY = "set WEB_SEARCH_BACKEND to search the web"
+
+
+def test_the_default_stubs_snippets_say_how_to_search_the_web(unwarned):
+    snippets = [item["snippet"] for item in ws.search("one")["items"]]
+    assert snippets and all(snippet.endswith("Offline stub result (%s)." % REMEDY) for snippet in snippets)
+
+
+def test_a_stub_the_caller_named_says_only_that_its_results_are_made_up(unwarned):
+    """``backend="stub"`` chose the stub, as its missing warning says: its snippets (all three
+    verticals that have them) no longer tell the caller to set ``WEB_SEARCH_BACKEND``."""
+    for vertical in ("web", "news", "videos"):
+        items = ws.search("one", backend="stub", vertical=vertical)["items"]
+        assert items and all(item["snippet"].endswith(". Offline stub result.") for item in items), items
+    assert _offline(unwarned) == []
+
+
+def test_the_command_line_with_stub_named_has_no_remedy_in_its_snippets(capsys):
+    from websearch_sync.cli import main
+
+    assert main(["search", "one", "-b", "stub"]) == 0
+    out = capsys.readouterr().out
+    assert "Offline stub result." in out and REMEDY not in out

@@ -126,12 +126,21 @@ class Stub(Backend):
     def items(self, query: str) -> list[dict[str, Any]]:
         """Three web items about ``query``."""
         return [
-            {"title": "%s - %s" % (query, label), "url": url, "snippet": "%s %s. %s" % (about, query, _HINT)}
+            {"title": "%s - %s" % (query, label), "url": url, "snippet": _snippet(about, query)}
             for label, url, about in _pages(query)
         ]
 
 
-_HINT = "Offline stub result (set WEB_SEARCH_BACKEND to search the web)."
+#: What each made-up snippet ends with: how to search the web when the stub answers as the offline
+#: default (the case :func:`_warn_once` warns of), only that it is made up when the caller named it.
+_DEFAULT_HINT = "Offline stub result (set WEB_SEARCH_BACKEND to search the web)."
+_NAMED_HINT = "Offline stub result."
+
+
+def _snippet(about: str, query: str) -> str:
+    """The snippet of a made-up page about ``query``: its remedy (set ``WEB_SEARCH_BACKEND``) only for
+    the offline default, as the warning (:data:`_NAMED`): ``-b demo,stub`` or ``backend="stub"`` chose it."""
+    return "%s %s. %s" % (about, query, _NAMED_HINT if _NAMED.get() else _DEFAULT_HINT)
 
 
 def _pages(query: str) -> list[tuple[str, str, str]]:
@@ -159,7 +168,7 @@ class StubNews(Stub):
             {
                 "title": "%s - %s" % (query, label),
                 "url": url,
-                "snippet": "%s %s. %s" % (about, query, _HINT),
+                "snippet": _snippet(about, query),
                 "source": url.split("/")[2],
                 "published_at": _STUB_DATE,
             }
@@ -198,7 +207,7 @@ class StubVideos(Stub):
             {
                 "title": "%s - %s" % (query, label),
                 "url": url,
-                "snippet": "%s %s. %s" % (about, query, _HINT),
+                "snippet": _snippet(about, query),
                 "published_at": _STUB_DATE,
                 "duration": 60 * position,
                 "publisher": url.split("/")[2],

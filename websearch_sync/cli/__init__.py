@@ -71,13 +71,14 @@ INSTALLED_DOCS = ("share", "doc", "websearch-sync")
 
 
 def docs_location() -> str:
-    """Where this installation's documentation is: the pages pip installed beside the package
-    (``<prefix>/share/doc/websearch-sync``), else the ``docs/`` folder of a checkout."""
+    """Where this installation's documentation is: the folder holding README.md and its ``docs/``
+    pages, as pip installed them beside the package (``<prefix>/share/doc/websearch-sync``, laid out as
+    the checkout, so that the README's ``docs/...`` links resolve there too), else a checkout's root."""
     checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
-    for folder in (os.path.join(sys.prefix, *INSTALLED_DOCS), os.path.join(checkout, "docs")):
-        if os.path.isfile(os.path.join(folder, "cli.md")):  # os.path, not pathlib: --help and --version stay cheap
+    for folder in (os.path.join(sys.prefix, *INSTALLED_DOCS), checkout):
+        if os.path.isfile(os.path.join(folder, "docs", "cli.md")):  # os.path, not pathlib: --help stays cheap
             return folder
-    return "the docs/ folder of the source repository"
+    return "the source repository (README.md, docs/)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -122,7 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="websearch-sync",
         description="Search the web and read pages from the command line, with one result shape and clear errors.",
-        epilog=EPILOG + "\n\ndocumentation: %s (cli.md: the commands; errors.md: every error)" % docs_location(),
+        epilog=EPILOG
+        + "\n\ndocumentation: %s (README.md: start here; docs/cli.md: the commands; docs/errors.md: every error)"
+        % docs_location(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version="websearch-sync " + __version__)

@@ -1,10 +1,13 @@
 """``websearch-sync fetch``: read one page as markdown or text."""
 
 import argparse
+import os
+from urllib.parse import urlsplit
 
 from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, MIN_FETCH_BYTES, Settings
 from ..engine.stdout_claim import owner_stdout
 from ..models import EXTRACT_MODES
+from ..net.urls import local_file_error
 from .output import EXIT_OK, add_impersonate, int_arg, json_text, refuse_missing_output
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -76,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
     from ..tool import format_fetched
 
     refuse_missing_output(owner_stdout())  # before the page is read for no one
+    if _names_local_path(args.url):
+        raise local_file_error(args.url)
     settings = Settings.from_env(impersonate=args.impersonate) if args.impersonate else Settings.from_env()
     # as websearch_sync.fetch: with a shared state, its cache (so workers fetching one page at once read it once)
     shared = bool(args.state_url if args.state_url is not None else settings.state_url)
@@ -100,3 +105,15 @@ def run(args: argparse.Namespace) -> int:
         text = format_fetched(result, "markdown" if markdown else "text", _MORE)
         out.write(text + "\n")
     return EXIT_OK
+
+
+def _names_local_path(url: str) -> bool:
+    """Whether ``url``, typed without a scheme, names a file or folder on disk (``README.md``,
+    ``docs/cli.md``): the library, which cannot know the caller's folder, reads ``README.md`` as a host
+    (``.md`` is a top-level domain) and would suggest ``https://README.md/``; the command line runs in
+    the user's folder, so a name found there is the file the user meant. A malformed URL is no path."""
+    try:
+        scheme = urlsplit(url).scheme
+    except ValueError:
+        return False
+    return not scheme and os.path.exists(os.path.expanduser(url))

@@ -15,7 +15,7 @@ from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S
 from ..models import STRATEGIES
-from .output import CACHE_MAX_ANSWERS_HELP, EXIT_OK, cache_file_options, int_arg
+from .output import CACHE_MAX_ANSWERS_HELP, EXIT_OK, cache_file_options, choice_flag, int_arg
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -99,7 +99,10 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="web_fetch refuses images instead of returning them as image blocks (a host whose model reads text only)",
     )
     parser.add_argument(
-        "--log-level", choices=LOG_LEVELS, default="warning", help="logging on stderr (default warning)"
+        "--log-level",
+        **choice_flag("log_level", LOG_LEVELS),
+        default="warning",
+        help="logging on stderr (default warning)",
     )
     parser.set_defaults(run=run, protocol_on_stdout=True)
 

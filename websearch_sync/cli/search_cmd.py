@@ -6,7 +6,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..client.clock import CancellableClock
-from ..config import Settings, check_backend_names
+from ..config import Settings, check_backend_names, yes_no
 from ..engine.stdout_claim import owner_stdout
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
@@ -225,18 +225,25 @@ def backend_options(pairs: list[str]) -> dict[str, Any]:
                 "--option %s is given twice: give it once (the last would silently win)" % key,
                 detail_code=BAD_ARGUMENTS,
             )
-        options[key] = _option_value(key, text.strip(), registry.option_kinds(key))
+        options[key] = _option_value(key, text.strip(), registry.option_kinds(key) or _COMMON_KINDS.get(key, set()))
     return options
 
 
+#: The kinds of the common options (:data:`~..validate.COMMON_OPTIONS`) no engine declares, whose text
+#: is read as that kind: ``include_content=yes`` as a yes/no option's.
+_COMMON_KINDS = {"include_content": {"bool"}}
+
+
 def _option_value(key: str, text: str, kinds: set[str]) -> Any:
-    """The text of ``--option KEY=VALUE`` as the option's declared kind reads it: ``true``/``false``
-    for a ``bool``, a number for an ``int``, the text itself for a name list, a choice or a code
+    """The text of ``--option KEY=VALUE`` as the option's declared kind reads it: a yes/no word as a
+    yes/no variable's (:func:`~..config.yes_no`: ``1``, ``yes``, ``on``, ``false``, ...) for a ``bool``, a number for an ``int``, the text itself for a name list, a choice or a code
     (a JSON list too for a name list); an option declared otherwise (or not by one kind) as the
     text's own look: a number, ``true``/``false`` or a flat JSON list as such, anything else as
     the text. What the kind refuses is refused by the backend's own check, with its detail code.
     A nested list (however deep) is ``InvalidInput(bad_arguments)``: no option takes one."""
     kind = next(iter(kinds)) if len(kinds) == 1 else "any"
+    if kind == "bool" and yes_no(text) is not None:  # the words a yes/no variable takes: 1, yes, on, ...
+        return yes_no(text)
     if _as_text(kind, text):
         return text
     if text in ("true", "false") or text[:1] in "[-0123456789" and text:
@@ -262,7 +269,7 @@ def _as_text(kind: str, text: str) -> bool:
     if kind in ("choice", "code") or (kind == "names" and not text.startswith("[")):
         return True
     if kind == "bool":
-        return text not in ("true", "false")
+        return True  # no yes/no word (:func:`_option_value` read those): the option's check refuses it
     return kind == "int" and not text.lstrip("-").isdigit()
 
 

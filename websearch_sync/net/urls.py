@@ -253,16 +253,21 @@ def _local_file(text: str, scheme: str) -> bool:
 
 
 def _refuse_local_file(text: str) -> None:
-    """``InvalidInput(bad_url)`` saying that ``text`` is a local file (:func:`_local_file`), its
-    hint the extractor; a ``file:`` URL is named by its scheme, as any other scheme's URL."""
+    """Raise :func:`local_file_error` when ``text`` is a local file by its look (:func:`_local_file`)."""
     scheme = text.partition(":")[0] if ":" in text else ""
     if _local_file(text, scheme):
-        raise InvalidInput(
-            "only http and https URLs can be fetched, got %r (a local file: fetch reads web pages)"
-            % ("file:" if scheme.lower() == "file" else _shown_typed(text)),
-            detail_code=BAD_URL,
-            hint=LOCAL_FILE_HINT,
-        )
+        raise local_file_error("file:" if scheme.lower() == "file" else text)
+
+
+def local_file_error(text: str) -> InvalidInput:
+    """``InvalidInput(bad_url)`` saying that ``text`` names a local file, its hint the extractor: one
+    wording for a path by its look (here) and for a name the command line finds on disk (``README.md``,
+    whose ``.md`` is a top-level domain too); a ``file:`` URL is named by its scheme, ``file:``."""
+    return InvalidInput(
+        "only http and https URLs can be fetched, got %r (a local file: fetch reads web pages)" % _shown_typed(text),
+        detail_code=BAD_URL,
+        hint=LOCAL_FILE_HINT,
+    )
 
 
 def _host_opened_hint(text: str) -> str:

@@ -31,4 +31,14 @@ OPTION_SYNONYMS = {
 #: which is ours (``md`` is too short for a "did you mean" of ``markdown``); ddgs's are in :mod:`.ddgs`.
 VALUE_SYNONYMS = {
     "extract_mode": {"md": "markdown", "txt": "text", "plain": "text"},
+    "format": {"md": "markdown", "txt": "text", "plain": "text", "ndjson": "jsonl"},  # the command line's --format
+    "time_range": {
+        **dict.fromkeys(("24h", "1d"), "day"),  # a duration, as people and many tools write one
+        **dict.fromkeys(("7d", "1w"), "week"),
+        **dict.fromkeys(("30d", "31d", "1mo"), "month"),  # not 1m: a minute to some
+        **dict.fromkeys(("365d", "12mo", "1y"), "year"),
+        **{"pd": "day", "pw": "week", "pm": "month", "py": "year"},  # Brave's freshness
+    },
+    "safe_search": {"0": "off", "1": "moderate", "2": "strict"},  # SearXNG's safesearch
+    "vertical": {"general": "web"},  # SearXNG's category
 }

@@ -352,6 +352,17 @@ def test_a_result_whose_address_holds_an_invisible_character_is_logged_saying_so
     ]
 
 
+@pytest.mark.parametrize("name", KEYED)
+def test_a_result_address_with_user_info_keeps_the_host_a_browser_goes_to(name):
+    """``https://www.paypal.com@evil.example/`` was kept as sent: a reader (or a model) saw paypal.com where a
+    browser goes to evil.example (the user info, before the last ``@``, is no host). The result keeps the host."""
+    data = success(name)
+    first_result(name, data)["url"] = "https://www.paypal.com@evil.example/login?next=1"
+    items = search(name, data)["items"]
+    assert items[0]["url"] == "https://evil.example/login?next=1", items[0]
+    assert not any("paypal" in item["url"] for item in items), items
+
+
 def test_an_image_without_its_image_address_is_left_out_saying_or(caplog):
     """An image result needs both addresses: one missing is enough to leave it out ("or", not "and")."""
     raw = {"title": "t", "url": "https://example.com/page", "image_url": "/relative.jpg"}

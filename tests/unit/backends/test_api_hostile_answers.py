@@ -484,6 +484,31 @@ def test_a_date_field_of_zero_or_a_small_number_is_no_date_in_1970(name, field, 
 
 
 @pytest.mark.parametrize("name, field", [("tavily", "published_date"), ("kagi", "published"), ("service", "date")])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "1970-01-01T00:00:00Z",  # the epoch written out: a number 0 was already no date
+        "1970-01-01",
+        "0001-01-01T00:00:00",  # Go's zero time, .NET's DateTime.MinValue
+        "0001-01-01T00:00:00Z",
+        -62135596800,  # the year 1 in epoch seconds
+        "9999-12-31T23:59:59Z",  # .NET's DateTime.MaxValue, a "never" of many databases
+        253402300799,  # the same in epoch seconds: was read as milliseconds, 1978-01-11
+        "253402300799",
+        253402300799999,  # and in milliseconds
+    ],
+)
+def test_a_placeholder_date_is_no_date(name, field, value):
+    """The epoch, the year 1 and the year 9999 are what a service writes for "no date" (an unset field's
+    zero, a type's least or greatest value): they were read as dates (and 253402300799, the last second of
+    9999, as milliseconds: January 1978), where ``0`` was no date."""
+    data = success(name)
+    first_result(name, data)[field] = value
+    item = search(name, data)["items"][0]
+    assert "published_at" not in item, item
+
+
+@pytest.mark.parametrize("name, field", [("tavily", "published_date"), ("kagi", "published"), ("service", "date")])
 def test_a_date_field_of_a_number_no_float_holds_is_no_date(name, field):
     """A JSON integer of 400 digits (Python's reader takes it whole) raised ``OverflowError`` out of the
     search, no error of the vocabulary, where any other number that is no date is none."""

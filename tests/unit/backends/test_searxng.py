@@ -1447,3 +1447,18 @@ def test_a_chinese_script_its_region_would_contradict_is_kept_over_the_region(lo
     from websearch_sync.backends.searxng import searxng_language
 
     assert searxng_language(locale) == language
+
+
+def test_an_answer_naming_thousands_of_failed_engines_lists_the_first_and_counts_the_others():
+    """The recorded answer with 3,000 invented engines in ``unresponsive_engines``: the response had 3,001
+    entries in ``errors`` (~500 KB). It lists the first 20 (as a tool result does) and counts the others
+    under ``engines_not_listed``."""
+    body = recorded("shortlist__1.json")
+    recorded_failures = [name for name, _reason in body["unresponsive_engines"]]
+    body["unresponsive_engines"] += [["engine%d" % n, "timeout"] for n in range(3000)]
+    result, _ = search(body)
+    listed = [e["engine"] for e in result["errors"] if e.get("engine")]
+    total = len(recorded_failures) + 3000
+    assert listed == (recorded_failures + ["engine%d" % n for n in range(3000)])[:20], listed
+    assert result["engines_not_listed"] == total - 20 and result["items"]
+    assert len(json.dumps(result)) < 40_000

@@ -1462,3 +1462,28 @@ def test_an_answer_naming_thousands_of_failed_engines_lists_the_first_and_counts
     assert listed == (recorded_failures + ["engine%d" % n for n in range(3000)])[:20], listed
     assert result["engines_not_listed"] == total - 20 and result["items"]
     assert len(json.dumps(result)) < 40_000
+
+
+def _recorded_429() -> dict:
+    """The recorded answer of SearXNG's limiter (fixtures/searxng/http_429_retry_after.meta.json)."""
+    meta = json.loads(
+        (Path(__file__).resolve().parents[3] / "fixtures/searxng/http_429_retry_after.meta.json").read_text()
+    )
+    return meta["response"]
+
+
+@pytest.mark.parametrize("status", [200, 429])
+def test_the_limiters_too_many_requests_page_is_a_rate_limit_whatever_its_status(status):
+    """The limiter's answer (``Too Many Requests``, plain text) served with a 200 (a proxy or cache in
+    front of the instance) was a parse error ("not JSON"): no cool-down, the next call sent at once. It
+    is the rate limit it says, its ``Retry-After`` read, as under its own 429."""
+    recorded_429 = _recorded_429()
+    error, _ = search(
+        recorded_429["body_text"],
+        status=status,
+        content_type=recorded_429["headers"]["Content-Type"],
+        headers={"Retry-After": recorded_429["headers"]["Retry-After"]},
+    )
+    assert isinstance(error, ws.WebBlocked) and error.detail_code == "http_429", error
+    assert error.status == status and error.retry_after == 30, error
+    assert ("[HTTP 200 with a 'Too Many Requests' page]" in error.message) is (status == 200), error.message

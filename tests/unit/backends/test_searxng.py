@@ -333,6 +333,23 @@ def test_answers_past_their_cap_in_all_are_left_out_and_counted():
     assert "Note: searxng's answers come to over" in format_results(result, untrusted_notice=False)
 
 
+@pytest.mark.parametrize(
+    "answers",
+    [["42", "42"], [{"answer": "42", "engine": "duckduckgo"}, {"answer": "42", "engine": "wikidata"}]],
+    ids=["strings", "two_engines"],
+)
+def test_an_answer_given_twice_is_kept_once(answers):
+    """``["42", "42"]`` (an older instance's strings, or two engines' same answer) gave two answers of one
+    text: SearXNG keeps its answers in a set (one per text), which an instance or a proxy did not. The
+    first is kept."""
+    body = recorded("shortlist__1.json")
+    body["answers"] = answers + ["7"]
+    result, _ = search(body)
+    kept = result["provider_meta"]["extras"]["answers"]
+    assert [a["text"] for a in kept] == ["42", "7"], kept
+    assert kept[0]["engine"] == (None if answers[0] == "42" else "duckduckgo"), kept
+
+
 def test_short_answers_are_all_kept_without_a_warning():
     body = recorded("shortlist__1.json")
     body["answers"] = [{"answer": "answer %d" % n, "url": "https://a.example/%d" % n, "engine": "e"} for n in range(10)]

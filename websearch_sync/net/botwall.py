@@ -6,11 +6,14 @@ its redirect. Each search engine declares its own walls (``Backend.bot_walls``, 
 its recorded blocked pages); this module names no engine. Search and fetch hand every
 wall the registry knows to :func:`bot_wall_error`, so they agree on what a wall is.
 One generic wall is read from a header, not the body: Cloudflare's challenge ("Just a
-moment..."), in front of any site, carries ``cf-mitigated: challenge`` (its documented marker).
+moment..."), in front of any site, carries ``cf-mitigated: challenge`` (its documented marker);
+without it, its page is recognised by its title and its ``<noscript>`` words together
+(:data:`CLOUDFLARE_CHALLENGE`).
 """
 
 import dataclasses
 import logging
+import re
 from collections.abc import Iterable
 from re import Pattern
 from typing import Callable, Optional, cast
@@ -125,6 +128,17 @@ def _absolute(url: str, location: str) -> str:
         return location
 
 
+#: Cloudflare's challenge page in front of any site, its ``cf-mitigated`` header dropped (a proxy, a cache
+#: serving it with a 200): its title and the words of its ``<noscript>`` together, near its start. Neither
+#: alone: a page may be titled "Just a moment..." and an article may quote the words; a query echoed into a
+#: results page cannot write the title's tag.
+CLOUDFLARE_CHALLENGE = BotWall(
+    "Cloudflare challenge ('Just a moment...')",
+    hints=("<title>Just a moment...</title>",),
+    patterns=(re.compile(r"Enable JavaScript and cookies to continue"),),
+    scan_chars=65_536,
+)
+
 #: The media types whose bodies may be a bot wall.
 _SCANNED = frozenset(
     ("", "text/html", "application/xhtml+xml", "text/plain")
@@ -167,7 +181,9 @@ def bot_wall_error(
     scans = _scanned(response)
     name = bot_wall(response.url, response.text if scans else "", walls, response.location, scanned)
     if name is None and (response.headers.get("cf-mitigated") or "").strip().lower() == "challenge":
-        name = "Cloudflare challenge ('Just a moment...')"
+        name = CLOUDFLARE_CHALLENGE.name
+    if name is None and scans and CLOUDFLARE_CHALLENGE.is_in(response.text):
+        name = CLOUDFLARE_CHALLENGE.name
     if name is None:
         return _rate_limit_page(response, provider) if scans else None
     host = urlsplit(response.url).hostname or "the site"

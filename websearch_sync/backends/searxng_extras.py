@@ -75,7 +75,7 @@ def answers_within(answers: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
     return kept, len(answers) - len(kept)
 
 
-def _distinct_answers(answers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _distinct_answers(answers: list[Any]) -> list[Any]:
     """``answers`` with one per text (a template's name for one without), the first: SearXNG keeps its
     answers in a set keyed so; an instance or a proxy listing one twice (``["42", "42"]``, or two engines'
     same answer) gave it twice."""

@@ -212,6 +212,7 @@ class SearchResponse(_SearchResponseKeys, total=False):
     """What ``search()`` returns: never a bare list."""
 
     errors: list[ErrorInfo]
+    engines_not_listed: int  #: a meta-engine's engine failures past the first 20 listed in ``errors``
 
 
 # The items of the other verticals (docs/verticals.md): the same rules as web items (1-based

@@ -27,6 +27,10 @@ from urllib.parse import quote
 
 from .client.clock import SYSTEM_CLOCK
 from .client.default_client import default_client
+from .client.engines_listed import ENGINES_NOT_LISTED, few_engines
+from .client.engines_listed import (
+    MAX_LISTED_ENGINES as MAX_LISTED_ENGINES,  # read by callers as tool.MAX_LISTED_ENGINES
+)
 from .client.search_client import SearchClient
 from .client.selection import offline_backends, resolve_backends
 from .config import (
@@ -1539,28 +1543,10 @@ def _page_title(result: Mapping[str, Any]) -> str:
     return cut_end(" ".join(str(result.get("title") or "").split()), MAX_TITLE_CHARS)
 
 
-#: The most failures of a meta-engine's engines (SearXNG's ``unresponsive_engines``) a tool result
-#: lists, in its ``errors`` or an error's own: a broken or hostile instance named 1,500 engines, and a
-#: model read 860 KB of them in the structured result and 26,000 characters of "searxng Timeout; ..."
-#: in the text. The others are counted (:data:`ENGINES_NOT_LISTED`) and the text says how many.
-MAX_LISTED_ENGINES = 20
-#: The key of a tool result (or of its error) counting the engine failures left out of its ``errors``.
-ENGINES_NOT_LISTED = "engines_not_listed"
-
-
-def _few_engines(container: Mapping[str, Any]) -> dict[str, Any]:
-    """``container`` (a search response or an error's dict) with at most :data:`MAX_LISTED_ENGINES`
-    engine failures in its ``errors`` (the first ones; every other entry kept), the rest counted
-    under :data:`ENGINES_NOT_LISTED`; a new dict when any is left out, else ``container`` itself."""
-    errors = container.get("errors")
-    if not isinstance(errors, list):
-        return dict(container)
-    engines = [e for e in errors if isinstance(e, Mapping) and e.get("engine")]
-    if len(engines) <= MAX_LISTED_ENGINES:
-        return dict(container)
-    left_out = {id(e) for e in engines[MAX_LISTED_ENGINES:]}
-    kept = [e for e in errors if id(e) not in left_out]
-    return dict(container, errors=kept, **{ENGINES_NOT_LISTED: len(left_out)})
+#: A tool result's engine failures are those of a response (:mod:`.client.engines_listed`): a broken or
+#: hostile instance named 1,500 engines, and a model read 860 KB of them in the structured result and
+#: 26,000 characters of "searxng Timeout; ..." in the text; the text says how many are not listed.
+_few_engines = few_engines
 
 
 def _bounded(response: AnyResponse) -> AnyResponse:

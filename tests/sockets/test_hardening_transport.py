@@ -170,13 +170,19 @@ def test_a_malformed_retry_after_is_ignored_or_read_never_raised(value):
     assert wait is None or 0 <= wait <= MAX_RETRY_AFTER_S
 
 
-@pytest.mark.parametrize(
-    "value", ["inf", "Infinity", "1e18", "1e309", "99999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"]
-)
+@pytest.mark.parametrize("value", ["99999999999999999999", "9" * 400, "Fri, 31 Dec 9999 23:59:59 GMT"])
 def test_an_unbounded_retry_after_is_capped_at_one_day(value):
     assert retry_after_seconds({"Retry-After": value}) == MAX_RETRY_AFTER_S == 86400.0
     if "," not in value:  # X-RateLimit-Reset counts seconds only
         assert retry_after_seconds({"X-RateLimit-Reset": value + ", 5"}) == MAX_RETRY_AFTER_S
+
+
+@pytest.mark.parametrize("value", ["inf", "Infinity", "1e18", "1e309"])
+def test_an_unbounded_number_is_no_retry_after_and_a_reset_capped_at_one_day(value):
+    """``Retry-After`` is digits or a date (RFC 9110): these are neither. ``X-RateLimit-Reset``, which no
+    standard writes, is read as a number, capped."""
+    assert retry_after_seconds({"Retry-After": value}) is None
+    assert retry_after_seconds({"X-RateLimit-Reset": value + ", 5"}) == MAX_RETRY_AFTER_S == 86400.0
 
 
 @pytest.mark.parametrize("value", ["nan", "NaN", "-inf"])

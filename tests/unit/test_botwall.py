@@ -164,3 +164,29 @@ def test_a_fetched_page_loading_a_script_named_mkd_js_is_no_wall():
         url="https://notes.example/page",
     )
     assert wall_error(page, None) is None
+
+
+def test_nginxs_too_many_requests_page_under_a_200_is_a_rate_limit_and_a_longer_title_is_not():
+    """nginx's own error page (the template of tests/fake_searxng.py's recorded 403, as nginx writes its
+    429) served with a 200 was read as a results page that does not parse. A page whose title only
+    names the status among other words (an article on HTTP 429) is a page."""
+    from fake_searxng import NGINX_403
+
+    page = NGINX_403.replace(b"403 Forbidden", b"429 Too Many Requests")
+    error = bot_wall_error(_answer(page, {"Content-Type": "text/html"}), "ddg_html")
+    assert error is not None and error.detail_code == "http_429" and error.status == 200, error
+    article = page.replace(b"<title>429 Too Many Requests", b"<title>429 Too Many Requests - HTTP | MDN")
+    assert bot_wall_error(_answer(article, {"Content-Type": "text/html"}), "ddg_html") is None
+
+
+def test_cloudflares_challenge_page_without_its_header_is_a_wall_and_its_title_alone_is_not():
+    """The managed challenge (tests/fake_searxng.py's page: its title and its ``<noscript>`` words) passed
+    on without ``cf-mitigated`` (a proxy that drops the header, a cache serving it with a 200) was a page
+    that does not parse. Its title and its words together are the wall; the title alone is a page."""
+    from fake_searxng import CLOUDFLARE_CHALLENGE
+
+    error = bot_wall_error(_answer(CLOUDFLARE_CHALLENGE, {"Content-Type": "text/html"}), "ddg_html")
+    assert error is not None and error.detail_code == "captcha_required", error
+    assert "Cloudflare challenge" in error.message, error.message
+    words = CLOUDFLARE_CHALLENGE.replace(b"<title>Just a moment...</title>", b"<title>Notes</title>")
+    assert bot_wall_error(_answer(words, {"Content-Type": "text/html"}), "ddg_html") is None

@@ -44,6 +44,11 @@ from websearch_sync.net.urls import (
         # a backslash before the query is the slash a browser reads (urlsplit read the host after an "@" past it)
         ("https://evil.example\\@ok.example/x", "https://evil.example/@ok.example/x"),
         ("https://ok.example\\docs\\a.html?q=a\\b#c\\d", "https://ok.example/docs/a.html?q=a\\b#c\\d"),
+        # user info is left out: the host is after the last "@", where a browser goes ("@" after the host stays)
+        ("https://www.paypal.com@evil.example/", "https://evil.example/"),
+        ("https://a@b@evil.example:8443?q=@x", "https://evil.example:8443?q=@x"),
+        ("https://evil.example/@www.paypal.com", "https://evil.example/@www.paypal.com"),
+        ("https://evil.example#@www.paypal.com", "https://evil.example#@www.paypal.com"),
     ],
 )
 def test_the_result_form_is_the_engines_url_made_usable(raw, shown):
@@ -327,17 +332,18 @@ def test_a_link_in_markup_is_parsed_without_raising():
 @pytest.mark.parametrize(
     "url, result, key",
     [
-        ("http://user:pw@example.com/a/", "http://user:pw@example.com/a/", "//example.com/a"),
-        ("http://user:pw@example.com:8080/a", "http://user:pw@example.com:8080/a", "//example.com:8080/a"),
+        ("http://user:pw@example.com/a/", "http://example.com/a/", "//example.com/a"),
+        ("http://user:pw@example.com:8080/a", "http://example.com:8080/a", "//example.com:8080/a"),
         ("http://user:pw@example.com:0/a", None, None),
-        ("http://user@example.com:/a", "http://user@example.com:/a", "//example.com/a"),
+        ("http://user@example.com:/a", "http://example.com:/a", "//example.com/a"),
         ("http://[::1]:8080/a", "http://[::1]:8080/a", "//::1:8080/a"),
         ("http://[::1]/a", "http://[::1]/a", "//::1/a"),
         ("http://example.com:99999/a", None, None),
     ],
 )
 def test_a_port_is_read_after_the_userinfo_only(url, result, key):
-    """A ``:`` in the userinfo is no port; a port after the host counts (0 or out of range: no URL)."""
+    """A ``:`` in the userinfo is no port; a port after the host counts (0 or out of range: no URL). The
+    result form leaves the user info out."""
     assert result_url(url) == result
     if result is not None:
         assert dedupe_key(result) == key

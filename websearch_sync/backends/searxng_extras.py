@@ -15,7 +15,8 @@ shape of ``provider_meta["extras"]`` (docs/backends.md):
 * ``suggestions``, ``corrections``: lists of strings.
 
 A kind is present only when the answer has some; every text is cleaned like an
-item's (plain text: SearXNG escapes these in its own page) and each list is capped.
+item's (plain text: SearXNG escapes these in its own page) and each list is capped; an
+answer given twice (its text) is kept once.
 The answers are capped in all as well (:data:`MAX_ANSWERS_CHARS`): those past it are
 left out and counted, which the backend says in a warning (``answers_left_out``).
 """
@@ -51,6 +52,8 @@ def extras_of(data: dict[str, Any]) -> tuple[dict[str, list[Any]], int]:
             if isinstance(raw, list)
             else []
         )
+        if kind == "answers":
+            entries = _distinct_answers(entries)
         if entries:
             extras[kind] = entries[:MAX_EXTRAS]
     answers, left_out = answers_within(extras.get("answers", []))
@@ -70,6 +73,20 @@ def answers_within(answers: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
             break
         kept.append(answer)
     return kept, len(answers) - len(kept)
+
+
+def _distinct_answers(answers: list[Any]) -> list[Any]:
+    """``answers`` with one per text (a template's name for one without), the first: SearXNG keeps its
+    answers in a set keyed so; an instance or a proxy listing one twice (``["42", "42"]``, or two engines'
+    same answer) gave it twice."""
+    seen: set[tuple[Optional[str], Optional[str]]] = set()
+    distinct = []
+    for answer in answers:
+        key = (answer["text"], answer.get("template"))
+        if key not in seen:
+            seen.add(key)
+            distinct.append(answer)
+    return distinct
 
 
 def _text(value: Any) -> Optional[str]:

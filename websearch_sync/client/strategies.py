@@ -14,7 +14,7 @@ import logging
 import math
 from collections.abc import Collection, Iterable, Sequence
 from functools import partial
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, cast
 
 from ..engine.base import Backend
 from ..engine.normalize import normalize_items
@@ -34,6 +34,7 @@ from ..models import STRATEGIES as STRATEGIES  # STRATEGIES: in models, where th
 from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
 from ..net.deadline import Deadline, each_within
 from .attempts import error_kind
+from .engines_listed import few_engines
 from .fusion import fuse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -244,7 +245,7 @@ def merge(
     response: SearchResponse = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + soft_errors
     if errors:
-        response["errors"] = errors
+        response = cast(SearchResponse, few_engines(dict(response, errors=errors)))
     return response, keep_s(partial, zip(failed, failures), refusing, skipped_for)
 
 
@@ -326,5 +327,5 @@ def _response(
     response: SearchResponse = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + list(result.errors)
     if errors:
-        response["errors"] = errors
+        response = cast(SearchResponse, few_engines(dict(response, errors=errors)))
     return response

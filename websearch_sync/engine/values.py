@@ -5,12 +5,13 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
 
 * a date (:func:`instant`): ISO 8601 in UTC, ``2026-08-01T12:30:00Z``, or ``2026-08-01``
   when the service gives a day only (a day is never given a made-up time); read from ISO
-  8601 (an offset or ``Z``; none is read as UTC), epoch seconds but those within three years of 1970 (or milliseconds;
-  a number or its digits, a fraction too), a date written out (``Jul 9, 2026``, ``2014-12-20``, ``2014/12/20``, with its time as ISO 8601's:
+  8601 (an offset or ``Z``; none is read as UTC), epoch seconds but those within three years of 1970 (or milliseconds,
+  past 10^11, the year 5138 in seconds, but in the year 9999's seconds; a number or its digits, a fraction too), a date written out (``Jul 9, 2026``, ``2014-12-20``, ``2014/12/20``, with its time as ISO 8601's:
   ``2014/12/20 12:30``), RFC 5322's (RSS: ``Fri, 07 May 2021 12:00:00 GMT``,
   with a numeric offset or a zone the RFC names), or a date relative to when the service
   answered (``3 hours ago``, ``2d``, ``yesterday``): units below a day give a time, a day
-  or more a day (months and years the calendar's: March 31 less a month is February 28);
+  or more a day (months and years the calendar's: March 31 less a month is February 28). A placeholder is no date,
+  in whatever form: the epoch's day (1970-01-01 in UTC), the year 1 and the year 9999;
 * a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number, or
   hours, minutes and seconds in words (``12 min``, ``1 hr 2 min``, ``1h2m3s``);
 * a count (:func:`count`, read as :func:`count_opening` reads an engine's page text): an int,
@@ -111,7 +112,24 @@ def _stamp(moment: datetime.datetime) -> str:
 
 
 def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
-    """A date or time in ISO 8601 UTC (see the module docstring), or ``None``."""
+    """A date or time in ISO 8601 UTC (see the module docstring), or ``None`` (a placeholder too)."""
+    moment = _instant(value, answered_at)
+    return None if moment is None or _placeholder(moment) else moment
+
+
+def _placeholder(stamp: str) -> bool:
+    """Whether ``stamp`` (ISO 8601 in UTC) is what services write for "no date", in whatever form: the
+    epoch's day (an unset Unix time, ``1970-01-01T00:00:00Z``), the year 1 (Go's zero time, .NET's least
+    date, ``0001-01-01T00:00:00``) or the year 9999 (the greatest date a type holds, a database's "never")."""
+    return stamp.startswith(_PLACEHOLDER_YEARS) or stamp.startswith(_EPOCH_DAY)
+
+
+_PLACEHOLDER_YEARS = ("0001-", "9999-")
+_EPOCH_DAY = "1970-01-01"
+
+
+def _instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
+    """:func:`instant`, placeholders included."""
     number = _number(value)
     text = _text(value)
     if number is None and text is not None and _epoch_text(text):
@@ -178,7 +196,15 @@ def _mail_date(text: str) -> Optional[str]:
 _EPOCH_FLOOR = 1e8
 
 
+#: Epoch seconds in the year 9999 (up to its last second, 253402300799): seconds, not milliseconds, though
+#: past :data:`~..net.instants.MILLISECONDS_FROM`: the greatest date's placeholder, which as milliseconds
+#: would be nine hours of 1978-01-11, a date read where none was given.
+_YEAR_9999 = (253370764800, 253402300800)
+
+
 def _epoch(number: float) -> Optional[str]:
+    if _YEAR_9999[0] <= number < _YEAR_9999[1]:
+        return None  # a placeholder, read as seconds
     number = unix_seconds(number)
     if abs(number) < _EPOCH_FLOOR:
         return None

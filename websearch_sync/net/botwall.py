@@ -6,18 +6,21 @@ its redirect. Each search engine declares its own walls (``Backend.bot_walls``, 
 its recorded blocked pages); this module names no engine. Search and fetch hand every
 wall the registry knows to :func:`bot_wall_error`, so they agree on what a wall is.
 One generic wall is read from a header, not the body: Cloudflare's challenge ("Just a
-moment..."), in front of any site, carries ``cf-mitigated: challenge`` (its documented marker).
+moment..."), in front of any site, carries ``cf-mitigated: challenge`` (its documented marker);
+without it, its page is recognised by its title and its ``<noscript>`` words together
+(:data:`CLOUDFLARE_CHALLENGE`).
 """
 
 import dataclasses
 import logging
+import re
 from collections.abc import Iterable
 from re import Pattern
-from typing import Callable, Optional
+from typing import Callable, Optional, cast
 from urllib.parse import urlsplit
 
 from ..errors import CAPTCHA_REQUIRED, WebBlocked
-from .status import retry_after_header
+from .status import retry_after_header, status_error
 from .transport import HttpResponse
 from .urls import browser_join
 
@@ -125,6 +128,17 @@ def _absolute(url: str, location: str) -> str:
         return location
 
 
+#: Cloudflare's challenge page in front of any site, its ``cf-mitigated`` header dropped (a proxy, a cache
+#: serving it with a 200): its title and the words of its ``<noscript>`` together, near its start. Neither
+#: alone: a page may be titled "Just a moment..." and an article may quote the words; a query echoed into a
+#: results page cannot write the title's tag.
+CLOUDFLARE_CHALLENGE = BotWall(
+    "Cloudflare challenge ('Just a moment...')",
+    hints=("<title>Just a moment...</title>",),
+    patterns=(re.compile(r"Enable JavaScript and cookies to continue"),),
+    scan_chars=65_536,
+)
+
 #: The media types whose bodies may be a bot wall.
 _SCANNED = frozenset(
     ("", "text/html", "application/xhtml+xml", "text/plain")
@@ -161,12 +175,17 @@ def bot_wall_error(
     A wall sent with ``Retry-After`` (a 429 or 503 wall page) keeps that wait in ``retry_after``:
     the cool-down of the block is the service's word, as for any 429 (not the default of its kind),
     unless it says to ask again at once (``0``, a date gone by): that would only meet the wall again.
+    A short page saying only "Too Many Requests" is the rate limit it says, whatever its status
+    (:func:`_rate_limit_page`): ``WebBlocked(http_429)``.
     """
-    name = bot_wall(response.url, response.text if _scanned(response) else "", walls, response.location, scanned)
+    scans = _scanned(response)
+    name = bot_wall(response.url, response.text if scans else "", walls, response.location, scanned)
     if name is None and (response.headers.get("cf-mitigated") or "").strip().lower() == "challenge":
-        name = "Cloudflare challenge ('Just a moment...')"
+        name = CLOUDFLARE_CHALLENGE.name
+    if name is None and scans and CLOUDFLARE_CHALLENGE.is_in(response.text):
+        name = CLOUDFLARE_CHALLENGE.name
     if name is None:
-        return None
+        return _rate_limit_page(response, provider) if scans else None
     host = urlsplit(response.url).hostname or "the site"
     return WebBlocked(
         "%s answered with a bot wall (%s); a human would have to solve a captcha" % (host, name),
@@ -175,3 +194,32 @@ def bot_wall_error(
         status=response.status,
         retry_after=retry_after_header(response.headers) or None,  # 0: asked again now, the wall again
     )
+
+
+#: The longest body read as a bare rate-limit page: nginx's is 162 bytes, Werkzeug's (SearXNG's Flask) 262;
+#: a results page or an article is far longer, and is not read as one.
+_LIMIT_PAGE_MAX = 1024
+#: What a rate-limit page says, all of it (a plain-text body) or in its title: HTTP 429's reason phrase.
+_LIMIT_WORDS = ("too many requests", "429 too many requests")
+
+
+def _rate_limit_page(response: HttpResponse, provider: Optional[str]) -> Optional[WebBlocked]:
+    """``WebBlocked(http_429)`` when ``response`` is a short page saying only "Too Many Requests" (a
+    plain-text body, SearXNG's limiter's; or an HTML page titled so, nginx's and Werkzeug's 429 pages)
+    under another status than 429: a proxy or cache in front of a service may serve it with a 200, where
+    it was read as a results page that does not parse (no cool-down, the next call sent at once). It is
+    the 429 it says (:func:`~.status.status_error`'s, its wait read), its message naming the status."""
+    if response.status == 429 or len(response.content) > _LIMIT_PAGE_MAX:
+        return None  # a 429 is read by its status
+    lowered = response.text.lower()
+    start = lowered.find("<title>")
+    if start >= 0:
+        said = lowered[start + len("<title>") : lowered.find("</title>", start)]
+    else:
+        said = "" if "<" in lowered else lowered
+    if " ".join(said.split()) not in _LIMIT_WORDS:
+        return None
+    error = cast(WebBlocked, status_error(dataclasses.replace(response, status=429), provider))
+    error.message += " [HTTP %d with a 'Too Many Requests' page]" % response.status
+    error.status = response.status
+    return error

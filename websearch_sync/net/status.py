@@ -123,10 +123,13 @@ def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:
 
 
 def _seconds(text: str) -> Optional[float]:
-    """A number of seconds within ``0..MAX_RETRY_AFTER_S``, or ``None`` (not a number, NaN, or
-    negative: no duration, so the block's own cool-down applies, not "ask again now")."""
-    value = _header_number(text)
-    return None if value is None else _clamped(value)
+    """``Retry-After``'s delay-seconds (RFC 9110, 10.2.3: ``1*DIGIT``, ASCII) within ``0..MAX_RETRY_AFTER_S``,
+    or ``None``: a sign, a fraction, an exponent or ``inf`` (all of which ``float`` reads: ``inf`` was a day's
+    wait, ``1e3`` 1000 s) is no duration, and the block's own cool-down applies, not a wait the header
+    does not say. Digits past a day are capped at a day (``float``, not ``int``: no limit on their count)."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    return _clamped(float(text))
 
 
 def _header_number(text: str) -> Optional[float]:

@@ -110,6 +110,8 @@ def result_url(value: object) -> Optional[str]:
     whitespace or an invisible character disqualifies the URL (it could not be followed as shown).
     A backslash before the query is the slash a browser reads there (``https://a.example\\@b.example/``
     goes to ``a.example``, where ``urlsplit`` reads host ``b.example`` and fetch refuses the backslash).
+    User info is left out (``https://www.paypal.com@evil.example/`` is ``https://evil.example/``, where a
+    browser goes): shown, it names a site the link does not lead to, and no result link logs in.
     A port of 0 or out of range, an invalid IPv6 literal, or a URL over :data:`MAX_URL_CHARS` (which
     servers refuse, and fetch too: an API's 100 KB "address" in every item) is no URL either.
     """
@@ -139,6 +141,9 @@ def _result_form(value: str) -> Optional[str]:
     end = query_start(rest)
     if "\\" in rest[:end]:  # a browser's slash (WHATWG); urlsplit reads "a\\@b" as host b, fetch refuses it
         rest = rest[:end].replace("\\", "/") + rest[end:]
+    authority = _HOST_END.split(rest, 1)[0]
+    if "@" in authority:  # user info: the host is after the last "@" (a browser goes there), the rest misleads
+        rest = rest[authority.rindex("@") + 1 :]
     url = scheme.lower() + "://" + rest
     if len(url) > MAX_URL_CHARS:
         return None

@@ -250,6 +250,17 @@ def test_a_retry_after_in_other_digits_is_no_duration(value):
     assert isinstance(error, ws.WebBlocked) and error.retry_after is None, error
 
 
+@pytest.mark.parametrize("value", ["inf", "Infinity", "1e3", "3.5", "+30", " 3.0 "])
+def test_a_retry_after_of_other_than_digits_is_no_duration(value):
+    """RFC 9110 (10.2.3) writes ``Retry-After`` as an HTTP date or delay-seconds, ``1*DIGIT``: ``float``
+    read ``inf`` as a day's wait, ``1e3`` as 1000 s and ``3.5`` as 3.5 s, none of which the header says. It is
+    no duration: the block's own cool-down applies (digits past a day are still capped at a day)."""
+    assert retry_after_seconds({"Retry-After": value}) is None
+    error = search("brave", recorded_body("brave", "http_429_rate_limited"), status=429, headers={"Retry-After": value})
+    assert isinstance(error, ws.WebBlocked) and error.retry_after is None, error
+    assert retry_after_seconds({"Retry-After": "99999999999999999999"}) == 86400.0
+
+
 # -- an account without credit; an error inside a 200 ----------------------------------------------------
 
 
@@ -350,6 +361,17 @@ def test_a_result_whose_address_holds_an_invisible_character_is_logged_saying_so
             "character, in its host or unencoded: the link shown would not be the one followed)",
         )
     ]
+
+
+@pytest.mark.parametrize("name", KEYED)
+def test_a_result_address_with_user_info_keeps_the_host_a_browser_goes_to(name):
+    """``https://www.paypal.com@evil.example/`` was kept as sent: a reader (or a model) saw paypal.com where a
+    browser goes to evil.example (the user info, before the last ``@``, is no host). The result keeps the host."""
+    data = success(name)
+    first_result(name, data)["url"] = "https://www.paypal.com@evil.example/login?next=1"
+    items = search(name, data)["items"]
+    assert items[0]["url"] == "https://evil.example/login?next=1", items[0]
+    assert not any("paypal" in item["url"] for item in items), items
 
 
 def test_an_image_without_its_image_address_is_left_out_saying_or(caplog):
@@ -466,6 +488,31 @@ def test_a_429_whose_retry_after_date_is_past_is_not_retried_at_once(name):
 def test_a_date_field_of_zero_or_a_small_number_is_no_date_in_1970(name, field, value):
     """A service's ``0`` or ``-1`` for "no date" became ``1970-01-01T00:00:00Z`` (a string of digits had to have
     nine of them, 1973 on, to be read as epoch seconds; a number had no such floor)."""
+    data = success(name)
+    first_result(name, data)[field] = value
+    item = search(name, data)["items"][0]
+    assert "published_at" not in item, item
+
+
+@pytest.mark.parametrize("name, field", [("tavily", "published_date"), ("kagi", "published"), ("service", "date")])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "1970-01-01T00:00:00Z",  # the epoch written out: a number 0 was already no date
+        "1970-01-01",
+        "0001-01-01T00:00:00",  # Go's zero time, .NET's DateTime.MinValue
+        "0001-01-01T00:00:00Z",
+        -62135596800,  # the year 1 in epoch seconds
+        "9999-12-31T23:59:59Z",  # .NET's DateTime.MaxValue, a "never" of many databases
+        253402300799,  # the same in epoch seconds: was read as milliseconds, 1978-01-11
+        "253402300799",
+        253402300799999,  # and in milliseconds
+    ],
+)
+def test_a_placeholder_date_is_no_date(name, field, value):
+    """The epoch, the year 1 and the year 9999 are what a service writes for "no date" (an unset field's
+    zero, a type's least or greatest value): they were read as dates (and 253402300799, the last second of
+    9999, as milliseconds: January 1978), where ``0`` was no date."""
     data = success(name)
     first_result(name, data)[field] = value
     item = search(name, data)["items"][0]

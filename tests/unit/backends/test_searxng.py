@@ -333,6 +333,23 @@ def test_answers_past_their_cap_in_all_are_left_out_and_counted():
     assert "Note: searxng's answers come to over" in format_results(result, untrusted_notice=False)
 
 
+@pytest.mark.parametrize(
+    "answers",
+    [["42", "42"], [{"answer": "42", "engine": "duckduckgo"}, {"answer": "42", "engine": "wikidata"}]],
+    ids=["strings", "two_engines"],
+)
+def test_an_answer_given_twice_is_kept_once(answers):
+    """``["42", "42"]`` (an older instance's strings, or two engines' same answer) gave two answers of one
+    text: SearXNG keeps its answers in a set (one per text), which an instance or a proxy did not. The
+    first is kept."""
+    body = recorded("shortlist__1.json")
+    body["answers"] = answers + ["7"]
+    result, _ = search(body)
+    kept = result["provider_meta"]["extras"]["answers"]
+    assert [a["text"] for a in kept] == ["42", "7"], kept
+    assert kept[0]["engine"] == (None if answers[0] == "42" else "duckduckgo"), kept
+
+
 def test_short_answers_are_all_kept_without_a_warning():
     body = recorded("shortlist__1.json")
     body["answers"] = [{"answer": "answer %d" % n, "url": "https://a.example/%d" % n, "engine": "e"} for n in range(10)]
@@ -1447,3 +1464,43 @@ def test_a_chinese_script_its_region_would_contradict_is_kept_over_the_region(lo
     from websearch_sync.backends.searxng import searxng_language
 
     assert searxng_language(locale) == language
+
+
+def test_an_answer_naming_thousands_of_failed_engines_lists_the_first_and_counts_the_others():
+    """The recorded answer with 3,000 invented engines in ``unresponsive_engines``: the response had 3,001
+    entries in ``errors`` (~500 KB). It lists the first 20 (as a tool result does) and counts the others
+    under ``engines_not_listed``."""
+    body = recorded("shortlist__1.json")
+    recorded_failures = [name for name, _reason in body["unresponsive_engines"]]
+    body["unresponsive_engines"] += [["engine%d" % n, "timeout"] for n in range(3000)]
+    result, _ = search(body)
+    listed = [e["engine"] for e in result["errors"] if e.get("engine")]
+    total = len(recorded_failures) + 3000
+    assert listed == (recorded_failures + ["engine%d" % n for n in range(3000)])[:20], listed
+    assert result["engines_not_listed"] == total - 20 and result["items"]
+    assert len(json.dumps(result)) < 40_000
+
+
+def _recorded_429() -> dict:
+    """The recorded answer of SearXNG's limiter (fixtures/searxng/http_429_retry_after.meta.json)."""
+    meta = json.loads(
+        (Path(__file__).resolve().parents[3] / "fixtures/searxng/http_429_retry_after.meta.json").read_text()
+    )
+    return meta["response"]
+
+
+@pytest.mark.parametrize("status", [200, 429])
+def test_the_limiters_too_many_requests_page_is_a_rate_limit_whatever_its_status(status):
+    """The limiter's answer (``Too Many Requests``, plain text) served with a 200 (a proxy or cache in
+    front of the instance) was a parse error ("not JSON"): no cool-down, the next call sent at once. It
+    is the rate limit it says, its ``Retry-After`` read, as under its own 429."""
+    recorded_429 = _recorded_429()
+    error, _ = search(
+        recorded_429["body_text"],
+        status=status,
+        content_type=recorded_429["headers"]["Content-Type"],
+        headers={"Retry-After": recorded_429["headers"]["Retry-After"]},
+    )
+    assert isinstance(error, ws.WebBlocked) and error.detail_code == "http_429", error
+    assert error.status == status and error.retry_after == 30, error
+    assert ("[HTTP 200 with a 'Too Many Requests' page]" in error.message) is (status == 200), error.message

@@ -2,8 +2,6 @@
 and each public name is on its module's page: a module that stops importing, or a public
 name pdoc cannot document, fails here (and in `.ci/run`, which builds it too)."""
 
-import contextlib
-import gc
 import html
 from pathlib import Path
 
@@ -22,25 +20,9 @@ def test_the_reference_covers_the_public_modules():
     assert sorted(_script().PUBLIC_MODULES) == sorted(PUBLIC)
 
 
-@contextlib.contextmanager
-def _no_cyclic_collection():
-    """No cyclic garbage collection inside: pdoc imports every public module (the integrations'
-    frameworks too) and documents each, and the objects it makes outlive the build; the full
-    collections that set off walked them all again (1.5-1.6 s of the test's CPU, 10 passes). What
-    the build leaves is collected after the module (tests/conftest.py)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def test_the_reference_builds_with_every_public_name(tmp_path):
     pytest.importorskip("pdoc", reason="pdoc is in the docs and test extras")
-    with _no_cyclic_collection():
-        pages = _script().build(tmp_path, show_source=False)  # the entries, not the sources: `.ci/run` builds those
+    pages = _script().build(tmp_path, show_source=False)  # the entries, not the sources: `.ci/run` builds those
     for module, page in zip(_script().PUBLIC_MODULES, pages):
         text = html.unescape(page.read_text(encoding="utf-8"))
         missing = [name for name in PUBLIC[module] if 'id="%s"' % name not in text and name != "__version__"]

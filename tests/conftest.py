@@ -209,6 +209,33 @@ def pytest_runtest_teardown(item, nextitem):
     return result
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A test of the modules that import the agent frameworks (``scheduling.AGENT_FRAMEWORK_MODULES``)
+    runs without cyclic garbage collection, and what it imported is then frozen out of the
+    collector's way: a framework's import makes a million objects that live until the process
+    ends, and the full collections it set off on the way walked them all again and again (1.7 s of
+    the CPU of ``test_docs_agent_examples.py``'s 7 tests, 1.5 s of ``test_api_reference.py``'s
+    build). A test that imported nothing new gets its collections back at once, as it ended."""
+    import gc
+
+    from scheduling import AGENT_FRAMEWORK_MODULES
+
+    if item.nodeid.partition("::")[0] not in AGENT_FRAMEWORK_MODULES or not gc.isenabled():
+        return (yield)
+    import sys
+
+    imported = len(sys.modules)
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        if len(sys.modules) > imported:
+            gc.collect()
+            gc.freeze()
+        gc.enable()
+
+
 def pytest_collection_modifyitems(config, items):
     """In an xdist worker of a ``--dist loadscope`` run (the controller says so: a worker's own
     ``dist`` option is always "no"), the tests in the order ``scheduling.run_order`` gives, which

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from package_source import package_files, source
+from package_source import package_files, parsed, source
 
 import websearch_sync
 from websearch_sync import errors, tool
@@ -105,10 +105,9 @@ def _literal_codes(path):
     of codes built from pieces (set, or assigned to a ``detail`` variable). A module whose text
     never says ``detail`` has neither such a keyword, variable nor attribute: it is not parsed
     (six modules in ten; parsing and walking every module was the CPU of this test)."""
-    source = path.read_text(encoding="utf-8")
-    if "detail" not in source:
+    if "detail" not in source(path):
         return
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(path)):
         built = []
         if isinstance(node, ast.keyword) and node.arg in ("detail_code", "detail"):
             values = [node.value]
@@ -221,7 +220,7 @@ def _names_read(path: Path, after: int = 0) -> set:
     """The names ``path``'s code reads (``NAME``, ``errors.NAME``) on lines past ``after``: not a
     comment, a string, an import or the assignment defining the name."""
     read = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.lineno > after:
             read.add(node.id)
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and node.lineno > after:

@@ -153,7 +153,6 @@ def interrupted(tmp_path_factory):
                     env = dict(
                         os.environ,
                         WEB_SEARCH_ENDPOINT_DDG_HTML=server.url("/html%d/" % index),
-                        WEB_SEARCH_CACHE_TTL="0",
                     )
                     folder = tmp_path_factory.mktemp("case%d" % index)
                     command = _command(kind, server.url("/page%d" % index), wires[wire], folder)

@@ -549,7 +549,7 @@ class SearchClient:
         Args:
             query: the search terms (non-blank, at most 2000 characters).
             backend: backend name(s) or ``"auto"`` for this call (as the constructor's).
-            max_results: 1..50, 1..100 for images (default ``settings.max_results``, 5); a backend whose pages
+            max_results: 1..50, 1..100 for images, 1..60 for videos (default ``settings.max_results``, 5); a backend whose pages
                 hold fewer reads the next pages (``provider_meta["pages"]``), at most its
                 ``max_pages`` option (1..8, default 8).
             timeout_ms: deadline of the whole call, retries, waits and fallbacks

@@ -90,7 +90,7 @@ from .hostgate import HostGate, backend_hosts
 from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
-from .selection import check_backends, default_backends, resolve_backends
+from .selection import check_backends, default_backends, offline_backends, resolve_backends
 from .stamps import served, shaping, stamped
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
@@ -705,6 +705,8 @@ class SearchClient:
         response["provider_meta"].update(
             {"latency_ms": latency_ms, "wait_ms": min(state.wait_ms(), latency_ms), "attempts": state.attempts}
         )
+        if not plan.named and offline_backends(response):  # the flag the stub's snippets follow, for the notes
+            response["provider_meta"]["offline_default"] = True
         if flight is not None and (keep_s > 0 or _cut_by_deadline(response)):
             # a partial answer too, when only the deadline cut it: a waiter that could do no more
             # would get nothing better (another failure, a 502, its own retries may mend)

@@ -163,3 +163,16 @@ def test_the_command_lines_note_tells_to_choose_a_backend_only_for_the_default(c
         assert main(argv) == 0
         err = capsys.readouterr().err
         assert "offline stub backend, not from the web" in err and "choose a backend" not in err, err
+
+
+def test_a_cached_stub_answer_is_not_served_to_a_call_that_named_it_otherwise(unwarned):
+    """A named stub's answer and the default's differ (their snippets, ``offline_default``): the
+    cache keeps each under its own key, either order, so neither is served the other's text."""
+    for order in ((None, "stub"), ("stub", None)):
+        with ws.SearchClient() as client:  # no backend named by the client: the call's decides
+            for backend in order + order:
+                answer = client.search("cached", backend=backend)
+                named = backend is not None
+                assert answer["provider_meta"].get("offline_default") is (None if named else True)
+                assert all((REMEDY in item["snippet"]) is not named for item in answer["items"]), answer
+            assert client.search("cached", backend=order[0])["provider_meta"]["cached"] is True

@@ -832,7 +832,8 @@ class SearchClient:
             # an option given at a default every backend sends when omitted is the search without it
             options = omitted_defaults(plan.params.options, [cls.declared_options() for cls in plan.valid.classes])
             params = dataclasses.replace(plan.params, options=options)
-            key = plan.valid.keys[call.strategy] = search_key(params, plan.names, call.strategy, fingerprint, pace)
+            key = search_key(params, plan.names, call.strategy, fingerprint, pace, plan.named)
+            plan.valid.keys[call.strategy] = key
         return key
 
     def _run(

@@ -176,3 +176,19 @@ def test_a_cached_stub_answer_is_not_served_to_a_call_that_named_it_otherwise(un
                 assert answer["provider_meta"].get("offline_default") is (None if named else True)
                 assert all((REMEDY in item["snippet"]) is not named for item in answer["items"]), answer
             assert client.search("cached", backend=order[0])["provider_meta"]["cached"] is True
+
+
+def test_the_mcp_servers_start_up_line_tells_to_set_the_backend_only_for_the_default():
+    """``mcp`` warns on stderr that it serves the offline stub; its remedy (``set WEB_SEARCH_BACKEND``)
+    only when no backend was named, the rule of the snippets and notes: ``mcp -b stub`` (the settings'
+    backend) chose it. A server of a real engine says nothing."""
+    from websearch_sync.cli.mcp_cmd import offline_line
+
+    with ws.SearchClient(settings=ws.Settings()) as client:
+        assert offline_line(client) == "websearch-sync mcp: warning: %s (backend: stub)" % OFFLINE_WARNING
+    for client in (ws.SearchClient(settings=ws.Settings(backend="stub")), ws.SearchClient("stub")):
+        with client:
+            line = offline_line(client)
+        assert line == "websearch-sync mcp: note: %s (backend: stub)" % stub.OFFLINE_FACT, line
+    with ws.SearchClient(settings=ws.Settings(backend="ddg_html")) as client:
+        assert offline_line(client) is None

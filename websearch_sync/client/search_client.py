@@ -726,6 +726,13 @@ class SearchClient:
             )
         return response
 
+    def names_backends(self, backend: BackendArg = None) -> bool:
+        """Whether a search with ``backend`` (the call's) names its backends: the call, this client
+        or its settings (``WEB_SEARCH_BACKEND``) do. Else the offline stub answers as the default,
+        and only then do its warning, snippets and notes tell how to search the web
+        (``provider_meta.offline_default``); a stub named was chosen."""
+        return backend is not None or self._backend is not None or self.settings.backend is not None
+
     def _plan(
         self,
         query: str,
@@ -739,7 +746,7 @@ class SearchClient:
         :meth:`search_bound_ms` made last takes the backends it built (each is built once a call)."""
         valid, backends = self._validated(query, backend, max_results, options)
         plan = _Plan(valid, self._call_deadline(_bound_ms(call, valid)), backends)
-        plan.named = backend is not None or self._backend is not None or self.settings.backend is not None
+        plan.named = self.names_backends(backend)
         bound = self._bound_backends.__dict__.pop("built", None)  # this search's or none: never a later one's
         if backends is None and bound is not None and bound[0] is valid:
             plan.backends, plan.params = bound[1], valid.params.asked_now()  # validated then: asked now

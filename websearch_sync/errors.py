@@ -439,7 +439,7 @@ def _rebuild_error(cls: type[_E], message: str, state: dict[str, Any]) -> _E:
 
 
 class InvalidInput(WebSearchError):
-    """Bad input: blank or overlong query, max_results outside 1..50 (images 1..100; the LLM tool: 1..10
+    """Bad input: blank or overlong query, max_results outside 1..50 (images 1..100, videos 1..60; the LLM tool: 1..10
     unless configured), unknown
     backend, bad URL for fetch, missing configuration (``not_configured``) or a
     refused private target (``private_address``)."""

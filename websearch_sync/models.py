@@ -201,6 +201,9 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     vertical: str  #: what was searched for, when not the web: news, images or videos
     not_sent: list[str]  #: the inputs (common ones, backend options) the call gave the answering backend did not send
     not_sent_by: dict[str, list[str]]  #: in a merge: ``not_sent`` by backend (those that went without one)
+    #: ``True`` when the offline stub answered as the default (no backend named): its notes tell how
+    #: to search the web; absent when the caller named the backends (``backend="stub"`` chose it).
+    offline_default: bool
 
 
 class _SearchResponseKeys(TypedDict):

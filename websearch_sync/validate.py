@@ -87,6 +87,11 @@ MAX_RESULTS = 50
 #: The most results one image search returns: 100, one page of DuckDuckGo's images, as ddgs
 #: gives (an image is read at a glance, so more of them are asked for than of pages or articles).
 MAX_IMAGE_RESULTS = 100
+#: The most results one video search returns: 60, one page of DuckDuckGo's videos (its v.js answer's
+#: ``next`` counts 60), as ddgs's ``videos(max_results=60)`` gives in one request.
+MAX_VIDEO_RESULTS = 60
+#: Each vertical's largest ``max_results`` where it is not :data:`MAX_RESULTS`.
+_MOST_RESULTS = {"images": MAX_IMAGE_RESULTS, "videos": MAX_VIDEO_RESULTS}
 #: The most results the LLM tool and the MCP server let a model ask for (a model reads every one).
 TOOL_MAX_RESULTS = 10
 #: The most result pages one search reads (50 results at 10 a page, and a margin for pages of
@@ -272,13 +277,13 @@ def check_query(query: Any) -> str:
 
 
 def most_results(vertical: str) -> int:
-    """The largest ``max_results`` of a search of ``vertical``: 100 for images, else 50."""
-    return MAX_IMAGE_RESULTS if vertical == "images" else MAX_RESULTS
+    """The largest ``max_results`` of a search of ``vertical``: 100 for images, 60 for videos, else 50."""
+    return _MOST_RESULTS.get(vertical, MAX_RESULTS)
 
 
 def check_max_results(value: Any, default: int, vertical: str = "web") -> int:
-    """``value`` (or ``default`` when None) checked to be an int in 1..50, 1..100 for images
-    (:func:`most_results`; a bool is not an int)."""
+    """``value`` (or ``default`` when None) checked to be an int in 1..50, 1..100 for images, 1..60
+    for videos (:func:`most_results`; a bool is not an int)."""
     if value is None:
         return default
     return check_number("max_results", value, maximum=most_results(vertical), detail=BAD_MAX_RESULTS)

@@ -69,10 +69,13 @@ def test_an_application_that_configured_logging_also_gets_one_log_record(unwarne
 
 
 def test_the_formatted_tool_output_says_the_results_are_made_up():
-    with ws.SearchClient("stub", settings=ws.Settings()) as client:
-        result = tool.call_tool("web_search", {"query": "anything"}, client=client)
-    for style in ("text", "markdown"):
-        assert tool.format_results(result, style).endswith(tool.OFFLINE_NOTE)
+    """The offline default's note says how to search the web; the stub named (``SearchClient("stub")``)
+    says only that the results are made up, as its snippets do."""
+    for backend, note in ((None, tool.OFFLINE_NOTE), ("stub", tool.OFFLINE_NAMED_NOTE)):
+        with ws.SearchClient(backend, settings=ws.Settings()) as client:
+            result = tool.call_tool("web_search", {"query": "anything"}, client=client)
+        for style in ("text", "markdown"):
+            assert tool.format_results(result, style).endswith(note)
 
 
 def test_web_results_carry_no_offline_note():
@@ -133,3 +136,59 @@ def test_the_command_line_with_stub_named_has_no_remedy_in_its_snippets(capsys):
     assert main(["search", "one", "-b", "stub"]) == 0
     out = capsys.readouterr().out
     assert "Offline stub result." in out and REMEDY not in out
+
+
+def test_the_tools_note_tells_to_set_the_backend_only_for_the_default(unwarned):
+    """The tool's note follows the snippets' rule: the offline default's says how to search the
+    web (``set WEB_SEARCH_BACKEND``), a stub the caller named (``backend="stub"``) only that its
+    results are made up; images, which have no snippet, the same."""
+    default_text = tool.format_results(ws.search("one"))
+    assert tool.OFFLINE_NOTE in default_text and REMEDY in default_text
+    for vertical in ("web", "images"):
+        named_text = tool.format_results(ws.search("one", backend="stub", vertical=vertical))
+        assert tool.OFFLINE_NAMED_NOTE in named_text and "WEB_SEARCH_BACKEND" not in named_text, named_text
+
+
+def test_the_command_lines_note_tells_to_choose_a_backend_only_for_the_default(capsys, monkeypatch):
+    """The command line's stderr note: ``-b stub`` or ``WEB_SEARCH_BACKEND=stub`` chose the stub,
+    and are not told to choose a backend; without either the note says how."""
+    from websearch_sync.cli import main
+
+    monkeypatch.delenv("WEB_SEARCH_BACKEND", raising=False)
+    assert main(["search", "one"]) == 0
+    assert "choose a backend with -b NAME" in capsys.readouterr().err
+    for argv, environment in ((["search", "one", "-b", "stub"], None), (["search", "one"], "stub")):
+        if environment:
+            monkeypatch.setenv("WEB_SEARCH_BACKEND", environment)
+        assert main(argv) == 0
+        err = capsys.readouterr().err
+        assert "offline stub backend, not from the web" in err and "choose a backend" not in err, err
+
+
+def test_a_cached_stub_answer_is_not_served_to_a_call_that_named_it_otherwise(unwarned):
+    """A named stub's answer and the default's differ (their snippets, ``offline_default``): the
+    cache keeps each under its own key, either order, so neither is served the other's text."""
+    for order in ((None, "stub"), ("stub", None)):
+        with ws.SearchClient() as client:  # no backend named by the client: the call's decides
+            for backend in order + order:
+                answer = client.search("cached", backend=backend)
+                named = backend is not None
+                assert answer["provider_meta"].get("offline_default") is (None if named else True)
+                assert all((REMEDY in item["snippet"]) is not named for item in answer["items"]), answer
+            assert client.search("cached", backend=order[0])["provider_meta"]["cached"] is True
+
+
+def test_the_mcp_servers_start_up_line_tells_to_set_the_backend_only_for_the_default():
+    """``mcp`` warns on stderr that it serves the offline stub; its remedy (``set WEB_SEARCH_BACKEND``)
+    only when no backend was named, the rule of the snippets and notes: ``mcp -b stub`` (the settings'
+    backend) chose it. A server of a real engine says nothing."""
+    from websearch_sync.cli.mcp_cmd import offline_line
+
+    with ws.SearchClient(settings=ws.Settings()) as client:
+        assert offline_line(client) == "websearch-sync mcp: warning: %s (backend: stub)" % OFFLINE_WARNING
+    for client in (ws.SearchClient(settings=ws.Settings(backend="stub")), ws.SearchClient("stub")):
+        with client:
+            line = offline_line(client)
+        assert line == "websearch-sync mcp: note: %s (backend: stub)" % stub.OFFLINE_FACT, line
+    with ws.SearchClient(settings=ws.Settings(backend="ddg_html")) as client:
+        assert offline_line(client) is None

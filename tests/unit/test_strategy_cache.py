@@ -219,8 +219,9 @@ def test_a_stamp_is_checked_only_while_the_call_has_time_left():
     assert asked == [("aa-1", 0.5)]
 
 
-def _key_before_stamps(params, backends, strategy, fingerprint, pace=()):
-    """``search_key`` as the versions before stamped answers wrote it (an older worker of a fleet)."""
+def _key_before_stamps(params, backends, strategy, fingerprint, pace=(), named=True):
+    """``search_key`` as the versions before stamped answers wrote it (an older worker of a fleet:
+    it did not key by ``named`` either)."""
     canonical = dataclasses.replace(params, query=query_key(params.query), locale=locale_key(params.locale))
     return ("search", canonical.cache_key(), tuple(backends), strategy, fingerprint, tuple(pace))
 

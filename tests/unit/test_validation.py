@@ -46,9 +46,10 @@ def test_max_results_bounds(value):
     assert len(ws.search("q", max_results=value)["items"]) == min(value, 3)
 
 
-@pytest.mark.parametrize("vertical, most", [("images", 100), ("web", 50), ("news", 50), ("videos", 50)])
-def test_an_image_search_takes_up_to_100_results_as_ddgs_gives_the_others_50(vertical, most):
-    """ddgs's ``images(max_results=100)`` is one page of DuckDuckGo's images; it was refused here."""
+@pytest.mark.parametrize("vertical, most", [("images", 100), ("videos", 60), ("web", 50), ("news", 50)])
+def test_image_and_video_searches_take_one_page_of_duckduckgo_as_ddgs_gives_the_others_50(vertical, most):
+    """ddgs's ``images(max_results=100)`` and ``videos(max_results=60)`` are one page of DuckDuckGo's
+    images and videos; each was refused here."""
     assert _params(max_results=most, vertical=vertical).max_results == most
     with pytest.raises(ws.InvalidInput) as info:
         _params(max_results=most + 1, vertical=vertical)

@@ -97,9 +97,9 @@ class Brave(JsonApiBackend):
             )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
-        """``q``, ``count`` = max_results (at most a page), ``country``/``search_lang`` from the locale,
+        """``q``, ``count`` = max_results (at most a page, or :attr:`max_results_limit`), ``country``/``search_lang`` from the locale,
         ``freshness`` from the time range, ``safesearch``."""
-        count = min(params.max_results, self.results_per_page or params.max_results)
+        count = min(params.max_results, self.results_per_page or self.max_results_limit or params.max_results)
         query: dict[str, Any] = {"q": params.full_query, "count": count}
         query.update(_locale_fields(params.locale))
         if params.time_range:

@@ -156,5 +156,8 @@ class BraveVideos(BraveVertical):
 
     name = "brave"
     vertical = "videos"
+    #: Brave's video ``count`` goes up to 50: a video search may ask 60 (DuckDuckGo's page), and a call
+    #: for more asks 50 and is told (``not_sent``: ``max_results``).
+    max_results_limit = 50
     summary = "Brave Search video API (needs BRAVE_API_KEY)"
     default_endpoint = "https://api.search.brave.com/res/v1/videos/search"

@@ -35,10 +35,10 @@ logger = logging.getLogger("websearch_sync")
 #: The top-level package, whose frames the warning looks past.
 _PACKAGE = __name__.partition(".")[0]
 
-OFFLINE_WARNING = (
-    "searches are answered by the offline 'stub' backend: made-up example results, not the web; "
-    "set WEB_SEARCH_BACKEND (or pass backend=) to search the web"
-)
+#: What offline results are; a stub the caller named is told this alone (it chose the stub).
+OFFLINE_FACT = "searches are answered by the offline 'stub' backend: made-up example results, not the web"
+#: The warning of the offline default: what its results are, and how to search the web.
+OFFLINE_WARNING = OFFLINE_FACT + "; set WEB_SEARCH_BACKEND (or pass backend=) to search the web"
 
 
 class OfflineResultsWarning(UserWarning):

@@ -45,7 +45,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     record.add_argument("query", help="the search terms")
     record.add_argument("--name", help="case name (default: derived from the query)")
     record.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="fixture folder (default: ./fixtures)")
-    record.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..50, images 1..100 (default 5)")
+    record.add_argument(
+        "-n", "--max-results", type=int_arg, help="number of results, 1..50, images 1..100, videos 1..60 (default 5)"
+    )
     record.add_argument(
         "--vertical",
         **choice_flag("vertical", VERTICALS),
@@ -88,7 +90,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     live.add_argument(
         "queries", nargs="*", default=[], metavar="QUERY", help="queries to run (default: two common ones)"
     )
-    live.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..50, images 1..100 (default 5)")
+    live.add_argument(
+        "-n", "--max-results", type=int_arg, help="number of results, 1..50, images 1..100, videos 1..60 (default 5)"
+    )
     live.add_argument(
         "--vertical",
         **choice_flag("vertical", VERTICALS),

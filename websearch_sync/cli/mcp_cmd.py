@@ -8,7 +8,7 @@ flags below. Logging goes to stderr: stdout carries the protocol only.
 import argparse
 import logging
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..config import Settings, check_backend_names
 from ..engine.stdout_claim import owner_stdout
@@ -16,6 +16,9 @@ from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S
 from ..models import STRATEGIES
 from .output import CACHE_MAX_ANSWERS_HELP, EXIT_OK, cache_file_options, choice_flag, int_arg
+
+if TYPE_CHECKING:
+    from ..client.search_client import SearchClient
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -129,6 +132,21 @@ def offline_default(settings: Settings) -> list[str]:
     return [name for name in names if registry.backend_class(name).kind == "offline"]
 
 
+def offline_line(client: "SearchClient") -> Optional[str]:
+    """The start-up line on stderr of a server whose searches the offline stub answers (made-up
+    results must not pass for real ones): a warning with how to search the web when the stub is the
+    default, a note without it when ``-b stub`` or ``WEB_SEARCH_BACKEND=stub`` named it
+    (:meth:`~websearch_sync.client.search_client.SearchClient.names_backends`, as the stub's snippets);
+    ``None`` for a server of real engines."""
+    from ..backends.stub import OFFLINE_FACT, OFFLINE_WARNING
+
+    offline = offline_default(client.settings)
+    if not offline:
+        return None
+    said = ("note", OFFLINE_FACT) if client.names_backends() else ("warning", OFFLINE_WARNING)
+    return "websearch-sync mcp: %s: %s (backend: %s)" % (said + (", ".join(offline),))
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until the MCP client closes stdin."""
     from ..mcp import check_max_concurrent
@@ -143,7 +161,6 @@ def run(args: argparse.Namespace) -> int:
             % " and ".join(missing),
             detail_code=BAD_ARGUMENTS,
         )
-    from ..backends.stub import OFFLINE_WARNING
     from ..client.search_client import SearchClient
     from ..mcp import CancellableClock, McpTools, require_mcp, serve_stdio
 
@@ -158,9 +175,9 @@ def run(args: argparse.Namespace) -> int:
         tools = McpTools(
             client, max_repeats=args.max_repeats, repeat_window_s=args.repeat_window, clock=clock, images=args.images
         )
-        offline = offline_default(client.settings)
+        offline = offline_line(client)
         if offline and sys.stderr is not None:  # made-up results must not pass for real ones: the log says so at once
-            sys.stderr.write("websearch-sync mcp: warning: %s (backend: %s)\n" % (OFFLINE_WARNING, ", ".join(offline)))
+            sys.stderr.write(offline + "\n")
             sys.stderr.flush()
         serve_stdio(tools, max_concurrent=args.max_concurrent)
     return EXIT_OK

@@ -435,16 +435,17 @@ def empty_notice(response: Any) -> Optional[str]:
 
 
 def offline_notice(response: Any) -> Optional[str]:
-    """A one-line notice when some results of ``response`` come from an offline backend (the stub)."""
-    from ..client.selection import offline_backends
+    """A one-line notice when some results of ``response`` come from an offline backend (the stub): how to
+    choose a backend only when the stub answered as the default (``provider_meta["offline_default"]``)."""
+    from ..client.selection import offline_backends, offline_default
 
     offline = offline_backends(response)
     if not offline:
         return None
-    return (
-        "note: these results come from the offline %s backend, not from the web; choose a backend with "
-        "-b NAME or WEB_SEARCH_BACKEND (see `websearch-sync backends`)" % ", ".join(offline)
-    )
+    said = "note: these results come from the offline %s backend, not from the web" % ", ".join(offline)
+    if not offline_default(response):  # -b stub or WEB_SEARCH_BACKEND=stub chose it, as its snippets say
+        return said
+    return said + "; choose a backend with -b NAME or WEB_SEARCH_BACKEND (see `websearch-sync backends`)"
 
 
 #: ``--cache-max-answers``'s help, the same for every command that has it.

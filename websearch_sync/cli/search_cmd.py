@@ -71,7 +71,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "-n",
         "--max-results",
         type=int_arg,
-        help="number of results, 1..50, images 1..100 (default 5; more than a page reads the next pages)",
+        help="number of results, 1..50, images 1..100, videos 1..60 (default 5; more than a page reads the next pages)",
     )
     parser.add_argument(
         "--vertical",

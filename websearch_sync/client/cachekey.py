@@ -179,15 +179,19 @@ def search_key(
     strategy: str,
     fingerprint: str,
     pace: Sequence[float] = (),
+    named: bool = True,
 ) -> Hashable:
     """The cache key of a validated search (validation made its parameters canonical: typed and
     normalised), with the spellings that are one search to every engine collapsed
     (:func:`query_key`, :func:`locale_key`). ``pace``: the ``min_interval_s`` each of ``backends``
     is asked at (the client's, else the backend's own): an answer may say what its pace kept from it (SearXNG's time range left
     unverified when no slot was free at once for ``/config``), which a client with another pace
-    must not read as its own. :data:`SEARCH_FORMAT`: the answers' format."""
+    must not read as its own. ``named``: whether the call, its client or its settings named ``backends``
+    (the offline stub answering as the default says how to search the web, one named does not: its
+    snippets and ``provider_meta.offline_default`` differ). :data:`SEARCH_FORMAT`: the answers' format."""
     canonical = dataclasses.replace(params, query=query_key(params.query), locale=locale_key(params.locale))
-    return ("search", SEARCH_FORMAT, canonical.cache_key(), tuple(backends), strategy, fingerprint, tuple(pace))
+    identity = (canonical.cache_key(), tuple(backends), strategy, fingerprint, tuple(pace), named)
+    return ("search", SEARCH_FORMAT) + identity
 
 
 def fetch_key(url: str, mode: Any, max_chars: Any, max_bytes: Any, allow_private: Any, fingerprint: str) -> Hashable:

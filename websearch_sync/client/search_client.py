@@ -90,7 +90,7 @@ from .hostgate import HostGate, backend_hosts
 from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
-from .selection import check_backends, default_backends, resolve_backends
+from .selection import check_backends, default_backends, offline_backends, resolve_backends
 from .stamps import served, shaping, stamped
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
@@ -549,7 +549,7 @@ class SearchClient:
         Args:
             query: the search terms (non-blank, at most 2000 characters).
             backend: backend name(s) or ``"auto"`` for this call (as the constructor's).
-            max_results: 1..50, 1..100 for images (default ``settings.max_results``, 5); a backend whose pages
+            max_results: 1..50, 1..100 for images, 1..60 for videos (default ``settings.max_results``, 5); a backend whose pages
                 hold fewer reads the next pages (``provider_meta["pages"]``), at most its
                 ``max_pages`` option (1..8, default 8).
             timeout_ms: deadline of the whole call, retries, waits and fallbacks
@@ -705,6 +705,8 @@ class SearchClient:
         response["provider_meta"].update(
             {"latency_ms": latency_ms, "wait_ms": min(state.wait_ms(), latency_ms), "attempts": state.attempts}
         )
+        if not plan.named and offline_backends(response):  # the flag the stub's snippets follow, for the notes
+            response["provider_meta"]["offline_default"] = True
         if flight is not None and (keep_s > 0 or _cut_by_deadline(response)):
             # a partial answer too, when only the deadline cut it: a waiter that could do no more
             # would get nothing better (another failure, a 502, its own retries may mend)
@@ -724,6 +726,13 @@ class SearchClient:
             )
         return response
 
+    def names_backends(self, backend: BackendArg = None) -> bool:
+        """Whether a search with ``backend`` (the call's) names its backends: the call, this client
+        or its settings (``WEB_SEARCH_BACKEND``) do. Else the offline stub answers as the default,
+        and only then do its warning, snippets and notes tell how to search the web
+        (``provider_meta.offline_default``); a stub named was chosen."""
+        return backend is not None or self._backend is not None or self.settings.backend is not None
+
     def _plan(
         self,
         query: str,
@@ -737,7 +746,7 @@ class SearchClient:
         :meth:`search_bound_ms` made last takes the backends it built (each is built once a call)."""
         valid, backends = self._validated(query, backend, max_results, options)
         plan = _Plan(valid, self._call_deadline(_bound_ms(call, valid)), backends)
-        plan.named = backend is not None or self._backend is not None or self.settings.backend is not None
+        plan.named = self.names_backends(backend)
         bound = self._bound_backends.__dict__.pop("built", None)  # this search's or none: never a later one's
         if backends is None and bound is not None and bound[0] is valid:
             plan.backends, plan.params = bound[1], valid.params.asked_now()  # validated then: asked now
@@ -830,7 +839,8 @@ class SearchClient:
             # an option given at a default every backend sends when omitted is the search without it
             options = omitted_defaults(plan.params.options, [cls.declared_options() for cls in plan.valid.classes])
             params = dataclasses.replace(plan.params, options=options)
-            key = plan.valid.keys[call.strategy] = search_key(params, plan.names, call.strategy, fingerprint, pace)
+            key = search_key(params, plan.names, call.strategy, fingerprint, pace, plan.named)
+            plan.valid.keys[call.strategy] = key
         return key
 
     def _run(

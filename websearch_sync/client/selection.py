@@ -114,6 +114,13 @@ def resolve_backends(
     return expanded
 
 
+def offline_default(response: Any) -> bool:
+    """Whether ``response`` was answered by the offline stub as the default, no backend named
+    (``provider_meta["offline_default"]``): its notes then tell how to search the web."""
+    meta = response.get("provider_meta") if isinstance(response, Mapping) else None
+    return isinstance(meta, Mapping) and meta.get("offline_default") is True
+
+
 def offline_backends(response: Any) -> list[str]:
     """The offline backends (the stub) that produced ``response``'s results, in order; empty for web results."""
     meta = response.get("provider_meta") if isinstance(response, Mapping) else None

@@ -542,7 +542,7 @@ def assert_contract(result: Any, max_results: Optional[int] = None, provider: Op
     top-level keys; every item has string ``title``/``url``/``snippet``/``provider``,
     an http(s) URL, whitespace-collapsed text, no unknown keys; ranks are 1..n;
     no duplicate URLs; at most ``max_results`` items (default: the most a search of the
-    result's vertical takes, 100 for images, else 50);
+    result's vertical takes, 100 for images, 60 for videos, else 50);
     news, image and video items (``provider_meta["vertical"]``) by their own shape;
     every item's provider is ``provider`` when given. Raises ``AssertionError``
     listing every problem.

@@ -213,3 +213,13 @@ def test_a_video_names_its_channel_apart_from_its_platform():
     items = read(VIDEOS, "brave-search-python-client__videos.json")
     assert [item.get("uploader") for item in items] == [(r.get("video") or {}).get("creator") for r in data["results"]]
     assert items[0]["uploader"] == "Louie Zong" and items[0]["publisher"] == "YouTube"
+
+
+def test_a_call_for_more_videos_than_brave_counts_asks_its_most_and_is_told():
+    """A video search takes up to 60 (DuckDuckGo's page); Brave's video ``count`` goes up to 50, so a
+    call for 60 asks 50 and says ``max_results`` in ``not_sent``; its images (count up to 200) take 100."""
+    many = SearchParams(query="q", max_results=60, vertical="videos")
+    assert VIDEOS.build_request(many).params["count"] == 50
+    assert VIDEOS.not_sent(many) == ["max_results"]
+    assert VIDEOS.not_sent(SearchParams(query="q", max_results=50, vertical="videos")) == []
+    assert IMAGES.build_request(SearchParams(query="q", max_results=100, vertical="images")).params["count"] == 100

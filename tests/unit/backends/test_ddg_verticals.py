@@ -512,3 +512,14 @@ def test_pageno_one_is_the_search_without_pageno_one_cache_key():
         again = client.search("rust programming", vertical="news", max_results=5, pageno=1)
         assert len(mock.calls) == 2 and "s" not in _query(mock.calls[1].request)
     assert again["provider_meta"]["cached"] is True and again["items"] == first["items"]
+
+
+def test_sixty_videos_as_ddgs_asks_them_take_the_one_recorded_page():
+    """The recorded v.js answer holds 57 videos of its page of 60 (its ``next`` says ``s=60``): a call for
+    60, ddgs's ``videos(max_results=60)``, gets them all from the first request after the token page (it
+    was refused: bad_max_results); 57 short of 60, the next page is asked (here the same answer: repeats)."""
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    response = _answered("videos", answer, max_results=60)
+    assert len(response["items"]) == len(answer["results"]) == 57
+    assert [item["url"] for item in response["items"]] == [result["content"] for result in answer["results"]]
+    assert_contract(response)  # no max_results given: a video search's own bound

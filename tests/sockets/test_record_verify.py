@@ -293,7 +293,7 @@ def test_recording_the_offline_stub(tmp_path, capsys):
     assert "request" not in meta and "response" not in meta
     assert meta["provenance"]["status"] == "synthetic" and meta["provenance"]["why"]
     golden = json.loads((tmp_path / "stub" / "hello-world.expected.json").read_text())
-    assert golden == outcome_of(ws.search("hello world"))
+    assert golden == outcome_of(ws.search("hello world", backend="stub"))  # recorded as named: no hint to set it
     assert main(["verify", "--fixtures", str(tmp_path), "--backend", "stub"]) == 0
 
 

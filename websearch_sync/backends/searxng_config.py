@@ -160,19 +160,22 @@ def _engine(value: Any) -> Optional[Engine]:
         return None
     raw = value.get("categories")
     categories = tuple(c for c in raw if isinstance(c, str)) if isinstance(raw, list) else ()
-    timeout = value.get("timeout")
-    seconds = float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
-    usable = seconds is not None and 0 < seconds < 86400  # also not NaN
     time_range, paging, shortcut = (value.get(field) for field in ("time_range_support", "paging", "shortcut"))
     return Engine(
         name,
         categories,
         value.get("enabled") is not False,
-        seconds if usable else None,
+        _timeout_s(value.get("timeout")),
         time_range if isinstance(time_range, bool) else None,
         paging if isinstance(paging, bool) else None,
         shortcut if isinstance(shortcut, str) and shortcut else None,
     )
+
+
+def _timeout_s(timeout: Any) -> Optional[float]:
+    """An engine's ``timeout`` when it is a number of seconds it could mean (over 0, under a day, not NaN)."""
+    seconds = float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
+    return seconds if seconds is not None and 0 < seconds < 86400 else None
 
 
 @dataclasses.dataclass(frozen=True)

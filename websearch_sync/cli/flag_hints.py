@@ -52,12 +52,16 @@ def _own_flag_hint(typed: str, parser: argparse.ArgumentParser, top: argparse.Ar
         return " (did you mean --%s?)" % name
     # the opposite before another command's flag: mcp --images is no flag of fetch meant
     said = positional_hint(name, parser) or ((value_hint(name, parser) or _negated_hint(name, parser)) if long else "")
-    if said:
-        return said
+    return said or _elsewhere_hint(typed, name, parser, top)
+
+
+def _elsewhere_hint(typed: str, name: str, parser: argparse.ArgumentParser, top: argparse.ArgumentParser) -> str:
+    """The commands that take flag ``typed`` when ``parser``'s does not; else, for a long flag, the
+    flag of ``parser`` another API's name or a slip of it means (:func:`_own_flag_hint`'s last resorts)."""
     owners = [_command(command) for command in command_parsers(top) if command is not parser and _takes(command, typed)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owners))
-    return (_synonym_hint(name, parser) or closest_flag_hint(name, parser)) if long else ""
+    return (_synonym_hint(name, parser) or closest_flag_hint(name, parser)) if typed.startswith("--") else ""
 
 
 def _synonym_hint(name: str, parser: argparse.ArgumentParser) -> str:

@@ -793,22 +793,7 @@ class SearchClient:
         names = resolve_backends(backend, self._backend, self.settings, params)
         classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
         if params.options:  # an option no backend of this call takes would be dropped without a word
-            vertical = params.vertical
-            every = {
-                name: registry.backend_class(name, vertical).option_names() for name in registry.backends_for(vertical)
-            }
-            main = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
-            others = {
-                cls.name: {
-                    other: registry.backend_class(cls.name, other).option_names()
-                    for other in registry.verticals_of(cls.name)
-                    if other != vertical
-                }
-                for cls in classes
-            }
-            check_options_taken(
-                params.options, {cls.name: cls.option_names() for cls in classes}, every, main, vertical, others
-            )
+            _check_options_taken(params, classes)
         backends = [registry.instance(cls, self.settings) for cls in classes]
         timeout_ms = max(one.timeout_ms() for one in backends)
         refused, refusing = _refusals(backends, params)
@@ -1174,6 +1159,25 @@ def _cut_by_deadline(response: SearchResponse) -> bool:
 def _bound_ms(call: _CallSettings, valid: Validated) -> int:
     """A search call's whole deadline in ms: its budget, else its timeout, else its backends' longest."""
     return call.budget_ms or call.timeout or valid.timeout_ms
+
+
+def _check_options_taken(params: SearchParams, classes: tuple[type[Backend], ...]) -> None:
+    """Refuse an option no backend of the call takes (:func:`~..validate.check_options_taken`), told
+    which backends take it: for this vertical, for their main one, or for another vertical of theirs."""
+    vertical = params.vertical
+    every = {name: registry.backend_class(name, vertical).option_names() for name in registry.backends_for(vertical)}
+    main = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
+    others = {
+        cls.name: {
+            other: registry.backend_class(cls.name, other).option_names()
+            for other in registry.verticals_of(cls.name)
+            if other != vertical
+        }
+        for cls in classes
+    }
+    check_options_taken(
+        params.options, {cls.name: cls.option_names() for cls in classes}, every, main, vertical, others
+    )
 
 
 def _refusals(backends: list[Backend], params: SearchParams) -> tuple[dict[str, bool], frozenset[str]]:

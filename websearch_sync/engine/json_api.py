@@ -108,6 +108,16 @@ def _code_as_status(code: VendorCode) -> Optional[int]:
     return code if isinstance(code, int) and code in _STATUS_RANGE else None
 
 
+def _body_status(code: VendorCode, status_said: Any) -> Optional[int]:
+    """The HTTP status the body says, if any: its numeric code (:func:`_code_as_status`), else the
+    error status it names besides it (a 4xx or 5xx: :func:`api_error`'s ``status_said``)."""
+    effective = _code_as_status(code)
+    if effective is None:
+        said = _code_as_status(status_said)
+        effective = said if said is not None and said >= 400 else None
+    return effective
+
+
 def api_error(
     response: HttpResponse,
     provider: str,
@@ -141,10 +151,7 @@ def api_error(
     coded = _by_vendor_code(response, provider, code, vendor_codes or {}, upstream)
     if coded is not None:
         return coded
-    effective = _code_as_status(code)
-    if effective is None:
-        said = _code_as_status(status_said)
-        effective = said if said is not None and said >= 400 else None
+    effective = _body_status(code, status_said)
     if effective is None:
         effective = response.status
         if (code is not None or message) and 200 <= effective < 300:

@@ -124,12 +124,19 @@ def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:
 
 def _seconds(text: str) -> Optional[float]:
     """``Retry-After``'s delay-seconds (RFC 9110, 10.2.3: ``1*DIGIT``, ASCII) within ``0..MAX_RETRY_AFTER_S``,
-    or ``None``: a sign, a fraction, an exponent or ``inf`` (all of which ``float`` reads: ``inf`` was a day's
-    wait, ``1e3`` 1000 s) is no duration, and the block's own cool-down applies, not a wait the header
-    does not say. Digits past a day are capped at a day (``float``, not ``int``: no limit on their count)."""
-    if not (text.isascii() and text.isdigit()):
+    or ``None``. A decimal fraction (``2.5``: digits, a dot, digits) says a wait as plainly and is read; a
+    sign, an exponent or ``inf`` (all of which ``float`` reads: ``inf`` was a day's wait, ``1e3`` 1000 s) is
+    no duration, and the block's own cool-down applies, not a wait the header does not say. Digits past a
+    day are capped at a day (``float``, not ``int``: no limit on their count)."""
+    whole, dot, fraction = text.partition(".")
+    if not (_digits(whole) and (not dot or _digits(fraction))):
         return None
     return _clamped(float(text))
+
+
+def _digits(text: str) -> bool:
+    """Whether ``text`` is one or more ASCII digits (``isdigit`` alone also takes ``"²"`` and ``"٣"``)."""
+    return text.isascii() and text.isdigit()
 
 
 def _header_number(text: str) -> Optional[float]:

@@ -250,15 +250,17 @@ def test_a_retry_after_in_other_digits_is_no_duration(value):
     assert isinstance(error, ws.WebBlocked) and error.retry_after is None, error
 
 
-@pytest.mark.parametrize("value", ["inf", "Infinity", "1e3", "3.5", "+30", " 3.0 "])
+@pytest.mark.parametrize("value", ["inf", "Infinity", "1e3", "+30", "3.", ".5", "3.5.1", "-0.5"])
 def test_a_retry_after_of_other_than_digits_is_no_duration(value):
     """RFC 9110 (10.2.3) writes ``Retry-After`` as an HTTP date or delay-seconds, ``1*DIGIT``: ``float``
-    read ``inf`` as a day's wait, ``1e3`` as 1000 s and ``3.5`` as 3.5 s, none of which the header says. It is
-    no duration: the block's own cool-down applies (digits past a day are still capped at a day)."""
+    read ``inf`` as a day's wait and ``1e3`` as 1000 s, neither of which the header says. It is no
+    duration: the block's own cool-down applies (digits past a day are still capped at a day; a decimal
+    fraction, ``3.5``, says a wait as plainly and is read)."""
     assert retry_after_seconds({"Retry-After": value}) is None
     error = search("brave", recorded_body("brave", "http_429_rate_limited"), status=429, headers={"Retry-After": value})
     assert isinstance(error, ws.WebBlocked) and error.retry_after is None, error
     assert retry_after_seconds({"Retry-After": "99999999999999999999"}) == 86400.0
+    assert (retry_after_seconds({"Retry-After": "3.5"}), retry_after_seconds({"Retry-After": " 3.0 "})) == (3.5, 3.0)
 
 
 # -- an account without credit; an error inside a 200 ----------------------------------------------------

@@ -252,6 +252,7 @@ class ErrorInfo(_ErrorInfoKeys, total=False):
     retry_after: float  #: seconds until that engine is asked again (it is suspended)
     url: str  #: the page of a result that ``include_content`` could not read
     page: int  #: the result page (2, 3 ...) that failed; the results are those of the pages before it
+    engines_not_listed: int  #: the failures of a meta-engine's engines left out of ``errors`` (counted)
 
 
 class WebSearchError(Exception):
@@ -395,7 +396,16 @@ class WebSearchError(Exception):
             data["url"] = form["url"]
         if "page" in form:
             data["page"] = form["page"]
+        if ENGINES_NOT_LISTED in form:
+            data[ENGINES_NOT_LISTED] = form[ENGINES_NOT_LISTED]
         return data
+
+    @property
+    def engines_not_listed(self) -> int:
+        """How many failures of a meta-engine's engines ``errors`` leaves out (0: none): an instance
+        naming thousands lists the first few and one of each other kind, and counts the rest."""
+        count = self._form_only.get(ENGINES_NOT_LISTED, 0)
+        return count if isinstance(count, int) else 0
 
     def __str__(self) -> str:
         text = "%s; %s" % (self.message, self.hint) if self.hint else self.message
@@ -561,9 +571,13 @@ ERROR_CLASSES: dict[str, type[WebSearchError]] = {
 }
 
 
+#: The key of an error form (a response's, a tool result's) counting the failures of a meta-engine's
+#: engines its ``errors`` leaves out (``engine.engines_listed``: the first few are listed).
+ENGINES_NOT_LISTED = "engines_not_listed"
 #: The keys of an error form (:class:`ErrorInfo`) that name no argument of the error classes: where a
-#: response's entry failed (``url``, ``page``), which engine of a meta-engine did (``engine``).
-_FORM_ONLY_KEYS = ("engine", "url", "page")
+#: response's entry failed (``url``, ``page``), which engine of a meta-engine did (``engine``), how
+#: many of its engines' failures ``errors`` leaves out (:data:`ENGINES_NOT_LISTED`).
+_FORM_ONLY_KEYS = ("engine", "url", "page", ENGINES_NOT_LISTED)
 
 
 def error_from_code(code: str, message: str, **fields: Any) -> WebSearchError:
@@ -571,12 +585,12 @@ def error_from_code(code: str, message: str, **fields: Any) -> WebSearchError:
 
     The inverse of ``error.to_dict()``: a caller that got an error form as data (a worker's return
     value, a tool result) raises the same exception again. ``errors`` may hold error forms
-    (``to_dict()["errors"]``), built back the same way; a form's ``engine``, ``url`` (text) and ``page``
-    (a number; another type is ``TypeError``) are kept apart from the attributes, so ``to_dict()`` gives
+    (``to_dict()["errors"]``), built back the same way; a form's ``engine``, ``url`` (text), ``page`` and
+    ``engines_not_listed`` (numbers; another type is ``TypeError``) are kept apart from the attributes, so ``to_dict()`` gives
     the form back."""
     kept = {key: fields.pop(key) for key in _FORM_ONLY_KEYS if key in fields}
     for key, value in kept.items():
-        kind = int if key == "page" else str
+        kind = int if key in ("page", ENGINES_NOT_LISTED) else str
         if not isinstance(value, kind) or isinstance(value, bool):
             raise TypeError("an error form's %r is a %s, not a %s" % (key, kind.__name__, type(value).__name__))
     if fields.get("errors") is not None:

@@ -27,10 +27,6 @@ from urllib.parse import quote
 
 from .client.clock import SYSTEM_CLOCK
 from .client.default_client import default_client
-from .client.engines_listed import ENGINES_NOT_LISTED, few_engines
-from .client.engines_listed import (
-    MAX_LISTED_ENGINES as MAX_LISTED_ENGINES,  # read by callers as tool.MAX_LISTED_ENGINES
-)
 from .client.search_client import SearchClient
 from .client.selection import offline_backends, offline_default, resolve_backends
 from .config import (
@@ -42,6 +38,10 @@ from .config import (
     Settings,
 )
 from .engine import registry
+from .engine.engines_listed import ENGINES_NOT_LISTED, few_engines
+from .engine.engines_listed import (
+    MAX_LISTED_ENGINES as MAX_LISTED_ENGINES,  # read by callers as tool.MAX_LISTED_ENGINES
+)
 from .engine.normalize import LINE_TEXT_FIELDS
 from .errors import (
     ANSWER_ONLY,
@@ -1543,7 +1543,7 @@ def _page_title(result: Mapping[str, Any]) -> str:
     return cut_end(" ".join(str(result.get("title") or "").split()), MAX_TITLE_CHARS)
 
 
-#: A tool result's engine failures are those of a response (:mod:`.client.engines_listed`): a broken or
+#: A tool result's engine failures are those of a response (:mod:`.engine.engines_listed`): a broken or
 #: hostile instance named 1,500 engines, and a model read 860 KB of them in the structured result and
 #: 26,000 characters of "searxng Timeout; ..." in the text; the text says how many are not listed.
 _few_engines = few_engines

@@ -11,11 +11,13 @@ both in its ``to_dict()``: wherever the failure is shown (a successful call's ``
 from collections.abc import Sequence
 from typing import Any, ClassVar, Optional
 
+from ..engine.engines_listed import listed
 from ..engine.json_api import vendor_text
 from ..errors import (
     CAPTCHA_REQUIRED,
     ENGINE_ERROR,
     ENGINE_TIMEOUT,
+    ENGINES_NOT_LISTED,
     HTTP_403,
     HTTP_429,
     Timeout,
@@ -129,7 +131,9 @@ def no_results_because(problems: Sequence[EngineFailure], status: int, provider:
     Blocked (or suspended) only when every engine asked is: then it may be asked again
     when the first of them is back (``retry_after``); otherwise the failure that may heal
     at once (a timeout first) decides. Every engine's own failure is attached once in
-    ``errors`` (which also marks the error as the engines', see ``SearXNG.cooldown_key``).
+    ``errors`` (which also marks the error as the engines', see ``SearXNG.cooldown_key``): of
+    thousands, the first few and one of each other kind (:func:`~..engine.engines_listed.listed`),
+    the others counted (``engines_not_listed``, and the message says how many).
     """
     waiting = [p.retry_after for p in problems if p.retry_after is not None]
     if len(waiting) == len(problems):  # every engine is blocked or suspended: back when the first one is
@@ -139,13 +143,28 @@ def no_results_because(problems: Sequence[EngineFailure], status: int, provider:
         healing = [p for p in problems if p.retry_after is None]
         primary = next((p for p in healing if isinstance(p, Timeout)), healing[0])
         retry_after = None
-    return primary.plain(
-        "searxng returned no results, and %d of the engines it asked failed (%s); any other it asked found nothing"
-        % (len(problems), some_names([p.engine for p in problems])),
+    shown = listed(problems, _kind)  # decided above on every failure; thousands are not all carried
+    error = primary.plain(
+        "searxng returned no results, and %d of the engines it asked failed (%s); any other it asked found nothing%s"
+        % (len(problems), some_names([p.engine for p in problems]), _not_listed_words(len(problems) - len(shown))),
         provider=provider,
         detail_code=primary.detail_code,
         status=status,
         retryable=primary.retryable,
         retry_after=retry_after,
-        errors=problems,
+        errors=shown,
     )
+    if len(shown) < len(problems):
+        error._form_only = {ENGINES_NOT_LISTED: len(problems) - len(shown)}
+    return error
+
+
+def _kind(failure: EngineFailure) -> tuple[Any, ...]:
+    """What is read of an engine's failure beyond its name: whether a waiter may mend it
+    (``client.flight``), whether it cools down, how long the engine is suspended."""
+    return (type(failure), failure.detail_code, failure.retryable, failure.retry_after)
+
+
+def _not_listed_words(count: int) -> str:
+    """The message's words for the failures its ``errors`` leaves out (none: no words)."""
+    return "; %d not listed in its errors, the first and one of each kind are" % count if count else ""

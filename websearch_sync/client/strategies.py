@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any, Callable, Optional, cast
 
 from ..engine.base import Backend
+from ..engine.engines_listed import few_engines
 from ..engine.normalize import normalize_items
 from ..engine.registry import reported
 from ..errors import (
@@ -34,7 +35,6 @@ from ..models import STRATEGIES as STRATEGIES  # STRATEGIES: in models, where th
 from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
 from ..net.deadline import Deadline, each_within
 from .attempts import error_kind
-from .engines_listed import few_engines
 from .fusion import fuse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

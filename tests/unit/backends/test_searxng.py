@@ -1504,3 +1504,36 @@ def test_the_limiters_too_many_requests_page_is_a_rate_limit_whatever_its_status
     assert isinstance(error, ws.WebBlocked) and error.detail_code == "http_429", error
     assert error.status == status and error.retry_after == 30, error
     assert ("[HTTP 200 with a 'Too Many Requests' page]" in error.message) is (status == 200), error.message
+
+
+def test_no_results_while_thousands_of_engines_failed_lists_the_first_and_one_of_each_kind():
+    """The recorded shortlist answer without its results, 3,000 invented engines timed out and, after
+    them, one engine with a connection error: the error carried 3,004 failures in ``errors`` (its
+    ``to_dict()`` ~620 KB, the command line's lines ~470 KB). It lists the first 20, and the first
+    failure of each other kind (what single flight's mendability and the cool-downs read), counts
+    the others under ``engines_not_listed``, in ``to_dict()`` and in its message."""
+    from websearch_sync.cli.output import error_lines
+    from websearch_sync.engine.engines_listed import ENGINES_NOT_LISTED, MAX_LISTED_ENGINES
+    from websearch_sync.errors import error_from_code
+
+    body = recorded("shortlist__1.json")
+    recorded_failures = [name for name, _reason in body["unresponsive_engines"]]
+    body["results"] = []
+    body["unresponsive_engines"] += [["engine%d" % n, "timeout"] for n in range(3000)]
+    body["unresponsive_engines"].append(["lastengine", "HTTP connection error"])
+    error, _ = search(body)
+    assert isinstance(error, ws.Timeout) and error.detail_code == "engine_timeout"
+    names = recorded_failures + ["engine%d" % n for n in range(3000)]
+    listed = [e.engine for e in error.errors]
+    assert listed == names[:MAX_LISTED_ENGINES] + ["lastengine"], listed
+    total = len(names) + 1
+    assert error.engines_not_listed == total - len(listed)
+    form = error.to_dict()
+    assert form[ENGINES_NOT_LISTED] == total - len(listed)
+    assert "%d of the engines it asked failed" % total in error.message
+    assert "%d not listed" % (total - len(listed)) in error.message
+    sizes = (len(str(error)), len(json.dumps(form)), len("\n".join(error_lines(error))))
+    print("sizes of the error: str %d, to_dict JSON %d, command line %d" % sizes)
+    assert max(sizes) < 20_000, sizes
+    fields = {key: value for key, value in form.items() if key not in ("type", "message")}
+    assert error_from_code(form["type"], form["message"], **fields).to_dict() == form  # the form is read back

@@ -97,3 +97,17 @@ def test_stale_words_in_a_phrasing_outside_the_vocabulary_are_not_aged():
     assert (good.stale_words, good.stale_phrasing) == ("(25 s left)", "left")
     bad = read_failure(_record(**form, stale_words="(25 s left)", stale_phrasing="%s%s%n"))
     assert bad.stale_words is None and bad.stale_phrasing is None and bad.retry_after == 25.0
+
+
+def test_a_record_of_thousands_of_failed_engines_counts_those_it_leaves_out():
+    """The error of a SearXNG call whose 3,000 engines (invented) failed lists 20 of them and the first
+    of each other kind, counting the others (``engines_not_listed``); its record, which holds at most
+    16 attached failures, counts those it leaves out too: read back, it lost the count."""
+    from websearch_sync.backends.searxng_failures import engine_failure, no_results_because
+
+    entries = [["engine%d" % n, "timeout"] for n in range(3000)] + [["lastengine", "CAPTCHA"]]
+    error = no_results_because([engine_failure(entry, "searxng", []) for entry in entries], 200, "searxng")
+    assert len(error.errors) + error.engines_not_listed == 3001
+    got = read_failure(failure_record(error, []).encode())
+    assert len(got.errors) == 16 and got.engines_not_listed == 3001 - 16
+    assert got.to_dict()["engines_not_listed"] == 3001 - 16

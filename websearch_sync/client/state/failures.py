@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any, Optional
 
 from ...errors import (
+    ENGINES_NOT_LISTED,
     ERROR_CLASSES,
     MAX_MESSAGE_CHARS,
     WebSearchError,
@@ -53,6 +54,9 @@ def failure_record(error: WebSearchError, secrets: Iterable[Optional[str]]) -> O
     # every text field (hint, provider, url, engine, stale words; the message again) as a value
     form = redacted_value(_form(shown), secret_list, 1)
     form["errors"] = [redacted_value(_form(attached), secret_list, 1) for attached in shown.errors[:MAX_ATTACHED]]
+    left_out = sum(1 for attached in shown.errors[MAX_ATTACHED:] if "engine" in attached._form_only)  # noqa: SLF001
+    if left_out:  # a meta-engine's engines: counted as the error counts those it leaves out
+        form[ENGINES_NOT_LISTED] = shown.engines_not_listed + left_out
     text = json.dumps({"error": form}, ensure_ascii=False)
     return text if len(text.encode("utf-8")) <= MAX_FAILURE_BYTES else None
 
@@ -139,14 +143,16 @@ def _fields_of_their_kind(form: Any) -> bool:
 
 
 def _places(form: dict[str, Any]) -> Optional[dict[str, Any]]:
-    """Where the failure was met (engine, url, page) as the record gives it; ``None`` for a page out of range."""
+    """Where the failure was met (engine, url, page) and how many engines' failures it leaves out
+    (``engines_not_listed``) as the record gives them; ``None`` for a number out of range."""
     places: dict[str, Any] = {}
     for key, limit in _PLACES.items():
         if form.get(key) is not None:
             places[key] = line_field(form[key], limit) or ""
-    page = form.get("page")
-    if page is not None:
-        if not (isinstance(page, int) and not isinstance(page, bool) and 0 < page < 10_000):
-            return None
-        places["page"] = page
+    for key, most in (("page", 10_000), (ENGINES_NOT_LISTED, 10**9)):
+        number = form.get(key)
+        if number is not None:
+            if not (isinstance(number, int) and not isinstance(number, bool) and 0 < number < most):
+                return None
+            places[key] = number
     return places

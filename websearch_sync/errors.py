@@ -396,8 +396,8 @@ class WebSearchError(Exception):
             data["url"] = form["url"]
         if "page" in form:
             data["page"] = form["page"]
-        if ENGINES_NOT_LISTED in form:
-            data[ENGINES_NOT_LISTED] = form[ENGINES_NOT_LISTED]
+        if "engines_not_listed" in form:  # ENGINES_NOT_LISTED (a TypedDict key is spelt out)
+            data["engines_not_listed"] = form["engines_not_listed"]
         return data
 
     @property

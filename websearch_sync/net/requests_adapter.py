@@ -651,12 +651,12 @@ class DeadlineAdapter(HTTPAdapter):
 
     def __init__(self, **kwargs: Any) -> None:
         self.addresses = _Addresses()
-        self._pool_keys: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, Any]]] = {}
+        self._pool_keys: dict[tuple[Any, ...], Any] = {}  # requests' (host parameters, TLS settings)
         super().__init__(**kwargs)
 
     def build_connection_pool_key_attributes(
         self, request: PreparedRequest, verify: Any, cert: Any = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    ) -> Any:  # requests' typed dictionaries, which a version of it may not name
         """requests' pool key of ``request`` (its scheme, host and port; the TLS settings), kept per
         origin, ``verify`` and ``cert``: requests tells a CA bundle file from a directory by a ``stat``
         of ``verify``'s path on every request (10-20 us where the disk is slow, more than the rest of

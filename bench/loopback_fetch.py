@@ -70,14 +70,17 @@ def requests_floor_system(htmls: Sequence[str]) -> Iterator[Callable[[str], str]
 
 
 @contextlib.contextmanager
-def fetch_system(htmls: Sequence[str], impersonate: str = "off", mode: str = "text") -> Iterator[Callable[[str], str]]:
+def fetch_system(
+    htmls: Sequence[str], impersonate: str = "off", mode: str = "text", timeout_ms: int = ws.Settings.timeout_ms
+) -> Iterator[Callable[[str], str]]:
     """A system ``html -> text`` for ``extraction.run`` that fetches the page holding ``html``
     (one of ``htmls``) from a loopback server started for the block; a page with no readable
-    text gives ``""`` (its time still counts)."""
+    text gives ``""`` (its time still counts). ``timeout_ms``: each fetch's deadline (under
+    valgrind the first fetch, which imports the fetch path, takes longer than the default)."""
     paths = {html: "/%d" % index for index, html in enumerate(htmls)}
     server, process = serve({path: html.encode("utf-8") for html, path in paths.items()})
     base = "http://127.0.0.1:%d" % server.server_address[1]
-    settings = ws.Settings(allow_private=True, impersonate=impersonate)
+    settings = ws.Settings(allow_private=True, impersonate=impersonate, timeout_ms=timeout_ms)
     client = ws.SearchClient("stub", settings=settings, cache_ttl_s=0, min_interval_s=0, retries=0)
 
     def through_fetch(html: str) -> str:

@@ -87,8 +87,12 @@ class BotWall:
         if not (self.hints or self.patterns):
             return False
         end = self.scan_chars  # searched up to it in place: a slice copied up to 500,000 characters per wall
-        if self.hints and not any(text.find(hint, 0, end) >= 0 for hint in self.hints):
-            return False
+        if self.hints:
+            for hint in self.hints:  # a loop, not any() over a generator: every answer meets every wall
+                if text.find(hint, 0, end) >= 0:
+                    break
+            else:
+                return False
         return all(pattern.search(text, 0, end) for pattern in self.patterns)
 
 
@@ -110,7 +114,7 @@ def bot_wall(
     if location and url:
         location = _absolute(url, location)
     for wall in walls:
-        if wall.is_at(location) or wall.is_at(url):
+        if wall.address is not None and (wall.is_at(location) or wall.is_at(url)):  # (no test: no call)
             return wall.name
     for wall in walls if scanned is None else scanned:
         if wall.is_in(text):

@@ -3,6 +3,7 @@
 import codecs
 import functools
 import re
+from collections.abc import Iterator
 from typing import Optional
 
 from websearch_sync.checkpoints import checkpoint
@@ -357,24 +358,26 @@ def _detect(content: bytes) -> Optional[str]:
     return _codec(tied[spelled[0]].encoding if len(spelled) == 1 else best.encoding)
 
 
-def _labelled(content: bytes, content_type: Optional[str], header: Optional[str], xml: bool) -> list[Optional[str]]:
-    """The codecs the body's bytes and labels name, in the order :func:`decode_body` tries them."""
+def _labelled(content: bytes, content_type: Optional[str], header: Optional[str], xml: bool) -> Iterator[Optional[str]]:
+    """The codecs the body's bytes and labels name, in the order :func:`decode_body` tries them,
+    each found when it is asked for: a page whose header's charset fits its bytes is not searched
+    for a ``<meta charset>`` (up to 16 KB read tag by tag, a Python step per ``<meta``)."""
     xml = xml or xml_media(media_type(content_type))
-    candidates = [xml_encoding(content) if xml else _bom(content), header if _may_be(header, content) else None]
+    yield xml_encoding(content) if xml else _bom(content)
+    if header == "cp1252" and not content.isascii():
+        # "ISO-8859-1" is the classic wrong label: bytes that are valid UTF-8 are UTF-8.
+        yield "utf-8"
+    yield header if _may_be(header, content) else None
     if xml:
-        candidates.append(xml_declared_charset(content))
+        yield xml_declared_charset(content)
     # a body that says nothing of itself (``*/*``, ``application/octet-stream``...) is sniffed as one
     # under no type, so may be a page naming its charset; and one under an image's or a PDF's type is
     # decoded only when it opens as a page (``net.media.content_kind``)
     media = media_type(content_type)
     is_html = untyped(media) or "html" in media or "xml" in media or media.startswith("image/") or media in PDF_TYPES
     if is_html:
-        candidates.append(meta_charset(content))
-    candidates.append("utf-8")
-    if header == "cp1252" and not content.isascii():
-        # "ISO-8859-1" is the classic wrong label: bytes that are valid UTF-8 are UTF-8.
-        candidates.insert(1, "utf-8")
-    return candidates
+        yield meta_charset(content)
+    yield "utf-8"
 
 
 def decode_body(content: bytes, content_type: Optional[str] = None, *, cut: bool = False, xml: bool = False) -> str:

@@ -33,6 +33,7 @@ import time
 import weakref
 from collections.abc import Mapping
 from typing import Any, Optional
+from urllib.parse import urlsplit
 
 from requests import PreparedRequest
 from requests.adapters import DEFAULT_POOLBLOCK, HTTPAdapter
@@ -650,7 +651,27 @@ class DeadlineAdapter(HTTPAdapter):
 
     def __init__(self, **kwargs: Any) -> None:
         self.addresses = _Addresses()
+        self._pool_keys: dict[tuple[Any, ...], Any] = {}  # requests' (host parameters, TLS settings)
         super().__init__(**kwargs)
+
+    def build_connection_pool_key_attributes(
+        self, request: PreparedRequest, verify: Any, cert: Any = None
+    ) -> Any:  # requests' typed dictionaries, which a version of it may not name
+        """requests' pool key of ``request`` (its scheme, host and port; the TLS settings), kept per
+        origin, ``verify`` and ``cert``: requests tells a CA bundle file from a directory by a ``stat``
+        of ``verify``'s path on every request (10-20 us where the disk is slow, more than the rest of
+        the pool's look-up). Copies, as requests hands out new ones."""
+        if not isinstance(cert, (str, tuple, type(None))):  # (a key must be hashable)
+            return super().build_connection_pool_key_attributes(request, verify, cert)
+        parts = urlsplit(request.url or "")
+        key = (parts.scheme, parts.netloc.rpartition("@")[2], verify, cert)  # no userinfo kept
+        kept = self._pool_keys.get(key)
+        if kept is None:
+            kept = super().build_connection_pool_key_attributes(request, verify, cert)
+            if len(self._pool_keys) >= _MAX_ADDRESSES_KEPT:
+                self._pool_keys.clear()
+            self._pool_keys[key] = kept
+        return dict(kept[0]), dict(kept[1])
 
     def init_poolmanager(
         self, connections: int, maxsize: int, block: bool = DEFAULT_POOLBLOCK, **pool_kwargs: Any

@@ -120,12 +120,19 @@ def literal_address(host: str) -> Optional[Address]:
 
 # -- judging addresses ----------------------------------------------------------------------
 
+#: How many addresses' judgements :func:`forbidden_reason` keeps.
+_JUDGED_KEPT = 1024
 
+
+@functools.lru_cache(maxsize=_JUDGED_KEPT)
 def forbidden_reason(address: Address) -> Optional[str]:
     """Why ``address`` must not be fetched from (``"loopback"``, ``"private"`` ...), or ``None``.
 
     IPv6 forms that embed an IPv4 address (IPv4-mapped ``::ffff:a.b.c.d``, 6to4
     ``2002::/16``, NAT64 ``64:ff9b::/96``) are judged by the embedded address.
+    Remembered for the last addresses judged (a pure function of the address, asked for each
+    address of each hop: ``ipaddress``'s tests of a public address walk every special block, 20 us
+    for an IPv4 one and 70 us for an IPv6 one, where a loopback one stops at the first).
     """
     if isinstance(address, ipaddress.IPv6Address):
         embedded = address.ipv4_mapped or address.sixtofour

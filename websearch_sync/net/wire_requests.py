@@ -30,7 +30,7 @@ import urllib3.util
 from requests.adapters import BaseAdapter
 from requests.cookies import RequestsCookieJar
 from requests.structures import CaseInsensitiveDict
-from requests.utils import get_netrc_auth, select_proxy
+from requests.utils import NETRC_FILES, get_netrc_auth, select_proxy
 
 from ..errors import (
     BAD_CONTENT_ENCODING,
@@ -376,6 +376,8 @@ class RequestsWire:
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.ca_bundle = ca_bundle if session is None else None  # a caller's session keeps its own ``verify``
         self._options: PerOrigin[dict[str, Any]] = PerOrigin(_ENVIRONMENT)
+        #: The ``(NETRC, HOME)`` values under which no netrc file was found (:meth:`_netrc_auth`).
+        self._netrc_absent: Optional[tuple[Optional[str], Optional[str]]] = None
 
     def _environment_options(self, url: str, provider: Optional[str]) -> dict[str, Any]:
         """The options ``Session.send`` takes for ``url``: proxies and ``verify`` as requests merges
@@ -546,7 +548,8 @@ class RequestsWire:
         plain ``requests.Session``, and its settings are merged here without what
         ``prepare_request`` does for any session: copying the whole cookie jar twice to merge
         it with a request's cookies (a request here has none of its own), and testing each
-        setting against the mapping protocol (a third of the request's preparation, 65 us)."""
+        setting against the mapping protocol (a third of the request's preparation, 65 us); an
+        empty jar is not walked for the ``Cookie`` header it cannot give."""
         session = self.session
         if not self._owns_session:
             outgoing = requests.Request(
@@ -559,7 +562,7 @@ class RequestsWire:
             return session.prepare_request(outgoing)
         auth: Any = None if request.keep_auth else _no_auth
         if auth is None and session.trust_env and not session.auth:
-            auth = get_netrc_auth(request.url)
+            auth = self._netrc_auth(request.url)
         merged = CaseInsensitiveDict(session.headers)
         merged.update(headers)
         prepared = requests.PreparedRequest()
@@ -571,11 +574,27 @@ class RequestsWire:
         else:
             prepared.prepare_url(request.url, params)
         prepared.prepare_headers(merged)
-        prepared.prepare_cookies(session.cookies)
+        if len(session.cookies):  # an empty jar adds no header: requests' walk of it (25 calls) not run for nothing
+            prepared.prepare_cookies(session.cookies)
         prepared.prepare_body(request.body, None, None)
         prepared.prepare_auth(auth if auth is not None else session.auth, request.url)
         prepared.prepare_hooks(session.hooks)
         return prepared
+
+    def _netrc_auth(self, url: str) -> Any:
+        """The netrc entry for ``url``'s host as requests reads it (``get_netrc_auth``), which looks
+        for the file on every request: two ``stat`` calls where there is none, 20-60 us on a slow
+        disk (more than the rest of the request's preparation). Where none was found, the wire
+        does not look again while ``NETRC`` and ``HOME`` keep their values: a netrc file made
+        later counts from the next client, or once either variable changes. A file that is there
+        is read on every request, as requests reads it."""
+        where = (os.environ.get("NETRC"), os.environ.get("HOME"))
+        if where == self._netrc_absent:
+            return None
+        auth = get_netrc_auth(url)
+        if auth is None and not any(os.path.exists(os.path.expanduser(path)) for path in _netrc_paths(where[0])):
+            self._netrc_absent = where
+        return auth
 
     def _read(
         self, response: requests.Response, sink: DecodingSink, deadline: Deadline, host: str, provider: Optional[str]
@@ -602,6 +621,12 @@ class RequestsWire:
             OSError,
         ) as exc:
             raise _body_error(exc, deadline, host, provider) from None
+
+
+def _netrc_paths(netrc: Optional[str]) -> tuple[str, ...]:
+    """Where requests looks for a netrc file (``get_netrc_auth``): ``NETRC``, else ``~/.netrc`` and
+    ``~/_netrc`` (``requests.utils.NETRC_FILES``)."""
+    return (netrc,) if netrc is not None else tuple("~/" + name for name in NETRC_FILES)
 
 
 #: How many times a request is sent when a kept connection dies under it: once more, no retry

@@ -136,10 +136,11 @@ def _absolute(url: str, location: str) -> str:
 #: serving it with a 200): its title and the words of its ``<noscript>`` together, near its start. Neither
 #: alone: a page may be titled "Just a moment..." and an article may quote the words; a query echoed into a
 #: results page cannot write the title's tag.
+_CLOUDFLARE_NOSCRIPT_WORDS = re.compile(r"Enable JavaScript and cookies to continue")
 CLOUDFLARE_CHALLENGE = BotWall(
     "Cloudflare challenge ('Just a moment...')",
     hints=("<title>Just a moment...</title>",),
-    patterns=(re.compile(r"Enable JavaScript and cookies to continue"),),
+    patterns=(_CLOUDFLARE_NOSCRIPT_WORDS,),
     scan_chars=65_536,
 )
 

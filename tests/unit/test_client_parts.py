@@ -499,3 +499,31 @@ def test_a_request_after_one_that_left_late_waits_until_the_upstream_has_seen_th
     runner.run(stub, _stub_params("one"), None, _budget(), _no_retry(), _state(), lambda: clock.advance(1.0))
     runner.run(stub, _stub_params("two"), None, _budget(), _no_retry(), _state())
     assert [later - earlier for earlier, later in zip(asked, asked[1:])] == pytest.approx([2.5, 2.0])
+
+
+def test_a_chain_keeps_the_engine_failures_of_the_meta_engine_whose_error_it_raises():
+    """SearXNG's "no results" error carries its failed engines in ``errors`` (the why, and what its
+    cool-down is keyed on); when a chain raises it as the most informative failure, the other
+    backends' failures are added after them, not put in their place."""
+    from websearch_sync.backends.searxng_failures import engine_failures, no_results_because
+    from websearch_sync.client.strategies import fallback
+
+    problems = engine_failures([["google", "CAPTCHA"], ["bing", "too many requests"]], "searxng", [])
+    searxng_error = no_results_because(problems, 200, "searxng")
+    assert isinstance(searxng_error, ws.WebBlocked) and len(searxng_error.errors) == 2
+
+    def run(backend):
+        if backend.name == "searxng":
+            raise searxng_error
+        raise ws.Timeout("read timed out", provider=backend.name, detail_code="read_timeout")
+
+    backends = [SimpleNamespace(name=name) for name in ("searxng", "mojeek")]
+    with pytest.raises(ws.WebBlocked) as info:
+        fallback(backends, SimpleNamespace(max_results=5), SimpleNamespace(expired=lambda: False), run)
+    assert info.value is searxng_error
+    assert [(e.provider, e.to_dict().get("engine"), e.detail_code) for e in info.value.errors] == [
+        ("searxng", "google", problems[0].detail_code),
+        ("searxng", "bing", problems[1].detail_code),
+        ("mojeek", None, "read_timeout"),
+    ]
+    assert str(info.value).endswith("[also failed: mojeek (read_timeout)]")

@@ -302,9 +302,12 @@ def add_extras(extras: dict[str, list[Any]], result: ParseResult) -> None:
 
 
 def most_informative(failures: list[WebSearchError]) -> WebSearchError:
-    """The failure that says most (a block beats an auth error beats ... a timeout); the others attached."""
+    """The failure that says most (a block beats an auth error beats ... a timeout); the others attached
+    after the errors it already carries (a meta-engine's failed engines: what says *why* it failed, and
+    what its cool-down is keyed on), each once."""
     best = min(failures, key=lambda e: _PRECEDENCE.index(e.code) if e.code in _PRECEDENCE else len(_PRECEDENCE))
-    best.errors = [e for e in failures if e is not best]
+    own = [e for e in best.errors if not any(e is failure for failure in failures)]
+    best.errors = own + [e for e in failures if e is not best]
     return best
 
 

@@ -108,3 +108,30 @@ def test_the_python_time_range_names_ours_too(value, meant):
     with pytest.raises(ws.InvalidInput) as info:
         ws.search("q", backend="stub", time_range=value)
     assert info.value.message.endswith("got %r (did you mean %r?)" % (value, meant))
+
+
+@pytest.mark.parametrize(
+    "flags, key, taken",
+    [
+        (["--vertical", "Images"], "vertical", "images"),
+        (["--time-range", "WEEK"], "time_range", "week"),
+        (["--safe-search", "Strict"], "safe_search", "strict"),
+    ],
+)
+def test_a_flags_value_in_another_case_is_taken_as_the_library_takes_it(capsys, flags, key, taken):
+    """``search(vertical="Images")`` is taken (the library folds case); ``--vertical Images`` was argparse's
+    ``invalid choice`` with a hint naming the same word (exit 2)."""
+    import json
+
+    assert main(["search", "q", "-b", "stub", "--json", *flags]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["items"]
+    if key == "vertical":
+        assert answer["provider_meta"]["vertical"] == taken
+
+
+@pytest.mark.parametrize("command", [["mcp", "--log-level", "DEBUG"], ["mcp", "--strategy", "Merge"]])
+def test_the_mcp_commands_choices_fold_case_too(capsys, command):
+    """Folded before the server starts: a bad value after them still stops the command at its usage."""
+    assert main([*command, "--cache-max-answers", "x"]) == 2
+    assert "invalid choice" not in capsys.readouterr().err

@@ -30,7 +30,11 @@ CLIENT_FLAGS = (
         "backend",
         {"help": "backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"},
     ),
-    ("--strategy", "strategy", {"choices": STRATEGIES, "help": "with several backends: fallback (default) or merge"}),
+    (
+        "--strategy",
+        "strategy",
+        {**choice_flag("strategy", STRATEGIES), "help": "with several backends: fallback (default) or merge"},
+    ),
     ("--cache-path", "cache_path", {"metavar": "PATH", "help": "SQLite file caching answers across server runs"}),
     (
         "--cache-max-answers",

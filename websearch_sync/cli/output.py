@@ -211,11 +211,12 @@ def choice_flag(name: str, choices: Sequence[str]) -> dict[str, Any]:
 def choice_arg(name: str, choices: Sequence[str]) -> Callable[[str], str]:
     """An argparse type for a flag setting the library's ``name`` to one of ``choices``: a value outside
     them is argparse's ``invalid choice`` with the library's hint (:func:`~..validate.choice_hint`:
-    ``ddgs's 'd' is 'day'``, ``did you mean 'images'?``), still refused before any query."""
+    ``ddgs's 'd' is 'day'``, ``did you mean 'images'?``), still refused before any query. Any case is
+    taken (``--vertical Images``, ``--log-level DEBUG``), as the library takes ``vertical="Images"``."""
 
     def choice(text: str) -> str:
-        if text in choices:
-            return text
+        if text.lower() in choices:
+            return text.lower()
         raise argparse.ArgumentTypeError(
             "invalid choice: %r (choose from %s)%s" % (text, ", ".join(choices), choice_hint(name, text, choices))
         )

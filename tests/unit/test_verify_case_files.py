@@ -1,0 +1,78 @@
+"""A case folder with a file missing or of the wrong shape, as a plugin author's first edits leave
+one: ``verify`` says which file and what to do, with no traceback. Cases are copies of the offline
+stub's recorded cases (fixtures/stub), so nothing here reaches a socket."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from websearch_sync.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.fixture
+def fixtures(tmp_path):
+    """A fixture folder holding the stub's ``basic`` case (meta file and golden)."""
+    folder = tmp_path / "fixtures"
+    (folder / "stub").mkdir(parents=True)
+    for name in ("basic.meta.json", "basic.expected.json"):
+        shutil.copy(FIXTURES / "stub" / name, folder / "stub" / name)
+    return folder
+
+
+def verify(fixtures, capsys):
+    status = main(["verify", "--fixtures", str(fixtures)])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_copied_case_passes(fixtures, capsys):
+    assert verify(fixtures, capsys)[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("golden", "said"),
+    [
+        ([], "it is an array, not a JSON object"),
+        (None, "it is null, not a JSON object"),
+        ({"items": "x"}, "its items is a string ('x'), not a list"),
+        ({"items": ["x"]}, "its item 1 is a string ('x'), not a JSON object"),
+        ({"error": "WebBlocked"}, "its error is a string ('WebBlocked'), not a JSON object"),
+    ],
+)
+def test_a_golden_of_the_wrong_shape_is_an_error_verdict_saying_what_to_do(fixtures, capsys, golden, said):
+    """Before, each was an AttributeError traceback out of verify (status 1), or for null a NEW verdict
+    as if the file were not there."""
+    (fixtures / "stub" / "basic.expected.json").write_text(json.dumps(golden))
+    status, out, err = verify(fixtures, capsys)
+    assert status == 1 and "Traceback" not in err
+    assert out.startswith("ERROR  stub/basic")
+    assert "unreadable golden basic.expected.json: %s" % said in out
+    assert "remove it and run `websearch-sync verify --update`" in out
+
+
+def test_case_files_without_their_meta_file_are_named(fixtures, capsys):
+    """Before: 'no fixture cases (*/<case>.meta.json) under ...; record one with ...', the golden left there
+    unexplained."""
+    (fixtures / "stub" / "basic.meta.json").unlink()
+    status, out, err = verify(fixtures, capsys)
+    assert status == 2
+    assert "found stub/basic.expected.json, with no <case>.meta.json beside them" in err
+    assert "put it back, or record one with `websearch-sync record BACKEND QUERY" in err
+
+
+def test_the_body_of_a_case_whose_meta_file_is_unreadable_is_not_called_a_stray(fixtures, capsys):
+    """Its body belongs to that case (named as its body): the verdict says the meta is unreadable, and
+    no note says the body 'belongs to no case', as one did."""
+    (fixtures / "stub" / "basic.json").write_text("{}")
+    (fixtures / "stub" / "basic.2.html").write_text("<html></html>")
+    (fixtures / "stub" / "basic.meta.json").write_text("{")
+    (fixtures / "stub" / "other.json").write_text("{}")
+    status, out, err = verify(fixtures, capsys)
+    assert status == 1 and "unreadable meta file" in out
+    assert "basic.json belongs to no case" not in out + err
+    assert "basic.2.html belongs to no case" not in out + err
+    assert "other.json belongs to no case" in out + err  # a file of no case is still named

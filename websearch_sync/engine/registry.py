@@ -819,6 +819,7 @@ def did_you_mean(name: Any) -> str:
     with a close registered one, else how a plugin's backend becomes known (:data:`~..config.NOT_INSTALLED`)."""
     why = (
         (config.url_as_backend(name) if isinstance(name, str) else None)
+        or (config.list_not_split(name, [*_known(), "auto"]) if isinstance(name, str) else None)
         or skipped_plugin(name)
         or entry_point_of_another_name(name)  # before misgrouped: a loaded plugin's entry point is read first
         or misgrouped(name)

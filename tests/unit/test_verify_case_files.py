@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+import websearch_sync as ws
 from websearch_sync.cli import main
+from websearch_sync.testing import replay_fixtures
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -76,3 +78,46 @@ def test_the_body_of_a_case_whose_meta_file_is_unreadable_is_not_called_a_stray(
     assert "basic.json belongs to no case" not in out + err
     assert "basic.2.html belongs to no case" not in out + err
     assert "other.json belongs to no case" in out + err  # a file of no case is still named
+
+
+@pytest.fixture
+def mojeek_case(tmp_path):
+    """A fixture folder holding a results page Mojeek really served (fixtures/mojeek_html), with its meta
+    file and golden; ``(folder, its query)``."""
+    folder = tmp_path / "fixtures"
+    (folder / "mojeek_html").mkdir(parents=True)
+    for suffix in (".meta.json", ".expected.json", ".html"):
+        name = "web-search-mcp__mojeek" + suffix
+        shutil.copy(FIXTURES / "mojeek_html" / name, folder / "mojeek_html" / name)
+    return folder, json.loads((folder / "mojeek_html" / "web-search-mcp__mojeek.meta.json").read_text())["query"]
+
+
+def test_the_copied_recording_answers_a_replayed_search(mojeek_case):
+    folder, query = mojeek_case
+    with replay_fixtures(folder, backends=["mojeek_html"]):
+        assert ws.search(query, backend="mojeek_html")["items"]
+
+
+def test_a_replayed_case_whose_body_file_is_missing_says_so_not_the_backends_internal_error(mojeek_case):
+    """Before: WebProviderError(internal_error) 'internal error in backend mojeek_html: FileNotFoundError',
+    blaming the backend for a file the case lacks (verify said 'cannot read the recording')."""
+    folder, query = mojeek_case
+    (folder / "mojeek_html" / "web-search-mcp__mojeek.html").unlink()
+    with replay_fixtures(folder, backends=["mojeek_html"]), pytest.raises(ws.WebProviderError) as info:
+        ws.search(query, backend="mojeek_html")
+    assert info.value.detail_code == "no_recorded_case"
+    assert info.value.message.startswith(
+        "case mojeek_html/web-search-mcp__mojeek cannot answer: its recorded body cannot be read (FileNotFoundError: "
+    )
+
+
+def test_a_replayed_search_whose_case_lost_its_meta_file_names_the_files_left(mojeek_case):
+    """Before: 'no case of this backend is recorded: record one with ...', the body and golden there unexplained."""
+    folder, query = mojeek_case
+    (folder / "mojeek_html" / "web-search-mcp__mojeek.meta.json").unlink()
+    with replay_fixtures(folder, backends=["mojeek_html"]), pytest.raises(ws.WebProviderError) as info:
+        ws.search(query, backend="mojeek_html")
+    assert (
+        "found mojeek_html/web-search-mcp__mojeek.expected.json, mojeek_html/web-search-mcp__mojeek.html, with no"
+        " <case>.meta.json beside them" in info.value.message
+    )

@@ -909,15 +909,16 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
         of = " of backend %s" % backend if backend else ""
         raise InvalidInput(
             "no fixture cases%s (*/<case>.meta.json) under %s; %s"
-            % (of, root, misplaced_folder(root) or _without_meta(root, backend) or record_hint(root, backend)),
+            % (of, root, misplaced_folder(root) or without_meta(root, backend) or record_hint(root, backend)),
             detail_code=NO_CASES,
         )
     return [run_case(case) for case in cases]
 
 
-def _without_meta(root: Path, backend: Optional[str]) -> Optional[str]:
+def without_meta(fixtures_dir: StrPath, backend: Optional[str]) -> Optional[str]:
     """What to say of case files found without the meta file a case is read from (a body or golden whose
     ``<case>.meta.json`` was deleted or renamed): "no fixture cases" alone left the files there unexplained."""
+    root = Path(fixtures_dir)
     strays = [path for path in orphan_files(root) if backend is None or path.parent.name == backend]
     if not strays:
         return None

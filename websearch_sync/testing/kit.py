@@ -25,6 +25,7 @@ from ..contract.cases import (
     misplaced_folder,
     record_hint,
     recorded_bound,
+    without_meta,
 )
 from ..contract.conformance import ConformanceCheck
 from ..contract.conformance import conformance_checks as _conformance_checks
@@ -235,9 +236,17 @@ def _replay_transport(case: Case, impersonate: Optional[str]) -> HttpTransport:
     """A transport answering one attempt with the case's recorded responses, in order, below
     the wire kind ``impersonate`` picks (the searching client's: browser requests pass through
     the browser wire's request building, as in production)."""
+
+    def body_of(response: dict[str, Any]) -> bytes:
+        try:
+            return case.body_bytes(response)
+        except OSError as error:  # a body file the meta names, missing or unreadable: the case's fault
+            why = "case %s cannot answer: its recorded body cannot be read (%s: %s)"
+            raise _no_answer(case.backend, why % (case.case_id, type(error).__name__, error)) from None
+
     wire = ReplayWire(
         case.exchanges(),
-        case.body_bytes,
+        body_of,
         check_requests=False,
         refuse=lambda why: _no_answer(case.backend, "case %s: %s" % (case.case_id, why)),
     )
@@ -319,7 +328,11 @@ class FixtureReplay:
         record = record_hint(self.fixtures_dir, backend, params.query, params.vertical)
         if known:
             return "recorded queries: %s; or %s" % (", ".join(known[:8]), record)
-        return misplaced_folder(self.fixtures_dir) or "no case of this backend is recorded: %s" % record
+        return (
+            misplaced_folder(self.fixtures_dir)
+            or without_meta(self.fixtures_dir, backend)
+            or "no case of this backend is recorded: %s" % record
+        )
 
 
 @contextlib.contextmanager

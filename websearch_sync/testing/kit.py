@@ -515,7 +515,10 @@ _ITEM_KEYS = (
 
 
 def contract_problems(result: Any, max_results: Optional[int] = None, provider: Optional[str] = None) -> list[str]:
-    """Everything in a ``search()`` result that breaks the canonical contract (empty when it holds)."""
+    """Everything in a ``search()`` result that breaks the canonical contract (empty when it holds).
+    ``TypeError`` for a ``max_results`` that is no whole number or a ``provider`` that is no name: the
+    test's slip, which compared as ``'>' not supported between instances of 'int' and 'str'``."""
+    _check_contract_arguments(max_results, provider)
     if not isinstance(result, Mapping):
         return ["the result is a %s, not a dict with 'items'" % type(result).__name__]
     if "items" not in result:
@@ -534,6 +537,14 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
         ):
             problems.append("errors[%d] is not {type, message, retryable, ...}" % position)
     return problems
+
+
+def _check_contract_arguments(max_results: Any, provider: Any) -> None:
+    """``TypeError`` for :func:`contract_problems`' arguments of the wrong type."""
+    if max_results is not None and (type(max_results) is not int or max_results < 0):
+        raise TypeError("max_results must be a whole number >= 0 (the most items allowed), got %r" % (max_results,))
+    if provider is not None and not isinstance(provider, str):
+        raise TypeError("provider must be a backend's name, a str, got %r" % (provider,))
 
 
 def _unknown_item_keys(items: Any, vertical: str = "web") -> list[str]:

@@ -12,7 +12,7 @@ import sys
 from importlib import metadata
 from typing import Optional
 
-__all__ = ["entry_point_slip"]
+__all__: list[str] = []  # internal: the registry says its words
 
 #: How close a name must be to be suggested (difflib's ratio).
 _CUTOFF = 0.8

@@ -548,6 +548,7 @@ async def stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any],
                 group.start_soon(_write, wire_out, outgoing, batches, pending)
                 async with outgoing_send:
                     yield incoming, outgoing_send
+                pending.scope.cancel()  # the SDK has ended: a line read now would reach no one
                 # the writer ends after the last answer, once the reader has seen the end of input
             watching.cancel_scope.cancel()  # the watch's thread ends as the block does (_hangup_watch)
 

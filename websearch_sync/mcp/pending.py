@@ -80,12 +80,12 @@ def wait_hangup(fd: int, stop_fd: int) -> bool:
     regular file, a terminal left open or the null device never report it: only ``stop_fd`` ends
     the wait. Without ``select.poll`` (Windows) it returns False at once: a broken pipe on writing
     is then the only sign of a client gone."""
-    if not hasattr(select, "poll"):
-        return False
-    poller = select.poll()
-    poller.register(fd, 0)  # no event asked for: errors and hang-ups are always reported
-    poller.register(stop_fd, select.POLLIN)
     try:
+        if not hasattr(select, "poll"):
+            return False
+        poller = select.poll()
+        poller.register(fd, 0)  # no event asked for: errors and hang-ups are always reported
+        poller.register(stop_fd, select.POLLIN)
         while True:
             for ready, events in poller.poll():
                 if ready == stop_fd:

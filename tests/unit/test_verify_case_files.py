@@ -121,3 +121,27 @@ def test_a_replayed_search_whose_case_lost_its_meta_file_names_the_files_left(mo
         "found mojeek_html/web-search-mcp__mojeek.expected.json, mojeek_html/web-search-mcp__mojeek.html, with no"
         " <case>.meta.json beside them" in info.value.message
     )
+
+
+def test_a_case_without_its_golden_is_new_and_verify_says_how_to_write_it(fixtures, capsys):
+    """Before: 'NEW', the counts and exit 1, with no next step."""
+    (fixtures / "stub" / "basic.expected.json").unlink()
+    status, out, err = verify(fixtures, capsys)
+    assert status == 1 and out.startswith("NEW    stub/basic")
+    assert err == (
+        "hint: `websearch-sync verify --fixtures %s --update` writes the goldens of the NEW cases from their replay;"
+        " review the goldens with your VCS diff\n" % fixtures
+    )
+    assert main(["verify", "--fixtures", str(fixtures), "--update"]) == 0
+    assert verify(fixtures, capsys)[0] == 0
+
+
+def test_a_drifted_case_gets_the_hint_and_a_passing_or_json_run_none(fixtures, capsys):
+    golden = fixtures / "stub" / "basic.expected.json"
+    assert verify(fixtures, capsys)[2] == ""  # all PASS: no hint
+    golden.write_text(json.dumps(dict(json.loads(golden.read_text()), items=[])))
+    status, out, err = verify(fixtures, capsys)
+    assert status == 1 and out.startswith("DRIFT  stub/basic")
+    assert "rewrites the goldens of the DRIFT cases once each diff above is a change you meant" in err
+    assert main(["verify", "--fixtures", str(fixtures), "--json"]) == 1
+    assert capsys.readouterr().err == ""  # --json: one JSON object on stdout, nothing said besides

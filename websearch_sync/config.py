@@ -976,16 +976,33 @@ def _unknown_backend_problem(where: str, names: Sequence[str], auto: bool = True
         return None
     guesses = []
     for name in unknown:
-        close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, extra, n=1)), None)
-        why = (
-            url_as_backend(name)
-            or _backends.skipped(name)
-            or _backends.misgrouped(name)
-            or ("did you mean %s?" % close if close else NOT_INSTALLED)
-        )
+        why = _why_unknown(name, [*known, *extra], extra)
         guesses.append("%r%s" % (name, " (%s)" % why if why else ""))
     # a URL's password is never said back (``-b https://user:pw@searx.example/``)
     return userinfo_hidden("%s names unknown backend %s; known backends: %s" % (where, ", ".join(guesses), choices))
+
+
+def _why_unknown(name: str, known: Sequence[str], extra: Sequence[str]) -> str:
+    """What may explain the unknown backend ``name`` (``known``: the names that may be given there,
+    ``extra`` those beside the registered backends, ``auto``)."""
+    close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, extra, n=1)), None)
+    return (
+        url_as_backend(name)
+        or list_not_split(name, known)
+        or _backends.skipped(name)
+        or _backends.misgrouped(name)
+        or ("did you mean %s?" % close if close else NOT_INSTALLED)
+    )
+
+
+def list_not_split(name: str, known: Sequence[str]) -> Optional[str]:
+    """What to say of backends listed with another separator than a comma (``stub;ddg_html``,
+    ``brave ddg_html``, ``brave|ddg_html``), each a known name, else ``None``: the closest single
+    name (``did you mean ddg_html?``) was said, as if one backend were meant."""
+    parts = "".join(char if char.isalnum() or char == "_" else " " for char in name).split()
+    if len(parts) < 2 or not all(part in known for part in parts):
+        return None
+    return "a list of backends is separated by commas: %s" % ",".join(parts)
 
 
 def url_as_backend(name: str) -> Optional[str]:

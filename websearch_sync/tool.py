@@ -483,6 +483,8 @@ def tool_definitions(
         raise InvalidInput("style must be one of %s, got %r" % (", ".join(STYLES), style), detail_code=BAD_STYLE)
     if images not in (False, True, IMAGE_LINE):
         raise InvalidInput("images must be True, False or %r, got %r" % (IMAGE_LINE, images), detail_code=BAD_IMAGES)
+    if settings is not None and not isinstance(settings, Settings):
+        raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
     settings = settings if settings is not None else Settings.from_env()
     chosen = _names(names, style)
     definitions: list[dict[str, Any]] = []
@@ -643,6 +645,7 @@ def call_tool(
     (for a multimodal model: pass :func:`image_block` of the result to it) instead of
     refusing it; :func:`format_results` shows it as one line.
     """
+    _check_client(client)
     try:
         tool = _resolve_tool(name, names)
         chosen = client if client is not None else default_client()
@@ -650,6 +653,14 @@ def call_tool(
     except WebSearchError as error:
         return cast(ToolResult, sendable_value({"error": error.to_dict()}))
     return _answer(tool, args, chosen, images)
+
+
+def _check_client(client: object) -> None:
+    """``TypeError`` unless ``client`` is None or a :class:`SearchClient`: the host's slip, not the
+    model's (a backend's name, ``client="stub"``, was an ``AttributeError`` on ``'str'``)."""
+    if client is not None and not isinstance(client, SearchClient):
+        hint = " (to choose a backend: client=SearchClient(%r))" % client if isinstance(client, str) else ""
+        raise TypeError("client must be a websearch_sync.SearchClient, got %s%s" % (type(client).__name__, hint))
 
 
 def _answer(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> ToolResult:
@@ -804,6 +815,7 @@ class ToolSession:
         images: bool = False,
     ) -> None:
         _check_guard(max_repeats, repeat_window_s)
+        _check_client(client)
         self.client = client
         self.images = images
         self.max_repeats = max_repeats

@@ -519,3 +519,24 @@ def test_a_mocks_refusal_is_not_asked_again_at_the_hosts_next_address():
             )
         assert len(mock.calls) == 1
     assert failed.value.retryable is False
+
+
+@pytest.mark.parametrize("typed", ["stub;ddg_html", "stub ddg_html", "stub; ddg_html", "stub|ddg_html"])
+def test_backends_listed_with_another_separator_than_a_comma_are_told_to_use_commas(typed, capsys, monkeypatch):
+    """Before: 'did you mean ddg_html?', the closest single name, as if one backend were meant (the
+    flag, the variable and Python alike)."""
+    said = "(a list of backends is separated by commas: stub,ddg_html)"
+    assert cli_main(["search", "q", "-b", typed]) == 2
+    assert said in capsys.readouterr().err
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", typed)
+    assert cli_main(["search", "q"]) == 2
+    assert said in capsys.readouterr().err
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend=typed)
+    assert said in info.value.message and "did you mean" not in info.value.message
+
+
+def test_a_name_with_a_separator_whose_parts_are_not_all_backends_keeps_the_closest_name(capsys):
+    assert cli_main(["search", "q", "-b", "stub;dgg"]) == 2
+    err = capsys.readouterr().err
+    assert "separated by commas" not in err and "(did you mean stub?)" in err

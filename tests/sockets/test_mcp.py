@@ -453,6 +453,132 @@ def test_the_started_command_ends_cleanly_when_its_client_disconnects_mid_call()
     assert all(line.startswith("websearch-sync mcp: ") for line in err.splitlines()), err
 
 
+class StderrLines:
+    """A server's stderr, read line by line in a thread, for a test to wait for one of its lines."""
+
+    def __init__(self, stream):
+        self.lines = []
+        self.arrived = threading.Condition()
+        self._stream = stream
+        threading.Thread(target=self._collect, daemon=True).start()
+
+    def _collect(self):
+        for line in self._stream:
+            with self.arrived:
+                self.lines.append(line.decode("utf-8", "replace"))
+                self.arrived.notify_all()
+
+    def wait_for(self, text, limit_s):
+        """Whether a line holding ``text`` arrived within ``limit_s``."""
+        with self.arrived:
+            return self.arrived.wait_for(lambda: any(text in line for line in self.lines), limit_s)
+
+
+#: What the server logs (``--log-level info``) once it has read the end of its input with requests still owed.
+OWED_AT_EOF = "MCP client closed stdin: answering the "
+
+
+@contextmanager
+def fetch_held_by_its_page():
+    """``(url, arrived, release)``: a loopback page (a recorded article) that holds every fetch of it
+    until ``release`` is set (at most MAX_WAIT_S), ``arrived`` set when a fetch reaches it."""
+    arrived, release = threading.Event(), threading.Event()
+
+    def page(conn, request, server):
+        arrived.set()
+        gated(release, respond(200, article_html()))(conn, request, server)
+
+    try:
+        with FaultServer({"*": page}) as site:
+            yield site.url("/page"), arrived, release
+    finally:
+        release.set()
+
+
+def _fetch_call(request_id, url):
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": "web_fetch", "arguments": {"url": url}},
+    }
+
+
+@contextmanager
+def server_with_a_held_fetch(zygote, *more):
+    """A forked server (``--allow-private``, info logs on a piped stderr: :class:`StderrLines`) sent
+    ``initialize``, ``notifications/initialized``, a fetch (id 2) of a page that holds it and the
+    messages ``more``, all at once; ``(process, log, release, limit_s)`` once the fetch has reached the
+    page. Its stdout is read by the test alone, with nothing left blocked on it (a thread blocked
+    reading it keeps the pipe open after the test closes it). Killed at the end if it still runs."""
+    limit_s = paced_budget_s(SESSION_LIMIT_S)
+    with fetch_held_by_its_page() as (url, arrived, release):
+        process = subprocess.Popen(
+            zygote.command("--allow-private", "--log-level", "info"),
+            cwd=str(ROOT),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            log = StderrLines(process.stderr)
+            initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            process.stdin.write(_jsonrpc(INITIALIZE, initialized, _fetch_call(2, url), *more).encode())
+            process.stdin.flush()
+            assert arrived.wait(limit_s), "the fetch did not reach the page"
+            yield process, log, release, limit_s
+        finally:
+            release.set()
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stdout.close()
+
+
+def test_every_request_read_before_stdin_closes_is_answered_before_the_server_ends(zygote):
+    """A client that writes its requests and closes stdin at once (``printf '...' | websearch-sync mcp``)
+    gets an answer to each, the call still running at the end of input included, and the server then
+    ends (status 0). Before, the end of input ended the SDK's connection, which cancelled the fetch
+    and answered it ``-32000`` "Connection closed". The page is released only once the server has
+    read the end of input (its info line says so)."""
+    more = [{"jsonrpc": "2.0", "id": 3, "method": "tools/list"}, json.loads(call_line(4, '{"query":"eof"}'))]
+    with server_with_a_held_fetch(zygote, *more) as (process, log, release, limit_s):
+        process.stdin.close()
+        read_the_end = log.wait_for(OWED_AT_EOF, limit_s)  # asserted below, after the answers it is about
+        release.set()
+        lines = read_lines(process.stdout, 5, limit_s)  # four answers, then the end of stdout
+        assert process.wait(limit_s) == 0
+    answers = {answer["id"]: answer for answer in map(json.loads, lines)}
+    assert sorted(answers) == [1, 2, 3, 4] and len(lines) == 4
+    assert "error" not in answers[2], answers[2]
+    assert read_the_end, log.lines
+    assert answers[2]["result"]["isError"] is False
+    assert answers[2]["result"]["structuredContent"]["title"]
+    assert answers[4]["result"]["structuredContent"]["items"][0]["title"] == "eof - Overview"
+
+
+def test_a_server_owing_answers_after_stdin_closed_ends_at_once_when_its_client_goes(zygote):
+    """Once stdin has closed the server waits for the calls it read, but not for a client that has
+    gone (its end of stdout closed: the answers have no reader): it ends while the page still holds
+    the fetch, status 0, its closing line on stderr."""
+    with server_with_a_held_fetch(zygote) as (process, log, release, limit_s):
+        process.stdin.close()
+        assert log.wait_for(OWED_AT_EOF, limit_s), log.lines
+        process.stdout.close()
+        assert process.wait(MAX_WAIT_S / 2) == 0  # the page still holds the fetch
+        assert log.wait_for("MCP client closed the connection", limit_s), log.lines
+
+
+def test_a_server_whose_client_closed_stdout_ends_at_once_with_stdin_still_open(zygote):
+    """A client gone (its end of stdout closed) while a call runs and stdin is still open: nothing can
+    reach it any more, and the server ends at once (status 0), while the page still holds the fetch.
+    Before, it served on until stdin closed, its answers going to the null device."""
+    with server_with_a_held_fetch(zygote) as (process, log, release, limit_s):
+        process.stdout.close()
+        assert process.wait(MAX_WAIT_S / 2) == 0  # the page still holds the fetch
+        assert log.wait_for("MCP client closed the connection", limit_s), log.lines
+
+
 def test_a_forked_server_ends_on_the_sigterm_a_client_ends_its_server_with(zygote):
     """The MCP SDK's client ends a server its stdin's close did not end with SIGTERM to the server's
     process group (``mcp.client.stdio``: ``terminate_posix_process_tree``); the started command dies
@@ -988,7 +1114,9 @@ def test_a_line_over_the_cap_is_refused_unread_and_the_next_line_served():
     async def read():
         messages, received = anyio.create_memory_object_stream(2)
         answers, answered = anyio.create_memory_object_stream(2)
-        await transport._read(transport._Wire(wire, owned=False), messages, answers, transport.Batches(), answers)
+        await transport._read(
+            transport._Wire(wire, owned=False), messages, answers, transport.Batches(), answers, transport.Pending()
+        )
         return [m.message.id async for m in received], [a async for a in answered]
 
     passed_on, answered = anyio.run(read)

@@ -787,6 +787,51 @@ except ws.InvalidInput as error:
     ), done.stdout
 
 
+@pytest.mark.parametrize(
+    ("entry_point", "said"),
+    [
+        (
+            "demo = demo_serch:DemoSearch\n",
+            "No module named 'demo_serch' (the entry point names module 'demo_serch', which is not there (did you"
+            " mean demo_search?); fix it in the plugin's pyproject.toml and install the plugin again (pip install -e"
+            " .): entry points are read from the installed metadata)",
+        ),
+        (
+            "demo = demo_search:DemoSerch\n",
+            "module 'demo_search' has no attribute 'DemoSerch' (the entry point names class 'DemoSerch' of"
+            " demo_search, which is not there (did you mean DemoSearch?); fix it in the plugin's pyproject.toml and"
+            " install the plugin again",
+        ),
+    ],
+)
+def test_a_slip_in_an_entry_points_module_or_class_names_the_one_meant_and_how_to_fix_it(tmp_path, entry_point, said):
+    """Before, only Python's words: "No module named 'demo_serch'", "module 'demo_search' has no attribute
+    'DemoSerch'", saying neither that the entry point named it, nor what was meant, nor that a fix in
+    pyproject.toml is read once the plugin is installed again."""
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, entry_point)
+    done = _run(tmp_path, _ERROR_OF_A_SEARCH)
+    assert done.returncode == 0, done.stderr
+    assert said in done.stdout, done.stdout
+
+
+def test_a_missing_dependency_of_a_plugin_is_not_taken_for_a_slip_in_its_entry_point(tmp_path):
+    """The module the entry point names is there; what it imports is not: Python's words and the line, no hint."""
+    source = "import demo_sdk_not_installed\n" + PLUGIN_SOURCE
+    _distribution(tmp_path, "demo_search", "demo_search", source, "demo = demo_search:DemoSearch\n")
+    done = _run(tmp_path, _ERROR_OF_A_SEARCH)
+    assert "No module named 'demo_sdk_not_installed' (at demo_search.py:1)" in done.stdout, done.stdout
+    assert "the entry point names" not in done.stdout
+
+
+_ERROR_OF_A_SEARCH = """
+import websearch_sync as ws
+try:
+    ws.search("q", backend="demo")
+except ws.InvalidInput as error:
+    print(error.message)
+"""
+
+
 #: A plugin that says when it is imported (a slow SDK import would be paid there), and a broken one
 #: whose skip warning a command that loads the plugins says.
 LOUD_PLUGIN_SOURCE = 'import sys\nsys.stderr.write("demo plugin imported\\n")\n' + PLUGIN_SOURCE

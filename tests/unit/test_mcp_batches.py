@@ -94,13 +94,14 @@ class LineWire:
 def read_all(batches, *lines):
     """What the transport's reader makes of ``lines``: the SDK's messages, its own answers, and the
     stream (still open, as the SDK's is) where a batch settled by the SDK goes."""
+    from websearch_sync.mcp.pending import Pending
     from websearch_sync.mcp.transport import _read
 
     async def run():
         messages_send, messages = anyio.create_memory_object_stream(100)
         answers_send, answers = anyio.create_memory_object_stream(100)
         settled_send, settled = anyio.create_memory_object_stream(100)
-        await _read(LineWire(*lines), messages_send, answers_send, batches, settled_send)
+        await _read(LineWire(*lines), messages_send, answers_send, batches, settled_send, Pending())
         return [m async for m in messages], [a async for a in answers], settled
 
     return anyio.run(run)

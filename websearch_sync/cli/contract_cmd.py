@@ -21,6 +21,7 @@ from ..config import Settings, check_one_backend
 from ..engine.stdout_claim import owner_stdout
 from ..errors import DNS_ERROR, WebSearchError, one_line
 from ..models import VERTICALS
+from ..shellwords import shell_quote
 from .output import EXIT_OK, UNRESOLVED, choice_flag, error_line, exit_status, int_arg, json_text
 
 if TYPE_CHECKING:
@@ -305,7 +306,23 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.update:
         plural = "" if len(updated) == 1 else "s"
         out.write("%d golden%s updated; review them with your VCS diff\n" % (len(updated), plural))
+    elif counts["NEW"] or counts["DRIFT"]:
+        sys.stderr.write("hint: %s\n" % _update_hint(args, counts))
     return status
+
+
+def _update_hint(args: argparse.Namespace, counts: dict[str, int]) -> str:
+    """What to run after ``verify`` found cases without a golden or differing from it: the exit status
+    (1) alone left a first case's NEW without a next step."""
+    backend = " --backend %s" % shell_quote(args.backend) if args.backend else ""
+    command = "websearch-sync verify --fixtures %s%s --update" % (shell_quote(str(args.fixtures)), backend)
+    new, drift = counts["NEW"], counts["DRIFT"]
+    done = " and ".join(
+        ["writes the goldens of the NEW cases from their replay"] * bool(new)
+        + ["rewrites %s of the DRIFT cases" % ("those" if new else "the goldens")] * bool(drift)
+    )
+    meant = " once each diff above is a change you meant" if drift else ""
+    return "`%s` %s%s; review the goldens with your VCS diff" % (command, done, meant)
 
 
 # -- check-live ------------------------------------------------------------------------------------

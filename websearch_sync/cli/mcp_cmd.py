@@ -67,7 +67,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "mcp",
         help="serve web_search and web_fetch to an MCP client over stdio",
         description="Run an MCP server on stdin/stdout offering web_search and web_fetch (needs the mcp extra: "
-        "without it the command says what to install). It runs until the client closes stdin.",
+        "without it the command says what to install). It runs until the client closes stdin (answering the "
+        "requests read before it first) or stdout.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

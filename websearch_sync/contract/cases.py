@@ -36,7 +36,7 @@ from ..errors import CONNECTION_ERROR, NO_CASES, InvalidInput, WebSearchError, c
 from ..models import SearchParams, StrPath
 from ..net.browser import PROFILES
 from ..shellwords import shell_quote
-from ..validate import MAX_PAGES
+from ..validate import MAX_PAGES, describe_sent
 from .replay import ReplayMismatch, ReplayWire, known_exception, recorded_status
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -400,6 +400,8 @@ def orphan_files(fixtures_dir: StrPath) -> list[Path]:
     for case in discover(root):
         referenced.add(case.meta_path)
         referenced.add(case.expected_path)
+        if case.problem is not None:  # an unreadable meta: its body files are still the case's, not strays
+            referenced.update(path for path in case.folder.glob("*") if _file_of_case(path.name, case.name))
         for exchange in case.exchanges() if case.problem is None else []:
             try:
                 body = case.body_path(exchange["response"])
@@ -412,6 +414,15 @@ def orphan_files(fixtures_dir: StrPath) -> list[Path]:
         if path.is_file() and path.name != "README.md" and path.resolve() not in referenced and path not in referenced:
             orphans.append(path)
     return orphans
+
+
+def _file_of_case(file_name: str, case_name: str) -> bool:
+    """Whether ``file_name`` is named as a body of case ``case_name`` is: ``<case>.<ext>`` or
+    ``<case>.<n>.<ext>`` (an exchange's)."""
+    if not file_name.startswith(case_name + "."):
+        return False
+    parts = file_name[len(case_name) + 1 :].split(".")
+    return len(parts) == 1 or (len(parts) == 2 and parts[0].isdigit())
 
 
 #: Settings a replay never takes from a meta file: it is offline, so it reaches no shared
@@ -609,6 +620,12 @@ def _item_violations(item: dict[str, Any], rank: int, provider: Optional[str], v
     return problems
 
 
+#: What an unreadable golden's verdict says to do (``--update`` rewrites DRIFT and NEW goldens only).
+REWRITE = (
+    "remove it and run `websearch-sync verify --update` to write it from the replay (goldens are never edited by hand)"
+)
+
+
 def load_golden(case: Case) -> Optional[dict[str, Any]]:
     """The case's golden, or ``None`` when it has none yet; ``ValueError`` for one that is a
     link to a file outside the case's folder (it is not read)."""
@@ -616,8 +633,29 @@ def load_golden(case: Case) -> Optional[dict[str, Any]]:
         return None
     if case.expected_path.resolve().parent != case.folder.resolve():
         raise ValueError("it is a link to a file outside the case's folder")
-    golden: dict[str, Any] = json.loads(case.expected_path.read_text(encoding="utf-8"))
-    return golden
+    golden = json.loads(case.expected_path.read_text(encoding="utf-8"))
+    problem = _golden_shape_problem(golden)
+    if problem:
+        raise ValueError(problem)
+    result: dict[str, Any] = golden
+    return result
+
+
+def _golden_shape_problem(golden: Any) -> Optional[str]:
+    """What makes ``golden`` no outcome :func:`write_golden` writes (``None``: nothing): not a JSON
+    object, ``items`` not a list of objects, ``error`` not an object. The diff reads those shapes:
+    another (a hand-edited or truncated golden) was an ``AttributeError`` traceback out of ``verify``."""
+    if not isinstance(golden, dict):
+        return "it is %s, not a JSON object" % ("null" if golden is None else describe_sent(golden))
+    items = golden.get("items")
+    if "items" in golden and not isinstance(items, list):
+        return "its items is %s, not a list" % describe_sent(items)
+    for index, item in enumerate(items or []):
+        if not isinstance(item, dict):
+            return "its item %d is %s, not a JSON object" % (index + 1, describe_sent(item))
+    if "error" in golden and not isinstance(golden["error"], dict):
+        return "its error is %s, not a JSON object" % describe_sent(golden["error"])
+    return None
 
 
 def write_golden(case: Case, outcome: dict[str, Any]) -> None:
@@ -770,8 +808,10 @@ def _against_golden(case: Case, outcome: dict[str, Any], message: Optional[str])
     what is wrong with a plugin's parse result), ``NEW`` without one, ``ERROR`` for one unreadable."""
     try:
         golden = load_golden(case)
-    except ValueError as exc:
-        return CaseResult(case, "ERROR", ["unreadable golden %s: %s" % (case.expected_path.name, exc)], outcome)
+    except ValueError as exc:  # json's JSONDecodeError too
+        return CaseResult(
+            case, "ERROR", ["unreadable golden %s: %s" % (case.expected_path.name, exc), REWRITE], outcome
+        )
     if golden is None:
         return CaseResult(case, "NEW", ["no golden: %s" % case.expected_path.name], outcome)
     diff = compare(golden, outcome)
@@ -869,10 +909,25 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
         of = " of backend %s" % backend if backend else ""
         raise InvalidInput(
             "no fixture cases%s (*/<case>.meta.json) under %s; %s"
-            % (of, root, misplaced_folder(root) or record_hint(root, backend)),
+            % (of, root, misplaced_folder(root) or without_meta(root, backend) or record_hint(root, backend)),
             detail_code=NO_CASES,
         )
     return [run_case(case) for case in cases]
+
+
+def without_meta(fixtures_dir: StrPath, backend: Optional[str]) -> Optional[str]:
+    """What to say of case files found without the meta file a case is read from (a body or golden whose
+    ``<case>.meta.json`` was deleted or renamed): "no fixture cases" alone left the files there unexplained."""
+    root = Path(fixtures_dir)
+    strays = [path for path in orphan_files(root) if backend is None or path.parent.name == backend]
+    if not strays:
+        return None
+    shown = ", ".join(path.relative_to(root).as_posix() for path in strays[:4])
+    more = " and %d more" % (len(strays) - 4) if len(strays) > 4 else ""
+    return (
+        "found %s%s, with no <case>.meta.json beside them: a case is read from its meta file (the request and "
+        "answer recorded); put it back, or %s" % (shown, more, record_hint(root, backend))
+    )
 
 
 def record_hint(

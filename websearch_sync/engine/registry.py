@@ -53,6 +53,7 @@ from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, ENV_VARS, PACKAGE, BuiltIn
 from .code_site import code_site, plugin_package, raised_at, top_package
 from .option import Option
+from .plugin_slips import entry_point_slip
 from .setting import Setting, merged, read_settings
 from .unsent import COMMON_INPUTS, LOCALE_PARTS, usable_declaration, usable_filters
 
@@ -818,6 +819,7 @@ def did_you_mean(name: Any) -> str:
     with a close registered one, else how a plugin's backend becomes known (:data:`~..config.NOT_INSTALLED`)."""
     why = (
         (config.url_as_backend(name) if isinstance(name, str) else None)
+        or (config.list_not_split(name, [*_known(), "auto"]) if isinstance(name, str) else None)
         or skipped_plugin(name)
         or entry_point_of_another_name(name)  # before misgrouped: a loaded plugin's entry point is read first
         or misgrouped(name)
@@ -957,7 +959,9 @@ def _load_plugin(entry: Any) -> None:
         raise
     except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
         site = code_site(exc, top_package(str(entry.value).split(":", 1)[0]))  # the line of its own module that raised
-        where = " (at %s)" % site if site else _dotted_class(str(entry.value), exc)
+        where = (
+            " (at %s)" % site if site else _dotted_class(str(entry.value), exc) or entry_point_slip(entry.value, exc)
+        )
         _skip(entry, "it failed to load: %s: %s%s" % (type(exc).__name__, exc, where))
         return
     problem = _plugin_problem(cls, key)

@@ -61,7 +61,8 @@ def check_max_concurrent(max_concurrent: object) -> None:
 
 
 def serve_stdio(tools: "McpTools", *, max_concurrent: int = DEFAULT_MAX_CONCURRENT) -> None:
-    """Serve ``tools`` to one MCP client over stdin/stdout until the client closes stdin.
+    """Serve ``tools`` to one MCP client over stdin/stdout until the client closes stdin (the requests
+    read before that answered first) or stdout.
 
     Each tool call runs the synchronous library in a worker thread, at most
     ``max_concurrent`` at once. Raises ``InvalidInput``: ``bad_max_concurrent``,

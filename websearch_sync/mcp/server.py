@@ -110,7 +110,8 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
 
 
 async def serve(tools: McpTools, *, max_concurrent: int) -> None:
-    """Serve ``tools`` over this process's stdin/stdout until the client closes stdin."""
+    """Serve ``tools`` over this process's stdin/stdout until the client closes stdin (every request read
+    answered first) or stdout."""
     server = build_server(tools, anyio.CapacityLimiter(max_concurrent))
     async with stdio_streams() as (read_stream, write_stream):
         logger.info("MCP server ready: %s", ", ".join(definition["name"] for definition in tools.definitions()))

@@ -34,8 +34,10 @@ a request naming a protocol version the SDK does not speak (its ``-32022`` says 
 A line ends at LF only (a bare CR stays in its line), and answers end in LF on Windows too, as
 the stdio transport delimits its messages: universal newlines split a line at a bare CR.
 
-A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
-the null device, and the server ends when stdin closes, as for any client. Lines are read and
+The end of input does not end the requests read before it: the SDK's connection sees it only
+once each of them is answered (:mod:`.pending`), so a client that writes its requests and closes
+stdin at once reads every answer. A client that goes away (its end of stdout closed) ends the
+server at once: answers nobody reads go to the null device. Lines are read and
 written in daemon threads (:class:`_Wire`), so Ctrl-C ends the server without waiting for a line
 from the client, or for a client that has stopped reading.
 
@@ -47,6 +49,7 @@ library or of a backend plugin, in any thread, cannot corrupt the protocol; all 
 import contextlib
 import io
 import json
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -66,10 +69,13 @@ from ..net import workers
 from ..tool import format_results
 from ..validate import describe_sent, json_int, not_an_object
 from .batches import Batches
+from .pending import Pending, wait_hangup
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 T = TypeVar("T")
+
+logger = logging.getLogger("websearch_sync")
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -368,6 +374,7 @@ async def _read(
     answers: MemoryObjectSendStream[Outgoing],
     batches: Batches,
     settled: MemoryObjectSendStream[Outgoing],
+    pending: Pending,
 ) -> None:
     """Read the client's lines until the end of input: each message to the SDK (``messages``), each
     answer of the transport's own to the writer (``answers``). ``settled`` is the SDK's write stream,
@@ -382,11 +389,11 @@ async def _read(
                     continue
                 message, answer = parse_line(line, serve_batches=batches.served())
                 if isinstance(message, list):
-                    await _serve_batch(message, batches, messages, answers, settled)
+                    await _serve_batch(message, batches, pending, messages, answers, settled)
                 elif message is not None and _request_of(message) and batches.in_use(message.id):
                     await answers.send(_error(message.id, INVALID_REQUEST, ID_TAKEN))
                 elif message is not None:
-                    await _pass_on(message, batches, messages, settled)
+                    await _pass_on(message, batches, pending, messages, settled)
                 elif answer is not None:
                     await answers.send(answer)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
@@ -401,23 +408,28 @@ def _request_of(message: Any) -> bool:
 async def _pass_on(
     message: Any,
     batches: Batches,
+    pending: Pending,
     messages: MemoryObjectSendStream[Any],
     settled: MemoryObjectSendStream[Outgoing],
 ) -> None:
     """Hand ``message`` to the SDK, noted in ``batches`` first (an ``initialize``: its answer says the
-    version). A request of a batch carries the SDK's ``on_request_unanswered`` hook, which its
-    dispatcher calls exactly when it writes no answer to it (the client cancelled it): its batch then
-    goes without it, on ``settled``. Matching the client's cancellations here instead lost the batch's
+    version), a request in ``pending`` too: it is owed an answer. Each request carries the SDK's
+    ``on_request_unanswered`` hook, which its dispatcher calls exactly when it writes no answer to it
+    (the client cancelled it): it is settled then, and a request of a batch leaves its batch to go
+    without it, on ``settled``. Matching the client's cancellations here instead lost the batch's
     answer to an id the SDK reads alike (``"30"`` for ``30``), and a cancellation that came after the
     answer sent that answer alone, outside its batch's array."""
     request_id = getattr(message, "id", None)
     batches.passed_on(getattr(message, "method", None), request_id)
-    if not (_request_of(message) and batches.in_use(request_id)):
+    if not _request_of(message):
         await messages.send(SessionMessage(message))
         return
+    in_batch = batches.in_use(request_id)
+    pending.passed_on(request_id)
 
     async def unanswered() -> None:
-        complete = batches.unanswered(request_id)
+        pending.settled(request_id)
+        complete = batches.unanswered(request_id) if in_batch else None
         if complete is not None:
             await settled.send(complete)
 
@@ -446,6 +458,7 @@ def _refused_in_batch(member: Any, request_id: Any, batches: Batches, taken: set
 async def _serve_batch(
     members: list[Any],
     batches: Batches,
+    pending: Pending,
     messages: MemoryObjectSendStream[Any],
     answers: MemoryObjectSendStream[Outgoing],
     settled: MemoryObjectSendStream[Outgoing],
@@ -476,17 +489,22 @@ async def _serve_batch(
     if complete is not None:
         await answers.send(complete)
     for message in passed:
-        await _pass_on(message, batches, messages, settled)
+        await _pass_on(message, batches, pending, messages, settled)
 
 
-async def _write(wire_out: _Wire, outgoing: MemoryObjectReceiveStream[Outgoing], batches: Batches) -> None:
+async def _write(
+    wire_out: _Wire, outgoing: MemoryObjectReceiveStream[Outgoing], batches: Batches, pending: Pending
+) -> None:
     async with outgoing:
         async for item in outgoing:
             if isinstance(item, (dict, list)):
                 text = json.dumps(item, separators=(",", ":"))
             else:
+                request_id = _answered_id(item.message)
+                if request_id is not None:
+                    pending.settled(request_id)
                 text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-                if batches.watches(getattr(item.message, "id", None)):  # an initialize's answer, or a batch's
+                if batches.watches(request_id):  # an initialize's answer, or a batch's
                     held, complete = batches.held(json.loads(text))
                     if held and complete is None:
                         continue  # an answer of a batch that still waits for others
@@ -496,6 +514,13 @@ async def _write(wire_out: _Wire, outgoing: MemoryObjectReceiveStream[Outgoing],
                 await wire_out.write_line(text)
             except BrokenPipeError:  # the client has gone (mid-call): no one reads the answers any more
                 _discard(wire_out.file)
+                pending.client_gone()
+
+
+def _answered_id(message: Any) -> Any:
+    """The id of the request ``message`` (the SDK's) answers: a response's or an error's (None for a
+    notification or a request of the server's, and for an error without an id)."""
+    return None if getattr(message, "method", None) is not None else getattr(message, "id", None)
 
 
 def _discard(file: BinaryIO) -> None:
@@ -511,13 +536,60 @@ def _discard(file: BinaryIO) -> None:
 @asynccontextmanager
 async def stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
     """``(read_stream, write_stream)`` for the SDK's ``Server.run`` over this process's stdin/stdout."""
-    with _claimed_stdio() as (wire_in, wire_out):
+    with _claimed_stdio() as (wire_in, wire_out), _hangup_watch(wire_out) as watch:
         incoming_send, incoming = anyio.create_memory_object_stream[Any](0)
         outgoing_send, outgoing = anyio.create_memory_object_stream[Outgoing](16)
-        async with anyio.create_task_group() as group:
-            batches = Batches()
-            group.start_soon(_read, wire_in, incoming_send, outgoing_send.clone(), batches, outgoing_send)
-            group.start_soon(_write, wire_out, outgoing, batches)
-            async with outgoing_send:
-                yield incoming, outgoing_send
-            # the writer ends after the last answer, once the reader has seen the end of input
+        batches, pending = Batches(), Pending()
+        async with anyio.create_task_group() as watching:
+            if watch is not None:
+                watching.start_soon(_watch_client, watch, pending)
+            async with anyio.create_task_group() as group:
+                group.start_soon(_serve_input, wire_in, incoming_send, outgoing_send, batches, pending)
+                group.start_soon(_write, wire_out, outgoing, batches, pending)
+                async with outgoing_send:
+                    yield incoming, outgoing_send
+                pending.scope.cancel()  # the SDK has ended: a line read now would reach no one
+                # the writer ends after the last answer, once the reader has seen the end of input
+            watching.cancel_scope.cancel()  # the watch's thread ends as the block does (_hangup_watch)
+
+
+async def _serve_input(
+    wire_in: _Wire,
+    messages: MemoryObjectSendStream[Any],
+    outgoing: MemoryObjectSendStream[Outgoing],
+    batches: Batches,
+    pending: Pending,
+) -> None:
+    """The reader (:func:`_read`), then, at the end of input, the wait for every request it passed on
+    to be settled (:class:`~.pending.Pending`) before the SDK sees the end (which cancels the requests
+    still under way): a clone of its read stream's sending end stays open until then. A client gone
+    (stdout closed) cancels both: the server ends at once."""
+    held = messages.clone()
+    with held, pending.scope:
+        await _read(wire_in, messages, outgoing.clone(), batches, outgoing, pending)
+        if pending.owed():
+            logger.info("MCP client closed stdin: answering the %d request(s) read before it", pending.owed())
+        await pending.answered()
+
+
+async def _watch_client(watch: tuple[int, int], pending: Pending) -> None:
+    """Tell ``pending`` when stdout's reader has gone (:func:`~.pending.wait_hangup` in a daemon thread)."""
+    if await workers.run_awaited(partial(wait_hangup, *watch), "websearch-mcp-watch"):
+        pending.client_gone()
+
+
+@contextmanager
+def _hangup_watch(wire_out: _Wire) -> Iterator[Optional[tuple[int, int]]]:
+    """``(stdout's descriptor, the read end of a pipe)`` for :func:`~.pending.wait_hangup`, whose wait
+    ends when the block does (the pipe's write end closed); None where nothing can be watched (a stream
+    without a descriptor)."""
+    try:
+        fd = wire_out.file.fileno()
+    except (AttributeError, OSError, ValueError):
+        yield None
+        return
+    stop_read, stop_write = os.pipe()
+    try:
+        yield fd, stop_read  # wait_hangup closes the read end
+    finally:
+        os.close(stop_write)

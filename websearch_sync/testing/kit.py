@@ -25,6 +25,7 @@ from ..contract.cases import (
     misplaced_folder,
     record_hint,
     recorded_bound,
+    without_meta,
 )
 from ..contract.conformance import ConformanceCheck
 from ..contract.conformance import conformance_checks as _conformance_checks
@@ -235,9 +236,17 @@ def _replay_transport(case: Case, impersonate: Optional[str]) -> HttpTransport:
     """A transport answering one attempt with the case's recorded responses, in order, below
     the wire kind ``impersonate`` picks (the searching client's: browser requests pass through
     the browser wire's request building, as in production)."""
+
+    def body_of(response: dict[str, Any]) -> bytes:
+        try:
+            return case.body_bytes(response)
+        except OSError as error:  # a body file the meta names, missing or unreadable: the case's fault
+            why = "case %s cannot answer: its recorded body cannot be read (%s: %s)"
+            raise _no_answer(case.backend, why % (case.case_id, type(error).__name__, error)) from None
+
     wire = ReplayWire(
         case.exchanges(),
-        case.body_bytes,
+        body_of,
         check_requests=False,
         refuse=lambda why: _no_answer(case.backend, "case %s: %s" % (case.case_id, why)),
     )
@@ -319,7 +328,11 @@ class FixtureReplay:
         record = record_hint(self.fixtures_dir, backend, params.query, params.vertical)
         if known:
             return "recorded queries: %s; or %s" % (", ".join(known[:8]), record)
-        return misplaced_folder(self.fixtures_dir) or "no case of this backend is recorded: %s" % record
+        return (
+            misplaced_folder(self.fixtures_dir)
+            or without_meta(self.fixtures_dir, backend)
+            or "no case of this backend is recorded: %s" % record
+        )
 
 
 @contextlib.contextmanager
@@ -502,7 +515,10 @@ _ITEM_KEYS = (
 
 
 def contract_problems(result: Any, max_results: Optional[int] = None, provider: Optional[str] = None) -> list[str]:
-    """Everything in a ``search()`` result that breaks the canonical contract (empty when it holds)."""
+    """Everything in a ``search()`` result that breaks the canonical contract (empty when it holds).
+    ``TypeError`` for a ``max_results`` that is no whole number or a ``provider`` that is no name: the
+    test's slip, which compared as ``'>' not supported between instances of 'int' and 'str'``."""
+    _check_contract_arguments(max_results, provider)
     if not isinstance(result, Mapping):
         return ["the result is a %s, not a dict with 'items'" % type(result).__name__]
     if "items" not in result:
@@ -521,6 +537,14 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
         ):
             problems.append("errors[%d] is not {type, message, retryable, ...}" % position)
     return problems
+
+
+def _check_contract_arguments(max_results: Any, provider: Any) -> None:
+    """``TypeError`` for :func:`contract_problems`' arguments of the wrong type."""
+    if max_results is not None and (type(max_results) is not int or max_results < 0):
+        raise TypeError("max_results must be a whole number >= 0 (the most items allowed), got %r" % (max_results,))
+    if provider is not None and not isinstance(provider, str):
+        raise TypeError("provider must be a backend's name, a str, got %r" % (provider,))
 
 
 def _unknown_item_keys(items: Any, vertical: str = "web") -> list[str]:

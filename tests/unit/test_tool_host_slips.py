@@ -1,0 +1,55 @@
+"""The host's slips with the tool adapter and the contract kit (not the model's): a backend's name
+given as the client, a dict given as the settings, a string as assert_contract's max_results. Each is
+a TypeError saying what it takes, as SearchClient(settings={...}) already was; before, an
+AttributeError on 'str' or 'dict', or a comparison's TypeError, from deep inside."""
+
+import pytest
+
+from websearch_sync import tool
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: tool.call_tool("web_search", {"query": "x"}, client="stub"),
+        lambda: tool.ToolSession("stub"),
+        lambda: tool.ToolSession(client="stub"),
+    ],
+)
+def test_a_backend_name_given_as_the_client_is_a_type_error_naming_what_it_takes(make):
+    with pytest.raises(TypeError) as info:
+        make()
+    assert str(info.value) == (
+        "client must be a websearch_sync.SearchClient, got str (to choose a backend: client=SearchClient('stub'))"
+    )
+
+
+def test_a_session_of_another_object_as_client_says_its_type():
+    with pytest.raises(TypeError, match=r"^client must be a websearch_sync.SearchClient, got dict$"):
+        tool.ToolSession({"backend": "stub"})
+
+
+@pytest.mark.parametrize("settings", ["stub", {"backend": "stub"}])
+def test_tool_definitions_take_settings_as_search_client_does(settings):
+    with pytest.raises(TypeError, match=r"^settings must be a websearch_sync.Settings, got (str|dict)$"):
+        tool.tool_definitions(settings=settings)
+
+
+@pytest.mark.parametrize(
+    ("keywords", "said"),
+    [
+        ({"max_results": "5"}, "max_results must be a whole number >= 0 (the most items allowed), got '5'"),
+        ({"max_results": 5.0}, "max_results must be a whole number >= 0 (the most items allowed), got 5.0"),
+        ({"provider": ["stub"]}, "provider must be a backend's name, a str, got ['stub']"),
+    ],
+)
+def test_assert_contract_given_arguments_of_the_wrong_type_says_which(keywords, said):
+    """A test's slip with the contract kit's assertion: max_results="5" was "'>' not supported between
+    instances of 'int' and 'str'" from inside the check."""
+    from websearch_sync.testing import assert_contract
+
+    result = {"items": [], "provider_meta": {"provider_name": "stub"}}
+    with pytest.raises(TypeError) as info:
+        assert_contract(result, **keywords)
+    assert str(info.value) == said
+    assert_contract(result, max_results=5, provider="stub")  # the same result, asked rightly, holds

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple, Optional
 from urllib.parse import urlsplit
 
-from ..checkpoints import checkpoint
+from ..checkpoints import Abandoned, WorkAbandoned, abandonable, abandoned_here, checkpoint
 from ..errors import (
     DEADLINE_EXCEEDED,
     PDF_BROKEN,
@@ -103,6 +103,10 @@ CONTENT_PER_BYTE = 10
 BYTES_PER_XREF_ENTRY = 8
 MIN_XREF_ENTRIES = 10_000
 MAX_XREF_ENTRIES = 2_000_000
+#: Reads and seeks of the file pypdf may make to resolve the metadata and its title: it parses
+#: a string a byte at a time, a read each (1-2 s a MB: a 3 MB title took a PDF's fetch past its
+#: deadline, its pages' text lost with it); a real /Info dictionary takes a few hundred.
+MAX_TITLE_READS = 65_536
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
@@ -375,20 +379,51 @@ def _title(pypdf: Any, reader: Any, host: str) -> str:
     spaces (as in an HTML page's title); empty when it has none, or something else where the
     string belongs (pypdf then returns that object: an array, a number, a dictionary), or when
     the metadata cannot be read (an ``/Info`` that refers to itself, an array): the pages'
-    text, read before, is what was asked for, and no viewer refuses a document for its title."""
+    text, read before, is what was asked for, and no viewer refuses a document for its title.
+    Empty too when reading it takes over ``MAX_TITLE_READS`` reads of the file (a title of
+    megabytes), which are then not made."""
+    reads = _Reads(abandoned_here(), MAX_TITLE_READS)
     try:
-        metadata = reader.metadata
-        title = metadata.title if metadata is not None else None
-        raw = metadata.get("/Title") if metadata is not None else None
-        raw = raw.get_object() if raw is not None else None
+        with abandonable(reads):
+            metadata = reader.metadata
+            title = metadata.title if metadata is not None else None
+            raw = metadata.get("/Title") if metadata is not None else None
+            raw = raw.get_object() if raw is not None else None
     except (pypdf.errors.PyPdfError, *_MALFORMED) as error:
         logger.info("PDF from %s: its metadata cannot be read (%s); no title", host, type(error).__name__)
+        return ""
+    except WorkAbandoned:
+        if not reads.spent:  # its fetch gave the read up: the thread ends
+            raise
+        logger.info("PDF from %s: its metadata takes over %d reads of the file; no title", host, MAX_TITLE_READS)
         return ""
     if isinstance(raw, bytes) and raw[:2] in (codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE):
         # UTF-16 that pypdf could not decode (a lone surrogate, an odd byte) it reads as
         # PDFDocEncoding: "þÿ" and the bytes as Latin letters. Read as UTF-16, the broken unit replaced.
         title = raw.decode("utf-16", errors="replace")
     return " ".join(_CONTROLS.sub(" ", title).split()) if isinstance(title, str) else ""
+
+
+class _Reads:
+    """What gives a read of the title up (:func:`~websearch_sync.checkpoints.abandonable`): its
+    fetch giving the whole read up (``outer``), or ``limit`` checkpoints passed, each a read or
+    seek of the file (:class:`_CheckedFile`); ``spent`` says the latter."""
+
+    def __init__(self, outer: Optional[Abandoned], limit: int) -> None:
+        self.outer = outer
+        self.left = limit
+
+    @property
+    def spent(self) -> bool:
+        """Whether the reads it allows are used up."""
+        return self.left < 0
+
+    def is_set(self) -> bool:
+        """Counts a checkpoint: true once the reads are spent or the fetch gave the read up."""
+        if self.outer is not None and self.outer.is_set():
+            return True
+        self.left -= 1
+        return self.left < 0
 
 
 def _heading(number: Optional[int], mode: str) -> str:

@@ -60,6 +60,9 @@ MAX_IMAGE_SIDE = 8000
 MAX_DECODE_PIXELS = 50_000_000
 #: Pillow's format names for the types fetch returns.
 _FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image/webp": "WEBP"}
+#: The ``content_type`` of every image fetch returns (the model APIs' image types): an image block
+#: of another (read back from a cache, planted) is never built.
+IMAGE_TYPES = frozenset(_FORMATS)
 #: Declared types that may be one of those (servers send the aliases too); others never are.
 _RETURNABLE = (*_FORMATS, "image/jpg", "image/pjpeg", "image/x-png", "image/apng")
 #: Attempts at encoding smaller when the first downscaled image is still over the byte cap.

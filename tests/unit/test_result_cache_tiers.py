@@ -170,7 +170,8 @@ def test_a_stored_page_or_page_text_that_fetch_would_have_cleaned_is_a_miss():
         "length": 11,
     }
     assert valid_page_answer(page)
-    for change in ({"text": "some text" + TAG, "length": 11}, {"text": "some\x00text\n"}, {"title": "A" + TAG}):
+    changes = ({"text": "some text" + TAG, "length": 11}, {"text": "some\x00text\n"}, {"title": "A" + TAG})
+    for change in (*changes, {"content_type": "text/plain\x1b[2J"}, {"content_type": "text/plain\u202e"}):
         assert not valid_page_answer({**page, **change}), change
     assert not valid_page_answer({**page, "length": 10})
     item = {"title": "T", "url": "https://e.example/", "provider": "p", "snippet": "s", "rank": 1, "content": "a\nb"}

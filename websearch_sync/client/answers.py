@@ -176,12 +176,15 @@ def valid_page_answer(answer: Any, max_chars: Optional[int] = None, images: bool
 
 
 def _cleaned_page(answer: dict[str, Any]) -> bool:
-    """Whether a stored fetch result's text and title are as fetch cleans them and its ``length``
+    """Whether a stored fetch result's text, title and content type are as fetch cleans them and its ``length``
     counts its text: one stored by an older version (tag characters kept) or planted is not, and
     the tool, cleaning it afterwards, gave a ``length`` that did not count its text."""
-    text = answer["text"]
+    text, title, media = answer["text"], answer["title"], answer["content_type"]
     return (
-        sendable(text) == text and title_line(answer["title"]) == answer["title"] and answer.get("length") == len(text)
+        sendable(text) == text
+        and title_line(title) == title
+        and title_line(media) == media
+        and answer.get("length") == len(text)
     )
 
 

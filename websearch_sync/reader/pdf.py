@@ -225,12 +225,7 @@ def pdf_text(
             status=response.status,
         )
     if not readable(text):
-        raise WebParseError(
-            "%s served a PDF %s; fetch reads a PDF's text, it does no OCR" % (host, _NO_TEXT[read.unmapped]),
-            provider=provider,
-            detail_code=PDF_NO_TEXT,
-            status=response.status,
-        )
+        raise WebParseError(_no_text(host, read), provider=provider, detail_code=PDF_NO_TEXT, status=response.status)
     warnings = [_left_out(host, read, provider, response.status).to_dict()] if read.left_out else []
     return PageText(title, text, EXTRACTOR, cuts=read.cuts, warnings=warnings)
 
@@ -263,6 +258,14 @@ _NO_TEXT = {
     False: "without a text layer (scanned pages?)",
     True: "whose text maps to no characters (its fonts give none for their glyphs)",
 }
+
+
+def _no_text(host: str, read: "_Read") -> str:
+    """Why a PDF read gave no text, in its error's words: no page at all (a page tree of none, or
+    none pypdf finds: not a scan's pages), no text layer, or text that maps to no characters."""
+    if not read.reached:
+        return "%s served a PDF of no page: its page tree lists none" % host
+    return "%s served a PDF %s; fetch reads a PDF's text, it does no OCR" % (host, _NO_TEXT[read.unmapped])
 
 
 #: Pages left out that the warning names (a broken file can have 40,000); the others are counted.
@@ -546,7 +549,7 @@ class _Read(NamedTuple):
     deadline or its content budget, or left a page out for its size), the first page's failure,
     and the pages pypdf failed on (``page 3 (AssertionError)``); whether it stopped before the
     last page; whether pypdf extracted any characters (``unmapped``: when none reads, the fonts
-    map their glyphs to none)."""
+    map their glyphs to none); how many pages (or parts of the page tree) it reached."""
 
     pages: list[str]
     cuts: frozenset[str] = frozenset()
@@ -554,6 +557,7 @@ class _Read(NamedTuple):
     left_out: list[str] = []
     stopped: bool = False
     unmapped: bool = False
+    reached: int = 0
 
     @property
     def truncated(self) -> bool:
@@ -623,7 +627,7 @@ def _read_pages(
     several = reached > 1  # a second page (or part of the page tree) was reached: the document has several
     if left_out:  # one line, not one a page: a broken file can have 40,000 (each at DEBUG, with pypdf's error)
         logger.info("PDF: %d part(s) left out, pypdf failed on them: %s", len(left_out), ", ".join(left_out[:3]))
-    return _Read(_headed(texts, several, mode), frozenset(cuts), failure, left_out, stopped, unmapped)
+    return _Read(_headed(texts, several, mode), frozenset(cuts), failure, left_out, stopped, unmapped, reached)
 
 
 def _numbered(pages: Iterator[Any]) -> Iterator[tuple[Optional[int], Optional[int], Any]]:

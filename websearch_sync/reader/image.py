@@ -124,10 +124,12 @@ def image_text(
     # the server chose the type: named as a well-formed media type only, or said to be missing or unknown
     declared = served_as(response.content_type)
     media = sniffed_image_type(response.content[:16])
-    refusal = _not_returned(response, host, provider, declared, media, images)
+    refusal = _not_returned(response, host, provider, declared, media, images) or _no_image(
+        response, host, provider, declared, media, images
+    )
     if refusal is not None:
         raise refusal
-    if not images:
+    if not images or media is None:  # (an empty body's when not asked: no image is known to be there)
         raise WebProviderError(
             # the message reaches a model through the tools too: the Python parameter is in the hint only
             "%s served %s, an image; fetch returns images only when asked" % (host, declared),
@@ -135,14 +137,6 @@ def image_text(
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,
             hint=ASK_FOR_IMAGES,
-        )
-    if media is None:  # declared an image, sent something else: not "cut short or malformed" (a page is read)
-        opening = "is empty" if not response.content else "opens with no PNG, JPEG, GIF or WebP signature"
-        raise WebParseError(
-            "%s served %s that is no image: it %s" % (host, declared, opening),
-            provider=provider,
-            detail_code=IMAGE_UNREADABLE,
-            status=response.status,
         )
     if response.truncated:
         raise _too_large(
@@ -188,6 +182,24 @@ def _not_returned(
         "%s served %s, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, served),
         provider=provider,
         detail_code=UNSUPPORTED_CONTENT,
+        status=response.status,
+    )
+
+
+def _no_image(
+    response: HttpResponse, host: str, provider: Optional[str], declared: str, media: Optional[str], images: bool
+) -> Optional[WebParseError]:
+    """The refusal of a body declared an image that opens as none (``media`` is ``None``): not
+    "cut short or malformed" (a page sent under an image's type is read as the page before this),
+    nor, when images were not asked for, an image to ask for: its first KB was read all the same
+    (it said "fetch returns images only when asked", and asking for them led to this refusal)."""
+    if media is not None or not (images or response.content):
+        return None
+    opening = "is empty" if not response.content else "opens with no PNG, JPEG, GIF or WebP signature"
+    return WebParseError(
+        "%s served %s that is no image: it %s" % (host, declared, opening),
+        provider=provider,
+        detail_code=IMAGE_UNREADABLE,
         status=response.status,
     )
 

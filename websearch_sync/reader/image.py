@@ -58,6 +58,8 @@ MAX_IMAGE_BYTES = MAX_IMAGE_BASE64_CHARS // 4 * 3
 MAX_IMAGE_SIDE = 8000
 #: An image with more pixels than this is not decoded to downscale it (a decompression bomb).
 MAX_DECODE_PIXELS = 50_000_000
+#: The bytes that tell whether a body opens as an image of a type fetch returns (a WebP's RIFF header).
+SIGNATURE_BYTES = 12
 #: Pillow's format names for the types fetch returns.
 _FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image/webp": "WEBP"}
 #: The ``content_type`` of every image fetch returns (the model APIs' image types): an image block
@@ -192,8 +194,9 @@ def _no_image(
     """The refusal of a body declared an image that opens as none (``media`` is ``None``): not
     "cut short or malformed" (a page sent under an image's type is read as the page before this),
     nor, when images were not asked for, an image to ask for: its first KB was read all the same
-    (it said "fetch returns images only when asked", and asking for them led to this refusal)."""
-    if media is not None or not (images or response.content):
+    (it said "fetch returns images only when asked", and asking for them led to this refusal), when
+    it holds the :data:`SIGNATURE_BYTES` that tell (fewer may be an image's opening, cut short)."""
+    if media is not None or not (images or len(response.content) >= SIGNATURE_BYTES):
         return None
     opening = "is empty" if not response.content else "opens with no PNG, JPEG, GIF or WebP signature"
     return WebParseError(

@@ -122,6 +122,7 @@ _MALFORMED = (
     AttributeError,
     RecursionError,
     ZeroDivisionError,
+    OverflowError,  # an offset past 2**63 (a startxref of 20 digits), which a seek cannot take
     NotImplementedError,
 )
 

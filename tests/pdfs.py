@@ -31,6 +31,7 @@ __all__ = [
     "idle_form_pdf",
     "mapped_font_pdf",
     "object_stream_pdf",
+    "object_stream_text_pdf",
     "blank_pages_pdf",
     "hand_written_pdf",
     "nested_tree_pdf",
@@ -261,6 +262,48 @@ def object_stream_pdf(pages: int, padding: int) -> bytes:
     entries[xref] = (1, len(out), 0)
     rows = zlib.compress(b"".join(struct.pack(">BIH", *entries.get(n, (0, 0, 65535))) for n in range(xref + 1)))
     head = b"<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length %d >>" % (xref + 1, len(rows))
+    out += b"%d 0 obj\n%s\nstream\n%s\nendstream\nendobj\n" % (xref, head, rows)
+    return out + b"startxref\n%d\n%%%%EOF\n" % entries[xref][1]
+
+
+def object_stream_text_pdf(line: str, others: Sequence[bytes], *, info: Optional[bytes] = None) -> bytes:
+    """A one-page PDF showing ``line`` whose page object sits in an object stream with ``others``
+    (objects 10, 11, ..., which nothing refers to; a Flate-compressed stream, so a megabyte of one
+    letter is a few KB of file), found through a cross-reference stream; ``info``: the trailer's
+    ``/Info``, object 6, in that stream too. Written by hand: pypdf writes no object streams."""
+    out = b"%PDF-1.7\n"
+    entries: dict[int, tuple[int, int, int]] = {}
+
+    def add(number: int, body: bytes) -> None:
+        nonlocal out
+        entries[number] = (1, len(out), 0)
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+
+    content = b"BT /F1 11 Tf 72 720 Td (%s) Tj ET" % _escaped(line).encode("latin-1")
+    add(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    add(2, b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+    add(4, b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    add(5, b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content))
+    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 4 0 R >> >> >>"
+    held = [(3, page), *([(6, info)] if info is not None else []), *((10 + n, body) for n, body in enumerate(others))]
+    header = data = b""
+    for number, body in held:
+        header += b"%d %d " % (number, len(data))
+        data += body + b"\n"
+    packed = zlib.compress(header + data, 9)
+    stream = b"<< /Type /ObjStm /N %d /First %d /Filter /FlateDecode /Length %d >>" % (
+        len(held),
+        len(header),
+        len(packed),
+    )
+    add(7, stream + b"\nstream\n" + packed + b"\nendstream")
+    for index, (number, _) in enumerate(held):
+        entries[number] = (2, 7, index)
+    xref = 10 + len(others)
+    entries[xref] = (1, len(out), 0)
+    rows = zlib.compress(b"".join(struct.pack(">BIH", *entries.get(n, (0, 0, 65535))) for n in range(xref + 1)))
+    trailer = b"/Root 1 0 R" + (b" /Info 6 0 R" if info is not None else b"")
+    head = b"<< /Type /XRef /Size %d /W [1 4 2] %s /Filter /FlateDecode /Length %d >>" % (xref + 1, trailer, len(rows))
     out += b"%d 0 obj\n%s\nstream\n%s\nendstream\nendobj\n" % (xref, head, rows)
     return out + b"startxref\n%d\n%%%%EOF\n" % entries[xref][1]
 

@@ -88,7 +88,7 @@ from .models import EXTRACT_MODES, MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyRes
 from .net.urls import MAX_URL_CHARS, dedupe_key, tags_encoded
 from .reader import pdf as pdf_reader
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
-from .reader.image import MAX_DECODE_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, image_downscalable
+from .reader.image import IMAGE_TYPES, MAX_DECODE_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, image_downscalable
 from .reader.pagetext import (
     CUT_CONTENT_BUDGET,
     CUT_DEADLINE,
@@ -1234,9 +1234,13 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
 
 
 def fetched_image(result: Mapping[str, Any]) -> Optional[tuple[str, str]]:
-    """``(base64 data, media type)`` of a fetch result that holds an image, else None."""
+    """``(base64 data, media type)`` of a fetch result that holds an image, else None: only of a
+    type fetch returns (PNG, JPEG, GIF, WebP), which every model API takes (a result of another,
+    however made, gives no image block: a model API refuses the whole request carrying one)."""
     data, media = result.get("data"), result.get("content_type")
-    return (data, media) if isinstance(data, str) and isinstance(media, str) and "error" not in result else None
+    if isinstance(data, str) and isinstance(media, str) and media in IMAGE_TYPES and "error" not in result:
+        return data, media
+    return None
 
 
 #: The styles of :func:`image_block`.

@@ -122,3 +122,24 @@ def test_the_title_is_one_line_without_invisible_characters_as_a_search_results_
     body = "<html><head><title>%s</title></head><body><article>%s</article></body></html>" % (title, ARTICLE)
     result = call_fetch("/t", body.encode(), "text/html; charset=utf-8")
     assert result["title"] == "Pay moc.live now please or not"
+
+
+@pytest.mark.parametrize(
+    "content_type, shown",
+    [
+        ("text/ht\x01ml", "text/ht ml"),
+        ("text/html\x1b[2J", "text/html [2j"),
+        ("text/h\x85tml\x7f", "text/h tml"),
+        ("text/html; charset=utf-8", "text/html"),
+        ("nonsense", "nonsense"),
+    ],
+    ids=["C0", "escape sequence", "C1 and DEL", "a type", "no type"],
+)
+def test_the_content_type_is_what_was_sent_without_control_characters(content_type, shown):
+    """``content_type`` says what was sent, a media type or not (a browser reads the page as
+    untyped), and reaches the model in the structured result as the title does: its control
+    characters (a byte a header may hold, an ANSI escape) are spaces there, as in the title."""
+    with FaultServer({"/c": respond(200, HTML.encode(), content_type=content_type)}) as server:
+        result = fetch(server.url("/c"))
+    assert (result["extractor"], result["content_type"]) == ("readability", shown)
+    assert call_fetch("/c", HTML.encode(), content_type)["content_type"] == shown

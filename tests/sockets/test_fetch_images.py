@@ -392,6 +392,17 @@ def test_a_body_declared_as_an_image_that_is_none_says_so(body, said):
     assert error.message == "127.0.0.1 served image/png content that is no image: it " + said
 
 
+@pytest.mark.parametrize("body", [b"\x00" * 64, b"%PDF-1.7\n1 0 obj"], ids=["zero bytes", "a pdf's opening"])
+def test_a_body_declared_as_an_image_that_is_none_says_so_when_images_were_not_asked_for(body):
+    """Its first KB is read all the same (to tell a page sent under an image's type): it said "an
+    image; fetch returns images only when asked", with the hint to ask for them, which only led to
+    this refusal."""
+    with FaultServer({"/i.png": respond(200, body, content_type="image/png")}) as server:
+        error = fetch_error(server.url("/i.png"))
+    assert (type(error).__name__, error.detail_code, error.hint) == ("WebParseError", "image_unreadable", None)
+    assert error.message == "127.0.0.1 served image/png content that is no image: it " + NO_SIGNATURE
+
+
 #: A page whose charset only its <meta> says: read without it, its GBK is taken for EUC-KR (앳없련狂).
 PAGE = (
     "<!doctype html><html><head><meta charset=gbk><title>拒绝访问</title></head><body><p>拒绝访问</p></body></html>"

@@ -231,8 +231,13 @@ def test_a_pdf_after_a_php_warning_served_as_a_pdf_is_still_the_pdf():
         (text_pdf([["Secret minutes."]], password="s3cret"), "WebProviderError", "pdf_encrypted", "encrypted"),
         (textless_pdf(), "WebParseError", "pdf_no_text", "without a text layer"),
         (broken_pdf(), "WebParseError", "pdf_broken", "cannot be read"),
+        # no page to scan: a page tree of none, or whose kids are no array (pypdf finds none)
+        (blank_pages_pdf(0), "WebParseError", "pdf_no_text", "of no page: its page tree lists none"),
+        # a cross-reference offset past 2**63: pypdf's seek to it raised OverflowError (internal_error)
+        (re.sub(rb"startxref\s+\d+", b"startxref\n99999999999999999999", REPORT), "WebParseError", "pdf_broken", ""),
+        (blank_pages_pdf(1).replace(b"/Kids [3 0 R]", b"/Kids 3 0 R  "), "WebParseError", "pdf_no_text", "of no page"),
     ],
-    ids=["encrypted", "scanned", "broken"],
+    ids=["encrypted", "scanned", "broken", "no page", "startxref past 2**63", "kids no array"],
 )
 def test_an_unreadable_pdf_says_why(body, code, detail, words):
     with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:

@@ -170,7 +170,8 @@ def test_a_stored_page_or_page_text_that_fetch_would_have_cleaned_is_a_miss():
         "length": 11,
     }
     assert valid_page_answer(page)
-    for change in ({"text": "some text" + TAG, "length": 11}, {"text": "some\x00text\n"}, {"title": "A" + TAG}):
+    changes = ({"text": "some text" + TAG, "length": 11}, {"text": "some\x00text\n"}, {"title": "A" + TAG})
+    for change in (*changes, {"content_type": "text/plain\x1b[2J"}, {"content_type": "text/plain\u202e"}):
         assert not valid_page_answer({**page, **change}), change
     assert not valid_page_answer({**page, "length": 10})
     item = {"title": "T", "url": "https://e.example/", "provider": "p", "snippet": "s", "rank": 1, "content": "a\nb"}
@@ -347,3 +348,42 @@ def test_a_stored_downscaled_images_served_size_is_two_numbers_beside_its_image(
     assert not valid_page_answer({k: v for k, v in image.items() if k != "original_height"}, images=True)
     text = {k: v for k, v in image.items() if k not in ("width", "height", "data")}
     assert not valid_page_answer(text, images=True)  # a served size without an image: planted
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"content_type": "text/html"},
+        {"content_type": "image/svg+xml"},
+        {"content_type": "image/png\r\nX-Injected: 1"},
+        {"content_type": "image/png\u202e"},
+        {"content_type": ""},
+        {"extractor": "readability"},
+    ],
+)
+def test_a_stored_image_of_a_type_fetch_never_returns_is_a_miss_and_no_image_block(change):
+    """An image's ``data`` read back from a cache (a file, a shared Redis) goes to the model as an
+    image block of its ``content_type``: only the four types fetch returns, under the image extractor
+    (a planted ``text/html``, or a type with a line break, became the block's media type, and a model
+    API refuses the whole request carrying it)."""
+    from websearch_sync import tool
+    from websearch_sync.client.answers import valid_page_answer
+
+    image = {
+        "url": "https://example.org/i.png",
+        "final_url": "https://example.org/i.png",
+        "status": 200,
+        "content_type": "image/png",
+        "extractor": "image",
+        "title": "",
+        "text": "[image]",
+        "truncated": False,
+        "length": 7,
+        "width": 80,
+        "height": 60,
+        "data": "AAAA",
+    }
+    assert valid_page_answer(image, images=True) and tool.image_block(image, "anthropic") is not None
+    assert not valid_page_answer({**image, **change}, images=True)
+    if "content_type" in change:  # a tool builds its block of any result holding an image's data
+        assert tool.image_block({**image, **change}, "anthropic") is None

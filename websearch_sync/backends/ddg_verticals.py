@@ -50,7 +50,7 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 from ..engine import registry
 from ..engine.base import Backend, Page, dig, json_body, listed_results
 from ..engine.html_engine import accept_language
-from ..engine.media_fields import nested, text
+from ..engine.media_fields import first_picture, nested, text
 from ..engine.normalize import clean_text
 from ..engine.option import pageno_option
 from ..engine.page_forms import followed_origin
@@ -349,11 +349,7 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
             "published_at": result.get("published"),
             "duration": result.get("duration"),
             "publisher": result.get("publisher"),
-            "thumbnail_url": (
-                nested(result, "images", "medium")
-                or nested(result, "images", "small")
-                or nested(result, "images", "large")
-            ),
+            "thumbnail_url": first_picture(*(nested(result, "images", size) for size in ("medium", "small", "large"))),
             "view_count": nested(result, "statistics", "viewCount"),
             "embed_url": result.get("embed_url"),
             "uploader": result.get("uploader"),

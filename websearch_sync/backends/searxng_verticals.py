@@ -34,7 +34,7 @@ from typing import Any, Callable, Optional
 
 from ..engine.base import listed_results
 from ..engine.dates import leading_date, month_first
-from ..engine.media_fields import pixel_size, present, text, view_count, whole_number
+from ..engine.media_fields import first_date, first_picture, pixel_size, present, text, view_count, whole_number
 from ..engine.values import reads_as_instant
 from ..errors import WebBlocked
 from ..models import ErrorInfo, ParseResult, SearchParams
@@ -100,8 +100,8 @@ def news_item(result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
         url=text(result.get("url")),
         snippet=text(result.get("content")),
         source=publisher,
-        published_at=text(result.get("publishedDate")) or date,
-        image_url=text(result.get("img_src")) or text(result.get("thumbnail")),
+        published_at=first_date(result.get("publishedDate"), date),
+        image_url=first_picture(result.get("img_src"), result.get("thumbnail")),
     )
 
 
@@ -112,7 +112,7 @@ def image_item(result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
         title=text(result.get("title")),
         url=text(result.get("url")),
         image_url=text(result.get("img_src")),
-        thumbnail_url=text(result.get("thumbnail_src")) or text(result.get("thumbnail")),
+        thumbnail_url=first_picture(result.get("thumbnail_src"), result.get("thumbnail")),
         width=size[0] if size else None,
         height=size[1] if size else None,
         source=text(result.get("source")),
@@ -127,7 +127,7 @@ def video_item(result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
         snippet=text(result.get("content")),
         published_at=text(result.get("publishedDate")),
         duration=_seconds_or_text(result.get("length")),
-        thumbnail_url=text(result.get("thumbnail")) or text(result.get("thumbnail_src")),
+        thumbnail_url=first_picture(result.get("thumbnail"), result.get("thumbnail_src")),
         view_count=_count(result.get("views")),
         embed_url=text(result.get("iframe_src")),
         uploader=text(result.get("author")),

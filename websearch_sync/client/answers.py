@@ -22,7 +22,8 @@ from typing import Any, Optional
 from ..config import READ_WARNINGS
 from ..engine.normalize import LINE_TEXT_FIELDS, clean_text
 from ..net.urls import MAX_URL_CHARS, stray_selectors_dropped
-from ..reader.image import MAX_IMAGE_BASE64_CHARS
+from ..reader.image import EXTRACTOR as IMAGE_EXTRACTOR
+from ..reader.image import IMAGE_TYPES, MAX_IMAGE_BASE64_CHARS
 from ..reader.pagetext import CUTS, sendable, title_line
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -175,12 +176,15 @@ def valid_page_answer(answer: Any, max_chars: Optional[int] = None, images: bool
 
 
 def _cleaned_page(answer: dict[str, Any]) -> bool:
-    """Whether a stored fetch result's text and title are as fetch cleans them and its ``length``
+    """Whether a stored fetch result's text, title and content type are as fetch cleans them and its ``length``
     counts its text: one stored by an older version (tag characters kept) or planted is not, and
     the tool, cleaning it afterwards, gave a ``length`` that did not count its text."""
-    text = answer["text"]
+    text, title, media = answer["text"], answer["title"], answer["content_type"]
     return (
-        sendable(text) == text and title_line(answer["title"]) == answer["title"] and answer.get("length") == len(text)
+        sendable(text) == text
+        and title_line(title) == title
+        and title_line(media) == media
+        and answer.get("length") == len(text)
     )
 
 
@@ -206,13 +210,16 @@ def _valid_warnings(errors: Any) -> bool:
 def _valid_image(answer: dict[str, Any], images: bool) -> bool:
     """Whether a stored fetch result's image fields are an image's, and only when asked for: its
     ``data`` text of at most :data:`MAX_IMAGE_BASE64_CHARS` with its ``width`` and ``height``, or
-    none of the three (a planted ``data`` reached the caller as it was, a list or 50 MB of text)."""
+    none of the three (a planted ``data`` reached the caller as it was, a list or 50 MB of text),
+    under the image extractor and one of the types fetch returns (a planted ``text/html``, or a type
+    holding a line break, became the media type of the image block a model API refuses)."""
     fields = [name for name in ("data", "width", "height") if name in answer]
     original = [name for name in ("original_width", "original_height") if name in answer]
     if not fields:
         return not original
     return (
         images
+        and _an_image_type(answer)
         and len(fields) == 3
         and type(answer["data"]) is str
         and len(answer["data"]) <= MAX_IMAGE_BASE64_CHARS
@@ -221,6 +228,11 @@ def _valid_image(answer: dict[str, Any], images: bool) -> bool:
         and all(type(answer[name]) is int for name in original)  # a downscaled image's served size: both or none
         and len(original) in (0, 2)
     )
+
+
+def _an_image_type(answer: dict[str, Any]) -> bool:
+    """Whether a stored fetch result is of the image extractor and a type fetch returns images in."""
+    return answer["extractor"] == IMAGE_EXTRACTOR and answer["content_type"] in IMAGE_TYPES
 
 
 def _valid_cuts(cuts: Any) -> bool:

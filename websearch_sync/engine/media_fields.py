@@ -11,7 +11,8 @@ from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
 
 from ..net.jsontext import loads
-from .values import count_opening
+from ..net.urls import picture_url
+from .values import count_opening, reads_as_instant
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -45,6 +46,20 @@ def query_value(url: Optional[str], name: str) -> Optional[str]:
 def text(value: Any) -> Optional[str]:
     """``value`` when it is a string with something in it, else ``None`` (a JSON field of any type)."""
     return value if isinstance(value, str) and value.strip() else None
+
+
+def first_picture(*values: Any) -> Optional[str]:
+    """The first of ``values`` that is a picture's address as normalisation reads one
+    (:func:`~websearch_sync.net.urls.picture_url`: http(s), or protocol-relative), as written: a
+    field an engine fills with something else (a ``data:`` placeholder, a ``javascript:`` URL, a
+    path on its own host) does not hide a usable address in the next one; ``None`` without one."""
+    return next((value for value in values if picture_url(value) is not None), None)
+
+
+def first_date(*values: Any) -> Optional[str]:
+    """The first of ``values`` that reads as a date (:func:`.values.reads_as_instant`), as written:
+    a date field holding text that is none does not hide a date found elsewhere."""
+    return next((value for value in values if isinstance(value, str) and reads_as_instant(value)), None)
 
 
 def whole_number(value: Any) -> Optional[int]:

@@ -68,7 +68,9 @@ class _CappedTree:
         self.builder.data(text)
 
     def comment(self, text: str, /) -> None:
-        if self.depth < MAX_DEPTH:
+        # not outside the root element (a server's comment after </html>): the tree builder takes
+        # the last node outside any element for the root, and the extraction's walks need an element
+        if 0 < self.depth < MAX_DEPTH:
             try:
                 self.builder.comment(text)
             except ValueError:  # "--" inside, which a page may hold and lxml builds no comment of

@@ -58,8 +58,13 @@ MAX_IMAGE_BYTES = MAX_IMAGE_BASE64_CHARS // 4 * 3
 MAX_IMAGE_SIDE = 8000
 #: An image with more pixels than this is not decoded to downscale it (a decompression bomb).
 MAX_DECODE_PIXELS = 50_000_000
+#: The bytes that tell whether a body opens as an image of a type fetch returns (a WebP's RIFF header).
+SIGNATURE_BYTES = 12
 #: Pillow's format names for the types fetch returns.
 _FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image/webp": "WEBP"}
+#: The ``content_type`` of every image fetch returns (the model APIs' image types): an image block
+#: of another (read back from a cache, planted) is never built.
+IMAGE_TYPES = frozenset(_FORMATS)
 #: Declared types that may be one of those (servers send the aliases too); others never are.
 _RETURNABLE = (*_FORMATS, "image/jpg", "image/pjpeg", "image/x-png", "image/apng")
 #: Attempts at encoding smaller when the first downscaled image is still over the byte cap.
@@ -121,10 +126,12 @@ def image_text(
     # the server chose the type: named as a well-formed media type only, or said to be missing or unknown
     declared = served_as(response.content_type)
     media = sniffed_image_type(response.content[:16])
-    refusal = _not_returned(response, host, provider, declared, media, images)
+    refusal = _not_returned(response, host, provider, declared, media, images) or _no_image(
+        response, host, provider, declared, media, images
+    )
     if refusal is not None:
         raise refusal
-    if not images:
+    if not images or media is None:  # (an empty body's when not asked: no image is known to be there)
         raise WebProviderError(
             # the message reaches a model through the tools too: the Python parameter is in the hint only
             "%s served %s, an image; fetch returns images only when asked" % (host, declared),
@@ -132,14 +139,6 @@ def image_text(
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,
             hint=ASK_FOR_IMAGES,
-        )
-    if media is None:  # declared an image, sent something else: not "cut short or malformed" (a page is read)
-        opening = "is empty" if not response.content else "opens with no PNG, JPEG, GIF or WebP signature"
-        raise WebParseError(
-            "%s served %s that is no image: it %s" % (host, declared, opening),
-            provider=provider,
-            detail_code=IMAGE_UNREADABLE,
-            status=response.status,
         )
     if response.truncated:
         raise _too_large(
@@ -185,6 +184,25 @@ def _not_returned(
         "%s served %s, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, served),
         provider=provider,
         detail_code=UNSUPPORTED_CONTENT,
+        status=response.status,
+    )
+
+
+def _no_image(
+    response: HttpResponse, host: str, provider: Optional[str], declared: str, media: Optional[str], images: bool
+) -> Optional[WebParseError]:
+    """The refusal of a body declared an image that opens as none (``media`` is ``None``): not
+    "cut short or malformed" (a page sent under an image's type is read as the page before this),
+    nor, when images were not asked for, an image to ask for: its first KB was read all the same
+    (it said "fetch returns images only when asked", and asking for them led to this refusal), when
+    it holds the :data:`SIGNATURE_BYTES` that tell (fewer may be an image's opening, cut short)."""
+    if media is not None or not (images or len(response.content) >= SIGNATURE_BYTES):
+        return None
+    opening = "is empty" if not response.content else "opens with no PNG, JPEG, GIF or WebP signature"
+    return WebParseError(
+        "%s served %s that is no image: it %s" % (host, declared, opening),
+        provider=provider,
+        detail_code=IMAGE_UNREADABLE,
         status=response.status,
     )
 

@@ -466,7 +466,8 @@ def _result(
         "url": url,
         "final_url": final_url,
         "status": status,
-        "content_type": content_type if page.image is None else page.image.content_type,
+        # what was sent, a type or not: one line without control or invisible characters, as the title
+        "content_type": title_line(content_type) if page.image is None else page.image.content_type,
         "extractor": page.extractor,
         "title": title_line(untagged(page.title)[:max_chars]),  # the page chose it too: max_chars holds on it
         "text": text,

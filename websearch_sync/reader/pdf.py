@@ -11,8 +11,8 @@ does pypdf's own work wherever it reads the file (:class:`_CheckedFile`): openin
 cross-reference tables and their chain, a broken file's rebuilt table), resolving its
 objects. A read its caller abandoned at the deadline or on Ctrl-C thus ends at its next read
 of the file; pypdf's work on data it already decoded runs to its end first: a cross-reference
-stream's entries, at most one per ``BYTES_PER_XREF_ENTRY`` bytes of the file; the parse of a
-page's content, at most ``MAX_PAGE_CONTENT`` bytes, into operations (its extraction then
+stream's entries, at most one per ``BYTES_PER_XREF_ENTRY`` bytes of the file; the parse of an
+object stream's objects, at most ``MAX_OBJECT_STREAM`` bytes; the parse of a page's content, at most ``MAX_PAGE_CONTENT`` bytes, into operations (its extraction then
 reaches a checkpoint before each, :func:`_operation`), and before that, of the character maps
 of the page's fonts, which count only to the read's decoding budget (:func:`_budget`: 50 MB, or
 ten times the file's size; pypdf parses about 12 MB of a map a second). While reads given up still run, a new one
@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple, Optional
 from urllib.parse import urlsplit
 
-from ..checkpoints import checkpoint
+from ..checkpoints import Abandoned, WorkAbandoned, abandonable, abandoned_here, checkpoint
 from ..errors import (
     DEADLINE_EXCEEDED,
     PDF_BROKEN,
@@ -85,6 +85,12 @@ PAGE_RESERVE = 2.0
 MAX_PAGE_CONTENT = 1_000_000
 #: Decoded bytes of all a read decodes, fonts' character maps included (pypdf holds them until it ends).
 MAX_CONTENT = 50_000_000
+#: Decoded bytes of one object stream a read lets pypdf parse: it parses every object in one the
+#: first time it resolves any of them, from data already decoded (no read of the file, so no
+#: checkpoint), at 0.2-2.4 µs a byte (strings fastest, names and numbers slowest); a real one holds
+#: about a hundred objects, tens of KB. A 40 KB file whose page object shared its stream with a
+#: 40 MB string ran on for 5.6 s of CPU after its fetch had given the read up.
+MAX_OBJECT_STREAM = 1_000_000
 #: ... or this many times the file's size when that is more: a document decodes to a few times
 #: its size (a large tagged one's object streams too), a bomb to a thousand times.
 CONTENT_PER_BYTE = 10
@@ -97,6 +103,10 @@ CONTENT_PER_BYTE = 10
 BYTES_PER_XREF_ENTRY = 8
 MIN_XREF_ENTRIES = 10_000
 MAX_XREF_ENTRIES = 2_000_000
+#: Reads and seeks of the file pypdf may make to resolve the metadata and its title: it parses
+#: a string a byte at a time, a read each (1-2 s a MB: a 3 MB title took a PDF's fetch past its
+#: deadline, its pages' text lost with it); a real /Info dictionary takes a few hundred.
+MAX_TITLE_READS = 65_536
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
@@ -112,6 +122,7 @@ _MALFORMED = (
     AttributeError,
     RecursionError,
     ZeroDivisionError,
+    OverflowError,  # an offset past 2**63 (a startxref of 20 digits), which a seek cannot take
     NotImplementedError,
 )
 
@@ -191,8 +202,9 @@ def pdf_text(
             reader = _open(pypdf, content, host, provider, response.status)
             _unlock(pypdf, reader, host, provider, response.status)
             read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)
-            # after the read, which first measures the object streams /Info may sit in
-            title = _title(pypdf, reader, host)
+            # after the read, which first measures the object streams /Info may sit in; only when
+            # text was read (else the read fails below: its work on the title would be lost)
+            title = _title(pypdf, reader, host) if read.pages else ""
     except _failures(pypdf) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
         raise broken(error) from None
@@ -207,19 +219,14 @@ def pdf_text(
         raise broken(read.failure)
     if not readable(text) and read.truncated:  # pages left out for their size, or the content budget spent
         raise WebProviderError(
-            "%s served a PDF that decodes to more than fetch reads (over %d bytes of content a page or %d in all)"
-            % (host, MAX_PAGE_CONTENT, budget),
+            "%s served a PDF that decodes to more than fetch reads (over %d bytes of content a page or an object "
+            "stream, or %d in all)" % (host, MAX_PAGE_CONTENT, budget),
             provider=provider,
             detail_code=RESPONSE_TOO_LARGE,
             status=response.status,
         )
     if not readable(text):
-        raise WebParseError(
-            "%s served a PDF %s; fetch reads a PDF's text, it does no OCR" % (host, _NO_TEXT[read.unmapped]),
-            provider=provider,
-            detail_code=PDF_NO_TEXT,
-            status=response.status,
-        )
+        raise WebParseError(_no_text(host, read), provider=provider, detail_code=PDF_NO_TEXT, status=response.status)
     warnings = [_left_out(host, read, provider, response.status).to_dict()] if read.left_out else []
     return PageText(title, text, EXTRACTOR, cuts=read.cuts, warnings=warnings)
 
@@ -252,6 +259,14 @@ _NO_TEXT = {
     False: "without a text layer (scanned pages?)",
     True: "whose text maps to no characters (its fonts give none for their glyphs)",
 }
+
+
+def _no_text(host: str, read: "_Read") -> str:
+    """Why a PDF read gave no text, in its error's words: no page at all (a page tree of none, or
+    none pypdf finds: not a scan's pages), no text layer, or text that maps to no characters."""
+    if not read.reached:
+        return "%s served a PDF of no page: its page tree lists none" % host
+    return "%s served a PDF %s; fetch reads a PDF's text, it does no OCR" % (host, _NO_TEXT[read.unmapped])
 
 
 #: Pages left out that the warning names (a broken file can have 40,000); the others are counted.
@@ -368,20 +383,51 @@ def _title(pypdf: Any, reader: Any, host: str) -> str:
     spaces (as in an HTML page's title); empty when it has none, or something else where the
     string belongs (pypdf then returns that object: an array, a number, a dictionary), or when
     the metadata cannot be read (an ``/Info`` that refers to itself, an array): the pages'
-    text, read before, is what was asked for, and no viewer refuses a document for its title."""
+    text, read before, is what was asked for, and no viewer refuses a document for its title.
+    Empty too when reading it takes over ``MAX_TITLE_READS`` reads of the file (a title of
+    megabytes), which are then not made."""
+    reads = _Reads(abandoned_here(), MAX_TITLE_READS)
     try:
-        metadata = reader.metadata
-        title = metadata.title if metadata is not None else None
-        raw = metadata.get("/Title") if metadata is not None else None
-        raw = raw.get_object() if raw is not None else None
+        with abandonable(reads):
+            metadata = reader.metadata
+            title = metadata.title if metadata is not None else None
+            raw = metadata.get("/Title") if metadata is not None else None
+            raw = raw.get_object() if raw is not None else None
     except (pypdf.errors.PyPdfError, *_MALFORMED) as error:
         logger.info("PDF from %s: its metadata cannot be read (%s); no title", host, type(error).__name__)
+        return ""
+    except WorkAbandoned:
+        if not reads.spent:  # its fetch gave the read up: the thread ends
+            raise
+        logger.info("PDF from %s: its metadata takes over %d reads of the file; no title", host, MAX_TITLE_READS)
         return ""
     if isinstance(raw, bytes) and raw[:2] in (codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE):
         # UTF-16 that pypdf could not decode (a lone surrogate, an odd byte) it reads as
         # PDFDocEncoding: "þÿ" and the bytes as Latin letters. Read as UTF-16, the broken unit replaced.
         title = raw.decode("utf-16", errors="replace")
     return " ".join(_CONTROLS.sub(" ", title).split()) if isinstance(title, str) else ""
+
+
+class _Reads:
+    """What gives a read of the title up (:func:`~websearch_sync.checkpoints.abandonable`): its
+    fetch giving the whole read up (``outer``), or ``limit`` checkpoints passed, each a read or
+    seek of the file (:class:`_CheckedFile`); ``spent`` says the latter."""
+
+    def __init__(self, outer: Optional[Abandoned], limit: int) -> None:
+        self.outer = outer
+        self.left = limit
+
+    @property
+    def spent(self) -> bool:
+        """Whether the reads it allows are used up."""
+        return self.left < 0
+
+    def is_set(self) -> bool:
+        """Counts a checkpoint: true once the reads are spent or the fetch gave the read up."""
+        if self.outer is not None and self.outer.is_set():
+            return True
+        self.left -= 1
+        return self.left < 0
 
 
 def _heading(number: Optional[int], mode: str) -> str:
@@ -409,19 +455,32 @@ def _pages_name(previous: Optional[int], number: Optional[int]) -> str:
     return "pages %d-%d" % (previous + 1, number)
 
 
-def _object_streams_bytes(reader: Any, budget: int) -> int:
+class _Streams(NamedTuple):
+    """What the object streams decode to: in all, and the largest one."""
+
+    total: int = 0
+    largest: int = 0
+
+    def over(self, budget: int) -> bool:
+        """Whether they are not to be parsed: over ``budget`` in all, or one over
+        ``MAX_OBJECT_STREAM``."""
+        return self.total > budget or self.largest > MAX_OBJECT_STREAM
+
+
+def _object_streams_bytes(reader: Any, budget: int) -> _Streams:
     """The decoded bytes of the object streams the cross-reference points into, counted until
-    over ``budget``. pypdf decodes one whenever it resolves an object inside (the page objects
-    when it lists the pages), keeps it, and scans its blanks a byte at a time: 20 MB of them
-    decode from 20 KB and take it about 1.4 s. Decoding here is zlib's, in C."""
-    spent = 0
+    over ``budget`` or one over ``MAX_OBJECT_STREAM``. pypdf decodes one whenever it resolves an
+    object inside (the page objects when it lists the pages), keeps it, and parses all its
+    objects at once, without a checkpoint. Decoding here is zlib's, in C."""
+    streams = _Streams()
     for number in dict.fromkeys(stream for stream, _ in reader.xref_objStm.values()):  # each once, in order
         checkpoint()
         stream = reader.get_object(number)
-        spent += len(stream.get_data()) if hasattr(stream, "get_data") else 0
-        if spent > budget:
+        size = len(stream.get_data()) if hasattr(stream, "get_data") else 0
+        streams = _Streams(streams.total + size, max(streams.largest, size))
+        if streams.over(budget):
             break
-    return spent
+    return streams
 
 
 def _budget(content: bytes) -> int:
@@ -491,7 +550,7 @@ class _Read(NamedTuple):
     deadline or its content budget, or left a page out for its size), the first page's failure,
     and the pages pypdf failed on (``page 3 (AssertionError)``); whether it stopped before the
     last page; whether pypdf extracted any characters (``unmapped``: when none reads, the fonts
-    map their glyphs to none)."""
+    map their glyphs to none); how many pages (or parts of the page tree) it reached."""
 
     pages: list[str]
     cuts: frozenset[str] = frozenset()
@@ -499,6 +558,7 @@ class _Read(NamedTuple):
     left_out: list[str] = []
     stopped: bool = False
     unmapped: bool = False
+    reached: int = 0
 
     @property
     def truncated(self) -> bool:
@@ -527,8 +587,10 @@ def _read_pages(
     slowest = 0.0
     decoded = Decoded()
     streams = _object_streams_bytes(reader, budget)
-    if streams > budget:
-        logger.info("PDF not read: its object streams decode to over %d bytes", budget)
+    if streams.over(budget):
+        logger.info(
+            "PDF not read: its object streams decode to over %d bytes, or one to over %d", budget, MAX_OBJECT_STREAM
+        )
         return _Read([], frozenset({CUT_CONTENT_BUDGET}))
     reached = 0
     left_out: list[str] = []
@@ -542,12 +604,12 @@ def _read_pages(
             stopped = True
             break
         started = time.monotonic()
-        read = _read_page(pypdf, page, decoded, budget - streams - decoded.total)
+        read = _read_page(pypdf, page, decoded, budget - streams.total - decoded.total)
         slowest = max(slowest, time.monotonic() - started)
         if read.failure is not None:  # left out, as a viewer shows the other pages (said in a warning)
             failure = failure or read.failure
             left_out.append(_failed(previous, number, read.failure))
-        if streams + decoded.total > budget:  # what a failed page decoded counts too: pypdf keeps it
+        if streams.total + decoded.total > budget:  # what a failed page decoded counts too: pypdf keeps it
             logger.info("PDF read stopped at %s: its pages decode to over %d bytes", _page_name(number), budget)
             cuts.add(CUT_CONTENT_BUDGET)
             stopped = True
@@ -566,7 +628,7 @@ def _read_pages(
     several = reached > 1  # a second page (or part of the page tree) was reached: the document has several
     if left_out:  # one line, not one a page: a broken file can have 40,000 (each at DEBUG, with pypdf's error)
         logger.info("PDF: %d part(s) left out, pypdf failed on them: %s", len(left_out), ", ".join(left_out[:3]))
-    return _Read(_headed(texts, several, mode), frozenset(cuts), failure, left_out, stopped, unmapped)
+    return _Read(_headed(texts, several, mode), frozenset(cuts), failure, left_out, stopped, unmapped, reached)
 
 
 def _numbered(pages: Iterator[Any]) -> Iterator[tuple[Optional[int], Optional[int], Any]]:

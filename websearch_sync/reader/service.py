@@ -28,6 +28,7 @@ from ..config import FETCH_SERVICE_URL_SETTING, Settings, check_url_setting
 from ..errors import NO_CONTENT, NOT_JSON, UNEXPECTED_SHAPE, WebParseError
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, RequestSpec, status_error
+from ..net.urls import result_url
 from ..secrets import is_secret_name
 from .content import PageText
 
@@ -138,6 +139,8 @@ def read_with_service(
             "%s returned no text for the page" % service.name, provider=service.name, detail_code=NO_CONTENT
         )
     title: str = data["title"] if isinstance(data.get("title"), str) else ""
-    reported = data.get("url")
-    final_url = reported if isinstance(reported, str) and reported.startswith(("http://", "https://")) else url
+    # the page's address as the service says it: an http(s) URL as a result's is (no whitespace, no
+    # invisible or control character, at most 8192 characters), else the one asked for: it is the
+    # final_url the tool text shows on the page's header line, outside the untrusted-content block
+    final_url = result_url(data.get("url")) or url
     return final_url, PageText(title.strip(), content.strip(), service.name)

@@ -523,3 +523,13 @@ def test_sixty_videos_as_ddgs_asks_them_take_the_one_recorded_page():
     assert len(response["items"]) == len(answer["results"]) == 57
     assert [item["url"] for item in response["items"]] == [result["content"] for result in answer["results"]]
     assert_contract(response)  # no max_results given: a video search's own bound
+
+
+@pytest.mark.parametrize("medium", ["", "data:image/gif;base64,R0lGODlhAQABAAAAACw=", 12, "javascript:void(0)"])
+def test_a_video_thumbnail_that_is_no_address_does_not_hide_the_next_size(medium):
+    """The recorded video answer's ``images`` with its ``medium`` replaced: the ``small`` one, an
+    address, is the thumbnail (an empty, a placeholder, a number or a script hid it)."""
+    answer = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    answer["results"][0]["images"]["medium"] = medium
+    (item,) = _answered("videos", answer, max_results=1)["items"]
+    assert item["thumbnail_url"] == answer["results"][0]["images"]["small"]

@@ -268,3 +268,29 @@ def test_a_video_keeps_its_player_and_channel():
     for item, result in zip(items, data["results"]):
         assert (item.get("embed_url"), item.get("uploader")) == (result.get("iframe_src"), result.get("author"))
     assert items[1]["embed_url"].startswith("https://") and "uploader" not in items[0]
+
+
+#: What an engine may write where a picture's address belongs, beside a usable one: an empty field (the
+#: recorded news answer's img_src), a lazy-loading placeholder, a script, a path on the instance.
+NO_PICTURES = ["", "data:image/gif;base64,R0lGODlhAQABAAAAACw=", "javascript:void(0)", "/image_proxy?url=x"]
+
+
+@pytest.mark.parametrize("first", NO_PICTURES, ids=["empty", "data", "javascript", "relative"])
+def test_a_picture_field_that_is_no_address_does_not_hide_the_next_one(first):
+    picture = "https://img.example.org/t.jpg"
+    news = json.loads(body("searxng", "browse-API__news.json"))
+    news["results"][0].update(img_src=first, thumbnail=picture)
+    image = {"url": "https://x.example/", "title": "t", "img_src": "https://x.example/a.png"}
+    video = {"url": "https://www.youtube.com/watch?v=qP7LzZqGh30", "title": "t"}
+    images = {"results": [dict(image, thumbnail_src=first, thumbnail=picture)]}
+    videos = {"results": [dict(video, thumbnail=first, thumbnail_src=picture)]}
+    assert parsed(NEWS, news).items[0]["image_url"] == picture
+    assert parsed(IMAGES, images).items[0]["thumbnail_url"] == picture
+    assert parsed(VIDEOS, videos).items[0]["thumbnail_url"] == picture
+
+
+def test_a_published_date_that_is_no_date_does_not_hide_the_metadata_s():
+    data = json.loads(body("searxng", "browse-API__news.json"))
+    data["results"][0].update(publishedDate="Tue, 99 Foo 2026", metadata="2 days ago | WSJ")
+    item = parsed(NEWS, data).items[0]
+    assert (item["published_at"], item["source"]) == ("2 days ago", "WSJ")

@@ -159,3 +159,33 @@ def test_a_post_without_a_body_sends_an_empty_one_not_the_processs_stdin():
     ((method, body, headers, _),) = server.seen
     assert method == "POST" and body == b""
     assert dict(headers).get("Content-Length") == "0" and "Transfer-Encoding" not in dict(headers)
+
+
+def test_the_same_headers_after_a_request_given_up_are_set_again(monkeypatch):
+    """The handle keeps its header list between transfers while the headers are the same
+    (``_Options.set_headers``); a request given up before its transfer frees it, so the same
+    request next must set it again (else libcurl reads the freed list)."""
+    with RecordingServer() as server:
+        wire = _curl().CurlWire("chrome")
+        try:
+            real = _curl().run_interruptibly
+
+            def interrupted_before_the_work(work, *, abandon, release):
+                release()
+                raise KeyboardInterrupt
+
+            request = WireRequest("POST", server.url("/x"), [("X-Again", "1")] + FORM, "q=again", browser=True)
+            _send(wire, request)
+            monkeypatch.setattr(_curl(), "run_interruptibly", interrupted_before_the_work)
+            with pytest.raises(KeyboardInterrupt):
+                _send(wire, request)
+            monkeypatch.setattr(_curl(), "run_interruptibly", real)
+            _send(wire, request)
+            _send(wire, request)
+        finally:
+            wire.close()
+        first, *again = server.seen
+        assert len(again) == 2
+        for method, body, headers, _ in again:
+            assert (method, body, headers) == first[:3]
+            assert [name for name, _ in headers].count("X-Again") == 1

@@ -48,7 +48,7 @@ def fail_transfers(monkeypatch, code, said):
 
     asked = []
 
-    def failing(handle):
+    def failing(handle, clear_headers=True, clear_resolve=True):  # Curl.perform's signature
         raise CurlError("Failed to perform, curl: (%d) %s" % (code, said), code)
 
     monkeypatch.setattr(wire_curl, "CONNECTION_CHECKS", [asked.append])

@@ -29,7 +29,7 @@ def lookups(monkeypatch):
         from curl_cffi import Curl
     except ImportError:
         return asked
-    monkeypatch.setattr(Curl, "perform", lambda handle: asked.append("a transfer"))
+    monkeypatch.setattr(Curl, "perform", lambda handle, **clears: asked.append("a transfer"))
     return asked
 
 

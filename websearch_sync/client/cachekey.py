@@ -26,7 +26,7 @@ from typing import Any, Optional
 
 from ..config import Settings, is_secret_name
 from ..forks import renewed_in_children
-from ..models import SearchParams
+from ..models import SearchParams, params_with
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -189,7 +189,7 @@ def search_key(
     must not read as its own. ``named``: whether the call, its client or its settings named ``backends``
     (the offline stub answering as the default says how to search the web, one named does not: its
     snippets and ``provider_meta.offline_default`` differ). :data:`SEARCH_FORMAT`: the answers' format."""
-    canonical = dataclasses.replace(params, query=query_key(params.query), locale=locale_key(params.locale))
+    canonical = params_with(params, query=query_key(params.query), locale=locale_key(params.locale))
     identity = (canonical.cache_key(), tuple(backends), strategy, fingerprint, tuple(pace), named)
     return ("search", SEARCH_FORMAT) + identity
 

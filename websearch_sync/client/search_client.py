@@ -6,7 +6,6 @@ A client is safe to share between threads: the HTTP connection pool is sized for
 it, and the cache, rate limiter and cool-down table are locked.
 """
 
-import dataclasses
 import datetime
 import inspect
 import threading
@@ -56,6 +55,7 @@ from ..models import (
     StrPath,
     TimeRange,
     VideoResponse,
+    params_with,
 )
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, WireArg
@@ -774,7 +774,7 @@ class SearchClient:
         generation = registry.generation()  # first: a registration meanwhile makes the memo stale
         shape = self._plans.shape(shape_key(backend, max_results, options), self.settings)
         if shape is not None:
-            params = dataclasses.replace(
+            params = params_with(
                 shape.params,
                 query=check_query(query),
                 options=dict(shape.params.options),
@@ -823,7 +823,7 @@ class SearchClient:
             pace = [self._intervals.get(cls.name, cls.min_interval_s) for cls in plan.valid.classes]
             # an option given at a default every backend sends when omitted is the search without it
             options = omitted_defaults(plan.params.options, [cls.declared_options() for cls in plan.valid.classes])
-            params = dataclasses.replace(plan.params, options=options)
+            params = params_with(plan.params, options=options)
             key = search_key(params, plan.names, call.strategy, fingerprint, pace, plan.named)
             plan.valid.keys[call.strategy] = key
         return key

@@ -374,7 +374,7 @@ class CurlWire:
             nonlocal performed
             performed = True
             try:
-                handle.perform()
+                handle.perform(clear_headers=False)  # the header list stays for the next request (_Options)
             except CurlError as exc:
                 refused = handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED
                 tunnel = handle.getinfo(CurlInfo.HTTP_CONNECTCODE)  # the proxy's answer to CONNECT, 0 for none
@@ -384,7 +384,7 @@ class CurlWire:
 
         def release() -> None:
             if not performed:  # Ctrl-C before the transfer began: its lists are not curl_cffi's to free now
-                handle.clean_handles_and_buffers()
+                self._clean(handle)
             self._release(handle)
 
         run_interruptibly(perform, abandon=transfer.abandon, release=release)
@@ -404,6 +404,15 @@ class CurlWire:
             options = self._options.get(handle)
         if options is not None and isinstance(descriptor, int):
             options.note_socket(descriptor)
+
+    def _clean(self, handle: Curl) -> None:
+        """curl_cffi's lists and callbacks of ``handle`` freed (a request given up before its transfer):
+        the next request sets its header list again (:meth:`_Options.set_headers`)."""
+        handle.clean_handles_and_buffers()
+        with self._lock:
+            options = self._options.get(handle)
+        if options is not None:
+            options.headers = None
 
     def _forget(self, handle: Curl) -> None:
         """Reset ``handle`` to libcurl's defaults (its connections, cookies and TLS sessions stay):
@@ -425,13 +434,10 @@ class CurlWire:
         if not options.profiled:
             self._set_profile(handle)
             options.profiled = True
+        options.set_headers(handle, request.headers)  # first: a list set again frees what curl_cffi holds
         options.set(handle, CurlOpt.HTTPHEADER_ORDER, self.redirected_order if request.redirected else self.order)
         options.set(handle, CurlOpt.URL, request.url.encode("utf-8"))  # libcurl keeps a copy: again only when new
         options.set_method(handle, request)
-        headers = [("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers]
-        if not any(name.lower() == "cache-control" for name, _ in request.headers):
-            headers.append(b"Cache-Control:")  # the profile's own goes: Chrome sends it on a form post only
-        handle.setopt(CurlOpt.HTTPHEADER, headers + [b"Expect:"])
         handle.setopt(CurlOpt.TIMEOUT_MS, math.ceil(remaining * 1000))
         # connecting within 10 s when the deadline is further off; within the deadline (TIMEOUT_MS) anyway,
         # so the option is the same on every request and a pooled handle keeps it (:class:`_Options`)
@@ -506,9 +512,12 @@ class _Options:
     handle; the others are set when they differ from the last request's (an option the last
     request set and this one does not is put back to libcurl's default). Three kinds of option
     point at memory that ``curl_cffi`` frees after each transfer while libcurl keeps the
-    pointer: the header list and the callbacks are set by every request; the form body and the
-    ``RESOLVE`` list are set again by each request that has them and cleared (to libcurl's
-    ``NULL``) by the first that has not, before libcurl would read them.
+    pointer: the callbacks are set by every request; the form body and the ``RESOLVE`` list are
+    set again by each request that has them and cleared (to libcurl's ``NULL``) by the first
+    that has not, before libcurl would read them. The header list is not freed after a transfer
+    (``perform(clear_headers=False)``): it stays set while the next request's headers are the same
+    (:meth:`set_headers`), and is freed when another is set, the handle is reset or closed, or a
+    request is given up before its transfer.
     """
 
     def __init__(self) -> None:
@@ -532,6 +541,8 @@ class _Options:
     def forget(self) -> None:
         """The handle was reset: every option is libcurl's default again."""
         self.profiled = False
+        #: The request headers the handle's header list was made of (``None``: no list kept).
+        self.headers: Optional[list[tuple[str, str]]] = None
         self.values: dict[int, Any] = {}  # option: the value the last request set (absent: the default)
         self.method = _GET
         self.lists: set[int] = set()  # the list options the last request set
@@ -541,6 +552,23 @@ class _Options:
         if self.values.get(option) != value:
             handle.setopt(option, _DEFAULTS[option] if value is None else value)  # type: ignore[arg-type]
             self.values[option] = value
+
+    def set_headers(self, handle: Curl, headers: list[tuple[str, str]]) -> None:
+        """The header list of ``headers`` (the profile's ``Cache-Control`` removed unless they set
+        one: Chrome sends it on a form post only; ``Expect`` never), kept between transfers
+        (``perform(clear_headers=False)``) and made again only when the headers differ from the last
+        request's: an engine sends the same few on every call. curl_cffi appends a list set to the one
+        it holds, so that one is freed first (its other lists and callbacks are none between
+        transfers: ``perform`` freed them), before anything else of this request is set."""
+        if headers == self.headers:
+            return
+        if self.headers is not None:
+            handle.clean_handles_and_buffers()
+        lines = [("%s: %s" % (name, value)).encode("latin-1") for name, value in headers]
+        if not any(name.lower() == "cache-control" for name, _ in headers):
+            lines.append(b"Cache-Control:")
+        handle.setopt(CurlOpt.HTTPHEADER, lines + [b"Expect:"])
+        self.headers = list(headers)
 
     def set_list(self, handle: Curl, option: int, items: Optional[list[str]]) -> None:
         """A list option (freed after each transfer): set when there is one, cleared once when not."""
@@ -615,6 +643,7 @@ def _host(url: str) -> str:
     return host_of(url) or url
 
 
+@remembered(maxsize=256)  # a pure function of the URL, asked once per request (host_of beside it)
 def _port(url: str) -> int:
     parts = urlsplit(url)
     return parts.port or (443 if parts.scheme == "https" else 80)

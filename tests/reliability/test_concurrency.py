@@ -12,7 +12,7 @@ with the same items, and callers mutating their results do not change what other
 import random
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Optional
@@ -282,7 +282,8 @@ def check_outcomes(ops: list[Op]) -> None:
     )
     assert not [op for op in ops if op.detail == "internal_error"]
     assert not [op.contract for op in ops if op.contract]
-    assert sum(op.code == "ok" for op in ops) > len(ops) // 3, "too few successes to check anything"
+    outcomes = Counter((op.code, op.detail) for op in ops)
+    assert sum(op.code == "ok" for op in ops) > len(ops) // 3, ("too few successes to check anything", outcomes)
 
 
 def arrivals_of(log: list[tuple[float, str, str, str]]) -> dict[str, list[float]]:

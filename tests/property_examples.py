@@ -6,7 +6,7 @@ covers. A property names both where it is declared::
     @settings(max_examples=examples(100, deep=300), deadline=None)
 
 The moderate count is what the README's run (every developer's, CI's) spends on the property; the
-thorough one is what it was given when it had only one (README.md, Development). A
+thorough one at least what it was given when it had only one (README.md, Development). A
 property that names no count runs hypothesis's 100 examples, :data:`DEEP_EXAMPLES` under the
 profile."""
 

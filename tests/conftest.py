@@ -15,7 +15,8 @@ it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
 ``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``,
 ``json_backend.py`` (``JsonTestBackend``, of the ``testjson`` and ``json_backends`` fixtures),
 ``search_env.py`` (the developer's search settings out of each test's environment), ``races.py`` (a set two
-threads race on),
+threads race on), ``property_examples.py`` (each hypothesis property's count of examples: moderate in
+``pytest``, thorough with ``pytest --hypothesis-profile=deep``, the profile registered here),
 ``unit_world.py`` (what every unit test runs in: no connection, the requests transport),
 ``scheduling.py`` (which tests share an xdist worker, and which start first), ``rewrite_cache.py`` (the
 workers share one rewriting of the test modules' asserts), ``bytecode.py`` (the library compiled once
@@ -103,13 +104,19 @@ def json_backends():
 
 
 def pytest_configure(config):
-    """The rewritten test modules read from the run's folder, kept between runs, and this process's
-    share of them written there (``rewrite_cache.py``); in the run's first process, the library's
-    bytecode for every process of the run (``bytecode.py``); in an xdist worker, only the test
-    reports the controller shows sent to it (``worker_reports.py``)."""
+    """Hypothesis's ``deep`` profile registered (``pytest --hypothesis-profile=deep``: every property
+    its thorough count of examples, ``property_examples.py``), before hypothesis's plugin, configured
+    after this conftest, loads the profile named; the rewritten test modules read from the run's
+    folder, kept between runs, and this process's share of them written there
+    (``rewrite_cache.py``); in the run's first process, the library's bytecode for every process of
+    the run (``bytecode.py``); in an xdist worker, only the test reports the controller shows sent
+    to it (``worker_reports.py``)."""
     import bytecode
+    import property_examples
     import rewrite_cache
     import worker_reports
+
+    property_examples.register_profiles()
 
     rewrite_cache.share(config)
     if bytecode.wanted(config):

@@ -23,6 +23,7 @@ import pytest
 from backend_kit import fixture_cases, required
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 from requests.structures import CaseInsensitiveDict
 from unicode_text import UTF8_CHARS
 
@@ -38,7 +39,9 @@ from websearch_sync.testing import assert_contract
 from websearch_sync.validate import search_params
 
 SETTINGS = settings(
-    deadline=None, max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+    deadline=None,
+    max_examples=examples(40, deep=200),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 BACKENDS = faultlab.network_backends()
 ALL_CHARS = st.characters(exclude_categories=())  # every code point: controls, lone surrogates, private use
@@ -312,7 +315,7 @@ def _response(case: Any, recorded: dict[str, Any], content: bytes) -> HttpRespon
 @pytest.mark.parametrize("backend", BACKENDS)
 @settings(
     deadline=None,
-    max_examples=40,
+    max_examples=examples(40, deep=200),
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(data=st.data())
@@ -397,7 +400,7 @@ HTML_PAGES = ("ddg_html", "baidu_html")
 
 @settings(
     deadline=None,
-    max_examples=25,
+    max_examples=examples(25, deep=100),
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(data=st.data(), mode=st.sampled_from(["markdown", "text"]))

@@ -23,6 +23,7 @@ import pytest
 from faults import respond
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 from servers import FaultServer
 from transports import BOTH, needs_browser
 from unicode_text import UTF8_CHARS
@@ -361,7 +362,9 @@ def everything_is_local(host, port, timeout_s):
     return ["127.0.0.1"]
 
 
-@settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    deadline=None, max_examples=examples(100, deep=300), suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(url=URLS)
 def test_any_string_as_a_fetch_url_is_refused_cleanly(url):
     """Every name resolves to 127.0.0.1 here, so a URL fetch accepts must be refused as

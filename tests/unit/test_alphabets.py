@@ -3,6 +3,7 @@ verdict must be the one of looking at every character of the lowered text."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 from websearch_sync.net.alphabets import _ALPHABETS, spells_one_alphabet
 
@@ -28,7 +29,7 @@ TEXTS = st.text(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100, deep=300), deadline=None)
 @given(TEXTS)
 def test_the_verdict_is_the_one_of_every_character(text):
     assert spells_one_alphabet(text) == _every_character(text)

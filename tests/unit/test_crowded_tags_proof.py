@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 from websearch_sync.extract import crowded_tags
 from websearch_sync.extract.crowded_tags import MAX_ATTRIBUTES, thin_crowded_tags
@@ -66,7 +67,7 @@ TAGS = st.builds(
 PAGES = st.lists(st.one_of(PIECES, TAGS), max_size=40).map("".join)
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200, deep=600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(page=PAGES)
 def test_no_page_of_a_crowded_tag_is_cleared(page):
     """Wherever a run of more than the bound's attributes starts, the page is left to the scan; and
@@ -79,7 +80,7 @@ def test_no_page_of_a_crowded_tag_is_cleared(page):
     assert SMALL.thin_crowded_tags(page) == SMALL._thinned(page)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100, deep=300), deadline=None)
 @given(before=PAGES, tag=TAGS, after=PAGES, ends=st.sampled_from(["", ">", ">>", "x>"]))
 def test_a_crowded_tag_among_other_markup_is_never_cleared(before, tag, after, ends):
     """A generated tag (often crowded), its neighbours' ``>`` as close as they come."""
@@ -110,7 +111,7 @@ CROWDED_TAGS = st.builds(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600, deep=2000), deadline=None)
 @given(
     tag=CROWDED_TAGS,
     before=st.sampled_from(["", ">", "x>", "'>", '">', "<!--"]),

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
+from property_examples import examples
 from readability import Document
 from readability.readability import REGEXES
 
@@ -73,7 +74,7 @@ def _markup(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return st.tuples(TAGS, st.lists(children, max_size=5)).map(lambda t: "<%s>%s</%s>" % (t[0], "".join(t[1]), t[0]))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100, deep=400), deadline=None)
 @given(st.lists(st.recursive(LEAVES, _markup, max_leaves=30), max_size=6).map("".join))
 def test_generated_markup_is_rewritten_as_readability_rewrites_it(body):
     root = lxml.html.document_fromstring(("<html><body><div>%s</div></body></html>" % body).encode(), parser=PARSER)

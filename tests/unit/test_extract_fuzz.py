@@ -6,12 +6,13 @@ and also mangled as text (tags cut, unclosed), so the parser's repairs are cover
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 from unicode_text import UTF8_CHARS
 
 from websearch_sync.extract.article import Extraction, extract_html
 from websearch_sync.extract.rules import DEFAULT_RULES, RULES
 
-SETTINGS = settings(deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(deadline=None, max_examples=examples(100, deep=400), suppress_health_check=[HealthCheck.too_slow])
 
 TAGS = [
     "div", "p", "span", "a", "h1", "h2", "h3", "table", "tr", "td", "th", "ul", "ol", "li", "blockquote",

@@ -11,6 +11,7 @@ import lxml.etree
 import lxml.html
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 from unicode_text import UTF8_CHARS
 
 from websearch_sync.extract import boilerplate
@@ -49,7 +50,7 @@ def test_every_element_of_a_recorded_page_reads_as_lxml_html_reads_it():
     assert _same_as_lxml_html(root) > 200
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100, deep=200), deadline=None)
 @given(st.lists(PIECES, max_size=30).map("".join))
 def test_any_markup_reads_as_lxml_html_reads_it(markup):
     root = _parse("<html><body>%s</body></html>" % markup)

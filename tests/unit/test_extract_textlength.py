@@ -11,6 +11,7 @@ import lxml.etree
 import lxml.html
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 from readability import Document
 from readability.readability import clean
 from unicode_text import UTF8_CHARS
@@ -40,7 +41,7 @@ def _strings(alphabet, longest):
     return ("".join(chars) for size in range(1, longest + 1) for chars in itertools.product(alphabet, repeat=size))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100, deep=200), deadline=None)
 @given(st.lists(PIECES, max_size=40).map("".join))
 def test_clean_length_is_readabilitys(text):
     assert clean_text(text) == clean(text)
@@ -87,7 +88,7 @@ def _within_exactly_its_length(markup: str) -> None:
     assert boilerplate.text_within(element, length) and not boilerplate.text_within(element, length - 1), markup
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100, deep=400), deadline=None)
 @given(st.lists(st.one_of(PIECES, st.sampled_from(["<b>", "</b>", "<i>x</i>", "<br>"])), max_size=30).map("".join))
 def test_text_within_across_inline_markup(markup):
     _within_exactly_its_length(markup)

@@ -15,6 +15,7 @@ import lxml.html
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
+from property_examples import examples
 from readability import Document
 from readability.readability import REGEXES, describe
 
@@ -74,7 +75,7 @@ def _element(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(100, deep=150), deadline=None)
 @given(NAMES, st.lists(st.recursive(LEAVES, _element, max_leaves=25), max_size=5).map("".join))
 def test_generated_markup_loses_what_readability_removes(body_class, body):
     markup = "<html class='%s'><body class='%s'>%s</body></html>" % (body_class, body_class, body)

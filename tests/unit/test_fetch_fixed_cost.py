@@ -10,6 +10,7 @@ import re
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 from requests.structures import CaseInsensitiveDict
 
 from websearch_sync.engine import redirects
@@ -51,7 +52,7 @@ _TEXT = st.text(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(100, deep=400), deadline=None)
 @given(_TEXT)
 def test_any_text_is_made_sendable_and_judged_binary_as_the_patterns_do(text):
     assert sendable(text) == walked_sendable(text)
@@ -165,7 +166,7 @@ _PIECES = st.sampled_from(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100, deep=300), deadline=None)
 @given(st.lists(_PIECES, max_size=8).map("".join))
 @example("<meta http-equiv='refre\u017fh' content='0;url=/x'>")
 @example("<meta http-equiv='\uff52efresh' content='0;url=/x'>")

@@ -9,11 +9,12 @@ import io
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from images import apng, gif, pillow_image, png
+from property_examples import examples
 
 from websearch_sync.reader.imagesize import Header, read_header
 from websearch_sync.reader.stills import first_frame
 
-SETTINGS = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(deadline=None, max_examples=examples(100, deep=300), suppress_health_check=[HealthCheck.too_slow])
 
 
 def _animated(kind: str) -> bytes:

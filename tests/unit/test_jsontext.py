@@ -6,6 +6,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 from websearch_sync.engine.media_fields import json_object
 from websearch_sync.net.jsontext import MAX_JSON_DEPTH, JsonTooDeep, loads, nesting_depth
@@ -28,7 +29,7 @@ def depth(value):
     return 0
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100, deep=300), deadline=None)
 @given(value=VALUES, ascii_only=st.booleans(), indent=st.sampled_from([None, 1]))
 def test_the_depth_measured_is_the_parsed_values(value, ascii_only, indent):
     text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)

@@ -168,6 +168,55 @@ def test_the_alphabet_check_finds_a_default_text():
     assert _default_alphabet_texts(probe) == [2, 3]
 
 
+def _literal_example_counts(source: str) -> list[int]:
+    """The lines of ``source`` where a ``max_examples=`` is not :func:`property_examples.examples`."""
+    if "max_examples" not in source:
+        return []
+    return [
+        node.value.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.keyword)
+        and node.arg == "max_examples"
+        and not (
+            isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "examples"
+        )
+    ]
+
+
+def test_every_property_names_its_moderate_and_its_thorough_count():
+    """A property's count is ``examples(default, deep=...)`` (tests/property_examples.py): the README's
+    ``pytest`` runs the moderate one, ``pytest --hypothesis-profile=deep`` the thorough one."""
+    files = sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "contract_tests").rglob("*.py"))
+    offenders = [
+        "%s:%d" % (path.relative_to(ROOT), line)
+        for path in files
+        if path.name != "property_examples.py"  # the deep profile's count for a property that names none
+        for line in _literal_example_counts(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == [], "max_examples=examples(N, deep=M) (property_examples.py): %s" % offenders
+
+
+def test_the_count_check_finds_a_literal_count():
+    probe = "settings(max_examples=50)\nsettings(max_examples=examples(50, deep=200))\nsettings(max_examples=N)\n"
+    assert _literal_example_counts(probe) == [1, 3]
+
+
+def test_the_deep_profile_gives_each_property_its_thorough_count():
+    from hypothesis import settings
+    from property_examples import DEEP_EXAMPLES, DEEP_PROFILE, examples
+
+    current = settings.get_current_profile_name()
+    assert examples(100, deep=300) == (300 if current == DEEP_PROFILE else 100)
+    settings.load_profile(DEEP_PROFILE)
+    try:
+        assert examples(100, deep=300) == 300 and settings.default.max_examples == DEEP_EXAMPLES
+    finally:
+        settings.load_profile(current)
+    assert settings.get_current_profile_name() == current
+
+
 def _imported_packages(source: str) -> set[str]:
     """The top-level names of the packages ``source`` imports, anywhere in it."""
     names = set()

@@ -369,10 +369,11 @@ def test_one_engine_not_listed_is_one_more_engine():
 
 
 @pytest.mark.parametrize("results", [True, False], ids=["results_stand", "every_engine_failed"])
-def test_an_instance_naming_hundreds_of_failed_engines_does_not_flood_the_model(results):
+def test_an_instance_naming_hundreds_of_failed_engines_does_not_flood_the_model(results, fake_clock):
     """A broken or hostile SearXNG instance named 1,500 unresponsive engines: the model read 860 KB of
     them in the structured result and 26,000 characters of "searxng Timeout; ..." in the text. The
-    first 20 are listed, the others counted."""
+    first 20 are listed, the others counted. (The client's waits, 1.2 s of real time when every engine
+    failed, are on the fake clock.)"""
     import responses
     from hostile_searxng import BASE, recorded
 

@@ -532,10 +532,11 @@ def test_a_date_field_of_a_number_no_float_holds_is_no_date(name, field):
 
 
 @pytest.mark.parametrize("name", KEYED)
-def test_an_integer_longer_than_python_reads_in_a_field_not_read_leaves_the_answer_readable(name):
+def test_an_integer_longer_than_python_reads_in_a_field_not_read_leaves_the_answer_readable(name, fake_clock):
     """A recorded success with one more field holding an integer of 5,000 digits: Python's ``int``
     refuses over 4,300 (``ValueError``), and the whole answer was "JSON that does not parse". Its
-    results are read as without it."""
+    results are read as without it. (The second search waits out the engine's pace on the fake
+    clock: 1.5 s of real time for Jina's, 1 s for Brave's.)"""
     data = success(name)
     plain = search(name, data)
     data["zz_count"] = "@@DIGITS@@"

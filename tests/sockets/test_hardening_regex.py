@@ -391,10 +391,14 @@ def test_the_audit_finds_a_planted_backtracking_pattern(name):
     """At a small size (cheap even for a quadratic pattern), the worst candidate's projection to
     256 KB is far over the limit: a linear pattern's, 512 times its 512-character time, is under it."""
     # the largest of two audits: at these sizes a scan takes 0.1-1 ms, and in about 1 audit of 200 a
-    # spell of slow small scans flattened the measured growth (4x to 2x: 1 s projected, not 500 s)
-    worst, projection = max(
-        (worst_candidate(PLANTED[name], small=256, large=512) for _ in range(2)), key=lambda row: row[1]
-    )
+    # spell of slow small scans flattened the measured growth (4x to 2x: 1 s projected, not 500 s).
+    # The second runs only when the first is under the bar, which it cannot then lower: the
+    # exponential pattern's audit is six scans of 0.05 s each (its probe timed again, RETIMES).
+    worst, projection = worst_candidate(PLANTED[name], small=256, large=512)
+    if projection <= 8 * LIMIT_S:
+        worst, projection = max(
+            [(worst, projection), worst_candidate(PLANTED[name], small=256, large=512)], key=lambda row: row[1]
+        )
     assert projection > 8 * LIMIT_S, "%s: worst candidate %r projects %.2f s" % (name, worst, projection)
 
 

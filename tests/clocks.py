@@ -220,6 +220,15 @@ class PaceMonitor:
                 self._samples.append((started, time.monotonic(), measured))
             time.sleep(self.every_s)
 
+    def recent(self, window_s: float = 1.0) -> float:
+        """The highest :func:`slowdown` sampled in the last ``window_s`` (1.0 before any sample; sampled
+        only while a :meth:`watch` block is open): the pace right now, for a budget made many times
+        over a long run (one measured at its start is a calmer moment's when the load rises later)."""
+        since = time.monotonic() - window_s
+        with self._lock:
+            seen = [measured for _begun, done, measured in self._samples if done >= since]
+        return max(seen, default=1.0)
+
     @contextlib.contextmanager
     def watch(self) -> Iterator[Pace]:
         """Around one timed call: its :class:`Pace` (the samples from one period before it to one after)."""

@@ -15,10 +15,10 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import faultlab
-from clocks import ThreadClock, paced_budget_s
+from clocks import PaceMonitor, ThreadClock, slowdown
 from faults import delayed
 
 import websearch_sync as ws
@@ -30,7 +30,7 @@ THREADS = 16
 OPS = 100
 INTERVAL_S = 0.01  #: min_interval_s of every backend
 COOLDOWNS = {"captcha_required": 1.0, "http_429": 0.8, "http_403": 0.8}
-TIMEOUT_MS = 400  #: each call's deadline on an idle machine, as many times more as it runs slower
+TIMEOUT_MS = 400  #: each call's deadline on an idle machine, as many times more as it runs slower when made
 QUERIES = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
 #: Faults in the mix and their weights (search, fetch). "slow_good" answers after 50 ms.
 SEARCH_MIX = {
@@ -106,7 +106,7 @@ def run_ops(
     backends: list[str],
     index: int,
     ops: list[Op],
-    timeout_ms: int,
+    timeout_ms: Callable[[], int],
 ) -> None:
     rng = random.Random(1000 + index)
     for _ in range(OPS):
@@ -118,7 +118,7 @@ def run_ops(
             url = server.cell_url("fetch", "random", "/" + path).replace("//127.0.0.1:", "//localhost:", 1)
             op = Op(index, "fetch", "fetch", ("fetch", path), use_cache, time.monotonic())
             call = partial(
-                client.fetch, url, allow_private=True, timeout_ms=timeout_ms, cache_ttl_s=60 if use_cache else 0
+                client.fetch, url, allow_private=True, timeout_ms=timeout_ms(), cache_ttl_s=60 if use_cache else 0
             )
         else:
             backend = rng.choice(backends)
@@ -130,7 +130,7 @@ def run_ops(
                 query,
                 backend=backend,
                 max_results=5,
-                timeout_ms=timeout_ms,
+                timeout_ms=timeout_ms(),
                 cache_ttl_s=60 if use_cache else 0,
             )
         try:
@@ -250,13 +250,29 @@ def run_threads(monkeypatch) -> Run:
         for name in backends:
             settings.endpoints[name] = server.cell_url(name, "random")
         # a fixed 400 ms left too few successes on a loaded machine (calls waiting for their slots and
-        # the CPU ran out of time) for the checks to mean anything
-        timeout_ms = int(paced_budget_s(TIMEOUT_MS / 1000) * 1000)
+        # the CPU ran out of time) for the checks to mean anything, and one paced once at the run's start
+        # may be a calmer moment's than the seconds of the run (seen once at a load of 12): each call's
+        # deadline follows the pace sampled throughout the run (the highest of its last second), never
+        # below the one at the start
+        paced_at_start = slowdown()
         started = time.monotonic()
         clock = ThreadClock()
-        with ws.SearchClient(
-            settings=settings, retries=0, cache_ttl_s=60, min_interval_s=INTERVAL_S, cooldowns=COOLDOWNS, clock=clock
-        ) as client:
+        with (
+            PaceMonitor() as monitor,
+            monitor.watch(),
+            ws.SearchClient(
+                settings=settings,
+                retries=0,
+                cache_ttl_s=60,
+                min_interval_s=INTERVAL_S,
+                cooldowns=COOLDOWNS,
+                clock=clock,
+            ) as client,
+        ):
+
+            def timeout_ms() -> int:
+                return int(TIMEOUT_MS * max(paced_at_start, monitor.recent()))
+
             spy_on(client, clock, blocks, slots, sends, monkeypatch)
             threads = [
                 threading.Thread(target=run_ops, args=(client, server, backends, i, ops, timeout_ms))

@@ -61,8 +61,10 @@ class TrickleProxy(LoopbackListener):
             threading.Thread(target=self._pipe, args=(source, sink, pause), daemon=True).start()
 
     def _pipe(self, source: socket.socket, sink: socket.socket, pause: float) -> None:
-        source.settimeout(0.2)
         try:
+            # inside the try: the other direction's thread may have ended and closed this source
+            # before this thread began (a loaded machine starts threads late)
+            source.settimeout(0.2)
             while not self.stopping.is_set():
                 try:
                     data = source.recv(65536)

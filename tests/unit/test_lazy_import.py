@@ -23,7 +23,8 @@ HEAVY = ("requests", "urllib3", "idna", "bs4", "soupsieve", "lxml", "readability
 def loaded_after(code: str) -> list[str]:
     """The modules a fresh interpreter has loaded after running ``code``."""
     script = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, "the interpreter ended with status %d:\n%s" % (out.returncode, out.stderr[-4000:])
     return json.loads(out.stdout.splitlines()[-1])
 
 

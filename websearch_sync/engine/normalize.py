@@ -66,14 +66,20 @@ def _count_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Op
     return values.count(value)
 
 
+def _pixels_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[int]:
+    """A picture's width or height: a count, and 0 is none (a service's placeholder for an unknown
+    size, SearXNG's ``"0 x 0"``: no picture is 0 pixels wide), as a placeholder date is no date."""
+    return values.count(value) or None
+
+
 #: The fields of each vertical's items besides title, url and provider (models.NewsItem, ...).
 VERTICAL_FIELDS: dict[str, dict[str, Convert]] = {
     "news": {"snippet": _text_field, "source": _text_field, "published_at": _date_field, "image_url": _url_field},
     "images": {
         "image_url": _url_field,
         "thumbnail_url": _url_field,
-        "width": _count_field,
-        "height": _count_field,
+        "width": _pixels_field,
+        "height": _pixels_field,
         "source": _text_field,
     },
     "videos": {

@@ -8,6 +8,7 @@ field names SearXNG's templates use (``images.html``: img_src, thumbnail_src, re
 source; ``videos.html``: length, thumbnail, publishedDate).
 """
 
+import datetime
 import json
 
 import pytest
@@ -294,3 +295,20 @@ def test_a_published_date_that_is_no_date_does_not_hide_the_metadata_s():
     data["results"][0].update(publishedDate="Tue, 99 Foo 2026", metadata="2 days ago | WSJ")
     item = parsed(NEWS, data).items[0]
     assert (item["published_at"], item["source"]) == ("2 days ago", "WSJ")
+
+
+@pytest.mark.parametrize("resolution, size", [("0 x 0", {}), ("0 x 480", {"height": 480}), ("640 x 0", {"width": 640})])
+def test_a_size_of_zero_is_no_size(resolution, size):
+    """SearXNG writes ``"0 x 0"`` where an engine gave no size: no picture is 0 pixels wide, so the
+    normalised item leaves the 0 out (as a placeholder date is no date); a real other side stays."""
+    data = {
+        "query": "rust",
+        "results": [
+            {"url": "https://x.example/", "title": "t", "img_src": "https://x.example/a.png", "resolution": resolution}
+        ],
+    }
+    result = parsed(IMAGES, data)
+    (item,) = normalize_items(
+        result.items, "searxng", 10, "images", datetime.datetime(2026, 8, 1, tzinfo=datetime.timezone.utc)
+    )
+    assert {key: item[key] for key in ("width", "height") if key in item} == size

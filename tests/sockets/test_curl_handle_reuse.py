@@ -122,23 +122,31 @@ def test_a_pinned_requests_fresh_connection_is_not_kept_for_the_requests_after_i
     assert ports[3] == ports[4] == ports[0]  # the kept connection again: no fresh-connect or forbid-reuse left set
 
 
+def _give_up_before_the_transfer(monkeypatch, wire, request):
+    """Send ``request`` on ``wire`` with Ctrl-C arriving while the transfer is handed over (its
+    ``release`` runs, the transfer never does); the hand-off is the real one again afterwards."""
+    real = _curl().run_interruptibly
+
+    def interrupted_before_the_work(work, *, abandon, release):
+        release()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_curl(), "run_interruptibly", interrupted_before_the_work)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _send(wire, request)
+    finally:
+        monkeypatch.setattr(_curl(), "run_interruptibly", real)
+
+
 def test_a_request_given_up_before_it_was_sent_leaves_nothing_on_the_handle(monkeypatch):
     """Ctrl-C while the transfer is handed over: the request's header list is curl_cffi's to free
     at the transfer's end, which never comes; the next request must not send it too."""
     with RecordingServer() as server:
         wire = _curl().CurlWire("chrome")
         try:
-            real = _curl().run_interruptibly
-
-            def interrupted_before_the_work(work, *, abandon, release):
-                release()
-                raise KeyboardInterrupt
-
-            monkeypatch.setattr(_curl(), "run_interruptibly", interrupted_before_the_work)
             given_up = WireRequest("POST", server.url("/x"), [("X-Given-Up", "1")] + FORM, "q=gone", browser=True)
-            with pytest.raises(KeyboardInterrupt):
-                _send(wire, given_up)
-            monkeypatch.setattr(_curl(), "run_interruptibly", real)
+            _give_up_before_the_transfer(monkeypatch, wire, given_up)
             _send(wire, WireRequest("GET", server.url("/next"), [("Referer", "http://127.0.0.1/")]))
         finally:
             wire.close()
@@ -168,18 +176,9 @@ def test_the_same_headers_after_a_request_given_up_are_set_again(monkeypatch):
     with RecordingServer() as server:
         wire = _curl().CurlWire("chrome")
         try:
-            real = _curl().run_interruptibly
-
-            def interrupted_before_the_work(work, *, abandon, release):
-                release()
-                raise KeyboardInterrupt
-
             request = WireRequest("POST", server.url("/x"), [("X-Again", "1")] + FORM, "q=again", browser=True)
             _send(wire, request)
-            monkeypatch.setattr(_curl(), "run_interruptibly", interrupted_before_the_work)
-            with pytest.raises(KeyboardInterrupt):
-                _send(wire, request)
-            monkeypatch.setattr(_curl(), "run_interruptibly", real)
+            _give_up_before_the_transfer(monkeypatch, wire, request)
             _send(wire, request)
             _send(wire, request)
         finally:

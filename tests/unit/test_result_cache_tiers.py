@@ -322,27 +322,29 @@ def test_a_shared_answer_has_a_secret_that_json_escapes_redacted_from_its_texts(
     assert stored["provider_meta"]["extras"] == {"answers": [{"text": "said ***"}], "by ***": 1}
 
 
+#: A fetch result holding an image, as fetch stores it in a cache.
+STORED_IMAGE = {
+    "url": "https://example.org/i.png",
+    "final_url": "https://example.org/i.png",
+    "status": 200,
+    "content_type": "image/png",
+    "extractor": "image",
+    "title": "",
+    "text": "[image]",
+    "truncated": False,
+    "length": 7,
+    "width": 80,
+    "height": 60,
+    "data": "AAAA",
+}
+
+
 def test_a_stored_downscaled_images_served_size_is_two_numbers_beside_its_image():
     """A downscaled image's result says the size it was served at (``original_width``,
     ``original_height``): read back from a cache, both ints beside the image, or a miss."""
     from websearch_sync.client.answers import valid_page_answer
 
-    image = {
-        "url": "https://example.org/i.png",
-        "final_url": "https://example.org/i.png",
-        "status": 200,
-        "content_type": "image/png",
-        "extractor": "image",
-        "title": "",
-        "text": "[image]",
-        "truncated": False,
-        "length": 7,
-        "width": 80,
-        "height": 60,
-        "data": "AAAA",
-        "original_width": 800,
-        "original_height": 600,
-    }
+    image = {**STORED_IMAGE, "original_width": 800, "original_height": 600}
     assert valid_page_answer(image, images=True)
     assert not valid_page_answer({**image, "original_width": "800"}, images=True)
     assert not valid_page_answer({k: v for k, v in image.items() if k != "original_height"}, images=True)
@@ -369,20 +371,7 @@ def test_a_stored_image_of_a_type_fetch_never_returns_is_a_miss_and_no_image_blo
     from websearch_sync import tool
     from websearch_sync.client.answers import valid_page_answer
 
-    image = {
-        "url": "https://example.org/i.png",
-        "final_url": "https://example.org/i.png",
-        "status": 200,
-        "content_type": "image/png",
-        "extractor": "image",
-        "title": "",
-        "text": "[image]",
-        "truncated": False,
-        "length": 7,
-        "width": 80,
-        "height": 60,
-        "data": "AAAA",
-    }
+    image = dict(STORED_IMAGE)
     assert valid_page_answer(image, images=True) and tool.image_block(image, "anthropic") is not None
     assert not valid_page_answer({**image, **change}, images=True)
     if "content_type" in change:  # a tool builds its block of any result holding an image's data

@@ -34,6 +34,7 @@ def _pool(method: str) -> Iterator[concurrent.futures.ProcessPoolExecutor]:
             yield pool
     finally:
         workers = list((pool._processes or {}).values())
+        manager = pool._executor_manager_thread  # shutdown forgets it
         pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
             worker.terminate()  # the job's answers are in hand: nothing of the worker is needed
@@ -41,6 +42,11 @@ def _pool(method: str) -> Iterator[concurrent.futures.ProcessPoolExecutor]:
             if worker.is_alive():  # pragma: no cover - a worker ignoring SIGTERM
                 worker.kill()
                 worker.join(HANG_S)
+        # The pool's manager thread joins the workers too: when it reaps one first, this thread's join
+        # returns before the manager has noted the exit code (``exitcode`` None, seen once in CI); once
+        # the manager has ended, every worker's exit code is noted.
+        if manager is not None:
+            manager.join(HANG_S)
 
 
 def _hang() -> None:

@@ -974,21 +974,22 @@ def _unknown_backend_problem(where: str, names: Sequence[str], auto: bool = True
     unknown = [name for name in names if name not in known and name not in extra]
     if not unknown:
         return None
-    guesses = []
-    for name in unknown:
-        why = _why_unknown(name, [*known, *extra], extra)
-        guesses.append("%r%s" % (name, " (%s)" % why if why else ""))
+    guesses = ["%r (%s)" % (name, why_unknown_backend(name, auto)) for name in unknown]
     # a URL's password is never said back (``-b https://user:pw@searx.example/``)
     return userinfo_hidden("%s names unknown backend %s; known backends: %s" % (where, ", ".join(guesses), choices))
 
 
-def _why_unknown(name: str, known: Sequence[str], extra: Sequence[str]) -> str:
-    """What may explain the unknown backend ``name`` (``known``: the names that may be given there,
-    ``extra`` those beside the registered backends, ``auto``)."""
+def why_unknown_backend(name: str, auto: bool = False) -> str:
+    """What may explain the unknown backend ``name``, the one explanation every unknown-backend
+    message gives (settings, the command line, a search's ``backend=``): a URL given as a name, a
+    list not split by commas, why its plugin was skipped, an entry point in a mistyped group or of
+    another name, else the closest registered name (or ``auto``, where ``auto`` may be named),
+    else how a plugin's backend becomes known (:data:`NOT_INSTALLED`)."""
+    extra = ["auto"] if auto else []
     close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, extra, n=1)), None)
     return (
         url_as_backend(name)
-        or list_not_split(name, known)
+        or list_not_split(name, [*_backends.names(), *extra])
         or _backends.skipped(name)
         or _backends.misgrouped(name)
         or ("did you mean %s?" % close if close else NOT_INSTALLED)

@@ -814,20 +814,10 @@ def skipped_plugin(name: Any) -> Optional[str]:
 
 
 def did_you_mean(name: Any) -> str:
-    """For an unknown backend name: `` (<why its plugin was skipped>)``, else where an entry
-    point of that name in a mistyped group is (:func:`misgrouped`), else `` (did you mean NAME?)``
-    with a close registered one, else how a plugin's backend becomes known (:data:`~..config.NOT_INSTALLED`)."""
-    why = (
-        (config.url_as_backend(name) if isinstance(name, str) else None)
-        or (config.list_not_split(name, [*_known(), "auto"]) if isinstance(name, str) else None)
-        or skipped_plugin(name)
-        or entry_point_of_another_name(name)  # before misgrouped: a loaded plugin's entry point is read first
-        or misgrouped(name)
-    )
-    if why is None:
-        close = closest_backend(name)
-        why = "did you mean %s?" % close if close else config.NOT_INSTALLED
-    return " (%s)" % why
+    """For an unknown backend name: `` (<what may explain it>)``, as every unknown-backend message
+    says it (:func:`~..config.why_unknown_backend`: one chain of explanations for settings, the
+    command line and a search's ``backend=``)."""
+    return " (%s)" % (config.why_unknown_backend(name) if isinstance(name, str) else config.NOT_INSTALLED)
 
 
 def entry_point_of_another_name(name: Any) -> Optional[str]:

@@ -1,7 +1,7 @@
 """A PDF encrypted with AES and the empty user password (Acrobat's "no opening password, no
-editing" export) where pypdf has no AES implementation (the ``pdf`` extra is pypdf alone; AES
-needs the cryptography package): ``pdf_encrypted`` saying what to install, not ``pdf_broken``
-naming pypdf's ``DependencyError``, which tells the user nothing of the cause."""
+editing" export): read through the ``pdf`` extra, which brings pypdf's AES (the cryptography
+package); where pypdf has none (installed alone), ``pdf_encrypted`` saying what to install, not
+``pdf_broken`` naming pypdf's ``DependencyError``, which tells the user nothing of the cause."""
 
 import io
 
@@ -11,8 +11,6 @@ from pdfs import text_pdf
 from servers import FaultServer
 
 import websearch_sync as ws
-
-pytest.importorskip("cryptography")  # to write the AES-encrypted files
 
 
 def aes_pdf(algorithm: str) -> bytes:
@@ -54,3 +52,17 @@ def test_an_aes_pdf_with_the_empty_password_is_read_where_aes_is_available(algor
     with FaultServer({"/m.pdf": respond(200, body, content_type="application/pdf")}) as server:
         result = ws.fetch(server.url("/m.pdf"), allow_private=True, settings=ws.Settings())
     assert (result["extractor"], result["title"], result["text"]) == ("pdf", "Minutes", "Minutes of the board.")
+
+
+def test_the_pdf_extra_brings_the_aes_implementation():
+    import configparser
+    from pathlib import Path
+
+    from packaging.requirements import Requirement
+
+    setup = configparser.ConfigParser()
+    setup.read(Path(__file__).resolve().parents[2] / "setup.cfg", encoding="utf-8")
+    extras = setup["options.extras_require"]
+    for extra in ("pdf", "test"):
+        pypdf = [Requirement(line) for line in extras[extra].split() if line.lower().startswith("pypdf")]
+        assert [requirement.extras for requirement in pypdf] == [{"crypto"}], extra

@@ -356,9 +356,9 @@ def _unlock(pypdf: Any, reader: Any, host: str, provider: Optional[str], status:
 
 #: How near its end a PDF holds its end-of-file marker, ``%%EOF`` (the PDF specification's 1024 bytes).
 PDF_END_WITHIN = 1024
-#: Why an AES-encrypted PDF is not read where pypdf has no AES implementation (the ``pdf`` extra
-#: is pypdf alone; its AES needs the cryptography package, or pycryptodome).
-_AES_MISSING = "its AES encryption needs the cryptography package (pip install cryptography)"
+#: Why an AES-encrypted PDF is not read where pypdf has no AES implementation (pypdf installed
+#: alone, not through the ``pdf`` extra: its AES needs the cryptography package, or pycryptodome).
+_AES_MISSING = "its AES encryption needs the cryptography package (pip install cryptography, or the pdf extra)"
 
 
 def _aes_missing(pypdf: Any, error: BaseException, content: bytes) -> bool:

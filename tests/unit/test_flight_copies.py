@@ -73,6 +73,42 @@ def test_a_caller_after_the_turn_ended_asks_itself():
         assert found is None
 
 
+def test_an_answer_nobody_waits_for_is_not_copied(monkeypatch):
+    """The waiters' copy is made for waiters only: a call nobody waits for (nearly every one) copies nothing."""
+    copies = []
+    monkeypatch.setattr(flight, "copy_result", lambda value: copies.append(value) or dict(value))
+    flights = Flights()
+    with flights.turn(KEY, Deadline(60_000), lambda: None) as found:
+        assert found is None
+        flights.answered(KEY, _answer())
+    assert copies == []
+
+
+def test_a_waiter_that_comes_after_the_answer_gets_its_own_copy(monkeypatch):
+    """A waiter that starts waiting after the asker handed its answer over (no one waited then) still
+    gets it, as a copy made as the turn ends: the asker's changes after its turn do not reach it."""
+    started = _waiting_started(monkeypatch)
+    flights = Flights()
+    results = []
+
+    def wait_for_it():
+        with flights.turn(KEY, Deadline(30_000), lambda: None) as found:
+            results.append(found)
+
+    waiter = threading.Thread(target=wait_for_it)
+    mine = _answer()
+    with flights.turn(KEY, Deadline(60_000), lambda: None) as found:
+        assert found is None
+        flights.answered(KEY, mine)
+        waiter.start()
+        assert started.wait(60)
+    mine["items"][0]["title"] = "changed by the asker"
+    waiter.join()
+    [copy] = results
+    assert copy is not mine and copy["items"][0] is not mine["items"][0]
+    assert copy == _answer()
+
+
 def _waiting_started(monkeypatch):
     """An event set once a waiter waits for the asker's turn to end (``flight.wait_for``)."""
     started = threading.Event()

@@ -127,6 +127,10 @@ _ACCEPT_ENCODING = ", ".join(BROWSER_CODINGS).encode("ascii")
 #: the requests wire call it no HTTP). An HTTP/1 answer's line is held to
 #: :data:`~.requests_adapter.STATUS_SHAPE` (libcurl also took ``HTTP/2.0 200`` from an HTTP/1 server).
 _FRAMED_VERSIONS = {int(CurlHttpVersion.V2_0): "HTTP/2 ", int(CurlHttpVersion.V3): "HTTP/3 "}
+#: How a status line libcurl writes only on an HTTP/1 connection opens: on HTTP/2 and HTTP/3 it writes
+#: its own ``HTTP/2 200``, ``HTTP/3 200`` (interim answers too), and a proxy's answer to CONNECT, on
+#: HTTP/1, is not handed over (``SUPPRESS_CONNECT_HEADERS``). Such a line needs no look at the version.
+_HTTP1_LINE = "HTTP/1."
 _BROKEN_BODY = (CurlECode.PARTIAL_FILE, CurlECode.RECV_ERROR, CurlECode.HTTP2, CurlECode.HTTP2_STREAM)
 
 
@@ -186,9 +190,11 @@ class _Exchange:
     def _status_line(self, text: str, size: int) -> int:
         """A header block's first line: its status, or the error of a line that is no status line
         (libcurl's own ``HTTP/2 200`` on an HTTP/2 or HTTP/3 connection aside, held to the HTTP/1
-        shape the requests wire reads; :data:`_FRAMED_VERSIONS`)."""
+        shape the requests wire reads; :data:`_FRAMED_VERSIONS`). The connection's version is read
+        (``getinfo``, 5 us) only for a line that does not open as libcurl writes one on HTTP/1 alone
+        (:data:`_HTTP1_LINE`): nearly every answer's is ``HTTP/1.1 200 OK`` or ``HTTP/2 200``."""
         self.status, self.lines, self.expect_status = _status_code(text), [], False
-        framed_line = _FRAMED_VERSIONS.get(self.version())
+        framed_line = None if text.startswith(_HTTP1_LINE) else _FRAMED_VERSIONS.get(self.version())
         self.framed = framed_line is not None
         if self.status and (text.startswith(framed_line) if framed_line else STATUS_SHAPE.match(text)):
             return size

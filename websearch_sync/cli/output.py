@@ -28,6 +28,7 @@ from ..errors import (
     BAD_CACHE_MAX_ANSWERS,
     BAD_CACHE_TTL_S,
     BAD_EXTRACT_MODE,
+    BAD_FILTER,
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
     BAD_MAX_CONCURRENT,
@@ -43,6 +44,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..forks import in_children
+from ..models import MEDIA_FILTERS, VERTICALS
 from ..net.browser import IMPERSONATE_CHOICES
 from ..reader.lastresort import last_resort, only_handler
 from ..validate import choice_hint
@@ -87,11 +89,26 @@ def error_line(error: WebSearchError) -> str:
     """``error: <Code>[/<detail_code>]: <message>``, the message in the command line's words: one
     opening with the Python argument a flag sets (``extract_mode must be one of ...``) names the flag
     (``--mode must be one of ...``)."""
+    return "error: %s: %s" % (_code(error), _in_flags(error))
+
+
+def _in_flags(error: WebSearchError) -> str:
+    """``error``'s message with the Python argument it opens with spelt as its flag (:data:`_FLAG_OF`);
+    an image or video filter's refusal also names the filter's flag and ``--vertical`` (``image_size
+    filters images: give it with vertical='images'`` is ``--image-size filters images: give it with
+    --vertical images``): the command line has no ``vertical=``."""
     named = _FLAG_OF.get(error.detail_code or "")
     message = error.message
     if named and message.startswith(named[0] + " "):
-        message = named[1] + message[len(named[0]) :]
-    return "error: %s: %s" % (_code(error), message)
+        return named[1] + message[len(named[0]) :]
+    if error.detail_code != BAD_FILTER:
+        return message
+    name, _, rest = message.partition(" ")
+    if name in MEDIA_FILTERS:
+        message = "--%s %s" % (name.replace("_", "-"), rest)
+    for vertical in VERTICALS:
+        message = message.replace("give it with vertical=%r" % vertical, "give it with --vertical %s" % vertical)
+    return message
 
 
 #: The command line's own words for a remedy the library offers (``error.hint`` is set), by detail code.

@@ -1,6 +1,5 @@
 """One number rule everywhere, and tool arguments whose schema and check come from one declaration."""
 
-import json
 import math
 
 import pytest
@@ -210,12 +209,19 @@ def test_a_refusal_quotes_the_start_of_a_huge_unknown_argument_name_not_all_of_i
     assert message.startswith("unknown argument '%s...' (allowed: url, " % HUGE_NAME[:20]) and len(message) < 200
 
 
-@pytest.mark.parametrize("sent", ["1e308", "1" + "0" * 4000], ids=["a float that is an integer", "4001 digits"])
-def test_a_refusal_quotes_the_start_of_a_huge_number_not_all_its_digits(sent):
+@pytest.mark.parametrize(
+    "sent, said",
+    [
+        # as sent: int(1e308) has 309 digits, the first 20 of which (10000000000000000109...) no model wrote
+        ("1e308", "must be an integer in 1..200000, got a number (1e+308)"),
+        ("1" + "0" * 4000, "must be in 1..200000, got %s..." % ("1" + "0" * 19)),
+    ],
+    ids=["a float that is an integer", "4001 digits"],
+)
+def test_a_refusal_quotes_the_start_of_a_huge_number_not_all_its_digits(sent, said):
     reply = tool.call_tool("web_fetch", '{"url": "http://example.com/", "max_chars": %s}' % sent)
     message = reply["error"]["message"]
-    assert message.startswith("argument 'max_chars' must be in 1..")
-    assert message.endswith(", got %s..." % str(int(json.loads(sent)))[:20])
+    assert message == "argument 'max_chars' " + said
 
 
 @pytest.mark.parametrize("call", ["call_tool", "mcp"])

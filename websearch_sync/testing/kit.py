@@ -33,7 +33,16 @@ from ..contract.replay import ReplayWire
 from ..engine import registry
 from ..engine.base import Backend
 from ..engine.option import PAGENO
-from ..errors import BAD_PARSE_RESULT, NETWORK_BLOCKED, NO_RECORDED_CASE, NetworkError, WebProviderError, WebSearchError
+from ..errors import (
+    BAD_PARSE_RESULT,
+    BAD_SETTING,
+    NETWORK_BLOCKED,
+    NO_RECORDED_CASE,
+    InvalidInput,
+    NetworkError,
+    WebProviderError,
+    WebSearchError,
+)
 from ..forks import module_lock
 from ..models import ParseResult, SearchParams, StrPath
 from ..net.deadline import Deadline
@@ -378,7 +387,7 @@ def replay_fixtures(
         def answer(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
             case = replay.find(name, params)
             replay.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params), case.case_id))
-            recorded = originals[params.vertical](Settings(**(case.meta.get("settings") or {})))
+            recorded = originals[params.vertical](_case_settings(case))
             replayed = _replay_transport(case, transport.profile or "off")  # builds no browser wire
             with fresh_configs():  # what the case recorded, not what the process knows of the instance
                 return recorded.search(recorded_bound(case, params), replayed, deadline)
@@ -387,6 +396,20 @@ def replay_fixtures(
 
     with _swapped_backends({name: answer_for(name) for name in names}, block_network, _check_params_only):
         yield replay
+
+
+def _case_settings(case: Case) -> Settings:
+    """The settings ``case`` was recorded with, or ``InvalidInput`` naming its meta file when ``Settings``
+    refuses them: the refusal alone (``Settings.providers['demo']['api_key'] ... must be a string``) named
+    settings the search's caller never gave."""
+    try:
+        return Settings(**(case.meta.get("settings") or {}))
+    except (InvalidInput, TypeError) as error:  # TypeError: a key Settings() does not take
+        detail = error.detail_code if isinstance(error, InvalidInput) else None
+        raise InvalidInput(
+            "case %s (%s) holds settings that are refused: %s" % (case.case_id, case.meta_path, error),
+            detail_code=detail or BAD_SETTING,
+        ) from None
 
 
 # -- given items ----------------------------------------------------------------------------------

@@ -485,6 +485,8 @@ def tool_definitions(
         raise InvalidInput("images must be True, False or %r, got %r" % (IMAGE_LINE, images), detail_code=BAD_IMAGES)
     if settings is not None and not isinstance(settings, Settings):
         raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
+    if not isinstance(strict, bool):  # strict="false" made strict schemas: any text is true
+        raise TypeError("strict must be True or False, got %r" % (strict,))
     settings = settings if settings is not None else Settings.from_env()
     chosen = _names(names, style)
     definitions: list[dict[str, Any]] = []
@@ -647,6 +649,8 @@ def call_tool(
     """
     _check_client(client)
     try:
+        if not isinstance(images, bool):  # a search ignored it (a fetch refused it)
+            raise InvalidInput("images must be True or False, got %r" % (images,), detail_code=BAD_IMAGES)
         tool = _resolve_tool(name, names)
         chosen = client if client is not None else default_client()
         args = validate_arguments(tool, arguments, settings=chosen.settings)

@@ -32,7 +32,9 @@ from ..errors import (
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
     BAD_MAX_CONCURRENT,
+    BAD_MAX_REPEATS,
     BAD_MAX_RESULTS,
+    BAD_REPEAT_WINDOW,
     BAD_RETRIES,
     BAD_SITE_FILTER,
     BAD_TIMEOUT,
@@ -100,7 +102,8 @@ def _in_flags(error: WebSearchError) -> str:
     named = _FLAG_OF.get(error.detail_code or "")
     message = error.message
     if named and message.startswith(named[0] + " "):
-        return named[1] + message[len(named[0]) :]
+        library, ours = _CLI_WORDS.get(error.detail_code or "", ("", ""))
+        return named[1] + (message[len(named[0]) :].replace(library, ours) if library else message[len(named[0]) :])
     if error.detail_code != BAD_FILTER:
         return message
     name, _, rest = message.partition(" ")
@@ -139,6 +142,14 @@ _FLAG_OF = {
     BAD_CACHE_MAX_ANSWERS: ("cache_max_answers", "--cache-max-answers"),
     BAD_EXTRACT_MODE: ("extract_mode", "--mode"),
     BAD_MAX_CONCURRENT: ("max_concurrent", "--max-concurrent"),
+    BAD_MAX_REPEATS: ("max_repeats", "--max-repeats"),
+    BAD_REPEAT_WINDOW: ("repeat_window_s", "--repeat-window"),
+}
+#: The library's words in such a message that the command line says otherwise, by detail code: the
+#: Python form of turning the guard off, and the ``None`` a window may be in Python (no flag value).
+_CLI_WORDS = {
+    BAD_MAX_REPEATS: ("repeat_window_s=0, mcp --repeat-window 0", "--repeat-window 0"),
+    BAD_REPEAT_WINDOW: (" (None: the tools' whole life)", ""),
 }
 #: What to check when no host name resolved (every backend asked, or the page's host).
 UNRESOLVED = (

@@ -344,6 +344,21 @@ class FixtureReplay:
         )
 
 
+def _check_replay_arguments(fixtures_dir: object, backends: object) -> None:
+    """``TypeError`` saying what :func:`replay_fixtures` takes: ``replay_fixtures(None)`` was ``stat: path
+    should be string, bytes, os.PathLike or integer, not NoneType`` and ``backends=5`` ``'int' object is not
+    iterable``, from inside."""
+    if not isinstance(fixtures_dir, (str, os.PathLike)):
+        raise TypeError(
+            "replay_fixtures takes the fixture folder's path (a str or a pathlib.Path), got %s"
+            % type(fixtures_dir).__name__
+        )
+    if backends is not None and not isinstance(backends, (str, Iterable)):
+        raise TypeError(
+            "backends must be a backend's name or names in a list (backends=['demo']), got %s" % type(backends).__name__
+        )
+
+
 @contextlib.contextmanager
 def replay_fixtures(
     fixtures_dir: StrPath,
@@ -367,6 +382,7 @@ def replay_fixtures(
     ``InvalidInput``, not ``no_recorded_case``). Yields a :class:`FixtureReplay` whose ``calls``
     lists the searches answered.
     """
+    _check_replay_arguments(fixtures_dir, backends)
     if not os.path.isdir(fixtures_dir):
         where = "" if os.path.isabs(fixtures_dir) else " (relative to the current directory %s)" % os.getcwd()
         raise FileNotFoundError(  # docs/contract.md's first example reads the reader's own recordings, not made yet

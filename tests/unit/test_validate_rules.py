@@ -236,9 +236,11 @@ def test_an_unknown_tool_of_a_huge_name_is_refused_quoting_its_start(call):
     assert len(reply["error"]["message"]) < 200
 
 
-def test_an_unknown_tool_named_by_no_string_says_so_not_as_python_writes_the_value():
-    reply = tool.call_tool(["web_fetch"], {})
-    assert reply["error"]["message"].startswith("no tool named (a list, not a string); available: ")
+@pytest.mark.parametrize("name, said", [(["web_fetch"], "(a list, not a string)"), (5, "(an int, not a string)")])
+def test_an_unknown_tool_named_by_no_string_says_so_not_as_python_writes_the_value(name, said):
+    """``call_tool(5, ...)`` said ``(a int, not a string)``."""
+    reply = tool.call_tool(name, {})
+    assert reply["error"]["message"].startswith("no tool named %s; available: " % said)
 
 
 @pytest.mark.parametrize("sign, named", [("", "an integer"), ("-", "a negative integer")])

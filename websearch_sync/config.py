@@ -624,10 +624,11 @@ _COMMAND_LINE: ContextVar[bool] = ContextVar("websearch_sync_command_line", defa
 
 
 @contextlib.contextmanager
-def command_line_terms() -> Iterator[None]:
+def command_line_terms(on: bool = True) -> Iterator[None]:
     """Within the block (a command of ``websearch-sync``, the threads it starts), a message naming
-    where a setting is set names its environment variable alone (:func:`settings_place`)."""
-    token = _COMMAND_LINE.set(True)
+    where a setting is set names its environment variable alone (:func:`settings_place`); with
+    ``on=False``, the library's words again (a fixture's meta file holds the ``Settings`` form)."""
+    token = _COMMAND_LINE.set(on)
     try:
         yield
     finally:

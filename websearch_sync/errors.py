@@ -326,15 +326,19 @@ class WebSearchError(Exception):
         one by its start and end). It is cut only when read, so secrets are masked in the whole
         text first (:func:`redact_error`), never left half shown by the cut. The price: an error
         holds its whole text in memory while it lives (a pickled or copied one, the shown one)."""
-        text = self._whole_text()
-        return clipped(text, MAX_MESSAGE_CHARS) if isinstance(text, str) else text
+        return clipped(self._whole_text(), MAX_MESSAGE_CHARS)
 
     @message.setter
     def message(self, text: str) -> None:
         """Every assignment is made one line (a value quoted in it may hold line breaks). One that
         extends a cut message (``error.message += "; not asked: bing"``) extends the whole text,
         so the cut, made again, counts what it leaves out of the whole. A pickled or copied error
-        holds only the message as shown: extended, its count is that of the cut message's middle."""
+        holds only the message as shown: extended, its count is that of the cut message's middle.
+        A message that is no text, a plugin's ``raise WebParseError(exc)`` or ``WebBlocked(None)``, is
+        made text as ``str()`` makes it (``None``: the class's name): ``str(error)`` raised ``TypeError``
+        on ``None``, and a tool result holding the exception could not be written as JSON."""
+        if not isinstance(text, str):
+            text = type(self).__name__ if text is None else str(text)
         if isinstance(text, str):
             shown = self.__dict__.get("_text")
             if shown is not None and len(shown) > MAX_MESSAGE_CHARS and text.startswith(self.message):

@@ -485,6 +485,8 @@ def tool_definitions(
         raise InvalidInput("images must be True, False or %r, got %r" % (IMAGE_LINE, images), detail_code=BAD_IMAGES)
     if settings is not None and not isinstance(settings, Settings):
         raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
+    if not isinstance(strict, bool):  # strict="false" made strict schemas: any text is true
+        raise TypeError("strict must be True or False, got %r" % (strict,))
     settings = settings if settings is not None else Settings.from_env()
     chosen = _names(names, style)
     definitions: list[dict[str, Any]] = []
@@ -599,8 +601,15 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
 def unknown_tool(name: object, available: Sequence[str]) -> ToolNotFound:
     """The error for a call of a tool not served: its message, which goes back to the model, quotes
     the name as :func:`~websearch_sync.validate.shown_text` does (a model may send pages of it)."""
-    shown = repr(shown_text(name)) if isinstance(name, str) else "(a %s, not a string)" % type(name).__name__
+    kind = type(name).__name__
+    shown = repr(shown_text(name)) if isinstance(name, str) else "(%s %s, not a string)" % (_article(kind), kind)
     return ToolNotFound("no tool named %s; available: %s" % (shown, ", ".join(available)), detail_code=UNKNOWN_TOOL)
+
+
+def _article(word: str) -> str:
+    """``an`` before a vowel's letter (``an int``, ``an object``), else ``a`` (``a list``): a tool name of another
+    type was ``(a int, not a string)``."""
+    return "an" if word[:1].lower() in "aeiou" and word else "a"
 
 
 def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> Union[AnyResponse, FetchResult]:
@@ -647,6 +656,8 @@ def call_tool(
     """
     _check_client(client)
     try:
+        if not isinstance(images, bool):  # a search ignored it (a fetch refused it)
+            raise InvalidInput("images must be True or False, got %r" % (images,), detail_code=BAD_IMAGES)
         tool = _resolve_tool(name, names)
         chosen = client if client is not None else default_client()
         args = validate_arguments(tool, arguments, settings=chosen.settings)

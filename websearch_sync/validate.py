@@ -893,7 +893,14 @@ class Argument:
         """``value`` as an integer argument reads it (:meth:`check`: ``5.0`` and ``"5"`` are ``5``),
         ``InvalidInput(bad_arguments)`` for an integer too long to be in range; any other unchanged."""
         if self.type == "integer" and isinstance(value, float) and value.is_integer():
-            return int(value)
+            if abs(value) <= _EXACT_FLOAT_INTEGER:
+                return int(value)
+            minimum = self.minimum if self.minimum is not None else float("-inf")
+            raise InvalidInput(  # as int, 1e100 read 10000000000000000159...: digits the model never sent
+                "argument %r must be %s, got %s"
+                % (self.name, _wanted(minimum, self.maximum, True), describe_sent(value)),
+                detail_code=BAD_ARGUMENTS,
+            )
         if self.type == "integer" and isinstance(value, str) and _INTEGER_TEXT.fullmatch(value):
             digits = value.lstrip("-").lstrip("0")  # the length that bounds it: not its sign or leading zeros
             value = (
@@ -935,6 +942,9 @@ _INTEGER_TEXT = re.compile(r"-?[0-9]+")
 #: The most digits (after its sign and leading zeros) of such a text read as an ``int``; a longer one is out of any argument's range (and ``int``
 #: refuses over 4,300 digits), read as a :class:`LongInteger` named by its count of digits.
 _INTEGER_TEXT_DIGITS = 18
+#: The largest whole float every integer up to which a float holds exactly (2**53); a larger one sent
+#: as an integer argument (``1e100``) is named as sent, not by the digits ``int`` gives it.
+_EXACT_FLOAT_INTEGER = 2.0**53
 
 
 #: The most of a refused text argument an error message quotes (a model may send pages of it).

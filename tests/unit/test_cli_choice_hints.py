@@ -54,7 +54,10 @@ def test_the_contract_commands_vertical_names_the_closest_too(capsys, command):
     [
         (["--locale", "english"], "error: InvalidInput/bad_locale: invalid locale: 'english'"),
         (["-n", "0"], "error: InvalidInput/bad_max_results: -n must be in 1..50, got 0"),
-        (["--vertical", "images", "--image-size", "huge"], "error: InvalidInput/bad_filter: image_size must be one of"),
+        (
+            ["--vertical", "images", "--image-size", "huge"],
+            "error: InvalidInput/bad_filter: --image-size must be one of",
+        ),
         (["--option", "wiki=english"], "error: InvalidInput/bad_option"),
     ],
 )
@@ -69,6 +72,30 @@ def test_a_batchs_bad_common_input_is_refused_once_before_any_query(capsys, tmp_
     captured = capsys.readouterr()
     assert said in captured.err, captured.err
     assert '"query"' not in captured.out and "failed" not in captured.err, captured
+
+
+@pytest.mark.parametrize(
+    "flags, said",
+    [
+        (
+            ["--image-size", "large"],
+            "--image-size filters images: give it with --vertical images (this call searches web)",
+        ),
+        (
+            ["--vertical", "news", "--video-duration", "short"],
+            "--video-duration filters videos: give it with --vertical videos (this call searches news)",
+        ),
+        (["--vertical", "images", "--image-color", "redd"], "--image-color must be one of color, monochrome, red,"),
+    ],
+)
+def test_a_filters_refusal_names_its_flag_and_the_vertical_flag(capsys, flags, said):
+    """Before: ``websearch-sync search q --image-size large`` said ``image_size filters images: give it with
+    vertical='images'``, the Python spelling of an argument the command line has no such word for. Now the
+    filter and the vertical are named by their flags, as ``-n 0`` names ``-n``."""
+    assert main(["search", "q", "-b", "stub", *flags]) == 2
+    err = capsys.readouterr().err
+    assert "error: InvalidInput/bad_filter: " + said in err, err
+    assert "vertical=" not in err and "image_size" not in err and "video_duration" not in err, err
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,8 @@ import re
 from configparser import ConfigParser
 from pathlib import Path
 
+import pytest
+
 from websearch_sync import tool
 from websearch_sync.cli import build_parser
 from websearch_sync.config import Settings
@@ -47,3 +49,27 @@ def test_a_bad_max_concurrent_is_refused_under_its_flag(capsys):
     assert main(["mcp", "--max-concurrent", "0"]) == 2
     err = capsys.readouterr().err
     assert "error: InvalidInput/bad_max_concurrent: --max-concurrent must be a positive integer, got 0" in err, err
+
+
+@pytest.mark.parametrize(
+    "flags, said",
+    [
+        (["--repeat-window", "-1"], "bad_repeat_window: --repeat-window must be a number >= 0, got -1.0"),
+        (["--repeat-window", "inf"], "bad_repeat_window: --repeat-window must be a finite number >= 0, got inf"),
+        (
+            ["--max-repeats", "0"],
+            "bad_max_repeats: --max-repeats must be a positive integer (no guard: --repeat-window 0), got 0",
+        ),
+    ],
+)
+def test_the_repeat_guards_flags_are_refused_under_their_names(capsys, flags, said):
+    """Before: ``mcp --repeat-window -1`` said ``repeat_window_s must be a number >= 0``, ``--repeat-window inf``
+    added ``(None: the tools' whole life)`` (no flag value is None) and ``--max-repeats 0`` told to set
+    ``repeat_window_s=0``: the Python names, where ``--max-concurrent 0`` names its flag."""
+    from websearch_sync.cli import main
+
+    assert main(["mcp", *flags]) == 2
+    err = capsys.readouterr().err
+    assert "error: InvalidInput/" + said in err, err
+    message = err.split(": ", 2)[2]  # after the error's code, which names max_repeats itself
+    assert "repeat_window_s" not in message and "max_repeats" not in message and "None" not in message, err

@@ -576,3 +576,32 @@ def test_another_apis_name_of_a_flags_input_names_the_flag(capsys, argv, said):
     and ``--option count=5`` names ``-n``; the flag ``--limit`` was refused naming nothing."""
     assert main(argv) == 2
     assert capsys.readouterr().err.endswith(said)
+
+
+@pytest.mark.parametrize(
+    "typed, quoted",
+    [
+        (["-pinterest"], "-pinterest"),  # no -p with its page joined
+        (["python", "-reddit", "-twitter"], '"python -reddit -twitter"'),  # no -r with a region, no -t with a time
+        (["-snake"], "-snake"),  # no -s with a safe-search level
+        (["-x"], "-x"),
+    ],
+)
+def test_an_excluded_term_typed_unquoted_is_told_to_go_after_the_double_dash(capsys, typed, quoted):
+    """Before: ``websearch-sync search -pinterest`` said ``(ddgs's -p: here -n, the results wanted ...)``,
+    ``search python -reddit`` named ddgs's ``-r`` (a region), and ``search -x`` said ``unrecognized arguments:
+    -x`` alone: a query's excluded term, which argparse reads as a flag, got another tool's flag or nothing.
+    A word is now ddgs's flag with its value joined only when the rest is a value of that flag (``-td``), and
+    words that are no flag are told how to search for them."""
+    assert main(["search", "-b", "stub", *typed]) == 2
+    err = capsys.readouterr().err
+    assert "ddgs's" not in err, err
+    assert "(a query with a word starting with - is one argument after --, which ends the flags: " in err, err
+    assert err.rstrip().endswith("websearch-sync search -- %s)" % quoted), err
+
+
+@pytest.mark.parametrize("typed", ["--verbose", "--jsn", "-rus-en"])
+def test_a_flag_meant_gets_no_query_hint(capsys, typed):
+    """``--verbose`` is a flag meant, never a query's word; ``--jsn`` and ``-rus-en`` keep their hints."""
+    assert main(["search", "-b", "stub", "q", typed]) == 2
+    assert "is one argument after --" not in capsys.readouterr().err

@@ -174,6 +174,7 @@ def _written_commands():
         for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
             for written in re.findall(r"websearch-sync ([^`|#]*)", line):
                 command = next((name for name in commands if (written + " ").startswith(name + " ")), None)
+                written = (written + " ").split(" -- ")[0]  # after `--`, the words of a query: no flags
                 for flag in re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", written) if command else ():
                     yield "%s:%d" % (page.name, number), command, flag
 

@@ -6,6 +6,7 @@ process pool breaks (``BrokenProcessPool``) instead of giving the job its error 
 caller can get is checked, found as test_error_table finds them; a new one needs an example here."""
 
 import copy
+import json
 import pickle
 import warnings
 from typing import Any, Callable
@@ -14,13 +15,14 @@ import pytest
 from test_error_table import INTERNAL, _exception_classes
 
 import websearch_sync as ws
+from websearch_sync import tool
 from websearch_sync.backends.searxng_failures import EngineBlocked, EngineError, EngineTimeout
 from websearch_sync.backends.stub import OfflineResultsWarning
 from websearch_sync.engine.base import Backend
 from websearch_sync.engine.registry import register, unregister
 from websearch_sync.errors import MAX_MESSAGE_CHARS, RenewalFailed, StdoutClaimed, WebSearchError, error_from_code
 from websearch_sync.net.transport import RequestSpec
-from websearch_sync.testing import MockResponse, MockWire
+from websearch_sync.testing import MockResponse, MockWire, fake_results
 from websearch_sync.testing.kit import NetworkAccessBlocked
 
 
@@ -302,3 +304,52 @@ def test_an_attribute_error_inside_an_errors_property_is_its_own(made):
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
         made.nothing  # noqa: B018
     assert (made.retryable, made.errors) == (False, [])  # the defaults a subclass skipping __init__ reads
+
+
+@pytest.mark.parametrize(
+    "given, message",
+    [(None, "WebParseError"), (KeyError("rows"), "'rows'"), (ValueError("bad\nrow"), "bad\\nrow"), (5, "5")],
+)
+def test_a_message_that_is_no_text_is_made_text(given, message):
+    """Before: a plugin's ``raise WebParseError(exc)`` or ``WebParseError(None)`` kept the object as its
+    message: ``str(error)`` raised ``TypeError`` (``__str__ returned non-string``) for ``None``, and
+    ``call_tool``'s result held the exception, which ``json.dumps`` refused. Now it is text, as ``str()``
+    makes it (``None``: the class's name), one line, in the tool's result too."""
+    error = ws.WebParseError(given, provider="ddg_html")
+    assert error.message == message and str(error) == message
+    assert error.to_dict()["message"] == message and error.args == (message,)
+    assert pickle.loads(pickle.dumps(error)).message == message
+    with fake_results({"ddg_html": error}):
+        result = tool.call_tool("web_search", {"query": "q"}, client=ws.SearchClient("ddg_html"))
+    assert json.loads(json.dumps(result))["error"]["message"] == message
+
+
+class _KeyedParser(Backend):
+    """A plugin with a secret setting whose parser wraps the exception it met: ``raise WebParseError(exc)``."""
+
+    name = "keyed_parser"
+    kind = "json"
+    default_endpoint = "https://api.keyed.example/search"
+    env_vars = {"api_key": "KEYED_PARSER_API_KEY"}
+    required = ("api_key",)
+
+    def build_request(self, params):
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.full_query})
+
+    def parse(self, response, params):
+        raise ws.WebParseError(KeyError("hits of sk-KEYED-1"), provider=self.name)
+
+
+def test_a_plugins_error_of_no_text_is_redacted_and_raised_as_itself():
+    """Before: with a secret set, ``search()`` raised ``TypeError: expected string or bytes-like object, got
+    'KeyError'`` out of the redaction of the message, a traceback instead of the plugin's error."""
+    register(_KeyedParser)
+    try:
+        settings = ws.Settings(providers={"keyed_parser": {"api_key": "sk-KEYED-1"}})
+        wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "application/json"}, b"{}"))
+        with ws.SearchClient("keyed_parser", settings=settings, wire=wire, retries=0) as client:
+            with pytest.raises(ws.WebParseError) as raised:
+                client.search("q")
+    finally:
+        unregister(_KeyedParser.name)
+    assert raised.value.message == "'hits of ***'"

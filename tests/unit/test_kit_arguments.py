@@ -110,3 +110,21 @@ def test_both_doubles_list_only_the_searches_they_answered(double, backend):
             ws.search("a query nothing answers", backend=backend)
         assert unanswered.value.detail_code == "no_recorded_case"
         assert answered.calls == []
+
+
+@pytest.mark.parametrize(
+    "arguments, said",
+    [
+        ((None,), "replay_fixtures takes the fixture folder's path (a str or a pathlib.Path), got NoneType"),
+        ((5,), "replay_fixtures takes the fixture folder's path (a str or a pathlib.Path), got int"),
+        ((FIXTURES, 5), "backends must be a backend's name or names in a list (backends=['demo']), got int"),
+    ],
+)
+def test_replay_fixtures_of_the_wrong_kind_says_what_it_takes(arguments, said):
+    """Before: ``stat: path should be string, bytes, os.PathLike or integer, not NoneType`` and
+    ``'int' object is not iterable``, raised from inside the kit."""
+    folder, *backends = arguments
+    with pytest.raises(TypeError) as caught:
+        with replay_fixtures(folder, **({"backends": backends[0]} if backends else {})):
+            pass
+    assert str(caught.value) == said

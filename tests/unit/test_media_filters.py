@@ -244,7 +244,7 @@ def test_the_cli_says_what_a_bad_filter_takes_with_exit_2(capsys):
     with responses.RequestsMock():
         assert main(["search", "q", "-b", "ddg_html", "--vertical", "images", "--image-layout", "wdie"]) == 2
     assert (
-        "InvalidInput/bad_filter: image_layout must be one of square, tall, wide, got 'wdie' (did you mean 'wide'?)"
+        "InvalidInput/bad_filter: --image-layout must be one of square, tall, wide, got 'wdie' (did you mean 'wide'?)"
         in (capsys.readouterr().err)
     )
 

@@ -269,3 +269,32 @@ def test_a_missing_key_whose_variable_is_set_says_that_settings_built_in_code_re
     with pytest.raises(ws.InvalidInput) as caught:
         ws.search("q", backend="searxng", settings=ws.Settings(timeout_ms=5000))
     assert caught.value.message.startswith("searxng is not configured: SEARXNG_BASE_URL is set in the environment")
+
+
+@pytest.mark.parametrize(
+    "backend, variable, value, said",
+    [
+        (
+            "brave",
+            "BRAVE_API_KEY",
+            " ",
+            "brave needs an API key: BRAVE_API_KEY holds white space alone: give it the key",
+        ),
+        ("brave", "BRAVE_API_KEY", "", "brave needs an API key: BRAVE_API_KEY is set but empty: give it the key"),
+        (
+            "searxng",
+            "SEARXNG_BASE_URL",
+            "\t",
+            "searxng is not configured: SEARXNG_BASE_URL holds white space alone: give it the value",
+        ),
+    ],
+)
+def test_a_variable_set_blank_is_said_so(monkeypatch, capsys, backend, variable, value, said):
+    """Before: ``BRAVE_API_KEY=" "`` (an ``.env`` line with a stray space) or ``BRAVE_API_KEY=`` (a CI secret the
+    job cannot read) was told ``set BRAVE_API_KEY``, to a user who had set it."""
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ws.WebSearchError) as refused:
+        ws.search("q", backend=backend)
+    assert refused.value.message == said
+    assert main(["search", "q", "-b", backend]) in (2, 3)
+    assert "error: %s/%s: %s" % (refused.value.code, refused.value.detail_code, said) in capsys.readouterr().err

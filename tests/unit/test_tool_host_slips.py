@@ -3,9 +3,11 @@ given as the client, a dict given as the settings, a string as assert_contract's
 a TypeError saying what it takes, as SearchClient(settings={...}) already was; before, an
 AttributeError on 'str' or 'dict', or a comparison's TypeError, from deep inside."""
 
+import re
+
 import pytest
 
-from websearch_sync import tool
+from websearch_sync import SearchClient, tool
 
 
 @pytest.mark.parametrize(
@@ -33,6 +35,33 @@ def test_a_session_of_another_object_as_client_says_its_type():
 def test_tool_definitions_take_settings_as_search_client_does(settings):
     with pytest.raises(TypeError, match=r"^settings must be a websearch_sync.Settings, got (str|dict)$"):
         tool.tool_definitions(settings=settings)
+
+
+@pytest.mark.parametrize("strict", ["false", "yes", 1, None])
+def test_tool_definitions_take_strict_as_a_bool(strict):
+    """Before: ``strict="false"`` (a value read from a config file) gave strict schemas without a word:
+    any text is true."""
+    with pytest.raises(TypeError, match=r"^strict must be True or False, got %s$" % re.escape(repr(strict))):
+        tool.tool_definitions(strict=strict)
+
+
+@pytest.mark.parametrize(
+    "name, arguments", [("web_search", {"query": "x"}), ("web_fetch", {"url": "https://a.example/"})]
+)
+@pytest.mark.parametrize("images", ["yes", "no", 1, None])
+def test_call_tool_refuses_images_that_is_no_bool_for_either_tool(name, arguments, images):
+    """Before: a search ignored ``images="yes"`` while a fetch refused it: the host's slip was said only once
+    the model fetched. docs/agent-tools.md: an ``images`` that is no bool is ``bad_images``, returned as the error."""
+    result = tool.call_tool(name, arguments, client=SearchClient("stub"), images=images)
+    assert result == {
+        "error": {
+            "type": "InvalidInput",
+            "message": "images must be True or False, got %r" % (images,),
+            "retryable": False,
+            "detail_code": "bad_images",
+            "provider": None,
+        }
+    }
 
 
 @pytest.mark.parametrize(

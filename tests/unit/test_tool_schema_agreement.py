@@ -111,6 +111,24 @@ def test_a_string_that_is_no_integer_in_range_stays_refused(sent, said):
     assert refused.value.detail_code == "bad_arguments" and refused.value.message.endswith(said)
 
 
+@pytest.mark.parametrize(
+    "sent, said",
+    [
+        (1e100, "must be an integer in 1..10, got a number (1e+100)"),
+        (-1e300, "must be an integer in 1..10, got a number (-1e+300)"),
+        (1e17, "must be an integer in 1..10, got a number (1e+17)"),
+        (50.0, "must be in 1..10, got 50"),  # a whole float a model's API sends stays read as its integer
+    ],
+)
+def test_a_huge_whole_number_sent_as_a_float_is_named_as_sent(sent, said):
+    """Before: ``{"max_results": 1e100}`` (JSON a model may write) was read as ``int(1e100)`` and refused as
+    ``got 10000000000000000159...``, digits the model never sent. A whole float beyond 2**53, where a
+    float stops holding every integer, is now named as sent."""
+    with pytest.raises(ws.InvalidInput) as refused:
+        tool.validate_arguments("web.search", {"query": "rust", "max_results": sent})
+    assert refused.value.detail_code == "bad_arguments" and refused.value.message.endswith(said), refused.value.message
+
+
 def test_the_fetch_url_publishes_the_length_fetch_takes():
     assert tool.tool_schema("web.fetch")["properties"]["url"]["maxLength"] == MAX_URL_CHARS
 

@@ -151,3 +151,39 @@ def test_a_shape_the_replay_always_read_still_replays(tmp_path, edit):
     {}``, a ``null`` body as the inline ``body_text``): a case written that way turned ERROR."""
     verdict = run_case(load_case(_copy(tmp_path, edit)))
     assert verdict.status == "PASS", verdict.diff
+
+
+def _api_key(value):
+    def edit(meta):
+        meta["settings"] = {"providers": {"brave": {"api_key": value}}}
+
+    return edit
+
+
+def test_settings_a_meta_file_holds_that_are_refused_are_its_cases_error(tmp_path):
+    """Before: a hand-written meta file's ``"settings": {"providers": {"brave": {"api_key": 5}}}`` stopped
+    the whole ``verify`` (``error: InvalidInput/bad_setting: BRAVE_API_KEY must be a string, got int``,
+    exit 2, no case named, the other cases not run). Now it is that case's ERROR naming the field as the
+    meta file spells it."""
+    _copy(tmp_path, _api_key(5))
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["verify", "--fixtures", str(tmp_path)]) == 1
+    line = out.getvalue().splitlines()[0]
+    assert line.startswith("ERROR  brave/%s  malformed meta file: its settings are refused: " % CASE.name), line
+    assert "Settings.providers['brave']['api_key'] (BRAVE_API_KEY) must be a string, got int" in line, line
+
+
+def test_replay_fixtures_names_the_case_whose_settings_are_refused(tmp_path):
+    """Before: the search in ``replay_fixtures`` raised the refusal alone, naming settings its caller never gave."""
+    import websearch_sync as ws
+    from websearch_sync.testing import replay_fixtures
+
+    meta_path = _copy(tmp_path, _api_key(["sk"]))
+    query = json.loads(meta_path.read_text(encoding="utf-8"))["query"]
+    with replay_fixtures(tmp_path, backends=["brave"]), pytest.raises(ws.InvalidInput) as refused:
+        ws.search(query, backend="brave")
+    assert refused.value.detail_code == "bad_setting"
+    assert refused.value.message.startswith(
+        "case brave/%s (%s) holds settings that are refused: " % (CASE.name, meta_path)
+    )

@@ -159,7 +159,32 @@ def unrecognized(
         )
     elif isinstance(url, str) and words_alone and any("://" in word or "." in word for word in unknown):
         said.append("(fetch reads one URL: run it once for each)")
+    elif _a_query_of_dashes(parser, unknown, args, top):
+        said.append(
+            "(a query with a word starting with - is one argument after --, which ends the flags: websearch-sync search -- %s)"
+            % shell_quote(userinfo_hidden(" ".join([*([query] if isinstance(query, str) else []), *unknown])))
+        )
     return "unrecognized arguments: %s" % " ".join(said)
+
+
+def _a_query_of_dashes(
+    parser: argparse.ArgumentParser, unknown: Sequence[str], args: argparse.Namespace, top: argparse.ArgumentParser
+) -> bool:
+    """Whether ``search``'s ``unknown`` arguments are words of a query, one starting with ``-`` at least (an
+    excluded term: ``search -pinterest``, ``search python -snake``), which argparse takes for flags: none is
+    a flag close to one of ours (:func:`~.flag_hints.flag_hint`) or a credential's, none starts with ``--`` (no
+    word does: ``--verbose`` is a flag meant), and no ``--queries-file``."""
+    if getattr(args, "queries_file", None) is not None or getattr(args, "command", None) != "search":
+        return False
+    dashed = [argument for argument in unknown if argument.startswith("-")]
+    return bool(dashed) and not any(
+        argument == "-"
+        or argument.startswith("--")
+        or "=" in argument
+        or is_secret_name(argument)
+        or _argument_hint(argument, parser, top, None)
+        for argument in dashed
+    )
 
 
 #: What an unknown flag that names a credential (``--api-key``, ``--password``, ``--token``) is told.

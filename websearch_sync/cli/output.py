@@ -28,10 +28,13 @@ from ..errors import (
     BAD_CACHE_MAX_ANSWERS,
     BAD_CACHE_TTL_S,
     BAD_EXTRACT_MODE,
+    BAD_FILTER,
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
     BAD_MAX_CONCURRENT,
+    BAD_MAX_REPEATS,
     BAD_MAX_RESULTS,
+    BAD_REPEAT_WINDOW,
     BAD_RETRIES,
     BAD_SITE_FILTER,
     BAD_TIMEOUT,
@@ -43,6 +46,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..forks import in_children
+from ..models import MEDIA_FILTERS, VERTICALS
 from ..net.browser import IMPERSONATE_CHOICES
 from ..reader.lastresort import last_resort, only_handler
 from ..validate import choice_hint
@@ -87,11 +91,27 @@ def error_line(error: WebSearchError) -> str:
     """``error: <Code>[/<detail_code>]: <message>``, the message in the command line's words: one
     opening with the Python argument a flag sets (``extract_mode must be one of ...``) names the flag
     (``--mode must be one of ...``)."""
+    return "error: %s: %s" % (_code(error), _in_flags(error))
+
+
+def _in_flags(error: WebSearchError) -> str:
+    """``error``'s message with the Python argument it opens with spelt as its flag (:data:`_FLAG_OF`);
+    an image or video filter's refusal also names the filter's flag and ``--vertical`` (``image_size
+    filters images: give it with vertical='images'`` is ``--image-size filters images: give it with
+    --vertical images``): the command line has no ``vertical=``."""
     named = _FLAG_OF.get(error.detail_code or "")
     message = error.message
     if named and message.startswith(named[0] + " "):
-        message = named[1] + message[len(named[0]) :]
-    return "error: %s: %s" % (_code(error), message)
+        library, ours = _CLI_WORDS.get(error.detail_code or "", ("", ""))
+        return named[1] + (message[len(named[0]) :].replace(library, ours) if library else message[len(named[0]) :])
+    if error.detail_code != BAD_FILTER:
+        return message
+    name, _, rest = message.partition(" ")
+    if name in MEDIA_FILTERS:
+        message = "--%s %s" % (name.replace("_", "-"), rest)
+    for vertical in VERTICALS:
+        message = message.replace("give it with vertical=%r" % vertical, "give it with --vertical %s" % vertical)
+    return message
 
 
 #: The command line's own words for a remedy the library offers (``error.hint`` is set), by detail code.
@@ -122,6 +142,14 @@ _FLAG_OF = {
     BAD_CACHE_MAX_ANSWERS: ("cache_max_answers", "--cache-max-answers"),
     BAD_EXTRACT_MODE: ("extract_mode", "--mode"),
     BAD_MAX_CONCURRENT: ("max_concurrent", "--max-concurrent"),
+    BAD_MAX_REPEATS: ("max_repeats", "--max-repeats"),
+    BAD_REPEAT_WINDOW: ("repeat_window_s", "--repeat-window"),
+}
+#: The library's words in such a message that the command line says otherwise, by detail code: the
+#: Python form of turning the guard off, and the ``None`` a window may be in Python (no flag value).
+_CLI_WORDS = {
+    BAD_MAX_REPEATS: ("repeat_window_s=0, mcp --repeat-window 0", "--repeat-window 0"),
+    BAD_REPEAT_WINDOW: (" (None: the tools' whole life)", ""),
 }
 #: What to check when no host name resolved (every backend asked, or the page's host).
 UNRESOLVED = (

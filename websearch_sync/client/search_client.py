@@ -8,6 +8,7 @@ it, and the cache, rate limiter and cool-down table are locked.
 
 import datetime
 import inspect
+import sys
 import threading
 import weakref
 from collections.abc import Hashable, Mapping
@@ -148,6 +149,27 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> dict[str, float]:
     return {kind: float(seconds) for kind, seconds in value.items()}
 
 
+def _check_parts(session: object, wire: object, clock: object) -> None:
+    """``TypeError`` naming what ``session``, ``wire`` or ``clock`` takes when it is none of it: the
+    host's slip was an error from deep inside (``cannot create weak reference to 'int' object``, ``'int'
+    object has no attribute 'monotonic'``), or, for a wire, every search's ``internal_error`` blamed on
+    its backend. ``requests`` is not imported for it: a ``requests.Session`` was made with it imported."""
+    requests_module = sys.modules.get("requests")
+    if session is not None and (requests_module is None or not isinstance(session, requests_module.Session)):
+        raise TypeError("session must be a requests.Session, got %s" % type(session).__name__)
+    if wire is not None and not (callable(getattr(wire, "exchange", None)) or callable(wire)):
+        raise TypeError(
+            "wire must be a wire (an object with exchange(), such as websearch_sync.testing.MockWire) or a"
+            " function of the client's wire returning one, got %s" % type(wire).__name__
+        )
+    missing = [name for name in ("monotonic", "time", "sleep") if not callable(getattr(clock, name, None))]
+    if missing:
+        raise TypeError(
+            "clock must have monotonic(), time() and sleep(seconds) (as the system clock), got %s without %s"
+            % (type(clock).__name__, ", ".join(name + "()" for name in missing))
+        )
+
+
 def _check_strategy(strategy: Any) -> Strategy:
     """``strategy`` in lower case (as ``time_range``, ``vertical`` and backend names are read), or
     ``InvalidInput(bad_strategy)``."""
@@ -247,6 +269,7 @@ class SearchClient:
     ) -> None:
         if settings is not None and not isinstance(settings, Settings):
             raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
+        _check_parts(session, wire, clock)
         self.settings = settings if settings is not None else Settings.from_env()
         self._closed = False
         hold(self.settings, self)  # first: no field of the settings changes while the client reads them

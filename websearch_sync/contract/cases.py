@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 from ..backends.searxng_config import fresh_configs
 from ..client.clock import Clock, SkippedTime
 from ..client.search_client import SearchClient
-from ..config import Settings
+from ..config import Settings, command_line_terms
 from ..engine import registry
 from ..engine.identity import IDENTITY_FIELD
 from ..engine.option import MAX_PAGES_OPTION
@@ -821,9 +821,10 @@ def _against_golden(case: Case, outcome: dict[str, Any], message: Optional[str])
 
 
 def _unreplayable(case: Case) -> Optional[str]:
-    """Why ``case`` cannot be replayed at all (``None``: it can): a broken meta file, or a
-    backend not registered (a plugin that failed to load: said so, not "the backend sent 0
-    requests")."""
+    """Why ``case`` cannot be replayed at all (``None``: it can): a broken meta file (settings
+    ``Settings`` refuses too: the whole run stopped on them, ``error: InvalidInput/bad_setting``
+    naming no case), or a backend not registered (a plugin that failed to load: said so, not "the
+    backend sent 0 requests")."""
     if case.problem:
         return case.problem
     if "query" not in case.meta:
@@ -832,6 +833,11 @@ def _unreplayable(case: Case) -> Optional[str]:
         registry.backend_class(case.backend, case.meta.get("vertical") or "web")
     except InvalidInput as error:
         return error.message
+    try:
+        with command_line_terms(False):  # the meta file holds the Settings form, not the variables
+            _settings_for(case)
+    except (InvalidInput, TypeError) as error:  # TypeError: a key Settings() does not take
+        return "malformed meta file: its settings are refused: %s" % error
     return None
 
 

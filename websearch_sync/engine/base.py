@@ -346,10 +346,24 @@ class Backend:
             var = self.setting(key).env_or_key()
             what = "needs an API key" if is_secret_name(key) else "is not configured"
             python = "%s (or Settings.providers[%r][%r])" % (var, self.name, key)
-            where = self._unread_variable(self.setting(key)) or "set " + settings_place(python, self.setting(key).env)
+            where = (
+                self._unread_variable(self.setting(key))
+                or self._blank_variable(self.setting(key))
+                or "set " + settings_place(python, self.setting(key).env)
+            )
             if is_secret_name(key):
                 raise AuthError("%s %s: %s" % (self.name, what, where), provider=self.name, detail_code=MISSING_API_KEY)
             raise InvalidInput("%s %s: %s" % (self.name, what, where), provider=self.name, detail_code=NOT_CONFIGURED)
+
+    def _blank_variable(self, setting: Setting) -> str:
+        """What to do when the setting's variable, read by these settings, is set to white space alone (an
+        ``.env`` line ``DEMO_API_KEY=`` with a stray space, a key file read empty): "set DEMO_API_KEY" told a
+        user who had set it to set it. ``""`` otherwise."""
+        value = os.environ.get(setting.env) if setting.env is not None and self.settings.from_environment else None
+        if value is None or value.strip():
+            return ""
+        said = "is set but empty" if not value else "holds white space alone"
+        return "%s %s: give it the %s" % (setting.env, said, "key" if is_secret_name(setting.name) else "value")
 
     def _unread_variable(self, setting: Setting) -> str:
         """What to do when the setting's variable is set in this process's environment, but the settings

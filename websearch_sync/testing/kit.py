@@ -33,7 +33,16 @@ from ..contract.replay import ReplayWire
 from ..engine import registry
 from ..engine.base import Backend
 from ..engine.option import PAGENO
-from ..errors import BAD_PARSE_RESULT, NETWORK_BLOCKED, NO_RECORDED_CASE, NetworkError, WebProviderError, WebSearchError
+from ..errors import (
+    BAD_PARSE_RESULT,
+    BAD_SETTING,
+    NETWORK_BLOCKED,
+    NO_RECORDED_CASE,
+    InvalidInput,
+    NetworkError,
+    WebProviderError,
+    WebSearchError,
+)
 from ..forks import module_lock
 from ..models import ParseResult, SearchParams, StrPath
 from ..net.deadline import Deadline
@@ -335,6 +344,21 @@ class FixtureReplay:
         )
 
 
+def _check_replay_arguments(fixtures_dir: object, backends: object) -> None:
+    """``TypeError`` saying what :func:`replay_fixtures` takes: ``replay_fixtures(None)`` was ``stat: path
+    should be string, bytes, os.PathLike or integer, not NoneType`` and ``backends=5`` ``'int' object is not
+    iterable``, from inside."""
+    if not isinstance(fixtures_dir, (str, os.PathLike)):
+        raise TypeError(
+            "replay_fixtures takes the fixture folder's path (a str or a pathlib.Path), got %s"
+            % type(fixtures_dir).__name__
+        )
+    if backends is not None and not isinstance(backends, (str, Iterable)):
+        raise TypeError(
+            "backends must be a backend's name or names in a list (backends=['demo']), got %s" % type(backends).__name__
+        )
+
+
 @contextlib.contextmanager
 def replay_fixtures(
     fixtures_dir: StrPath,
@@ -358,6 +382,7 @@ def replay_fixtures(
     ``InvalidInput``, not ``no_recorded_case``). Yields a :class:`FixtureReplay` whose ``calls``
     lists the searches answered.
     """
+    _check_replay_arguments(fixtures_dir, backends)
     if not os.path.isdir(fixtures_dir):
         where = "" if os.path.isabs(fixtures_dir) else " (relative to the current directory %s)" % os.getcwd()
         raise FileNotFoundError(  # docs/contract.md's first example reads the reader's own recordings, not made yet
@@ -378,7 +403,7 @@ def replay_fixtures(
         def answer(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
             case = replay.find(name, params)
             replay.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params), case.case_id))
-            recorded = originals[params.vertical](Settings(**(case.meta.get("settings") or {})))
+            recorded = originals[params.vertical](_case_settings(case))
             replayed = _replay_transport(case, transport.profile or "off")  # builds no browser wire
             with fresh_configs():  # what the case recorded, not what the process knows of the instance
                 return recorded.search(recorded_bound(case, params), replayed, deadline)
@@ -387,6 +412,20 @@ def replay_fixtures(
 
     with _swapped_backends({name: answer_for(name) for name in names}, block_network, _check_params_only):
         yield replay
+
+
+def _case_settings(case: Case) -> Settings:
+    """The settings ``case`` was recorded with, or ``InvalidInput`` naming its meta file when ``Settings``
+    refuses them: the refusal alone (``Settings.providers['demo']['api_key'] ... must be a string``) named
+    settings the search's caller never gave."""
+    try:
+        return Settings(**(case.meta.get("settings") or {}))
+    except (InvalidInput, TypeError) as error:  # TypeError: a key Settings() does not take
+        detail = error.detail_code if isinstance(error, InvalidInput) else None
+        raise InvalidInput(
+            "case %s (%s) holds settings that are refused: %s" % (case.case_id, case.meta_path, error),
+            detail_code=detail or BAD_SETTING,
+        ) from None
 
 
 # -- given items ----------------------------------------------------------------------------------

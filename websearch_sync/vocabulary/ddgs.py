@@ -6,7 +6,7 @@ as a locale (``us-en``). Each is still refused (a renamed argument taken silentl
 that its values differ too); these tables only make the message name our equivalent.
 """
 
-from typing import Optional
+from typing import Callable, Optional
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -218,13 +218,36 @@ def ddgs_flag(flag: str) -> str:
     return " (ddgs's %s: here %s)" % (flag, instead) if instead else ""
 
 
+#: The values ddgs's short flags take, as they may be joined to the flag (``-td``, ``-m5``, ``-rus-en``):
+#: a word whose rest is none of them is no such flag but a query's excluded term typed unquoted
+#: (``-reddit`` is no ``-r`` with ``eddit``, ``-twitter`` no ``-t``, ``-pinterest`` no ``-p``).
+_JOINED_VALUES: dict[str, Callable[[str], bool]] = {
+    "-r": lambda value: (
+        len(value) == 5 and value[2] == "-" and (value[:2] + value[3:]).isascii() and (value[:2] + value[3:]).isalpha()
+    ),
+    "-s": lambda value: value.lower() in ("on", "moderate", "off"),
+    "-t": lambda value: value.lower() in ("d", "w", "m", "y"),
+    "-m": lambda value: value.isascii() and value.isdigit(),
+    "-p": lambda value: value.isascii() and value.isdigit(),
+    "-o": lambda value: value.lower() in ("json", "csv") or value.lower().endswith((".json", ".csv")),
+    "-pr": lambda value: value.lower() == "tb" or "://" in value,
+}
+
+
 def ddgs_joined_flag(word: str) -> str:
     """The short flag of ddgs's command line that ``word`` starts with, its value joined to it as a
     short flag's may be (``-td``, ``-m5``, ``-rus-en``, ``-prsocks5://...``: the longest flag first),
-    else ``""``."""
+    else ``""``: also when the rest is no value that flag takes (:data:`_JOINED_VALUES`)."""
     if word.startswith("--"):
         return ""
-    return next((flag for flag in (word[:3], word[:2]) if flag in DDGS_FLAGS and len(word) > len(flag)), "")
+    return next(
+        (
+            flag
+            for flag in (word[:3], word[:2])
+            if flag in _JOINED_VALUES and len(word) > len(flag) and _JOINED_VALUES[flag](word[len(flag) :])
+        ),
+        "",
+    )
 
 
 def ddgs_keyword(name: str) -> Optional[str]:

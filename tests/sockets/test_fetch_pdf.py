@@ -548,7 +548,9 @@ def test_without_the_pdf_extra_a_pdf_is_unsupported_content_naming_it(monkeypatc
     with FaultServer({"/r.pdf": respond(200, REPORT, content_type=PDF)}) as server:
         error = fetch_error(server.url("/r.pdf"))
     assert (type(error).__name__, error.detail_code) == ("WebProviderError", "unsupported_content")
-    assert "the `pdf` extra: pip install 'pypdf[crypto]>=" in error.message and "pip install -e '.[pdf]'" in error.message
+    assert (
+        "the `pdf` extra: pip install 'pypdf[crypto]>=" in error.message and "pip install -e '.[pdf]'" in error.message
+    )
 
 
 def test_a_pdf_cut_by_the_byte_cap_is_refused_as_too_large():

@@ -479,8 +479,7 @@ def tool_definitions(
     The search tool is left out (with a logged warning) when its backend is not
     configured, e.g. ``WEB_SEARCH_BACKEND=brave`` without ``BRAVE_API_KEY``.
     """
-    if style not in STYLES:
-        raise InvalidInput("style must be one of %s, got %r" % (", ".join(STYLES), style), detail_code=BAD_STYLE)
+    style = chosen_style(style, STYLES)
     if images not in (False, True, IMAGE_LINE):
         raise InvalidInput("images must be True, False or %r, got %r" % (IMAGE_LINE, images), detail_code=BAD_IMAGES)
     if settings is not None and not isinstance(settings, Settings):
@@ -1181,7 +1180,7 @@ def format_results(
     titles and snippets so they render as the same text (never as links, images or
     HTML) and puts every link destination in ``<...>``.
     """
-    _check_text_style(style)
+    style = chosen_style(style, TEXT_STYLES)
     _check_result(result, "format_results")
     return _render(result, style, _new_tag() if untrusted_notice else None, offline_note)
 
@@ -1191,6 +1190,7 @@ def _check_result(result: Any, function: str) -> None:
     result (``text``) or an error form (``error``). A response's items, one item or ``{}`` was an
     ``AttributeError`` or a fetched page without text: the caller's slip, said as such."""
     if isinstance(result, Mapping) and any(key in result for key in ("items", "text", "error")):
+        _check_parts(result, function)
         return
     if isinstance(result, Mapping):
         got = "a dict with keys %s" % ", ".join(sorted(map(str, result))) if result else "a dict with no keys"
@@ -1204,10 +1204,49 @@ def _check_result(result: Any, function: str) -> None:
     )
 
 
-def _check_text_style(style: str) -> None:
-    """``InvalidInput(bad_style)`` unless ``style`` is one a result is written in: text or markdown."""
-    if style not in ("text", "markdown"):
-        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
+def _check_parts(result: Mapping[str, Any], function: str) -> None:
+    """``TypeError`` unless ``result``'s ``error`` is the error form (a dict) and its ``items`` a list of
+    items (dicts): a hand-built result (``{"error": "timeout"}``, ``{"items": ["a", "b"]}``) was an
+    ``AttributeError`` or a ``TypeError`` from inside the rendering, naming neither the key nor the call."""
+    if "error" in result and not isinstance(result["error"], Mapping):
+        raise TypeError(
+            "%s: 'error' holds the error form, a dict ({'type': ..., 'message': ...}, as an error's to_dict() writes it);"
+            " got %s" % (function, _kind(result["error"]))
+        )
+    items = result.get("items")
+    if items is None or "error" in result:
+        return
+    if not isinstance(items, (list, tuple)):
+        raise TypeError("%s: 'items' holds a list of result dicts; got %s" % (function, _kind(items)))
+    wrong = next((index for index, item in enumerate(items) if not isinstance(item, Mapping)), None)
+    if wrong is not None:
+        raise TypeError(
+            "%s: 'items' holds a list of result dicts; item %d is %s" % (function, wrong, _kind(items[wrong]))
+        )
+
+
+def _kind(value: Any) -> str:
+    """``a str``, ``an int``: what a value is, for a message."""
+    name = type(value).__name__
+    return "%s %s" % ("an" if name[:1] in "aeiou" else "a", name)
+
+
+#: The styles a result is written in for a model or a person.
+TEXT_STYLES = ("text", "markdown")
+
+
+def chosen_style(style: Any, allowed: Sequence[str]) -> str:
+    """``style`` as the one of ``allowed`` it names, in any case and with ``-`` for ``_`` (``OpenAI``,
+    ``Markdown``, ``openai-responses``: a vertical is taken in any case, and a style was refused);
+    ``InvalidInput(bad_style)`` naming them otherwise."""
+    folded = style.strip().lower().replace("-", "_") if isinstance(style, str) else ""
+    if folded in allowed:
+        return folded
+    if len(allowed) == 2:
+        said = "style must be %r or %r, got %r" % (allowed[0], allowed[1], style)
+    else:
+        said = "style must be one of %s, got %r" % (", ".join(allowed), style)
+    raise InvalidInput(said, detail_code=BAD_STYLE)
 
 
 def format_fetched(result: Mapping[str, Any], style: str, more: Mapping[str, str]) -> str:
@@ -1215,7 +1254,7 @@ def format_fetched(result: Mapping[str, Any], style: str, more: Mapping[str, str
     of ``more`` (``{"max_chars": "a larger --max-chars returns more"}``, the command line's) saying how
     to get more, instead of the fetch tool's advice to a model (``ask a larger max_chars (at most
     200000)``), which names the tool's argument and its most."""
-    _check_text_style(style)
+    style = chosen_style(style, TEXT_STYLES)
     return _render(result, style, None, more=more)
 
 
@@ -1225,7 +1264,7 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
     text (a fetch's ``text``, each item's ``content``) sits in the same untrusted-content block,
     under the same random tag. ``json`` is None for an error: its one line of text says it all.
     """
-    _check_text_style(style)
+    style = chosen_style(style, TEXT_STYLES)
     _check_result(result, "format_for_model")
     if "error" in result:
         return _error_line(result["error"]), None
@@ -1269,8 +1308,7 @@ def image_block(result: Mapping[str, Any], style: str = "openai") -> Optional[di
     ``"anthropic"``: ``{"type": "image", "source": {"type": "base64", "media_type", "data"}}``,
     which a ``tool_result``'s content takes.
     """
-    if style not in IMAGE_STYLES:
-        raise InvalidInput("style must be one of %s, got %r" % (", ".join(IMAGE_STYLES), style), detail_code=BAD_STYLE)
+    style = chosen_style(style, IMAGE_STYLES)
     image = fetched_image(result)
     if image is None:
         return None
@@ -1364,7 +1402,9 @@ def _format_search(result: Mapping[str, Any], style: str, tag: Optional[str], of
     items = result.get("items") or []
     answers = _answers(result, style)
     vertical = (result.get("provider_meta") or {}).get("vertical")
-    blocks = answers + [_format_item(item, style, tag, vertical) for item in items] or ["No results found."]
+    blocks = answers + [
+        _format_item(item, style, tag, vertical, position) for position, item in enumerate(items, 1)
+    ] or ["No results found."]
     blocks.extend(_failure_notes(result, style))  # with no results too: a source that failed may have had some
     blocks.extend(_not_sent_notes(result.get("provider_meta") or {}, style))
     if offline_note and offline_backends(result):
@@ -1528,14 +1568,20 @@ def _details(item: Mapping[str, Any], vertical: Optional[str], style: str) -> Op
     return "   %s" % (markdown_text(line) if style == "markdown" else line)
 
 
-def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str], vertical: Optional[str] = None) -> str:
+def _format_item(
+    item: Mapping[str, Any], style: str, tag: Optional[str], vertical: Optional[str] = None, position: int = 1
+) -> str:
+    """One item's lines, numbered by its ``rank`` (its ``position`` in the list for an item built by
+    hand without one: a KeyError before)."""
+    rank = item.get("rank")
+    number = rank if isinstance(rank, int) and not isinstance(rank, bool) else position
     if style == "markdown":
         label = markdown_text(item.get("title") or item.get("url"))
-        lines = ["%d. [%s](%s)" % (item["rank"], label, markdown_destination(item.get("url")))]
+        lines = ["%d. [%s](%s)" % (number, label, markdown_destination(item.get("url")))]
         if item.get("snippet"):
             lines.append("   %s" % markdown_text(item["snippet"]))
     else:
-        lines = ["%d. %s" % (item["rank"], item.get("title") or "(no title)"), "   URL: %s" % item.get("url")]
+        lines = ["%d. %s" % (number, item.get("title") or "(no title)"), "   URL: %s" % item.get("url")]
         if item.get("snippet"):
             lines.append("   %s" % item["snippet"])
     details = _details(item, vertical, style)

@@ -1002,3 +1002,50 @@ def test_format_results_of_something_no_call_returned_says_what_it_takes(given, 
         tool.format_results(given)
     assert str(info.value).startswith("format_results takes what search(), fetch() or call_tool() returned")
     assert said in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "given, said",
+    [
+        ({"error": "timeout"}, "'error' holds the error form, a dict"),
+        ({"error": 5}, "got an int"),
+        ({"items": "T https://t.example/"}, "'items' holds a list of result dicts; got a str"),
+        ({"items": [{"title": "T", "url": "https://t.example/"}, "U"]}, "item 1 is a str"),
+    ],
+)
+def test_format_results_of_a_result_built_by_hand_says_which_part_is_wrong(given, said):
+    """A hand-built result whose parts are no call's (``{"error": 5}``, ``{"items": [5]}``) was an
+    ``AttributeError`` or ``TypeError`` from inside the rendering, naming neither the key nor the call."""
+    for render in (tool.format_results, tool.format_for_model):
+        with pytest.raises(TypeError) as info:
+            render(given)
+        assert said in str(info.value) and str(info.value).startswith(render.__name__ + ": "), str(info.value)
+
+
+def test_an_item_built_by_hand_without_a_rank_is_numbered_by_its_place():
+    """``{"items": [{"title": ..., "url": ...}]}``, a user's test of their own rendering, was ``KeyError: 'rank'``."""
+    items = [
+        {"title": "First", "url": "https://a.example/"},
+        {"title": "Second", "url": "https://b.example/", "rank": 7},
+    ]
+    for style, first, second in (("text", "1. First", "7. Second"), ("markdown", "1. [First]", "7. [Second]")):
+        text = tool.format_results({"items": items}, style, untrusted_notice=False)
+        assert first in text and second in text, text
+
+
+def test_a_style_is_taken_in_any_case_as_a_vertical_is():
+    """``tool_definitions("OpenAI")`` was ``bad_style`` while ``vertical="Images"`` was taken."""
+    assert tool.tool_definitions("OpenAI") == tool.tool_definitions("openai")
+    assert tool.tool_definitions(" openai-responses") == tool.tool_definitions("openai_responses")
+    result = {"items": [{"title": "[T]", "url": "https://t.example/", "rank": 1}]}
+    assert (
+        tool.format_results(result, "Markdown").split("<")[0] == tool.format_results(result, "markdown").split("<")[0]
+    )
+    assert "\\[T\\]" in tool.format_results(result, "MARKDOWN", untrusted_notice=False)
+    for wrong in ("gpt", "open ai", 5, None):
+        with pytest.raises(ws.InvalidInput) as refused:
+            tool.tool_definitions(wrong)
+        assert refused.value.detail_code == "bad_style" and "style must be one of openai," in refused.value.message
+    with pytest.raises(ws.InvalidInput) as refused:
+        tool.format_results(result, "html")
+    assert refused.value.message == "style must be 'text' or 'markdown', got 'html'"

@@ -24,14 +24,16 @@ from typing import Any, Optional, Union, cast
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
 from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
-from ..errors import BAD_STYLE, InvalidInput, install_hint
+from ..errors import install_hint
 from ..forks import module_global
 from ..net.workers import run_awaited
 from ..tool import (
     ANTHROPIC_STRICT_KEYWORDS,
     FETCH_TOOL,
     SEARCH_TOOL,
+    TEXT_STYLES,
     ToolSession,
+    chosen_style,
     fetched_image,
     format_results,
     is_argument_error,
@@ -155,8 +157,7 @@ def agent_tools(
             that answered with the answer already given and a note. The tools count together:
             tools shared by several conversations at once count their lookups together too.
     """
-    if style not in ("text", "markdown"):  # refused here rather than at the model's first call
-        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
+    style = chosen_style(style, TEXT_STYLES)  # refused here rather than at the model's first call
     if client is None:
         client = SearchClient(settings=settings) if settings is not None else default_client()
     settings = settings if settings is not None else client.settings

@@ -37,6 +37,11 @@ def test_a_pace_for_an_unknown_backend_is_refused_when_the_client_is_built():
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient("stub", settings=ws.Settings(min_interval_s={"serxng": 1}))
     assert info.value.detail_code == "bad_min_interval_s"
+    # explained as every unknown backend is (it named no close name before)
+    assert "'serxng', which is not a backend (did you mean searxng?); known backends: stub," in info.value.message
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", settings=ws.Settings(min_interval_s={"ddg": 1}))
+    assert "(did you mean ddg_html?)" in info.value.message
 
 
 def test_the_pace_does_not_change_the_cache_key():

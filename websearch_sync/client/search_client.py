@@ -1222,7 +1222,8 @@ def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str
         for name in value:
             if name not in known:
                 raise InvalidInput(
-                    "min_interval_s names %r, which is not a backend; known backends: %s" % (name, ", ".join(known)),
+                    "min_interval_s names %r, which is not a backend%s; known backends: %s"
+                    % (name, registry.did_you_mean(name), ", ".join(known)),
                     detail_code=BAD_MIN_INTERVAL_S,
                 )
         return {str(k): float(_check_interval(v)) for k, v in value.items()}

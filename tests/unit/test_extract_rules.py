@@ -118,6 +118,33 @@ def test_a_contact_line_needs_an_address_or_a_handle():
     assert "proposition" not in _clean(PARAGRAPH + BLOCK_CASES["article.contact_lines"][0], DEFAULT_RULES)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Follow us on Twitter @example or Facebook.",
+        "Follow Newsbeat on Instagram, Facebook, Twitter and YouTube.",
+        "The book is out now. Follow him on Twitter @writer. Follow us on Twitter @site.",
+    ],
+)
+def test_a_sites_call_to_follow_it_is_a_contact_line(line):
+    assert "Follow" not in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES)
+    assert "Follow" in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES - {"article.contact_lines"})
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # an author's biography: Readability.js's truth keeps it
+        "Jane Doe is a reporter covering science. Follow him on Twitter @janedoe or email him.",
+        # the article's own sentences
+        "Follow the river on foot to the old mill, then turn left at the bridge.",
+        "The mayor urged residents to follow us on the map as the route was announced.",
+    ],
+)
+def test_a_line_that_is_no_call_to_follow_the_site_stays(line):
+    assert line.split()[0] in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES)
+
+
 @pytest.mark.parametrize("name", sorted(BLOCK_CASES))
 def test_block_rules_apply_only_when_on(name):
     html, marker, options = BLOCK_CASES[name]

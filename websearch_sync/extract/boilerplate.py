@@ -95,6 +95,12 @@ _META_LINE_CHARS = 200
 # reporter ... Follow him on Twitter") is not one: Readability.js keeps it.
 _REACHED_AT = re.compile(r"\b(?:may|can) be reached at\b", re.I)
 _SUBSCRIPTION_PITCH = re.compile(r"^if you (?:enjoyed|liked) this (?:article|story|post)\b", re.I)
+# A site's call to follow it: a sentence "Follow us on Twitter", "Follow Newsbeat on Instagram, ..." (the site or
+# its name, never "Follow him": an author's biography, above). Case matters: a name is capitalised.
+_FOLLOW_US = re.compile(
+    r"(?:^|[.!?]\s+)(?:Follow|FOLLOW) (?:us|US|[A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,2}) (?:on|at) "
+    r"(?:Twitter|Facebook|Instagram|YouTube|LinkedIn|TikTok|Threads|Pinterest|Snapchat|Mastodon|Bluesky|X\b)"
+)
 #: A contact line is shorter than this (characters).
 _CONTACT_LINE_CHARS = 300
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
@@ -580,7 +586,9 @@ def _contact_line(element: etree._Element, text: str) -> bool:
     """A short block that is an author's or a site's contact or subscription line."""
     if len(text) >= _CONTACT_LINE_CHARS:
         return False
-    return bool(_SUBSCRIPTION_PITCH.match(text) or ("@" in text and _REACHED_AT.search(text)))
+    return bool(
+        _SUBSCRIPTION_PITCH.match(text) or ("@" in text and _REACHED_AT.search(text)) or _FOLLOW_US.search(text)
+    )
 
 
 #: Rules on whole blocks of the article, by rule name.

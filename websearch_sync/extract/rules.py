@@ -175,8 +175,8 @@ RULES = (
     _rule(
         "article.contact_lines",
         "article",
-        "a reporter's contact line and a site's subscription pitch under 300 characters (\"Name may be reached "
-        'at name@example.com", "If you enjoyed this article, ... join")',
+        "a reporter's contact line, a site's subscription pitch and its call to follow it under 300 characters "
+        '("Name may be reached at name@example.com", "If you enjoyed this article, ... join", "Follow us on Twitter")',
     ),
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
     _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),

@@ -525,6 +525,19 @@ def test_link_dense_keeps_the_items_of_a_list_of_sentences(page):
     assert "Spring fair raises record sum" in without
 
 
+@pytest.mark.parametrize("page", ["hover-cards-1", "hover-cards-2"])
+def test_link_dense_takes_a_hover_card_but_not_the_name_or_the_sentence_around_it(page):
+    # a person's name is a link followed by its hover card (a picture, the name again, links to
+    # three other stories): only the card goes; the sentence of a short paragraph, whose text is
+    # mostly the card's links, and the name the sentence reads stay
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert [line for line in text.splitlines() if line] == truth
+    assert "MORE" not in text
+    without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.link_dense"}).text
+    assert "MORE" in without
+
+
 @pytest.mark.parametrize("page", ["split-body-1", "split-body-2"])
 def test_a_paragraph_between_two_appended_blocks_is_appended_in_its_place(page):
     html, truth = _structure_page(page)

@@ -565,6 +565,10 @@ def _link_lead(element: etree._Element, text: str) -> bool:
     return len(text) < 200 and bool(_LINK_LEAD.match(text)) and element.find(".//a") is not None
 
 
+#: A block whose link text is this share of its text or more is link-dense (``article.link_dense``).
+LINK_DENSE_SHARE = 0.8
+
+
 def _link_dense(element: etree._Element, text: str) -> bool:
     """A block that is (nearly) all link text: teasers, link lists, promo links. A block
     whose text is a URL is kept (sources quoted as bare links), and so is a heading (a
@@ -572,7 +576,7 @@ def _link_dense(element: etree._Element, text: str) -> bool:
     item of a list whose items are mostly not link text (``_keep_prose_list_items``)."""
     if not text or element.tag in _HEADINGS or text.startswith(("http://", "https://", "www.")):
         return False
-    return _link_text_length(element) >= 0.8 * len(text)
+    return _link_text_length(element) >= LINK_DENSE_SHARE * len(text)
 
 
 def _meta_line(element: etree._Element, text: str) -> bool:
@@ -729,6 +733,7 @@ def _removals(
             removals.setdefault(name, set()).add(element)
     if "article.link_dense" in removals:
         _keep_prose_list_items(removals["article.link_dense"])
+        _keep_text_around_widgets(removals["article.link_dense"])
     return removals
 
 
@@ -750,6 +755,32 @@ def _keep_prose_list_items(dense: set[etree._Element]) -> None:
         items = [child for child in parent if child.tag == "li" and _has_text(child)]
         if count < PROSE_LIST_SHARE * len(items):
             dense.difference_update(items)
+
+
+def _keep_text_around_widgets(dense: set[etree._Element]) -> None:
+    """Narrows, in place, what ``article.link_dense`` removes around an inline widget: a
+    ``<span>`` of links inside a paragraph (a hover card: a person's name, the card with a
+    picture, the name again and links to other stories). Of nested link-dense spans only the
+    innermost goes, not the span that also holds the name the text reads; and a block that is
+    link-dense only by its widgets' links (a sentence around a card) stays."""
+    inside: dict[etree._Element, list[etree._Element]] = {}  # {block: the widgets in it}; sums need no order
+    for widget in _innermost_spans(dense):
+        for block in widget.iterancestors():
+            if block in dense:
+                inside.setdefault(block, []).append(widget)
+    for block, widgets in inside.items():
+        text = len(_text(block)) - sum(len(_text(widget)) for widget in widgets)
+        links = _link_text_length(block) - sum(_link_text_length(widget) for widget in widgets)
+        if links < LINK_DENSE_SHARE * text:
+            dense.discard(block)
+
+
+def _innermost_spans(dense: set[etree._Element]) -> list[etree._Element]:
+    """The spans of ``dense`` inside no other span of it; those other spans are taken out of ``dense``."""
+    spans = [element for element in dense if element.tag == "span"]
+    outer = {ancestor for span in spans for ancestor in span.iterancestors("span") if ancestor in dense}
+    dense.difference_update(outer)
+    return [span for span in spans if span not in outer]
 
 
 def _has_text(element: etree._Element) -> bool:

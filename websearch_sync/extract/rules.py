@@ -179,7 +179,12 @@ RULES = (
         '("Name may be reached at name@example.com", "If you enjoyed this article, ... join", "Follow us on Twitter")',
     ),
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
-    _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),
+    _rule(
+        "article.link_dense",
+        "article",
+        "blocks (not headings) that are (nearly) all link text; of a hover card inside a sentence (a span of links) "
+        "only the card, not the name before it or a sentence that is mostly link text by the card's links alone",
+    ),
     _rule("article.link_spans", "article", "a <span> of three or more links inside a paragraph"),
     _rule(
         "article.removal_cap",

@@ -124,6 +124,7 @@ def test_a_contact_line_needs_an_address_or_a_handle():
         "Follow us on Twitter @example or Facebook.",
         "Follow Newsbeat on Instagram, Facebook, Twitter and YouTube.",
         "The book is out now. Follow him on Twitter @writer. Follow us on Twitter @site.",
+        "Follow Valley News's full coverage of the election at https://example.com/election",
     ],
 )
 def test_a_sites_call_to_follow_it_is_a_contact_line(line):
@@ -138,6 +139,7 @@ def test_a_sites_call_to_follow_it_is_a_contact_line(line):
         "Jane Doe is a reporter covering science. Follow him on Twitter @janedoe or email him.",
         # the article's own sentences
         "Follow the river on foot to the old mill, then turn left at the bridge.",
+        "Follow Main Street for two miles on foot and stop at the old mill.",
         "The mayor urged residents to follow us on the map as the route was announced.",
     ],
 )

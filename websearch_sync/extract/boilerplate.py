@@ -95,11 +95,13 @@ _META_LINE_CHARS = 200
 # reporter ... Follow him on Twitter") is not one: Readability.js keeps it.
 _REACHED_AT = re.compile(r"\b(?:may|can) be reached at\b", re.I)
 _SUBSCRIPTION_PITCH = re.compile(r"^if you (?:enjoyed|liked) this (?:article|story|post)\b", re.I)
-# A site's call to follow it: a sentence "Follow us on Twitter", "Follow Newsbeat on Instagram, ..." (the site or
-# its name, never "Follow him": an author's biography, above). Case matters: a name is capitalised.
+# A site's call to follow it: a sentence "Follow us on Twitter", "Follow Newsbeat on Instagram, ...", "Follow
+# AP's full coverage of Brexit at https://..." (the site or its name, then up to eight words, "on" or "at", a social
+# network or an address; never "Follow him": an author's biography, above). Case matters: a name is capitalised.
 _FOLLOW_US = re.compile(
-    r"(?:^|[.!?]\s+)(?:Follow|FOLLOW) (?:us|US|[A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,2}) (?:on|at) "
-    r"(?:Twitter|Facebook|Instagram|YouTube|LinkedIn|TikTok|Threads|Pinterest|Snapchat|Mastodon|Bluesky|X\b)"
+    r"(?:^|[.!?]\s+)(?:Follow|FOLLOW) (?:us|US|[A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,2})(?: [\w'\u2019-]+){0,8}? "
+    r"(?:on|at) (?:Twitter|Facebook|Instagram|YouTube|LinkedIn|TikTok|Threads|Pinterest|Snapchat|Mastodon|Bluesky|X\b|"
+    r"https?://|www\.)"
 )
 #: A contact line is shorter than this (characters).
 _CONTACT_LINE_CHARS = 300

@@ -147,6 +147,26 @@ def test_a_line_that_is_no_call_to_follow_the_site_stays(line):
     assert line.split()[0] in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "5 min read",
+        "Reading time: 4 minutes",
+        "Tempo de leitura: 1 minuto",
+        "Temps de lecture : 2 min",
+        "Lesezeit: 3 Min.",
+    ],
+)
+def test_a_reading_time_line_is_a_meta_line(line):
+    assert line not in _clean(PARAGRAPH + "<p>%s</p>" % line + PARAGRAPH, DEFAULT_RULES)
+    assert line in _clean(PARAGRAPH + "<p>%s</p>" % line + PARAGRAPH, DEFAULT_RULES - {"article.meta_lines"})
+
+
+def test_a_sentence_about_reading_time_stays():
+    line = "Reading time: 4 minutes a day is what the school asks of every pupil."
+    assert line in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES)
+
+
 @pytest.mark.parametrize("name", sorted(BLOCK_CASES))
 def test_block_rules_apply_only_when_on(name):
     html, marker, options = BLOCK_CASES[name]

@@ -86,6 +86,14 @@ _META_LINE = re.compile(
     r"^(?:(?:copyright|\(c\))\s|\u00a9|(?:posted|written|filed) (?:by|in|under)\s|share (?:this|on)\b)", re.I
 )
 _RIGHTS_RESERVED = re.compile(r"\ball rights reserved\b", re.I)
+# A reading-time line, the whole block: "5 min read", "Reading time: 4 minutes", "Tempo de leitura: 1 minuto",
+# "Lesezeit: 3 Min." (English, Portuguese, Spanish, French, German, Italian, Dutch).
+_READING_TIME = re.compile(
+    r"^(?:(?:(?:estimated )?(?:reading|read) time|tempo de leitura|tiempo de lectura|temps de lecture|lesezeit|"
+    r"tempo di lettura|leestijd)\s?:?\s?(?:about |approx\.? |ca\. )?\d{1,3}(?:\s?[-\u2013]\s?\d{1,3})?\s?"
+    r"(?:min|mins|minutes?|minutos?|minuten|minuti)\.?|\d{1,3}\s?(?:min|mins|minutes?)\.? read)$",
+    re.I,
+)
 _BYLINE = re.compile(r"^By [A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3}\s*(?:[,|]|$)")
 #: A meta line is shorter than this (characters).
 _META_LINE_CHARS = 200
@@ -585,7 +593,9 @@ def _meta_line(element: etree._Element, text: str) -> bool:
     """A short block that is a copyright notice, a "Posted by" or share line, or a byline."""
     if len(text) >= _META_LINE_CHARS:
         return False
-    return bool(_META_LINE.match(text) or _RIGHTS_RESERVED.search(text) or _BYLINE.match(text))
+    return bool(
+        _META_LINE.match(text) or _RIGHTS_RESERVED.search(text) or _BYLINE.match(text) or _READING_TIME.match(text)
+    )
 
 
 def _contact_line(element: etree._Element, text: str) -> bool:

@@ -170,7 +170,8 @@ RULES = (
     _rule(
         "article.meta_lines",
         "article",
-        'copyright, "Posted by", share and byline lines ("Copyright 2016 ... All rights reserved", "By Name, role | date")',
+        'copyright, "Posted by", share, byline and reading-time lines ("Copyright 2016 ... All rights reserved", '
+        '"By Name, role | date", "5 min read")',
     ),
     _rule(
         "article.contact_lines",

@@ -560,6 +560,19 @@ def test_link_dense_takes_a_hover_card_but_not_the_name_or_the_sentence_around_i
     assert "MORE" in without
 
 
+def test_a_few_words_before_a_span_of_links_go_with_it():
+    # outside the span, "More from us" is no sentence: the paragraph goes whole, not only its span
+    links = "".join(
+        "<a href='/%d'>%s</a> " % (n, text)
+        for n, text in enumerate(
+            ["Council approves new play area", "Spring fair raises record sum", "Letters: parking on the green"]
+        )
+    )
+    html = PARAGRAPH + "<p>More from us <span>%s</span></p>" % links + PARAGRAPH
+    text = _clean(html, DEFAULT_RULES)
+    assert "More from us" not in text and "Spring fair" not in text
+
+
 @pytest.mark.parametrize("page", ["split-body-1", "split-body-2"])
 def test_a_paragraph_between_two_appended_blocks_is_appended_in_its_place(page):
     html, truth = _structure_page(page)

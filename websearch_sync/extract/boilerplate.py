@@ -769,12 +769,17 @@ def _keep_prose_list_items(dense: set[etree._Element]) -> None:
             dense.difference_update(items)
 
 
+#: A block around inline widgets stays when this many characters of it are outside them (running text).
+WIDGET_SENTENCE_CHARS = 25
+
+
 def _keep_text_around_widgets(dense: set[etree._Element]) -> None:
     """Narrows, in place, what ``article.link_dense`` removes around an inline widget: a
     ``<span>`` of links inside a paragraph (a hover card: a person's name, the card with a
     picture, the name again and links to other stories). Of nested link-dense spans only the
     innermost goes, not the span that also holds the name the text reads; and a block that is
-    link-dense only by its widgets' links (a sentence around a card) stays."""
+    link-dense only by its widgets' links (a sentence around a card: ``WIDGET_SENTENCE_CHARS`` or
+    more outside them, not a label such as "Tags:") stays."""
     inside: dict[etree._Element, list[etree._Element]] = {}  # {block: the widgets in it}; sums need no order
     for widget in _innermost_spans(dense):
         for block in widget.iterancestors():
@@ -783,7 +788,7 @@ def _keep_text_around_widgets(dense: set[etree._Element]) -> None:
     for block, widgets in inside.items():
         text = len(_text(block)) - sum(len(_text(widget)) for widget in widgets)
         links = _link_text_length(block) - sum(_link_text_length(widget) for widget in widgets)
-        if links < LINK_DENSE_SHARE * text:
+        if text >= WIDGET_SENTENCE_CHARS and links < LINK_DENSE_SHARE * text:
             dense.discard(block)
 
 

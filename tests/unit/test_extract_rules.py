@@ -167,6 +167,18 @@ def test_a_sentence_about_reading_time_stays():
     assert line in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES)
 
 
+def test_a_button_left_as_its_shortcode_is_a_label_line():
+    # a content system printed the shortcode instead of the button (curly quotes and all)
+    line = (
+        "[button link=\u201dhttp://example.com/submit-review/\u201d type=\u201dbig\u201d] Send us YOUR review[/button]"
+    )
+    assert "Send us" not in _clean(PARAGRAPH + "<p>%s</p>" % line + PARAGRAPH, DEFAULT_RULES)
+    assert "Send us" in _clean(PARAGRAPH + "<p>%s</p>" % line + PARAGRAPH, DEFAULT_RULES - {"article.labels"})
+    # the article's own sentence about the shortcode is no button
+    sentence = "Write [button link=/x/]Buy[/button] in the editor to get a button, and the theme draws it for you."
+    assert "in the editor" in _clean(PARAGRAPH + "<p>%s</p>" % sentence, DEFAULT_RULES)
+
+
 @pytest.mark.parametrize("name", sorted(BLOCK_CASES))
 def test_block_rules_apply_only_when_on(name):
     html, marker, options = BLOCK_CASES[name]

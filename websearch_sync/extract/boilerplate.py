@@ -62,6 +62,9 @@ _LABEL_LINE = re.compile(
     r"\W*$",
     re.I,
 )
+# A button a content system left as its shortcode, the whole block: '[button link="/submit/" type="big"] Send us
+# your review[/button]' (its attributes, then its label of under 100 characters).
+_BUTTON_SHORTCODE = re.compile(r"^\[(button|btn)\b[^\]\[]{0,300}\][^\[]{0,100}\[/(?:button|btn)\]$", re.I)
 # Publication-date lines ("Updated at 1:23 p.m.", "Published: 18 Nov 2019"): a keyword
 # followed only by numbers, date/time words and time-zone abbreviations.
 _DATE_LEAD = re.compile(r"^(?:last )?(?:updated|published|posted|modified)\b", re.I)
@@ -561,8 +564,11 @@ def _date_line(text: str) -> bool:
 
 
 def _label_line(element: etree._Element, text: str) -> bool:
-    """A short block that is only a label: "Advertisement", "Share this", "Read more"."""
-    return len(text) < 60 and bool(_LABEL_LINE.match(text))
+    """A short block that is only a label: "Advertisement", "Share this", "Read more"; or a
+    button a content system failed to render (``_BUTTON_SHORTCODE``)."""
+    return (len(text) < 60 and bool(_LABEL_LINE.match(text))) or (
+        text.startswith("[") and bool(_BUTTON_SHORTCODE.match(text))
+    )
 
 
 def _date_block(element: etree._Element, text: str) -> bool:

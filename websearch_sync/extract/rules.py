@@ -165,7 +165,12 @@ RULES = (
         "navigation, tags, print links",
         words="footer nav breadcrumb breadcrumbs tags print",
     ),
-    _rule("article.labels", "article", 'label lines ("Advertisement", "Share this", "Read more")'),
+    _rule(
+        "article.labels",
+        "article",
+        'label lines ("Advertisement", "Share this", "Read more") and a button left as its shortcode '
+        '("[button link=...] Send us your review[/button]")',
+    ),
     _rule("article.dates", "article", 'publication-date lines ("Updated at 1:23 p.m.")'),
     _rule(
         "article.meta_lines",

@@ -107,12 +107,12 @@ _META_LINE_CHARS = 200
 _REACHED_AT = re.compile(r"\b(?:may|can) be reached at\b", re.I)
 _SUBSCRIPTION_PITCH = re.compile(r"^if you (?:enjoyed|liked) this (?:article|story|post)\b", re.I)
 # A site's call to follow it: a sentence "Follow us on Twitter", "Follow Newsbeat on Instagram, ...", "Follow
-# AP's full coverage of Brexit at https://..." (the site or its name, then up to eight words, "on" or "at", a social
-# network or an address; never "Follow him": an author's biography, above). Case matters: a name is capitalised.
+# AP's full coverage of Brexit at https://..." (the site or its name, then up to eight words, "on" or "at", and a
+# capitalised name, a network's or a service's, or an address: no list of sites; never "Follow him": an author's
+# biography, above, nor "Follow Main Street ... on foot"). Case matters: a name is capitalised.
 _FOLLOW_US = re.compile(
     r"(?:^|[.!?]\s+)(?:Follow|FOLLOW) (?:us|US|[A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,2})(?: [\w'\u2019-]+){0,8}? "
-    r"(?:on|at) (?:Twitter|Facebook|Instagram|YouTube|LinkedIn|TikTok|Threads|Pinterest|Snapchat|Mastodon|Bluesky|X\b|"
-    r"https?://|www\.)"
+    r"(?:on|at) (?:[A-Z][\w'\u2019.-]*|https?://|www\.)"
 )
 #: A contact line is shorter than this (characters).
 _CONTACT_LINE_CHARS = 300

@@ -445,4 +445,19 @@ ARTICLES = [
         "The money raised will pay for the guards, the stakes and the water butts, and for a second hedge along the lane, which the parish council has agreed to plant with the orchard group next winter.",
         "The group also hopes to plant a row of plums along the top of the field and to build a small pond at the bottom, where the pears stood in water, for the frogs and the dragonflies.",
     ]),
+    # ------------------------------------------------------------------ hover cards (issue 35, sixth round)
+    ("hover-cards-1", "hover_cards", "Ferry timetable to change in the spring", [
+        "The ferry across the estuary will run every half hour instead of every twenty minutes from the first of April, the operator announced on Monday, after a winter in which the boat often crossed almost empty.",
+        "Alan Pryce backed the change.",
+        "Commuters who take the early boat to the station say the new times will leave them waiting on the slipway for up to twenty minutes in the morning, and some have started a petition asking for the old timetable to be kept until the summer.",
+        "Helen Marsh, who runs the cafe at the landing stage, said that her trade depends on the people waiting for the boat and that a quieter timetable would cost her more than it saved the operator, at least in the months before the tourists arrive.",
+        "The operator says the timetable will be looked at again in October, when it has a full summer of passenger figures, and that the late boat on Friday and Saturday nights will not change.",
+    ]),
+    ("hover-cards-2", "hover_cards", "School wins grant for its wildlife garden", [
+        "The primary school has won a grant of two thousand pounds from the county's environment fund to turn the corner of its playing field into a garden for bees, butterflies and birds.",
+        "Priya Shah thanked the parents.",
+        "The money will pay for a pond, a wooden bird hide, a hedge of native shrubs and a packet of wildflower seed large enough to cover the whole bank beside the car park, which is mown every fortnight at present.",
+        "Tom Ellery, whose class will look after the pond, said the children had already chosen names for the frogs they expect to arrive, and that the hide would be used for drawing lessons as well as for watching birds.",
+        "Work will start in the Easter holidays, and the school is asking for volunteers with spades, wheelbarrows and a free Saturday to help dig the pond and plant the hedge.",
+    ]),
 ]

@@ -482,6 +482,32 @@ def sections(title: str, paras: List[str], i: int) -> str:
     return _page(title, i, main)
 
 
+def _hover_card(name: str, n: int) -> str:
+    """A person's name with its hover card: the name as a link, then a card (a picture, the name
+    again, three headlines of stories about the person, a "more" link) that a reader sees on hover."""
+    card = '<img src="/img/person-%d.jpg" alt=""><a class="name" href="/people/%d">%s</a>%s<a class="more" href="/people/%d">MORE</a>' % (
+        n, n, esc(name), " ".join('<a class="person-story" href="/story/%d">%s</a>' % (k, esc(TEASERS[(n + k) % len(TEASERS)][0]))
+                                  for k in range(3)), n)
+    return ('<span class="person" data-behavior="card"><a class="person-link" href="/people/%d">%s</a>'
+            '<span class="person-card"><span class="card-inner"><span>%s</span></span></span></span>' % (n, esc(name), card))
+
+
+def hover_cards(title: str, paras: List[str], i: int) -> str:
+    """An article whose paragraphs name people through hover cards (the name a link, a card of
+    links to other stories about them inside the sentence, shown on hover): in a short paragraph the
+    card's links are most of its text, so the paragraph looks like a link list; in a long one, the
+    card taken whole takes the name the sentence reads with it. A paragraph holding a card opens
+    with the person's name, its first two words."""
+    def paragraph(n: int, text: str) -> str:
+        if n % 2 == 0:
+            return "<p>%s</p>" % esc(text)
+        first, second, rest = text.split(" ", 2)
+        return "<p>%s %s</p>" % (_hover_card("%s %s" % (first, second), 10 * i + n), esc(rest))
+    main = ('<div class="article"><h1>%s</h1>\n<div class="article-body">\n%s\n</div></div>'
+            % (esc(title), "\n".join(paragraph(n, p) for n, p in enumerate(paras))))
+    return _page(title, i, main)
+
+
 TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br,
     "table_row_split": table_row_split, "br_text": br_text,
@@ -491,7 +517,7 @@ TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "column_lists": column_lists, "inner_boxes": inner_boxes, "after_end": after_end,
     "table_cell": table_cell, "table_br_cell": table_br_cell, "hidden_panels": hidden_panels,
     "related_widget": related_widget, "link_items": link_items, "split_body": split_body,
-    "read_more": read_more, "sections": sections,
+    "read_more": read_more, "sections": sections, "hover_cards": hover_cards,
 }
 
 

@@ -118,6 +118,67 @@ def test_a_contact_line_needs_an_address_or_a_handle():
     assert "proposition" not in _clean(PARAGRAPH + BLOCK_CASES["article.contact_lines"][0], DEFAULT_RULES)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Follow us on Twitter @example or Facebook.",
+        "Follow Newsbeat on Instagram, Facebook, Twitter and YouTube.",
+        "The book is out now. Follow him on Twitter @writer. Follow us on Twitter @site.",
+        "Follow Valley News's full coverage of the election at https://example.com/election",
+    ],
+)
+def test_a_sites_call_to_follow_it_is_a_contact_line(line):
+    assert "Follow" not in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES)
+    assert "Follow" in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES - {"article.contact_lines"})
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # an author's biography: Readability.js's truth keeps it
+        "Jane Doe is a reporter covering science. Follow him on Twitter @janedoe or email him.",
+        # the article's own sentences
+        "Follow the river on foot to the old mill, then turn left at the bridge.",
+        "Follow Main Street for two miles on foot and stop at the old mill.",
+        "The mayor urged residents to follow us on the map as the route was announced.",
+    ],
+)
+def test_a_line_that_is_no_call_to_follow_the_site_stays(line):
+    assert line.split()[0] in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "5 min read",
+        "Reading time: 4 minutes",
+        "Tempo de leitura: 1 minuto",
+        "Temps de lecture : 2 min",
+        "Lesezeit: 3 Min.",
+    ],
+)
+def test_a_reading_time_line_is_a_meta_line(line):
+    assert line not in _clean(PARAGRAPH + "<p>%s</p>" % line + PARAGRAPH, DEFAULT_RULES)
+    assert line in _clean(PARAGRAPH + "<p>%s</p>" % line + PARAGRAPH, DEFAULT_RULES - {"article.meta_lines"})
+
+
+def test_a_sentence_about_reading_time_stays():
+    line = "Reading time: 4 minutes a day is what the school asks of every pupil."
+    assert line in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES)
+
+
+def test_a_button_left_as_its_shortcode_is_a_label_line():
+    # a content system printed the shortcode instead of the button (curly quotes and all)
+    line = (
+        "[button link=\u201dhttp://example.com/submit-review/\u201d type=\u201dbig\u201d] Send us YOUR review[/button]"
+    )
+    assert "Send us" not in _clean(PARAGRAPH + "<p>%s</p>" % line + PARAGRAPH, DEFAULT_RULES)
+    assert "Send us" in _clean(PARAGRAPH + "<p>%s</p>" % line + PARAGRAPH, DEFAULT_RULES - {"article.labels"})
+    # the article's own sentence about the shortcode is no button
+    sentence = "Write [button link=/x/]Buy[/button] in the editor to get a button, and the theme draws it for you."
+    assert "in the editor" in _clean(PARAGRAPH + "<p>%s</p>" % sentence, DEFAULT_RULES)
+
+
 @pytest.mark.parametrize("name", sorted(BLOCK_CASES))
 def test_block_rules_apply_only_when_on(name):
     html, marker, options = BLOCK_CASES[name]
@@ -496,6 +557,32 @@ def test_link_dense_keeps_the_items_of_a_list_of_sentences(page):
     assert "Spring fair raises record sum" not in text
     without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.link_dense"}).text
     assert "Spring fair raises record sum" in without
+
+
+@pytest.mark.parametrize("page", ["hover-cards-1", "hover-cards-2"])
+def test_link_dense_takes_a_hover_card_but_not_the_name_or_the_sentence_around_it(page):
+    # a person's name is a link followed by its hover card (a picture, the name again, links to
+    # three other stories): only the card goes; the sentence of a short paragraph, whose text is
+    # mostly the card's links, and the name the sentence reads stay
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert [line for line in text.splitlines() if line] == truth
+    assert "MORE" not in text
+    without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.link_dense"}).text
+    assert "MORE" in without
+
+
+def test_a_few_words_before_a_span_of_links_go_with_it():
+    # outside the span, "More from us" is no sentence: the paragraph goes whole, not only its span
+    links = "".join(
+        "<a href='/%d'>%s</a> " % (n, text)
+        for n, text in enumerate(
+            ["Council approves new play area", "Spring fair raises record sum", "Letters: parking on the green"]
+        )
+    )
+    html = PARAGRAPH + "<p>More from us <span>%s</span></p>" % links + PARAGRAPH
+    text = _clean(html, DEFAULT_RULES)
+    assert "More from us" not in text and "Spring fair" not in text
 
 
 @pytest.mark.parametrize("page", ["split-body-1", "split-body-2"])

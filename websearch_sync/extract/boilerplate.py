@@ -62,6 +62,9 @@ _LABEL_LINE = re.compile(
     r"\W*$",
     re.I,
 )
+# A button a content system left as its shortcode, the whole block: '[button link="/submit/" type="big"] Send us
+# your review[/button]' (its attributes, then its label of under 100 characters).
+_BUTTON_SHORTCODE = re.compile(r"^\[(button|btn)\b[^\]\[]{0,300}\][^\[]{0,100}\[/(?:button|btn)\]$", re.I)
 # Publication-date lines ("Updated at 1:23 p.m.", "Published: 18 Nov 2019"): a keyword
 # followed only by numbers, date/time words and time-zone abbreviations.
 _DATE_LEAD = re.compile(r"^(?:last )?(?:updated|published|posted|modified)\b", re.I)
@@ -86,6 +89,14 @@ _META_LINE = re.compile(
     r"^(?:(?:copyright|\(c\))\s|\u00a9|(?:posted|written|filed) (?:by|in|under)\s|share (?:this|on)\b)", re.I
 )
 _RIGHTS_RESERVED = re.compile(r"\ball rights reserved\b", re.I)
+# A reading-time line, the whole block: "5 min read", "Reading time: 4 minutes", "Tempo de leitura: 1 minuto",
+# "Lesezeit: 3 Min." (English, Portuguese, Spanish, French, German, Italian, Dutch).
+_READING_TIME = re.compile(
+    r"^(?:(?:(?:estimated )?(?:reading|read) time|tempo de leitura|tiempo de lectura|temps de lecture|lesezeit|"
+    r"tempo di lettura|leestijd)\s?:?\s?(?:about |approx\.? |ca\. )?\d{1,3}(?:\s?[-\u2013]\s?\d{1,3})?\s?"
+    r"(?:min|mins|minutes?|minutos?|minuten|minuti)\.?|\d{1,3}\s?(?:min|mins|minutes?)\.? read)$",
+    re.I,
+)
 _BYLINE = re.compile(r"^By [A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3}\s*(?:[,|]|$)")
 #: A meta line is shorter than this (characters).
 _META_LINE_CHARS = 200
@@ -95,6 +106,14 @@ _META_LINE_CHARS = 200
 # reporter ... Follow him on Twitter") is not one: Readability.js keeps it.
 _REACHED_AT = re.compile(r"\b(?:may|can) be reached at\b", re.I)
 _SUBSCRIPTION_PITCH = re.compile(r"^if you (?:enjoyed|liked) this (?:article|story|post)\b", re.I)
+# A site's call to follow it: a sentence "Follow us on Twitter", "Follow Newsbeat on Instagram, ...", "Follow
+# AP's full coverage of Brexit at https://..." (the site or its name, then up to eight words, "on" or "at", and a
+# capitalised name, a network's or a service's, or an address: no list of sites; never "Follow him": an author's
+# biography, above, nor "Follow Main Street ... on foot"). Case matters: a name is capitalised.
+_FOLLOW_US = re.compile(
+    r"(?:^|[.!?]\s+)(?:Follow|FOLLOW) (?:us|US|[A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,2})(?: [\w'\u2019-]+){0,8}? "
+    r"(?:on|at) (?:[A-Z][\w'\u2019.-]*|https?://|www\.)"
+)
 #: A contact line is shorter than this (characters).
 _CONTACT_LINE_CHARS = 300
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
@@ -545,8 +564,11 @@ def _date_line(text: str) -> bool:
 
 
 def _label_line(element: etree._Element, text: str) -> bool:
-    """A short block that is only a label: "Advertisement", "Share this", "Read more"."""
-    return len(text) < 60 and bool(_LABEL_LINE.match(text))
+    """A short block that is only a label: "Advertisement", "Share this", "Read more"; or a
+    button a content system failed to render (``_BUTTON_SHORTCODE``)."""
+    return (len(text) < 60 and bool(_LABEL_LINE.match(text))) or (
+        text.startswith("[") and bool(_BUTTON_SHORTCODE.match(text))
+    )
 
 
 def _date_block(element: etree._Element, text: str) -> bool:
@@ -559,6 +581,10 @@ def _link_lead(element: etree._Element, text: str) -> bool:
     return len(text) < 200 and bool(_LINK_LEAD.match(text)) and element.find(".//a") is not None
 
 
+#: A block whose link text is this share of its text or more is link-dense (``article.link_dense``).
+LINK_DENSE_SHARE = 0.8
+
+
 def _link_dense(element: etree._Element, text: str) -> bool:
     """A block that is (nearly) all link text: teasers, link lists, promo links. A block
     whose text is a URL is kept (sources quoted as bare links), and so is a heading (a
@@ -566,21 +592,25 @@ def _link_dense(element: etree._Element, text: str) -> bool:
     item of a list whose items are mostly not link text (``_keep_prose_list_items``)."""
     if not text or element.tag in _HEADINGS or text.startswith(("http://", "https://", "www.")):
         return False
-    return _link_text_length(element) >= 0.8 * len(text)
+    return _link_text_length(element) >= LINK_DENSE_SHARE * len(text)
 
 
 def _meta_line(element: etree._Element, text: str) -> bool:
     """A short block that is a copyright notice, a "Posted by" or share line, or a byline."""
     if len(text) >= _META_LINE_CHARS:
         return False
-    return bool(_META_LINE.match(text) or _RIGHTS_RESERVED.search(text) or _BYLINE.match(text))
+    return bool(
+        _META_LINE.match(text) or _RIGHTS_RESERVED.search(text) or _BYLINE.match(text) or _READING_TIME.match(text)
+    )
 
 
 def _contact_line(element: etree._Element, text: str) -> bool:
     """A short block that is an author's or a site's contact or subscription line."""
     if len(text) >= _CONTACT_LINE_CHARS:
         return False
-    return bool(_SUBSCRIPTION_PITCH.match(text) or ("@" in text and _REACHED_AT.search(text)))
+    return bool(
+        _SUBSCRIPTION_PITCH.match(text) or ("@" in text and _REACHED_AT.search(text)) or _FOLLOW_US.search(text)
+    )
 
 
 #: Rules on whole blocks of the article, by rule name.
@@ -721,6 +751,7 @@ def _removals(
             removals.setdefault(name, set()).add(element)
     if "article.link_dense" in removals:
         _keep_prose_list_items(removals["article.link_dense"])
+        _keep_text_around_widgets(removals["article.link_dense"])
     return removals
 
 
@@ -742,6 +773,37 @@ def _keep_prose_list_items(dense: set[etree._Element]) -> None:
         items = [child for child in parent if child.tag == "li" and _has_text(child)]
         if count < PROSE_LIST_SHARE * len(items):
             dense.difference_update(items)
+
+
+#: A block around inline widgets stays when this many characters of it are outside them (running text).
+WIDGET_SENTENCE_CHARS = 25
+
+
+def _keep_text_around_widgets(dense: set[etree._Element]) -> None:
+    """Narrows, in place, what ``article.link_dense`` removes around an inline widget: a
+    ``<span>`` of links inside a paragraph (a hover card: a person's name, the card with a
+    picture, the name again and links to other stories). Of nested link-dense spans only the
+    innermost goes, not the span that also holds the name the text reads; and a block that is
+    link-dense only by its widgets' links (a sentence around a card: ``WIDGET_SENTENCE_CHARS`` or
+    more outside them, not a label such as "Tags:") stays."""
+    inside: dict[etree._Element, list[etree._Element]] = {}  # {block: the widgets in it}; sums need no order
+    for widget in _innermost_spans(dense):
+        for block in widget.iterancestors():
+            if block in dense:
+                inside.setdefault(block, []).append(widget)
+    for block, widgets in inside.items():
+        text = len(_text(block)) - sum(len(_text(widget)) for widget in widgets)
+        links = _link_text_length(block) - sum(_link_text_length(widget) for widget in widgets)
+        if text >= WIDGET_SENTENCE_CHARS and links < LINK_DENSE_SHARE * text:
+            dense.discard(block)
+
+
+def _innermost_spans(dense: set[etree._Element]) -> list[etree._Element]:
+    """The spans of ``dense`` inside no other span of it; those other spans are taken out of ``dense``."""
+    spans = [element for element in dense if element.tag == "span"]
+    outer = {ancestor for span in spans for ancestor in span.iterancestors("span") if ancestor in dense}
+    dense.difference_update(outer)
+    return [span for span in spans if span not in outer]
 
 
 def _has_text(element: etree._Element) -> bool:

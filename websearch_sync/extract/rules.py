@@ -165,21 +165,32 @@ RULES = (
         "navigation, tags, print links",
         words="footer nav breadcrumb breadcrumbs tags print",
     ),
-    _rule("article.labels", "article", 'label lines ("Advertisement", "Share this", "Read more")'),
+    _rule(
+        "article.labels",
+        "article",
+        'label lines ("Advertisement", "Share this", "Read more") and a button left as its shortcode '
+        '("[button link=...] Send us your review[/button]")',
+    ),
     _rule("article.dates", "article", 'publication-date lines ("Updated at 1:23 p.m.")'),
     _rule(
         "article.meta_lines",
         "article",
-        'copyright, "Posted by", share and byline lines ("Copyright 2016 ... All rights reserved", "By Name, role | date")',
+        'copyright, "Posted by", share, byline and reading-time lines ("Copyright 2016 ... All rights reserved", '
+        '"By Name, role | date", "5 min read")',
     ),
     _rule(
         "article.contact_lines",
         "article",
-        "a reporter's contact line and a site's subscription pitch under 300 characters (\"Name may be reached "
-        'at name@example.com", "If you enjoyed this article, ... join")',
+        "a reporter's contact line, a site's subscription pitch and its call to follow it under 300 characters "
+        '("Name may be reached at name@example.com", "If you enjoyed this article, ... join", "Follow us on Twitter")',
     ),
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
-    _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),
+    _rule(
+        "article.link_dense",
+        "article",
+        "blocks (not headings) that are (nearly) all link text; of a hover card inside a sentence (a span of links) "
+        "only the card, not the name before it or a sentence that is mostly link text by the card's links alone",
+    ),
     _rule("article.link_spans", "article", "a <span> of three or more links inside a paragraph"),
     _rule(
         "article.removal_cap",

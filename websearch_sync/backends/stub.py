@@ -17,7 +17,7 @@ import contextlib
 import logging
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from types import FrameType
 from typing import Any, Optional
@@ -143,11 +143,24 @@ def _snippet(about: str, query: str) -> str:
     return "%s %s. %s" % (about, query, _NAMED_HINT if _NAMED.get() else _DEFAULT_HINT)
 
 
+#: The most characters of a made-up page's URL that hold the query, escaped: a long query (2,000
+#: emoji, 24,000 characters escaped) made URLs over the longest a result keeps, and the stub
+#: answered "No results found." to a query it answers in any other length.
+_URL_QUERY_CHARS = 2000
+
+
+def _escaped(text: str, escape: Callable[..., str]) -> str:
+    """``text`` escaped by ``escape``, cut to :data:`_URL_QUERY_CHARS` before a whole escape."""
+    escaped = escape(text, safe="")[:_URL_QUERY_CHARS]
+    cut = escaped.find("%", max(0, len(escaped) - 2))  # an escape cut short: %E or %
+    return escaped[:cut] if cut != -1 else escaped
+
+
 def _pages(query: str) -> list[tuple[str, str, str]]:
     """The three made-up pages about ``query``: (label, URL, what they are)."""
-    words = quote("-".join(query.split()).lower(), safe="")
+    words = _escaped("-".join(query.split()).lower(), quote)
     return [
-        ("Overview", "https://example.com/search?q=%s" % quote_plus(query), "An overview of"),
+        ("Overview", "https://example.com/search?q=%s" % _escaped(query, quote_plus), "An overview of"),
         ("Documentation", "https://docs.example.org/%s" % words, "Reference documentation about"),
         ("Discussion", "https://forum.example.net/t/%s" % words, "Questions and answers on"),
     ]

@@ -6,7 +6,8 @@ its CPU time on 2 cores:
 
 * The agent frameworks (openai-agents, LlamaIndex, LangChain, pydantic-ai, smolagents, the MCP
   and model SDKs) take about 6 s of CPU to import, and the modules that import them went to every
-  worker: each paid them. :data:`AGENT_FRAMEWORK_MODULES` run as one unit, on one worker.
+  worker: each paid them. :data:`AGENT_FRAMEWORK_MODULES` run as one unit, on one worker; so do
+  :data:`PACKAGE_SOURCE_MODULES`, which read the package's syntax trees (parsed once per process).
 * Modules of one to five long tests (worker processes, subprocess servers, a real Redis, a
   hypothesis search) were handed out last, so one worker ran them alone at the end while the
   others had finished. The units of :data:`RUN_FIRST` start first; the others follow in

@@ -6,7 +6,8 @@ its CPU time on 2 cores:
 
 * The agent frameworks (openai-agents, LlamaIndex, LangChain, pydantic-ai, smolagents, the MCP
   and model SDKs) take about 6 s of CPU to import, and the modules that import them went to every
-  worker: each paid them. :data:`AGENT_FRAMEWORK_MODULES` run as one unit, on one worker.
+  worker: each paid them. :data:`AGENT_FRAMEWORK_MODULES` run as one unit, on one worker; so do
+  :data:`PACKAGE_SOURCE_MODULES`, which read the package's syntax trees (parsed once per process).
 * Modules of one to five long tests (worker processes, subprocess servers, a real Redis, a
   hypothesis search) were handed out last, so one worker ran them alone at the end while the
   others had finished. The units of :data:`RUN_FIRST` start first; the others follow in
@@ -71,6 +72,21 @@ AGENT_FRAMEWORK_MODULES = (
 )
 #: The scope name of :data:`AGENT_FRAMEWORK_MODULES` (not a file: no test module is named so).
 AGENT_FRAMEWORKS = "agent frameworks"
+
+#: The modules that walk the package's syntax trees (``tests/package_source.py``: ~170 files parsed
+#: once per process, ~0.5 s of CPU, and kept): one unit, so one worker parses them. Spread over
+#: the workers as collected, two or three of them parsed the package (2026-12-03: test_layering.py
+#: and test_one_hop_loop.py on one, test_error_table.py on another). test_public_surface.py reads them
+#: too, in the unit of :data:`AGENT_FRAMEWORK_MODULES` (the frameworks' import is the larger cost).
+#: ``tests/unit/test_suite_setup.py`` checks that every test module reading them is in one of the two.
+PACKAGE_SOURCE_MODULES = (
+    "tests/unit/test_error_table.py",
+    "tests/unit/test_layering.py",
+    "tests/unit/test_one_hop_loop.py",
+    "tests/unit/test_python_floor.py",
+)
+#: The scope name of :data:`PACKAGE_SOURCE_MODULES` (not a file).
+PACKAGE_SOURCE = "package source trees"
 
 #: Units handed out first, longest first: every unit that took 4 s or more of wall in an idle
 #: four-worker run (2026-11-30, 7,705 tests, ``bench/suite_time.py``; wall, CPU own + children),
@@ -146,9 +162,12 @@ RUN_ORDER_KEY = "websearch_run_order"
 
 
 def unit_of(nodeid: str) -> str:
-    """The unit a test runs in: its module, or :data:`AGENT_FRAMEWORKS` for those modules."""
+    """The unit a test runs in: its module, or :data:`AGENT_FRAMEWORKS` or :data:`PACKAGE_SOURCE`
+    for those modules."""
     module = nodeid.split("::", 1)[0]
-    return AGENT_FRAMEWORKS if module in AGENT_FRAMEWORK_MODULES else module
+    if module in AGENT_FRAMEWORK_MODULES:
+        return AGENT_FRAMEWORKS
+    return PACKAGE_SOURCE if module in PACKAGE_SOURCE_MODULES else module
 
 
 def run_order(nodeids: Sequence[str]) -> list[int]:

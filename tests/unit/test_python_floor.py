@@ -30,6 +30,8 @@ except ImportError:  # pragma: no cover - Python < 3.11
     import sre_parse  # type: ignore[no-redef]
 
 from package_patterns import package_patterns
+from package_source import PACKAGE as SOURCE_ROOT
+from package_source import package_files, parsed, source
 
 PACKAGE = Path(websearch_sync.__file__).parent
 SETUP_CFG = PACKAGE.parent / "setup.cfg"
@@ -172,11 +174,10 @@ def test_the_old_crowded_tags_patterns_are_found():
 
 def test_no_literal_pattern_in_the_source_uses_syntax_newer_than_the_floor():
     offenders = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        if "re." not in text:
+    for path in package_files():  # the trees the other structure tests of this worker read too
+        if "re." not in source(path):
             continue
-        for node in pattern_strings(ast.parse(text)):
+        for node in pattern_strings(parsed(path)):
             if newer_syntax(node.value):
-                offenders.append("%s:%d: %r" % (path.relative_to(PACKAGE), node.lineno, node.value[:60]))
+                offenders.append("%s:%d: %r" % (path.relative_to(SOURCE_ROOT), node.lineno, node.value[:60]))
     assert offenders == []

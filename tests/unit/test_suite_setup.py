@@ -252,6 +252,30 @@ def test_the_modules_importing_an_agent_framework_share_one_worker():
     assert [module for module in sorted(named) if not (ROOT / module).is_file()] == []
 
 
+def test_the_modules_reading_the_package_trees_share_one_worker():
+    """``tests/package_source.py`` parses the package once per process (~0.5 s of CPU) and keeps
+    the trees: the modules that read them are one unit of tests/scheduling.py, so one worker parses."""
+    import scheduling
+
+    listed = set(scheduling.PACKAGE_SOURCE_MODULES)
+    importing = {
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "tests").rglob("test_*.py"))
+        if "package_source" in (text := path.read_text(encoding="utf-8"))
+        and any(
+            isinstance(node, ast.ImportFrom)
+            and node.module == "package_source"
+            and {"parsed", "spelling"} & {a.name for a in node.names}
+            for node in statements(ast.parse(text))
+        )
+    }
+    frameworks = set(scheduling.AGENT_FRAMEWORK_MODULES)  # that unit's import costs more: they stay there
+    assert importing and importing <= listed | frameworks, sorted(importing - listed - frameworks)
+    assert {scheduling.unit_of(module + "::test") for module in listed} == {scheduling.PACKAGE_SOURCE}
+    assert [module for module in sorted(listed) if not (ROOT / module).is_file()] == []
+    assert not listed & frameworks
+
+
 def test_collecting_the_suite_imports_no_agent_framework_or_sdk(request):
     """Every worker collects every module: a module-level import of the MCP SDK (one test module's
     ``from websearch_sync.mcp.transport import parse_line``) cost each worker 1.3 to 2.4 s of CPU."""

@@ -1228,7 +1228,7 @@ def _check_parts(result: Mapping[str, Any], function: str) -> None:
 def _kind(value: Any) -> str:
     """``a str``, ``an int``: what a value is, for a message."""
     name = type(value).__name__
-    return "%s %s" % ("an" if name[:1] in "aeiou" else "a", name)
+    return "%s %s" % (_article(name), name)
 
 
 #: The styles a result is written in for a model or a person.

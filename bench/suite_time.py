@@ -385,7 +385,10 @@ def main() -> int:
         wall = time.monotonic() - started
         total = _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - before
         sampler.join()
-        print("\n".join(output.rstrip().splitlines()[-3:]))
+        lines = output.rstrip().splitlines()
+        # a failure seen once in a whole run (a flake under load) is only worth its traceback: keep it
+        failures = [i for i, line in enumerate(lines) if line.lstrip("=").startswith(" FAILURES ")]
+        print("\n".join(lines[failures[0] :] if failures else lines[-3:]))
         records = [json.loads(p.read_text()) for p in sorted(Path(folder).glob("*.json"))]
     print(
         "load average before %s, after %s"

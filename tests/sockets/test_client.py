@@ -377,12 +377,16 @@ def test_cache_hit_is_a_copy_and_says_so(json_backends):
 
 
 def test_cache_expires_and_can_be_disabled(json_backends):
+    """The cache's time is the client's clock (a fake one: a loaded machine cannot make the second
+    search come after the entry expired, as it could with a real 0.2 s TTL)."""
     json_backends("aa")
+    clock = FakeClock()
     with FaultServer({"/aa": json_results("https://a.example/")}) as server:
-        with client_for(server, ["aa"], cache_ttl_s=0.2) as client:
+        with client_for(server, ["aa"], cache_ttl_s=30, clock=clock) as client:
             client.search("q")
+            clock.advance(29)
             client.search("q")
-            time.sleep(0.3)
+            clock.advance(2)  # 31 s after the answer was cached
             client.search("q")
             client.search("q", cache_ttl_s=0)
         assert len(server.requests) == 3

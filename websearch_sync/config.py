@@ -912,6 +912,8 @@ def env_text(env: Mapping[str, str], name: str) -> str:
 
 #: The spellings of a yes/no variable (unset or empty is no).
 _FLAG_VALUES = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+#: What a refusal of a word that is none of them says is taken (a variable's and ``--option``'s).
+YES_NO_WORDS = "1, true, yes or on (0, false, no or off to turn it off)"
 
 
 def yes_no(text: str) -> Optional[bool]:
@@ -930,7 +932,7 @@ def _env_flag(env: Mapping[str, str], name: str) -> bool:
     said = yes_no(text)
     if said is None:
         raise InvalidInput(
-            "%s=%r is not a yes/no value: use 1, true, yes or on (0, false, no or off to turn it off)" % (name, text),
+            "%s=%r is not a yes/no value: use %s" % (name, text, YES_NO_WORDS),
             detail_code=BAD_SETTING,
         )
     return said

@@ -752,6 +752,11 @@ def option_kinds(name: str) -> set[str]:
     return {option.kind for cls in _engines() for option in cls.declared_options() if option.name == name}
 
 
+def option_details(name: str) -> set[str]:
+    """The detail codes (``Option.detail``) registered engines refuse a value of option ``name`` with."""
+    return {option.detail for cls in _engines() for option in cls.declared_options() if option.name == name}
+
+
 def _squeezed(text: str) -> str:
     return "".join(char for char in text.lower() if char.isalnum())
 

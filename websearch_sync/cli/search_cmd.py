@@ -58,7 +58,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "  websearch-sync search --queries-file queries.txt -b brave --skip-done out.jsonl >> out.jsonl   # resume",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("query", nargs="?", help="the search terms")
+    parser.add_argument("query", nargs="?", metavar="QUERY", help="the search terms")
     parser.add_argument(
         "-b", "--backend", help="backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"
     )

@@ -348,7 +348,7 @@ class Settings:
         _check_providers(self.providers, self.endpoints, self.env_urls_at_use)
         _check_proxy(self.proxy, "Settings.proxy")
         _check_urls(self.fetch_service_url, self.endpoints, self.env_urls_at_use)
-        _check_optional_strings(self, ("impersonate", "ca_bundle"))
+        _check_optional_strings(self, ("impersonate", "ca_bundle", "fetch_service_key", "state_url"))
         _check_user_agent(self.user_agent, "Settings.user_agent")
         self.state_prefix = check_state_prefix(self.state_prefix)
         _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
@@ -615,10 +615,14 @@ def check_state_prefix(prefix: Any) -> str:
 
 
 def _check_optional_strings(settings: "Settings", names: tuple[str, ...]) -> None:
-    """``InvalidInput(bad_setting)`` unless each named setting is ``None`` or a string."""
+    """``InvalidInput(bad_setting)`` unless each named setting is ``None`` or a string (a number or
+    bytes there broke ``repr(settings)`` and every error message, which mask the secrets in them)."""
     for name in names:
-        if getattr(settings, name) is not None and not isinstance(getattr(settings, name), str):
-            raise InvalidInput("Settings.%s must be a string" % name, detail_code=BAD_SETTING)
+        value = getattr(settings, name)
+        if value is not None and not isinstance(value, str):
+            raise InvalidInput(
+                "Settings.%s must be a string, got %s" % (name, type(value).__name__), detail_code=BAD_SETTING
+            )
 
 
 def _check_user_agent(value: Any, where: str) -> None:
@@ -707,7 +711,14 @@ def settings_place(library: str, variable: Optional[str]) -> str:
 def check_url_setting(url: Any, where: str, provider: Optional[str] = None) -> None:
     """``InvalidInput(bad_endpoint)`` when a configured URL holds a control character (a tab or
     line break: a URL parser drops it without a word, another host, or sends it encoded): set in
-    code, when the settings are built; read from the environment, where it is used."""
+    code, when the settings are built; read from the environment, where it is used. A value that is
+    no string (nor ``None``) is ``InvalidInput(bad_setting)``."""
+    if url is not None and not isinstance(url, str):
+        raise InvalidInput(
+            "%s must be a URL (a string), got %s" % (where, type(url).__name__),
+            provider=provider,
+            detail_code=BAD_SETTING,
+        )
     control = control_in(url)
     if control is not None:
         what = CONTROL_IN_SETTING % (where, control)
@@ -1082,11 +1093,18 @@ def url_as_backend(name: str) -> Optional[str]:
 
 def check_backend_names(backend: Any, where: str) -> None:
     """``InvalidInput(unknown_backend)`` when ``backend`` (a name, comma list or list of names)
-    names an unregistered backend, saying ``where`` it was named (``Settings.backend``, the
-    command line's ``--backend``); other types are refused where the backend is used."""
+    names an unregistered backend, or a list holds a name that is no string, saying ``where`` it was
+    named (``Settings.backend``, the command line's ``--backend``); other types are refused where the
+    backend is used."""
     if isinstance(backend, str):
         names = [part.strip().lower() for part in backend.split(",")]
-    elif isinstance(backend, (list, tuple)) and all(isinstance(name, str) for name in backend):
+    elif isinstance(backend, (list, tuple)):
+        strays = [name for name in backend if not isinstance(name, str)]
+        if strays:
+            raise InvalidInput(
+                "%s=%r: backend names must be strings, got %r" % (where, backend, strays[0]),
+                detail_code=UNKNOWN_BACKEND,
+            )
         names = [name.strip().lower() for name in backend]
     else:
         return

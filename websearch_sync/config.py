@@ -712,12 +712,12 @@ def check_url_setting(url: Any, where: str, provider: Optional[str] = None) -> N
     """``InvalidInput(bad_endpoint)`` when a configured URL holds a control character (a tab or
     line break: a URL parser drops it without a word, another host, or sends it encoded): set in
     code, when the settings are built; read from the environment, where it is used. A value that is
-    no string (nor ``None``) is ``InvalidInput(bad_setting)``."""
+    no string (nor ``None``) is refused too, saying so."""
     if url is not None and not isinstance(url, str):
         raise InvalidInput(
             "%s must be a URL (a string), got %s" % (where, type(url).__name__),
             provider=provider,
-            detail_code=BAD_SETTING,
+            detail_code=BAD_ENDPOINT,
         )
     control = control_in(url)
     if control is not None:

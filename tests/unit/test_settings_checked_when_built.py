@@ -86,16 +86,25 @@ def test_a_user_agent_from_the_environment_is_refused_naming_the_variable():
     assert ws.Settings.from_env({"WEB_SEARCH_USER_AGENT": "bot\x01v1"}, user_agent="ok").user_agent == "ok"
 
 
-@pytest.mark.parametrize("field", ["state_url", "fetch_service_key", "fetch_service_url", "ca_bundle", "impersonate"])
+@pytest.mark.parametrize(
+    "field, detail",
+    [
+        ("state_url", "bad_setting"),
+        ("fetch_service_key", "bad_setting"),
+        ("fetch_service_url", "bad_endpoint"),  # as a URL setting holding a control character is
+        ("ca_bundle", "bad_setting"),
+        ("impersonate", "bad_setting"),
+    ],
+)
 @pytest.mark.parametrize("value", [5, b"redis://h/0", ["x"]])
-def test_a_text_field_given_another_type_is_refused_naming_it(field, value):
+def test_a_text_field_given_another_type_is_refused_naming_it(field, detail, value):
     """``Settings(state_url=5)`` and ``Settings(fetch_service_key=5)`` were accepted, and then
     ``repr(settings)`` (and every error message, which masks the settings' secrets) raised a bare
     ``TypeError``: "argument of type 'int' is not iterable"; ``fetch_service_url=5`` made a fetch raise
     "RequestSpec.url must be a str"."""
     with pytest.raises(ws.InvalidInput) as info:
         ws.Settings(**{field: value})
-    assert info.value.detail_code == "bad_setting"
+    assert info.value.detail_code == detail
     assert info.value.message.startswith("Settings.%s " % field)
     assert "got %s" % type(value).__name__ in info.value.message
 
@@ -103,7 +112,7 @@ def test_a_text_field_given_another_type_is_refused_naming_it(field, value):
 def test_an_endpoint_that_is_no_string_is_refused_naming_the_backend():
     with pytest.raises(ws.InvalidInput) as info:
         ws.Settings(endpoints={"ddg_html": 5})
-    assert info.value.detail_code == "bad_setting"
+    assert info.value.detail_code == "bad_endpoint"
     assert info.value.message.startswith("Settings.endpoints['ddg_html'] ")
 
 

@@ -146,7 +146,8 @@ class BackendCatalogue(Protocol):
 
     def misgrouped(self, name: str) -> Optional[str]:
         """Where an entry point ``name`` that is no backend's name is: in a mistyped group (never read), or a
-        loaded plugin's registering a backend of another name; or ``None``."""
+        loaded plugin's registering a backend of another name; or that ``unregister`` removed backend
+        ``name`` in this process; or ``None``."""
         ...
 
     def read_settings(
@@ -1059,7 +1060,7 @@ def why_unknown_backend(name: str, auto: bool = False) -> str:
     """What may explain the unknown backend ``name``, the one explanation every unknown-backend
     message gives (settings, the command line, a search's ``backend=``): a URL given as a name, a
     list not split by commas, why its plugin was skipped, an entry point in a mistyped group or of
-    another name, else the closest registered name (or ``auto``, where ``auto`` may be named),
+    another name, a backend ``unregister`` removed, else the closest registered name (or ``auto``, where ``auto`` may be named),
     else how a plugin's backend becomes known (:data:`NOT_INSTALLED`)."""
     extra = ["auto"] if auto else []
     close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, extra, n=1)), None)

@@ -68,3 +68,20 @@ def test_a_known_vertical_is_removed_alone():
     with pytest.raises(ws.InvalidInput) as info:
         ws.search("q", backend="ddg_html", vertical="news")
     assert info.value.detail_code == "unsupported_vertical"
+
+
+def test_a_backend_unregistered_is_said_to_be_so_not_to_be_no_installed_plugin():
+    """After ``unregister("ddg_lite")`` a search naming it (and a second ``unregister``) said "no installed
+    plugin registers it: ... pip install -e .", which sent a plugin author to reinstall what is installed."""
+    unregister("ddg_lite")
+    for call in (lambda: ws.search("q", backend="ddg_lite"), lambda: unregister("ddg_lite")):
+        with pytest.raises(ws.InvalidInput) as info:
+            call()
+        assert info.value.detail_code == "unknown_backend"
+        assert info.value.message.startswith(
+            "unknown backend 'ddg_lite' (the built-in backend was removed in this process by unregister('ddg_lite'):"
+            " register it again, or start a new process); known backends: "
+        )
+    with pytest.raises(ws.InvalidInput) as info:  # still refused where settings name it, not logged as a skipped plugin
+        ws.Settings(endpoints={"ddg_lite": "https://lite.example/"})
+    assert info.value.detail_code == "unknown_backend"

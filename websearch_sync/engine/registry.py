@@ -618,7 +618,7 @@ class _Catalogue:
         return skipped_plugin(name)
 
     def misgrouped(self, name: str) -> Optional[str]:
-        return entry_point_of_another_name(name) or misgrouped(name)
+        return entry_point_of_another_name(name) or misgrouped(name) or removed_here(name)
 
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
@@ -811,6 +811,20 @@ def plugin_source(name: str) -> Optional[str]:
         if entry is not None:
             return entry[1]
     return None if engines else _SKIPPED_SOURCES.get(name)
+
+
+def removed_here(name: Any) -> Optional[str]:
+    """For a built-in backend or an installed plugin's that :func:`unregister` removed in this process:
+    saying so (the other explanations, "no installed plugin registers it", would be untrue); else ``None``."""
+    if not isinstance(name, str) or name in _REGISTRY:
+        return None
+    plugin = next((entry for (backend, _), (_, entry) in sorted(_PLUGIN_ENGINES.items()) if backend == name), None)
+    if plugin is None and not any(row.name == name for row in BUILT_IN):
+        return None
+    return "the %s was removed in this process by unregister(%r): register it again, or start a new process" % (
+        "backend of the installed plugin %s" % plugin if plugin else "built-in backend",
+        name,
+    )
 
 
 def skipped_plugin(name: Any) -> Optional[str]:

@@ -581,6 +581,7 @@ def unregister(name: str, vertical: Optional[str] = None, *, missing_ok: bool = 
     global _GENERATION
     if vertical is not None:
         vertical = check_choice("vertical", vertical, VERTICALS, BAD_VERTICAL)
+    load_plugins()  # else a plugin's backend removed before the first question came back when the plugins loaded
     if not missing_ok:
         _registered_engines(name) if vertical is None else _registered_engine(name, vertical)
     with _PLUGINS_LOCK:

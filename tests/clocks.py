@@ -159,9 +159,12 @@ def slowdown(cpu_s: float = _PACE_CPU_S) -> float:
 
 
 class Pace:
-    """What :func:`machine_pace` measured: ``slowdown``, the higher of before and after the block."""
+    """What :func:`machine_pace` measured: ``slowdown``, the higher of before and after the block.
+    :meth:`PaceMonitor.watch` also gives ``late_s``: how late its sampler woke from a sleep around
+    the call, at worst (0 elsewhere)."""
 
     slowdown = 1.0
+    late_s = 0.0
 
 
 @contextlib.contextmanager
@@ -185,13 +188,20 @@ class PaceMonitor:
     the call to just after it (every ``every_s`` while a call runs; one taken at its end when
     none fell within it). :func:`machine_pace` spins two samples of its own per call: a matrix of
     sixteen threads each timing its calls spun a second of CPU that one sampler spends a fraction
-    of, while sampling each call more often than twice.
+    of, while sampling each call more often than twice. ``pace.late_s`` is how much later than
+    asked the sampler woke from its sleeps in that time (or is overdue as the call ends), at worst:
+    a burst of load that held the process's threads off the CPU or the GIL between two samples
+    (any burst longer than ``every_s`` overlaps a wake-up or a sample), which woke the call as late
+    from its deadline while every sample ran fast.
     """
 
     def __init__(self, every_s: float = 0.1) -> None:
         self.every_s = every_s
-        self._samples: list[tuple[float, float, float]] = []  #: (started, ended, slowdown), in order
+        #: (started, ended, slowdown, late_s), in order; ``late_s``: how much later than asked the
+        #: sampler woke from the sleep before the sample (0 for the first of a watch)
+        self._samples: list[tuple[float, float, float, float]] = []
         self._watching = 0
+        self._asleep: Optional[float] = None  #: when the sampler went to sleep for ``every_s`` (None: not asleep so)
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._stopped = False
@@ -210,15 +220,23 @@ class PaceMonitor:
     def _sample(self) -> None:
         while True:
             with self._lock:
+                if not self._watching:
+                    self._asleep = None  # waiting for a watch is no lateness
                 while not self._watching and not self._stopped:
                     self._wake.wait()
                 if self._stopped:
                     return
-            started = time.monotonic()
+                started = time.monotonic()
+                late, self._asleep = self._overdue(started), None
             measured = slowdown()
             with self._lock:
-                self._samples.append((started, time.monotonic(), measured))
+                self._samples.append((started, time.monotonic(), measured, late))
+                self._asleep = time.monotonic()
             time.sleep(self.every_s)
+
+    def _overdue(self, now: float) -> float:
+        """How much later than asked the sampler is, at ``now``, waking from its sleep (under the lock)."""
+        return 0.0 if self._asleep is None else max(0.0, now - self._asleep - self.every_s)
 
     def recent(self, window_s: float = 1.0) -> float:
         """The highest :func:`slowdown` sampled in the last ``window_s`` (1.0 before any sample; sampled
@@ -226,7 +244,7 @@ class PaceMonitor:
         over a long run (one measured at its start is a calmer moment's when the load rises later)."""
         since = time.monotonic() - window_s
         with self._lock:
-            seen = [measured for _begun, done, measured in self._samples if done >= since]
+            seen = [measured for _begun, done, measured, _late in self._samples if done >= since]
         return max(seen, default=1.0)
 
     @contextlib.contextmanager
@@ -243,8 +261,15 @@ class PaceMonitor:
             ended = time.monotonic()
             with self._lock:
                 self._watching -= 1
-                seen = [s for begun, done, s in self._samples if done >= started - self.every_s and begun <= ended]
-            pace.slowdown = max(seen + [slowdown()]) if len(seen) < 2 else max(seen)
+                seen = [
+                    (s, late)
+                    for begun, done, s, late in self._samples
+                    if done >= started - self.every_s and begun <= ended
+                ]
+                overdue = self._overdue(ended)  # a burst the call ended in, which the sampler has not woken from yet
+            paces = [s for s, _late in seen]
+            pace.slowdown = max(paces + [slowdown()]) if len(seen) < 2 else max(paces)
+            pace.late_s = max([late for _s, late in seen] + [overdue])
 
 
 @contextlib.contextmanager

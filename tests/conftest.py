@@ -100,7 +100,7 @@ def json_backends():
 
     yield make
     for name in registered:
-        unregister(name)
+        unregister(name, missing_ok=True)  # registered twice, or removed by the test
 
 
 def pytest_configure(config):

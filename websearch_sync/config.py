@@ -12,6 +12,7 @@ import importlib
 import json
 import logging
 import os
+import re
 import threading
 import weakref
 from collections.abc import Iterator, Mapping, Sequence
@@ -24,6 +25,7 @@ from .errors import (
     BAD_MIN_INTERVAL_S,
     BAD_PROXY,
     BAD_SETTING,
+    BAD_STATE_PREFIX,
     PDF_PAGES_LEFT_OUT,
     UNKNOWN_BACKEND,
     InvalidInput,
@@ -43,6 +45,7 @@ from .validate import (
     backend_list,
     check_number,
     control_in,
+    header_value_problem,
     suggesting_keywords,
 )
 
@@ -143,7 +146,8 @@ class BackendCatalogue(Protocol):
 
     def misgrouped(self, name: str) -> Optional[str]:
         """Where an entry point ``name`` that is no backend's name is: in a mistyped group (never read), or a
-        loaded plugin's registering a backend of another name; or ``None``."""
+        loaded plugin's registering a backend of another name; or that ``unregister`` removed backend
+        ``name`` in this process; or ``None``."""
         ...
 
     def read_settings(
@@ -263,7 +267,9 @@ class Settings:
     kind and range (``bad_setting``, naming the key and its environment variable). A URL among them
     (``fetch_service_url``, an ``endpoints`` value, a setting of kind ``url``) set in code holds no
     control character (``bad_endpoint``): a programmer's mistake fails early (one read from the
-    environment is refused at use: ``env_urls_at_use``).
+    environment is refused at use: ``env_urls_at_use``). ``user_agent`` is one line of printable
+    Latin-1 text (``bad_setting``) and ``state_prefix`` can name keys (``bad_state_prefix``), with
+    or without a ``state_url``.
     """
 
     backend: BackendSpec = None
@@ -343,7 +349,9 @@ class Settings:
         _check_providers(self.providers, self.endpoints, self.env_urls_at_use)
         _check_proxy(self.proxy, "Settings.proxy")
         _check_urls(self.fetch_service_url, self.endpoints, self.env_urls_at_use)
-        _check_optional_strings(self, ("impersonate", "ca_bundle"))
+        _check_optional_strings(self, ("impersonate", "ca_bundle", "fetch_service_key", "state_url"))
+        _check_user_agent(self.user_agent, "Settings.user_agent")
+        self.state_prefix = check_state_prefix(self.state_prefix)
         _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
         self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
@@ -576,11 +584,68 @@ def proxy_problem(url: Any) -> Optional[str]:
     return None
 
 
+#: The kinds of key of the shared state, each the part after its namespace
+#: (``websearch_sync:[prefix:]<kind>:<name>``): no part of a ``state_prefix`` may be named like one.
+STATE_KEY_KINDS = ("cache", "slot", "sent", "fleet", "cooldown", "flight", "failure")
+#: What a ``state_prefix`` may be (whole): the characters of a Redis key part a glob needs no escape for.
+_STATE_PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+def check_state_prefix(prefix: Any) -> str:
+    """``prefix`` when it is empty (or ``None``) or 1..64 of ``A-Z a-z 0-9 _ . : -``; else
+    ``InvalidInput(bad_state_prefix)``. Checked when :class:`Settings` are built, with or without a
+    state URL: a prefix a later ``state_url`` would refuse is a mistake to say at once."""
+    if prefix in (None, ""):
+        return ""
+    if not isinstance(prefix, str) or not _STATE_PREFIX.fullmatch(prefix):
+        raise InvalidInput(
+            "Settings.state_prefix (WEB_SEARCH_STATE_PREFIX) must be 1..64 characters among A-Z a-z 0-9 _ . : -,"
+            " got %r" % (clipped(prefix, 80) if isinstance(prefix, str) else prefix,),
+            detail_code=BAD_STATE_PREFIX,
+        )
+    named = sorted(set(prefix.split(":")) & set(STATE_KEY_KINDS))
+    if named:
+        # websearch_sync:cooldown:… holds the cool-downs of an application without a prefix: another
+        # one's keys there would be read (and cleared by `state clear`) as its cool-downs
+        raise InvalidInput(
+            "Settings.state_prefix (WEB_SEARCH_STATE_PREFIX) %r has a part named like a kind of key (%s): its keys"
+            " would sit among another application's; choose another name" % (prefix, ", ".join(named)),
+            detail_code=BAD_STATE_PREFIX,
+        )
+    return prefix
+
+
 def _check_optional_strings(settings: "Settings", names: tuple[str, ...]) -> None:
-    """``InvalidInput(bad_setting)`` unless each named setting is ``None`` or a string."""
+    """``InvalidInput(bad_setting)`` unless each named setting is ``None`` or a string (a number or
+    bytes there broke ``repr(settings)`` and every error message, which mask the secrets in them)."""
     for name in names:
-        if getattr(settings, name) is not None and not isinstance(getattr(settings, name), str):
-            raise InvalidInput("Settings.%s must be a string" % name, detail_code=BAD_SETTING)
+        value = getattr(settings, name)
+        if value is not None and not isinstance(value, str):
+            raise InvalidInput(
+                "Settings.%s must be a string, got %s" % (name, type(value).__name__), detail_code=BAD_SETTING
+            )
+
+
+def _check_user_agent(value: Any, where: str) -> None:
+    """``InvalidInput(bad_setting)`` unless ``value`` is ``None`` or text a User-Agent header carries:
+    one line of printable text (no control character: a line break would split the header) in
+    Latin-1 (:func:`~.validate.header_value_problem`). Said when the settings are built, naming
+    ``where``: the transport refused it only at the first request (``bad_header``)."""
+    if value is None:
+        return
+    if not isinstance(value, str):
+        raise InvalidInput(
+            "%s must be a string (a User-Agent header's text), got a %s" % (where, type(value).__name__),
+            detail_code=BAD_SETTING,
+        )
+    control = control_in(value)
+    problem = "the control character %r" % control if control else header_value_problem(value)
+    if problem:
+        raise InvalidInput(
+            "%s cannot be sent as a User-Agent header, one line of printable Latin-1 text: it holds %s"
+            % (where, problem),
+            detail_code=BAD_SETTING,
+        )
 
 
 #: The yes/no settings: checked whenever set, when the settings are built and by a later assignment.
@@ -647,7 +712,14 @@ def settings_place(library: str, variable: Optional[str]) -> str:
 def check_url_setting(url: Any, where: str, provider: Optional[str] = None) -> None:
     """``InvalidInput(bad_endpoint)`` when a configured URL holds a control character (a tab or
     line break: a URL parser drops it without a word, another host, or sends it encoded): set in
-    code, when the settings are built; read from the environment, where it is used."""
+    code, when the settings are built; read from the environment, where it is used. A value that is
+    no string (nor ``None``) is refused too, saying so."""
+    if url is not None and not isinstance(url, str):
+        raise InvalidInput(
+            "%s must be a URL (a string), got %s" % (where, type(url).__name__),
+            provider=provider,
+            detail_code=BAD_ENDPOINT,
+        )
     control = control_in(url)
     if control is not None:
         what = CONTROL_IN_SETTING % (where, control)
@@ -734,6 +806,8 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
         _check_proxy(values.get("proxy"), "WEB_SEARCH_PROXY")
     if "ca_bundle" not in overridden:
         _check_ca_bundle(values.get("ca_bundle"), "WEB_SEARCH_CA_BUNDLE")
+    if "user_agent" not in overridden:
+        _check_user_agent(values.get("user_agent"), "WEB_SEARCH_USER_AGENT")
     values["allow_private"] = _env_flag(env, "WEB_FETCH_ALLOW_PRIVATE")
     values["state_required"] = _env_flag(env, "WEB_SEARCH_STATE_REQUIRED")
     pace = _pace_from_env(env)
@@ -912,6 +986,8 @@ def env_text(env: Mapping[str, str], name: str) -> str:
 
 #: The spellings of a yes/no variable (unset or empty is no).
 _FLAG_VALUES = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+#: What a refusal of a word that is none of them says is taken (a variable's and ``--option``'s).
+YES_NO_WORDS = "1, true, yes or on (0, false, no or off to turn it off)"
 
 
 def yes_no(text: str) -> Optional[bool]:
@@ -930,7 +1006,7 @@ def _env_flag(env: Mapping[str, str], name: str) -> bool:
     said = yes_no(text)
     if said is None:
         raise InvalidInput(
-            "%s=%r is not a yes/no value: use 1, true, yes or on (0, false, no or off to turn it off)" % (name, text),
+            "%s=%r is not a yes/no value: use %s" % (name, text, YES_NO_WORDS),
             detail_code=BAD_SETTING,
         )
     return said
@@ -984,7 +1060,7 @@ def why_unknown_backend(name: str, auto: bool = False) -> str:
     """What may explain the unknown backend ``name``, the one explanation every unknown-backend
     message gives (settings, the command line, a search's ``backend=``): a URL given as a name, a
     list not split by commas, why its plugin was skipped, an entry point in a mistyped group or of
-    another name, else the closest registered name (or ``auto``, where ``auto`` may be named),
+    another name, a backend ``unregister`` removed, else the closest registered name (or ``auto``, where ``auto`` may be named),
     else how a plugin's backend becomes known (:data:`NOT_INSTALLED`)."""
     extra = ["auto"] if auto else []
     close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, extra, n=1)), None)
@@ -1018,11 +1094,18 @@ def url_as_backend(name: str) -> Optional[str]:
 
 def check_backend_names(backend: Any, where: str) -> None:
     """``InvalidInput(unknown_backend)`` when ``backend`` (a name, comma list or list of names)
-    names an unregistered backend, saying ``where`` it was named (``Settings.backend``, the
-    command line's ``--backend``); other types are refused where the backend is used."""
+    names an unregistered backend, or a list holds a name that is no string, saying ``where`` it was
+    named (``Settings.backend``, the command line's ``--backend``); other types are refused where the
+    backend is used."""
     if isinstance(backend, str):
         names = [part.strip().lower() for part in backend.split(",")]
-    elif isinstance(backend, (list, tuple)) and all(isinstance(name, str) for name in backend):
+    elif isinstance(backend, (list, tuple)):
+        strays = [name for name in backend if not isinstance(name, str)]
+        if strays:
+            raise InvalidInput(
+                "%s=%r: backend names must be strings, got %r" % (where, backend, strays[0]),
+                detail_code=UNKNOWN_BACKEND,
+            )
         names = [name.strip().lower() for name in backend]
     else:
         return

@@ -80,6 +80,27 @@ def control_in(url: object) -> Optional[str]:
     return found.group() if found else None
 
 
+#: What splits a header value (or ends it, in C): refused in any header value.
+_LINE_BREAKS = ("\r", "\n", "\x00")
+
+
+def header_value_problem(value: str) -> Optional[str]:
+    """Why ``value`` cannot be sent as a header value, or ``None``: the one rule of the transports
+    (:mod:`..net.headers`) and of ``Settings.user_agent``."""
+    if value.isascii() and value.isprintable():  # nearly every value: no line break, all Latin-1
+        return None
+    if any(mark in value for mark in _LINE_BREAKS):
+        return "a line break or NUL"
+    try:
+        value.encode("latin-1")
+    except UnicodeEncodeError as exc:
+        return "the character %s at position %d, outside Latin-1 (HTTP headers carry Latin-1 only)" % (
+            "U+%04X" % ord(value[exc.start]),
+            exc.start,
+        )
+    return None
+
+
 MAX_QUERY_CHARS = 2000
 #: The most results one search returns (``max_results`` is 1..50; a backend whose pages hold
 #: fewer reads the next pages).

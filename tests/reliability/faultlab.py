@@ -551,6 +551,7 @@ class Cell:
     contract_problems: list[str] = field(default_factory=list)
     after_ok: Optional[bool] = None  #: a good request on the same client succeeded afterwards
     slowdown: float = 1.0  #: how many times slower than idle the machine ran around the call (``Runner.pace``)
+    late_s: float = 0.0  #: how late the pace sampler woke from a sleep around the call, at worst (``Pace.late_s``)
     after_problem: str = ""
     crash: str = ""  #: traceback of an exception that is not a WebSearchError
 
@@ -566,12 +567,16 @@ class Cell:
     def margin_s(self) -> float:
         """What the call may take beyond its deadline: a little on an idle machine, more when
         the machine was measured to run slower around it (``clocks.deadline_margin_s``).
+        Plus how late a thread sleeping beside the call woke at worst (:attr:`late_s`): a burst of
+        load that held the process's threads off the CPU (or the GIL) for a moment between two
+        samples makes the call wake that late from its deadline, however fast the samples ran
+        (service x never_answer took 1072 ms of a 1075 ms limit at slowdown 1.6, load 12).
         A call that ignores its deadline overruns by seconds on a machine that is not late.
         The pace is measured around the cells that must end in ``Timeout`` only (a probe spins
         the CPU for 10 ms; :func:`run_matrix` has one thread sample it for all of them): the
         others have a deadline of
         :data:`CLASSIFY_DEADLINE_MS`, which a call that answers never comes near."""
-        return deadline_margin_s(self.slowdown)
+        return deadline_margin_s(self.slowdown) + self.late_s
 
     @property
     def in_time(self) -> bool:
@@ -734,7 +739,7 @@ class Runner:
                 if measure_memory:
                     cell.peak_bytes = tracemalloc.get_traced_memory()[1]
                     tracemalloc.stop()
-        cell.slowdown = pace.slowdown
+        cell.slowdown, cell.late_s = pace.slowdown, pace.late_s
         self._after(cell)
         return cell
 

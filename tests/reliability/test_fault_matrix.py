@@ -197,3 +197,25 @@ def test_one_pace_sampler_covers_every_timed_call(monkeypatch):
             pass
     assert taken >= 3 and long_call.slowdown == 4.0
     assert short_call.slowdown == 1.2
+
+
+def test_the_pace_sampler_sees_a_stall_between_its_samples(monkeypatch):
+    """``Pace.late_s``: a burst that holds the process off the CPU (here: a sort that holds the GIL)
+    while the sampler sleeps wakes the sampler that late, however fast its samples ran; the matrix
+    adds it to a timed cell's margin (a call woken as late from its deadline is no overrun of its own)."""
+    import random
+
+    import clocks
+
+    monkeypatch.setattr(clocks, "slowdown", lambda: 1.0)  # every sample fast: only the stall is late
+    numbers = list(range(500_000))
+    random.Random(5).shuffle(numbers)
+    with clocks.PaceMonitor(every_s=0.05) as monitor:
+        with monitor.watch() as call:
+            time.sleep(0.2)  # the sampler asleep, between samples
+            began = time.monotonic()
+            numbers.sort()  # one C call: the GIL is not let go until it ends
+            stall_s = time.monotonic() - began
+    # asleep as the stall began (due within one period), the sampler woke once it ended
+    assert call.late_s >= stall_s - 2 * monitor.every_s, (stall_s, call.late_s)
+    assert call.slowdown == 1.0

@@ -13,6 +13,7 @@ from faults import gated, never_answer, respond, sequence
 from servers import FaultServer, json_results
 
 import websearch_sync as ws
+from websearch_sync.client import flight
 from websearch_sync.client.attempts import MIN_SEND_S, MIN_SEND_SHARE
 from websearch_sync.errors import WebSearchError
 
@@ -377,12 +378,16 @@ def test_cache_hit_is_a_copy_and_says_so(json_backends):
 
 
 def test_cache_expires_and_can_be_disabled(json_backends):
+    """The cache's time is the client's clock (a fake one: a loaded machine cannot make the second
+    search come after the entry expired, as it could with a real 0.2 s TTL)."""
     json_backends("aa")
+    clock = FakeClock()
     with FaultServer({"/aa": json_results("https://a.example/")}) as server:
-        with client_for(server, ["aa"], cache_ttl_s=0.2) as client:
+        with client_for(server, ["aa"], cache_ttl_s=30, clock=clock) as client:
             client.search("q")
+            clock.advance(29)
             client.search("q")
-            time.sleep(0.3)
+            clock.advance(2)  # 31 s after the answer was cached
             client.search("q")
             client.search("q", cache_ttl_s=0)
         assert len(server.requests) == 3
@@ -607,10 +612,21 @@ def test_client_fetch_is_cached_by_normalised_url(json_backends):
 # -- one request per question (issue 33.18) ---------------------------------------------------------
 
 
-def test_identical_module_level_searches_in_flight_send_one_request_without_a_state_url(json_backends):
+def test_identical_module_level_searches_in_flight_send_one_request_without_a_state_url(json_backends, monkeypatch):
     """``ws.search`` keeps no cache without a state URL; 16 threads asking 3 questions at once
-    still send 3 requests: the thread that asks hands its answer to those waiting for it."""
+    still send 3 requests: the thread that asks hands its answer to those waiting for it.
+    The answers are let go once the other thirteen wait for them (counted as they begin to
+    wait), not after a fixed 0.2 s: on a loaded machine a thread the barrier let go could come
+    to its question after its asker was done, and ask it again (a fourth request)."""
     json_backends("aa")
+    waiting = []  # a thread each, as it begins to wait for the answer another thread asks for
+    wait_for = flight.wait_for
+
+    def counted_wait(wait, timeout):
+        waiting.append(threading.current_thread())
+        return wait_for(wait, timeout)
+
+    monkeypatch.setattr(flight, "wait_for", counted_wait)
     release = threading.Event()
     with FaultServer({"/aa": gated(release, json_results("https://a.example/"))}) as server:
         settings = ws.Settings(endpoints={"aa": server.url("/aa")}, timeout_ms=20000)
@@ -625,9 +641,8 @@ def test_identical_module_level_searches_in_flight_send_one_request_without_a_st
         for thread in threads:
             thread.start()
         deadline = time.monotonic() + 20
-        while len(server.requests) < 3 and time.monotonic() < deadline:
+        while (len(server.requests) < 3 or len(waiting) < 13) and time.monotonic() < deadline:
             time.sleep(0.01)
-        time.sleep(0.2)  # the other thirteen are waiting by now (each asked a moment after the barrier)
         release.set()
         for thread in threads:
             thread.join(30)

@@ -218,12 +218,13 @@ def test_a_429_with_a_hostile_retry_after_is_a_block_and_later_calls_still_work(
     "user_agent", ["Bot/1.0 (контакт)", "机器人", "agent\u2028x", "a\r\nX-Injected: 1", "emoji 😀"]
 )
 def test_a_user_agent_that_cannot_be_sent_is_invalid_input_before_sending(lab, testjson, user_agent):
+    """Refused when the settings are built (``bad_setting``, naming the field), so before sending."""
     with Routes(lab, {"/s": respond(200, RESULTS, content_type="application/json")}) as server:
         with pytest.raises(ws.InvalidInput) as info:
             search(server.url("/s"), user_agent=user_agent)
         assert server.requests == []
-    assert info.value.detail_code == "bad_header"
-    assert "User-Agent" in info.value.message
+    assert info.value.detail_code == "bad_setting"
+    assert "Settings.user_agent cannot be sent as a User-Agent header" in info.value.message
 
 
 def test_a_latin1_user_agent_is_still_sent(lab, testjson):

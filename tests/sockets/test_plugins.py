@@ -864,3 +864,29 @@ main(["backends", "--json"])
     before, listing = done.stderr.split("[backends]\n")
     assert "demo plugin imported" not in before and "skipping backend plugin" not in before, before
     assert listing.count("demo plugin imported") == 1 and listing.count("skipping backend plugin 'broken'") == 1
+
+
+@pytest.mark.parametrize("missing_ok", [False, True])
+def test_an_installed_plugin_unregistered_before_the_first_question_stays_unregistered(tmp_path, missing_ok):
+    """``unregister("demo")`` before anything asked about backends popped nothing (the plugins were not
+    loaded yet) and the next question loaded ``demo`` back; and an unknown-backend message for it said
+    "no installed plugin registers it: ... pip install -e .", though it is installed."""
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    code = """
+import websearch_sync as ws
+from websearch_sync.backends import unregister
+unregister("demo", missing_ok=%s)
+print("demo" in ws.backend_names())
+try:
+    ws.search("python", backend="demo")
+except ws.InvalidInput as error:
+    print(error.detail_code)
+    print(error.message)
+"""
+    done = _run(tmp_path, code % missing_ok, DEMO_API_KEY="k-123")
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["False", "unknown_backend"], done.stderr
+    assert lines[2].startswith(
+        "unknown backend 'demo' (the backend of the installed plugin demo_search:DemoSearch was removed in this"
+        " process by unregister('demo'): register it again, or start a new process)"
+    ), lines

@@ -40,8 +40,8 @@ def backends():
     register(HtmlTestBackend)
     register(KeyedJsonBackend)
     yield
-    unregister(HtmlTestBackend.name)
-    unregister(KeyedJsonBackend.name)
+    unregister(HtmlTestBackend.name, missing_ok=True)  # a test may have unregistered it
+    unregister(KeyedJsonBackend.name, missing_ok=True)
 
 
 @pytest.fixture

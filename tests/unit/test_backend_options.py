@@ -144,7 +144,7 @@ def test_an_undeclared_option_is_a_defect_of_the_backend():
 @pytest.mark.parametrize(
     "declaration, words",
     [
-        (lambda: Option(""), "non-empty"),
+        (lambda: Option(""), "must be a search.. keyword"),
         (lambda: Option("x", "float"), "kind must be one of"),
         (lambda: Option("x", "choice"), "give its choices"),
         (lambda: Option("x", "code"), "give the pattern"),

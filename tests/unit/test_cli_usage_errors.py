@@ -7,7 +7,7 @@ from websearch_sync.cli import main
 
 def test_check_live_without_a_backend_asks_for_the_backend_only(capsys):
     assert main(["check-live"]) == 2
-    assert capsys.readouterr().err.strip().endswith("the following arguments are required: backend")
+    assert capsys.readouterr().err.strip().endswith("the following arguments are required: BACKEND")
 
 
 def test_json_and_another_format_together_are_refused(capsys):

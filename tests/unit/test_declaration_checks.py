@@ -51,6 +51,23 @@ def test_an_option_that_cannot_work_is_refused_when_declared(kwargs, says):
     assert says in str(caught.value)
 
 
+@pytest.mark.parametrize("name", ["fresh-only", "2nd", "from", "a b", "", None, 5])
+def test_an_option_named_no_search_keyword_is_refused_when_declared(name):
+    """``Option("fresh-only", "bool")`` was accepted: ``search("q", fresh-only=True)`` cannot be written,
+    so a caller could give the option only through ``**{"fresh-only": True}``."""
+    with pytest.raises(TypeError) as caught:
+        Option(name, "bool")
+    assert str(caught.value) == (
+        "Option.name must be a search() keyword (letters, digits and _, not starting with a digit, no Python"
+        " keyword), got %r" % (name,)
+    )
+
+
+@pytest.mark.parametrize("name", ["fresh", "page_size", "_private", "x2"])
+def test_an_option_named_as_a_keyword_is_accepted(name):
+    assert Option(name, "bool").name == name
+
+
 def test_every_built_in_declaration_is_accepted():
     for row in BUILT_IN:
         cls = backend_class(row.name, row.vertical)

@@ -667,7 +667,7 @@ def test_the_pace_row_states_each_backends_own_pace():
 
 def test_the_state_prefix_row_states_its_length_and_characters():
     """``1..64 of `A-Z a-z 0-9 _ . : -```: the lengths and characters the prefix is checked for."""
-    from websearch_sync.client.state.server import check_state_prefix
+    from websearch_sync.config import check_state_prefix
 
     _, meaning = _shared_rows()["state_prefix"]
     low, high, characters = re.search(r"(\d+)\.\.(\d+) of `([^`]*)`", meaning).groups()

@@ -42,8 +42,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description="One live request through the normal path (WEB_SEARCH_* settings, endpoints and keys apply), "
         "written as fixtures/<backend>/<case>.{html,json}, <case>.meta.json and <case>.expected.json.",
     )
-    record.add_argument("backend", help="backend name (see `websearch-sync backends`)")
-    record.add_argument("query", help="the search terms")
+    record.add_argument("backend", metavar="BACKEND", help="backend name (see `websearch-sync backends`)")
+    record.add_argument("query", metavar="QUERY", help="the search terms")
     record.add_argument("--name", help="case name (default: derived from the query)")
     record.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="fixture folder (default: ./fixtures)")
     record.add_argument(
@@ -87,7 +87,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description="For scheduled jobs with network, never for CI. Exit status 1 unless every query succeeds "
         "with its page structure intact.",
     )
-    live.add_argument("backend", help="backend name")
+    live.add_argument("backend", metavar="BACKEND", help="backend name (see `websearch-sync backends`)")
     live.add_argument(
         "queries", nargs="*", default=[], metavar="QUERY", help="queries to run (default: two common ones)"
     )

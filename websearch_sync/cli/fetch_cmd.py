@@ -24,7 +24,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "  websearch-sync fetch https://example.com/logo.png --images --json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("url", help="the page to read")
+    parser.add_argument("url", metavar="URL", help="the page to read")
     parser.add_argument(  # no argparse choices: the library names the closest (md: markdown)
         "--mode",
         metavar="|".join(EXTRACT_MODES),

@@ -6,9 +6,9 @@ import sys
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..client.clock import CancellableClock
-from ..config import Settings, check_backend_names, yes_no
+from ..config import YES_NO_WORDS, Settings, check_backend_names, yes_no
 from ..engine.stdout_claim import owner_stdout
-from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
+from ..errors import BAD_ARGUMENTS, BAD_INCLUDE_CONTENT, BAD_OPTION, InvalidInput, WebSearchError
 from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, option_hint
 from ..vocabulary.ddgs import DDGS_ARGUMENTS, ddgs_argument_as_flag, ddgs_keyword
@@ -58,7 +58,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "  websearch-sync search --queries-file queries.txt -b brave --skip-done out.jsonl >> out.jsonl   # resume",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("query", nargs="?", help="the search terms")
+    parser.add_argument("query", nargs="?", metavar="QUERY", help="the search terms")
     parser.add_argument(
         "-b", "--backend", help="backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"
     )
@@ -232,6 +232,21 @@ def backend_options(pairs: list[str]) -> dict[str, Any]:
 #: The kinds of the common options (:data:`~..validate.COMMON_OPTIONS`) no engine declares, whose text
 #: is read as that kind: ``include_content=yes`` as a yes/no option's.
 _COMMON_KINDS = {"include_content": {"bool"}}
+#: The detail codes search() refuses those common options with.
+_COMMON_DETAILS = {"include_content": BAD_INCLUDE_CONTENT}
+
+
+def _not_yes_no(key: str, text: str) -> InvalidInput:
+    """The refusal of ``--option KEY=TEXT`` for a yes/no option given a word that is no yes/no word: the
+    words it takes (search()'s own check would say ``true or false``, Python's spelling, not the command
+    line's), with the detail code search() refuses the option with."""
+    from ..engine import registry
+
+    details = registry.option_details(key) or {_COMMON_DETAILS.get(key, BAD_OPTION)}
+    return InvalidInput(
+        "--option %s=%s: %s is a yes/no option: use %s, in any case" % (key, text, key, YES_NO_WORDS),
+        detail_code=next(iter(details)) if len(details) == 1 else BAD_OPTION,
+    )
 
 
 def _option_value(key: str, text: str, kinds: set[str]) -> Any:
@@ -239,11 +254,15 @@ def _option_value(key: str, text: str, kinds: set[str]) -> Any:
     yes/no variable's (:func:`~..config.yes_no`: ``1``, ``yes``, ``on``, ``false``, ...) for a ``bool``, a number for an ``int``, the text itself for a name list, a choice or a code
     (a JSON list too for a name list); an option declared otherwise (or not by one kind) as the
     text's own look: a number, ``true``/``false`` or a flat JSON list as such, anything else as
-    the text. What the kind refuses is refused by the backend's own check, with its detail code.
+    the text. Another word for a ``bool`` is refused here, naming the words taken, with the option's
+    detail code; what another kind refuses is refused by the backend's own check, with its detail code.
     A nested list (however deep) is ``InvalidInput(bad_arguments)``: no option takes one."""
     kind = next(iter(kinds)) if len(kinds) == 1 else "any"
-    if kind == "bool" and yes_no(text) is not None:  # the words a yes/no variable takes: 1, yes, on, ...
-        return yes_no(text)
+    if kind == "bool":  # the words a yes/no variable takes: 1, yes, on, ...
+        said = yes_no(text)
+        if said is None:
+            raise _not_yes_no(key, text)
+        return said
     if _as_text(kind, text):
         return text
     if text in ("true", "false") or text[:1] in "[-0123456789" and text:
@@ -268,8 +287,6 @@ def _as_text(kind: str, text: str) -> bool:
     it takes)."""
     if kind in ("choice", "code") or (kind == "names" and not text.startswith("[")):
         return True
-    if kind == "bool":
-        return True  # no yes/no word (:func:`_option_value` read those): the option's check refuses it
     return kind == "int" and not text.lstrip("-").isdigit()
 
 

@@ -14,6 +14,7 @@ value the backend checks itself (:data:`ANY`).
 """
 
 import dataclasses
+import keyword
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional, Union
@@ -86,8 +87,12 @@ class Option:
     omitted_sends_default: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise TypeError("Option.name must be a non-empty string, got %r" % (self.name,))
+        if not isinstance(self.name, str) or not self.name.isidentifier() or keyword.iskeyword(self.name):
+            # search("q", x-y=1) cannot be written: the option could be given only through **{"x-y": 1}
+            raise TypeError(
+                "Option.name must be a search() keyword (letters, digits and _, not starting with a digit, no"
+                " Python keyword), got %r" % (self.name,)
+            )
         if self.kind not in OPTION_KINDS:
             raise TypeError(
                 "Option(%r).kind must be one of %s, got %r" % (self.name, ", ".join(OPTION_KINDS), self.kind)

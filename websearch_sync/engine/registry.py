@@ -35,6 +35,7 @@ from typing import Any, Callable, Optional, TypeVar, Union
 from .. import config
 from ..errors import (
     BAD_PARSE_RESULT,
+    BAD_VERTICAL,
     INTERNAL_ERROR,
     UNKNOWN_BACKEND,
     UNSUPPORTED_VERTICAL,
@@ -49,6 +50,7 @@ from ..net.botwall import BotWall, bot_wall_error
 from ..net.jsontext import MAX_JSON_DEPTH
 from ..net.transport import HttpResponse
 from ..secrets import is_secret_name, redact, userinfo_hidden
+from ..validate import check_choice
 from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, ENV_VARS, PACKAGE, BuiltIn
 from .code_site import code_site, plugin_package, raised_at, top_package
@@ -568,9 +570,20 @@ def _placed(
     into[name] = {v: engines[v] for v in VERTICALS if v in engines}  # in the order of VERTICALS
 
 
-def unregister(name: str, vertical: Optional[str] = None) -> None:
-    """Remove a registered backend, all its verticals or one (for tests and plug-ins)."""
+def unregister(name: str, vertical: Optional[str] = None, *, missing_ok: bool = False) -> None:
+    """Remove a registered backend, all its verticals or one (for tests and plug-ins).
+
+    A name no backend has is ``InvalidInput(unknown_backend)`` with the closest registered name, as
+    a search naming it gets (a slip, ``unregister("ddg_htm")``, left ``ddg_html`` in place without a
+    word), and a vertical the backend does not serve is ``InvalidInput(unsupported_vertical)``;
+    ``missing_ok=True`` lets either pass (a clean-up that may run after the backend is gone). A
+    ``vertical`` that is none of web, news, images, videos is ``InvalidInput(bad_vertical)`` either way."""
     global _GENERATION
+    if vertical is not None:
+        vertical = check_choice("vertical", vertical, VERTICALS, BAD_VERTICAL)
+    load_plugins()  # else a plugin's backend removed before the first question came back when the plugins loaded
+    if not missing_ok:
+        _registered_engines(name) if vertical is None else _registered_engine(name, vertical)
     with _PLUGINS_LOCK:
         _unregistered(_REGISTRY, name, vertical)
         _GENERATION += 1
@@ -606,7 +619,7 @@ class _Catalogue:
         return skipped_plugin(name)
 
     def misgrouped(self, name: str) -> Optional[str]:
-        return entry_point_of_another_name(name) or misgrouped(name)
+        return entry_point_of_another_name(name) or misgrouped(name) or removed_here(name)
 
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
@@ -752,6 +765,11 @@ def option_kinds(name: str) -> set[str]:
     return {option.kind for cls in _engines() for option in cls.declared_options() if option.name == name}
 
 
+def option_details(name: str) -> set[str]:
+    """The detail codes (``Option.detail``) registered engines refuse a value of option ``name`` with."""
+    return {option.detail for cls in _engines() for option in cls.declared_options() if option.name == name}
+
+
 def _squeezed(text: str) -> str:
     return "".join(char for char in text.lower() if char.isalnum())
 
@@ -794,6 +812,20 @@ def plugin_source(name: str) -> Optional[str]:
         if entry is not None:
             return entry[1]
     return None if engines else _SKIPPED_SOURCES.get(name)
+
+
+def removed_here(name: Any) -> Optional[str]:
+    """For a built-in backend or an installed plugin's that :func:`unregister` removed in this process:
+    saying so (the other explanations, "no installed plugin registers it", would be untrue); else ``None``."""
+    if not isinstance(name, str) or name in _REGISTRY:
+        return None
+    plugin = next((entry for (backend, _), (_, entry) in sorted(_PLUGIN_ENGINES.items()) if backend == name), None)
+    if plugin is None and not any(row.name == name for row in BUILT_IN):
+        return None
+    return "the %s was removed in this process by unregister(%r): register it again, or start a new process" % (
+        "backend of the installed plugin %s" % plugin if plugin else "built-in backend",
+        name,
+    )
 
 
 def skipped_plugin(name: Any) -> Optional[str]:
@@ -877,15 +909,27 @@ def backend_class(name: str, vertical: str = "web") -> type[Backend]:
     """The class of backend ``name`` for ``vertical``; ``InvalidInput(unknown_backend)`` for an
     unknown name, ``InvalidInput(unsupported_vertical)`` naming the backends that serve
     ``vertical`` when this one does not."""
+    return _loaded(_registered_engine(name, vertical))
+
+
+def _registered_engines(name: str) -> Mapping[str, Union[type[Backend], BuiltIn]]:
+    """The registered engines of backend ``name`` by vertical; ``InvalidInput(unknown_backend)`` with
+    what may explain the name (:func:`did_you_mean`) when it has none."""
     known = _known()
     try:
-        engines = known[name]
+        return known[name]
     except (KeyError, TypeError):
         raise InvalidInput(
             # a URL's password is never said back (``backend="https://user:pw@searx.example/"``)
             userinfo_hidden("unknown backend %r%s; known backends: %s" % (name, did_you_mean(name), ", ".join(known))),
             detail_code=UNKNOWN_BACKEND,
         ) from None
+
+
+def _registered_engine(name: str, vertical: str) -> Union[type[Backend], BuiltIn]:
+    """The registered engine of backend ``name`` for ``vertical``, or the error saying why there is none
+    (:func:`backend_class`'s, which :func:`unregister` gives as well)."""
+    engines = _registered_engines(name)
     engine = engines.get(vertical)
     if engine is None:
         able = backends_for(vertical)
@@ -902,7 +946,7 @@ def backend_class(name: str, vertical: str = "web") -> type[Backend]:
             provider=name,
             detail_code=UNSUPPORTED_VERTICAL,
         )
-    return _loaded(engine)
+    return engine
 
 
 def primary_class(name: str) -> type[Backend]:

@@ -14,26 +14,9 @@ from urllib.parse import unquote, urlsplit
 from requests.utils import select_proxy
 
 from ..errors import BAD_HEADER, BAD_PROXY, InvalidInput
+from ..validate import header_value_problem as _problem
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
-
-_LINE_BREAKS = ("\r", "\n", "\x00")
-
-
-def _problem(value: str) -> Optional[str]:
-    """Why ``value`` cannot be sent as a header value, or ``None``."""
-    if value.isascii() and value.isprintable():  # nearly every value: no line break, all Latin-1
-        return None
-    if any(mark in value for mark in _LINE_BREAKS):
-        return "a line break or NUL"
-    try:
-        value.encode("latin-1")
-    except UnicodeEncodeError as exc:
-        return "the character %s at position %d, outside Latin-1 (HTTP headers carry Latin-1 only)" % (
-            "U+%04X" % ord(value[exc.start]),
-            exc.start,
-        )
-    return None
 
 
 def check_headers(headers: Mapping[str, object], provider: Optional[str]) -> None:

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from typing import Any, Callable, Optional, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
+from ...config import STATE_KEY_KINDS
 from ...errors import (
-    BAD_STATE_PREFIX,
     BAD_STATE_URL,
     DEADLINE_EXCEEDED,
     MISSING_REDIS_EXTRA,
@@ -44,7 +44,7 @@ OUTAGE_RECORD = "state_outage"
 #: Every key starts with this (then the optional prefix), so applications can share a Redis.
 NAMESPACE = "websearch_sync:"
 #: The kinds of key, each the part after the namespace (``websearch_sync:[prefix:]<kind>:<name>``).
-KINDS = ("cache", "slot", "sent", "fleet", "cooldown", "flight", "failure")
+KINDS = STATE_KEY_KINDS
 #: Longest one Redis command may take (connecting, or sending and reading the answer),
 #: unless the URL says otherwise (``?socket_timeout=0.5``); shorter for short deadlines.
 DEFAULT_TIMEOUT_S = 0.25
@@ -65,7 +65,6 @@ SCHEMES = ("redis", "rediss", "unix")
 _CLUSTER_SELECT = "SELECT is not allowed in cluster mode"
 #: The URL options that set a command's timeout.
 _TIMEOUT_OPTIONS = ("socket_timeout", "socket_connect_timeout")
-_PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 #: The query options a state URL may carry: name -> the check of its value (redis-py passes
 #: unknown ones to the connection, which fails at every command instead of once, here).
 _POSITIVE = "a positive number"
@@ -634,28 +633,6 @@ def check_state_url(url: Any) -> str:
             detail_code=BAD_STATE_URL,
         )
     return str(url).strip()
-
-
-def check_state_prefix(prefix: Any) -> str:
-    """``prefix`` when it is empty or 1..64 of ``A-Z a-z 0-9 _ . : -``; else ``InvalidInput(bad_state_prefix)``."""
-    if prefix in (None, ""):
-        return ""
-    if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
-        raise InvalidInput(
-            "state_prefix (WEB_SEARCH_STATE_PREFIX) must be 1..64 characters among A-Z a-z 0-9 _ . : -, got %r"
-            % (prefix,),
-            detail_code=BAD_STATE_PREFIX,
-        )
-    named = sorted(set(prefix.split(":")) & set(KINDS))
-    if named:
-        # websearch_sync:cooldown:… holds the cool-downs of an application without a prefix: another
-        # one's keys there would be read (and cleared by `state clear`) as its cool-downs
-        raise InvalidInput(
-            "state_prefix (WEB_SEARCH_STATE_PREFIX) %r has a part named like a kind of key (%s): its keys"
-            " would sit among another application's; choose another name" % (prefix, ", ".join(named)),
-            detail_code=BAD_STATE_PREFIX,
-        )
-    return prefix
 
 
 class StateServer:

@@ -31,6 +31,7 @@ from lxml import etree
 
 from ..checkpoints import checked, checkpoint
 from ..extract.crowded_tags import thin_crowded_tags
+from . import class_blocks
 from .dates import dated_item as dated_item  # the date helpers: engines import them here too
 from .dates import iso_datetime as iso_datetime
 from .dates import leading_date as leading_date
@@ -269,11 +270,14 @@ class Block:
 
     __slots__ = ("tag", "parts", "_texts", "_declared")
 
-    def __init__(self, tag: Tag, declared: frozenset[str]) -> None:
+    def __init__(self, tag: Tag, declared: frozenset[str], parts: Optional[dict[str, Tag]] = None) -> None:
+        """A block whose parts the walk will find (``parts``: found already, their texts read in one go)."""
         self.tag = tag
-        self.parts: dict[str, Tag] = {}
+        self.parts: dict[str, Tag] = {} if parts is None else parts
         self._texts: dict[str, list[str]] = {}
         self._declared = declared  # the walk's part names
+        if parts:
+            self._texts = {name: [_strings(part)] for name, part in parts.items()}
 
     def enter(self, tag: Tag, inside: frozenset[str], tests: "_PartTests") -> frozenset[str]:
         """Record ``tag`` as each part it is the first of, and add its own text (the string before
@@ -313,6 +317,14 @@ class Block:
         if name not in self._declared:
             raise LookupError("no part %r in this walk (its parts: %s)" % (name, ", ".join(sorted(self._declared))))
         return " ".join(self._texts.get(name, ())).strip()
+
+
+def _strings(tag: Tag) -> str:
+    """The strings below ``tag`` as the walk gathers a part's: joined by a space, those of comments
+    and processing instructions left out (an element without children: its own text)."""
+    if not len(tag):
+        return tag.text or ""
+    return " ".join(filter(None, tag.itertext()))
 
 
 class _PartTests:
@@ -365,10 +377,14 @@ def walk_blocks(
     passing ``parts[name]`` is that part, and the text below it is gathered on the
     way. A subtree passing ``skip`` (e.g. an ads container) is not entered. Each
     element and string is visited once, so the walk is linear whatever nests in what;
-    lxml's own walk (``iterwalk``) moves through the tree, this loop only decides.
+    lxml's own walk (``iterwalk``) moves through the tree, this loop only decides. Where the
+    tests are declared (:mod:`.class_blocks`), XPath finds the same blocks and parts in C.
     """
-    blocks = Blocks()
     tests = _PartTests(parts)
+    declared = class_blocks.found(root, is_block, tests.by_class, tests.others, skip)
+    if declared is not None:
+        return Blocks([Block(tag, tests.names, found) for tag, found in declared])
+    blocks = Blocks()
     nothing: frozenset[str] = frozenset()
     # The open elements' places: the block and parts of each one's own strings (the text after an
     # element, its tail, belongs to its parent's), on a bottom place for the root's parent; the

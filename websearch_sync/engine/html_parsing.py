@@ -268,16 +268,16 @@ class Block:
     """One result block found by :func:`walk_blocks`: its element, the first element of
     each part, and each part's text (the text of its own block only)."""
 
-    __slots__ = ("tag", "parts", "_texts", "_declared")
+    __slots__ = ("tag", "parts", "_texts", "_declared", "_read")
 
     def __init__(self, tag: Tag, declared: frozenset[str], parts: Optional[dict[str, Tag]] = None) -> None:
-        """A block whose parts the walk will find (``parts``: found already, their texts read in one go)."""
+        """A block whose parts the walk will find, or (``parts``) whose parts were found in a block
+        that holds no other (:mod:`.class_blocks`): their texts are read from them when asked."""
         self.tag = tag
         self.parts: dict[str, Tag] = {} if parts is None else parts
         self._texts: dict[str, list[str]] = {}
         self._declared = declared  # the walk's part names
-        if parts:
-            self._texts = {name: [_strings(part)] for name, part in parts.items()}
+        self._read = parts is not None  # the texts read from the parts, not gathered by the walk
 
     def enter(self, tag: Tag, inside: frozenset[str], tests: "_PartTests") -> frozenset[str]:
         """Record ``tag`` as each part it is the first of, and add its own text (the string before
@@ -316,6 +316,9 @@ class Block:
         ``KeyError``, which a parser's caller reads as an answer of an unknown shape)."""
         if name not in self._declared:
             raise LookupError("no part %r in this walk (its parts: %s)" % (name, ", ".join(sorted(self._declared))))
+        if self._read:  # no nested block: all strings below the part are its own
+            part = self.parts.get(name)
+            return "" if part is None else _strings(part).strip()
         return " ".join(self._texts.get(name, ())).strip()
 
 

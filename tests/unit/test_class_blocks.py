@@ -125,3 +125,10 @@ PIECES = st.one_of(
 @given(st.lists(PIECES, max_size=30))
 def test_any_markup_reads_the_same_as_the_walk(pieces):
     _same_as_the_walk(parse_fragment("".join(pieces)), BLOCK, PARTS)
+
+
+def test_a_block_name_lxml_reads_as_a_pattern_is_left_to_the_walk():
+    """``iter("*")`` hands out every element, where the test ``tag.tag == "*"`` passes none."""
+    root = parse_fragment('<div class="result"><a class="title">x</a></div>')
+    assert _same_as_the_walk(root, ClassedTag("*", "result"), PARTS) is False
+    assert walk_blocks(root, ClassedTag("*", "result"), PARTS) == []

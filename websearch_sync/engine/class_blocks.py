@@ -7,8 +7,8 @@ block is a :class:`ClassedTag` (an element name and one of its classes), every p
 :class:`~.html_parsing.HasClass` or a :class:`Below` one of those — the blocks are the elements
 lxml's ``iter(name)`` hands out (filtered in C) with the class, each block's part candidates the
 descendants whose class list meets the parts' classes (one set test an element), and each part's
-text is read by lxml (``itertext``): the same blocks, parts and texts as the walk, at about a
-third of its CPU time. (libxml2's XPath finds the same in C but costs more: its string tests of
+text is read by lxml (``itertext``) when asked: the same blocks, parts and texts as the walk, at
+about half its CPU time. (libxml2's XPath finds the same in C but costs more: its string tests of
 a class list allocate at every element.)
 
 Only where that is sure to be so (:func:`found` returns ``None`` otherwise, and the walk runs):
@@ -127,7 +127,7 @@ def found(
     parts by class name; ``others``: its other part tests, by part); ``None`` where this cannot
     be sure to find the same (see the module's doc), and the walk is to run. Lazy: a block's parts
     are found as it is asked for, with a checkpoint every :data:`_BLOCKS_EVERY` blocks."""
-    if skip is not None or type(is_block) is not ClassedTag:
+    if skip is not None or type(is_block) is not ClassedTag or not is_block.tag.isalnum():  # "*": any
         return None
     plan = _plan(by_class, others)
     if plan is None:

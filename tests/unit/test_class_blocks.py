@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 from websearch_sync.backends import ddg
 from websearch_sync.engine import class_blocks
@@ -121,7 +122,7 @@ PIECES = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300, deep=1000), deadline=None)
 @given(st.lists(PIECES, max_size=30))
 def test_any_markup_reads_the_same_as_the_walk(pieces):
     _same_as_the_walk(parse_fragment("".join(pieces)), BLOCK, PARTS)

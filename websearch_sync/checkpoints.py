@@ -81,8 +81,8 @@ def abandonable(abandoned: Abandoned) -> Iterator[None]:
 EVERY = 256
 
 
-def checked(items: Iterable[T]) -> Iterator[T]:
-    """``items``, with a :func:`checkpoint` every :data:`EVERY` of them: a walk over a page's
+def checked(items: Iterable[T], every: int = EVERY) -> Iterator[T]:
+    """``items``, with a :func:`checkpoint` every ``every`` of them: a walk over a page's
     elements that stops once its work was abandoned. Lazy: an item is taken from ``items`` only
     when it is asked for (a walk may change the tree it walks); the items between two
     checkpoints are handed on by ``islice``, without a Python step each."""
@@ -90,4 +90,4 @@ def checked(items: Iterable[T]) -> Iterator[T]:
     for first in iterator:
         checkpoint()
         yield first
-        yield from islice(iterator, EVERY - 1)
+        yield from islice(iterator, every - 1)

@@ -30,11 +30,11 @@ from typing import Any, Optional
 from ..config import Settings
 from ..engine import registry
 from ..engine.base import Page
+from ..engine.class_blocks import Below, ClassedTag
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     HasClass,
     PartTest,
-    Tag,
     attribute,
     classes,
     elements,
@@ -148,16 +148,14 @@ def _keep(item: dict[str, Any]) -> tuple[bool, bool]:
     return True, False
 
 
-def _is_html_block(tag: Tag) -> bool:
-    # ``tag``: lxml's own name, no property call; the class list read in place (a call fewer per div)
-    return tag.tag == "div" and "result" in (tag.get("class") or "").split()
-
+#: A result block: ``div.result`` (declared, so that the walk finds the blocks by XPath: :mod:`.class_blocks`).
+_is_html_block = ClassedTag("div", "result")
 
 #: The parts of a ``div.result`` read; the date is an unclassed span in ``.result__extras__url``
-#: (after the icon and the display URL). The cheapest test first: most elements are outside it.
+#: (after the icon and the display URL).
 _HTML_PARTS: dict[str, PartTest] = {
     **{name: HasClass(name) for name in _HTML_FIELDS},
-    "stamp": lambda tag, inside: "result__extras__url" in inside and tag.tag == "span" and not classes(tag),
+    "stamp": Below("result__extras__url", lambda tag: tag.tag == "span" and not classes(tag)),
 }
 
 

@@ -11,7 +11,8 @@ them, and building a BeautifulSoup tree costs time per node. So a parser here:
    :class:`Tag`, lxml's HTML element with the few names of BeautifulSoup's ``Tag`` the
    engines read (``name``, ``parent``, ``attrs``): building the tree in C costs a tenth of
    building BeautifulSoup's (1.4 ms -> 0.3 ms of a DuckDuckGo page's parse),
-4. reads result blocks in one walk over the tree (:func:`walk_blocks`).
+4. reads result blocks in one walk over the tree (:func:`walk_blocks`), or, where the walk's
+   tests are declared (DuckDuckGo's), with a few lxml calls a block (:mod:`.class_blocks`).
 
 Every step is linear in the page size, whatever the page nests inside what (a
 result block inside a result block inside ...): no step searches below or above an
@@ -31,6 +32,7 @@ from lxml import etree
 
 from ..checkpoints import checked, checkpoint
 from ..extract.crowded_tags import thin_crowded_tags
+from . import class_blocks
 from .dates import dated_item as dated_item  # the date helpers: engines import them here too
 from .dates import iso_datetime as iso_datetime
 from .dates import leading_date as leading_date
@@ -267,13 +269,16 @@ class Block:
     """One result block found by :func:`walk_blocks`: its element, the first element of
     each part, and each part's text (the text of its own block only)."""
 
-    __slots__ = ("tag", "parts", "_texts", "_declared")
+    __slots__ = ("tag", "parts", "_texts", "_declared", "_read")
 
-    def __init__(self, tag: Tag, declared: frozenset[str]) -> None:
+    def __init__(self, tag: Tag, declared: frozenset[str], parts: Optional[dict[str, Tag]] = None) -> None:
+        """A block whose parts the walk will find, or (``parts``) whose parts were found in a block
+        that holds no other (:mod:`.class_blocks`): their texts are read from them when asked."""
         self.tag = tag
-        self.parts: dict[str, Tag] = {}
+        self.parts: dict[str, Tag] = {} if parts is None else parts
         self._texts: dict[str, list[str]] = {}
         self._declared = declared  # the walk's part names
+        self._read = parts is not None  # the texts read from the parts, not gathered by the walk
 
     def enter(self, tag: Tag, inside: frozenset[str], tests: "_PartTests") -> frozenset[str]:
         """Record ``tag`` as each part it is the first of, and add its own text (the string before
@@ -312,7 +317,18 @@ class Block:
         ``KeyError``, which a parser's caller reads as an answer of an unknown shape)."""
         if name not in self._declared:
             raise LookupError("no part %r in this walk (its parts: %s)" % (name, ", ".join(sorted(self._declared))))
+        if self._read:  # no nested block: all strings below the part are its own
+            part = self.parts.get(name)
+            return "" if part is None else _strings(part).strip()
         return " ".join(self._texts.get(name, ())).strip()
+
+
+def _strings(tag: Tag) -> str:
+    """The strings below ``tag`` as the walk gathers a part's: joined by a space, those of comments
+    and processing instructions left out (an element without children: its own text)."""
+    if not len(tag):
+        return tag.text or ""
+    return " ".join(filter(None, tag.itertext()))
 
 
 class _PartTests:
@@ -365,10 +381,14 @@ def walk_blocks(
     passing ``parts[name]`` is that part, and the text below it is gathered on the
     way. A subtree passing ``skip`` (e.g. an ads container) is not entered. Each
     element and string is visited once, so the walk is linear whatever nests in what;
-    lxml's own walk (``iterwalk``) moves through the tree, this loop only decides.
+    lxml's own walk (``iterwalk``) moves through the tree, this loop only decides. Where the
+    tests are declared (:mod:`.class_blocks`), XPath finds the same blocks and parts in C.
     """
-    blocks = Blocks()
     tests = _PartTests(parts)
+    declared = class_blocks.found(root, is_block, tests.by_class, tests.others, skip)
+    if declared is not None:
+        return Blocks([Block(tag, tests.names, found) for tag, found in declared])
+    blocks = Blocks()
     nothing: frozenset[str] = frozenset()
     # The open elements' places: the block and parts of each one's own strings (the text after an
     # element, its tail, belongs to its parent's), on a bottom place for the root's parent; the

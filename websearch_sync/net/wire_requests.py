@@ -18,6 +18,7 @@ import ssl
 import sys
 import time
 import weakref
+from collections.abc import Mapping
 from functools import partial
 from http.cookiejar import CookieJar
 from typing import Any, Optional
@@ -529,7 +530,7 @@ class RequestsWire:
                 provider=provider,
                 detail_code=BAD_HEADER,
             ) from None
-        check_headers(prepared.headers, provider)
+        check_headers(self._added_headers(prepared), provider)
         url = prepared.url or request.url
         options = self._environment_options(url, provider)
         proxies = options.get("proxies")
@@ -538,6 +539,18 @@ class RequestsWire:
         if request.connect_to is not None and not (proxies and select_proxy(url, proxies)):
             name_host(prepared)  # also where a mock replaces the adapter's connection
         return prepared, options
+
+    def _added_headers(self, prepared: requests.PreparedRequest) -> Mapping[str, Any]:
+        """The headers of ``prepared`` that its preparation may have added to the ones checked before
+        it: all of them where a caller's session prepared it (its class may add any) or the session
+        has an auth of its own (which may set any); else the only ones the wire's own preparation
+        (:meth:`_prepared`) adds with a value from outside, the jar's ``Cookie`` and the netrc
+        entry's ``Authorization`` (``Content-Length`` is digits), without walking requests'
+        ``CaseInsensitiveDict`` of them all (about 270 lines of Python a request)."""
+        if not self._owns_session or self.session.auth:
+            return prepared.headers
+        headers = prepared.headers
+        return {name: headers[name] for name in _ADDED_HEADERS if name in headers}
 
     def _prepared(self, request: WireRequest, headers: dict[str, str]) -> requests.PreparedRequest:
         """``request`` prepared as ``Session.prepare_request`` prepares it: the session's headers
@@ -628,6 +641,10 @@ def _netrc_paths(netrc: Optional[str]) -> tuple[str, ...]:
     ``~/_netrc`` (``requests.utils.NETRC_FILES``)."""
     return (netrc,) if netrc is not None else tuple("~/" + name for name in NETRC_FILES)
 
+
+#: The headers the wire's own preparation adds with a value from outside the request (requests'
+#: ``prepare_cookies`` and ``HTTPBasicAuth`` name them so).
+_ADDED_HEADERS = ("Cookie", "Authorization")
 
 #: How many times a request is sent when a kept connection dies under it: once more, no retry
 #: policy (:meth:`RequestsWire._sent`; libcurl tries 5 times).

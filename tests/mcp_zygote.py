@@ -5,7 +5,7 @@ pydantic models of two protocol versions, its client, its high-level server): th
 started eighteen of them. Most of those tests are about what a server answers, not about how
 a fresh interpreter starts one. A :class:`Zygote` is a fork server (tests/forkserver.py) that
 imports the CLI and the server's modules once and builds nothing else. The command a test gives
-its MCP client, :meth:`Zygote.command`, is a launcher (``python mcp_zygote.py SOCKET mcp ARGS``:
+its MCP client, :meth:`Zygote.command`, is a launcher (``python -S mcp_zygote.py SOCKET mcp ARGS``:
 a few standard modules) that hands its own stdin, stdout and stderr, its environment and its
 working directory to the zygote in a request; the zygote forks a child that takes them as its
 own and runs ``websearch_sync.cli.main(["mcp", ARGS])``, as ``python -m websearch_sync mcp ARGS``
@@ -47,6 +47,9 @@ PRELOADED = (
     "websearch_sync.client.search_client",
     "websearch_sync.mcp.tools",
     "websearch_sync.mcp.server",
+    # what the server's event loop (``anyio.run``) imports when it starts serving: each server
+    # imported it anew (about 10 ms of CPU a server)
+    "anyio._backends._asyncio",
 )
 
 
@@ -115,7 +118,9 @@ class Zygote:
 
     def command(self, *args: str) -> list[str]:
         """``websearch-sync mcp ARGS`` as a forked server: the command line an MCP client starts."""
-        return [sys.executable, os.path.abspath(__file__), self.path, "mcp", *args]
+        # -S: the launcher needs no site-packages (the standard library and forkserver.py beside
+        # it); a server's start, about a tenth of its CPU, skips the installation's .pth files
+        return [sys.executable, "-S", os.path.abspath(__file__), self.path, "mcp", *args]
 
     def servers_ended(self) -> None:
         """Check that every server forked so far ends within ``limit_s`` (each ends when its client

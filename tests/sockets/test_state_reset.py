@@ -52,7 +52,7 @@ def test_reset_forgets_a_redis_outage_so_the_next_tests_redis_answers(redis_db, 
     port nothing listened on that a later test's Redis took) rested its URL for 5 s in the process,
     for the tests after it too: their searches wrote and read no shared cache (five failures of
     test_shared_state_untrusted.py in one loaded run)."""
-    url = redis_server.url
+    url = up(redis_server.url)
     state_server(url).failed(ConnectionError("a command outlasted its timeout"), Clock().monotonic())
     reset()  # as before each test
     with ws.SearchClient("stub", state_url=url) as client:
@@ -170,19 +170,19 @@ def _held(redis_db):
 
 
 def test_state_clear_deletes_a_backends_cooldowns_in_redis(redis_db, redis_server, capsys):  # noqa: F811
-    recorder = Cooldowns(shared=_shared(redis_server.url))
+    recorder = Cooldowns(shared=_shared(up(redis_server.url)))
     for name in ("searxng", "searxng@127.0.0.1:8888", "searxng[engines=brave]", "brave"):
         recorder.record(_block(backend_of(name)), key=name)
-    other_app = Cooldowns(shared=_shared(redis_server.url, prefix="app"))
+    other_app = Cooldowns(shared=_shared(up(redis_server.url), prefix="app"))
     other_app.record(_block("searxng"), key="searxng")
 
-    assert cli_main(["state", "clear", "--backend", "searxng", "--state-url", redis_server.url]) == 0
+    assert cli_main(["state", "clear", "--backend", "searxng", "--state-url", up(redis_server.url)]) == 0
     assert capsys.readouterr().out == "cleared 3 cool-downs: searxng, searxng@127.0.0.1:8888, searxng[engines=brave]\n"
     assert _held(redis_db) == ["websearch_sync:app:cooldown:searxng", "websearch_sync:cooldown:brave"]
 
-    obeyer = Cooldowns(shared=_shared(redis_server.url))
+    obeyer = Cooldowns(shared=_shared(up(redis_server.url)))
     obeyer.check("searxng")  # every process may ask it again
-    assert cli_main(["state", "clear", "--state-url", redis_server.url]) == 0
+    assert cli_main(["state", "clear", "--state-url", up(redis_server.url)]) == 0
     assert capsys.readouterr().out == "cleared 1 cool-down: brave\n"  # the lifted ones are not lifted again
     assert _held(redis_db) == ["websearch_sync:app:cooldown:searxng"]
     obeyer.check("brave")
@@ -191,7 +191,7 @@ def test_state_clear_deletes_a_backends_cooldowns_in_redis(redis_db, redis_serve
 def test_state_clear_reaches_the_workers_that_met_or_obeyed_the_block(redis_db, redis_server, capsys):  # noqa: F811
     """Two running clients on one Redis (two workers): the one that met the captcha and the one
     that obeyed it both kept refusing from their own memory for the whole 600 s after ``state clear``."""
-    url = redis_server.url
+    url = up(redis_server.url)
     with (
         ws.SearchClient("ddg_html", cache_ttl_s=0, state_url=url) as met,
         ws.SearchClient("ddg_html", cache_ttl_s=0, state_url=url) as obeyed,
@@ -213,7 +213,7 @@ def test_a_cool_down_whose_record_vanished_is_kept_by_the_workers_that_met_or_ob
     """Redis restarted empty, or evicted the record (``allkeys-lru``): the worker that met the
     captcha, and the one that obeyed it, took that for an operator's ``state clear`` and asked the
     walled backend again at once. Only ``state clear`` lifts a cool-down early (test above)."""
-    url = redis_server.url
+    url = up(redis_server.url)
     with (
         ws.SearchClient("ddg_html", cache_ttl_s=0, state_url=url) as met,
         ws.SearchClient("ddg_html", cache_ttl_s=0, state_url=url) as obeyed,
@@ -278,17 +278,17 @@ def test_state_show_lists_what_every_worker_obeys(redis_db, redis_server, capsys
     key layout; ``state show`` lists them (a key's name shown on one line, whoever wrote it).
     The times left are checked against how long the test took to get there (a loaded machine)."""
     started = time.monotonic()
-    Cooldowns(shared=_shared(redis_server.url)).record(
+    Cooldowns(shared=_shared(up(redis_server.url))).record(
         ws.WebBlocked("429", provider="searxng", detail_code="http_429", retry_after=120), "searxng@127.0.0.1:8888"
     )
     redis_db.set("websearch_sync:cooldown:evil\nline\x1b[2J", "not a record", ex=60)
     redis_db.set("websearch_sync:other:cooldown:brave", "another application's", ex=60)
-    with ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 30.0}) as client:
+    with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 30.0}) as client:
         client.search("shown")
-    assert cli_main(["state", "show", "--state-url", redis_server.url]) == 0
+    assert cli_main(["state", "show", "--state-url", up(redis_server.url)]) == 0
     elapsed = time.monotonic() - started
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "shared state %s" % redis_server.url
+    assert lines[0] == "shared state %s" % redis_server.url  # shown without its query (the timeouts)
     assert lines[1] == "cool-downs: 2"
     unreadable = re.fullmatch(r"  evil line\[2J  \(unreadable record\)  (\d+) s left", lines[2])
     assert unreadable and _within(int(unreadable[1]), 60, elapsed, whole=True), lines[2]
@@ -302,7 +302,7 @@ def test_state_show_lists_what_every_worker_obeys(redis_db, redis_server, capsys
         "cached answers: 1",
         "other namespaces here: websearch_sync:other:",
     ]
-    assert cli_main(["state", "show", "--json", "--state-url", redis_server.url]) == 0
+    assert cli_main(["state", "show", "--json", "--state-url", up(redis_server.url)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [cooldown["name"] for cooldown in report["cooldowns"]] == ["evil\nline\x1b[2J", "searxng@127.0.0.1:8888"]
     assert report["cooldowns"][1]["detail_code"] == "http_429" and 100 < report["cooldowns"][1]["left_s"] <= 120
@@ -326,19 +326,19 @@ def test_state_clear_cache_deletes_every_cached_answer_and_nothing_else(redis_db
     """Answers read before a parser fix stayed shared for their TTL (up to a year) with no way to
     drop them but redis-cli and the key layout; ``state clear --cache`` deletes them (this
     application's only), and the next call asks the upstream again."""
-    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+    with ws.SearchClient("stub", state_url=up(redis_server.url)) as client:
         for query in ("kept 1", "kept 2", "kept 3"):
             client.search(query)
-    Cooldowns(shared=_shared(redis_server.url)).record(_block(), key="ddg_html")
+    Cooldowns(shared=_shared(up(redis_server.url))).record(_block(), key="ddg_html")
     redis_db.set("websearch_sync:app:cache:another-application", "{}", ex=60)
-    assert cli_main(["state", "clear", "--cache", "--state-url", redis_server.url]) == 0
+    assert cli_main(["state", "clear", "--cache", "--state-url", up(redis_server.url)]) == 0
     assert capsys.readouterr().out == "deleted 3 cached answers\n"
     keys = sorted(key.decode() for key in held_keys(redis_db))
     assert keys == ["websearch_sync:app:cache:another-application", "websearch_sync:cooldown:ddg_html"]
-    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+    with ws.SearchClient("stub", state_url=up(redis_server.url)) as client:
         assert client.search("kept 1")["provider_meta"]["cached"] is False
 
 
 def test_state_clear_cache_refuses_a_backend(redis_server, capsys):  # noqa: F811
-    assert cli_main(["state", "clear", "--cache", "--backend", "brave", "--state-url", redis_server.url]) == 2
+    assert cli_main(["state", "clear", "--cache", "--backend", "brave", "--state-url", up(redis_server.url)]) == 2
     assert "bad_arguments" in capsys.readouterr().err

@@ -334,7 +334,8 @@ def _tree_document_class() -> Any:
             remove_unlikely_candidates(self.html, namespace["REGEXES"], namespace["log"], namespace["describe"])
 
         def merge_article_segments(self, candidates: Any, best_candidate: Any, score_threshold: float) -> None:
-            segments = same_segments(best_candidate["elem"]) if self.segment_gaps else []
+            positive = namespace["REGEXES"]["positiveRe"]  # readability's content names: "content", "body"...
+            segments = same_segments(best_candidate["elem"], positive) if self.segment_gaps else []
             super().merge_article_segments(candidates, best_candidate, score_threshold)
             if segments:
                 fill_segment_gaps(segments, best_candidate["elem"])

@@ -113,9 +113,10 @@ RULES = (
     _rule(
         "readability.segment_gaps",
         "readability",
-        "a block of the best candidate's tag and classes between two that readability merged into it (an "
-        "article written as sections) is merged too when it is running text: readability merges one only when "
-        "it scores a twentieth of the best, which a short section does not",
+        "a block of the best candidate's tag and classes (or one of its content class names, as readability "
+        "reads them) between two that readability merged into it (an article written as sections, a how-to's "
+        "steps) is merged too when it is running text: readability merges one only when it scores a twentieth of "
+        "the best, which a short section or a list does not",
     ),
     _rule(
         "readability.wrappers",

@@ -8,6 +8,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 from test_extract import ARTICLE_PAGE
+from test_extract_datatables import LIST_PAGE
 from test_extract_recovery import LIST_POST, VIDEO_PAGE
 
 from websearch_sync.extract.article import extract_html, render
@@ -236,6 +237,8 @@ PAGE_CASES = {
     # longest one: a section of one short paragraph between two merged ones scores less
     "readability.segment_gaps": (_structure_page("sections-1")[0], "Then the questions started"),
     "readability.wrappers": (_structure_page("read-more-1")[0], "after a trial over the summer"),
+    # a list page: readability picks the data table's <tbody>, not the paragraphs that introduce it
+    "readability.data_tables": (LIST_PAGE, "names films in which"),
     # an embedded post's <blockquote class="twitter-tweet"> is "unlikely" for readability
     "page.quotations": (ARTICLE_PAGE, "The Danube at sunset"),
     "page.heading_anchors": (

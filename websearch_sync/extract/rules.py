@@ -119,6 +119,13 @@ RULES = (
         "the best, which a short section or a list does not",
     ),
     _rule(
+        "readability.data_tables",
+        "readability",
+        "readability's pick that is a data table's body (its table has a caption, a header row or header cells) "
+        "is taken with its table (caption and header row) and the paragraphs of running text just before it "
+        "(what the table lists)",
+    ),
+    _rule(
         "readability.wrappers",
         "readability",
         "readability's best candidate is taken with the wrappers around it that hold no running text of their own "

@@ -149,6 +149,16 @@ def test_markdown_tables():
     assert md.split("\n") == ["| Name | Value |", "|---|---|", "| a\\|b | 1 |", "| c |  |"]
 
 
+def test_a_data_table_s_caption_is_a_paragraph_before_its_rows():
+    table = (
+        "<table><caption>Films with <i>time</i> loops</caption><thead><tr><th>Film</th><th>Year</th></tr></thead>"
+        "<tbody><tr><td>Repeat</td><td>1947</td></tr></tbody></table>"
+    )
+    md = render(node(table), "markdown")
+    assert md.split("\n") == ["Films with time loops", "", "| Film | Year |", "|---|---|", "| Repeat | 1947 |"]
+    assert render(node(table), "text").split("\n") == ["Films with time loops", "", "Film\tYear", "Repeat\t1947"]
+
+
 def test_markdown_blockquote():
     md = render(node("<p>He said:</p><blockquote><p>one</p><p>two</p></blockquote><p>after</p>"), "markdown")
     assert md.split("\n") == ["He said:", "", "> one", ">", "> two", "", "after"]

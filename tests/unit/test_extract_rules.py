@@ -642,3 +642,31 @@ def test_unknown_rule_names_are_refused():
     with pytest.raises(ValueError):
         extract_html("<p>x</p>", mode="text", rules={"page.nope"})
     assert extract_html("<p>plain text</p>", mode="text", rules=()).text == "plain text"
+
+
+SENTENCE = (
+    "Gunmen opened fire on visitors at the museum on Wednesday, killing at least nineteen people in an assault "
+    "that threatened the country's tourism."
+)
+
+
+@pytest.mark.parametrize(
+    "inline",
+    [
+        "<span class='dateline'>CAIRO —</span>",
+        "<b class='byline-city'>CAIRO —</b>",
+        "<a class='author' href='/a'>CAIRO —</a>",
+    ],
+)
+def test_a_class_word_on_an_inline_element_inside_a_sentence_removes_nothing(inline):
+    """A dateline opening the first sentence is the sentence's: a class word on an inline element
+    of a paragraph with running text beside it names a word of the text, not a box."""
+    text = _clean(PARAGRAPH + "<p>%s %s</p>" % (inline, SENTENCE) + PARAGRAPH, DEFAULT_RULES)
+    assert "CAIRO — Gunmen opened fire" in text
+
+
+def test_a_class_word_on_a_byline_paragraph_s_inline_element_still_removes_it():
+    html = PARAGRAPH + "<p>By <span class='author'>Jane Smith</span>, staff reporter</p>" + PARAGRAPH
+    assert "Jane Smith" not in _clean(html, DEFAULT_RULES)
+    html = PARAGRAPH + "<div><span class='dateline'>CAIRO</span> %s</div>" % SENTENCE + PARAGRAPH
+    assert "CAIRO" not in _clean(html, DEFAULT_RULES)  # not a paragraph: a box of its own may be anything

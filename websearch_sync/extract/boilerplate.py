@@ -648,6 +648,24 @@ def _word_rule(matched: frozenset[str], rules: frozenset[str]) -> str:
     return next(rule.name for rule in RULES if rule.stage == "article" and rule.name in rules and rule.words & matched)
 
 
+#: Inline elements: a class word on one names a word or a phrase of the text, not a box.
+_INLINE = frozenset(("span", "a", "b", "strong", "em", "i", "small", "time", "font"))
+#: A paragraph goes on with this many characters outside an inline element: a sentence it is a part of.
+SENTENCE_CHARS = 100
+
+
+def _in_sentence(element: etree._Element, text: str) -> bool:
+    """Whether ``element`` (whose text is ``text``) is an inline element of a paragraph that holds
+    ``SENTENCE_CHARS`` characters or more outside it: a dateline opening the first sentence
+    (``<p><span class="dateline">CAIRO —</span> Gunmen opened fire ...</p>``), a name inside one,
+    which the article's text reads; a byline paragraph ("By <span class="author">Name</span>")
+    holds no sentence beside it."""
+    parent = element.getparent()
+    if element.tag not in _INLINE or parent is None or parent.tag != "p":
+        return False
+    return len(_text(parent)) - len(text) >= SENTENCE_CHARS
+
+
 def _boilerplate_block(
     element: etree._Element, words: frozenset[str], block_rules: BlockRules, rules: frozenset[str], total: int
 ) -> Optional[str]:
@@ -667,6 +685,7 @@ def _boilerplate_block(
         matched
         and element.find(".//blockquote") is None
         and (matched & stage_words("article", rules, True) or _long_paragraphs(element) < 3)
+        and not _in_sentence(element, text)
     ):
         return _word_rule(matched, rules)
     if is_block:

@@ -308,6 +308,21 @@ def test_visible_text_drops_hidden_and_script_content():
     assert visible_text(page, "markdown") == "shown\n\nalso shown"
 
 
+def test_an_element_of_class_hidden_is_hidden():
+    long = "A long paragraph of the article, which a script shows once the page has loaded in full. " * 2
+    page = (
+        "<body><div class='story'><p>shown</p><ul class='topics hidden'><li>Politics</li><li>Arts</li></ul>"
+        "<span class='hidden-xs'>small screens hide it</span><p class='unhidden'>also shown</p>"
+        "<div class='hidden'><p>%s</p><p>%s</p></div></div></body>" % (long, long)
+    )
+    text = visible_text(page)
+    assert "Politics" not in text and "Arts" not in text
+    assert "small screens hide it" in text and "also shown" in text  # other class words than 'hidden'
+    assert text.count("which a script shows") == 4  # two long paragraphs: an article a script reveals
+    body = "<body class='js hidden'><p>A page that hides itself until its scripts ran.</p></body>"
+    assert visible_text(body) == "A page that hides itself until its scripts ran."
+
+
 def test_a_hidden_element_between_two_words_leaves_them_apart():
     """A wiki's hidden "[update]" marker between a year and the link after it (Readability.js's
     wikipedia-2 page): removing it kept the text around it but not the space after it, which

@@ -296,8 +296,9 @@ _TAB_WORDS = frozenset(("tab", "tabpanel"))
 
 
 # Compiled once: ``element.xpath(string)`` compiles its expression on every call.
-_HIDDEN = etree.XPath("//*[@hidden]")
-_STYLED = etree.XPath("//*[@style]")
+#: The elements that may be hidden: by the ``hidden`` attribute, an inline style, or a class
+#: word ``hidden`` (the hiding class of the common style sheets), in one walk of the tree.
+_MAYBE_HIDDEN = etree.XPath("//*[@hidden or @style or contains(@class, 'hidden')]")
 _HEADING_LINKS = etree.XPath("//h1//a | //h2//a | //h3//a | //h4//a | //h5//a | //h6//a")
 
 
@@ -318,13 +319,37 @@ def _continues_prose(
     return prose_beside[parent]
 
 
+#: A block of class ``hidden`` holding this many long paragraphs is text a script shows, kept.
+_HIDDEN_CLASS_PARAGRAPHS = 2
+#: Never hidden by class: a page that hides itself until its scripts ran (``<body class="hidden">``).
+_PAGE_TAGS = frozenset(("html", "body"))
+
+
+def _hidden(element: etree._Element) -> bool:
+    """Whether ``element`` is hidden: by the ``hidden`` attribute, an inline ``display: none``
+    (or ``visibility: hidden``), or a class word ``hidden`` (the hiding class of the common
+    style sheets; ``hidden-xs`` is another class), except for an element of that class holding
+    ``_HIDDEN_CLASS_PARAGRAPHS`` long paragraphs or more (an article a script reveals; a page's
+    topic list or a "Continue reading" label of that class holds none) and ``<body>``/``<html>``."""
+    if element.get("hidden") is not None:
+        return True
+    style = element.get("style")
+    if style and _DISPLAY_NONE.search(style):
+        return True
+    return (
+        "hidden" in (element.get("class") or "").split()
+        and element.tag not in _PAGE_TAGS
+        and _long_paragraphs(element) < _HIDDEN_CLASS_PARAGRAPHS
+    )
+
+
 def strip_junk(root: etree._Element, keep_tab_panels: bool = False, keep_hidden_prose: bool = False) -> None:
     """Removes what a reader never sees (scripts, styles, comments, form controls, embeds,
     elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place;
     with ``keep_tab_panels``, hidden tab panels stay (a reader opens them with a click); with
     ``keep_hidden_prose``, so do hidden blocks that continue the text beside them."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
-    hidden = _HIDDEN(root) + [el for el in _STYLED(root) if _DISPLAY_NONE.search(el.get("style"))]
+    hidden = [el for el in _MAYBE_HIDDEN(root) if _hidden(el)]
     hidden_set = set(hidden) if keep_hidden_prose else set()
     prose_beside: dict[etree._Element, bool] = {}
     doomed, prose = [], []

@@ -119,6 +119,20 @@ def test_a_contact_line_needs_an_address_or_a_handle():
     assert "proposition" not in _clean(PARAGRAPH + BLOCK_CASES["article.contact_lines"][0], DEFAULT_RULES)
 
 
+def test_a_subscription_pitch_that_lists_what_members_get_is_a_contact_line_up_to_600_characters():
+    pitch = (
+        "If you enjoyed this article, we have a proposition for you: become a member. Members get all of our "
+        "content (including the magazine), no paywalls or content meters, an advertising-minimal experience, and "
+        "unique access to our writers and editors (conference calls, social-media groups, etc.). And importantly, "
+        "members help keep us going. Consider it?"
+    )
+    assert 300 < len(pitch) < 600
+    assert "proposition" not in _clean(PARAGRAPH * 4 + "<p>%s</p>" % pitch, DEFAULT_RULES)
+    assert "proposition" in _clean(PARAGRAPH * 4 + "<p>%s</p>" % pitch, DEFAULT_RULES - {"article.contact_lines"})
+    longer = pitch + " " + "It goes on about the magazine, its history and its writers at length. " * 4
+    assert "proposition" in _clean(PARAGRAPH * 4 + "<p>%s</p>" % longer, DEFAULT_RULES)  # an article's paragraph
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -114,8 +114,10 @@ _FOLLOW_US = re.compile(
     r"(?:^|[.!?]\s+)(?:Follow|FOLLOW) (?:us|US|[A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,2})(?: [\w'\u2019-]+){0,8}? "
     r"(?:on|at) (?:[A-Z][\w'\u2019.-]*|https?://|www\.)"
 )
-#: A contact line is shorter than this (characters).
+#: A contact line is shorter than this (characters) ...
 _CONTACT_LINE_CHARS = 300
+#: ... and a subscription pitch than this: it goes on to list what members get (a paragraph, never an article's).
+_PITCH_CHARS = 600
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
 _WORD = re.compile(r"[a-z]+")
 _WORDS = re.compile(r"\w+")
@@ -632,7 +634,7 @@ def _meta_line(element: etree._Element, text: str) -> bool:
 def _contact_line(element: etree._Element, text: str) -> bool:
     """A short block that is an author's or a site's contact or subscription line."""
     if len(text) >= _CONTACT_LINE_CHARS:
-        return False
+        return len(text) < _PITCH_CHARS and bool(_SUBSCRIPTION_PITCH.match(text))
     return bool(
         _SUBSCRIPTION_PITCH.match(text) or ("@" in text and _REACHED_AT.search(text)) or _FOLLOW_US.search(text)
     )

@@ -149,6 +149,16 @@ def test_markdown_tables():
     assert md.split("\n") == ["| Name | Value |", "|---|---|", "| a\\|b | 1 |", "| c |  |"]
 
 
+def test_a_data_table_s_caption_is_a_paragraph_before_its_rows():
+    table = (
+        "<table><caption>Films with <i>time</i> loops</caption><thead><tr><th>Film</th><th>Year</th></tr></thead>"
+        "<tbody><tr><td>Repeat</td><td>1947</td></tr></tbody></table>"
+    )
+    md = render(node(table), "markdown")
+    assert md.split("\n") == ["Films with time loops", "", "| Film | Year |", "|---|---|", "| Repeat | 1947 |"]
+    assert render(node(table), "text").split("\n") == ["Films with time loops", "", "Film\tYear", "Repeat\t1947"]
+
+
 def test_markdown_blockquote():
     md = render(node("<p>He said:</p><blockquote><p>one</p><p>two</p></blockquote><p>after</p>"), "markdown")
     assert md.split("\n") == ["He said:", "", "> one", ">", "> two", "", "after"]
@@ -296,6 +306,21 @@ def test_visible_text_drops_hidden_and_script_content():
     )
     assert visible_text(page) == "shown\n\nalso shown"
     assert visible_text(page, "markdown") == "shown\n\nalso shown"
+
+
+def test_an_element_of_class_hidden_is_hidden():
+    long = "A long paragraph of the article, which a script shows once the page has loaded in full. " * 2
+    page = (
+        "<body><div class='story'><p>shown</p><ul class='topics hidden'><li>Politics</li><li>Arts</li></ul>"
+        "<span class='hidden-xs'>small screens hide it</span><p class='unhidden'>also shown</p>"
+        "<div class='hidden'><p>%s</p><p>%s</p></div></div></body>" % (long, long)
+    )
+    text = visible_text(page)
+    assert "Politics" not in text and "Arts" not in text
+    assert "small screens hide it" in text and "also shown" in text  # other class words than 'hidden'
+    assert text.count("which a script shows") == 4  # two long paragraphs: an article a script reveals
+    body = "<body class='js hidden'><p>A page that hides itself until its scripts ran.</p></body>"
+    assert visible_text(body) == "A page that hides itself until its scripts ran."
 
 
 def test_a_hidden_element_between_two_words_leaves_them_apart():

@@ -8,6 +8,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 from test_extract import ARTICLE_PAGE
+from test_extract_datatables import LIST_PAGE
 from test_extract_recovery import LIST_POST, VIDEO_PAGE
 
 from websearch_sync.extract.article import extract_html, render
@@ -116,6 +117,20 @@ def test_a_contact_line_needs_an_address_or_a_handle():
     html = PARAGRAPH + "<p>The hotline can be reached at 0800 123 456 from nine until five.</p>"
     assert "hotline can be reached" in _clean(html, DEFAULT_RULES)
     assert "proposition" not in _clean(PARAGRAPH + BLOCK_CASES["article.contact_lines"][0], DEFAULT_RULES)
+
+
+def test_a_subscription_pitch_that_lists_what_members_get_is_a_contact_line_up_to_600_characters():
+    pitch = (
+        "If you enjoyed this article, we have a proposition for you: become a member. Members get all of our "
+        "content (including the magazine), no paywalls or content meters, an advertising-minimal experience, and "
+        "unique access to our writers and editors (conference calls, social-media groups, etc.). And importantly, "
+        "members help keep us going. Consider it?"
+    )
+    assert 300 < len(pitch) < 600
+    assert "proposition" not in _clean(PARAGRAPH * 4 + "<p>%s</p>" % pitch, DEFAULT_RULES)
+    assert "proposition" in _clean(PARAGRAPH * 4 + "<p>%s</p>" % pitch, DEFAULT_RULES - {"article.contact_lines"})
+    longer = pitch + " " + "It goes on about the magazine, its history and its writers at length. " * 4
+    assert "proposition" in _clean(PARAGRAPH * 4 + "<p>%s</p>" % longer, DEFAULT_RULES)  # an article's paragraph
 
 
 @pytest.mark.parametrize(
@@ -236,6 +251,8 @@ PAGE_CASES = {
     # longest one: a section of one short paragraph between two merged ones scores less
     "readability.segment_gaps": (_structure_page("sections-1")[0], "Then the questions started"),
     "readability.wrappers": (_structure_page("read-more-1")[0], "after a trial over the summer"),
+    # a list page: readability picks the data table's <tbody>, not the paragraphs that introduce it
+    "readability.data_tables": (LIST_PAGE, "names films in which"),
     # an embedded post's <blockquote class="twitter-tweet"> is "unlikely" for readability
     "page.quotations": (ARTICLE_PAGE, "The Danube at sunset"),
     "page.heading_anchors": (
@@ -639,3 +656,31 @@ def test_unknown_rule_names_are_refused():
     with pytest.raises(ValueError):
         extract_html("<p>x</p>", mode="text", rules={"page.nope"})
     assert extract_html("<p>plain text</p>", mode="text", rules=()).text == "plain text"
+
+
+SENTENCE = (
+    "Gunmen opened fire on visitors at the museum on Wednesday, killing at least nineteen people in an assault "
+    "that threatened the country's tourism."
+)
+
+
+@pytest.mark.parametrize(
+    "inline",
+    [
+        "<span class='dateline'>CAIRO —</span>",
+        "<b class='byline-city'>CAIRO —</b>",
+        "<a class='author' href='/a'>CAIRO —</a>",
+    ],
+)
+def test_a_class_word_on_an_inline_element_inside_a_sentence_removes_nothing(inline):
+    """A dateline opening the first sentence is the sentence's: a class word on an inline element
+    of a paragraph with running text beside it names a word of the text, not a box."""
+    text = _clean(PARAGRAPH + "<p>%s %s</p>" % (inline, SENTENCE) + PARAGRAPH, DEFAULT_RULES)
+    assert "CAIRO — Gunmen opened fire" in text
+
+
+def test_a_class_word_on_a_byline_paragraph_s_inline_element_still_removes_it():
+    html = PARAGRAPH + "<p>By <span class='author'>Jane Smith</span>, staff reporter</p>" + PARAGRAPH
+    assert "Jane Smith" not in _clean(html, DEFAULT_RULES)
+    html = PARAGRAPH + "<div><span class='dateline'>CAIRO</span> %s</div>" % SENTENCE + PARAGRAPH
+    assert "CAIRO" not in _clean(html, DEFAULT_RULES)  # not a paragraph: a box of its own may be anything

@@ -42,6 +42,7 @@ from .boilerplate import (
 )
 from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .crowded_tags import thin_crowded_tags
+from .datatables import data_table, introduction
 from .divs import transform_misused_divs
 from .frames import unframe
 from .gaps import fill_gaps
@@ -266,6 +267,7 @@ def _tree_document_class() -> Any:
         sibling_gaps = False
         climb_wrappers = False
         segment_gaps = False
+        data_tables = False
         teasers: list[etree._Element] = []
 
         def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
@@ -334,13 +336,19 @@ def _tree_document_class() -> Any:
             remove_unlikely_candidates(self.html, namespace["REGEXES"], namespace["log"], namespace["describe"])
 
         def merge_article_segments(self, candidates: Any, best_candidate: Any, score_threshold: float) -> None:
-            segments = same_segments(best_candidate["elem"]) if self.segment_gaps else []
+            positive = namespace["REGEXES"]["positiveRe"]  # readability's content names: "content", "body"...
+            segments = same_segments(best_candidate["elem"], positive) if self.segment_gaps else []
             super().merge_article_segments(candidates, best_candidate, score_threshold)
             if segments:
                 fill_segment_gaps(segments, best_candidate["elem"])
 
         def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
+            table = data_table(best_candidate["elem"]) if html_partial and self.data_tables else None
+            if table is not None:  # the table, not its body, is the candidate; its introduction opens it
+                best_candidate = dict(best_candidate, elem=table)
             opening = wrapper_paragraphs(best_candidate["elem"]) if html_partial and self.climb_wrappers else []
+            if table is not None:
+                opening = introduction(table)
             parent = best_candidate["elem"].getparent()
             siblings = list(parent) if html_partial and self.sibling_gaps and parent is not None else []
             if html_partial:  # before readability moves the candidate into its output
@@ -419,6 +427,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         document.title_start = "readability.title_start" in rules
         document.climb_wrappers = "readability.wrappers" in rules
         document.segment_gaps = "readability.segment_gaps" in rules
+        document.data_tables = "readability.data_tables" in rules
         summary = document.summary(html_partial=True)
     except Unparseable:
         return _Selection(None, [])

@@ -114,8 +114,10 @@ _FOLLOW_US = re.compile(
     r"(?:^|[.!?]\s+)(?:Follow|FOLLOW) (?:us|US|[A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,2})(?: [\w'\u2019-]+){0,8}? "
     r"(?:on|at) (?:[A-Z][\w'\u2019.-]*|https?://|www\.)"
 )
-#: A contact line is shorter than this (characters).
+#: A contact line is shorter than this (characters) ...
 _CONTACT_LINE_CHARS = 300
+#: ... and a subscription pitch than this: it goes on to list what members get (a paragraph, never an article's).
+_PITCH_CHARS = 600
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
 _WORD = re.compile(r"[a-z]+")
 _WORDS = re.compile(r"\w+")
@@ -296,8 +298,11 @@ _TAB_WORDS = frozenset(("tab", "tabpanel"))
 
 
 # Compiled once: ``element.xpath(string)`` compiles its expression on every call.
-_HIDDEN = etree.XPath("//*[@hidden]")
-_STYLED = etree.XPath("//*[@style]")
+#: The elements that may be hidden: by the ``hidden`` attribute, an inline style, or a class
+#: word ``hidden`` (the hiding class of the common style sheets), in document order. Read from
+#: the attributes (``//@style/..``): an element test (``//*[@style or contains(@class, ...)]``)
+#: copies every element's class to test it, a third more of the walk's time.
+_MAYBE_HIDDEN = etree.XPath("//@hidden/.. | //@style/.. | //@class[contains(., 'hidden')]/..")
 _HEADING_LINKS = etree.XPath("//h1//a | //h2//a | //h3//a | //h4//a | //h5//a | //h6//a")
 
 
@@ -318,13 +323,37 @@ def _continues_prose(
     return prose_beside[parent]
 
 
+#: A block of class ``hidden`` holding this many long paragraphs is text a script shows, kept.
+_HIDDEN_CLASS_PARAGRAPHS = 2
+#: Never hidden by class: a page that hides itself until its scripts ran (``<body class="hidden">``).
+_PAGE_TAGS = frozenset(("html", "body"))
+
+
+def _hidden(element: etree._Element) -> bool:
+    """Whether ``element`` is hidden: by the ``hidden`` attribute, an inline ``display: none``
+    (or ``visibility: hidden``), or a class word ``hidden`` (the hiding class of the common
+    style sheets; ``hidden-xs`` is another class), except for an element of that class holding
+    ``_HIDDEN_CLASS_PARAGRAPHS`` long paragraphs or more (an article a script reveals; a page's
+    topic list or a "Continue reading" label of that class holds none) and ``<body>``/``<html>``."""
+    if element.get("hidden") is not None:
+        return True
+    style = element.get("style")
+    if style and _DISPLAY_NONE.search(style):
+        return True
+    return (
+        "hidden" in (element.get("class") or "").split()
+        and element.tag not in _PAGE_TAGS
+        and _long_paragraphs(element) < _HIDDEN_CLASS_PARAGRAPHS
+    )
+
+
 def strip_junk(root: etree._Element, keep_tab_panels: bool = False, keep_hidden_prose: bool = False) -> None:
     """Removes what a reader never sees (scripts, styles, comments, form controls, embeds,
     elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place;
     with ``keep_tab_panels``, hidden tab panels stay (a reader opens them with a click); with
     ``keep_hidden_prose``, so do hidden blocks that continue the text beside them."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
-    hidden = _HIDDEN(root) + [el for el in _STYLED(root) if _DISPLAY_NONE.search(el.get("style"))]
+    hidden = [el for el in _MAYBE_HIDDEN(root) if _hidden(el)]
     hidden_set = set(hidden) if keep_hidden_prose else set()
     prose_beside: dict[etree._Element, bool] = {}
     doomed, prose = [], []
@@ -607,7 +636,7 @@ def _meta_line(element: etree._Element, text: str) -> bool:
 def _contact_line(element: etree._Element, text: str) -> bool:
     """A short block that is an author's or a site's contact or subscription line."""
     if len(text) >= _CONTACT_LINE_CHARS:
-        return False
+        return len(text) < _PITCH_CHARS and bool(_SUBSCRIPTION_PITCH.match(text))
     return bool(
         _SUBSCRIPTION_PITCH.match(text) or ("@" in text and _REACHED_AT.search(text)) or _FOLLOW_US.search(text)
     )
@@ -648,6 +677,24 @@ def _word_rule(matched: frozenset[str], rules: frozenset[str]) -> str:
     return next(rule.name for rule in RULES if rule.stage == "article" and rule.name in rules and rule.words & matched)
 
 
+#: Inline elements: a class word on one names a word or a phrase of the text, not a box.
+_INLINE = frozenset(("span", "a", "b", "strong", "em", "i", "small", "time", "font"))
+#: A paragraph goes on with this many characters outside an inline element: a sentence it is a part of.
+SENTENCE_CHARS = 100
+
+
+def _in_sentence(element: etree._Element, text: str) -> bool:
+    """Whether ``element`` (whose text is ``text``) is an inline element of a paragraph that holds
+    ``SENTENCE_CHARS`` characters or more outside it: a dateline opening the first sentence
+    (``<p><span class="dateline">CAIRO —</span> Gunmen opened fire ...</p>``), a name inside one,
+    which the article's text reads; a byline paragraph ("By <span class="author">Name</span>")
+    holds no sentence beside it."""
+    parent = element.getparent()
+    if element.tag not in _INLINE or parent is None or parent.tag != "p":
+        return False
+    return len(_text(parent)) - len(text) >= SENTENCE_CHARS
+
+
 def _boilerplate_block(
     element: etree._Element, words: frozenset[str], block_rules: BlockRules, rules: frozenset[str], total: int
 ) -> Optional[str]:
@@ -667,6 +714,7 @@ def _boilerplate_block(
         matched
         and element.find(".//blockquote") is None
         and (matched & stage_words("article", rules, True) or _long_paragraphs(element) < 3)
+        and not _in_sentence(element, text)
     ):
         return _word_rule(matched, rules)
     if is_block:

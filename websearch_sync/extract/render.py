@@ -533,6 +533,10 @@ class _Renderer:
             if any(cells)
         ]
         self.block(2)
+        caption = next((_inline_text(child) for child in table if _tag(child) == "caption"), "")
+        if caption:  # the table's name, a paragraph of its own before its rows
+            self.text(caption)
+            self.block(2)
         if not grid:
             return
         for index, line in enumerate(self._grid_lines(grid)):

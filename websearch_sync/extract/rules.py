@@ -113,9 +113,17 @@ RULES = (
     _rule(
         "readability.segment_gaps",
         "readability",
-        "a block of the best candidate's tag and classes between two that readability merged into it (an "
-        "article written as sections) is merged too when it is running text: readability merges one only when "
-        "it scores a twentieth of the best, which a short section does not",
+        "a block of the best candidate's tag and classes (or one of its content class names, as readability "
+        "reads them) between two that readability merged into it (an article written as sections, a how-to's "
+        "steps) is merged too when it is running text: readability merges one only when it scores a twentieth of "
+        "the best, which a short section or a list does not",
+    ),
+    _rule(
+        "readability.data_tables",
+        "readability",
+        "readability's pick that is a data table's body (its table has a caption, a header row or header cells) "
+        "is taken with its table (caption and header row) and the paragraphs of running text just before it "
+        "(what the table lists)",
     ),
     _rule(
         "readability.wrappers",
@@ -181,7 +189,7 @@ RULES = (
     _rule(
         "article.contact_lines",
         "article",
-        "a reporter's contact line, a site's subscription pitch and its call to follow it under 300 characters "
+        "a reporter's contact line, a site's subscription pitch (under 600) and its call to follow it under 300 characters "
         '("Name may be reached at name@example.com", "If you enjoyed this article, ... join", "Follow us on Twitter")',
     ),
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),

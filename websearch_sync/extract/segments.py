@@ -9,8 +9,14 @@ between two that readability merged (the best candidate one of them) is the arti
 it goes back in its place when it is running text (``MIN_CHARS`` characters or more, link
 density ``MAX_LINK_DENSITY`` at most, readability's own bound for a segment) and holds no
 picture: a page built of components gives its photos the class of its text boxes, and a
-photo's caption and credit line are not the article's text.
+photo's caption and credit line are not the article's text. When the best candidate's class
+names include readability's content names (``class="content lead"``), readability merges the
+blocks of its tag that share one of them (``class="content"``: a how-to's steps), and the
+segments are those (a box of what is needed, a heading and a list, between two steps).
 """
+
+from re import Pattern
+from typing import Optional
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -29,14 +35,24 @@ MAX_LINK_DENSITY = 0.2
 PICTURE_TAGS = ("figure", "figcaption", "img", "picture", "video")
 
 
-def same_segments(best: etree._Element) -> list[etree._Element]:
+def same_segments(best: etree._Element, positive: Optional[Pattern[str]] = None) -> list[etree._Element]:
     """The elements of ``best``'s document with its tag and its class attribute, ``best``
     included, in document order (taken before readability merges any): the segments it may
-    merge. None when ``best`` has no class (readability merges classless blocks by other rules)."""
+    merge. When some of ``best``'s class names are content names (``positive``: readability's
+    ``positiveRe``, "content", "body", "post"...), readability merges the blocks of its tag that
+    share one of those (``class="content lead"`` and ``class="content"``), and so are these
+    the segments. None when ``best`` has no class (readability merges classless blocks by other rules)."""
     classes, tag = best.get("class"), best.tag
     if not classes or not isinstance(tag, str):
         return []
-    return [element for element in checked(best.getroottree().iter(tag)) if element.get("class") == classes]
+    content = frozenset(name for name in classes.split() if positive is not None and positive.search(name))
+    if not content:
+        return [element for element in checked(best.getroottree().iter(tag)) if element.get("class") == classes]
+    return [
+        element
+        for element in checked(best.getroottree().iter(tag))
+        if element.get("class") == classes or not content.isdisjoint((element.get("class") or "").split())
+    ]
 
 
 def _merged(element: etree._Element, best: etree._Element) -> bool:

@@ -653,7 +653,7 @@ def call_tool(
     (for a multimodal model: pass :func:`image_block` of the result to it) instead of
     refusing it; :func:`format_results` shows it as one line.
     """
-    _check_client(client)
+    check_client(client)
     try:
         if not isinstance(images, bool):  # a search ignored it (a fetch refused it)
             raise InvalidInput("images must be True or False, got %r" % (images,), detail_code=BAD_IMAGES)
@@ -665,7 +665,7 @@ def call_tool(
     return _answer(tool, args, chosen, images)
 
 
-def _check_client(client: object) -> None:
+def check_client(client: object) -> None:
     """``TypeError`` unless ``client`` is None or a :class:`SearchClient`: the host's slip, not the
     model's (a backend's name, ``client="stub"``, was an ``AttributeError`` on ``'str'``)."""
     if client is not None and not isinstance(client, SearchClient):
@@ -825,7 +825,7 @@ class ToolSession:
         images: bool = False,
     ) -> None:
         _check_guard(max_repeats, repeat_window_s)
-        _check_client(client)
+        check_client(client)
         self.client = client
         self.images = images
         self.max_repeats = max_repeats

@@ -33,6 +33,7 @@ from ..tool import (
     SEARCH_TOOL,
     TEXT_STYLES,
     ToolSession,
+    check_client,
     chosen_style,
     fetched_image,
     format_results,
@@ -158,6 +159,9 @@ def agent_tools(
             tools shared by several conversations at once count their lookups together too.
     """
     style = chosen_style(style, TEXT_STYLES)  # refused here rather than at the model's first call
+    check_client(client)  # tools("brave") was an AttributeError on 'str' (client.settings)
+    if settings is not None and not isinstance(settings, Settings):
+        raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
     if client is None:
         client = SearchClient(settings=settings) if settings is not None else default_client()
     settings = settings if settings is not None else client.settings

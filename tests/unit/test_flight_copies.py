@@ -292,3 +292,50 @@ def test_a_copy_raised_later_says_the_wait_left_not_the_one_its_asker_was_told(m
         assert error.retry_after == 18.0
         assert error.message == "example.org is rate-limiting us (HTTP 429); retry after 18 s"
     assert met.retry_after == 30.0 and met.message.endswith("retry after 30 s")
+
+
+def test_an_answer_of_a_waiter_that_asked_itself_is_handed_to_no_other_callers_waiters(monkeypatch):
+    """A waiter given nothing (its asker failed) asks itself and hands its answer over as an asker
+    does (``answered``), but the turn under way by then is another caller's, who counts no such
+    waiter: the waiter's answer was kept uncopied for that turn's waiters, its caller changed it,
+    and a later waiter got the changed copy (the sixteen-thread test saw a result of six items, its
+    sixth the one another caller appended). Only the caller whose turn it is hands an answer over."""
+    waiting = threading.Semaphore(0)
+    real_wait_for = flight.wait_for
+
+    def wait_for(*args, **kwargs):
+        waiting.release()
+        return real_wait_for(*args, **kwargs)
+
+    monkeypatch.setattr(flight, "wait_for", wait_for)
+    flights = Flights()
+    next_turn, answered, results = threading.Event(), threading.Event(), []
+
+    def given_nothing():
+        with flights.turn(KEY, Deadline(30_000), lambda: None) as found:
+            assert found is None  # its asker failed: it asks the upstream itself
+            assert next_turn.wait(60)
+            its_own = _answer()
+            flights.answered(KEY, its_own)
+        its_own["items"].append({"title": "appended by its caller"})
+        answered.set()
+
+    def wait_for_it():
+        with flights.turn(KEY, Deadline(30_000), lambda: None) as found:
+            results.append(found)
+
+    impatient = threading.Thread(target=given_nothing)
+    with flights.turn(KEY, Deadline(60_000), lambda: None):
+        impatient.start()
+        assert waiting.acquire(timeout=60)
+    # the first turn ended without an answer; the next caller's turn begins
+    with flights.turn(KEY, Deadline(60_000), lambda: None) as found:
+        assert found is None
+        next_turn.set()
+        assert answered.wait(60)
+        waiter = threading.Thread(target=wait_for_it)
+        waiter.start()
+        assert waiting.acquire(timeout=60)
+    waiter.join()
+    impatient.join()
+    assert results == [None]  # nothing handed over in this turn: it reads the cache, or asks

@@ -137,6 +137,11 @@ class _Asking(threading.Event):
     #: asker's turn ends (:meth:`Flights.answered`); none come after it.
     handed: Optional[dict[str, Any]] = None
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: The thread whose turn it is: the only one that hands its waiters an answer.
+        self.owner = threading.get_ident()
+
     def answer_for(self, budget: Deadline, reach: Optional[Reach]) -> Optional[dict[str, Any]]:
         """A copy of the answer handed over, when it serves a waiter with ``budget`` and ``reach``
         (its retries and request timeout; ``None``: unknown): a whole one always; a partial one
@@ -179,10 +184,14 @@ class Flights:
         The waiters' copy is made here when one waits, else only if one comes before the turn ends
         (then at its end, from ``answer`` as it is then: the client changes no answer it handed over
         before its turn ends): a call nobody waits for, nearly every one, copies nothing (a
-        search's ten items: a hundred lines of Python)."""
+        search's ten items: a hundred lines of Python).
+
+        Only the caller whose turn it is hands over: a waiter given nothing asks itself and calls this
+        too, when the turn under way may be another caller's, whose waiters would get an answer kept
+        uncopied that the waiter's own caller goes on to change."""
         with self._lock:
             asking = self._asking.get(key)
-            if asking is not None:
+            if asking is not None and asking.owner == threading.get_ident():
                 if asking.waiters:
                     asking.answer = copy_result(answer)
                 else:

@@ -1075,3 +1075,54 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
             )
         checked[key] = declared[key].check(value)
     return checked
+
+
+#: Endpoint URLs and what is wrong with each (:func:`url_fault`).
+_FAULTS: dict[str, Optional[str]] = {}
+
+#: :func:`url_fault` of a URL that is not an http(s) URL with a host.
+NOT_HTTP = "not an http(s) URL with a host"
+
+
+def url_fault(url: Any) -> Optional[str]:
+    """Why ``url`` is no usable endpoint: :data:`NOT_HTTP` unless it is an http(s) URL with a host
+    (and no port 0), the reason its host is no host name (:func:`~..hostnames.idna_refusal`),
+    ``None`` for a usable one. A string's answer is remembered (:data:`_FAULTS`: a backend's endpoint
+    is the same on every call)."""
+    if type(url) is str and url in _FAULTS:
+        return _FAULTS[url]
+    try:
+        parts = urllib.parse.urlsplit(url.encode("utf-8").decode("utf-8"))
+        usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and parts.port != 0
+        fault = idna_refusal(parts.hostname or "") if usable else NOT_HTTP
+    except (ValueError, TypeError, AttributeError):  # a bad IPv6 literal or port, a lone surrogate, not a string
+        fault = NOT_HTTP
+    if type(url) is str:
+        if len(_FAULTS) >= 256:
+            _FAULTS.clear()
+        _FAULTS[url] = fault
+    return fault
+
+
+def unusable_why(endpoint: Any) -> str:
+    """What makes ``endpoint``, no http(s) URL with a host, so, said without the URL (it may carry
+    credentials): quotes around it, which docker's ``--env-file`` and systemd's ``EnvironmentFile=`` keep
+    where a shell removes them; no scheme (``SEARXNG_BASE_URL=localhost:8080``, as SearXNG's docker
+    image is reached); else ``""``."""
+    if not isinstance(endpoint, str):
+        return ""
+    if endpoint[:1] in ("'", '"'):
+        return "; it is written in quotes: remove them"
+    if "://" not in endpoint and url_fault("http://" + endpoint) is None and _names_a_host(endpoint):
+        return "; it has no scheme: write http:// or https:// before it"
+    return ""
+
+
+def _names_a_host(text: str) -> bool:
+    """Whether ``text``, read after ``http://``, starts with what names a host rather than any word
+    (``nope``): a dotted name, ``localhost``, or a port."""
+    try:
+        parts = urllib.parse.urlsplit("http://" + text)
+        return "." in (parts.hostname or "") or parts.hostname == "localhost" or parts.port is not None
+    except ValueError:  # a bad port
+        return False

@@ -1052,7 +1052,8 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     ``None`` values (``null`` means "not given", as strict schemas have a model send it).
 
     ``InvalidInput(bad_arguments)`` names the first problem: not an object, a required
-    argument missing, an unknown one, or a value that does not fit its declaration.
+    argument missing (with the first unknown one given, which may be it misspelt: ``qeury``), an unknown
+    one, or a value that does not fit its declaration.
     """
     if given is None:
         given = {}
@@ -1064,17 +1065,26 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     declared = {argument.name: argument for argument in arguments}
     for argument in arguments:
         if argument.required and argument.name not in values:
-            raise InvalidInput("missing required argument %r" % argument.name, detail_code=BAD_ARGUMENTS)
+            unknown = next((key for key in values if key not in declared), None)
+            given_instead = "" if unknown is None else "; got %s" % _unknown_argument(unknown, declared)
+            raise InvalidInput(
+                "missing required argument %r%s" % (argument.name, given_instead), detail_code=BAD_ARGUMENTS
+            )
     checked = {}
     for key, value in values.items():
         if key not in declared:
-            raise InvalidInput(
-                "unknown argument %r%s (allowed: %s)"
-                % (shown_text(key), option_hint(str(key), declared), ", ".join(declared)),
-                detail_code=BAD_ARGUMENTS,
-            )
+            raise InvalidInput(_unknown_argument(key, declared), detail_code=BAD_ARGUMENTS)
         checked[key] = declared[key].check(value)
     return checked
+
+
+def _unknown_argument(key: Any, declared: Mapping[str, "Argument"]) -> str:
+    """What a refusal says of the unknown argument ``key``: its closest declared name, and those allowed."""
+    return "unknown argument %r%s (allowed: %s)" % (
+        shown_text(key),
+        option_hint(str(key), declared),
+        ", ".join(declared),
+    )
 
 
 #: Endpoint URLs and what is wrong with each (:func:`url_fault`).

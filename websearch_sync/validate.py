@@ -1065,17 +1065,21 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     declared = {argument.name: argument for argument in arguments}
     for argument in arguments:
         if argument.required and argument.name not in values:
-            unknown = next((key for key in values if key not in declared), None)
-            given_instead = "" if unknown is None else "; got %s" % _unknown_argument(unknown, declared)
-            raise InvalidInput(
-                "missing required argument %r%s" % (argument.name, given_instead), detail_code=BAD_ARGUMENTS
-            )
+            raise _missing(argument.name, values, declared)
     checked = {}
     for key, value in values.items():
         if key not in declared:
             raise InvalidInput(_unknown_argument(key, declared), detail_code=BAD_ARGUMENTS)
         checked[key] = declared[key].check(value)
     return checked
+
+
+def _missing(name: str, values: Mapping[Any, Any], declared: Mapping[str, "Argument"]) -> InvalidInput:
+    """The refusal of a call without the required argument ``name``, naming the first unknown argument of
+    ``values`` too: a misspelt ``qeury`` is what the model sent instead."""
+    unknown = next((key for key in values if key not in declared), None)
+    given_instead = "" if unknown is None else "; got %s" % _unknown_argument(unknown, declared)
+    return InvalidInput("missing required argument %r%s" % (name, given_instead), detail_code=BAD_ARGUMENTS)
 
 
 def _unknown_argument(key: Any, declared: Mapping[str, "Argument"]) -> str:

@@ -1178,9 +1178,13 @@ def format_results(
     wrapped in an untrusted-content block unless ``untrusted_notice=False``; its tag
     carries a random nonce, so page text cannot close it. ``"markdown"`` escapes
     titles and snippets so they render as the same text (never as links, images or
-    HTML) and puts every link destination in ``<...>``.
+    HTML) and puts every link destination in ``<...>``. ``untrusted_notice`` and ``offline_note``
+    are bools (another value is a ``TypeError``, as ``tool_definitions``' ``strict`` is).
     """
     style = chosen_style(style, TEXT_STYLES)
+    for name, flag in (("untrusted_notice", untrusted_notice), ("offline_note", offline_note)):
+        if not isinstance(flag, bool):  # untrusted_notice="false" kept the block, offline_note="no" the note
+            raise TypeError("format_results: %s must be True or False, got %r" % (name, flag))
     _check_result(result, "format_results")
     return _render(result, style, _new_tag() if untrusted_notice else None, offline_note)
 

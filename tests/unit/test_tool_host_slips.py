@@ -82,3 +82,14 @@ def test_assert_contract_given_arguments_of_the_wrong_type_says_which(keywords, 
         assert_contract(result, **keywords)
     assert str(info.value) == said
     assert_contract(result, max_results=5, provider="stub")  # the same result, asked rightly, holds
+
+
+@pytest.mark.parametrize("name", ["untrusted_notice", "offline_note"])
+@pytest.mark.parametrize("flag", ["false", "no", 0, None])
+def test_format_results_takes_its_flags_as_bools(name, flag):
+    """Before: ``untrusted_notice="false"`` or ``offline_note="no"`` (a value read from a config file) kept
+    the block or the note without a word, any text being true, and ``0`` turned it off."""
+    result = tool.call_tool("web_search", {"query": "x"}, client=SearchClient("stub"))
+    with pytest.raises(TypeError) as info:
+        tool.format_results(result, **{name: flag})
+    assert str(info.value) == "format_results: %s must be True or False, got %r" % (name, flag)

@@ -53,3 +53,13 @@ def test_a_mock_response_of_the_documented_shape_is_taken():
     answer = MockResponse(200, {"Content-Type": "application/json"}, body)
     with ws.SearchClient("brave", settings=SETTINGS, wire=MockWire(lambda request: answer)) as client:
         assert client.search("q")["items"][0]["url"] == "https://tokio.rs/"
+
+
+@pytest.mark.parametrize("answers, given", [({}, "none"), ({"brave": []}, "brave")])
+def test_fake_results_without_an_answer_for_the_backend_names_those_given(answers, given):
+    """``fake_results({})`` said "(answers given for: )", an empty list that read as a cut message."""
+    from websearch_sync.testing import fake_results
+
+    with fake_results(answers), pytest.raises(ws.WebProviderError) as caught:
+        ws.search("q", backend="ddg_html")
+    assert caught.value.message == "fake_results has no answer for backend ddg_html (answers given for: %s)" % given

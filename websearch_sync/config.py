@@ -41,12 +41,15 @@ from .validate import (
     MAX_PAGES,
     MAX_RESULTS,
     MAX_TIMEOUT_MS,
+    NOT_HTTP,
     TOOL_MAX_RESULTS,
     backend_list,
     check_number,
     control_in,
     header_value_problem,
     suggesting_keywords,
+    unusable_why,
+    url_fault,
 )
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -252,7 +255,8 @@ class Settings:
             a call gets when it falls back on that variable (:meth:`default_backend`). A call
             naming its backend, and fetch, never read it.
         env_urls_at_use: (read only, no argument) set by :meth:`from_env`: the text values it read
-            that hold a control character, each as ``(place..., value)``; :meth:`replace` carries it
+            that hold a control character, and the URLs it read that are no http(s) URL with a host,
+            each as ``(place..., value)``; :meth:`replace` carries it
             over. A URL among them is refused where it is used (a search of its backend, a fetch
             through the service), not here: one stray variable of a backend or service a user never
             calls stops no other command. A URL set in code (a field, an override, :meth:`replace`)
@@ -265,8 +269,8 @@ class Settings:
     backend's ``providers`` section holds only the settings that backend declares
     (``Backend.provider_settings``, and ``timeout_ms`` for every backend), each of its declared
     kind and range (``bad_setting``, naming the key and its environment variable). A URL among them
-    (``fetch_service_url``, an ``endpoints`` value, a setting of kind ``url``) set in code holds no
-    control character (``bad_endpoint``): a programmer's mistake fails early (one read from the
+    (``fetch_service_url``, an ``endpoints`` value, a setting of kind ``url``) set in code is an http(s)
+    URL with a host that holds no control character (``bad_endpoint``): a programmer's mistake fails early (one read from the
     environment is refused at use: ``env_urls_at_use``). ``user_agent`` is one line of printable
     Latin-1 text (``bad_setting``) and ``state_prefix`` can name keys (``bad_state_prefix``), with
     or without a ``state_url``.
@@ -380,7 +384,7 @@ class Settings:
         env = os.environ if environ is None else environ
         values = _shared_from_env(env, overridden=set(overrides))
         values["endpoints"], values["providers"] = _backends_from_env(env)
-        at_use = _urls_holding_controls(values)
+        at_use = _urls_at_use(values)
         for key, value in overrides.items():
             if key in ("endpoints", "providers"):
                 merged = dict(values[key])
@@ -465,7 +469,7 @@ def shared_from_env(environ: Optional[Mapping[str, str]] = None) -> "Settings":
     env = os.environ if environ is None else environ
     values = _shared_from_env(env, overridden=set())
     values["endpoints"], values["providers"] = {}, {}
-    return _built(Settings, _urls_holding_controls(values), values)
+    return _built(Settings, _urls_at_use(values), values)
 
 
 def _built(cls: type[_S], at_use: frozenset[tuple[str, ...]], values: Mapping[str, Any]) -> _S:
@@ -711,9 +715,10 @@ def settings_place(library: str, variable: Optional[str]) -> str:
 
 def check_url_setting(url: Any, where: str, provider: Optional[str] = None) -> None:
     """``InvalidInput(bad_endpoint)`` when a configured URL holds a control character (a tab or
-    line break: a URL parser drops it without a word, another host, or sends it encoded): set in
-    code, when the settings are built; read from the environment, where it is used. A value that is
-    no string (nor ``None``) is refused too, saying so."""
+    line break: a URL parser drops it without a word, another host, or sends it encoded), or is no
+    http(s) URL with a host, or its host no host name (:func:`~.validate.url_fault`, the one check of
+    an endpoint): set in code, when the settings are built; read from the environment, where it is
+    used. A value that is no string (nor ``None``) is refused too, saying so; ``None`` and ``""`` are unset."""
     if url is not None and not isinstance(url, str):
         raise InvalidInput(
             "%s must be a URL (a string), got %s" % (where, type(url).__name__),
@@ -723,6 +728,16 @@ def check_url_setting(url: Any, where: str, provider: Optional[str] = None) -> N
     control = control_in(url)
     if control is not None:
         what = CONTROL_IN_SETTING % (where, control)
+        raise InvalidInput(
+            "%s: %s" % (provider, what) if provider else what, provider=provider, detail_code=BAD_ENDPOINT
+        )
+    fault = url_fault(url) if url else None
+    if fault is not None:  # the URL itself is not shown: it may carry credentials
+        what = (
+            "%s is not an http(s) URL with a host%s" % (where, unusable_why(url))
+            if fault == NOT_HTTP
+            else "%s: the host is not a valid host name (%s)" % (where, fault)
+        )
         raise InvalidInput(
             "%s: %s" % (provider, what) if provider else what, provider=provider, detail_code=BAD_ENDPOINT
         )
@@ -741,15 +756,32 @@ def _check_proxy(url: Any, where: str) -> None:
         )
 
 
-def _urls_holding_controls(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
-    """The text values :meth:`Settings.from_env` read (``values``) that hold a control character, each
-    as ``(place..., value)``: ``Settings`` leave them to their use (``Settings.env_urls_at_use``)."""
-    found: list[tuple[str, ...]] = [("fetch_service_url", values.get("fetch_service_url") or "")]
-    found.extend(("endpoints", name, url) for name, url in values["endpoints"].items())
-    found.extend(
-        ("providers", name, key, value) for name, sub in values["providers"].items() for key, value in sub.items()
-    )
-    return frozenset(place for place in found if control_in(place[-1]) is not None)
+def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
+    """The text values :meth:`Settings.from_env` read (``values``) that hold a control character, and
+    the URLs among them :func:`check_url_setting` refuses (``WEB_FETCH_SERVICE_URL=notaurl``), each as
+    ``(place..., value)``: ``Settings`` leave them to their use (``Settings.env_urls_at_use``)."""
+    urls: list[tuple[str, ...]] = [("fetch_service_url", values.get("fetch_service_url") or "")]
+    urls.extend(("endpoints", name, url) for name, url in values["endpoints"].items())
+    found = [place for place in urls if place[-1] and (control_in(place[-1]) is not None or url_fault(place[-1]))]
+    for name, sub in values["providers"].items():
+        found.extend(
+            ("providers", name, key, value)
+            for key, value in sub.items()
+            if control_in(value) is not None or _refused_url(name, key, value)
+        )
+    return frozenset(found)
+
+
+def _refused_url(backend: str, key: str, value: Any) -> bool:
+    """Whether backend ``backend``'s setting ``key`` is of kind ``url`` and refuses ``value`` (one read
+    from the environment: refused where it is used, as :func:`check_url_setting` says)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        _backends.read_settings(backend, {key: value})
+    except InvalidInput as error:
+        return error.detail_code == BAD_ENDPOINT
+    return False
 
 
 def _check_urls(fetch_service_url: Any, endpoints: Mapping[str, Any], at_use: frozenset[tuple[str, ...]]) -> None:

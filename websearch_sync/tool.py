@@ -1136,7 +1136,8 @@ def _advice(error: Mapping[str, Any]) -> str:
 
 def _error_line(error: Mapping[str, Any]) -> str:
     advice = _advice(error)
-    line = "Error: %s: %s. %s" % (_error_code(error), str(error.get("message", "")).rstrip("."), advice)
+    message = _unstopped(error.get("message", ""))
+    line = "Error: %s: %s%s %s" % (_error_code(error), message, "" if message.endswith("...") else ".", advice)
     others = [e for e in error.get("errors") or [] if isinstance(e, Mapping)]
     engines = [e for e in others if e.get("engine")]
     if engines:  # a meta-engine's engines (SearXNG): each with its suspension
@@ -1148,12 +1149,18 @@ def _error_line(error: Mapping[str, Any]) -> str:
         others = [e for e in others if not e.get("engine")]
     if others:  # a chain or a merge: every backend's failure
         line += " Other backends failed too: %s." % "; ".join(
-            "%s %s: %s" % (e.get("provider") or "?", _error_code(e), str(e.get("message", "")).rstrip("."))
-            for e in others
+            "%s %s: %s" % (e.get("provider") or "?", _error_code(e), _unstopped(e.get("message", ""))) for e in others
         )
     # one line: a service's words (an engine's name) may hold line breaks; only those become spaces, so
     # a value the message quotes (``'last  week'``) is shown as it was
     return line.translate(_LINE_BREAKS_AS_SPACES)
+
+
+def _unstopped(message: Any) -> str:
+    """``message`` without its closing full stops (the line adds its own), unless they mark a cut: a
+    quoted value cut short (``got 10000000000000000000...``) lost its ``...`` and read as another value."""
+    text = str(message)
+    return text if text.endswith("...") else text.rstrip(".")
 
 
 def _back_in(retry_after: Any) -> str:
@@ -1178,9 +1185,13 @@ def format_results(
     wrapped in an untrusted-content block unless ``untrusted_notice=False``; its tag
     carries a random nonce, so page text cannot close it. ``"markdown"`` escapes
     titles and snippets so they render as the same text (never as links, images or
-    HTML) and puts every link destination in ``<...>``.
+    HTML) and puts every link destination in ``<...>``. ``untrusted_notice`` and ``offline_note``
+    are bools (another value is a ``TypeError``, as ``tool_definitions``' ``strict`` is).
     """
     style = chosen_style(style, TEXT_STYLES)
+    for name, flag in (("untrusted_notice", untrusted_notice), ("offline_note", offline_note)):
+        if not isinstance(flag, bool):  # untrusted_notice="false" kept the block, offline_note="no" the note
+            raise TypeError("format_results: %s must be True or False, got %r" % (name, flag))
     _check_result(result, "format_results")
     return _render(result, style, _new_tag() if untrusted_notice else None, offline_note)
 

@@ -1052,7 +1052,8 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     ``None`` values (``null`` means "not given", as strict schemas have a model send it).
 
     ``InvalidInput(bad_arguments)`` names the first problem: not an object, a required
-    argument missing, an unknown one, or a value that does not fit its declaration.
+    argument missing (with the first unknown one given, which may be it misspelt: ``qeury``), an unknown
+    one, or a value that does not fit its declaration.
     """
     if given is None:
         given = {}
@@ -1064,14 +1065,78 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     declared = {argument.name: argument for argument in arguments}
     for argument in arguments:
         if argument.required and argument.name not in values:
-            raise InvalidInput("missing required argument %r" % argument.name, detail_code=BAD_ARGUMENTS)
+            raise _missing(argument.name, values, declared)
     checked = {}
     for key, value in values.items():
         if key not in declared:
-            raise InvalidInput(
-                "unknown argument %r%s (allowed: %s)"
-                % (shown_text(key), option_hint(str(key), declared), ", ".join(declared)),
-                detail_code=BAD_ARGUMENTS,
-            )
+            raise InvalidInput(_unknown_argument(key, declared), detail_code=BAD_ARGUMENTS)
         checked[key] = declared[key].check(value)
     return checked
+
+
+def _missing(name: str, values: Mapping[Any, Any], declared: Mapping[str, "Argument"]) -> InvalidInput:
+    """The refusal of a call without the required argument ``name``, naming the first unknown argument of
+    ``values`` too: a misspelt ``qeury`` is what the model sent instead."""
+    unknown = next((key for key in values if key not in declared), None)
+    given_instead = "" if unknown is None else "; got %s" % _unknown_argument(unknown, declared)
+    return InvalidInput("missing required argument %r%s" % (name, given_instead), detail_code=BAD_ARGUMENTS)
+
+
+def _unknown_argument(key: Any, declared: Mapping[str, "Argument"]) -> str:
+    """What a refusal says of the unknown argument ``key``: its closest declared name, and those allowed."""
+    return "unknown argument %r%s (allowed: %s)" % (
+        shown_text(key),
+        option_hint(str(key), declared),
+        ", ".join(declared),
+    )
+
+
+#: Endpoint URLs and what is wrong with each (:func:`url_fault`).
+_FAULTS: dict[str, Optional[str]] = {}
+
+#: :func:`url_fault` of a URL that is not an http(s) URL with a host.
+NOT_HTTP = "not an http(s) URL with a host"
+
+
+def url_fault(url: Any) -> Optional[str]:
+    """Why ``url`` is no usable endpoint: :data:`NOT_HTTP` unless it is an http(s) URL with a host
+    (and no port 0), the reason its host is no host name (:func:`~..hostnames.idna_refusal`),
+    ``None`` for a usable one. A string's answer is remembered (:data:`_FAULTS`: a backend's endpoint
+    is the same on every call)."""
+    if type(url) is str and url in _FAULTS:
+        return _FAULTS[url]
+    try:
+        parts = urllib.parse.urlsplit(url.encode("utf-8").decode("utf-8"))
+        usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and parts.port != 0
+        fault = idna_refusal(parts.hostname or "") if usable else NOT_HTTP
+    except (ValueError, TypeError, AttributeError):  # a bad IPv6 literal or port, a lone surrogate, not a string
+        fault = NOT_HTTP
+    if type(url) is str:
+        if len(_FAULTS) >= 256:
+            _FAULTS.clear()
+        _FAULTS[url] = fault
+    return fault
+
+
+def unusable_why(endpoint: Any) -> str:
+    """What makes ``endpoint``, no http(s) URL with a host, so, said without the URL (it may carry
+    credentials): quotes around it, which docker's ``--env-file`` and systemd's ``EnvironmentFile=`` keep
+    where a shell removes them; no scheme (``SEARXNG_BASE_URL=localhost:8080``, as SearXNG's docker
+    image is reached); else ``""``."""
+    if not isinstance(endpoint, str):
+        return ""
+    if endpoint[:1] in ("'", '"'):
+        return "; it is written in quotes: remove them"
+    if "://" not in endpoint and url_fault("http://" + endpoint) is None and _names_a_host(endpoint):
+        return "; it has no scheme: write http:// or https:// before it"
+    return ""
+
+
+def _names_a_host(text: str) -> bool:
+    """Whether ``text``, read after ``http://``, starts with what names a host rather than any word
+    (``nope``): a dotted name, ``localhost``, or a port."""
+    try:
+        parts = urllib.parse.urlsplit("http://" + text)
+        return "." in (parts.hostname or "") or parts.hostname == "localhost" or parts.port is not None
+    except ValueError:  # a bad port
+        return False

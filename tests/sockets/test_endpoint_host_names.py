@@ -43,7 +43,7 @@ def refusal(backend, settings):
 @pytest.mark.parametrize("impersonate", BOTH)
 @pytest.mark.parametrize(("host", "reason"), HOSTS, ids=["empty-label", "label-of-64"])
 def test_a_searxng_base_url_whose_host_idna_cannot_encode_is_a_bad_endpoint(impersonate, host, reason, lookups):
-    settings = ws.Settings(impersonate=impersonate, providers={"searxng": {"base_url": "http://%s:8888/" % host}})
+    settings = ws.Settings.from_env({"SEARXNG_BASE_URL": "http://%s:8888/" % host}, impersonate=impersonate)
     assert refusal("searxng", settings) == (
         "searxng: the endpoint's host is not a valid host name (%s; "
         "check Settings.providers['searxng']['base_url'] or SEARXNG_BASE_URL)" % reason,
@@ -56,7 +56,9 @@ def test_a_searxng_base_url_whose_host_idna_cannot_encode_is_a_bad_endpoint(impe
 @pytest.mark.parametrize("impersonate", BOTH)
 @pytest.mark.parametrize(("host", "reason"), HOSTS, ids=["empty-label", "label-of-64"])
 def test_an_endpoint_override_whose_host_idna_cannot_encode_is_a_bad_endpoint(impersonate, host, reason, lookups):
-    settings = ws.Settings(impersonate=impersonate, endpoints={"ddg_html": "https://%s/html/" % host})
+    settings = ws.Settings.from_env(
+        {"WEB_SEARCH_ENDPOINT_DDG_HTML": "https://%s/html/" % host}, impersonate=impersonate
+    )
     assert refusal("ddg_html", settings) == (
         "ddg_html: the endpoint's host is not a valid host name (%s; "
         "check Settings.endpoints['ddg_html'] or WEB_SEARCH_ENDPOINT_DDG_HTML)" % reason,

@@ -35,7 +35,8 @@ def fetch_error(impersonate, url):
 
 
 def search_error(impersonate, base_url):
-    settings = ws.Settings(impersonate=impersonate, providers={"searxng": {"base_url": base_url}})
+    # from the environment: refused at its use, as here (set in code, when the Settings are built)
+    settings = ws.Settings.from_env({"SEARXNG_BASE_URL": base_url}, impersonate=impersonate)
     with ws.SearchClient("searxng", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
         with pytest.raises(ws.WebSearchError) as raised:
             client.search("red panda")

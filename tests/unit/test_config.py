@@ -110,8 +110,10 @@ def test_a_byte_cap_under_fetchs_smallest_is_a_bad_setting(caplog):
 def test_repr_shows_no_password_of_any_url_setting(searx, endpoint, reader, shown_hosts):
     # docs/api.md: "repr(settings) never shows a key"; a user name and password in a URL is one
     # (SEARXNG_BASE_URL with Basic auth, docs/configuration.md), in whichever setting it is
-    settings = ws.Settings(
-        providers={"searxng": {"base_url": searx}}, endpoints={"ddg_html": endpoint}, fetch_service_url=reader
+    # from the environment: a URL without its scheme is refused at its use, so Settings hold it (in code,
+    # it is refused when they are built, and the refusal shows no URL)
+    settings = ws.Settings.from_env(
+        {"SEARXNG_BASE_URL": searx, "WEB_SEARCH_ENDPOINT_DDG_HTML": endpoint, "WEB_FETCH_SERVICE_URL": reader}
     )
     shown = repr(settings)
     assert not [secret for secret in ("pw-searx", "pw-endpoint", "pw-reader", "tk-reader") if secret in shown], shown

@@ -465,7 +465,12 @@ def test_a_default_endpoint_without_its_scheme_is_named_as_the_class_s_own_decla
         " overrides it); it has no scheme: write http:// or https:// before it"
     )
     with pytest.raises(ws.InvalidInput) as caught:
-        ws.search("q", backend="demo_schemeless", settings=ws.Settings(endpoints={"demo_schemeless": "nope"}))
+        # the environment's override: refused at its use (one set in code, when the Settings are built)
+        ws.search(
+            "q",
+            backend="demo_schemeless",
+            settings=ws.Settings.from_env({"WEB_SEARCH_ENDPOINT_DEMO_SCHEMELESS": "nope"}),
+        )
     assert caught.value.message == (
         "demo_schemeless: the endpoint is not an http(s) URL with a host (check Settings.endpoints['demo_schemeless']"
         " or WEB_SEARCH_ENDPOINT_DEMO_SCHEMELESS)"

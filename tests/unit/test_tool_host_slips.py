@@ -82,3 +82,29 @@ def test_assert_contract_given_arguments_of_the_wrong_type_says_which(keywords, 
         assert_contract(result, **keywords)
     assert str(info.value) == said
     assert_contract(result, max_results=5, provider="stub")  # the same result, asked rightly, holds
+
+
+@pytest.mark.parametrize("name", ["untrusted_notice", "offline_note"])
+@pytest.mark.parametrize("flag", ["false", "no", 0, None])
+def test_format_results_takes_its_flags_as_bools(name, flag):
+    """Before: ``untrusted_notice="false"`` or ``offline_note="no"`` (a value read from a config file) kept
+    the block or the note without a word, any text being true, and ``0`` turned it off."""
+    result = tool.call_tool("web_search", {"query": "x"}, client=SearchClient("stub"))
+    with pytest.raises(TypeError) as info:
+        tool.format_results(result, **{name: flag})
+    assert str(info.value) == "format_results: %s must be True or False, got %r" % (name, flag)
+
+
+def test_an_error_line_keeps_the_mark_of_a_value_cut_short():
+    """A refused number of 41 digits is quoted cut, ``got 10000000000000000000...``; the error line dropped
+    the dots with the message's full stop, telling the model (over MCP too) it had sent 10**19."""
+    result = tool.call_tool("web_search", {"query": "x", "max_results": 10**40}, client=SearchClient("stub"))
+    line = tool.format_results(result)
+    assert line == (
+        "Error: InvalidInput (bad_arguments): argument 'max_results' must be in 1..10, got 10000000000000000000..."
+        " Correct the arguments and call again."
+    )
+    other = {"error": {**result["error"], "message": "x must be 1..10, got 11."}}
+    assert tool.format_results(other).startswith(
+        "Error: InvalidInput (bad_arguments): x must be 1..10, got 11. Correct"
+    )

@@ -188,6 +188,11 @@ def test_the_check_reads_null_as_absent_and_names_the_first_problem():
     for given, problem in [
         ([], "arguments must be a JSON object, got an array"),
         ({}, "missing required argument 'q'"),
+        # a misspelt required argument: the missing one and what was sent instead, with the closest name
+        (
+            {"qq": "a"},
+            "missing required argument 'q'; got unknown argument 'qq' (did you mean 'q'?) (allowed: q, n, mode, flag)",
+        ),
         ({"q": "a", "z": 1}, "unknown argument 'z' (allowed: q, n, mode, flag)"),
         ({"q": "abcdef"}, "argument 'q' must be 1..5 characters long, got 6"),
         ({"q": "a", "n": 4}, "argument 'n' must be in 1..3, got 4"),

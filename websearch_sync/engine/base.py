@@ -41,7 +41,6 @@ from ..errors import (
     WebSearchError,
     counted,
 )
-from ..hostnames import idna_refusal
 from ..models import MAX_RESULT_NESTING, ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
@@ -51,7 +50,7 @@ from ..net.media import media_kind, served_as
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import shown_url
 from ..secrets import is_secret_name, redact, redacted_value
-from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, MAX_PAGES, control_in
+from ..validate import CONTROL_IN_SETTING, LOCALE_WORDS, MAX_PAGES, NOT_HTTP, control_in, unusable_why, url_fault
 from .code_site import plugin_package, raised_at
 from .identity import has_address, identity
 from .option import MAX_PAGES_OPTION, PAGENO, Option, declared, read_options
@@ -301,7 +300,7 @@ class Backend:
         """
         self._check_missing()
         endpoint = self.endpoint_url()
-        fault = _endpoint_fault(endpoint)
+        fault = url_fault(endpoint)
         control = self._control_in_urls(endpoint)
         if fault is None and control is None:
             return
@@ -311,10 +310,10 @@ class Backend:
             origin = "%s's own default_endpoint, or its endpoint_url(); %s overrides it" % (type(self).__name__, origin)
         if control is not None:  # a URL parser drops a tab or line break (another host), or sends it encoded
             what = CONTROL_IN_SETTING % (control[1], control[0])
-        elif fault != _NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)
+        elif fault != NOT_HTTP:  # no host name: refused here, never looked up (as fetch's)
             what = "the endpoint's host is not a valid host name (%s; check %s)" % (fault, origin)
         else:  # the URL itself is not shown: it may carry credentials
-            what = "the endpoint is not an http(s) URL with a host (check %s)%s" % (origin, _unusable_why(endpoint))
+            what = "the endpoint is not an http(s) URL with a host (check %s)%s" % (origin, unusable_why(endpoint))
         raise InvalidInput("%s: %s" % (self.name, what), provider=self.name, detail_code=BAD_ENDPOINT)
 
     def _endpoint_origin(self) -> str:
@@ -956,58 +955,6 @@ def answered_at(response: HttpResponse, params: SearchParams) -> datetime.dateti
 #: By class: its declarations (``provider_settings``, ``env_vars``, ``required``) and the settings
 #: made of them (:meth:`Backend.declared_settings`); made again when a declaration is replaced.
 _DECLARED: "weakref.WeakKeyDictionary[type, tuple[tuple[Any, ...], tuple[Setting, ...]]]" = weakref.WeakKeyDictionary()
-
-
-#: :func:`_endpoint_fault` of a URL that is not an http(s) URL with a host.
-_NOT_HTTP = "not an http(s) URL with a host"
-
-
-def _endpoint_fault(url: Any) -> Optional[str]:
-    """Why ``url`` is no usable endpoint: :data:`_NOT_HTTP` unless it is an http(s) URL with a host
-    (and no port 0), the reason its host is no host name (:func:`~..hostnames.idna_refusal`),
-    ``None`` for a usable one. A string's answer is remembered (:data:`_FAULTS`: a backend's endpoint
-    is the same on every call)."""
-    if type(url) is str and url in _FAULTS:
-        return _FAULTS[url]
-    try:
-        parts = urlsplit(url.encode("utf-8").decode("utf-8"))
-        usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and parts.port != 0
-        fault = idna_refusal(parts.hostname or "") if usable else _NOT_HTTP
-    except (ValueError, TypeError, AttributeError):  # a bad IPv6 literal or port, a lone surrogate, not a string
-        fault = _NOT_HTTP
-    if type(url) is str:
-        if len(_FAULTS) >= 256:
-            _FAULTS.clear()
-        _FAULTS[url] = fault
-    return fault
-
-
-def _unusable_why(endpoint: Any) -> str:
-    """What makes ``endpoint``, no http(s) URL with a host, so, said without the URL (it may carry
-    credentials): quotes around it, which docker's ``--env-file`` and systemd's ``EnvironmentFile=`` keep
-    where a shell removes them; no scheme (``SEARXNG_BASE_URL=localhost:8080``, as SearXNG's docker
-    image is reached); else ``""``."""
-    if not isinstance(endpoint, str):
-        return ""
-    if endpoint[:1] in ("'", '"'):
-        return "; it is written in quotes: remove them"
-    if "://" not in endpoint and _endpoint_fault("http://" + endpoint) is None and _names_a_host(endpoint):
-        return "; it has no scheme: write http:// or https:// before it"
-    return ""
-
-
-def _names_a_host(text: str) -> bool:
-    """Whether ``text``, read after ``http://``, starts with what names a host rather than any word
-    (``nope``): a dotted name, ``localhost``, or a port."""
-    try:
-        parts = urlsplit("http://" + text)
-        return "." in (parts.hostname or "") or parts.hostname == "localhost" or parts.port is not None
-    except ValueError:  # a bad port
-        return False
-
-
-#: Endpoint URLs and what is wrong with each (:func:`_endpoint_fault`).
-_FAULTS: dict[str, Optional[str]] = {}
 
 
 def _declared_at(cls: type, *attributes: str) -> int:

@@ -27,12 +27,24 @@ _CHUNK = 65536
 @dataclass
 class MockResponse:
     """An answer of a :class:`MockWire` handler: the body as the page's bytes (already decoded;
-    text is encoded as UTF-8), ``url`` where it came from (default: the request's)."""
+    text is encoded as UTF-8), ``url`` where it came from (default: the request's). A field of
+    another type (``status="200"``, ``body=None``) is a ``TypeError`` naming it, when it is made:
+    the test's slip, which else surfaced as a backend's "internal error" at the search."""
 
     status: int = 200
     headers: Mapping[str, str] = field(default_factory=dict)
     body: Union[bytes, str] = b""
     url: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        for name, value, wanted, kinds in (
+            ("status", self.status, "an int (200)", int),
+            ("headers", self.headers, "a mapping of header names to values", Mapping),
+            ("body", self.body, "bytes or str", (bytes, bytearray, memoryview, str)),
+            ("url", self.url, "a URL (str) or None", (str, type(None))),
+        ):
+            if not isinstance(value, kinds) or isinstance(value, bool):
+                raise TypeError("MockResponse.%s must be %s, got %s" % (name, wanted, type(value).__name__))
 
 
 def deliver(answer: MockResponse, sink: BodySink, request_url: str) -> None:
@@ -60,6 +72,11 @@ class MockWire:
     bypasses_requests = False
 
     def __init__(self, handler: Callable[[WireRequest], MockResponse]) -> None:
+        if not callable(handler):
+            raise TypeError(
+                "MockWire takes a handler, a function of the request returning a MockResponse, got %s"
+                % type(handler).__name__
+            )
         self.handler = handler
         self.requests: list[WireRequest] = []
         self._lock = instance_lock(self)  # a caller's wire: a forked child keeps it
@@ -74,6 +91,11 @@ class MockWire:
         with self._lock:
             self.requests.append(request)
         answer = self.handler(request)
+        if not isinstance(answer, MockResponse):
+            raise TypeError(
+                "MockWire's handler returned %s for %s %s: it returns a MockResponse (or raises a WebSearchError)"
+                % (type(answer).__name__, request.method, host)
+            )
         if deadline.remaining_s() <= 0:
             raise deadline_error(deadline, host, provider)
         deliver(answer, sink, request.url)

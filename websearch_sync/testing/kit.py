@@ -524,7 +524,9 @@ def fake_results(
         def answer(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
             if name not in table:  # not answered: not a call (as replay_fixtures' calls)
                 raise _no_answer(
-                    name, "fake_results has no answer for backend %s (answers given for: %s)" % (name, ", ".join(table))
+                    name,
+                    "fake_results has no answer for backend %s (answers given for: %s)"
+                    % (name, ", ".join(table) or "none"),
                 )
             fake.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params)))
             return _fake_items(name, table[name], params)

@@ -30,6 +30,9 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: deadline opens no more blocks after it than by the walk.
 _BLOCKS_EVERY = 128
 
+#: What :attr:`_Plan.by_value` gives for a class attribute not met before (truthy, unlike "none").
+_NEW = ("",)
+
 
 class ClassedTag:
     """The block test "a ``tag`` element with class ``name``" (an ``is_block`` of
@@ -66,26 +69,37 @@ class Below:
 
 
 class _Plan:
-    """A walk's declared tests: the class names its parts look for, its :class:`Below` parts."""
+    """A walk's declared tests: the parts its class tests name, by an element's class attribute
+    (as it is written: the blocks of a page repeat the same few), and its :class:`Below` parts."""
 
-    __slots__ = ("by_class", "names", "below")
+    __slots__ = ("by_class", "by_value", "below")
 
     def __init__(self, by_class: Mapping[str, list[str]], below: list[tuple[str, Below]]) -> None:
         self.by_class = by_class
-        self.names = frozenset(by_class)
+        #: The parts each class attribute met so far in the walk names (``()``: none; the key
+        #: ``None``: no attribute); as many entries as distinct attributes in the blocks, at most.
+        self.by_value: dict[Optional[str], tuple[str, ...]] = {None: ()}
         self.below = below
 
+    def _named(self, value: str) -> tuple[str, ...]:
+        """The parts the class attribute ``value`` names, in the order the walk records them."""
+        named = self.by_value[value] = tuple(part for name in value.split() for part in self.by_class.get(name, ()))
+        return named
+
     def parts(self, block: Any) -> dict[str, Any]:
-        """The first element of each part below ``block`` (which holds no other block)."""
+        """The first element of each part below ``block`` (which holds no other block). An
+        element's class attribute is looked up whole (:attr:`by_value`): split and its names
+        looked up only the first time it is met in the walk, not again in every block."""
         found: dict[str, Any] = {}
-        names = self.names
+        by_value = self.by_value
         for element in checked(block.iterdescendants(etree.Element)):
-            value = element.get("class")
-            if value and not names.isdisjoint(value.split()):
-                for name in value.split():
-                    for part in self.by_class.get(name, ()):
-                        if part not in found:
-                            found[part] = element
+            parts = by_value.get(element.get("class"), _NEW)
+            if parts:
+                if parts is _NEW:
+                    parts = self._named(element.get("class"))
+                for part in parts:
+                    if part not in found:
+                        found[part] = element
         for part, test in self.below:
             top = found.get(test.part)
             if top is not None:

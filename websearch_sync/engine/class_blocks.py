@@ -32,6 +32,9 @@ _BLOCKS_EVERY = 128
 
 #: What :attr:`_Plan.by_value` gives for a class attribute not met before (truthy, unlike "none").
 _NEW = ("",)
+#: How many class attributes a plan keeps looked up (the pages of one engine repeat a few dozen);
+#: one met after that is looked up each time it is met.
+_VALUES_KEPT = 512
 
 
 class ClassedTag:
@@ -76,14 +79,16 @@ class _Plan:
 
     def __init__(self, by_class: Mapping[str, list[str]], below: list[tuple[str, Below]]) -> None:
         self.by_class = by_class
-        #: The parts each class attribute met so far in the walk names (``()``: none; the key
-        #: ``None``: no attribute); as many entries as distinct attributes in the blocks, at most.
+        #: The parts each class attribute met so far names (``()``: none; the key ``None``: no
+        #: attribute), at most :data:`_VALUES_KEPT` of them.
         self.by_value: dict[Optional[str], tuple[str, ...]] = {None: ()}
         self.below = below
 
     def _named(self, value: str) -> tuple[str, ...]:
         """The parts the class attribute ``value`` names, in the order the walk records them."""
-        named = self.by_value[value] = tuple(part for name in value.split() for part in self.by_class.get(name, ()))
+        named = tuple(part for name in value.split() for part in self.by_class.get(name, ()))
+        if len(self.by_value) < _VALUES_KEPT:
+            self.by_value[value] = named
         return named
 
     def parts(self, block: Any) -> dict[str, Any]:
@@ -110,8 +115,11 @@ class _Plan:
         return found
 
 
-def _plan(by_class: Mapping[str, list[str]], others: Sequence[tuple[str, Any]]) -> Optional[_Plan]:
-    """The tests as a plan, or ``None`` when one of them is neither a class test nor below one."""
+def plan(by_class: Mapping[str, list[str]], others: Sequence[tuple[str, Any]]) -> Optional[_Plan]:
+    """The part tests as :func:`found` reads them (``by_class``: the :class:`~.html_parsing.HasClass`
+    parts by class name; ``others``: the other part tests, by part), or ``None`` when one of them is
+    neither a class test nor below one. Made once for a walk's tests and kept with them: the class
+    attributes it has looked up stay looked up for the next page."""
     class_parts = {part for parts in by_class.values() for part in parts}
     below = [(part, test) for part, test in others if type(test) is Below and test.part in class_parts]
     return _Plan(by_class, below) if len(below) == len(others) else None
@@ -130,24 +138,16 @@ def _nested(blocks: Sequence[Any]) -> bool:
 
 
 def found(
-    root: Any,
-    is_block: Callable[[Any], bool],
-    by_class: Mapping[str, list[str]],
-    others: Sequence[tuple[str, Any]],
-    skip: Optional[Callable[[Any], bool]],
+    root: Any, is_block: Callable[[Any], bool], parts: Optional[_Plan], skip: Optional[Callable[[Any], bool]]
 ) -> Optional[Iterator[tuple[Any, dict[str, Any]]]]:
-    """The blocks below ``root`` and the first element of each of their parts, as
-    :func:`~.html_parsing.walk_blocks` finds them (``by_class``: its :class:`~.html_parsing.HasClass`
-    parts by class name; ``others``: its other part tests, by part); ``None`` where this cannot
-    be sure to find the same (see the module's doc), and the walk is to run. Lazy: a block's parts
-    are found as it is asked for, with a checkpoint every :data:`_BLOCKS_EVERY` blocks."""
-    if skip is not None or type(is_block) is not ClassedTag or not is_block.tag.isalnum():  # "*": any
-        return None
-    plan = _plan(by_class, others)
-    if plan is None:
+    """The blocks below ``root`` and the first element of each of their ``parts`` (:func:`plan`),
+    as :func:`~.html_parsing.walk_blocks` finds them; ``None`` where this cannot be sure to find the
+    same (see the module's doc), and the walk is to run. Lazy: a block's parts are found as it is
+    asked for, with a checkpoint every :data:`_BLOCKS_EVERY` blocks."""
+    if parts is None or skip is not None or type(is_block) is not ClassedTag or not is_block.tag.isalnum():  # "*"
         return None
     name = is_block.name
     blocks = [tag for tag in checked(root.iterdescendants(is_block.tag)) if name in (tag.get("class") or "").split()]
     if _nested(blocks):
         return None
-    return ((block, plan.parts(block)) for block in checked(blocks, _BLOCKS_EVERY))
+    return ((block, parts.parts(block)) for block in checked(blocks, _BLOCKS_EVERY))

@@ -404,7 +404,8 @@ def walk_blocks(
     way. A subtree passing ``skip`` (e.g. an ads container) is not entered. Each
     element and string is visited once, so the walk is linear whatever nests in what;
     lxml's own walk (``iterwalk``) moves through the tree, this loop only decides. Where the
-    tests are declared (:mod:`.class_blocks`), XPath finds the same blocks and parts in C.
+    tests are declared (:mod:`.class_blocks`), lxml's ``iter`` finds the same blocks in C and each
+    block's parts are read from its own elements, without the per-element walk.
     """
     tests = _part_tests(parts)
     declared = class_blocks.found(root, is_block, tests.plan, skip)

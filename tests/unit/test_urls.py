@@ -6,6 +6,7 @@ from urllib.parse import urlsplit
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 import websearch_sync as ws
 from websearch_sync.client.fusion import fuse
@@ -650,7 +651,7 @@ def test_percent_decoded_reads_every_escape_as_unquote_does():
 
 
 @given(st.text(alphabet="%0129aAfFgx\\/:é\x00\x7f", max_size=24))
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400, deep=4000), deadline=None)
 def test_percent_decoded_is_unquote_on_any_text(text):
     from urllib.parse import unquote
 

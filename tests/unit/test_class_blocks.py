@@ -41,7 +41,7 @@ def _read(blocks, names):
 def _same_as_the_walk(root, is_block, parts):
     """The blocks read with the declared tests equal the walk's; whether the walk was left out."""
     tests = _PartTests(parts)
-    declared = class_blocks.found(root, is_block, tests.by_class, tests.others, None)
+    declared = class_blocks.found(root, is_block, tests.plan, None)
     fast = walk_blocks(root, is_block, parts)
     walked = walk_blocks(root, lambda tag: is_block(tag), _as_functions(parts))
     assert _read(fast, parts) == _read(walked, parts)
@@ -133,3 +133,20 @@ def test_a_block_name_lxml_reads_as_a_pattern_is_left_to_the_walk():
     root = parse_fragment('<div class="result"><a class="title">x</a></div>')
     assert _same_as_the_walk(root, ClassedTag("*", "result"), PARTS) is False
     assert walk_blocks(root, ClassedTag("*", "result"), PARTS) == []
+
+
+def test_a_walks_tests_are_sorted_again_when_their_mapping_changed():
+    """The sorted tests are kept by mapping for the next walk (``html_parsing._part_tests``): the
+    same mapping changed in place is sorted again, not read with its old tests."""
+    root = parse_fragment(
+        '<div class="r"><a class="x">X</a><span class="y">Y</span></div><div class="r"><a class="x">X2</a></div>'
+    )
+    parts = {"part": HasClass("x")}
+    texts = [block.text("part") for block in walk_blocks(root, ClassedTag("div", "r"), parts)]
+    assert texts == [block.text("part") for block in walk_blocks(root, ClassedTag("div", "r"), parts)] == ["X", "X2"]
+    parts["part"] = HasClass("y")
+    assert [block.text("part") for block in walk_blocks(root, ClassedTag("div", "r"), parts)] == ["Y", ""]
+    parts["other"] = Below("part", lambda tag: True)
+    assert [block.text("part") for block in walk_blocks(root, ClassedTag("div", "r"), parts)] == ["Y", ""]
+    with pytest.raises(LookupError):
+        walk_blocks(root, ClassedTag("div", "r"), {"part": HasClass("y")})[0].text("other")

@@ -47,3 +47,46 @@ def test_a_value_that_is_no_text_is_refused_naming_its_type(value, kind):
 
 def test_bytes_and_none_pass_as_requests_reads_them():
     check_headers({"X-Raw": b"bytes", "X-Left-Out": None}, "brave")  # None: a session header's "leave it out"
+
+
+class _Text(str):
+    pass
+
+
+HEADER_SETS = [
+    {},
+    {"Accept": "text/html", "User-Agent": "x/1.0"},
+    {"Accept": "text/html", "X-Key": "caf\u00e9"},
+    {"Accept": "text/html", "X-Key": "a\r\nInjected: 1"},
+    {"Accept": "text/html", "X-Key": "tab\there"},
+    {"Accept": "text/html", "X-Key": b"bytes"},
+    {"Accept": "text/html", "X-Key": None},
+    {"Accept": "text/html", "X-Key": 3},
+    {"Accept": "text/html", b"X-Name": "bytes name"},
+    {"Accept": _Text("text/html")},
+    {"Accept": "text/html", "X-Key": "\u2028"},
+]
+
+
+def _outcome(headers):
+    try:
+        check_headers(headers, "brave")
+    except InvalidInput as error:
+        return str(error)
+    return None
+
+
+@pytest.mark.parametrize("headers", HEADER_SETS)
+def test_the_quick_header_check_judges_as_the_per_header_one(headers, monkeypatch):
+    """``_plain`` passes at once only what the per-header loop passes: the same outcome without it."""
+    from websearch_sync.net import headers as module
+
+    quick = _outcome(headers)
+    monkeypatch.setattr(module, "_plain", lambda headers: False)
+    assert quick == _outcome(headers)
+
+
+def test_the_quick_header_check_passes_printable_ascii_text_only():
+    from websearch_sync.net import headers as module
+
+    assert module._plain(HEADER_SETS[1]) and not any(module._plain(other) for other in HEADER_SETS[2:])

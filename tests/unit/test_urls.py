@@ -4,6 +4,9 @@ that say when two URLs are one page."""
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from property_examples import examples
 
 import websearch_sync as ws
 from websearch_sync.client.fusion import fuse
@@ -638,8 +641,20 @@ def test_percent_decoded_reads_every_escape_as_unquote_does():
 
     from websearch_sync.net.urls import percent_decoded
 
-    # escapes of punctuation (both hex cases), of "%" itself, of UTF-8 (whole and cut), broken ones, text
-    tokens = ["%", "%2", "%25", "%3A", "%3a", "%2F", "%2f", "%20", "%E2%82%AC", "%e2%82", "%zz", "a", "é", "+"]
+    # escapes of punctuation (both hex cases), of "%" itself, of "\\" and of UTF-8 (whole and cut), broken
+    # ones, text, and what the codec the ASCII ones are read by would read as its own escapes
+    tokens = ["%", "%2", "%25", "%3A", "%3a", "%2F", "%2f", "%20", "%5C", "%E2%82%AC", "%e2%82", "%zz", "a", "é"]
+    tokens += ["+", "\\", "x4", "\\x41", "\\u00e9", "\\n"]
     texts = ["".join(parts) for size in range(5) for parts in itertools.product(tokens, repeat=size)]
     assert [percent_decoded(text) for text in texts] == [unquote(text) for text in texts]
     assert percent_decoded("https%3A%2F%2Fexample.com%2F%253A%3Fq%3D%E2%82%AC") == "https://example.com/%3A?q=€"
+
+
+@given(st.text(alphabet="%0129aAfFgx\\/:é\x00\x7f", max_size=24))
+@settings(max_examples=examples(400, deep=4000), deadline=None)
+def test_percent_decoded_is_unquote_on_any_text(text):
+    from urllib.parse import unquote
+
+    from websearch_sync.net.urls import percent_decoded
+
+    assert percent_decoded(text) == unquote(text)

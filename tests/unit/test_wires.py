@@ -66,6 +66,25 @@ def test_the_browser_request_of_a_best_effort_request_is_best_effort():
     assert merged is not request and merged.best_effort
 
 
+def test_a_request_with_other_headers_keeps_every_other_field():
+    """``with_headers`` copies field by field (not by ``dataclasses.replace``): a field it left out,
+    or one added to ``WireRequest`` and not copied, would come back at its default here."""
+    import dataclasses
+
+    request = WireRequest("POST", "https://a.example/s", [("A", "1")], b"q=1", "10.0.0.2", False, True, True)
+    request.best_effort = True
+    for item in dataclasses.fields(WireRequest):  # no field left at its default
+        default = item.default_factory() if item.default_factory is not dataclasses.MISSING else item.default
+        assert getattr(request, item.name) != default, item.name
+    copy = request.with_headers([("B", "2")])
+    expected = dataclasses.replace(request, headers=[("B", "2")])
+    expected.best_effort = True
+    assert [getattr(copy, item.name) for item in dataclasses.fields(WireRequest)] == [
+        getattr(expected, item.name) for item in dataclasses.fields(WireRequest)
+    ]
+    assert copy.headers == [("B", "2")] and request.headers == [("A", "1")]
+
+
 def test_a_browser_request_reaches_a_mock_as_the_browser_wire_would_send_it():
     wire = MockWire(page)
     response = send(HttpTransport(wire=wire, impersonate="chrome"), form_post())

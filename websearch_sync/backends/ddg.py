@@ -148,7 +148,8 @@ def _keep(item: dict[str, Any]) -> tuple[bool, bool]:
     return True, False
 
 
-#: A result block: ``div.result`` (declared, so that the walk finds the blocks by XPath: :mod:`.class_blocks`).
+#: A result block: ``div.result`` (declared, so that the blocks are found without the per-element walk:
+#: :mod:`.class_blocks`).
 _is_html_block = ClassedTag("div", "result")
 
 #: The parts of a ``div.result`` read; the date is an unclassed span in ``.result__extras__url``

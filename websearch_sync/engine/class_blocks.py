@@ -5,9 +5,10 @@ of its loop (a start and an end) and a part test each, about 2,500 lines of Pyth
 DuckDuckGo page (ddgs's whole search runs 1,737). Where the tests say what they look for — the
 block is a :class:`ClassedTag` (an element name and one of its classes), every part a
 :class:`~.html_parsing.HasClass` or a :class:`Below` one of those — the blocks are the elements
-lxml's ``iter(name)`` hands out (filtered in C) with the class, each block's part candidates the
-descendants whose class list meets the parts' classes (one set test an element), and each part's
-text is read by lxml (``itertext``) when asked: the same blocks, parts and texts as the walk, at
+lxml's ``iter(name)`` hands out (filtered in C) with the class, each block's parts the first of its
+descendants whose class attribute names them (one dict lookup an element: the parts an attribute
+names are kept by the attribute as written, looked up once), and each part's text is read by
+lxml (``itertext``) when asked: the same blocks, parts and texts as the walk, at
 about half its CPU time. (libxml2's XPath finds the same in C but costs more: its string tests of
 a class list allocate at every element.)
 
@@ -29,6 +30,12 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: own (one every 512 elements) where a block has four elements, so that a parse abandoned at its
 #: deadline opens no more blocks after it than by the walk.
 _BLOCKS_EVERY = 128
+
+#: What :attr:`_Plan.by_value` gives for a class attribute not met before (truthy, unlike "none").
+_NEW = ("",)
+#: How many class attributes a plan keeps looked up (the pages of one engine repeat a few dozen);
+#: one met after that is looked up each time it is met.
+_VALUES_KEPT = 512
 
 
 class ClassedTag:
@@ -66,26 +73,39 @@ class Below:
 
 
 class _Plan:
-    """A walk's declared tests: the class names its parts look for, its :class:`Below` parts."""
+    """A walk's declared tests: the parts its class tests name, by an element's class attribute
+    (as it is written: the blocks of a page repeat the same few), and its :class:`Below` parts."""
 
-    __slots__ = ("by_class", "names", "below")
+    __slots__ = ("by_class", "by_value", "below")
 
     def __init__(self, by_class: Mapping[str, list[str]], below: list[tuple[str, Below]]) -> None:
         self.by_class = by_class
-        self.names = frozenset(by_class)
+        #: The parts each class attribute met so far names (``()``: none; the key ``None``: no
+        #: attribute), at most :data:`_VALUES_KEPT` of them.
+        self.by_value: dict[Optional[str], tuple[str, ...]] = {None: ()}
         self.below = below
 
+    def _named(self, value: str) -> tuple[str, ...]:
+        """The parts the class attribute ``value`` names, in the order the walk records them."""
+        named = tuple(part for name in value.split() for part in self.by_class.get(name, ()))
+        if len(self.by_value) < _VALUES_KEPT:
+            self.by_value[value] = named
+        return named
+
     def parts(self, block: Any) -> dict[str, Any]:
-        """The first element of each part below ``block`` (which holds no other block)."""
+        """The first element of each part below ``block`` (which holds no other block). An
+        element's class attribute is looked up whole (:attr:`by_value`): split and its names
+        looked up only the first time it is met in the walk, not again in every block."""
         found: dict[str, Any] = {}
-        names = self.names
+        by_value = self.by_value
         for element in checked(block.iterdescendants(etree.Element)):
-            value = element.get("class")
-            if value and not names.isdisjoint(value.split()):
-                for name in value.split():
-                    for part in self.by_class.get(name, ()):
-                        if part not in found:
-                            found[part] = element
+            parts = by_value.get(element.get("class"), _NEW)
+            if parts:
+                if parts is _NEW:
+                    parts = self._named(element.get("class"))
+                for part in parts:
+                    if part not in found:
+                        found[part] = element
         for part, test in self.below:
             top = found.get(test.part)
             if top is not None:
@@ -96,8 +116,11 @@ class _Plan:
         return found
 
 
-def _plan(by_class: Mapping[str, list[str]], others: Sequence[tuple[str, Any]]) -> Optional[_Plan]:
-    """The tests as a plan, or ``None`` when one of them is neither a class test nor below one."""
+def plan(by_class: Mapping[str, list[str]], others: Sequence[tuple[str, Any]]) -> Optional[_Plan]:
+    """The part tests as :func:`found` reads them (``by_class``: the :class:`~.html_parsing.HasClass`
+    parts by class name; ``others``: the other part tests, by part), or ``None`` when one of them is
+    neither a class test nor below one. Made once for a walk's tests and kept with them: the class
+    attributes it has looked up stay looked up for the next page."""
     class_parts = {part for parts in by_class.values() for part in parts}
     below = [(part, test) for part, test in others if type(test) is Below and test.part in class_parts]
     return _Plan(by_class, below) if len(below) == len(others) else None
@@ -116,24 +139,16 @@ def _nested(blocks: Sequence[Any]) -> bool:
 
 
 def found(
-    root: Any,
-    is_block: Callable[[Any], bool],
-    by_class: Mapping[str, list[str]],
-    others: Sequence[tuple[str, Any]],
-    skip: Optional[Callable[[Any], bool]],
+    root: Any, is_block: Callable[[Any], bool], parts: Optional[_Plan], skip: Optional[Callable[[Any], bool]]
 ) -> Optional[Iterator[tuple[Any, dict[str, Any]]]]:
-    """The blocks below ``root`` and the first element of each of their parts, as
-    :func:`~.html_parsing.walk_blocks` finds them (``by_class``: its :class:`~.html_parsing.HasClass`
-    parts by class name; ``others``: its other part tests, by part); ``None`` where this cannot
-    be sure to find the same (see the module's doc), and the walk is to run. Lazy: a block's parts
-    are found as it is asked for, with a checkpoint every :data:`_BLOCKS_EVERY` blocks."""
-    if skip is not None or type(is_block) is not ClassedTag or not is_block.tag.isalnum():  # "*": any
-        return None
-    plan = _plan(by_class, others)
-    if plan is None:
+    """The blocks below ``root`` and the first element of each of their ``parts`` (:func:`plan`),
+    as :func:`~.html_parsing.walk_blocks` finds them; ``None`` where this cannot be sure to find the
+    same (see the module's doc), and the walk is to run. Lazy: a block's parts are found as it is
+    asked for, with a checkpoint every :data:`_BLOCKS_EVERY` blocks."""
+    if parts is None or skip is not None or type(is_block) is not ClassedTag or not is_block.tag.isalnum():  # "*"
         return None
     name = is_block.name
     blocks = [tag for tag in checked(root.iterdescendants(is_block.tag)) if name in (tag.get("class") or "").split()]
     if _nested(blocks):
         return None
-    return ((block, plan.parts(block)) for block in checked(blocks, _BLOCKS_EVERY))
+    return ((block, parts.parts(block)) for block in checked(blocks, _BLOCKS_EVERY))

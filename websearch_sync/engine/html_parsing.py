@@ -336,7 +336,7 @@ class _PartTests:
     (an element's class list is read once and each of its names looked up, instead of every
     such test asked in turn), the others in their declared order."""
 
-    __slots__ = ("by_class", "others", "names")
+    __slots__ = ("by_class", "others", "names", "plan")
 
     def __init__(self, parts: Mapping[str, PartTest]) -> None:
         self.names = frozenset(parts)
@@ -347,6 +347,28 @@ class _PartTests:
                 self.by_class.setdefault(test.name, []).append(part)
             else:
                 self.others.append((part, test))
+        self.plan = class_blocks.plan(self.by_class, self.others)
+
+
+#: The part tests of the mappings walked lately, by the mapping's ``id``: the mapping (kept, so
+#: that its ``id`` is no other's), its items when sorted (a mapping changed since is sorted
+#: again) and the sorted tests. An engine walks the same module-level mapping on every page.
+_SORTED: dict[int, tuple[Mapping[str, PartTest], tuple[tuple[str, PartTest], ...], _PartTests]] = {}
+#: How many mappings :data:`_SORTED` keeps (all are let go when one more comes).
+_SORTED_KEPT = 64
+
+
+def _part_tests(parts: Mapping[str, PartTest]) -> _PartTests:
+    """``parts`` sorted (:class:`_PartTests`), as sorted for the last walk of the same unchanged mapping."""
+    items = tuple(parts.items())
+    kept = _SORTED.get(id(parts))
+    if kept is not None and kept[0] is parts and kept[1] == items:
+        return kept[2]
+    tests = _PartTests(parts)
+    if len(_SORTED) >= _SORTED_KEPT:
+        _SORTED.clear()
+    _SORTED[id(parts)] = (parts, items, tests)
+    return tests
 
 
 #: The events of a walk: comments and processing instructions only for the text after them.
@@ -382,10 +404,11 @@ def walk_blocks(
     way. A subtree passing ``skip`` (e.g. an ads container) is not entered. Each
     element and string is visited once, so the walk is linear whatever nests in what;
     lxml's own walk (``iterwalk``) moves through the tree, this loop only decides. Where the
-    tests are declared (:mod:`.class_blocks`), XPath finds the same blocks and parts in C.
+    tests are declared (:mod:`.class_blocks`), lxml's ``iter`` finds the same blocks in C and each
+    block's parts are read from its own elements, without the per-element walk.
     """
-    tests = _PartTests(parts)
-    declared = class_blocks.found(root, is_block, tests.by_class, tests.others, skip)
+    tests = _part_tests(parts)
+    declared = class_blocks.found(root, is_block, tests.plan, skip)
     if declared is not None:
         return Blocks([Block(tag, tests.names, found) for tag, found in declared])
     blocks = Blocks()

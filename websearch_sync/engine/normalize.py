@@ -248,7 +248,7 @@ def _web_item(
         "snippet": clean_text(raw.get("snippet"), markup),
         "provider": provider,
     }
-    for name in OPTIONAL_FIELDS:
+    for name in () if raw.keys().isdisjoint(OPTIONAL_FIELDS) else OPTIONAL_FIELDS:  # (most items have none)
         value = raw.get(name)
         if value:
             if name == "published_at":

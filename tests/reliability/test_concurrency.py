@@ -164,11 +164,12 @@ class Run:
 
     ops: list[Op]
     log: list[tuple[float, str, str, str]]  #: the lab server's requests
-    #: (before, after, backend, detail) of every cool-down the client started: the clock before and after
+    #: (before, after, key, detail) of every cool-down the client started: the clock before and after
     #: it was recorded (the client reads its own clock in between, when the cool-down begins)
     blocks: list[tuple[float, float, str, Optional[str]]]
     slots: dict[str, list[float]]  #: the rate-limit slots the client booked, per backend (less those handed on)
-    sends: list[tuple[float, str]]  #: (when its last cool-down check began, backend) of every request sent
+    #: (when its last check of the key began, key) of every request sent, for each cool-down key of its backend
+    sends: list[tuple[float, str]]
     elapsed: float
 
 
@@ -181,21 +182,26 @@ def spy_on(
     monkeypatch,
 ) -> None:
     """White box: note when the client starts a cool-down, which rate-limit slots it books, and, for
-    every request it sends, when the cool-down check that let it through began."""
+    every request it sends, when the cool-down check of each of its keys that let it through began
+    (a SearXNG request checks two keys in turn, the instance and its engines: a thread held off the
+    CPU between the two checks began the instance's before a block of the instance another thread
+    recorded meanwhile, the engines' after it, and was rightly let through)."""
     record = client._cooldowns.record
     reserve = client._runner.limiter.reserve
     release = client._runner.limiter.release
     check = client._cooldowns.check
-    cleared: dict[int, float] = {}
+    cleared: dict[int, dict[str, float]] = defaultdict(dict)  # per thread: when its last check of each key began
     send = attempts.call_backend
 
     def checking(name, *args):
         began = time.monotonic()  # before the check reads the table: a block recorded after this may be missed
         check(name, *args)
-        cleared[threading.get_ident()] = began
+        cleared[threading.get_ident()][name] = began
 
     def sending(backend, params, transport, deadline):
-        sends.append((cleared[threading.get_ident()], backend.name))
+        # every key of its backend was checked right before it left (older keys of other backends: ignored)
+        checked = cleared[threading.get_ident()]
+        sends.extend((began, key) for key, began in checked.items() if backend_of(key) == backend.name)
         return send(backend, params, transport, deadline)
 
     def recording(error, key=None, *args):
@@ -205,7 +211,7 @@ def spy_on(
         # a moment later after a block that ended a call: that one ends a moment later too, and no search
         # of the backend's own checks it (its own requests to its own host pass the host's gate)
         if not str(key or "").startswith("host:"):
-            blocks.append((before, time.monotonic(), error.provider, error.detail_code))
+            blocks.append((before, time.monotonic(), key or error.provider, error.detail_code))
         return token
 
     held: dict[int, tuple[str, float]] = {}  # per thread: the slot it booked last, until its request leaves
@@ -335,26 +341,27 @@ def check_cooldowns(
     sends: list[tuple[float, str]],
     ops: list[Op],
 ) -> None:
-    """3. cool-downs: once the client has recorded a block, no request to that backend gets through
-    its cool-down check until the block ends (a newer block of the same backend replaces the
+    """3. cool-downs: once the client has recorded a block under a key, no request gets through
+    its check of that key until the block ends (a newer block of the same key replaces the
     cool-down, possibly with a shorter one), and every request that reaches the server before the
     end was let through before the block began (one already under way may arrive later: the
     server's own scheduling decides when it logs it)."""
     assert blocks, "no block happened: the cool-down check would prove nothing"
-    for began, when, target, detail in blocks:
+    for began, when, key, detail in blocks:
+        target = backend_of(key)
         # from when it was recorded (a check that began later must see it) to the earliest the client's
         # cool-down may end (it read its clock before ``when``: on a loaded machine, milliseconds before)
         duration = COOLDOWNS[detail]
         ends = [began + duration] + [
             later_began + COOLDOWNS[d]
-            for later_began, later, t, d in blocks
-            if t == target and when < later < began + duration
+            for later_began, later, k, d in blocks
+            if k == key and when < later < began + duration
         ]
-        cleared = sorted(c for c, t in sends if t == target)
+        cleared = sorted(c for c, k in sends if k == key)
         through = [c for c in cleared if when < c < min(ends)]
         assert not through, (
-            "%s: %d request(s) let through during the %.0f ms cool-down (first %.0f ms after it began)"
-            % (target, len(through), duration * 1000, (through[0] - when) * 1000)
+            "%s: %d request(s) let through during its %.0f ms cool-down (first %.0f ms after it began)"
+            % (key, len(through), duration * 1000, (through[0] - when) * 1000)
         )
         arrived = sum(1 for t in arrivals[target] if t < min(ends))
         before = sum(1 for c in cleared if c <= when)

@@ -890,13 +890,16 @@ class Argument:
         integer to JSON Schema, and models whose API hands numbers over as floats send it: ``5``.
         So is an integer written as a string of ASCII digits, a ``-`` before them at most (``"5"``:
         models often quote numbers), the one type besides null taken that the schema refuses; any other string
-        (``"5.5"``, ``"five"``, ``" 5"``, ``"true"``) stays refused, as a bool does."""
+        (``"5.5"``, ``"five"``, ``" 5"``, ``"true"``) stays refused, as a bool does. A value of ``choices`` is
+        read in any case and comes back as the choice (``"News"`` is ``"news"``), as ``search()`` reads it."""
         value = self._as_number(value)
         if not isinstance(value, _PYTHON_TYPES[self.type]) or (self.type == "integer" and isinstance(value, bool)):
             raise InvalidInput(
                 "argument %r must be of type %s, got %s" % (self.name, self.type, describe_sent(value)),
                 detail_code=BAD_ARGUMENTS,
             )
+        if self.choices and isinstance(value, str) and value.lower() in self.choices:
+            value = value.lower()  # any case, as search() and the command line read it: "News" is news
         if self.choices and value not in self.choices:
             raise InvalidInput(
                 "argument %r must be one of %s, got %r%s"

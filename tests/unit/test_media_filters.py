@@ -146,16 +146,16 @@ def test_a_bad_filter_is_refused_before_any_request_naming_what_it_takes(options
     "arguments, hint",
     [
         ({"vertical": "image"}, "got 'image' (did you mean 'images'?)"),
-        ({"vertical": "images", "image_size": "Large"}, "got 'Large' (did you mean 'large'?)"),
+        ({"vertical": "images", "image_size": "Larg"}, "got 'Larg' (did you mean 'large'?)"),
         ({"vertical": "images", "image_license": "ShareCommercially"}, "(did you mean 'share_commercially'?)"),
         ({"vertical": "images", "image_color": "grey"}, "got 'grey' (did you mean 'gray'?)"),
         ({"vertical": "images", "image_license": "any"}, "(ddgs's 'any' is 'creative_commons')"),
     ],
 )
 def test_the_search_tool_refuses_a_value_naming_the_closest_as_search_does(arguments, hint):
-    """The tool keeps its schema's values exact (``Large`` is refused there, its ``enum`` says
-    ``large``), but its refusal named no close value where ``search()``'s does: a model sending
-    ``vertical: "image"`` was only given the list."""
+    """The tool's refusal named no close value where ``search()``'s does: a model sending
+    ``vertical: "image"`` was only given the list. (``Large`` is now read as ``large``, as ``search()``
+    reads it: test_tool_schema_agreement.)"""
     answer = call_tool("web_search", {"query": "red panda", **arguments}, client=ws.SearchClient("stub"))
     assert answer["error"]["detail_code"] == "bad_arguments"
     assert hint in answer["error"]["message"]

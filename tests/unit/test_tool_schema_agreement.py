@@ -1,8 +1,9 @@
 """The JSON Schema a tool publishes and the check of what a model sends agree: every value a
 model may send for an argument (at and past each limit, of the wrong JSON type, an unknown
 argument) is accepted by ``call_tool``'s check exactly when the published schema accepts it.
-The two documented differences: ``null``, read as "not given" (the strict form says so), and an
-integer written as a string of digits (``"5"``), read as that integer."""
+The three documented differences: ``null``, read as "not given" (the strict form says so), an
+integer written as a string of digits (``"5"``), read as that integer, and an ``enum`` value in
+another case (``"News"``), read as the value, as ``search()`` and the command line read it."""
 
 import json
 import re
@@ -68,9 +69,38 @@ def test_the_check_accepts_exactly_what_the_schema_accepts(name, schema, argumen
 
 
 def _as_read(spec, value):
-    """``value`` as the check reads it: an integer argument's string of ASCII digits is that integer."""
+    """``value`` as the check reads it: an integer argument's string of ASCII digits is that integer,
+    an ``enum`` value in any case that value."""
     integer_text = isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value)
+    if spec is not None and isinstance(value, str) and value.lower() in spec.get("enum", ()):
+        return value.lower()
     return int(value) if spec is not None and spec["type"] == "integer" and integer_text else value
+
+
+@pytest.mark.parametrize(
+    "name, arguments, read",
+    [
+        ("web_search", {"query": "rust", "vertical": "News"}, {"vertical": "news"}),
+        ("web_search", {"query": "rust", "time_range": "WEEK"}, {"time_range": "week"}),
+        (
+            "web_search",
+            {"query": "rust", "vertical": "Images", "image_size": "Large"},
+            {"vertical": "images", "image_size": "large"},
+        ),
+        ("web_fetch", {"url": "https://example.com/", "extract_mode": "Text"}, {"extract_mode": "text"}),
+    ],
+)
+def test_an_enum_value_is_read_in_any_case(name, arguments, read):
+    """``search(vertical="News")``, ``--vertical News`` and ``locale="EN_us"`` were taken, while the tools
+    refused ``{"vertical": "News"}`` (``did you mean 'news'?``), costing a lenient model a turn. Every
+    ``enum`` value is now read in any case, as the value it spells; a strict schema has the model send
+    the listed value anyway."""
+    checked = tool.validate_arguments(name.replace("_", ".", 1), arguments, settings=SETTINGS)
+    assert {key: checked[key] for key in read} == read
+    if name == "web_search":
+        response = tool.call_tool(name, arguments, client=ws.SearchClient("stub"))
+        assert "error" not in response, response
+        assert response["provider_meta"].get("vertical", "web") == read.get("vertical", "web")
 
 
 @pytest.mark.parametrize(

@@ -55,6 +55,37 @@ def test_fake_results_refuses_an_item_without_a_url(given):
             pass
 
 
+@pytest.mark.parametrize(
+    "given, says",
+    [
+        ([{"url": "https://a.example/", "title": None}], "item 1 for every backend: 'title' is None, not a str"),
+        ([{"url": 5}], "item 1 for every backend: 'url' is int 5, not a str (give the address as text)"),
+        (
+            {"ddg_html": [{"url": "https://a.example/"}, {"url": "https://b.example/", "snippet": ["s"]}]},
+            "item 2 for ddg_html: 'snippet' is list ['s'], not a str (give text, or leave the key out)",
+        ),
+        (
+            {"ddg_html": [{"url": "https://a.example/", "image_url": b"https://a.example/a.png"}]},
+            "'image_url' is bytes",
+        ),
+    ],
+)
+def test_fake_results_refuses_a_field_of_the_wrong_type_naming_the_item_and_field(given, says):
+    """``{"url": 5}`` was silently dropped (the test got no items) and ``"title": None`` read as ``""``:
+    the normalisation a real answer goes through, hiding a test's typo. Such a value is refused when
+    the fake is built; a str URL that is no http(s) one is still dropped, as a real backend's is."""
+    with pytest.raises(TypeError) as caught:
+        with fake_results(given):
+            pass
+    assert "fake_results: " in str(caught.value) and says in str(caught.value)
+
+
+def test_fake_results_still_normalises_text_of_the_right_type():
+    with fake_results([{"url": "ftp://a.example/", "title": "A"}, {"url": "https://b.example/", "title": " B  c "}]):
+        found = ws.search("q", backend="ddg_html")
+    assert [(item["url"], item["title"]) for item in found["items"]] == [("https://b.example/", "B c")]
+
+
 def test_a_relative_fixture_folder_not_found_names_the_folder_it_was_looked_in(tmp_path, monkeypatch):
     """``replay_fixtures("tests/search_fixtures")`` is read from the current directory, not the
     test file's: run from elsewhere, the error now says where it looked."""
@@ -73,6 +104,7 @@ def test_a_relative_fixture_folder_not_found_names_the_folder_it_was_looked_in(t
     [
         (lambda params: [{"title": "T", "link": "https://t.example/"}], "item 1 for ddg_html has no 'url'"),
         (lambda params: None, "the answer for ddg_html must be a list of item dicts"),
+        (lambda params: [{"title": None, "url": "https://t.example/"}], "item 1 for ddg_html: 'title' is None"),
     ],
 )
 def test_a_callable_answer_of_the_wrong_shape_says_what_is_wrong(answer, says):

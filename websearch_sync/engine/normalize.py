@@ -104,6 +104,12 @@ LINE_TEXT_FIELDS = tuple(
         )
     )
 )
+#: The address fields of each vertical's items besides ``url`` (an image's ``image_url``, a video's ``embed_url``).
+URL_FIELDS = tuple(
+    dict.fromkeys(
+        name for fields in VERTICAL_FIELDS.values() for name, convert in fields.items() if convert is _url_field
+    )
+)
 #: Fields without which an item of a vertical is no result: an image result without the image.
 REQUIRED_FIELDS = {"images": ("image_url",)}
 

@@ -32,6 +32,7 @@ from ..contract.conformance import conformance_checks as _conformance_checks
 from ..contract.replay import ReplayWire
 from ..engine import registry
 from ..engine.base import Backend
+from ..engine.normalize import LINE_TEXT_FIELDS, URL_FIELDS
 from ..engine.option import PAGENO
 from ..errors import (
     BAD_PARSE_RESULT,
@@ -457,10 +458,17 @@ def _fake_items(name: str, value: Any, params: SearchParams) -> ParseResult:
     return ParseResult(items=[{k: v for k, v in dict(item).items() if k not in ("rank", "provider")} for item in value])
 
 
+#: The item fields a given item must hold as text when it has them: its address and its other addresses,
+#: its title and its other one-line texts. A real answer's ``None`` or number there is normalised (``""``,
+#: or the item dropped); a fake's is the test's slip (``"title": None``, ``"url": 5``), refused naming it.
+_TEXT_FIELDS = ("url",) + URL_FIELDS + LINE_TEXT_FIELDS
+
+
 def _answer_problem(name: str, value: Any) -> Optional[str]:
-    """What makes a given answer unusable (``None``: nothing): not a list of item dicts, or an
+    """What makes a given answer unusable (``None``: nothing): not a list of item dicts, an
     item without a ``url`` (one with the vendor's ``link`` would be dropped by normalisation: a
-    search answering nothing, unexplained)."""
+    search answering nothing, unexplained), or one whose ``url``, ``title`` or other text field
+    (:data:`_TEXT_FIELDS`) is no ``str`` (an ``int`` URL was dropped, a ``None`` title read as ``""``)."""
     items = None if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable) else list(value)
     if items is None or not all(isinstance(item, Mapping) for item in items):
         return "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
@@ -474,7 +482,24 @@ def _answer_problem(name: str, value: Any) -> Optional[str]:
                     ", ".join(map(str, item)),
                 )
             )
+        wrong = [field for field in _TEXT_FIELDS if field in item and not isinstance(item[field], str)]
+        if wrong:
+            return "fake_results: item %d for %s: %r is %s, not a str (give %s)" % (
+                position,
+                name,
+                wrong[0],
+                _described(item[wrong[0]]),
+                "the address as text" if wrong[0] == "url" else "text, or leave the key out",
+            )
     return None
+
+
+def _described(value: Any) -> str:
+    """``None``, or a value's type and ``repr`` cut to 40 characters (``int 5``), for :func:`_answer_problem`."""
+    shown = repr(value)
+    return (
+        "None" if value is None else "%s %s" % (type(value).__name__, shown if len(shown) <= 40 else shown[:37] + "...")
+    )
 
 
 def _check_answer(name: str, value: Any) -> None:
@@ -506,7 +531,9 @@ def fake_results(
     the backend's ``max_query_chars`` refuses, an option's bad value), not the backend's key or
     endpoint. Items go through the normal normalization: ``rank`` and ``provider`` are
     assigned by the library (given ones are ignored), non-http(s) URLs are
-    dropped, at most ``max_results`` are returned.
+    dropped, at most ``max_results`` are returned. An item without ``url``, or whose ``url``,
+    ``title`` or other text field is there but no ``str`` (``None``, ``5``), is a ``TypeError``
+    naming the item and the field (a callable's: ``WebProviderError(bad_parse_result)``).
     """
     fake = FakeResults()
     if isinstance(results, Mapping):

@@ -30,14 +30,7 @@ def _answer():
 def test_waiters_get_copies_of_the_answer_handed_over(monkeypatch):
     flights = Flights()
     results, woken = [], []
-    waiting = threading.Semaphore(0)
-    real_wait_for = flight.wait_for
-
-    def wait_for(*args, **kwargs):
-        waiting.release()  # this waiter waits for the asker's turn to end
-        return real_wait_for(*args, **kwargs)
-
-    monkeypatch.setattr(flight, "wait_for", wait_for)
+    waiting = _waits_counted(monkeypatch)
 
     def wait_for_it():
         budget = Deadline(30_000)
@@ -87,7 +80,7 @@ def test_an_answer_nobody_waits_for_is_not_copied(monkeypatch):
 def test_a_waiter_that_comes_after_the_answer_gets_its_own_copy(monkeypatch):
     """A waiter that starts waiting after the asker handed its answer over (no one waited then) still
     gets it, as a copy made as the turn ends: the asker's changes after its turn do not reach it."""
-    started = _waiting_started(monkeypatch)
+    started = _waits_counted(monkeypatch)
     flights = Flights()
     results = []
 
@@ -101,7 +94,7 @@ def test_a_waiter_that_comes_after_the_answer_gets_its_own_copy(monkeypatch):
         assert found is None
         flights.answered(KEY, mine)
         waiter.start()
-        assert started.wait(60)
+        assert started.acquire(timeout=60)
     mine["items"][0]["title"] = "changed by the asker"
     waiter.join()
     [copy] = results
@@ -109,17 +102,17 @@ def test_a_waiter_that_comes_after_the_answer_gets_its_own_copy(monkeypatch):
     assert copy == _answer()
 
 
-def _waiting_started(monkeypatch):
-    """An event set once a waiter waits for the asker's turn to end (``flight.wait_for``)."""
-    started = threading.Event()
+def _waits_counted(monkeypatch):
+    """A semaphore released each time a waiter starts waiting for the asker's turn to end (``flight.wait_for``)."""
+    waiting = threading.Semaphore(0)
     real_wait_for = flight.wait_for
 
     def wait_for(*args, **kwargs):
-        started.set()
+        waiting.release()
         return real_wait_for(*args, **kwargs)
 
     monkeypatch.setattr(flight, "wait_for", wait_for)
-    return started
+    return waiting
 
 
 def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_cause(monkeypatch):
@@ -129,7 +122,7 @@ def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_
     whole = "x" * 960 + secret + "y" * 3000  # the secret straddles the cut of the shown message
     attached = WebProviderError(whole, provider="bing")
     flights = Flights()
-    started, raised = _waiting_started(monkeypatch), []
+    started, raised = _waits_counted(monkeypatch), []
 
     def wait_for_it():
         try:
@@ -143,7 +136,7 @@ def test_a_waiter_raises_a_copy_of_the_askers_error_with_its_whole_text_and_its_
     with pytest.raises(WebProviderError):
         with flights.turn(KEY, Deadline(60_000), lambda: None):
             waiter.start()
-            assert started.wait(60)
+            assert started.acquire(timeout=60)
             try:
                 raise cause
             except OSError as reason:
@@ -216,7 +209,7 @@ def test_a_block_that_started_no_cool_down_is_copied_only_when_no_retry_may_pass
 
 def _waiters_outcome(monkeypatch, flights, failure):
     """``"copied"`` when a waiter raised a copy of the asker's ``failure``, ``"asked"`` when it was let ask."""
-    started, outcome = _waiting_started(monkeypatch), []
+    started, outcome = _waits_counted(monkeypatch), []
 
     def wait_for_it():
         try:
@@ -229,7 +222,7 @@ def _waiters_outcome(monkeypatch, flights, failure):
     with pytest.raises(type(failure)):
         with flights.turn(KEY, Deadline(60_000), lambda: None):
             waiter.start()
-            assert started.wait(60)
+            assert started.acquire(timeout=60)
             raise failure
     waiter.join()
     [got] = outcome
@@ -300,14 +293,7 @@ def test_an_answer_of_a_waiter_that_asked_itself_is_handed_to_no_other_callers_w
     waiter: the waiter's answer was kept uncopied for that turn's waiters, its caller changed it,
     and a later waiter got the changed copy (the sixteen-thread test saw a result of six items, its
     sixth the one another caller appended). Only the caller whose turn it is hands an answer over."""
-    waiting = threading.Semaphore(0)
-    real_wait_for = flight.wait_for
-
-    def wait_for(*args, **kwargs):
-        waiting.release()
-        return real_wait_for(*args, **kwargs)
-
-    monkeypatch.setattr(flight, "wait_for", wait_for)
+    waiting = _waits_counted(monkeypatch)
     flights = Flights()
     next_turn, answered, results = threading.Event(), threading.Event(), []
 

@@ -103,11 +103,16 @@ def deadlines_on(clock: FakeClock, monkeypatch: Any) -> None:
     the test) counts ``clock``'s time instead of the real one: what is left of a call's budget is
     then exact, whatever the request took on a loaded machine (a test of a decision made on the
     time left, e.g. whether a wait leaves a retry time to be sent, is no race with the machine).
-    Checked at once: a deadline module that no longer reads ``time.monotonic`` fails here loudly,
-    not in a test that then races real time again."""
+    A one-call ``websearch_sync.search`` counts its deadline from its client's making
+    (``Deadline.since``): that reading is the clock's too. Checked at once: a deadline module that
+    no longer reads ``time.monotonic`` fails here loudly, not in a test that then races real time
+    again."""
+    from websearch_sync import api
     from websearch_sync.net import deadline
 
-    monkeypatch.setattr(deadline, "time", types.SimpleNamespace(monotonic=clock.monotonic))
+    fake_time = types.SimpleNamespace(monotonic=clock.monotonic)
+    monkeypatch.setattr(deadline, "time", fake_time)
+    monkeypatch.setattr(api, "time", fake_time)
     probe = deadline.Deadline(1000)
     clock.advance(0.25)
     assert abs(probe.remaining_s() - 0.75) < 1e-6, "Deadline does not read the fake clock: see deadlines_on"

@@ -16,8 +16,10 @@ import time
 
 import pytest
 from clocks import (
+    FakeClock,
     WorkUnits,
     deadline_margin_s,
+    deadlines_on,
     download_s,
     pace_throughout,
     paced_budget_s,
@@ -122,28 +124,45 @@ def test_a_normal_page_still_parses():
 def test_a_small_answer_is_parsed_within_the_deadline_too(monkeypatch):
     """A parse that would take 10 s on a 1 KB answer: the search ends at its deadline and
     the parse stops at its next checkpoint (before: parsed inline, the search took 10 s). Our
-    own parser reads a small answer in the calling thread, so the search's end is the parse's."""
-    threads = []
+    own parser reads a small answer in the calling thread, so the search's end is the parse's.
+
+    The deadline counts a fake clock (:func:`clocks.deadlines_on`) that only the parse moves on,
+    by one step of work between two checkpoints: where the parse stopped is a count of steps,
+    whatever the machine's load (a wall-time margin paced for a load of 9-14 let a stop 4 s
+    late pass). The budget is the fake clock's: the request before the parse has all of it."""
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    step_s, budget_s = 0.001, 10.0
+    threads, stopped_at = [], []
 
     def slow_parse(self, response, params):
         threads.append(threading.current_thread())
-        work_until_stopped("the parse")
+        began = clock.monotonic()
+        try:
+            while clock.monotonic() - began < 2 * budget_s:  # twice the budget: a parse never stopped
+                checkpoint()
+                clock.advance(step_s)
+        finally:
+            stopped_at.append(clock.monotonic())
+        raise AssertionError("the parse was not stopped")
 
     monkeypatch.setattr(DuckDuckGoHtml, "parse", slow_parse)
+    started = clock.monotonic()
     with FaultServer({"/s": respond(200, huge_ddg_page(3))}) as server:
-        with pace_throughout() as pace:
-            started = time.monotonic()
-            with pytest.raises(ws.Timeout) as caught:
-                ws.search(
-                    "q",
-                    backend="ddg_html",
-                    settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}),
-                    timeout_ms=300,
-                )
-            elapsed = time.monotonic() - started
+        with pytest.raises(ws.Timeout) as caught:
+            ws.search(
+                "q",
+                backend="ddg_html",
+                settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}),
+                timeout_ms=int(budget_s * 1000),
+            )
     assert threads == [threading.current_thread()] and caught.value.detail_code == "deadline_exceeded"
-    margin = deadline_margin_s(pace.slowdown, MARGIN_S) + pace.late_s
-    assert elapsed < 0.3 + margin, "a 300 ms search took %.0f ms (margin %.0f ms)" % (elapsed * 1000, margin * 1000)
+    # the parse stops at the first checkpoint on or past the deadline: within one step of it
+    late_steps = (stopped_at[0] - (started + budget_s)) / step_s
+    assert -1e-6 <= late_steps <= 1 + 1e-6, "the parse stopped %.1f steps of %.0f ms after its deadline" % (
+        late_steps,
+        step_s * 1000,
+    )
 
 
 #: The elements of one result of :func:`huge_ddg_page` (its block, the block's box, two links).

@@ -43,6 +43,7 @@ from ..errors import (
     NetworkError,
     WebProviderError,
     WebSearchError,
+    cut_end,
 )
 from ..forks import module_lock
 from ..models import ParseResult, SearchParams, StrPath
@@ -496,10 +497,7 @@ def _answer_problem(name: str, value: Any) -> Optional[str]:
 
 def _described(value: Any) -> str:
     """``None``, or a value's type and ``repr`` cut to 40 characters (``int 5``), for :func:`_answer_problem`."""
-    shown = repr(value)
-    return (
-        "None" if value is None else "%s %s" % (type(value).__name__, shown if len(shown) <= 40 else shown[:37] + "...")
-    )
+    return "None" if value is None else "%s %s" % (type(value).__name__, cut_end(repr(value), 40))
 
 
 def _check_answer(name: str, value: Any) -> None:

@@ -5,6 +5,7 @@ reduction its decoder offers when the target is at most half its size."""
 
 import base64
 import io
+import threading
 
 import pytest
 from faults import respond
@@ -85,24 +86,58 @@ def test_a_downscaled_photo_taken_on_its_side_comes_back_upright(monkeypatch, or
 
 
 def test_an_image_whose_reading_outlasts_the_deadline_is_not_said_to_be_a_page_s_text(monkeypatch):
-    # a downscale of tens of megapixels takes seconds (decoded, resized and encoded again, in a
-    # thread the fetch gives up at its deadline): the Timeout said "extracting the text of a page"
-    import time
+    """A downscale of tens of megapixels takes seconds (decoded, resized and encoded again, in a
+    thread the fetch gives up at its deadline): the Timeout said "extracting the text of a page".
 
+    The deadline counts a fake clock (:func:`clocks.deadlines_on`), frozen while the image is
+    requested and read (they have all of its 10 s); the image's reading moves it past the
+    deadline, then holds until the call has returned. The call's wait for that reading starts once
+    it holds (``deadline.submit`` wrapped): no time is left, and it gives up at once. (A real 600 ms
+    deadline against a 1.5 s sleep: the first fetch of a process, run alone at a load of 13, spent
+    the 600 ms before the image was read in 7 of 8 runs, "no complete answer from 127.0.0.1
+    within the 600 ms deadline".)"""
+    from clocks import FakeClock, deadlines_on
     from images import png
 
     import websearch_sync as ws
+    from websearch_sync.net import deadline
 
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    budget_s = 10.0
+    ends = clock.monotonic() + budget_s
+    reading, released = threading.Event(), threading.Event()
     within_caps = image_reader._within_caps
 
-    def slow(*args, **kwargs):
-        time.sleep(1.5)
+    def outlasting(*args, **kwargs):
+        clock.advance(ends - clock.monotonic() + 0.001)
+        reading.set()
+        released.wait(60)  # bounded: a reading nobody releases ends
         return within_caps(*args, **kwargs)
 
-    monkeypatch.setattr(image_reader, "_within_caps", slow)
-    with FaultServer({"/i.png": respond(200, png(8100, 10), content_type="image/png")}) as server:
-        with pytest.raises(ws.Timeout) as info:
-            fetch(server.url("/i.png"), images=True, timeout_ms=600)
+    submit = deadline.submit
+
+    def submit_then_wait_for_the_reading(job, name):
+        if name != "websearch-extract":
+            return submit(job, name)
+
+        def job_then_said():
+            try:
+                job()
+            finally:
+                reading.set()
+
+        submit(job_then_said, name)
+        reading.wait(60)
+
+    monkeypatch.setattr(image_reader, "_within_caps", outlasting)
+    monkeypatch.setattr(deadline, "submit", submit_then_wait_for_the_reading)
+    try:
+        with FaultServer({"/i.png": respond(200, png(8100, 10), content_type="image/png")}) as server:
+            with pytest.raises(ws.Timeout) as info:
+                fetch(server.url("/i.png"), images=True, timeout_ms=int(budget_s * 1000))
+    finally:
+        released.set()
     assert info.value.detail_code == "deadline_exceeded"
     assert "the image on 127.0.0.1" in info.value.message and "text" not in info.value.message, info.value.message
 

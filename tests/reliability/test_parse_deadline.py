@@ -208,6 +208,8 @@ def stalled_blocks(monkeypatch):
     submit = deadline.submit
 
     def submit_then_wait_for_the_walk(job: Callable[[], None], name: str) -> None:
+        if name != "websearch-parse":
+            return submit(job, name)
         opened = made[-1]
 
         def job_then_said() -> None:

@@ -15,7 +15,7 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, Optional, Protocol, TypeVar, Union
 from urllib.parse import parse_qsl, urlsplit
@@ -44,7 +44,9 @@ from .validate import (
     NOT_HTTP,
     TOOL_MAX_RESULTS,
     backend_list,
+    check_impersonate,
     check_number,
+    check_state_url,
     control_in,
     header_value_problem,
     suggesting_keywords,
@@ -356,6 +358,9 @@ class Settings:
         _check_optional_strings(self, ("impersonate", "ca_bundle", "fetch_service_key", "state_url"))
         _check_user_agent(self.user_agent, "Settings.user_agent")
         self.state_prefix = check_state_prefix(self.state_prefix)
+        _check_state_url(self.state_url, self.env_urls_at_use)
+        if self.impersonate and not _env_url(self.env_urls_at_use, "impersonate", self.impersonate):
+            check_impersonate(self.impersonate, "Settings.impersonate (WEB_SEARCH_IMPERSONATE)")
         _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
         self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
@@ -758,11 +763,16 @@ def _check_proxy(url: Any, where: str) -> None:
 
 def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
     """The text values :meth:`Settings.from_env` read (``values``) that hold a control character, and
-    the URLs among them :func:`check_url_setting` refuses (``WEB_FETCH_SERVICE_URL=notaurl``), each as
+    the URLs among them :func:`check_url_setting` (or, the state URL, :func:`~.validate.check_state_url`)
+    refuses (``WEB_FETCH_SERVICE_URL=notaurl``), and an ``impersonate`` no client takes, each as
     ``(place..., value)``: ``Settings`` leave them to their use (``Settings.env_urls_at_use``)."""
     urls: list[tuple[str, ...]] = [("fetch_service_url", values.get("fetch_service_url") or "")]
     urls.extend(("endpoints", name, url) for name, url in values["endpoints"].items())
     found = [place for place in urls if place[-1] and (control_in(place[-1]) is not None or url_fault(place[-1]))]
+    for name, check in (("state_url", check_state_url), ("impersonate", check_impersonate)):
+        value = values.get(name)
+        if value and _refused(check, value):
+            found.append((name, value))
     for name, sub in values["providers"].items():
         found.extend(
             ("providers", name, key, value)
@@ -770,6 +780,15 @@ def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
             if control_in(value) is not None or _refused_url(name, key, value)
         )
     return frozenset(found)
+
+
+def _refused(check: Callable[[str], str], value: str) -> bool:
+    """Whether ``check`` (:func:`~.validate.check_state_url`, :func:`~.validate.check_impersonate`) refuses ``value``."""
+    try:
+        check(value)
+    except InvalidInput:
+        return True
+    return False
 
 
 def _refused_url(backend: str, key: str, value: Any) -> bool:
@@ -792,6 +811,14 @@ def _check_urls(fetch_service_url: Any, endpoints: Mapping[str, Any], at_use: fr
     for name, url in endpoints.items():
         if not _env_url(at_use, "endpoints", name, url):
             check_url_setting(url, endpoint_setting(name), name)
+
+
+def _check_state_url(url: Optional[str], at_use: frozenset[tuple[str, ...]]) -> None:
+    """``InvalidInput(bad_state_url)`` for a ``state_url`` no client could use, when the settings are
+    built (as a proxy or an endpoint is), unless :meth:`Settings.from_env` read it (``at_use``: a client
+    given its own ``state_url=``, or ``--state-url``, replaces it)."""
+    if url and not _env_url(at_use, "state_url", url):
+        check_state_url(url, "Settings.state_url (WEB_SEARCH_STATE_URL)")
 
 
 def _env_url(at_use: frozenset[tuple[str, ...]], *place: Any) -> bool:

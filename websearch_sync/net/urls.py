@@ -34,9 +34,10 @@ import re
 from typing import Optional
 from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
-from ..errors import BAD_URL, InvalidInput, UrlTooLong, cut_end
+from ..errors import BAD_URL, InvalidInput, UrlTooLong
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
 from ..validate import URL_CONTROL_CHARS
+from ..validate import shown_url as shown_url  # re-exported: below config, which names a bad state URL with it
 from ..weburl.resolve import browser_join as browser_join  # re-exported: the module every URL rule is read from
 from ..weburl.resolve import browser_target, query_start
 from .memo import remembered
@@ -531,19 +532,6 @@ def page_key(url: str) -> str:
     is sent, user info included (``user:PW`` and ``user:pw`` are different credentials).
     """
     return url.split("#", 1)[0]
-
-
-def shown_url(url: str) -> str:
-    """``url`` for messages and logs: scheme, host, port and path (cut at 80 characters).
-
-    User info, query and fragment are left out: they are where credentials and keys travel
-    (``user:pass@``, ``?api_key=``), and a message or log line may be shown to anyone.
-    """
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable URL>"
-    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], cut_end(parts.path, 80), "", ""))
 
 
 def host_token(url: str, default: str = "another site") -> str:

@@ -389,7 +389,8 @@ def test_the_started_command_serves_protocol_only_and_ends_cleanly_at_eof(tmp_pa
     assert answers[3]["result"]["isError"] is True
     assert "structuredContent" not in answers[3]["result"]
     assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
-    assert "not offering the search tool: backend brave is not configured" in err
+    # what to set, as `websearch-sync backends` says it (before: the backend's name alone)
+    assert "not offering the search tool: backend brave is not configured (brave: set BRAVE_API_KEY)" in err
     assert all(line.startswith("websearch-sync mcp: ") for line in err.splitlines()), err
 
 

@@ -1545,7 +1545,7 @@ def _sources_failed(sources: list[Mapping[str, Any]], not_listed: int = 0) -> li
     did), counting the engines the result does not list (:data:`ENGINES_NOT_LISTED`)."""
     if not sources:
         return []
-    named = "; ".join("%s %s" % (e.get("provider") or "?", e.get("type")) for e in sources)
+    named = "; ".join("%s %s" % (e.get("provider") or "?", _error_code(e)) for e in sources)  # its detail: why
     more = "; and %s, not listed" % counted(not_listed, "more engine") if not_listed else ""
     return ["Note: %d source(s) failed: %s%s" % (len(sources) + not_listed, named, more)]
 

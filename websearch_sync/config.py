@@ -38,10 +38,12 @@ from .secrets import mask as _mask
 from .secrets import redact, userinfo_hidden
 from .validate import (
     CONTROL_IN_SETTING,
+    IMPERSONATE_PLACES,
     MAX_PAGES,
     MAX_RESULTS,
     MAX_TIMEOUT_MS,
     NOT_HTTP,
+    STATE_URL_PLACES,
     TOOL_MAX_RESULTS,
     backend_list,
     check_impersonate,
@@ -360,7 +362,10 @@ class Settings:
         self.state_prefix = check_state_prefix(self.state_prefix)
         _check_state_url(self.state_url, self.env_urls_at_use)
         if self.impersonate and not _env_url(self.env_urls_at_use, "impersonate", self.impersonate):
-            check_impersonate(self.impersonate, "Settings.impersonate (WEB_SEARCH_IMPERSONATE)")
+            # in a command (mcp --state-url, search --impersonate), the places a command line has
+            check_impersonate(
+                self.impersonate, settings_place("Settings.impersonate (WEB_SEARCH_IMPERSONATE)", IMPERSONATE_PLACES)
+            )
         _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
         self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
@@ -818,7 +823,7 @@ def _check_state_url(url: Optional[str], at_use: frozenset[tuple[str, ...]]) -> 
     built (as a proxy or an endpoint is), unless :meth:`Settings.from_env` read it (``at_use``: a client
     given its own ``state_url=``, or ``--state-url``, replaces it)."""
     if url and not _env_url(at_use, "state_url", url):
-        check_state_url(url, "Settings.state_url (WEB_SEARCH_STATE_URL)")
+        check_state_url(url, settings_place("Settings.state_url (WEB_SEARCH_STATE_URL)", STATE_URL_PLACES))
 
 
 def _env_url(at_use: frozenset[tuple[str, ...]], *place: Any) -> bool:

@@ -87,3 +87,20 @@ def test_an_impersonate_value_from_the_environment_is_left_to_the_client():
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient("stub", settings=settings)
     assert info.value.detail_code == "bad_impersonate"
+
+
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["search", "-b", "stub", "q", "--impersonate", "edge"], "impersonate (WEB_SEARCH_IMPERSONATE, --impersonate)"),
+        (["mcp", "--state-url", "notaurl"], "state_url (WEB_SEARCH_STATE_URL, --state-url) must be a redis://"),
+    ],
+)
+def test_a_command_names_the_flag_not_the_settings_field(capsys, argv, said):
+    """A command builds its settings with the flag's value: the refusal names the flag and the
+    variable, as the client's did, not ``Settings.impersonate``, which the user did not write."""
+    from websearch_sync.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Settings." not in err, err

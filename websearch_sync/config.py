@@ -234,7 +234,10 @@ class Settings:
             An impersonated browser always sends its own.
         impersonate: the browser whose requests keyless HTML engines and fetch send
             (``"chrome"`` or ``"off"``); ``None``: ``chrome`` when the
-            ``browser`` extra is installed, else ``off``. Checked when a client is built.
+            ``browser`` extra is installed, else ``off``. Any other value is
+            ``InvalidInput(bad_impersonate)`` when the settings are built (read from
+            ``WEB_SEARCH_IMPERSONATE``, when a client is built); whether the extra a
+            profile needs is installed, when a client is built.
         ca_bundle: CA bundle file both transports verify against (corporate networks);
             ``None``: ``REQUESTS_CA_BUNDLE``, else ``SSL_CERT_FILE``, else the default store.
         endpoints: ``{backend_name: url}`` overriding a backend's endpoint URL.
@@ -246,7 +249,9 @@ class Settings:
         allow_private: let fetch read loopback/private/link-local addresses.
         state_url: a Redis URL (``redis://host:port/db``, ``rediss://``, ``unix://``)
             where clients share their cache, rate-limit slots and cool-downs
-            (needs the ``redis`` extra); ``None``: each client keeps its own.
+            (needs the ``redis`` extra); ``None``: each client keeps its own. One that is
+            no usable Redis URL is ``InvalidInput(bad_state_url)`` when the settings are
+            built (read from ``WEB_SEARCH_STATE_URL``, when a client is built).
         state_prefix: extra namespace for the shared keys (``websearch_sync:<prefix>:``).
         state_required: fail calls with ``NetworkError(state_unavailable)`` when the
             shared state cannot be reached, instead of using local state for them.
@@ -259,8 +264,8 @@ class Settings:
             a call gets when it falls back on that variable (:meth:`default_backend`). A call
             naming its backend, and fetch, never read it.
         env_urls_at_use: (read only, no argument) set by :meth:`from_env`: the text values it read
-            that hold a control character, and the URLs it read that are no http(s) URL with a host,
-            each as ``(place..., value)``; :meth:`replace` carries it
+            that hold a control character, the URLs it read that are no http(s) URL with a host, and
+            a state URL or ``impersonate`` no client takes, each as ``(place..., value)``; :meth:`replace` carries it
             over. A URL among them is refused where it is used (a search of its backend, a fetch
             through the service), not here: one stray variable of a backend or service a user never
             calls stops no other command. A URL set in code (a field, an override, :meth:`replace`)
@@ -276,8 +281,9 @@ class Settings:
     (``fetch_service_url``, an ``endpoints`` value, a setting of kind ``url``) set in code is an http(s)
     URL with a host that holds no control character (``bad_endpoint``): a programmer's mistake fails early (one read from the
     environment is refused at use: ``env_urls_at_use``). ``user_agent`` is one line of printable
-    Latin-1 text (``bad_setting``) and ``state_prefix`` can name keys (``bad_state_prefix``), with
-    or without a ``state_url``.
+    Latin-1 text (``bad_setting``), ``state_prefix`` can name keys (``bad_state_prefix``), with
+    or without a ``state_url``, a ``state_url`` set in code is a usable Redis URL (``bad_state_url``)
+    and an ``impersonate`` set in code is one a client takes (``bad_impersonate``).
     """
 
     backend: BackendSpec = None

@@ -30,7 +30,7 @@ from typing import Any, Optional
 from ..config import Settings
 from ..engine import registry
 from ..engine.base import Page
-from ..engine.class_blocks import Below, ClassedTag
+from ..engine.class_blocks import Below, ClassedTag, UnclassedTag
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     HasClass,
@@ -156,7 +156,7 @@ _is_html_block = ClassedTag("div", "result")
 #: (after the icon and the display URL).
 _HTML_PARTS: dict[str, PartTest] = {
     **{name: HasClass(name) for name in _HTML_FIELDS},
-    "stamp": Below("result__extras__url", lambda tag: tag.tag == "span" and not classes(tag)),
+    "stamp": Below("result__extras__url", UnclassedTag("span")),
 }
 
 

@@ -28,6 +28,7 @@ is on a site, e.g. its bot wall).
 Parsers read links from markup with :func:`url_parts`, which never raises.
 """
 
+import codecs
 import difflib
 import functools
 import re
@@ -588,6 +589,11 @@ def url_parts(url: str) -> Optional[tuple[SplitResult, str]]:
         return None
 
 
+#: Python's ``unicode_escape`` decoder (``codecs``' function: what ``bytes.decode("unicode_escape")``
+#: finds after looking the codec up by its name, strict).
+_unicode_escape_decode = codecs.unicode_escape_decode
+
+
 def percent_decoded(text: str) -> str:
     """``urllib.parse.unquote(text)`` (UTF-8, a malformed sequence read as U+FFFD), in C where
     ``text`` is ASCII: an engine's redirect link carries its target URL encoded, and ``unquote``
@@ -602,10 +608,9 @@ def percent_decoded(text: str) -> str:
     if text.isascii():
         escaped = text.replace("\\", "\\\\") if "\\" in text else text
         try:
+            # the codec's function called directly: bytes.decode("unicode_escape") looks the codec up by name first
             return (
-                escaped.replace("%", "\\x")
-                .encode("ascii")
-                .decode("unicode_escape")
+                _unicode_escape_decode(escaped.replace("%", "\\x").encode("ascii"))[0]
                 .encode("latin-1")
                 .decode("utf-8", "replace")
             )

@@ -550,6 +550,21 @@ def test_negated_class_names_say_what_an_element_is_not():
     assert "marked" in _clean(PARAGRAPH + "<div class='no-caption'>marked</div>", DEFAULT_RULES)
 
 
+def test_an_image_s_copyright_box_is_a_credit():
+    # a news page's pictures each carry their agency's name in a box of class "...-copyright" (beside an
+    # off-screen "Image copyright" label), between the paragraphs: a credit, which the article's text
+    # does not read
+    picture = (
+        "<figure class='media-landscape full-width'><span class='image-and-copyright-container'>"
+        "<img src='/pictures/singer.jpg' alt='The singer'><span class='off-screen'>Image copyright</span>"
+        "<span class='story-image-copyright'>Example Pictures</span></span></figure>"
+    )
+    html = PARAGRAPH + picture + PARAGRAPH
+    assert "Example Pictures" not in _clean(html, DEFAULT_RULES)
+    assert "Example Pictures" in _clean(html, DEFAULT_RULES - {"article.captions"})
+    assert _clean(html, DEFAULT_RULES).count("A real paragraph") == 6
+
+
 @pytest.mark.parametrize("page", ["related-widget-1", "related-widget-2"])
 def test_a_related_posts_widget_classed_in_one_word_is_left_out(page):
     # a blog post's content block goes on with a related-posts widget whose class names are one

@@ -149,7 +149,7 @@ RULES = (
         "article.captions",
         "article",
         "captions, credits, galleries",
-        words="caption captions credit credits gallery",
+        words="caption captions credit credits copyright gallery",
         long_blocks=True,
     ),
     _rule(

@@ -655,13 +655,27 @@ BLOCK_RULES: dict[str, BlockRule] = {
 }
 
 
+#: A heading of this share of the title's words (or the title of this share of the heading's) says the
+#: same as the title in other words ("High School Roundup: ..." under the ``<title>`` "HS Roundup: ...") ...
+TITLE_WORD_SHARE = 0.75
+#: ... when the title has this many words or more.
+TITLE_MIN_WORDS = 4
+
+
 def _repeats_title(heading: etree._Element, title: Optional[str]) -> bool:
-    """True when ``heading`` says the same as the page title (one contains the other)."""
+    """True when ``heading`` says the same as the page title: one contains the other, or they share
+    ``TITLE_WORD_SHARE`` of the words of the one with more distinct words (a headline that the
+    ``<title>`` abbreviates or words otherwise; word sets: the order of a set never matters here)."""
     if title is None:
         return True
     text = _text(heading).casefold()
     wanted = " ".join(title.split()).casefold()
-    return bool(text) and bool(wanted) and (text in wanted or wanted in text)
+    if not text or not wanted:
+        return False
+    if text in wanted or wanted in text:
+        return True
+    ours, theirs = set(_WORDS.findall(text)), set(_WORDS.findall(wanted))
+    return len(theirs) >= TITLE_MIN_WORDS and len(ours & theirs) >= TITLE_WORD_SHARE * max(len(ours), len(theirs))
 
 
 def _is_block(element: etree._Element, rules: frozenset[str]) -> bool:

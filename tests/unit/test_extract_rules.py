@@ -563,6 +563,13 @@ def test_a_headline_that_the_page_title_abbreviates_is_the_title():
     assert result.title == "HS Roundup: Valley beats Hillside to stay unbeaten"
     assert "High School Roundup" not in result.text and "A real paragraph" in result.text
     assert "High School Roundup" in extract_html(page, mode="text", rules=DEFAULT_RULES - {"article.title"}).text
+    # a headline all of whose words a longer title holds in another order
+    longer = page.replace(
+        "<title>HS Roundup: Valley beats Hillside to stay unbeaten</title>",
+        "<title>Roundup of the week, with scores and tables: High School sports as Valley beats Hillside to stay "
+        "unbeaten</title>",
+    )
+    assert "High School Roundup" not in extract_html(longer, mode="text").text
     # a heading that shares fewer of the title's words is the article's own
     other = page.replace("<h1>High School Roundup: Valley", "<h1>Roundup of the week: Valley keeps winning, Hillside")
     assert "Roundup of the week" in extract_html(other, mode="text").text

@@ -14,7 +14,10 @@ Ctrl-C hand-off) with a 600 s deadline (under valgrind the first parse outlasts 
 line). What it does not count: the kernel's side of the exchange, the waits' cost and memory
 stalls, which CPU time weighs (``bench/search_ab.py``). The waits for the upstream still run more
 or fewer steps as the machine is busier: one tree counted twice differs by up to about 70k
-instructions a search. Needs ``valgrind`` on the PATH; about a minute a count.
+instructions a search. ``mock``: the client on the browser wire's request building with the page
+answered in the process (``testing.MockWire``): no socket and no wait, so a count the load does
+not move at all, of everything but the transfer itself. Needs ``valgrind`` on the PATH; about a
+minute a count.
 """
 
 import argparse
@@ -49,8 +52,13 @@ def run(package: str, wire: str, url: str, count: int) -> None:
         search = made[0]
     else:
         ws = importlib.import_module(package)
-        settings = ws.Settings(endpoints={"ddg_html": url}, impersonate=wire, timeout_ms=_SLOW_DEADLINE_MS)
-        client = ws.SearchClient("ddg_html", settings=settings, cache_ttl_s=0, min_interval_s=0, retries=0)
+        impersonate, given = wire, {}
+        if wire == "mock":  # the browser's request building, answered in the process: no socket, no wait
+            testing = importlib.import_module(package + ".testing")
+            answer = testing.MockResponse(200, {"Content-Type": "text/html; charset=utf-8"}, transport.PAGE)
+            impersonate, given = "chrome", {"wire": testing.MockWire(lambda request: answer)}
+        settings = ws.Settings(endpoints={"ddg_html": url}, impersonate=impersonate, timeout_ms=_SLOW_DEADLINE_MS)
+        client = ws.SearchClient("ddg_html", settings=settings, cache_ttl_s=0, min_interval_s=0, retries=0, **given)
 
         def search(query: str) -> None:
             assert client.search(query)["items"]
@@ -83,7 +91,9 @@ def main(argv: Optional[list] = None) -> int:
     """Command-line entry point (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rev", help="also count the package at this git revision, in turns with this checkout")
-    parser.add_argument("--wire", nargs="+", default=["chrome", "off", "ddgs"], choices=["chrome", "off", "ddgs"])
+    parser.add_argument(
+        "--wire", nargs="+", default=["chrome", "off", "ddgs"], choices=["chrome", "off", "mock", "ddgs"]
+    )
     parser.add_argument("--searches", type=int, default=200, help="searches counted (default 200)")
     parser.add_argument("--repeat", type=int, default=1, help="counts of each contender, in turns (default 1)")
     parser.add_argument("--run", nargs=4, help=argparse.SUPPRESS)  # the child run under valgrind

@@ -90,6 +90,33 @@ def test_another_thread_never_sees_a_built_in_missing_while_a_block_restores():
     assert looker.failures[:1] == []  # the first thing another thread saw wrong
 
 
+class _Arriving(Stub):
+    name = "kept_arriving"
+
+
+def test_a_thread_going_through_the_backends_is_not_broken_by_another_registering_one():
+    """A search reads the options of every engine (``backend_options``: an unknown option's message) going through the registry
+    while another thread may register or unregister a backend: a name added to the dict being
+    gone through was ``RuntimeError: dictionary changed size during iteration`` in the reader.
+    Another thread registers then unregisters a backend between every two steps of the reader
+    (tests/stepping.py)."""
+
+    registered = []
+
+    def change():  # the registry's size changes at each step: an iteration under way sees it
+        if registered:
+            unregister(registered.pop())
+        else:
+            registered.append(register(_Arriving).name)
+
+    expected = registry.backend_options()  # every engine imported and checked: fewer steps below
+    with registry.kept():
+        with looked_at_each_step(registry, change) as changer:
+            options = registry.backend_options()
+    assert changer.steps > 0 and changer.failures[:1] == []
+    assert options == expected
+
+
 def test_what_a_module_registers_as_it_is_imported_or_a_lasting_block_outlives_the_block(monkeypatch):
     """An application's ``@register`` at import (a test's ``import`` is not made again) and a
     session fixture's registration (the plugin's :func:`registry.lasting`) outlive every block

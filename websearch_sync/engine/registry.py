@@ -440,9 +440,11 @@ def _register(cls: type[Backend]) -> None:
     problem = declaration_problem(cls)
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
-    global _GENERATION
+    global _GENERATION, _REGISTRY
     with _PLUGINS_LOCK:
-        _placed(_REGISTRY, cls)
+        changed = dict(_REGISTRY)  # never changed in place: another thread may be going through it
+        _placed(changed, cls)
+        _REGISTRY = changed
         _GENERATION += 1
 
 
@@ -579,14 +581,16 @@ def unregister(name: str, vertical: Optional[str] = None, *, missing_ok: bool = 
     word), and a vertical the backend does not serve is ``InvalidInput(unsupported_vertical)``;
     ``missing_ok=True`` lets either pass (a clean-up that may run after the backend is gone). A
     ``vertical`` that is none of web, news, images, videos is ``InvalidInput(bad_vertical)`` either way."""
-    global _GENERATION
+    global _GENERATION, _REGISTRY
     if vertical is not None:
         vertical = check_choice("vertical", vertical, VERTICALS, BAD_VERTICAL)
     load_plugins()  # else a plugin's backend removed before the first question came back when the plugins loaded
     if not missing_ok:
         _registered_engines(name) if vertical is None else _registered_engine(name, vertical)
     with _PLUGINS_LOCK:
-        _unregistered(_REGISTRY, name, vertical)
+        changed = dict(_REGISTRY)  # never changed in place: another thread may be going through it
+        _unregistered(changed, name, vertical)
+        _REGISTRY = changed
         _GENERATION += 1
     if _at_import():
         _LASTING.append((name, vertical, None))

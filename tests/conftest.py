@@ -15,7 +15,8 @@ it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
 ``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``,
 ``json_backend.py`` (``JsonTestBackend``, of the ``testjson`` and ``json_backends`` fixtures),
 ``search_env.py`` (the developer's search settings out of each test's environment), ``races.py`` (a set two
-threads race on), ``property_examples.py`` (each hypothesis property's count of examples: moderate in
+threads race on), ``stepping.py`` (another thread looks at shared state between every two bytecodes of
+the code under test: a race test that does not count on thread switches), ``property_examples.py`` (each hypothesis property's count of examples: moderate in
 ``pytest``, thorough with ``pytest --hypothesis-profile=deep``, the profile registered here),
 ``unit_world.py`` (what every unit test runs in: no connection, the requests transport),
 ``scheduling.py`` (which tests share an xdist worker, and which start first), ``rewrite_cache.py`` (the

@@ -15,7 +15,7 @@ import os
 import re
 import threading
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, Optional, Protocol, TypeVar, Union
 from urllib.parse import parse_qsl, urlsplit
@@ -38,13 +38,17 @@ from .secrets import mask as _mask
 from .secrets import redact, userinfo_hidden
 from .validate import (
     CONTROL_IN_SETTING,
+    IMPERSONATE_PLACES,
     MAX_PAGES,
     MAX_RESULTS,
     MAX_TIMEOUT_MS,
     NOT_HTTP,
+    STATE_URL_PLACES,
     TOOL_MAX_RESULTS,
     backend_list,
+    check_impersonate,
     check_number,
+    check_state_url,
     control_in,
     header_value_problem,
     suggesting_keywords,
@@ -230,7 +234,10 @@ class Settings:
             An impersonated browser always sends its own.
         impersonate: the browser whose requests keyless HTML engines and fetch send
             (``"chrome"`` or ``"off"``); ``None``: ``chrome`` when the
-            ``browser`` extra is installed, else ``off``. Checked when a client is built.
+            ``browser`` extra is installed, else ``off``. Any other value is
+            ``InvalidInput(bad_impersonate)`` when the settings are built (read from
+            ``WEB_SEARCH_IMPERSONATE``, when a client is built); whether the extra a
+            profile needs is installed, when a client is built.
         ca_bundle: CA bundle file both transports verify against (corporate networks);
             ``None``: ``REQUESTS_CA_BUNDLE``, else ``SSL_CERT_FILE``, else the default store.
         endpoints: ``{backend_name: url}`` overriding a backend's endpoint URL.
@@ -242,7 +249,9 @@ class Settings:
         allow_private: let fetch read loopback/private/link-local addresses.
         state_url: a Redis URL (``redis://host:port/db``, ``rediss://``, ``unix://``)
             where clients share their cache, rate-limit slots and cool-downs
-            (needs the ``redis`` extra); ``None``: each client keeps its own.
+            (needs the ``redis`` extra); ``None``: each client keeps its own. One that is
+            no usable Redis URL is ``InvalidInput(bad_state_url)`` when the settings are
+            built (read from ``WEB_SEARCH_STATE_URL``, when a client is built).
         state_prefix: extra namespace for the shared keys (``websearch_sync:<prefix>:``).
         state_required: fail calls with ``NetworkError(state_unavailable)`` when the
             shared state cannot be reached, instead of using local state for them.
@@ -255,8 +264,8 @@ class Settings:
             a call gets when it falls back on that variable (:meth:`default_backend`). A call
             naming its backend, and fetch, never read it.
         env_urls_at_use: (read only, no argument) set by :meth:`from_env`: the text values it read
-            that hold a control character, and the URLs it read that are no http(s) URL with a host,
-            each as ``(place..., value)``; :meth:`replace` carries it
+            that hold a control character, the URLs it read that are no http(s) URL with a host, and
+            a state URL or ``impersonate`` no client takes, each as ``(place..., value)``; :meth:`replace` carries it
             over. A URL among them is refused where it is used (a search of its backend, a fetch
             through the service), not here: one stray variable of a backend or service a user never
             calls stops no other command. A URL set in code (a field, an override, :meth:`replace`)
@@ -272,8 +281,9 @@ class Settings:
     (``fetch_service_url``, an ``endpoints`` value, a setting of kind ``url``) set in code is an http(s)
     URL with a host that holds no control character (``bad_endpoint``): a programmer's mistake fails early (one read from the
     environment is refused at use: ``env_urls_at_use``). ``user_agent`` is one line of printable
-    Latin-1 text (``bad_setting``) and ``state_prefix`` can name keys (``bad_state_prefix``), with
-    or without a ``state_url``.
+    Latin-1 text (``bad_setting``), ``state_prefix`` can name keys (``bad_state_prefix``), with
+    or without a ``state_url``, a ``state_url`` set in code is a usable Redis URL (``bad_state_url``)
+    and an ``impersonate`` set in code is one a client takes (``bad_impersonate``).
     """
 
     backend: BackendSpec = None
@@ -356,6 +366,12 @@ class Settings:
         _check_optional_strings(self, ("impersonate", "ca_bundle", "fetch_service_key", "state_url"))
         _check_user_agent(self.user_agent, "Settings.user_agent")
         self.state_prefix = check_state_prefix(self.state_prefix)
+        _check_state_url(self.state_url, self.env_urls_at_use)
+        if self.impersonate and not _env_url(self.env_urls_at_use, "impersonate", self.impersonate):
+            # in a command (mcp --state-url, search --impersonate), the places a command line has
+            check_impersonate(
+                self.impersonate, settings_place("Settings.impersonate (WEB_SEARCH_IMPERSONATE)", IMPERSONATE_PLACES)
+            )
         _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
         self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
@@ -758,11 +774,16 @@ def _check_proxy(url: Any, where: str) -> None:
 
 def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
     """The text values :meth:`Settings.from_env` read (``values``) that hold a control character, and
-    the URLs among them :func:`check_url_setting` refuses (``WEB_FETCH_SERVICE_URL=notaurl``), each as
+    the URLs among them :func:`check_url_setting` (or, the state URL, :func:`~.validate.check_state_url`)
+    refuses (``WEB_FETCH_SERVICE_URL=notaurl``), and an ``impersonate`` no client takes, each as
     ``(place..., value)``: ``Settings`` leave them to their use (``Settings.env_urls_at_use``)."""
     urls: list[tuple[str, ...]] = [("fetch_service_url", values.get("fetch_service_url") or "")]
     urls.extend(("endpoints", name, url) for name, url in values["endpoints"].items())
     found = [place for place in urls if place[-1] and (control_in(place[-1]) is not None or url_fault(place[-1]))]
+    for name, check in (("state_url", check_state_url), ("impersonate", check_impersonate)):
+        value = values.get(name)
+        if value and _refused(check, value):
+            found.append((name, value))
     for name, sub in values["providers"].items():
         found.extend(
             ("providers", name, key, value)
@@ -770,6 +791,15 @@ def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
             if control_in(value) is not None or _refused_url(name, key, value)
         )
     return frozenset(found)
+
+
+def _refused(check: Callable[[str], str], value: str) -> bool:
+    """Whether ``check`` (:func:`~.validate.check_state_url`, :func:`~.validate.check_impersonate`) refuses ``value``."""
+    try:
+        check(value)
+    except InvalidInput:
+        return True
+    return False
 
 
 def _refused_url(backend: str, key: str, value: Any) -> bool:
@@ -792,6 +822,14 @@ def _check_urls(fetch_service_url: Any, endpoints: Mapping[str, Any], at_use: fr
     for name, url in endpoints.items():
         if not _env_url(at_use, "endpoints", name, url):
             check_url_setting(url, endpoint_setting(name), name)
+
+
+def _check_state_url(url: Optional[str], at_use: frozenset[tuple[str, ...]]) -> None:
+    """``InvalidInput(bad_state_url)`` for a ``state_url`` no client could use, when the settings are
+    built (as a proxy or an endpoint is), unless :meth:`Settings.from_env` read it (``at_use``: a client
+    given its own ``state_url=``, or ``--state-url``, replaces it)."""
+    if url and not _env_url(at_use, "state_url", url):
+        check_state_url(url, settings_place("Settings.state_url (WEB_SEARCH_STATE_URL)", STATE_URL_PLACES))
 
 
 def _env_url(at_use: frozenset[tuple[str, ...]], *place: Any) -> bool:

@@ -437,8 +437,28 @@ def _search_available(settings: Settings) -> bool:
     for name in names:
         if name == "auto" or (name in known and registry.usable(registry.backend_class(name), settings)):
             return True
-    logger.warning("not offering the search tool: backend %s is not configured", ",".join(names))
+    logger.warning(
+        "not offering the search tool: backend %s is not configured%s",
+        ",".join(names),
+        "".join(_unconfigured_why(name, settings, known) for name in names),
+    )
     return False
+
+
+def _unconfigured_why(name: str, settings: Settings, known: Sequence[str]) -> str:
+    """`` (brave: set BRAVE_API_KEY)``, what backend ``name`` lacks, as ``websearch-sync backends``
+    says it: the required settings unset (their variables), or why it cannot be built; "" when it is
+    no registered backend or lacks none (its search says why). Before, the warning named the backend
+    alone, and the operator of an MCP server saw no search tool without a word of what to set."""
+    if name not in known:
+        return ""
+    cls = registry.backend_class(name)
+    try:
+        backend = registry.instance(cls, settings, logging.DEBUG)  # its traceback: the search naming it logs it
+    except WebSearchError as error:
+        return " (%s: %s)" % (name, error.message)
+    missing = [cls.setting(key).env_or_key() for key in backend.missing_settings()]
+    return " (%s: set %s)" % (name, ", ".join(missing)) if missing else ""
 
 
 def tool_definitions(
@@ -1525,7 +1545,7 @@ def _sources_failed(sources: list[Mapping[str, Any]], not_listed: int = 0) -> li
     did), counting the engines the result does not list (:data:`ENGINES_NOT_LISTED`)."""
     if not sources:
         return []
-    named = "; ".join("%s %s" % (e.get("provider") or "?", e.get("type")) for e in sources)
+    named = "; ".join("%s %s" % (e.get("provider") or "?", _error_code(e)) for e in sources)  # its detail: why
     more = "; and %s, not listed" % counted(not_listed, "more engine") if not_listed else ""
     return ["Note: %d source(s) failed: %s%s" % (len(sources) + not_listed, named, more)]
 

@@ -57,6 +57,7 @@ class _ZeroForAnything(HtmlEngine):
     default_endpoint = "https://zero.conformance.test/search"
     region_start = ("<body",)
     no_results = ("<",)
+    unsent = ("locale", "safe_search", "time_range")  # what its request goes without, declared
 
     def query(self, params: SearchParams) -> dict:
         return {"q": params.full_query}
@@ -70,6 +71,7 @@ class _QueryNotSent(_ZeroForAnything):
 
     name = "kit_query_not_sent"
     no_results = ()
+    unsent = ("locale", "safe_search", "site_filter", "time_range")  # site_filter goes into the query it never sends
 
     def query(self, params: SearchParams) -> dict:
         return {"q": "fixed"}
@@ -95,6 +97,7 @@ class _NewsZeroForAnything(_ZeroForAnything):
 
 class _SoundWeb(_QueryNotSent):
     name = "kit_news_zero"
+    unsent = ("locale", "safe_search", "time_range")
 
     def query(self, params: SearchParams) -> dict:
         return {"q": params.full_query}
@@ -122,10 +125,29 @@ class _ParseRaises(_SoundWeb):
         raise RuntimeError("no results list in this page")
 
 
+class _InputIgnored(_SoundWeb):
+    """Breaks a promise: its request goes without the time range, and no declaration says so (a call
+    giving one got an answer of any date, and no ``not_sent`` told it)."""
+
+    name = "kit_input_ignored"
+    unsent = ("locale", "safe_search")
+
+
+class _InputDeclaredButSent(_SoundWeb):
+    """Breaks a promise: declared unsent, its request carries the time range all the same."""
+
+    name = "kit_input_declared_but_sent"
+
+    def query(self, params: SearchParams) -> dict:
+        return {"q": params.full_query, "t": params.time_range or ""}
+
+
 @pytest.mark.parametrize(
     "classes, failing",
     [
         ((_ZeroForAnything,), "kit_zero_for_anything-unknown_layout"),
+        ((_InputIgnored,), "kit_input_ignored-unsent"),
+        ((_InputDeclaredButSent,), "kit_input_declared_but_sent-unsent"),
         ((_ParseRaises,), "kit_parse_raises-unknown_layout"),
         ((_QueryNotSent,), "kit_query_not_sent-request"),
         ((_SoundWeb, _NewsZeroForAnything), "kit_news_zero[news]-unknown_layout"),
@@ -220,7 +242,9 @@ def test_the_docs_example_plugin_passes_the_kit_with_real_pages(example_plugin, 
         timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert re.search(r"\b9 passed\b", run.stdout), run.stdout  # with `options`: HtmlEngine declares pageno
+    assert re.search(r"\b10 passed\b", run.stdout), (
+        run.stdout
+    )  # with `options` (HtmlEngine declares pageno) and `unsent`
 
 
 def test_the_pytest_option_on_an_unknown_backend_is_a_usage_error(tmp_path, forks):
@@ -240,6 +264,7 @@ class QueryNotSent(HtmlEngine):
     name = "kit_query_not_sent"
     default_endpoint = "https://zero.conformance.test/search"
     region_start = ("<body",)
+    unsent = ("locale", "safe_search", "site_filter", "time_range")
 
     def query(self, params):
         return {"q": "fixed"}
@@ -397,7 +422,7 @@ def test_a_plugin_constructor_that_raises_is_each_checks_finding_naming_where():
         said = "kit_constructor_raises: it cannot be built: internal error in backend kit_constructor_raises: RuntimeError at"
         lines = str(caught.value).splitlines()[1:]
         failed = [line.split(":")[0].strip() for line in lines]
-        checks = ("options", "request", "statuses", "proxy_pages", "unknown_layout", "deadline")
+        checks = ("options", "request", "unsent", "statuses", "proxy_pages", "unknown_layout", "deadline")
         assert failed == ["kit_constructor_raises-%s" % check for check in checks]  # each check that builds it
         assert all(said in line and "test_conformance_kit.py" in line for line in lines), lines
     finally:

@@ -3,6 +3,7 @@ their size read from the header bytes; refused by default with a hint; over the 
 downscaled with Pillow (the images extra) or refused as image_too_large without it."""
 
 import base64
+import functools
 import io
 import random
 import sys
@@ -19,16 +20,17 @@ KEYS = {"url", "final_url", "status", "content_type", "extractor", "title", "tex
 
 
 @pytest.mark.parametrize(
-    "body, content_type, size",
+    "made, content_type, size",
     [
-        (png(640, 480), "image/png", (640, 480)),
-        (pillow_image(321, 123, "JPEG"), "image/jpeg", (321, 123)),
-        (pillow_image(30, 20, "GIF"), "image/gif", (30, 20)),
-        (pillow_image(77, 55, "WEBP"), "image/webp", (77, 55)),
+        (lambda: png(640, 480), "image/png", (640, 480)),
+        (lambda: pillow_image(321, 123, "JPEG"), "image/jpeg", (321, 123)),
+        (lambda: pillow_image(30, 20, "GIF"), "image/gif", (30, 20)),
+        (lambda: pillow_image(77, 55, "WEBP"), "image/webp", (77, 55)),
     ],
     ids=["png", "jpeg", "gif", "webp"],
 )
-def test_an_image_comes_back_as_base64_with_its_size(body, content_type, size):
+def test_an_image_comes_back_as_base64_with_its_size(made, content_type, size):
+    body = made()
     with FaultServer({"/i": respond(200, body, content_type=content_type)}) as server:
         result = fetch(server.url("/i"), images=True)
     assert set(result) == KEYS | {"width", "height", "data"}
@@ -97,11 +99,12 @@ def test_an_image_whose_header_is_cut_is_unreadable():
 
 
 @pytest.mark.parametrize(
-    "body",
-    [png(64, 48), pillow_image(64, 48, "JPEG"), pillow_image(64, 48, "GIF"), pillow_image(64, 48, "WEBP")],
+    "made",
+    [lambda: png(64, 48), lambda: small("JPEG"), lambda: small("GIF"), lambda: small("WEBP")],
     ids=["png", "jpeg", "gif", "webp"],
 )
-def test_an_image_cut_short_is_unreadable_not_sent_on(body):
+def test_an_image_cut_short_is_unreadable_not_sent_on(made):
+    body = made()
     # no Content-Length: the body ends where the connection closed, half-way through the file
     half = respond(200, body[: len(body) // 2], content_type="image/*", headers={"Content-Length": None})
     with FaultServer({"/i": half, "/whole": respond(200, body, content_type="image/*")}) as server:
@@ -194,7 +197,14 @@ def without_pillow(monkeypatch):
     monkeypatch.setitem(sys.modules, "PIL", None)  # from PIL import Image raises ImportError
 
 
-JPEG, WEBP = pillow_image(64, 48, "JPEG"), pillow_image(64, 48, "WEBP")
+@functools.cache
+def small(kind):
+    """A 64x48 image in Pillow's ``kind`` format, made once, when a test first asks (not as the
+    module is collected, in every worker: the module's Pillow images and noise JPEG took 0.1 s of
+    CPU there; the bodies below are made in their tests)."""
+    return pillow_image(64, 48, kind)
+
+
 #: Four bytes of LZW data: what a 64x48 GIF of one colour may hold, not a 7999x7999 frame.
 LZW = b"\x84\x8f\xa9\xcb"
 
@@ -209,15 +219,16 @@ def solid(width, height, kind):
 
 
 @pytest.mark.parametrize(
-    "lying, content_type",
+    "made, content_type",
     [
-        (jpeg_frame(JPEG, 7999, 7999), "image/jpeg"),
-        (gif((7999, 7999), [(0, 0, 7999, 7999, LZW)]), "image/gif"),
-        (webp_frame(WEBP, 7999, 7999), "image/webp"),
+        (lambda: jpeg_frame(small("JPEG"), 7999, 7999), "image/jpeg"),
+        (lambda: gif((7999, 7999), [(0, 0, 7999, 7999, LZW)]), "image/gif"),
+        (lambda: webp_frame(small("WEBP"), 7999, 7999), "image/webp"),
     ],
     ids=["jpeg", "gif", "webp"],
 )
-def test_a_header_declaring_more_pixels_than_the_data_can_hold_is_unreadable(without_pillow, lying, content_type):
+def test_a_header_declaring_more_pixels_than_the_data_can_hold_is_unreadable(without_pillow, made, content_type):
+    lying = made()
     # within the caps, so returned undecoded were it not checked: the data is bytes, not the
     # tens of KB the format needs at its best for 7999x7999 (a solid image of it, below, holds)
     with FaultServer({"/i": respond(200, lying, content_type=content_type)}) as server:
@@ -236,14 +247,15 @@ def test_an_image_of_one_colour_holds_its_pixels(monkeypatch, kind):
 
 
 @pytest.mark.parametrize(
-    "body, content_type",
+    "made, content_type",
     [
-        (gif((100, 100), [(0, 0, 9000, 9000, LZW * 10_000)]), "image/gif"),
-        (webp_frame(WEBP, 9000, 9000, canvas=(64, 48)), "image/webp"),
+        (lambda: gif((100, 100), [(0, 0, 9000, 9000, LZW * 10_000)]), "image/gif"),
+        (lambda: webp_frame(small("WEBP"), 9000, 9000, canvas=(64, 48)), "image/webp"),
     ],
     ids=["gif frame past its screen", "webp frame past its canvas"],
 )
-def test_a_part_declaring_a_size_past_the_pixel_cap_makes_the_image_too_large(without_pillow, body, content_type):
+def test_a_part_declaring_a_size_past_the_pixel_cap_makes_the_image_too_large(without_pillow, made, content_type):
+    body = made()
     # the first size each header gives is within the caps: the part's is 81 megapixels
     with FaultServer({"/i": respond(200, body, content_type=content_type)}) as server:
         error = fetch_error(server.url("/i"), images=True)
@@ -266,12 +278,12 @@ FIRST_IDAT_END = 33 + 12 + int.from_bytes(PARTED_PNG[33:37], "big")
 
 
 @pytest.mark.parametrize(
-    "body, content_type, missing",
+    "made, content_type, missing",
     [
-        (pillow_image(64, 48, "GIF")[:-1], "image/gif", "a GIF's trailer (3B)"),
-        (BLOCKED_GIF[: 30 + 256 * 2], "image/gif", "a GIF's trailer (3B)"),
-        (png(64, 48)[:-12], "image/png", "a PNG's IEND chunk"),
-        (PARTED_PNG[:FIRST_IDAT_END], "image/png", "a PNG's IEND chunk"),
+        (lambda: small("GIF")[:-1], "image/gif", "a GIF's trailer (3B)"),
+        (lambda: BLOCKED_GIF[: 30 + 256 * 2], "image/gif", "a GIF's trailer (3B)"),
+        (lambda: png(64, 48)[:-12], "image/png", "a PNG's IEND chunk"),
+        (lambda: PARTED_PNG[:FIRST_IDAT_END], "image/png", "a PNG's IEND chunk"),
     ],
     ids=[
         "gif without its trailer",
@@ -280,11 +292,12 @@ FIRST_IDAT_END = 33 + 12 + int.from_bytes(PARTED_PNG[33:37], "big")
         "png cut between two IDAT chunks",
     ],
 )
-def test_an_image_without_its_end_marker_is_unreadable_whatever_http_says(body, content_type, missing, fake_clock):
+def test_an_image_without_its_end_marker_is_unreadable_whatever_http_says(made, content_type, missing, fake_clock):
     """A PNG's chunks and a GIF's sub-blocks carry their lengths, but a file cut between two of
     them reads well to the cut: a Content-Length of what is left, or the chunked coding, made it
     a whole file, returned as an image (Pillow refuses it, "image file is truncated"). IEND is a
     PNG's last chunk and the trailer a GIF's last byte: they must be there."""
+    body = made()
     served = {
         "/length": respond(200, body, content_type=content_type),
         "/chunked": chunked(body, content_type),
@@ -324,18 +337,22 @@ def noise_jpeg(width, height):
     return out.getvalue()
 
 
-PHOTO = noise_jpeg(320, 240)
+@functools.cache
+def photo():
+    """The 320x240 noise JPEG of the tests below, made once, when the first asks."""
+    return noise_jpeg(320, 240)
 
 
 @pytest.mark.parametrize(
-    "body",
-    [PHOTO[: len(PHOTO) * 2 // 3], PHOTO[:-2]],
+    "cut",
+    [lambda body: body[: len(body) * 2 // 3], lambda body: body[:-2]],
     ids=["cut a third from its end", "without its last two bytes"],
 )
-def test_a_jpeg_without_its_end_of_image_marker_is_unreadable_whatever_http_says(body, fake_clock):
+def test_a_jpeg_without_its_end_of_image_marker_is_unreadable_whatever_http_says(cut, fake_clock):
     """A JPEG's scan data has no length: cut short, its segments read well to the end of what is
     left, and a Content-Length of what is left (or the chunked coding) made it a whole file, returned
     as an image (Pillow refuses it: "image file is truncated"). Its end-of-image marker must be there."""
+    body = cut(photo())
     served = {"/length": respond(200, body, content_type="image/jpeg"), "/chunked": chunked(body, "image/jpeg")}
     with FaultServer(served) as server:
         errors = [fetch_error(server.url(path), images=True) for path in served]
@@ -349,22 +366,23 @@ def test_a_jpeg_without_its_end_of_image_marker_is_unreadable_whatever_http_says
 def test_a_jpeg_with_bytes_after_its_end_of_image_marker_is_returned():
     """Bytes after the marker (padding, a second image of a multi-picture file) are the file's: the
     marker is found by walking the segments, not looked for in the last bytes."""
-    body = PHOTO + b"\x00" * 4096 + PHOTO
+    body = photo() + b"\x00" * 4096 + photo()
     with FaultServer({"/i": respond(200, body, content_type="image/jpeg")}) as server:
         result = fetch(server.url("/i"), images=True)
     assert (result["width"], result["height"], base64.b64decode(result["data"]) == body) == (320, 240, True)
 
 
 @pytest.mark.parametrize(
-    "body, content_type",
+    "made, content_type",
     [
-        (gif((64, 48), [(0, 0, 64, 48, bytes(300))])[:-100], "image/gif"),
-        (JPEG[:300], "image/jpeg"),
-        (png(64, 48)[:40], "image/png"),
+        (lambda: gif((64, 48), [(0, 0, 64, 48, bytes(300))])[:-100], "image/gif"),
+        (lambda: small("JPEG")[:300], "image/jpeg"),
+        (lambda: png(64, 48)[:40], "image/png"),
     ],
     ids=["gif sub-block", "jpeg segment", "png chunk"],
 )
-def test_an_image_whose_own_lengths_run_past_its_end_is_unreadable_even_when_whole(body, content_type):
+def test_an_image_whose_own_lengths_run_past_its_end_is_unreadable_even_when_whole(made, content_type):
+    body = made()
     with FaultServer({"/i": respond(200, body, content_type=content_type)}) as server:
         error = fetch_error(server.url("/i"), images=True)
     assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable"), repr(error)

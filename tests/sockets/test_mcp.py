@@ -389,7 +389,8 @@ def test_the_started_command_serves_protocol_only_and_ends_cleanly_at_eof(tmp_pa
     assert answers[3]["result"]["isError"] is True
     assert "structuredContent" not in answers[3]["result"]
     assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
-    assert "not offering the search tool: backend brave is not configured" in err
+    # what to set, as `websearch-sync backends` says it (before: the backend's name alone)
+    assert "not offering the search tool: backend brave is not configured (brave: set BRAVE_API_KEY)" in err
     assert all(line.startswith("websearch-sync mcp: ") for line in err.splitlines()), err
 
 
@@ -1180,6 +1181,28 @@ def test_a_cursor_the_server_never_gave_is_invalid_params(raw_server):
         },
     }
     assert "nextCursor" not in listed["result"] and listed["result"]["tools"]
+
+
+@pytest.mark.parametrize(
+    "cursor, got",
+    [("5", "a number (5)"), ('["page-2"]', "an array"), ('{"page": 2}', "an object"), ("true", "a boolean")],
+)
+def test_a_cursor_that_is_no_string_is_invalid_params_saying_so(cursor, got):
+    """The SDK answered a cursor of another type with ``-32602`` "Invalid request parameters" and empty
+    data: neither the cursor nor what it must be was named."""
+    line = '{"jsonrpc":"2.0","id":30,"method":"tools/list","params":{"cursor":%s}}' % cursor
+    message, answer = parse_line(line)
+    assert message is None
+    assert answer["id"] == 30 and answer["error"]["code"] == -32602
+    assert answer["error"]["message"].startswith("Invalid params: a tools/list cursor is a string")
+    assert ("got cursor as " + got) in answer["error"]["message"]
+
+
+@pytest.mark.parametrize("params", ['{"cursor":null}', "{}", '{"cursor":"page-2"}'])
+def test_a_null_or_string_cursor_is_the_servers_to_answer(params):
+    """The control: a string cursor (refused by the server, as never given) and none reach the SDK."""
+    message, answer = parse_line('{"jsonrpc":"2.0","id":30,"method":"tools/list","params":%s}' % params)
+    assert answer is None and message is not None
 
 
 # -- a tools/call whose arguments are not an object --------------------------------------------------

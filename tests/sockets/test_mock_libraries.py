@@ -52,7 +52,9 @@ def test_the_responses_example_of_the_docs_passes_with_and_without_the_browser_e
     assert len(said) == (1 if extra == "browser-extra" else 0), said
 
 
-def test_the_mock_wire_example_of_the_docs_runs():
+def test_the_mock_wire_example_of_the_docs_runs(fake_clock):
+    """On the fake clock: the answer holds one result, so the search asks Brave's next page, a
+    second after the first at Brave's pace (real time is not this test's subject)."""
     exec(compile(MOCK_WIRE_EXAMPLE, "docs/contract.md", "exec"), {})  # noqa: S102 - the docs' own example
 
 

@@ -124,7 +124,7 @@ def test_the_docs_json_plugin_passes_the_conformance_kit(installed):
     spec.loader.exec_module(module)
     registry.register(module.DemoSearch)
     try:
-        assert len(conformance_checks("demo")) == 8  # what the option's run collects
+        assert len(conformance_checks("demo")) == 9  # what the option's run collects (with `unsent`)
         check_conformance("demo")
     finally:
         registry.unregister("demo")

@@ -394,4 +394,4 @@ def test_the_models_text_says_a_warning_as_a_note_not_as_a_failed_source(style, 
     notes = [line for line in text.splitlines() if line.startswith("Note")]
     assert len(notes) == 2, notes
     assert "time range" in notes[0] and all(words in notes[0] for words in said)
-    assert notes[1] == "Note: 1 source(s) failed: searxng WebBlocked"
+    assert notes[1] == "Note: 1 source(s) failed: searxng WebBlocked (captcha_required)"

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lxml import etree
 from property_examples import examples
 
 from websearch_sync.backends import ddg
 from websearch_sync.engine import class_blocks
-from websearch_sync.engine.class_blocks import Below, ClassedTag
+from websearch_sync.engine.class_blocks import Below, ClassedTag, UnclassedTag
 from websearch_sync.engine.html_parsing import HasClass, _PartTests, classes, parse_fragment, walk_blocks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,6 +60,8 @@ def _page_tests(root, count):
         parts = {"part%d" % index: HasClass(other) for index, other in enumerate(names)}
         if names:
             parts["stamp"] = Below("part0", _unstamp)
+            parts["unclassed"] = Below("part0", UnclassedTag("span"))
+            parts["unclassed_link"] = Below("part1" if len(names) > 1 else "part0", UnclassedTag("a"))
             parts["link"] = Below("part1" if len(names) > 1 else "part0", lambda tag: tag.tag == "a")
         yield ClassedTag(tag, name), parts
 
@@ -89,6 +92,7 @@ PARTS = {
     "snippet": HasClass("snippet"),
     "date": Below("meta", _unstamp),
     "meta": HasClass("meta"),
+    "day": Below("meta", UnclassedTag("span")),
 }
 
 
@@ -105,6 +109,8 @@ PARTS = {
         ('<div class="result"><a class="title">x<span>y</span></a></div><div><div class="result">z</div></div>', True),
         ('<div class="\tresult\n"><a class=" title  snippet ">x</a><a class="title">y</a></div>', True),
         ('<div class="results"><a class="titles">x</a></div><DIV CLASS="result">y</DIV>', True),
+        ('<div class="result"><p class="meta"><span class=" \t"><SPAN class="x">1</SPAN></span></p></div>', True),
+        ('<div class="result"><p class="meta"><b><span class="x"><span>1</span></span></b></p></div>', True),
     ],
 )
 def test_made_up_markup_reads_the_same_as_the_walk(markup, declared):
@@ -126,6 +132,19 @@ PIECES = st.one_of(
 @given(st.lists(PIECES, max_size=30))
 def test_any_markup_reads_the_same_as_the_walk(pieces):
     _same_as_the_walk(parse_fragment("".join(pieces)), BLOCK, PARTS)
+
+
+@pytest.mark.parametrize("page", PAGES[::7], ids=lambda path: "%s/%s" % (path.parent.name, path.name))
+def test_an_unclassed_tag_test_passes_what_the_function_it_declares_passes(page):
+    """``UnclassedTag(name)`` is ``tag.tag == name and not classes(tag)`` on every element of a page
+    (a class attribute of white space alone is none), the test DuckDuckGo's date part had as a function."""
+    root = parse_fragment(page.read_text(encoding="utf-8", errors="replace"))
+    names = {element.tag for element in root.iter() if isinstance(element.tag, str)}
+    for name in sorted(names)[:12] + ["span"]:
+        test = UnclassedTag(name)
+        assert [test(e) for e in root.iter(etree.Element)] == [
+            e.tag == name and not classes(e) for e in root.iter(etree.Element)
+        ]
 
 
 def test_a_block_name_lxml_reads_as_a_pattern_is_left_to_the_walk():

@@ -605,3 +605,24 @@ def test_a_flag_meant_gets_no_query_hint(capsys, typed):
     """``--verbose`` is a flag meant, never a query's word; ``--jsn`` and ``-rus-en`` keep their hints."""
     assert main(["search", "-b", "stub", "q", typed]) == 2
     assert "is one argument after --" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "typed, said",
+    [
+        (["--categories", "news"], "--categories (a backend option: --option categories=VALUE) news\n"),
+        (["--pageno=2"], "--pageno=2 (a backend option: --option pageno=VALUE)\n"),
+        (["--max-pages", "1"], "--max-pages (a backend option: --option max_pages=VALUE) 1\n"),
+    ],
+)
+def test_a_backend_option_given_as_a_flag_names_the_option_flag(capsys, typed, said):
+    """``search q -b searxng --categories news`` (an option docs/backends.md names) was refused naming
+    nothing: backend options go through ``--option KEY=VALUE``, which the refusal now says."""
+    assert main(["search", "-b", "stub", "q", *typed]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: " + said)
+
+
+def test_a_backend_option_is_named_only_where_option_is_taken(capsys):
+    """``fetch`` takes no ``--option``: its ``--pageno`` is refused as any unknown flag."""
+    assert main(["fetch", "https://a.example/", "--pageno", "2"]) == 2
+    assert capsys.readouterr().err.endswith("unrecognized arguments: --pageno 2\n")

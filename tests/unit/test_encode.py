@@ -3,13 +3,19 @@ exchange's ``wire_request`` no longer prepares a whole ``requests.Request`` per 
 URL with its query, the body, the ``Content-Type`` it implies and Basic auth from the URL, for
 every request the registered backends build and for the odd shapes a plugin may send."""
 
+from urllib.parse import urlencode
+
 import pytest
 import requests
 from backend_kit import dummy_config, network_backends
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from property_examples import examples
 
 import websearch_sync as ws
 from websearch_sync.engine import registry
 from websearch_sync.models import SearchParams
+from websearch_sync.net.encode import encoded
 from websearch_sync.net.exchange import wire_request
 from websearch_sync.net.transport import RequestSpec
 
@@ -100,3 +106,17 @@ def test_a_refused_header_is_refused_again_and_a_checked_name_with_another_value
             wire_request(spec, None, "p")
         assert caught.value.detail_code == detail
     assert wire_request(good, None, "p").headers == [("X-Key", "fine")]
+
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=6) | st.sampled_from(["", " ", "&=+/?%", "ü é"])
+
+
+@settings(max_examples=examples(300, deep=1000), deadline=None)
+@given(st.dictionaries(TEXT, TEXT | st.integers() | st.none() | st.lists(TEXT, max_size=2), max_size=4))
+def test_a_form_of_text_is_encoded_as_urlencode_encodes_it(form):
+    """A form whose names and values are all text is joined without urlencode (encode.encoded's
+    first branch); any other goes through it: both equal urlencode's, as requests sends them."""
+    expected = requests.Request("POST", "https://a.example/", data=form).prepare().body
+    assert encoded(form) == (expected or "")
+    text_only = {name: value for name, value in form.items() if isinstance(value, str)}
+    assert encoded(text_only) == urlencode(list(text_only.items()), doseq=True)

@@ -550,6 +550,46 @@ def test_negated_class_names_say_what_an_element_is_not():
     assert "marked" in _clean(PARAGRAPH + "<div class='no-caption'>marked</div>", DEFAULT_RULES)
 
 
+def test_a_headline_that_the_page_title_abbreviates_is_the_title():
+    # the <title> (and og:title) shorten the headline's first words: the <h1> is still the article's
+    # title, returned apart, not its first line
+    page = (
+        "<html><head><title>HS Roundup: Valley beats Hillside to stay unbeaten</title></head><body>"
+        "<article><h1>High School Roundup: Valley beats Hillside to stay unbeaten</h1>"
+        + PARAGRAPH * 3
+        + "</article></body></html>"
+    )
+    result = extract_html(page, mode="text")
+    assert result.title == "HS Roundup: Valley beats Hillside to stay unbeaten"
+    assert "High School Roundup" not in result.text and "A real paragraph" in result.text
+    assert "High School Roundup" in extract_html(page, mode="text", rules=DEFAULT_RULES - {"article.title"}).text
+    # a headline all of whose words a longer title holds in another order
+    longer = page.replace(
+        "<title>HS Roundup: Valley beats Hillside to stay unbeaten</title>",
+        "<title>Roundup of the week, with scores and tables: High School sports as Valley beats Hillside to stay "
+        "unbeaten</title>",
+    )
+    assert "High School Roundup" not in extract_html(longer, mode="text").text
+    # a heading that shares fewer of the title's words is the article's own
+    other = page.replace("<h1>High School Roundup: Valley", "<h1>Roundup of the week: Valley keeps winning, Hillside")
+    assert "Roundup of the week" in extract_html(other, mode="text").text
+
+
+def test_an_image_s_copyright_box_is_a_credit():
+    # a news page's pictures each carry their agency's name in a box of class "...-copyright" (beside an
+    # off-screen "Image copyright" label), between the paragraphs: a credit, which the article's text
+    # does not read
+    picture = (
+        "<figure class='media-landscape full-width'><span class='image-and-copyright-container'>"
+        "<img src='/pictures/singer.jpg' alt='The singer'><span class='off-screen'>Image copyright</span>"
+        "<span class='story-image-copyright'>Example Pictures</span></span></figure>"
+    )
+    html = PARAGRAPH + picture + PARAGRAPH
+    assert "Example Pictures" not in _clean(html, DEFAULT_RULES)
+    assert "Example Pictures" in _clean(html, DEFAULT_RULES - {"article.captions"})
+    assert _clean(html, DEFAULT_RULES).count("A real paragraph") == 6
+
+
 @pytest.mark.parametrize("page", ["related-widget-1", "related-widget-2"])
 def test_a_related_posts_widget_classed_in_one_word_is_left_out(page):
     # a blog post's content block goes on with a related-posts widget whose class names are one

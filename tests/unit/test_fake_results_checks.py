@@ -38,3 +38,17 @@ def test_the_mapping_form_checks_the_query_as_well():
     with fake_results({"ddg_html": [ITEM]}) as fake:
         assert _refusal(too_long, "ddg_html").detail_code == "query_too_long"
     assert fake.calls == []
+
+
+def test_the_swapped_engines_are_usable_declarations_and_the_originals_come_back():
+    """The kit registers its swapped engines and puts the originals back without the registry's
+    declaration check (``registry.register_checked``: the check cost 30 ms a block): each swapped
+    engine must pass it as ``register`` would check it, and each original is the class it was."""
+    engines = [(name, vertical) for name in registry.backend_names() for vertical in registry.verticals_of(name)]
+    before = {engine: registry.backend_class(*engine) for engine in engines}
+    with fake_results({"ddg_html": [ITEM]}):
+        swapped = {engine: registry.backend_class(*engine) for engine in engines}
+    changed = [engine for engine in engines if swapped[engine] is not before[engine]]
+    assert len(changed) > 10 and ("ddg_html", "web") in changed
+    assert {engine: registry.declaration_problem(swapped[engine]) for engine in changed} == dict.fromkeys(changed)
+    assert {engine: registry.backend_class(*engine) for engine in engines} == before

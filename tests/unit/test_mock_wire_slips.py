@@ -48,7 +48,9 @@ def test_a_mock_response_field_of_another_type_is_refused_naming_it(fields, said
     assert str(caught.value) == said
 
 
-def test_a_mock_response_of_the_documented_shape_is_taken():
+def test_a_mock_response_of_the_documented_shape_is_taken(fake_clock):
+    """On the fake clock: the answer's one result makes the search ask Brave's next page at its pace
+    (a second of real time, not this test's subject)."""
     body = '{"type": "search", "web": {"results": [{"title": "Tokio", "url": "https://tokio.rs/"}]}}'
     answer = MockResponse(200, {"Content-Type": "application/json"}, body)
     with ws.SearchClient("brave", settings=SETTINGS, wire=MockWire(lambda request: answer)) as client:

@@ -5,9 +5,9 @@ joined every later ``auto`` search, and unregistering a test's replacement of ``
 removed the built-in ``ddg_html`` for the rest of the process)."""
 
 import sys
-import threading
 
 import pytest
+from stepping import looked_at_each_step
 
 import websearch_sync as ws
 from websearch_sync.backends import ParseResult, RequestSpec, register, unregister
@@ -72,30 +72,49 @@ def test_forget_registrations_goes_back_to_the_backends_as_installed():
 def test_another_thread_never_sees_a_built_in_missing_while_a_block_restores():
     """A server a session fixture started answers from its own thread while each test's block
     ends: the registry was emptied, then filled again, so that thread read ``unknown backend
-    'ddg_html'`` between tests (reviewer: 972 times in 20,000 blocks)."""
-    failures = []
-    done = threading.Event()
+    'ddg_html'`` between tests (reviewer: 972 times in 20,000 blocks). Another thread looks at the
+    registry between every two steps of the block's code (tests/stepping.py): what it could see at
+    any thread switch it sees in this one block (3,000 blocks switching threads as often as the
+    interpreter could caught an emptying restore in 1 of 3 runs at load 13-15, 4 of 5 at load 10)."""
 
-    def ask():
-        while not done.is_set():
-            try:
-                registry.backend_class("ddg_html")
-            except ws.InvalidInput as exc:
-                failures.append(exc)
+    def look():
+        assert registry.backend_class("ddg_html") is not None
+        names = registry.backend_names()
+        assert set(registry._BUILT_IN) <= set(names), sorted(set(registry._BUILT_IN) - set(names))
 
-    asking = threading.Thread(target=ask)
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can: inside a restore too
-    asking.start()
-    try:
-        for _ in range(3000):
-            with registry.kept():
-                register(_Joining)
-    finally:
-        done.set()
-        asking.join()
-        sys.setswitchinterval(interval)
-    assert failures == []
+    with looked_at_each_step(registry, look) as looker:
+        with registry.kept():
+            register(_Joining)
+    assert "kept_probe" not in registry.backend_names()  # the block was restored, under the looks
+    assert looker.steps > 0  # the looks were made
+    assert looker.failures[:1] == []  # the first thing another thread saw wrong
+
+
+class _Arriving(Stub):
+    name = "kept_arriving"
+
+
+def test_a_thread_going_through_the_backends_is_not_broken_by_another_registering_one():
+    """A search reads the options of every engine (``backend_options``: an unknown option's message) going through the registry
+    while another thread may register or unregister a backend: a name added to the dict being
+    gone through was ``RuntimeError: dictionary changed size during iteration`` in the reader.
+    Another thread registers then unregisters a backend between every two steps of the reader
+    (tests/stepping.py)."""
+
+    registered = []
+
+    def change():  # the registry's size changes at each step: an iteration under way sees it
+        if registered:
+            unregister(registered.pop())
+        else:
+            registered.append(register(_Arriving).name)
+
+    expected = registry.backend_options()  # every engine imported and checked: fewer steps below
+    with registry.kept():
+        with looked_at_each_step(registry, change) as changer:
+            options = registry.backend_options()
+    assert changer.steps > 0 and changer.failures[:1] == []
+    assert options == expected
 
 
 def test_what_a_module_registers_as_it_is_imported_or_a_lasting_block_outlives_the_block(monkeypatch):

@@ -147,7 +147,7 @@ def test_max_content_chars_without_include_content_is_refused_not_dropped():
         ws.search("q", include_content=False, max_content_chars=100)
 
 
-# -- the rules one by one (each found untested by mutating validate.py) ------------------------------
+# -- the rules one by one (each found untested by mutating validate/__init__.py) ------------------------------
 
 SETTINGS = SimpleNamespace(max_results=7)
 

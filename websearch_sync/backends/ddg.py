@@ -30,7 +30,7 @@ from typing import Any, Optional
 from ..config import Settings
 from ..engine import registry
 from ..engine.base import Page
-from ..engine.class_blocks import Below, ClassedTag
+from ..engine.class_blocks import Below, ClassedTag, UnclassedTag
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     HasClass,
@@ -85,6 +85,9 @@ _LITE_MARKERS = ("class='result-link'", 'class="result-link"')
 #: as urlsplit reads it when the link holds none of the characters urlsplit drops (tabs and line
 #: breaks: such a link, which no page has shown, is split as before).
 _REDIRECT_LINK = "https://duckduckgo.com/l/?"
+#: How nearly every result link starts, its target the first parameter: read at once, as the query
+#: below reads it (``tests/unit/backends/test_ddg_links.py`` holds the two equal).
+_TARGET_FIRST = "//duckduckgo.com/l/?uddg="
 #: The path of DuckDuckGo's ad links (``duckduckgo.com/y.js?...``).
 _AD_PATH = "/y.js"
 
@@ -98,6 +101,10 @@ def decode_ddg_href(href: str) -> str:
     contain ``%2B``, ``%26`` or ``%25``).
     """
     href = (href or "").strip()
+    if href.startswith(_TARGET_FIRST) and href.isprintable():  # what the general reading below gives it
+        value = href[len(_TARGET_FIRST) :].partition("&")[0].partition("#")[0]
+        if value:
+            return percent_decoded(value)
     if href.startswith("//"):
         href = "https:" + href
     elif href.startswith("/"):
@@ -156,7 +163,7 @@ _is_html_block = ClassedTag("div", "result")
 #: (after the icon and the display URL).
 _HTML_PARTS: dict[str, PartTest] = {
     **{name: HasClass(name) for name in _HTML_FIELDS},
-    "stamp": Below("result__extras__url", lambda tag: tag.tag == "span" and not classes(tag)),
+    "stamp": Below("result__extras__url", UnclassedTag("span")),
 }
 
 

@@ -61,7 +61,21 @@ def _elsewhere_hint(typed: str, name: str, parser: argparse.ArgumentParser, top:
     owners = [_command(command) for command in command_parsers(top) if command is not parser and _takes(command, typed)]
     if owners:
         return " (%s is a flag of %s)" % (typed, ", ".join(owners))
-    return (_synonym_hint(name, parser) or closest_flag_hint(name, parser)) if typed.startswith("--") else ""
+    if not typed.startswith("--"):
+        return ""
+    return _backend_option_hint(name, parser) or _synonym_hint(name, parser) or closest_flag_hint(name, parser)
+
+
+def _backend_option_hint(name: str, parser: argparse.ArgumentParser) -> str:
+    """`` (a backend option: --option fresh=VALUE)`` for ``--fresh`` given to a command taking ``--option``
+    when a registered backend declares option ``fresh`` (a plugin's too; ``--max-pages``: ``max_pages``);
+    "" for any other name. Before, ``search q -b searxng --categories news`` was refused naming nothing."""
+    option = name.replace("-", "_")
+    if not (option and _takes(parser, "--option")):
+        return ""
+    from ..engine.registry import backend_options  # the registry (and so the plugins) only on this error's path
+
+    return " (a backend option: --option %s=VALUE)" % option if option in backend_options() else ""
 
 
 def _synonym_hint(name: str, parser: argparse.ArgumentParser) -> str:

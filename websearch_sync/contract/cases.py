@@ -34,8 +34,8 @@ from ..engine.identity import IDENTITY_FIELD
 from ..engine.option import MAX_PAGES_OPTION
 from ..errors import CONNECTION_ERROR, NO_CASES, InvalidInput, WebSearchError, cut_end
 from ..models import SearchParams, StrPath
-from ..net.browser import PROFILES
 from ..shellwords import shell_quote
+from ..validate import IMPERSONATE_PROFILES as PROFILES
 from ..validate import MAX_PAGES, describe_sent
 from .replay import ReplayMismatch, ReplayWire, known_exception, recorded_status
 

@@ -18,6 +18,10 @@ statuses, longest query) and its recorded cases, never against a list of known b
   ``WebParseError``, never "0 results";
 * ``deadline``: a server on 127.0.0.1 that accepts and never answers ends the call with
   ``Timeout`` (the call never hangs);
+* ``unsent`` (an engine whose one request is the search, no ``continue_request`` flow): a common
+  input (``time_range``, ``safe_search``, ``site_filter``, ``locale``) its request goes without is
+  declared ``unsent``, so that ``provider_meta["not_sent"]`` tells a call giving it that the answer
+  ignored it, and one its request carries is not (an ``Accept-Language`` header alone is no carrier);
 * ``recorded_cases``: every case recorded for it (``websearch-sync record``) replays to its
   golden and keeps the result contract; its recorded bot walls are ``WebBlocked`` there.
 
@@ -79,6 +83,9 @@ QUERY = "conformance check"
 #: server on loopback, and a slower machine only makes the expected ``Timeout`` come sooner.
 DEADLINE_MS = 100
 HANG_S = 30.0
+#: The common inputs the ``unsent`` check gives, each with a value no request builder fills in when the
+#: call gives none (a builder sending ``safe_search=moderate`` by default carries ``strict`` as a change).
+UNSENT_PROBES = (("time_range", "week"), ("safe_search", "strict"), ("site_filter", "example.org"), ("locale", "de-DE"))
 
 
 def engine_name(backend: str, vertical: str) -> str:
@@ -268,6 +275,46 @@ class _Kit:
                     "%s: a bad %s passed its check (check_params without super()?)" % (self.engine, option.name)
                 )
 
+    def unsent(self) -> None:
+        """Each common input of :data:`UNSENT_PROBES` is carried by the request (its URL, form, body, a
+        header other than ``Accept-Language``, a cookie) exactly when ``not_sent`` does not name it."""
+        backend = self.backend()
+        plain = _params(backend)
+        without = self._carriers(backend, plain)
+        ignored: list[tuple[str, str]] = []
+        carried_anyway: list[tuple[str, str]] = []
+        for name, value in UNSENT_PROBES:
+            changed: dict[str, Any] = {name: value}
+            given = replace(plain, **changed)
+            try:
+                backend.check(given)
+            except InvalidInput:  # refused before any request: nothing is sent, nothing to declare
+                continue
+            carried = self._carriers(backend, given) != without
+            if carried == (name in backend.not_sent(given)):
+                (carried_anyway if carried else ignored).append((name, value))
+        wrong = []
+        if ignored:
+            kept = {entry for entry in self.cls.unsent if entry not in {name for name, _ in carried_anyway}}
+            wrong.append(
+                "its request goes without %s, which no unsent declaration names: declare unsent = %r, so that a"
+                " call giving one is told (provider_meta['not_sent'])"
+                % (", ".join("%s=%r" % pair for pair in ignored), tuple(sorted(kept | {name for name, _ in ignored})))
+            )
+        if carried_anyway:
+            said = ", ".join("%s=%r" % pair for pair in carried_anyway)
+            wrong.append("its request carries %s, declared unsent: take it out of unsent" % said)
+        assert not wrong, "%s: %s" % (self.engine, "; ".join(wrong))
+
+    def _carriers(self, backend: Backend, params: SearchParams) -> str:
+        """What of the request ``params`` make could carry an input: all of it but ``Accept-Language``."""
+        try:
+            spec = made_request(backend.build_request(params), self.cls.name, "build_request")
+        except WebProviderError as error:  # a dict: said by the request check too
+            raise AssertionError("%s: %s" % (self.engine, error.message)) from None
+        headers = {k: v for k, v in (spec.headers or {}).items() if str(k).lower() != "accept-language"}
+        return repr(replace(spec, headers=headers))
+
     def statuses(self) -> None:
         backend = self.backend()
         for status in STATUSES:
@@ -404,6 +451,8 @@ def conformance_checks(
             names.append("options")
         if cls.kind != "offline":
             names += ["request", "missing_settings", "statuses", "proxy_pages", "unknown_layout", "deadline"]
+            if cls.continue_request is Backend.continue_request:  # a flow's later request carries the inputs
+                names.insert(names.index("statuses"), "unsent")
         if fixtures is not None and vertical == chosen[0]:
             names.append("recorded_cases")
         checks += [ConformanceCheck(backend, name, getattr(kit, name), vertical) for name in names]

@@ -55,6 +55,26 @@ class ClassedTag:
         return "ClassedTag(%r, %r)" % (self.tag, self.name)
 
 
+class UnclassedTag:
+    """The element test "a ``tag`` element without a class" (a :class:`Below` part's ``test``),
+    declared so that lxml hands out only the ``tag`` elements below the part it is below (filtered
+    in C), not every element there."""
+
+    __slots__ = ("tag",)
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+
+    def __call__(self, tag: Any) -> bool:
+        if tag.tag != self.tag:
+            return False
+        value = tag.get("class")
+        return not (value and value.split())
+
+    def __repr__(self) -> str:
+        return "UnclassedTag(%r)" % self.tag
+
+
 class Below:
     """The part test "below the element of part ``part``, and passing ``test``" (a
     :data:`~.html_parsing.PartTest`): the first such element of the block is the part."""
@@ -83,7 +103,8 @@ class _Plan:
         #: The parts each class attribute met so far names (``()``: none; the key ``None``: no
         #: attribute), at most :data:`_VALUES_KEPT` of them.
         self.by_value: dict[Optional[str], tuple[str, ...]] = {None: ()}
-        self.below = below
+        #: Each :class:`Below` part, its test, and what lxml hands out for the test to try (:func:`_candidates`).
+        self.below = [(part, test, _candidates(test.test)) for part, test in below]
 
     def _named(self, value: str) -> tuple[str, ...]:
         """The parts the class attribute ``value`` names, in the order the walk records them."""
@@ -106,14 +127,22 @@ class _Plan:
                 for part in parts:
                     if part not in found:
                         found[part] = element
-        for part, test in self.below:
+        for part, test, candidates in self.below:
             top = found.get(test.part)
             if top is not None:
-                for element in top.iterdescendants(etree.Element):
+                for element in top.iterdescendants(candidates):
                     if test.test(element):
                         found[part] = element
                         break
         return found
+
+
+def _candidates(test: Callable[[Any], bool]) -> Any:
+    """What lxml is to hand out for ``test`` to try: an :class:`UnclassedTag`'s elements of its
+    name alone (a name lxml reads as a plain one), else every element."""
+    if type(test) is UnclassedTag and test.tag.isalnum():
+        return test.tag
+    return etree.Element
 
 
 def plan(by_class: Mapping[str, list[str]], others: Sequence[tuple[str, Any]]) -> Optional[_Plan]:

@@ -655,13 +655,32 @@ BLOCK_RULES: dict[str, BlockRule] = {
 }
 
 
+#: A heading of this share of the title's words (or the title of this share of the heading's) says the
+#: same as the title in other words ("High School Roundup: ..." under the ``<title>`` "HS Roundup: ...") ...
+TITLE_WORD_SHARE = 0.75
+#: ... when the title has this many distinct words or more; so does a heading of this many whose words are
+#: all the title's ("Make your Firefox your own" under "Firefox - Customize and make it your own - ...").
+TITLE_MIN_WORDS = 4
+
+
 def _repeats_title(heading: etree._Element, title: Optional[str]) -> bool:
-    """True when ``heading`` says the same as the page title (one contains the other)."""
+    """True when ``heading`` says the same as the page title: one contains the other, or the title
+    words it otherwise (``TITLE_WORD_SHARE``, ``TITLE_MIN_WORDS``; sets of words: their order never
+    matters here)."""
     if title is None:
         return True
     text = _text(heading).casefold()
     wanted = " ".join(title.split()).casefold()
-    return bool(text) and bool(wanted) and (text in wanted or wanted in text)
+    if not text or not wanted:
+        return False
+    if text in wanted or wanted in text:
+        return True
+    ours, theirs = set(_WORDS.findall(text)), set(_WORDS.findall(wanted))
+    if len(theirs) < TITLE_MIN_WORDS:
+        return False
+    return (len(ours) >= TITLE_MIN_WORDS and ours <= theirs) or len(ours & theirs) >= TITLE_WORD_SHARE * max(
+        len(ours), len(theirs)
+    )
 
 
 def _is_block(element: etree._Element, rules: frozenset[str]) -> bool:

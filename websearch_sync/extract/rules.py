@@ -143,13 +143,18 @@ RULES = (
         "a block appended before an article that holds its title heading is left out (the article starts at its title)",
     ),
     # --- inside the article readability selected
-    _rule("article.title", "article", "a single <h1> repeating the page title"),
+    _rule(
+        "article.title",
+        "article",
+        "a single <h1> repeating the page title (one holds the other, they share 3/4 of their words, or the title "
+        "holds all of its 4+ words)",
+    ),
     _rule("article.title_line", "article", "the article's first text line when it is the page title (any tag)"),
     _rule(
         "article.captions",
         "article",
         "captions, credits, galleries",
-        words="caption captions credit credits gallery",
+        words="caption captions credit credits copyright gallery",
         long_blocks=True,
     ),
     _rule(

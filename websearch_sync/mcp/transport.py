@@ -121,17 +121,17 @@ def _envelope_version(params: Any) -> Optional[Any]:
     return meta.get(_VERSION_KEY) if isinstance(meta, dict) else None
 
 
-def _is_tools_call(value: Any, request_id: Any) -> bool:
-    """Whether ``value`` is a JSON-RPC 2.0 ``tools/call`` request (an id, no ``result`` or ``error``)
-    that the server would serve: only such a request's params are checked here. A message that is no
-    JSON-RPC 2.0 request (no ``jsonrpc``, ``"1.0"``, a response's fields) stays the SDK's ``-32600``,
-    and a request naming a version the SDK does not speak its ``-32022``."""
+def _is_tools_call(value: Any, request_id: Any, method: str = "tools/call") -> bool:
+    """Whether ``value`` is a JSON-RPC 2.0 ``tools/call`` request (or one of ``method``: an id, no
+    ``result`` or ``error``) that the server would serve: only such a request's params are checked
+    here. A message that is no JSON-RPC 2.0 request (no ``jsonrpc``, ``"1.0"``, a response's fields)
+    stays the SDK's ``-32600``, and a request naming a version the SDK does not speak its ``-32022``."""
     version = _envelope_version(value.get("params")) if isinstance(value, dict) else None
     return (
         request_id is not None
         and isinstance(value, dict)
         and value.get("jsonrpc") == "2.0"
-        and value.get("method") == "tools/call"
+        and value.get("method") == method
         and "result" not in value
         and "error" not in value
         and (version is None or version in MODERN_PROTOCOL_VERSIONS)
@@ -171,6 +171,24 @@ def _unnamed_call(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
         "Invalid params: a tools/call needs params.name, the name of a tool tools/list gives, as a string; got %s"
         % got,
     )
+
+
+#: The answer to ``tools/list`` with a cursor that is not a string (the SDK said only "Invalid request parameters").
+CURSOR_NOT_TEXT = (
+    "Invalid params: a tools/list cursor is a string, one a nextCursor gave (the tools are listed on one page, with"
+    " no nextCursor: send no cursor); got cursor as %s"
+)
+
+
+def _cursor_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
+    """The ``-32602`` answer to a ``tools/list`` request whose ``params.cursor`` is neither a string nor
+    null, saying so (None for any other message): the SDK's answer, "Invalid request parameters" with
+    empty data, named neither the cursor nor what it must be."""
+    params = value.get("params") if _is_tools_call(value, request_id, "tools/list") else None
+    cursor = params.get("cursor") if isinstance(params, dict) else None
+    if cursor is None or isinstance(cursor, str):
+        return None
+    return _error(request_id, INVALID_PARAMS, CURSOR_NOT_TEXT % describe_sent(cursor))
 
 
 def _request_id(value: Any) -> Any:
@@ -260,6 +278,7 @@ def parse_message(value: Any) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
             request_id, INVALID_PARAMS, "Invalid params: text holds a lone surrogate escape, which is not Unicode"
         )
     refused = _unnamed_call(value, request_id) or _arguments_refused(value, request_id)
+    refused = refused or _cursor_refused(value, request_id)
     if refused is not None:
         return None, refused
     try:

@@ -12,23 +12,14 @@ import importlib.util
 import os
 from typing import TYPE_CHECKING, Optional
 
-from ..errors import BAD_IMPERSONATE, MISSING_BROWSER_EXTRA, InvalidInput, install_hint
+from ..errors import MISSING_BROWSER_EXTRA, InvalidInput, install_hint
+from ..validate import IMPERSONATE_CHOICES as IMPERSONATE_CHOICES  # re-exported: the wire's vocabulary
+from ..validate import check_impersonate
 
 if TYPE_CHECKING:
     from .wire import Wire
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
-
-#: The browser profiles offered (each checked consistent in the fingerprint lab).
-PROFILES: tuple[str, ...] = ("chrome",)
-#: Every value ``impersonate`` accepts.
-IMPERSONATE_CHOICES: tuple[str, ...] = PROFILES + ("off",)
-#: Profiles curl_cffi has but the lab does not find consistent (docs/configuration.md#transports).
-_REFUSED = {
-    "firefox": "curl_cffi 0.17's Firefox profile sends a TLS fingerprint (JA4) no real Firefox sends",
-    "safari": "curl_cffi 0.17's Safari profile has an HTTP/2 fingerprint the lab cannot verify against a real Safari",
-}
-
 
 #: Whether the extra was found: a positive answer is kept, since every new transport asks.
 _found = False
@@ -61,18 +52,7 @@ def resolve_impersonate(value: Optional[str], *, need_extra: bool = True) -> str
         value = os.environ.get("WEB_SEARCH_IMPERSONATE", "").strip() or None
     if value is None:
         return "chrome" if browser_available() else "off"
-    name = str(value).strip().lower()
-    if name in _REFUSED:
-        raise InvalidInput(
-            "impersonate=%s is not offered: %s; use one of %s" % (name, _REFUSED[name], ", ".join(IMPERSONATE_CHOICES)),
-            detail_code=BAD_IMPERSONATE,
-        )
-    if name not in IMPERSONATE_CHOICES:
-        raise InvalidInput(
-            "impersonate (WEB_SEARCH_IMPERSONATE, --impersonate) must be one of %s, got %r"
-            % (", ".join(IMPERSONATE_CHOICES), str(value)[:40]),
-            detail_code=BAD_IMPERSONATE,
-        )
+    name = check_impersonate(value)
     if name != "off" and need_extra and not browser_available():
         raise InvalidInput(
             "impersonate=%s needs curl_cffi: %s; %s" % (name, extra_hint(), _TURN_OFF),

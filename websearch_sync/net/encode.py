@@ -14,7 +14,7 @@ import json as jsonlib
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, Optional, Union
-from urllib.parse import urlencode
+from urllib.parse import quote_plus, urlencode
 
 import requests
 from requests.utils import get_auth_from_url
@@ -42,6 +42,10 @@ def endpoint(url: str) -> str:
     return prepared.url or url
 
 
+#: The one type of the names and values of a form encoded without urlencode's checks.
+_TEXT_ONLY = frozenset([str])
+
+
 def encoded(fields: Fields) -> str:
     """``fields`` (a mapping or ``(name, value)`` pairs) form-encoded by ``requests``' rule;
     text or bytes as they are."""
@@ -51,6 +55,14 @@ def encoded(fields: Fields) -> str:
         return fields.decode("utf-8")
     if isinstance(fields, str):
         return fields
+    if (
+        type(fields) is dict
+        and _TEXT_ONLY.issuperset(map(type, fields))
+        and _TEXT_ONLY.issuperset(map(type, fields.values()))
+    ):
+        # every name and value text (every engine's form): what urlencode(..., doseq=True) makes of
+        # them, without its type checks of each pair
+        return "&".join([quote_plus(name) + "=" + quote_plus(value) for name, value in fields.items()])
     pairs = fields.items() if isinstance(fields, Mapping) else fields
     result: list[tuple[Any, Any]] = []
     for name, values in pairs:

@@ -28,15 +28,17 @@ is on a site, e.g. its bot wall).
 Parsers read links from markup with :func:`url_parts`, which never raises.
 """
 
+import codecs
 import difflib
 import functools
 import re
 from typing import Optional
 from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
-from ..errors import BAD_URL, InvalidInput, UrlTooLong, cut_end
+from ..errors import BAD_URL, InvalidInput, UrlTooLong
 from ..hostnames import HostRefused, ascii_host, with_ascii_host
 from ..validate import URL_CONTROL_CHARS
+from ..validate import shown_url as shown_url  # re-exported: below config, which names a bad state URL with it
 from ..weburl.resolve import browser_join as browser_join  # re-exported: the module every URL rule is read from
 from ..weburl.resolve import browser_target, query_start
 from .memo import remembered
@@ -533,19 +535,6 @@ def page_key(url: str) -> str:
     return url.split("#", 1)[0]
 
 
-def shown_url(url: str) -> str:
-    """``url`` for messages and logs: scheme, host, port and path (cut at 80 characters).
-
-    User info, query and fragment are left out: they are where credentials and keys travel
-    (``user:pass@``, ``?api_key=``), and a message or log line may be shown to anyone.
-    """
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable URL>"
-    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], cut_end(parts.path, 80), "", ""))
-
-
 def host_token(url: str, default: str = "another site") -> str:
     """The host of ``url`` as an error message may name it when a page chose the URL, else
     ``default``: only host-name characters (IDNA-encoded) or an IP literal, never a path,
@@ -600,6 +589,11 @@ def url_parts(url: str) -> Optional[tuple[SplitResult, str]]:
         return None
 
 
+#: Python's ``unicode_escape`` decoder (``codecs``' function: what ``bytes.decode("unicode_escape")``
+#: finds after looking the codec up by its name, strict).
+_unicode_escape_decode = codecs.unicode_escape_decode
+
+
 def percent_decoded(text: str) -> str:
     """``urllib.parse.unquote(text)`` (UTF-8, a malformed sequence read as U+FFFD), in C where
     ``text`` is ASCII: an engine's redirect link carries its target URL encoded, and ``unquote``
@@ -614,10 +608,9 @@ def percent_decoded(text: str) -> str:
     if text.isascii():
         escaped = text.replace("\\", "\\\\") if "\\" in text else text
         try:
+            # the codec's function called directly: bytes.decode("unicode_escape") looks the codec up by name first
             return (
-                escaped.replace("%", "\\x")
-                .encode("ascii")
-                .decode("unicode_escape")
+                _unicode_escape_decode(escaped.replace("%", "\\x").encode("ascii"))[0]
                 .encode("latin-1")
                 .decode("utf-8", "replace")
             )

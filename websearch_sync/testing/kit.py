@@ -203,7 +203,7 @@ def _swapped_backends(
             yield
     finally:
         for original in saved:
-            registry.register(original)
+            registry.register_checked(original)  # as it was: checked when first registered
 
 
 def _swap(original: type[Backend], answer: Answer, check: Callable[[Backend, SearchParams], None]) -> type[Backend]:
@@ -224,7 +224,7 @@ def _swap(original: type[Backend], answer: Answer, check: Callable[[Backend, Sea
             "min_interval_s": 0.0,
         },
     )
-    registry.register(swapped)
+    registry.register_checked(swapped)  # the original's declarations, checked when it was registered, and the kit's
     return original
 
 

@@ -12,11 +12,12 @@ from typing import NamedTuple, Optional
 from ...config import Settings, check_state_prefix
 from ...errors import BAD_STATE_URL, InvalidInput
 from ...once import Once
+from ...validate import check_state_url
 from ..clock import Clock
 from .cooldowns import SharedCooldowns
 from .flights import SharedFlights
 from .results import RedisCache
-from .server import SharedState, check_state_url, logger, state_server
+from .server import SharedState, logger, state_server
 from .slots import SharedSlots
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -31,7 +31,7 @@ from ...errors import (
 from ...forks import module_lock, renewed_in_children
 from ...net import workers
 from ...net.urls import shown_url
-from ...secrets import is_secret_name, userinfo_hidden
+from ...secrets import is_secret_name
 from ..clock import Clock
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -60,32 +60,10 @@ MAX_IDLE_S = 30.0
 #: an expiry past its range, and that one refusal made Redis count as down for the whole process).
 MAX_EXPIRY_S = 365 * 86400.0
 
-SCHEMES = ("redis", "rediss", "unix")
 #: What a Redis Cluster node answers a ``SELECT`` of a database other than 0 (at each new connection).
 _CLUSTER_SELECT = "SELECT is not allowed in cluster mode"
 #: The URL options that set a command's timeout.
 _TIMEOUT_OPTIONS = ("socket_timeout", "socket_connect_timeout")
-#: The query options a state URL may carry: name -> the check of its value (redis-py passes
-#: unknown ones to the connection, which fails at every command instead of once, here).
-_POSITIVE = "a positive number"
-_URL_OPTIONS: dict[str, str] = {
-    "socket_timeout": _POSITIVE,
-    "socket_connect_timeout": _POSITIVE,
-    "db": "a whole number >= 0",
-    "max_connections": "a whole number >= 1",
-    "health_check_interval": "a whole number >= 0",
-    "socket_keepalive": "a flag",
-    "password": "text",
-    "username": "text",
-    "client_name": "text",
-    "ssl_cert_reqs": "text",
-    "ssl_ca_certs": "text",
-    "ssl_ca_path": "text",
-    "ssl_certfile": "text",
-    "ssl_keyfile": "text",
-    "ssl_check_hostname": "a flag",
-}
-
 T = TypeVar("T")
 
 
@@ -511,128 +489,6 @@ def url_secrets(url: Optional[str]) -> list[str]:
     except ValueError:
         return []
     return found + [value for name, value in parse_qsl(parts.query) if value and is_secret_name(name)]
-
-
-#: The URL options redis-py takes that a state URL cannot use, and why.
-_REFUSED_OPTIONS = {
-    # redis-py hands it to the connection class, which takes no such argument: every search raised TypeError
-    "timeout": "timeout is the wait of redis-py's blocking connection pool, which the state does not use:"
-    " set socket_timeout (and socket_connect_timeout) for a command's",
-}
-
-
-def _option_problem(name: str, value: str) -> Optional[str]:
-    refused = _REFUSED_OPTIONS.get(name)
-    if refused is not None:
-        return refused
-    kind = _URL_OPTIONS.get(name)
-    if kind is None:
-        return "unknown option %r (known: %s)" % (name, ", ".join(sorted(_URL_OPTIONS)))
-    try:
-        if kind == _POSITIVE:
-            ok = 0 < float(value) < float("inf")
-        elif kind.startswith("a whole number"):
-            ok = int(value) >= int(kind[-1])
-        elif kind == "a flag":
-            ok = value.lower() in ("0", "1", "true", "false", "yes", "no", "on", "off")
-        else:
-            ok = True
-    except ValueError:
-        ok = False
-    return None if ok else "%s must be %s" % (name, kind)
-
-
-def _address_problem(url: str) -> Optional[str]:
-    """What makes the host and port of ``url`` unusable, or ``None``."""
-    try:
-        parts = urlsplit(url)
-        port = parts.port  # raises ValueError for a port that is not a number in 0..65535
-        parts.hostname  # noqa: B018
-    except ValueError as exc:
-        return str(exc)
-    if port == 0:  # redis-py reads it as no port and connects to 6379: maybe another Redis, unseen
-        return "port 0 names no server (redis-py would connect to 6379 instead); leave the port out for 6379"
-    return None
-
-
-#: What ends a URL's user info where a password holds it as it is: the rest is read as a path, a
-#: query or a fragment, and the password's first part as a host or port.
-_USERINFO_ENDS = re.compile(r"[/?#]")
-
-
-def _userinfo_cut(url: str) -> bool:
-    """Whether the text between ``url``'s ``://`` and its last ``@`` holds ``/``, ``?`` or ``#``: a
-    password typed with one of them (a base64 one's ``/``) is cut there, and the parts of it the
-    parse then finds (a port, a path, an option's name) must not be quoted in a message."""
-    _, separator, rest = url.partition("://")
-    return bool(separator) and "@" in rest and _USERINFO_ENDS.search(rest.rsplit("@", 1)[0]) is not None
-
-
-def _url_problem(url: str) -> Optional[str]:
-    """What makes ``url`` unusable as a state URL, or ``None`` (quoting no part of its user info)."""
-    problem = _parsed_problem(url)
-    if problem is not None and _userinfo_cut(url):
-        return (
-            "its user info (before the last '@') holds a '/', '?' or '#', which ends it there: write them"
-            " percent-encoded in a user name or password (%2F, %3F, %23)"
-        )
-    return problem
-
-
-def _parsed_problem(url: str) -> Optional[str]:
-    """What makes ``url`` unusable as a state URL, or ``None``."""
-    problem = _address_problem(url)
-    if problem is not None:
-        return problem
-    if "#" in url:  # redis-py drops a fragment: a password's '#' cut it unseen
-        return "it holds a '#': a state URL has no fragment (a '#' in a password is written %23)"
-    parts = urlsplit(url)
-    if parts.scheme.lower() not in SCHEMES:
-        return "its scheme must be redis://, rediss:// or unix://"
-    if any(ch.isspace() or ord(ch) < 32 for ch in url):
-        return "it contains whitespace or control characters"
-    if parts.scheme.lower() == "unix" and not parts.path:
-        return "a unix:// URL needs a socket path"
-    path_db = parts.path.strip("/")
-    if parts.scheme.lower() != "unix" and path_db and not path_db.isdigit():
-        return "its path must be a database number, got %r" % path_db
-    return _query_problem(parts.query, parts.scheme.lower())
-
-
-def _query_problem(query: str, scheme: str) -> Optional[str]:
-    """What makes the options of a state URL's ``query`` unusable, or ``None``. A name right after a
-    secret's value that names no option is the rest of that secret, cut by a ``&`` it holds: not quoted."""
-    after_secret = ""
-    for name, value in parse_qsl(query, keep_blank_values=True):
-        if after_secret and name not in _URL_OPTIONS and name not in _REFUSED_OPTIONS:
-            return (
-                "an option after %s= names no option: a '&' in its value ends it there (write it %%26); the"
-                " option is not quoted" % after_secret
-            )
-        problem = _option_problem(name, value)
-        if problem is not None:
-            return problem
-        if name.startswith("ssl_") and scheme != "rediss":
-            # redis-py hands it to a plain connection, which fails every command with a TypeError
-            return "%s needs TLS: a rediss:// URL, not %s://" % (name, scheme)
-        after_secret = name if is_secret_name(name) else ""
-    return None
-
-
-def check_state_url(url: Any) -> str:
-    """``url`` when it is a usable Redis URL; else ``InvalidInput(bad_state_url)`` saying why
-    (when the client is built, not at every search)."""
-    problem = _url_problem(url.strip()) if isinstance(url, str) else "not a string"
-    if problem is not None:
-        shown = (
-            (shown_url(userinfo_hidden(url)) if _userinfo_cut(url) else shown_url(url)) if isinstance(url, str) else url
-        )
-        raise InvalidInput(
-            "state_url (WEB_SEARCH_STATE_URL, --state-url) must be a redis://, rediss:// or unix:// URL"
-            " such as redis://host:6379/0: %s (got %r)" % (problem, shown),
-            detail_code=BAD_STATE_URL,
-        )
-    return str(url).strip()
 
 
 class StateServer:

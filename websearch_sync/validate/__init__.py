@@ -5,10 +5,13 @@
 - search's inputs (:func:`search_params`);
 - a tool's arguments (:class:`Argument`): one declaration gives both the JSON Schema a
   model is shown (:func:`arguments_schema`) and the check of what it sends
-  (:func:`check_arguments`), so the two cannot disagree.
+  (:func:`check_arguments`), so the two cannot disagree;
+- URLs: an endpoint's (:func:`url_fault`); the shared state's (:func:`check_state_url`) and the
+  ``impersonate`` profile (:func:`check_impersonate`) live in :mod:`.settings`, re-exported here.
 
 This module sits below ``config`` (which checks its numbers here), so it imports only
-``errors``, ``models``, ``hostnames`` and the code tables of ``vocabulary``.
+``errors``, ``models``, ``hostnames``, ``secrets`` and the code tables of ``vocabulary``
+(and its own :mod:`.settings`).
 """
 
 import dataclasses
@@ -22,7 +25,7 @@ import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any, Callable, Literal, Optional, Protocol, TypeVar, Union, cast, overload
 
-from .errors import (
+from ..errors import (
     BAD_ARGUMENTS,
     BAD_FILTER,
     BAD_INCLUDE_CONTENT,
@@ -42,11 +45,11 @@ from .errors import (
     UNKNOWN_BACKEND,
     InvalidInput,
 )
-from .hostnames import idna_refusal, ignored_character
-from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
-from .once import Once
-from .secrets import name_words, userinfo_hidden
-from .vocabulary.ddgs import (
+from ..hostnames import idna_refusal, ignored_character
+from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
+from ..once import Once
+from ..secrets import name_words, userinfo_hidden
+from ..vocabulary.ddgs import (
     DDGS_ARGUMENTS,
     as_locale,
     country_code_hint,
@@ -57,8 +60,29 @@ from .vocabulary.ddgs import (
     ddgs_region_locale,
     ddgs_value,
 )
-from .vocabulary.locale_codes import LANGUAGE_NAME_GIVEN, locale_refusal, named_language
-from .vocabulary.synonyms import OPTION_SYNONYMS, VALUE_SYNONYMS
+from ..vocabulary.locale_codes import LANGUAGE_NAME_GIVEN, locale_refusal, named_language
+from ..vocabulary.synonyms import OPTION_SYNONYMS, VALUE_SYNONYMS
+from .settings import (  # re-exported: config and the client check these settings alike
+    IMPERSONATE_CHOICES as IMPERSONATE_CHOICES,
+)
+from .settings import (
+    IMPERSONATE_PLACES as IMPERSONATE_PLACES,
+)
+from .settings import (
+    IMPERSONATE_PROFILES as IMPERSONATE_PROFILES,
+)
+from .settings import (
+    STATE_URL_PLACES as STATE_URL_PLACES,
+)
+from .settings import (
+    check_impersonate as check_impersonate,
+)
+from .settings import (
+    check_state_url as check_state_url,
+)
+from .settings import (
+    shown_url as shown_url,
+)
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -547,3 +547,24 @@ def test_a_unit_test_cannot_connect_and_the_world_it_ran_in_is_undone_after_it()
     with attributes_set(UNIT_WORLD):  # inside the test's own: what it finds is put back, the inherited removed
         pass
     assert browser.browser_available is original and "connect" in vars(socket.socket)
+
+
+def test_the_user_runs_of_every_worker_keep_their_bytecode_in_the_controllers_folder(monkeypatch):
+    """The controller makes one folder for the run (``user_pytest.run_folder``), every worker's fork
+    server of user runs keeps their bytecode there, and the controller removes it at its end; a
+    process that is no worker keeps them in its server's own folder."""
+    import types
+
+    import forkserver
+    import user_pytest
+
+    controller = types.SimpleNamespace()
+    folder = user_pytest.run_folder(controller)
+    assert user_pytest.run_folder(controller) == folder and Path(folder).is_dir()  # one for every worker
+    monkeypatch.setattr(forkserver, "shared", lambda config, key, start: start())
+    monkeypatch.setattr(user_pytest, "UserRuns", lambda shared=None: shared)  # the folder it is given
+    worker = types.SimpleNamespace(workerinput={user_pytest.WORKERINPUT_KEY: folder})
+    assert user_pytest.shared_forks(worker) == folder
+    assert user_pytest.shared_forks(types.SimpleNamespace()) is None
+    user_pytest.remove_run_folder(controller)
+    assert not Path(folder).exists()

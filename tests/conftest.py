@@ -128,12 +128,15 @@ def pytest_configure(config):
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node):
     """The folder where the xdist workers share their rewritten test modules, when they should
-    (``rewrite_cache.py``); whether the workers order their tests for ``scheduling.py``'s units."""
+    (``rewrite_cache.py``), and the one where their user pytest runs keep their bytecode
+    (``user_pytest.run_folder``); whether the workers order their tests for ``scheduling.py``'s units."""
     import rewrite_cache
     import scheduling
+    import user_pytest
 
     if rewrite_cache.wanted(node.config):
         node.workerinput[rewrite_cache.WORKERINPUT_KEY] = rewrite_cache.make_folder(node.config)
+    node.workerinput[user_pytest.WORKERINPUT_KEY] = user_pytest.run_folder(node.config)
     node.workerinput[scheduling.RUN_ORDER_KEY] = node.config.getvalue("dist") == "loadscope"
 
 
@@ -147,8 +150,10 @@ def pytest_unconfigure(config):
 
     import bytecode
     import rewrite_cache
+    import user_pytest
 
     rewrite_cache.remove_folder(config)
+    user_pytest.remove_run_folder(config)
     bytecode.remove_written(config)
     if hasattr(config, "workerinput"):
         gc.freeze()

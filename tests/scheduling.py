@@ -88,6 +88,21 @@ PACKAGE_SOURCE_MODULES = (
 #: The scope name of :data:`PACKAGE_SOURCE_MODULES` (not a file).
 PACKAGE_SOURCE = "package source trees"
 
+#: The modules whose tests run a user's pytest suite forked from ``user_pytest.shared_forks``: one
+#: unit, so one worker starts that fork server (pytest and the library's dependencies imported,
+#: about 0.5 s of CPU) and pays the first run's rewriting of the library's modules (a first run
+#: 1.1-1.3 s of CPU, a later one 0.3-0.4 s: bench/user_runs_bytecode.py). Spread over the workers
+#: as collected, test_user_suite_import_helpers.py and test_user_suite_isolation.py, next to each
+#: other, went to two workers at once, whose first runs both rewrote them.
+#: ``tests/unit/test_suite_setup.py`` checks that every test module calling it is listed.
+USER_RUN_MODULES = (
+    "tests/sockets/test_pytest_plugin.py",
+    "tests/sockets/test_user_suite_import_helpers.py",
+    "tests/sockets/test_user_suite_isolation.py",
+)
+#: The scope name of :data:`USER_RUN_MODULES` (not a file).
+USER_RUNS = "user pytest runs"
+
 #: Units handed out first, longest first: every unit that took 4 s or more of wall in an idle
 #: four-worker run (2026-11-30, 7,705 tests, ``bench/suite_time.py``; wall, CPU own + children),
 #: so that none of them is the last a worker runs while the others have finished.
@@ -162,11 +177,13 @@ RUN_ORDER_KEY = "websearch_run_order"
 
 
 def unit_of(nodeid: str) -> str:
-    """The unit a test runs in: its module, or :data:`AGENT_FRAMEWORKS` or :data:`PACKAGE_SOURCE`
-    for those modules."""
+    """The unit a test runs in: its module, or :data:`AGENT_FRAMEWORKS`, :data:`PACKAGE_SOURCE` or
+    :data:`USER_RUNS` for those modules."""
     module = nodeid.split("::", 1)[0]
     if module in AGENT_FRAMEWORK_MODULES:
         return AGENT_FRAMEWORKS
+    if module in USER_RUN_MODULES:
+        return USER_RUNS
     return PACKAGE_SOURCE if module in PACKAGE_SOURCE_MODULES else module
 
 

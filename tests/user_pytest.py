@@ -7,8 +7,10 @@ CPU to load in each run (measured: 2.0 s -> 0.4 s user for a one-test run); they
 by name, so ours still loads the way a user's does."""
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Optional
@@ -31,18 +33,45 @@ def other_plugins() -> list[str]:
 
 #: What a user run forked from :func:`shared_forks` does before pytest starts: write its bytecode, and
 #: pytest its rewritten modules, as Python does by default (the suite's processes write none,
-#: ``PYTHONDONTWRITEBYTECODE``), under the fork server's folder (``sys.pycache_prefix``: nothing
-#: beside the sources), so the runs after the first in a worker read them.
+#: ``PYTHONDONTWRITEBYTECODE``), under a folder of the run's (``sys.pycache_prefix``: nothing
+#: beside the sources), so the runs after the first read them.
 KEEP_BYTECODE = "import sys\nsys.pycache_prefix = %r\nsys.dont_write_bytecode = False\n"
+#: The key, in an xdist worker's ``workerinput``, of the folder every worker's user runs keep their
+#: bytecode in (:func:`run_folder`).
+WORKERINPUT_KEY = "websearch_user_pytest_bytecode"
+
+
+def run_folder(config: Any) -> str:
+    """The folder, made by the run's first process (the xdist controller) on the first call and
+    removed by :func:`remove_run_folder`, where the user runs of all its workers keep their
+    bytecode: the library's modules rewritten by pytest in a worker's first run are read by the
+    first runs of the other workers too (without it each wrote them under its own server's folder:
+    the first run in a worker 1.3-1.5 s of CPU, the later ones about 0.5 s). Writers at once do not
+    spoil each other's files: pytest writes its rewritten module aside (named by the process id)
+    and renames it, as Python does its bytecode (a name already taken there leaves that module
+    unwritten, never half-written); pytest checks a file against its source's hash, Python against
+    its source's time and size, before using it."""
+    folder = getattr(config, "_websearch_user_pytest_bytecode", None)
+    if folder is None:
+        folder = config._websearch_user_pytest_bytecode = tempfile.mkdtemp(prefix="websearch-user-pytest-")
+    return folder
+
+
+def remove_run_folder(config: Any) -> None:
+    """Remove the folder :func:`run_folder` made, if it did (once the workers have ended)."""
+    folder = getattr(config, "_websearch_user_pytest_bytecode", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 class UserRuns(PythonForks):
     """The fork server of :func:`shared_forks`: :data:`THIRD_PARTY` imported, and ``kept``, the
-    folder where its runs keep their bytecode (:data:`KEEP_BYTECODE`), removed with the server's own."""
+    folder where its runs keep their bytecode (:data:`KEEP_BYTECODE`): ``shared`` (the run's, from
+    :func:`run_folder`), or one in the server's folder, removed with it."""
 
-    def __init__(self) -> None:
+    def __init__(self, shared: Optional[str] = None) -> None:
         super().__init__(preload=THIRD_PARTY)
-        self.kept = os.path.join(self.server.folder, "pycache")
+        self.kept = shared or os.path.join(self.server.folder, "pycache")
 
 
 def shared_forks(config: Any) -> UserRuns:
@@ -50,10 +79,12 @@ def shared_forks(config: Any) -> UserRuns:
     process that asks (``forkserver.shared``): a forked run costs about two thirds of a started
     one, the server's start once per worker. Its runs keep their bytecode: pytest rewrote the
     library's modules (an installed plugin's distribution) from source in every run, 0.52 s of a
-    run's CPU; 0.21 s when a run before it in the worker left them (the first, 0.67 s, writes them)."""
+    run's CPU; 0.21 s when a run before it left them (the first, 0.67 s, writes them): in an xdist
+    worker, in the folder the controller gave every worker (:func:`run_folder`), else in the server's."""
     import forkserver
 
-    return forkserver.shared(config, "user pytest", UserRuns)
+    shared = getattr(config, "workerinput", {}).get(WORKERINPUT_KEY)
+    return forkserver.shared(config, "user pytest", lambda: UserRuns(shared))
 
 
 def run_pytest(

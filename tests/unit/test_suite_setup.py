@@ -276,6 +276,27 @@ def test_the_modules_reading_the_package_trees_share_one_worker():
     assert not listed & frameworks
 
 
+def test_the_modules_running_user_suites_from_the_shared_fork_server_share_one_worker():
+    """``user_pytest.shared_forks`` starts a fork server per worker, whose first user run rewrites
+    the library's modules: the modules calling it are one unit of tests/scheduling.py, so one
+    worker pays both."""
+    import scheduling
+
+    listed = set(scheduling.USER_RUN_MODULES)
+    calling = {
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "tests").rglob("test_*.py"))
+        if "shared_forks" in (text := path.read_text(encoding="utf-8"))
+        and any(
+            isinstance(node, ast.Call) and getattr(node.func, "id", None) == "shared_forks"
+            for node in ast.walk(ast.parse(text))
+        )
+    }
+    assert calling == listed, (sorted(calling - listed), sorted(listed - calling))
+    assert {scheduling.unit_of(module + "::test") for module in listed} == {scheduling.USER_RUNS}
+    assert not listed & (set(scheduling.AGENT_FRAMEWORK_MODULES) | set(scheduling.PACKAGE_SOURCE_MODULES))
+
+
 def test_collecting_the_suite_imports_no_agent_framework_or_sdk(request):
     """Every worker collects every module: a module-level import of the MCP SDK (one test module's
     ``from websearch_sync.mcp.transport import parse_line``) cost each worker 1.3 to 2.4 s of CPU."""
@@ -547,3 +568,24 @@ def test_a_unit_test_cannot_connect_and_the_world_it_ran_in_is_undone_after_it()
     with attributes_set(UNIT_WORLD):  # inside the test's own: what it finds is put back, the inherited removed
         pass
     assert browser.browser_available is original and "connect" in vars(socket.socket)
+
+
+def test_the_user_runs_of_every_worker_keep_their_bytecode_in_the_controllers_folder(monkeypatch):
+    """The controller makes one folder for the run (``user_pytest.run_folder``), every worker's fork
+    server of user runs keeps their bytecode there, and the controller removes it at its end; a
+    process that is no worker keeps them in its server's own folder."""
+    import types
+
+    import forkserver
+    import user_pytest
+
+    controller = types.SimpleNamespace()
+    folder = user_pytest.run_folder(controller)
+    assert user_pytest.run_folder(controller) == folder and Path(folder).is_dir()  # one for every worker
+    monkeypatch.setattr(forkserver, "shared", lambda config, key, start: start())
+    monkeypatch.setattr(user_pytest, "UserRuns", lambda shared=None: shared)  # the folder it is given
+    worker = types.SimpleNamespace(workerinput={user_pytest.WORKERINPUT_KEY: folder})
+    assert user_pytest.shared_forks(worker) == folder
+    assert user_pytest.shared_forks(types.SimpleNamespace()) is None
+    user_pytest.remove_run_folder(controller)
+    assert not Path(folder).exists()

@@ -50,6 +50,7 @@ from ..models import MAX_RESULT_NESTING, MEDIA_FILTERS, VERTICALS, ErrorInfo, Pa
 from ..net.botwall import BotWall, bot_wall_error
 from ..net.jsontext import MAX_JSON_DEPTH
 from ..net.transport import HttpResponse
+from ..once import Once
 from ..secrets import is_secret_name, redact, userinfo_hidden
 from ..validate import check_choice
 from .base import TEXT_FORMATS, Backend
@@ -1093,11 +1094,22 @@ def _skip(entry: Any, reason: str) -> None:
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
 
 
+#: The backend classes whose constructor's traceback was logged (:func:`instance`): once per process
+#: each, not once per use (a conformance run builds a backend for each check; a CLI search several times).
+_CONSTRUCTOR_FAILED = Once()
+
+
+def forget_constructor_failures() -> None:
+    """Log a failing constructor's traceback again (the testing kit's ``reset``: a test's log capture sees it)."""
+    _CONSTRUCTOR_FAILED.forget()
+
+
 def reported(
     backend: Union[Backend, type[Backend]],
     step: Callable[[], T],
     secrets: Optional[Iterable[str]] = None,
     traceback_level: int = logging.ERROR,
+    said_once: bool = False,
 ) -> T:
     """``step()``, a call of ``backend``'s code (its constructor, its search, a hook), with a defect
     in it (or in a plugin) reported loudly and typed: the traceback logged,
@@ -1105,14 +1117,16 @@ def reported(
     plugin's own code it came through (when one did) and its message, never a stray exception. The
     message has the backend's secret settings hidden (``secrets``, by default those of the instance's
     configuration): an SDK's exception may quote the key it was given. The traceback is logged at
-    ``traceback_level`` (``DEBUG`` for a listing that says the error itself, on every run)."""
+    ``traceback_level`` (``DEBUG`` for a listing that says the error itself, on every run); with
+    ``said_once``, at that level the first time only for the backend's class in this process (a
+    constructor's defect: every later use raises the same error, its traceback at ``DEBUG``)."""
     try:
         return step()
     except WebSearchError:
         raise
     except (Exception, SystemExit) as exc:  # a defect in a backend (a plugin's sys.exit() too): report it loudly, typed
-        logger.log(traceback_level, "backend %s failed unexpectedly", backend.name, exc_info=True)
         owner = backend if isinstance(backend, type) else type(backend)
+        _log_failure(backend.name, owner, traceback_level, said_once)
         if secrets is None:
             secrets = [] if isinstance(backend, type) else secret_values(getattr(backend, "config", {}))
         said = redact(str(exc), secrets)
@@ -1122,6 +1136,17 @@ def reported(
             provider=backend.name,
             detail_code=INTERNAL_ERROR,
         ) from exc
+
+
+def _log_failure(name: str, owner: type[Backend], level: int, said_once: bool) -> None:
+    """Log the traceback of the exception being handled: at ``level``, or at ``DEBUG`` once
+    ``said_once`` and this class's failure was logged at a higher level already in this process."""
+    if said_once and level > logging.DEBUG and not _CONSTRUCTOR_FAILED.first((owner,)):
+        logger.debug(
+            "backend %s failed unexpectedly (again: its traceback was logged the first time)", name, exc_info=True
+        )
+        return
+    logger.log(level, "backend %s failed unexpectedly", name, exc_info=True)
 
 
 def secret_values(settings: object) -> list[str]:
@@ -1136,8 +1161,8 @@ def secret_values(settings: object) -> list[str]:
 def instance(cls: type[Backend], settings: config.Settings, traceback_level: int = logging.ERROR) -> Backend:
     """``cls(settings)``: a constructor that raises (a plugin building its vendor's client
     without the key, say) is :func:`reported` like a search that does (its secret settings hidden,
-    its traceback logged at ``traceback_level``)."""
-    return reported(cls, partial(cls, settings), secret_values(settings.provider(cls.name)), traceback_level)
+    its traceback logged at ``traceback_level`` once per process for the class, then at ``DEBUG``)."""
+    return reported(cls, partial(cls, settings), secret_values(settings.provider(cls.name)), traceback_level, True)
 
 
 def built_quietly(cls: type[Backend], settings: config.Settings) -> Optional[Backend]:

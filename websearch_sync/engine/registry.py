@@ -426,13 +426,53 @@ def _unimplemented(cls: type[Backend]) -> Optional[str]:
     return cls.reader_problem()
 
 
-def register(cls: type[Backend]) -> type[Backend]:
+def register(cls: type[Backend], *, replace: bool = False) -> type[Backend]:
     """Register a backend class under ``(cls.name, cls.vertical)`` (usable as a class
-    decorator); ``TypeError`` naming the problem when its declarations are unusable."""
-    _register(cls)
+    decorator); ``TypeError`` naming the problem when its declarations are unusable. One that
+    replaces a built-in engine (a test's fake ``ddg_html``) does so, with a warning logged once per
+    process per engine naming what it replaces and how it is put back, unless ``replace=True`` says
+    it is meant (an installed plugin may not replace one at all: :func:`_plugin_problem`)."""
+    _register(cls, said=None if replace else _warn_replaced)
     if _at_import():
         _LASTING.append((cls.name, cls.vertical, cls))
     return cls
+
+
+#: The built-in engines ``(name, vertical)`` a :func:`register` without ``replace=True`` replaced (said once each).
+_REPLACED_SAID = Once()
+
+
+def _built_in_row(name: str, vertical: str) -> Optional[BuiltIn]:
+    return next((row for row in BUILT_IN if (row.name, row.vertical) == (name, vertical)), None)
+
+
+def _warn_replaced(cls: type[Backend]) -> None:
+    """Log once per engine that ``cls`` replaces the built-in engine registered under its name and vertical."""
+    row = _built_in_row(cls.name, cls.vertical)
+    current = _REGISTRY.get(cls.name, {}).get(cls.vertical)
+    if row is None or current is None or current is cls:
+        return
+    built_in = "%s.%s.%s" % (PACKAGE, row.module, row.cls)
+    if not (isinstance(current, BuiltIn) or "%s.%s" % (current.__module__, current.__qualname__) == built_in):
+        return  # what it replaces is not the built-in (a fake already): said when that one replaced it
+    if not _REPLACED_SAID.first((cls.name, cls.vertical)):
+        return
+    logger.warning(
+        "websearch_sync: register(%s.%s) replaces the built-in backend %r (%s: %s.%s) in this process: under"
+        " pytest the testing plugin puts it back after the test (unless registered at import), elsewhere"
+        " register(%s) from %s.%s puts it back (unregister(%r) removes the backend); pass replace=True when"
+        " replacing it is meant (said once per engine)",
+        cls.__module__,
+        cls.__qualname__,
+        cls.name,
+        cls.vertical,
+        PACKAGE,
+        row.module + "." + row.cls,
+        row.cls,
+        PACKAGE,
+        row.module,
+        cls.name,
+    )
 
 
 def register_checked(cls: type[Backend]) -> type[Backend]:
@@ -446,12 +486,15 @@ def register_checked(cls: type[Backend]) -> type[Backend]:
     return cls
 
 
-def _register(cls: type[Backend]) -> None:
+def _register(cls: type[Backend], said: Optional[Callable[[type[Backend]], None]] = None) -> None:
     """:func:`register` without deciding whether it lasts: a plugin :func:`load_plugins` registers
-    is loaded afresh after :func:`forget_registrations`, whatever import asked the first question."""
+    is loaded afresh after :func:`forget_registrations`, whatever import asked the first question.
+    ``said(cls)`` is called once the declarations are found usable, before ``cls`` is placed."""
     problem = declaration_problem(cls)
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
+    if said is not None:
+        said(cls)
     _placed_now(cls)
 
 

@@ -1198,6 +1198,69 @@ def test_a_cursor_that_is_no_string_is_invalid_params_saying_so(cursor, got):
     assert ("got cursor as " + got) in answer["error"]["message"]
 
 
+@pytest.mark.parametrize(
+    "method, params, said",
+    [
+        ("tools/list", '{"_meta":5}', "params._meta is an object (or null); got a number (5)"),
+        ("tools/list", '{"_meta":"x"}', "params._meta is an object (or null); got a string ('x')"),
+        (
+            "tools/list",
+            '{"_meta":{"progressToken":1.5}}',
+            "params._meta.progressToken is a string or an integer; got a number (1.5)",
+        ),
+        (
+            "tools/list",
+            '{"_meta":{"progressToken":null}}',
+            "params._meta.progressToken is a string or an integer; got null",
+        ),
+        ("tools/call", '{"name":"web_fetch","_meta":[]}', "params._meta is an object (or null); got an array"),
+        ("tools/call", '{"name":"web_fetch","task":5}', "params.task is an object (or null); got a number (5)"),
+        (
+            "tools/call",
+            '{"name":"web_fetch","task":{"ttl":"x"}}',
+            "params.task.ttl is not what MCP allows there (Input should be a valid integer",
+        ),
+        (
+            "tools/call",
+            '{"name":"web_fetch","requestState":5}',
+            "params.requestState is a string (or null); got a number (5)",
+        ),
+        ("tools/call", '{"name":"web_fetch","inputResponses":[]}', "params.inputResponses is an object mapping"),
+        (
+            "tools/call",
+            '{"name":"web_fetch","inputResponses":{"a":{}}}',
+            "params.inputResponses['a'] is not what MCP allows there (Field required); got an object",
+        ),
+    ],
+)
+def test_a_params_member_of_a_type_the_sdk_refuses_is_invalid_params_naming_it(method, params, said):
+    """The SDK refused these with ``-32602`` "Invalid request parameters" and empty data (a raw server
+    answered each so): neither the member, nor what it must be, nor what was sent was named."""
+    message, answer = parse_line('{"jsonrpc":"2.0","id":31,"method":"%s","params":%s}' % (method, params))
+    assert message is None
+    assert answer["id"] == 31 and answer["error"]["code"] == -32602
+    assert answer["error"]["message"].startswith("Invalid params: a %s request's " % method)
+    assert said in answer["error"]["message"], answer["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "method, params",
+    [
+        ("tools/list", '{"_meta":null}'),
+        ("tools/list", '{"_meta":{"progressToken":"t","vendor/key":[1]}}'),
+        ("tools/list", '{"_meta":{"progressToken":7}}'),
+        ("tools/list", '{"_meta":{"progressToken":1.0}}'),  # the SDK reads a whole number so
+        ("tools/call", '{"name":"web_fetch","_meta":{"progressToken":true}}'),  # and a boolean (lax)
+        ("tools/call", '{"name":"web_fetch","task":{"ttl":"5"}}'),
+        ("tools/call", '{"name":"web_fetch","task":null,"requestState":null,"inputResponses":null}'),
+    ],
+)
+def test_params_members_the_sdk_accepts_reach_it(method, params):
+    """The control: what the SDK's models accept is not refused here (nothing stricter than the SDK)."""
+    message, answer = parse_line('{"jsonrpc":"2.0","id":31,"method":"%s","params":%s}' % (method, params))
+    assert answer is None and message is not None
+
+
 @pytest.mark.parametrize("params", ['{"cursor":null}', "{}", '{"cursor":"page-2"}'])
 def test_a_null_or_string_cursor_is_the_servers_to_answer(params):
     """The control: a string cursor (refused by the server, as never given) and none reach the SDK."""

@@ -77,7 +77,7 @@ class Replacing(Stub):
 
 def test_registers():
     register(Joining)
-    register(Replacing)
+    register(Replacing, replace=True)
     unregister("ddg_html")
 """,
     "sees": """

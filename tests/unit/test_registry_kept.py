@@ -42,7 +42,7 @@ def test_a_backend_registered_in_the_block_is_gone_after_it():
 def test_a_built_in_replaced_then_unregistered_in_the_block_is_back_after_it():
     built_in = registry.backend_class("ddg_html")
     with registry.kept():
-        register(_Replacing)
+        register(_Replacing, replace=True)
         unregister("ddg_html")
         assert "ddg_html" not in ws.backend_names()
     assert "ddg_html" in ws.backend_names()
@@ -127,7 +127,7 @@ def test_what_a_module_registers_as_it_is_imported_or_a_lasting_block_outlives_t
             exec(compile("register(cls)", "registering_app.py", "exec"), {"register": register, "cls": _Joining})
             with registry.lasting():
                 unregister("ddg_lite")
-            register(_Replacing)  # the block's own: undone
+            register(_Replacing, replace=True)  # the block's own: undone
         names = ws.backend_names()
         assert "kept_probe" in names and "ddg_lite" not in names
         assert registry.backend_class("ddg_html") is not _Replacing

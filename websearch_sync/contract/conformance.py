@@ -46,6 +46,7 @@ from ..engine.base import Backend, made_request
 from ..engine.code_site import plugin_package
 from ..errors import (
     INTERNAL_ERROR,
+    UNKNOWN_BACKEND,
     AuthError,
     BadGateway,
     InvalidInput,
@@ -421,6 +422,40 @@ def _silent_server() -> Iterator[str]:
             conn.close()
 
 
+#: How :func:`~..engine.registry.skipped_plugin` opens for a plugin skipped under another entry-point name.
+_UNREGISTERED = "no backend is registered under this name; "
+
+
+def _check_loaded(backend: object) -> None:
+    """``InvalidInput(unknown_backend)`` leading with why, for a backend whose installed plugin was
+    skipped (it failed to load, or its class is unusable): a plugin author's failing conformance test
+    says that the plugin never loaded, its entry point and the reason, not "unknown backend" before a
+    list of every other name."""
+    if not isinstance(backend, str) or registry.verticals_of(backend):
+        return
+    why = registry.skipped_plugin(backend)
+    if why is None:
+        return
+    source = registry.plugin_source(backend)
+    said = "its plugin %s was skipped: " % source
+    cause = "because"
+    if why.startswith(_UNREGISTERED):  # skipped under an entry point no backend can be named after
+        why, cause = why[len(_UNREGISTERED) :], "perhaps because"
+    elif source is not None and why.startswith(said):  # the entry point named after the backend
+        why = "the plugin declaring it, entry point '%s = %s' in the group %s, was skipped: %s" % (
+            backend,
+            source,
+            registry.PLUGIN_GROUP,
+            why[len(said) :],
+        )
+    raise InvalidInput(
+        "cannot check backend %r: no backend has that name, %s an installed plugin was not loaded; %s"
+        " (fix the plugin and run the check again; `websearch-sync backends` lists each plugin skipped and why)"
+        % (backend, cause, why),
+        detail_code=UNKNOWN_BACKEND,
+    )
+
+
 def conformance_checks(
     backend: str,
     *,
@@ -432,6 +467,7 @@ def conformance_checks(
     serves (``verticals``: only these, or this one); ``settings`` that are not a ``Settings`` are
     a ``TypeError`` saying what to pass; ``recorded_cases`` (once: the cases name their vertical)
     only with ``fixtures``, a folder of cases recorded by ``websearch-sync record``."""
+    _check_loaded(backend)
     served = registry.verticals_of(backend) or ("web",)  # an unknown name: backend_class says so
     if settings is not None and not isinstance(settings, Settings):
         raise TypeError(

@@ -50,6 +50,7 @@ from ..models import MAX_RESULT_NESTING, MEDIA_FILTERS, VERTICALS, ErrorInfo, Pa
 from ..net.botwall import BotWall, bot_wall_error
 from ..net.jsontext import MAX_JSON_DEPTH
 from ..net.transport import HttpResponse
+from ..once import Once
 from ..secrets import is_secret_name, redact, userinfo_hidden
 from ..validate import check_choice
 from .base import TEXT_FORMATS, Backend
@@ -425,13 +426,53 @@ def _unimplemented(cls: type[Backend]) -> Optional[str]:
     return cls.reader_problem()
 
 
-def register(cls: type[Backend]) -> type[Backend]:
+def register(cls: type[Backend], *, replace: bool = False) -> type[Backend]:
     """Register a backend class under ``(cls.name, cls.vertical)`` (usable as a class
-    decorator); ``TypeError`` naming the problem when its declarations are unusable."""
-    _register(cls)
+    decorator); ``TypeError`` naming the problem when its declarations are unusable. One that
+    replaces a built-in engine (a test's fake ``ddg_html``) does so, with a warning logged once per
+    process per engine naming what it replaces and how it is put back, unless ``replace=True`` says
+    it is meant (an installed plugin may not replace one at all: :func:`_plugin_problem`)."""
+    _register(cls, said=None if replace else _warn_replaced)
     if _at_import():
         _LASTING.append((cls.name, cls.vertical, cls))
     return cls
+
+
+#: The built-in engines ``(name, vertical)`` a :func:`register` without ``replace=True`` replaced (said once each).
+_REPLACED_SAID = Once()
+
+
+def _built_in_row(name: str, vertical: str) -> Optional[BuiltIn]:
+    return next((row for row in BUILT_IN if (row.name, row.vertical) == (name, vertical)), None)
+
+
+def _warn_replaced(cls: type[Backend]) -> None:
+    """Log once per engine that ``cls`` replaces the built-in engine registered under its name and vertical."""
+    row = _built_in_row(cls.name, cls.vertical)
+    current = _REGISTRY.get(cls.name, {}).get(cls.vertical)
+    if row is None or current is None or current is cls:
+        return
+    built_in = "%s.%s.%s" % (PACKAGE, row.module, row.cls)
+    if not (isinstance(current, BuiltIn) or "%s.%s" % (current.__module__, current.__qualname__) == built_in):
+        return  # what it replaces is not the built-in (a fake already): said when that one replaced it
+    if not _REPLACED_SAID.first((cls.name, cls.vertical)):
+        return
+    logger.warning(
+        "websearch_sync: register(%s.%s) replaces the built-in backend %r (%s: %s.%s) in this process: under"
+        " pytest the testing plugin puts it back after the test (unless registered at import), elsewhere"
+        " register(%s) from %s.%s puts it back (unregister(%r) removes the backend); pass replace=True when"
+        " replacing it is meant (said once per engine)",
+        cls.__module__,
+        cls.__qualname__,
+        cls.name,
+        cls.vertical,
+        PACKAGE,
+        row.module + "." + row.cls,
+        row.cls,
+        PACKAGE,
+        row.module,
+        cls.name,
+    )
 
 
 def register_checked(cls: type[Backend]) -> type[Backend]:
@@ -445,12 +486,15 @@ def register_checked(cls: type[Backend]) -> type[Backend]:
     return cls
 
 
-def _register(cls: type[Backend]) -> None:
+def _register(cls: type[Backend], said: Optional[Callable[[type[Backend]], None]] = None) -> None:
     """:func:`register` without deciding whether it lasts: a plugin :func:`load_plugins` registers
-    is loaded afresh after :func:`forget_registrations`, whatever import asked the first question."""
+    is loaded afresh after :func:`forget_registrations`, whatever import asked the first question.
+    ``said(cls)`` is called once the declarations are found usable, before ``cls`` is placed."""
     problem = declaration_problem(cls)
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
+    if said is not None:
+        said(cls)
     _placed_now(cls)
 
 
@@ -1093,11 +1137,22 @@ def _skip(entry: Any, reason: str) -> None:
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
 
 
+#: The backend classes whose constructor's traceback was logged (:func:`instance`): once per process
+#: each, not once per use (a conformance run builds a backend for each check; a CLI search several times).
+_CONSTRUCTOR_FAILED = Once()
+
+
+def forget_constructor_failures() -> None:
+    """Log a failing constructor's traceback again (the testing kit's ``reset``: a test's log capture sees it)."""
+    _CONSTRUCTOR_FAILED.forget()
+
+
 def reported(
     backend: Union[Backend, type[Backend]],
     step: Callable[[], T],
     secrets: Optional[Iterable[str]] = None,
     traceback_level: int = logging.ERROR,
+    said_once: bool = False,
 ) -> T:
     """``step()``, a call of ``backend``'s code (its constructor, its search, a hook), with a defect
     in it (or in a plugin) reported loudly and typed: the traceback logged,
@@ -1105,14 +1160,16 @@ def reported(
     plugin's own code it came through (when one did) and its message, never a stray exception. The
     message has the backend's secret settings hidden (``secrets``, by default those of the instance's
     configuration): an SDK's exception may quote the key it was given. The traceback is logged at
-    ``traceback_level`` (``DEBUG`` for a listing that says the error itself, on every run)."""
+    ``traceback_level`` (``DEBUG`` for a listing that says the error itself, on every run); with
+    ``said_once``, at that level the first time only for the backend's class in this process (a
+    constructor's defect: every later use raises the same error, its traceback at ``DEBUG``)."""
     try:
         return step()
     except WebSearchError:
         raise
     except (Exception, SystemExit) as exc:  # a defect in a backend (a plugin's sys.exit() too): report it loudly, typed
-        logger.log(traceback_level, "backend %s failed unexpectedly", backend.name, exc_info=True)
         owner = backend if isinstance(backend, type) else type(backend)
+        _log_failure(backend.name, owner, traceback_level, said_once)
         if secrets is None:
             secrets = [] if isinstance(backend, type) else secret_values(getattr(backend, "config", {}))
         said = redact(str(exc), secrets)
@@ -1122,6 +1179,17 @@ def reported(
             provider=backend.name,
             detail_code=INTERNAL_ERROR,
         ) from exc
+
+
+def _log_failure(name: str, owner: type[Backend], level: int, said_once: bool) -> None:
+    """Log the traceback of the exception being handled: at ``level``, or at ``DEBUG`` once
+    ``said_once`` and this class's failure was logged at a higher level already in this process."""
+    if said_once and level > logging.DEBUG and not _CONSTRUCTOR_FAILED.first((owner,)):
+        logger.debug(
+            "backend %s failed unexpectedly (again: its traceback was logged the first time)", name, exc_info=True
+        )
+        return
+    logger.log(level, "backend %s failed unexpectedly", name, exc_info=True)
 
 
 def secret_values(settings: object) -> list[str]:
@@ -1136,8 +1204,8 @@ def secret_values(settings: object) -> list[str]:
 def instance(cls: type[Backend], settings: config.Settings, traceback_level: int = logging.ERROR) -> Backend:
     """``cls(settings)``: a constructor that raises (a plugin building its vendor's client
     without the key, say) is :func:`reported` like a search that does (its secret settings hidden,
-    its traceback logged at ``traceback_level``)."""
-    return reported(cls, partial(cls, settings), secret_values(settings.provider(cls.name)), traceback_level)
+    its traceback logged at ``traceback_level`` once per process for the class, then at ``DEBUG``)."""
+    return reported(cls, partial(cls, settings), secret_values(settings.provider(cls.name)), traceback_level, True)
 
 
 def built_quietly(cls: type[Backend], settings: config.Settings) -> Optional[Backend]:

@@ -69,6 +69,7 @@ from ..net import workers
 from ..tool import format_results
 from ..validate import describe_sent, json_int, not_an_object
 from .batches import Batches
+from .params import params_problem
 from .pending import Pending, wait_hangup
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -191,6 +192,17 @@ def _cursor_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
     return _error(request_id, INVALID_PARAMS, CURSOR_NOT_TEXT % describe_sent(cursor))
 
 
+def _params_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
+    """The ``-32602`` answer to a ``tools/list`` or ``tools/call`` request with a params member of a
+    type the SDK refuses with "Invalid request parameters" alone (``"_meta": 5``), naming the member,
+    what it must be and what was sent (:func:`~.params.params_problem`); None for any other message."""
+    for method in ("tools/list", "tools/call"):
+        if _is_tools_call(value, request_id, method):
+            problem = params_problem(method, value.get("params"))
+            return None if problem is None else _error(request_id, INVALID_PARAMS, problem)
+    return None
+
+
 def _request_id(value: Any) -> Any:
     """The ``id`` of a request, or None when ``value`` has none JSON-RPC allows (a notification)."""
     request_id = value.get("id") if isinstance(value, dict) else None
@@ -278,7 +290,7 @@ def parse_message(value: Any) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
             request_id, INVALID_PARAMS, "Invalid params: text holds a lone surrogate escape, which is not Unicode"
         )
     refused = _unnamed_call(value, request_id) or _arguments_refused(value, request_id)
-    refused = refused or _cursor_refused(value, request_id)
+    refused = refused or _cursor_refused(value, request_id) or _params_refused(value, request_id)
     if refused is not None:
         return None, refused
     try:

@@ -1,0 +1,66 @@
+"""``register(cls)`` in code replaced a built-in backend of the same name without a word (an installed
+plugin trying it is refused): a class named ``ddg_html`` by a slip, or a helper registering its own
+engine under a built-in name, silently changed what every search of that name did. It still replaces it
+(a test's fake is a documented use, undone after the test), but says so once per engine, naming the
+built-in it replaces and how it is put back; ``replace=True`` says the replacement is meant."""
+
+import logging
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.backends import register
+from websearch_sync.backends.ddg import DuckDuckGoHtml
+from websearch_sync.engine import registry
+from websearch_sync.once import Once
+from websearch_sync.testing import fake_results
+
+
+@pytest.fixture
+def said(monkeypatch, caplog):
+    """The warnings about replaced built-ins logged in the test (each engine said afresh)."""
+    monkeypatch.setattr(registry, "_REPLACED_SAID", Once())
+    caplog.set_level(logging.WARNING, logger="websearch_sync")
+    return lambda: [r.getMessage() for r in caplog.records if "replaces the built-in backend" in r.getMessage()]
+
+
+class _MyDdg(DuckDuckGoHtml):
+    """Someone's own engine that happens to take a built-in's name."""
+
+
+def test_replacing_a_built_in_is_said_once_naming_it_and_the_way_back(said):
+    register(_MyDdg)
+    assert registry.backend_class("ddg_html") is _MyDdg  # replaced, as before
+    register(_MyDdg)
+    (warning,) = said()
+    assert "register(%s._MyDdg) replaces the built-in backend 'ddg_html'" % __name__ in warning
+    assert "websearch_sync.backends.ddg.DuckDuckGoHtml" in warning
+    assert "register(DuckDuckGoHtml) from websearch_sync.backends.ddg puts it back" in warning
+    assert "replace=True" in warning
+    register(DuckDuckGoHtml)  # the way back named: no warning, the built-in again
+    assert registry.backend_class("ddg_html") is DuckDuckGoHtml and len(said()) == 1
+
+
+def test_replace_true_says_it_is_meant(said):
+    register(_MyDdg, replace=True)
+    assert registry.backend_class("ddg_html") is _MyDdg
+    assert said() == []
+
+
+def test_a_new_name_and_the_testing_kits_swaps_say_nothing(said):
+    class _Own(DuckDuckGoHtml):
+        name = "my_own_ddg"
+
+    register(_Own)
+    with fake_results({"ddg_html": [{"title": "T", "url": "https://example.com/"}]}):
+        assert ws.search("q", backend="ddg_html")["items"]
+    assert said() == []
+
+
+def test_an_unusable_class_is_refused_before_anything_is_said(said):
+    class _Bad(DuckDuckGoHtml):
+        text_format = "pdf"
+
+    with pytest.raises(TypeError):
+        register(_Bad)
+    assert said() == [] and registry.backend_class("ddg_html") is DuckDuckGoHtml

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_examples import examples
 
 from websearch_sync.engine import html_parsing
 
@@ -113,7 +114,7 @@ _PIECES = [
 ]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300, deep=2000), deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
 def test_made_up_markup_gives_the_same_noise_matches(text: str) -> None:
     _same_noise(text)
@@ -123,7 +124,7 @@ def test_made_up_markup_gives_the_same_noise_matches(text: str) -> None:
 _ALPHABET = " \n\t\r\x0b\x0c\x1c\x1f\x85\xa0\u2028\u3000<>a/"
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300, deep=2000), deadline=None)
 @given(st.text(alphabet=_ALPHABET, max_size=60))
 def test_made_up_markup_gives_the_same_text(text: str) -> None:
     _same(text)

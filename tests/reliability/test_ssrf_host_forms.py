@@ -35,7 +35,7 @@ def fetch(url, impersonate, asked):
             url,
             transport=transport,
             settings=ws.Settings(),
-            timeout_ms=3000,
+            timeout_ms=30_000,  # not the subject: a process's first fetch builds its wire and extractor (2-7 s under load)
             resolver=resolver,
             trusted_networks=[CHECKED + "/32"],
         )

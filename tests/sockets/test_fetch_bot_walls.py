@@ -24,5 +24,6 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 def test_fetch_recognises_the_bot_wall(page, wall):
     with FaultServer({"/search": respond(200, page.read_bytes())}) as server:
         with pytest.raises(ws.WebBlocked) as info:
-            ws.fetch(server.url("/search"), allow_private=True, settings=ws.Settings(), timeout_ms=3000)
+            # 30 s, not the subject: a process's first fetch builds its wire and extractor (2-7 s under load)
+            ws.fetch(server.url("/search"), allow_private=True, settings=ws.Settings(), timeout_ms=30_000)
     assert info.value.detail_code == "captcha_required" and wall in info.value.message

@@ -64,3 +64,40 @@ def test_an_unusable_class_is_refused_before_anything_is_said(said):
     with pytest.raises(TypeError):
         register(_Bad)
     assert said() == [] and registry.backend_class("ddg_html") is DuckDuckGoHtml
+
+
+def test_register_with_replace_is_a_decorator_too(said, monkeypatch):
+    """``@register(replace=True)`` (and ``@register()``) decorate as ``@register`` does: a call without
+    a class gives the decorator, which registers, keeps ``replace`` and returns the class."""
+
+    @register(replace=True)
+    class _Meant(DuckDuckGoHtml):
+        pass
+
+    assert registry.backend_class("ddg_html") is _Meant and said() == []
+
+    @register()
+    class _Slip(DuckDuckGoHtml):
+        pass
+
+    assert registry.backend_class("ddg_html") is _Slip and len(said()) == 0  # replaces _Meant, no built-in
+
+
+def test_a_decorator_applied_at_a_scripts_top_level_lasts_as_a_plain_call_does(monkeypatch):
+    """Whether a registration outlives its block is read from the frame that registers (a module's
+    top level lasts): the decorator ``register(replace=True)`` returns is one frame deeper than
+    ``register`` itself, and must be read from the same caller."""
+    monkeypatch.setattr(registry, "_LASTING", [])
+    source = "@register(replace=True)\nclass Top(Base):\n    pass\n\nregister(Other, replace=True)\n"
+
+    class _Other(DuckDuckGoHtml):
+        name = "decorated_probe_other"
+
+    with registry.kept():
+        exec(
+            compile(source, "registering_script.py", "exec"),
+            {"register": register, "Base": DuckDuckGoHtml, "Other": _Other},
+        )
+        lasting = [(name, vertical, cls.__name__) for name, vertical, cls in registry._LASTING]
+        registry._LASTING.clear()
+    assert lasting == [("ddg_html", "web", "Top"), ("decorated_probe_other", "web", "_Other")]

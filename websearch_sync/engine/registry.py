@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import repeat
 from types import FrameType
-from typing import Any, Callable, Optional, TypeVar, Union
+from typing import Any, Callable, Optional, TypeVar, Union, overload
 
 from .. import config
 from ..errors import (
@@ -426,14 +426,33 @@ def _unimplemented(cls: type[Backend]) -> Optional[str]:
     return cls.reader_problem()
 
 
-def register(cls: type[Backend], *, replace: bool = False) -> type[Backend]:
+@overload
+def register(cls: type[Backend], *, replace: bool = False) -> type[Backend]: ...
+
+
+@overload
+def register(cls: None = None, *, replace: bool = False) -> Callable[[type[Backend]], type[Backend]]: ...
+
+
+def register(
+    cls: Optional[type[Backend]] = None, *, replace: bool = False
+) -> Union[type[Backend], Callable[[type[Backend]], type[Backend]]]:
     """Register a backend class under ``(cls.name, cls.vertical)`` (usable as a class
-    decorator); ``TypeError`` naming the problem when its declarations are unusable. One that
-    replaces a built-in engine (a test's fake ``ddg_html``) does so, with a warning logged once per
-    process per engine naming what it replaces and how it is put back, unless ``replace=True`` says
-    it is meant (an installed plugin may not replace one at all: :func:`_plugin_problem`)."""
+    decorator, ``@register`` or ``@register(replace=True)``); ``TypeError`` naming the problem when
+    its declarations are unusable. One that replaces a built-in engine (a test's fake ``ddg_html``)
+    does so, with a warning logged once per process per engine naming what it replaces and how it is
+    put back, unless ``replace=True`` says it is meant (an installed plugin may not replace one at
+    all: :func:`_plugin_problem`)."""
+    if cls is None:
+        return lambda cls: _registered_lasting(cls, replace)
+    return _registered_lasting(cls, replace)
+
+
+def _registered_lasting(cls: type[Backend], replace: bool) -> type[Backend]:
+    """:func:`register`'s work, called by it or by the decorator it returns (both one frame below the
+    caller :func:`_at_import` looks at)."""
     _register(cls, said=None if replace else _warn_replaced)
-    if _at_import():
+    if _at_import(3):
         _LASTING.append((cls.name, cls.vertical, cls))
     return cls
 
@@ -508,12 +527,12 @@ def _placed_now(cls: type[Backend]) -> None:
         _GENERATION += 1
 
 
-def _at_import() -> bool:
+def _at_import(depth: int = 2) -> bool:
     """Whether :func:`register` or :func:`unregister` is called from a module's top level (its
     import, or a script's) or while a module is imported, at any depth (a ``setup_backends()``
     helper the module calls as it is imported): such a change outlives the :func:`kept` block it
     is made in, as the import is not made again."""
-    caller: Optional[FrameType] = sys._getframe(2)
+    caller: Optional[FrameType] = sys._getframe(depth)
     if caller is not None and caller.f_code.co_name == "<module>":
         return True
     while caller is not None:

@@ -15,10 +15,7 @@ about a minute a run on the structures set, several on the article sets.
 import argparse
 import contextlib
 import os
-import re
-import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from typing import Optional
 
@@ -26,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
+from cachegrind import instructions  # noqa: E402
 from extraction import DEFAULT_SETS, baseline_text, load, ours_text  # noqa: E402
 
 SYSTEMS = ("readability-lxml", "extract_html", "fetch")
@@ -52,16 +50,7 @@ def passes(set_dir: str, system: str, count: int) -> None:
 
 def counted(set_dir: str, system: str, count: int) -> int:
     """The client process's instructions for a run of ``count`` passes (and its warm-up)."""
-    with tempfile.TemporaryDirectory() as out:
-        command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=%s/cg.%%p" % out]
-        command += [sys.executable, __file__, "--run", set_dir, system, str(count)]
-        process = subprocess.run(command, capture_output=True, text=True, check=True)
-        client = re.search(r"==(\d+)== Cachegrind", process.stderr)  # the first process valgrind names
-        if client is None:
-            raise RuntimeError("valgrind did not name the process it ran: %s" % process.stderr[-500:])
-        with open(os.path.join(out, "cg.%s" % client.group(1)), encoding="utf-8") as handle:
-            summary = next(line for line in handle if line.startswith("summary:"))
-    return int(summary.split()[1])
+    return instructions([__file__, "--run", set_dir, system, str(count)])
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -81,9 +70,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         for system in args.system or SYSTEMS:
             figures[system] = (counted(sets[name], system, args.passes) - counted(sets[name], system, 0)) / args.passes
         base = figures.get("readability-lxml")
-        for system, instructions in figures.items():
-            ratio = " (%.3f of readability-lxml)" % (instructions / base) if base else ""
-            print("%-12s %-17s %8.1f M instructions a pass%s" % (name, system, instructions / 1e6, ratio))
+        for system, count in figures.items():
+            ratio = " (%.3f of readability-lxml)" % (count / base) if base else ""
+            print("%-12s %-17s %8.1f M instructions a pass%s" % (name, system, count / 1e6, ratio))
     return 0
 
 

@@ -22,13 +22,13 @@ minute a count.
 
 import argparse
 import os
-import re
-import subprocess
 import sys
 import tempfile
 import threading
 from pathlib import Path
 from typing import Optional
+
+from cachegrind import instructions
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -74,17 +74,9 @@ def run(package: str, wire: str, url: str, count: int) -> None:
 
 def counted(package: str, wire: str, url: str, count: int, path: list) -> int:
     """The client process's instructions for a run of ``count`` searches."""
-    with tempfile.TemporaryDirectory() as out:
-        command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=%s/cg.%%p" % out]
-        command += [sys.executable, __file__, "--run", package, wire, url, str(count)]
-        environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
-        process = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
-        client = re.search(r"==(\d+)== Cachegrind", process.stderr)  # the first process valgrind names
-        if client is None:
-            raise RuntimeError("valgrind did not name the process it ran: %s" % process.stderr[-500:])
-        with open(os.path.join(out, "cg.%s" % client.group(1)), encoding="utf-8") as handle:
-            summary = next(line for line in handle if line.startswith("summary:"))
-    return int(summary.split()[1])
+    return instructions(
+        [__file__, "--run", package, wire, url, str(count)], dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+    )
 
 
 def main(argv: Optional[list] = None) -> int:

@@ -21,7 +21,7 @@ def said(monkeypatch, caplog):
     """The warnings about replaced built-ins logged in the test (each engine said afresh)."""
     monkeypatch.setattr(registry, "_REPLACED_SAID", Once())
     caplog.set_level(logging.WARNING, logger="websearch_sync")
-    return lambda: [r.getMessage() for r in caplog.records if "replaces the built-in backend" in r.getMessage()]
+    return lambda: [r.getMessage() for r in caplog.records if "the built-in backend" in r.getMessage()]
 
 
 class _MyDdg(DuckDuckGoHtml):
@@ -101,3 +101,30 @@ def test_a_decorator_applied_at_a_scripts_top_level_lasts_as_a_plain_call_does(m
         lasting = [(name, vertical, cls.__name__) for name, vertical, cls in registry._LASTING]
         registry._LASTING.clear()
     assert lasting == [("ddg_html", "web", "Top"), ("decorated_probe_other", "web", "_Other")]
+
+
+def test_adding_a_vertical_to_a_built_in_backend_is_said_once_too(said):
+    """A class of a built-in's name and a vertical that backend lacks joins it (an installed plugin of
+    that name is refused): allowed in code, said once naming the vertical and the backend."""
+
+    class _Videos(DuckDuckGoHtml):
+        name = "mojeek_html"
+        vertical = "videos"
+
+    with pytest.raises(ws.InvalidInput):  # mojeek_html searches no videos
+        registry.backend_class("mojeek_html", "videos")
+    register(_Videos)
+    register(_Videos)
+    (warning,) = said()
+    assert "adds the vertical 'videos' to the built-in backend 'mojeek_html'" in warning
+    assert "replace=True" in warning
+    assert registry.backend_class("mojeek_html", "videos") is _Videos
+
+
+def test_adding_a_vertical_with_replace_true_says_nothing(said):
+    class _Videos(DuckDuckGoHtml):
+        name = "mojeek_html"
+        vertical = "videos"
+
+    register(_Videos, replace=True)
+    assert said() == [] and registry.backend_class("mojeek_html", "videos") is _Videos

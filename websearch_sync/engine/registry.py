@@ -457,7 +457,8 @@ def _registered_lasting(cls: type[Backend], replace: bool) -> type[Backend]:
     return cls
 
 
-#: The built-in engines ``(name, vertical)`` a :func:`register` without ``replace=True`` replaced (said once each).
+#: The engines ``(name, vertical)`` a :func:`register` without ``replace=True`` replaced or added to a
+#: built-in backend (said once each).
 _REPLACED_SAID = Once()
 
 
@@ -469,6 +470,9 @@ def _warn_replaced(cls: type[Backend]) -> None:
     """Log once per engine that ``cls`` replaces the built-in engine registered under its name and vertical."""
     row = _built_in_row(cls.name, cls.vertical)
     current = _REGISTRY.get(cls.name, {}).get(cls.vertical)
+    if row is None and current is None and cls.name in _BUILT_IN:
+        _warn_joined(cls)
+        return
     if row is None or current is None or current is cls:
         return
     built_in = "%s.%s.%s" % (PACKAGE, row.module, row.cls)
@@ -525,6 +529,24 @@ def _placed_now(cls: type[Backend]) -> None:
         _placed(changed, cls)
         _REGISTRY = changed
         _GENERATION += 1
+
+
+def _warn_joined(cls: type[Backend]) -> None:
+    """Log once per engine that ``cls`` adds a vertical to the built-in backend of its name (an installed
+    plugin taking a built-in's name is refused: in code it is allowed, and said)."""
+    if not _REPLACED_SAID.first((cls.name, cls.vertical)):
+        return
+    logger.warning(
+        "websearch_sync: register(%s.%s) adds the vertical %r to the built-in backend %r in this process (a"
+        " search of %r with vertical=%r runs it); give the class another name if it is a backend of its own,"
+        " or pass replace=True when adding it is meant (said once per engine)",
+        cls.__module__,
+        cls.__qualname__,
+        cls.vertical,
+        cls.name,
+        cls.name,
+        cls.vertical,
+    )
 
 
 def _at_import(depth: int = 2) -> bool:

@@ -1,8 +1,9 @@
 """The members of a ``tools/list`` or ``tools/call`` request's params the MCP SDK checks the type of
 and refuses with ``-32602`` "Invalid request parameters" and empty data, naming neither the member
 nor what it must be (``"_meta": 5``): each is checked here first, so that the answer says which
-member, what it must be and what was sent. ``tools/call``'s ``name`` and ``arguments`` and
-``tools/list``'s ``cursor`` are answered by the transport itself (their own messages). A member
+member, what it must be and what was sent (``tools/list``'s ``cursor`` first, in words of its own:
+:data:`CURSOR_NOT_TEXT`). ``tools/call``'s ``name`` and ``arguments`` are answered by the transport
+itself (their own messages). A member
 inside one of these whose value the SDK's model refuses (``"task": {"ttl": "x"}``, an input response
 that is no result) is named with the model's first complaint (:func:`_model_problem`).
 
@@ -34,6 +35,12 @@ def _token(value: Any) -> bool:
     return isinstance(value, (str, int)) or (isinstance(value, float) and value.is_integer())
 
 
+#: The answer to ``tools/list`` with a cursor that is not a string (the SDK said only "Invalid request parameters").
+CURSOR_NOT_TEXT = (
+    "Invalid params: a tools/list cursor is a string, one a nextCursor gave (the tools are listed on one page, with"
+    " no nextCursor: send no cursor); got cursor as %s"
+)
+
 #: ``(method or None for both, member path, what it must be, the check of a value present)``.
 _MEMBERS: tuple[tuple[Optional[str], tuple[str, ...], str, Callable[[Any], bool]], ...] = (
     (None, ("_meta",), "an object (or null)", _object),
@@ -59,6 +66,9 @@ def params_problem(method: str, params: Any) -> Optional[str]:
     ``params`` (an object) has a member of a type the SDK refuses, or ``None``."""
     if not isinstance(params, dict):
         return None
+    cursor = params.get("cursor") if method == "tools/list" else None
+    if cursor is not None and not isinstance(cursor, str):
+        return CURSOR_NOT_TEXT % describe_sent(cursor)
     for only, path, wanted, usable in _MEMBERS:
         if only not in (None, method):
             continue

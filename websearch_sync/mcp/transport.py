@@ -174,24 +174,6 @@ def _unnamed_call(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
     )
 
 
-#: The answer to ``tools/list`` with a cursor that is not a string (the SDK said only "Invalid request parameters").
-CURSOR_NOT_TEXT = (
-    "Invalid params: a tools/list cursor is a string, one a nextCursor gave (the tools are listed on one page, with"
-    " no nextCursor: send no cursor); got cursor as %s"
-)
-
-
-def _cursor_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
-    """The ``-32602`` answer to a ``tools/list`` request whose ``params.cursor`` is neither a string nor
-    null, saying so (None for any other message): the SDK's answer, "Invalid request parameters" with
-    empty data, named neither the cursor nor what it must be."""
-    params = value.get("params") if _is_tools_call(value, request_id, "tools/list") else None
-    cursor = params.get("cursor") if isinstance(params, dict) else None
-    if cursor is None or isinstance(cursor, str):
-        return None
-    return _error(request_id, INVALID_PARAMS, CURSOR_NOT_TEXT % describe_sent(cursor))
-
-
 def _params_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
     """The ``-32602`` answer to a ``tools/list`` or ``tools/call`` request with a params member of a
     type the SDK refuses with "Invalid request parameters" alone (``"_meta": 5``), naming the member,
@@ -290,7 +272,7 @@ def parse_message(value: Any) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
             request_id, INVALID_PARAMS, "Invalid params: text holds a lone surrogate escape, which is not Unicode"
         )
     refused = _unnamed_call(value, request_id) or _arguments_refused(value, request_id)
-    refused = refused or _cursor_refused(value, request_id) or _params_refused(value, request_id)
+    refused = refused or _params_refused(value, request_id)
     if refused is not None:
         return None, refused
     try:

@@ -498,6 +498,24 @@ def _warn_replaced(cls: type[Backend]) -> None:
     )
 
 
+def _warn_joined(cls: type[Backend]) -> None:
+    """Log once per engine that ``cls`` adds a vertical to the built-in backend of its name (an installed
+    plugin taking a built-in's name is refused: in code it is allowed, and said)."""
+    if not _REPLACED_SAID.first((cls.name, cls.vertical)):
+        return
+    logger.warning(
+        "websearch_sync: register(%s.%s) adds the vertical %r to the built-in backend %r in this process (a"
+        " search of %r with vertical=%r runs it); give the class another name if it is a backend of its own,"
+        " or pass replace=True when adding it is meant (said once per engine)",
+        cls.__module__,
+        cls.__qualname__,
+        cls.vertical,
+        cls.name,
+        cls.name,
+        cls.vertical,
+    )
+
+
 def register_checked(cls: type[Backend]) -> type[Backend]:
     """:func:`register` for a class already found usable, without :func:`declaration_problem` again
     (half a millisecond a class): one the registry held, put back, or the testing kit's subclass of
@@ -529,24 +547,6 @@ def _placed_now(cls: type[Backend]) -> None:
         _placed(changed, cls)
         _REGISTRY = changed
         _GENERATION += 1
-
-
-def _warn_joined(cls: type[Backend]) -> None:
-    """Log once per engine that ``cls`` adds a vertical to the built-in backend of its name (an installed
-    plugin taking a built-in's name is refused: in code it is allowed, and said)."""
-    if not _REPLACED_SAID.first((cls.name, cls.vertical)):
-        return
-    logger.warning(
-        "websearch_sync: register(%s.%s) adds the vertical %r to the built-in backend %r in this process (a"
-        " search of %r with vertical=%r runs it); give the class another name if it is a backend of its own,"
-        " or pass replace=True when adding it is meant (said once per engine)",
-        cls.__module__,
-        cls.__qualname__,
-        cls.vertical,
-        cls.name,
-        cls.name,
-        cls.vertical,
-    )
 
 
 def _at_import(depth: int = 2) -> bool:

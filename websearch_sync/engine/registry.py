@@ -440,8 +440,8 @@ def register(
     """Register a backend class under ``(cls.name, cls.vertical)`` (usable as a class
     decorator, ``@register`` or ``@register(replace=True)``); ``TypeError`` naming the problem when
     its declarations are unusable. One that replaces a built-in engine (a test's fake ``ddg_html``)
-    does so, with a warning logged once per process per engine naming what it replaces and how it is
-    put back, unless ``replace=True`` says it is meant (an installed plugin may not replace one at
+    does so, with a warning logged once per process per engine (again after the testing kit's ``reset()``)
+    naming what it replaces and how it is put back, unless ``replace=True`` says it is meant (an installed plugin may not replace one at
     all: :func:`_plugin_problem`)."""
     if cls is None:
         return lambda cls: _registered_lasting(cls, replace)
@@ -1183,9 +1183,11 @@ def _skip(entry: Any, reason: str) -> None:
 _CONSTRUCTOR_FAILED = Once()
 
 
-def forget_constructor_failures() -> None:
-    """Log a failing constructor's traceback again (the testing kit's ``reset``: a test's log capture sees it)."""
+def forget_said_once() -> None:
+    """Say again what the registry says once per process: a failing constructor's traceback and a built-in
+    backend replaced or joined by :func:`register` (the testing kit's ``reset``: a test's log capture sees it)."""
     _CONSTRUCTOR_FAILED.forget()
+    _REPLACED_SAID.forget()
 
 
 def reported(

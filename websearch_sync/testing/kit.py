@@ -648,8 +648,9 @@ def reset() -> None:
     ``fake_results`` or ``replay_fixtures`` block skipped (this context's clock reads real time again),
     single-flight tables, the wires' proxy and CA options read from the environment, the SearXNG instances' ``/config`` read, a shared state's outage (Redis is
     tried again at once, not :data:`~websearch_sync.client.state.server.RETRY_AFTER_S` later), the malformed
-    variables already said to be ignored and the backends whose constructor's traceback was logged (each said once
-    per process: a test's ``caplog`` sees it again). A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
+    variables already said to be ignored, the backends whose constructor's traceback was logged and the built-in
+    backends a ``register`` without ``replace=True`` replaced or added a vertical to (each said once per process: a
+    test's ``caplog`` sees it again). A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
     would otherwise leave that backend cooling down for the tests after it.
 
     Every open ``SearchClient`` (an application's module-level one too) forgets the same of its
@@ -661,7 +662,7 @@ def reset() -> None:
     """
     forget_process_parts()
     forget_ignored_values()
-    registry.forget_constructor_failures()
+    registry.forget_said_once()
     forget_skipped_time()
     forget_environment_answers()
     forget_outages()

@@ -452,8 +452,7 @@ def _registered_lasting(cls: type[Backend], replace: bool) -> type[Backend]:
     """:func:`register`'s work, called by it or by the decorator it returns (both one frame below the
     caller :func:`_at_import` looks at)."""
     _register(cls, said=None if replace else _warn_replaced)
-    if _at_import(3):
-        _LASTING.append((cls.name, cls.vertical, cls))
+    _lasting_if_imported(cls.name, cls.vertical, cls, depth=3)
     return cls
 
 
@@ -522,8 +521,7 @@ def register_checked(cls: type[Backend]) -> type[Backend]:
     one whose own attributes are the kit's (``fake_results`` and ``replay_fixtures`` swap every
     network backend's engines in and back out, 30 ms a block when each was checked twice)."""
     _placed_now(cls)
-    if _at_import():
-        _LASTING.append((cls.name, cls.vertical, cls))
+    _lasting_if_imported(cls.name, cls.vertical, cls)
     return cls
 
 
@@ -547,6 +545,16 @@ def _placed_now(cls: type[Backend]) -> None:
         _placed(changed, cls)
         _REGISTRY = changed
         _GENERATION += 1
+
+
+def _lasting_if_imported(name: str, vertical: Optional[str], cls: Optional[type[Backend]], depth: int = 2) -> None:
+    """Make a registration (``cls`` ``None``: an unregistration) outlive the :func:`kept` blocks open when
+    :func:`_at_import` finds it made at import: the one mechanism of :func:`register`,
+    :func:`register_checked` and :func:`unregister`. ``depth`` counts the frames from the registry's
+    function that called this one to the code that called the registry (2: that function was called
+    directly; 3: through :func:`register` or the decorator it returns)."""
+    if _at_import(depth + 1):
+        _LASTING.append((name, vertical, cls))
 
 
 def _at_import(depth: int = 2) -> bool:
@@ -693,8 +701,7 @@ def unregister(name: str, vertical: Optional[str] = None, *, missing_ok: bool = 
         _unregistered(changed, name, vertical)
         _REGISTRY = changed
         _GENERATION += 1
-    if _at_import():
-        _LASTING.append((name, vertical, None))
+    _lasting_if_imported(name, vertical, None)
 
 
 def _unregistered(

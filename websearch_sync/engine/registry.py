@@ -740,8 +740,10 @@ class _Catalogue:
         engines = _known()[name].values()
         if not given and _nothing_set(name, engines, environ):
             return {}  # as read_settings would find, without importing the engines to ask them
-        declared = merged(*(_loaded(engine).declared_settings() for engine in engines))
-        return read_settings(name, declared, given, environ)
+        return read_settings(name, _declared(engines), given, environ)
+
+    def url_settings(self, name: str) -> frozenset[str]:
+        return frozenset(setting.name for setting in _declared(_known()[name].values()) if setting.kind == "url")
 
     def variables(self) -> set[str]:
         """The variables every registered engine declares: a built-in not imported yet by the static
@@ -754,6 +756,11 @@ class _Catalogue:
                 else:
                     found.update(setting.env for setting in engine.declared_settings() if setting.env)
         return found
+
+
+def _declared(engines: Iterable[Union[type[Backend], BuiltIn]]) -> tuple[Setting, ...]:
+    """The settings a backend's ``engines`` declare, as one declaration (:func:`~.setting.merged`)."""
+    return merged(*(_loaded(engine).declared_settings() for engine in engines))
 
 
 def _nothing_set(

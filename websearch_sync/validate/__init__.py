@@ -802,11 +802,30 @@ def backend_list(backend: BackendArg) -> Optional[list[str]]:
             % (backend, unordered if isinstance(backend, Set) else ""),
             detail_code=UNKNOWN_BACKEND,
         )
-    if not names or not all(names):
-        raise InvalidInput(userinfo_hidden("empty backend name in %r" % (backend,)), detail_code=UNKNOWN_BACKEND)
-    if len(set(names)) != len(names):
-        raise InvalidInput(userinfo_hidden("backend %r lists a name twice" % (backend,)), detail_code=UNKNOWN_BACKEND)
+    if not any(names):
+        raise InvalidInput(userinfo_hidden(NO_BACKEND_NAMED % (backend,)), detail_code=UNKNOWN_BACKEND)
+    if not all(names):
+        raise InvalidInput(
+            userinfo_hidden("backend %r holds an empty name (a comma too many?): leave it out" % (backend,)),
+            detail_code=UNKNOWN_BACKEND,
+        )
+    twice = next((name for position, name in enumerate(names) if name in names[:position]), None)
+    if twice is not None:
+        raise InvalidInput(
+            userinfo_hidden(
+                "backend %r lists %r twice: name each backend once (a fallback chain asks each in turn)"
+                % (backend, twice)
+            ),
+            detail_code=UNKNOWN_BACKEND,
+        )
     return names
+
+
+#: What a ``backend=`` naming none (``""``, ``[]``) is told: ``None`` is the way to the default.
+NO_BACKEND_NAMED = (
+    "backend=%r names no backend: name one (websearch_sync.backend_names() lists them),"
+    " or leave backend out (None) for the default"
+)
 
 
 def check_options_taken(

@@ -22,6 +22,7 @@ from ..contract.cases import (
     Case,
     contract_violations,
     discover,
+    file_not_folder,
     misplaced_folder,
     record_hint,
     recorded_bound,
@@ -385,6 +386,8 @@ def replay_fixtures(
     lists the searches answered.
     """
     _check_replay_arguments(fixtures_dir, backends)
+    if os.path.exists(fixtures_dir) and not os.path.isdir(fixtures_dir):
+        raise NotADirectoryError(file_not_folder(fixtures_dir))  # it said the file "does not exist"
     if not os.path.isdir(fixtures_dir):
         where = "" if os.path.isabs(fixtures_dir) else " (relative to the current directory %s)" % os.getcwd()
         raise FileNotFoundError(  # docs/contract.md's first example reads the reader's own recordings, not made yet

@@ -108,3 +108,27 @@ def test_an_error_line_keeps_the_mark_of_a_value_cut_short():
     assert tool.format_results(other).startswith(
         "Error: InvalidInput (bad_arguments): x must be 1..10, got 11. Correct"
     )
+
+
+@pytest.mark.parametrize(
+    "make, called",
+    [
+        (lambda **given: tool.call_tool("web_search", {"query": "x"}, **given), "call_tool()"),
+        (lambda **given: tool.ToolSession(**given), "ToolSession()"),
+    ],
+)
+@pytest.mark.parametrize(
+    "given, said",
+    [
+        ({"backend": "brave"}, "backend (it is given as client=SearchClient(backend=...))"),
+        ({"timeout_ms": 5000}, "timeout_ms (it is given as client=SearchClient(settings=Settings(timeout_ms=...)))"),
+        ({"clinet": None}, "clinet (did you mean 'client'?)"),
+    ],
+)
+def test_a_keyword_the_tools_do_not_take_says_where_it_goes(make, called, given, said):
+    """``call_tool(..., backend="brave")`` was Python's bare ``call_tool() got an unexpected keyword argument
+    'backend'``, where ``search()``, ``fetch()`` and ``SearchClient()`` name what was meant: the tools choose
+    their backend and settings by their client."""
+    with pytest.raises(TypeError) as info:
+        make(**given)
+    assert str(info.value).startswith("%s got unexpected keyword argument(s) %s; known arguments: " % (called, said))

@@ -132,3 +132,20 @@ def test_a_keyword_the_tools_do_not_take_says_where_it_goes(make, called, given,
     with pytest.raises(TypeError) as info:
         make(**given)
     assert str(info.value).startswith("%s got unexpected keyword argument(s) %s; known arguments: " % (called, said))
+
+
+@pytest.mark.parametrize("framework", ["langchain", "llama_index", "openai_agents", "pydantic_ai", "smolagents"])
+def test_an_integrations_tools_say_where_a_backend_goes(framework):
+    """``langchain.tools(backend="brave")`` was Python's bare TypeError too: each framework's ``tools()``
+    takes the backend by its client, and says so."""
+    import importlib
+
+    try:
+        module = importlib.import_module("websearch_sync.integrations." + framework)
+    except ImportError:  # the framework is not installed here (Python 3.10: langchain, pydantic-ai)
+        pytest.skip("%s is not installed" % framework)
+    with pytest.raises(TypeError) as info:
+        module.tools(backend="brave")
+    assert str(info.value).startswith(
+        "tools() got unexpected keyword argument(s) backend (it is given as client=SearchClient(backend=...));"
+    )

@@ -620,16 +620,21 @@ def suggesting_keywords(elsewhere: Mapping[str, str] = {}) -> Callable[[_Callabl
     option (:func:`unexpected_keywords`: ``timeout`` is "did you mean 'timeout_ms'?", on every Python; the
     interpreter's own ``TypeError`` names nothing before 3.12 and no other API's name ever), before it
     runs; ``elsewhere`` maps names it does not take to where they are given (``proxy``:
-    ``settings=Settings(proxy=...)``). On a class, its ``__init__``: ``Settings``' (a dataclass's)."""
+    ``settings=Settings(proxy=...)``). On a class, its ``__init__``: ``Settings``' (a dataclass's, whose
+    fields kept out of its repr, ``from_env``'s bookkeeping, are taken but neither listed nor suggested)."""
 
-    def decorate(function: _Callable) -> _Callable:
+    def decorate(function: _Callable, unlisted: frozenset[str] = frozenset()) -> _Callable:
         if isinstance(function, type):
-            function.__init__ = decorate(function.__init__)  # type: ignore[misc]
+            fields = dataclasses.fields(function) if dataclasses.is_dataclass(function) else ()
+            hidden = frozenset(field.name for field in fields if not field.repr)
+            function.__init__ = decorate(function.__init__, hidden)  # type: ignore[misc]
             return function
         parameters = inspect.signature(function).parameters
         keywords = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        known = [name for name, parameter in parameters.items() if parameter.kind in keywords and name != "self"]
-        taken = frozenset(known)
+        taken = frozenset(
+            name for name, parameter in parameters.items() if parameter.kind in keywords and name != "self"
+        )
+        known = [name for name in parameters if name in taken and name not in unlisted]
         owner, _, name = function.__qualname__.rpartition(".")
         called = (owner if name == "__init__" else function.__qualname__) + "()"
         listed = "known arguments: " + ", ".join(known)

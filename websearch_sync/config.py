@@ -484,6 +484,21 @@ class Settings:
 _S = TypeVar("_S", bound=Settings)
 
 
+def check_settings(settings: object, where: str = "settings") -> None:
+    """``TypeError`` unless ``settings`` is ``None`` or a :class:`Settings`, saying how to make one of what
+    was given: a mapping (``settings={"timeout_ms": 5000}``, another library's way) is ``Settings(**it)``."""
+    if settings is None or isinstance(settings, Settings):
+        return
+    hint = ""
+    if isinstance(settings, Mapping):
+        shown = ", ".join("%s=..." % key for key in list(settings)[:3] if isinstance(key, str))
+        hint = (
+            " (a mapping: give its keys to Settings, Settings(%s), or Settings.from_env(...) over the environment)"
+            % (shown or "timeout_ms=...")
+        )
+    raise TypeError("%s must be a websearch_sync.Settings, got %s%s" % (where, type(settings).__name__, hint))
+
+
 def shared_from_env(environ: Optional[Mapping[str, str]] = None) -> "Settings":
     """:meth:`Settings.from_env` without any backend's endpoint or settings: the shared variables
     alone (the shared state's URL and prefix, the proxy, the timeout...), for a command that names

@@ -37,6 +37,7 @@ from .config import (
     READ_WARNINGS,
     SETTINGS_ARGUMENTS,
     Settings,
+    check_settings,
 )
 from .engine import registry
 from .engine.engines_listed import ENGINES_NOT_LISTED, few_engines
@@ -513,8 +514,7 @@ def tool_definitions(
     style = chosen_style(style, STYLES)
     if images not in (False, True, IMAGE_LINE):
         raise InvalidInput("images must be True, False or %r, got %r" % (IMAGE_LINE, images), detail_code=BAD_IMAGES)
-    if settings is not None and not isinstance(settings, Settings):
-        raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
+    check_settings(settings)
     if not isinstance(strict, bool):  # strict="false" made strict schemas: any text is true
         raise TypeError("strict must be True or False, got %r" % (strict,))
     settings = settings if settings is not None else Settings.from_env()

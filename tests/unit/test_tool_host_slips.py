@@ -33,7 +33,7 @@ def test_a_session_of_another_object_as_client_says_its_type():
 
 @pytest.mark.parametrize("settings", ["stub", {"backend": "stub"}])
 def test_tool_definitions_take_settings_as_search_client_does(settings):
-    with pytest.raises(TypeError, match=r"^settings must be a websearch_sync.Settings, got (str|dict)$"):
+    with pytest.raises(TypeError, match=r"^settings must be a websearch_sync.Settings, got (str$|dict \(a mapping: )"):
         tool.tool_definitions(settings=settings)
 
 
@@ -148,4 +148,22 @@ def test_an_integrations_tools_say_where_a_backend_goes(framework):
         module.tools(backend="brave")
     assert str(info.value).startswith(
         "tools() got unexpected keyword argument(s) backend (it is given as client=SearchClient(backend=...));"
+    )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: SearchClient("stub", settings={"timeout_ms": 5000}),
+        lambda: tool.tool_definitions(settings={"timeout_ms": 5000}),
+    ],
+)
+def test_settings_given_as_a_mapping_say_how_to_make_them(make):
+    """``settings={"timeout_ms": 5000}`` (another library's way) said only ``got dict``: the keys go to
+    ``Settings``, and the message shows them so."""
+    with pytest.raises(TypeError) as info:
+        make()
+    assert str(info.value) == (
+        "settings must be a websearch_sync.Settings, got dict (a mapping: give its keys to Settings,"
+        " Settings(timeout_ms=...), or Settings.from_env(...) over the environment)"
     )

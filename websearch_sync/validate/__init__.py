@@ -774,8 +774,14 @@ def _safe_search(value: Any) -> Any:
 
 
 def _include_content(value: Any) -> bool:
+    return check_flag("include_content", value, BAD_INCLUDE_CONTENT)
+
+
+def check_flag(name: str, value: Any, detail: str) -> bool:
+    """``value`` when it is a bool, else ``InvalidInput(detail)`` naming what was given (``allow_private='yes'``
+    said only "allow_private must be true or false")."""
     if not isinstance(value, bool):
-        raise InvalidInput("include_content must be true or false", detail_code=BAD_INCLUDE_CONTENT)
+        raise InvalidInput("%s must be true or false, got %s" % (name, quoted(value)), detail_code=detail)
     return value
 
 

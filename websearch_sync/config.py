@@ -920,8 +920,11 @@ _IGNORED_VALUES = Once()
 
 
 def forget_ignored_values() -> None:
-    """Say each malformed variable again (:func:`websearch_sync.testing.reset`: a test's ``caplog`` sees it)."""
+    """Say each ignored variable again, malformed (``WEB_SEARCH_TIMEOUT_MS=abc``) or mistyped
+    (``WEB_SEARCH_BACKNED``, ``WEB_SEARCH_ENDPOINT_BRAV``): :func:`websearch_sync.testing.reset`, so that a
+    test's ``caplog`` sees it, not only the first test of the process that set it."""
     _IGNORED_VALUES.forget()
+    _WARNED_VARS.forget()
 
 
 def _ignored(name: str, text: str, wanted: str) -> None:

@@ -651,7 +651,7 @@ def reset() -> None:
     ``fake_results`` or ``replay_fixtures`` block skipped (this context's clock reads real time again),
     single-flight tables, the wires' proxy and CA options read from the environment, the SearXNG instances' ``/config`` read, a shared state's outage (Redis is
     tried again at once, not :data:`~websearch_sync.client.state.server.RETRY_AFTER_S` later), the malformed
-    variables already said to be ignored, the backends whose constructor's traceback was logged and the built-in
+    and mistyped variables already said to be ignored (``WEB_SEARCH_TIMEOUT_MS=abc``, ``WEB_SEARCH_BACKNED``), the backends whose constructor's traceback was logged and the built-in
     backends a ``register`` without ``replace=True`` replaced or added a vertical to (each said once per process: a
     test's ``caplog`` sees it again). A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
     would otherwise leave that backend cooling down for the tests after it.

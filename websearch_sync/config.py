@@ -919,14 +919,6 @@ def _env_seconds(env: Mapping[str, str], name: str) -> Optional[float]:
 _IGNORED_VALUES = Once()
 
 
-def forget_ignored_values() -> None:
-    """Say each ignored variable again, malformed (``WEB_SEARCH_TIMEOUT_MS=abc``) or mistyped
-    (``WEB_SEARCH_BACKNED``, ``WEB_SEARCH_ENDPOINT_BRAV``): :func:`websearch_sync.testing.reset`, so that a
-    test's ``caplog`` sees it, not only the first test of the process that set it."""
-    _IGNORED_VALUES.forget()
-    _WARNED_VARS.forget()
-
-
 def _ignored(name: str, text: str, wanted: str) -> None:
     """Log that variable ``name`` holding ``text`` is ignored, once per process for that value: the
     environment is read again by every ``search()`` and ``fetch()``, and a loop of calls logged it at each."""

@@ -416,3 +416,29 @@ def test_reset_says_a_mistyped_variable_again(caplog):
             "ignoring WEB_SEARCH_TIMEOUT_MS='x'",
         ]
     )
+
+
+def test_reset_says_again_every_warning_said_once_but_the_offline_stubs():
+    """One mechanism forgets what is said once per process (each was forgotten by its own function, and
+    most were not: a key sent over plain http, a locale's hint, an answer too long to share...): every
+    module-level ``Once`` of the package is one ``reset()`` forgets, the stub's warning alone outlives it."""
+    import importlib
+    import pkgutil
+
+    import websearch_sync
+    from websearch_sync import once
+    from websearch_sync.testing import reset
+
+    sayings = []
+    for module in pkgutil.walk_packages(websearch_sync.__path__, "websearch_sync."):
+        if module.name.startswith(("websearch_sync.integrations.", "websearch_sync.mcp.")):
+            continue  # their frameworks may be missing; they say nothing once
+        found = importlib.import_module(module.name)
+        sayings += [(module.name, name, value) for name, value in vars(found).items() if type(value) is once.Once]
+    assert len(sayings) >= 12
+    outliving = [(module, name) for module, name, value in sayings if value not in once._SAYINGS]
+    assert outliving == [("websearch_sync.backends.stub", "_WARNED")]
+    probe = once.Once()
+    assert probe.first("said")
+    reset()
+    assert probe.first("said")  # said again

@@ -1197,13 +1197,6 @@ def _skip(entry: Any, reason: str) -> None:
 _CONSTRUCTOR_FAILED = Once()
 
 
-def forget_said_once() -> None:
-    """Say again what the registry says once per process: a failing constructor's traceback and a built-in
-    backend replaced or joined by :func:`register` (the testing kit's ``reset``: a test's log capture sees it)."""
-    _CONSTRUCTOR_FAILED.forget()
-    _REPLACED_SAID.forget()
-
-
 def reported(
     backend: Union[Backend, type[Backend]],
     step: Callable[[], T],

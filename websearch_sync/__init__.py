@@ -40,6 +40,19 @@ from .models import (
 
 __version__ = VERSION
 
+#: The public names of other modules a newcomer reads here first (the README names the warning):
+#: ``ws.OfflineResultsWarning`` is the ``AttributeError`` saying where it is.
+_ELSEWHERE = {
+    "OfflineResultsWarning": "websearch_sync.backends.stub",
+    "register": "websearch_sync.backends",
+    "unregister": "websearch_sync.backends",
+    "Backend": "websearch_sync.backends",
+    "call_tool": "websearch_sync.tool",
+    "tool_definitions": "websearch_sync.tool",
+    "fake_results": "websearch_sync.testing",
+    "replay_fixtures": "websearch_sync.testing",
+}
+
 # What needs requests, lxml or an engine is imported when first read
 # (websearch_sync.engine.lazy); third-party backends (entry points in ``websearch_sync.backends``)
 # register when the registry is first asked about backends.
@@ -58,6 +71,7 @@ else:
             "SearchClient": ".client.search_client",
             "backend_names": ".engine.registry",
         },
+        _ELSEWHERE,
     )
 
 __all__ = [

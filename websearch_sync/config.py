@@ -167,6 +167,10 @@ class BackendCatalogue(Protocol):
         """Every environment variable a registered backend declares for its settings."""
         ...
 
+    def url_settings(self, name: str) -> frozenset[str]:
+        """The names of backend ``name``'s settings of kind ``url``."""
+        ...
+
 
 class _RegistryOnDemand:
     """The catalogue until the registry is imported: the first question imports it (by
@@ -197,6 +201,9 @@ class _RegistryOnDemand:
 
     def variables(self) -> set[str]:
         return self._registry().variables()
+
+    def url_settings(self, name: str) -> frozenset[str]:
+        return self._registry().url_settings(name)
 
 
 _backends: BackendCatalogue = _RegistryOnDemand()
@@ -475,6 +482,21 @@ class Settings:
 
 
 _S = TypeVar("_S", bound=Settings)
+
+
+def check_settings(settings: object, where: str = "settings") -> None:
+    """``TypeError`` unless ``settings`` is ``None`` or a :class:`Settings`, saying how to make one of what
+    was given: a mapping (``settings={"timeout_ms": 5000}``, another library's way) is ``Settings(**it)``."""
+    if settings is None or isinstance(settings, Settings):
+        return
+    hint = ""
+    if isinstance(settings, Mapping):
+        shown = ", ".join("%s=..." % key for key in list(settings)[:3] if isinstance(key, str))
+        hint = (
+            " (a mapping: give its keys to Settings, Settings(%s), or Settings.from_env(...) over the environment)"
+            % (shown or "timeout_ms=...")
+        )
+    raise TypeError("%s must be a websearch_sync.Settings, got %s%s" % (where, type(settings).__name__, hint))
 
 
 def shared_from_env(environ: Optional[Mapping[str, str]] = None) -> "Settings":
@@ -779,18 +801,22 @@ def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
     ``(place..., value)``: ``Settings`` leave them to their use (``Settings.env_urls_at_use``)."""
     urls: list[tuple[str, ...]] = [("fetch_service_url", values.get("fetch_service_url") or "")]
     urls.extend(("endpoints", name, url) for name, url in values["endpoints"].items())
-    found = [place for place in urls if place[-1] and (control_in(place[-1]) is not None or url_fault(place[-1]))]
+    for name, sub in values["providers"].items():  # a backend's settings of kind url, asked once a backend
+        url_keys = _backends.url_settings(name)
+        urls.extend(("providers", name, key, value) for key, value in sub.items() if key in url_keys)
+    found = [place for place in urls if isinstance(place[-1], str) and _refused_at_use(place[-1])]
     for name, check in (("state_url", check_state_url), ("impersonate", check_impersonate)):
         value = values.get(name)
         if value and _refused(check, value):
             found.append((name, value))
-    for name, sub in values["providers"].items():
-        found.extend(
-            ("providers", name, key, value)
-            for key, value in sub.items()
-            if control_in(value) is not None or _refused_url(name, key, value)
-        )
+    for name, sub in values["providers"].items():  # a control character in a text of any other kind
+        found.extend(("providers", name, key, value) for key, value in sub.items() if control_in(value) is not None)
     return frozenset(found)
+
+
+def _refused_at_use(url: str) -> bool:
+    """Whether :func:`check_url_setting` refuses ``url``, a URL read from the environment (``""``: unset)."""
+    return bool(url) and (control_in(url) is not None or url_fault(url) is not None)
 
 
 def _refused(check: Callable[[str], str], value: str) -> bool:
@@ -799,18 +825,6 @@ def _refused(check: Callable[[str], str], value: str) -> bool:
         check(value)
     except InvalidInput:
         return True
-    return False
-
-
-def _refused_url(backend: str, key: str, value: Any) -> bool:
-    """Whether backend ``backend``'s setting ``key`` is of kind ``url`` and refuses ``value`` (one read
-    from the environment: refused where it is used, as :func:`check_url_setting` says)."""
-    if not isinstance(value, str):
-        return False
-    try:
-        _backends.read_settings(backend, {key: value})
-    except InvalidInput as error:
-        return error.detail_code == BAD_ENDPOINT
     return False
 
 
@@ -903,11 +917,6 @@ def _env_seconds(env: Mapping[str, str], name: str) -> Optional[float]:
 
 #: The malformed variables already said to be ignored, with their values (once per process each).
 _IGNORED_VALUES = Once()
-
-
-def forget_ignored_values() -> None:
-    """Say each malformed variable again (:func:`websearch_sync.testing.reset`: a test's ``caplog`` sees it)."""
-    _IGNORED_VALUES.forget()
 
 
 def _ignored(name: str, text: str, wanted: str) -> None:

@@ -35,7 +35,9 @@ from .config import (
     DEFAULT_MAX_REPEATS,
     DEFAULT_MAX_RESULTS,
     READ_WARNINGS,
+    SETTINGS_ARGUMENTS,
     Settings,
+    check_settings,
 )
 from .engine import registry
 from .engine.engines_listed import ENGINES_NOT_LISTED, few_engines
@@ -109,6 +111,7 @@ from .validate import (
     check_number,
     json_int,
     shown_text,
+    suggesting_keywords,
 )
 
 __all__ = [
@@ -123,6 +126,15 @@ __all__ = [
 ]
 
 logger = logging.getLogger("websearch_sync")
+
+#: Where what chooses the tools' backend and settings is given to :func:`call_tool` and
+#: :class:`ToolSession`: their client (``call_tool(..., backend="brave")`` was Python's bare ``TypeError``).
+CLIENT_ARGUMENTS = {
+    **{name: "client=SearchClient(%s)" % where for name, where in SETTINGS_ARGUMENTS.items()},
+    "backend": "client=SearchClient(backend=...)",
+    "strategy": "client=SearchClient(strategy=...)",
+    "settings": "client=SearchClient(settings=...)",
+}
 
 SEARCH_TOOL = "web.search"
 FETCH_TOOL = "web.fetch"
@@ -502,8 +514,7 @@ def tool_definitions(
     style = chosen_style(style, STYLES)
     if images not in (False, True, IMAGE_LINE):
         raise InvalidInput("images must be True, False or %r, got %r" % (IMAGE_LINE, images), detail_code=BAD_IMAGES)
-    if settings is not None and not isinstance(settings, Settings):
-        raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
+    check_settings(settings)
     if not isinstance(strict, bool):  # strict="false" made strict schemas: any text is true
         raise TypeError("strict must be True or False, got %r" % (strict,))
     settings = settings if settings is not None else Settings.from_env()
@@ -653,6 +664,7 @@ def _default_results(settings: Settings) -> int:
     return min(settings.max_results, settings.tool_max_results)
 
 
+@suggesting_keywords(CLIENT_ARGUMENTS)
 def call_tool(
     name: str,
     arguments: Any,
@@ -816,6 +828,7 @@ class _Lookups:
     ended: _Ending = dataclasses.field(default_factory=_Ending)
 
 
+@suggesting_keywords(CLIENT_ARGUMENTS)
 class ToolSession:
     """Tool calls of one agent session, with a guard against repeated lookups (``images``: as
     :func:`call_tool`'s).

@@ -467,6 +467,22 @@ def test_bad_options(kwargs, detail):
     assert info.value.detail_code == detail
 
 
+@pytest.mark.parametrize(
+    "kwargs, said",
+    [
+        ({"allow_private": "yes"}, "allow_private must be true or false, got 'yes'"),
+        ({"images": "no"}, "images must be true or false, got 'no'"),
+        ({"include_comments": 1}, "include_comments must be true or false, got 1"),
+    ],
+)
+def test_a_flag_that_is_no_bool_names_what_was_given(kwargs, said):
+    """``allow_private="yes"`` said only "allow_private must be true or false", where every other
+    refusal of a fetch's argument says what it got."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch("https://example.com/", settings=ws.Settings(), **kwargs)
+    assert info.value.message == said
+
+
 def test_wrong_settings_type_is_a_type_error():
     with pytest.raises(TypeError):
         ws.fetch("https://example.com/", settings={"timeout_ms": 5})

@@ -26,7 +26,7 @@ def test_another_client_is_a_type_error(client):
 
 def test_settings_that_are_no_settings_are_a_type_error_beside_a_client_too():
     with ws.SearchClient("stub") as client:
-        with pytest.raises(TypeError, match="^settings must be a websearch_sync.Settings, got dict$"):
+        with pytest.raises(TypeError, match=r"^settings must be a websearch_sync.Settings, got dict \(a mapping: "):
             agent_tools(client, {"backend": "stub"})
 
 

@@ -74,6 +74,8 @@ def test_the_body_is_scanned_for_the_scanned_walls_and_every_address_is_compared
         ({"patterns": ("captcha",)}, "patterns must be compiled regular expressions"),
         ({"hints": ("captcha", 3)}, "hints must be strings"),
         ({"address": "https://captcha.example/"}, "address must be a function of the URL"),
+        ({}, "it recognises nothing: give hints"),  # BotWall("captcha"): its name taken for its marker, never matched
+        ({"hints": (), "patterns": ()}, "it recognises nothing: give hints"),
     ],
 )
 def test_a_wall_declared_wrong_is_refused_when_built(kwargs, why):

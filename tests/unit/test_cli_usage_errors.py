@@ -50,3 +50,18 @@ def test_a_bad_max_concurrent_of_the_mcp_server_comes_alone(capsys, monkeypatch)
     err = capsys.readouterr().err
     assert "bad_max_concurrent" in err
     assert "warning" not in err
+
+
+def test_state_without_an_action_names_each_action(capsys):
+    """``websearch-sync state`` said "the following arguments are required: ACTION", naming none of them."""
+    assert main(["state"]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == (
+        "websearch-sync state: error: give an action: clear: lift cool-downs (every backend's, or one's);"
+        " show: list the shared cool-downs and paces, count questions in flight and cached answers"
+    )
+
+
+def test_state_asking_for_help_gets_it(capsys):
+    assert main(["state", "--help"]) == 0
+    assert "ACTION" in capsys.readouterr().out

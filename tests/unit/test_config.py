@@ -387,3 +387,58 @@ def test_a_malformed_variable_is_said_once_per_process_not_at_every_call(caplog)
     pace = "ignoring WEB_SEARCH_MIN_INTERVAL_S='-3': expected a number of seconds in 0..86400; using the default"
     other = "ignoring WEB_SEARCH_TIMEOUT_MS='xyz': expected an integer in 1..600000; using the default"
     assert said == [timeout, pace, other, timeout, pace]
+
+
+def test_reset_says_a_mistyped_variable_again(caplog):
+    """``reset()`` forgets the variables said to be ignored, as its docstring says: a mistyped name
+    (``WEB_SEARCH_BACKNED``, ``WEB_SEARCH_ENDPOINT_BRAV``) was said in the first test that set it only,
+    while a malformed value was said again in each."""
+    from websearch_sync.testing import reset
+
+    env = {
+        "WEB_SEARCH_BACKNED": "ddg_html",
+        "WEB_SEARCH_ENDPOINT_BRAV": "https://b.example/",
+        "WEB_SEARCH_TIMEOUT_MS": "x",
+    }
+    said = []
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        for _ in range(2):
+            reset()
+            caplog.clear()
+            ws.Settings.from_env(env)
+            said.append(sorted(record.getMessage().split(":")[0] for record in caplog.records))
+    assert (
+        said[0]
+        == said[1]
+        == [
+            "ignoring WEB_SEARCH_BACKNED",
+            "ignoring WEB_SEARCH_ENDPOINT_BRAV",
+            "ignoring WEB_SEARCH_TIMEOUT_MS='x'",
+        ]
+    )
+
+
+def test_reset_says_again_every_warning_said_once_but_the_offline_stubs():
+    """One mechanism forgets what is said once per process (each was forgotten by its own function, and
+    most were not: a key sent over plain http, a locale's hint, an answer too long to share...): every
+    module-level ``Once`` of the package is one ``reset()`` forgets, the stub's warning alone outlives it."""
+    import importlib
+    import pkgutil
+
+    import websearch_sync
+    from websearch_sync import once
+    from websearch_sync.testing import reset
+
+    sayings = []
+    for module in pkgutil.walk_packages(websearch_sync.__path__, "websearch_sync."):
+        if module.name.startswith(("websearch_sync.integrations.", "websearch_sync.mcp.")):
+            continue  # their frameworks may be missing; they say nothing once
+        found = importlib.import_module(module.name)
+        sayings += [(module.name, name, value) for name, value in vars(found).items() if type(value) is once.Once]
+    assert len(sayings) >= 12
+    outliving = [(module, name) for module, name, value in sayings if value not in once._SAYINGS]
+    assert outliving == [("websearch_sync.backends.stub", "_WARNED")]
+    probe = once.Once()
+    assert probe.first("said")
+    reset()
+    assert probe.first("said")  # said again

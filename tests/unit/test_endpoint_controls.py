@@ -248,3 +248,28 @@ def test_include_content_under_a_fetch_service_url_from_the_environment_holding_
         ("bad_endpoint", said + _RULE, "https://b.example/"),
     ]
     assert wire.requests == []
+
+
+def test_the_environment_settings_are_read_once_and_their_urls_judged_by_their_kind(monkeypatch):
+    """``Settings.from_env`` reads each backend's settings from the environment once; which of them are
+    URLs left to their use is judged by their declared kind (one question a backend), not by reading the
+    settings again for each value (``_refused_url`` did, once a key: three reads of SearXNG's here)."""
+    from websearch_sync import config
+
+    catalogue = config._backends
+    reads = []
+    original = type(catalogue).read_settings
+
+    def counted(self, name, given, environ=None):
+        reads.append((name, environ is None))
+        return original(self, name, given, environ)
+
+    monkeypatch.setattr(type(catalogue), "read_settings", counted)
+    env = {"SEARXNG_BASE_URL": "notaurl", "SEARXNG_API_KEY": "a\tb", "WEB_SEARCH_SERVICE_URL": "https://ok.example/"}
+    settings = ws.Settings.from_env(env)
+    from_env = {name for name, _ in reads}
+    assert [read for read in reads if read[0] == "searxng"] == [("searxng", False), ("searxng", True)]  # env, build
+    assert "service" in from_env
+    assert settings.env_urls_at_use == frozenset(
+        {("providers", "searxng", "base_url", "notaurl"), ("providers", "searxng", "api_key", "a\tb")}
+    )

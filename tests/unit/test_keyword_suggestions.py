@@ -70,3 +70,15 @@ def test_known_keywords_still_reach_the_function():
     assert ws.Settings.from_env({}, timeout_ms=2345).timeout_ms == 2345
     with ws.SearchClient(backend="stub", settings=settings, retries=0) as client:
         assert client.retries == 0
+
+
+def test_settings_list_the_settings_alone_not_from_envs_bookkeeping():
+    """``Settings(bogus=1)`` listed ``from_environment`` and ``env_backend_problem`` among its known arguments,
+    fields :meth:`Settings.from_env` sets and the repr leaves out (``from_environment=True`` does not read the
+    environment); they are still taken, as ``from_env`` builds through them."""
+    with pytest.raises(TypeError) as info:
+        ws.Settings(bogus=1)
+    listed = str(info.value).split("known arguments: ")[1].split(", ")
+    assert listed[:2] == ["backend", "timeout_ms"] and listed[-1] == "min_interval_s"
+    assert "from_environment" not in listed and "env_backend_problem" not in listed
+    assert ws.Settings(from_environment=True).from_environment is True

@@ -160,3 +160,42 @@ def test_replay_fixtures_of_the_wrong_kind_says_what_it_takes(arguments, said):
         with replay_fixtures(folder, **({"backends": backends[0]} if backends else {})):
             pass
     assert str(caught.value) == said
+
+
+@pytest.mark.parametrize("verticals", ["video", ["web", "Video"]])
+def test_conformance_verticals_with_a_slip_say_the_vertical_meant(verticals):
+    """``verticals="video"`` said "backend ddg_html does not search video ...; backends that do: none
+    registered", as if a vertical of that name existed: it is the ``bad_vertical`` a search gets."""
+    with pytest.raises(ws.InvalidInput) as caught:
+        conformance_checks("ddg_html", verticals=verticals)
+    assert caught.value.detail_code == "bad_vertical"
+    assert "(did you mean 'videos'?)" in caught.value.message
+
+
+def test_conformance_verticals_named_twice_are_checked_once_and_one_of_another_kind_is_said():
+    checks = conformance_checks("ddg_html", verticals=["news", "News"])
+    assert len(checks) == len(conformance_checks("ddg_html", verticals="news"))
+    with pytest.raises(TypeError, match=r"verticals=5 is neither a vertical nor a list of them"):
+        conformance_checks("ddg_html", verticals=5)
+
+
+def test_conformance_fixtures_of_another_type_are_said_when_the_checks_are_made():
+    """``fixtures=5`` made the checks, and ``recorded_cases`` then failed with ``expected str, bytes or
+    os.PathLike object, not int`` from inside the kit."""
+    with pytest.raises(TypeError, match=r"fixtures=5 is no path: give the fixture folder's"):
+        conformance_checks("ddg_html", fixtures=5)
+
+
+def test_a_case_file_given_as_the_fixture_folder_names_the_folder_meant():
+    """A case's file given for the folder (a path copied from the file tree): ``replay_fixtures`` said the
+    file "does not exist", and ``verify`` and the conformance kit that it "is a file, not a folder"
+    without the folder meant."""
+    case = next((FIXTURES / "mojeek_html").glob("*.meta.json"))
+    said = "fixture folder %s is a file, not a folder: give the fixture folder it belongs to, %s" % (case, FIXTURES)
+    with pytest.raises(NotADirectoryError) as caught:
+        with replay_fixtures(case):
+            pass
+    assert str(caught.value).startswith(said)
+    with pytest.raises(AssertionError) as failed:
+        check_conformance("mojeek_html", fixtures=case, verticals="web")
+    assert said in str(failed.value)

@@ -224,3 +224,20 @@ def test_every_guarded_tools_builder_defaults_to_the_one_max_repeats():
     assert len(defaults) == 8, defaults  # six tool builders, ToolSession and McpTools
     assert set(defaults.values()) == {"DEFAULT_MAX_REPEATS"}, defaults
     assert build_parser().parse_args(["mcp"]).max_repeats == DEFAULT_MAX_REPEATS
+
+
+def test_a_public_name_of_another_module_read_from_the_package_says_where_it_is():
+    """``ws.OfflineResultsWarning`` (the README names the warning; a newcomer filters it so) was
+    ``module 'websearch_sync' has no attribute 'OfflineResultsWarning'``: the error names its module, and
+    every name so pointed to is exported by the module named (the map cannot drift from the surface)."""
+    import websearch_sync as ws
+
+    with pytest.raises(AttributeError) as info:
+        ws.OfflineResultsWarning  # noqa: B018
+    assert str(info.value) == (
+        "module 'websearch_sync' has no attribute 'OfflineResultsWarning' (it is"
+        " websearch_sync.backends.stub.OfflineResultsWarning: from websearch_sync.backends.stub import OfflineResultsWarning)"
+    )
+    for name, module in ws._ELSEWHERE.items():
+        assert name in PUBLIC[module], (name, module)
+        assert name not in PUBLIC["websearch_sync"]

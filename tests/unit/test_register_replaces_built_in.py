@@ -128,3 +128,16 @@ def test_adding_a_vertical_with_replace_true_says_nothing(said):
 
     register(_Videos, replace=True)
     assert said() == [] and registry.backend_class("mojeek_html", "videos") is _Videos
+
+
+def test_reset_says_a_replacement_again(said):
+    """``reset()`` forgets what is said once per process, as its docstring and docs/contract.md promise:
+    a later test replacing the same built-in has its warning in its own ``caplog`` (it was said only
+    in the first test that replaced it)."""
+    from websearch_sync.testing import reset
+
+    register(_MyDdg)
+    register(DuckDuckGoHtml)  # put back, as the plugin does after a test
+    reset()
+    register(_MyDdg)
+    assert len(said()) == 2

@@ -177,3 +177,55 @@ def test_a_plugin_loaded_while_a_module_is_imported_is_loaded_afresh_after_forge
         sys.modules.pop("asks_at_import", None)
         registry._LASTING[:] = lasting
         registry.forget_registrations()
+
+
+def test_every_way_of_registering_at_a_scripts_top_level_lasts_and_inside_a_test_does_not(monkeypatch):
+    """``register`` (a call and the decorator it returns), the testing kit's ``register_checked`` and
+    ``unregister`` judge alike whether a change lasts (:func:`registry._lasting_if_imported`): made at a
+    module's top level it does, made by a test's own code it does not."""
+    monkeypatch.setattr(registry, "_LASTING", [])
+    source = (
+        "register(Joining)\n@register(replace=True)\nclass Top(Replacing):\n    pass\n"
+        "register_checked(Checked)\nunregister('ddg_lite')\n"
+    )
+
+    class _Checked(Stub):
+        name = "checked_probe"
+
+    names = {"register": register, "register_checked": registry.register_checked, "unregister": unregister}
+    with registry.kept():
+        exec(
+            compile(source, "registering_script.py", "exec"),
+            {**names, "Joining": _Joining, "Replacing": _Replacing, "Checked": _Checked},
+        )
+        at_top = [(name, vertical, cls and cls.__name__) for name, vertical, cls in registry._LASTING]
+        registry._LASTING.clear()
+        register(_Joining)
+        registry.register_checked(_Checked)
+        unregister("kept_probe")
+        in_test = list(registry._LASTING)
+        registry._LASTING.clear()
+    assert at_top == [
+        ("kept_probe", "web", "_Joining"),
+        ("ddg_html", "web", "Top"),
+        ("checked_probe", "web", "_Checked"),
+        ("ddg_lite", None, None),
+    ]
+    assert in_test == []
+
+
+def test_one_mechanism_decides_what_lasts():
+    """What makes a registration last is written once (it stood in ``register`` and ``register_checked``
+    and ``unregister``, each line by line): only :func:`registry._lasting_if_imported` asks
+    :func:`registry._at_import` and adds to ``_LASTING`` a change made at import."""
+    import inspect
+
+    callers = [
+        name
+        for name, function in vars(registry).items()
+        if inspect.isfunction(function)
+        and function.__module__ == registry.__name__
+        and "_at_import(" in inspect.getsource(function).split('"""')[-1]
+        and name != "_at_import"
+    ]
+    assert callers == ["_lasting_if_imported"]

@@ -33,7 +33,7 @@ def test_a_session_of_another_object_as_client_says_its_type():
 
 @pytest.mark.parametrize("settings", ["stub", {"backend": "stub"}])
 def test_tool_definitions_take_settings_as_search_client_does(settings):
-    with pytest.raises(TypeError, match=r"^settings must be a websearch_sync.Settings, got (str|dict)$"):
+    with pytest.raises(TypeError, match=r"^settings must be a websearch_sync.Settings, got (str$|dict \(a mapping: )"):
         tool.tool_definitions(settings=settings)
 
 
@@ -107,4 +107,63 @@ def test_an_error_line_keeps_the_mark_of_a_value_cut_short():
     other = {"error": {**result["error"], "message": "x must be 1..10, got 11."}}
     assert tool.format_results(other).startswith(
         "Error: InvalidInput (bad_arguments): x must be 1..10, got 11. Correct"
+    )
+
+
+@pytest.mark.parametrize(
+    "make, called",
+    [
+        (lambda **given: tool.call_tool("web_search", {"query": "x"}, **given), "call_tool()"),
+        (lambda **given: tool.ToolSession(**given), "ToolSession()"),
+    ],
+)
+@pytest.mark.parametrize(
+    "given, said",
+    [
+        ({"backend": "brave"}, "backend (it is given as client=SearchClient(backend=...))"),
+        ({"timeout_ms": 5000}, "timeout_ms (it is given as client=SearchClient(settings=Settings(timeout_ms=...)))"),
+        ({"clinet": None}, "clinet (did you mean 'client'?)"),
+    ],
+)
+def test_a_keyword_the_tools_do_not_take_says_where_it_goes(make, called, given, said):
+    """``call_tool(..., backend="brave")`` was Python's bare ``call_tool() got an unexpected keyword argument
+    'backend'``, where ``search()``, ``fetch()`` and ``SearchClient()`` name what was meant: the tools choose
+    their backend and settings by their client."""
+    with pytest.raises(TypeError) as info:
+        make(**given)
+    assert str(info.value).startswith("%s got unexpected keyword argument(s) %s; known arguments: " % (called, said))
+
+
+@pytest.mark.parametrize("framework", ["langchain", "llama_index", "openai_agents", "pydantic_ai", "smolagents"])
+def test_an_integrations_tools_say_where_a_backend_goes(framework):
+    """``langchain.tools(backend="brave")`` was Python's bare TypeError too: each framework's ``tools()``
+    takes the backend by its client, and says so."""
+    import importlib
+
+    try:
+        module = importlib.import_module("websearch_sync.integrations." + framework)
+    except ImportError:  # the framework is not installed here (Python 3.10: langchain, pydantic-ai)
+        pytest.skip("%s is not installed" % framework)
+    with pytest.raises(TypeError) as info:
+        module.tools(backend="brave")
+    assert str(info.value).startswith(
+        "tools() got unexpected keyword argument(s) backend (it is given as client=SearchClient(backend=...));"
+    )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: SearchClient("stub", settings={"timeout_ms": 5000}),
+        lambda: tool.tool_definitions(settings={"timeout_ms": 5000}),
+    ],
+)
+def test_settings_given_as_a_mapping_say_how_to_make_them(make):
+    """``settings={"timeout_ms": 5000}`` (another library's way) said only ``got dict``: the keys go to
+    ``Settings``, and the message shows them so."""
+    with pytest.raises(TypeError) as info:
+        make()
+    assert str(info.value) == (
+        "settings must be a websearch_sync.Settings, got dict (a mapping: give its keys to Settings,"
+        " Settings(timeout_ms=...), or Settings.from_env(...) over the environment)"
     )

@@ -261,6 +261,25 @@ def test_an_empty_name_in_a_comma_list_is_refused():
     assert _refused(lambda: backend_list("stub,,ddg_html")) == "unknown_backend"
 
 
+@pytest.mark.parametrize(
+    "backend, said",
+    [
+        ("", "backend='' names no backend: name one (websearch_sync.backend_names() lists them), or leave backend out"),
+        ([], "backend=[] names no backend: name one"),
+        ("stub,,ddg_html", "backend 'stub,,ddg_html' holds an empty name (a comma too many?): leave it out"),
+        (["stub", " "], "backend ['stub', ' '] holds an empty name"),
+        ("stub,ddg_html,STUB", "backend 'stub,ddg_html,STUB' lists 'stub' twice: name each backend once"),
+    ],
+)
+def test_a_backend_argument_naming_none_or_one_twice_says_what_to_do(backend, said):
+    """``search(backend="")`` and ``SearchClient([])`` said "empty backend name in ''" and "... in []" (an
+    empty list holds no empty name), and a name given twice "lists a name twice" without the name or the
+    way out: each says what is wrong with the argument and what to write instead."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient(backend)
+    assert said in info.value.message and info.value.detail_code == "unknown_backend"
+
+
 def test_a_tool_argument_is_checked_as_declared():
     """A boolean is no integer argument; an integer declared without a minimum takes any integer;
     no arguments at all (``None``) is an empty call; a boolean sent is described as one."""

@@ -34,6 +34,7 @@ from .flag_hints import (
     flag_hint,
     joined_argument_flag_hint,
     misplaced_flag_hint,
+    missing_action_hint,
     value_hint,
 )
 from .output import (
@@ -315,7 +316,7 @@ def _parsed(parser: argparse.ArgumentParser, argv: Optional[Sequence[str]]) -> a
     commands = command_names(parser)
     if not words[0].startswith("-") and words[0] not in commands:  # the top level takes flags, then COMMAND
         parser.error(command_hint(words, commands))
-    for refusal in (misplaced_flag_hint, joined_argument_flag_hint):
+    for refusal in (misplaced_flag_hint, joined_argument_flag_hint, missing_action_hint):
         said_by, hint = refusal(words, parser)
         if hint:
             said_by.error(hint)

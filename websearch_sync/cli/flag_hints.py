@@ -314,6 +314,21 @@ def misplaced_flag_hint(words: Sequence[str], top: argparse.ArgumentParser) -> t
     return parser, "%s is a flag of %s: the command comes first (websearch-sync %s)" % (misplaced, where, line)
 
 
+def missing_action_hint(words: Sequence[str], top: argparse.ArgumentParser) -> tuple[argparse.ArgumentParser, str]:
+    """The refusal of a command typed without one of its own commands (``websearch-sync state``), naming
+    each with what it does, and the parser whose usage goes with it ("" when none is missing): argparse
+    said "the following arguments are required: ACTION", naming none. Asking for help is no slip."""
+    path, parser, rest, _ = _commands_typed(words, top)
+    actions = _commands_under(parser)
+    if not path or not actions or any(word in ("-h", "--help") for word in rest):
+        return top, ""
+    helps = {
+        choice.dest: choice.help for action in parser._actions for choice in getattr(action, "_choices_actions", ())
+    }
+    said = "; ".join("%s: %s" % (name, helps[name]) if helps.get(name) else name for name in actions)
+    return parser, "give an action: %s" % said
+
+
 def _before_commands(words: Sequence[str], path: Sequence[str]) -> list[str]:
     """The flags (without a joined value) typed before the first command of ``path``: the program's place."""
     end = words.index(path[0]) if path else len(words)

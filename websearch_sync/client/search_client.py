@@ -22,6 +22,7 @@ from ..config import (
     READ_WARNINGS,
     SETTINGS_ARGUMENTS,
     Settings,
+    check_settings,
     hold,
 )
 from ..engine import registry
@@ -267,8 +268,7 @@ class SearchClient:
         clock: Clock = SYSTEM_CLOCK,
         state_url: Optional[str] = None,
     ) -> None:
-        if settings is not None and not isinstance(settings, Settings):
-            raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
+        check_settings(settings)
         _check_parts(session, wire, clock)
         self.settings = settings if settings is not None else Settings.from_env()
         self._closed = False

@@ -905,7 +905,7 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
     """
     root = Path(fixtures_dir)
     if root.exists() and not root.is_dir():
-        raise InvalidInput("fixture folder %s is a file, not a folder" % root, detail_code=NO_CASES)
+        raise InvalidInput(file_not_folder(root), detail_code=NO_CASES)
     if not root.is_dir():
         raise InvalidInput(
             "fixture folder %s does not exist; %s" % (root, record_hint(root, backend)), detail_code=NO_CASES
@@ -950,6 +950,20 @@ def record_hint(
     words = shell_quote(query) if query else "QUERY"
     arguments = "%s -- %s" % (flags, words) if query and query.startswith("-") else "%s %s" % (words, flags)
     return "record one with `websearch-sync record %s %s`" % (shell_quote(backend) if backend else "BACKEND", arguments)
+
+
+def file_not_folder(fixtures_dir: StrPath) -> str:
+    """What is said of a fixture folder given as a file: one of a case's files (``tests/fixtures/demo/q.meta.json``)
+    names the folder meant, two up; another file, the layout the folder has."""
+    root = Path(fixtures_dir)
+    meant = root.parent.parent if next(root.parent.glob("*.meta.json"), None) is not None else None
+    return (
+        "fixture folder %s is a file, not a folder: give %s (cases are read as <fixtures>/<backend>/<case>.meta.json)"
+        % (
+            root,
+            "the fixture folder it belongs to, %s" % meant if meant is not None else "the folder of the cases",
+        )
+    )
 
 
 def misplaced_folder(fixtures_dir: StrPath) -> str:

@@ -31,9 +31,10 @@ mapping, parser); the deadline check alone opens a socket, on loopback. Used by
 """
 
 import contextlib
+import os
 import socket
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Union
 from urllib.parse import unquote_plus, urlsplit
@@ -45,6 +46,7 @@ from ..engine import registry
 from ..engine.base import Backend, made_request
 from ..engine.code_site import plugin_package
 from ..errors import (
+    BAD_VERTICAL,
     INTERNAL_ERROR,
     UNKNOWN_BACKEND,
     AuthError,
@@ -56,11 +58,12 @@ from ..errors import (
     WebProviderError,
     WebSearchError,
 )
-from ..models import SearchParams, StrPath
+from ..models import VERTICALS, SearchParams, StrPath
 from ..net.deadline import Deadline
 from ..net.response import HttpResponse
 from ..net.transport import HttpTransport, RequestSpec
 from ..secrets import is_secret_name
+from ..validate import check_choice
 from .cases import run_cases
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -456,6 +459,20 @@ def _check_loaded(backend: object) -> None:
     )
 
 
+def _chosen_verticals(verticals: object) -> tuple[str, ...]:
+    """The verticals ``conformance_checks(verticals=...)`` names (one, as ``vertical="news"`` is, or several),
+    each checked as ``search(vertical=...)`` checks it: a slip (``"video"``) is ``InvalidInput(bad_vertical)``
+    with the closest, not a vertical the backend does not serve."""
+    if isinstance(verticals, str):
+        verticals = (verticals,)
+    if not isinstance(verticals, Iterable):
+        raise TypeError(
+            "conformance_checks: verticals=%r is neither a vertical nor a list of them (verticals=['news'])"
+            % (verticals,)
+        )
+    return tuple(dict.fromkeys(check_choice("vertical", vertical, VERTICALS, BAD_VERTICAL) for vertical in verticals))
+
+
 def conformance_checks(
     backend: str,
     *,
@@ -474,10 +491,14 @@ def conformance_checks(
             "conformance_checks: settings must be a websearch_sync.Settings, such as "
             "Settings(providers={%r: {...}}), got a %s" % (backend, type(settings).__name__)
         )
-    if verticals is None:
-        chosen = served
-    else:
-        chosen = (verticals,) if isinstance(verticals, str) else tuple(verticals)  # one, as vertical="news" is
+    if fixtures is not None and not isinstance(
+        fixtures, (str, os.PathLike)
+    ):  # else a TypeError from inside, at its check
+        raise TypeError(
+            "conformance_checks: fixtures=%r is no path: give the fixture folder's (a str or a pathlib.Path)"
+            % (fixtures,)
+        )
+    chosen = served if verticals is None else _chosen_verticals(verticals)
     checks = []
     for vertical in chosen:
         cls = registry.backend_class(backend, vertical)

@@ -440,8 +440,8 @@ def register(
     """Register a backend class under ``(cls.name, cls.vertical)`` (usable as a class
     decorator, ``@register`` or ``@register(replace=True)``); ``TypeError`` naming the problem when
     its declarations are unusable. One that replaces a built-in engine (a test's fake ``ddg_html``)
-    does so, with a warning logged once per process per engine naming what it replaces and how it is
-    put back, unless ``replace=True`` says it is meant (an installed plugin may not replace one at
+    does so, with a warning logged once per process per engine (again after the testing kit's ``reset()``)
+    naming what it replaces and how it is put back, unless ``replace=True`` says it is meant (an installed plugin may not replace one at
     all: :func:`_plugin_problem`)."""
     if cls is None:
         return lambda cls: _registered_lasting(cls, replace)
@@ -452,8 +452,7 @@ def _registered_lasting(cls: type[Backend], replace: bool) -> type[Backend]:
     """:func:`register`'s work, called by it or by the decorator it returns (both one frame below the
     caller :func:`_at_import` looks at)."""
     _register(cls, said=None if replace else _warn_replaced)
-    if _at_import(3):
-        _LASTING.append((cls.name, cls.vertical, cls))
+    _lasting_if_imported(cls.name, cls.vertical, cls, depth=3)
     return cls
 
 
@@ -522,8 +521,7 @@ def register_checked(cls: type[Backend]) -> type[Backend]:
     one whose own attributes are the kit's (``fake_results`` and ``replay_fixtures`` swap every
     network backend's engines in and back out, 30 ms a block when each was checked twice)."""
     _placed_now(cls)
-    if _at_import():
-        _LASTING.append((cls.name, cls.vertical, cls))
+    _lasting_if_imported(cls.name, cls.vertical, cls)
     return cls
 
 
@@ -547,6 +545,16 @@ def _placed_now(cls: type[Backend]) -> None:
         _placed(changed, cls)
         _REGISTRY = changed
         _GENERATION += 1
+
+
+def _lasting_if_imported(name: str, vertical: Optional[str], cls: Optional[type[Backend]], depth: int = 2) -> None:
+    """Make a registration (``cls`` ``None``: an unregistration) outlive the :func:`kept` blocks open when
+    :func:`_at_import` finds it made at import: the one mechanism of :func:`register`,
+    :func:`register_checked` and :func:`unregister`. ``depth`` counts the frames from the registry's
+    function that called this one to the code that called the registry (2: that function was called
+    directly; 3: through :func:`register` or the decorator it returns)."""
+    if _at_import(depth + 1):
+        _LASTING.append((name, vertical, cls))
 
 
 def _at_import(depth: int = 2) -> bool:
@@ -693,8 +701,7 @@ def unregister(name: str, vertical: Optional[str] = None, *, missing_ok: bool = 
         _unregistered(changed, name, vertical)
         _REGISTRY = changed
         _GENERATION += 1
-    if _at_import():
-        _LASTING.append((name, vertical, None))
+    _lasting_if_imported(name, vertical, None)
 
 
 def _unregistered(
@@ -733,8 +740,10 @@ class _Catalogue:
         engines = _known()[name].values()
         if not given and _nothing_set(name, engines, environ):
             return {}  # as read_settings would find, without importing the engines to ask them
-        declared = merged(*(_loaded(engine).declared_settings() for engine in engines))
-        return read_settings(name, declared, given, environ)
+        return read_settings(name, _declared(engines), given, environ)
+
+    def url_settings(self, name: str) -> frozenset[str]:
+        return frozenset(setting.name for setting in _declared(_known()[name].values()) if setting.kind == "url")
 
     def variables(self) -> set[str]:
         """The variables every registered engine declares: a built-in not imported yet by the static
@@ -747,6 +756,11 @@ class _Catalogue:
                 else:
                     found.update(setting.env for setting in engine.declared_settings() if setting.env)
         return found
+
+
+def _declared(engines: Iterable[Union[type[Backend], BuiltIn]]) -> tuple[Setting, ...]:
+    """The settings a backend's ``engines`` declare, as one declaration (:func:`~.setting.merged`)."""
+    return merged(*(_loaded(engine).declared_settings() for engine in engines))
 
 
 def _nothing_set(
@@ -1181,11 +1195,6 @@ def _skip(entry: Any, reason: str) -> None:
 #: The backend classes whose constructor's traceback was logged (:func:`instance`): once per process
 #: each, not once per use (a conformance run builds a backend for each check; a CLI search several times).
 _CONSTRUCTOR_FAILED = Once()
-
-
-def forget_constructor_failures() -> None:
-    """Log a failing constructor's traceback again (the testing kit's ``reset``: a test's log capture sees it)."""
-    _CONSTRUCTOR_FAILED.forget()
 
 
 def reported(

@@ -23,7 +23,7 @@ from typing import Any, Optional, Union, cast
 
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
-from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
+from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings, check_settings
 from ..errors import install_hint
 from ..forks import module_global
 from ..net.workers import run_awaited
@@ -160,8 +160,7 @@ def agent_tools(
     """
     style = chosen_style(style, TEXT_STYLES)  # refused here rather than at the model's first call
     check_client(client)  # tools("brave") was an AttributeError on 'str' (client.settings)
-    if settings is not None and not isinstance(settings, Settings):
-        raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
+    check_settings(settings)
     if client is None:
         client = SearchClient(settings=settings) if settings is not None else default_client()
     settings = settings if settings is not None else client.settings

@@ -18,6 +18,8 @@ from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
 from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
+from ..tool import CLIENT_ARGUMENTS
+from ..validate import suggesting_keywords
 from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 
 try:
@@ -28,6 +30,7 @@ except ImportError as error:  # pragma: no cover - exercised with the module hid
 __all__ = ["tools", "images_after_tool_messages", "move_tool_images"]
 
 
+@suggesting_keywords(CLIENT_ARGUMENTS)  # tools(backend='brave'): it is given as client=SearchClient(...)
 def tools(
     client: Optional[SearchClient] = None,
     settings: Optional[Settings] = None,

@@ -19,6 +19,8 @@ from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
+from ..tool import CLIENT_ARGUMENTS
+from ..validate import suggesting_keywords
 from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 
 try:
@@ -93,6 +95,7 @@ def _arguments(args: Any, kwargs: dict[str, Any]) -> Any:
     return args[0] if len(args) == 1 and not kwargs else (kwargs if not args else list(args))
 
 
+@suggesting_keywords(CLIENT_ARGUMENTS)  # tools(backend='brave'): it is given as client=SearchClient(...)
 def tools(
     client: Optional[SearchClient] = None,
     settings: Optional[Settings] = None,

@@ -19,6 +19,8 @@ from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
 from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
+from ..tool import CLIENT_ARGUMENTS
+from ..validate import suggesting_keywords
 from .agent_tool import AgentTool, agent_tools, missing_extra
 
 try:
@@ -30,6 +32,7 @@ except ImportError as error:  # pragma: no cover - exercised with the module hid
 __all__ = ["tools"]
 
 
+@suggesting_keywords(CLIENT_ARGUMENTS)  # tools(backend='brave'): it is given as client=SearchClient(...)
 def tools(
     client: Optional[SearchClient] = None,
     settings: Optional[Settings] = None,

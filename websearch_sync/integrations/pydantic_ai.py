@@ -22,6 +22,8 @@ from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
 from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
+from ..tool import CLIENT_ARGUMENTS
+from ..validate import suggesting_keywords
 from .agent_tool import AgentTool, agent_tools, missing_extra
 
 try:
@@ -38,6 +40,7 @@ __all__ = ["tools"]
 BAD_ARGUMENT_RETRIES = 5
 
 
+@suggesting_keywords(CLIENT_ARGUMENTS)  # tools(backend='brave'): it is given as client=SearchClient(...)
 def tools(
     client: Optional[SearchClient] = None,
     settings: Optional[Settings] = None,

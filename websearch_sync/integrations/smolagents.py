@@ -18,7 +18,8 @@ from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import DEFAULT_MAX_REPEATS, DEFAULT_REPEAT_WINDOW_S, Settings
-from ..tool import IMAGE_LINE
+from ..tool import CLIENT_ARGUMENTS, IMAGE_LINE
+from ..validate import suggesting_keywords
 from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 
 try:
@@ -91,6 +92,7 @@ def _inputs(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
+@suggesting_keywords(CLIENT_ARGUMENTS)  # tools(backend='brave'): it is given as client=SearchClient(...)
 def tools(
     client: Optional[SearchClient] = None,
     settings: Optional[Settings] = None,

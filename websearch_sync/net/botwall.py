@@ -44,7 +44,8 @@ class BotWall:
     ``patterns``: regexes that must all match (each
     linear on any page), tried in order; ``scan_chars``: how much of the body is looked
     at; ``address``: a test that the answer's URL or its redirect target is the wall's
-    own page. A wall with neither hints nor patterns is recognised by ``address`` only.
+    own page. A wall with neither hints nor patterns is recognised by ``address`` only; one with none
+    of the three is a ``TypeError``.
     Markers should start at a tag's ``<`` or sit inside an attribute: a query echoed
     into a results page is HTML-escaped and cannot produce them.
     """
@@ -68,6 +69,11 @@ class BotWall:
             problem = "patterns must be compiled regular expressions (re.compile), got %r" % (self.patterns,)
         elif self.address is not None and not callable(self.address):
             problem = "address must be a function of the URL, got %r" % (self.address,)
+        elif not (self.hints or self.patterns or self.address):  # else a wall never recognised, without a word
+            problem = (
+                "it recognises nothing: give hints (substrings of the wall's page, hints=('class=\"captcha',)),"
+                " patterns (re.compile) or an address test (its name is only what errors call it)"
+            )
         if problem is not None:
             raise TypeError("BotWall %r: %s" % (self.name, problem))
 

@@ -7,11 +7,28 @@ parent's thread held at the fork would hang the child's first warning), and belo
 lowest layer that warns once.
 """
 
+import weakref
 from collections.abc import Hashable
 
-from ..forks import instance_lock
+from ..forks import instance_lock, module_lock
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+
+#: Every :class:`Once` that :func:`forget_sayings` forgets (held weakly: a test's own ``Once()`` goes with it).
+_SAYINGS: "weakref.WeakSet[Once]" = weakref.WeakSet()
+_SAYINGS_LOCK = module_lock(__name__, "_SAYINGS_LOCK")
+
+
+def forget_sayings() -> None:
+    """Say again everything said once per process (a malformed or mistyped variable, a constructor's traceback,
+    a built-in backend replaced, a key sent over plain http, a locale's hint...), but what outlives a reset:
+    the testing kit's ``reset()``, so that a test's log capture sees what an earlier test said. One mechanism,
+    so that a warning added later is forgotten too (they were forgotten one by one, and most were not)."""
+    with _SAYINGS_LOCK:
+        sayings = list(_SAYINGS)
+    for once in sayings:
+        once.forget()
 
 
 class Once:
@@ -19,9 +36,14 @@ class Once:
 
     A forked child keeps its parent's keys (what the parent said is not said again) with a lock of its own."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, outlives_reset: bool = False) -> None:
+        """``outlives_reset``: what is said stays said past :func:`forget_sayings` (the offline stub's
+        warning, said once to a whole test suite); every other saying is said again after it."""
         self._said: set[Hashable] = set()
         self._lock = instance_lock(self)
+        if not outlives_reset:
+            with _SAYINGS_LOCK:
+                _SAYINGS.add(self)
 
     def first(self, key: Hashable) -> bool:
         """True the first time ``key`` is given in this process (it is then said), false after,

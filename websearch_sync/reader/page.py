@@ -43,7 +43,6 @@ from ..errors import (
     NO_CONTENT,
     PRIVATE_ADDRESS,
     ErrorInfo,
-    InvalidInput,
     NetworkError,
     Timeout,
     WebParseError,
@@ -61,7 +60,7 @@ from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, 
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import bounded_request_url, host_token, shown_url
 from ..net.wire import BodyWanted
-from ..validate import check_choice, check_number, check_timeout_ms
+from ..validate import check_choice, check_flag, check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
 from .pagetext import (
     CUT_MAX_BYTES,
@@ -98,8 +97,7 @@ _FLAG_DETAILS = {"allow_private": BAD_ALLOW_PRIVATE, "include_comments": BAD_INC
 def _check_flags(**flags: Any) -> None:
     """``InvalidInput(bad_<name>)`` for the first flag that is not a bool."""
     for name, value in flags.items():
-        if not isinstance(value, bool):
-            raise InvalidInput("%s must be true or false" % name, detail_code=_FLAG_DETAILS[name])
+        check_flag(name, value, _FLAG_DETAILS[name])
 
 
 def _check_mode(mode: Any) -> str:

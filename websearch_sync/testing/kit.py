@@ -16,12 +16,13 @@ from ..client.default_client import close_default_client
 from ..client.processwide import forget_process_parts
 from ..client.search_client import open_clients_learn_afresh
 from ..client.state.server import forget_outages
-from ..config import Settings, forget_ignored_values
+from ..config import Settings
 from ..contract.cases import (
     VERTICAL_TYPES,
     Case,
     contract_violations,
     discover,
+    file_not_folder,
     misplaced_folder,
     record_hint,
     recorded_bound,
@@ -51,6 +52,7 @@ from ..net.deadline import Deadline
 from ..net.environment import forget_answers as forget_environment_answers
 from ..net.transport import HttpTransport
 from ..net.wire import CONNECTION_CHECKS
+from ..once import forget_sayings
 from ..shellwords import shell_quote
 from ..validate import most_results
 
@@ -385,6 +387,8 @@ def replay_fixtures(
     lists the searches answered.
     """
     _check_replay_arguments(fixtures_dir, backends)
+    if os.path.exists(fixtures_dir) and not os.path.isdir(fixtures_dir):
+        raise NotADirectoryError(file_not_folder(fixtures_dir))  # it said the file "does not exist"
     if not os.path.isdir(fixtures_dir):
         where = "" if os.path.isabs(fixtures_dir) else " (relative to the current directory %s)" % os.getcwd()
         raise FileNotFoundError(  # docs/contract.md's first example reads the reader's own recordings, not made yet
@@ -647,9 +651,11 @@ def reset() -> None:
     ``fetch``) and of the tools' shared client: rate-limit pace, cool-downs after a block, the time a
     ``fake_results`` or ``replay_fixtures`` block skipped (this context's clock reads real time again),
     single-flight tables, the wires' proxy and CA options read from the environment, the SearXNG instances' ``/config`` read, a shared state's outage (Redis is
-    tried again at once, not :data:`~websearch_sync.client.state.server.RETRY_AFTER_S` later), the malformed
-    variables already said to be ignored and the backends whose constructor's traceback was logged (each said once
-    per process: a test's ``caplog`` sees it again). A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
+    tried again at once, not :data:`~websearch_sync.client.state.server.RETRY_AFTER_S` later), and what the
+    library says once per process (a test's ``caplog`` sees it again): the malformed and mistyped variables
+    already said to be ignored (``WEB_SEARCH_TIMEOUT_MS=abc``, ``WEB_SEARCH_BACKNED``), the backends whose
+    constructor's traceback was logged, the built-in backends a ``register`` without ``replace=True`` replaced or
+    added a vertical to, a key sent over plain http, a locale's hint, and every other such warning. A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
     would otherwise leave that backend cooling down for the tests after it.
 
     Every open ``SearchClient`` (an application's module-level one too) forgets the same of its
@@ -660,8 +666,7 @@ def reset() -> None:
     that searches the stub only.
     """
     forget_process_parts()
-    forget_ignored_values()
-    registry.forget_constructor_failures()
+    forget_sayings()
     forget_skipped_time()
     forget_environment_answers()
     forget_outages()

@@ -620,16 +620,21 @@ def suggesting_keywords(elsewhere: Mapping[str, str] = {}) -> Callable[[_Callabl
     option (:func:`unexpected_keywords`: ``timeout`` is "did you mean 'timeout_ms'?", on every Python; the
     interpreter's own ``TypeError`` names nothing before 3.12 and no other API's name ever), before it
     runs; ``elsewhere`` maps names it does not take to where they are given (``proxy``:
-    ``settings=Settings(proxy=...)``). On a class, its ``__init__``: ``Settings``' (a dataclass's)."""
+    ``settings=Settings(proxy=...)``). On a class, its ``__init__``: ``Settings``' (a dataclass's, whose
+    fields kept out of its repr, ``from_env``'s bookkeeping, are taken but neither listed nor suggested)."""
 
-    def decorate(function: _Callable) -> _Callable:
+    def decorate(function: _Callable, unlisted: frozenset[str] = frozenset()) -> _Callable:
         if isinstance(function, type):
-            function.__init__ = decorate(function.__init__)  # type: ignore[misc]
+            fields = dataclasses.fields(function) if dataclasses.is_dataclass(function) else ()
+            hidden = frozenset(field.name for field in fields if not field.repr)
+            function.__init__ = decorate(function.__init__, hidden)  # type: ignore[misc]
             return function
         parameters = inspect.signature(function).parameters
         keywords = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        known = [name for name, parameter in parameters.items() if parameter.kind in keywords and name != "self"]
-        taken = frozenset(known)
+        taken = frozenset(
+            name for name, parameter in parameters.items() if parameter.kind in keywords and name != "self"
+        )
+        known = [name for name in parameters if name in taken and name not in unlisted]
         owner, _, name = function.__qualname__.rpartition(".")
         called = (owner if name == "__init__" else function.__qualname__) + "()"
         listed = "known arguments: " + ", ".join(known)
@@ -769,8 +774,14 @@ def _safe_search(value: Any) -> Any:
 
 
 def _include_content(value: Any) -> bool:
+    return check_flag("include_content", value, BAD_INCLUDE_CONTENT)
+
+
+def check_flag(name: str, value: Any, detail: str) -> bool:
+    """``value`` when it is a bool, else ``InvalidInput(detail)`` naming what was given (``allow_private='yes'``
+    said only "allow_private must be true or false")."""
     if not isinstance(value, bool):
-        raise InvalidInput("include_content must be true or false", detail_code=BAD_INCLUDE_CONTENT)
+        raise InvalidInput("%s must be true or false, got %s" % (name, quoted(value)), detail_code=detail)
     return value
 
 
@@ -802,11 +813,30 @@ def backend_list(backend: BackendArg) -> Optional[list[str]]:
             % (backend, unordered if isinstance(backend, Set) else ""),
             detail_code=UNKNOWN_BACKEND,
         )
-    if not names or not all(names):
-        raise InvalidInput(userinfo_hidden("empty backend name in %r" % (backend,)), detail_code=UNKNOWN_BACKEND)
-    if len(set(names)) != len(names):
-        raise InvalidInput(userinfo_hidden("backend %r lists a name twice" % (backend,)), detail_code=UNKNOWN_BACKEND)
+    if not any(names):
+        raise InvalidInput(userinfo_hidden(NO_BACKEND_NAMED % (backend,)), detail_code=UNKNOWN_BACKEND)
+    if not all(names):
+        raise InvalidInput(
+            userinfo_hidden("backend %r holds an empty name (a comma too many?): leave it out" % (backend,)),
+            detail_code=UNKNOWN_BACKEND,
+        )
+    twice = next((name for position, name in enumerate(names) if name in names[:position]), None)
+    if twice is not None:
+        raise InvalidInput(
+            userinfo_hidden(
+                "backend %r lists %r twice: name each backend once (a fallback chain asks each in turn)"
+                % (backend, twice)
+            ),
+            detail_code=UNKNOWN_BACKEND,
+        )
     return names
+
+
+#: What a ``backend=`` naming none (``""``, ``[]``) is told: ``None`` is the way to the default.
+NO_BACKEND_NAMED = (
+    "backend=%r names no backend: name one (websearch_sync.backend_names() lists them),"
+    " or leave backend out (None) for the default"
+)
 
 
 def check_options_taken(

@@ -629,6 +629,23 @@ def test_link_dense_takes_a_hover_card_but_not_the_name_or_the_sentence_around_i
     assert "MORE" in without
 
 
+@pytest.mark.parametrize("page", ["cross-references-1", "cross-references-2"])
+def test_a_wikis_main_article_line_is_a_link_lead(page):
+    # each section of a wiki's article opens with a note box "Main article: <a>...</a>" (or "Main
+    # articles: <a>...</a> and <a>...</a>"): a cross-reference to another article, not this one's text
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert [line for line in text.splitlines() if line] == truth
+    without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.link_leads"}).text
+    assert "Main article: " in without
+
+
+def test_a_sentence_opening_with_main_article_is_no_link_lead():
+    # the lead is a label followed by its colon, not words of a sentence
+    sentence = "<p>Main article writers were paid by the line, the <a href='/x'>history</a> says.</p>"
+    assert "Main article writers" in _clean(PARAGRAPH + sentence, DEFAULT_RULES)
+
+
 def test_a_few_words_before_a_span_of_links_go_with_it():
     # outside the span, "More from us" is no sentence: the paragraph goes whole, not only its span
     links = "".join(

@@ -76,10 +76,12 @@ _DATE_WORDS = frozenset(
     thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday today yesterday
 """.split()
 )
-# Leads of link lines to other pages ("Related: ...", "SEE MORE: ...", "Filed under: ...").
+# Leads of link lines to other pages ("Related: ...", "SEE MORE: ...", "Filed under: ..."), and a wiki's
+# cross-reference to the article a section summarises ("Main article: <a>...</a>", "Further information: ...").
 _LINK_LEAD = re.compile(
     r"^(?:related|see more|see also|read more|read also|more|also|also read|watch|listen|most read|"
-    r"trending|recommended|filed under|tagged|tags|categories|category|posted in)\s*:",
+    r"trending|recommended|filed under|tagged|tags|categories|category|posted in|main articles?|"
+    r"further information)\s*:",
     re.I,
 )
 
@@ -606,7 +608,8 @@ def _date_block(element: etree._Element, text: str) -> bool:
 
 
 def _link_lead(element: etree._Element, text: str) -> bool:
-    """A short block that announces links elsewhere: "Related: <a>...</a>"."""
+    """A short block that announces links elsewhere: "Related: <a>...</a>", a wiki's cross-reference
+    to the article a section summarises ("Main article: <a>...</a>")."""
     return len(text) < 200 and bool(_LINK_LEAD.match(text)) and element.find(".//a") is not None
 
 

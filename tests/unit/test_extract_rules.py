@@ -182,6 +182,28 @@ def test_a_sentence_about_reading_time_stays():
     assert line in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES)
 
 
+def test_a_reviewers_line_under_the_byline_is_a_meta_line():
+    # a health site's article: the byline box, then its reviewer's line (the name a link), then the text
+    head = (
+        "<h2>Babies who eat peanuts early may avoid allergy</h2>"
+        "<div class='author_fmt'>By <a href='/a'>Jane Doe, MA</a><br>Health News</div>"
+        "<div class='reviewedBy_fmt'>Reviewed by <a href='/r'>Anna B. Carter, MD</a> </div>"
+    )
+    assert "Anna B. Carter" not in _clean(head + PARAGRAPH * 3, DEFAULT_RULES)
+    assert "Anna B. Carter" in _clean(head + PARAGRAPH * 3, DEFAULT_RULES - {"article.meta_lines"})
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Reviewed by the panel, the plans were sent back to the council for a third time.",
+        "Edited by hand, the film runs for ninety minutes.",
+    ],
+)
+def test_a_sentence_opening_with_reviewed_by_stays(line):
+    assert line in _clean(PARAGRAPH + "<p>%s</p>" % line + PARAGRAPH, DEFAULT_RULES)
+
+
 def test_a_button_left_as_its_shortcode_is_a_label_line():
     # a content system printed the shortcode instead of the button (curly quotes and all)
     line = (

@@ -509,9 +509,10 @@ def hover_cards(title: str, paras: List[str], i: int) -> str:
 
 
 def cross_references(title: str, paras: List[str], i: int) -> str:
-    """A wiki's article: an introduction, then sections, each under its heading (a line of the truth:
-    no full stop) and opening with a cross-reference to the article it summarises ("Main article:
-    <a>...</a>", "Main articles: <a>...</a> and <a>...</a>" in a note box), which is no text of this one."""
+    """A wiki's article: a note box pointing to the other pages of its name ("For other uses, see
+    <a>...</a>"), an introduction, then sections, each under its heading (a line of the truth: no full
+    stop) and opening with a cross-reference to the article it summarises ("Main article: <a>...</a>",
+    "Main articles: <a>...</a> and <a>...</a>" in a note box); no note is text of this article."""
     blocks, n = [], 0
     for text in paras:
         if text.endswith("."):
@@ -523,8 +524,10 @@ def cross_references(title: str, paras: List[str], i: int) -> str:
         blocks.append('<h2 id="s%d"><span class="headline">%s</span></h2>\n<div role="note" class="hatnote">%s</div>'
                       % (n, esc(text), note))
         n += 1
-    main = ('<div id="content"><h1 class="firstHeading">%s</h1>\n<div class="mw-body-content">\n%s\n</div></div>'
-            % (esc(title), "\n".join(blocks)))
+    other = ('<div role="note" class="hatnote">For other uses, see <a href="/wiki/%s_(disambiguation)">%s (disambiguation)</a>.</div>'
+             % (title.replace(" ", "_"), esc(title)))
+    main = ('<div id="content"><h1 class="firstHeading">%s</h1>\n<div class="mw-body-content">\n%s\n%s\n</div></div>'
+            % (esc(title), other, "\n".join(blocks)))
     return _page(title, i, main)
 
 

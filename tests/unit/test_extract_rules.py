@@ -654,12 +654,25 @@ def test_link_dense_takes_a_hover_card_but_not_the_name_or_the_sentence_around_i
 @pytest.mark.parametrize("page", ["cross-references-1", "cross-references-2"])
 def test_a_wikis_main_article_line_is_a_link_lead(page):
     # each section of a wiki's article opens with a note box "Main article: <a>...</a>" (or "Main
-    # articles: <a>...</a> and <a>...</a>"): a cross-reference to another article, not this one's text
+    # articles: <a>...</a> and <a>...</a>"): a cross-reference to another article, not this one's text;
+    # so is the note above it, "For other uses, see <a>...</a>"
     html, truth = _structure_page(page)
     text = extract_html(html, mode="text").text
     assert [line for line in text.splitlines() if line] == truth
     without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.link_leads"}).text
     assert "Main article: " in without
+
+
+def test_a_short_note_box_holding_a_link_is_a_link_lead():
+    # a wiki's hatnote above the article (ARIA role "note": ancillary content); a note without a
+    # link (an editor's note) and a long one stay
+    other = "<div role='note' class='hatnote'>For other uses, see <a href='/x'>Rivers (disambiguation)</a>.</div>"
+    assert "For other uses" not in _clean(other + PARAGRAPH * 2, DEFAULT_RULES)
+    assert "For other uses" in _clean(other + PARAGRAPH * 2, DEFAULT_RULES - {"article.link_leads"})
+    editor = "<div role='note'>Editor's note: this story was updated on Monday to correct a date.</div>"
+    assert "Editor's note" in _clean(editor + PARAGRAPH * 2, DEFAULT_RULES)
+    long_note = "<div role='note'>%s <a href='/x'>more</a></div>" % ("A note of the article's own. " * 8)
+    assert "A note of the article" in _clean(long_note + PARAGRAPH * 2, DEFAULT_RULES)
 
 
 def test_a_sentence_opening_with_main_article_is_no_link_lead():

@@ -613,8 +613,12 @@ def _date_block(element: etree._Element, text: str) -> bool:
 
 def _link_lead(element: etree._Element, text: str) -> bool:
     """A short block that announces links elsewhere: "Related: <a>...</a>", a wiki's cross-reference
-    to the article a section summarises ("Main article: <a>...</a>")."""
-    return len(text) < 200 and bool(_LINK_LEAD.match(text)) and element.find(".//a") is not None
+    to the article a section summarises ("Main article: <a>...</a>"); or a short note box (ARIA
+    ``role="note"``: content ancillary to the main content) holding a link: a wiki's "For other uses,
+    see <a>...</a>" above the article."""
+    if len(text) >= 200 or element.find(".//a") is None:
+        return False
+    return bool(_LINK_LEAD.match(text)) or element.get("role") == "note"
 
 
 #: A block whose link text is this share of its text or more is link-dense (``article.link_dense``).

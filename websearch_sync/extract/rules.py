@@ -197,7 +197,12 @@ RULES = (
         "a reporter's contact line, a site's subscription pitch (under 600) and its call to follow it under 300 characters "
         '("Name may be reached at name@example.com", "If you enjoyed this article, ... join", "Follow us on Twitter")',
     ),
-    _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>", a wiki\'s "Main article: <a>...</a>")'),
+    _rule(
+        "article.link_leads",
+        "article",
+        'link leads ("Related: <a>...</a>", a wiki\'s "Main article: <a>...</a>") and short note boxes '
+        '(role="note") holding a link ("For other uses, see <a>...</a>")',
+    ),
     _rule(
         "article.link_dense",
         "article",

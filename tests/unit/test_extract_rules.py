@@ -72,6 +72,12 @@ BLOCK_CASES = {
     "article.labels": (PARAGRAPH + "<p>Advertisement</p>", "Advertisement", {}),
     "article.dates": (PARAGRAPH + "<p>Updated at 1:23 p.m. EST Nov. 19, 2019</p>", "Updated at", {}),
     "article.link_leads": (PARAGRAPH + "<p>Related: <a href='/x'>Another story</a> and more</p>", "Related:", {}),
+    # the heading of a share box whose buttons are gone: nothing after it
+    "article.end_headings": (
+        PARAGRAPH * 2 + "<div class='share'><h3>Like this:</h3><div></div></div>",
+        "Like this",
+        {},
+    ),
     "article.link_dense": (
         PARAGRAPH + "<ul><li><a href='/a'>Teaser one</a></li><li><a href='/b'>Two</a></li></ul>",
         "Teaser one",
@@ -673,6 +679,29 @@ def test_a_short_note_box_holding_a_link_is_a_link_lead():
     assert "Editor's note" in _clean(editor + PARAGRAPH * 2, DEFAULT_RULES)
     long_note = "<div role='note'>%s <a href='/x'>more</a></div>" % ("A note of the article's own. " * 8)
     assert "A note of the article" in _clean(long_note + PARAGRAPH * 2, DEFAULT_RULES)
+
+
+@pytest.mark.parametrize("page", ["comments-1", "link-items-2"])
+def test_the_heading_of_a_box_left_out_after_the_article_goes_too(page):
+    # the heading of the reader comment thread ("4 responses") or of the list of earlier reports
+    # ("Earlier reports") stayed when the thread or the list went, the last line of the text
+    html, truth = _structure_page(page)
+    assert [line for line in extract_html(html, mode="text").text.splitlines() if line] == truth
+    without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.end_headings"}).text
+    assert [line for line in without.splitlines() if line][-1] in ("4 responses", "Earlier reports")
+
+
+def test_a_heading_with_text_after_it_or_alone_stays():
+    # a last section's heading and its paragraph; an article of one heading (nothing else holds text);
+    # a heading followed by text in its own tail; a picture after the heading does not keep it
+    assert "Conclusion" in _clean(PARAGRAPH + "<h2>Conclusion</h2>" + PARAGRAPH, DEFAULT_RULES)
+    assert "Rivers of Europe" in _clean(
+        "<h2>Rivers of <em>Europe</em></h2><div><img src='/a.png'></div>", DEFAULT_RULES
+    )
+    assert "Closing words" in _clean(PARAGRAPH + "<div><h3>Note</h3>Closing words of the writer.</div>", DEFAULT_RULES)
+    assert "Gallery" not in _clean(PARAGRAPH + "<h3>Gallery</h3><p><img src='/a.png'>\u00a0</p>", DEFAULT_RULES)
+    text = _clean(PARAGRAPH + "<h3>More</h3><h4>From <b>us</b></h4>", DEFAULT_RULES)
+    assert "More" not in text and "From" not in text and "A real paragraph" in text
 
 
 def test_a_sentence_opening_with_main_article_is_no_link_lead():

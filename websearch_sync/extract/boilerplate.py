@@ -24,6 +24,7 @@ from typing import Callable, Optional
 from lxml import etree
 
 from ..checkpoints import EVERY, checked, checkpoint
+from .ending import drop_end_headings
 from .paragraphs import split_br_runs
 from .rules import COMPOUND_PREFIXES, DEFAULT_RULES, RULES, stage_tags, stage_words
 
@@ -922,8 +923,9 @@ def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, t
     returned separately; with ``title=None`` a single ``<h1>`` is taken for it); the rules'
     tags; blocks whose class/id has one of their words (unless they hold half of the
     article's text, several long paragraphs or a quotation); label lines, date lines, link
-    leads and link-dense blocks (``BLOCK_RULES``); reader comment threads. With
-    ``article.removal_cap``, a rule whose removals hold most of the article is cancelled."""
+    leads and link-dense blocks (``BLOCK_RULES``); reader comment threads; then the headings
+    the article ends with, no text after them (``ending``). With ``article.removal_cap``, a rule
+    whose removals hold most of the article is cancelled."""
     doomed: set[etree._Element] = set()
     titles: Sequence[etree._Element] = node.findall(".//h1") if "article.title" in rules else ()
     if len(titles) == 1 and _repeats_title(titles[0], title):  # several h1 are section headings
@@ -939,3 +941,5 @@ def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, t
     for elements in removals.values():
         doomed.update(elements)
     _drop_outermost(doomed)
+    if "article.end_headings" in rules:
+        drop_end_headings(node)

@@ -226,6 +226,12 @@ RULES = (
         "article",
         "reader comment threads (class/id words, compounds such as 'commentlist' split) unless little else is left",
     ),
+    _rule(
+        "article.end_headings",
+        "article",
+        "the headings the article ends with, no text after them: what is left of a box removed or left out "
+        "('Like this:', '4 responses', 'Earlier reports'); an article of nothing but headings keeps them",
+    ),
     # --- after readability
     _rule(
         "recovery.table_column",

@@ -199,6 +199,12 @@ def test_a_reviewers_line_under_the_byline_is_a_meta_line():
     assert "Anna B. Carter" in _clean(head + PARAGRAPH * 3, DEFAULT_RULES - {"article.meta_lines"})
 
 
+def test_an_additional_reporting_line_after_the_article_is_a_meta_line():
+    line = "<p><em>Additional reporting by <a href='/author/jo'>Jo Hale</a></em></p>"
+    assert "Jo Hale" not in _clean(PARAGRAPH * 3 + line, DEFAULT_RULES)
+    assert "Jo Hale" in _clean(PARAGRAPH * 3 + line, DEFAULT_RULES - {"article.meta_lines"})
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -88,7 +88,8 @@ _LINK_LEAD = re.compile(
 
 # Footer-like and header-like lines of an article page: a copyright notice, a "Posted by ... |
 # Permalink" line, a share line, a byline ("By Name Surname, role | date") and its reviewer's or editor's line
-# ("Reviewed by Name, MD", "Medically reviewed by ...", "Fact checked by ...", "Edited by ...": a name after it).
+# ("Reviewed by Name, MD", "Medically reviewed by ...", "Fact checked by ...", "Edited by ...", "Additional reporting
+# by ...": a name after it).
 _META_LINE = re.compile(
     r"^(?:(?:copyright|\(c\))\s|\u00a9|(?:posted|written|filed) (?:by|in|under)\s|share (?:this|on)\b)", re.I
 )
@@ -102,7 +103,7 @@ _READING_TIME = re.compile(
     re.I,
 )
 _BYLINE = re.compile(
-    r"^(?:By|(?:(?:Medically )?[Rr]eviewed|Fact[- ][Cc]hecked|Edited) by) "
+    r"^(?:By|(?:(?:Medically )?[Rr]eviewed|Fact[- ][Cc]hecked|Edited|Additional reporting) by) "
     r"[A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3}\s*(?:[,|]|$)"
 )
 #: A meta line is shorter than this (characters).

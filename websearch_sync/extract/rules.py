@@ -189,7 +189,7 @@ RULES = (
         "article.meta_lines",
         "article",
         'copyright, "Posted by", share, byline and reading-time lines ("Copyright 2016 ... All rights reserved", '
-        '"By Name, role | date", "Reviewed by Name, MD", "5 min read")',
+        '"By Name, role | date", "Reviewed by Name, MD", "Additional reporting by Name", "5 min read")',
     ),
     _rule(
         "article.contact_lines",

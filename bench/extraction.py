@@ -8,9 +8,10 @@ no network) on both development sets side by side, against plain readability-lxm
 Sets (default): ``articles`` = ../shared/extraction-benchmark (91 pages of the
 article-extraction benchmark), ``readability`` = ../shared/extraction-benchmark-readability
 (73 test pages of Readability.js; its truth is Readability.js's output), ``structures`` =
-bench/extraction-structures (73 pages written for this benchmark: table layouts, ``<br>``
+bench/extraction-structures (75 pages written for this benchmark: table layouts, ``<br>``
 text, broken markup, comments inside the article, short articles beside boxes and teasers,
-tabs and hidden panels, boxes inside and after the article, hover cards inside sentences). Metric: the
+tabs and hidden panels, boxes inside and after the article, hover cards inside sentences, a wiki's
+cross-references). Metric: the
 benchmark README's (``extraction_metric.py``).
 
 Prints per set: F1/P/R of both systems, bootstrap std (1,000 page resamples), the paired

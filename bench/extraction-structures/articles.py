@@ -460,4 +460,28 @@ ARTICLES = [
         "Tom Ellery, whose class will look after the pond, said the children had already chosen names for the frogs they expect to arrive, and that the hide would be used for drawing lessons as well as for watching birds.",
         "Work will start in the Easter holidays, and the school is asking for volunteers with spades, wheelbarrows and a free Saturday to help dig the pond and plant the hedge.",
     ]),
+    # ------------------------------------------------------------------ a wiki's cross-references (issue 35, ninth round)
+    ("cross-references-1", "cross_references", "Valley railway", [
+        "The valley railway is a heritage line of standard gauge that runs for nine miles from the junction at Northfield to the quarry village at its head, following the river for most of the way.",
+        "It carried stone, coal and passengers for ninety years, closed in the sixties and was reopened, a mile at a time, by a society of volunteers who bought the trackbed from the county.",
+        "History",
+        "The line was built by the quarry company to take stone down to the main line, and a passenger service was added two years after it opened, when the villages along the river asked for one.",
+        "Traffic fell after the quarry closed, and the last train ran on a wet Saturday in October, watched by most of the valley from the bridges and the station platforms.",
+        "Stations",
+        "There are five stations on the line, of which three keep their original buildings; the other two were rebuilt by the society from drawings found in the company's papers.",
+        "The station at the head of the valley has a small museum of the quarry's tools and wagons, open on running days.",
+        "Rolling stock",
+        "The society owns four steam locomotives, two of which worked on the line in its first life, and a set of carriages restored from bodies found in use as garden sheds across the county.",
+    ]),
+    ("cross-references-2", "cross_references", "Harbour lighthouse", [
+        "The harbour lighthouse stands at the end of the north pier and has guided boats into the harbour for nearly two hundred years, first with oil lamps and now with a small electric light.",
+        "Architecture",
+        "The tower is built of local granite, forty feet high and painted white above a black base, with a gallery and a lantern room reached by a spiral stair of sixty-one steps.",
+        "The keeper's cottage at its foot is now a cafe, and the old fog bell hangs in the garden behind it.",
+        "Keepers",
+        "Seven families kept the light before it was automated, and the last keeper, who served for thirty-one years, wrote a memoir of storms, wrecks and rescues that the town library still lends.",
+        "The keepers were paid by the harbour board and grew their own vegetables on the allotment behind the pier, which the cafe still uses for its salads.",
+        "Restoration",
+        "The lantern was restored ten years ago with money raised by the town, and the tower is opened to visitors on summer weekends, weather allowing.",
+    ]),
 ]

@@ -508,6 +508,29 @@ def hover_cards(title: str, paras: List[str], i: int) -> str:
     return _page(title, i, main)
 
 
+def cross_references(title: str, paras: List[str], i: int) -> str:
+    """A wiki's article: a note box pointing to the other pages of its name ("For other uses, see
+    <a>...</a>"), an introduction, then sections, each under its heading (a line of the truth: no full
+    stop) and opening with a cross-reference to the article it summarises ("Main article: <a>...</a>",
+    "Main articles: <a>...</a> and <a>...</a>" in a note box); no note is text of this article."""
+    blocks, n = [], 0
+    for text in paras:
+        if text.endswith("."):
+            blocks.append("<p>%s</p>" % esc(text))
+            continue
+        targets = ["%s of the %s" % (text, w) for w in (("valley", "county") if n % 2 else ("valley",))]
+        lead = "Main articles: " if len(targets) > 1 else "Main article: "
+        note = lead + " and ".join('<a href="/wiki/%s">%s</a>' % (t.replace(" ", "_"), esc(t)) for t in targets)
+        blocks.append('<h2 id="s%d"><span class="headline">%s</span></h2>\n<div role="note" class="hatnote">%s</div>'
+                      % (n, esc(text), note))
+        n += 1
+    other = ('<div role="note" class="hatnote">For other uses, see <a href="/wiki/%s_(disambiguation)">%s (disambiguation)</a>.</div>'
+             % (title.replace(" ", "_"), esc(title)))
+    main = ('<div id="content"><h1 class="firstHeading">%s</h1>\n<div class="mw-body-content">\n%s\n%s\n</div></div>'
+            % (esc(title), other, "\n".join(blocks)))
+    return _page(title, i, main)
+
+
 TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br,
     "table_row_split": table_row_split, "br_text": br_text,
@@ -518,6 +541,7 @@ TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_cell": table_cell, "table_br_cell": table_br_cell, "hidden_panels": hidden_panels,
     "related_widget": related_widget, "link_items": link_items, "split_body": split_body,
     "read_more": read_more, "sections": sections, "hover_cards": hover_cards,
+    "cross_references": cross_references,
 }
 
 

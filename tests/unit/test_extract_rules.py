@@ -72,6 +72,12 @@ BLOCK_CASES = {
     "article.labels": (PARAGRAPH + "<p>Advertisement</p>", "Advertisement", {}),
     "article.dates": (PARAGRAPH + "<p>Updated at 1:23 p.m. EST Nov. 19, 2019</p>", "Updated at", {}),
     "article.link_leads": (PARAGRAPH + "<p>Related: <a href='/x'>Another story</a> and more</p>", "Related:", {}),
+    # the heading of a share box whose buttons are gone: nothing after it
+    "article.end_headings": (
+        PARAGRAPH * 2 + "<div class='share'><h3>Like this:</h3><div></div></div>",
+        "Like this",
+        {},
+    ),
     "article.link_dense": (
         PARAGRAPH + "<ul><li><a href='/a'>Teaser one</a></li><li><a href='/b'>Two</a></li></ul>",
         "Teaser one",
@@ -180,6 +186,34 @@ def test_a_reading_time_line_is_a_meta_line(line):
 def test_a_sentence_about_reading_time_stays():
     line = "Reading time: 4 minutes a day is what the school asks of every pupil."
     assert line in _clean(PARAGRAPH + "<p>%s</p>" % line, DEFAULT_RULES)
+
+
+def test_a_reviewers_line_under_the_byline_is_a_meta_line():
+    # a health site's article: the byline box, then its reviewer's line (the name a link), then the text
+    head = (
+        "<h2>Babies who eat peanuts early may avoid allergy</h2>"
+        "<div class='author_fmt'>By <a href='/a'>Jane Doe, MA</a><br>Health News</div>"
+        "<div class='reviewedBy_fmt'>Reviewed by <a href='/r'>Anna B. Carter, MD</a> </div>"
+    )
+    assert "Anna B. Carter" not in _clean(head + PARAGRAPH * 3, DEFAULT_RULES)
+    assert "Anna B. Carter" in _clean(head + PARAGRAPH * 3, DEFAULT_RULES - {"article.meta_lines"})
+
+
+def test_an_additional_reporting_line_after_the_article_is_a_meta_line():
+    line = "<p><em>Additional reporting by <a href='/author/jo'>Jo Hale</a></em></p>"
+    assert "Jo Hale" not in _clean(PARAGRAPH * 3 + line, DEFAULT_RULES)
+    assert "Jo Hale" in _clean(PARAGRAPH * 3 + line, DEFAULT_RULES - {"article.meta_lines"})
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Reviewed by the panel, the plans were sent back to the council for a third time.",
+        "Edited by hand, the film runs for ninety minutes.",
+    ],
+)
+def test_a_sentence_opening_with_reviewed_by_stays(line):
+    assert line in _clean(PARAGRAPH + "<p>%s</p>" % line + PARAGRAPH, DEFAULT_RULES)
 
 
 def test_a_button_left_as_its_shortcode_is_a_label_line():
@@ -627,6 +661,59 @@ def test_link_dense_takes_a_hover_card_but_not_the_name_or_the_sentence_around_i
     assert "MORE" not in text
     without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.link_dense"}).text
     assert "MORE" in without
+
+
+@pytest.mark.parametrize("page", ["cross-references-1", "cross-references-2"])
+def test_a_wikis_main_article_line_is_a_link_lead(page):
+    # each section of a wiki's article opens with a note box "Main article: <a>...</a>" (or "Main
+    # articles: <a>...</a> and <a>...</a>"): a cross-reference to another article, not this one's text;
+    # so is the note above it, "For other uses, see <a>...</a>"
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert [line for line in text.splitlines() if line] == truth
+    without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.link_leads"}).text
+    assert "Main article: " in without
+
+
+def test_a_short_note_box_holding_a_link_is_a_link_lead():
+    # a wiki's hatnote above the article (ARIA role "note": ancillary content); a note without a
+    # link (an editor's note) and a long one stay
+    other = "<div role='note' class='hatnote'>For other uses, see <a href='/x'>Rivers (disambiguation)</a>.</div>"
+    assert "For other uses" not in _clean(other + PARAGRAPH * 2, DEFAULT_RULES)
+    assert "For other uses" in _clean(other + PARAGRAPH * 2, DEFAULT_RULES - {"article.link_leads"})
+    editor = "<div role='note'>Editor's note: this story was updated on Monday to correct a date.</div>"
+    assert "Editor's note" in _clean(editor + PARAGRAPH * 2, DEFAULT_RULES)
+    long_note = "<div role='note'>%s <a href='/x'>more</a></div>" % ("A note of the article's own. " * 8)
+    assert "A note of the article" in _clean(long_note + PARAGRAPH * 2, DEFAULT_RULES)
+
+
+@pytest.mark.parametrize("page", ["comments-1", "link-items-2"])
+def test_the_heading_of_a_box_left_out_after_the_article_goes_too(page):
+    # the heading of the reader comment thread ("4 responses") or of the list of earlier reports
+    # ("Earlier reports") stayed when the thread or the list went, the last line of the text
+    html, truth = _structure_page(page)
+    assert [line for line in extract_html(html, mode="text").text.splitlines() if line] == truth
+    without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.end_headings"}).text
+    assert [line for line in without.splitlines() if line][-1] in ("4 responses", "Earlier reports")
+
+
+def test_a_heading_with_text_after_it_or_alone_stays():
+    # a last section's heading and its paragraph; an article of one heading (nothing else holds text);
+    # a heading followed by text in its own tail; a picture after the heading does not keep it
+    assert "Conclusion" in _clean(PARAGRAPH + "<h2>Conclusion</h2>" + PARAGRAPH, DEFAULT_RULES)
+    assert "Rivers of Europe" in _clean(
+        "<h2>Rivers of <em>Europe</em></h2><div><img src='/a.png'></div>", DEFAULT_RULES
+    )
+    assert "Closing words" in _clean(PARAGRAPH + "<div><h3>Note</h3>Closing words of the writer.</div>", DEFAULT_RULES)
+    assert "Gallery" not in _clean(PARAGRAPH + "<h3>Gallery</h3><p><img src='/a.png'>\u00a0</p>", DEFAULT_RULES)
+    text = _clean(PARAGRAPH + "<h3>More</h3><h4>From <b>us</b></h4>", DEFAULT_RULES)
+    assert "More" not in text and "From" not in text and "A real paragraph" in text
+
+
+def test_a_sentence_opening_with_main_article_is_no_link_lead():
+    # the lead is a label followed by its colon, not words of a sentence
+    sentence = "<p>Main article writers were paid by the line, the <a href='/x'>history</a> says.</p>"
+    assert "Main article writers" in _clean(PARAGRAPH + sentence, DEFAULT_RULES)
 
 
 def test_a_few_words_before_a_span_of_links_go_with_it():

@@ -24,6 +24,7 @@ from typing import Callable, Optional
 from lxml import etree
 
 from ..checkpoints import EVERY, checked, checkpoint
+from .ending import drop_end_headings
 from .paragraphs import split_br_runs
 from .rules import COMPOUND_PREFIXES, DEFAULT_RULES, RULES, stage_tags, stage_words
 
@@ -76,15 +77,19 @@ _DATE_WORDS = frozenset(
     thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday today yesterday
 """.split()
 )
-# Leads of link lines to other pages ("Related: ...", "SEE MORE: ...", "Filed under: ...").
+# Leads of link lines to other pages ("Related: ...", "SEE MORE: ...", "Filed under: ..."), and a wiki's
+# cross-reference to the article a section summarises ("Main article: <a>...</a>", "Further information: ...").
 _LINK_LEAD = re.compile(
     r"^(?:related|see more|see also|read more|read also|more|also|also read|watch|listen|most read|"
-    r"trending|recommended|filed under|tagged|tags|categories|category|posted in)\s*:",
+    r"trending|recommended|filed under|tagged|tags|categories|category|posted in|main articles?|"
+    r"further information)\s*:",
     re.I,
 )
 
 # Footer-like and header-like lines of an article page: a copyright notice, a "Posted by ... |
-# Permalink" line, a share line, a byline ("By Name Surname, role | date").
+# Permalink" line, a share line, a byline ("By Name Surname, role | date") and its reviewer's or editor's line
+# ("Reviewed by Name, MD", "Medically reviewed by ...", "Fact checked by ...", "Edited by ...", "Additional reporting
+# by ...": a name after it).
 _META_LINE = re.compile(
     r"^(?:(?:copyright|\(c\))\s|\u00a9|(?:posted|written|filed) (?:by|in|under)\s|share (?:this|on)\b)", re.I
 )
@@ -97,7 +102,10 @@ _READING_TIME = re.compile(
     r"(?:min|mins|minutes?|minutos?|minuten|minuti)\.?|\d{1,3}\s?(?:min|mins|minutes?)\.? read)$",
     re.I,
 )
-_BYLINE = re.compile(r"^By [A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3}\s*(?:[,|]|$)")
+_BYLINE = re.compile(
+    r"^(?:By|(?:(?:Medically )?[Rr]eviewed|Fact[- ][Cc]hecked|Edited|Additional reporting) by) "
+    r"[A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3}\s*(?:[,|]|$)"
+)
 #: A meta line is shorter than this (characters).
 _META_LINE_CHARS = 200
 # A reporter's contact line and a site's subscription pitch: "Have a tip? Name may be reached
@@ -606,8 +614,13 @@ def _date_block(element: etree._Element, text: str) -> bool:
 
 
 def _link_lead(element: etree._Element, text: str) -> bool:
-    """A short block that announces links elsewhere: "Related: <a>...</a>"."""
-    return len(text) < 200 and bool(_LINK_LEAD.match(text)) and element.find(".//a") is not None
+    """A short block that announces links elsewhere: "Related: <a>...</a>", a wiki's cross-reference
+    to the article a section summarises ("Main article: <a>...</a>"); or a short note box (ARIA
+    ``role="note"``: content ancillary to the main content) holding a link: a wiki's "For other uses,
+    see <a>...</a>" above the article."""
+    if len(text) >= 200 or element.find(".//a") is None:
+        return False
+    return bool(_LINK_LEAD.match(text)) or element.get("role") == "note"
 
 
 #: A block whose link text is this share of its text or more is link-dense (``article.link_dense``).
@@ -911,8 +924,9 @@ def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, t
     returned separately; with ``title=None`` a single ``<h1>`` is taken for it); the rules'
     tags; blocks whose class/id has one of their words (unless they hold half of the
     article's text, several long paragraphs or a quotation); label lines, date lines, link
-    leads and link-dense blocks (``BLOCK_RULES``); reader comment threads. With
-    ``article.removal_cap``, a rule whose removals hold most of the article is cancelled."""
+    leads and link-dense blocks (``BLOCK_RULES``); reader comment threads; then the headings
+    the article ends with, no text after them (``ending``). With ``article.removal_cap``, a rule
+    whose removals hold most of the article is cancelled."""
     doomed: set[etree._Element] = set()
     titles: Sequence[etree._Element] = node.findall(".//h1") if "article.title" in rules else ()
     if len(titles) == 1 and _repeats_title(titles[0], title):  # several h1 are section headings
@@ -928,3 +942,5 @@ def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, t
     for elements in removals.values():
         doomed.update(elements)
     _drop_outermost(doomed)
+    if "article.end_headings" in rules:
+        drop_end_headings(node)

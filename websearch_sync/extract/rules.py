@@ -189,7 +189,7 @@ RULES = (
         "article.meta_lines",
         "article",
         'copyright, "Posted by", share, byline and reading-time lines ("Copyright 2016 ... All rights reserved", '
-        '"By Name, role | date", "5 min read")',
+        '"By Name, role | date", "Reviewed by Name, MD", "Additional reporting by Name", "5 min read")',
     ),
     _rule(
         "article.contact_lines",
@@ -197,7 +197,12 @@ RULES = (
         "a reporter's contact line, a site's subscription pitch (under 600) and its call to follow it under 300 characters "
         '("Name may be reached at name@example.com", "If you enjoyed this article, ... join", "Follow us on Twitter")',
     ),
-    _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
+    _rule(
+        "article.link_leads",
+        "article",
+        'link leads ("Related: <a>...</a>", a wiki\'s "Main article: <a>...</a>") and short note boxes '
+        '(role="note") holding a link ("For other uses, see <a>...</a>")',
+    ),
     _rule(
         "article.link_dense",
         "article",
@@ -220,6 +225,12 @@ RULES = (
         "article.comments",
         "article",
         "reader comment threads (class/id words, compounds such as 'commentlist' split) unless little else is left",
+    ),
+    _rule(
+        "article.end_headings",
+        "article",
+        "the headings the article ends with, no text after them: what is left of a box removed or left out "
+        "('Like this:', '4 responses', 'Earlier reports'); an article of nothing but headings keeps them",
     ),
     # --- after readability
     _rule(

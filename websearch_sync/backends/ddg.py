@@ -92,6 +92,14 @@ _TARGET_FIRST = "//duckduckgo.com/l/?uddg="
 _AD_PATH = "/y.js"
 
 
+def _read_as_written(href: str) -> bool:
+    """Whether urlsplit reads ``href`` as it is written: it drops every tab and line break (``\t``,
+    ``\r``, ``\n``) and, before the scheme, control characters and spaces, which a link starting
+    with :data:`_TARGET_FIRST` or :data:`_REDIRECT_LINK` has none of; any other character it keeps
+    where it is (a ``str.find`` each, where ``isprintable`` read every character)."""
+    return "\t" not in href and "\n" not in href and "\r" not in href
+
+
 def decode_ddg_href(href: str) -> str:
     """The target of a DuckDuckGo result link.
 
@@ -101,7 +109,7 @@ def decode_ddg_href(href: str) -> str:
     contain ``%2B``, ``%26`` or ``%25``).
     """
     href = (href or "").strip()
-    if href.startswith(_TARGET_FIRST) and href.isprintable():  # what the general reading below gives it
+    if href.startswith(_TARGET_FIRST) and _read_as_written(href):  # what the general reading below gives it
         value = href[len(_TARGET_FIRST) :].partition("&")[0].partition("#")[0]
         if value:
             return percent_decoded(value)
@@ -109,7 +117,7 @@ def decode_ddg_href(href: str) -> str:
         href = "https:" + href
     elif href.startswith("/"):
         href = "https://duckduckgo.com" + href
-    if href.startswith(_REDIRECT_LINK) and href.isprintable():  # no tab or line break, which urlsplit drops
+    if href.startswith(_REDIRECT_LINK) and _read_as_written(href):  # no tab or line break, which urlsplit drops
         query = href[len(_REDIRECT_LINK) :].partition("#")[0]  # what urlsplit reads of it, without its work
     else:
         parsed = url_parts(href)

@@ -209,8 +209,9 @@ def parse_html(markup: str) -> Tag:
     attributes after its first thousand are dropped first (``crowded_tags``: libxml2 reads them
     in quadratic time)."""
     markup = thin_crowded_tags(markup)
+    blank = not markup or markup.isspace()  # what ``not markup.strip()`` says, without its copy of the markup
     try:
-        root = etree.fromstring(markup if markup.strip() else _EMPTY, _PARSER)
+        root = etree.fromstring(_EMPTY if blank else markup, _PARSER)
     except ValueError:  # a str carrying an XML encoding declaration: lxml wants bytes for it
         root = etree.fromstring(markup.encode("utf-8"), _PARSER)
     except etree.ParserError:  # nothing lxml reads as a document (only blanks, say)

@@ -5,7 +5,7 @@ import threading
 import time
 
 import pytest
-from clocks import deadline_margin_s, machine_pace
+from clocks import deadline_margin_s, machine_pace, paced_budget_s
 from faults import never_answer, respond
 from servers import FaultServer
 
@@ -21,6 +21,10 @@ PAGE = (
     + b"</p></article></body></html>"
 )
 ERROR_KEYS = {"type", "message", "retryable", "detail_code", "provider", "url"}
+#: The deadline of the calls whose deadline is not the subject: 30 s. A process's first fetch builds its
+#: wire and imports the extractor (1.8-2.0 s in a fresh pytest process at a load of 15-17), which the
+#: 3 s these calls had could not always cover (a page read as a Timeout: 1 of 8 at a load of 12-20).
+NOT_THE_SUBJECT_MS = 30_000
 
 
 def item(url, **extra):
@@ -52,7 +56,7 @@ def test_content_added_and_failures_reported(transport):
             items,
             transport=transport,
             settings=ws.Settings(),
-            deadline=Deadline(3000),
+            deadline=Deadline(NOT_THE_SUBJECT_MS),
             max_content_chars=100,
             resolver=static_resolver({}),
             trusted_networks=["127.0.0.1/32"],
@@ -72,7 +76,7 @@ def test_settings_allow_private_applies(transport):
     with FaultServer({"/ok": respond(200, PAGE)}) as server:
         items = [item(server.url("/ok"))]
         errors = add_page_content(
-            items, transport=transport, settings=ws.Settings(allow_private=True), deadline=Deadline(3000)
+            items, transport=transport, settings=ws.Settings(allow_private=True), deadline=Deadline(NOT_THE_SUBJECT_MS)
         )
     assert errors == [] and items[0]["content"].startswith("Content of a result page.")
 
@@ -93,7 +97,11 @@ def test_concurrency_is_bounded(transport):
     with FaultServer({"*": counted}) as server:
         items = [item(server.url("/p%d" % i)) for i in range(6)]
         errors = add_page_content(
-            items, transport=transport, settings=ws.Settings(allow_private=True), deadline=Deadline(5000), max_workers=2
+            items,
+            transport=transport,
+            settings=ws.Settings(allow_private=True),
+            deadline=Deadline(NOT_THE_SUBJECT_MS),
+            max_workers=2,
         )
     assert errors == []
     assert all(i["content"] for i in items)
@@ -101,21 +109,32 @@ def test_concurrency_is_bounded(transport):
 
 
 def test_pages_run_in_parallel_within_the_deadline(transport):
-    """Four pages that never answer, four workers, a 600 ms deadline: all four fail
-    with Timeout after about 600 ms, not 4 x 600 ms."""
+    """Four pages that never answer, five workers, a 600 ms deadline: all four fail
+    with Timeout after about 600 ms, not 4 x 600 ms, and the fifth page is read meanwhile.
+
+    The page is read once before, through the same transport, so that the timed call is not
+    spent building the wire and the extractor (a process's first fetch: alone, at load 14, the
+    fifth page timed out too, 2 of 2); the deadline is 600 ms on an idle machine, as many times
+    more as it runs slower now."""
     with FaultServer({"*": never_answer(), "/ok": respond(200, PAGE)}) as server:
+        warm = [item(server.url("/ok"))]
+        settings = ws.Settings(allow_private=True)
+        deadline = Deadline(NOT_THE_SUBJECT_MS)
+        assert add_page_content(warm, transport=transport, settings=settings, deadline=deadline) == []
+        assert warm[0]["content"]
         items = [item(server.url("/slow%d" % i)) for i in range(4)] + [item(server.url("/ok"))]
+        deadline_s = paced_budget_s(0.6)
         with machine_pace() as pace:
             started = time.monotonic()
             errors = add_page_content(
                 items,
                 transport=transport,
-                settings=ws.Settings(allow_private=True),
-                deadline=Deadline(600),
+                settings=settings,
+                deadline=Deadline(deadline_s * 1000),
                 max_workers=5,
             )
             elapsed = time.monotonic() - started
-    assert elapsed < 0.6 + deadline_margin_s(pace.slowdown, 1.0)
+    assert elapsed < deadline_s + deadline_margin_s(pace.slowdown, 1.0)
     assert [e["type"] for e in errors] == ["Timeout"] * 4
     assert all(e["retryable"] for e in errors)
     assert items[4]["content"]

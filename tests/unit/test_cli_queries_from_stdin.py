@@ -110,3 +110,25 @@ def test_queries_typed_at_a_terminal_are_asked_for(monkeypatch, capsys):
     assert capsys.readouterr().err.splitlines()[0] == (
         "reading queries from the terminal, one a line; end them with Ctrl-D"
     )
+
+
+def test_a_relative_path_not_found_says_where_it_was_looked_for(capsys, tmp_path, monkeypatch):
+    """A batch a scheduler starts runs in another working directory than its author's shell: the
+    bare "No such file" left them guessing which folder ``queries.txt`` was looked for in."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["search", "--queries-file", "queries.txt"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: cannot read --queries-file queries.txt: [Errno 2] No such file or "
+        "directory: 'queries.txt' (looked for %s: a relative path is read from the working directory)"
+        % (tmp_path / "queries.txt")
+    )
+
+
+def test_an_absolute_path_not_found_is_said_as_given(capsys, tmp_path):
+    """An absolute path names its folder already: nothing is added."""
+    missing = tmp_path / "queries.txt"
+    assert main(["search", "--queries-file", str(missing)]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: cannot read --queries-file %s: [Errno 2] No such file or "
+        "directory: %r" % (missing, str(missing))
+    )

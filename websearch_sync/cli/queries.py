@@ -48,7 +48,9 @@ def read_queries(path: str) -> Queries:
         else:
             handle, close = open(path, "rb"), True  # an iterator may keep it open: closed by _queries
     except OSError as exc:
-        raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
+        raise InvalidInput(
+            "cannot read --queries-file %s: %s%s" % (path, exc, _resolved_against(path, exc)), detail_code=BAD_ARGUMENTS
+        ) from None
     done = handle.close if close else None
     if _regular(handle):
         return list(_queries(handle.readline, path, done))
@@ -208,6 +210,14 @@ def _cut(line: bytearray) -> _Overlong:
     kept = _Overlong(line[:cut])
     kept.length = 0
     return kept
+
+
+def _resolved_against(path: str, exc: OSError) -> str:
+    """For a relative path not found: where it was looked for (a batch started by a scheduler or a
+    service runs in another working directory than the shell its author tried it in)."""
+    if not isinstance(exc, FileNotFoundError) or os.path.isabs(path):
+        return ""
+    return " (looked for %s: a relative path is read from the working directory)" % os.path.abspath(path)
 
 
 def _lines(read_line: Callable[[], AnyStr], path: str) -> Iterator[str]:

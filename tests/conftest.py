@@ -129,15 +129,18 @@ def pytest_configure(config):
 def pytest_configure_node(node):
     """The folder where the xdist workers share their rewritten test modules, when they should
     (``rewrite_cache.py``), and the one where their user pytest runs keep their bytecode
-    (``user_pytest.run_folder``); whether the workers order their tests for ``scheduling.py``'s units."""
+    (``user_pytest.run_folder``); whether the workers order their tests for ``scheduling.py``'s units,
+    and whether they need send no test's start and end (``worker_reports.controller_ignores_starts``)."""
     import rewrite_cache
     import scheduling
     import user_pytest
+    import worker_reports
 
     if rewrite_cache.wanted(node.config):
         node.workerinput[rewrite_cache.WORKERINPUT_KEY] = rewrite_cache.make_folder(node.config)
     node.workerinput[user_pytest.WORKERINPUT_KEY] = user_pytest.run_folder(node.config)
     node.workerinput[scheduling.RUN_ORDER_KEY] = node.config.getvalue("dist") == "loadscope"
+    node.workerinput[worker_reports.STARTS_IGNORED_KEY] = worker_reports.controller_ignores_starts(node.config)
 
 
 @pytest.hookimpl(trylast=True)

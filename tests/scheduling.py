@@ -93,12 +93,16 @@ PACKAGE_SOURCE = "package source trees"
 #: about 0.5 s of CPU) and pays the first run's rewriting of the library's modules (a first run
 #: 1.1-1.3 s of CPU, a later one 0.3-0.4 s: bench/user_runs_bytecode.py). Spread over the workers
 #: as collected, test_user_suite_import_helpers.py and test_user_suite_isolation.py, next to each
-#: other, went to two workers at once, whose first runs both rewrote them.
+#: other, went to two workers at once, whose first runs both rewrote them. test_state_reset.py and
+#: test_user_suite_plugins.py started a real ``python -m pytest`` each (1.6-1.7 s of CPU); forked
+#: from this server they are later runs.
 #: ``tests/unit/test_suite_setup.py`` checks that every test module calling it is listed.
 USER_RUN_MODULES = (
     "tests/sockets/test_pytest_plugin.py",
+    "tests/sockets/test_state_reset.py",
     "tests/sockets/test_user_suite_import_helpers.py",
     "tests/sockets/test_user_suite_isolation.py",
+    "tests/sockets/test_user_suite_plugins.py",
 )
 #: The scope name of :data:`USER_RUN_MODULES` (not a file).
 USER_RUNS = "user pytest runs"

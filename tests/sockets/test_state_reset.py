@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from faults import free_port
 from redis_server import RedisServer, held_keys, redis_db, redis_server, up  # noqa: F401  (fixtures)
-from user_pytest import run_pytest
+from user_pytest import run_pytest, shared_forks
 
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
@@ -81,10 +81,14 @@ def test_kept():
 
 
 @pytest.fixture(scope="module")
-def users_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], subprocess.CompletedProcess]:
+def users_run(
+    tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config
+) -> tuple[list[str], subprocess.CompletedProcess]:
     """One pytest run of a user's folder (no conftest of ours: only the installed plugin isolates)
     holding both tests' modules below: the docs' examples in both orders (``test_0_docs.py``,
-    ``test_1_docs.py``) and ``test_kept.py`` (a pytest process each cost 0.7 s of CPU). Its
+    ``test_1_docs.py``) and ``test_kept.py`` (a pytest process each cost 0.7 s of CPU). The run is
+    forked from the user runs' server (``user_pytest.shared_forks``: pytest and the library's
+    third-party dependencies imported, the library imported in the child as in a user's run). Its
     runnable docs examples, and the run (``-rA``: a ``PASSED module::test`` line for each test
     that passed; each test below reads its own modules' lines)."""
     folder = tmp_path_factory.mktemp("users_tests")
@@ -97,7 +101,7 @@ def users_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], subp
     kept = head + "\n\n" + tests["test_fallback_when_blocked"] + KEPT
     (folder / "test_kept.py").write_text(kept, encoding="utf-8")
     (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    return runnable, run_pytest(folder, "--strict-markers", "-rA")
+    return runnable, run_pytest(folder, "--strict-markers", "-rA", forks=shared_forks(pytestconfig))
 
 
 def _passed(run: subprocess.CompletedProcess) -> list[str]:

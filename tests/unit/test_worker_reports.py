@@ -39,9 +39,12 @@ class WorkerInteractor:
         self.sent.append((name, kwargs))
 
 
-def _worker_config(interactor, **options):
+def _worker_config(interactor, starts_ignored=None, **options):
+    workerinput = {"workerid": "gw0"}
+    if starts_ignored is not None:
+        workerinput[worker_reports.STARTS_IGNORED_KEY] = starts_ignored
     return types.SimpleNamespace(
-        workerinput={"workerid": "gw0"},
+        workerinput=workerinput,
         getoption=lambda name, default=None: options.get(name, default),
         pluginmanager=types.SimpleNamespace(get_plugins=lambda: [object(), interactor]),
     )
@@ -51,6 +54,7 @@ def _send_a_test(interactor):
     interactor.sendevent("logstart", nodeid="tests/unit/test_a.py::test_b")
     for when in ("setup", "call", "teardown"):
         interactor.sendevent("testreport", data=_report(when))
+    interactor.sendevent("logfinish", nodeid="tests/unit/test_a.py::test_b")
     interactor.sendevent("runtest_protocol_complete", item_index=0, duration=0.1)
 
 
@@ -61,8 +65,82 @@ def test_a_worker_leaves_out_a_passing_setup_and_teardown_and_sends_the_rest():
     assert [(name, kwargs.get("data", {}).get("when")) for name, kwargs in interactor.sent] == [
         ("logstart", None),
         ("testreport", "call"),
+        ("logfinish", None),
         ("runtest_protocol_complete", None),
     ]
+
+
+def test_a_worker_whose_controller_ignores_starts_sends_no_start_or_end():
+    interactor = WorkerInteractor()
+    assert worker_reports.send_only_what_is_shown(_worker_config(interactor, starts_ignored=True))
+    _send_a_test(interactor)
+    assert [(name, kwargs.get("data", {}).get("when")) for name, kwargs in interactor.sent] == [
+        ("testreport", "call"),
+        ("runtest_protocol_complete", None),
+    ]
+
+
+def test_starts_are_left_out_even_when_an_option_reads_every_phase():
+    interactor = WorkerInteractor()
+    assert worker_reports.send_only_what_is_shown(_worker_config(interactor, starts_ignored=True, durations=5))
+    _send_a_test(interactor)
+    assert [(name, kwargs.get("data", {}).get("when")) for name, kwargs in interactor.sent] == [
+        ("testreport", "setup"),
+        ("testreport", "call"),
+        ("testreport", "teardown"),
+        ("runtest_protocol_complete", None),
+    ]
+
+
+class TerminalReporter:
+    """Stands for pytest's terminal reporter (by its class name)."""
+
+    def __init__(self, showlongtestinfo=False, showfspath=False):
+        self.showlongtestinfo, self.showfspath = showlongtestinfo, showfspath
+
+
+class _LiveLoggingNullHandler:
+    """Stands for pytest's live-log handler when live logs are off."""
+
+
+class _LiveLoggingStreamHandler:
+    """Stands for pytest's live-log handler with ``--log-cli-level``."""
+
+
+class LoggingPlugin:
+    """Stands for pytest's logging plugin (by its class name)."""
+
+    def __init__(self, live):
+        self.log_cli_handler = live()
+
+
+def _controller(logstart, logfinish):
+    """A controller's config whose ``pytest_runtest_logstart`` and ``logfinish`` hooks call those plugins."""
+    impls = {
+        name: types.SimpleNamespace(
+            get_hookimpls=lambda plugins=plugins: [types.SimpleNamespace(plugin=p) for p in plugins]
+        )
+        for name, plugins in (("pytest_runtest_logstart", logstart), ("pytest_runtest_logfinish", logfinish))
+    }
+    return types.SimpleNamespace(hook=types.SimpleNamespace(**impls))
+
+
+@pytest.mark.parametrize(
+    ("logstart", "logfinish", "ignored"),
+    [
+        ([TerminalReporter(), LoggingPlugin(_LiveLoggingNullHandler)], [LoggingPlugin(_LiveLoggingNullHandler)], True),
+        ([], [], True),
+        ([TerminalReporter(showlongtestinfo=True)], [], False),  # -v: the test's line as it starts
+        ([TerminalReporter(showfspath=True)], [], False),
+        ([TerminalReporter()], [LoggingPlugin(_LiveLoggingStreamHandler)], False),  # --log-cli-level
+        ([TerminalReporter(), object()], [], False),  # another plugin
+        ([TerminalReporter()], [object()], False),
+    ],
+)
+def test_the_controller_ignores_starts_only_when_every_plugin_it_calls_does_nothing_with_them(
+    logstart, logfinish, ignored
+):
+    assert worker_reports.controller_ignores_starts(_controller(logstart, logfinish)) is ignored
 
 
 @pytest.mark.parametrize("option", [{"durations": 0}, {"durations": 10}, {"xmlpath": "report.xml"}])
@@ -95,3 +173,6 @@ def test_this_runs_worker_sends_only_what_its_controller_shows(request):
     assert getattr(
         interactors[0].sendevent, "leaves_out_unshown_reports", False
     ) is not worker_reports.records_every_phase(config)
+    assert getattr(interactors[0].sendevent, "leaves_out_starts", False) is bool(
+        config.workerinput.get(worker_reports.STARTS_IGNORED_KEY)
+    )

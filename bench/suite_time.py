@@ -24,6 +24,10 @@ end of collection (interpreter and pytest start, plugins, collecting every modul
 * the ``--top`` tests by the real seconds they slept through the client's clock (retries, rate-limit
   slots, cool-downs: ``websearch_sync.client.clock.Clock.sleep``, in the test's own process): waits
   the ``fake_clock`` fixture takes away where real time is not the test's subject;
+* per worker, the loggers in ``logging``'s table as its tests ran: pytest (9.1+) walks that whole
+  table six times a test (pytest-dev/pytest#14375), so a worker that imported the agent
+  frameworks (about 435 loggers) pays for it in every later test; the estimate is the walks' CPU,
+  timed at the worker's end with its own table;
 * the load average before and after, since wall seconds on a shared machine are noise and the
   CPU seconds are the figure to compare (on 2 cores the suite's wall is at least CPU / 2).
 
@@ -32,6 +36,7 @@ Not a test: nothing is asserted. ``--json`` keeps the raw per-test figures for c
 
 import argparse
 import json
+import logging
 import os
 import resource
 import subprocess
@@ -98,7 +103,9 @@ def pytest_collection_finish(session: Any) -> None:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
     """One test's own CPU, its waited-for children's CPU, its wall time, its start and end
-    (monotonic), and the real seconds its process slept through the client's clock meanwhile."""
+    (monotonic), the real seconds its process slept through the client's clock meanwhile, and the
+    loggers in ``logging``'s table at its start."""
+    loggers = len(logging.Logger.manager.loggerDict)
     own, children, wall = time.process_time(), _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)), time.monotonic()
     slept = _clock_slept[0]
     yield
@@ -110,7 +117,25 @@ def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
         wall,
         end,
         _clock_slept[0] - slept,
+        loggers,
     ]
+
+
+#: Walks of ``logging``'s table timed at a worker's end (:func:`_walk_cost`).
+WALKS = 2000
+
+
+def _walk_cost() -> float:
+    """CPU seconds of one walk of ``logging``'s table as it is now: pytest's ``catching_logs``
+    entered and left (one walk each; a test makes six)."""
+    from _pytest.logging import LogCaptureHandler, catching_logs
+
+    handler = LogCaptureHandler()
+    started = time.process_time()
+    for _ in range(WALKS):
+        with catching_logs(handler):
+            pass
+    return (time.process_time() - started) / WALKS
 
 
 def pytest_unconfigure(config: Any) -> None:
@@ -127,12 +152,49 @@ def pytest_unconfigure(config: Any) -> None:
         "ended_at": time.monotonic(),
         "self_cpu": _cpu(resource.getrusage(resource.RUSAGE_SELF)),
         "children_cpu": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)),
+        "loggers": len(logging.Logger.manager.loggerDict),
+        "walk_cpu": _walk_cost(),
         "tests": _tests,
     }
     Path(folder, "%s-%d.json" % (worker, os.getpid())).write_text(json.dumps(record))
 
 
 # ---- the driver ----
+
+
+#: Tests that ran with at least this many loggers in their worker's table are counted apart.
+MANY_LOGGERS = 200
+
+
+def loggers_report(workers: list[dict[str, Any]]) -> None:
+    """Per worker: its tests' mean loggers in the table, how many ran with :data:`MANY_LOGGERS` or
+    more, and the estimated CPU of pytest's six walks a test (the walk timed at the worker's end,
+    scaled by each test's table against that one)."""
+    if not all("walk_cpu" in record for record in workers):
+        return
+    print("  loggers in the table at each test (pytest walks it 6 times a test):")
+    total = 0.0
+    for record in sorted(workers, key=lambda r: r["worker"]):
+        counts = [figures[6] for figures in record["tests"].values() if len(figures) > 6]
+        if not counts:
+            continue
+        per_logger = record["walk_cpu"] / max(1, record["loggers"])
+        walks = 6 * per_logger * sum(counts)
+        total += walks
+        print(
+            "    %-10s mean %5.0f, %5d of %5d tests with %d or more; walks ~%.2f s (%.1f us a walk of %d at the end)"
+            % (
+                record["worker"],
+                sum(counts) / len(counts),
+                sum(count >= MANY_LOGGERS for count in counts),
+                len(counts),
+                MANY_LOGGERS,
+                walks,
+                record["walk_cpu"] * 1e6,
+                record["loggers"],
+            )
+        )
+    print("    walks in every worker ~%.2f s" % total)
 
 
 def _group(nodeid: str, depth: int) -> str:
@@ -171,6 +233,7 @@ def report(records: list[dict[str, Any]], wall: float, total_cpu: float, top: in
                 len(record["tests"]),
             )
         )
+    loggers_report(workers)
     for depth, title in ((1, "directory"), (2, "module")):
         groups: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0])
         for nodeid, (cpu, child, spent, *_) in tests.items():

@@ -26,8 +26,7 @@ end of collection (interpreter and pytest start, plugins, collecting every modul
   the ``fake_clock`` fixture takes away where real time is not the test's subject;
 * per worker, the loggers in ``logging``'s table as its tests ran: pytest (9.1+) walks that whole
   table six times a test (pytest-dev/pytest#14375), so a worker that imported the agent
-  frameworks (about 435 loggers) pays for it in every later test; the estimate is the walks' CPU,
-  timed at the worker's end with its own table;
+  frameworks (about 435 loggers) pays for it in every later test; and the wall time of those walks;
 * the load average before and after, since wall seconds on a shared machine are noise and the
   CPU seconds are the figure to compare (on 2 cores the suite's wall is at least CPU / 2).
 
@@ -92,6 +91,7 @@ def pytest_configure(config: Any) -> None:
     """When pytest had started in this process (monotonic); the client clock's sleeps counted from here."""
     _marks["configured_at"] = time.monotonic()
     _count_clock_sleeps()
+    _time_walks()
 
 
 def pytest_collection_finish(session: Any) -> None:
@@ -121,21 +121,27 @@ def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
     ]
 
 
-#: Walks of ``logging``'s table timed at a worker's end (:func:`_walk_cost`).
-WALKS = 2000
+#: Wall seconds spent in pytest's walks of ``logging``'s table in this process (:func:`_time_walks`).
+_walked = [0.0]
 
 
-def _walk_cost() -> float:
-    """CPU seconds of one walk of ``logging``'s table as it is now: pytest's ``catching_logs``
-    entered and left (one walk each; a test makes six)."""
-    from _pytest.logging import LogCaptureHandler, catching_logs
+def _time_walks() -> None:
+    """Time each ``catching_logs.__enter__`` of pytest's logging plugin (one walk of ``logging``'s
+    table, six a test) where it runs, amid the tests (a walk timed in a loop of its own stays in
+    the CPU's caches and took half as long). Wall time (``perf_counter``, cheap beside the walk):
+    a worker preempted in a walk counts its wait too, so compare it at like loads."""
+    from _pytest.logging import catching_logs
 
-    handler = LogCaptureHandler()
-    started = time.process_time()
-    for _ in range(WALKS):
-        with catching_logs(handler):
-            pass
-    return (time.process_time() - started) / WALKS
+    enter = catching_logs.__enter__
+
+    def timed(self: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return enter(self)
+        finally:
+            _walked[0] += time.perf_counter() - started
+
+    catching_logs.__enter__ = timed  # type: ignore[method-assign]
 
 
 def pytest_unconfigure(config: Any) -> None:
@@ -153,7 +159,7 @@ def pytest_unconfigure(config: Any) -> None:
         "self_cpu": _cpu(resource.getrusage(resource.RUSAGE_SELF)),
         "children_cpu": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)),
         "loggers": len(logging.Logger.manager.loggerDict),
-        "walk_cpu": _walk_cost(),
+        "walked": _walked[0],
         "tests": _tests,
     }
     Path(folder, "%s-%d.json" % (worker, os.getpid())).write_text(json.dumps(record))
@@ -168,33 +174,26 @@ MANY_LOGGERS = 200
 
 def loggers_report(workers: list[dict[str, Any]]) -> None:
     """Per worker: its tests' mean loggers in the table, how many ran with :data:`MANY_LOGGERS` or
-    more, and the estimated CPU of pytest's six walks a test (the walk timed at the worker's end,
-    scaled by each test's table against that one)."""
-    if not all("walk_cpu" in record for record in workers):
+    more, and the time of pytest's walks of the table (six a test, and a few for the session)."""
+    if not all("walked" in record for record in workers):
         return
     print("  loggers in the table at each test (pytest walks it 6 times a test):")
-    total = 0.0
     for record in sorted(workers, key=lambda r: r["worker"]):
         counts = [figures[6] for figures in record["tests"].values() if len(figures) > 6]
-        if not counts:
-            continue
-        per_logger = record["walk_cpu"] / max(1, record["loggers"])
-        walks = 6 * per_logger * sum(counts)
-        total += walks
-        print(
-            "    %-10s mean %5.0f, %5d of %5d tests with %d or more; walks ~%.2f s (%.1f us a walk of %d at the end)"
-            % (
-                record["worker"],
-                sum(counts) / len(counts),
-                sum(count >= MANY_LOGGERS for count in counts),
-                len(counts),
-                MANY_LOGGERS,
-                walks,
-                record["walk_cpu"] * 1e6,
-                record["loggers"],
+        if counts:
+            print(
+                "    %-10s mean %4.0f, %5d of %5d tests with %d or more, %d at the end; walks %.2f s"
+                % (
+                    record["worker"],
+                    sum(counts) / len(counts),
+                    sum(count >= MANY_LOGGERS for count in counts),
+                    len(counts),
+                    MANY_LOGGERS,
+                    record["loggers"],
+                    record["walked"],
+                )
             )
-        )
-    print("    walks in every worker ~%.2f s" % total)
+    print("    walks in every worker %.2f s" % sum(record["walked"] for record in workers))
 
 
 def _group(nodeid: str, depth: int) -> str:

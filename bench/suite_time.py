@@ -26,7 +26,7 @@ end of collection (interpreter and pytest start, plugins, collecting every modul
   the ``fake_clock`` fixture takes away where real time is not the test's subject;
 * per worker, the loggers in ``logging``'s table as its tests ran: pytest (9.1+) walks that whole
   table six times a test (pytest-dev/pytest#14375), so a worker that imported the agent
-  frameworks (about 435 loggers) pays for it in every later test; and the wall time of those walks;
+  frameworks (about 435 loggers) pays for it in every later test; and the CPU of those walks;
 * the load average before and after, since wall seconds on a shared machine are noise and the
   CPU seconds are the figure to compare (on 2 cores the suite's wall is at least CPU / 2).
 
@@ -121,25 +121,25 @@ def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
     ]
 
 
-#: Wall seconds spent in pytest's walks of ``logging``'s table in this process (:func:`_time_walks`).
+#: CPU seconds of pytest's walks of ``logging``'s table in this process (:func:`_time_walks`).
 _walked = [0.0]
 
 
 def _time_walks() -> None:
     """Time each ``catching_logs.__enter__`` of pytest's logging plugin (one walk of ``logging``'s
     table, six a test) where it runs, amid the tests (a walk timed in a loop of its own stays in
-    the CPU's caches and took half as long). Wall time (``perf_counter``, cheap beside the walk):
-    a worker preempted in a walk counts its wait too, so compare it at like loads."""
+    the CPU's caches and took half as long). The thread's CPU (``thread_time``, about 0.7 us a call,
+    partly counted): wall time (``perf_counter``) counted a loaded machine's waits for a core too."""
     from _pytest.logging import catching_logs
 
     enter = catching_logs.__enter__
 
     def timed(self: Any) -> Any:
-        started = time.perf_counter()
+        started = time.thread_time()
         try:
             return enter(self)
         finally:
-            _walked[0] += time.perf_counter() - started
+            _walked[0] += time.thread_time() - started
 
     catching_logs.__enter__ = timed  # type: ignore[method-assign]
 
@@ -174,7 +174,7 @@ MANY_LOGGERS = 200
 
 def loggers_report(workers: list[dict[str, Any]]) -> None:
     """Per worker: its tests' mean loggers in the table, how many ran with :data:`MANY_LOGGERS` or
-    more, and the time of pytest's walks of the table (six a test, and a few for the session)."""
+    more, and the CPU of pytest's walks of the table (six a test, and a few for the session)."""
     if not all("walked" in record for record in workers):
         return
     print("  loggers in the table at each test (pytest walks it 6 times a test):")

@@ -24,6 +24,9 @@ end of collection (interpreter and pytest start, plugins, collecting every modul
 * the ``--top`` tests by the real seconds they slept through the client's clock (retries, rate-limit
   slots, cool-downs: ``websearch_sync.client.clock.Clock.sleep``, in the test's own process): waits
   the ``fake_clock`` fixture takes away where real time is not the test's subject;
+* per worker, the loggers in ``logging``'s table as its tests ran: pytest (9.1+) walks that whole
+  table six times a test (pytest-dev/pytest#14375), so a worker that imported the agent
+  frameworks (about 435 loggers) pays for it in every later test; and the CPU of those walks;
 * the load average before and after, since wall seconds on a shared machine are noise and the
   CPU seconds are the figure to compare (on 2 cores the suite's wall is at least CPU / 2).
 
@@ -32,6 +35,7 @@ Not a test: nothing is asserted. ``--json`` keeps the raw per-test figures for c
 
 import argparse
 import json
+import logging
 import os
 import resource
 import subprocess
@@ -87,6 +91,7 @@ def pytest_configure(config: Any) -> None:
     """When pytest had started in this process (monotonic); the client clock's sleeps counted from here."""
     _marks["configured_at"] = time.monotonic()
     _count_clock_sleeps()
+    _time_walks()
 
 
 def pytest_collection_finish(session: Any) -> None:
@@ -98,7 +103,9 @@ def pytest_collection_finish(session: Any) -> None:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
     """One test's own CPU, its waited-for children's CPU, its wall time, its start and end
-    (monotonic), and the real seconds its process slept through the client's clock meanwhile."""
+    (monotonic), the real seconds its process slept through the client's clock meanwhile, and the
+    loggers in ``logging``'s table at its start."""
+    loggers = len(logging.Logger.manager.loggerDict)
     own, children, wall = time.process_time(), _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)), time.monotonic()
     slept = _clock_slept[0]
     yield
@@ -110,7 +117,31 @@ def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
         wall,
         end,
         _clock_slept[0] - slept,
+        loggers,
     ]
+
+
+#: CPU seconds of pytest's walks of ``logging``'s table in this process (:func:`_time_walks`).
+_walked = [0.0]
+
+
+def _time_walks() -> None:
+    """Time each ``catching_logs.__enter__`` of pytest's logging plugin (one walk of ``logging``'s
+    table, six a test) where it runs, amid the tests (a walk timed in a loop of its own stays in
+    the CPU's caches and took half as long). The thread's CPU (``thread_time``, about 0.7 us a call,
+    partly counted): wall time (``perf_counter``) counted a loaded machine's waits for a core too."""
+    from _pytest.logging import catching_logs
+
+    enter = catching_logs.__enter__
+
+    def timed(self: Any) -> Any:
+        started = time.thread_time()
+        try:
+            return enter(self)
+        finally:
+            _walked[0] += time.thread_time() - started
+
+    catching_logs.__enter__ = timed  # type: ignore[method-assign]
 
 
 def pytest_unconfigure(config: Any) -> None:
@@ -127,12 +158,42 @@ def pytest_unconfigure(config: Any) -> None:
         "ended_at": time.monotonic(),
         "self_cpu": _cpu(resource.getrusage(resource.RUSAGE_SELF)),
         "children_cpu": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)),
+        "loggers": len(logging.Logger.manager.loggerDict),
+        "walked": _walked[0],
         "tests": _tests,
     }
     Path(folder, "%s-%d.json" % (worker, os.getpid())).write_text(json.dumps(record))
 
 
 # ---- the driver ----
+
+
+#: Tests that ran with at least this many loggers in their worker's table are counted apart.
+MANY_LOGGERS = 200
+
+
+def loggers_report(workers: list[dict[str, Any]]) -> None:
+    """Per worker: its tests' mean loggers in the table, how many ran with :data:`MANY_LOGGERS` or
+    more, and the CPU of pytest's walks of the table (six a test, and a few for the session)."""
+    if not all("walked" in record for record in workers):
+        return
+    print("  loggers in the table at each test (pytest walks it 6 times a test):")
+    for record in sorted(workers, key=lambda r: r["worker"]):
+        counts = [figures[6] for figures in record["tests"].values() if len(figures) > 6]
+        if counts:
+            print(
+                "    %-10s mean %4.0f, %5d of %5d tests with %d or more, %d at the end; walks %.2f s"
+                % (
+                    record["worker"],
+                    sum(counts) / len(counts),
+                    sum(count >= MANY_LOGGERS for count in counts),
+                    len(counts),
+                    MANY_LOGGERS,
+                    record["loggers"],
+                    record["walked"],
+                )
+            )
+    print("    walks in every worker %.2f s" % sum(record["walked"] for record in workers))
 
 
 def _group(nodeid: str, depth: int) -> str:
@@ -171,6 +232,7 @@ def report(records: list[dict[str, Any]], wall: float, total_cpu: float, top: in
                 len(record["tests"]),
             )
         )
+    loggers_report(workers)
     for depth, title in ((1, "directory"), (2, "module")):
         groups: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0])
         for nodeid, (cpu, child, spent, *_) in tests.items():

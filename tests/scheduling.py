@@ -109,7 +109,10 @@ USER_RUNS = "user pytest runs"
 
 #: Units handed out first, longest first: every unit that took 4 s or more of wall in an idle
 #: four-worker run (2026-11-30, 7,705 tests, ``bench/suite_time.py``; wall, CPU own + children),
-#: so that none of them is the last a worker runs while the others have finished.
+#: so that none of them is the last a worker runs while the others have finished. The agent
+#: frameworks' unit first although its ~435 loggers slow every later test of its worker (pytest
+#: walks ``logging``'s table six times a test: about 0.5 s of CPU a run, ``bench/suite_time.py``);
+#: last, it would end the run alone (docs/performance.md, suite-time-11).
 RUN_FIRST = (
     AGENT_FRAMEWORKS,  # 35.3 s, 21.8 s
     "tests/sockets/test_shared_state_promises.py",  # 17.0 s, 2.9 s

@@ -809,9 +809,29 @@ def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
         value = values.get(name)
         if value and _refused(check, value):
             found.append((name, value))
-    for name, sub in values["providers"].items():  # a control character in a text of any other kind
-        found.extend(("providers", name, key, value) for key, value in sub.items() if control_in(value) is not None)
+    found.extend(_provider_values_at_use(values["providers"]))
     return frozenset(found)
+
+
+def _provider_values_at_use(providers: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, ...]]:
+    """The provider values read from the environment that a text of any kind refuses (a control
+    character), or the check of their kind (a JSON setting's text that is no object): left to their backend."""
+    return [
+        ("providers", name, key, value)
+        for name, sub in providers.items()
+        for key, value in sub.items()
+        if control_in(value) is not None or _kind_refused(name, key, value)
+    ]
+
+
+def _kind_refused(backend: str, key: str, value: Any) -> bool:
+    """Whether the check of ``backend``'s setting ``key`` refuses ``value``, read from the environment
+    (``WEB_SEARCH_SERVICE_HEADERS=not json``): left to its use, as a malformed URL is."""
+    try:
+        _backends.read_settings(backend, {key: value})
+    except InvalidInput:
+        return True
+    return False
 
 
 def _refused_at_use(url: str) -> bool:

@@ -171,6 +171,11 @@ class BackendCatalogue(Protocol):
         """The names of backend ``name``'s settings of kind ``url``."""
         ...
 
+    def refused_settings(self, name: str, values: Mapping[str, Any]) -> frozenset[str]:
+        """The keys of ``values``, backend ``name``'s settings read from the environment, whose
+        value the check of its declared kind refuses (a JSON setting's text that is no object)."""
+        ...
+
 
 class _RegistryOnDemand:
     """The catalogue until the registry is imported: the first question imports it (by
@@ -204,6 +209,9 @@ class _RegistryOnDemand:
 
     def url_settings(self, name: str) -> frozenset[str]:
         return self._registry().url_settings(name)
+
+    def refused_settings(self, name: str, values: Mapping[str, Any]) -> frozenset[str]:
+        return self._registry().refused_settings(name, values)
 
 
 _backends: BackendCatalogue = _RegistryOnDemand()
@@ -815,23 +823,17 @@ def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
 
 def _provider_values_at_use(providers: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, ...]]:
     """The provider values read from the environment that a text of any kind refuses (a control
-    character), or the check of their kind (a JSON setting's text that is no object): left to their backend."""
-    return [
-        ("providers", name, key, value)
-        for name, sub in providers.items()
-        for key, value in sub.items()
-        if control_in(value) is not None or _kind_refused(name, key, value)
-    ]
-
-
-def _kind_refused(backend: str, key: str, value: Any) -> bool:
-    """Whether the check of ``backend``'s setting ``key`` refuses ``value``, read from the environment
-    (``WEB_SEARCH_SERVICE_HEADERS=not json``): left to its use, as a malformed URL is."""
-    try:
-        _backends.read_settings(backend, {key: value})
-    except InvalidInput:
-        return True
-    return False
+    character), or the check of their kind (a JSON setting's text that is no object): left to their
+    backend. One question a backend, not a reading of its settings a value."""
+    found: list[tuple[str, ...]] = []
+    for name, sub in providers.items():
+        refused = _backends.refused_settings(name, sub) if sub else frozenset()
+        found.extend(
+            ("providers", name, key, value)
+            for key, value in sub.items()
+            if key in refused or control_in(value) is not None
+        )
+    return found
 
 
 def _refused_at_use(url: str) -> bool:

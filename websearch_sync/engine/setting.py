@@ -203,6 +203,20 @@ def _check(backend: str, setting: Setting, value: Any) -> None:
         check_url_setting(value, where, backend)
 
 
+def refused_keys(backend: str, declared: Sequence[Setting], values: Mapping[str, Any]) -> frozenset[str]:
+    """The keys of ``values`` (read from the environment) whose value the check of its declared
+    kind refuses (a JSON setting's text that is no object): ``Settings`` leave them to their use."""
+    by_name = {setting.name: setting for setting in declared}
+    refused = set()
+    for key, value in values.items():
+        if key in by_name and value is not None:
+            try:
+                _check(backend, by_name[key], value)
+            except InvalidInput:
+                refused.add(key)
+    return frozenset(refused)
+
+
 def _json_problem(value: Any) -> Optional[str]:
     """What keeps ``value`` from being a ``json`` setting's value, or ``None``: a mapping, or text that
     parses as one JSON object (``""`` or white space: unset). Text is not quoted: a header's value

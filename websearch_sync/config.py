@@ -389,11 +389,7 @@ class Settings:
             )
         _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
         self.min_interval_s = _check_pace(self.min_interval_s)
-        if isinstance(self.backend, str):
-            self.backend = self.backend.strip() or None
-        elif self.backend is not None and not isinstance(self.backend, (list, tuple)):
-            # a generator would be read by the first search only; a set (no order) is refused, saying so
-            self.backend = tuple(backend_list(self.backend) or ())
+        self.backend = _kept_backend(self.backend)
         if self.backend is not None:
             self.env_backend_problem = None  # an explicit backend wins over the environment's
             check_backend_names(self.backend, "Settings.backend")
@@ -800,6 +796,19 @@ def _check_proxy(url: Any, where: str) -> None:
             "%s must be a proxy URL such as http://proxy.example:3128: %s (got %r)" % (where, problem, shown),
             detail_code=BAD_PROXY,
         )
+
+
+def _kept_backend(backend: BackendSpec) -> BackendSpec:
+    """``Settings.backend`` as kept: a name stripped (blank: none), names in order as a tuple (a
+    list copied: the caller's list, changed later, was the settings' too; a generator would be read
+    by the first search only); a set, which has no order, is refused saying so."""
+    if isinstance(backend, str):
+        return backend.strip() or None
+    if isinstance(backend, list):
+        return tuple(backend)
+    if backend is not None and not isinstance(backend, tuple):
+        return tuple(backend_list(backend) or ())
+    return backend
 
 
 def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:

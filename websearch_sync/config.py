@@ -171,6 +171,11 @@ class BackendCatalogue(Protocol):
         """The names of backend ``name``'s settings of kind ``url``."""
         ...
 
+    def refused_settings(self, name: str, values: Mapping[str, Any]) -> frozenset[str]:
+        """The keys of ``values``, backend ``name``'s settings read from the environment, whose
+        value the check of its declared kind refuses (a JSON setting's text that is no object)."""
+        ...
+
 
 class _RegistryOnDemand:
     """The catalogue until the registry is imported: the first question imports it (by
@@ -204,6 +209,9 @@ class _RegistryOnDemand:
 
     def url_settings(self, name: str) -> frozenset[str]:
         return self._registry().url_settings(name)
+
+    def refused_settings(self, name: str, values: Mapping[str, Any]) -> frozenset[str]:
+        return self._registry().refused_settings(name, values)
 
 
 _backends: BackendCatalogue = _RegistryOnDemand()
@@ -381,11 +389,7 @@ class Settings:
             )
         _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
         self.min_interval_s = _check_pace(self.min_interval_s)
-        if isinstance(self.backend, str):
-            self.backend = self.backend.strip() or None
-        elif self.backend is not None and not isinstance(self.backend, (list, tuple)):
-            # a generator would be read by the first search only; a set (no order) is refused, saying so
-            self.backend = tuple(backend_list(self.backend) or ())
+        self.backend = _kept_backend(self.backend)
         if self.backend is not None:
             self.env_backend_problem = None  # an explicit backend wins over the environment's
             check_backend_names(self.backend, "Settings.backend")
@@ -794,6 +798,19 @@ def _check_proxy(url: Any, where: str) -> None:
         )
 
 
+def _kept_backend(backend: BackendSpec) -> BackendSpec:
+    """``Settings.backend`` as kept: a name stripped (blank: none), names in order as a tuple (a
+    list copied: the caller's list, changed later, was the settings' too; a generator would be read
+    by the first search only); a set, which has no order, is refused saying so."""
+    if isinstance(backend, str):
+        return backend.strip() or None
+    if isinstance(backend, list):
+        return tuple(backend)
+    if backend is not None and not isinstance(backend, tuple):
+        return tuple(backend_list(backend) or ())
+    return backend
+
+
 def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
     """The text values :meth:`Settings.from_env` read (``values``) that hold a control character, and
     the URLs among them :func:`check_url_setting` (or, the state URL, :func:`~.validate.check_state_url`)
@@ -809,9 +826,23 @@ def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
         value = values.get(name)
         if value and _refused(check, value):
             found.append((name, value))
-    for name, sub in values["providers"].items():  # a control character in a text of any other kind
-        found.extend(("providers", name, key, value) for key, value in sub.items() if control_in(value) is not None)
+    found.extend(_provider_values_at_use(values["providers"]))
     return frozenset(found)
+
+
+def _provider_values_at_use(providers: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, ...]]:
+    """The provider values read from the environment that a text of any kind refuses (a control
+    character), or the check of their kind (a JSON setting's text that is no object): left to their
+    backend. One question a backend, not a reading of its settings a value."""
+    found: list[tuple[str, ...]] = []
+    for name, sub in providers.items():
+        refused = _backends.refused_settings(name, sub) if sub else frozenset()
+        found.extend(
+            ("providers", name, key, value)
+            for key, value in sub.items()
+            if key in refused or control_in(value) is not None
+        )
+    return found
 
 
 def _refused_at_use(url: str) -> bool:

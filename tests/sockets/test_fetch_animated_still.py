@@ -111,7 +111,7 @@ def test_a_webp_frame_drawn_onto_a_larger_canvas_without_pillow_is_refused_namin
     with FaultServer({"/a": respond(200, body, content_type="image/webp")}) as server:
         error = fetch_error(server.url("/a"), images=True)
     assert (type(error), error.detail_code) == (ws.WebProviderError, "unsupported_content")
-    assert "animated" in error.message and "images" in error.message and "Pillow" in error.hint
+    assert "animated" in error.message and "images" in error.message and "Pillow" in error.message
 
 
 @pytest.mark.parametrize("style", ["openai", "openai_responses", "anthropic"])

@@ -35,7 +35,7 @@ def test_the_client_configuration_in_the_docs_configures_both_tools():
     args = build_parser().parse_args(entry["args"])
     assert (args.command, args.cache_path) == ("mcp", entry["args"][-1])
     backends = entry["env"]["WEB_SEARCH_BACKEND"].split(",")
-    assert Settings.from_env(entry["env"]).backend == backends
+    assert Settings.from_env(entry["env"]).backend == tuple(backends)
     for backend in backends:  # each is configured by the entry's env alone: a chain offers search if one is
         alone = Settings.from_env(dict(entry["env"], WEB_SEARCH_BACKEND=backend))
         assert [d["name"] for d in tool.tool_definitions("json_schema", settings=alone)] == ["web.search", "web.fetch"]

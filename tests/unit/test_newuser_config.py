@@ -236,7 +236,18 @@ def test_an_explicit_backend_overrides_a_bad_environment_backend(monkeypatch, ca
 
 def test_known_and_auto_environment_backends_are_kept():
     assert ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "auto"}).backend == "auto"
-    assert ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "Brave, ddg_html"}).backend == ["brave", "ddg_html"]
+    assert ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "Brave, ddg_html"}).backend == ("brave", "ddg_html")
+
+
+def test_a_backend_list_is_kept_as_a_tuple_the_caller_cannot_change():
+    """docs/configuration.md: names in order, "a list, a tuple or a generator, kept as a tuple". A list
+    was kept as it was: appending to it afterwards put an unchecked name in the settings, and a client
+    built from them said "<unknown WEB_SEARCH_BACKEND>" of a backend no environment named."""
+    names = ["stub"]
+    settings = ws.Settings(backend=names)
+    names.append("nope")
+    assert settings.backend == ("stub",) and settings == ws.Settings(backend=("stub",))
+    assert repr(ws.SearchClient(settings=settings)) == "SearchClient(backend=['stub'], strategy='fallback')"
 
 
 def test_an_overridden_proxy_is_not_checked_from_the_environment():

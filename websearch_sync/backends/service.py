@@ -18,7 +18,6 @@ they never appear in messages.
 """
 
 import dataclasses
-import json
 import re
 from typing import Any, Optional
 
@@ -26,6 +25,7 @@ from ..engine.json_api import JsonApiBackend, request_id_text
 from ..engine.setting import Setting, bad_setting, own_timeout
 from ..errors import InvalidInput, WebSearchError, redact_error
 from ..models import SearchParams
+from ..net import jsontext
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -90,7 +90,7 @@ class SearchService(JsonApiBackend):
             return {}
         if isinstance(value, str):
             try:
-                value = json.loads(value)
+                value = jsontext.loads(value)
             except ValueError:
                 raise self._bad_setting("headers", "must be a JSON object of header names to values") from None
         if not isinstance(value, dict):
@@ -199,7 +199,7 @@ def _loose_header_values(value: Any) -> list[str]:
     """Header values from a malformed setting, for redaction only."""
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = jsontext.loads(value)
         except ValueError:
             return [value]
     if isinstance(value, dict):

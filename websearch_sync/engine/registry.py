@@ -58,7 +58,7 @@ from .builtin import BUILT_IN, ENV_VARS, PACKAGE, BuiltIn
 from .code_site import code_site, plugin_package, raised_at, top_package
 from .option import Option
 from .plugin_slips import entry_point_slip
-from .setting import Setting, merged, read_settings
+from .setting import Setting, merged, read_settings, refused_keys
 from .unsent import COMMON_INPUTS, LOCALE_PARTS, usable_declaration, usable_filters
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -744,6 +744,9 @@ class _Catalogue:
 
     def url_settings(self, name: str) -> frozenset[str]:
         return frozenset(setting.name for setting in _declared(_known()[name].values()) if setting.kind == "url")
+
+    def refused_settings(self, name: str, values: Mapping[str, Any]) -> frozenset[str]:
+        return refused_keys(name, _declared(_known()[name].values()), values)
 
     def variables(self) -> set[str]:
         """The variables every registered engine declares: a built-in not imported yet by the static

@@ -13,6 +13,7 @@ it this reading through :func:`websearch_sync.config.use_backends`.
 """
 
 import dataclasses
+import json
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,6 +21,7 @@ from typing import Any, Literal, Optional
 
 from ..config import check_url_setting, env_int, env_text, settings_place
 from ..errors import BAD_SETTING, InvalidInput
+from ..net import jsontext
 from ..secrets import is_secret_name
 from ..validate import MAX_TIMEOUT_MS, check_number, close_match
 from .option import range_problem
@@ -192,12 +194,55 @@ def _check(backend: str, setting: Setting, value: Any) -> None:
     if setting.kind == "int":
         check_number(where, value, minimum=setting.minimum, maximum=setting.maximum, detail=BAD_SETTING)
     elif setting.kind == "json":
-        if not isinstance(value, (Mapping, str)):
-            raise bad_setting(backend, where + " must be a mapping (or a JSON object's text), got %r" % (value,))
+        problem = _json_problem(value)
+        if problem:
+            raise bad_setting(backend, where + " must be a mapping (or a JSON object's text), got " + problem)
     elif not isinstance(value, str):
         raise bad_setting(backend, where + " must be a string, got %s" % type(value).__name__)
     elif setting.kind == "url":
         check_url_setting(value, where, backend)
+
+
+def refused_keys(backend: str, declared: Sequence[Setting], values: Mapping[str, Any]) -> frozenset[str]:
+    """The keys of ``values`` (read from the environment) whose value the check of its declared
+    kind refuses (a JSON setting's text that is no object): ``Settings`` leave them to their use."""
+    by_name = {setting.name: setting for setting in declared}
+    refused = set()
+    for key, value in values.items():
+        if key in by_name and value is not None:
+            try:
+                _check(backend, by_name[key], value)
+            except InvalidInput:
+                refused.add(key)
+    return frozenset(refused)
+
+
+def _json_problem(value: Any) -> Optional[str]:
+    """What keeps ``value`` from being a ``json`` setting's value, or ``None``: a mapping, or text that
+    parses as one JSON object (``""`` or white space: unset). Text is not quoted: a header's value
+    in it is a secret."""
+    if isinstance(value, Mapping):
+        return None
+    if not isinstance(value, str):
+        return "%r" % (value,)
+    if not value.strip():
+        return None
+    try:
+        parsed = jsontext.loads(value)
+    except ValueError as error:  # not JSON, nested too deep (a RecursionError in json.loads), a number too long
+        return "text that is no JSON (%s)" % (error.msg if isinstance(error, json.JSONDecodeError) else error)
+    return None if isinstance(parsed, dict) else "the JSON text of %s" % _JSON_KINDS[type(parsed)]
+
+
+#: What a JSON text parsed as, in a message: a setting wanting an object names what it got instead.
+_JSON_KINDS: dict[type, str] = {
+    list: "an array",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "a boolean",
+    type(None): "null",
+}
 
 
 def _undeclared(backend: str, key: str, accepted: list[str], declared: Sequence[Setting]) -> InvalidInput:

@@ -272,7 +272,6 @@ def _decoded_first_frame(
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=status,
-            hint="install the images extra (Pillow) to receive its first frame",
         )
     what = "%s served an animated %dx%d image" % (host, *header.size)
     if header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
@@ -362,7 +361,7 @@ def _refused_undecoded(length: int, extent: tuple[int, int]) -> bool:
     return not _within(length, extent) and extent[0] * extent[1] > MAX_DECODE_PIXELS
 
 
-def _too_large(message: str, provider: Optional[str], status: int, hint: str) -> WebProviderError:
+def _too_large(message: str, provider: Optional[str], status: int, hint: Optional[str]) -> WebProviderError:
     return WebProviderError(message, provider=provider, detail_code=IMAGE_TOO_LARGE, status=status, hint=hint)
 
 
@@ -413,7 +412,7 @@ def _within_caps(
             "%s; downscaling needs %s" % (over, install_hint("images")),
             provider,
             status,
-            "install the images extra (Pillow) to downscale it",
+            None,  # the message names the extra and how to install it: a hint said it again
         )
     try:
         with pillow.open(io.BytesIO(content)) as image:

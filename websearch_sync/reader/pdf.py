@@ -169,7 +169,6 @@ def pdf_text(
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,
-            hint="install the pdf extra (pypdf)",
         )
     if response.truncated:
         raise WebProviderError(

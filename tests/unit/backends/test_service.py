@@ -199,10 +199,40 @@ def test_authorization_from_environment_headers_is_refused_too(monkeypatch):
 
 
 @pytest.mark.parametrize(
+    ("headers", "got"),
+    [
+        ('{"X-Tenant": "%s' % HEADER_SECRET, "text that is no JSON (Unterminated string starting at)"),
+        ('["X-Tenant", "%s"]' % HEADER_SECRET, "the JSON text of an array"),
+        ("null", "the JSON text of null"),
+    ],
+)
+def test_headers_text_set_in_code_that_is_no_json_object_is_refused_when_the_settings_are_built(headers, got):
+    """docs/configuration.md: settings are checked when built, `headers` a mapping (or a JSON object's
+    text); such text was taken and refused only by a search of the service, its secret unquoted."""
+    with pytest.raises(ws.InvalidInput) as info:
+        settings(headers=headers)
+    assert info.value.detail_code == "bad_setting"
+    assert str(info.value).endswith(
+        "(WEB_SEARCH_SERVICE_HEADERS) must be a mapping (or a JSON object's text), got " + got
+    )
+    assert HEADER_SECRET not in str(info.value)
+
+
+@pytest.mark.parametrize("text", ['["X-Tenant", "%s"]' % HEADER_SECRET, "[" * 100_000 + '"%s"' % HEADER_SECRET])
+def test_headers_text_from_the_environment_that_is_no_json_object_is_refused_at_use(monkeypatch, text):
+    """The environment's is left to its use, as a malformed URL is: a stray variable stops no other command.
+    Nested 100,000 deep, it was a RecursionError out of json.loads at the search."""
+    monkeypatch.setenv("WEB_SEARCH_SERVICE_HEADERS", text)
+    built = ws.Settings.from_env(providers={"service": {"url": URL, "api_key": KEY}})
+    outcome, calls = search(answer(), settings_=built)
+    assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == "bad_setting"
+    assert "WEB_SEARCH_SERVICE_HEADERS" in outcome.message and HEADER_SECRET not in outcome.message
+    assert calls == []
+
+
+@pytest.mark.parametrize(
     "headers",
     [
-        '{"X-Tenant": ',
-        '["X-Tenant", "acme"]',
         {"X-Tenant": 3},
         {"X-Tenant": "a\r\nX-Evil: 1"},
         {"X-Tenant": "acme\n"},

@@ -158,6 +158,71 @@ def test_a_question_redis_lost_is_taken_over_by_one_waiter_not_all(redis_db, red
     assert sorted(map(str, outcomes)) == sorted(map(str, ["asked"] + [{"items": ["the upstream's answer"]}] * 2))
 
 
+def test_a_waiter_stalled_while_another_takes_over_the_lost_question_reads_its_answer(redis_db, redis_server):  # noqa: F811
+    """The interleaving a loaded machine made once in seven whole-suite runs: Redis lost the lease;
+    waiter B found it gone and missed the cache, then stalled while waiter A took the question over,
+    asked, cached its answer and let go (its ``released`` marker in the key). B, resumed, read the
+    marker as its own asker's and asked the upstream too. Placed here by holding B's cache read
+    (made before A's answer, returned after A let go) and A's claim (until B's read is made)."""
+    asker, a, b = Process(redis_server.url), Process(redis_server.url), Process(redis_server.url)
+    lost, b_missed, a_let_go = threading.Event(), threading.Event(), threading.Event()
+    cache: dict[str, Any] = {}
+    outcomes: dict[str, Any] = {}
+    b_saw_it_gone: list[bool] = []
+    real_b_held_for, real_a_claim, real_a_release = b.tier.held_for, a.tier.claim, a.tier.release
+
+    def b_held_for(key: Any, left_s: Optional[float] = None) -> Optional[float]:
+        held = real_b_held_for(key, left_s)
+        if lost.is_set() and held == 0.0 and not b_saw_it_gone:
+            b_saw_it_gone.append(True)
+        return held
+
+    def b_lookup() -> Any:
+        found = cache.get("answer")
+        if b_saw_it_gone == [True]:  # its first read after it found the lease gone: stalled
+            b_saw_it_gone.append(True)
+            b_missed.set()
+            assert a_let_go.wait(30)
+        return found
+
+    def a_claim(key: Any, hold_s: float, left_s: Optional[float] = None) -> Optional[str]:
+        if lost.is_set():  # its takeover: made once B read the cache (found nothing)
+            assert b_missed.wait(30)
+        return real_a_claim(key, hold_s, left_s)
+
+    def a_release(key: Any, token: str, left_s: Optional[float] = None, failed: bool = False) -> None:
+        real_a_release(key, token, left_s, failed)
+        if lost.is_set():
+            a_let_go.set()
+
+    b.tier.held_for = b_held_for  # type: ignore[method-assign]
+    a.tier.claim = a_claim  # type: ignore[method-assign]
+    a.tier.release = a_release  # type: ignore[method-assign]
+
+    def wait_for_it(name: str, waiter: Process, lookup: Any) -> None:
+        with waiter.flights.turn(QUESTION, Deadline(60_000), lookup) as found:
+            if found is None:
+                outcomes[name] = "asked"
+                cache["answer"] = {"items": ["the upstream's answer"]}  # before it lets go
+            else:
+                outcomes[name] = found
+
+    threads = [
+        threading.Thread(target=wait_for_it, args=("A", a, lambda: cache.get("answer"))),
+        threading.Thread(target=wait_for_it, args=("B", b, b_lookup)),
+    ]
+    with asker.flights.turn(QUESTION, Deadline(60_000), lambda: None):
+        for thread in threads:
+            thread.start()
+        assert a.waiting.wait(60) and b.waiting.wait(60)
+        lost.set()
+        redis_db.flushdb()
+        for thread in threads:
+            thread.join(60)
+    assert b_saw_it_gone == [True, True]  # the interleaving was made
+    assert outcomes == {"A": "asked", "B": {"items": ["the upstream's answer"]}}
+
+
 def test_a_question_let_go_without_an_answer_is_asked_by_every_waiter(redis_db, redis_server):  # noqa: F811
     """The control: its asker let it go (it failed, or its answer was not for the cache), the marker
     left in its key says so, and each waiter asks at once, none waiting for another (their answers

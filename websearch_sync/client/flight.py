@@ -352,9 +352,15 @@ class Flights:
                 found = lookup()
                 if found is not None:
                     return found, False
+                if gone >= lapses_at - LAPSE_MARGIN_S:
+                    return None, True
                 # gone before its lease could lapse: let go by its owner (it left the marker), or
                 # lost by Redis (restarted empty, evicted): no one let it go, so it is taken over as
                 # from a dead owner (one waiter claims it, the rest wait), not asked by every waiter at once
-                lapsed = gone >= lapses_at - LAPSE_MARGIN_S or not self._shared.released(key, budget.remaining_s())
-                return None, lapsed
+                if not self._shared.released(key, budget.remaining_s()):
+                    return None, True
+                # The marker may be another waiter's, which took the lost question over, cached its
+                # answer and let go after this caller's read of the cache (a loaded machine stalled
+                # it there; it asked too, 1 whole-suite run in 7): the cache is read again, after the marker.
+                return lookup(), False
             lapses_at = asked + held

@@ -110,7 +110,7 @@ SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
     ),
     "WEB_SEARCH_CA_BUNDLE": (
         "ca_bundle",
-        "CA bundle file for both transports (else REQUESTS_CA_BUNDLE, else SSL_CERT_FILE)",
+        "CA bundle file, or folder prepared by `openssl rehash`, for both transports (else REQUESTS_CA_BUNDLE, else SSL_CERT_FILE)",
     ),
     "WEB_SEARCH_MAX_BYTES": (
         "max_response_bytes",
@@ -253,8 +253,8 @@ class Settings:
             ``InvalidInput(bad_impersonate)`` when the settings are built (read from
             ``WEB_SEARCH_IMPERSONATE``, when a client is built); whether the extra a
             profile needs is installed, when a client is built.
-        ca_bundle: CA bundle file both transports verify against (corporate networks);
-            ``None``: ``REQUESTS_CA_BUNDLE``, else ``SSL_CERT_FILE``, else the default store.
+        ca_bundle: CA bundle file both transports verify against (corporate networks), or a
+            folder of certificates prepared by ``openssl rehash``; ``None``: ``REQUESTS_CA_BUNDLE``, else ``SSL_CERT_FILE``, else the default store.
         endpoints: ``{backend_name: url}`` overriding a backend's endpoint URL.
         providers: per-backend settings, e.g. ``{"brave": {"api_key": "..."},
             "searxng": {"base_url": "https://searx.example", "timeout_ms": 8000}}``.
@@ -708,12 +708,26 @@ def _check_flag(name: str, value: Any) -> None:
         )
 
 
+#: A name OpenSSL looks a CA up by in a certificate folder (``openssl rehash``): the subject's
+#: hash and a number (``.rN``: a revocation list).
+_HASHED_NAME = re.compile(r"[0-9a-f]{8}\.r?[0-9]{1,3}")
+
+
 def _check_ca_bundle(path: Optional[str], where: str) -> None:
     """``InvalidInput(bad_setting)`` when ``path`` names no file or folder: every HTTPS request
-    would fail on it (over ``requests`` with a bare ``OSError``), so it is refused before any."""
+    would fail on it (over ``requests`` with a bare ``OSError``), so it is refused before any.
+    A folder without one hashed name (``openssl rehash`` not run in it) is refused too: both
+    wires look certificates up in a folder by those names alone, so none of its would be trusted."""
     if path and not os.path.exists(path):
         raise InvalidInput(
-            "%s must be a CA bundle file (PEM) or a folder of certificates: %r does not exist" % (where, path),
+            "%s must be a CA bundle file (PEM) or a folder of certificates prepared with `openssl rehash`: "
+            "%r does not exist" % (where, path),
+            detail_code=BAD_SETTING,
+        )
+    if path and os.path.isdir(path) and not any(_HASHED_NAME.fullmatch(name) for name in os.listdir(path)):
+        raise InvalidInput(
+            "%s is a folder (%r) with no certificate under the hashed names OpenSSL looks them up by: "
+            "run `openssl rehash %s` (or `c_rehash`) to add them, or give one PEM bundle file" % (where, path, path),
             detail_code=BAD_SETTING,
         )
 

@@ -1,6 +1,10 @@
 """A corporate network's CA bundle reaches both transports (issue 21 point 4):
 ``Settings.ca_bundle`` / ``WEB_SEARCH_CA_BUNDLE``, else ``REQUESTS_CA_BUNDLE``, else ``SSL_CERT_FILE``."""
 
+import os
+import shutil
+import subprocess
+
 import pytest
 from fingerprint_lab import CERT, FingerprintServer
 from transports import BOTH
@@ -55,3 +59,37 @@ def test_the_bundle_is_trusted_from_each_source(source, impersonate, no_bundle):
         with ws.SearchClient("stub", settings=settings, cache_ttl_s=0) as client:
             page = client.fetch(server.url("/page"), allow_private=True, extract_mode="text")
     assert "loopback fingerprint lab" in page["text"]
+
+
+def certificate_folder(tmp_path, *, hashed):
+    """A folder holding the lab's certificate, prepared with ``openssl rehash`` when ``hashed``."""
+    folder = tmp_path / "certs"
+    folder.mkdir()
+    shutil.copy(CERT, folder / os.path.basename(CERT))
+    if hashed:
+        if shutil.which("openssl") is None:
+            pytest.skip("needs the openssl command to prepare the folder")
+        subprocess.run(["openssl", "rehash", str(folder)], check=True, capture_output=True)
+    return str(folder)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_folder_prepared_by_openssl_rehash_is_trusted(impersonate, no_bundle, tmp_path):
+    """The browser wire gave a folder to curl as CAINFO (a file): every request failed to verify."""
+    folder = certificate_folder(tmp_path, hashed=True)
+    settings = ws.Settings(impersonate=impersonate, ca_bundle=folder)
+    with FingerprintServer() as server:
+        with ws.SearchClient("stub", settings=settings, cache_ttl_s=0) as client:
+            page = client.fetch(server.url("/page"), allow_private=True, extract_mode="text")
+    assert "loopback fingerprint lab" in page["text"]
+
+
+def test_a_folder_without_hashed_names_is_refused_saying_how_to_prepare_it(no_bundle, tmp_path):
+    """Neither wire finds a certificate in such a folder: every HTTPS request would fail to verify."""
+    folder = certificate_folder(tmp_path, hashed=False)
+    with pytest.raises(ws.InvalidInput, match="Settings.ca_bundle is a folder .* run `openssl rehash ") as info:
+        ws.Settings(ca_bundle=folder)
+    assert info.value.detail_code == "bad_setting"
+    no_bundle.setenv("WEB_SEARCH_CA_BUNDLE", folder)
+    with pytest.raises(ws.InvalidInput, match="WEB_SEARCH_CA_BUNDLE is a folder"):
+        ws.Settings.from_env()

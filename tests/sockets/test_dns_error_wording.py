@@ -120,9 +120,10 @@ def test_through_a_socks_proxy_resolving_names_here_it_is_the_name_not_the_proxy
 PROXY = "proxy.invalid"
 
 
-def unresolved_proxy_errors(monkeypatch, proxy):
+def unresolved_proxy_errors(monkeypatch, proxy, endpoint="http://127.0.0.1:9/html/"):
     """A search's error on the requests wire, then on the browser wire (libcurl failing with
-    COULDNT_RESOLVE_PROXY), through ``proxy`` (``None``: the environment's)."""
+    COULDNT_RESOLVE_PROXY), through ``proxy`` (``None``: the environment's), for ``endpoint``
+    (never reached: the proxy comes first)."""
     errors = []
     for impersonate in ("off", "chrome"):
         if impersonate == "chrome":
@@ -130,7 +131,7 @@ def unresolved_proxy_errors(monkeypatch, proxy):
         settings = ws.Settings(
             impersonate=impersonate,
             proxy=proxy,
-            endpoints={"ddg_html": "http://127.0.0.1:9/html/"},  # never reached: the proxy comes first
+            endpoints={"ddg_html": endpoint},
         )
         with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
             errors.append(failure(lambda: client.search("red panda")))
@@ -162,6 +163,34 @@ def test_a_proxy_from_the_environment_whose_name_does_not_resolve_is_named_on_bo
     errors = unresolved_proxy_errors(monkeypatch, None)
     said = "the proxy %s:1080 could not be reached (while reaching 127.0.0.1)" % PROXY
     assert [(str(error), error.detail_code) for error in errors] == [(said, "proxy_error")] * 2
+
+
+def test_an_environment_proxy_written_without_scheme_or_port_is_named_with_the_port_used(unknown_names, monkeypatch):
+    """``HTTPS_PROXY=proxy.invalid`` was "the proxy proxy.invalid:default port could not be reached";
+    both wires read it as ``http://proxy.invalid`` and reach it on port 80 (measured: urllib3 and
+    libcurl both connect to 80 for a proxy so written, 443 for ``https://``, 1080 for ``socks5://``)."""
+    for name in ("NO_PROXY", "no_proxy", "http_proxy", "HTTP_PROXY", "https_proxy", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTPS_PROXY", PROXY)
+    errors = unresolved_proxy_errors(monkeypatch, None, endpoint="https://127.0.0.1:9/html/")
+    said = "the proxy %s:80 (no port written: http's default) could not be reached (while reaching 127.0.0.1)" % PROXY
+    assert [(str(error), error.detail_code) for error in errors] == [(said, "proxy_error")] * 2
+    assert set(unknown_names) == {PROXY}  # the requests wire looked the proxy up; libcurl is faked
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        ("https://%s" % PROXY, "%s:443 (no port written: https's default)" % PROXY),
+        ("socks5h://%s" % PROXY, "%s:1080 (no port written: socks5h's default)" % PROXY),
+        ("http://%s:3128" % PROXY, "%s:3128" % PROXY),
+    ],
+)
+def test_a_proxy_error_names_the_port_its_scheme_reaches_it_on(written, shown):
+    from websearch_sync.net.wire_requests import proxy_unreached
+
+    error = proxy_unreached(written, "example.com", "ddg_html")
+    assert str(error) == "the proxy %s could not be reached (while reaching example.com)" % shown
 
 
 @pytest.mark.parametrize(

@@ -472,8 +472,10 @@ class CurlWire:
         handle.setopt(CurlOpt.FOLLOWLOCATION, 0)
         handle.setopt(CurlOpt.COOKIEFILE, b"")
         if self.ca_bundle:
-            handle.setopt(CurlOpt.CAINFO, self.ca_bundle.encode())
-            handle.setopt(CurlOpt.PROXY_CAINFO, self.ca_bundle.encode())
+            # a folder is OpenSSL's hashed one (``openssl rehash``): curl reads it as CAPATH, not CAINFO
+            folder = os.path.isdir(self.ca_bundle)
+            handle.setopt(CurlOpt.CAPATH if folder else CurlOpt.CAINFO, self.ca_bundle.encode())
+            handle.setopt(CurlOpt.PROXY_CAPATH if folder else CurlOpt.PROXY_CAINFO, self.ca_bundle.encode())
         handle.setopt(CurlOpt.SUPPRESS_CONNECT_HEADERS, 1)  # a proxy tunnel's own answer is not the upstream's
 
     def _pin(self, handle: Curl, request: WireRequest, options: "_Options", proxy: Optional[str]) -> None:

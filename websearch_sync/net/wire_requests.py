@@ -106,13 +106,23 @@ def _host(url: str) -> str:
     return urllib3.util.parse_url(url).host or url
 
 
+#: The port a proxy URL without one is reached on, by its scheme: measured the same over urllib3
+#: (and PySocks) and libcurl (``HTTPS_PROXY=host`` is ``http://host:80`` on both wires).
+_PROXY_DEFAULT_PORTS = {"http": 80, "https": 443, "socks4": 1080, "socks4a": 1080, "socks5": 1080, "socks5h": 1080}
+
+
 def proxy_error(proxy: str, host: str, what: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(proxy_error)`` naming the proxy (its host and port, never its credentials), not
     the upstream: a dead proxy is not the search engine refusing. A proxy without a scheme (as the
-    environment may name one: ``HTTPS_PROXY=host:3128``) is an HTTP one, as both wires take it."""
+    environment may name one: ``HTTPS_PROXY=host:3128``) is an HTTP one, as both wires take it. One
+    written without a port is named with the port both wires then use, its scheme's default."""
     try:
         parts = urlsplit(proxy if "://" in proxy else "http://" + proxy)
-        shown = "%s:%s" % (parts.hostname or "?", parts.port or "default port")
+        port = parts.port
+        shown = "%s:%s" % (parts.hostname or "?", port)
+        if port is None:
+            default = _PROXY_DEFAULT_PORTS.get(parts.scheme.lower())
+            shown = "%s:%s (no port written: %s's default)" % (parts.hostname or "?", default, parts.scheme.lower())
     except ValueError:
         shown = "(unreadable proxy URL)"
     return NetworkError(

@@ -15,9 +15,19 @@ SOURCES = ["setting", "WEB_SEARCH_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "SSL_CERT_FI
 
 
 def fetch(url, impersonate):
-    settings = ws.Settings.from_env(impersonate=impersonate, allow_private=True)
+    return fetch_with(ws.Settings.from_env(impersonate=impersonate, allow_private=True), url)
+
+
+def fetch_with(settings, url):
+    """``url`` fetched as text by a client of ``settings`` (the lab is on loopback: allowed)."""
     with ws.SearchClient("stub", settings=settings, cache_ttl_s=0) as client:
         return client.fetch(url, allow_private=True, extract_mode="text")
+
+
+def lab_page_text(settings):
+    """The lab's page read over HTTPS with ``settings``: its certificate verified by their CA bundle."""
+    with FingerprintServer() as server:
+        return fetch_with(settings, server.url("/page"))["text"]
 
 
 @pytest.fixture
@@ -55,10 +65,7 @@ def test_the_bundle_is_trusted_from_each_source(source, impersonate, no_bundle):
     else:
         no_bundle.setenv(source, CERT)
         settings = ws.Settings.from_env(impersonate=impersonate)
-    with FingerprintServer() as server:
-        with ws.SearchClient("stub", settings=settings, cache_ttl_s=0) as client:
-            page = client.fetch(server.url("/page"), allow_private=True, extract_mode="text")
-    assert "loopback fingerprint lab" in page["text"]
+    assert "loopback fingerprint lab" in lab_page_text(settings)
 
 
 def certificate_folder(tmp_path, *, hashed):
@@ -77,11 +84,7 @@ def certificate_folder(tmp_path, *, hashed):
 def test_a_folder_prepared_by_openssl_rehash_is_trusted(impersonate, no_bundle, tmp_path):
     """The browser wire gave a folder to curl as CAINFO (a file): every request failed to verify."""
     folder = certificate_folder(tmp_path, hashed=True)
-    settings = ws.Settings(impersonate=impersonate, ca_bundle=folder)
-    with FingerprintServer() as server:
-        with ws.SearchClient("stub", settings=settings, cache_ttl_s=0) as client:
-            page = client.fetch(server.url("/page"), allow_private=True, extract_mode="text")
-    assert "loopback fingerprint lab" in page["text"]
+    assert "loopback fingerprint lab" in lab_page_text(ws.Settings(impersonate=impersonate, ca_bundle=folder))
 
 
 def test_a_folder_without_hashed_names_is_refused_saying_how_to_prepare_it(no_bundle, tmp_path):

@@ -167,10 +167,6 @@ class BackendCatalogue(Protocol):
         """Every environment variable a registered backend declares for its settings."""
         ...
 
-    def url_settings(self, name: str) -> frozenset[str]:
-        """The names of backend ``name``'s settings of kind ``url``."""
-        ...
-
     def refused_settings(self, name: str, values: Mapping[str, Any]) -> frozenset[str]:
         """The keys of ``values``, backend ``name``'s settings read from the environment, whose
         value the check of its declared kind refuses (a JSON setting's text that is no object)."""
@@ -206,9 +202,6 @@ class _RegistryOnDemand:
 
     def variables(self) -> set[str]:
         return self._registry().variables()
-
-    def url_settings(self, name: str) -> frozenset[str]:
-        return self._registry().url_settings(name)
 
     def refused_settings(self, name: str, values: Mapping[str, Any]) -> frozenset[str]:
         return self._registry().refused_settings(name, values)
@@ -832,22 +825,19 @@ def _urls_at_use(values: Mapping[str, Any]) -> frozenset[tuple[str, ...]]:
     ``(place..., value)``: ``Settings`` leave them to their use (``Settings.env_urls_at_use``)."""
     urls: list[tuple[str, ...]] = [("fetch_service_url", values.get("fetch_service_url") or "")]
     urls.extend(("endpoints", name, url) for name, url in values["endpoints"].items())
-    for name, sub in values["providers"].items():  # a backend's settings of kind url, asked once a backend
-        url_keys = _backends.url_settings(name)
-        urls.extend(("providers", name, key, value) for key, value in sub.items() if key in url_keys)
     found = [place for place in urls if isinstance(place[-1], str) and _refused_at_use(place[-1])]
     for name, check in (("state_url", check_state_url), ("impersonate", check_impersonate)):
         value = values.get(name)
         if value and _refused(check, value):
             found.append((name, value))
-    found.extend(_provider_values_at_use(values["providers"]))
+    found.extend(_provider_values_at_use(values["providers"]))  # a backend's URL settings among them
     return frozenset(found)
 
 
 def _provider_values_at_use(providers: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, ...]]:
     """The provider values read from the environment that a text of any kind refuses (a control
-    character), or the check of their kind (a JSON setting's text that is no object): left to their
-    backend. One question a backend, not a reading of its settings a value."""
+    character), or the check of their kind (a URL setting's :func:`check_url_setting`, a JSON
+    setting's text that is no object): left to their backend. One question a backend, not a reading of its settings a value."""
     found: list[tuple[str, ...]] = []
     for name, sub in providers.items():
         refused = _backends.refused_settings(name, sub) if sub else frozenset()

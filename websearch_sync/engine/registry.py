@@ -742,9 +742,6 @@ class _Catalogue:
             return {}  # as read_settings would find, without importing the engines to ask them
         return read_settings(name, _declared(engines), given, environ)
 
-    def url_settings(self, name: str) -> frozenset[str]:
-        return frozenset(setting.name for setting in _declared(_known()[name].values()) if setting.kind == "url")
-
     def refused_settings(self, name: str, values: Mapping[str, Any]) -> frozenset[str]:
         return refused_keys(name, _declared(_known()[name].values()), values)
 

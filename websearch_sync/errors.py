@@ -656,6 +656,11 @@ def unresolved_host(host: str, provider: Optional[str] = None) -> NetworkError:
 #: The hint of fetch's refusal of an image it was not asked for (``unsupported_content``, whose
 #: other hints name an extra to install): the command line names its flag instead.
 ASK_FOR_IMAGES = "pass images=True to receive it as base64 data with its size"
+#: The end of that refusal's message, which a caller who can ask reads (a Python caller, the command line).
+IMAGES_WHEN_ASKED = "fetch returns images only when asked"
+#: Its end as the agent tools say it (``call_tool``, a ``ToolSession``, the MCP server's ``--no-images``):
+#: the model has no argument to ask with, its host decided.
+TOOL_RETURNS_NO_IMAGES = "this tool returns text, not images (its host passes no images to the model)"
 #: The hint of a body the byte cap cut where the part read is of no use (a page whose text had
 #: not begun, a PDF, an image): the command line names its flag instead.
 RAISE_MAX_BYTES = "raise max_bytes"

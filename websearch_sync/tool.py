@@ -48,6 +48,7 @@ from .engine.normalize import LINE_TEXT_FIELDS
 from .errors import (
     ANSWER_ONLY,
     ANSWERS_LEFT_OUT,
+    ASK_FOR_IMAGES,
     BAD_ARGUMENTS,
     BAD_EXTRACT_MODE,
     BAD_FILTER,
@@ -65,6 +66,7 @@ from .errors import (
     BUDGET_EXHAUSTED,
     DEADLINE_EXCEEDED,
     EMPTY_QUERY,
+    IMAGES_WHEN_ASKED,
     LINE_BREAKS,
     NEXT_PAGE_REPEATED,
     OPTION_OVERRIDDEN,
@@ -74,10 +76,12 @@ from .errors import (
     QUERY_TOO_LONG,
     TIME_RANGE_SKIPPED,
     TIME_RANGE_UNVERIFIED,
+    TOOL_RETURNS_NO_IMAGES,
     UNKNOWN_CATEGORIES,
     UNKNOWN_ENGINES,
     UNKNOWN_TOOL,
     UNSUPPORTED_QUERY,
+    ErrorInfo,
     InvalidInput,
     Timeout,
     ToolNotFound,
@@ -712,8 +716,18 @@ def _answer(tool: str, args: dict[str, Any], client: SearchClient, images: bool)
     try:
         result: Any = _run(tool, dict(args), client, images)
     except WebSearchError as error:
-        result = {"error": _few_engines(error.to_dict())}
+        result = {"error": _few_engines(_as_the_tool_says(error))}
     return cast(ToolResult, sendable_value(result))
+
+
+def _as_the_tool_says(error: WebSearchError) -> ErrorInfo:
+    """``error.to_dict()``, a fetched image refused because the host did not ask for images (the
+    MCP server's ``--no-images``, ``call_tool``'s default) said as the tool's: the model has no
+    argument to ask with, so "fetch returns images only when asked" sent it asking in vain."""
+    answer = error.to_dict()
+    if error.hint == ASK_FOR_IMAGES:
+        answer["message"] = answer["message"].replace(IMAGES_WHEN_ASKED, TOOL_RETURNS_NO_IMAGES)
+    return answer
 
 
 def sendable_value(value: Any) -> Any:

@@ -30,6 +30,7 @@ from ..errors import (
     ASK_FOR_IMAGES,
     IMAGE_TOO_LARGE,
     IMAGE_UNREADABLE,
+    IMAGES_WHEN_ASKED,
     RAISE_MAX_BYTES,
     UNSUPPORTED_CONTENT,
     WebParseError,
@@ -134,7 +135,7 @@ def image_text(
     if not images or media is None:  # (an empty body's when not asked: no image is known to be there)
         raise WebProviderError(
             # the message reaches a model through the tools too: the Python parameter is in the hint only
-            "%s served %s, an image; fetch returns images only when asked" % (host, declared),
+            "%s served %s, an image; %s" % (host, declared, IMAGES_WHEN_ASKED),
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,

@@ -112,8 +112,10 @@ from .validate import (
     arguments_schema,
     backend_list,
     check_arguments,
+    check_flag,
     check_number,
     json_int,
+    quoted,
     shown_text,
     suggesting_keywords,
 )
@@ -517,7 +519,9 @@ def tool_definitions(
     """
     style = chosen_style(style, STYLES)
     if images not in (False, True, IMAGE_LINE):
-        raise InvalidInput("images must be True, False or %r, got %r" % (IMAGE_LINE, images), detail_code=BAD_IMAGES)
+        raise InvalidInput(
+            "images must be true, false or %r, got %s" % (IMAGE_LINE, quoted(images)), detail_code=BAD_IMAGES
+        )
     check_settings(settings)
     if not isinstance(strict, bool):  # strict="false" made strict schemas: any text is true
         raise TypeError("strict must be True or False, got %r" % (strict,))
@@ -691,8 +695,7 @@ def call_tool(
     """
     check_client(client)
     try:
-        if not isinstance(images, bool):  # a search ignored it (a fetch refused it)
-            raise InvalidInput("images must be True or False, got %r" % (images,), detail_code=BAD_IMAGES)
+        check_flag("images", images, BAD_IMAGES)  # a search ignored it (a fetch refused it)
         tool = _resolve_tool(name, names)
         chosen = client if client is not None else default_client()
         args = validate_arguments(tool, arguments, settings=chosen.settings)
@@ -878,8 +881,7 @@ class ToolSession:
         self.max_repeats = max_repeats
         self.repeat_window_s = repeat_window_s
         _names(names, "json_schema")  # refused now, not at every call
-        if not isinstance(images, bool):  # as names: not the model's error at every fetch
-            raise InvalidInput("images must be True or False, got %r" % (images,), detail_code=BAD_IMAGES)
+        check_flag("images", images, BAD_IMAGES)  # as names: not the model's error at every fetch
         self.names = dict(names or {})
         self._clock = client.clock if client is not None else SYSTEM_CLOCK
         self._seen: OrderedDict[tuple[str, str], _Lookups] = OrderedDict()

@@ -53,6 +53,7 @@ def test_images_other_than_true_false_or_line_are_refused():
     with pytest.raises(ws.InvalidInput) as caught:
         tool.tool_definitions("openai", images="yes")
     assert caught.value.detail_code == "bad_images"
+    assert caught.value.message == "images must be true, false or 'line', got 'yes'"  # as every flag: JSON's words
 
 
 def test_the_mcp_servers_fetch_tool_says_what_it_returns():

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from websearch_sync import SearchClient, tool
+from websearch_sync import InvalidInput, SearchClient, tool
+from websearch_sync.tool import ToolSession
 
 
 @pytest.mark.parametrize(
@@ -51,17 +52,22 @@ def test_tool_definitions_take_strict_as_a_bool(strict):
 @pytest.mark.parametrize("images", ["yes", "no", 1, None])
 def test_call_tool_refuses_images_that_is_no_bool_for_either_tool(name, arguments, images):
     """Before: a search ignored ``images="yes"`` while a fetch refused it: the host's slip was said only once
-    the model fetched. docs/agent-tools.md: an ``images`` that is no bool is ``bad_images``, returned as the error."""
+    the model fetched. docs/agent-tools.md: an ``images`` that is no bool is ``bad_images``, returned as the error,
+    in the words of every other flag's refusal (JSON's ``true or false``, as fetch's own ``images`` says; it said
+    ``True or False``)."""
     result = tool.call_tool(name, arguments, client=SearchClient("stub"), images=images)
     assert result == {
         "error": {
             "type": "InvalidInput",
-            "message": "images must be True or False, got %r" % (images,),
+            "message": "images must be true or false, got %r" % (images,),
             "retryable": False,
             "detail_code": "bad_images",
             "provider": None,
         }
     }
+    with pytest.raises(InvalidInput) as refused:  # a session's host: the same words
+        ToolSession(SearchClient("stub"), images=images)
+    assert refused.value.message == result["error"]["message"]
 
 
 @pytest.mark.parametrize(

@@ -799,10 +799,26 @@ def _check_proxy(url: Any, where: str) -> None:
     problem = proxy_problem(url)
     if problem is not None:
         shown = _mask_proxy(url) if isinstance(url, str) else type(url).__name__
+        if _without_scheme(url):  # 127.0.0.1:8080: "its scheme must be one of ..." left the user to guess
+            written = shown.lstrip("/")
+            raise InvalidInput(
+                "%s must be a proxy URL with its scheme: write http://%s for an HTTP proxy (socks5h://%s for a "
+                "SOCKS5 one), got %r" % (where, written, written, shown),
+                detail_code=BAD_PROXY,
+            )
         raise InvalidInput(
             "%s must be a proxy URL such as http://proxy.example:3128: %s (got %r)" % (where, problem, shown),
             detail_code=BAD_PROXY,
         )
+
+
+def _without_scheme(url: Any) -> bool:
+    """``url`` is a proxy's host and port written without the scheme (``127.0.0.1:8080``,
+    ``proxy.example:3128``, ``//proxy.example:3128``): a usable proxy URL once ``http://`` opens it."""
+    if not isinstance(url, str) or "://" in url:
+        return False
+    written = "http://" + url.lstrip("/")
+    return proxy_problem(written) is None and urlsplit(written).port is not None
 
 
 def _kept_backend(backend: BackendSpec) -> BackendSpec:

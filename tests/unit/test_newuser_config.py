@@ -53,6 +53,33 @@ def test_well_formed_proxies_are_accepted(proxy):
     assert ws.Settings(proxy=proxy).proxy == proxy
 
 
+@pytest.mark.parametrize(
+    "proxy, written",
+    [
+        ("127.0.0.1:8080", "127.0.0.1:8080"),
+        ("proxy.example:3128", "proxy.example:3128"),
+        ("localhost:3128", "localhost:3128"),  # read as the scheme "localhost"
+        ("//proxy.example:3128", "proxy.example:3128"),
+        ("[::1]:3128", "[::1]:3128"),
+        ("alice:hunter2@proxy.example:3128", "***@proxy.example:3128"),
+    ],
+)
+def test_a_proxy_written_without_its_scheme_is_told_what_to_write(proxy, written):
+    """Before: "its scheme must be one of http, https, socks4, ..." (got '127.0.0.1:8080'), which left the
+    user to guess that the value lacks ``http://`` (requests takes such a value as an HTTP proxy)."""
+    wanted = "must be a proxy URL with its scheme: write http://%s for an HTTP proxy (socks5h://%s for a SOCKS5 one)"
+    error = refused(lambda: ws.Settings(proxy=proxy), "bad_proxy", "Settings.proxy " + wanted % (written, written))
+    assert "hunter2" not in error.message
+    environ = {"WEB_SEARCH_PROXY": proxy}
+    refused(
+        lambda: ws.Settings.from_env(environ=environ), "bad_proxy", "WEB_SEARCH_PROXY " + wanted % (written, written)
+    )
+
+
+def test_a_value_that_is_no_host_and_port_keeps_the_scheme_refusal():
+    refused(lambda: ws.Settings(proxy="notaurl"), "bad_proxy", "its scheme must be one of http, https")
+
+
 def test_the_proxy_password_is_not_in_the_refusal():
     error = refused(lambda: ws.Settings(proxy="ftp://alice:hunter2-secret@proxy.example:21"), "bad_proxy")
     assert "hunter2-secret" not in error.message

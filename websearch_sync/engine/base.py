@@ -967,8 +967,9 @@ def _without_secrets(result: ParseResult, secrets: list[str]) -> ParseResult:
     ``extras``: a service that echoes the request into its answer (the key in a header dump, as the
     id it gives the request, or in an answer or suggestion SearXNG passes on) must not show the key."""
     if secrets:
-        for item in result.items:
-            for name, value in item.items():
+        # items of another shape (not dicts, or not a list) are left to the client's shape check, which names them
+        for item in result.items if isinstance(result.items, list) else ():
+            for name, value in item.items() if isinstance(item, dict) else ():
                 if isinstance(value, str):
                     item[name] = redact(value, secrets)
         if isinstance(result.request_id, str):

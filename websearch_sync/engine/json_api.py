@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 from ..config import settings_place
 from ..errors import (
     API_ERROR,
+    BAD_PARSE_RESULT,
     KEY_REFUSALS,
     UNEXPECTED_SHAPE,
     AuthError,
@@ -372,8 +373,10 @@ class JsonApiBackend(Backend):
         (``result_fields`` without ``url``: Wikipedia builds it from the title) is checked once its
         items are built, by :meth:`~.base.Backend.interpret`, as every backend is (none with a usable address).
         """
+        if isinstance(results, (Mapping, str, bytes)):  # a results hook's slip: its keys or letters read as results
+            raise self._returned("results", results, "a list of the answer's results")
         entries = list(results)
-        items = [self.item_of(result, params) for result in entries if isinstance(result, dict)]
+        items = [self._item(result, params) for result in entries if isinstance(result, dict)]
         if entries and not items:  # whatever gives the URL (a field, the title): no object, no item
             raise WebParseError(
                 "%s answered with %d result(s), none a JSON object (an unknown shape, not 'no results'; "
@@ -391,6 +394,24 @@ class JsonApiBackend(Backend):
                 detail_code=UNEXPECTED_SHAPE,
             )
         return items
+
+    def _item(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
+        """:meth:`item_of` of ``result``, a dict: an override returning anything else (``None``, a
+        forgotten ``return``) is the backend's defect, not an answer of an unknown shape."""
+        item = self.item_of(result, params)
+        if not isinstance(item, dict):
+            raise self._returned("item_of", item, "a dict (the item)")
+        return item
+
+    def _returned(self, hook: str, value: Any, wanted: str) -> WebProviderError:
+        """``WebProviderError(bad_parse_result)``: this backend's ``hook`` returned ``value``, not ``wanted``
+        (it said "answered with a body of an unknown shape (AttributeError ...)", blaming the service)."""
+        what = "None" if value is None else "a %s" % type(value).__name__
+        return WebProviderError(
+            "backend %s's %s returned %s, not %s" % (self.name, hook, what, wanted),
+            provider=self.name,
+            detail_code=BAD_PARSE_RESULT,
+        )
 
     def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
         """One vendor result as a raw item: by ``result_fields`` (and ``content_field`` when

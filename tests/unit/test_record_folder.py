@@ -122,10 +122,16 @@ def test_a_replayed_search_of_another_query_names_the_recorded_ones_and_how_to_r
         (tmp_path / "brave" / path.name).write_bytes(path.read_bytes())
     recorded = json.loads((tmp_path / "brave" / (case + ".meta.json")).read_text(encoding="utf-8"))["query"]
     with replay_fixtures(tmp_path, backends="brave"), pytest.raises(ws.WebProviderError) as missing:
-        ws.search("tokio runtime", backend="brave", vertical="news")
+        ws.search("tokio runtime", backend="brave")
     assert missing.value.message == (
         "no recorded case of brave for query 'tokio runtime' (recorded queries: %r; or record one with "
-        '`websearch-sync record brave "tokio runtime" --fixtures %s --vertical news`)' % (recorded, tmp_path)
+        '`websearch-sync record brave "tokio runtime" --fixtures %s`)' % (recorded, tmp_path)
+    )
+    with replay_fixtures(tmp_path, backends="brave"), pytest.raises(ws.WebProviderError) as missing:
+        ws.search("tokio runtime", backend="brave", vertical="news")
+    assert missing.value.message == (  # the web case's query is no news query (test_replay_names_the_vertical)
+        "no recorded case of brave for query 'tokio runtime' (no news case of this backend is recorded: record one "
+        'with `websearch-sync record brave "tokio runtime" --fixtures %s --vertical news`)' % tmp_path
     )
 
 

@@ -275,6 +275,11 @@ def _first_page(options: Mapping[str, Any]) -> Any:
     return int(page) if isinstance(page, str) and page.isascii() and page.isdigit() else page
 
 
+def _vertical(case: Case) -> str:
+    """The vertical a case was recorded for (``web`` when its meta file names none)."""
+    return str(case.meta.get("vertical") or "web")
+
+
 def _collapsed(text: Any) -> str:
     return " ".join(str(text).split())
 
@@ -296,7 +301,7 @@ class FixtureReplay:
             if c.backend == backend
             and not c.problem
             and _collapsed(c.meta.get("query", "")) == query
-            and (c.meta.get("vertical") or "web") == params.vertical  # a news case never answers a web search
+            and _vertical(c) == params.vertical  # a news case never answers a web search
         ]
         if not candidates:
             raise _no_answer(
@@ -337,15 +342,29 @@ class FixtureReplay:
         for case in self.cases:
             if case.backend == backend and case.problem and _collapsed(case.meta.get("query", "")) == query:
                 return "case %s cannot answer: %s" % (case.case_id, case.problem)
-        known = sorted({repr(c.meta.get("query")) for c in self.cases if c.backend == backend})
+        ours = [c for c in self.cases if c.backend == backend]
         record = record_hint(self.fixtures_dir, backend, params.query, params.vertical)
-        if known:
-            return "recorded queries: %s; or %s" % (", ".join(known[:8]), record)
+        if ours:
+            return _recorded(ours, query, params.vertical) + record
         return (
             misplaced_folder(self.fixtures_dir)
             or without_meta(self.fixtures_dir, backend)
             or "no case of this backend is recorded: %s" % record
         )
+
+
+def _recorded(cases: list[Case], query: str, vertical: str) -> str:
+    """What a backend's ``cases`` hold, for a call of ``query`` (whitespace collapsed) in ``vertical`` no
+    case answers, before the command recording it: the queries recorded for that vertical, and the
+    other verticals the query was recorded for (it was listed among "recorded queries" of the error
+    saying it was not recorded, a web case for a news search)."""
+    elsewhere = sorted({_vertical(c) for c in cases if _collapsed(c.meta.get("query", "")) == query} - {vertical})
+    known = sorted({repr(c.meta.get("query")) for c in cases if _vertical(c) == vertical})
+    other = "recorded for %s search, not %s; " % (" and ".join(elsewhere), vertical) if elsewhere else ""
+    if not known:
+        return "%sno %s case of this backend is recorded: " % (other, vertical)
+    kind = "" if vertical == "web" and not elsewhere else " (%s)" % vertical
+    return "%srecorded queries%s: %s; or " % (other, kind, ", ".join(known[:8]))
 
 
 def _check_replay_arguments(fixtures_dir: object, backends: object) -> None:

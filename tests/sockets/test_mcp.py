@@ -1614,6 +1614,7 @@ def test_no_images_refuses_an_image_and_the_fetch_tool_says_nothing_of_images(al
     assert "returns the image itself" in offered and [c.type for c in image.content] == ["text", "image"]
     assert "image" not in text_only.lower()
     assert refused.is_error is True and "unsupported_content" in text_of(refused)
+    assert "an image; this tool returns text, not images" in text_of(refused)  # not "only when asked": it cannot ask
 
 
 def test_the_answer_to_a_result_holding_a_services_lone_surrogate_serialises():

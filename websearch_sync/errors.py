@@ -661,6 +661,12 @@ IMAGES_WHEN_ASKED = "fetch returns images only when asked"
 #: Its end as the agent tools say it (``call_tool``, a ``ToolSession``, the MCP server's ``--no-images``):
 #: the model has no argument to ask with, its host decided.
 TOOL_RETURNS_NO_IMAGES = "this tool returns text, not images (its host passes no images to the model)"
+#: The hint of fetch's ``dns_error`` for a page's host while a proxy is in force: the command line's
+#: "set a proxy" would send the user to what is already done.
+RESOLVED_HERE = (
+    "fetch resolves a page's host on this machine, through a proxy too (its check of private addresses needs "
+    "the address): this machine's DNS must resolve it"
+)
 #: The hint of a body the byte cap cut where the part read is of no use (a page whose text had
 #: not begun, a PDF, an image): the command line names its flag instead.
 RAISE_MAX_BYTES = "raise max_bytes"

@@ -28,6 +28,34 @@ def test_a_chain_whose_every_host_did_not_resolve_says_what_to_check(capsys):
 def test_a_page_whose_host_did_not_resolve_says_what_to_check():
     error = ws.NetworkError("could not resolve the host name exampel.com", provider="fetch", detail_code="dns_error")
     assert ("hint: %s" % cli_hint(error, None)).startswith(HINT)
+    # a proxy would not help: fetch resolves a page's host here (the search's hint suggested one)
+    assert "set a proxy" not in cli_hint(error, None) and "a proxy would not help" in cli_hint(error, None)
+
+
+def test_a_page_whose_host_did_not_resolve_behind_a_proxy_is_not_told_to_set_one(monkeypatch):
+    """``HTTPS_PROXY=... websearch-sync fetch URL`` on a machine whose DNS does not resolve the page's host
+    (the proxy would): "check its network connection and DNS (or set a proxy: WEB_SEARCH_PROXY)", the proxy
+    set already. fetch resolves the host here through a proxy too (docs/fetch.md), which the hint now says."""
+    from websearch_sync.config import Settings
+    from websearch_sync.errors import RESOLVED_HERE
+    from websearch_sync.reader import page
+
+    def unresolved(proxy):
+        error = ws.NetworkError(
+            "could not resolve the host name example.org", provider="fetch", detail_code="dns_error"
+        )
+        return page._resolved_here(error, "https://example.org/", Settings(proxy=proxy))
+
+    monkeypatch.delenv("HTTPS_PROXY", raising=False)
+    monkeypatch.delenv("https_proxy", raising=False)
+    monkeypatch.delenv("ALL_PROXY", raising=False)
+    monkeypatch.delenv("all_proxy", raising=False)
+    assert unresolved(None).hint is None
+    behind = unresolved("http://proxy.example:3128")
+    assert behind.detail_code == "dns_error" and behind.hint == RESOLVED_HERE
+    assert cli_hint(behind, None) == RESOLVED_HERE and "set a proxy" not in RESOLVED_HERE
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")  # the environment's proxy counts too
+    assert unresolved(None).hint == RESOLVED_HERE
 
 
 @pytest.mark.parametrize(

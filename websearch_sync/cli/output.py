@@ -42,6 +42,7 @@ from ..errors import (
     IMAGE_TOO_LARGE,
     PRIVATE_ADDRESS,
     RAISE_MAX_BYTES,
+    RESOLVED_HERE,
     InvalidInput,
     WebSearchError,
 )
@@ -124,6 +125,7 @@ _CLI_HINTS = {
 #: (``no_content``, a PDF's ``response_too_large``, ``image_too_large``), whose other hints are not.
 _CLI_HINTS_FOR = {
     ASK_FOR_IMAGES: "fetch --images reads an image (with --json, its base64 data)",
+    RESOLVED_HERE: RESOLVED_HERE,  # said as it is: not UNRESOLVED, whose "or set a proxy" is done
     RAISE_MAX_BYTES: "raise --max-bytes",
 }
 #: Detail codes whose other hints name no Python argument, printed as they are: an image over
@@ -156,6 +158,11 @@ UNRESOLVED = (
     "this machine could not resolve the host name: check its network connection and DNS (or set a proxy: "
     "WEB_SEARCH_PROXY), and the name's spelling"
 )
+#: The same for a page fetch reads: a proxy does not help it (:data:`RESOLVED_HERE`).
+UNRESOLVED_PAGE = (
+    "this machine could not resolve the host name: check its network connection and DNS, and the name's spelling "
+    "(a proxy would not help: fetch resolves a page's host on this machine)"
+)
 #: Below this a deadline cannot cover one request over the network (DNS, TLS and a reply).
 _USABLE_TIMEOUT_MS = 1000
 
@@ -174,12 +181,21 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
     if error.hint is not None:
         as_it_is = error.hint if error.detail_code in _HINTS_AS_THEY_ARE else None
         return _CLI_HINTS_FOR.get(error.hint) or _CLI_HINTS.get(error.detail_code or "") or as_it_is
-    if all(failure.detail_code == DNS_ERROR for failure in [error, *error.errors]):
-        return UNRESOLVED  # offline, most often: the first command a newcomer runs with a real backend
+    unresolved = _unresolved(error)
+    if unresolved is not None:
+        return unresolved
     named = _FLAG_OF.get(error.detail_code or "")
     if named and error.message.startswith(named[0] + " "):
         return None  # error_line says the flag itself
     return "%s is %s on the command line" % named if named else None
+
+
+def _unresolved(error: WebSearchError) -> Optional[str]:
+    """What to check when no host name resolved (offline, most often: the first command a newcomer
+    runs with a real backend): a page's host, which fetch resolves here, through a proxy too, or a search's."""
+    if not all(failure.detail_code == DNS_ERROR for failure in [error, *error.errors]):
+        return None
+    return UNRESOLVED_PAGE if error.provider == "fetch" else UNRESOLVED
 
 
 class _RetryLines(logging.Handler):

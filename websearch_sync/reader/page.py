@@ -42,7 +42,9 @@ from ..errors import (
     INTERNAL_ERROR,
     NO_CONTENT,
     PRIVATE_ADDRESS,
+    RESOLVED_HERE,
     ErrorInfo,
+    InvalidInput,
     NetworkError,
     Timeout,
     WebParseError,
@@ -53,6 +55,7 @@ from ..errors import (
 from ..models import EXTRACT_MODES, ExtractMode, FetchResult, SearchItem
 from ..net.contenttype import media_type
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, each_within, run_within
+from ..net.environment import environment_proxy
 from ..net.hops import HopRules, RedirectPolicy
 from ..net.media import content_kind
 from ..net.mocks import requests_patched
@@ -173,7 +176,7 @@ def fetch_page(
             trusted_networks=trusted_networks,
         )
         service = reader_service(settings)
-        first, unresolved = _first_host(guard, start, deadline, service is not None)
+        first, unresolved = _first_host(guard, start, deadline, service is not None, settings)
         if service is not None and (first is None or not first.private):
             secrets.append(service.key or "")
             served = _via_service(service, start, transport, deadline, mode, max_bytes, secrets)
@@ -233,19 +236,35 @@ def _via_service(
 
 
 def _first_host(
-    guard: AddressGuard, url: str, deadline: Deadline, service: bool
+    guard: AddressGuard, url: str, deadline: Deadline, service: bool, settings: Settings
 ) -> tuple[Optional[ResolvedHost], Optional[WebSearchError]]:
     """The page's checked host, or (with a reader service) ``(None, the DNS error)`` when the
     local resolver cannot resolve it: the service resolves names itself, so a sandbox
     without DNS still reads pages; only the local fallback needs the name resolved here.
-    A private address is refused (or kept off the service) as always."""
+    A private address is refused (or kept off the service) as always; a host that does not
+    resolve while a proxy is in force says that fetch resolves it here (:func:`_resolved_here`)."""
     try:
         return _check_host(guard, url, deadline), None
     except (NetworkError, Timeout) as error:
         if not service or error.detail_code not in (DNS_ERROR, DNS_TIMEOUT):
-            raise
+            raise _resolved_here(error, url, settings) from None
         logger.debug("%s does not resolve here (%s); asking the fetch service", shown_url(url), error.detail_code)
-        return None, error
+        return None, _resolved_here(error, url, settings)
+
+
+def _resolved_here(error: WebSearchError, url: str, settings: Settings) -> WebSearchError:
+    """``error``, and when it is the page's host not resolving (``dns_error``) while a proxy is in
+    force for ``url`` (``Settings.proxy``, the environment's), the same error with the hint that
+    fetch resolves the host here all the same: the command line said "or set a proxy"."""
+    if error.detail_code != DNS_ERROR or error.hint is not None:
+        return error
+    try:
+        proxied = bool(settings.proxy or environment_proxy(url, PROVIDER))
+    except InvalidInput:  # the environment's proxy is unusable: the request would say so, not this
+        proxied = False
+    if not proxied:
+        return error
+    return NetworkError(error.message, provider=error.provider, detail_code=DNS_ERROR, hint=RESOLVED_HERE)
 
 
 def _check_host(guard: AddressGuard, url: str, deadline: Deadline) -> ResolvedHost:

@@ -15,7 +15,7 @@ did not succeed, or when a recorded case does not replay.
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 from ..config import Settings, check_one_backend
 from ..engine.stdout_claim import owner_stdout
@@ -144,13 +144,14 @@ def run_record(args: argparse.Namespace) -> int:
     if result.redacted:
         out.write("  redacted: %s\n" % ", ".join(result.redacted))
     if not result.ok:
-        sys.stderr.write("error: the recorded case does not replay (%s); no golden written\n" % result.verdict.status)
+        after_report(out, "error: the recorded case does not replay (%s); no golden written" % result.verdict.status)
         for line in result.verdict.diff:
             sys.stderr.write("  %s\n" % line)
         return EXIT_CHECK_FAILED
     if result.live_diff:
-        sys.stderr.write(
-            "warning: replaying the case gives another answer than the live search (is the request non-deterministic?)\n"
+        after_report(
+            out,
+            "warning: replaying the case gives another answer than the live search (is the request non-deterministic?)",
         )
         for line in result.live_diff:
             sys.stderr.write("  %s\n" % line)
@@ -160,9 +161,10 @@ def run_record(args: argparse.Namespace) -> int:
     )
     local = stand_in_host(case)
     if local is not None:
-        sys.stderr.write(
+        after_report(
+            out,
             'note: the answer came from %s, this machine; if it is a stand-in you wrote, the case is not "recorded":'
-            ' write "provenance": {"status": "synthetic", "why": "..."} in %s\n' % (local, case.meta_path)
+            ' write "provenance": {"status": "synthetic", "why": "..."} in %s' % (local, case.meta_path),
         )
     return EXIT_OK
 
@@ -307,8 +309,17 @@ def run_verify(args: argparse.Namespace) -> int:
         plural = "" if len(updated) == 1 else "s"
         out.write("%d golden%s updated; review them with your VCS diff\n" % (len(updated), plural))
     elif counts["NEW"] or counts["DRIFT"]:
-        sys.stderr.write("hint: %s\n" % _update_hint(args, counts))
+        after_report(out, "hint: %s" % _update_hint(args, counts))
     return status
+
+
+def after_report(out: Optional[TextIO], line: str) -> None:
+    """``line`` on stderr after what was written to ``out`` (stdout): flushed first, so that in a log
+    (stdout piped, so buffered, beside stderr: ``verify ... 2>&1 | tee log``) the hint that speaks of the
+    "diff above" does not come before the report, as it did."""
+    if out is not None:
+        out.flush()
+    sys.stderr.write(line + "\n")
 
 
 def _update_hint(args: argparse.Namespace, counts: dict[str, int]) -> str:
@@ -360,8 +371,7 @@ def run_check_live(args: argparse.Namespace) -> int:
     else:
         _write_checks(out, checks)
     if checks and all(c.error and c.error.get("detail_code") == DNS_ERROR for c in checks):
-        out.flush()  # the hint comes after the report, on a terminal as in a log
-        sys.stderr.write("hint: %s\n" % UNRESOLVED)  # offline, most often: as a search says it
+        after_report(out, "hint: %s" % UNRESOLVED)  # offline, most often: as a search says it
     return EXIT_OK if ok else EXIT_CHECK_FAILED
 
 

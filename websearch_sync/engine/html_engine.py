@@ -268,8 +268,11 @@ class HtmlEngine(Backend):
         items, empty = self.region_items(markup, params) if markup is not None else ([], False)
         if items or empty or notice_shown(text, self.no_results, params.query):
             return items
+        # which step found nothing: the page's region (region_start/region_end, or results_region), or the
+        # region's items (items): the same words for both sent a plugin's author, or a page that moved, guessing
+        where = "no results region found" if markup is None else "its results region holds no result"
         raise WebParseError(
-            "%s answered with a page that has neither results nor a no-results notice" % self.name,
+            "%s answered with a page that has neither results nor a no-results notice (%s)" % (self.name, where),
             provider=self.name,
             detail_code=UNEXPECTED_SHAPE,
         )

@@ -9,7 +9,9 @@ client process's instructions (user space) for a run of ``20 + N`` searches less
 ``N`` (each run makes the same 20 searches first: imports, first parses). Searches run in a thread
 of their own (a web server's request thread: the browser wire runs the transfer there, without the
 Ctrl-C hand-off) with a 600 s deadline (under valgrind the first parse outlasts the default 15 s).
-``--rev``: the package at that git revision, exported beside the checkout as
+``--in-main``: in the main thread instead, as a program searches: the
+browser wire then hands each transfer to its Ctrl-C helper thread (:mod:`websearch_sync.net.interrupt`),
+whose instructions are counted too (not its thread switches). ``--rev``: the package at that git revision, exported beside the checkout as
 ``bench/search_ab.py`` does, counted in turns with this checkout's (``REV`` and ``this`` on each
 line). What it does not count: the kernel's side of the exchange, the waits' cost and memory
 stalls, which CPU time weighs (``bench/search_ab.py``). The waits for the upstream still run more
@@ -40,8 +42,9 @@ _FIRST = 20
 _SLOW_DEADLINE_MS = 600_000
 
 
-def run(package: str, wire: str, url: str, count: int) -> None:
-    """``--run``: ``count`` searches of ``package``'s client (or ddgs's engine) in a thread of their own."""
+def run(package: str, wire: str, url: str, count: int, in_main: bool = False) -> None:
+    """``--run``: ``count`` searches of ``package``'s client (or ddgs's engine) in a thread of their
+    own, or in the main thread (``in_main``)."""
     import importlib
 
     import transport
@@ -67,15 +70,19 @@ def run(package: str, wire: str, url: str, count: int) -> None:
         for index in range(count):
             search("query %d" % index)
 
+    if in_main:  # as a program runs it: the browser wire hands each transfer to its Ctrl-C helper
+        searches()
+        return
     thread = threading.Thread(target=searches)
     thread.start()
     thread.join()
 
 
-def counted(package: str, wire: str, url: str, count: int, path: list) -> int:
+def counted(package: str, wire: str, url: str, count: int, path: list, in_main: bool = False) -> int:
     """The client process's instructions for a run of ``count`` searches."""
     return instructions(
-        [__file__, "--run", package, wire, url, str(count)], dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+        [__file__, "--run", package, wire, url, str(count)] + (["--in-main"] if in_main else []),
+        dict(os.environ, PYTHONPATH=os.pathsep.join(path)),
     )
 
 
@@ -88,11 +95,16 @@ def main(argv: Optional[list] = None) -> int:
     )
     parser.add_argument("--searches", type=int, default=200, help="searches counted (default 200)")
     parser.add_argument("--repeat", type=int, default=1, help="counts of each contender, in turns (default 1)")
+    parser.add_argument(
+        "--in-main",
+        action="store_true",
+        help="search in the main thread, as a program does: the browser wire's Ctrl-C hand-off is counted",
+    )
     parser.add_argument("--run", nargs=4, help=argparse.SUPPRESS)  # the child run under valgrind
     args = parser.parse_args(argv)
     if args.run:
         package, wire, url, count = args.run
-        run(package, wire, url, int(count))
+        run(package, wire, url, int(count), args.in_main)
         return 0
     import search_ab
     import transport
@@ -107,8 +119,8 @@ def main(argv: Optional[list] = None) -> int:
             for _ in range(args.repeat):
                 for wire in args.wire:
                     for name, package, path in contenders if wire != "ddgs" else [("ddgs", "", [])]:
-                        small = counted(package, wire, url, _FIRST, path)
-                        large = counted(package, wire, url, _FIRST + args.searches, path)
+                        small = counted(package, wire, url, _FIRST, path, args.in_main)
+                        large = counted(package, wire, url, _FIRST + args.searches, path, args.in_main)
                         print(
                             "%-6s %-8s %6.3f M instructions a search"
                             % (wire, name, (large - small) / args.searches / 1e6),

@@ -7,23 +7,38 @@ a helper thread while the main thread waits on a lock, which Ctrl-C interrupts a
 once. The abandoned work is told to stop (its ``abandon`` callback: the transfer's
 next callback ends it) and, in any case, ends by its own deadline in the helper, which
 then runs ``release``. The work runs in the calling thread itself wherever the hand-off could
-not matter (it costs two thread switches, about a tenth of a warm search's CPU): in any thread
+not matter (it costs two thread switches, about a twentieth of a warm search's CPU): in any thread
 but the main one (Python runs signal handlers in the main thread only), and while SIGINT is not
 handled by Python (``SIG_IGN``: Ctrl-C does nothing; ``SIG_DFL``: it ends the process at once;
 a handler installed outside Python), where no ``KeyboardInterrupt`` can come.
 
-Helper threads are daemons (an abandoned transfer never holds the process up at exit)
-and are kept for the next call (:mod:`.workers`: no thread start per request).
+Only the main thread hands work over, one piece at a time, so one helper thread does it all
+(:class:`_Helper`: a daemon, so an abandoned transfer never holds the process up at exit), handed
+each piece through its own queue: no thread start or pool per request. A helper whose work
+was given up on (Ctrl-C) finishes that work, runs its ``release`` and ends; the next hand-off
+starts a new helper. A forked child starts its own (the parent's is not there).
 """
 
+import queue
 import signal
 import threading
 from typing import Callable, Optional
 
-from .waits import wait_for
-from .workers import submit
+from ..forks import module_global
+from .waits import WAKE_S, wait_for
+
+# The handler as set (an int for SIG_IGN/SIG_DFL) from the C module the stdlib's ``signal`` wraps:
+# ``signal.getsignal`` converts it to its enum, which for a callable handler raises and catches a
+# ValueError (5 us, 21k of the hand-off's 54k instructions: bench/handoff.py).
+try:
+    from _signal import getsignal as _handler  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # pragma: no cover - an interpreter without CPython's module
+    _handler = signal.getsignal
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: The helper thread's name.
+HELPER_NAME = "websearch-perform"
 
 
 class _Job:
@@ -40,12 +55,13 @@ class _Job:
         self.lock = threading.Lock()  # guards the three flags and ``release``
         self.release: Optional[Callable[[], None]] = None  # set when the caller left during the work
 
-    def run(self) -> None:
+    def run(self) -> bool:
         """In the helper: the work (unless the caller left before it started), then the release
-        the caller left behind."""
+        the caller left behind; true when the caller waited for the work to its end (the helper
+        is free for the next), false when it left during the work (the helper was let go)."""
         with self.lock:
             if self.cancelled:
-                return
+                return True
             self.started = True
         try:
             self.work()
@@ -55,12 +71,15 @@ class _Job:
             self.finished = True
             release = self.release
         self.done.release()
-        if release is not None:
-            release()
+        if release is None:
+            return True
+        release()
+        return False
 
-    def leave(self, abandon: Callable[[], None], release: Callable[[], None]) -> None:
+    def leave(self, abandon: Callable[[], None], release: Callable[[], None]) -> bool:
         """The caller stops waiting (Ctrl-C): work under way is told to stop and releases when it
-        ends; work that has ended, or never started (and now never will), is released here."""
+        ends; work that has ended, or never started (and now never will), is released here. True
+        when the work was under way (its helper is busy with it until it ends)."""
         with self.lock:
             running = self.started and not self.finished
             if running:
@@ -71,6 +90,25 @@ class _Job:
             abandon()
         else:
             release()
+        return running
+
+
+class _Helper:
+    """The thread that runs the main thread's work, handed one job at a time through its queue
+    (a job given up on before it started is skipped there)."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name=HELPER_NAME, daemon=True).start()
+
+    def _serve(self) -> None:
+        get = self.jobs.get
+        while get().run():
+            pass  # the caller waited for the work to its end: on to the next; else it started another helper
+
+
+#: The main thread's helper, once it has one (none in a forked child: the parent's is not there).
+_helpers: list[_Helper] = module_global(__name__, "_helpers", list)
 
 
 def run_interruptibly(work: Callable[[], None], *, abandon: Callable[[], None], release: Callable[[], None]) -> None:
@@ -83,11 +121,16 @@ def run_interruptibly(work: Callable[[], None], *, abandon: Callable[[], None], 
             release()
         return
     job = _Job(work)
-    try:  # Ctrl-C while handing the job over counts too: it may not have reached a helper yet
-        submit(job.run, "websearch-perform")
-        wait_for(lambda seconds: job.done.acquire(timeout=seconds))  # Ctrl-C interrupts it
+    helpers = _helpers
+    try:  # Ctrl-C while handing the job over counts too: it may not have reached the helper yet
+        if not helpers:
+            helpers.append(_Helper())
+        helpers[0].jobs.put(job)
+        if not job.done.acquire(True, WAKE_S):  # Ctrl-C interrupts it; most work ends within the first wait
+            wait_for(lambda seconds: job.done.acquire(timeout=seconds))
     except BaseException:
-        job.leave(abandon, release)
+        if job.leave(abandon, release):  # the helper is busy with it until it ends: the next hand-off starts another
+            helpers.clear()
         raise
     release()
     if job.error is not None:
@@ -98,4 +141,4 @@ def _sigint_reaches_python() -> bool:
     """Whether a Ctrl-C can raise in this thread: it is the main thread and SIGINT's handler is a
     Python callable (``default_int_handler`` or the program's own), not ``SIG_IGN``/``SIG_DFL``
     (ints) nor ``None`` (a handler set outside Python)."""
-    return threading.current_thread() is threading.main_thread() and callable(signal.getsignal(signal.SIGINT))
+    return threading.current_thread() is threading.main_thread() and callable(_handler(signal.SIGINT))

@@ -1,14 +1,14 @@
-"""Reusable daemon threads for the work a call hands off: libcurl's transfer (so Ctrl-C reaches
-the main thread at once, :mod:`.interrupt`), a parse or an extraction that must end at the
-deadline (:func:`.deadline.run_within`), work done several at a time (:func:`run_each`: a
+"""Reusable daemon threads for the work a call hands off: a parse or an extraction that must end
+at the deadline (:func:`.deadline.run_within`), work done several at a time (:func:`run_each`: a
 merge's backends, the pages ``include_content`` reads), and whole calls an asyncio loop awaits
 (:func:`run_awaited`: an MCP server's tool calls, an agent tool's ``arun``), which an
-interpreter's end never waits for.
+interpreter's end never waits for. (libcurl's transfer has a helper of its own, :mod:`.interrupt`.)
 
 Starting a thread per call cost about a sixth of a warm search's CPU; a thread that finished
 its job waits here for the next, up to :data:`IDLE_MAX` of them. While it runs a job it carries
-the job's name (``websearch-parse``, ``websearch-extract``, ``websearch-perform``,
-``websearch-mcp-call``, ``websearch-mcp-stdin``, ``websearch-mcp-stdout``, ``websearch-agent-tool``), and ``websearch-idle`` between jobs. Abandoned work keeps its thread until it stops (at a checkpoint, or at its own
+the job's name (``websearch-parse``, ``websearch-extract``, ``websearch-mcp-call``,
+``websearch-mcp-stdin``, ``websearch-mcp-stdout``, ``websearch-agent-tool``), and ``websearch-idle``
+between jobs. Abandoned work keeps its thread until it stops (at a checkpoint, or at its own
 deadline); new work then gets another thread. Threads do not survive ``fork``: a forked child
 (an RQ worker's job, say) starts its own instead of handing work to threads it does not have.
 A caller waits for its job with :func:`.waits.wait_for`, which Ctrl-C ends within a quarter second.

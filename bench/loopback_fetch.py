@@ -117,3 +117,35 @@ def wire_name(impersonate: Optional[str]) -> str:
 
     profile = resolve_impersonate(impersonate)
     return "%s%s" % (profile, " (requests)" if profile == "off" else " (browser wire)")
+
+
+@contextlib.contextmanager
+def mock_fetch_system(htmls: Sequence[str], timeout_ms: int = ws.Settings.timeout_ms) -> Iterator[Callable[[str], str]]:
+    """:func:`fetch_system` with each page answered in the process (``testing.MockWire``, the
+    browser wire's request building): no socket and no wait, so what is counted is fetch's own
+    work and the extraction, a count the load does not move (``bench/extraction_instructions.py``)."""
+    from websearch_sync import testing
+
+    base = "http://127.0.0.1:8080"
+    paths = {html: "/%d" % index for index, html in enumerate(htmls)}
+    answers = {
+        base + path: testing.MockResponse(200, {"Content-Type": "text/html; charset=utf-8"}, html.encode("utf-8"))
+        for html, path in paths.items()
+    }
+    wire = testing.MockWire(lambda request: answers[request.url])
+    settings = ws.Settings(allow_private=True, impersonate="chrome", timeout_ms=timeout_ms)
+    client = ws.SearchClient("stub", settings=settings, cache_ttl_s=0, min_interval_s=0, retries=0, wire=wire)
+
+    def through_fetch(html: str) -> str:
+        wire.requests.clear()  # (it lists every request it answered)
+        try:
+            return client.fetch(base + paths[html], allow_private=True, extract_mode="text", max_chars=1_000_000)[
+                "text"
+            ]
+        except ws.WebSearchError:
+            return ""
+
+    try:
+        yield through_fetch
+    finally:
+        client.close()

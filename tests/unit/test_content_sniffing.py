@@ -272,3 +272,48 @@ def test_an_untyped_image_fetch_does_not_return_is_named_not_called_binary_data(
 
 def test_an_untyped_text_opening_as_a_bitmap_s_signature_is_text():
     assert read(b"BMW 3 series: the owner's manual\n") == ("", "BMW 3 series: the owner's manual", "text")
+
+
+def test_a_responses_kind_is_found_once_and_again_when_what_it_was_read_from_changes(monkeypatch):
+    """``content_kind`` sniffs a response once (a fetch asks three times); a Content-Type, a body
+    or a cut set anew on the same response is read anew, and a copy made by
+    ``dataclasses.replace`` starts without the first one's answer."""
+    import dataclasses
+
+    from websearch_sync.net import media
+
+    found = []
+    sniff = media._content_kind
+    monkeypatch.setattr(media, "_content_kind", lambda answer: found.append(1) or sniff(answer))
+    page = response(PRIMER_PAGE, "text/html")
+    assert [content_kind(page) for _ in range(3)] == ["html"] * 3
+    assert len(found) == 1
+    page.headers["Content-Type"] = "image/png"  # a page under an image's type: still the page, read again
+    assert content_kind(page) == "html" and len(found) == 2
+    page.content = NOTICE  # a PDF under an image's type is no page: the type's
+    assert content_kind(page) == "image" and len(found) == 3
+    del page.headers["Content-Type"]
+    page.content = PHP_WARNING + NOTICE[:300]  # untyped, no PDF trailer at its end: the page it opens as
+    assert content_kind(page) == "html" and len(found) == 4
+    page.truncated = True  # the same bytes cut by max_bytes: the PDF too large to read
+    assert content_kind(page) == "pdf" and len(found) == 5
+    copy = dataclasses.replace(page, truncated=False)
+    assert copy.kind_memo is None
+    assert content_kind(copy) == "html" and len(found) == 6
+
+
+def test_a_responses_media_type_is_read_once_while_its_header_is_the_same(monkeypatch):
+    """``HttpResponse.content_type`` reads the header once (a fetch asks about ten times), and again
+    once the header is set anew or removed."""
+    from websearch_sync.net import response as response_module
+
+    read = []
+    media_type = response_module.media_type
+    monkeypatch.setattr(response_module, "media_type", lambda value: read.append(value) or media_type(value))
+    page = response(PRIMER_PAGE, "Text/HTML; charset=utf-8")
+    assert [page.content_type for _ in range(3)] == ["text/html"] * 3
+    assert read == ["Text/HTML; charset=utf-8"]
+    page.headers["Content-Type"] = "application/pdf"
+    assert page.content_type == "application/pdf" and len(read) == 2
+    del page.headers["Content-Type"]
+    assert page.content_type == "" and read[-1] is None

@@ -325,3 +325,35 @@ def test_an_answer_of_a_waiter_that_asked_itself_is_handed_to_no_other_callers_w
     waiter.join()
     impatient.join()
     assert results == [None]  # nothing handed over in this turn: it reads the cache, or asks
+
+
+def test_a_turn_nobody_waits_for_makes_no_event_and_a_waited_one_wakes_its_waiters(monkeypatch):
+    """The event waiters wait on is made by the first waiter: a question asked alone (nearly every
+    one) makes none; one waited for wakes its waiter as the turn ends, not at its budget's end."""
+    waiting, results = _waits_counted(monkeypatch), []
+
+    def wait_for_it():
+        budget = Deadline(30_000)
+        with flights.turn(KEY, budget, lambda: None) as handed:
+            results.append((handed, budget.expired()))
+
+    waiters = [threading.Thread(target=wait_for_it) for _ in range(2)]  # (a thread makes an event of its own)
+    made = []
+    real_event = threading.Event
+    monkeypatch.setattr(flight.threading, "Event", lambda: made.append(1) or real_event())
+    flights = Flights()
+    with flights.turn(KEY, Deadline(60_000), lambda: None) as found:
+        assert found is None
+        flights.answered(KEY, _answer())
+    assert made == []
+    with flights.turn(KEY, Deadline(60_000), lambda: None) as found:
+        assert found is None
+        for waiter in waiters:
+            waiter.start()
+        for _ in waiters:
+            assert waiting.acquire(timeout=60)
+        flights.answered(KEY, _answer())
+    for waiter in waiters:
+        waiter.join(timeout=60)
+    assert made == [1]  # one event, made by the first waiter, shared by the second
+    assert [(handed["items"][0]["title"], expired) for handed, expired in results] == [("one", False)] * 2

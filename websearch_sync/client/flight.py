@@ -119,9 +119,9 @@ class Reach:
         return other.budget_s <= self.budget_s and other.retries <= self.retries and timeout_covered
 
 
-class _Asking(threading.Event):
-    """A question one thread of this process is asking; set when it is done, with its ``answer``
-    when it handed one over (:meth:`Flights.answered`)."""
+class _Asking:
+    """A question one thread of this process is asking; its :attr:`done` set when it is done, with
+    its ``answer`` when it handed one over (:meth:`Flights.answered`)."""
 
     answer: Optional[dict[str, Any]] = None
     #: A copy of the error the asking call failed with (``None``: it did not fail).
@@ -138,9 +138,17 @@ class _Asking(threading.Event):
     handed: Optional[dict[str, Any]] = None
 
     def __init__(self) -> None:
-        super().__init__()
         #: The thread whose turn it is: the only one that hands its waiters an answer.
         self.owner = threading.get_ident()
+        #: What the waiters wait on, made by the first of them (under :attr:`Flights._lock`) and set by
+        #: the asker when its turn ends: a question nobody waits for, nearly every one, makes no
+        #: ``threading.Event`` (a condition and its lock: 3 us a fetch or a search, and its ``set``).
+        self.done: Optional[threading.Event] = None
+
+    def wait(self, seconds: float) -> bool:
+        """In a waiter (which made :attr:`done`): wait at most ``seconds`` for the turn's end; true once it ended."""
+        assert self.done is not None
+        return self.done.wait(seconds)
 
     def answer_for(self, budget: Deadline, reach: Optional[Reach]) -> Optional[dict[str, Any]]:
         """A copy of the answer handed over, when it serves a waiter with ``budget`` and ``reach``
@@ -225,6 +233,8 @@ class Flights:
                 mine = self._asking[key] = _Asking()
             else:
                 asking.waiters += 1
+                if asking.done is None:  # the first waiter: the asker sets it as its turn ends
+                    asking.done = threading.Event()
         if asking is not None:  # another thread of this process asks: wait, then take its answer (or the cache's)
             wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
             handed = asking.answer_for(budget, reach)
@@ -249,10 +259,12 @@ class Flights:
             with self._lock:
                 del self._asking[key]  # no waiter comes after this
                 late = mine.waiters and mine.answer is None and mine.handed is not None
+                done = mine.done  # made by a waiter before this point, or never
             if late:
                 mine.answer = copy_result(cast(dict[str, Any], mine.handed))
             mine.handed = None
-            mine.set()
+            if done is not None:
+                done.set()
 
     def _shared_turn(
         self, key: Hashable, budget: Deadline, lookup: Lookup, secrets: Iterable[Optional[str]]

@@ -35,11 +35,26 @@ class HttpResponse:
     _json: Any = field(default=_NOT_PARSED, repr=False)
     _json_error: Optional[ValueError] = field(default=None, repr=False, compare=False)
     _json_long: Any = field(default=_NOT_PARSED, repr=False, compare=False)
+    #: What :func:`~.media.content_kind` found, with what it read it from: ``(Content-Type header,
+    #: content, truncated, kind)``, the first two compared by identity (a header or body set anew is
+    #: read anew). Not an argument: ``dataclasses.replace`` starts a copy without it.
+    kind_memo: Optional[tuple[Optional[str], bytes, bool, str]] = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    #: :attr:`content_type`, with the header it was read from (compared by identity).
+    _media: Optional[tuple[Optional[str], str]] = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def content_type(self) -> str:
-        """The media type without parameters, lower-case (``""`` when absent): :func:`media_type`."""
-        return media_type(self.headers.get("Content-Type"))
+        """The media type without parameters, lower-case (``""`` when absent): :func:`media_type`.
+        Read once while the header is the same (a fetch asks about ten times)."""
+        header = self.headers.get("Content-Type")
+        memo = self._media
+        if memo is not None and memo[0] is header:
+            return memo[1]
+        media = media_type(header)
+        self._media = (header, media)
+        return media
 
     @property
     def read_as_xml(self) -> bool:

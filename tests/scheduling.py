@@ -31,6 +31,10 @@ AGENT_FRAMEWORK_PACKAGES = frozenset(
     | {"llama_index"}
     | {"pydantic_ai", "smolagents"}
 )
+#: The packages whose importing test modules run in the unit of :data:`AGENT_FRAMEWORK_MODULES`: the
+#: agent frameworks, and the MCP SDK (about 0.4 s of CPU for its client, and the MCP tests' shared
+#: zygote, ``tests/mcp_zygote.py``, about 1.1 s: the frameworks' MCP clients need both too).
+ONE_WORKER_PACKAGES = AGENT_FRAMEWORK_PACKAGES | {"mcp"}
 #: What no test module may import when it is collected, which every worker does for every module:
 #: the agent frameworks and the MCP SDK (about a second of CPU, pydantic models built at import),
 #: and curl_cffi (an optional extra). Tests import them when they run. ``tests/conftest.py`` notes
@@ -47,8 +51,11 @@ def costly_imports(modules: Iterable[str]) -> list[str]:
     return sorted({name.split(".", 1)[0] for name in modules} & NOT_AT_COLLECTION)
 
 
-#: Modules whose tests import an agent framework or a model SDK in the worker's process.
-#: ``tests/unit/test_suite_setup.py`` checks that every such module is listed.
+#: Modules whose tests import an agent framework, a model SDK or the MCP SDK in the worker's process
+#: (:data:`ONE_WORKER_PACKAGES`). ``tests/unit/test_suite_setup.py`` checks that every such module is
+#: listed. test_mcp.py and test_tool_media_filters.py, which import the MCP SDK's client and fork
+#: their servers from the worker's MCP zygote, ran on two other workers than the frameworks' (bench/
+#: suite_time.py, 2026-12-03: the SDK's client imported and a zygote started on three workers).
 AGENT_FRAMEWORK_MODULES = (
     "tests/unit/test_public_surface.py",
     "tests/unit/test_api_reference.py",
@@ -70,6 +77,8 @@ AGENT_FRAMEWORK_MODULES = (
     "tests/sockets/test_tool_anthropic_strict.py",
     "tests/sockets/test_tool_images.py",
     "tests/sockets/test_tool_sdk_schemas.py",
+    "tests/sockets/test_mcp.py",
+    "tests/sockets/test_tool_media_filters.py",
 )
 #: The scope name of :data:`AGENT_FRAMEWORK_MODULES` (not a file: no test module is named so).
 AGENT_FRAMEWORKS = "agent frameworks"
@@ -117,7 +126,6 @@ USER_RUNS = "user pytest runs"
 RUN_FIRST = (
     AGENT_FRAMEWORKS,  # 35.3 s, 21.8 s
     "tests/sockets/test_shared_state_promises.py",  # 17.0 s, 2.9 s
-    "tests/sockets/test_mcp.py",  # 15.6 s, 5.9 s
     "tests/reliability/test_fault_matrix.py",  # 15.0 s, 7.1 s
     "tests/reliability/test_transport_deadlines.py",  # 12.9 s, 0.7 s
     "tests/reliability/test_hostile_input.py",  # 12.3 s, 7.8 s

@@ -258,7 +258,7 @@ def test_the_modules_importing_an_agent_framework_share_one_worker():
     assert importing and importing <= listed, sorted(importing - listed)
     units = {scheduling.unit_of(module + "::test") for module in listed}
     assert units == {scheduling.AGENT_FRAMEWORKS}
-    named = listed | set(scheduling.RUN_FIRST) - {scheduling.AGENT_FRAMEWORKS}
+    named = listed | set(scheduling.RUN_FIRST) - {scheduling.AGENT_FRAMEWORKS, scheduling.SEARCHING_FORKS}
     assert [module for module in sorted(named) if not (ROOT / module).is_file()] == []
 
 
@@ -305,6 +305,28 @@ def test_the_modules_running_user_suites_from_the_shared_fork_server_share_one_w
     assert calling == listed, (sorted(calling - listed), sorted(listed - calling))
     assert {scheduling.unit_of(module + "::test") for module in listed} == {scheduling.USER_RUNS}
     assert not listed & (set(scheduling.AGENT_FRAMEWORK_MODULES) | set(scheduling.PACKAGE_SOURCE_MODULES))
+
+
+def test_the_modules_forking_from_the_shared_searching_server_share_one_worker():
+    """``python_forks.shared_searching`` starts a fork server per worker (the library, its engines
+    and pytest imported): the modules calling it are one unit of tests/scheduling.py, so one worker
+    starts it."""
+    import scheduling
+
+    listed = set(scheduling.SEARCHING_FORK_MODULES)
+    calling = {
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "tests").rglob("test_*.py"))
+        if "shared_searching" in (text := path.read_text(encoding="utf-8"))
+        and any(
+            isinstance(node, ast.Call) and getattr(node.func, "id", None) == "shared_searching"
+            for node in ast.walk(ast.parse(text))
+        )
+    }
+    assert calling == listed, (sorted(calling - listed), sorted(listed - calling))
+    assert {scheduling.unit_of(module + "::test") for module in listed} == {scheduling.SEARCHING_FORKS}
+    others = scheduling.AGENT_FRAMEWORK_MODULES + scheduling.PACKAGE_SOURCE_MODULES + scheduling.USER_RUN_MODULES
+    assert not listed & set(others)
 
 
 def test_collecting_the_suite_imports_no_agent_framework_or_sdk(request):

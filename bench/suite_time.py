@@ -14,7 +14,10 @@ end of collection (interpreter and pytest start, plugins, collecting every modul
 
 * the whole run: wall, CPU of every process (``getrusage`` of this script's children), and how
   that splits into worker start and collection, tests in the workers, their child processes, and
-  the rest (the controller, processes nobody waited for);
+  the rest: the controller, the workers between tests, the children the workers' cleanups waited
+  for (the fork servers the test modules share, ``tests/forkserver.py``'s ``shared``, closed as the
+  session ends: their start and every child forked from them), and what is left (the workers' exit,
+  processes nobody waited for);
 * CPU per top-level directory and per module, largest first, with the child processes' part;
 * the ``--top`` tests by CPU (own + children) and by wall time;
 * the timeline (each test's start and end on the system's monotonic clock, which every process

@@ -14,7 +14,10 @@ end of collection (interpreter and pytest start, plugins, collecting every modul
 
 * the whole run: wall, CPU of every process (``getrusage`` of this script's children), and how
   that splits into worker start and collection, tests in the workers, their child processes, and
-  the rest (the controller, processes nobody waited for);
+  the rest: the controller, the workers between tests, the children the workers' cleanups waited
+  for (the fork servers the test modules share, ``tests/forkserver.py``'s ``shared``, closed as the
+  session ends: their start and every child forked from them), and what is left (the workers' exit,
+  processes nobody waited for);
 * CPU per top-level directory and per module, largest first, with the child processes' part;
 * the ``--top`` tests by CPU (own + children) and by wall time;
 * the timeline (each test's start and end on the system's monotonic clock, which every process
@@ -88,10 +91,15 @@ def _count_clock_sleeps() -> None:
 
 
 def pytest_configure(config: Any) -> None:
-    """When pytest had started in this process (monotonic); the client clock's sleeps counted from here."""
+    """When pytest had started in this process (monotonic); the client clock's sleeps counted from here.
+    The figures are written by the last of the config's cleanups (:func:`_write_figures`, added
+    first: pytest runs them last in, first out, after every ``pytest_unconfigure``), so that what
+    those end (the fork servers the tests share, ``tests/forkserver.py``'s ``shared``, whose
+    children's CPU reaches this process only when the server is waited for) is counted."""
     _marks["configured_at"] = time.monotonic()
     _count_clock_sleeps()
     _time_walks()
+    config.add_cleanup(lambda: _write_figures(config))
 
 
 def pytest_collection_finish(session: Any) -> None:
@@ -145,7 +153,14 @@ def _time_walks() -> None:
 
 
 def pytest_unconfigure(config: Any) -> None:
-    """Write this process's figures to the driver's folder."""
+    """This process's CPU (its own, its waited-for children's) as pytest's unconfiguring starts."""
+    _marks["unconfigured_at"] = time.monotonic()
+    _marks["self_cpu"] = _cpu(resource.getrusage(resource.RUSAGE_SELF))
+    _marks["children_cpu"] = _cpu(resource.getrusage(resource.RUSAGE_CHILDREN))
+
+
+def _write_figures(config: Any) -> None:
+    """Write this process's figures to the driver's folder, once every other cleanup has run."""
     folder = os.environ.get(OUT_ENV)
     if not folder:
         return
@@ -155,9 +170,12 @@ def pytest_unconfigure(config: Any) -> None:
         "collected_cpu": _marks.get("collected_cpu", 0.0),
         "configured_at": _marks.get("configured_at", 0.0),
         "collected_at": _marks.get("collected_at", 0.0),
-        "ended_at": time.monotonic(),
-        "self_cpu": _cpu(resource.getrusage(resource.RUSAGE_SELF)),
-        "children_cpu": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)),
+        "ended_at": _marks.get("unconfigured_at", 0.0),
+        "self_cpu": _marks.get("self_cpu", 0.0),
+        "children_cpu": _marks.get("children_cpu", 0.0),
+        "cleaned_at": time.monotonic(),
+        "cleaned_self_cpu": _cpu(resource.getrusage(resource.RUSAGE_SELF)),
+        "cleaned_children_cpu": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)),
         "loggers": len(logging.Logger.manager.loggerDict),
         "walked": _walked[0],
         "tests": _tests,
@@ -220,7 +238,25 @@ def report(records: list[dict[str, Any]], wall: float, total_cpu: float, top: in
         % (start, len(workers), start / max(1, len(workers)))
     )
     print("  tests in the workers %.1f s, their child processes %.1f s" % (own, kids))
-    print("  the rest (controller, worker teardown, unwaited processes) %.1f s" % (total_cpu - start - own - kids))
+    rest = total_cpu - start - own - kids
+    print("  the rest (controller, worker teardown, unwaited processes) %.1f s" % rest)
+    if all("cleaned_self_cpu" in record for record in records):
+        controller = [r for r in records if r["worker"] == "controller"]
+        late_kids = sum(r["cleaned_children_cpu"] - r["children_cpu"] for r in workers)
+        late_self = sum(r["cleaned_self_cpu"] - r["self_cpu"] for r in workers)
+        between = sum(r["self_cpu"] - r["collected_cpu"] for r in workers) - own
+        print(
+            "    of which: the controller %.1f s; in the workers, between tests %.1f s, unconfigure and"
+            " cleanups %.1f s, children waited for by the cleanups (the shared fork servers) %.1f s;"
+            " the workers' exit and processes nobody waited for %.1f s"
+            % (
+                sum(r["cleaned_self_cpu"] for r in controller),
+                between,
+                late_self,
+                late_kids,
+                rest - sum(r["cleaned_self_cpu"] for r in controller) - between - late_self - late_kids,
+            )
+        )
     for record in records:
         print(
             "    %-10s self %.1f s (collection %.1f s), children %.1f s, tests %d"

@@ -31,6 +31,10 @@ AGENT_FRAMEWORK_PACKAGES = frozenset(
     | {"llama_index"}
     | {"pydantic_ai", "smolagents"}
 )
+#: The packages whose importing test modules run in the unit of :data:`AGENT_FRAMEWORK_MODULES`: the
+#: agent frameworks, and the MCP SDK (about 0.4 s of CPU for its client, and the MCP tests' shared
+#: zygote, ``tests/mcp_zygote.py``, about 1.1 s: the frameworks' MCP clients need both too).
+ONE_WORKER_PACKAGES = AGENT_FRAMEWORK_PACKAGES | {"mcp"}
 #: What no test module may import when it is collected, which every worker does for every module:
 #: the agent frameworks and the MCP SDK (about a second of CPU, pydantic models built at import),
 #: and curl_cffi (an optional extra). Tests import them when they run. ``tests/conftest.py`` notes
@@ -47,8 +51,11 @@ def costly_imports(modules: Iterable[str]) -> list[str]:
     return sorted({name.split(".", 1)[0] for name in modules} & NOT_AT_COLLECTION)
 
 
-#: Modules whose tests import an agent framework or a model SDK in the worker's process.
-#: ``tests/unit/test_suite_setup.py`` checks that every such module is listed.
+#: Modules whose tests import an agent framework, a model SDK or the MCP SDK in the worker's process
+#: (:data:`ONE_WORKER_PACKAGES`). ``tests/unit/test_suite_setup.py`` checks that every such module is
+#: listed. test_mcp.py and test_tool_media_filters.py, which import the MCP SDK's client and fork
+#: their servers from the worker's MCP zygote, ran on two other workers than the frameworks' (bench/
+#: suite_time.py, 2026-12-03: the SDK's client imported and a zygote started on three workers).
 AGENT_FRAMEWORK_MODULES = (
     "tests/unit/test_public_surface.py",
     "tests/unit/test_api_reference.py",
@@ -70,6 +77,8 @@ AGENT_FRAMEWORK_MODULES = (
     "tests/sockets/test_tool_anthropic_strict.py",
     "tests/sockets/test_tool_images.py",
     "tests/sockets/test_tool_sdk_schemas.py",
+    "tests/sockets/test_mcp.py",
+    "tests/sockets/test_tool_media_filters.py",
 )
 #: The scope name of :data:`AGENT_FRAMEWORK_MODULES` (not a file: no test module is named so).
 AGENT_FRAMEWORKS = "agent frameworks"
@@ -108,6 +117,20 @@ USER_RUN_MODULES = (
 #: The scope name of :data:`USER_RUN_MODULES` (not a file).
 USER_RUNS = "user pytest runs"
 
+#: The modules whose tests fork searches, CLI commands and users' pytest runs from
+#: ``python_forks.shared_searching``: one unit, so one worker starts that fork server (the library,
+#: its engines and pytest imported: about 0.6 s of CPU). Spread over the workers as collected, each
+#: of the three ran on its own worker, and each worker started a server (bench/suite_time.py,
+#: 2026-12-03, where the servers' CPU counts once they are closed, as the session ends).
+#: ``tests/unit/test_suite_setup.py`` checks that every test module calling it is listed.
+SEARCHING_FORK_MODULES = (
+    "tests/sockets/test_cli_output.py",
+    "tests/sockets/test_conformance_kit.py",
+    "tests/sockets/test_plugins.py",
+)
+#: The scope name of :data:`SEARCHING_FORK_MODULES` (not a file).
+SEARCHING_FORKS = "searching forks"
+
 #: Units handed out first, longest first: every unit that took 4 s or more of wall in an idle
 #: four-worker run (2026-11-30, 7,705 tests, ``bench/suite_time.py``; wall, CPU own + children),
 #: so that none of them is the last a worker runs while the others have finished. The agent
@@ -117,17 +140,16 @@ USER_RUNS = "user pytest runs"
 RUN_FIRST = (
     AGENT_FRAMEWORKS,  # 35.3 s, 21.8 s
     "tests/sockets/test_shared_state_promises.py",  # 17.0 s, 2.9 s
-    "tests/sockets/test_mcp.py",  # 15.6 s, 5.9 s
     "tests/reliability/test_fault_matrix.py",  # 15.0 s, 7.1 s
     "tests/reliability/test_transport_deadlines.py",  # 12.9 s, 0.7 s
     "tests/reliability/test_hostile_input.py",  # 12.3 s, 7.8 s
+    SEARCHING_FORKS,  # test_conformance_kit.py 6.8 s, 2.2 s; test_plugins.py 4.4 s, 2.9 s; test_cli_output.py
     "tests/sockets/test_searxng_config.py",  # 12.0 s, 0.1 s
     "tests/sockets/test_scaling_recipes.py",  # 10.6 s, 3.0 s
     "tests/reliability/test_parse_deadline.py",  # 8.8 s, 1.4 s
     "tests/sockets/test_shared_state.py",  # 8.5 s, 1.1 s
     "tests/sockets/test_hardening_regex.py",  # 7.7 s, 4.3 s
     "tests/reliability/test_no_secret_leaks.py",  # 7.6 s, 4.7 s
-    "tests/sockets/test_conformance_kit.py",  # 6.8 s, 2.2 s
     "tests/sockets/test_shared_state_operator.py",  # 6.0 s, 0.6 s
     "tests/conformance/test_conformance.py",  # 5.9 s, 2.5 s
     "tests/sockets/test_shared_state_processes.py",  # 5.8 s, 1.5 s
@@ -142,7 +164,6 @@ RUN_FIRST = (
     "tests/sockets/test_searxng_query_syntax.py",  # 4.7 s, 0.1 s
     "tests/sockets/test_shared_state_cluster.py",  # 4.4 s, 0.2 s
     "tests/conformance/test_http_failures.py",  # 4.4 s, 2.3 s
-    "tests/sockets/test_plugins.py",  # 4.4 s, 2.9 s
     "tests/sockets/test_plugin_packaging.py",  # 4.2 s, 1.9 s
 )
 
@@ -185,13 +206,15 @@ RUN_ORDER_KEY = "websearch_run_order"
 
 
 def unit_of(nodeid: str) -> str:
-    """The unit a test runs in: its module, or :data:`AGENT_FRAMEWORKS`, :data:`PACKAGE_SOURCE` or
-    :data:`USER_RUNS` for those modules."""
+    """The unit a test runs in: its module, or :data:`AGENT_FRAMEWORKS`, :data:`PACKAGE_SOURCE`,
+    :data:`USER_RUNS` or :data:`SEARCHING_FORKS` for those modules."""
     module = nodeid.split("::", 1)[0]
     if module in AGENT_FRAMEWORK_MODULES:
         return AGENT_FRAMEWORKS
     if module in USER_RUN_MODULES:
         return USER_RUNS
+    if module in SEARCHING_FORK_MODULES:
+        return SEARCHING_FORKS
     return PACKAGE_SOURCE if module in PACKAGE_SOURCE_MODULES else module
 
 

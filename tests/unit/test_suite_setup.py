@@ -240,8 +240,9 @@ INTEGRATION_BY_NAME = "import_module(" + '"websearch_sync.integrations." +'  # s
 
 
 def test_the_modules_importing_an_agent_framework_share_one_worker():
-    """Each worker that runs such a module pays the frameworks' import (about 6 s of CPU): they are
-    one unit of tests/scheduling.py, so one worker does. A new one left out costs every worker."""
+    """Each worker that runs such a module pays the frameworks' import (about 6 s of CPU), or the MCP
+    SDK's client and an MCP zygote (about 1.5 s): they are one unit of tests/scheduling.py, so one
+    worker does. A new one left out costs every worker."""
     import scheduling
 
     listed = set(scheduling.AGENT_FRAMEWORK_MODULES)
@@ -249,15 +250,15 @@ def test_the_modules_importing_an_agent_framework_share_one_worker():
         path.relative_to(ROOT).as_posix()
         for path in sorted((ROOT / "tests").rglob("test_*.py"))
         if (
-            _spells_any(text := path.read_text(encoding="utf-8"), scheduling.AGENT_FRAMEWORK_PACKAGES)
-            and _imported_packages(text) & scheduling.AGENT_FRAMEWORK_PACKAGES
+            _spells_any(text := path.read_text(encoding="utf-8"), scheduling.ONE_WORKER_PACKAGES)
+            and _imported_packages(text) & scheduling.ONE_WORKER_PACKAGES
         )
         or INTEGRATION_BY_NAME in text  # each integration's module imports its framework
     }
     assert importing and importing <= listed, sorted(importing - listed)
     units = {scheduling.unit_of(module + "::test") for module in listed}
     assert units == {scheduling.AGENT_FRAMEWORKS}
-    named = listed | set(scheduling.RUN_FIRST) - {scheduling.AGENT_FRAMEWORKS}
+    named = listed | set(scheduling.RUN_FIRST) - {scheduling.AGENT_FRAMEWORKS, scheduling.SEARCHING_FORKS}
     assert [module for module in sorted(named) if not (ROOT / module).is_file()] == []
 
 
@@ -306,6 +307,28 @@ def test_the_modules_running_user_suites_from_the_shared_fork_server_share_one_w
     assert not listed & (set(scheduling.AGENT_FRAMEWORK_MODULES) | set(scheduling.PACKAGE_SOURCE_MODULES))
 
 
+def test_the_modules_forking_from_the_shared_searching_server_share_one_worker():
+    """``python_forks.shared_searching`` starts a fork server per worker (the library, its engines
+    and pytest imported): the modules calling it are one unit of tests/scheduling.py, so one worker
+    starts it."""
+    import scheduling
+
+    listed = set(scheduling.SEARCHING_FORK_MODULES)
+    calling = {
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "tests").rglob("test_*.py"))
+        if "shared_searching" in (text := path.read_text(encoding="utf-8"))
+        and any(
+            isinstance(node, ast.Call) and getattr(node.func, "id", None) == "shared_searching"
+            for node in ast.walk(ast.parse(text))
+        )
+    }
+    assert calling == listed, (sorted(calling - listed), sorted(listed - calling))
+    assert {scheduling.unit_of(module + "::test") for module in listed} == {scheduling.SEARCHING_FORKS}
+    others = scheduling.AGENT_FRAMEWORK_MODULES + scheduling.PACKAGE_SOURCE_MODULES + scheduling.USER_RUN_MODULES
+    assert not listed & set(others)
+
+
 def test_collecting_the_suite_imports_no_agent_framework_or_sdk(request):
     """Every worker collects every module: a module-level import of the MCP SDK (one test module's
     ``from websearch_sync.mcp.transport import parse_line``) cost each worker 1.3 to 2.4 s of CPU."""
@@ -325,7 +348,7 @@ def test_the_long_units_are_handed_out_first_and_the_rest_as_collected():
 
     nodeids = [
         "tests/unit/test_a.py::test_one",
-        "tests/sockets/test_mcp.py::test_two",
+        "tests/reliability/test_fault_matrix.py::test_two",
         "tests/unit/test_a.py::test_three",
         scheduling.AGENT_FRAMEWORK_MODULES[-1] + "::test_four",
         scheduling.AGENT_FRAMEWORK_MODULES[0] + "::test_five",

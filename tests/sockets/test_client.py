@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from clocks import FakeClock, deadline_margin_s, deadlines_on, machine_pace
-from faults import gated, never_answer, respond, sequence
+from faults import MAX_WAIT_S, gated, head, never_answer, respond, sequence
 from servers import FaultServer, json_results
 
 import websearch_sync as ws
@@ -289,16 +289,34 @@ def test_a_429_retried_after_its_backoff_cools_the_backend_down_for_that_wait_on
         assert len(server.requests) == 3
 
 
-def test_a_retry_that_times_out_on_its_own_ends_with_its_timeout(json_backends):
-    """A retry's own failure is the call's error: a 502 retried into a request that times
-    out (its own 300 ms, the budget far from spent) is a ``Timeout``. Only a retry the call's
-    deadline cuts short ends with the error it retried (the 502)."""
+def test_a_retry_that_times_out_on_its_own_ends_with_its_timeout(json_backends, monkeypatch):
+    """A retry's own failure is the call's error: a 502 retried into a request that runs past
+    its own timeout (3 s, the 20 s budget far from spent) is a ``Timeout``. Only a retry the
+    call's deadline cuts short ends with the error it retried (the 502).
+
+    The deadlines are on the fake clock (:func:`clocks.deadlines_on`): the retry's answer begins,
+    then its own timeout passes (the server moves the clock on past it) before the next byte, which
+    the wire reads with its deadline expired. It once timed out in real time, with 300 ms for
+    every request: on a loaded machine the first request's 502, or the server's read of the retry,
+    came later than that (the first attempt a ``Timeout`` too, its retry then answered the 502; or
+    one request counted)."""
     json_backends("aa")
-    with FaultServer({"/aa": sequence(respond(502, b""), never_answer())}) as server:
-        with client_for(server, ["aa"], retries=1, clock=FakeClock(), timeout_ms=300) as client:
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    timeout_s = 3.0
+
+    def past_its_own_timeout(conn, request, server):
+        conn.sendall(head(200, {"Content-Type": "application/json", "Content-Length": "100", "Connection": "close"}))
+        clock.advance(2 * timeout_s)  # the request's own deadline passes; the budget's does not
+        conn.sendall(b"{")
+        server.wait(MAX_WAIT_S)
+
+    with FaultServer({"/aa": sequence(respond(502, b""), past_its_own_timeout)}) as server:
+        with client_for(server, ["aa"], retries=1, clock=clock, timeout_ms=int(timeout_s * 1000)) as client:
             with pytest.raises(ws.Timeout):
                 client.search("q", budget_ms=20_000)
         assert len(server.requests) == 2
+    assert len(clock.sleeps) == 1  # the backoff: the 502 was retried
 
 
 def test_a_retry_whose_rate_limit_slot_comes_too_late_fails_with_the_error_it_retried(json_backends, monkeypatch):

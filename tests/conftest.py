@@ -25,6 +25,8 @@ for every process of a run when Python writes no bytecode), ``worker_reports.py`
 worker sends its controller).
 """
 
+import sys
+
 import pytest
 
 # The fixtures (websearch_replay, websearch_fake) also where the pytest11 plugin is not installed
@@ -41,7 +43,8 @@ def _offline_and_clean_env():
     and without internet, and with a fresh shared default client (``call_tool(client=None)``, the
     integrations), so no cool-down or cache outlives a test. Set up first and torn down last
     (after the test's own ``monkeypatch``): no ``monkeypatch`` of its own, which cost each of the
-    suite's thousands of tests a fixture when there is usually no variable to take away."""
+    suite's thousands of tests a fixture when there is usually no variable to take away. The
+    refused ports the test held (``faults.refused_port``) are let go after it."""
     from search_env import without_search_settings
 
     from websearch_sync.client.default_client import close_default_client
@@ -52,6 +55,9 @@ def _offline_and_clean_env():
         with no_network():
             yield
         close_default_client()
+    faults = sys.modules.get("faults")  # not imported for it: most tests use no port
+    if faults is not None:
+        faults.release_ports()  # the refused ports the test held (faults.refused_port)
 
 
 @pytest.fixture

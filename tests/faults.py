@@ -43,7 +43,9 @@ __all__ = [
     "delayed",
     "gated",
     "sequence",
-    "free_port",
+    "held_port",
+    "refused_port",
+    "release_ports",
     "listener_that_never_accepts",
     "SilentTcp",
     "SilentDns",
@@ -320,13 +322,35 @@ def invalid_gzip(content_type: str = "text/html") -> Handler:
 # -- connections ----------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    """A port on 127.0.0.1 with nothing listening (connection refused)."""
-    sock = socket.socket()
+#: The sockets holding the ports :func:`refused_port` gave, closed as each test ends (``tests/conftest.py``).
+_HELD_PORTS: list[socket.socket] = []
+
+
+def held_port(reuse: bool = False) -> socket.socket:
+    """A socket bound to a port of 127.0.0.1, never listening: while it is open a connection to the
+    port is refused and the kernel gives the port to no other socket (a bind to port 0, a client's
+    own port). With ``reuse`` (``SO_REUSEADDR``), a server that sets it too, as redis-server does,
+    can bind and listen there meanwhile. A port bound, closed, then used (what ``free_port()`` gave)
+    was anyone's in between: another process's server listening on the "dead" port, or a server of
+    ours that could not bind it."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if reuse:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
+    return sock
+
+
+def refused_port() -> int:
+    """A port on 127.0.0.1 where a connection is refused, held (:func:`held_port`) until the test ends."""
+    sock = held_port()
+    _HELD_PORTS.append(sock)
+    return int(sock.getsockname()[1])
+
+
+def release_ports() -> None:
+    """Close the sockets holding the ports :func:`refused_port` gave (as each test ends)."""
+    while _HELD_PORTS:
+        _HELD_PORTS.pop().close()
 
 
 class listener_that_never_accepts:

@@ -7,12 +7,12 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import (
-    free_port,
     gzip_bomb,
     gzipped,
     invalid_gzip,
     listener_that_never_accepts,
     never_answer,
+    refused_port,
     reset_mid_body,
     respond,
     sequence,
@@ -86,7 +86,7 @@ def test_user_agent_setting_is_sent(testjson):
 
 
 def test_connection_refused_is_network_error(testjson):
-    error = expect_error("http://127.0.0.1:%d/s" % free_port(), "NetworkError", "connection_refused")
+    error = expect_error("http://127.0.0.1:%d/s" % refused_port(), "NetworkError", "connection_refused")
     assert error.retryable is True
 
 
@@ -215,7 +215,7 @@ def test_bad_endpoint_url_is_invalid_input(testjson):
 def test_keys_never_appear_in_errors(testjson):
     key = "sk-test-SECRET-123456"
     settings = ws.Settings(
-        endpoints={"testjson": "http://127.0.0.1:%d/s?key=%s" % (free_port(), key)},
+        endpoints={"testjson": "http://127.0.0.1:%d/s?key=%s" % (refused_port(), key)},
         providers={"testjson": {"api_key": key}},
     )
     with pytest.raises(WebSearchError) as info:

@@ -10,7 +10,7 @@ import time
 
 import pytest
 from clocks import FakeClock, deadline_margin_s, machine_pace, pace_throughout, paced_budget_s
-from faults import free_port, listener_that_never_accepts, respond
+from faults import listener_that_never_accepts, refused_port, respond
 from redis_server import RedisServer, held_keys, redis_db, redis_server, up  # noqa: F401  (fixtures)
 from servers import FaultServer
 
@@ -56,7 +56,7 @@ def test_redis_is_imported_only_when_a_state_url_is_used(redis_server):  # noqa:
 def test_without_redis_py_a_state_url_is_invalid_input_naming_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "redis", None)  # what an environment without redis-py looks like
     with pytest.raises(ws.InvalidInput) as info:
-        ws.SearchClient(state_url="redis://127.0.0.1:%d/0" % free_port())
+        ws.SearchClient(state_url="redis://127.0.0.1:%d/0" % refused_port())
     assert info.value.detail_code == "missing_redis_extra"
     assert "the `redis` extra: pip install 'redis>=" in info.value.message
     assert "(from a checkout: pip install -e '.[redis]')" in info.value.message
@@ -362,7 +362,7 @@ def test_a_slot_whose_request_gave_up_is_handed_on_unless_a_later_one_was_booked
 
 
 def test_a_dead_redis_degrades_to_local_state_with_one_warning(caplog):
-    url = "redis://:pw-%s@127.0.0.1:%d/0" % (SECRET[-6:], free_port())  # nothing listens there
+    url = "redis://:pw-%s@127.0.0.1:%d/0" % (SECRET[-6:], refused_port())  # nothing listens there
     caplog.set_level(logging.INFO, logger="websearch_sync")
     clock = FakeClock()
     answers = []
@@ -433,7 +433,7 @@ def test_state_clear_with_an_unreachable_redis_says_so_once_and_fails(capsys, ca
     do meanwhile) is no news to a one-shot command and is left out."""
     pytest.importorskip("redis")
     with caplog.at_level(logging.WARNING, logger="websearch_sync"):
-        code = cli_main(["state", "clear", "--state-url", "redis://127.0.0.1:%d/0" % free_port()])
+        code = cli_main(["state", "clear", "--state-url", "redis://127.0.0.1:%d/0" % refused_port()])
     assert code == 4
     assert capsys.readouterr().err.startswith("error: NetworkError/state_unavailable: ")
     assert not [record.getMessage() for record in caplog.records if "meanwhile" in record.getMessage()]
@@ -443,7 +443,7 @@ def test_with_state_required_an_unreachable_redis_fails_the_call_before_any_requ
     with FaultServer({"/search": respond(200, b'{"results": []}', content_type="application/json")}) as upstream:
         settings = ws.Settings(
             providers={"searxng": {"base_url": upstream.url("")}},
-            state_url="redis://127.0.0.1:%d/0" % free_port(),
+            state_url="redis://127.0.0.1:%d/0" % refused_port(),
             state_required=True,
         )
         with ws.SearchClient("searxng", settings=settings) as client:

@@ -43,7 +43,7 @@ __all__ = [
     "delayed",
     "gated",
     "sequence",
-    "past_its_own_timeout",
+    "past_the_deadline",
     "held_port",
     "refused_port",
     "release_ports",
@@ -199,18 +199,19 @@ def gated(event: threading.Event, inner: Handler) -> Handler:
     return handler
 
 
-def past_its_own_timeout(clock: Any, timeout_s: float) -> Handler:
-    """A request that times out on its own, on a fake clock and without a real wait: the answer
-    begins, ``clock`` moves on past the request's ``timeout_s`` (twice it), then one byte of the
-    body comes, which the wire reads with the request's deadline expired (``Timeout``). The call's
-    deadlines must be on ``clock`` (``clocks.deadlines_on``) and its budget longer than that.
+def past_the_deadline(clock: Any, deadline_s: float) -> Handler:
+    """A request whose deadline passes mid-answer on a fake clock, without a real wait: the answer
+    begins, ``clock`` moves on past ``deadline_s`` (twice it), then one byte of the body comes,
+    which the wire reads with the request's deadline expired (``Timeout``). The call's deadlines
+    must be on ``clock`` (``clocks.deadlines_on``); ``deadline_s``: the request's own timeout (a
+    budget longer than twice it is left), or the call's budget (spent).
     Where a test's subject is what the call makes of such a timeout, not real time: a real short
     timeout on a silent route is every other request's timeout too, which a loaded machine's
     answers outlast, and the client may give up before the server's thread has read its request."""
 
     def handler(conn, request, server):
         conn.sendall(head(200, {"Content-Type": "application/json", "Content-Length": "100", "Connection": "close"}))
-        clock.advance(2 * timeout_s)
+        clock.advance(2 * deadline_s)
         conn.sendall(b"{")
         server.wait(MAX_WAIT_S)
 

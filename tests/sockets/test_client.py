@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from clocks import FakeClock, deadline_margin_s, deadlines_on, machine_pace, paced_budget_s
-from faults import gated, never_answer, past_its_own_timeout, respond, sequence
+from faults import gated, never_answer, past_the_deadline, respond, sequence
 from servers import FaultServer, json_results
 
 import websearch_sync as ws
@@ -69,14 +69,14 @@ def test_fallback_stops_on_errors_that_fallback_cannot_fix(json_backends):
 
 
 def test_total_failure_raises_the_most_informative_error_with_the_others_attached(json_backends, monkeypatch):
-    """The third backend times out on its own on the fake clock (:func:`faults.past_its_own_timeout`):
+    """The third backend times out on its own on the fake clock (:func:`faults.past_the_deadline`):
     with a real 300 ms for every request, a 502 or 403 a loaded machine answered later than that was
     a ``Timeout`` too, and the error raised another backend's."""
     json_backends("aa", "bb", "cc")
     clock = FakeClock()
     deadlines_on(clock, monkeypatch)
     timeout_s = 3.0
-    routes = {"/aa": respond(502, b""), "/bb": respond(403, b""), "/cc": past_its_own_timeout(clock, timeout_s)}
+    routes = {"/aa": respond(502, b""), "/bb": respond(403, b""), "/cc": past_the_deadline(clock, timeout_s)}
     with FaultServer(routes) as server:
         settings = ws.Settings(endpoints={n: server.url("/" + n) for n in ("aa", "bb", "cc")})
         with ws.SearchClient(["aa", "bb", "cc"], settings=settings, retries=0, clock=clock) as client:
@@ -302,7 +302,7 @@ def test_a_retry_that_times_out_on_its_own_ends_with_its_timeout(json_backends, 
     call's deadline cuts short ends with the error it retried (the 502).
 
     The deadlines are on the fake clock (:func:`clocks.deadlines_on`) and the retry times out on it
-    (:func:`faults.past_its_own_timeout`). It once timed out in real time, with 300 ms for every
+    (:func:`faults.past_the_deadline`). It once timed out in real time, with 300 ms for every
     request: on a loaded machine the first request's 502, or the server's read of the retry, came
     later than that (the first attempt a ``Timeout`` too, its retry then answered the 502; or one
     request counted)."""
@@ -310,7 +310,7 @@ def test_a_retry_that_times_out_on_its_own_ends_with_its_timeout(json_backends, 
     clock = FakeClock()
     deadlines_on(clock, monkeypatch)
     timeout_s = 3.0
-    with FaultServer({"/aa": sequence(respond(502, b""), past_its_own_timeout(clock, timeout_s))}) as server:
+    with FaultServer({"/aa": sequence(respond(502, b""), past_the_deadline(clock, timeout_s))}) as server:
         with client_for(server, ["aa"], retries=1, clock=clock, timeout_ms=int(timeout_s * 1000)) as client:
             with pytest.raises(ws.Timeout):
                 client.search("q", budget_ms=20_000)

@@ -192,7 +192,11 @@ def test_one_pace_sampler_covers_every_timed_call(monkeypatch):
     monkeypatch.setattr(clocks, "slowdown", lambda: next(readings))
     with clocks.PaceMonitor(every_s=0.05) as monitor:
         with monitor.watch() as long_call:
-            time.sleep(0.4)
+            # a call as long as three samples take (a fixed 0.4 s saw one, the sampler starved on a
+            # loaded machine); bounded, so that a sampler that never samples fails, not hangs
+            ends = time.monotonic() + MAX_WAIT_S
+            while len(monitor._samples) < 3 and time.monotonic() < ends:
+                time.sleep(0.01)
         taken = len(monitor._samples)
         time.sleep(0.3)
         assert len(monitor._samples) == taken  # idle between calls

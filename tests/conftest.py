@@ -25,6 +25,8 @@ for every process of a run when Python writes no bytecode), ``worker_reports.py`
 worker sends its controller).
 """
 
+import sys
+
 import pytest
 
 # The fixtures (websearch_replay, websearch_fake) also where the pytest11 plugin is not installed
@@ -44,7 +46,8 @@ def _offline_and_clean_env(request):
     and without internet, and with a fresh shared default client (``call_tool(client=None)``, the
     integrations), so no cool-down or cache outlives a test. Set up first and torn down last
     (after the test's own ``monkeypatch``): no ``monkeypatch`` of its own, which cost each of the
-    suite's thousands of tests a fixture when there is usually no variable to take away.
+    suite's thousands of tests a fixture when there is usually no variable to take away. The
+    refused ports the test held (``faults.refused_port``) are let go after it.
 
     The process-wide state is reset here only where the library's plugin is not loaded: the
     plugin's own fixture, set up just before this one (a plugin's autouse fixtures come before a
@@ -61,6 +64,9 @@ def _offline_and_clean_env(request):
         with no_network():
             yield
         close_default_client()
+    faults = sys.modules.get("faults")  # not imported for it: most tests use no port
+    if faults is not None:
+        faults.release_ports()  # the refused ports the test held (faults.refused_port)
 
 
 @pytest.fixture

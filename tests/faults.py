@@ -43,7 +43,10 @@ __all__ = [
     "delayed",
     "gated",
     "sequence",
-    "free_port",
+    "past_the_deadline",
+    "held_port",
+    "refused_port",
+    "release_ports",
     "listener_that_never_accepts",
     "SilentTcp",
     "SilentDns",
@@ -196,6 +199,25 @@ def gated(event: threading.Event, inner: Handler) -> Handler:
     return handler
 
 
+def past_the_deadline(clock: Any, deadline_s: float) -> Handler:
+    """A request whose deadline passes mid-answer on a fake clock, without a real wait: the answer
+    begins, ``clock`` moves on past ``deadline_s`` (twice it), then one byte of the body comes,
+    which the wire reads with the request's deadline expired (``Timeout``). The call's deadlines
+    must be on ``clock`` (``clocks.deadlines_on``); ``deadline_s``: the request's own timeout (a
+    budget longer than twice it is left), or the call's budget (spent).
+    Where a test's subject is what the call makes of such a timeout, not real time: a real short
+    timeout on a silent route is every other request's timeout too, which a loaded machine's
+    answers outlast, and the client may give up before the server's thread has read its request."""
+
+    def handler(conn, request, server):
+        conn.sendall(head(200, {"Content-Type": "application/json", "Content-Length": "100", "Connection": "close"}))
+        clock.advance(2 * deadline_s)
+        conn.sendall(b"{")
+        server.wait(MAX_WAIT_S)
+
+    return handler
+
+
 def sequence(*handlers: Handler) -> Handler:
     """Answer the n-th request with the n-th handler (the last one repeats)."""
     lock = threading.Lock()
@@ -320,13 +342,35 @@ def invalid_gzip(content_type: str = "text/html") -> Handler:
 # -- connections ----------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    """A port on 127.0.0.1 with nothing listening (connection refused)."""
-    sock = socket.socket()
+#: The sockets holding the ports :func:`refused_port` gave, closed as each test ends (``tests/conftest.py``).
+_HELD_PORTS: list[socket.socket] = []
+
+
+def held_port(reuse: bool = False) -> socket.socket:
+    """A socket bound to a port of 127.0.0.1, never listening: while it is open a connection to the
+    port is refused and the kernel gives the port to no other socket (a bind to port 0, a client's
+    own port). With ``reuse`` (``SO_REUSEADDR``), a server that sets it too, as redis-server does,
+    can bind and listen there meanwhile. A port bound, closed, then used (what ``free_port()`` gave)
+    was anyone's in between: another process's server listening on the "dead" port, or a server of
+    ours that could not bind it."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if reuse:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
+    return sock
+
+
+def refused_port() -> int:
+    """A port on 127.0.0.1 where a connection is refused, held (:func:`held_port`) until the test ends."""
+    sock = held_port()
+    _HELD_PORTS.append(sock)
+    return int(sock.getsockname()[1])
+
+
+def release_ports() -> None:
+    """Close the sockets holding the ports :func:`refused_port` gave (as each test ends)."""
+    while _HELD_PORTS:
+        _HELD_PORTS.pop().close()
 
 
 class listener_that_never_accepts:

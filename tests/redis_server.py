@@ -13,12 +13,11 @@ import subprocess
 import time
 from typing import Any, Optional
 
-from faults import free_port
+from faults import held_port
 
 __all__ = [
     "RedisServer",
     "redis_server_binary",
-    "free_port",
     "up",
     "held_keys",
     "NO_REDIS_REASON",
@@ -69,8 +68,23 @@ class RedisServer:
     """``with RedisServer() as server: server.url`` — a private, throw-away Redis."""
 
     def __init__(self, port: Optional[int] = None) -> None:
-        self.port = port or free_port()
+        #: the sockets holding its ports until it listens there (:meth:`hold_port`)
+        self._holders: list[socket.socket] = []
+        self.port = port or self.hold_port()
         self.process: Optional[subprocess.Popen] = None
+
+    def hold_port(self) -> int:
+        """A port for the server to bind, held for it until it answers (``faults.held_port``, with
+        ``SO_REUSEADDR``, which redis-server sets too): a port picked, released and given to the
+        server later was anyone's in between, and another process that took it first made the
+        server exit at start ("Address already in use"), or answered for it."""
+        holder = held_port(reuse=True)
+        self._holders.append(holder)
+        return int(holder.getsockname()[1])
+
+    def _release_ports(self) -> None:
+        while self._holders:
+            self._holders.pop().close()
 
     @property
     def url(self) -> str:
@@ -110,6 +124,7 @@ class RedisServer:
                     "redis-server exited at start: %s" % self.process.stderr.read().decode(errors="replace")
                 )
             if _ping(self.port):
+                self._release_ports()
                 return self
             time.sleep(0.02)
         self.stop()
@@ -117,6 +132,7 @@ class RedisServer:
 
     def stop(self) -> None:
         """Stop the server (terminate, then kill if it lingers); idempotent."""
+        self._release_ports()
         process, self.process = self.process, None
         if process is None:
             return

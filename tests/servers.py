@@ -128,7 +128,8 @@ class FaultServer:
     """``with FaultServer({"/path": handler}) as server: server.url("/path")``.
 
     A handler gets ``(conn, request, server)`` and writes whatever bytes it likes.
-    Unknown paths answer 404. ``server.requests`` lists what arrived.
+    Unknown paths answer 404. ``server.requests`` lists what arrived; :meth:`received` waits for
+    requests a client sent to a route that never answers (the client may give up first).
     """
 
     def __init__(self, routes: dict[str, Handler], *, max_lifetime_s: float = 120.0) -> None:
@@ -140,10 +141,23 @@ class FaultServer:
         self._threads: list[threading.Thread] = []
         self._open: set[socket.socket] = set()  #: connections a handler still holds
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)  #: notified as each request is read
         self.port = 0
 
     def url(self, path: str = "/") -> str:
         return "http://127.0.0.1:%d%s" % (self.port, path)
+
+    def received(self, count: int) -> list[Request]:
+        """The requests read so far, once ``count`` of them have been (or after ``MAX_WAIT_S``).
+
+        A client that gave up on a route that never answers (its timeout, its deadline) returns
+        whether or not the server's thread has read its request yet: on a loaded machine that
+        thread may not run for longer than the client waited, and ``server.requests`` then lacks
+        the last request. Every request the client sent is in the kernel's buffers by then; this
+        waits for the threads to read them, not for a time."""
+        with self._arrived:
+            self._arrived.wait_for(lambda: len(self.requests) >= count, MAX_WAIT_S)
+            return list(self.requests)
 
     def wait(self, seconds: float) -> None:
         """Sleep up to ``seconds``, or less when the server stops."""
@@ -204,6 +218,7 @@ class FaultServer:
                 return
             with self._lock:
                 self.requests.append(request)
+                self._arrived.notify_all()
             handler = self.routes.get(request.route) or self.routes.get("*") or respond(404, b"not found")
             handler(conn, request, self)
         except OSError:

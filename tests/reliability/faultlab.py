@@ -289,7 +289,7 @@ FAULT_LIST = [
         "refused",
         "connection refused (nothing listens on the port)",
         lambda t, s: None,
-        endpoint=lambda server, target: "http://127.0.0.1:%d/%s" % (catalogue.free_port(), target.name),
+        endpoint=lambda server, target: "http://127.0.0.1:%d/%s" % (catalogue.refused_port(), target.name),
     ),
     Fault("never_answer", "accepts, reads the request, never answers", lambda t, s: catalogue.never_answer()),
     Fault(

@@ -21,6 +21,7 @@ import faultlab
 import pytest
 from backend_kit import project_backends
 from clocks import wait_for_work
+from faults import MAX_WAIT_S
 from transports import BOTH
 
 from websearch_sync.engine import registry
@@ -132,7 +133,9 @@ def test_memory_is_measured_where_it_matters(matrix, impersonate):
 def test_the_lab_server_stops_by_itself():
     target = faultlab.fetch_target()
     with faultlab.LabServer([target], max_lifetime_s=0.1) as server:
-        assert server.stopping.wait(2)
+        # its accept loop ends after its next poll (0.2 s): the bound only keeps a lab that never stops
+        # from hanging the test (2 s was one a loaded machine's scheduler could outlast)
+        assert server.stopping.wait(MAX_WAIT_S)
         with pytest.raises(OSError):  # nobody answers any more
             socket.create_connection(("127.0.0.1", server.port), timeout=0.3).recv(1)
 
@@ -189,7 +192,11 @@ def test_one_pace_sampler_covers_every_timed_call(monkeypatch):
     monkeypatch.setattr(clocks, "slowdown", lambda: next(readings))
     with clocks.PaceMonitor(every_s=0.05) as monitor:
         with monitor.watch() as long_call:
-            time.sleep(0.4)
+            # a call as long as three samples take (a fixed 0.4 s saw one, the sampler starved on a
+            # loaded machine); bounded, so that a sampler that never samples fails, not hangs
+            ends = time.monotonic() + MAX_WAIT_S
+            while len(monitor._samples) < 3 and time.monotonic() < ends:
+                time.sleep(0.01)
         taken = len(monitor._samples)
         time.sleep(0.3)
         assert len(monitor._samples) == taken  # idle between calls

@@ -108,10 +108,10 @@ def test_every_commands_help_can_be_printed():
 def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock):
     import os
 
-    from faults import free_port, respond
+    from faults import refused_port, respond
     from servers import FaultServer
 
-    os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"] = "http://127.0.0.1:%d/s" % free_port()
+    os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"] = "http://127.0.0.1:%d/s" % refused_port()
     try:
         assert main(["search", "q", "-b", "testjson"]) == 4
         lines = capsys.readouterr().err.splitlines()  # each retry wait is a line, then the error

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from clocks import FakeClock, deadline_margin_s, deadlines_on, machine_pace
-from faults import gated, never_answer, respond, sequence
+from clocks import FakeClock, deadline_margin_s, deadlines_on, machine_pace, paced_budget_s
+from faults import gated, never_answer, past_the_deadline, respond, sequence
 from servers import FaultServer, json_results
 
 import websearch_sync as ws
@@ -68,13 +68,20 @@ def test_fallback_stops_on_errors_that_fallback_cannot_fix(json_backends):
         assert [r.route for r in server.requests] == ["/aa"]
 
 
-def test_total_failure_raises_the_most_informative_error_with_the_others_attached(json_backends):
+def test_total_failure_raises_the_most_informative_error_with_the_others_attached(json_backends, monkeypatch):
+    """The third backend times out on its own on the fake clock (:func:`faults.past_the_deadline`):
+    with a real 300 ms for every request, a 502 or 403 a loaded machine answered later than that was
+    a ``Timeout`` too, and the error raised another backend's."""
     json_backends("aa", "bb", "cc")
-    with FaultServer({"/aa": respond(502, b""), "/bb": respond(403, b""), "/cc": never_answer()}) as server:
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    timeout_s = 3.0
+    routes = {"/aa": respond(502, b""), "/bb": respond(403, b""), "/cc": past_the_deadline(clock, timeout_s)}
+    with FaultServer(routes) as server:
         settings = ws.Settings(endpoints={n: server.url("/" + n) for n in ("aa", "bb", "cc")})
-        with ws.SearchClient(["aa", "bb", "cc"], settings=settings, retries=0) as client:
+        with ws.SearchClient(["aa", "bb", "cc"], settings=settings, retries=0, clock=clock) as client:
             with pytest.raises(ws.WebBlocked) as info:
-                client.search("q", timeout_ms=300, budget_ms=3000)
+                client.search("q", timeout_ms=int(timeout_s * 1000), budget_ms=20_000)
     assert info.value.provider == "bb"
     assert sorted(e.code for e in info.value.errors) == ["BadGateway", "Timeout"]
 
@@ -289,16 +296,26 @@ def test_a_429_retried_after_its_backoff_cools_the_backend_down_for_that_wait_on
         assert len(server.requests) == 3
 
 
-def test_a_retry_that_times_out_on_its_own_ends_with_its_timeout(json_backends):
-    """A retry's own failure is the call's error: a 502 retried into a request that times
-    out (its own 300 ms, the budget far from spent) is a ``Timeout``. Only a retry the call's
-    deadline cuts short ends with the error it retried (the 502)."""
+def test_a_retry_that_times_out_on_its_own_ends_with_its_timeout(json_backends, monkeypatch):
+    """A retry's own failure is the call's error: a 502 retried into a request that runs past
+    its own timeout (3 s, the 20 s budget far from spent) is a ``Timeout``. Only a retry the
+    call's deadline cuts short ends with the error it retried (the 502).
+
+    The deadlines are on the fake clock (:func:`clocks.deadlines_on`) and the retry times out on it
+    (:func:`faults.past_the_deadline`). It once timed out in real time, with 300 ms for every
+    request: on a loaded machine the first request's 502, or the server's read of the retry, came
+    later than that (the first attempt a ``Timeout`` too, its retry then answered the 502; or one
+    request counted)."""
     json_backends("aa")
-    with FaultServer({"/aa": sequence(respond(502, b""), never_answer())}) as server:
-        with client_for(server, ["aa"], retries=1, clock=FakeClock(), timeout_ms=300) as client:
+    clock = FakeClock()
+    deadlines_on(clock, monkeypatch)
+    timeout_s = 3.0
+    with FaultServer({"/aa": sequence(respond(502, b""), past_the_deadline(clock, timeout_s))}) as server:
+        with client_for(server, ["aa"], retries=1, clock=clock, timeout_ms=int(timeout_s * 1000)) as client:
             with pytest.raises(ws.Timeout):
                 client.search("q", budget_ms=20_000)
         assert len(server.requests) == 2
+    assert len(clock.sleeps) == 1  # the backoff: the 502 was retried
 
 
 def test_a_retry_whose_rate_limit_slot_comes_too_late_fails_with_the_error_it_retried(json_backends, monkeypatch):
@@ -536,14 +553,18 @@ def test_bad_client_arguments(kwargs):
 
 
 def test_merge_respects_the_budget_with_a_backend_that_never_answers(json_backends):
+    """The budget is 0.4 s on an idle machine, as many times more as it runs slower now: the
+    answering backend's request must fit in it (a fixed 0.4 s was the silent one's bound and
+    the other's too)."""
     json_backends("aa", "bb")
+    budget_s = paced_budget_s(0.4)
     with FaultServer({"/aa": never_answer(), "/bb": json_results("https://b.example/")}) as server:
         with client_for(server, ["aa", "bb"], strategy="merge", timeout_ms=10000) as client:
             with machine_pace() as pace:
                 started = time.monotonic()
-                result = client.search("q", budget_ms=400)
+                result = client.search("q", budget_ms=int(budget_s * 1000))
                 elapsed = time.monotonic() - started
-            assert elapsed < 0.4 + deadline_margin_s(pace.slowdown, BUDGET_MARGIN_S)
+            assert elapsed < budget_s + deadline_margin_s(pace.slowdown, BUDGET_MARGIN_S)
     assert [i["url"] for i in result["items"]] == ["https://b.example/"]
     assert result["errors"][0]["type"] == "Timeout" and result["errors"][0]["provider"] == "aa"
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 from clocks import deadline_margin_s, machine_pace, paced_budget_s
-from faults import never_answer, respond
+from faults import MAX_WAIT_S, never_answer, respond
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -82,13 +82,21 @@ def test_settings_allow_private_applies(transport):
 
 
 def test_concurrency_is_bounded(transport):
+    """Six pages, two workers: two requests in the server at once, never more. The first request
+    is held until a second one has come (a fixed 0.15 s hold counted on the other worker's request
+    coming within it, which a loaded machine's scheduler need not do); every request is then held
+    0.15 s, in which a third one, if the workers were not bounded, would come too."""
     lock = threading.Lock()
     state = {"now": 0, "peak": 0}
+    paired = threading.Event()
 
     def counted(conn, request, server):
         with lock:
             state["now"] += 1
             state["peak"] = max(state["peak"], state["now"])
+            if state["now"] >= 2:
+                paired.set()
+        paired.wait(MAX_WAIT_S)  # bounded: workers that ran one at a time would leave the peak at 1
         server.wait(0.15)
         with lock:
             state["now"] -= 1

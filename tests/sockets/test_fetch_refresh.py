@@ -4,7 +4,7 @@ text; not a slow refresh on a page with text), and a refresh whose target fails 
 the page that carried it."""
 
 import pytest
-from faults import free_port, redirect, respond
+from faults import redirect, refused_port, respond
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -132,7 +132,7 @@ def test_refresh_through_a_redirect_to_a_server_error_falls_back():
 
 
 def test_refresh_to_an_unreachable_host_falls_back():
-    page = article(b"<meta http-equiv='refresh' content='0;url=http://127.0.0.1:%d/x'>" % free_port())
+    page = article(b"<meta http-equiv='refresh' content='0;url=http://127.0.0.1:%d/x'>" % refused_port())
     with FaultServer({"/a": respond(200, page)}) as server:
         result = fetch(server.url("/a"))
     assert result["final_url"] == server.url("/a")

@@ -150,7 +150,10 @@ def test_a_hanging_service_leaves_time_for_the_page():
         assert fetch(url, ws.Settings())["title"] == "Direct"
         settings = ws.Settings(fetch_service_url=server.url("/read"))
         result = fetch(url, settings, timeout_ms=int(paced_budget_s(1.5) * 1000))
-        assert [r.route for r in server.requests] == ["/page", "/read", "/page"]
+        routes = [r.route for r in server.received(3)]
+    # the page before, then the service and the page: the service's silent request may be read by the
+    # server's thread after the page's (that thread may run later than the call waited for it)
+    assert routes[0] == "/page" and sorted(routes[1:]) == ["/page", "/read"]
     assert result["title"] == "Direct"
 
 

@@ -1504,8 +1504,16 @@ def test_a_cancelled_call_keeps_its_place_until_its_upstream_request_ends(zygote
 
 
 def test_a_cancelled_merge_stops_every_backend_before_the_upstream(zygote):
-    """With ``--strategy merge`` each backend waits in a thread of its own: the cancellation reaches them too."""
+    """With ``--strategy merge`` each backend waits in a thread of its own: the cancellation reaches them too.
+
+    Both engines keep one pace, 1 s on an idle machine and as many times more as it runs slower now:
+    the second call must still wait for its slots when it is cancelled 0.3 s in. With a fixed 1 s
+    (Brave's own, SearXNG's set), a loaded machine spent it between the first call's requests and
+    the second call's turn (the first answer parsed, sent back, the next call sent): both engines
+    were asked twice with nothing left to cancel (4 CPU burners, load 11-16)."""
     import anyio
+
+    interval_s = paced_budget_s(1.0)
 
     arrivals = {"brave": [], "searxng": []}
 
@@ -1527,16 +1535,17 @@ def test_a_cancelled_merge_stops_every_backend_before_the_upstream(zygote):
             "BRAVE_API_KEY": "test-key",
             "WEB_SEARCH_ENDPOINT_BRAVE": brave.url("/search"),
             "WEB_SEARCH_ENDPOINT_SEARXNG": searxng.url("/search"),
-            "WEB_SEARCH_MIN_INTERVAL_S_SEARXNG": "1",
+            "WEB_SEARCH_MIN_INTERVAL_S_BRAVE": "%.3f" % interval_s,
+            "WEB_SEARCH_MIN_INTERVAL_S_SEARXNG": "%.3f" % interval_s,
         }
 
         async def scenario():
             merge = ("--backend", "brave,searxng", "--strategy", "merge")
             async with mcp_session(*merge, env=env, zygote=zygote) as session:
                 first = await session.call_tool("web_search", {"query": "first"})  # takes both engines' 1 s slots
-                with anyio.move_on_after(0.3):  # the next call's backends wait ~1 s for their slots: cancel it
+                with anyio.move_on_after(0.3):  # the next call's backends wait for their slots: cancel it
                     await session.call_tool("web_search", {"query": "second"})
-                await anyio.sleep(1.5)  # past the slots the cancelled call's backends were waiting for
+                await anyio.sleep(interval_s + 0.5)  # past the slots the cancelled call's backends were waiting for
                 return first
 
         first = run_bounded(scenario)

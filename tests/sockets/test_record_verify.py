@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from faults import free_port, head, respond
+from faults import head, refused_port, respond
 from fixture_backends import (
     CAPTCHA_PAGE,
     PAGE_RESULTS,
@@ -261,7 +261,7 @@ def test_a_retryable_error_replays_with_one_request(backends, tmp_path, monkeypa
 
 
 def test_nothing_is_written_when_no_answer_came(backends, tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("WEB_SEARCH_ENDPOINT_TESTHTML", "http://127.0.0.1:%d/html" % free_port())
+    monkeypatch.setenv("WEB_SEARCH_ENDPOINT_TESTHTML", "http://127.0.0.1:%d/html" % refused_port())
     assert main(["record", "testhtml", "q", "--fixtures", str(tmp_path), "--allow-error"]) == 4
     assert capsys.readouterr().err.startswith("error: NetworkError/connection_refused: ")
     assert not tmp_path.joinpath("testhtml").exists()

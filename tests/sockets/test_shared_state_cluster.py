@@ -16,7 +16,7 @@ import tempfile
 import time
 
 import pytest
-from redis_server import NO_REDIS_REASON, REDIS_UP_TIMEOUT_S, RedisServer, free_port, redis_server_binary, up
+from redis_server import NO_REDIS_REASON, REDIS_UP_TIMEOUT_S, RedisServer, redis_server_binary, up
 from test_shared_state_untrusted import FakeRedis
 
 import websearch_sync as ws
@@ -28,6 +28,7 @@ class OneShardCluster(RedisServer):
     def __init__(self) -> None:
         super().__init__()
         self.folder = tempfile.mkdtemp(prefix="ws-cluster-")
+        self.cluster_port = self.hold_port()
 
     def command(self) -> list[str]:
         return super().command() + [
@@ -36,7 +37,7 @@ class OneShardCluster(RedisServer):
             "--cluster-config-file",
             self.folder + "/nodes.conf",
             "--cluster-port",  # else the port + 10000, past 65535 for a high free port
-            str(free_port()),
+            str(self.cluster_port),
             "--dir",
             self.folder,
         ]

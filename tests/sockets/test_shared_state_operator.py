@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from clocks import FakeClock, deadline_margin_s, machine_pace
-from faults import free_port
+from faults import refused_port
 from redis_server import (  # noqa: F401  (fixtures)
     NO_REDIS_REASON,
     REDIS_UP_TIMEOUT_S,
@@ -278,7 +278,7 @@ class TlsRedis(RedisServer):
 
     def __init__(self) -> None:
         super().__init__()
-        self.tls_port = free_port()
+        self.tls_port = self.hold_port()
 
     def command(self) -> list[str]:
         cert, key = str(TLS_DIR / "localhost.crt"), str(TLS_DIR / "localhost.key")
@@ -609,7 +609,7 @@ def test_module_level_calls_with_other_deadlines_obey_the_block_one_met_while_re
     from shared_state_worker import Upstream
 
     pytest.importorskip("redis")
-    dead = "redis://127.0.0.1:%d/0" % free_port()
+    dead = "redis://127.0.0.1:%d/0" % refused_port()
     with Upstream("browse-API__1") as upstream:
         upstream.answer_next_with("http_429_retry_after", retry_after="30")
         outcomes = []

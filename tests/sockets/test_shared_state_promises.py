@@ -14,7 +14,7 @@ import time
 
 import pytest
 from clocks import paced_budget_s
-from faults import free_port, respond
+from faults import refused_port, respond
 from redis_server import REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server, up  # noqa: F401  (fixtures)
 from servers import FaultServer
 from shared_state_worker import WORKER_WAIT_S, FleetParent, Upstream, Workers, run_workers, worker_env
@@ -77,7 +77,7 @@ def test_module_level_calls_keep_their_pace_and_cool_downs_through_a_redis_outag
     """Redis is down (nothing listens on its port): one worker's module-level calls keep the
     pace set by WEB_SEARCH_MIN_INTERVAL_S_SEARXNG, and a 429 one call met stops the next ones."""
     pace = 0.3
-    dead_state_url = "redis://127.0.0.1:%d/0" % free_port()
+    dead_state_url = "redis://127.0.0.1:%d/0" % refused_port()
     paced, cooled = ["p%d" % i for i in range(4)], ["c1", "c2", "c3"]
     job = {"queries": paced + cooled, "options": {"retries": 0}, "departures": True, "pause_after": len(paced)}
     with Upstream("browse-API__1") as upstream:

@@ -864,11 +864,11 @@ def test_one_query_is_one_cache_entry_however_the_state_is_configured(redis_db, 
 
 def test_the_outage_warning_says_what_calls_do_meanwhile(caplog):
     """With state_required the calls fail: the warning must not say they use local state."""
-    from faults import free_port
+    from faults import refused_port
 
     for required, says in ((True, "fail with state_unavailable"), (False, "own cache, rate limits and cool-downs")):
         caplog.clear()
-        settings = ws.Settings(state_url="redis://127.0.0.1:%d/0" % free_port(), state_required=required)
+        settings = ws.Settings(state_url="redis://127.0.0.1:%d/0" % refused_port(), state_required=required)
         with ws.SearchClient("stub", settings=settings) as client:
             try:
                 client.search("q")

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from faults import free_port
+from faults import refused_port
 from redis_server import RedisServer, held_keys, redis_db, redis_server, up  # noqa: F401  (fixtures)
 from user_pytest import run_pytest, shared_forks
 
@@ -259,7 +259,7 @@ def test_a_cool_down_held_in_redis_is_kept_while_redis_is_down(redis_server):  #
 
 def test_state_clear_fails_loudly_when_redis_cannot_be_reached(capsys):
     pytest.importorskip("redis")
-    url = "redis://127.0.0.1:%d/0" % free_port()  # nothing listens there
+    url = "redis://127.0.0.1:%d/0" % refused_port()  # nothing listens there
     assert cli_main(["state", "clear", "--state-url", url]) == 4
     assert "no cool-down was cleared there" in capsys.readouterr().err
     with ws.SearchClient("stub", state_url=url) as client, pytest.raises(ws.NetworkError) as info:
@@ -322,7 +322,7 @@ def test_state_show_without_a_shared_state_says_there_is_nothing_to_show(capsys)
 
 def test_state_show_fails_loudly_when_redis_cannot_be_reached(capsys):
     pytest.importorskip("redis")
-    assert cli_main(["state", "show", "--state-url", "redis://127.0.0.1:%d/0" % free_port()]) == 4
+    assert cli_main(["state", "show", "--state-url", "redis://127.0.0.1:%d/0" % refused_port()]) == 4
     assert "state_unavailable" in capsys.readouterr().err
 
 

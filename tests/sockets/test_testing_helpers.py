@@ -17,7 +17,7 @@ recorded from a local server at the start of the module, exactly as `record` wou
 import socket
 
 import pytest
-from faults import free_port, respond
+from faults import refused_port, respond
 from fixture_backends import (
     CAPTCHA_PAGE,
     PAGE_RESULTS,
@@ -237,7 +237,7 @@ def test_a_search_reaching_an_unreplayed_backend_says_the_network_is_blocked(rec
 
 
 def test_replay_swaps_backends_only_inside_the_block(recorded):
-    dead = ws.Settings(endpoints={"testhtml": "http://127.0.0.1:%d/html" % free_port()})
+    dead = ws.Settings(endpoints={"testhtml": "http://127.0.0.1:%d/html" % refused_port()})
     with ws.SearchClient("testhtml", settings=dead, retries=0, cache_ttl_s=0) as client:  # created before the block
         with replay_fixtures(recorded):
             assert len(client.search("rust async", max_results=3)["items"]) == 3

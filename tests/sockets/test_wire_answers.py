@@ -9,7 +9,7 @@ so a fallback chain goes on), on both wires alike; a proxy that cannot be reache
 import json
 
 import pytest
-from faults import free_port, listener_that_never_accepts, raw, respond
+from faults import listener_that_never_accepts, raw, refused_port, respond
 from servers import FaultServer, Socks5Proxy
 from transports import BOTH
 
@@ -104,7 +104,7 @@ def test_an_answer_that_is_not_http_does_not_stop_a_fallback_chain(impersonate, 
 
 @pytest.mark.parametrize("impersonate", BOTH)
 def test_a_dead_proxy_is_a_proxy_error_naming_the_proxy(impersonate):
-    port = free_port()
+    port = refused_port()
     with pytest.raises(ws.NetworkError) as info:
         send("http://search.example/html/", impersonate, proxy="http://user:secret@127.0.0.1:%d" % port)
     assert info.value.detail_code == "proxy_error", repr(info.value)
@@ -216,7 +216,7 @@ def test_a_socks_proxy_from_the_environment_refusing_is_a_proxy_error(impersonat
     with Socks5Proxy(reply=2) as proxy:
         monkeypatch.setenv("ALL_PROXY", proxy.url())
         with pytest.raises(ws.NetworkError) as info:
-            send("http://127.0.0.1:%d/html/" % free_port(), impersonate)  # the proxy refuses: never reached
+            send("http://127.0.0.1:%d/html/" % refused_port(), impersonate)  # the proxy refuses: never reached
     assert info.value.detail_code == "proxy_error", repr(info.value)
 
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 import requests
-from faults import free_port, respond
+from faults import refused_port, respond
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -70,7 +70,7 @@ def test_new_clients_share_an_origins_merged_environment_and_a_wires_own_proxy_k
     """Every client's transport has a wire of its own: a new client's first request read the whole
     environment again. Wires without a proxy of their own share what they merged; one with a proxy
     does not take it (nor give its own away)."""
-    dead = "http://127.0.0.1:%d" % free_port()
+    dead = "http://127.0.0.1:%d" % refused_port()
     with FaultServer({"/a": respond(200, b"a")}) as server:
         for proxy in (None, None, dead, None):
             transport = HttpTransport(impersonate="off", proxy=proxy)
@@ -90,7 +90,7 @@ def test_a_new_client_reads_a_proxy_variable_of_any_spelling_and_the_httpoxy_gua
     """urllib reads ``*_proxy`` in any case (``Http_Proxy``) and ignores ``HTTP_PROXY`` when
     ``REQUEST_METHOD`` is set (a CGI script: httpoxy); a new client sees either change at once,
     though an earlier client merged the same origin."""
-    dead = "http://127.0.0.1:%d" % free_port()
+    dead = "http://127.0.0.1:%d" % refused_port()
     with FaultServer({"/a": respond(200, b"a")}) as server:
         url = server.url("/a")
         assert _through_new_client(url) == b"a"
@@ -138,7 +138,7 @@ def test_a_proxy_variable_set_between_two_requests_counts_at_once(no_proxy_varia
         transport = HttpTransport(impersonate="off")
         try:
             assert _get(transport, server.url("/a")).content == b"a"
-            dead = "http://127.0.0.1:%d" % free_port()
+            dead = "http://127.0.0.1:%d" % refused_port()
             no_proxy_variables.setenv("HTTP_PROXY", dead)
             no_proxy_variables.setenv("http_proxy", dead)
             with pytest.raises(ws.NetworkError) as info:

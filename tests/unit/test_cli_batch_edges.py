@@ -142,6 +142,41 @@ def test_a_resume_writing_over_its_skip_done_file_is_refused(tmp_path, monkeypat
     )
 
 
+def test_a_skip_done_file_holding_no_batch_line_is_refused(tmp_path, capsys):
+    """``--skip-done queries.txt`` (the queries for the output) said "skipping 0 queries done" and ran
+    every query again (a paid batch paid twice), and so did a JSON file of something else."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("one\ntwo\n", encoding="utf-8")
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"foo": 1}\n', encoding="utf-8")
+    for wrong in (queries, other):
+        assert main(["search", "--queries-file", str(queries), "--skip-done", str(wrong), "-b", "stub"]) == 2
+        captured = capsys.readouterr()
+        assert captured.err.splitlines()[-1] == (
+            "error: InvalidInput/bad_arguments: --skip-done %s holds no line a batch writes (line 1 is no JSON object"
+            ' with a "query"): give the JSONL output of the earlier run (the file its answers were appended to),'
+            " not its queries" % wrong
+        )
+        assert '"items"' not in captured.out  # no query ran
+
+
+@pytest.mark.parametrize(
+    "earlier",
+    [
+        "",  # a first run appending to a new file
+        '{"query": "one", "ite',  # its only answer cut short
+        '{"error": {"type": "InvalidInput", "message": "--workers must be in 1..64, got 0"}}\n',  # a refused run
+        '{"query": "one", "error": {"type": "Timeout"}}\n',  # a failed query, run again
+    ],
+)
+def test_a_skip_done_file_of_an_earlier_batch_is_taken(earlier, tmp_path, capsys):
+    queries, out = tmp_path / "queries.txt", tmp_path / "out.jsonl"
+    queries.write_text("one\ntwo\n", encoding="utf-8")
+    out.write_text(earlier, encoding="utf-8")
+    assert main(["search", "--queries-file", str(queries), "--skip-done", str(out), "-b", "stub"]) == 0
+    assert "skipping 0 queries done in" in capsys.readouterr().err
+
+
 def test_a_resume_from_a_device_that_is_also_the_output_is_not_refused():
     """``--skip-done /dev/null > /dev/null`` was refused as a file the shell emptied: a device is not."""
     with open(os.devnull, "w", encoding="utf-8") as out:

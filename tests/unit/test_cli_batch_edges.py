@@ -4,6 +4,7 @@ after the batch stopped; a resume whose output is its --skip-done file opened wi
 summary's kinds of failure; SIGTERM to a single search."""
 
 import io
+import json
 import os
 import signal
 import sys
@@ -15,7 +16,7 @@ from forked import exit_codes, fork_running
 import websearch_sync as ws
 from websearch_sync.cli import main
 from websearch_sync.cli.batch import refuse_overwriting_resume, run_batch
-from websearch_sync.cli.output import terminate_as_interrupt
+from websearch_sync.cli.output import error_form, terminate_as_interrupt
 from websearch_sync.client.clock import CallCancelled, CancellableClock
 from websearch_sync.client.search_client import SearchClient
 
@@ -254,3 +255,33 @@ def test_a_queries_file_of_blank_lines_only_is_a_usage_error(content, capsys, tm
         "error: InvalidInput/bad_arguments: --queries-file %s holds no query (every line is blank): nothing to search"
         % path
     )
+
+
+class _RateLimited(SearchClient):
+    """A client whose every search meets a 429 with a 30 s Retry-After, then its cool-down."""
+
+    def search(self, query, **options):
+        raise ws.WebBlocked(
+            "127.0.0.1 is rate-limiting us (HTTP 429)",
+            provider="searxng",
+            detail_code="http_429",
+            status=429,
+            retry_after=30,
+        )
+
+
+def test_a_batch_line_of_a_rate_limited_query_says_when_to_retry(capsys):
+    """A batch's failed line said "retry after 30 s" in its message only: a script resuming the batch
+    (``--skip-done``) had to parse the words to know when. The line's error now carries ``status`` and
+    ``retry_after``, as the recipes of docs/scaling.md add them to ``to_dict()``."""
+    out = io.StringIO()
+    with _RateLimited("stub") as client:
+        assert run_batch(client, ["a"], {}, out) == 3
+    line = json.loads(out.getvalue())
+    assert line["error"]["status"] == 429 and line["error"]["retry_after"] == 30
+    assert {"type", "message", "retryable", "detail_code", "provider"} <= set(line["error"])
+
+
+def test_the_error_form_leaves_out_what_the_error_does_not_have():
+    form = error_form(ws.InvalidInput("bad", detail_code="bad_arguments"))
+    assert "status" not in form and "retry_after" not in form

@@ -39,6 +39,7 @@ from .output import (
     UNRESOLVED,
     Interrupted,
     OutputFailed,
+    error_form,
     exit_status,
     interruption,
     json_text,
@@ -437,7 +438,7 @@ def run_batch(
                     raise query.error()
                 return {"query": query, **client.search(query, **options)}, None
             except WebSearchError as error:
-                return {"query": echoed(query), "error": error.to_dict()}, exit_status(error)
+                return {"query": echoed(query), "error": error_form(error)}, exit_status(error)
 
     counts = BatchCounts()
     read = [0]  # how many queries were read: a pipe's are read as the batch goes

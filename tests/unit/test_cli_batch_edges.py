@@ -4,6 +4,7 @@ after the batch stopped; a resume whose output is its --skip-done file opened wi
 summary's kinds of failure; SIGTERM to a single search."""
 
 import io
+import json
 import os
 import signal
 import sys
@@ -15,7 +16,7 @@ from forked import exit_codes, fork_running
 import websearch_sync as ws
 from websearch_sync.cli import main
 from websearch_sync.cli.batch import refuse_overwriting_resume, run_batch
-from websearch_sync.cli.output import terminate_as_interrupt
+from websearch_sync.cli.output import error_form, terminate_as_interrupt
 from websearch_sync.client.clock import CallCancelled, CancellableClock
 from websearch_sync.client.search_client import SearchClient
 
@@ -142,6 +143,41 @@ def test_a_resume_writing_over_its_skip_done_file_is_refused(tmp_path, monkeypat
     )
 
 
+def test_a_skip_done_file_holding_no_batch_line_is_refused(tmp_path, capsys):
+    """``--skip-done queries.txt`` (the queries for the output) said "skipping 0 queries done" and ran
+    every query again (a paid batch paid twice), and so did a JSON file of something else."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("one\ntwo\n", encoding="utf-8")
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"foo": 1}\n', encoding="utf-8")
+    for wrong in (queries, other):
+        assert main(["search", "--queries-file", str(queries), "--skip-done", str(wrong), "-b", "stub"]) == 2
+        captured = capsys.readouterr()
+        assert captured.err.splitlines()[-1] == (
+            "error: InvalidInput/bad_arguments: --skip-done %s holds no line a batch writes (line 1 is no JSON object"
+            ' with a "query"): give the JSONL output of the earlier run (the file its answers were appended to),'
+            " not its queries" % wrong
+        )
+        assert '"items"' not in captured.out  # no query ran
+
+
+@pytest.mark.parametrize(
+    "earlier",
+    [
+        "",  # a first run appending to a new file
+        '{"query": "one", "ite',  # its only answer cut short
+        '{"error": {"type": "InvalidInput", "message": "--workers must be in 1..64, got 0"}}\n',  # a refused run
+        '{"query": "one", "error": {"type": "Timeout"}}\n',  # a failed query, run again
+    ],
+)
+def test_a_skip_done_file_of_an_earlier_batch_is_taken(earlier, tmp_path, capsys):
+    queries, out = tmp_path / "queries.txt", tmp_path / "out.jsonl"
+    queries.write_text("one\ntwo\n", encoding="utf-8")
+    out.write_text(earlier, encoding="utf-8")
+    assert main(["search", "--queries-file", str(queries), "--skip-done", str(out), "-b", "stub"]) == 0
+    assert "skipping 0 queries done in" in capsys.readouterr().err
+
+
 def test_a_resume_from_a_device_that_is_also_the_output_is_not_refused():
     """``--skip-done /dev/null > /dev/null`` was refused as a file the shell emptied: a device is not."""
     with open(os.devnull, "w", encoding="utf-8") as out:
@@ -219,3 +255,33 @@ def test_a_queries_file_of_blank_lines_only_is_a_usage_error(content, capsys, tm
         "error: InvalidInput/bad_arguments: --queries-file %s holds no query (every line is blank): nothing to search"
         % path
     )
+
+
+class _RateLimited(SearchClient):
+    """A client whose every search meets a 429 with a 30 s Retry-After, then its cool-down."""
+
+    def search(self, query, **options):
+        raise ws.WebBlocked(
+            "127.0.0.1 is rate-limiting us (HTTP 429)",
+            provider="searxng",
+            detail_code="http_429",
+            status=429,
+            retry_after=30,
+        )
+
+
+def test_a_batch_line_of_a_rate_limited_query_says_when_to_retry(capsys):
+    """A batch's failed line said "retry after 30 s" in its message only: a script resuming the batch
+    (``--skip-done``) had to parse the words to know when. The line's error now carries ``status`` and
+    ``retry_after``, as the recipes of docs/scaling.md add them to ``to_dict()``."""
+    out = io.StringIO()
+    with _RateLimited("stub") as client:
+        assert run_batch(client, ["a"], {}, out) == 3
+    line = json.loads(out.getvalue())
+    assert line["error"]["status"] == 429 and line["error"]["retry_after"] == 30
+    assert {"type", "message", "retryable", "detail_code", "provider"} <= set(line["error"])
+
+
+def test_the_error_form_leaves_out_what_the_error_does_not_have():
+    form = error_form(ws.InvalidInput("bad", detail_code="bad_arguments"))
+    assert "status" not in form and "retry_after" not in form

@@ -6,7 +6,7 @@ docs/cli.md's synopsis, and every flag written after ``websearch-sync <command>`
 one that command accepts; every public function, class and method of the public modules has a
 docstring; the error class a module raises with a detail code is the one docs/errors.md's row
 for that code names; docs/verticals.md's tables of who serves what and of each vertical's fields
-are the engines' and the item types' own; every extra of setup.cfg, and what it installs, is
+are the engines' and the item types' own, and the tool values it quotes are read as it says; every extra of setup.cfg, and what it installs, is
 named in docs/configuration.md; docs/mcp.md quotes the line a missing SDK gives; a name the docs
 spell under a public module is exported by it; and every Python block parses, the library names
 it uses exist and its calls of them use keywords they take; each install line of an extra that
@@ -525,6 +525,35 @@ def test_the_agent_tools_first_example_runs_as_written():
     assert names["result"]["provider_meta"]["provider_name"] == "stub" and len(names["result"]["items"]) == 3
     assert names["reply"].startswith("1. python requests timeout - Overview\n")
     assert [t["function"]["name"] for t in names["tools"]] == ["web_search", "web_fetch"]
+
+
+# -- docs/verticals.md: what the tools do with a filter's value -------------------------------------
+
+
+def test_the_tool_values_the_verticals_page_quotes_are_read_as_it_says():
+    """The page said a tool's filter value was exact (``Large`` refused as ``bad_arguments``) while the
+    tools read every listed value in any case (``test_an_enum_value_is_read_in_any_case``): an agent
+    builder reading it normalised values the tool already took. Each example the paragraph quotes is
+    checked against ``call_tool``: a refused one names the closest value written, an accepted one answers."""
+    page = (ROOT / "docs" / "verticals.md").read_text(encoding="utf-8")
+    paragraph = page.split("The agent tools offer them as well", 1)[1].split("\n\n", 1)[0]
+    refused = re.findall(r'`(\w+): "(\w+)"`:\s*`\'(\w+)\'`', paragraph)
+    read = re.findall(r'`(\w+): "(\w+)"` is `(\w+)`', paragraph)
+    assert len(refused) >= 2 and read, paragraph
+    client = ws.SearchClient("stub")
+    for name, value, closest in refused:
+        arguments = {"query": "red panda", "vertical": "images", name: value}
+        error = tool.call_tool("web_search", arguments, client=client)["error"]
+        assert error["detail_code"] == "bad_arguments" and "(did you mean %r?)" % closest in error["message"]
+    for name, value, as_value in read:
+        response = tool.call_tool(
+            "web_search", {"query": "red panda", "vertical": "images", name: value}, client=client
+        )
+        assert "error" not in response, response
+        assert (
+            tool.validate_arguments("web.search", {"query": "q", "vertical": "images", name: value})[name] == as_value
+        )
+    client.close()
 
 
 # -- docs/api.md: the API reference without the agent frameworks ------------------------------------

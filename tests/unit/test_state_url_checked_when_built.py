@@ -20,6 +20,14 @@ import websearch_sync as ws
         ("redis://h/zero", "its path must be a database number"),
         ("redis://h:0/0", "port 0 names no server"),
         ("redis://h/0?ssl_cert_reqs=none", "ssl_cert_reqs needs TLS"),
+        # redis-py connects to localhost when the host is empty: redis://${REDIS_HOST}:6379/0 with the
+        # variable unset sent each container to its own (absent) Redis, with one warning, its pace its own
+        ("redis://:6379/0", "it names no host (redis-py would connect to localhost instead)"),
+        ("rediss:///0", "it names no host"),
+        ("redis://:pw@:6379/0", "it names no host"),
+        # redis-py uses ?db= over the path, and the first of a repeated option: the other was dropped unseen
+        ("redis://h:6379/0?db=3", "database 0 in its path and 3 in ?db= (redis-py would use 3)"),
+        ("redis://h/0?socket_timeout=0.1&socket_timeout=5", "option socket_timeout is given twice"),
     ],
 )
 def test_a_state_url_no_client_can_use_is_refused_when_built(url, said):
@@ -42,7 +50,18 @@ def test_a_refused_state_url_quotes_no_password():
     assert "s3cr3t" not in str(info.value) and "ss@" not in str(info.value)
 
 
-@pytest.mark.parametrize("url", [None, "", "redis://localhost:6379/0", "rediss://h/1", "unix:///tmp/redis.sock"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        None,
+        "",
+        "redis://localhost:6379/0",
+        "rediss://h/1",
+        "unix:///tmp/redis.sock",
+        "redis://h/2?db=2",
+        "redis://h?db=2",
+    ],
+)
 def test_a_usable_state_url_is_kept(url):
     assert ws.Settings(state_url=url).state_url == url
 

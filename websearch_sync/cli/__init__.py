@@ -42,6 +42,7 @@ from .output import (
     EXIT_OTHER,
     OutputFailed,
     cli_hint,
+    error_form,
     error_lines,
     exit_status,
     interruption,
@@ -360,7 +361,7 @@ def _run(args: argparse.Namespace) -> int:
         indent = wants_json(args)
         if indent is not None:  # the error form, as a batch line or call_tool gives it
             out = owner_stdout()
-            out.write(json_text({"error": error.to_dict()}, out, indent or None) + "\n")
+            out.write(json_text({"error": error_form(error)}, out, indent or None) + "\n")
         return exit_status(error)
     except KeyboardInterrupt as interrupt:  # Ctrl-C, SIGTERM
         word, status = interruption(interrupt)

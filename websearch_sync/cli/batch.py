@@ -39,6 +39,7 @@ from .output import (
     UNRESOLVED,
     Interrupted,
     OutputFailed,
+    error_form,
     exit_status,
     interruption,
     json_text,
@@ -305,7 +306,8 @@ def done_queries(path: str) -> set[str]:
 
     A line that is not a JSON object with a ``query`` (a line cut short when the batch was
     killed, or nested too deeply to read) is ignored, as is a failed query's line: those queries run again.
-    ``InvalidInput(bad_arguments)`` when the file cannot be read.
+    ``InvalidInput(bad_arguments)`` when the file cannot be read, or when it has whole lines and none is
+    a line a batch writes (``--skip-done queries.txt``: the queries given for the output ran every one again).
     """
     try:
         with open(path, encoding="utf-8-sig") as handle:  # -sig: a BOM an editor put before the first line
@@ -313,14 +315,31 @@ def done_queries(path: str) -> set[str]:
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput("cannot read --skip-done %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
     done: set[str] = set()
+    batch_lines = 0
     for text in lines:
-        try:
-            line = json.loads(text)
-        except (ValueError, RecursionError):  # RecursionError: nested too deeply to be a batch's line
+        line = _json_line(text)
+        if not isinstance(line, dict) or not ("query" in line or "error" in line):
             continue
-        if isinstance(line, dict) and isinstance(line.get("query"), str) and "error" not in line:
+        batch_lines += 1  # an answer, a failed query, or a whole run's refusal (``{"error": ...}``)
+        if isinstance(line.get("query"), str) and "error" not in line:
             done.add(line["query"])
+    whole = [number for number, text in enumerate(lines[:-1], 1) if text.strip()]  # the last: cut short, or ""
+    if whole and not batch_lines:
+        raise InvalidInput(
+            '--skip-done %s holds no line a batch writes (line %d is no JSON object with a "query"): give the'
+            " JSONL output of the earlier run (the file its answers were appended to), not its queries"
+            % (path, whole[0]),
+            detail_code=BAD_ARGUMENTS,
+        )
     return done
+
+
+def _json_line(text: str) -> Any:
+    """The JSON value of one line of a batch's output, or ``None`` when it is none."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply to be a batch's line
+        return None
 
 
 def _same_file(path: str, out: TextIO) -> bool:
@@ -419,7 +438,7 @@ def run_batch(
                     raise query.error()
                 return {"query": query, **client.search(query, **options)}, None
             except WebSearchError as error:
-                return {"query": echoed(query), "error": error.to_dict()}, exit_status(error)
+                return {"query": echoed(query), "error": error_form(error)}, exit_status(error)
 
     counts = BatchCounts()
     read = [0]  # how many queries were read: a pipe's are read as the batch goes

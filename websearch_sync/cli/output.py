@@ -79,6 +79,18 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _JSON_UNESCAPED_CONTROL = re.compile("[\x7f-\x9f]")
 
 
+def error_form(error: WebSearchError) -> dict[str, Any]:
+    """The JSON form of ``error`` a command writes (``--json``, a batch's line): ``to_dict()`` with the
+    error's ``status`` and ``retry_after`` when it has them. A batch line of a 429 or of a cool-down said
+    "retry after 30 s" in its message only: a script resuming it (``--skip-done``) had to parse the words."""
+    form: dict[str, Any] = dict(error.to_dict())
+    if error.status is not None:
+        form["status"] = error.status
+    if error.retry_after is not None:
+        form["retry_after"] = error.retry_after
+    return form
+
+
 def exit_status(error: WebSearchError) -> int:
     """The process exit status for an error (see the package docstring)."""
     return _EXIT_BY_CODE.get(error.code, EXIT_OTHER)

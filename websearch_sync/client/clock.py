@@ -189,5 +189,19 @@ def time_of_day(wall: float) -> str:
         return "?"
 
 
+def time_of_day_from(wall: float, now_wall: float) -> str:
+    """:func:`time_of_day` of ``wall``, with ``on YYYY-MM-DD`` after it when that is another local day
+    than ``now_wall``'s: a cool-down of a day said "until 21:10:40" at 21:10:40, an hour already past."""
+    shown = time_of_day(wall)
+    try:
+        day, today = (
+            time.strftime("%Y-%m-%d", time.localtime(wall)),
+            time.strftime("%Y-%m-%d", time.localtime(now_wall)),
+        )
+    except (OverflowError, ValueError, OSError):
+        return shown
+    return shown if day == today else "%s on %s" % (shown, day)
+
+
 #: The clock every client uses unless it is given another.
 SYSTEM_CLOCK = Clock()

@@ -11,7 +11,7 @@ from ..errors import CAPTCHA_REQUIRED, HTTP_403, HTTP_429, WebBlocked
 from ..forks import renewed_in_children
 from ..net.status import wait_words
 from ..net.transport import MAX_RETRY_AFTER_S
-from .clock import SYSTEM_CLOCK, Clock, time_of_day
+from .clock import SYSTEM_CLOCK, Clock, time_of_day_from
 from .refusedkeys import RefusedKeys
 from .tiers import SharedCooldownsTier
 
@@ -254,7 +254,7 @@ def cooling_down(
     message = "%s is cooling down after %s until %s %s; not contacting it" % (
         shown,
         detail_code,
-        time_of_day(wall_until),
+        time_of_day_from(wall_until, wall_until - left),
         left_words,
     )
     refusal = WebBlocked(

@@ -811,7 +811,13 @@ class SearchClient:
         sections = SectionsSnapshot(self.settings)  # before reading them: an edit meanwhile is seen next call
         specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
         params = search_params(
-            query, max_results, options, self.settings, specific, _SEARCH_KEYWORDS + self.called_keywords
+            query,
+            max_results,
+            options,
+            self.settings,
+            specific,
+            _SEARCH_KEYWORDS + self.called_keywords,
+            _GIVEN_TO_THE_CLIENT,
         )
         names = resolve_backends(backend, self._backend, self.settings, params)
         classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
@@ -1112,6 +1118,26 @@ def keyword_names(function: Callable[..., Any]) -> tuple[str, ...]:
 #: ``search()``'s own keywords (``retries``, ``timeout_ms``...): the ``TypeError`` of an unknown
 #: keyword names a mistyped one (``retires``) as the closest, before an option that looks alike.
 _SEARCH_KEYWORDS = keyword_names(SearchClient.search)
+
+#: Where a search() given an argument of the client is told to give it (``search(q, cache_path=...)``
+#: said "did you mean 'cache_ttl_s'?", ``proxy=`` nothing): the client's own arguments, and the settings.
+_GIVEN_TO_THE_CLIENT = {
+    **{name: "SearchClient(settings=Settings(%s=...))" % name for name in SETTINGS_ARGUMENTS},
+    **{
+        name: "SearchClient(%s=...)" % name
+        for name in (
+            "settings",
+            "session",
+            "wire",
+            "cache_path",
+            "cache_max_answers",
+            "min_interval_s",
+            "cooldowns",
+            "clock",
+            "state_url",
+        )
+    },
+}
 
 
 class _AnsweredMeanwhile(Exception):

@@ -523,6 +523,7 @@ def search_params(
     settings: "Defaults",
     backend_options: Iterable[str] = (),
     keywords: Iterable[str] = (),
+    elsewhere: Mapping[str, str] = {},
 ) -> SearchParams:
     """Validate a search call's inputs into :class:`SearchParams`.
 
@@ -530,10 +531,11 @@ def search_params(
     neither the common options nor any backend (``backend_options``) know are a
     caller's programming error and raise ``TypeError``, like any unknown keyword,
     naming the closest option or ``search()``'s own keyword (``keywords``: ``retires``
-    is ``retries`` mistyped, not an option).
+    is ``retries`` mistyped, not an option), or where it is given (``elsewhere``: ``cache_path``
+    belongs to the client).
     """
     known_specific = set(backend_options)
-    _check_known(options, known_specific, keywords)
+    _check_known(options, known_specific, keywords, elsewhere)
     max_content_chars = options.get("max_content_chars")
     include_content = _include_content(options.get("include_content", False))
     if max_content_chars is not None:
@@ -583,14 +585,21 @@ def media_filters(options: Mapping[str, Any], vertical: str) -> dict[str, str]:
     return filters
 
 
-def _check_known(options: dict[str, Any], known_specific: Iterable[str], keywords: Iterable[str] = ()) -> None:
+def _check_known(
+    options: dict[str, Any],
+    known_specific: Iterable[str],
+    keywords: Iterable[str] = (),
+    elsewhere: Mapping[str, str] = {},
+) -> None:
     """``TypeError`` for an option neither the common ones nor any backend knows (a programming
-    error), with the closest known name: an option's, or one of the call's ``keywords``."""
+    error), with the closest known name: an option's, or one of the call's ``keywords``, or where a
+    name of ``elsewhere`` is given."""
     known = sorted(set(COMMON_OPTIONS) | set(known_specific))
     unknown = sorted(k for k in options if k not in known)
     if unknown:
         names = known + sorted(set(keywords) - set(known))
-        raise unexpected_keywords("search()", unknown, names, "known options: " + ", ".join(known))
+        where = {name: given for name, given in elsewhere.items() if name not in names}
+        raise unexpected_keywords("search()", unknown, names, "known options: " + ", ".join(known), where)
 
 
 def unexpected_keywords(

@@ -93,6 +93,10 @@ def _address_problem(url: str) -> Optional[str]:
         return str(exc)
     if port == 0:  # redis-py reads it as no port and connects to 6379: maybe another Redis, unseen
         return "port 0 names no server (redis-py would connect to 6379 instead); leave the port out for 6379"
+    if parts.scheme.lower() in ("redis", "rediss") and not parts.hostname:
+        # redis-py connects to localhost then: redis://${REDIS_HOST}:6379/0 with the variable unset gave
+        # each container its own (absent) Redis, so every worker kept its own pace, with one warning
+        return "it names no host (redis-py would connect to localhost instead); write redis://localhost:6379/0 for this machine's Redis"
     return None
 
 
@@ -137,14 +141,32 @@ def _parsed_problem(url: str) -> Optional[str]:
     path_db = parts.path.strip("/")
     if parts.scheme.lower() != "unix" and path_db and not path_db.isdigit():
         return "its path must be a database number, got %r" % path_db
-    return _query_problem(parts.query, parts.scheme.lower())
+    return _query_problem(parts.query, parts.scheme.lower()) or _database_problem(parts)
+
+
+def _database_problem(parts: urllib.parse.SplitResult) -> Optional[str]:
+    """A database number in the path of a URL whose query names another (checked after the query's options)."""
+    path_db = parts.path.strip("/")
+    query_db = [value for name, value in urllib.parse.parse_qsl(parts.query) if name == "db"]
+    if parts.scheme.lower() == "unix" or not path_db or not query_db or int(query_db[0]) == int(path_db):
+        return None
+    # redis-py uses the query's, unseen
+    return "it names database %s in its path and %s in ?db= (redis-py would use %s): give one" % (
+        path_db,
+        query_db[0],
+        query_db[0],
+    )
 
 
 def _query_problem(query: str, scheme: str) -> Optional[str]:
     """What makes the options of a state URL's ``query`` unusable, or ``None``. A name right after a
     secret's value that names no option is the rest of that secret, cut by a ``&`` it holds: not quoted."""
     after_secret = ""
+    seen: set[str] = set()
     for name, value in urllib.parse.parse_qsl(query, keep_blank_values=True):
+        if name in seen and name in _URL_OPTIONS:  # redis-py takes the first and drops the others, unseen
+            return "option %s is given twice (redis-py would use the first): give it once" % name
+        seen.add(name)
         if after_secret and name not in _URL_OPTIONS and name not in _REFUSED_OPTIONS:
             return (
                 "an option after %s= names no option: a '&' in its value ends it there (write it %%26); the"

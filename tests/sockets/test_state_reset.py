@@ -243,7 +243,9 @@ def test_state_clear_of_one_backend_lifts_its_endpoints_host_in_redis(redis_db, 
         with fake_results({"ddg_html": _block()}), pytest.raises(ws.WebBlocked):
             client.search("q")
     assert cli_main(["state", "clear", "--backend", "ddg_html", "--state-url", url]) == 0
-    assert capsys.readouterr().out == "cleared 2 cool-downs: ddg_html, host:html.duckduckgo.com\n"
+    said = capsys.readouterr()
+    assert said.out == "cleared 2 cool-downs: ddg_html, host:html.duckduckgo.com\n"
+    assert said.err == ""  # its host was found and lifted: nothing to note
     assert _held(redis_db) == []
 
 
@@ -346,3 +348,33 @@ def test_state_clear_cache_deletes_every_cached_answer_and_nothing_else(redis_db
 def test_state_clear_cache_refuses_a_backend(redis_server, capsys):  # noqa: F811
     assert cli_main(["state", "clear", "--cache", "--backend", "brave", "--state-url", up(redis_server.url)]) == 2
     assert "bad_arguments" in capsys.readouterr().err
+
+
+def test_state_clear_of_a_backend_not_configured_here_says_its_hosts_cool_down_stays(
+    redis_db,
+    redis_server,
+    capsys,
+    monkeypatch,  # noqa: F811
+):
+    """A worker's SearXNG met a block: its instance (``searxng@<host:port>``) and that host, for
+    fetches, cooled down for every process. Cleared from a shell without the workers'
+    ``SEARXNG_BASE_URL``, the instance's key is found by its name, the host's cannot be (its endpoint
+    is unknown here): the command said "cleared 1 cool-down" and fetches of that host stayed refused
+    without a word. It says so, and how to lift it."""
+    url = up(redis_server.url)
+    monkeypatch.setenv("SEARXNG_BASE_URL", "http://127.0.0.1:8888")
+    with ws.SearchClient("searxng", cache_ttl_s=0, state_url=url) as client:
+        with fake_results({"searxng": _block("searxng")}), pytest.raises(ws.WebBlocked):
+            client.search("q")
+    monkeypatch.delenv("SEARXNG_BASE_URL")
+    capsys.readouterr()
+    assert cli_main(["state", "clear", "--backend", "searxng", "--state-url", url]) == 0
+    said = capsys.readouterr()
+    assert said.out == "cleared 1 cool-down: searxng@127.0.0.1:8888\n"
+    assert _held(redis_db) == ["websearch_sync:cooldown:host:127.0.0.1:8888"]
+    assert said.err == (
+        "note: searxng's endpoint is not configured in this shell, so the cool-down its block put on the"
+        " endpoint's host (for fetches; `websearch-sync state show` lists it as host:...) is not lifted:"
+        " run this with the workers' settings for searxng, or `websearch-sync state clear` to lift every"
+        " cool-down\n"
+    )

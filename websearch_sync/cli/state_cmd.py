@@ -19,6 +19,7 @@ from .output import EXIT_OK, json_text, terminal_text
 
 if TYPE_CHECKING:
     from ..client.state.server import SharedState
+    from ..config import Settings
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -93,11 +94,28 @@ def run_clear(args: argparse.Namespace) -> int:
                 sys.stderr.write(NO_STATE % "clear")
                 return EXIT_OK
             lifted = client.clear_cooldowns(args.backend)
+            _note_hosts_not_lifted(args.backend, lifted, client.settings)
     owner_stdout().write(
         "cleared %d cool-down%s%s\n"
         % (len(lifted), "" if len(lifted) == 1 else "s", ": " + ", ".join(lifted) if lifted else "")
     )
     return EXIT_OK
+
+
+def _note_hosts_not_lifted(backend: str, lifted: "list[str]", settings: "Settings") -> None:
+    """Say on stderr when ``backend``'s cool-downs were lifted by its instances' names
+    (``searxng@<host:port>``) while its endpoint is not configured in this shell: the cool-down its
+    block put on that endpoint's host, for fetches (``host:<host>``), cannot be found from here
+    (the instance's key does not spell the host's) and stays until it ends."""
+    from ..client.hostgate import backend_hosts
+
+    if backend_hosts(backend, settings) or not any(name.startswith(backend + "@") for name in lifted):
+        return
+    sys.stderr.write(
+        "note: %s's endpoint is not configured in this shell, so the cool-down its block put on the endpoint's"
+        " host (for fetches; `websearch-sync state show` lists it as host:...) is not lifted: run this with the"
+        " workers' settings for %s, or `websearch-sync state clear` to lift every cool-down\n" % (backend, backend)
+    )
 
 
 def _clear_every_cooldown(args: argparse.Namespace) -> "Optional[list[str]]":

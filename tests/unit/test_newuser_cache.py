@@ -39,6 +39,23 @@ def test_a_bad_cache_path_exits_2_in_the_cli(tmp_path, capsys, case):
     assert err.startswith("error: InvalidInput/bad_cache_path: ") and "Traceback" not in err
 
 
+EMPTY = "cache_path is empty: give a file path, or leave it unset to keep no cache file"
+
+
+def test_an_empty_cache_path_is_refused_not_read_as_no_cache():
+    """``--cache-path "$CACHE"`` with ``CACHE`` unset, or ``cache_path=os.environ.get("CACHE", "")``:
+    the empty path kept no file and said nothing, a cache the user asked for silently gone."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", settings=ws.Settings(), cache_path="")
+    assert (info.value.detail_code, info.value.message) == ("bad_cache_path", EMPTY)
+
+
+@pytest.mark.parametrize("command", [["search", "q", "-b", "stub"], ["mcp"]])
+def test_an_empty_cache_path_exits_2_in_the_cli(capsys, command):
+    assert main([*command, "--cache-path", ""]) == 2
+    assert capsys.readouterr().err == "error: InvalidInput/bad_cache_path: %s\n" % EMPTY
+
+
 def test_a_new_file_in_an_existing_folder_is_fine(tmp_path):
     with ws.SearchClient("stub", settings=ws.Settings(), cache_path=str(tmp_path / "new.sqlite3")) as client:
         client.search("q")

@@ -260,8 +260,12 @@ def check_cache_path(path: Any) -> str:
         text = os.fspath(path)
     except TypeError:
         raise InvalidInput("cache_path must be a file path, got %r" % (path,), detail_code=BAD_CACHE_PATH) from None
-    if not isinstance(text, str) or not text:
+    if not isinstance(text, str):
         raise InvalidInput("cache_path must be a file path, got %r" % (path,), detail_code=BAD_CACHE_PATH)
+    if not text:  # `--cache-path "$CACHE"` with CACHE unset: no file would be kept, and nothing said
+        raise InvalidInput(
+            "cache_path is empty: give a file path, or leave it unset to keep no cache file", detail_code=BAD_CACHE_PATH
+        )
     if text == ":memory:":
         return text
     problem = _path_problem(text)

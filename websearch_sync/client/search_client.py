@@ -286,10 +286,14 @@ class SearchClient:
             self._retry: RetryPolicy = DEFAULT_RETRY.with_total(self.retries)
             # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
             self._shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
-            self._disk = SqliteCache(cache_path, self.cache_ttl_s, clock, file_answers) if cache_path else None
+            self._disk = (
+                SqliteCache(cache_path, self.cache_ttl_s, clock, file_answers) if cache_path is not None else None
+            )
             # pages in a table of their own, with a budget of their own: reading them never evicts a search answer
             self._page_disk = (
-                SqliteCache(cache_path, self.cache_ttl_s, clock, file_answers, "pages") if cache_path else None
+                SqliteCache(cache_path, self.cache_ttl_s, clock, file_answers, "pages")
+                if cache_path is not None
+                else None
             )
             self._transport = HttpTransport(
                 wire=wire,

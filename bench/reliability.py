@@ -65,7 +65,7 @@ def main() -> None:
 
     print(
         "websearch_sync reliability matrix: %d backends + fetch x %d faults; deadline %d ms for the faults that must"
-        " time out, %d ms for the others; retries 0, byte cap %d"
+        " time out (idle machine; paced by its measured slowdown), %d ms for the others; retries 0, byte cap %d"
         % (len(names) - 1, len(faults), faultlab.DEADLINE_MS, faultlab.CLASSIFY_DEADLINE_MS, faultlab.MAX_BYTES)
     )
     width = max(14, max(len(n) for n in names) + 1)

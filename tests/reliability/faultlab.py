@@ -37,7 +37,7 @@ for _path in (ROOT / "tests", ROOT):
 
 import faults as catalogue  # noqa: E402
 from backend_kit import dummy_config, network_backends, recorded_exchanges, recorded_success  # noqa: E402,F401
-from clocks import FakeClock, Pace, PaceMonitor, deadline_margin_s, machine_pace  # noqa: E402
+from clocks import FakeClock, Pace, PaceMonitor, deadline_margin_s, machine_pace, paced_budget_s  # noqa: E402
 from servers import FaultServer  # noqa: E402
 
 import websearch_sync as ws  # noqa: E402
@@ -636,6 +636,17 @@ def lab_settings(server: LabServer, names: Sequence[str], **overrides: Any) -> w
     return ws.Settings(**values)
 
 
+def timed_deadline_ms() -> int:
+    """The deadline of a cell that must end in ``Timeout``: :data:`DEADLINE_MS` on an idle machine, as
+    many times more as the machine runs slower now (``clocks.paced_budget_s``), at most
+    :data:`CLASSIFY_DEADLINE_MS` (a trickle of 3000 bytes, one each 10 ms, must still outlast it).
+    The call's own set-up (cool-downs, its slot, the request built) is slowed alike: with a fixed
+    600 ms, a set-up starved for 525 ms on a machine at load 16 left 75 ms, less than a request is
+    sent with (``send_need_s``: a quarter of the budget), and the call was refused before sending
+    (``Timeout/budget_exhausted``), where the cell is about what the request meets."""
+    return int(min(CLASSIFY_DEADLINE_MS, paced_budget_s(DEADLINE_MS / 1000.0) * 1000))
+
+
 class Runner:
     """Runs faults against one target with one long-lived client (or transport, for fetch)."""
 
@@ -713,7 +724,7 @@ class Runner:
         """Run one cell: the fault, then a good request on the same client."""
         cell = Cell(self.target.name, fault, expected(fault, self.target), memory_limit=MEMORY_LIMITS[self.target.kind])
         timed = cell.expected[0] == "Timeout"  # real time is the subject: the short deadline, the measured pace
-        deadline_ms = DEADLINE_MS if timed else CLASSIFY_DEADLINE_MS
+        deadline_ms = timed_deadline_ms() if timed else CLASSIFY_DEADLINE_MS
         cell.deadline_s = deadline_ms / 1000.0
         if measure_memory:
             tracemalloc.start()

@@ -6,8 +6,8 @@ small margin, peak memory stays near the byte cap for the gzip bomb and the endl
 body, and the same client answers a good request afterwards (with the recorded items).
 
 The matrix runs once per module (targets in parallel threads; the memory cells one at
-a time), with retries off and a 600 ms deadline; ``python bench/reliability.py``
-prints it. One test per target and transport checks its cells and names every cell that
+a time), with retries off and, for the faults that must time out, a 600 ms deadline (paced on
+a loaded machine); ``python bench/reliability.py`` prints it. One test per target and transport checks its cells and names every cell that
 fails: the matrix runs whole whichever tests are selected, so a test per cell (600) only
 repeated pytest's per-test work around the same run.
 """

@@ -1,12 +1,13 @@
 """Issue 32 item 3: one runner for every request of a client. A fetch of a host that just
 served a wall (to a search or to a fetch) is refused like a search would be; a fetch and the
 pages of include_content keep the pace of the engine whose host they are on; fetch retries a
-retryable failure. Loopback servers, the client's fake clock (no real waiting)."""
+retryable failure. Loopback servers, the client's fake clock (no real waiting); a shared state's commands may take
+``REDIS_UP_TIMEOUT_S`` (``up``): the production 0.25 s is not the subject here."""
 
 import pytest
 from clocks import FakeClock
 from faults import respond, sequence
-from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+from redis_server import redis_db, redis_server, up  # noqa: F401  (fixtures)
 from servers import FaultServer, json_results
 
 import websearch_sync as ws
@@ -33,10 +34,10 @@ def client(server, clock, **kwargs):
 def test_with_a_shared_state_a_host_s_cool_down_holds_for_every_client(json_backends, redis_server, redis_db):  # noqa: F811
     json_backends("aa")
     with FaultServer({"/wall": CHALLENGE, "/page": respond(200, ARTICLE)}) as server:
-        with client(server, FakeClock(), state_url=redis_server.url) as first:
+        with client(server, FakeClock(), state_url=up(redis_server.url)) as first:
             with pytest.raises(ws.WebBlocked):
                 first.fetch(server.url("/wall"))
-        with client(server, FakeClock(), state_url=redis_server.url) as second:  # another process, as it were
+        with client(server, FakeClock(), state_url=up(redis_server.url)) as second:  # another process, as it were
             with pytest.raises(ws.WebBlocked) as refused:
                 second.fetch(server.url("/page"))
         assert routes(server) == ["/wall"]
@@ -87,10 +88,10 @@ def test_with_a_shared_state_a_wall_a_fetch_met_holds_back_another_process_s_sea
 ):  # noqa: F811
     json_backends("aa")
     with FaultServer({"/aa": json_results("https://a.example/"), "/wall": CHALLENGE}) as server:
-        with client(server, FakeClock(), state_url=redis_server.url) as first:
+        with client(server, FakeClock(), state_url=up(redis_server.url)) as first:
             with pytest.raises(ws.WebBlocked):
                 first.fetch(server.url("/wall"))
-        with client(server, FakeClock(), state_url=redis_server.url) as second:  # another process, as it were
+        with client(server, FakeClock(), state_url=up(redis_server.url)) as second:  # another process, as it were
             with pytest.raises(ws.WebBlocked) as refused:
                 second.search("q")
         assert routes(server) == ["/wall"]

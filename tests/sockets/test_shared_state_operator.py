@@ -793,7 +793,7 @@ def test_threads_past_a_urls_max_connections_wait_for_one_not_an_outage(redis_db
     """``max_connections`` caps a process's connections to the state (a fleet's toward Redis's
     maxclients). redis-py's default pool raised MaxConnectionsError to the thread that found every
     one in use, and Redis counted as down: the process's calls used local state 5 s at a time (or
-    failed with state_unavailable). A thread now waits for a connection within its command's time."""
+    failed with state_unavailable). A thread now waits for a connection within its call's time."""
     url = up(redis_server.url + "?max_connections=2&client_name=capped")
     with (
         caplog.at_level(logging.WARNING, logger="websearch_sync"),
@@ -818,6 +818,54 @@ def test_threads_past_a_urls_max_connections_wait_for_one_not_an_outage(redis_db
     assert failures == []
     assert 1 <= len(connections) <= 2
     assert len(redis_db.keys("websearch_sync:cache:*")) == 80
+
+
+def test_a_thread_waiting_past_its_commands_timeout_for_a_capped_pools_connection_is_no_outage(redis_server):  # noqa: F811
+    """The wait for one of the process's own connections is not Redis's time: it counted in the
+    command's timeout, so a thread queued behind others' healthy commands (a loaded machine: 8
+    threads on 2 connections) found "No connection available" at its command's end and Redis
+    counted as down. The holder here keeps its connection until the waiter's command time is over
+    (an event and the waiter's own bound, no guessed sleep); the waiter then still asks Redis."""
+    from websearch_sync.client.clock import SYSTEM_CLOCK
+    from websearch_sync.client.state import SharedState
+    from websearch_sync.client.state import server as server_module
+
+    server = server_module.state_server(up(redis_server.url + "?max_connections=1&client_name=queued"))
+    state = SharedState(server, "", False, SYSTEM_CLOCK)
+    pool = server.redis.connection_pool
+    acquire, release = pool.get_connection, pool.release
+    waiter_ends: list[float] = []
+    holding, waiting = threading.Event(), threading.Event()
+
+    def get_connection(*args, **kwargs):
+        if threading.current_thread().name == "waiter":
+            waiter_ends.append(server_module._OPERATION.ends)
+            waiting.set()
+        connection = acquire(*args, **kwargs)
+        holding.set()
+        return connection
+
+    def held_release(connection):
+        if threading.current_thread().name == "holder":
+            assert waiting.wait(30)
+            while time.monotonic() <= waiter_ends[0]:  # past the waiter's command time, waiting all along
+                time.sleep(0.05)
+        release(connection)
+
+    pool.get_connection, pool.release = get_connection, held_release
+    answers = {}
+
+    def ask(name: str) -> None:
+        answers[name] = state.run(lambda redis: redis.ping(), "local state", left_s=30.0)
+
+    holder = threading.Thread(target=ask, args=("holder",), name="holder")
+    holder.start()
+    assert holding.wait(30)  # the holder has the only connection
+    waiter = threading.Thread(target=ask, args=("waiter",), name="waiter")
+    waiter.start()
+    for thread in (holder, waiter):
+        thread.join(60)
+    assert answers == {"holder": True, "waiter": True}, server.last_error
 
 
 # -- state_required: Redis gone while the request is out -------------------------------------------

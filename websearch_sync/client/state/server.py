@@ -6,6 +6,7 @@ never when websearch_sync is imported.
 """
 
 import logging
+import math
 import re
 import socket
 import threading
@@ -313,20 +314,35 @@ def _bounded_connections(connection_class: type) -> type:
 
 def _waiting_pool(redis: Any) -> type:
     """redis-py's blocking connection pool, for a URL that caps the connections (``max_connections``):
-    a thread finding every connection in use waits for one until its operation's end (:data:`_OPERATION`;
-    outside an operation, the ``timeout`` it was built with). redis-py's default pool raised
+    a thread finding every connection in use waits for one within its call's time (:data:`_OPERATION`'s
+    ``limit``; its operation's end when the call has no deadline; outside an operation, the ``timeout``
+    it was built with), and its command's timeout starts once it has one. redis-py's default pool raised
     ``MaxConnectionsError`` at once, and each raise made Redis count as down for the whole process:
-    8 threads on ``max_connections=2`` used local state (or failed with ``state_unavailable``) 5 s at a time."""
+    8 threads on ``max_connections=2`` used local state (or failed with ``state_unavailable``) 5 s at a time.
+    The wait is this process's own (its threads' commands ahead of it), not Redis's: counted in the
+    command's timeout, a thread queued behind two others' healthy commands on a loaded machine timed out
+    (or found no connection) and Redis counted as down."""
 
     class WaitingPool(redis.BlockingConnectionPool):  # type: ignore[misc]
         @property
         def timeout(self) -> float:
             ends = getattr(_OPERATION, "ends", None)
-            return self.websearch_wait_s if ends is None else max(0.0, ends - time.monotonic())
+            if ends is None:
+                return self.websearch_wait_s
+            limit = getattr(_OPERATION, "limit", math.inf)
+            return max(0.0, (ends if limit == math.inf else limit) - time.monotonic())
 
         @timeout.setter
         def timeout(self, value: float) -> None:  # set by the pool's own __init__
             self.websearch_wait_s = value
+
+        def get_connection(self, *args: Any, **kwargs: Any) -> Any:
+            connection = super().get_connection(*args, **kwargs)
+            ends = getattr(_OPERATION, "ends", None)
+            if ends is not None:  # the command's own time, from now (never past the call's)
+                mine = time.monotonic() + (connection.socket_timeout or 0.0)
+                _OPERATION.ends = min(_OPERATION.limit, max(ends, mine))
+            return connection
 
     return WaitingPool
 

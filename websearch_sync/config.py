@@ -1073,6 +1073,23 @@ def _warn_unknown_own_vars(env: Mapping[str, str]) -> None:
         )
 
 
+def _warn_other_case_vars(env: Mapping[str, str], known: list[str]) -> None:
+    """Log once each variable that is one the library or a registered backend reads but for its case
+    (``web_search_backend=ddg_html``, ``Brave_Api_Key``): names are case-sensitive on Linux and macOS,
+    so it was ignored without a word and every search went on to the offline stub (or without the
+    key). On Windows the environment's names are upper-case already: nothing is said there."""
+    other_case = [var for var in env if var != var.upper()]
+    if not other_case:
+        return
+    read = set(SHARED_ENV_VARS) | _backends.variables()
+    read.update(prefix + name.upper() for prefix in _PER_BACKEND_VARS for name in known)
+    for var in other_case:
+        if var not in read and var.upper() in read and _WARNED_VARS.first(var):
+            logger.warning(
+                "ignoring %s: environment variable names are case-sensitive; did you mean %s?", var, var.upper()
+            )
+
+
 def _closest_variable(var: str, read: set[str]) -> Optional[str]:
     """The variable of ``read`` that ``var`` most likely means, or ``None``: compared without the prefix
     they share (with it, every name was "close" to ``WEB_SEARCH_CA_BUNDLE``), one of ``var``'s own prefix
@@ -1099,6 +1116,7 @@ def _backends_from_env(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str
     names = _backends.names()
     _warn_unknown_backend_vars(env, names)
     _warn_unknown_own_vars(env)
+    _warn_other_case_vars(env, names)
     for name in names:
         url = env_text(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
         if url:

@@ -4,10 +4,13 @@ connection, the header order after a redirect), the next request on that handle 
 exactly as it would on a new handle: same method, body, headers and header order, and a kept
 connection is reused again once a pinned request's fresh one is done."""
 
+import threading
+
 import pytest
 from servers import KeepAliveServer
 from transports import needs_browser
 
+import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.wire import WireRequest
 
@@ -188,3 +191,35 @@ def test_the_same_headers_after_a_request_given_up_are_set_again(monkeypatch):
         for method, body, headers, _ in again:
             assert (method, body, headers) == first[:3]
             assert [name for name, _ in headers].count("X-Again") == 1
+
+
+def test_a_handle_under_way_when_the_wire_is_closed_is_closed_when_its_call_ends():
+    """A service closing its client while another thread's fetch runs: that call's handle came back
+    to the closed wire's pool and kept its connection open until the wire was garbage-collected (8
+    calls under way at close(): 23 descriptors and 8 server connections left, per client). Closed
+    now, the server sees the connection end; a request after close() is ``client_closed``."""
+    answering, go, connections = threading.Event(), threading.Event(), []
+
+    def answer(handler):
+        connections.append(threading.current_thread())  # the server's thread of this connection
+        answering.set()
+        go.wait(10)
+        handler.send_response(200)
+        handler.send_header("Content-Length", "2")
+        handler.end_headers()
+        handler.wfile.write(b"ok")
+
+    with KeepAliveServer(answer) as server:
+        wire = _curl().CurlWire("chrome")
+        request = WireRequest("GET", server.url("/x"), [], None, browser=True)
+        call = threading.Thread(target=_send, args=(wire, request))
+        call.start()
+        assert answering.wait(10)
+        wire.close()
+        go.set()
+        call.join(10)
+        connections[0].join(10)  # ends when the client closes the connection
+        assert not connections[0].is_alive(), "the connection of the call under way at close() stayed open"
+        with pytest.raises(ws.InvalidInput) as info:
+            _send(wire, request)
+        assert info.value.detail_code == "client_closed"

@@ -406,6 +406,20 @@ def test_pages_left_out_are_logged_once_at_info_and_each_at_debug_with_pypdfs_er
     assert len(debug) == 5 and all(r.exc_info and r.exc_info[0] is AssertionError for r in debug)
 
 
+def test_the_debug_line_of_a_pdf_pypdf_fails_on_shows_no_credentials_of_the_url(caplog):
+    # a service's DEBUG log may be shipped anywhere: the URL's user info and query (a signed
+    # link's token) stay out of it, as in every other log line and message of fetch
+    with (
+        FaultServer({"/x.pdf": respond(200, broken_pdf(), content_type=PDF)}) as server,
+        caplog.at_level(logging.DEBUG),
+    ):
+        url = server.url("/x.pdf").replace("http://", "http://alice:pw123@", 1) + "?token=SECRET42"
+        assert fetch_error(url).detail_code == "pdf_broken"
+    failed = [r.getMessage() for r in caplog.records if r.getMessage().startswith("pypdf failed on")]
+    assert failed == ["pypdf failed on %s" % server.url("/x.pdf")]
+    assert "pw123" not in caplog.text and "SECRET42" not in caplog.text
+
+
 def test_the_warning_names_the_first_pages_left_out_and_counts_the_others():
     # a broken file can have 40,000: the message stays a line
     failing = pdf.LEFT_OUT_NAMED + 2

@@ -95,6 +95,16 @@ def test_an_address_test_that_raises_is_logged_and_skipped(caplog):
     assert "bot wall 'broken wall': its address test failed" in caplog.text and "ZeroDivisionError" in caplog.text
 
 
+def test_the_log_line_of_an_address_test_that_raises_shows_no_credentials_of_the_url(caplog):
+    """The URL a wall is tested on may be a fetched page's (``?token=``, ``user:pass@``): the ERROR
+    line names its scheme, host and path only, as every other log line of the package does."""
+    broken = BotWall("broken wall", address=lambda url: 1 / 0)
+    with caplog.at_level(logging.ERROR, logger="websearch_sync"):
+        bot_wall("https://alice:pw123@site.example/report?token=SECRET42", "", [broken])
+    assert "its address test failed on https://site.example/report; skipped" in caplog.text
+    assert "pw123" not in caplog.text and "SECRET42" not in caplog.text
+
+
 @pytest.mark.parametrize(
     "location", ["\\\\captcha.example\\solve", "/\t/captcha.example/solve", "http:/\t/captcha.example/solve"]
 )

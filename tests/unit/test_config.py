@@ -199,6 +199,28 @@ def test_a_variable_of_the_librarys_prefix_it_does_not_read_is_warned_once_with_
     ]
 
 
+def test_a_variable_read_but_written_in_another_case_is_warned_once_naming_the_one_read(caplog):
+    """``web_search_backend=ddg_html`` (a manifest written in lower case) was ignored without a word:
+    names are case-sensitive on Linux, and every search went on to the offline stub."""
+    env = {
+        "web_search_backend": "ddg_html",
+        "Brave_Api_Key": "k",  # a backend's variable
+        "web_search_endpoint_ddg_html": "https://mirror.example/html/",  # a per-backend one
+        "web_search_nothing_read": "x",  # no variable read in any case: not the library's to judge
+        "path": "/usr/bin",
+        "WEB_SEARCH_TIMEOUT_MS": "900",
+    }
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        assert ws.Settings.from_env(env).timeout_ms == 900
+        ws.Settings.from_env(env)
+    assert sorted(record.getMessage() for record in caplog.records) == [
+        "ignoring Brave_Api_Key: environment variable names are case-sensitive; did you mean BRAVE_API_KEY?",
+        "ignoring web_search_backend: environment variable names are case-sensitive; did you mean WEB_SEARCH_BACKEND?",
+        "ignoring web_search_endpoint_ddg_html: environment variable names are case-sensitive;"
+        " did you mean WEB_SEARCH_ENDPOINT_DDG_HTML?",
+    ]
+
+
 def test_two_clients_built_at_once_from_one_settings_both_hold_it(monkeypatch):
     """Two threads building a client from one new ``Settings`` at the same moment: each found it had
     no set of users and made one, and the second replaced the first's, so that its client's settings

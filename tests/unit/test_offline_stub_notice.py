@@ -47,6 +47,23 @@ def test_a_script_sees_the_notice_once_at_its_first_search():
     assert notices == ["<string>:2: OfflineResultsWarning: " + OFFLINE_WARNING], done.stderr
 
 
+def test_a_service_logging_its_warnings_gets_the_notice_once_in_its_log():
+    """A service that routes warnings to its log (``logging.captureWarnings(True)``, as many do) got
+    the same words twice: the warning's record (``py.warnings``) and ours (``websearch_sync``)."""
+    script = (
+        "import logging\n"
+        "logging.basicConfig(format='%(name)s: %(message)s')\n"
+        "logging.captureWarnings(True)\n"
+        "import websearch_sync as ws\n"
+        "ws.search('one')\n"
+        "ws.search('two')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env=clean_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    notices = [line for line in done.stderr.splitlines() if OFFLINE_WARNING in line]
+    assert notices == ["py.warnings: <string>:5: OfflineResultsWarning: " + OFFLINE_WARNING], done.stderr
+
+
 def _offline(seen):
     return [str(w.message) for w in seen if issubclass(w.category, stub.OfflineResultsWarning)]
 

@@ -93,8 +93,15 @@ def _warn_once() -> None:
     if not _WARNED.first(OFFLINE_WARNING):
         return
     warnings.warn(OFFLINE_WARNING, OfflineResultsWarning, stacklevel=_caller_level())
-    if logger.hasHandlers():  # a service's log; else logging's last resort would print the warning twice
+    if logger.hasHandlers() and not _warnings_logged():  # else logging's last resort would print it twice
         logger.warning(OFFLINE_WARNING)
+
+
+def _warnings_logged() -> bool:
+    """Whether the application routes warnings to its log (``logging.captureWarnings(True)``, which
+    makes ``warnings.showwarning`` logging's own): the warning is then a log record already (logger
+    ``py.warnings``), and a second record of ours would put the same words twice in the log."""
+    return getattr(warnings.showwarning, "__module__", None) == logging.__name__
 
 
 class Stub(Backend):

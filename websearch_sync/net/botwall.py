@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from ..errors import CAPTCHA_REQUIRED, WebBlocked
 from .status import retry_after_header, status_error
 from .transport import HttpResponse
-from .urls import browser_join
+from .urls import browser_join, shown_url
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -85,7 +85,9 @@ class BotWall:
         try:
             return bool(self.address(url))
         except Exception:  # a third party's test: logged loudly, never the end of other backends' calls
-            logger.error("bot wall %r: its address test failed on %s; skipped", self.name, url, exc_info=True)
+            logger.error(
+                "bot wall %r: its address test failed on %s; skipped", self.name, shown_url(url), exc_info=True
+            )
             return False
 
     def is_in(self, text: str) -> bool:

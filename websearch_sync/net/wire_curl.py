@@ -51,6 +51,7 @@ from ..errors import (
     NetworkError,
     Timeout,
     WebSearchError,
+    client_closed,
     unresolved_host,
 )
 from ..forks import disown, renewed_in_children
@@ -312,6 +313,8 @@ class CurlWire:
         # on ``duphandle``): the pool's handles are copies of this session's one.
         self._template: CurlSession[Any] = CurlSession(curl_share=share, use_thread_local_curl=False)
         self._idle: list[Curl] = []
+        #: Set by :meth:`close`: a handle a call had under way then is closed when it comes back.
+        self._closed = False
         #: Per handle, the options its last request left set and the hosts it has connected to.
         self._options: dict[Curl, _Options] = {}
         self._lock = threading.Lock()
@@ -328,8 +331,10 @@ class CurlWire:
         disown(descriptor for descriptor, identity in noted if _socket_identity(descriptor) == identity)
 
     def close(self) -> None:
-        """Close the idle handles (their connections) and the share."""
+        """Close the idle handles (their connections) and the share; a handle a call of another thread
+        has under way is closed when that call gives it back (:meth:`_release`)."""
         with self._lock:
+            self._closed = True
             idle, self._idle = self._idle, []
         for handle in idle:
             self._options.pop(handle, None)
@@ -337,18 +342,24 @@ class CurlWire:
         self._template.close()
 
     def _acquire(self) -> Curl:
-        with self._lock:
+        """An idle handle, else a copy of the template's; ``InvalidInput(client_closed)`` after
+        :meth:`close` (a call that passed the client's check as another thread closed it)."""
+        with self._lock:  # the copy too: close() must not free the template while it is copied
+            if self._closed:
+                raise client_closed()
             if self._idle:
                 return self._idle.pop()
-        handle: Curl = self._template.curl.duphandle()
+            handle: Curl = self._template.curl.duphandle()
         return handle
 
     def _release(self, handle: Curl) -> None:
         """Back to the pool, its options kept (:class:`_Options`); closed when the pool is full or the
-        handle has reached many hosts (its connections, pinned names and the memory of them go with it)."""
+        handle has reached many hosts (its connections, pinned names and the memory of them go with it),
+        and when the wire was closed while its call ran (kept, its connection would stay open)."""
         with self._lock:
             options = self._options.get(handle)
-            if len(self._idle) < _IDLE_HANDLES and (options is None or len(options.connected) <= _HOSTS_PER_HANDLE):
+            roomy = len(self._idle) < _IDLE_HANDLES
+            if not self._closed and roomy and (options is None or len(options.connected) <= _HOSTS_PER_HANDLE):
                 self._idle.append(handle)
                 return
             self._options.pop(handle, None)

@@ -52,6 +52,7 @@ from ..errors import (
     NetworkError,
     Timeout,
     WebSearchError,
+    client_closed,
     install_hint,
     unresolved_host,
 )
@@ -389,6 +390,8 @@ class RequestsWire:
         self._options: PerOrigin[dict[str, Any]] = PerOrigin(_ENVIRONMENT)
         #: The ``(NETRC, HOME)`` values under which no netrc file was found (:meth:`_netrc_auth`).
         self._netrc_absent: Optional[tuple[Optional[str], Optional[str]]] = None
+        #: Set by :meth:`close`: a request after it would open a pool no one closes.
+        self._closed = False
 
     def _environment_options(self, url: str, provider: Optional[str]) -> dict[str, Any]:
         """The options ``Session.send`` takes for ``url``: proxies and ``verify`` as requests merges
@@ -414,12 +417,17 @@ class RequestsWire:
         return {name: value for name, value in settings.items() if name != "stream"}
 
     def close(self) -> None:
-        """Close the wire's connections (a caller's session stays open)."""
+        """Close the wire's connections (a caller's session stays open); a connection a call of
+        another thread has under way is closed when that call ends (urllib3 closes what comes back
+        to a closed pool), and a request after this is ``InvalidInput(client_closed)``."""
+        self._closed = True
         self._adapter.close()
         self._sender.close()
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
         """Send ``request`` and stream the answer into ``sink`` (see :class:`~.wire.Wire`)."""
+        if self._closed:  # a call that passed the client's check as another thread closed it (a retry's wait)
+            raise client_closed()
         if self._session_from is not None and self._session_from != os.getpid():
             raise session_from_parent(self._session_from)
         host = _host(request.url)

@@ -58,6 +58,7 @@ from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
 from ..net.media import pdf_start, served_as
 from ..net.transport import HttpResponse
+from ..net.urls import shown_url
 from .pagetext import (
     CUT_CONTENT_BUDGET,
     CUT_DEADLINE,
@@ -205,7 +206,7 @@ def pdf_text(
             # text was read (else the read fails below: its work on the title would be lost)
             title = _title(pypdf, reader, host) if read.pages else ""
     except _failures(pypdf) as error:
-        logger.debug("pypdf failed on %s", response.url, exc_info=True)
+        logger.debug("pypdf failed on %s", shown_url(response.url), exc_info=True)  # no user info nor query: keys
         raise broken(error) from None
     if not read.pages and read.timed_out:
         raise Timeout(
